@@ -1,0 +1,1 @@
+"""firmware_bridge: application package (to be built on bridgecore)."""

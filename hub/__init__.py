@@ -1,0 +1,1 @@
+"""hub: application package (to be built on bridgecore)."""

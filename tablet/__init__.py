@@ -1,0 +1,1 @@
+"""tablet: application package (to be built on bridgecore)."""
