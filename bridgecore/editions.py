@@ -28,6 +28,9 @@ class Edition:
     """64B8 (2017): no transfer for a revoke corrected under 62C3."""
     acquiescence_establishes_revoke: bool
     """63A4 (2017): acquiescing in an opponent's claim establishes a revoke."""
+    revoke_exclusions_count_established_only: bool
+    """64B2 and 64B7 (2017): the second revoke and "both sides revoked" exclusions count only
+    established revokes; 1997 and 2007 count every revoke."""
     omitted_card_with_suit_is_revoke: bool
     """67B1(a): an omitted card from a player who held the suit led is a deemed revoke
     (2007, 2017); in 1997 he places a card of the suit without penalty."""
@@ -50,10 +53,26 @@ class Edition:
     auction_period_starts_on_look: bool
     """17A: the auction period starts when a member of the side looks at his cards (1997)
     or removes them from the board (2007, 2017)."""
+    three_passes_one_out_of_rotation_law: str
+    """Where the rule "three passes, one of them out of rotation, do not end the auction"
+    is: Law 34 (1997), 17E2 (2007), 17D3 (2017)."""
+    inadmissible_call_condoned_law_35: bool
+    """1997 Law 35: a call by LHO over an inadmissible call (double or redouble not
+    permitted by Law 19, call by a player obliged to pass, bid above seven, call after the
+    final pass) is ruled by Law 35 itself; 2007 and 2017 put it in 36A, 37A, 38D and 39B."""
+    awareness_of_damage_law: str
+    """The director adjusts when the offender could have known that his irregularity could
+    damage the non-offenders: Law 23 (1997, 2007), 72C (2017)."""
 
     # Play -----------------------------------------------------------------------------
     lead_out_of_turn_trick13_withdrawn: bool
     """53A (2017): a lead out of turn at trick 13 must be withdrawn."""
+    correct_lead_after_lead_out_of_turn_law: str
+    """53C (1997, 2007), 53B (2017): the opponent whose turn it was leads correctly and the
+    card led out of turn is withdrawn (2017 swapped 53B and 53C)."""
+    card_played_twice_law: str
+    """67B3 (2017): a card played twice, put back among the played cards; 1997 and 2007 only
+    have the general Law 67."""
     premature_play_options: int
     """57A: declarer's options against a premature play: 3 (1997, 2007) or 4 (2017)."""
     high_in_fourth_seat_is_lowest_winner: bool
@@ -85,13 +104,19 @@ EDITION_1997 = Edition(
     no_transfer_both_sides_revoked=False,
     no_transfer_corrected_revoke=False,
     acquiescence_establishes_revoke=False,
+    revoke_exclusions_count_established_only=False,
     omitted_card_with_suit_is_revoke=False,
     insufficient_bid_replacement="mechanical",
     comparable_call=False,
     unintended_call_pause_test=True,
     delayed_change_of_call_allowed=True,
     auction_period_starts_on_look=True,
+    three_passes_one_out_of_rotation_law="34",
+    inadmissible_call_condoned_law_35=True,
+    awareness_of_damage_law="23",
     lead_out_of_turn_trick13_withdrawn=False,
+    correct_lead_after_lead_out_of_turn_law="53C",
+    card_played_twice_law="67",
     premature_play_options=3,
     high_in_fourth_seat_is_lowest_winner=True,
     indemnity_minimum_60=True,
@@ -109,13 +134,19 @@ EDITION_2007 = Edition(
     no_transfer_both_sides_revoked=True,
     no_transfer_corrected_revoke=False,
     acquiescence_establishes_revoke=False,
+    revoke_exclusions_count_established_only=False,
     omitted_card_with_suit_is_revoke=True,
     insufficient_bid_replacement="same_meaning",
     comparable_call=False,
     unintended_call_pause_test=True,
     delayed_change_of_call_allowed=False,
     auction_period_starts_on_look=False,
+    three_passes_one_out_of_rotation_law="17E2",
+    inadmissible_call_condoned_law_35=False,
+    awareness_of_damage_law="23",
     lead_out_of_turn_trick13_withdrawn=False,
+    correct_lead_after_lead_out_of_turn_law="53C",
+    card_played_twice_law="67",
     premature_play_options=3,
     high_in_fourth_seat_is_lowest_winner=False,
     indemnity_minimum_60=False,
@@ -133,13 +164,19 @@ EDITION_2017 = Edition(
     no_transfer_both_sides_revoked=True,
     no_transfer_corrected_revoke=True,
     acquiescence_establishes_revoke=True,
+    revoke_exclusions_count_established_only=True,
     omitted_card_with_suit_is_revoke=True,
     insufficient_bid_replacement="comparable",
     comparable_call=True,
     unintended_call_pause_test=False,
     delayed_change_of_call_allowed=False,
     auction_period_starts_on_look=False,
+    three_passes_one_out_of_rotation_law="17D3",
+    inadmissible_call_condoned_law_35=False,
+    awareness_of_damage_law="72C",
     lead_out_of_turn_trick13_withdrawn=True,
+    correct_lead_after_lead_out_of_turn_law="53B",
+    card_played_twice_law="67B3",
     premature_play_options=4,
     high_in_fourth_seat_is_lowest_winner=False,
     indemnity_minimum_60=False,
