@@ -71,7 +71,7 @@ class Call:
 
     @classmethod
     def parse(cls, text: str) -> Call:
-        """Parse ``Pass``/``P``, ``X``/``Dbl``, ``XX``/``R``/``Rdbl`` and bids ``1NT``, ``3♠``, ``2SA``."""
+        """Parse ``Pass``/``P``, ``X``, ``XX``/``R`` and bids ``1NT``, ``3♠``, ``2SA``."""
         cached = _PARSE_CACHE.get(text)
         if cached is not None:
             return cached

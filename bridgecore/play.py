@@ -1,0 +1,687 @@
+"""The play of a board (Laws 41-71): tricks, legal cards and what a record shows.
+
+:class:`Play` is a mutable aggregate in the style of python-chess: :meth:`Play.push`
+records any card by any seat (a game record or a card-reader stream is replayed this
+way) and returns the irregularities it reveals; :meth:`Play.play_card` is the checked
+form, which raises :class:`~bridgecore.errors.IllegalPlayError`; :meth:`Play.pop`
+undoes the last push exactly. Dummy's cards are recorded under dummy's seat.
+
+How an irregular stream is read (a reading of the record; the director rules):
+
+* Lead out of turn (53-56): the card is led and the next card settles it. From the hand
+  next in rotation after the offender it accepts the lead (53A); from the player whose
+  lead it was, the card led out of turn goes back to its hand (53C, 2017 53B; 55A, 56
+  when partner was to lead); from anyone else the lead stands as played. An attempted
+  opening lead by declarer's side cannot be accepted (54E). In 2017 a lead out of turn
+  at trick 13 is withdrawn (53A): the trick counts as led by the correct leader.
+* A card out of rotation inside a trick (57) is recorded where it was played.
+* A second card from a seat that has already played to the trick in progress is taken
+  as led to the next trick (premature lead, 57A, or fifth card, 45E): it is held and
+  placed when the trick is complete, so a late card read after the next lead still
+  lands in its trick.
+* A card not in the seat's hand (15, 17D, 87) or played twice (67) is still played.
+* Play ceases after a claim (68D): cards pushed while it stands are recorded as played,
+  evidence for the director (70D3), and do not change the claimed result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bridgecore.calls import Contract
+from bridgecore.cards import ALL_CARDS, Card, Seat, Side, Suit
+from bridgecore.claims import Claim, ClaimStatus, dispute_irregularity
+from bridgecore.deal import Deal, Hand
+from bridgecore.editions import DEFAULT_EDITION, Edition
+from bridgecore.errors import IllegalPlayError, StateError
+from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.revoke import Attention, Revoke, TransferResult, establish, transfer
+
+__all__ = ["Play", "PlayResult", "Trick", "trick_winner"]
+
+_BIT: dict[Card, int] = {c: 1 << c.index for c in ALL_CARDS}
+_SUIT_BITS: dict[Suit, int] = {s: sum(_BIT[c] for c in ALL_CARDS if c.suit is s) for s in Suit}
+_SUIT_NAME = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
+              Suit.SPADES: "spade"}
+
+Played = tuple[tuple[Seat, Card], ...]
+
+
+def trick_winner(cards: Played, led: Suit | None, trump: Suit | None) -> Seat:
+    """The highest trump, else the highest card of the suit led (44E, 44F)."""
+    if led is None:
+        led = cards[0][1].suit
+
+    def strength(entry: tuple[Seat, Card]) -> tuple[int, int]:
+        card = entry[1]
+        return (2 if card.suit is trump else 1 if card.suit is led else 0, card.rank)
+
+    return max(cards, key=strength)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: the cards as played, in order; ``leader`` is the seat whose card was led
+    (after an accepted lead out of turn, the offender); ``winner`` once complete;
+    ``withdrawn`` the cards led out of turn and taken back (53C)."""
+
+    number: int
+    leader: Seat
+    cards: Played = ()
+    winner: Seat | None = None
+    withdrawn: Played = ()
+
+    @property
+    def led_suit(self) -> Suit | None:
+        card = self.card_of(self.leader)
+        return None if card is None else card.suit
+
+    @property
+    def is_complete(self) -> bool:
+        return self.winner is not None
+
+    def card_of(self, seat: Seat) -> Card | None:
+        for s, c in self.cards:
+            if s is seat:
+                return c
+        return None
+
+    def __str__(self) -> str:
+        played = " ".join(f"{s}:{c}" for s, c in self.cards)
+        won = f", won by {self.winner}" if self.winner is not None else ""
+        return f"trick {self.number} led by {self.leader}: {played}{won}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """Tricks of the declaring side as played (with an accepted claim) and after Law 64."""
+
+    tricks_declarer_as_played: int
+    tricks_declarer_rectified: int
+    complete: bool
+    claimed: bool
+    transfer: TransferResult
+    claim: Claim | None = None
+
+    @property
+    def tricks_as_played(self) -> int:
+        return self.tricks_declarer_as_played
+
+    @property
+    def tricks_rectified(self) -> int:
+        return self.tricks_declarer_rectified
+
+
+class Play:
+    """The play of one board: ``Play(deal, contract, edition)``; the contract names declarer."""
+
+    __slots__ = ("_cards", "_claims", "_completed", "_held", "_irregularities", "_lead_state",
+                 "_leader", "_led", "_log", "_pending", "_played", "_proper", "_queue",
+                 "_revokes", "_trump", "_undo", "_withdrawn", "contract", "deal", "declarer",
+                 "dummy", "edition")
+
+    def __init__(self, deal: Deal, contract: Contract, edition: Edition = DEFAULT_EDITION):
+        if contract.declarer is None:
+            raise ValueError(f"the contract {contract} has no declarer")
+        self.deal = deal
+        self.contract = contract
+        self.edition = edition
+        self.declarer: Seat = contract.declarer
+        self.dummy: Seat = self.declarer.partner
+        self._trump = contract.strain.suit
+        masks = [0, 0, 0, 0]
+        for seat in Seat:
+            for card in deal[seat]:
+                masks[seat] |= _BIT[card]
+        self._held: tuple[int, ...] = tuple(masks)
+        self._played = 0
+        self._completed: tuple[Trick, ...] = ()
+        self._cards: Played = ()                      # the trick in progress
+        self._leader: Seat | None = None              # whose card is its lead
+        self._led: Suit | None = None
+        self._proper: Seat = self.declarer.lho        # who should lead it (41A, 44G)
+        self._withdrawn: Played = ()
+        self._pending: int | None = None              # index of an unsettled lead out of turn
+        self._lead_state = (True, False)              # (lead came from hand, was played before)
+        self._queue: tuple[tuple[Seat, Card, float | None, int, bool, bool], ...] = ()
+        self._irregularities: tuple[Irregularity, ...] = ()
+        self._revokes: tuple[tuple[Revoke, int], ...] = ()
+        self._claims: tuple[Claim, ...] = ()
+        self._log: list[tuple[Seat, Card, float | None, int]] = []  # seat, card, time, trick
+        self._undo: list[tuple[bool, tuple[Any, ...]]] = []
+
+    # State for pop() ------------------------------------------------------------------
+    def _state(self) -> tuple[Any, ...]:
+        return (self._held, self._played, self._completed, self._cards, self._leader,
+                self._led, self._proper, self._withdrawn, self._pending, self._lead_state,
+                self._queue, self._irregularities, self._revokes, self._claims)
+
+    def _restore(self, s: tuple[Any, ...]) -> None:
+        (self._held, self._played, self._completed, self._cards, self._leader, self._led,
+         self._proper, self._withdrawn, self._pending, self._lead_state, self._queue,
+         self._irregularities, self._revokes, self._claims) = s
+
+    # Recording --------------------------------------------------------------------------
+    def push(self, seat: Seat, card: Card, time: float | None = None
+             ) -> tuple[Irregularity, ...]:
+        """Record ``card`` played by ``seat`` whatever it is; return what it reveals."""
+        bit = _BIT.get(card)
+        if bit is None or not isinstance(seat, Seat):
+            raise TypeError(f"push needs a Seat and a Card, got {seat!r}, {card!r}")
+        self._undo.append((True, self._state()))
+        before = len(self._irregularities)
+        index = len(self._log)
+        trick = len(self._completed) + 1
+        held = self._held
+        from_hand = bool(held[seat] & bit)
+        was_played = bool(self._played & bit)
+        if from_hand:
+            self._held = (*held[:seat], held[seat] & ~bit, *held[seat + 1:])
+        if was_played:
+            self._add(self._played_twice(seat, card, time, trick))
+        elif not from_hand:
+            self._add(self._not_in_hand(seat, card, time, trick))
+        self._played |= bit
+        if any(s is seat for s, _ in self._cards):
+            ahead = sum(1 for q in self._queue if q[0] is seat)
+            self._log.append((seat, card, time, trick + 1 + ahead))
+            self._add(self._second_card(seat, card, time, trick))
+            self._queue += ((seat, card, time, index, from_hand, was_played),)
+        else:
+            self._log.append((seat, card, time, trick))
+            self._place(seat, card, time, index, from_hand, was_played)
+        while self._queue and self._drain_one():
+            pass
+        return self._irregularities[before:]
+
+    def play_card(self, seat: Seat, card: Card, time: float | None = None
+                  ) -> tuple[Irregularity, ...]:
+        """Play ``card`` for ``seat`` if the Laws allow it now, else raise IllegalPlayError."""
+        trick = len(self._completed) + 1
+        claim = self.claim_in_force
+        if claim is not None:
+            raise IllegalPlayError(f"{seat} cannot play {card}: play has ceased after the "
+                                   f"claim ({claim}) (Law 68D)")
+        turn = self.turn
+        if turn is None:
+            raise IllegalPlayError(f"{seat} cannot play {card}: all 13 tricks are played")
+        if seat is not turn:
+            act = "lead" if not self._cards else "play"
+            raise IllegalPlayError(f"{seat} cannot play {card}: it is {turn}'s turn to {act}, "
+                                   f"trick {trick}")
+        if not self._held[seat] & _BIT[card]:
+            raise IllegalPlayError(f"{seat} does not hold {card}, trick {trick}")
+        led = self._led
+        if self._cards and led is not None and card.suit is not led:
+            suited = self._held[seat] & _SUIT_BITS[led]
+            if suited:
+                raise IllegalPlayError(f"{seat} must follow suit: holds {_ascending(suited)} "
+                                       f"on a {_SUIT_NAME[led]} lead, trick {trick}")
+        return self.push(seat, card, time)
+
+    def pop(self) -> tuple[Seat, Card]:
+        """Undo the last push exactly; returns its seat and card."""
+        if not self._undo:
+            raise StateError("no card to pop: nothing has been played")
+        is_card, state = self._undo[-1]
+        if not is_card:
+            raise StateError("cannot pop the last card: a claim was made or answered after it")
+        self._undo.pop()
+        self._restore(state)
+        seat, card, _, _ = self._log.pop()
+        return seat, card
+
+    # Placing a card in a trick -----------------------------------------------------------
+    def _add(self, irregularity: Irregularity) -> None:
+        self._irregularities += (irregularity,)
+
+    def _drain_one(self) -> bool:
+        """Place the first held card whose seat is free in the trick in progress."""
+        for k, (seat, card, time, index, from_hand, was_played) in enumerate(self._queue):
+            if not any(s is seat for s, _ in self._cards):
+                self._queue = self._queue[:k] + self._queue[k + 1:]
+                self._place(seat, card, time, index, from_hand, was_played)
+                return True
+        return False
+
+    def _place(self, seat: Seat, card: Card, time: float | None, index: int,
+               from_hand: bool, was_played: bool) -> None:
+        trick = len(self._completed) + 1
+        if not self._cards:
+            self._cards = ((seat, card),)
+            self._leader, self._led = seat, card.suit
+            self._lead_state = (from_hand, was_played)
+            if seat is not self._proper:
+                self._pending = len(self._irregularities)
+                self._add(self._lead_out_of_turn(seat, card, time, trick))
+            return
+        check_rotation = True
+        if self._pending is not None:
+            settled = self._settle(seat, card, trick)
+            if settled == "lead":
+                return
+            check_rotation = settled != "13"
+        first = self._cards[0][0]
+        if check_rotation:
+            turn = self._next_in_rotation(first)
+            if seat is not turn:
+                self._add(self._out_of_rotation(seat, card, time, trick, turn))
+        led = self._led
+        if led is None:
+            if seat is self._leader:
+                self._led = card.suit
+        elif card.suit is not led:
+            hold = self._held[seat]
+            for q in self._queue:
+                if q[0] is seat:
+                    hold |= _BIT[q[1]]
+            if hold & _SUIT_BITS[led]:
+                found = Revoke(seat, trick, card, led, time, faced=seat is self.dummy)
+                self._revokes += ((found, index),)
+                self._add(found.detected(_ascending(hold & _SUIT_BITS[led])))
+        self._cards += ((seat, card),)
+        if len(self._cards) == 4:
+            led = self._led
+            winner = trick_winner(self._cards, led, self._trump)
+            leader = self._leader if self._leader is not None else first
+            self._completed += (Trick(trick, leader, self._cards, winner, self._withdrawn),)
+            self._cards, self._leader, self._led, self._withdrawn = (), None, None, ()
+            self._proper, self._pending = winner, None
+
+    def _next_in_rotation(self, first: Seat) -> Seat:
+        for k in (1, 2, 3):
+            seat = first.offset(k)
+            if not any(s is seat for s, _ in self._cards):
+                return seat
+        return first
+
+    def _settle(self, seat: Seat, card: Card, trick: int) -> str:
+        """The card after a lead out of turn: withdrawn ("lead"), trick 13 ("13"), or ""."""
+        offender, led_card = self._cards[0]
+        index, self._pending = self._pending, None
+        assert index is not None
+        proper = self._proper
+        thirteen = trick == 13 and self.edition.lead_out_of_turn_trick13_withdrawn
+        no_accept = thirteen or (trick == 1 and offender.side is self.declarer.side)
+        if seat is proper and (seat is not offender.lho or no_accept):
+            from_hand, was_played = self._lead_state
+            bit = _BIT[led_card]
+            if from_hand:
+                held = self._held
+                self._held = (*held[:offender], held[offender] | bit, *held[offender + 1:])
+            if not was_played:
+                self._played &= ~bit
+            self._withdrawn += ((offender, led_card),)
+            self._cards = ((seat, card),)
+            self._leader, self._led = seat, card.suit
+            if offender.side is not proper.side:
+                law = self.edition.correct_lead_after_lead_out_of_turn_law
+            elif offender.side is self.declarer.side:
+                law = "55A"
+            else:
+                law = "54D" if trick == 1 else "56"
+            self._resolve(index, f"withdrawn: {seat}, whose lead it was, led {card}; "
+                                 f"{led_card} went back to {offender}'s hand ({law})")
+            return "lead"
+        if thirteen:
+            self._leader, self._led = proper, None
+            self._resolve(index, f"withdrawn (53A): trick 13 counts as led by {proper}")
+            return "13"
+        if seat is offender.lho and not no_accept:
+            self._resolve(index, f"accepted: {seat}, next in rotation, played to it (53A)")
+        elif no_accept:
+            self._resolve(index, "stands as played, although an attempted lead by declarer's "
+                                 "side cannot be accepted (54E)")
+        else:
+            self._resolve(index, f"stands as played: the next card came from {seat}, neither "
+                                 "the next hand in rotation nor the correct leader")
+        return ""
+
+    def _resolve(self, index: int, text: str) -> None:
+        found = self._irregularities
+        irr = found[index]
+        irr = replace(irr, extra=(*irr.extra, ("resolution", text)))
+        self._irregularities = (*found[:index], irr, *found[index + 1:])
+
+    # Irregularities ------------------------------------------------------------------------
+    def _lead_out_of_turn(self, seat: Seat, card: Card, time: float | None,
+                          trick: int) -> Irregularity:
+        proper, declarer = self._proper, self.declarer
+        if trick == 1:
+            why = f"the opening lead is {proper}'s, on declarer {declarer}'s left (41A)"
+        else:
+            why = f"{proper} won trick {trick - 1} and leads (44G)"
+        detail = f"{seat} led {card} out of turn to trick {trick}: {why}"
+        options: tuple[Rectification, ...]
+        if trick == 1 and seat.side is declarer.side:
+            law, options = "54E", _DECLARER_SIDE_OPENING
+            detail += "; an attempted lead by declarer's side, Law 24 applies to the card"
+        elif trick == 1:
+            law, options = "54", _OPENING_LEAD
+        elif seat.side is declarer.side:
+            law, options = "55", _DECLARER_LEAD
+        else:
+            law, options = "56", _DEFENDER_LEAD
+        if trick == 13 and self.edition.lead_out_of_turn_trick13_withdrawn:
+            options = _TRICK_13
+            detail += "; at trick 13 it must be withdrawn (53A)"
+        detail += ". No rectification if an opponent told him it was his lead (47E1)"
+        return Irregularity(Kind.LEAD_OUT_OF_TURN, law, seat=seat, trick=trick, time=time,
+                            detail=detail, options=options,
+                            extra=(("card", str(card)), ("correct_leader", proper.letter)))
+
+    def _premature(self, seat: Seat, card: Card, time: float | None, trick: int,
+                   what: str) -> Irregularity:
+        """A defender's card before his partner's (57A), or after dummy's (57C1)."""
+        if any(s is self.dummy for s, _ in self._cards):
+            return Irregularity(Kind.PLAY_OUT_OF_TURN, "57C1", seat=seat, trick=trick, time=time,
+                                detail=f"{what}; not subject to rectification: dummy had "
+                                       "already played to the trick (57C1)",
+                                extra=(("card", str(card)),))
+        partner = seat.partner
+        return Irregularity(
+            Kind.PLAY_OUT_OF_TURN, "57", seat=seat, trick=trick, time=time,
+            detail=f"{what} before his partner {partner} played: the card becomes a major "
+                   f"penalty card and declarer chooses what {partner} plays (57A)",
+            options=_PREMATURE[:self.edition.premature_play_options],
+            extra=(("card", str(card)),))
+
+    def _out_of_rotation(self, seat: Seat, card: Card, time: float | None, trick: int,
+                         turn: Seat) -> Irregularity:
+        what = f"{seat} played {card} to trick {trick} out of rotation, before {turn}"
+        if seat.side is self.declarer.side:
+            return Irregularity(Kind.PLAY_OUT_OF_TURN, "57C2", seat=seat, trick=trick, time=time,
+                                detail=f"{what}: a premature play by declarer from either hand "
+                                       "is played and cannot be withdrawn (57C2)",
+                                extra=(("card", str(card)),))
+        if not any(s is seat.partner for s, _ in self._cards):
+            return self._premature(seat, card, time, trick, what)
+        return Irregularity(Kind.PLAY_OUT_OF_TURN, "44B", seat=seat, trick=trick, time=time,
+                            detail=f"{what}, after his partner: Law 57A does not apply",
+                            extra=(("card", str(card)),))
+
+    def _second_card(self, seat: Seat, card: Card, time: float | None,
+                     trick: int) -> Irregularity:
+        what = (f"{seat} played {card} while his card to trick {trick} is on the table "
+                f"(recorded as led to trick {trick + 1})")
+        if seat.side is self.declarer.side:
+            return Irregularity(Kind.PLAY_OUT_OF_TURN, "45E", seat=seat, trick=trick, time=time,
+                                detail=f"{what}: a fifth card of declarer's goes back to the "
+                                       "hand unless the director judges it a lead (45E2, 55)",
+                                options=(_FIFTH_DECLARER,), extra=(("card", str(card)),))
+        if not any(s is seat.partner for s, _ in self._cards):
+            return self._premature(seat, card, time, trick, f"{what}: a lead to the next trick")
+        return Irregularity(Kind.PLAY_OUT_OF_TURN, "45E", seat=seat, trick=trick, time=time,
+                            detail=f"{what}: a defender's fifth card is a penalty card unless "
+                                   "the director judges it a lead (45E1, 53, 56)",
+                            options=(_FIFTH_DEFENDER,), extra=(("card", str(card)),))
+
+    def _played_twice(self, seat: Seat, card: Card, time: float | None,
+                      trick: int) -> Irregularity:
+        law = self.edition.card_played_twice_law
+        before = ""
+        for s, c, _, t in reversed(self._log):
+            if c == card:
+                before = f", already played by {s} to trick {t}"
+                break
+        return Irregularity(
+            Kind.CARD_PLAYED_TWICE, law, seat=seat, trick=trick, time=time,
+            detail=f"{seat} played {card}{before} (Law {law})",
+            options=(Rectification(law, "put the card back among the cards played first and "
+                                   "rectify the defective tricks; adjusted score if it is too "
+                                   "late to correct", "director"),),
+            extra=(("card", str(card)),))
+
+    def _not_in_hand(self, seat: Seat, card: Card, time: float | None,
+                     trick: int) -> Irregularity:
+        bit = _BIT[card]
+        holder = next((s for s in Seat if s is not seat and self._held[s] & bit), None)
+        where = (f"{holder} holds it" if holder is not None
+                 else "no hand of this deal holds it")
+        return Irregularity(
+            Kind.CARD_NOT_IN_HAND, "87" if holder is not None else "15", seat=seat,
+            trick=trick, time=time,
+            detail=f"{seat} played {card}, which is not in his hand: {where} (Laws 15, 17D, "
+                   "87: cards from another board, or hands mixed)",
+            options=(_ORIGIN,),
+            extra=(("card", str(card)), ("held_by", None if holder is None else holder.letter)))
+
+    # Claims -----------------------------------------------------------------------------------
+    def claim(self, seat: Seat, tricks: int, time: float | None = None,
+              statement: str = "") -> Claim:
+        """``seat`` claims ``tricks`` of the remaining tricks for his side, conceding the rest."""
+        if self.is_complete:
+            raise StateError(f"{seat} cannot claim: all 13 tricks are played")
+        if self._claims and self._claims[-1].stands:
+            raise StateError(f"{seat} cannot claim: {self._claims[-1]} stands")
+        remaining = 13 - len(self._completed)
+        if not 0 <= tricks <= remaining:
+            raise ValueError(f"{seat} cannot claim {tricks} of the {remaining} remaining tricks")
+        trump = self._trump
+        holds = trump is not None and any(self._held[s] & _SUIT_BITS[trump]
+                                          for s in (seat.lho, seat.rho))
+        made = Claim(seat, self.declarer, tricks, remaining, len(self._completed) + 1,
+                     len(self._log), time, statement, holds)
+        self._undo.append((False, self._state()))
+        self._claims += (made,)
+        return made
+
+    def accept(self, seat: Seat, time: float | None = None) -> Claim:
+        """``seat`` agrees to the open claim (69A)."""
+        claim = self._claims[-1] if self._claims else None
+        if claim is None or claim.status is not ClaimStatus.OPEN:
+            raise StateError(f"{seat} cannot accept: no open claim")
+        if seat.side is claim.side:
+            raise StateError(f"{seat} cannot accept his own side's claim ({claim})")
+        self._undo.append((False, self._state()))
+        updated = replace(claim.accepted(seat), answers=(*claim.answers, ("accept", seat, time)))
+        self._claims = (*self._claims[:-1], updated)
+        return updated
+
+    def dispute(self, seat: Seat, time: float | None = None) -> Irregularity:
+        """``seat`` disputes the claim (68D, 70; 68B2 for partner's concession; 69B)."""
+        claim = self._claims[-1] if self._claims else None
+        if claim is None or not claim.stands:
+            raise StateError(f"{seat} cannot dispute: no claim stands")
+        if seat is claim.claimer:
+            raise StateError(f"{seat} cannot dispute his own claim ({claim})")
+        self._undo.append((False, self._state()))
+        found = dispute_irregularity(claim, seat, time, claim.trick)
+        updated = replace(claim.disputed(seat), answers=(*claim.answers, ("dispute", seat, time)))
+        self._claims = (*self._claims[:-1], updated)
+        self._add(found)
+        return found
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return self._claims
+
+    @property
+    def claim_in_force(self) -> Claim | None:
+        """The claim that stops play (open or accepted), if any (68D)."""
+        if self._claims and self._claims[-1].stands:
+            return self._claims[-1]
+        return None
+
+    # Queries ----------------------------------------------------------------------------------
+    @property
+    def opening_leader(self) -> Seat:
+        return self.declarer.lho
+
+    @property
+    def is_complete(self) -> bool:
+        return len(self._completed) >= 13
+
+    @property
+    def turn(self) -> Seat | None:
+        """The seat to lead or play next (dummy's seat for dummy's cards); None when play
+        is over or a claim stands."""
+        if self.is_complete or self.claim_in_force is not None:
+            return None
+        if not self._cards:
+            return self._proper
+        return self._next_in_rotation(self._cards[0][0])
+
+    @property
+    def legal_cards(self) -> tuple[Card, ...]:
+        """The cards the seat in turn may play: the suit led if he holds it, else any (44C-D)."""
+        turn = self.turn
+        if turn is None:
+            return ()
+        mask = self._held[turn]
+        if self._cards and self._led is not None and mask & _SUIT_BITS[self._led]:
+            mask &= _SUIT_BITS[self._led]
+        return tuple(c for c in ALL_CARDS if mask & _BIT[c])
+
+    def remaining(self, seat: Seat) -> Hand:
+        """The cards ``seat`` still holds."""
+        mask = self._held[seat]
+        return Hand(tuple(c for c in ALL_CARDS if mask & _BIT[c]))
+
+    @property
+    def completed_tricks(self) -> tuple[Trick, ...]:
+        return self._completed
+
+    @property
+    def current_trick(self) -> Trick | None:
+        """The trick in progress (possibly empty); None when 13 tricks are complete."""
+        if self.is_complete and not self._cards:
+            return None
+        leader = self._leader if self._leader is not None else self._proper
+        return Trick(len(self._completed) + 1, leader, self._cards, None, self._withdrawn)
+
+    @property
+    def current_trick_is_empty(self) -> bool:
+        return not self._cards
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Every trick: the complete ones, then the one in progress if a card is in it."""
+        if self._cards:
+            current = self.current_trick
+            assert current is not None
+            return (*self._completed, current)
+        return self._completed
+
+    def tricks_won(self, who: Side | Seat) -> int:
+        """Tricks won in play by a side, or by one seat (dummy's are not declarer's)."""
+        if isinstance(who, Seat):
+            return sum(1 for t in self._completed[:13] if t.winner is who)
+        return sum(1 for t in self._completed[:13] if t.winner is not None
+                   and t.winner.side is who)
+
+    @property
+    def declarer_tricks(self) -> int:
+        return self.tricks_won(self.declarer.side)
+
+    @property
+    def irregularities(self) -> tuple[Irregularity, ...]:
+        """Everything found so far; a revoke as detected (see :meth:`revoke_irregularities`)."""
+        return self._irregularities
+
+    @property
+    def history(self) -> tuple[tuple[Seat, Card, float | None], ...]:
+        """Every card pushed, in order, with its time."""
+        return tuple((s, c, t) for s, c, t, _ in self._log)
+
+    # Revokes and the result --------------------------------------------------------------------
+    def revokes(self, attention: Attention | None = None) -> list[Revoke]:
+        """Every revoke, established or not as of ``attention`` (63A; default: end of play)."""
+        return establish(self._revokes, self._log, self._claims, self.edition, attention)
+
+    def _accepted_claim(self) -> Claim | None:
+        if self._claims and self._claims[-1].status is ClaimStatus.ACCEPTED:
+            return self._claims[-1]
+        return None
+
+    def transfers(self, attention: Attention | None = None) -> TransferResult:
+        """Law 64 over the record (after an accepted claim, the claimed tricks count)."""
+        claim = self._accepted_claim()
+        revokes = self.revokes(attention)
+        if claim is None:
+            return transfer(revokes, self._completed[:13], self.declarer, self.edition, attention)
+        credited = {side: claim.tricks_for(side) for side in (Side.NS, Side.EW)}
+        return transfer(revokes, self._completed[:claim.trick - 1], self.declarer,
+                        self.edition, attention, claimed=credited)
+
+    def revoke_irregularities(self, attention: Attention | None = None) -> list[Irregularity]:
+        """The final Irregularity of each revoke: established or not, tricks transferred."""
+        return self.transfers(attention).irregularities()
+
+    def result(self, attention: Attention | None = None) -> PlayResult:
+        """Declarer's tricks as played (an accepted claim included) and after Law 64."""
+        claim = self._accepted_claim()
+        side = self.declarer.side
+        if claim is not None:
+            won = sum(1 for t in self._completed[:claim.trick - 1]
+                      if t.winner is not None and t.winner.side is side)
+            as_played = won + claim.tricks_for(side)
+        else:
+            as_played = self.declarer_tricks
+        moved = self.transfers(attention)
+        rectified = min(13, max(0, as_played + moved.declarer_change))
+        return PlayResult(as_played, rectified, self.is_complete, claim is not None, moved, claim)
+
+    def __repr__(self) -> str:
+        return (f"<Play {self.contract} by {self.declarer}: {len(self._completed)} tricks, "
+                f"{len(self._log)} cards, {len(self._irregularities)} irregularities>")
+
+
+def _ascending(mask: int) -> str:
+    return " ".join(str(c) for c in reversed(ALL_CARDS) if mask & _BIT[c])
+
+
+_OPENING_LEAD = (
+    Rectification("54B", "accept the lead: dummy is spread and declarer plays the second card "
+                  "from his own hand (54C: he must accept if he could have seen dummy's cards)",
+                  "declarer"),
+    Rectification("54A", "spread his hand: declarer becomes dummy and dummy declarer",
+                  "declarer"),
+    Rectification("54D", "refuse the lead and require the correct leader to lead the card's "
+                  "suit (50D2a: the card is picked up)", "declarer"),
+    Rectification("54D", "refuse the lead and forbid the card's suit to the correct leader "
+                  "while he retains the lead (50D2a: the card is picked up)", "declarer"),
+    Rectification("54D", "refuse the lead and leave the lead free: the card stays a major "
+                  "penalty card (50D2b)", "declarer"),
+)
+_DECLARER_SIDE_OPENING = (
+    Rectification("54E", "not a lead: the card goes back and Law 24 applies to it",
+                  "director"),
+)
+_DECLARER_LEAD = (
+    Rectification("55A", "accept the lead (53A)", "defenders"),
+    Rectification("55A", "require declarer to retract it and lead from the correct hand, "
+                  "without further rectification", "defenders"),
+    Rectification("55B", "adjust if declarer then takes a line that could have been based "
+                  "on information from the infraction", "director"),
+)
+_DEFENDER_LEAD = (
+    Rectification("53A", "accept the lead", "declarer"),
+    Rectification("56", "require the lead from the correct hand: the card becomes a major "
+                  "penalty card (50D; when the correct leader is the offender's partner, "
+                  "declarer may require or forbid its suit, 50D2)", "declarer"),
+)
+_TRICK_13 = (
+    Rectification("53A", "withdraw the card: at trick 13 a lead out of turn must be withdrawn "
+                  "and the correct leader leads", "director"),
+)
+_PREMATURE = (
+    Rectification("57A", "the offender's partner plays the highest card he holds of the suit "
+                  "led", "declarer"),
+    Rectification("57A", "the offender's partner plays the lowest card he holds of the suit "
+                  "led", "declarer"),
+    Rectification("57A", "the offender's partner may not play a card of another suit declarer "
+                  "names", "declarer"),
+    Rectification("57A", "the offender's partner must play a card of another suit declarer "
+                  "names", "declarer"),
+)
+_FIFTH_DECLARER = Rectification(
+    "45E2", "the card goes back to the hand without rectification, unless the director judges "
+    "it a lead out of turn (55)", "director")
+_FIFTH_DEFENDER = Rectification(
+    "45E1", "the card becomes a penalty card (50), unless the director judges it a lead out "
+    "of turn (53, 56)", "director")
+_ORIGIN = Rectification(
+    "87", "establish where the card comes from: hands mixed (87, fouled board) or cards of "
+    "another board (15, 17D)", "director")
