@@ -130,6 +130,10 @@ def _audit_play(record: GameRecord, contract: Contract, deal_ok: bool, edition: 
                 ) -> tuple[int | None, int | None]:
     """Replay the play; returns (tricks as played, tricks after Law 64)."""
     declared = record.claim if record.claim is not None else record.result
+    if declared is not None and not 0 <= declared <= 13:
+        problems.append(RecordProblem(f"the result {declared} does not fit: tricks are 0-13",
+                                      record.file, record.line, record.board))
+        declared = None
     if not record.plays or record.deal is None or not deal_ok:
         return declared, declared
     play = Play(record.deal, contract, edition)
