@@ -77,9 +77,10 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
     found: list[Irregularity] = []
     problems = list(record.problems)
     deal = record.deal
-    deal_ok = deal is not None and not deal.problems()
+    deal_problems = [] if deal is None else deal.problems()
+    deal_ok = deal is not None and not deal_problems
     if deal is not None:
-        for p in deal.problems():
+        for p in deal_problems:
             found.append(Irregularity(
                 _DEAL_KINDS[p.kind], p.law, seat=p.seats[0] if len(p.seats) == 1 else None,
                 detail=str(p),

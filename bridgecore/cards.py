@@ -8,7 +8,7 @@ French, R/D/F in Italian, X or 10 for the ten); output is ASCII.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from bridgecore.errors import ParseError
@@ -250,10 +250,15 @@ class Card:
 
     suit: Suit
     rank: Rank
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit) or not isinstance(self.rank, Rank):
             raise TypeError(f"Card needs a Suit and a Rank, got {self.suit!r}, {self.rank!r}")
+        object.__setattr__(self, "_hash", int(self.suit) * 16 + int(self.rank))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def index(self) -> int:

@@ -103,7 +103,7 @@ class DealProblem:
 class Deal(Mapping[Seat, Hand]):
     """Four hands, one per seat. Immutable; ``deal[Seat.NORTH]`` is North's hand."""
 
-    __slots__ = ("_hands", "_owner")
+    __slots__ = ("_hands", "_owner", "_problems")
 
     def __init__(self, hands: Mapping[Seat, Hand | Iterable[Card]]):
         built: list[Hand] = []
@@ -112,6 +112,7 @@ class Deal(Mapping[Seat, Hand]):
             built.append(h if isinstance(h, Hand) else Hand.of(h))
         self._hands: tuple[Hand, Hand, Hand, Hand] = (built[0], built[1], built[2], built[3])
         self._owner: dict[Card, Seat] | None = None
+        self._problems: tuple[DealProblem, ...] | None = None
 
     # Mapping protocol -------------------------------------------------------------
     def __getitem__(self, seat: Seat) -> Hand:
@@ -202,6 +203,15 @@ class Deal(Mapping[Seat, Hand]):
         card). The law cited on a wrong count follows Law 13 vs 14: a hand over 13 is
         Law 13, a hand under 13 while no hand is over 13 is Law 14.
         """
+        if self._problems is None:
+            self._problems = tuple(self._find_problems())
+        return list(self._problems)
+
+    def _find_problems(self) -> list[DealProblem]:
+        hands = self._hands
+        if all(len(h) == 13 for h in hands) and len(
+                set(hands[0].cards).union(hands[1].cards, hands[2].cards, hands[3].cards)) == 52:
+            return []
         found: list[DealProblem] = []
         seen: dict[Card, list[Seat]] = {}
         for seat in Seat:
