@@ -9,7 +9,7 @@ bridgecore ever applies one by itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from bridgecore.cards import Seat
@@ -17,7 +17,7 @@ from bridgecore.cards import Seat
 __all__ = ["Irregularity", "Kind", "Rectification"]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """Kinds of irregularity; the values are the names used in JSON output."""
 
     # The deal (Laws 1, 7, 13, 14, 15, 87)
@@ -42,8 +42,6 @@ class Kind(str, Enum):
     # Claims (Laws 68-71)
     DISPUTED_CLAIM = "disputed_claim"
 
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

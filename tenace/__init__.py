@@ -1,0 +1,1 @@
+"""The ``tenace`` command and the glue between bridgecore and the applications."""

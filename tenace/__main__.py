@@ -1,0 +1,5 @@
+import sys
+
+from tenace.cli import main
+
+sys.exit(main())

@@ -1,0 +1,82 @@
+"""The ``tenace`` command: one entry point, a subcommand per job.
+
+Subcommands import what they need when they run, so ``tenace check`` starts
+without loading the hub, Kivy or endplay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tenace import commands
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tenace",
+        description="Tenace: electronic bidding and play for duplicate bridge clubs.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = sub.add_parser(
+        "check", help="audit game records against the Laws",
+        description="Audit every board of a PBN or LIN file: contract, tricks, Law 64 "
+                    "rectification, score and every irregularity the record shows.")
+    check.add_argument("file", help="a .pbn or .lin file")
+    check.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017",
+                       help="edition of the Laws (default 2017, the Laws in force)")
+    check.add_argument("--json", action="store_true",
+                       help="JSON Lines: one object per board, in file order")
+    check.set_defaults(run=commands.check)
+
+    deal = sub.add_parser(
+        "deal", help="generate deals (secure, or BigDeal-compatible with --seed)",
+        description="Deal boards with the Law 2 dealer and vulnerability. Without --seed the "
+                    "deals come from the operating system's CSPRNG; with --seed they are the "
+                    "deals BigDeal makes from that seed and owner.")
+    deal.add_argument("--boards", default="1-32", help="board range, e.g. 1-32 (default)")
+    deal.add_argument("--seed", help="BigDeal seed: 40 hex digits (160 bits)")
+    deal.add_argument("--owner", default="Tenace",
+                      help="BigDeal owner string, mixed into the seed (default: Tenace)")
+    deal.add_argument("--format", choices=["pbn", "dlm", "dup", "bri", "dge", "lin"],
+                      default="pbn")
+    deal.add_argument("-o", "--output", help="file to write (default: standard output)")
+    deal.set_defaults(run=commands.deal)
+
+    convert = sub.add_parser(
+        "convert", help="convert between PBN, LIN, DLM, DUP, BRI and DGE",
+        description="Convert a file; formats come from the extensions. Deal files carry "
+                    "deals only; LIN is read only.")
+    convert.add_argument("input")
+    convert.add_argument("output")
+    convert.set_defaults(run=commands.convert)
+
+    analyse = sub.add_parser(
+        "analyse", aliases=["analyze"], help="add double-dummy tricks and par to a PBN file",
+        description="Adds DoubleDummyTricks, OptimumResultTable, OptimumScore and ParContract "
+                    "to every board (needs the 'analysis' extra: endplay).")
+    analyse.add_argument("file")
+    analyse.add_argument("-o", "--output", help="file to write (default: standard output)")
+    analyse.set_defaults(run=commands.analyse)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except commands.CommandError as err:
+        print(f"tenace {args.command}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

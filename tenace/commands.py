@@ -1,0 +1,190 @@
+"""The work behind each ``tenace`` subcommand (argument parsing is in :mod:`tenace.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from bridgecore.audit import BoardAudit, audit_record
+from bridgecore.cards import Seat
+from bridgecore.deal import Deal
+from bridgecore.editions import edition
+from bridgecore.errors import BridgeError
+from bridgecore.record import GameRecord
+from bridgecore.vulnerability import Vulnerability
+
+__all__ = ["CommandError", "analyse", "check", "convert", "deal"]
+
+DEAL_FORMATS = ("dlm", "dup", "bri", "dge")
+
+
+class CommandError(Exception):
+    """A command that cannot do its job; the message is one line for the user."""
+
+
+def read_records(path: str) -> list[GameRecord]:
+    """Read a PBN or LIN file into records; a file that cannot be read is a CommandError."""
+    from bridgecore.lin import read_lin
+    from bridgecore.pbn import read_pbn
+
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise CommandError(f"{path}: cannot read: {err.strerror or err}") from err
+    kind = p.suffix.lower().lstrip(".")
+    try:
+        if kind == "lin":
+            return read_lin(data, file=str(p)).records
+        if kind in DEAL_FORMATS:
+            return _records_from_deals(_read_deals(p, data, kind))
+        return read_pbn(data, file=str(p)).records
+    except BridgeError as err:
+        raise CommandError(str(err)) from err
+
+
+def _read_deals(path: Path, data: bytes, kind: str) -> dict[int, Deal]:
+    from bridgecore.dealfiles import read_dealfile
+
+    dealset = read_dealfile(data, kind, file=str(path))
+    for problem in dealset.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return dealset.boards
+
+
+def _records_from_deals(boards: dict[int, Deal]) -> list[GameRecord]:
+    return [
+        GameRecord(board=n, dealer=Seat.dealer_of(n), vulnerability=Vulnerability.of_board(n),
+                   deal=d)
+        for n, d in sorted(boards.items())
+    ]
+
+
+def check(args: argparse.Namespace) -> int:
+    records = read_records(args.file)
+    ed = edition(args.edition)
+    out = sys.stdout
+    for record in records:
+        result = audit_record(record, ed)
+        if args.json:
+            out.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        else:
+            out.write(_human(result) + "\n")
+    if not args.json:
+        flagged = sum(1 for r in records if r.problems)
+        out.write(f"{len(records)} boards read from {args.file}"
+                  + (f", {flagged} with reading problems\n" if flagged else "\n"))
+    return 0
+
+
+def _human(result: BoardAudit) -> str:
+    contract = result.contract_text or "no contract"
+    declarer = f" by {result.declarer}" if result.declarer is not None else ""
+    head = f"Board {result.board if result.board is not None else '?'}: {contract}{declarer}"
+    if result.tricks is not None:
+        head += f", {result.tricks} tricks"
+        if result.tricks_rectified != result.tricks:
+            head += f" ({result.tricks_rectified} after Law 64)"
+    if result.score_ns is not None:
+        head += f", NS {result.score_ns:+d}"
+    lines = [head]
+    lines += [f"  {irregularity}" for irregularity in result.irregularities]
+    lines += [f"  problem: {problem.message}" for problem in result.problems]
+    if len(lines) == 1:
+        lines[0] += ": no irregularity"
+    return "\n".join(lines)
+
+
+def _board_range(text: str) -> range:
+    try:
+        if "-" in text:
+            low, high = (int(x) for x in text.split("-", 1))
+        else:
+            low = high = int(text)
+    except ValueError:
+        raise CommandError(f"--boards wants a range such as 1-32, got {text!r}") from None
+    if not 1 <= low <= high:
+        raise CommandError(f"--boards wants 1 <= first <= last, got {text!r}")
+    return range(low, high + 1)
+
+
+def deal(args: argparse.Namespace) -> int:
+    from bridgecore.bigdeal import BigDeal, secure_deals
+
+    boards = _board_range(args.boards)
+    if args.seed:
+        try:
+            seed = bytes.fromhex(args.seed)
+        except ValueError:
+            raise CommandError("--seed wants 40 hexadecimal digits") from None
+        if len(seed) != 20:
+            raise CommandError(
+                f"--seed wants 40 hexadecimal digits (160 bits), got {len(seed) * 2}")
+        deals = BigDeal(seed, args.owner).deals(boards.start, boards.stop - 1)
+        generator = f"Tenace BigDeal-compatible, owner {args.owner!r}"
+    else:
+        deals = secure_deals(boards.start, boards.stop - 1)
+        generator = "Tenace (CSPRNG)"
+    records = _records_from_deals(deals)
+    for record in records:
+        record.tags["Generator"] = generator
+    _write(records, args.format, args.output)
+    return 0
+
+
+def _write(records: list[GameRecord], fmt: str, output: str | None) -> None:
+    data = _encode(records, fmt)
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as err:
+            raise CommandError(f"{output}: cannot write: {err.strerror or err}") from err
+
+
+def _encode(records: Iterable[GameRecord], fmt: str) -> bytes:
+    records = list(records)
+    if fmt == "pbn":
+        from bridgecore.pbn import write_pbn
+
+        return write_pbn(records).encode("latin-1", errors="replace")
+    if fmt == "lin":
+        from bridgecore.lin import write_lin
+
+        return write_lin(records).encode("utf-8")
+    if fmt in DEAL_FORMATS:
+        from bridgecore.dealfiles import write_dealfile
+
+        boards = {r.board: r.deal for r in records if r.board is not None and r.deal is not None}
+        if not boards:
+            raise CommandError("no board with a deal to write")
+        return write_dealfile(boards, fmt)
+    raise CommandError(f"unknown format {fmt!r}")
+
+
+def convert(args: argparse.Namespace) -> int:
+    records = read_records(args.input)
+    fmt = Path(args.output).suffix.lower().lstrip(".")
+    if fmt not in ("pbn", "lin", *DEAL_FORMATS):
+        raise CommandError(f"{args.output}: unknown output format {fmt!r} "
+                           "(pbn, lin, dlm, dup, bri, dge)")
+    _write(records, fmt, args.output)
+    return 0
+
+
+def analyse(args: argparse.Namespace) -> int:
+    from tenace.analysis import AnalysisUnavailable, analyse_records
+
+    records = read_records(args.file)
+    try:
+        analyse_records(records)
+    except AnalysisUnavailable as err:
+        raise CommandError(str(err)) from err
+    _write(records, "pbn", args.output)
+    return 0

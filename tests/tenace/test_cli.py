@@ -1,0 +1,99 @@
+"""The tenace command: check, deal, convert and analyse, run as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tenace.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tenace", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_check_json_lines_one_object_per_board_in_file_order(realdata):
+    path = realdata / "pbn-play" / "bbo_tourney_1538_2013_pbntools_claims.pbn"
+    done = run("check", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 57
+    first = lines[0]
+    assert set(first) >= {"board", "contract", "declarer", "tricks", "tricks_rectified",
+                          "score_ns", "irregularities"}
+    assert first["board"] == 1 and first["contract"] == "5CX" and first["declarer"] == "E"
+    assert first["tricks"] == 10 and first["tricks_rectified"] == 10
+    assert first["score_ns"] == 100  # 5CX one down, not vulnerable (Law 77)
+    assert first["irregularities"] == []
+
+
+def test_check_human_output_and_edition_flag(realdata, capsys):
+    path = realdata / "pbn-play" / "eyc1998_vienna_partial_play.pbn"
+    assert main(["check", str(path), "--edition", "1997"]) == 0
+    out = capsys.readouterr().out
+    assert "Board 1" in out and "2 boards read" in out
+
+
+def test_check_unreadable_file_exits_2_with_one_line(tmp_path):
+    missing = tmp_path / "nope.pbn"
+    done = run("check", str(missing))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "nope.pbn" in done.stderr
+
+
+def test_deal_with_seed_reproduces_bigdeal(tmp_path):
+    out = tmp_path / "b.dlm"
+    done = run("deal", "--boards", "1-4", "--seed", "0123456789ABCDEF0123456789ABCDEF01234567",
+               "--owner", "Test Owner", "--format", "dlm", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text("latin-1")
+    for line in ("Board 01=jkpfogpdpagiejedokjebajmnm023", "Board 02=mdmgoogkmofbfjndleaapfgdik019",
+                 "Board 03=cjlohdbighggoanemlbmcgdmjh005", "Board 04=poeldadbfdkgnjlooenegjeaoi022"):
+        assert line in text
+
+
+def test_deal_secure_pbn_has_law_2_dealer_and_vulnerability(tmp_path):
+    out = tmp_path / "s.pbn"
+    assert main(["deal", "--boards", "17-20", "-o", str(out)]) == 0
+    text = out.read_text("latin-1")
+    assert text.count('[Board "') == 4
+    assert '[Board "18"]' in text and '[Dealer "E"]' in text and '[Vulnerable "NS"]' in text
+
+
+@pytest.mark.parametrize("bad", ["0-3", "x", "5-2"])
+def test_deal_rejects_bad_board_range(bad, capsys):
+    assert main(["deal", "--boards", bad]) == 2
+    assert "--boards" in capsys.readouterr().err
+
+
+def test_convert_pbn_to_dlm_and_back(tmp_path, realdata):
+    src = realdata / "dealfiles" / "dealconvert_16boards.pbn"
+    dlm = tmp_path / "x.dlm"
+    back = tmp_path / "x.pbn"
+    assert main(["convert", str(src), str(dlm)]) == 0
+    assert main(["convert", str(dlm), str(back)]) == 0
+    from bridgecore.pbn import read_pbn
+    original = {r.board: r.deal for r in read_pbn(src.read_bytes()).records}
+    again = {r.board: r.deal for r in read_pbn(back.read_bytes()).records}
+    assert again == original and len(again) == 16
+
+
+def test_analyse_adds_double_dummy_matching_bridgecomposer(tmp_path, realdata):
+    """The DD tables written by BridgeComposer were checked against DDS (SOURCES.md)."""
+    src = realdata / "pbn-handrecords" / "bridgecomposer557_bkp_club_dd.pbn"
+    out = tmp_path / "dd.pbn"
+    assert main(["analyse", str(src), "-o", str(out)]) == 0
+    from bridgecore.pbn import read_pbn
+    theirs = read_pbn(src.read_bytes()).records
+    ours = read_pbn(out.read_bytes()).records
+    assert len(ours) == len(theirs) == 15
+    for a, b in zip(theirs, ours, strict=True):
+        assert b.tags["DoubleDummyTricks"].lower() == a.tags["DoubleDummyTricks"].lower()
+        assert _ns_score(b.tags["OptimumScore"]) == _ns_score(a.tags["OptimumScore"])
+
+
+def _ns_score(text: str) -> int:
+    side, value = text.split()
+    return int(value) if side == "NS" else -int(value)
