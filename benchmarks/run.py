@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bridgecore.audit import audit_record  # noqa: E402
-from bridgecore.bigdeal import BigDeal, random_deal, secure_deals  # noqa: E402
-from bridgecore.board import Board  # noqa: E402
-from bridgecore.cards import ALL_CARDS  # noqa: E402
-from bridgecore.pbn import read_pbn, write_pbn  # noqa: E402
-from bridgecore.randomgame import random_record  # noqa: E402
+from bridgecore.audit import audit_record
+from bridgecore.bigdeal import BigDeal, random_deal, secure_deals
+from bridgecore.board import Board
+from bridgecore.cards import ALL_CARDS
+from bridgecore.pbn import read_pbn, write_pbn
+from bridgecore.randomgame import random_record
 
 
 def _line(name: str, value: str, target: str, ok: bool | None = None) -> None:

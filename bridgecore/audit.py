@@ -77,8 +77,11 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
     found: list[Irregularity] = []
     problems = list(record.problems)
     deal = record.deal
-    deal_problems = [] if deal is None else deal.problems()
-    deal_ok = deal is not None and not deal_problems
+    # A record may give only some hands (PBN "-") or an end position (a diagram): those
+    # are not deals in play, so their card counts are not irregularities.
+    partial = deal is not None and (bool(deal.unknown) or deal.is_end_position)
+    deal_problems = [] if deal is None or partial else deal.problems()
+    deal_ok = deal is not None and not partial and not deal_problems
     if deal is not None:
         for p in deal_problems:
             found.append(Irregularity(
@@ -87,8 +90,12 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
                 extra=(("card", str(p.card)),) if p.card is not None else ()))
 
     board = record.board
-    dealer = record.dealer or (Seat.dealer_of(board) if board else None)
-    vul = record.vulnerability or (Vulnerability.of_board(board) if board else None)
+    dealer = record.dealer
+    if dealer is None and board is not None and board >= 1:
+        dealer = Seat.dealer_of(board)
+    vul = record.vulnerability
+    if vul is None and board is not None and board >= 1:
+        vul = Vulnerability.of_board(board)
 
     contract: Contract | None = None
     passed_out = False

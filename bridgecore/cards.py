@@ -42,6 +42,10 @@ class Seat(IntEnum):
     SOUTH = 2
     WEST = 3
 
+    def __bool__(self) -> bool:
+        """Always true: North and clubs are 0, and must not read as 'no seat'."""
+        return True
+
     @property
     def letter(self) -> str:
         return "NESW"[self]
@@ -111,6 +115,10 @@ class Suit(IntEnum):
     HEARTS = 2
     SPADES = 3
 
+    def __bool__(self) -> bool:
+        """Always true: North and clubs are 0, and must not read as 'no seat'."""
+        return True
+
     @property
     def letter(self) -> str:
         return "CDHS"[self]
@@ -154,6 +162,9 @@ class Strain(IntEnum):
     HEARTS = 2
     SPADES = 3
     NOTRUMP = 4
+
+    def __bool__(self) -> bool:
+        return True
 
     @property
     def suit(self) -> Suit | None:

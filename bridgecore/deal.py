@@ -103,9 +103,10 @@ class DealProblem:
 class Deal(Mapping[Seat, Hand]):
     """Four hands, one per seat. Immutable; ``deal[Seat.NORTH]`` is North's hand."""
 
-    __slots__ = ("_hands", "_owner", "_problems")
+    __slots__ = ("_hands", "_owner", "_problems", "unknown")
 
-    def __init__(self, hands: Mapping[Seat, Hand | Iterable[Card]]):
+    def __init__(self, hands: Mapping[Seat, Hand | Iterable[Card]],
+                 unknown: Iterable[Seat] = ()):
         built: list[Hand] = []
         for seat in Seat:
             h = hands.get(seat, Hand(()))
@@ -113,6 +114,8 @@ class Deal(Mapping[Seat, Hand]):
         self._hands: tuple[Hand, Hand, Hand, Hand] = (built[0], built[1], built[2], built[3])
         self._owner: dict[Card, Seat] | None = None
         self._problems: tuple[DealProblem, ...] | None = None
+        self.unknown: frozenset[Seat] = frozenset(unknown)
+        """Seats whose hand the source does not give (PBN ``-``): not counted as wrong."""
 
     # Mapping protocol -------------------------------------------------------------
     def __getitem__(self, seat: Seat) -> Hand:
@@ -125,7 +128,8 @@ class Deal(Mapping[Seat, Hand]):
         return 4
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deal) and self._hands == other._hands
+        return (isinstance(other, Deal) and self._hands == other._hands
+                and self.unknown == other.unknown)
 
     def __hash__(self) -> int:
         return hash(self._hands)
@@ -157,7 +161,8 @@ class Deal(Mapping[Seat, Hand]):
         if complete and len(unknown) == 1:
             held = {c for h in hands.values() for c in h}
             hands[unknown[0]] = Hand.of(c for c in ALL_CARDS if c not in held)
-        return cls(hands)
+            unknown = []
+        return cls(hands, unknown)
 
     @classmethod
     def from_owners(cls, owners: Iterable[Seat]) -> Deal:
@@ -194,7 +199,8 @@ class Deal(Mapping[Seat, Hand]):
 
     @property
     def is_complete(self) -> bool:
-        return not self.problems()
+        """All four hands known, 13 cards each, the 52 cards once each."""
+        return not self.unknown and not self.problems()
 
     def problems(self) -> list[DealProblem]:
         """Every missing or duplicate card and every hand that is not 13 cards, all at once.
@@ -209,7 +215,7 @@ class Deal(Mapping[Seat, Hand]):
 
     def _find_problems(self) -> list[DealProblem]:
         hands = self._hands
-        if all(len(h) == 13 for h in hands) and len(
+        if not self.unknown and all(len(h) == 13 for h in hands) and len(
                 set(hands[0].cards).union(hands[1].cards, hands[2].cards, hands[3].cards)) == 52:
             return []
         found: list[DealProblem] = []
@@ -219,6 +225,8 @@ class Deal(Mapping[Seat, Hand]):
                 seen.setdefault(c, []).append(seat)
         any_over = any(len(h) > 13 for h in self._hands)
         for seat in Seat:
+            if seat in self.unknown:
+                continue
             n = len(self._hands[seat])
             if n != 13:
                 law = "13" if (n > 13 or any_over) else "14"
@@ -226,15 +234,28 @@ class Deal(Mapping[Seat, Hand]):
         for card in ALL_CARDS:
             holders = seen.get(card)
             if holders is None:
-                found.append(DealProblem("missing_card", "14", card=card))
+                if not self.unknown:
+                    found.append(DealProblem("missing_card", "14", card=card))
             elif len(holders) > 1:
                 found.append(DealProblem("duplicate_card", "13F", card=card,
                                          seats=tuple(holders)))
         return found
 
+    @property
+    def is_end_position(self) -> bool:
+        """Every known hand holds the same number of cards, under 13, and no card twice:
+        an end position as PBN records one (a diagram), not a deal for play."""
+        known = [self._hands[s] for s in Seat if s not in self.unknown]
+        sizes = {len(h) for h in known}
+        if len(sizes) != 1 or not 0 < next(iter(sizes)) < 13:
+            return False
+        cards = [c for h in known for c in h]
+        return len(cards) == len(set(cards))
+
     def rotated(self, steps: int) -> Deal:
         """The deal with every hand moved ``steps`` seats clockwise (North's hand to East...)."""
-        return Deal({seat.offset(steps): self._hands[seat] for seat in Seat})
+        return Deal({seat.offset(steps): self._hands[seat] for seat in Seat},
+                    {seat.offset(steps) for seat in self.unknown})
 
     def pbn(self, first: Seat = Seat.NORTH) -> str:
         """PBN deal string starting at ``first``; an empty hand is written ``-``."""

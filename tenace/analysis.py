@@ -98,9 +98,10 @@ def analyse_records(records: Sequence[GameRecord]) -> int:
     for record in records:
         if record.deal is None or record.deal.problems():
             continue
-        board = record.board or 1
-        dealer = record.dealer or Seat.dealer_of(board)
-        vul = record.vulnerability or Vulnerability.of_board(board)
+        board = record.board if record.board is not None and record.board >= 1 else 1
+        dealer = record.dealer if record.dealer is not None else Seat.dealer_of(board)
+        vul = (record.vulnerability if record.vulnerability is not None
+               else Vulnerability.of_board(board))
         todo.append((record, record.deal, dealer, vul))
     results = solve_deals([(d, dealer, vul) for _, d, dealer, vul in todo])
     for (record, _, _, _), result in zip(todo, results, strict=True):

@@ -96,3 +96,25 @@ def test_deal_parse_rejects_with_message(text):
 
 def test_hand_parse_accepts_10_and_lower_case():
     assert str(Hand.parse("ak10.k..")) == "AKT.K.."
+
+
+def test_north_and_clubs_are_true_values():
+    """Seat.NORTH and Suit.CLUBS are 0 as integers; they must never read as 'no seat'."""
+    assert Seat.NORTH and Suit.CLUBS and Strain.CLUBS
+    assert (Seat.NORTH or Seat.SOUTH) is Seat.NORTH
+
+
+def test_unknown_hands_are_not_counted_as_wrong():
+    """PBN '-' hands: only what is known is checked (PBN 2.1 section 3.4.11)."""
+    deal = Deal.parse("W:- .63.AKQ987.A9732 - J973.J98742.3.K4")
+    assert deal.unknown == {Seat.WEST, Seat.EAST}
+    assert deal.problems() == [] and not deal.is_complete
+    assert Deal.parse(deal.pbn()) == deal
+    short = Deal.parse("W:- .63.AKQ987.A973 - J973.J98742.3.K4")
+    assert [p.kind for p in short.problems()] == ["wrong_card_count"]
+
+
+def test_end_position_is_recognised():
+    ending = Deal.parse("N:A.K.. K.A.. Q.Q.. J.J..")
+    assert ending.is_end_position and not ending.is_complete
+    assert not Deal.parse("N:A.K.. K.A.. Q.Q.. J.J.2.").is_end_position
