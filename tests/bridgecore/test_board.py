@@ -53,7 +53,7 @@ def test_pop_undoes_push_across_auction_and_play(seed, data):
             board.push_call(seat, what)
         else:
             board.push_card(seat, what)
-    for kind, _, what in reversed(events[:cut]):
+    for _, _, what in reversed(events[:cut]):
         assert board.pop() == what
         assert (board.phase, board.turn, len(board.irregularities)) == snapshots.pop()
     assert len(board.auction) == 0 and board.play is None

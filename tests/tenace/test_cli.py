@@ -49,8 +49,10 @@ def test_deal_with_seed_reproduces_bigdeal(tmp_path):
                "--owner", "Test Owner", "--format", "dlm", "-o", str(out))
     assert done.returncode == 0, done.stderr
     text = out.read_text("latin-1")
-    for line in ("Board 01=jkpfogpdpagiejedokjebajmnm023", "Board 02=mdmgoogkmofbfjndleaapfgdik019",
-                 "Board 03=cjlohdbighggoanemlbmcgdmjh005", "Board 04=poeldadbfdkgnjlooenegjeaoi022"):
+    for line in ("Board 01=jkpfogpdpagiejedokjebajmnm023",
+                 "Board 02=mdmgoogkmofbfjndleaapfgdik019",
+                 "Board 03=cjlohdbighggoanemlbmcgdmjh005",
+                 "Board 04=poeldadbfdkgnjlooenegjeaoi022"):
         assert line in text
 
 
