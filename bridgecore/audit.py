@@ -104,12 +104,9 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
         for c in record.calls:
             auction.push(c.seat, c.call, c.time, alert=c.alert, explanation=c.explanation)
         found.extend(auction.irregularities)
-        if auction.is_over:
+        if auction.is_over:  # an auction still in progress (PBN "+", "*") has no contract
             passed_out = auction.is_passed_out
             contract = auction.contract
-        elif record.contract is not None or record.passed_out:
-            problems.append(RecordProblem("the auction is incomplete", record.file, record.line,
-                                          board))
     elif not record.calls:
         contract = record.contract
         passed_out = record.passed_out
