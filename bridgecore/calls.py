@@ -79,10 +79,10 @@ class Call:
         simple = _NAMED.get(t)
         if simple is not None:
             return simple
-        if t and t[0].isdigit():
+        if t and t[0] in "0123456789":
             digits = ""
             i = 0
-            while i < len(t) and t[i].isdigit():
+            while i < len(t) and t[i] in "0123456789":
                 digits += t[i]
                 i += 1
             strain_text = t[i:]

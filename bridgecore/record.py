@@ -102,6 +102,7 @@ class GameRecord:
     result: int | None = None
     tags: dict[str, str] = field(default_factory=dict)       # every tag, in file order
     notes: dict[int, str] = field(default_factory=dict)      # PBN [Note "n:text"]
+    play_notes: dict[int, str] = field(default_factory=dict)  # PBN notes of the play section
     tables: dict[str, Table] = field(default_factory=dict)   # supplemental tables by tag
     commentary: list[str] = field(default_factory=list)
     file: str | None = None

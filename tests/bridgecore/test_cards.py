@@ -118,3 +118,17 @@ def test_end_position_is_recognised():
     ending = Deal.parse("N:A.K.. K.A.. Q.Q.. J.J..")
     assert ending.is_end_position and not ending.is_complete
     assert not Deal.parse("N:A.K.. K.A.. Q.Q.. J.J.2.").is_end_position
+
+
+@pytest.mark.parametrize("text", ["²C", "0S", "1Z", "", "XXX", "٣NT"])
+def test_call_parse_rejects_with_parse_error(text):
+    from bridgecore import Call
+    with pytest.raises(ParseError):
+        Call.parse(text)
+
+
+@pytest.mark.parametrize("text,expected", [("1nt", "1NT"), ("2SA", "2NT"), ("3♠", "3S"),
+                                           ("p", "Pass"), ("Dbl", "X"), ("R", "XX"), ("8C", "8C")])
+def test_call_parse_accepts_common_spellings(text, expected):
+    from bridgecore import Call
+    assert str(Call.parse(text)) == expected

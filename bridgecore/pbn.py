@@ -1,0 +1,127 @@
+"""PBN 2.1 reader and writer (formats.md §1): files of boards to and from GameRecord.
+
+``read_pbn`` is lenient: a tag, deal, call or card it cannot read becomes a
+:class:`~bridgecore.record.RecordProblem` with the file, line and board, and the
+rest of the board and of the file is read. It raises
+:class:`~bridgecore.errors.FormatError` only for input that is not text at all.
+It follows the import format: any line ends, tabs, ``#``/``##`` tag
+inheritance, deals from any seat, lower case, ``-`` placeholders, ``AP``,
+``=n=`` note references (a note on a call is its alert and explanation), NAGs,
+suffixes, ``^I ^S ^R ^L`` irregularity marks, comments, supplemental tables.
+
+The play section is written by seat columns; the reader turns it into the
+order played, each trick led by the winner of the one before. ``write_pbn``
+produces the export format (CRLF, ``% PBN 2.1``/``% EXPORT``, the 15 mandatory
+tags in order, the deal from the dealer, four calls a line from the dealer),
+or with ``export=False`` the tags as read, in their order.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from bridgecore.errors import FormatError
+from bridgecore.pbn_reader import Reader
+from bridgecore.pbn_values import (
+    dd_tricks_decode,
+    dd_tricks_encode,
+    parse_contract,
+    parse_optimum_score,
+    parse_result,
+    parse_score,
+)
+from bridgecore.pbn_writer import dumps_record, save_pbn, write_pbn
+from bridgecore.record import GameRecord, RecordProblem
+
+__all__ = [
+    "PbnFile", "dd_tricks_decode", "dd_tricks_encode", "dumps_record", "iter_pbn",
+    "parse_contract", "parse_optimum_score", "parse_result", "parse_score", "read_pbn",
+    "save_pbn", "write_pbn",
+]
+
+Source = str | Path | IO[str] | IO[bytes] | bytes
+
+
+@dataclass(slots=True)
+class PbnFile:
+    """What a PBN file holds: its boards, every problem met, and its ``%`` lines."""
+
+    records: list[GameRecord] = field(default_factory=list)
+    problems: list[RecordProblem] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)     # % lines before the first board
+    escapes: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of later ones
+    file: str | None = None
+
+
+def read_pbn(source: Source, *, file: str | None = None) -> PbnFile:
+    """Read a PBN file: a Path, an open file, bytes, or the text itself (a str).
+
+    A str naming an existing file (one line, no ``[``) is read as that file.
+    """
+    text, name = _text(source, file)
+    reader = Reader(text, name)
+    records = list(reader.records())
+    return PbnFile(records, reader.problems, reader.header, reader.escapes, name)
+
+
+def iter_pbn(source: Source, *, file: str | None = None) -> Iterator[GameRecord]:
+    """The boards of a PBN file one at a time (problems are on each record)."""
+    text, name = _text(source, file)
+    yield from Reader(text, name).records()
+
+
+def _text(source: Source, file: str | None) -> tuple[str, str | None]:
+    """The text of ``source`` with line ends made ``\\n``; bytes are UTF-8 or else Latin-1."""
+    data: str | bytes
+    name = file
+    if isinstance(source, str) and "\n" not in source and "[" not in source \
+            and len(source) < 4096 and os.path.isfile(source):
+        source = Path(source)
+    if isinstance(source, Path):
+        name = name or str(source)
+        try:
+            data = source.read_bytes()
+        except OSError as err:
+            raise FormatError(f"cannot read the file: {err.strerror or err}", file=name) from err
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif isinstance(source, str):
+        data = source
+    else:
+        name = name or _name_of(source)
+        try:
+            data = source.read()
+        except (OSError, UnicodeDecodeError) as err:
+            raise FormatError(f"cannot read the input: {err}", file=name) from err
+    if isinstance(data, bytes):
+        data = _decode(data)
+    if not isinstance(data, str):
+        raise FormatError("the input is neither text nor bytes", file=name)
+    text = data[1:] if data.startswith("\ufeff") else data
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise FormatError("not a text file (NUL character)", file=name,
+                          line=text.count("\n", 0, nul) + 1)
+    return text, name
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (without its byte order mark) when the bytes are that, else ISO-8859-1."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1")
+
+
+def _name_of(source: object) -> str | None:
+    name = getattr(source, "name", None)
+    return name if isinstance(name, str) else None
