@@ -34,10 +34,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bridgecore.calls import Call, CallKind, Contract, Risk
+from bridgecore.auction import Auction
+from bridgecore.calls import Call, CallKind, Contract
 from bridgecore.cards import ALL_CARDS, Card, Seat, Strain, Suit
 from bridgecore.deal import Deal, Hand
 from bridgecore.errors import FormatError, ParseError
+from bridgecore.play import trick_winner
 from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem
 from bridgecore.vulnerability import Vulnerability
 
@@ -75,55 +77,22 @@ class AuctionEnd:
 
 
 def auction_end(calls: list[Call], dealer: Seat) -> AuctionEnd:
-    """The end of a recorded auction and its contract (Laws 17E, 19, 22), without legality checks.
+    """The end of a recorded auction and its contract (Laws 17E, 19, 22).
 
-    The auction ends at four passes to start with or three passes after a call, once a
-    bid is made. The contract is the last bid, doubled or redoubled by what follows it;
-    declarer is the first of the side to name its strain. ``contract`` is None when the
-    auction has not ended, is passed out, or ends in a bid above seven.
+    LIN gives calls in rotation from the dealer; they are replayed through
+    :class:`~bridgecore.auction.Auction`, so the contract is the one the audit finds.
+    ``contract`` is None when the auction has not ended or is passed out.
     """
-    last: tuple[int, Seat] | None = None
-    risk = Risk.UNDOUBLED
-    passes = 0
+    auction = Auction(dealer)
     for i, call in enumerate(calls):
-        seat = dealer.offset(i)
-        if call.kind is CallKind.PASS:
-            passes += 1
-            if last is None and passes == 4:
-                return AuctionEnd(i + 1, True, None)
-            if last is not None and passes == 3:
-                return AuctionEnd(i + 1, False, _contract(calls, dealer, last, risk))
-            continue
-        passes = 0
-        if call.kind is CallKind.BID:
-            last, risk = (i, seat), Risk.UNDOUBLED
-        elif call.kind is CallKind.DOUBLE:
-            risk = Risk.DOUBLED
-        else:
-            risk = Risk.REDOUBLED
+        auction.push(dealer.offset(i), call)
+        if auction.is_over:
+            return AuctionEnd(i + 1, auction.is_passed_out, auction.contract)
     return AuctionEnd(None, False, None)
 
 
-def _contract(calls: list[Call], dealer: Seat, last: tuple[int, Seat], risk: Risk
-              ) -> Contract | None:
-    index, seat = last
-    bid = calls[index]
-    assert bid.strain is not None
-    declarer = next(dealer.offset(i) for i, c in enumerate(calls[:index + 1])
-                    if c.strain is bid.strain and dealer.offset(i).side is seat.side)
-    if not bid.is_legal_level:
-        return None
-    return Contract(bid.level, bid.strain, risk, declarer)
-
-
 def _trick_winner(trick: list[CardRecord], trump: Suit | None) -> Seat:
-    led = trick[0].card.suit
-
-    def strength(r: CardRecord) -> int:
-        suit = r.card.suit
-        return (200 if suit is trump else 100 if suit is led else 0) + r.card.rank
-
-    return max(trick, key=strength).seat
+    return trick_winner(tuple((r.seat, r.card) for r in trick), None, trump)
 
 
 # Reading --------------------------------------------------------------------------------------
@@ -396,8 +365,6 @@ def _derive(record: GameRecord, board: _Board) -> None:
     record.auction_complete = end.end is not None
     record.passed_out = end.passed_out
     contract = end.contract
-    if end.end is not None and not end.passed_out and contract is None:
-        record.problem("the auction ends in a bid above seven (Law 38)")
     tags = record.tags
     if contract is not None:
         record.contract, record.declarer = contract, contract.declarer

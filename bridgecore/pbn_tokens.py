@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgecore.cards import ALL_CARDS, Card, Seat, Strain, Suit
 from bridgecore.deal import Deal, Hand
+from bridgecore.play import trick_winner as play_trick_winner
 
 __all__ = [
     "CALLS", "CARDS", "SUFFIX_NAGS", "TOKEN", "fast_deal", "quote", "split_word", "trick_winner",
@@ -141,18 +142,10 @@ def fast_deal(text: str) -> Deal | None:
 def trick_winner(cards: Iterable[tuple[Seat, Card]], strain: Strain) -> Seat | None:
     """Who wins a trick whose known cards are ``cards`` in the order played (Law 44).
 
-    The highest trump wins, else the highest card of the suit of the first card.
-    None when no card is known.
+    The highest trump wins, else the highest card of the suit of the first card
+    (:func:`bridgecore.play.trick_winner`). None when no card is known.
     """
-    trump = strain.suit
-    best_seat: Seat | None = None
-    best: Card | None = None
-    for seat, card in cards:
-        if best is None:
-            best_seat, best = seat, card
-        elif card.suit is best.suit:
-            if card.rank > best.rank:
-                best_seat, best = seat, card
-        elif card.suit is trump:
-            best_seat, best = seat, card
-    return best_seat
+    known = tuple(cards)
+    if not known:
+        return None
+    return play_trick_winner(known, None, strain.suit)

@@ -191,10 +191,12 @@ def test_problems_are_reported_with_line_and_board_and_reading_goes_on():
     assert result.records[1].problems and all(p.file == "t.lin" for p in result.problems)
 
 
-def test_bid_above_seven_is_reported():
-    [record] = read_lin(f"{MD}mb|8C|mb|p|mb|p|mb|p|").records
-    assert record.auction_complete and record.contract is None
-    assert any("Law 38" in p.message for p in record.problems)
+def test_law_38_bid_above_seven_is_read_and_left_to_the_audit():
+    from bridgecore.audit import audit_record
+    [record] = read_lin(f"{MD}mb|8C|mb|p|mb|p|mb|p|").records  # 38C: as if passed out
+    assert record.auction_complete and record.contract is None and not record.problems
+    found = [(i.kind.value, i.law) for i in audit_record(record).irregularities]
+    assert found == [("bid_above_seven", "38")]
 
 
 @pytest.mark.parametrize("source", ["", "   \n", "pn|a,b,c,d|sv|o|", b"\xff\xfe",
