@@ -1,0 +1,264 @@
+"""The wire protocol between table devices, the hub and the director (docs/protocol.md).
+
+The topic grammar lives here and only here: builders for every topic and one
+parser. Payloads are typed, versioned JSON envelopes with ``to_json`` /
+``from_json``; anything malformed is a :class:`ProtocolError` with a code and a
+reason that the hub sends back on the device's reply topic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "EVENT_TYPES", "ROOT", "SCHEMA_VERSION", "Envelope", "ProtocolError", "Reply", "Topic",
+    "parse_topic", "topic_alert", "topic_device_command", "topic_device_status", "topic_event",
+    "topic_hub_command", "topic_hub_status", "topic_reply", "topic_seat", "topic_state",
+    "topic_table_command",
+]
+
+ROOT = "tenace/v1"
+SCHEMA_VERSION = 1
+MAX_PAYLOAD = 64 * 1024
+
+_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+_SEATS = ("N", "E", "S", "W")
+
+
+class ProtocolError(ValueError):
+    """A message the hub cannot take: ``code`` is machine-readable, ``reason`` for people."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+# Topics ---------------------------------------------------------------------------------
+
+def _check(kind: str, value: str, pattern: re.Pattern[str]) -> str:
+    if not pattern.match(value):
+        raise ProtocolError("bad_topic", f"{kind} id {value!r} is not [A-Za-z0-9_.-], 1-64")
+    return value
+
+
+def topic_event(table: str, device: str) -> str:
+    """Device -> hub: every event a table device publishes (QoS 1, not retained)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/ev/{_check('device', device, _ID)}"
+
+
+def topic_device_status(table: str, device: str) -> str:
+    """Device presence: birth ``online: true`` and last will ``online: false`` (retained)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/dev/{_check('device', device, _ID)}/status"
+
+
+def topic_reply(table: str, device: str) -> str:
+    """Hub -> device: acknowledgement or rejection of each event (QoS 1)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/reply/{_check('device', device, _ID)}"
+
+
+def topic_state(table: str) -> str:
+    """Hub -> table: the public state of the table (retained). Never a hidden hand."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/state"
+
+
+def topic_seat(table: str, seat: str) -> str:
+    """Hub -> one seat: what only that player may see, his own hand (retained, ACL)."""
+    if seat not in _SEATS:
+        raise ProtocolError("bad_topic", f"seat {seat!r} is not N, E, S or W")
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/seat/{seat}"
+
+
+def topic_table_command(table: str) -> str:
+    """Hub -> every device of a table: commands (QoS 1)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/cmd"
+
+
+def topic_device_command(table: str, device: str) -> str:
+    """Hub -> one device: commands (QoS 1)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/cmd/{_check('device', device, _ID)}"
+
+
+def topic_hub_status() -> str:
+    """The hub's own presence (retained, with a last will)."""
+    return f"{ROOT}/hub/status"
+
+
+def topic_hub_command() -> str:
+    """Director console and tools -> hub (ACL: director only)."""
+    return f"{ROOT}/hub/cmd"
+
+
+def topic_alert(alert_id: str) -> str:
+    """Hub -> director: one alert (retained while open; ACL: director only)."""
+    return f"{ROOT}/director/alert/{_check('alert', alert_id, _ID)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
+    hub_cmd, alert."""
+
+    kind: str
+    table: str | None = None
+    device: str | None = None
+    seat: str | None = None
+    alert: str | None = None
+
+
+def parse_topic(topic: str) -> Topic:
+    """Parse any topic of the tree; raises ProtocolError(bad_topic) for anything else."""
+    parts = topic.split("/")
+    if len(parts) < 3 or "/".join(parts[:2]) != ROOT:
+        raise ProtocolError("bad_topic", f"not a {ROOT} topic: {topic!r}")
+    rest = parts[2:]
+    try:
+        if rest[0] == "t" and len(rest) >= 3:
+            table = _check("table", rest[1], _TABLE)
+            kind = rest[2]
+            if kind == "ev" and len(rest) == 4:
+                return Topic("ev", table, _check("device", rest[3], _ID))
+            if kind == "dev" and len(rest) == 5 and rest[4] == "status":
+                return Topic("status", table, _check("device", rest[3], _ID))
+            if kind == "reply" and len(rest) == 4:
+                return Topic("reply", table, _check("device", rest[3], _ID))
+            if kind == "state" and len(rest) == 3:
+                return Topic("state", table)
+            if kind == "seat" and len(rest) == 4 and rest[3] in _SEATS:
+                return Topic("seat", table, seat=rest[3])
+            if kind == "cmd" and len(rest) in (3, 4):
+                device = _check("device", rest[3], _ID) if len(rest) == 4 else None
+                return Topic("cmd", table, device)
+        elif rest == ["hub", "status"]:
+            return Topic("hub_status")
+        elif rest == ["hub", "cmd"]:
+            return Topic("hub_cmd")
+        elif rest[0] == "director" and len(rest) == 3 and rest[1] == "alert":
+            return Topic("alert", alert=_check("alert", rest[2], _ID))
+    except ProtocolError:
+        raise
+    raise ProtocolError("bad_topic", f"unknown topic {topic!r}")
+
+
+# Envelopes ------------------------------------------------------------------------------
+
+# Each event type's body: field -> (type or tuple of types, required).
+_STR, _INT, _BOOL, _LIST = str, int, bool, list
+EVENT_TYPES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "checkin": {"direction": (_STR, True), "pair": (_INT, True), "players": (_LIST, False),
+                "seat": (_STR, False)},
+    "board": {"board": (_INT, True), "source": (_STR, False)},
+    "hand": {"seat": (_STR, True), "cards": (_LIST, True), "when": (_STR, False),
+             "board": (_INT, False)},
+    "call": {"seat": (_STR, True), "call": (_STR, True), "alert": (_BOOL, False),
+             "explanation": (_STR, False), "stop": (_BOOL, False)},
+    "card": {"seat": (_STR, True), "card": (_STR, True), "source": (_STR, False)},
+    "undo": {"seat": (_STR, True)},
+    "claim": {"seat": (_STR, True), "tricks": (_INT, True), "statement": (_STR, False)},
+    "claim_answer": {"seat": (_STR, True), "accept": (_BOOL, True)},
+    "result_confirm": {"seat": (_STR, True), "accept": (_BOOL, True)},
+    "director_call": {"seat": (_STR, False), "note": (_STR, False)},
+}
+
+
+def _field(obj: dict[str, Any], name: str, kind: Any, required: bool, where: str) -> Any:
+    if name not in obj or obj[name] is None:
+        if required:
+            raise ProtocolError("malformed", f"{where}: missing field {name!r}")
+        return None
+    value = obj[name]
+    ok = isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool))
+    if kind is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok:
+        raise ProtocolError("malformed", f"{where}: field {name!r} must be "
+                                         f"{getattr(kind, '__name__', kind)}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One event from a device. ``id`` is the idempotency key; ``seq`` increases per device;
+    ``time`` is the device's clock (seconds since the epoch)."""
+
+    id: str
+    device: str
+    seq: int
+    time: float
+    type: str
+    body: dict[str, Any] = field(default_factory=dict)
+    v: int = SCHEMA_VERSION
+
+    def to_json(self) -> str:
+        return json.dumps({"v": self.v, "id": self.id, "device": self.device, "seq": self.seq,
+                           "time": self.time, "type": self.type, "body": self.body},
+                          separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> Envelope:
+        """Parse and validate; raises ProtocolError with the code the reply carries."""
+        if len(payload) > MAX_PAYLOAD:
+            raise ProtocolError("too_large", f"payload of {len(payload)} bytes, "
+                                             f"limit {MAX_PAYLOAD}")
+        try:
+            obj = json.loads(payload)
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ProtocolError("malformed", f"not JSON: {err}") from None
+        if not isinstance(obj, dict):
+            raise ProtocolError("malformed", "the payload must be a JSON object")
+        v = obj.get("v")
+        if v != SCHEMA_VERSION:
+            raise ProtocolError("unsupported_version",
+                                f"schema version {v!r}; this hub speaks {SCHEMA_VERSION}")
+        where = "envelope"
+        msg_id = _field(obj, "id", str, True, where)
+        if not _ID.match(msg_id):
+            raise ProtocolError("malformed", f"id {msg_id!r} is not [A-Za-z0-9_.-], 1-64")
+        device = _field(obj, "device", str, True, where)
+        seq = _field(obj, "seq", int, True, where)
+        if seq < 0:
+            raise ProtocolError("malformed", f"seq must be 0 or more, got {seq}")
+        time = float(_field(obj, "time", float, True, where))
+        kind = _field(obj, "type", str, True, where)
+        schema = EVENT_TYPES.get(kind)
+        if schema is None:
+            raise ProtocolError("unknown_type", f"unknown event type {kind!r}")
+        body = obj.get("body", {})
+        if not isinstance(body, dict):
+            raise ProtocolError("malformed", f"{kind}: body must be an object")
+        for name, (ftype, required) in schema.items():
+            _field(body, name, ftype, required, kind)
+        seat = body.get("seat")
+        if seat is not None and seat not in _SEATS:
+            raise ProtocolError("malformed", f"{kind}: seat {seat!r} is not N, E, S or W")
+        return cls(msg_id, device, seq, time, kind, body)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``."""
+
+    ref: str
+    seq: int | None
+    status: str            # "ack" | "reject"
+    code: str = "ok"
+    reason: str = ""
+    time: float = 0.0      # hub clock
+
+    def to_json(self) -> str:
+        return json.dumps({"v": SCHEMA_VERSION, "type": self.status, "ref": self.ref,
+                           "seq": self.seq, "code": self.code, "reason": self.reason,
+                           "time": self.time}, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, payload: bytes | str) -> Reply:
+        try:
+            obj = json.loads(payload)
+            return cls(obj["ref"], obj.get("seq"), obj["type"], obj.get("code", "ok"),
+                       obj.get("reason", ""), float(obj.get("time", 0.0)))
+        except (ValueError, KeyError, TypeError) as err:
+            raise ProtocolError("malformed", f"not a reply: {err}") from None
