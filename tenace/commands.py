@@ -75,7 +75,8 @@ def check(args: argparse.Namespace) -> int:
             out.write(_human(result) + "\n")
     if not args.json:
         flagged = sum(1 for r in records if r.problems)
-        out.write(f"{len(records)} boards read from {args.file}"
+        noun = "board" if len(records) == 1 else "boards"
+        out.write(f"{len(records)} {noun} read from {args.file}"
                   + (f", {flagged} with reading problems\n" if flagged else "\n"))
     return 0
 
