@@ -1,0 +1,141 @@
+"""The Dutch ``.ASC`` movement file, standard v1.0 (pjms.nl, formats.md 8), for pairs.
+
+Text. A header line ``pairs tables rounds boardgroups individual``, then one line per
+round with, for each table in order, ``NS-EW group``; groups are capital letters A..
+or numbers 1..; an empty table is ``0 0 0`` (pair 0 is an empty seat); ``#`` starts a
+comment; whitespace and ``-`` separate the fields. Individual movements
+(``individual`` = 1) are not supported.
+
+The file does not say how many boards a group holds (``boards_per_round``) nor which
+tables share boards: the reader takes every group found at several tables in one round
+as shared by those tables. The reader is lenient: each problem is a
+:class:`~bridgecore.record.RecordProblem` with its line, and what can be read is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from bridgecore.movements import Assignment, Movement, board_numbers
+from bridgecore.record import RecordProblem
+
+__all__ = ["read_asc", "write_asc"]
+
+_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def _group_name(board_set: int, letters: bool) -> str:
+    if board_set == 0:
+        return "0"
+    return chr(ord("A") + board_set - 1) if letters else str(board_set)
+
+
+def write_asc(movement: Movement) -> str:
+    """The movement as ``.ASC`` text (letters for up to 26 groups, numbers beyond)."""
+    sets = movement.board_sets
+    letters = sets <= 26
+    pairs = max(movement.pairs, default=0)
+    width = len(str(pairs))
+    lines = [f"{pairs} {movement.tables} {movement.rounds} {sets} 0"]
+    for r in range(1, movement.rounds + 1):
+        cells = []
+        for t in range(1, movement.tables + 1):
+            a = movement.assignment(r, t)
+            if a is None:
+                cells.append(f"{0:>{width}}-{0:>{width}} 0")
+                continue
+            cells.append(f"{a.ns or 0:>{width}}-{a.ew or 0:>{width}} "
+                         f"{_group_name(a.board_set, letters)}")
+        lines.append("  ".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def _group(token: str) -> int | None:
+    if token.isdigit():
+        return int(token)
+    if len(token) == 1 and token.isalpha() and token.isascii():
+        return ord(token.upper()) - ord("A") + 1
+    return None
+
+
+def _shared(cells: Iterable[Assignment]) -> list[set[int]]:
+    """Groups of tables that hold the same set in some round (merged when they overlap)."""
+    holders: dict[tuple[int, int], set[int]] = {}
+    for a in cells:
+        if a.board_set:
+            holders.setdefault((a.round, a.board_set), set()).add(a.table)
+    groups: list[set[int]] = []
+    for tables in holders.values():
+        if len(tables) < 2:
+            continue
+        merged = set(tables)
+        for g in [g for g in groups if g & merged]:
+            merged |= g
+            groups.remove(g)
+        groups.append(merged)
+    return groups
+
+
+def read_asc(text: str | bytes, *, boards_per_round: int = 1, file: str | None = None,
+             ) -> tuple[Movement | None, list[RecordProblem]]:
+    """Read an ``.ASC`` movement: the movement (None if the header is unusable) and the
+    problems found, with their lines."""
+    if isinstance(text, bytes):
+        text = text.decode("latin-1")
+    problems: list[RecordProblem] = []
+
+    def problem(message: str, line: int | None = None) -> None:
+        problems.append(RecordProblem(message, file, line))
+
+    lines = [(n, line.split("#", 1)[0].strip())
+             for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line]
+    if not lines:
+        problem("empty movement file")
+        return None, problems
+    n, header = lines[0]
+    fields = header.split()
+    if len(fields) not in (4, 5) or not all(f.isdigit() for f in fields):
+        problem(f"expected 'pairs tables rounds boardgroups individual', got {header!r}", n)
+        return None, problems
+    if len(fields) == 4:
+        problem("header has no 'individual' field; taken as pairs (0)", n)
+    pairs, tables, rounds, groups = (int(f) for f in fields[:4])
+    if len(fields) == 5 and fields[4] != "0":
+        problem("individual movements are not supported", n)
+        return None, problems
+    if tables < 1:
+        problem(f"a movement needs tables, header says {tables}", n)
+        return None, problems
+    cells: list[Assignment] = []
+    body = lines[1:]
+    if len(body) != rounds:
+        problem(f"header says {rounds} rounds, the file has {len(body)}",
+                body[-1][0] if body else n)
+    for r, (n, line) in enumerate(body, start=1):
+        tokens = [t for t in _SEPARATORS.split(line) if t]
+        if len(tokens) % 3:
+            problem(f"round {r}: {len(tokens)} fields, not a multiple of 3 (NS EW group)", n)
+        if len(tokens) // 3 != tables:
+            problem(f"round {r}: {len(tokens) // 3} tables, header says {tables}", n)
+        for t in range(1, min(tables, len(tokens) // 3) + 1):
+            ns_text, ew_text, group_text = tokens[3 * t - 3: 3 * t]
+            board_set = _group(group_text)
+            if not (ns_text.isdigit() and ew_text.isdigit()) or board_set is None:
+                problem(f"round {r}, table {t}: not 'NS-EW group': "
+                        f"{ns_text}-{ew_text} {group_text}", n)
+                continue
+            ns, ew = int(ns_text) or None, int(ew_text) or None
+            if ns is not None and ns == ew:
+                problem(f"round {r}, table {t}: pair {ns} on both sides", n)
+                continue
+            if any(p is not None and p > pairs for p in (ns, ew)) or board_set > groups:
+                problem(f"round {r}, table {t}: {ns_text}-{ew_text} {group_text} beyond "
+                        f"{pairs} pairs and {groups} groups of the header", n)
+            cells.append(Assignment(r, t, ns, ew, board_set,
+                                    board_numbers(board_set, boards_per_round)))
+    shared = tuple(frozenset(g) for g in _shared(cells))
+    movement = Movement(tables, max(len(body), 1), tuple(cells), boards_per_round, shared,
+                        name=file or "")
+    return movement, problems

@@ -1,0 +1,341 @@
+"""Director alerts: what the hub found, with the evidence and timestamps a ruling needs.
+
+An :class:`Alert` is private to the tournament director: it never goes to a table
+(Laws 9, 10, 81; the system detects, the director rectifies). :class:`AlertBook` keeps
+every alert of a session. The same irregularity is raised once: :meth:`AlertBook.raise_alert`
+takes a deduplication ``key``; raising a key again with the same finding changes nothing,
+with a different finding (a revoke that becomes established, with its Law 64 transfer) it
+gives a new *version* of the same alert id. The director's steps are
+``open -> acknowledged -> ruled -> resolved``; the time of the acknowledgement is when the
+director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key off it). Every change returns
+the new :class:`Alert` so that the caller can publish and persist it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from bridgecore.irregularity import Kind, Rectification
+from hub.errors import AlertError
+
+__all__ = ["OPTIONS", "Alert", "AlertBook", "AlertStatus", "HubKind"]
+
+
+class AlertStatus(StrEnum):
+    OPEN = "open"
+    ACKNOWLEDGED = "acknowledged"   # the director has seen it: attention drawn
+    RULED = "ruled"                 # the director has given a ruling
+    RESOLVED = "resolved"           # closed (ruled and applied, or nothing to rule)
+
+
+class HubKind(StrEnum):
+    """Kinds the hub adds to :class:`bridgecore.irregularity.Kind` (the JSON names)."""
+
+    WRONG_BOARD = "wrong_board"                    # 15: board not scheduled here
+    WRONG_TABLE = "wrong_table"                    # 5B: pair scheduled at another table
+    WRONG_DIRECTION = "wrong_direction"            # 5B: pair sits the wrong way round
+    WRONG_PAIR = "wrong_pair"                      # 5B: pair not scheduled to play now
+    BOARD_ALREADY_PLAYED = "board_already_played"  # 15B
+    HAND_NOT_DEALT = "hand_not_dealt"              # 17D (2017: 15A): another board's hand
+    ROTATED_BOARD = "rotated_board"                # 7, [G17]: hands at the wrong seats
+    HANDS_EXCHANGED = "hands_exchanged"            # 7, 87: some hands swapped, not a rotation
+    HAND_DIFFERS = "hand_differs"                  # 87: cards displaced in the board
+    FOREIGN_CARD = "foreign_card"                  # 1: a card that is not of this pack
+    CARDS_RETURNED_WRONG = "cards_returned_wrong"  # 7C: pocket read back differs
+    CARD_EXPOSED = "card_exposed"                  # 24 (2017: 16D): a card faced in the auction
+    RESULT_DISAGREES = "result_disagrees"          # 79A, 79B
+    RESULT_UNCONFIRMED = "result_unconfirmed"      # 8C, 79A
+    LATE_TABLE = "late_table"                      # 8, 90B2: round time exceeded
+    DEVICE_OFFLINE = "device_offline"
+    DIRECTOR_CALL = "director_call"                # 9B1
+
+
+# The rectifications the Laws give the director for the hub's own findings.
+OPTIONS: dict[str, tuple[Rectification, ...]] = {
+    "seating": (
+        Rectification("5B", "seat the pairs as the movement says before the cards are taken out; "
+                      "no rectification", "director"),
+        Rectification("15C", "found during the auction: cancel it, seat the right pairs, and "
+                      "start again; if a repeated call differs the board is cancelled", "director"),
+        Rectification("15A", "found after play: the score stands if none of the four had played "
+                      "the board; the proper pairs may be required to play it later", "director"),
+    ),
+    "wrong_board": (
+        Rectification("15A", "none of the four has played it: the score normally stands; the "
+                      "proper pairs may be required to play it later (2017 15B: they get "
+                      "average-plus)", "director"),
+        Rectification("15C", "found during the auction: cancel it and have the right board "
+                      "played; repeated calls must not differ", "director"),
+    ),
+    "board_already_played": (
+        Rectification("15B", "the second score is cancelled for both sides; artificial adjusted "
+                      "score to a contestant deprived of a valid score", "director"),
+    ),
+    "rotated_board": (
+        Rectification("7B", "before any call: put each hand back in its own pocket and play the "
+                      "board normally, no rectification", "director"),
+        Rectification("87", "already played rotated 180°: the score stands; rotated 90°: the score "
+                      "stands and is compared within its own group (87B)", "director"),
+        Rectification("86", "teams, board already played correctly at the other table: adjusted "
+                      "score (86)", "director"),
+    ),
+    "hand_not_dealt": (
+        Rectification("17D1", "a call made with these cards is cancelled; the player takes his "
+                      "correct hand and calls again (2017: 15A, a comparable call)", "director"),
+        Rectification("17D2", "artificial adjusted score if LHO had called over the cancelled call "
+                      "and the new call differs, or partner had called since", "director"),
+        Rectification("17D3", "when the wrong board is later played and the call repeated, it may "
+                      "be played normally", "director"),
+    ),
+    "fouled": (
+        Rectification("87", "find the displaced cards and restore the board before play; if "
+                      "already played, score each form as its own group (87B)", "director"),
+    ),
+    "card_count": (
+        Rectification("13", "surplus card: restore it to its hand; Law 13 (13A-D by whether the "
+                      "player has called, 13F surplus card removed)", "director"),
+        Rectification("14", "missing card: search for it and restore it (14A before the lead is "
+                      "faced; 14B after: deemed to have been in the hand, possible revoke)",
+                      "director"),
+    ),
+    "pack": (
+        Rectification("1", "the pack is not 52 distinct cards: replace the foreign or duplicate "
+                      "card (13F) before play; 2017: no result stands with an imperfect pack",
+                      "director"),
+    ),
+    "card_exposed": (
+        Rectification("24", "a card exposed during the auction: the player's partner must pass at "
+                      "the next turn when it is an honour or not a single low card (24B/C); the "
+                      "card stays a penalty card if he becomes a defender (2017: 16D before the "
+                      "first call)", "director"),
+    ),
+    "result": (
+        Rectification("79A", "establish the number of tricks won with both sides before the hands "
+                      "go back; 79B: a later disagreement is ruled by the director", "director"),
+        Rectification("79C", "a scoring error may be corrected until the correction period ends",
+                      "director"),
+    ),
+    "change_of_call": (
+        Rectification("25A", "allowed when the call was unintended and partner has not called "
+                      "(2007: without pause for thought); otherwise 25B", "director"),
+        Rectification("25A4", "LHO may withdraw a call made over the unintended one; that "
+                      "information is authorised for his side only", "director"),
+    ),
+    "cards_returned_wrong": (
+        Rectification("7C", "each player restores his original 13 cards to the pocket; a "
+                      "procedural penalty may apply (90B)", "director"),
+    ),
+}
+
+KINDS: frozenset[str] = frozenset({k.value for k in Kind} | {k.value for k in HubKind})
+_STEPS = {
+    AlertStatus.OPEN: (AlertStatus.ACKNOWLEDGED, AlertStatus.RULED, AlertStatus.RESOLVED),
+    AlertStatus.ACKNOWLEDGED: (AlertStatus.RULED, AlertStatus.RESOLVED),
+    AlertStatus.RULED: (AlertStatus.RULED, AlertStatus.RESOLVED),
+    AlertStatus.RESOLVED: (),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """One alert, one version. ``id`` is stable across versions (``table-board-kind-n``).
+
+    ``occurred`` is the device time of the act, ``detected`` the hub time of the first
+    version, ``updated`` the hub time of this version. ``facts`` is what was found (the
+    irregularity's own data: lowest sufficient bid, transfer, seats read...), ``evidence``
+    the record so far (auction, play, hands read), ``options`` the rectifications the
+    Laws give (Rectification JSON), never applied by the hub.
+    """
+
+    id: str
+    kind: str
+    law: str
+    table: str
+    round: int | None
+    board: int | None
+    detected: float
+    seats: tuple[str, ...] = ()
+    call: int | None = None
+    trick: int | None = None
+    occurred: float | None = None
+    detail: str = ""
+    facts: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    evidence: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    options: tuple[Mapping[str, Any], ...] = field(default=(), hash=False)
+    version: int = 1
+    updated: float | None = None
+    status: AlertStatus = AlertStatus.OPEN
+    acknowledged_at: float | None = None
+    ruling: Mapping[str, Any] | None = field(default=None, hash=False)
+    ruled_at: float | None = None
+    resolved_at: float | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Not yet resolved (the alert topic stays retained)."""
+        return self.status is not AlertStatus.RESOLVED
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "version": self.version, "kind": self.kind, "law": self.law,
+            "table": self.table, "round": self.round, "board": self.board,
+            "seats": list(self.seats), "call": self.call, "trick": self.trick,
+            "occurred": self.occurred, "detected": self.detected, "updated": self.updated,
+            "detail": self.detail, "facts": dict(self.facts), "evidence": dict(self.evidence),
+            "options": [dict(o) for o in self.options], "status": self.status.value,
+            "acknowledged_at": self.acknowledged_at,
+            "ruling": None if self.ruling is None else dict(self.ruling),
+            "ruled_at": self.ruled_at, "resolved_at": self.resolved_at,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Alert:
+        """The inverse of :meth:`to_json` (for the director's console)."""
+        try:
+            return cls(
+                obj["id"], obj["kind"], obj["law"], obj["table"], obj.get("round"),
+                obj.get("board"), float(obj["detected"]), tuple(obj.get("seats") or ()),
+                obj.get("call"), obj.get("trick"), obj.get("occurred"), obj.get("detail", ""),
+                dict(obj.get("facts") or {}), dict(obj.get("evidence") or {}),
+                tuple(dict(o) for o in obj.get("options") or ()), int(obj.get("version", 1)),
+                obj.get("updated"), AlertStatus(obj.get("status", "open")),
+                obj.get("acknowledged_at"), obj.get("ruling"), obj.get("ruled_at"),
+                obj.get("resolved_at"))
+        except (KeyError, TypeError, ValueError) as err:
+            raise AlertError(f"not an alert: {err!r} in {dict(obj)!r:.200}") from None
+
+
+def _options(options: Iterable[Rectification | Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
+    return tuple(o.to_json() if isinstance(o, Rectification) else dict(o) for o in options)
+
+
+def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None
+              ) -> dict[str, Any]:
+    if evidence is None:
+        return {}
+    return dict(evidence() if callable(evidence) else evidence)
+
+
+class AlertBook:
+    """Every alert of a session, in the order raised; deduplicated by key."""
+
+    __slots__ = ("_alerts", "_by_key", "_counts")
+
+    def __init__(self) -> None:
+        self._alerts: dict[str, Alert] = {}
+        self._by_key: dict[str, str] = {}
+        self._counts: dict[str, int] = {}
+
+    # Raising -----------------------------------------------------------------------------
+    def raise_alert(self, key: str, *, kind: str, law: str, table: str, round: int | None,
+                    board: int | None, detected: float, seats: Iterable[str] = (),
+                    call: int | None = None, trick: int | None = None,
+                    occurred: float | None = None, detail: str = "",
+                    facts: Mapping[str, Any] | None = None,
+                    evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
+                    options: Iterable[Rectification | Mapping[str, Any]] = ()) -> Alert | None:
+        """Raise the irregularity ``key`` names; None when it was raised already with the
+        same finding, else the new alert or the new version of the existing one (its status
+        and the director's times are kept; ``detected`` stays the first detection).
+        ``evidence`` may be a function: it is called only when a version is made."""
+        if kind not in KINDS:
+            raise AlertError(f"unknown alert kind {kind!r}")
+        opts = _options(options)
+        found = dict(facts or {})
+        seat_list = tuple(seats)
+        existing_id = self._by_key.get(key)
+        if existing_id is not None:
+            old = self._alerts[existing_id]
+            if (old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
+                    old.trick) == (kind, law, detail, found, opts, seat_list, call, trick):
+                return None
+            new = replace(old, kind=kind, law=law, seats=seat_list, call=call, trick=trick,
+                          occurred=occurred if occurred is not None else old.occurred,
+                          detail=detail, facts=found, evidence=_evidence(evidence),
+                          options=opts, version=old.version + 1, updated=detected)
+            self._alerts[existing_id] = new
+            return new
+        stem = f"{table}-{board if board is not None else 0}-{kind}"
+        n = self._counts.get(stem, 0) + 1
+        self._counts[stem] = n
+        alert = Alert(f"{stem}-{n}", kind, law, table, round, board, detected, seat_list, call,
+                      trick, occurred, detail, found, _evidence(evidence), opts,
+                      updated=detected)
+        self._alerts[alert.id] = alert
+        self._by_key[key] = alert.id
+        return alert
+
+    def key_of(self, key: str) -> Alert | None:
+        """The alert raised under ``key``, if any."""
+        alert_id = self._by_key.get(key)
+        return None if alert_id is None else self._alerts[alert_id]
+
+    # The director ------------------------------------------------------------------------
+    def _step(self, alert_id: str, status: AlertStatus, time: float) -> Alert:
+        old = self._alerts.get(alert_id)
+        if old is None:
+            raise AlertError(f"no alert {alert_id!r}")
+        if status not in _STEPS[old.status]:
+            raise AlertError(f"alert {alert_id} is {old.status.value}: it cannot become "
+                             f"{status.value}")
+        acknowledged = old.acknowledged_at if old.acknowledged_at is not None else time
+        return replace(old, status=status, acknowledged_at=acknowledged,
+                       version=old.version + 1, updated=time)
+
+    def acknowledge(self, alert_id: str, time: float) -> Alert:
+        """The director has seen the alert: the time his attention was drawn."""
+        new = self._step(alert_id, AlertStatus.ACKNOWLEDGED, time)
+        self._alerts[alert_id] = new
+        return new
+
+    def rule(self, alert_id: str, time: float, text: str,
+             score: Mapping[str, Any] | None = None) -> Alert:
+        """Record the director's ruling (``score``: adjusted-score data, if any). A ruling
+        acknowledges the alert if it was not yet; a later ruling replaces the earlier one."""
+        if not isinstance(text, str) or not text.strip():
+            raise AlertError(f"alert {alert_id}: a ruling needs a text")
+        new = self._step(alert_id, AlertStatus.RULED, time)
+        ruling: dict[str, Any] = {"text": text}
+        if score is not None:
+            ruling["score"] = dict(score)
+        new = replace(new, ruling=ruling, ruled_at=time)
+        self._alerts[alert_id] = new
+        return new
+
+    def resolve(self, alert_id: str, time: float, text: str = "") -> Alert:
+        """Close the alert (``text``: why, when there was nothing to rule)."""
+        new = self._step(alert_id, AlertStatus.RESOLVED, time)
+        if text and new.ruling is None:
+            new = replace(new, ruling={"text": text})
+        new = replace(new, resolved_at=time)
+        self._alerts[alert_id] = new
+        return new
+
+    # Queries -----------------------------------------------------------------------------
+    def __getitem__(self, alert_id: str) -> Alert:
+        try:
+            return self._alerts[alert_id]
+        except KeyError:
+            raise AlertError(f"no alert {alert_id!r}") from None
+
+    def __contains__(self, alert_id: object) -> bool:
+        return alert_id in self._alerts
+
+    def __iter__(self) -> Iterator[Alert]:
+        return iter(self._alerts.values())
+
+    def __len__(self) -> int:
+        return len(self._alerts)
+
+    def open(self) -> list[Alert]:
+        """Alerts not yet resolved, in the order raised."""
+        return [a for a in self._alerts.values() if a.is_open]
+
+    def of_table(self, table: str) -> list[Alert]:
+        return [a for a in self._alerts.values() if a.table == table]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [a.to_json() for a in self._alerts.values()]

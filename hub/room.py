@@ -1,0 +1,358 @@
+"""The session: sections, tables, the movement, the boards, the round clock, the alerts.
+
+:class:`Room` owns every :class:`hub.table.TableState` and what they share: the movement of
+each :class:`Section` (who sits where, which boards), the hand records (board -> Deal), the
+boards each pair has already played (Law 15B), the round clock and the
+:class:`hub.alerts.AlertBook`. ``apply(table, envelope, hub_time)`` checks what the protocol
+asks of every event (duplicate id, device bound to another table, sequence, clock skew) and
+hands it to the table.
+
+Deterministic: nothing here reads the wall clock; times come in as arguments. The state is
+a function of the log: :meth:`Room.rebuild` replays stored records (device events and the
+facts below) into a fresh room, and :meth:`Room.snapshot` gives the JSON to compare.
+
+Facts the service must log to be replayed (``type``: body), each produced by a method:
+
+* ``round_start``: ``{"round": n}`` -- :meth:`Room.start_round`
+* ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
+* ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
+* ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
+* ``alert_acknowledge``: ``{"id"}``, ``alert_rule``: ``{"id", "text", "score"?}``,
+  ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bridgecore.cards import Seat, Side
+from bridgecore.deal import Deal
+from bridgecore.editions import DEFAULT_EDITION, Edition
+from bridgecore.movements import Assignment, Movement
+from hub.alerts import Alert, AlertBook
+from hub.errors import ConfigError
+from hub.protocol import Envelope, ProtocolError, Reply
+from hub.table import Outcome, TableState, card_mask
+
+__all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
+
+log = logging.getLogger(__name__)
+
+FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+         "alert_acknowledge", "alert_rule", "alert_resolve")
+
+
+class Replayable(Protocol):
+    """A stored record as :class:`hub.store.Record` has it."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> str: ...
+    @property
+    def hub_time(self) -> float: ...
+    @property
+    def table_id(self) -> str | None: ...
+    def data(self) -> Any: ...
+
+
+class Section:
+    """A section: its movement, its tables (hub table id -> movement table number) and its
+    pairs (pair number -> players, for the director's evidence). Pair numbers are unique
+    within a section. Without ``tables`` the ids are the section name and the number
+    (``A1``, ``A2``...)."""
+
+    def __init__(self, name: str, movement: Movement | None = None, *,
+                 tables: Mapping[str, int] | Sequence[str] | None = None,
+                 pairs: Mapping[int, Sequence[str]] | None = None):
+        self.name = name
+        self.movement = movement
+        if tables is None:
+            if movement is None:
+                raise ConfigError(f"section {name!r}: give a movement or its tables")
+            numbers: dict[str, int] = {f"{name}{t}": t for t in range(1, movement.tables + 1)}
+        elif isinstance(tables, Mapping):
+            numbers = dict(tables)
+        else:
+            numbers = {tid: i + 1 for i, tid in enumerate(tables)}
+        if movement is not None:
+            bad = [tid for tid, n in numbers.items() if not 1 <= n <= movement.tables]
+            if bad:
+                raise ConfigError(f"section {name!r}: tables {bad} are not in the movement "
+                                  f"({movement.tables} tables)")
+        self.tables = numbers
+        self.ids = {n: tid for tid, n in numbers.items()}
+        self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
+
+
+@dataclass(slots=True)
+class RoundClock:
+    """The round in progress, when it started (hub time) and its length."""
+
+    minutes: float
+    round: int = 0
+    started: float | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.started is None else self.started + self.minutes * 60.0
+
+
+@dataclass(slots=True)
+class DeviceInfo:
+    """What the room knows of a device: its table, last accepted seq, presence."""
+
+    table: str
+    last_seq: int = -1
+    last_seen: float | None = None
+    online: bool = True
+    outages: int = 0
+
+
+@dataclass(slots=True)
+class _Ref:
+    section: Section
+    number: int
+    state: TableState = field(init=False)
+
+
+class Room:
+    """One session of a club: ``Room(sections, deals, minutes_per_round=...)``."""
+
+    def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
+                 minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
+                 strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0):
+        self.sections = [sections] if isinstance(sections, Section) else list(sections)
+        self.edition = edition
+        self.alerts = AlertBook()
+        self.clock = RoundClock(minutes_per_round)
+        self.clock_tolerance = clock_tolerance
+        self._deals = dict(deals)
+        self._refs: dict[str, _Ref] = {}
+        self.tables: dict[str, TableState] = {}
+        strict_ids = set(strict) if not isinstance(strict, bool) else set()
+        for section in self.sections:
+            for tid, number in section.tables.items():
+                if tid in self._refs:
+                    raise ConfigError(f"table {tid!r} is in two sections")
+                ref = _Ref(section, number)
+                ref.state = TableState(tid, self, round=1,
+                                       strict=strict is True or tid in strict_ids)
+                self._refs[tid] = ref
+                self.tables[tid] = ref.state
+        unknown = strict_ids - set(self.tables)
+        if unknown:
+            raise ConfigError(f"strict mode for unknown tables {sorted(unknown)}")
+        # Hand index: the mask of every hand of every board.
+        self._masks: dict[tuple[int, Seat], int] = {}
+        self._hands: dict[int, list[tuple[int, Seat]]] = {}
+        for number, deal in sorted(self._deals.items()):
+            for seat in Seat:
+                m = card_mask(deal[seat])
+                self._masks[number, seat] = m
+                self._hands.setdefault(m, []).append((number, seat))
+        self._played: dict[tuple[str, int], dict[int, tuple[str, int]]] = {}
+        self.devices: dict[str, DeviceInfo] = {}
+        self._seen: set[str] = set()
+
+    # TableContext -----------------------------------------------------------------------
+    def deal(self, board: int) -> Deal | None:
+        return self._deals.get(board)
+
+    def has_deals(self) -> bool:
+        return bool(self._deals)
+
+    def assignment(self, table: str, round: int) -> Assignment | None:
+        ref = self._refs[table]
+        movement = ref.section.movement
+        return None if movement is None else movement.assignment(round, ref.number)
+
+    def where(self, table: str, pair: int, round: int) -> tuple[str, Side] | None:
+        section = self._refs[table].section
+        if section.movement is None:
+            return None
+        found = section.movement.where(pair, round)
+        if found is None:
+            return None
+        tid = section.ids.get(found[0])
+        return None if tid is None else (tid, found[1])
+
+    def tables_with(self, table: str, board: int, round: int) -> list[str]:
+        section = self._refs[table].section
+        if section.movement is None:
+            return []
+        return [section.ids[n] for n in section.movement.tables_with(board, round)
+                if n in section.ids]
+
+    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]:
+        return self._played.get((self._refs[table].section.name, pair), {})
+
+    def mark_played(self, table: str, pair: int, board: int, round: int) -> None:
+        key = (self._refs[table].section.name, pair)
+        self._played.setdefault(key, {}).setdefault(board, (table, round))
+
+    def hands_matching(self, mask: int) -> list[tuple[int, Seat]]:
+        """Every (board, seat) whose hand is exactly ``mask``."""
+        return self._hands.get(mask, [])
+
+    def hands_containing(self, mask: int) -> list[tuple[int, Seat]]:
+        """Every (board, seat) whose hand holds all the cards of ``mask``."""
+        return [key for key, m in self._masks.items() if mask & ~m == 0]
+
+    # Events -----------------------------------------------------------------------------
+    def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:
+        """Apply one validated event published under ``table_id``. A duplicate id is
+        acknowledged again (``duplicate``) and not applied; a refusal changes nothing."""
+        env = envelope
+        table = self.tables.get(table_id)
+        if table is None:
+            return _reject(env, hub_time, "wrong_table", f"no table {table_id!r} in this session")
+        if env.id in self._seen:
+            return Outcome(Reply(env.id, env.seq, "ack", "duplicate", "already applied",
+                                 hub_time))
+        device = self.devices.get(env.device)
+        if device is not None:
+            if device.table != table_id:
+                return _reject(env, hub_time, "wrong_table", f"device {env.device} belongs to "
+                               f"table {device.table}, not {table_id}")
+            if env.seq <= device.last_seq:
+                return _reject(env, hub_time, "out_of_order", f"seq {env.seq} after "
+                               f"{device.last_seq}")
+        tolerance = self.clock_tolerance
+        if tolerance is not None and abs(env.time - hub_time) > tolerance:
+            return _reject(env, hub_time, "clock_skew", f"device clock {env.time:.3f} is "
+                           f"{env.time - hub_time:+.1f} s from the hub's")
+        out = table.apply(env, hub_time)
+        if out.reply.status == "ack":
+            self._seen.add(env.id)
+            if device is None:
+                device = self.devices[env.device] = DeviceInfo(table_id)
+            device.last_seq = env.seq
+            device.last_seen = hub_time
+        return out
+
+    # The clock and the devices -------------------------------------------------------------
+    def start_round(self, round: int, hub_time: float) -> list[Alert]:
+        """The director starts ``round``: every table moves to it. Tables that had not
+        finished the previous round, or left a result unconfirmed, are reported."""
+        if round < 1:
+            raise ConfigError(f"rounds start at 1, not {round}")
+        out: list[Alert] = []
+        if 1 <= self.clock.round < round:  # the previous round ends now
+            for table in self.tables.values():
+                out += table.check_round_end(self.clock.round, hub_time, hub_time)
+        self.clock.round, self.clock.started = round, hub_time
+        for table in self.tables.values():
+            table.round = max(table.round, round)  # a table may have moved on already
+        return out
+
+    def tick(self, hub_time: float) -> list[Alert]:
+        """The hub's clock: after the end of the round, late tables and unconfirmed results."""
+        deadline = self.clock.deadline
+        if deadline is None or hub_time < deadline:
+            return []
+        out: list[Alert] = []
+        for table in self.tables.values():
+            out += table.check_round_end(self.clock.round, deadline, hub_time)
+        return out
+
+    def device_offline(self, device: str, hub_time: float,
+                       table: str | None = None) -> list[Alert]:
+        """A device went offline (its last will). Raised once per outage."""
+        info = self.devices.get(device)
+        if info is None:
+            if table is None or table not in self.tables:
+                log.info("device %s offline, table unknown", device)
+                return []
+            info = self.devices[device] = DeviceInfo(table)
+        if not info.online:
+            return []
+        info.online = False
+        info.outages += 1
+        alert = self.tables[info.table].device_offline(device, info.outages, info.last_seen,
+                                                       hub_time)
+        return [] if alert is None else [alert]
+
+    def device_online(self, device: str, hub_time: float, table: str | None = None) -> None:
+        info = self.devices.get(device)
+        if info is None:
+            if table is not None and table in self.tables:
+                self.devices[device] = DeviceInfo(table, last_seen=hub_time)
+            return
+        info.online = True
+
+    def set_strict(self, table: str, strict: bool) -> None:
+        """Switch a table between bidding-box mode and strict mode."""
+        if table not in self.tables:
+            raise ConfigError(f"no table {table!r}")
+        self.tables[table].strict = bool(strict)
+
+    # Replay -----------------------------------------------------------------------------
+    def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
+        """Apply one logged hub or director fact (see the module docstring)."""
+        if type == "round_start":
+            return self.start_round(int(body["round"]), hub_time)
+        if type == "tick":
+            return self.tick(hub_time)
+        if type == "device_offline":
+            return self.device_offline(str(body["device"]), hub_time, body.get("table"))
+        if type == "device_online":
+            self.device_online(str(body["device"]), hub_time, body.get("table"))
+            return []
+        if type == "table_mode":
+            self.set_strict(str(body["table"]), bool(body["strict"]))
+            return []
+        if type == "alert_acknowledge":
+            return [self.alerts.acknowledge(str(body["id"]), hub_time)]
+        if type == "alert_rule":
+            return [self.alerts.rule(str(body["id"]), hub_time, str(body["text"]),
+                                     body.get("score"))]
+        if type == "alert_resolve":
+            return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
+        raise ConfigError(f"unknown fact {type!r}")
+
+    def replay(self, record: Replayable) -> None:
+        """Apply one stored record: a device event, or a fact of :data:`FACTS`."""
+        if record.source == "device":
+            if record.table_id is None:
+                return
+            try:
+                env = Envelope.from_json(record.payload)
+            except ProtocolError as err:
+                log.warning("stored event not replayed: %s", err)
+                return
+            self.apply(record.table_id, env, record.hub_time)
+        elif record.type in FACTS:
+            self.fact(record.type, record.data(), record.hub_time)
+        else:
+            log.debug("record %s of type %s is not a room fact", record.source, record.type)
+
+    def rebuild(self, records: Iterable[Replayable]) -> Room:
+        """Replay ``records`` in order into this (fresh) room; returns the room."""
+        if self._seen or len(self.alerts):
+            raise ConfigError("rebuild needs a fresh room")
+        for record in records:
+            self.replay(record)
+        return self
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON: two rooms that saw the same log give equal snapshots."""
+        return {
+            "round": self.clock.round, "round_started": self.clock.started,
+            "tables": {tid: t.snapshot() for tid, t in self.tables.items()},
+            "alerts": self.alerts.to_json(),
+            "played": {f"{s}:{p}": {str(b): list(v) for b, v in boards.items()}
+                       for (s, p), boards in self._played.items()},
+            "devices": {d: [i.table, i.last_seq, i.last_seen, i.online, i.outages]
+                        for d, i in self.devices.items()},
+            "events": len(self._seen),
+        }
+
+
+def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:
+    return Outcome(Reply(env.id, env.seq, "reject", code, reason, t))

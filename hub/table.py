@@ -1,0 +1,1018 @@
+"""The authoritative state of one table, and the detection of irregularities as they happen.
+
+:class:`TableState` is fed the validated events of its devices (docs/protocol.md) in the
+order the hub accepted them, with the hub's time: ``apply(envelope, hub_time)`` returns an
+:class:`Outcome` (the reply for the device, the alerts raised or updated, whether the views
+changed). Nothing reads the wall clock, so replaying the same events gives the same state.
+
+Two ways of taking calls and cards (per table):
+
+* bidding-box mode (default): a call or card is recorded as made (``Board.push_call`` and
+  ``push_card``: Annex I, a call is made when the card is released) and every irregularity
+  goes to the director as an alert. Only the director rectifies (Laws 9, 10, 81).
+* strict mode: an illegal call or card is refused (``illegal_call``, ``illegal_play``,
+  ``not_your_turn``); the laws let a player try to prevent an irregularity (9A3).
+
+A refused event changes nothing (no alert either): only accepted events are logged, and the
+state must be a function of the log. The views: :meth:`TableState.public_state` is what all
+four may see, :meth:`TableState.seat_view` what one seat may see. Alerts never go there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bridgecore.board import Board
+from bridgecore.calls import Call
+from bridgecore.cards import Card, Seat, Side
+from bridgecore.claims import ClaimStatus
+from bridgecore.deal import Deal, Hand
+from bridgecore.editions import Edition
+from bridgecore.errors import BridgeError, IllegalCallError, IllegalPlayError, StateError
+from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.movements import Assignment
+from bridgecore.scoring import score_ns
+from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
+from hub.protocol import Envelope, Reply
+
+__all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
+
+_SEAT = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
+_CARDS: dict[str, Card] = {}
+_CALLS: dict[str, Call] = {}
+_NO_DEAL = Deal({}, unknown=tuple(Seat))
+_TURNS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
+
+
+def _card(text: str) -> Card | None:
+    card = _CARDS.get(text)
+    if card is None:
+        try:
+            card = Card.parse(text)
+        except (BridgeError, ValueError, TypeError):
+            return None
+        if len(_CARDS) < 4096:
+            _CARDS[text] = card
+    return card
+
+
+def _call(text: str) -> Call | None:
+    call = _CALLS.get(text)
+    if call is None:
+        try:
+            call = Call.parse(text)
+        except (BridgeError, ValueError, TypeError):
+            return None
+        if len(_CALLS) < 4096:
+            _CALLS[text] = call
+    return call
+
+
+def card_mask(cards: Iterable[Card]) -> int:
+    """The 52-bit set of ``cards`` (bit ``card.index``)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    return mask
+
+
+def _cards_of(mask: int) -> list[str]:
+    return [str(Card.from_index(i)) for i in range(52) if mask >> i & 1]
+
+
+class TableContext(Protocol):
+    """What a table needs from its session (implemented by :class:`hub.room.Room`)."""
+
+    alerts: AlertBook
+    edition: Edition
+
+    def deal(self, board: int) -> Deal | None: ...
+    def has_deals(self) -> bool: ...
+    def assignment(self, table: str, round: int) -> Assignment | None: ...
+    def where(self, table: str, pair: int, round: int) -> tuple[str, Side] | None: ...
+    def tables_with(self, table: str, board: int, round: int) -> list[str]: ...
+    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]: ...
+    def mark_played(self, table: str, pair: int, board: int, round: int) -> None: ...
+    def hands_matching(self, mask: int) -> list[tuple[int, Seat]]: ...
+    def hands_containing(self, mask: int) -> list[tuple[int, Seat]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What applying one event gives: the reply, the alerts raised or updated, and whether
+    the public state or a seat's view changed (republish them). Every ``ack`` that is not a
+    duplicate must be logged, even without a change of view."""
+
+    reply: Reply
+    alerts: list[Alert] = field(default_factory=list)
+    state_changed: bool = False
+
+
+@dataclass(slots=True)
+class Sitting:
+    """One board played at this table: the bridgecore Board and what the hub saw around it."""
+
+    board: Board
+    round: int
+    has_record: bool
+    reads: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
+    out: set[Seat] = field(default_factory=set)  # pockets read out and not read back
+    foreign: dict[Seat, tuple[str, ...]] = field(default_factory=dict)
+    wrong_hand: dict[Seat, str] = field(default_factory=dict)  # seat -> alert key (17D)
+    card_source: dict[Card, tuple[Seat, str]] = field(default_factory=dict)
+    exposed: list[tuple[str, str, float]] = field(default_factory=list)
+    stops: list[int] = field(default_factory=list)
+    confirmations: dict[str, tuple[bool, float]] = field(default_factory=dict)
+    revokes: set[str] = field(default_factory=set)       # alert keys of the revokes
+    unestablished: set[str] = field(default_factory=set)  # ... not yet established (63A)
+    transfer_mark: int = -1                                # tricks complete at the last 64
+    generation: int = 0
+    ended: float | None = None
+
+    @property
+    def over(self) -> bool:
+        """The board is over: passed out, 13 tricks played, or a claim accepted (cheaper than
+        ``Board.phase``, which computes the Law 64 result)."""
+        board = self.board
+        play = board.play
+        if play is None:
+            return board.auction.is_over
+        if play.is_complete:
+            return True
+        claims = play.claims
+        return bool(claims) and claims[-1].status is ClaimStatus.ACCEPTED
+
+    @property
+    def phase(self) -> str:
+        """``"auction"``, ``"play"`` or ``"over"``."""
+        if self.over:
+            return "over"
+        return "auction" if self.board.play is None else "play"
+
+
+class TableState:
+    """One table of the room: seated pairs, the board in play, every board played here."""
+
+    def __init__(self, table_id: str, context: TableContext, *, round: int = 1,
+                 strict: bool = False):
+        self.id = table_id
+        self.context = context
+        self.round = round
+        self.strict = strict
+        # side -> (pair, players, device time, round of the check-in)
+        self.seated: dict[Side, tuple[int, list[Any], float, int]] = {}
+        self.sitting: Sitting | None = None
+        self.sittings: dict[tuple[int, int], Sitting] = {}
+        self._handlers: dict[str, Callable[[Envelope, float], Outcome]] = {
+            "checkin": self._checkin, "board": self._board, "hand": self._hand,
+            "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
+            "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
+            "director_call": self._director_call,
+        }
+
+    # Entry point --------------------------------------------------------------------------
+    def apply(self, envelope: Envelope, hub_time: float) -> Outcome:
+        handler = self._handlers.get(envelope.type)
+        if handler is None:
+            return self._reject(envelope, hub_time, "unknown_type",
+                                f"unknown event type {envelope.type!r}")
+        return handler(envelope, hub_time)
+
+    @staticmethod
+    def _ack(env: Envelope, t: float, changed: bool, alerts: Iterable[Alert | None] = (),
+             reason: str = "") -> Outcome:
+        return Outcome(Reply(env.id, env.seq, "ack", "ok", reason, t),
+                       [a for a in alerts if a is not None], changed)
+
+    @staticmethod
+    def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:
+        return Outcome(Reply(env.id, env.seq, "reject", code, reason, t))
+
+    # Alerts -------------------------------------------------------------------------------
+    def _base(self) -> str:
+        s = self.sitting
+        if s is None:
+            return f"{self.id}:r{self.round}"
+        return f"{self.id}:r{s.round}:b{s.board.number}"
+
+    def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Iterable[Seat] = (),
+               call: int | None = None, trick: int | None = None, occurred: float | None = None,
+               detail: str = "", facts: Mapping[str, Any] | None = None,
+               options: Iterable[Rectification] = ()) -> Alert | None:
+        s = self.sitting
+        return self.context.alerts.raise_alert(
+            key, kind=kind, law=law, table=self.id, round=self.round if s is None else s.round,
+            board=None if s is None else s.board.number, detected=t,
+            seats=[x.letter for x in seats], call=call, trick=trick, occurred=occurred,
+            detail=detail, facts=facts, evidence=self.evidence, options=options)
+
+    def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
+                            facts: Mapping[str, Any] | None = None,
+                            detail: str | None = None) -> Alert | None:
+        data = irr.to_json()
+        data.pop("options", None)
+        data.update(facts or {})
+        return self._alert(key, t, irr.kind.value, irr.law,
+                           seats=() if irr.seat is None else (irr.seat,), call=irr.call,
+                           trick=irr.trick, occurred=irr.time,
+                           detail=irr.detail if detail is None else detail, facts=data,
+                           options=irr.options)
+
+    def evidence(self) -> dict[str, Any]:
+        """The record so far, for the director: pairs, deal, hands read, auction, play."""
+        out: dict[str, Any] = {"table": self.id, "round": self.round, "pairs": self._pairs_json()}
+        s = self.sitting
+        if s is None:
+            return out
+        board = s.board
+        play = board.play
+        out.update(
+            board=board.number, dealer=board.dealer.letter,
+            vulnerability=str(board.vulnerability), phase=s.phase,
+            deal=board.deal.pbn() if s.has_record else None,
+            hands_read={seat.letter: [str(c) for c in cards] + list(s.foreign.get(seat, ()))
+                        for seat, cards in s.reads.items()},
+            auction=[[e.seat.letter, str(e.call), e.time, e.alert, e.status.value]
+                     for e in board.auction.entries],
+            play=[] if play is None else [[x.letter, str(c), tm] for x, c, tm in play.history],
+            contract=None if play is None else str(play.contract),
+            claims=[] if play is None else [str(c) for c in play.claims],
+            exposed=[list(e) for e in s.exposed], stops=list(s.stops))
+        return out
+
+    # Seating and boards -------------------------------------------------------------------
+    def _pairs_json(self) -> dict[str, int | None]:
+        ns, ew = self.pairs()
+        return {"NS": ns, "EW": ew}
+
+    def pairs(self, round: int | None = None) -> tuple[int | None, int | None]:
+        """The pairs at the table in ``round``: as checked in, else as the movement says."""
+        r = self.round if round is None else round
+        a = self.context.assignment(self.id, r)
+        out: list[int | None] = []
+        for side in (Side.NS, Side.EW):
+            seated = self.seated.get(side)
+            if seated is not None and seated[3] == r:
+                out.append(seated[0])
+            else:
+                out.append(None if a is None else a.pair(side))
+        return out[0], out[1]
+
+    def finished(self, board: int) -> bool:
+        return any(s.over for (_, n), s in self.sittings.items() if n == board)
+
+    def round_done(self, round: int) -> bool:
+        a = self.context.assignment(self.id, round)
+        return a is None or all(self.finished(b) for b in a.boards)
+
+    def _checkin(self, env: Envelope, t: float) -> Outcome:
+        body = env.body
+        direction = body["direction"]
+        pair = body["pair"]
+        if direction not in ("NS", "EW"):
+            return self._reject(env, t, "malformed", f"direction {direction!r} is not NS or EW")
+        if pair < 1:
+            return self._reject(env, t, "malformed", f"pair numbers start at 1, got {pair}")
+        side = Side(direction)
+        ctx = self.context
+        a = ctx.assignment(self.id, self.round)
+        if (a is None or pair not in (a.ns, a.ew)) and self.round_done(self.round):
+            ahead = ctx.assignment(self.id, self.round + 1)
+            if ahead is not None and ahead.pair(side) == pair:  # moved on at the end of play
+                self.round += 1
+                a = ahead
+        players = list(body.get("players") or [])
+        self.seated[side] = (pair, players, env.time, self.round)
+        alerts = [self._check_seating(a, side, pair, t, env.time)]
+        if self.sitting is not None:
+            alerts += self._check_board(t, env.time)
+        return self._ack(env, t, True, alerts)
+
+    def _check_seating(self, a: Assignment | None, side: Side, pair: int, t: float,
+                       occurred: float) -> Alert | None:
+        ctx = self.context
+        facts: dict[str, Any]
+        if a is None:
+            if ctx.assignment(self.id, 1) is None:  # no movement for this table
+                return None
+            kind, detail, facts = (HubKind.WRONG_TABLE, f"table {self.id} does not play in "
+                                   f"round {self.round}", {"scheduled": None})
+        elif a.pair(side) == pair:
+            return None
+        elif a.pair(side.opponents) == pair:
+            kind, detail = HubKind.WRONG_DIRECTION, (
+                f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it is "
+                f"scheduled {side.opponents} here (Law 5B)")
+            facts = {"scheduled": {"table": self.id, "direction": str(side.opponents)}}
+        else:
+            home = ctx.where(self.id, pair, self.round)
+            if home is not None:
+                kind, detail = HubKind.WRONG_TABLE, (
+                    f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it "
+                    f"is scheduled {home[1]} at table {home[0]} (Law 5B)")
+                facts = {"scheduled": {"table": home[0], "direction": str(home[1])}}
+            else:
+                kind, detail = HubKind.WRONG_PAIR, (
+                    f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it "
+                    f"is not scheduled to play this round (Law 5B)")
+                facts = {"scheduled": None}
+        facts = {"pair": pair, "direction": str(side), "expected": None if a is None else
+                 a.pair(side), **facts}
+        return self._alert(f"{self.id}:r{self.round}:seat:{side}:{pair}", t, kind.value, "5B",
+                           occurred=occurred, detail=detail, facts=facts,
+                           options=OPTIONS["seating"])
+
+    def _board(self, env: Envelope, t: float) -> Outcome:
+        number = env.body["board"]
+        if number < 1:
+            return self._reject(env, t, "malformed", f"board numbers start at 1, got {number}")
+        current = self.sitting
+        if current is not None and current is self.sittings.get((self._round_of(number),
+                                                                   number)):
+            return self._ack(env, t, False, reason="board already on the table")
+        return self._ack(env, t, True, self._start_board(number, t, env.time))
+
+    def _round_of(self, number: int) -> int:
+        """The round a board belongs to here: the table's round, or the round before when
+        the table is late (the board is the previous round's, unfinished, and the pairs of
+        that round have not been replaced by a check-in for the new one)."""
+        r = self.round - 1
+        a = self.context.assignment(self.id, self.round)
+        if a is None or number in a.boards or r < 1:
+            return self.round
+        prev = self.context.assignment(self.id, r)
+        if (prev is not None and number in prev.boards and not self.finished(number)
+                and all(x[3] <= r for x in self.seated.values())
+                and self.pairs(r) == (prev.ns, prev.ew)):
+            return r
+        return self.round
+
+    def _start_board(self, number: int, t: float, occurred: float) -> list[Alert | None]:
+        r = self._round_of(number)
+        sitting = self.sittings.get((r, number))
+        if sitting is None:
+            deal = self.context.deal(number)
+            board = Board(number, deal if deal is not None else _NO_DEAL,
+                          edition=self.context.edition)
+            sitting = Sitting(board, r, deal is not None)
+            self.sittings[(r, number)] = sitting
+        self.sitting = sitting
+        return self._check_board(t, occurred)
+
+    def _check_board(self, t: float, occurred: float) -> list[Alert | None]:
+        s = self.sitting
+        assert s is not None
+        ctx = self.context
+        number = s.board.number
+        base = self._base()
+        out: list[Alert | None] = []
+        a = ctx.assignment(self.id, s.round)
+        facts: dict[str, Any] = {"board": number}
+        if a is not None and number not in a.boards:
+            elsewhere = ctx.tables_with(self.id, number, s.round)
+            facts.update(scheduled=list(a.boards), at_tables=elsewhere)
+            out.append(self._alert(
+                f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
+                detail=f"board {number} at table {self.id}, round {s.round}: the movement "
+                f"gives boards {', '.join(map(str, a.boards)) or 'none'}"
+                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else ""),
+                facts=facts, options=OPTIONS["wrong_board"]))
+        elif ctx.has_deals() and not s.has_record:
+            out.append(self._alert(
+                f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
+                detail=f"board {number} is not one of this session's boards", facts=facts,
+                options=OPTIONS["wrong_board"]))
+        for pair in self.pairs(s.round):
+            if pair is None:
+                continue
+            before = ctx.played_by(self.id, pair).get(number)
+            if before is not None and before != (self.id, s.round):
+                out.append(self._alert(
+                    f"{base}:played:{pair}", t, HubKind.BOARD_ALREADY_PLAYED.value, "15B",
+                    occurred=occurred,
+                    detail=f"pair {pair} already played board {number} at table {before[0]} in "
+                    f"round {before[1]} (Law 15B)",
+                    facts={"pair": pair, "board": number, "table": before[0],
+                           "round": before[1]}, options=OPTIONS["board_already_played"]))
+        return out
+
+    # Hands from the card readers ----------------------------------------------------------
+    def _hand(self, env: Envelope, t: float) -> Outcome:
+        body = env.body
+        seat = _SEAT[body["seat"]]
+        when = body.get("when") or "out"
+        if when not in ("out", "back"):
+            return self._reject(env, t, "malformed", f"hand: when {when!r} is not out or back")
+        texts = body["cards"]
+        if not all(isinstance(x, str) for x in texts) or len(texts) > 64:
+            return self._reject(env, t, "malformed", "hand: cards must be up to 64 card names")
+        alerts: list[Alert | None] = []
+        if self.sitting is None:
+            number = body.get("board")
+            if number is None or number < 1:
+                return self._reject(env, t, "wrong_state", "no board on the table")
+            alerts += self._start_board(number, t, env.time)
+        cards: list[Card] = []
+        foreign: list[str] = []
+        for text in texts:
+            card = _card(text)
+            if card is None:
+                foreign.append(text)
+            else:
+                cards.append(card)
+        s = self.sitting
+        assert s is not None
+        if when == "back":
+            s.out.discard(seat)
+            return self._ack(env, t, False, self._hand_back(seat, cards, foreign, t, env.time))
+        s.out.add(seat)
+        s.reads[seat] = tuple(cards)
+        if foreign:
+            s.foreign[seat] = tuple(foreign)
+        else:
+            s.foreign.pop(seat, None)
+        alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
+        if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
+            s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
+                                unknown=[x for x in Seat if x not in s.reads])
+        return self._ack(env, t, True, alerts)
+
+    def _check_hand(self, s: Sitting, seat: Seat, cards: list[Card], foreign: list[str],
+                    t: float, occurred: float) -> list[Alert | None]:
+        base = f"{self._base()}:hand:{seat.letter}"
+        board = s.board
+        called = any(e.seat is seat for e in board.auction.entries)
+        calls = len(board.auction)
+        when = (f"after {seat} called (13A, 13B)" if called else f"before {seat}'s first call")
+        common = {"seat": seat.letter, "calls_made": calls, "seat_has_called": called}
+        out: list[Alert | None] = []
+        if foreign:
+            out.append(self._alert(
+                f"{base}:foreign", t, HubKind.FOREIGN_CARD.value, "1", seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket holds {len(foreign)} card(s) that "
+                f"are not of this pack: {', '.join(foreign)} (Law 1)",
+                facts={**common, "foreign": foreign}, options=OPTIONS["pack"]))
+        mask, twice = 0, []
+        for c in cards:
+            bit = 1 << c.index
+            if mask & bit:
+                twice.append(str(c))
+            mask |= bit
+        elsewhere = {str(c): x.letter for x, other in s.reads.items()
+                     if x is not seat and x in s.out for c in other if mask >> c.index & 1}
+        if twice or elsewhere:
+            out.append(self._alert(
+                f"{base}:duplicate", t, Kind.DUPLICATE_CARD.value, "13F", seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket: "
+                + "; ".join([f"{c} read twice" for c in twice]
+                            + [f"{c} also read in {x}'s pocket" for c, x in elsewhere.items()])
+                + " (Laws 1, 13F)",
+                facts={**common, "twice": twice, "also_in": elsewhere}, options=OPTIONS["pack"]))
+        count = len(cards) + len(foreign)
+        if count != 13:
+            over = count > 13 or any(len(r) > 13 for r in s.reads.values())
+            law = "13" if over else "14"
+            out.append(self._alert(
+                f"{base}:count", t, Kind.WRONG_CARD_COUNT.value, law, seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket holds {count} cards, not 13, "
+                f"{when} (Laws 7B, {law})", facts={**common, "count": count},
+                options=OPTIONS["card_count"]))
+        if s.has_record:
+            expected = card_mask(board.deal[seat])
+            if mask != expected:
+                out += self._compare(s, seat, mask, expected, base, common, t, occurred)
+            else:
+                s.wrong_hand.pop(seat, None)  # his own cards now
+            out.append(self._check_rotation(s, t, occurred))
+        return out
+
+    def _compare(self, s: Sitting, seat: Seat, mask: int, expected: int, base: str,
+                 common: dict[str, Any], t: float, occurred: float) -> list[Alert | None]:
+        number = s.board.number
+        matches = self.context.hands_matching(mask)
+        if any(b == number for b, _ in matches):
+            return []  # another seat's hand of this board: see _check_rotation
+        other = [(b, x) for b, x in matches if b != number]
+        if other:
+            b, x = other[0]
+            s.wrong_hand[seat] = f"{base}:wrong_hand"
+            return [self._alert(
+                f"{base}:wrong_hand", t, HubKind.HAND_NOT_DEALT.value, "17D", seats=(seat,),
+                occurred=occurred, detail=f"{seat} holds the {x} hand of board {b}, not his hand "
+                f"of board {number} (Law 17D; 2017: 15A)",
+                facts={**common, "holds_board": b, "holds_seat": x.letter, "calls_with_it": []},
+                options=OPTIONS["hand_not_dealt"])]
+        deal = s.board.deal
+        extra = {c: (o.letter if (o := deal.owner(Card.parse(c))) is not None else None)
+                 for c in _cards_of(mask & ~expected)}
+        missing = _cards_of(expected & ~mask)
+        return [self._alert(
+            f"{base}:differs", t, HubKind.HAND_DIFFERS.value, "87", seats=(seat,),
+            occurred=occurred, detail=f"{seat}'s hand differs from the hand record: "
+            + ", ".join(f"{c} (of {o or 'no hand'})" for c, o in extra.items())
+            + (f" in it; {', '.join(missing)} missing" if missing else "")
+            + " (Laws 7, 87: cards displaced in the board)",
+            facts={**common, "extra": extra, "missing": missing}, options=OPTIONS["fouled"])]
+
+    def _check_rotation(self, s: Sitting, t: float, occurred: float) -> Alert | None:
+        deal = s.board.deal
+        record = {x: card_mask(deal[x]) for x in Seat}
+        steps: dict[Seat, int | None] = {}
+        for seat, cards in s.reads.items():
+            m = card_mask(cards)
+            holder = next((x for x in Seat if record[x] == m), None)
+            steps[seat] = None if holder is None else holder.distance_to(seat)
+        if not any(k for k in steps.values()):
+            return None
+        held = {x.letter: (None if k is None else x.offset(-k).letter) for x, k in steps.items()}
+        calls = len(s.board.auction)
+        distinct = set(steps.values())
+        base = self._base()
+        if len(distinct) == 1:
+            k = next(iter(distinct))
+            assert k is not None
+            return self._alert(
+                f"{base}:rotated", t, HubKind.ROTATED_BOARD.value, "7",
+                seats=sorted(steps), occurred=occurred,
+                detail=f"board {s.board.number} is rotated {_TURNS[k]}: "
+                + ", ".join(f"{x} holds {h}'s hand" for x, h in held.items())
+                + (" (before the first call)" if calls == 0 else f" ({calls} calls made)"),
+                facts={"rotation": 90 * k, "seats_read": sorted(held), "holds": held,
+                       "complete": len(steps) == 4, "calls_made": calls},
+                options=OPTIONS["rotated_board"])
+        return self._alert(
+            f"{base}:exchanged", t, HubKind.HANDS_EXCHANGED.value, "87",
+            seats=[x for x, k in steps.items() if k], occurred=occurred,
+            detail="hands in the wrong pockets: " + ", ".join(
+                f"{x} holds {h}'s hand" for x, h in held.items() if h not in (None, x))
+            + " (Laws 7, 87)", facts={"holds": held, "calls_made": calls},
+            options=OPTIONS["fouled"])
+
+    def _hand_back(self, seat: Seat, cards: list[Card], foreign: list[str], t: float,
+                   occurred: float) -> list[Alert | None]:
+        s = self.sitting
+        assert s is not None
+        original = s.reads.get(seat)
+        if original is None:
+            if not s.has_record:
+                return []
+            original = s.board.deal[seat].cards
+        if card_mask(cards) == card_mask(original) and len(cards) == 13 and not foreign:
+            return []
+        got, want = card_mask(cards), card_mask(original)
+        return [self._alert(
+            f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
+            seats=(seat,), occurred=occurred,
+            detail=f"{seat}'s pocket, read back: " + "; ".join(filter(None, (
+                "not his: " + ", ".join(_cards_of(got & ~want)) if got & ~want else "",
+                "missing: " + ", ".join(_cards_of(want & ~got)) if want & ~got else "",
+                "foreign: " + ", ".join(foreign) if foreign else ""))) + " (Laws 7C, 90B)",
+            facts={"seat": seat.letter, "extra": _cards_of(got & ~want),
+                   "missing": _cards_of(want & ~got), "foreign": foreign},
+            options=OPTIONS["cards_returned_wrong"])]
+
+    # Calls --------------------------------------------------------------------------------
+    def _call(self, env: Envelope, t: float) -> Outcome:
+        s = self.sitting
+        if s is None:
+            return self._reject(env, t, "wrong_state", "no board on the table")
+        board = s.board
+        if board.play is not None and board.play.history:
+            return self._reject(env, t, "wrong_state", "the opening lead is faced: the auction "
+                                "period is over (41C)")
+        body = env.body
+        call = _call(body["call"])
+        if call is None:
+            return self._reject(env, t, "malformed", f"not a call: {body['call']!r}")
+        seat = _SEAT[body["seat"]]
+        time = env.time
+        if self.strict:
+            turn = board.turn
+            if turn is None:
+                return self._reject(env, t, "illegal_call", "the auction is over")
+            if seat is not turn:
+                return self._reject(env, t, "not_your_turn", f"it is {turn.name.title()}'s "
+                                    "turn to call")
+            if not board.auction.is_legal(seat, call):
+                reason = f"{call} by {seat} is not allowed now"
+                try:
+                    board.auction.make_call(seat, call, time)  # raises with the reason
+                except IllegalCallError as err:
+                    reason = str(err)
+                else:  # pragma: no cover - is_legal and make_call agree
+                    board.auction.pop()
+                return self._reject(env, t, "illegal_call", reason)
+        first = len(board.auction) == 0
+        found = board.push_call(seat, call, time, alert=bool(body.get("alert")),
+                                explanation=body.get("explanation"))
+        index = len(board.auction)
+        if body.get("stop"):
+            s.stops.append(index)
+        if first:
+            for pair in self.pairs(s.round):
+                if pair is not None:
+                    self.context.mark_played(self.id, pair, board.number, s.round)
+        alerts: list[Alert | None] = []
+        base = f"{self._base()}:g{s.generation}"
+        for irr in found:
+            alerts.append(self._irregularity_alert(
+                f"{base}:{irr.kind.value}:{irr.call}:{irr.seat}", irr, t))
+        if s.wrong_hand and seat in s.wrong_hand:
+            alerts.append(self._called_with_wrong_hand(s, seat, index, t))
+        alerts += self._after(s, t)
+        return self._ack(env, t, True, alerts)
+
+    def _called_with_wrong_hand(self, s: Sitting, seat: Seat, index: int,
+                                t: float) -> Alert | None:
+        old = self.context.alerts.key_of(s.wrong_hand[seat])
+        if old is None:
+            return None
+        facts = dict(old.facts)
+        facts["calls_with_it"] = [*facts.get("calls_with_it", []), index]
+        return self._alert(s.wrong_hand[seat], t, old.kind, old.law, seats=(seat,),
+                           call=index, occurred=old.occurred,
+                           detail=old.detail.split(" [")[0] + f" [called with it: call "
+                           f"{', '.join(map(str, facts['calls_with_it']))}]",
+                           facts=facts, options=OPTIONS["hand_not_dealt"])
+
+    def _undo(self, env: Envelope, t: float) -> Outcome:
+        """Law 25A: the player takes back his last call, before his partner has called."""
+        s = self.sitting
+        seat = _SEAT[env.body["seat"]]
+        if s is None:
+            return self._reject(env, t, "wrong_state", "no board on the table")
+        board = s.board
+        if board.play is not None and board.play.history:
+            return self._reject(env, t, "wrong_state", "the opening lead is faced: no change "
+                                "of call (25A, 41C)")
+        entries = board.auction.entries
+        mine = next((e for e in reversed(entries) if e.seat is seat), None)
+        if mine is None:
+            return self._reject(env, t, "wrong_state", f"{seat} has no call to take back")
+        after = entries[mine.index:]
+        if any(e.seat is seat.partner for e in after):
+            return self._reject(env, t, "wrong_state", f"{seat.partner} has called since: too "
+                                "late to change the call (25A2)")
+        for _ in range(len(after) + 1):
+            board.pop()
+        s.generation += 1
+        s.stops[:] = [i for i in s.stops if i < mine.index]
+        alerts: list[Alert | None] = []
+        pause = None if mine.time is None else env.time - mine.time
+        slow = (self.context.edition.unintended_call_pause_test and pause is not None
+                and pause > 10.0)
+        if after or slow:
+            withdrawn = [[e.seat.letter, str(e.call)] for e in after]
+            alerts.append(self._alert(
+                f"{self._base()}:undo:{mine.index}:{s.generation}", t,
+                Kind.CHANGE_OF_CALL.value, "25A", seats=(seat,), call=mine.index,
+                occurred=env.time,
+                detail=f"{seat} took back {mine.call} (call {mine.index})"
+                + (f" after {', '.join(f'{x} {c}' for x, c in withdrawn)}: withdrawn too (25A4)"
+                   if withdrawn else "")
+                + (f"; {pause:.0f} s after making it (pause for thought? 25A)" if slow else ""),
+                facts={"call": str(mine.call), "withdrawn": withdrawn, "seconds": pause},
+                options=OPTIONS["change_of_call"]))
+        return self._ack(env, t, True, alerts)
+
+    # Cards --------------------------------------------------------------------------------
+    def _card(self, env: Envelope, t: float) -> Outcome:
+        s = self.sitting
+        if s is None:
+            return self._reject(env, t, "wrong_state", "no board on the table")
+        body = env.body
+        card = _card(body["card"])
+        if card is None:
+            return self._reject(env, t, "malformed", f"not a card: {body['card']!r}")
+        seat = _SEAT[body["seat"]]
+        board = s.board
+        play = board.play
+        if play is None:
+            if board.auction.is_over:
+                return self._reject(env, t, "wrong_state", "the board was passed out")
+            if body.get("source") != "reader":  # a tablet tap shows nothing to the table
+                return self._reject(env, t, "wrong_state", "the auction is not over")
+            s.exposed.append((seat.letter, str(card), env.time))
+            return self._ack(env, t, False, [self._alert(
+                f"{self._base()}:exposed:{seat.letter}:{card}", t, HubKind.CARD_EXPOSED.value,
+                "24", seats=(seat,), occurred=env.time,
+                detail=f"{seat}'s {card} was faced during the auction (Law 24; 2017: 16D "
+                "before the first call)", facts={"card": str(card), "calls_made":
+                                                 len(board.auction)},
+                options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
+        if play.is_complete:
+            return self._reject(env, t, "wrong_state", "all 13 tricks are played")
+        source = s.card_source.get(card)
+        if source is not None and source[0] is seat and source[1] != env.device:
+            return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
+        if self.strict:
+            turn = play.turn
+            if turn is None:
+                return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
+            if seat is not turn:
+                return self._reject(env, t, "not_your_turn",
+                                    f"it is {turn.name.title()}'s turn to play")
+            try:
+                board.play_card(seat, card, env.time)
+            except IllegalPlayError as err:
+                return self._reject(env, t, "illegal_play", str(err))
+            found: tuple[Irregularity, ...] = ()  # a legal card reveals nothing
+        else:
+            found = board.push_card(seat, card, env.time)
+        s.card_source[card] = (seat, env.device)
+        alerts: list[Alert | None] = []
+        base = self._base()
+        for irr in found:
+            if irr.kind is Kind.REVOKE:
+                key = f"{base}:revoke:{irr.seat}:{irr.trick}"
+                s.revokes.add(key)
+                s.unestablished.add(key)
+                alerts.append(self._irregularity_alert(key, irr, t))
+            elif irr.kind is Kind.CARD_NOT_IN_HAND:
+                alerts.append(self._not_in_hand(s, irr, seat, t))
+            else:
+                alerts.append(self._irregularity_alert(
+                    f"{base}:{irr.kind.value}:{len(play.history)}", irr, t))
+        alerts += self._after(s, t)
+        return self._ack(env, t, True, alerts)
+
+    def _not_in_hand(self, s: Sitting, irr: Irregularity, seat: Seat, t: float) -> Alert | None:
+        play = s.board.play
+        assert play is not None
+        if not s.has_record:
+            return None  # no hand record: nothing to compare with
+        mine = card_mask(c for x, c, _ in play.history if x is seat)
+        number = s.board.number
+        fits = [(b, x) for b, x in self.context.hands_containing(mine)
+                if (b, x) != (number, seat)]
+        data = irr.to_json()
+        held_by = data.get("held_by")
+        if held_by:
+            where = f"it belongs to {Seat.parse(held_by)} on this board"
+        elif any(b != number for b, _ in fits):
+            where = "it is not in this board"
+        else:
+            where = "no hand of this board holds it"
+        others = [f"board {b} {x}" for b, x in fits if b != number][:6]
+        if others:
+            where += f"; the cards {seat} played fit {', '.join(others)} (another board: 17D, 15)"
+        elif not held_by:
+            where += "; the cards he played fit no hand of this session's boards"
+        facts = {"held_by": held_by, "fits": [[b, x.letter] for b, x in fits][:12],
+                 "card": data.get("card")}
+        return self._irregularity_alert(
+            f"{self._base()}:not_in_hand:{len(play.history)}", irr, t, facts,
+            detail=f"{seat} played {data.get('card')}, not in his hand: {where}")
+
+    def _after(self, s: Sitting, t: float) -> list[Alert | None]:
+        """After a call, card or claim: revoke establishment (63A) and the Law 64 transfer,
+        recomputed only when it can change (a revoke established, a trick complete, the end
+        of the board); the end of the board."""
+        out: list[Alert | None] = []
+        play = s.board.play
+        over = s.over
+        if s.revokes and play is not None:
+            base = self._base()
+            newly = False
+            if s.unestablished:
+                for r in play.revokes():
+                    key = f"{base}:revoke:{r.seat}:{r.trick}"
+                    if r.established and key in s.unestablished:
+                        s.unestablished.discard(key)
+                        newly = True
+            done = len(play.completed_tricks)
+            if len(s.unestablished) < len(s.revokes) and (
+                    newly or done != s.transfer_mark or (over and s.ended is None)):
+                s.transfer_mark = done
+                for tr in play.transfers().transfers:
+                    r = tr.revoke
+                    key = f"{base}:revoke:{r.seat}:{r.trick}"
+                    if r.established and key in s.revokes:
+                        out.append(self._irregularity_alert(
+                            key, tr.irregularity(), t, {"final": over}))
+        if s.ended is None and over:
+            s.ended = t
+        return out
+
+    # Claims and results -------------------------------------------------------------------
+    def _claim(self, env: Envelope, t: float) -> Outcome:
+        s = self.sitting
+        play = None if s is None else s.board.play
+        if s is None or play is None:
+            return self._reject(env, t, "wrong_state", "no play in progress")
+        seat = _SEAT[env.body["seat"]]
+        if seat is play.dummy:
+            return self._reject(env, t, "wrong_state", "dummy does not claim (43A1c)")
+        try:
+            play.claim(seat, env.body["tricks"], env.time, env.body.get("statement") or "")
+        except StateError as err:
+            return self._reject(env, t, "wrong_state", str(err))
+        except ValueError as err:
+            return self._reject(env, t, "malformed", str(err))
+        return self._ack(env, t, True, self._after(s, t))  # a claim establishes (63A3)
+
+    def _claim_answer(self, env: Envelope, t: float) -> Outcome:
+        s = self.sitting
+        play = None if s is None else s.board.play
+        if s is None or play is None:
+            return self._reject(env, t, "wrong_state", "no play in progress")
+        seat = _SEAT[env.body["seat"]]
+        alerts: list[Alert | None] = []
+        try:
+            if env.body["accept"]:
+                play.accept(seat, env.time)
+            else:
+                irr = play.dispute(seat, env.time)
+                alerts.append(self._irregularity_alert(
+                    f"{self._base()}:claim:{len(play.claims)}:{seat}", irr, t))
+        except StateError as err:
+            return self._reject(env, t, "wrong_state", str(err))
+        alerts += self._after(s, t)
+        return self._ack(env, t, True, alerts)
+
+    def result(self, s: Sitting | None = None) -> dict[str, Any] | None:
+        """The result at the table once the board is over: tricks as played (an accepted
+        claim included) and the score on them; a Law 64 transfer is the director's."""
+        s = s or self.sitting
+        if s is None or not s.over:
+            return None
+        board = s.board
+        play = board.play
+        if play is None:
+            return {"contract": "PASS", "declarer": None, "tricks": None, "score_ns": 0}
+        tricks = play.result().tricks_as_played
+        vul = board.vulnerability
+        return {"contract": str(play.contract), "declarer": play.declarer.letter,
+                "tricks": tricks, "score_ns": score_ns(play.contract, tricks,
+                                                      vul.is_vulnerable(Seat.NORTH),
+                                                      vul.is_vulnerable(Seat.EAST))}
+
+    def _result_confirm(self, env: Envelope, t: float) -> Outcome:
+        s = self.sitting
+        if s is None or not s.over:
+            return self._reject(env, t, "wrong_state", "the board is not over")
+        seat = _SEAT[env.body["seat"]]
+        accept = bool(env.body["accept"])
+        s.confirmations[seat.letter] = (accept, env.time)
+        alerts: list[Alert | None] = []
+        if not accept:
+            result = self.result(s)
+            play = s.board.play
+            alerts.append(self._alert(
+                f"{self._base()}:result:{seat.letter}", t, HubKind.RESULT_DISAGREES.value,
+                "79A", seats=(seat,), occurred=env.time,
+                detail=f"{seat} does not agree with the result {result} (Laws 79A, 79B)",
+                facts={"result": result, "by": seat.letter, "winners": [] if play is None
+                       else [x.winner.letter if x.winner else None
+                             for x in play.completed_tricks]},
+                options=OPTIONS["result"]))
+        return self._ack(env, t, True, alerts)
+
+    def _director_call(self, env: Envelope, t: float) -> Outcome:
+        seat_text = env.body.get("seat")
+        seat = None if seat_text is None else _SEAT[seat_text]
+        s = self.sitting
+        play = None if s is None else s.board.play
+        dummy = (seat is not None and play is not None and seat is play.dummy
+                 and bool(play.history) and not play.is_complete)
+        note = env.body.get("note") or ""
+        detail = f"director called from table {self.id}" + (f" by {seat}" if seat else "")
+        if note:
+            detail += f": {note}"
+        if dummy:
+            detail += " (dummy, during play: 43A1a unless attention was already drawn)"
+        return self._ack(env, t, False, [self._alert(
+            f"{self.id}:call:{env.id}", t, HubKind.DIRECTOR_CALL.value, "9B1",
+            seats=() if seat is None else (seat,), occurred=env.time, detail=detail,
+            facts={"note": note, "dummy_during_play": dummy})])
+
+    # The clock ----------------------------------------------------------------------------
+    def check_round_end(self, round: int, deadline: float, t: float) -> list[Alert]:
+        """At or after the end of ``round`` (``deadline``): boards not finished (late table,
+        Law 8, 90B2) and results of boards over by then not confirmed (8C, 79A)."""
+        a = self.context.assignment(self.id, round)
+        if a is None or not a.plays:
+            return []
+        out: list[Alert | None] = []
+        unfinished = [b for b in a.boards if not self.finished(b)]
+        if unfinished:
+            out.append(self.context.alerts.raise_alert(
+                f"{self.id}:r{round}:late", kind=HubKind.LATE_TABLE.value, law="8",
+                table=self.id, round=round, board=None, detected=t,
+                detail=f"table {self.id} has not finished round {round} at its end: board(s) "
+                f"{', '.join(map(str, unfinished))} to play (Laws 8, 90B2)",
+                facts={"deadline": deadline, "unfinished": unfinished},
+                evidence=self.evidence))
+        for (r, number), s in self.sittings.items():
+            if (r == round and s.ended is not None and s.ended <= deadline
+                    and not any(ok for ok, _ in s.confirmations.values())):
+                out.append(self.context.alerts.raise_alert(
+                    f"{self.id}:r{r}:b{number}:unconfirmed", kind=HubKind.RESULT_UNCONFIRMED.value,
+                    law="79A", table=self.id, round=r, board=number, detected=t,
+                    detail=f"board {number}: the result {self.result(s)} was not confirmed by "
+                    "the other side before the round ended (Laws 8C, 79A)",
+                    facts={"result": self.result(s), "deadline": deadline},
+                    evidence=self.evidence))
+        return [x for x in out if x is not None]
+
+    def device_offline(self, device: str, n: int, last_seen: float | None,
+                       t: float) -> Alert | None:
+        """A device of this table lost its connection (its last will, or a timeout)."""
+        return self._alert(f"{self.id}:offline:{device}:{n}", t, HubKind.DEVICE_OFFLINE.value,
+                           "", detail=f"device {device} of table {self.id} is offline",
+                           facts={"device": device, "last_seen": last_seen})
+
+    # Views --------------------------------------------------------------------------------
+    def public_state(self) -> dict[str, Any]:
+        """What all four players may see. Never a hidden hand: dummy's cards only once the
+        opening lead is faced (41C, 41D); the auction only until then (Annex I), then the
+        contract and whether it is doubled; the hand record only once the board is over."""
+        out: dict[str, Any] = {"table": self.id, "round": self.round,
+                               "pairs": self._pairs_json(), "phase": "waiting"}
+        s = self.sitting
+        if s is None:
+            return out
+        board = s.board
+        play = board.play
+        turn = board.turn
+        out.update(board=board.number, dealer=board.dealer.letter,
+                   vulnerability=str(board.vulnerability), phase=s.phase,
+                   turn=None if turn is None else turn.letter)
+        faced = play is not None and bool(play.history)
+        if not faced:
+            out["auction"] = [{"seat": e.seat.letter, "call": str(e.call), "alert": e.alert,
+                               "status": e.status.value} for e in board.auction.entries]
+        if board.auction.is_over:
+            contract = None if play is None else play.contract
+            out["contract"] = "PASS" if contract is None else str(contract)
+            out["declarer"] = None if play is None else play.declarer.letter
+            out["doubled"] = "" if contract is None else contract.risk.suffix
+        if play is not None:
+            trick = play.current_trick
+            out["trick"] = None if trick is None else {
+                "number": trick.number, "leader": trick.leader.letter,
+                "cards": [[x.letter, str(c)] for x, c in trick.cards]}
+            out["tricks"] = {"NS": play.tricks_won(Side.NS), "EW": play.tricks_won(Side.EW)}
+            if faced:
+                out["dummy"] = {"seat": play.dummy.letter,
+                                "cards": [str(c) for c in play.remaining(play.dummy)]}
+            if play.claims:
+                claim = play.claims[-1]
+                out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
+                                "remaining": claim.remaining, "statement": claim.statement,
+                                "status": claim.status.value}
+        if s.over:
+            out["result"] = self.result(s)
+            out["confirmed"] = any(ok for ok, _ in s.confirmations.values())
+            if s.has_record:
+                out["deal"] = board.deal.pbn()
+        return out
+
+    def seat_view(self, seat: Seat) -> dict[str, Any]:
+        """What only ``seat`` may see: his own remaining cards (and what he may do now)."""
+        out: dict[str, Any] = {"table": self.id, "seat": seat.letter, "board": None, "hand": []}
+        s = self.sitting
+        if s is None:
+            return out
+        board = s.board
+        play = board.play
+        out["board"] = board.number
+        if play is not None:
+            out["hand"] = [str(c) for c in play.remaining(seat)]
+            turn = play.turn
+            dummy = play.dummy
+            if turn is not None and ((turn is seat and seat is not dummy)
+                                     or (turn is dummy and seat is play.declarer)):
+                out["legal_cards"] = [str(c) for c in play.legal_cards]
+        else:
+            out["hand"] = [str(c) for c in board.deal[seat]]
+            if board.auction.turn is seat:
+                out["legal_calls"] = [str(c) for c in board.auction.legal_calls]
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything replay must reproduce, as JSON (for comparing two rebuilds)."""
+        boards = []
+        for (r, number), s in self.sittings.items():
+            play = s.board.play
+            boards.append({
+                "round": r, "board": number,
+                "auction": [[e.seat.letter, str(e.call), e.time, e.alert, e.explanation,
+                             e.status.value] for e in s.board.auction.entries],
+                "play": [] if play is None else [[x.letter, str(c), tm]
+                                                 for x, c, tm in play.history],
+                "claims": [] if play is None else [
+                    [c.claimer.letter, c.tricks, c.status.value] for c in play.claims],
+                "reads": {x.letter: [str(c) for c in cards] for x, cards in s.reads.items()},
+                "out": sorted(x.letter for x in s.out),
+                "exposed": [list(e) for e in s.exposed], "stops": list(s.stops),
+                "confirmations": {k: list(v) for k, v in s.confirmations.items()},
+                "result": self.result(s), "ended": s.ended})
+        return {"round": self.round, "strict": self.strict,
+                "seated": {str(k): [v[0], v[1], v[2], v[3]] for k, v in self.seated.items()},
+                "current": None if self.sitting is None else self.sitting.board.number,
+                "boards": boards, "public": self.public_state(),
+                "seats": {x.letter: self.seat_view(x) for x in Seat}}
+

@@ -1,0 +1,446 @@
+"""The table state machine (hub/table.py): every detection with a minimal scenario, the law
+it cites, strict vs bidding-box mode, Law 25A undo, and views that never show a hidden hand
+or an alert."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.cards import Seat
+from bridgecore.deal import Deal
+from bridgecore.movements import mitchell
+from hub.alerts import Alert
+from hub.protocol import Envelope
+from hub.room import Room, Section
+from hub.table import Outcome
+
+# Board 1 (dealer N, none vulnerable): every seat holds one rank band, so tricks are easy.
+BOARD_1 = Deal.parse("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
+DEALS = {1: BOARD_1, **{n: random_deal(random.Random(n)) for n in range(2, 7)}}
+# Mitchell, 3 tables, 2 boards a round. Round 1: A1 = NS 1 v EW 4, boards 1-2;
+# A2 = 2 v 5, boards 3-4; A3 = 3 v 6, boards 5-6. Round 2: A1 = 1 v 6, boards 3-4.
+MOVEMENT = mitchell(3, boards_per_round=2)
+START = 1_000_000.0
+
+
+class Driver:
+    """Sends events for one table as its devices would, one second apart."""
+
+    def __init__(self, room: Room | None = None, table: str = "A1", *, strict: bool = False):
+        self.room = room or make_room(strict=strict)
+        self.table = table
+        self.seq: dict[str, int] = {}
+        self.clock = START
+
+    @property
+    def state(self) -> Any:
+        return self.room.tables[self.table]
+
+    def send(self, type: str, device: str = "tab", **body: Any) -> Outcome:
+        device = f"{self.table}-{device}"
+        self.seq[device] = n = self.seq.get(device, 0) + 1
+        self.clock += 1.0
+        env = Envelope(f"{device}-{n:06d}", device, n, self.clock, type, body)
+        return self.room.apply(self.table, env, self.clock + 0.01)
+
+    def ok(self, type: str, device: str = "tab", **body: Any) -> list[Alert]:
+        out = self.send(type, device, **body)
+        assert out.reply.status == "ack", out.reply
+        return out.alerts
+
+    def seat_pairs(self, ns: int = 1, ew: int = 4, board: int = 1) -> None:
+        self.ok("checkin", direction="NS", pair=ns)
+        self.ok("checkin", direction="EW", pair=ew)
+        self.ok("board", board=board)
+
+    def calls(self, *calls: str) -> list[Alert]:
+        """Calls in rotation from the player in turn."""
+        found: list[Alert] = []
+        for call in calls:
+            turn = self.state.sitting.board.auction.turn
+            found += self.ok("call", seat=turn.letter, call=call)
+        return found
+
+    def card(self, seat: str, card: str, device: str = "tab") -> list[Alert]:
+        return self.ok("card", device, seat=seat, card=card)
+
+
+def make_room(*, strict: bool | list[str] = False, **kw: Any) -> Room:
+    room = Room(Section("A", MOVEMENT), DEALS, strict=strict, **kw)
+    room.start_round(1, START)
+    return room
+
+
+def kinds(alerts: list[Alert]) -> list[str]:
+    return [a.kind for a in alerts]
+
+
+def only(alerts: list[Alert], kind: str) -> Alert:
+    found = [a for a in alerts if a.kind == kind]
+    assert len(found) == 1, kinds(alerts)
+    return found[0]
+
+
+# Seating and boards -----------------------------------------------------------------------
+
+def test_correct_seating_and_board_raise_nothing() -> None:
+    d = Driver()
+    d.seat_pairs()
+    assert len(d.room.alerts) == 0
+    assert d.state.public_state()["pairs"] == {"NS": 1, "EW": 4}
+
+
+def test_law_15_wrong_board_alerted_and_still_recorded() -> None:
+    d = Driver()
+    d.ok("checkin", direction="NS", pair=1)
+    alert = only(d.ok("board", board=3), "wrong_board")
+    assert alert.law == "15"
+    assert alert.facts["scheduled"] == [1, 2] and alert.facts["at_tables"] == ["A2"]
+    assert alert.board == 3 and alert.table == "A1" and alert.round == 1
+    assert d.state.public_state()["board"] == 3  # recorded as played (15A may let it stand)
+    assert d.ok("board", board=3) == []          # the same board again: no second alert
+
+
+def test_law_5b_pair_sitting_the_wrong_way_round() -> None:
+    d = Driver()
+    first = only(d.ok("checkin", direction="NS", pair=4), "wrong_direction")
+    second = only(d.ok("checkin", direction="EW", pair=1), "wrong_direction")
+    assert first.law == second.law == "5B"
+    assert first.facts["scheduled"] == {"table": "A1", "direction": "EW"}
+    assert d.state.public_state()["pairs"] == {"NS": 4, "EW": 1}  # still recorded
+
+
+def test_law_5b_pair_at_the_wrong_table_and_pair_not_scheduled() -> None:
+    d = Driver()
+    alert = only(d.ok("checkin", direction="EW", pair=5), "wrong_table")
+    assert alert.facts["scheduled"] == {"table": "A2", "direction": "EW"}
+    assert kinds(d.ok("checkin", direction="NS", pair=9)) == ["wrong_pair"]
+
+
+def test_law_15b_board_already_played_by_one_of_the_pairs() -> None:
+    room = make_room()
+    d = Driver(room)
+    d.seat_pairs()
+    d.calls("Pass")                           # board 1 is started by pairs 1 and 4
+    assert d.ok("board", board=1) == []       # announced again in the same sitting: fine
+    room.start_round(2, START + 900)
+    d.ok("checkin", direction="NS", pair=1)
+    d.ok("checkin", direction="EW", pair=6)
+    found = d.ok("board", board=1)
+    assert sorted(kinds(found)) == ["board_already_played", "wrong_board"]
+    again = only(found, "board_already_played")
+    assert again.law == "15B" and again.facts == {"pair": 1, "board": 1, "table": "A1",
+                                                  "round": 1}
+
+
+# Hands read by the card readers -----------------------------------------------------------
+
+def read(d: Driver, seat: Seat, cards: list[str], **kw: Any) -> list[Alert]:
+    return d.ok("hand", "reader", seat=seat.letter, cards=cards, **kw)
+
+
+def test_hands_as_dealt_raise_nothing() -> None:
+    d = Driver()
+    d.seat_pairs()
+    for seat in Seat:
+        assert read(d, seat, [str(c) for c in BOARD_1[seat]]) == []
+
+
+def test_law_7_rotated_board_flagged_before_the_first_call() -> None:
+    d = Driver()
+    d.seat_pairs()
+    versions = []
+    for seat in Seat:  # the board was turned round: each pocket holds the opposite hand
+        versions += read(d, seat, [str(c) for c in BOARD_1[seat.partner]])
+    alert = versions[-1]
+    assert {a.id for a in versions} == {alert.id} and alert.version == 4
+    assert alert.kind == "rotated_board" and alert.law == "7"
+    assert alert.facts["rotation"] == 180 and alert.facts["complete"] is True
+    assert alert.facts["calls_made"] == 0 and "before the first call" in alert.detail
+    assert d.state.sitting.board.auction.entries == ()
+
+
+def test_law_87_two_hands_exchanged_is_not_a_rotation() -> None:
+    d = Driver()
+    d.seat_pairs()
+    read(d, Seat.NORTH, [str(c) for c in BOARD_1[Seat.NORTH]])
+    found = read(d, Seat.EAST, [str(c) for c in BOARD_1[Seat.SOUTH]])
+    assert only(found, "hands_exchanged").law == "87"
+
+
+def test_law_1_foreign_card_in_a_pocket() -> None:
+    d = Driver()
+    d.seat_pairs()
+    cards = [*(str(c) for c in BOARD_1[Seat.WEST].cards[:12]), "joker"]
+    alert = only(read(d, Seat.WEST, cards), "foreign_card")
+    assert alert.law == "1" and alert.facts["foreign"] == ["joker"]
+
+
+def test_laws_13_14_wrong_number_of_cards() -> None:
+    d = Driver()
+    d.seat_pairs()
+    north = [str(c) for c in BOARD_1[Seat.NORTH]]
+    assert only(read(d, Seat.NORTH, north[:12]), "wrong_card_count").law == "14"
+    fourteen = [str(c) for c in BOARD_1[Seat.EAST]] + ["S2"]
+    found = read(d, Seat.EAST, fourteen)
+    assert only(found, "wrong_card_count").law == "13"
+    assert only(found, "hand_differs").facts["extra"] == {"S2": "W"}
+    assert "duplicate_card" not in kinds(found)  # West's pocket is not read yet
+    assert only(read(d, Seat.WEST, [str(c) for c in BOARD_1[Seat.WEST]]),
+                "duplicate_card").facts["also_in"] == {"S2": "E"}
+
+
+def test_law_17d_hand_of_another_board_then_called_with() -> None:
+    d = Driver()
+    d.seat_pairs()
+    first = only(read(d, Seat.NORTH, [str(c) for c in DEALS[5][Seat.NORTH]]), "hand_not_dealt")
+    assert first.law == "17D" and first.facts["holds_board"] == 5
+    assert first.facts["holds_seat"] == "N" and first.call is None
+    update = only(d.calls("1NT"), "hand_not_dealt")
+    assert update.id == first.id and update.version == 2
+    assert update.facts["calls_with_it"] == [1]
+
+
+def test_law_87_cards_displaced_between_hands() -> None:
+    d = Driver()
+    d.seat_pairs()
+    north = [str(c) for c in BOARD_1[Seat.NORTH] if str(c) != "CA"] + ["C2"]
+    alert = only(read(d, Seat.NORTH, north), "hand_differs")
+    assert alert.facts["extra"] == {"C2": "W"} and alert.facts["missing"] == ["CA"]
+
+
+# The auction ------------------------------------------------------------------------------
+
+def test_law_27_insufficient_bid_alert_gives_the_lowest_sufficient_bid() -> None:
+    d = Driver()
+    d.seat_pairs()
+    alert = only(d.calls("1S", "1H"), "insufficient_bid")
+    assert alert.law == "27" and alert.facts["lowest_sufficient"] == "2H"
+    assert alert.seats == ("E",) and alert.call == 2
+    assert alert.options and all("law" in o for o in alert.options)
+    assert alert.evidence["auction"][1][:2] == ["E", "1H"]
+
+
+def test_strict_mode_refuses_illegal_calls_and_cards_without_alerts() -> None:
+    d = Driver(strict=True)
+    d.seat_pairs()
+    d.calls("1S")
+    refused = d.send("call", seat="E", call="1H")
+    assert (refused.reply.status, refused.reply.code) == ("reject", "illegal_call")
+    assert "insufficient" in refused.reply.reason and refused.alerts == []
+    assert d.send("call", seat="W", call="Pass").reply.code == "not_your_turn"
+    assert len(d.state.sitting.board.auction) == 1 and len(d.room.alerts) == 0
+    d.calls("Pass", "Pass", "Pass")           # 1S by North; East leads
+    d.card("E", "HJ")
+    refused = d.send("card", seat="S", card="D8")  # South (dummy) holds hearts
+    assert refused.reply.code == "illegal_play" and "follow suit" in refused.reply.reason
+    assert d.send("card", seat="N", card="HA").reply.code == "not_your_turn"
+
+
+def test_bidding_box_mode_records_a_call_out_of_rotation() -> None:
+    d = Driver()
+    d.seat_pairs()
+    alert = only(d.ok("call", seat="S", call="1NT"), "call_out_of_rotation")
+    assert alert.law.startswith("3") and alert.seats == ("S",)
+
+
+def test_law_25a_undo_before_partner_calls() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1C")
+    assert d.ok("undo", seat="N") == []                 # his own last call: taken back
+    assert d.state.sitting.board.auction.entries == ()
+    d.calls("1D", "Pass")
+    found = d.ok("undo", seat="N")                      # LHO has called: 25A4, both go
+    assert only(found, "change_of_call").facts["withdrawn"] == [["E", "Pass"]]
+    assert d.state.sitting.board.auction.entries == ()
+    d.calls("1D", "Pass", "1H")
+    refused = d.send("undo", seat="N")                  # partner has called since: 25A2
+    assert refused.reply.code == "wrong_state" and "25A2" in refused.reply.reason
+    assert len(d.state.sitting.board.auction) == 3
+
+
+def test_law_25a_no_undo_once_the_opening_lead_is_faced() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    assert d.ok("undo", seat="W") == []                  # the last pass, before the lead
+    d.calls("Pass")
+    d.card("E", "HJ")
+    assert d.send("undo", seat="W").reply.code == "wrong_state"
+
+
+# The play ---------------------------------------------------------------------------------
+
+def play_to_revoke(d: Driver) -> Alert:
+    """1H by South; West leads S2; on North's SK East ruffs with H9 holding spades."""
+    d.seat_pairs()
+    d.calls("Pass", "Pass", "1H", "Pass", "Pass", "Pass")
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"),
+                       ("N", "SK")):
+        assert d.card(seat, card) == []
+    return only(d.card("E", "H9"), "revoke")
+
+
+def test_law_61_revoke_alert_updated_when_established_with_the_64_transfer() -> None:
+    d = Driver()
+    detected = play_to_revoke(d)
+    assert detected.law == "61" and detected.trick == 2 and detected.facts["established"] is False
+    assert d.card("S", "S4") == [] and d.card("W", "H2") == []  # East wins trick 2
+    established = only(d.card("E", "D9"), "revoke")    # East plays to trick 3: 63A1
+    assert established.id == detected.id and established.version == 2
+    assert established.facts["established"] is True and established.law == "64A1"
+    assert established.facts["transfer"] == 1 and established.facts["final"] is False
+    assert established.detected == detected.detected and established.updated > detected.detected
+    play = d.state.sitting.board.play
+    while not play.is_complete:
+        d.card(play.turn.letter, str(play.legal_cards[0]))
+    final = d.room.alerts[detected.id]
+    assert final.facts["final"] is True and final.facts["transfer"] >= 1
+    assert d.state.public_state()["result"]["tricks"] == play.declarer_tricks  # as played
+
+
+def test_law_87_card_not_in_hand_says_whose_it_is() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    alert = only(d.card("E", "S6"), "card_not_in_hand")   # South's spade
+    assert alert.facts["held_by"] == "S" and "belongs to S" in alert.detail
+    assert [1, "S"] in alert.facts["fits"]
+
+
+def test_card_reported_by_reader_and_tablet_is_played_once() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ", device="tab")
+    out = d.send("card", "reader", seat="E", card="HJ")
+    assert out.reply.status == "ack" and not out.state_changed
+    assert len(d.state.sitting.board.play.history) == 1
+
+
+def test_law_24_card_faced_during_the_auction() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT")
+    assert d.send("card", seat="W", card="C2").reply.code == "wrong_state"  # a tablet tap
+    alert = only(d.ok("card", "reader", seat="W", card="C2", source="reader"), "card_exposed")
+    assert alert.law == "24" and alert.facts["calls_made"] == 1
+    assert d.state.sitting.board.play is None
+
+
+def test_law_70_disputed_claim() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ")
+    assert d.ok("claim", seat="N", tricks=13, statement="all top") == []
+    alert = only(d.ok("claim_answer", seat="E", accept=False), "disputed_claim")
+    assert alert.law == "70" and alert.facts["disputed_by"] == "E"
+    assert alert.facts["statement"] == "all top"
+    assert d.send("claim", seat="S", tricks=1).reply.code == "wrong_state"  # dummy
+
+
+def test_law_79_result_disagreement_after_an_accepted_claim() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ")
+    assert d.send("result_confirm", seat="E", accept=True).reply.code == "wrong_state"
+    d.ok("claim", seat="N", tricks=13)
+    d.ok("claim_answer", seat="E", accept=True)
+    d.ok("claim_answer", seat="W", accept=True)
+    assert d.state.public_state()["result"] == {"contract": "1NT", "declarer": "N",
+                                                "tricks": 13, "score_ns": 270}
+    alert = only(d.ok("result_confirm", seat="W", accept=False), "result_disagrees")
+    assert alert.law == "79A" and alert.facts["result"]["tricks"] == 13
+
+
+def test_law_9_director_call() -> None:
+    d = Driver()
+    d.seat_pairs()
+    alert = only(d.ok("director_call", seat="E", note="hesitation"), "director_call")
+    assert alert.law == "9B1" and alert.seats == ("E",) and "hesitation" in alert.detail
+    assert only(d.ok("director_call"), "director_call").id != alert.id
+
+
+# Views ------------------------------------------------------------------------------------
+
+def cards_in(obj: Any) -> set[str]:
+    """Every card name anywhere in a JSON value (lists, dicts, PBN hand strings)."""
+    text = json.dumps(obj)
+    found = {s for s in re.findall(r'"([SHDC][AKQJT2-9])"', text)}
+    return found
+
+
+def test_public_state_never_shows_a_hidden_hand_in_any_phase() -> None:
+    """41C, 41D, protocol: dummy after the opening lead, played cards, hand record at the end."""
+    d = Driver()
+    phases = []
+
+    def check() -> None:
+        state = d.state.public_state()
+        phases.append(state["phase"])
+        shown = cards_in(state)
+        sitting = d.state.sitting
+        play = None if sitting is None else sitting.board.play
+        visible = set()
+        if play is not None and play.history:
+            visible |= {str(c) for _, c, _ in play.history}
+            visible |= {str(c) for c in BOARD_1[play.dummy]}
+            assert "auction" not in state and state["contract"] == "1NT"
+        if state["phase"] == "over":
+            assert "deal" in state
+        else:
+            assert shown <= visible, shown - visible
+            assert "deal" not in state
+
+    check()
+    d.seat_pairs()
+    check()
+    for seat in Seat:
+        read(d, seat, [str(c) for c in BOARD_1[seat]])
+        check()
+    for call in ("1NT", "Pass", "Pass", "Pass"):
+        d.calls(call)
+        check()
+    assert "auction" in d.state.public_state()   # clarification period: still visible
+    for _ in range(52):
+        play = d.state.sitting.board.play
+        d.card(play.turn.letter, str(play.legal_cards[-1]))
+        check()
+    assert phases[0] == "waiting" and {"auction", "play", "over"} <= set(phases)
+
+
+def test_seat_view_holds_only_the_seats_own_cards() -> None:
+    d = Driver()
+    d.seat_pairs()
+    for seat in Seat:
+        view = d.state.seat_view(seat)
+        assert set(view["hand"]) == {str(c) for c in BOARD_1[seat]}
+        assert cards_in(view) == set(view["hand"]) | set(view.get("legal_cards", []))
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ")
+    east = d.state.seat_view(Seat.EAST)
+    assert "HJ" not in east["hand"] and len(east["hand"]) == 12
+    south = d.state.seat_view(Seat.SOUTH)
+    assert "legal_cards" in d.state.seat_view(Seat.NORTH) and "legal_cards" not in south
+
+
+def test_alerts_never_appear_in_the_views() -> None:
+    d = Driver()
+    d.ok("checkin", direction="NS", pair=4)
+    d.ok("board", board=3)
+    d.ok("director_call", seat="N", note="secret note")
+    read(d, Seat.NORTH, [str(c) for c in DEALS[5][Seat.NORTH]])
+    assert len(d.room.alerts) >= 4
+    views = [d.state.public_state()] + [d.state.seat_view(s) for s in Seat]
+    text = json.dumps(views)
+    for alert in d.room.alerts:
+        assert alert.id not in text and alert.kind not in text
+    assert "secret note" not in text and "alerts" not in text
+
