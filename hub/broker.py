@@ -38,7 +38,7 @@ import time
 from types import TracebackType
 from typing import Any
 
-from hub.store import HubError
+from hub.errors import HubError
 
 __all__ = ["BrokerError", "EmbeddedBroker", "serve"]
 

@@ -4,20 +4,21 @@ Facts found at a table (a revoke, a wrong board) are :class:`hub.alerts.Alert` v
 refusals of a device's event are :class:`hub.protocol.Reply` rejections, never exceptions.
 Exceptions are for a room set up wrongly and for director commands that make no sense::
 
-    HubError                       (hub.store today; see the note below)
+    HubError                       every error of the hub
     ├── ConfigError (ValueError)   a room that cannot be: unknown table, section, movement
     └── AlertError (ValueError)    an unknown alert id, or a status change out of order
 
 ``StoreError`` (hub.store), ``MqttError`` (hub.mqtt) and ``BrokerError`` (hub.broker)
-derive from the same ``HubError``. It is defined in ``hub.store`` and re-exported here so
-that there is one tree; this module imports nothing else of the hub.
+derive from the same ``HubError``: one tree. This module imports nothing else of the hub.
 """
 
 from __future__ import annotations
 
-from hub.store import HubError
-
 __all__ = ["AlertError", "ConfigError", "HubError"]
+
+
+class HubError(Exception):
+    """Base of every error the hub raises."""
 
 
 class ConfigError(HubError, ValueError):

@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
-from hub.store import HubError
+from hub.errors import HubError
 
 __all__ = [
     "DEFAULT_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient", "MqttError", "Will",
@@ -170,8 +170,9 @@ class MqttClient:
     """A paho-mqtt 2.x client (MQTT 3.1.1) with the Tenace conventions (module docstring).
 
     ``will`` and ``birth`` are (topic, payload, qos, retain). Received messages go to
-    :attr:`messages`, or, when ``on_message`` and ``loop`` are both given, to
-    ``loop.call_soon_threadsafe(on_message, message)``. paho acknowledges a QoS 1 message
+    :attr:`messages`; to ``loop.call_soon_threadsafe(on_message, message)`` when
+    ``on_message`` and ``loop`` are both given; to ``on_message(message)`` on paho's network
+    thread when only ``on_message`` is (it must return quickly). paho acknowledges a QoS 1 message
     once it is handed over.
     """
 
@@ -184,8 +185,8 @@ class MqttClient:
         self.url = url
         if not client_id and not clean_session:
             raise ValueError("a persistent session (clean_session=False) needs a fixed client id")
-        if (on_message is None) != (loop is None):
-            raise ValueError("on_message and loop go together (the callback runs on the loop)")
+        if loop is not None and on_message is None:
+            raise ValueError("a loop without on_message: the loop runs the on_message callback")
         self.client_id = client_id
         self.will = will
         self.birth = birth
@@ -389,6 +390,8 @@ class MqttClient:
             received = Message(topic, bytes(message.payload), message.qos, bool(message.retain))
             if self._loop is not None and self._on_message is not None:
                 self._loop.call_soon_threadsafe(self._on_message, received)
+            elif self._on_message is not None:
+                self._on_message(received)
             else:
                 self.messages.put(received)
         except Exception:  # nothing from the wire may kill the network thread

@@ -16,8 +16,8 @@ from typing import Any
 __all__ = [
     "EVENT_TYPES", "ROOT", "SCHEMA_VERSION", "Envelope", "ProtocolError", "Reply", "Topic",
     "parse_topic", "topic_alert", "topic_device_command", "topic_device_status", "topic_event",
-    "topic_hub_command", "topic_hub_status", "topic_reply", "topic_seat", "topic_state",
-    "topic_table_command",
+    "topic_hub_command", "topic_hub_status", "topic_reply", "topic_result", "topic_seat",
+    "topic_state", "topic_table_command",
 ]
 
 ROOT = "tenace/v1"
@@ -98,16 +98,26 @@ def topic_alert(alert_id: str) -> str:
     return f"{ROOT}/director/alert/{_check('alert', alert_id, _ID)}"
 
 
+def topic_result(table: str, round: int, board: int) -> str:
+    """Hub -> director and scoring: a board's result at a table (retained; ACL: not for
+    table devices, a result is not seen by players who have still to play the board)."""
+    if round < 0 or board < 0:
+        raise ProtocolError("bad_topic", f"round {round} and board {board} must be 0 or more")
+    return f"{ROOT}/result/{_check('table', table, _TABLE)}/{round}/{board}"
+
+
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
-    hub_cmd, alert."""
+    hub_cmd, alert, result."""
 
     kind: str
     table: str | None = None
     device: str | None = None
     seat: str | None = None
     alert: str | None = None
+    round: int | None = None
+    board: int | None = None
 
 
 def parse_topic(topic: str) -> Topic:
@@ -137,6 +147,10 @@ def parse_topic(topic: str) -> Topic:
             return Topic("hub_status")
         elif rest == ["hub", "cmd"]:
             return Topic("hub_cmd")
+        elif (rest[0] == "result" and len(rest) == 4 and rest[2].isdigit()
+              and rest[3].isdigit()):
+            return Topic("result", _check("table", rest[1], _TABLE), round=int(rest[2]),
+                         board=int(rest[3]))
         elif rest[0] == "director" and len(rest) == 3 and rest[1] == "alert":
             return Topic("alert", alert=_check("alert", rest[2], _ID))
     except ProtocolError:

@@ -37,6 +37,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from hub.errors import HubError
 from hub.protocol import Envelope
 
 __all__ = [
@@ -79,10 +80,6 @@ _COLUMNS = ("event_id, source, table_id, device, seq, device_time, hub_time, typ
 _INSERT = (f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
            "ON CONFLICT (event_id) DO NOTHING")
 _SELECT = f"SELECT position, {_COLUMNS} FROM events"
-
-
-class HubError(Exception):
-    """Base of every error raised by the hub package."""
 
 
 class StoreError(HubError):

@@ -834,20 +834,25 @@ class TableState:
 
     def result(self, s: Sitting | None = None) -> dict[str, Any] | None:
         """The result at the table once the board is over: tricks as played (an accepted
-        claim included) and the score on them; a Law 64 transfer is the director's."""
+        claim included) and the score on them; the Law 64 transfer with attention drawn at
+        the end of play is only proposed (``tricks_rectified``): it is the director's."""
         s = s or self.sitting
         if s is None or not s.over:
             return None
         board = s.board
         play = board.play
         if play is None:
-            return {"contract": "PASS", "declarer": None, "tricks": None, "score_ns": 0}
-        tricks = play.result().tricks_as_played
+            return {"contract": "PASS", "declarer": None, "tricks": None, "score_ns": 0,
+                    "tricks_rectified": None, "score_ns_rectified": 0}
+        outcome = play.result()
         vul = board.vulnerability
+        ns, ew = vul.is_vulnerable(Seat.NORTH), vul.is_vulnerable(Seat.EAST)
         return {"contract": str(play.contract), "declarer": play.declarer.letter,
-                "tricks": tricks, "score_ns": score_ns(play.contract, tricks,
-                                                      vul.is_vulnerable(Seat.NORTH),
-                                                      vul.is_vulnerable(Seat.EAST))}
+                "tricks": outcome.tricks_as_played,
+                "score_ns": score_ns(play.contract, outcome.tricks_as_played, ns, ew),
+                # What Law 64 would give with attention drawn now: the director's to apply.
+                "tricks_rectified": outcome.tricks_rectified,
+                "score_ns_rectified": score_ns(play.contract, outcome.tricks_rectified, ns, ew)}
 
     def _result_confirm(self, env: Envelope, t: float) -> Outcome:
         s = self.sitting

@@ -355,7 +355,9 @@ def test_law_79_result_disagreement_after_an_accepted_claim() -> None:
     d.ok("claim_answer", seat="E", accept=True)
     d.ok("claim_answer", seat="W", accept=True)
     assert d.state.public_state()["result"] == {"contract": "1NT", "declarer": "N",
-                                                "tricks": 13, "score_ns": 270}
+                                                "tricks": 13, "score_ns": 270,
+                                                "tricks_rectified": 13,
+                                                "score_ns_rectified": 270}
     alert = only(d.ok("result_confirm", seat="W", accept=False), "result_disagrees")
     assert alert.law == "79A" and alert.facts["result"]["tricks"] == 13
 

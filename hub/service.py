@@ -1,0 +1,552 @@
+"""The hub service: the room's truth over MQTT (``tenace hub``).
+
+One asyncio loop owns the :class:`hub.room.Room`; paho's network thread only hands messages
+over (``call_soon_threadsafe``). Messages are taken in batches: each event of a batch is
+checked (envelope, topic, device, sequence, clock) and applied to its table, the accepted
+ones are written to the :class:`hub.store.EventLog` in one transaction, and only then are
+the replies, the tables' views, the alerts and the results published. A device that got no
+reply (the hub died before the commit) resends: the event id makes that harmless.
+
+What the hub publishes (docs/protocol.md):
+
+* ``t/{table}/reply/{device}``: ``ack`` or ``reject`` with the reason, for every event;
+* ``t/{table}/state`` and ``t/{table}/seat/{seat}`` (retained), republished only when they
+  change, never an alert and never a hand the seat could not see;
+* ``director/alert/{id}`` (retained while open: cleared once resolved), only for the
+  director's account;
+* ``result/{table}/{round}/{board}`` (retained) once a board is over, again when confirmed;
+* ``hub/status`` (retained): birth and last will.
+
+Everything the room's state depends on is in the log: device events as accepted, and the
+hub's own facts (the event set-up first, then round starts, clock ticks that found
+something, devices going offline or online, the director's steps). Starting on an existing
+log rebuilds every table by replaying it, then republishes every retained view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from bridgecore.cards import Seat
+from hub.alerts import Alert
+from hub.errors import ConfigError, HubError
+from hub.mqtt import Message, MqttClient
+from hub.protocol import (
+    ROOT,
+    Envelope,
+    ProtocolError,
+    Reply,
+    parse_topic,
+    topic_alert,
+    topic_hub_command,
+    topic_hub_status,
+    topic_reply,
+    topic_result,
+    topic_seat,
+    topic_state,
+)
+from hub.room import Room
+from hub.store import LOG_NAME, EventLog, Record, StoreError
+
+__all__ = ["SETUP_FACT", "Hub", "HubRunner", "HubStats", "RoomSetup"]
+
+log = logging.getLogger(__name__)
+
+SETUP_FACT = "event_setup"
+_BATCH = 512                 # messages taken per turn of the loop
+_RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
+
+
+class RoomSetup(Protocol):
+    """What the hub needs of an event set-up (hub.event.EventSetup)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+    def build_room(self) -> Room: ...
+
+
+@dataclass(slots=True)
+class HubStats:
+    """Counters for the operator and the benchmarks."""
+
+    received: int = 0
+    accepted: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    alerts: int = 0
+    batches: int = 0
+    published: int = 0
+    rejected_by_code: dict[str, int] = field(default_factory=dict)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class Hub:
+    """``Hub(log, setup_loader, url=...)``: ``await hub.run()`` until ``hub.stop()``.
+
+    ``setup`` is the event set-up to start a new log with; an existing log carries its own
+    (the first record) and ``setup_loader`` turns that JSON back into a set-up. Giving a
+    set-up that differs from the log's is an error: a new event needs a new data directory.
+    """
+
+    def __init__(self, log_: EventLog, *, url: str,
+                 setup: RoomSetup | None = None,
+                 setup_loader: Callable[[dict[str, Any]], RoomSetup] | None = None,
+                 client_id: str = "tenace-hub", tick_seconds: float = 1.0,
+                 clock: Callable[[], float] = time.time,
+                 console: tuple[str, int] | None = None):
+        self.log = log_
+        self.url = url
+        self.client_id = client_id
+        self.tick_seconds = tick_seconds
+        self.clock = clock
+        self.stats = HubStats()
+        self.room, self.setup = self._open_room(setup, setup_loader)
+        self.console_address = console
+        self.console: Any = None
+        self.ready = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: MqttClient | None = None
+        self._inbox: list[Message] = []
+        self._flush_scheduled = False
+        self._stopping: asyncio.Event | None = None
+        self._last: dict[str, str] = {}          # topic -> last payload published (retained)
+        self._results: dict[tuple[str, int, int], str] = {}
+        self.listeners: list[Callable[[str, Any], None]] = []  # (what, data) after changes
+
+    # The room and its log ------------------------------------------------------------------
+    def _open_room(self, setup: RoomSetup | None,
+                   loader: Callable[[dict[str, Any]], RoomSetup] | None
+                   ) -> tuple[Room, RoomSetup]:
+        records = self.log.replay()
+        first = next(records, None)
+        if first is None:
+            if setup is None:
+                raise ConfigError(f"{self.log.path}: an empty event log and no event set-up: "
+                                  "give the event (--event FILE or --tables N)")
+            self.log.append(Record.fact(SETUP_FACT, setup.to_json(), hub_time=self.clock()))
+            return setup.build_room(), setup
+        if first.type != SETUP_FACT:
+            raise ConfigError(f"{self.log.path}: the log does not start with the event set-up "
+                              f"(first record: {first.type!r})")
+        stored = first.data()
+        if setup is not None and setup.to_json() != stored:
+            raise ConfigError(f"{self.log.path} holds another event: start with a new data "
+                              "directory, or without an event set-up to go on with this one")
+        if loader is None:
+            if setup is None:
+                raise ConfigError("a set-up loader is needed to rebuild from an existing log")
+            kept = setup
+        else:
+            kept = loader(stored)
+        room = kept.build_room()
+        started = time.perf_counter()
+        n = 0
+        for record in records:
+            room.replay(record)
+            n += 1
+        log.info("rebuilt %d tables from %d records of %s in %.2f s", len(room.tables), n,
+                 self.log.path, time.perf_counter() - started)
+        return room, kept
+
+    def hub_time(self) -> float:
+        return self.clock()
+
+    # Running -------------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Connect, subscribe, republish every retained view, then serve until stop()."""
+        self._loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        status = topic_hub_status()
+        will = (status, _dumps({"online": False}), 1, True)
+        birth = (status, _dumps({"online": True, "started": self.clock(),
+                                 "tables": len(self.room.tables)}), 1, True)
+        client = MqttClient(self.url, self.client_id, will=will, birth=birth,
+                            on_message=self._receive, loop=self._loop, start=False)
+        self._client = client
+        for topic_filter in (f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status",
+                             topic_hub_command()):
+            client.subscribe(topic_filter, 1, wait=False)
+        client.start()
+        try:
+            await self._loop.run_in_executor(None, client.wait_connected, 30.0)
+            if self.console_address is not None:
+                from hub.console import Console
+                self.console = Console(self, *self.console_address)
+                await self.console.start()
+            self.republish()
+            self.ready.set()
+            ticker = asyncio.create_task(self._ticker())
+            await self._stopping.wait()
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            self._flush()
+        finally:
+            if self.console is not None:
+                await self.console.stop()
+            client.close()
+
+    def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Run ``fn`` on the hub's loop and return its result (from another thread)."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return fn()
+
+        async def wrapped() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(wrapped(), loop).result(timeout)
+
+    def stop(self) -> None:
+        """Ask run() to finish (any thread)."""
+        loop, stopping = self._loop, self._stopping
+        if loop is not None and stopping is not None:
+            loop.call_soon_threadsafe(stopping.set)
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                self._tick()
+            except Exception:  # the clock must keep running
+                log.exception("round clock tick failed")
+
+    def _tick(self) -> None:
+        now = self.clock()
+        alerts = self.room.tick(now)
+        if alerts:
+            self._record_fact("tick", {}, now)
+            self._publish_alerts(alerts)
+            self._publish_tables({a.table for a in alerts})
+
+    # Receiving -----------------------------------------------------------------------------
+    def _receive(self, message: Message) -> None:
+        """On the loop: queue the message; one flush per turn of the loop takes the batch."""
+        self._inbox.append(message)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            assert self._loop is not None
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._inbox = self._inbox[:_BATCH], self._inbox[_BATCH:]
+        if self._inbox:
+            self._flush_scheduled = True
+            assert self._loop is not None
+            self._loop.call_soon(self._flush)
+        if batch:
+            self.handle(batch)
+
+    def handle(self, batch: Iterable[Message]) -> None:
+        """Apply a batch of messages: log what was accepted, then publish."""
+        self.stats.batches += 1
+        records: list[Record] = []
+        replies: list[tuple[str, str]] = []
+        alerts: list[Alert] = []
+        changed: set[str] = set()
+        for message in batch:
+            self.stats.received += 1
+            try:
+                topic = parse_topic(message.topic)
+            except ProtocolError as err:
+                log.warning("message on %r ignored: %s", message.topic, err.reason)
+                continue
+            if topic.kind == "ev":
+                assert topic.table is not None and topic.device is not None
+                self._event(topic.table, topic.device, message.payload, records, replies,
+                            alerts, changed)
+            elif topic.kind == "status":
+                assert topic.table is not None and topic.device is not None
+                self._presence(topic.table, topic.device, message.payload, records, alerts,
+                               changed)
+            elif topic.kind == "hub_cmd":
+                self._command(message.payload, records, alerts, changed)
+        if records:
+            try:
+                self.log.append_many(records)
+            except StoreError as err:
+                self._store_failed(err, replies)
+                return
+        # The views and alerts first: a device that has its reply finds the state updated.
+        self._publish_alerts(alerts)
+        self._publish_tables(changed)
+        client = self._client
+        if client is not None:
+            for topic_name, payload in replies:
+                client.publish(topic_name, payload, 1)
+            self.stats.published += len(replies)
+
+    def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
+        """The batch could not be written: nothing of it may count. The room goes back to
+        what the log holds and no event of the batch is acknowledged (devices resend)."""
+        log.critical("event log write failed, batch dropped and room rebuilt: %s", err)
+        self.room = self.setup.build_room()
+        self.room.rebuild(self.log.replay(after=1))
+        client = self._client
+        if client is None:
+            return
+        for topic_name, payload in replies:
+            reply = json.loads(payload)
+            reply.update(type="reject", code="storage",
+                         reason="the hub could not store the event; send it again")
+            client.publish(topic_name, _dumps(reply), 1)
+
+    def _event(self, table: str, device: str, payload: bytes, records: list[Record],
+               replies: list[tuple[str, str]], alerts: list[Alert], changed: set[str]) -> None:
+        now = self.clock()
+        reply_topic = topic_reply(table, device)
+        try:
+            env = Envelope.from_json(payload)
+            if env.device != device:
+                raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
+                                    f"published on the topic of device {device!r}")
+        except ProtocolError as err:
+            ref, seq = _salvage(payload)
+            self._rejected(table, device, err.code, err.reason, payload)
+            replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
+                                               now).to_json()))
+            return
+        out = self.room.apply(table, env, now)
+        reply = out.reply
+        replies.append((reply_topic, reply.to_json()))
+        if reply.status != "ack":
+            self._rejected(table, device, reply.code, reply.reason, payload)
+            return
+        if reply.code == "duplicate":
+            self.stats.duplicates += 1
+            return
+        self.stats.accepted += 1
+        records.append(Record.from_envelope(env, table, now))
+        alerts.extend(out.alerts)
+        if out.state_changed or out.alerts:
+            changed.add(table)
+
+    def _rejected(self, table: str, device: str, code: str, reason: str,
+                  payload: bytes) -> None:
+        self.stats.rejected += 1
+        self.stats.rejected_by_code[code] = self.stats.rejected_by_code.get(code, 0) + 1
+        log.warning("event from %s at table %s rejected (%s): %s", device, table, code, reason)
+        log.debug("rejected payload: %r", payload[:_RAW_KEPT])
+
+    def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
+                  alerts: list[Alert], changed: set[str]) -> None:
+        try:
+            online = json.loads(payload)["online"]
+            if not isinstance(online, bool):
+                raise TypeError("online must be true or false")
+        except (ValueError, KeyError, TypeError) as err:
+            if payload:  # an empty retained payload clears the status: nothing to say
+                log.warning("status of %s at %s not understood: %s", device, table, err)
+            return
+        if table not in self.room.tables:
+            log.warning("status of %s for unknown table %s ignored", device, table)
+            return
+        info = self.room.devices.get(device)
+        now = self.clock()
+        body = {"device": device, "table": table}
+        if online:
+            if info is not None and info.online:
+                return
+            records.append(Record.fact("device_online", body, hub_time=now))
+            self.room.device_online(device, now, table)
+        else:
+            if info is not None and not info.online:
+                return
+            raised = self.room.device_offline(device, now, table)
+            records.append(Record.fact("device_offline", body, hub_time=now))
+            alerts.extend(raised)
+        changed.add(table)
+
+    def _command(self, payload: bytes, records: list[Record], alerts: list[Alert],
+                 changed: set[str]) -> None:
+        try:
+            obj = json.loads(payload)
+        except ValueError as err:
+            log.warning("director command is not JSON: %s", err)
+            return
+        result = self._director(obj, records, alerts, changed)
+        if not result.get("ok"):
+            log.warning("director command %r refused: %s", obj, result.get("error"))
+
+    # Director ------------------------------------------------------------------------------
+    def director(self, command: Any) -> dict[str, Any]:
+        """A director command from the console (on the loop): logged, applied, published."""
+        records: list[Record] = []
+        alerts: list[Alert] = []
+        changed: set[str] = set()
+        result = self._director(command, records, alerts, changed)
+        if records:
+            try:
+                self.log.append_many(records)
+            except StoreError as err:
+                log.critical("director command not stored: %s", err)
+                self.room = self.setup.build_room()
+                self.room.rebuild(self.log.replay(after=1))
+                return {"ok": False, "error": f"not stored: {err}"}
+        self._publish_alerts(alerts)
+        self._publish_tables(changed)
+        return result
+
+    def _director(self, command: Any, records: list[Record], alerts: list[Alert],
+                  changed: set[str]) -> dict[str, Any]:
+        from hub.director import parse_command
+        try:
+            kind, body = parse_command(command, self.room)
+        except (ProtocolError, HubError) as err:
+            return {"ok": False, "error": getattr(err, "reason", str(err))}
+        now = self.clock()
+        try:
+            raised = self.room.fact(kind, body, now)
+        except HubError as err:  # parse_command checked; this is a bug, not a crash
+            log.exception("director command %s %r failed", kind, body)
+            return {"ok": False, "error": str(err)}
+        records.append(Record.fact(kind, body, hub_time=now, source="director"))
+        alerts.extend(raised)
+        if kind in ("round_start", "table_mode"):
+            changed.update(self.room.tables)
+        changed.update(a.table for a in raised)
+        return {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
+
+    def _record_fact(self, kind: str, body: dict[str, Any], now: float,
+                     source: str = "hub") -> None:
+        try:
+            self.log.append(Record.fact(kind, body, hub_time=now, source=source))
+        except StoreError as err:
+            log.critical("fact %s not stored: %s", kind, err)
+
+    # Publishing ----------------------------------------------------------------------------
+    def _retain(self, topic_name: str, payload: str, force: bool = False) -> None:
+        if not force and self._last.get(topic_name) == payload:
+            return
+        self._last[topic_name] = payload
+        if self._client is not None:
+            self._client.publish(topic_name, payload, 1, True)
+            self.stats.published += 1
+
+    def _publish_alerts(self, alerts: Iterable[Alert]) -> None:
+        latest: dict[str, Alert] = {}
+        for alert in alerts:
+            latest[alert.id] = alert
+        for alert in latest.values():
+            self.stats.alerts += 1
+            name = topic_alert(alert.id)
+            data = _dumps(alert.to_json())
+            client = self._client
+            if client is not None:
+                if alert.is_open:
+                    client.publish(name, data, 1, True)
+                else:  # closed: say so once, and clear the retained copy
+                    client.publish(name, data, 1, False)
+                    client.publish(name, b"", 1, True)
+            for listener in self.listeners:
+                listener("alert", alert)
+            if self.console is not None:
+                self.console.alert_changed(alert)
+
+    def _publish_tables(self, tables: Iterable[str], force: bool = False) -> None:
+        for table_id in sorted(set(tables)):
+            table = self.room.tables.get(table_id)
+            if table is None:
+                continue
+            self._retain(topic_state(table_id), _dumps(table.public_state()), force)
+            for seat in Seat:
+                self._retain(topic_seat(table_id, seat.letter), _dumps(table.seat_view(seat)),
+                             force)
+            for (round_, board), sitting in table.sittings.items():
+                result = table.result(sitting)
+                if result is None:
+                    continue
+                ns, ew = table.pairs(round_)
+                data = dict(result, table=table_id, round=round_, board=board,
+                            pairs={"NS": ns, "EW": ew},
+                            confirmed=any(ok for ok, _ in sitting.confirmations.values()),
+                            ended=sitting.ended)
+                text = _dumps(data)
+                key = (table_id, round_, board)
+                if force or self._results.get(key) != text:
+                    self._results[key] = text
+                    if self._client is not None:
+                        self._client.publish(topic_result(table_id, round_, board), text, 1,
+                                             True)
+                    for listener in self.listeners:
+                        listener("result", data)
+            for listener in self.listeners:
+                listener("table", table_id)
+            if self.console is not None:
+                self.console.table_changed(table_id)
+
+    def republish(self) -> None:
+        """Every retained view again (on start: a broker may have lost them)."""
+        self._publish_tables(self.room.tables, force=True)
+        client = self._client
+        if client is not None:
+            for alert in self.room.alerts.open():
+                client.publish(topic_alert(alert.id), _dumps(alert.to_json()), 1, True)
+
+
+def _salvage(payload: bytes) -> tuple[str, int | None]:
+    """The id and seq of a rejected payload, when they can be read, for the reply's ``ref``."""
+    try:
+        obj = json.loads(payload)
+        ref = obj.get("id") if isinstance(obj, dict) else None
+        seq = obj.get("seq") if isinstance(obj, dict) else None
+        return (ref if isinstance(ref, str) else "?",
+                seq if isinstance(seq, int) and not isinstance(seq, bool) else None)
+    except (ValueError, UnicodeDecodeError):
+        return "?", None
+
+
+class HubRunner:
+    """A hub on its own thread and event loop (tests, ``tenace sim``, ``tenace demo``)::
+
+        with HubRunner(hub) as hub: ...
+    """
+
+    def __init__(self, hub: Hub, *, timeout: float = 30.0):
+        self.hub = hub
+        self.timeout = timeout
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def __enter__(self) -> Hub:
+        def main() -> None:
+            try:
+                asyncio.run(self.hub.run())
+            except BaseException as err:  # reported to the starting thread
+                self._error = err
+                self.hub.ready.set()
+
+        self._thread = threading.Thread(target=main, name="tenace-hub", daemon=True)
+        self._thread.start()
+        if not self.hub.ready.wait(self.timeout):
+            raise HubError(f"the hub did not start within {self.timeout} s")
+        if self._error is not None:
+            raise HubError(f"the hub did not start: {self._error}") from self._error
+        return self.hub
+
+    def __exit__(self, *exc: object) -> None:
+        self.hub.stop()
+        if self._thread is not None:
+            self._thread.join(self.timeout)
+
+
+def data_log(data: Path | str | None) -> EventLog:
+    """The event log of a data directory (in memory without one)."""
+    if data is None:
+        return EventLog.memory()
+    folder = Path(data)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--data {folder}: not a directory")
+    return EventLog.open(folder / LOG_NAME)
