@@ -140,6 +140,10 @@ class Delivery:
         return f"Delivery(mid={self.mid}, topic={self.topic!r}, done={self.done})"
 
 
+def _ignore(ok: bool) -> None:
+    """The acknowledgement of a message nobody waits for."""
+
+
 class _Acks:
     """Acknowledgements by message id, each with a success flag. An acknowledgement may arrive
     (on the network thread) before the publishing thread has registered its message id."""
@@ -149,13 +153,16 @@ class _Acks:
         self._waiting: dict[int, Callable[[bool], None]] = {}
         self._early: dict[int, bool] = {}
 
-    def register(self, mid: int, done: Callable[[bool], None]) -> None:
+    def register(self, mid: int, done: Callable[[bool], None] | None) -> None:
+        """Call ``done`` once ``mid`` is acknowledged; None only forgets the early
+        acknowledgement, so that a later message reusing the id is not taken as done."""
         with self._lock:
             if mid not in self._early:
-                self._waiting[mid] = done
+                self._waiting[mid] = done or _ignore
                 return
             ok = self._early.pop(mid)
-        done(ok)
+        if done is not None:
+            done(ok)
 
     def acknowledge(self, mid: int, ok: bool = True) -> None:
         with self._lock:
@@ -221,6 +228,7 @@ class MqttClient:
         client.on_publish = self._handle_publish
         client.on_message = self._handle_message
         client.on_connect_fail = self._handle_connect_fail
+        client.on_socket_open = self._handle_socket_open
         self._client = client
         self._keepalive = keepalive
         if start:
@@ -264,6 +272,10 @@ class MqttClient:
         self._client.disconnect()
         if self._started:
             self._client.loop_stop()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def __enter__(self) -> MqttClient:
         return self
@@ -323,6 +335,16 @@ class MqttClient:
             raise MqttError(f"{self}: no acknowledgement for {topic!r} after {timeout} s")
         return delivery
 
+    def send(self, topic: str, payload: bytes | str, qos: int = 1, retain: bool = False) -> None:
+        """Publish without a :class:`Delivery` to wait on: the hub's fast path (paho still
+        resends a QoS 1 message until the broker acknowledges it)."""
+        if self._closed:
+            raise MqttError(f"{self}: closed, {topic!r} not published")
+        info = self._client.publish(topic, payload, qos, retain)
+        if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+            raise MqttError(f"{self}: outgoing queue full, {topic!r} not published")
+        self._published.register(info.mid, None)
+
     def _publish(self, topic: str, payload: bytes | str, qos: int, retain: bool) -> Delivery:
         info = self._client.publish(topic, payload, qos, retain)
         if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
@@ -338,6 +360,12 @@ class MqttClient:
             sock.shutdown(socket.SHUT_RDWR)
 
     # paho callbacks (network thread: hand over and return) ------------------------------------
+
+    def _handle_socket_open(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        """No Nagle: an MQTT packet is small and waits for nothing. Without this each
+        exchange may wait ~40 ms for the peer's delayed acknowledgement."""
+        if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _handle_connect(self, client: paho.Client, userdata: Any, flags: Any,
                         reason_code: Any, properties: Any) -> None:

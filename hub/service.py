@@ -233,6 +233,8 @@ class Hub:
     # Receiving -----------------------------------------------------------------------------
     def _receive(self, message: Message) -> None:
         """On the loop: queue the message; one flush per turn of the loop takes the batch."""
+        if self._stopping is None or self._stopping.is_set():
+            return  # not acknowledged by a stopped hub's reply: the device sends it again
         self._inbox.append(message)
         if not self._flush_scheduled:
             self._flush_scheduled = True
@@ -241,6 +243,8 @@ class Hub:
 
     def _flush(self) -> None:
         self._flush_scheduled = False
+        if self._client is None or self._client.closed:
+            return
         batch, self._inbox = self._inbox[:_BATCH], self._inbox[_BATCH:]
         if self._inbox:
             self._flush_scheduled = True
@@ -285,7 +289,7 @@ class Hub:
         client = self._client
         if client is not None:
             for topic_name, payload in replies:
-                client.publish(topic_name, payload, 1)
+                client.send(topic_name, payload, 1)
             self.stats.published += len(replies)
 
     def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
@@ -301,7 +305,7 @@ class Hub:
             reply = json.loads(payload)
             reply.update(type="reject", code="storage",
                          reason="the hub could not store the event; send it again")
-            client.publish(topic_name, _dumps(reply), 1)
+            client.send(topic_name, _dumps(reply), 1)
 
     def _event(self, table: str, device: str, payload: bytes, records: list[Record],
                replies: list[tuple[str, str]], alerts: list[Alert], changed: set[str]) -> None:
@@ -432,7 +436,7 @@ class Hub:
             return
         self._last[topic_name] = payload
         if self._client is not None:
-            self._client.publish(topic_name, payload, 1, True)
+            self._client.send(topic_name, payload, 1, True)
             self.stats.published += 1
 
     def _publish_alerts(self, alerts: Iterable[Alert]) -> None:
@@ -446,10 +450,10 @@ class Hub:
             client = self._client
             if client is not None:
                 if alert.is_open:
-                    client.publish(name, data, 1, True)
+                    client.send(name, data, 1, True)
                 else:  # closed: say so once, and clear the retained copy
-                    client.publish(name, data, 1, False)
-                    client.publish(name, b"", 1, True)
+                    client.send(name, data, 1, False)
+                    client.send(name, b"", 1, True)
             for listener in self.listeners:
                 listener("alert", alert)
             if self.console is not None:
@@ -478,7 +482,7 @@ class Hub:
                 if force or self._results.get(key) != text:
                     self._results[key] = text
                     if self._client is not None:
-                        self._client.publish(topic_result(table_id, round_, board), text, 1,
+                        self._client.send(topic_result(table_id, round_, board), text, 1,
                                              True)
                     for listener in self.listeners:
                         listener("result", data)
@@ -493,7 +497,7 @@ class Hub:
         client = self._client
         if client is not None:
             for alert in self.room.alerts.open():
-                client.publish(topic_alert(alert.id), _dumps(alert.to_json()), 1, True)
+                client.send(topic_alert(alert.id), _dumps(alert.to_json()), 1, True)
 
 
 def _salvage(payload: bytes) -> tuple[str, int | None]:

@@ -1,0 +1,284 @@
+"""Tenace hub benchmarks (issue 3). Prints figures; asserts nothing.
+
+    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt]
+
+* Throughput: every event of a room of fully played boards (check-ins, the board, the
+  four hands read from the pocket, calls, 52 cards read as played, the result confirmed)
+  is queued at the broker for the hub's persistent session, then a hub starts and takes
+  them: events per second from the first message to the last accepted, every detector on
+  and every accepted event committed to the SQLite log before its reply (target 5,000 or
+  more). The same events applied straight to the hub with no broker show its own cost.
+* Latency: ``--tables`` tables play at a steady pace while a probe table calls the
+  director; the time from the probe publishing to the director's alert arriving, p50 and
+  p99, against the broker's own round trip measured in the same run by the same client
+  (an echo on a topic it subscribes to): target, the hub adds 5 ms or less at p99.
+* Memory: tracemalloc of the room and the hub's caches per table, after each table has
+  played a board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.deal import Deal
+from bridgecore.movements import mitchell
+from bridgecore.randomgame import random_board
+from hub.mqtt import Message, MqttClient
+from hub.room import Room, Section
+from hub.service import Hub, HubRunner
+from hub.store import EventLog
+from tenace.devices import DeviceEvent, envelopes
+
+
+def _line(name: str, value: str, target: str = "", ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  [meets target]" if ok else "  [BELOW TARGET]")
+    print(f"{name:<52} {value:>20}   {target}{mark}")
+
+
+class BenchSetup:
+    """A Mitchell of ``tables`` tables, one board a round, two rounds, random deals."""
+
+    def __init__(self, tables: int, seed: int = 2026):
+        self.tables = tables
+        self.seed = seed
+        self.movement = mitchell(tables, boards_per_round=1, rounds=2)
+        rng = random.Random(seed)
+        self.deals: dict[int, Deal] = {n: random_deal(rng) for n in self.movement.boards}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"benchmark": "mitchell", "tables": self.tables, "seed": self.seed}
+
+    def build_room(self) -> Room:
+        return Room(Section("A", self.movement), self.deals, clock_tolerance=None)
+
+
+def table_script(setup: BenchSetup, number: int, rng: random.Random,
+                 t0: float) -> list[DeviceEvent]:
+    """One table's first round: a whole board, as its tablet and card reader send it."""
+    table = f"A{number}"
+    a = setup.movement.assignment(1, number)
+    assert a is not None and a.ns is not None and a.ew is not None
+    board_number = a.boards[0]
+    deal = setup.deals[board_number]
+    board = random_board(rng, board_number, deal, start=t0)
+    tab, rdr = f"{table}-tab", f"{table}-rdr"
+    out = [DeviceEvent(table, tab, "checkin", {"direction": "NS", "pair": a.ns}, t0),
+           DeviceEvent(table, tab, "checkin", {"direction": "EW", "pair": a.ew}, t0),
+           DeviceEvent(table, tab, "board", {"board": board_number}, t0)]
+    for seat in deal:
+        out.append(DeviceEvent(table, rdr, "hand", {
+            "seat": seat.letter, "cards": [str(c) for c in deal[seat]], "when": "out"}, t0))
+    for e in board.auction.entries:
+        out.append(DeviceEvent(table, tab, "call", {"seat": e.seat.letter,
+                                                    "call": str(e.call)}, t0))
+    if board.play is not None:
+        for seat, card, _ in board.play.history:
+            out.append(DeviceEvent(table, rdr, "card", {"seat": seat.letter, "card": str(card),
+                                                        "source": "reader"}, t0))
+    declarer = None if board.play is None else board.play.declarer
+    confirm = "E" if declarer is None or declarer.letter in "NS" else "N"
+    out.append(DeviceEvent(table, tab, "result_confirm", {"seat": confirm, "accept": True}, t0))
+    return out
+
+
+def room_messages(setup: BenchSetup, run: str) -> list[Message]:
+    rng = random.Random(setup.seed)
+    t0 = time.time()
+    events: list[DeviceEvent] = []
+    scripts = [table_script(setup, n, rng, t0) for n in range(1, setup.tables + 1)]
+    # Interleave the tables, as a room plays: one event of each table in turn.
+    longest = max(len(s) for s in scripts)
+    for i in range(longest):
+        events += [s[i] for s in scripts if i < len(s)]
+    return [Message(f"tenace/v1/t/{table}/ev/{env.device}", env.to_json().encode(), 1)
+            for table, env in envelopes(events, run)]
+
+
+# Throughput ---------------------------------------------------------------------------------
+
+def bench_direct(setup: BenchSetup) -> None:
+    messages = room_messages(setup, "direct")
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = Hub(EventLog.open(Path(tmp) / "log.sqlite3"), url="mqtt://unused:1",
+                  setup=setup)
+        t0 = time.perf_counter()
+        for i in range(0, len(messages), 512):
+            hub.handle(messages[i:i + 512])
+        elapsed = time.perf_counter() - t0
+        alerts = len(hub.room.alerts)
+        hub.log.close()
+    rate = hub.stats.accepted / elapsed
+    _line("hub alone (no broker): events/s", f"{rate:,.0f}", "")
+    print(f"    {hub.stats.accepted} events accepted of {len(messages)}, {alerts} alerts "
+          f"(expected 0), {elapsed:.2f} s")
+
+
+def bench_backlog(setup: BenchSetup, url: str) -> None:
+    messages = room_messages(setup, "backlog")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "log.sqlite3"
+        # A first hub creates its persistent session at the broker, then stops.
+        with HubRunner(Hub(EventLog.open(path), url=url, setup=setup, client_id="bench-hub")):
+            pass
+        publisher = MqttClient(url, "bench-publisher", clean_session=True).wait_connected()
+        deliveries = [publisher.publish(m.topic, m.payload, 1) for m in messages]
+        for d in deliveries:
+            d.wait(60)
+        publisher.close()
+        hub = Hub(EventLog.open(path), url=url, setup=setup, client_id="bench-hub",
+                  setup_loader=lambda _: setup)
+        done = threading.Event()
+        first: list[float] = []
+
+        def watch(what: str, data: Any) -> None:
+            if not first:
+                first.append(time.perf_counter())
+            if hub.stats.accepted >= len(messages):
+                done.set()
+
+        hub.listeners.append(watch)
+        t_start = time.perf_counter()
+        with HubRunner(hub):
+            done.wait(300)
+            t_end = time.perf_counter()
+            accepted = hub.stats.accepted
+            batches = hub.stats.batches
+            published = hub.stats.published
+        hub.log.close()
+    start = first[0] if first else t_start
+    rate = accepted / (t_end - start)
+    _line("hub through the broker, durable log: events/s", f"{rate:,.0f}", "target 5,000",
+          rate >= 5000)
+    print(f"    {accepted} of {len(messages)} events, {batches} batches, {published} messages "
+          f"published, {t_end - start:.2f} s from the first message to the last accepted")
+
+
+# Latency ------------------------------------------------------------------------------------
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None:
+    messages = room_messages(setup, "latency")
+    probe_table = f"A{setup.tables}"
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = Hub(EventLog.open(Path(tmp) / "log.sqlite3"), url=url, setup=setup)
+        with HubRunner(hub):
+            stop = threading.Event()
+
+            def background() -> None:
+                client = MqttClient(url, "bench-room", clean_session=True).wait_connected()
+                interval = 1.0 / rate
+                next_at = time.perf_counter()
+                for m in messages:
+                    if stop.is_set():
+                        break
+                    if m.topic.startswith(f"tenace/v1/t/{probe_table}/"):
+                        continue
+                    client.publish(m.topic, m.payload, 1)
+                    next_at += interval
+                    delay = next_at - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+                client.close()
+
+            load = threading.Thread(target=background, daemon=True)
+            load.start()
+            probe = MqttClient(url, "bench-probe", clean_session=True, start=False)
+            probe.subscribe("tenace/v1/director/alert/+", 1, wait=False)
+            probe.subscribe("bench/echo", 1, wait=False)
+            probe.start().wait_connected()
+            time.sleep(1.0)  # the room is playing
+            hub_ms: list[float] = []
+            echo_ms: list[float] = []
+            seen: set[str] = set()
+            for i in range(probes):
+                # The broker's own round trip, by the same client, in the same conditions.
+                t0 = time.perf_counter()
+                probe.publish("bench/echo", str(i), 1)
+                while probe.messages.get(timeout=10).topic != "bench/echo":
+                    pass
+                echo_ms.append((time.perf_counter() - t0) * 1000)
+                seq = i + 1
+                payload = (f'{{"v":1,"id":"probe-{seq}","device":"probe","seq":{seq},'
+                           f'"time":{time.time()},"type":"director_call","body":{{}}}}')
+                t0 = time.perf_counter()
+                probe.publish(f"tenace/v1/t/{probe_table}/ev/probe", payload, 1)
+                while True:  # each director call is a new alert (9B1)
+                    m = probe.messages.get(timeout=10)
+                    if m.topic.startswith("tenace/v1/director/alert/") and \
+                            m.topic not in seen and b"director_call" in m.payload:
+                        seen.add(m.topic)
+                        break
+                hub_ms.append((time.perf_counter() - t0) * 1000)
+                time.sleep(0.01)
+            stop.set()
+            load.join()
+            probe.close()
+            during = hub.stats.accepted
+    p50, p99 = _percentile(hub_ms, 0.5), _percentile(hub_ms, 0.99)
+    b50, b99 = _percentile(echo_ms, 0.5), _percentile(echo_ms, 0.99)
+    print(f"latency with {setup.tables} tables playing ({rate:.0f} events/s of room load, "
+          f"{during} events taken), {probes} probes:")
+    _line("  broker round trip p50 / p99 (ms)", f"{b50:.2f} / {b99:.2f}", "baseline")
+    _line("  device event to director alert p50 / p99 (ms)", f"{p50:.2f} / {p99:.2f}",
+          f"ratio {p50 / b50:.1f}x / {p99 / b99:.1f}x")
+    _line("  added by the hub at p99 (ms)", f"{p99 - b99:.2f}", "target 5 ms or less",
+          p99 - b99 <= 5.0)
+
+
+# Memory -------------------------------------------------------------------------------------
+
+def bench_memory(tables: int) -> None:
+    setup = BenchSetup(tables, seed=7)
+    messages = room_messages(setup, "memory")
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    hub = Hub(EventLog.memory(), url="mqtt://unused:1", setup=setup)
+    empty = tracemalloc.get_traced_memory()[0]
+    for i in range(0, len(messages), 512):
+        hub.handle(messages[i:i + 512])
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    _line("hub memory per table, set up (KiB)", f"{(empty - before) / tables / 1024:.1f}")
+    _line("hub memory per table after a played board (KiB)",
+          f"{(after - before) / tables / 1024:.1f}")
+    hub.log.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--throughput-tables", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=500.0,
+                        help="room load in events per second during the latency run")
+    parser.add_argument("--probes", type=int, default=300)
+    parser.add_argument("--broker", choices=["mosquitto", "amqtt"], default="mosquitto")
+    args = parser.parse_args()
+    from benchmarks.brokers import broker
+    bench_direct(BenchSetup(args.throughput_tables))
+    bench_memory(args.tables)
+    with broker(args.broker) as url:
+        print(f"broker: {args.broker} at {url}")
+        bench_backlog(BenchSetup(args.throughput_tables), url)
+        bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
+
+
+if __name__ == "__main__":
+    main()

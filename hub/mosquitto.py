@@ -1,0 +1,84 @@
+"""Run a Mosquitto broker (the Debian package) for the tests, the benchmarks and tools:
+on loopback, a free port, a temporary configuration, stopped by its PID."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+from hub.broker import BrokerError
+
+__all__ = ["MOSQUITTO", "Mosquitto", "free_port", "wait_for_port"]
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    """A TCP port free on loopback right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes]) -> bool:
+    """True once something accepts connections on ``port``; False if ``process`` exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.01)
+    return False
+
+
+class Mosquitto:
+    """A Mosquitto on 127.0.0.1 with a configuration and persistence folder in ``folder``.
+    ``extra`` lines go first in the configuration."""
+
+    def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
+                 queued: int = 10000):
+        if not Path(MOSQUITTO).exists():
+            raise BrokerError(f"mosquitto is not installed ({MOSQUITTO}): apt install mosquitto")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.config = folder / "mosquitto.conf"
+        self.log = folder / "mosquitto.log"
+        lines = [*extra, f"listener {self.port} 127.0.0.1", "set_tcp_nodelay true",
+                 "persistence true",
+                 f"persistence_location {folder}/", f"max_queued_messages {queued}"]
+        if not any(line.startswith("allow_anonymous") for line in extra):
+            lines.append("allow_anonymous true")
+        if os.geteuid() == 0:
+            lines.append("user root")  # else it drops to 'mosquitto' and cannot write folder
+        self.config.write_text("\n".join(lines) + "\n")
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)],
+                                            stdout=log, stderr=subprocess.STDOUT)
+        if not wait_for_port(self.port, 10.0, self.process):
+            self.stop()
+            raise BrokerError(f"mosquitto did not start:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        """Stop by PID (SIGTERM, SIGKILL after 5 s); idempotent."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self) -> Mosquitto:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
