@@ -1,0 +1,132 @@
+"""The wire protocol's grammar (hub/protocol.py, docs/protocol.md): every topic builder
+parses back, foreign topics and bad ids are refused, envelopes are validated field by
+field with the code the reply carries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hub.protocol import (
+    EVENT_TYPES,
+    MAX_PAYLOAD,
+    Envelope,
+    ProtocolError,
+    Reply,
+    parse_topic,
+    topic_alert,
+    topic_device_command,
+    topic_device_status,
+    topic_event,
+    topic_hub_command,
+    topic_hub_status,
+    topic_reply,
+    topic_result,
+    topic_seat,
+    topic_state,
+    topic_table_command,
+)
+
+ids = st.from_regex(r"[A-Za-z0-9_.-]{1,64}", fullmatch=True)
+tables = st.from_regex(r"[A-Za-z0-9_-]{1,16}", fullmatch=True)
+
+
+@given(tables, ids)
+def test_every_table_topic_parses_back(table: str, device: str) -> None:
+    ev = parse_topic(topic_event(table, device))
+    assert (ev.kind, ev.table, ev.device) == ("ev", table, device)
+    assert parse_topic(topic_device_status(table, device)).kind == "status"
+    assert parse_topic(topic_reply(table, device)).device == device
+    assert parse_topic(topic_state(table)).kind == "state"
+    assert parse_topic(topic_seat(table, "W")).seat == "W"
+    assert parse_topic(topic_table_command(table)).device is None
+    assert parse_topic(topic_device_command(table, device)).device == device
+    result = parse_topic(topic_result(table, 3, 17))
+    assert (result.kind, result.table, result.round, result.board) == ("result", table, 3, 17)
+
+
+def test_hub_and_director_topics() -> None:
+    assert parse_topic(topic_hub_status()).kind == "hub_status"
+    assert parse_topic(topic_hub_command()).kind == "hub_cmd"
+    assert parse_topic(topic_alert("A1-3-revoke-1")).alert == "A1-3-revoke-1"
+
+
+@pytest.mark.parametrize("topic", [
+    "other/v1/t/A1/state", "tenace/v2/t/A1/state", "tenace/v1/t/A1", "tenace/v1/t/A1/ev",
+    "tenace/v1/t/A1/seat/X", "tenace/v1/t/A 1/state", "tenace/v1/t/A1/ev/a/b",
+    "tenace/v1/result/A1/x/3", "tenace/v1/director/alert", "tenace/v1/t/+/state",
+    "tenace/v1/t/" + "A" * 17 + "/state",
+])
+def test_foreign_and_malformed_topics_are_refused(topic: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        parse_topic(topic)
+    assert err.value.code == "bad_topic" and err.value.reason
+
+
+def test_builders_refuse_wildcards_and_bad_seats() -> None:
+    for bad in ("+", "#", "a/b", ""):
+        with pytest.raises(ProtocolError):
+            topic_state(bad)
+    with pytest.raises(ProtocolError):
+        topic_seat("A1", "X")
+
+
+def envelope(**over: object) -> bytes:
+    obj: dict[str, object] = {"v": 1, "id": "t3-n-1", "device": "t3-n", "seq": 1,
+                              "time": 1763740000.125, "type": "call",
+                              "body": {"seat": "S", "call": "1NT"}}
+    obj.update(over)
+    return json.dumps(obj).encode()
+
+
+def test_a_good_envelope_round_trips() -> None:
+    env = Envelope.from_json(envelope())
+    assert (env.id, env.device, env.seq, env.type, env.body["call"]) == (
+        "t3-n-1", "t3-n", 1, "call", "1NT")
+    assert Envelope.from_json(env.to_json()) == env
+
+
+@pytest.mark.parametrize(("payload", "code"), [
+    (b"not json", "malformed"),
+    (b"[1, 2]", "malformed"),
+    (envelope(v=2), "unsupported_version"),
+    (envelope(v=None), "unsupported_version"),
+    (envelope(id="bad id with spaces"), "malformed"),
+    (envelope(seq=-1), "malformed"),
+    (envelope(seq=True), "malformed"),
+    (envelope(time="noon"), "malformed"),
+    (envelope(type="teleport"), "unknown_type"),
+    (envelope(body=[]), "malformed"),
+    (envelope(body={"seat": "S"}), "malformed"),               # no call
+    (envelope(body={"seat": "Q", "call": "1NT"}), "malformed"),
+    (envelope(body={"seat": "S", "call": 3}), "malformed"),
+    (b"\xff\xfe", "malformed"),
+    (b"{" + b" " * MAX_PAYLOAD + b"}", "too_large"),
+])
+def test_bad_envelopes_name_what_is_wrong(payload: bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        Envelope.from_json(payload)
+    assert err.value.code == code and err.value.reason
+
+
+@given(st.binary(max_size=300))
+def test_any_bytes_give_an_envelope_or_a_protocol_error(data: bytes) -> None:
+    try:
+        Envelope.from_json(data)
+    except ProtocolError as err:
+        assert err.code in {"malformed", "unsupported_version", "unknown_type", "too_large"}
+
+
+def test_every_event_type_has_a_body_schema_with_required_fields() -> None:
+    assert {"checkin", "board", "hand", "call", "card", "undo", "claim", "claim_answer",
+            "result_confirm", "director_call"} == set(EVENT_TYPES)
+
+
+def test_reply_round_trips_and_rejects_garbage() -> None:
+    reply = Reply("t3-n-1", 1, "reject", "not_your_turn", "it is West's turn", 5.0)
+    assert Reply.from_json(reply.to_json()) == reply
+    with pytest.raises(ProtocolError):
+        Reply.from_json(b"{}")
