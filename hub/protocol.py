@@ -42,7 +42,9 @@ class ProtocolError(ValueError):
 
 def _check(kind: str, value: str, pattern: re.Pattern[str]) -> str:
     if not pattern.match(value):
-        raise ProtocolError("bad_topic", f"{kind} id {value!r} is not [A-Za-z0-9_.-], 1-64")
+        shape = ("[A-Za-z0-9_-], 1-16 characters" if pattern is _TABLE
+                 else "[A-Za-z0-9_.-], 1-64 characters")
+        raise ProtocolError("bad_topic", f"{kind} id {value!r} is not {shape}")
     return value
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tenace import commands
+from tenace import commands, live
 
 __all__ = ["main"]
 
@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     analyse.add_argument("file")
     analyse.add_argument("-o", "--output", help="file to write (default: standard output)")
     analyse.set_defaults(run=commands.analyse)
+
+    live.add_hub_parser(sub)
     return parser
 
 

@@ -1,0 +1,878 @@
+"""The event set-up: sections, movements, pairs and players, the boards and the Laws edition.
+
+:class:`EventSetup` is what the hub must know before the first card: for each section its
+movement (which pairs and which boards belong at each table in each round), its table ids
+and its players, and the deal of every board played. It comes from a TOML file
+(:meth:`EventSetup.load`), from the command line (:meth:`EventSetup.quick`, ``tenace hub
+--tables 12``) or from the first record of an event log (:meth:`EventSetup.from_json`: the
+hub logs :meth:`EventSetup.to_json` as the fact ``event_setup`` and rebuilds from the log
+alone). :meth:`EventSetup.build_room` makes the :class:`hub.room.Room`;
+:meth:`EventSetup.summary` gives the lines a director reads on start.
+
+The TOML file (every key but the sections' ``movement`` and size is optional)::
+
+    [event]
+    name = "Monday pairs"
+    session = "Evening"
+    edition = "2017"              # Laws edition: "1997", "2007" or "2017" (default)
+    minutes_per_round = 15        # default 15
+    strict = false                # true: every table in strict mode; or ["A1", "B3"]
+    clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
+
+    [boards]                      # without it: secure random deals for the boards played
+    file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file
+    format = "dlm"                # only when the extension does not say it
+    # or, instead of file:
+    generate = "1-24"             # deal these boards ("1-24", 24 for 1-24, or true: the
+                                  # boards the movements play, the default)
+    seed = "0123...cdef"          # BigDeal seed, 40 hex digits: the same deals every time,
+    owner = "Tenace"              # with BigDeal's owner string (default "Tenace")
+
+    [[section]]                   # one per section, counted from 1 in error messages
+    name = "A"                    # default "A", "B", ... in order
+    movement = "mitchell"         # "mitchell", "howell" or "teams"
+    tables = 8                    # mitchell, howell (2 to 8 tables)
+    teams = 4                     # teams only: teams of four, team k is pairs 2k-1 and 2k
+    boards_per_round = 2          # default 2
+    rounds = 6                    # mitchell, howell: fewer rounds than the whole movement
+    relay = false                 # mitchell, even tables: relay and bye-stand, not the skip
+    arrow_switch = false          # mitchell: true (the last round) or a list of rounds
+    missing_pair = 16             # mitchell, howell: a pair that is absent (a sit-out)
+    duplicated = true             # teams: every match of a round plays the same boards
+    table_ids = ["A1", "A2"]      # hub table ids, one per table (default name + number)
+
+    [section.pairs]               # pair number -> its players (one or two names)
+    1 = ["First Player", "Second Player"]
+
+A Mitchell with an even number of tables takes the skip unless ``relay = true``. In a teams
+section both rooms of a match play the same boards in the same round (the tables share
+boards). Board numbers are the movement's (set ``s`` holds boards ``(s-1)*bpr+1 ..
+s*bpr``); sections playing the same board numbers play the same deals. Only the boards the
+movements play are kept from a board file.
+
+Every problem is a :class:`hub.errors.ConfigError` naming the file, the key and what is
+wrong, all the problems found at once (unknown key or movement, a bad edition, board
+numbers the movements play that the board file lacks, the problems of the board file).
+Nothing in a bad file gives a traceback.
+
+The JSON form (:meth:`EventSetup.to_json`) mirrors the TOML layout: ``{"v": 1, "event":
+{...}, "section": [{...}], "boards": {"source": text, "deals": {"1": "N:..."}}}``, every
+key written, every deal a PBN deal string; ``from_json(to_json())`` is the same set-up.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import string
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from bridgecore.bigdeal import BigDeal, secure_deals
+from bridgecore.deal import Deal
+from bridgecore.dealfiles import FORMATS, read_dealfile
+from bridgecore.editions import edition as laws_edition
+from bridgecore.errors import BridgeError
+from bridgecore.movements import Movement, howell, mitchell, teams
+from bridgecore.record import RecordProblem
+from hub.errors import ConfigError
+from hub.protocol import ProtocolError, topic_state
+from hub.room import Room, Section
+
+__all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "EventSetup", "SectionSetup"]
+
+log = logging.getLogger(__name__)
+
+MOVEMENTS = ("mitchell", "howell", "teams")
+"""The movement kinds a section can have (:mod:`bridgecore.movements`)."""
+DEFAULT_OWNER = "Tenace"
+"""BigDeal owner string when a seed is given without one."""
+JSON_VERSION = 1
+BOARD_FORMATS = ("pbn", *FORMATS)
+
+T = TypeVar("T")
+
+
+def ranges(numbers: Iterable[int]) -> str:
+    """``1, 2, 3, 7`` -> ``"1-3, 7"``."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _fail(problems: list[str], where: str | None = None) -> ConfigError:
+    """One ConfigError for every problem: ``where: problem`` or a list under ``where``."""
+    head = f"{where}: " if where else ""
+    if len(problems) == 1:
+        return ConfigError(head + problems[0])
+    return ConfigError(f"{head}{len(problems)} problems:\n" +
+                       "\n".join(f"  {p}" for p in problems))
+
+
+# Sections ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSetup:
+    """One section: its movement and parameters, its table ids and its players.
+
+    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement.
+    ``table_ids`` name the tables in order (default: the section name and the number);
+    ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
+    (``movement``); a section that cannot be raises ConfigError naming the key.
+    """
+
+    name: str
+    kind: str = "mitchell"
+    tables: int | None = None
+    teams: int | None = None
+    boards_per_round: int = 2
+    rounds: int | None = None
+    relay: bool = False
+    arrow_switch: bool | tuple[int, ...] = False
+    missing_pair: int | None = None
+    duplicated: bool = True
+    table_ids: tuple[str, ...] | None = None
+    pairs: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    movement: Movement = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.arrow_switch, bool):
+            object.__setattr__(self, "arrow_switch", tuple(self.arrow_switch))
+        if self.table_ids is not None:
+            object.__setattr__(self, "table_ids", tuple(self.table_ids))
+        object.__setattr__(self, "pairs", MappingProxyType(
+            {p: (names,) if isinstance(names, str) else tuple(names)
+             for p, names in sorted(self.pairs.items())}))
+        problems = self._parameter_problems()
+        if not problems:
+            try:
+                object.__setattr__(self, "movement", self._build())
+            except ValueError as err:
+                problems.append(f"movement: {err}")
+            else:
+                problems += self._seating_problems()
+        if problems:
+            raise _fail(problems, f"section {self.name!r}")
+
+    def _parameter_problems(self) -> list[str]:
+        out: list[str] = []
+        if not self.name:
+            out.append("name: a section needs a name")
+        if self.kind not in MOVEMENTS:
+            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell or teams)")
+            return out
+        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement"}
+        only = {"relay": ("mitchell",), "arrow_switch": ("mitchell",),
+                "missing_pair": ("mitchell", "howell"), "rounds": ("mitchell", "howell"),
+                "tables": ("mitchell", "howell"), "teams": ("teams",)}
+        given = {"relay": self.relay, "arrow_switch": self.arrow_switch,
+                 "missing_pair": self.missing_pair is not None,
+                 "rounds": self.rounds is not None, "tables": self.tables is not None,
+                 "teams": self.teams is not None}
+        for key, kinds in only.items():
+            if given[key] and self.kind not in kinds:
+                out.append(f"{key}: not for {what[self.kind]}")
+        if not self.duplicated and self.kind != "teams":
+            out.append(f"duplicated: only for a teams movement, not {what[self.kind]}")
+        size = "teams" if self.kind == "teams" else "tables"
+        if getattr(self, size) is None:
+            out.append(f"{size}: {what[self.kind]} needs its number of {size}")
+        if self.boards_per_round < 1:
+            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+        return out
+
+    def _build(self) -> Movement:
+        bpr = self.boards_per_round
+        if self.kind == "mitchell":
+            assert self.tables is not None
+            return mitchell(self.tables, boards_per_round=bpr, rounds=self.rounds,
+                            relay=self.relay, arrow_switch=self.arrow_switch,
+                            missing_pair=self.missing_pair)
+        if self.kind == "howell":
+            assert self.tables is not None
+            return howell(self.tables, boards_per_round=bpr, rounds=self.rounds,
+                          missing_pair=self.missing_pair)
+        assert self.teams is not None
+        return teams(self.teams, boards_per_round=bpr, duplicated=self.duplicated)
+
+    def _seating_problems(self) -> list[str]:
+        out: list[str] = []
+        m = self.movement
+        if self.missing_pair is not None and not 1 <= self.missing_pair <= 2 * m.tables:
+            out.append(f"missing_pair: no pair {self.missing_pair} in {m.name} "
+                       f"(pairs 1-{2 * m.tables})")
+        ids = self.ids
+        if len(ids) != m.tables:
+            out.append(f"table_ids: {len(ids)} ids for the {m.tables} tables of {m.name}")
+        seen: set[str] = set()
+        for tid in ids:
+            if tid in seen:
+                out.append(f"table_ids: {tid!r} is there twice")
+            seen.add(tid)
+            try:
+                topic_state(tid)
+            except ProtocolError:
+                key = "table_ids" if self.table_ids is not None else "name"
+                out.append(f"{key}: table id {tid!r} cannot be used in a topic (1 to 16 "
+                           "letters, digits, _ or -)")
+        for pair, names in self.pairs.items():
+            if pair not in m.pairs:
+                out.append(f"pairs: pair {pair} does not play in {m.name} "
+                           f"(pairs {ranges(m.pairs)})")
+            if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
+                                                   for n in names):
+                out.append(f"pairs: pair {pair} wants one or two names, got {list(names)}")
+        return out
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The hub table ids, table 1 first."""
+        if self.table_ids is not None:
+            return self.table_ids
+        return tuple(f"{self.name}{t}" for t in range(1, self.movement.tables + 1))
+
+    def room_section(self) -> Section:
+        """The :class:`hub.room.Section` of this section."""
+        return Section(self.name, self.movement, tables=list(self.ids),
+                       pairs=dict(self.pairs))
+
+    def summary(self) -> list[str]:
+        m = self.movement
+        ids = self.ids
+        size = (f"{self.teams} teams (pairs {ranges(m.pairs)}) at {m.tables} tables"
+                if self.kind == "teams" else f"{len(m.pairs)} pairs")
+        rounds = "1 round" if m.rounds == 1 else f"{m.rounds} rounds"
+        boards = "1 board" if m.boards_per_round == 1 else f"{m.boards_per_round} boards"
+        lines = [f"Section {self.name}: {m.name}: {size}, {rounds} of "
+                 f"{boards}, boards {ranges(m.boards)}",
+                 f"  tables {', '.join(ids)}"]
+        half = m.tables // 2
+        if self.kind == "mitchell" and m.tables % 2 == 0:
+            if self.relay:
+                lines.append(f"  relay and bye-stand: a stand between tables {ids[half - 1]} "
+                             f"and {ids[half]} holds one board set nobody plays")
+            elif m.rounds > half:
+                lines.append(f"  skip: the EW pairs move two tables before round {half + 1}")
+        for group in m.shared_tables:
+            names = ", ".join(ids[t - 1] for t in sorted(group))
+            if self.kind == "mitchell":
+                why = "the relay"
+            elif self.kind == "howell":
+                why = "the Howell plays the same boards there"
+            elif len(group) == 2:
+                why = "the two rooms of a match"
+            else:
+                why = "every match plays the same boards"
+            lines.append(f"  tables {names} share boards ({why})")
+        if self.missing_pair is not None:
+            lines.append(f"  pair {self.missing_pair} absent: its opponents sit out")
+        if self.pairs:
+            lines.append(f"  players named for {len(self.pairs)} of {len(m.pairs)} pairs")
+        return lines
+
+    # JSON ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "movement": self.kind, "tables": self.tables,
+            "teams": self.teams, "boards_per_round": self.boards_per_round,
+            "rounds": self.rounds, "relay": self.relay,
+            "arrow_switch": (self.arrow_switch if isinstance(self.arrow_switch, bool)
+                             else list(self.arrow_switch)),
+            "missing_pair": self.missing_pair, "duplicated": self.duplicated,
+            "table_ids": None if self.table_ids is None else list(self.table_ids),
+            "pairs": {str(p): list(names) for p, names in self.pairs.items()},
+        }
+
+
+# Reading TOML and JSON tables -------------------------------------------------------------
+
+
+class _Bad(ValueError):
+    """A value of the wrong type or range (the message says what was expected)."""
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str | int | float | bool) else type(value).__name__
+
+
+def _int(least: int = 1) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad(f"a whole number is expected, not {_shown(value)}")
+        if value < least:
+            raise _Bad(f"at least {least}, not {value}")
+        return value
+    return check
+
+
+def _optional(check: Callable[[Any], T]) -> Callable[[Any], T | None]:
+    return lambda value: None if value is None else check(value)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad(f"true or false is expected, not {_shown(value)}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Bad(f"a string is expected, not {_shown(value)}")
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(f"a number is expected, not {_shown(value)}")
+    if not value > 0 or value == float("inf"):
+        raise _Bad(f"a positive number is expected, not {value}")
+    return float(value)
+
+
+def _tolerance(value: Any) -> float | None:
+    """Seconds, or false / null for no clock check."""
+    if value is None or value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
+        raise _Bad(f"seconds (0 or more) or false is expected, not {_shown(value)}")
+    return float(value)
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Bad(f"a list of strings is expected, not {_shown(value)}")
+    return tuple(value)
+
+
+def _strict(value: Any) -> bool | tuple[str, ...]:
+    return value if isinstance(value, bool) else _texts(value)
+
+
+def _arrow_switch(value: Any) -> bool | tuple[int, ...]:
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                              for v in value):
+        raise _Bad(f"true, false or a list of round numbers is expected, not {_shown(value)}")
+    return tuple(value)
+
+
+def _edition(value: Any) -> str:
+    try:
+        return laws_edition(value if isinstance(value, str | int) and
+                            not isinstance(value, bool) else repr(value)).name
+    except ValueError as err:
+        raise _Bad(str(err)) from None
+
+
+def _seed(value: Any) -> bytes:
+    if isinstance(value, bytes):
+        seed = value
+    else:
+        text = _text(value).strip()
+        if not text or not all(c in string.hexdigits for c in text) or len(text) % 2:
+            raise _Bad(f"40 hexadecimal digits (160 bits) are expected, not {value!r}")
+        seed = bytes.fromhex(text)
+    if len(seed) != 20:
+        raise _Bad(f"40 hexadecimal digits (160 bits) are expected, got {len(seed) * 2}")
+    return seed
+
+
+def _board_range(value: Any) -> range | None:
+    """``"1-24"``, ``"5"``, ``24`` (1-24) or true (None: the boards played)."""
+    if value is True:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        low, high = 1, value
+    elif isinstance(value, str):
+        low_text, _, high_text = value.partition("-")
+        try:
+            low = int(low_text)
+            high = int(high_text) if high_text else low
+        except ValueError:
+            raise _Bad(f"a range of boards such as \"1-24\" is expected, not {value!r}") \
+                from None
+    else:
+        raise _Bad(f"a range such as \"1-24\", a number of boards or true is expected, not "
+                   f"{_shown(value)}")
+    if not 1 <= low <= high:
+        raise _Bad(f"boards go from 1 up and first <= last, not {value!r}")
+    return range(low, high + 1)
+
+
+class _Keys:
+    """A TOML or JSON table being read: typed keys; problems collected, not raised."""
+
+    def __init__(self, data: Any, where: str, problems: list[str]):
+        self.where = where
+        self.problems = problems
+        self.asked: list[str] = []
+        if isinstance(data, Mapping):
+            self.data: Mapping[str, Any] = data
+        else:
+            self.data = {}
+            problems.append(f"{where}: a table is expected, not {_shown(data)}")
+
+    def key(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def bad(self, key: str, message: str) -> None:
+        self.problems.append(f"{self.key(key)}: {message}")
+
+    def has(self, key: str) -> bool:
+        self.asked.append(key)
+        return key in self.data
+
+    def get(self, key: str, check: Callable[[Any], T], default: Any) -> T:
+        if not self.has(key):
+            return default
+        try:
+            return check(self.data[key])
+        except _Bad as err:
+            self.bad(key, str(err))
+            return default
+
+    def raw(self, key: str) -> Any:
+        self.has(key)
+        return self.data.get(key)
+
+    def done(self) -> None:
+        """Report every key nobody asked for (a typo), with the nearest known key."""
+        known = list(dict.fromkeys(self.asked))
+        for key in self.data:
+            if key not in known:
+                near = difflib.get_close_matches(str(key), known, 1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                self.bad(str(key), f"unknown key{hint}; known keys: {', '.join(known)}")
+
+
+def _event_fields(keys: _Keys) -> dict[str, Any]:
+    out = {
+        "name": keys.get("name", _text, ""),
+        "session": keys.get("session", _text, ""),
+        "edition": keys.get("edition", _edition, "2017"),
+        "minutes_per_round": keys.get("minutes_per_round", _number, 15.0),
+        "strict": keys.get("strict", _strict, False),
+        "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
+    }
+    keys.done()
+    return out
+
+
+def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
+    raw = keys.raw("pairs")
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        keys.bad("pairs", f"a table of pair number = [names] is expected, not {_shown(raw)}")
+        return {}
+    out: dict[int, tuple[str, ...]] = {}
+    for number, names in raw.items():
+        key = f"pairs.{number}"
+        if not str(number).isdigit() or int(number) < 1:
+            keys.bad(key, "pair numbers are whole numbers from 1")
+        elif isinstance(names, str):
+            out[int(number)] = (names,)
+        elif isinstance(names, list) and all(isinstance(n, str) for n in names):
+            out[int(number)] = tuple(names)
+        else:
+            keys.bad(key, f"a name or a list of names is expected, not {_shown(names)}")
+    return out
+
+
+def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
+    """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
+    start = len(keys.problems)
+    name = keys.get("name", _text, default_name)
+    kind = keys.get("movement", _text, "")
+    if not keys.has("movement"):
+        keys.bad("movement", "missing: mitchell, howell or teams")
+    params: dict[str, Any] = {
+        "tables": keys.get("tables", _optional(_int(1)), None),
+        "teams": keys.get("teams", _optional(_int(1)), None),
+        "boards_per_round": keys.get("boards_per_round", _int(1), 2),
+        "rounds": keys.get("rounds", _optional(_int(1)), None),
+        "relay": keys.get("relay", _bool, False),
+        "arrow_switch": keys.get("arrow_switch", _arrow_switch, False),
+        "missing_pair": keys.get("missing_pair", _optional(_int(1)), None),
+        "duplicated": keys.get("duplicated", _bool, True),
+        "table_ids": keys.get("table_ids", _optional(_texts), None),
+        "pairs": _pairs(keys),
+    }
+    keys.done()
+    if len(keys.problems) > start:
+        return None
+    try:
+        return SectionSetup(name, kind, **params)
+    except ConfigError as err:
+        keys.problems.append(f"{keys.where}: {err}")
+        return None
+
+
+def _sections(value: Any, problems: list[str], key: str) -> list[SectionSetup] | None:
+    if isinstance(value, Mapping):
+        value = [value]  # a single [section] table
+    if not isinstance(value, list) or not value:
+        problems.append(f"{key}: no section: give at least one [[section]] with its movement")
+        return None
+    names = iter(string.ascii_uppercase)
+    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"))
+           for i, v in enumerate(value, 1)]
+    return None if any(s is None for s in out) else [s for s in out if s is not None]
+
+
+def _needed(sections: Iterable[SectionSetup]) -> dict[int, list[SectionSetup]]:
+    """Board number -> the sections that play it."""
+    out: dict[int, list[SectionSetup]] = {}
+    for s in sections:
+        for b in s.movement.boards:
+            out.setdefault(b, []).append(s)
+    return dict(sorted(out.items()))
+
+
+def _lacking(have: Iterable[int], sections: Iterable[SectionSetup]) -> list[str]:
+    """For each section, the boards it plays that ``have`` lacks."""
+    present = set(have)
+    out = []
+    for s in sections:
+        missing = [b for b in s.movement.boards if b not in present]
+        if missing:
+            out.append(f"boards {ranges(missing)}, which section {s.name!r} "
+                       f"({s.movement.name}) plays")
+    return out
+
+
+def _generate(boards: range, seed: bytes | None, owner: str) -> tuple[dict[int, Deal], str]:
+    if seed is None:
+        return secure_deals(boards.start, boards.stop - 1), "secure random deals (CSPRNG)"
+    return (BigDeal(seed, owner).deals(boards.start, boards.stop - 1),
+            f"BigDeal boards {ranges(boards)}, seed {seed.hex()}, owner {owner!r}")
+
+
+def _read_board_file(path: Path, shown: str, fmt: str
+                     ) -> tuple[dict[int, Deal], list[RecordProblem]]:
+    """The deals of a PBN or deal file and its problems; ConfigError if it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ConfigError(f"cannot read {shown}: {err.strerror or err}") from err
+    try:
+        if fmt != "pbn":
+            dealset = read_dealfile(data, fmt, file=shown)
+            return dealset.boards, dealset.problems
+        from bridgecore.pbn import read_pbn
+        pbn = read_pbn(data, file=shown)
+    except BridgeError as err:
+        raise ConfigError(str(err)) from err
+    deals: dict[int, Deal] = {}
+    problems = list(pbn.problems)
+    for record in pbn.records:
+        if record.board is None or record.deal is None:
+            continue
+        kept = deals.setdefault(record.board, record.deal)
+        if kept != record.deal:
+            problems.append(RecordProblem(f"board {record.board} appears again with "
+                                          "another deal; the first one is kept", shown,
+                                          record.line, record.board))
+    return deals, problems
+
+
+def _file_deals(keys: _Keys, base: Path, sections: list[SectionSetup]
+                ) -> tuple[dict[int, Deal], str] | None:
+    """The deals of ``[boards] file``; None with the problems noted."""
+    shown = keys.get("file", _text, "")
+    fmt = keys.get("format", _text, "").lower().lstrip(".")
+    keys.done()
+    if not shown:
+        keys.bad("file", "an empty file name")
+        return None
+    path = base / shown
+    fmt = fmt or path.suffix.lower().lstrip(".")
+    if fmt not in BOARD_FORMATS:
+        keys.bad("format" if keys.data.get("format") else "file",
+                 f"unknown board file format {fmt!r} ({', '.join(BOARD_FORMATS)})")
+        return None
+    try:
+        deals, problems = _read_board_file(path, shown, fmt)
+    except ConfigError as err:
+        keys.bad("file", str(err))
+        return None
+    needed = _needed(sections)
+    lacking = _lacking(deals, sections)
+    # The reader's problems on the boards played (and, when boards are missing, those
+    # that name no board), then the incomplete deals the reader said nothing about.
+    relevant = [p for p in problems if p.board in needed or (lacking and p.board is None)]
+    said = {p.board for p in relevant}
+    lines = [str(p) for p in relevant]
+    lines += [f"{shown}: board {b}: not a complete deal: "
+              f"{'; '.join(map(str, deals[b].problems())) or 'hands not given'}"
+              for b in needed if b in deals and not deals[b].is_complete and b not in said]
+    for p in problems:
+        if p not in relevant:
+            log.warning("board file: %s (a board not played)", p)
+    if lacking:
+        keys.bad("file", f"{shown} lacks " + "; ".join(lacking) +
+                 (f" (it has boards {ranges(deals)})" if deals else ""))
+    if lines:
+        keys.bad("file", f"{shown} has problems with the boards played:\n    " +
+                 "\n    ".join(lines))
+    if lacking or lines:
+        return None
+    return {b: deals[b] for b in needed}, f"{fmt.upper()} file {shown}"
+
+
+def _boards(keys: _Keys, base: Path, sections: list[SectionSetup]
+            ) -> tuple[dict[int, Deal], str] | None:
+    if keys.has("file"):
+        for other in ("generate", "seed", "owner"):
+            if keys.has(other):
+                keys.bad(other, "not with a board file (file = ...)")
+        return _file_deals(keys, base, sections)
+    boards = keys.get("generate", _board_range, None)
+    seed = keys.get("seed", _optional(_seed), None)
+    owner = keys.get("owner", _text, DEFAULT_OWNER)
+    if keys.has("format"):
+        keys.bad("format", "only with a board file (file = ...)")
+    keys.done()
+    needed = _needed(sections)
+    boards = boards or range(1, max(needed, default=1) + 1)
+    lacking = _lacking(boards, sections)
+    if lacking:
+        keys.bad("generate", f"boards {ranges(boards)} lack " + "; ".join(lacking))
+    if len(keys.problems) > 0:
+        return None
+    deals, source = _generate(boards, seed, owner)
+    return {b: deals[b] for b in needed}, source
+
+
+# The set-up -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventSetup:
+    """Everything the hub needs to run a session; see the module docstring.
+
+    ``edition`` is the name of the Laws edition ("1997", "2007", "2017"); ``strict`` is
+    True (every table), False, or the ids of the tables in strict mode; ``clock_tolerance``
+    is the seconds a device clock may be off (None: no check); ``deals`` maps every board
+    number the sections play to its deal; ``boards_source`` says where the deals came from.
+    """
+
+    sections: tuple[SectionSetup, ...]
+    deals: Mapping[int, Deal]
+    name: str = ""
+    session: str = ""
+    edition: str = "2017"
+    minutes_per_round: float = 15.0
+    strict: bool | tuple[str, ...] = False
+    clock_tolerance: float | None = 120.0
+    boards_source: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sections", tuple(self.sections))
+        object.__setattr__(self, "deals", MappingProxyType(dict(sorted(self.deals.items()))))
+        if not isinstance(self.strict, bool):
+            object.__setattr__(self, "strict", tuple(self.strict))
+        problems: list[str] = []
+        for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance)):
+            try:
+                object.__setattr__(self, key, check(getattr(self, key)))
+            except _Bad as err:
+                problems.append(f"event.{key}: {err}")
+        try:
+            object.__setattr__(self, "edition", _edition(self.edition))
+        except _Bad as err:
+            problems.append(f"event.edition: {err}")
+        problems += self._section_problems()
+        if problems:
+            raise _fail(problems)
+
+    def _section_problems(self) -> list[str]:
+        out: list[str] = []
+        if not self.sections:
+            return ["section: no section: give at least one with its movement"]
+        names: set[str] = set()
+        ids: dict[str, str] = {}
+        for s in self.sections:
+            if s.name in names:
+                out.append(f"section {s.name!r}: two sections have this name")
+            names.add(s.name)
+            for tid in s.ids:
+                if tid in ids and ids[tid] != s.name:
+                    out.append(f"section {s.name!r}: table id {tid!r} is also in section "
+                               f"{ids[tid]!r}")
+                ids.setdefault(tid, s.name)
+        if not isinstance(self.strict, bool):
+            unknown = [t for t in self.strict if t not in ids]
+            if unknown:
+                out.append(f"event.strict: no table {', '.join(map(repr, unknown))} in the "
+                           f"sections")
+        lacking = _lacking(self.deals, self.sections)
+        if lacking:
+            out.append("boards: no deal for " + "; ".join(lacking))
+        for b, deal in self.deals.items():
+            if not isinstance(deal, Deal) or not deal.is_complete:
+                detail = ("; ".join(map(str, deal.problems())) or "hands not given"
+                          if isinstance(deal, Deal) else f"not a Deal: {_shown(deal)}")
+                out.append(f"boards: board {b} is not a complete deal: {detail}")
+        return out
+
+    # Building -------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> EventSetup:
+        """Read a TOML event file (see the module docstring); ConfigError names every
+        problem with the file and the key."""
+        p = Path(path)
+        try:
+            text = p.read_bytes().decode("utf-8")
+        except OSError as err:
+            raise ConfigError(f"{p}: cannot read the event file: {err.strerror or err}") \
+                from err
+        except UnicodeDecodeError as err:
+            raise ConfigError(f"{p}: not UTF-8 text (byte {err.start})") from err
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{p}: not valid TOML: {err}") from err
+        problems: list[str] = []
+        top = _Keys(doc, "", problems)
+        fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
+        sections = _sections(top.raw("section"), problems, "section")
+        boards = top.raw("boards")
+        top.done()
+        deals = None
+        if sections is not None:
+            deals = _boards(_Keys({} if boards is None else boards, "boards", problems),
+                            p.parent, sections)
+        if problems or sections is None or deals is None:
+            raise _fail(problems or ["the event cannot be set up"], str(p))
+        try:
+            return cls(tuple(sections), deals[0], boards_source=deals[1], **fields)
+        except ConfigError as err:
+            raise ConfigError(f"{p}: {err}") from None
+
+    @classmethod
+    def quick(cls, *, tables: int, boards_per_round: int = 2, movement: str = "mitchell",
+              rounds: int | None = None, relay: bool = False,
+              deals: Mapping[int, Deal] | None = None, seed: str | bytes | None = None,
+              owner: str = DEFAULT_OWNER, edition: str | int = "2017",
+              minutes_per_round: float = 15.0, strict: bool | Iterable[str] = False,
+              clock_tolerance: float | None = 120.0, name: str = "", session: str = "",
+              section: str = "A") -> EventSetup:
+        """One section of ``tables`` tables (a teams movement: ``tables`` teams, two
+        tables a match), with ``deals`` or deals generated for the boards it plays
+        (BigDeal with ``seed``, else secure random)."""
+        problems: list[str] = []
+        kind = str(movement).lower()
+        if kind == "teams" and (isinstance(tables, int) and tables % 2):
+            problems.append(f"tables: a teams movement needs an even number of tables "
+                            f"(two a match), not {tables}")
+        seed_bytes = None
+        try:
+            seed_bytes = _optional(_seed)(seed)
+        except _Bad as err:
+            problems.append(f"seed: {err}")
+        if problems:
+            raise _fail(problems)
+        one = SectionSetup(section, kind, tables=None if kind == "teams" else tables,
+                           teams=tables if kind == "teams" else None,
+                           boards_per_round=boards_per_round, rounds=rounds, relay=relay)
+        strict_value = strict if isinstance(strict, bool) else tuple(strict)
+        common: dict[str, Any] = {"name": name, "session": session, "edition": edition,
+                                  "minutes_per_round": minutes_per_round,
+                                  "strict": strict_value, "clock_tolerance": clock_tolerance}
+        if deals is not None:
+            return cls((one,), {b: d for b, d in deals.items() if b in one.movement.boards},
+                       boards_source="deals given", **common)
+        made, source = _generate(range(1, max(one.movement.boards) + 1), seed_bytes, owner)
+        return cls((one,), {b: made[b] for b in one.movement.boards},
+                   boards_source=source, **common)
+
+    def build_room(self) -> Room:
+        """A fresh :class:`hub.room.Room` for this set-up."""
+        return Room([s.room_section() for s in self.sections], dict(self.deals),
+                    minutes_per_round=self.minutes_per_round,
+                    edition=laws_edition(self.edition), strict=self.strict,
+                    clock_tolerance=self.clock_tolerance)
+
+    # JSON -------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole set-up, every deal included, as JSON values (the log's first record)."""
+        return {
+            "v": JSON_VERSION,
+            "event": {"name": self.name, "session": self.session, "edition": self.edition,
+                      "minutes_per_round": self.minutes_per_round,
+                      "strict": (self.strict if isinstance(self.strict, bool)
+                                 else list(self.strict)),
+                      "clock_tolerance": self.clock_tolerance},
+            "section": [s.to_json() for s in self.sections],
+            "boards": {"source": self.boards_source,
+                       "deals": {str(b): d.pbn() for b, d in self.deals.items()}},
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> EventSetup:
+        """The set-up :meth:`to_json` wrote; ConfigError for anything else."""
+        where = "event set-up (JSON)"
+        problems: list[str] = []
+        if not isinstance(obj, Mapping):
+            raise _fail([f"a table is expected, not {_shown(obj)}"], where)
+        top = _Keys(obj, "", problems)
+        version = top.raw("v")
+        if version != JSON_VERSION:
+            raise _fail([f"v: version {version!r} is not {JSON_VERSION}"], where)
+        fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
+        sections = _sections(top.raw("section"), problems, "section")
+        boards = _Keys(top.raw("boards") or {}, "boards", problems)
+        source = boards.get("source", _text, "")
+        deals: dict[int, Deal] = {}
+        raw = boards.raw("deals")
+        boards.done()
+        top.done()
+        if not isinstance(raw, Mapping):
+            boards.bad("deals", f"a table of board number -> deal is expected, not "
+                                f"{_shown(raw)}")
+            raw = {}
+        for number, text in raw.items():
+            try:
+                if not str(number).isdigit():
+                    raise _Bad("board numbers are whole numbers")
+                deals[int(number)] = Deal.parse(_text(text))
+            except (_Bad, BridgeError) as err:
+                boards.bad(f"deals.{number}", str(err))
+        if problems or sections is None:
+            raise _fail(problems or ["no section"], where)
+        try:
+            return cls(tuple(sections), deals, boards_source=source, **fields)
+        except ConfigError as err:
+            raise ConfigError(f"{where}: {err}") from None
+
+    # For the director ---------------------------------------------------------------------
+    def summary(self) -> list[str]:
+        """What a director reads when the hub starts: the event, each section, the boards."""
+        title = ", ".join(x for x in (self.name, self.session) if x) or "Event"
+        lines = [f"{title}: Laws of {self.edition}, {self.minutes_per_round:g} minutes a round"]
+        for s in self.sections:
+            lines += s.summary()
+        lines.append(f"Boards: {len(self.deals)} deals ({ranges(self.deals)}) from "
+                     f"{self.boards_source or 'the set-up'}")
+        ids = [tid for s in self.sections for tid in s.ids]
+        if self.strict is True:
+            strict = "every table"
+        elif self.strict:
+            strict = "tables " + ", ".join(self.strict)
+        else:
+            strict = "off"
+        lines.append(f"Strict mode: {strict}; {len(ids)} tables in all")
+        lines.append("Device clock check: " + ("off" if self.clock_tolerance is None else
+                                               f"within {self.clock_tolerance:g} s"))
+        return lines

@@ -1,0 +1,172 @@
+"""The live commands: ``tenace hub``, and the helpers ``sim``, ``replay`` and ``demo`` use to
+start a hub and a broker of their own.
+
+Imported only when one of them runs (paho-mqtt and the hub are the ``hub`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tenace.commands import CommandError
+
+__all__ = ["hub", "running_hub", "setup_from_args"]
+
+log = logging.getLogger(__name__)
+
+
+def _address(text: str, what: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise CommandError(f"{what} {text!r}: give HOST:PORT, e.g. 127.0.0.1:8080")
+    return host or "127.0.0.1", int(port)
+
+
+def setup_from_args(args: argparse.Namespace) -> Any:
+    """The event set-up from ``--event FILE`` or from ``--tables`` and friends; None when
+    neither is given (the data directory must then hold an event already)."""
+    from hub.errors import ConfigError
+    from hub.event import EventSetup
+
+    try:
+        if getattr(args, "event", None):
+            return EventSetup.load(args.event)
+        if getattr(args, "tables", None):
+            return EventSetup.quick(tables=args.tables, movement=args.movement,
+                                    boards_per_round=args.boards_per_round, rounds=args.rounds,
+                                    seed=args.seed, edition=args.edition,
+                                    minutes_per_round=args.minutes_per_round)
+    except ConfigError as err:
+        raise CommandError(str(err)) from err
+    return None
+
+
+def _has_event(data: str | None) -> bool:
+    """Whether the data directory's event log holds an event already."""
+    from hub.store import LOG_NAME
+    return data is not None and (Path(data) / LOG_NAME).is_file() and \
+        (Path(data) / LOG_NAME).stat().st_size > 0
+
+
+def _loader(obj: dict[str, Any]) -> Any:
+    from hub.event import EventSetup
+    return EventSetup.from_json(obj)
+
+
+@contextlib.contextmanager
+def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
+    """The broker URL: the one given, or an embedded amqtt broker started here."""
+    if url:
+        yield url
+        return
+    from hub.broker import BrokerError, EmbeddedBroker
+    try:
+        with EmbeddedBroker(*listen) as broker:
+            log.info("embedded broker on %s:%d", broker.host, broker.port)
+            yield broker.url
+    except BrokerError as err:
+        raise CommandError(f"embedded broker: {err}") from err
+
+
+def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
+              durability: str = "process") -> Any:
+    from hub.errors import HubError
+    from hub.service import Hub, data_log
+    from hub.store import LOG_NAME, EventLog
+
+    try:
+        store = (data_log(None) if data is None else
+                 EventLog.open(Path(data) / LOG_NAME, durability=durability))
+        return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console)
+    except HubError as err:
+        raise CommandError(str(err)) from err
+
+
+@contextlib.contextmanager
+def running_hub(broker: str | None, data: str | None, setup: Any, *,
+                console: tuple[str, int] | None = None) -> Iterator[tuple[Any, str]]:
+    """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
+    loopback port): yields (hub, broker URL)."""
+    from hub.service import HubRunner
+
+    with _broker(broker, ("127.0.0.1", 0)) as url:
+        hub_ = _open_hub(url, data, setup, console)
+        with HubRunner(hub_) as running:
+            yield running, url
+
+
+def hub(args: argparse.Namespace) -> int:
+    """``tenace hub``: serve until interrupted."""
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup = None
+    if args.event or not _has_event(args.data):
+        setup = setup_from_args(args)
+    elif args.tables:
+        print(f"{args.data} holds an event already: going on with it (--tables and the other "
+              "set-up options are for a new data directory)", flush=True)
+    console = None if args.console == "off" else _address(args.console, "--console")
+    listen = _address(args.listen, "--listen")
+    with _broker(args.broker, listen) as url:
+        hub_ = _open_hub(url, args.data, setup, console, args.durability)
+        for line in hub_.setup.summary():
+            print(line)
+        print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, hub_.stop)
+            task = asyncio.create_task(hub_.run())
+            while not hub_.ready.is_set() and not task.done():
+                await asyncio.sleep(0.05)
+            if hub_.console is not None:
+                print(f"director console: {hub_.console.url}", flush=True)
+            print("hub ready", flush=True)
+            await task
+
+        try:
+            asyncio.run(main())
+        finally:
+            hub_.log.close()
+    return 0
+
+
+def add_hub_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "hub", help="run the hub: every table's state, detection, the director's console",
+        description="Run the hub. Without --broker it starts an embedded MQTT broker. "
+                    "--data holds the append-only event log: on start the hub rebuilds every "
+                    "table from it. A new event needs --event FILE.toml or --tables N.")
+    p.add_argument("--broker", help="external broker URL, e.g. mqtt://user:pass@host:1883")
+    p.add_argument("--listen", default="0.0.0.0:1883",
+                   help="where the embedded broker listens (default 0.0.0.0:1883)")
+    p.add_argument("--data", default="tenace-data",
+                   help="data directory for the event log (default ./tenace-data)")
+    p.add_argument("--durability", choices=["process", "power"], default="process",
+                   help="process: survives a crash of the hub (default); power: also a power "
+                        "cut (slower)")
+    p.add_argument("--console", default="127.0.0.1:8080",
+                   help="director console address HOST:PORT, or off (default 127.0.0.1:8080)")
+    add_event_arguments(p)
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(run=hub)
+
+
+def add_event_arguments(p: argparse.ArgumentParser, *, tables: int | None = None) -> None:
+    g = p.add_argument_group("the event (for a new data directory)")
+    g.add_argument("--event", help="event set-up file (TOML): sections, movements, boards")
+    g.add_argument("--tables", type=int, default=tables, help="quick set-up: number of tables")
+    g.add_argument("--movement", choices=["mitchell", "howell", "teams"], default="mitchell")
+    g.add_argument("--boards-per-round", type=int, default=2)
+    g.add_argument("--rounds", type=int, help="rounds to play (default: the whole movement)")
+    g.add_argument("--seed", help="BigDeal seed for the deals (40 hex digits); default secure")
+    g.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017")
+    g.add_argument("--minutes-per-round", type=float, default=15.0)
