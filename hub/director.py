@@ -1,0 +1,154 @@
+"""Director commands: the JSON the console posts (or a tool publishes on ``tenace/v1/hub/cmd``)
+checked and turned into the room fact the hub logs and applies.
+
+A command is one JSON object with an ``op`` and its fields (``v``, when given, must be 1)::
+
+    {"op": "acknowledge", "id": "A1-3-revoke-1"}          -> alert_acknowledge {"id"}
+    {"op": "rule", "id": ..., "text": ..., "score"?: {}}  -> alert_rule {"id", "text", "score"?}
+    {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
+    {"op": "round_start", "round": 2}                     -> round_start {"round"}
+    {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
+
+:func:`parse_command` only reads the room: the caller logs the fact, then applies it with
+``room.fact(type, body, hub_time)`` (hub.service does both). The system only records what the
+director does; the rectification itself is his (Laws 9, 10, 81): acknowledging records the
+time his attention was drawn, a ruling its text and any adjusted score.
+
+Refusals, each with a reason naming the command and the field:
+
+* :class:`hub.protocol.ProtocolError` ``malformed`` (not an object, a field missing, of the
+  wrong type, too long, or unknown), ``unknown_command`` (an unknown ``op``),
+  ``unsupported_version``;
+* :class:`hub.errors.AlertError`: no such alert, or a step out of order (an alert
+  acknowledged twice, anything after it is resolved);
+* :class:`hub.errors.ConfigError`: no such table, a round that is not after the one in
+  progress or beyond the movement.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hub.alerts import AlertStatus
+from hub.errors import AlertError, ConfigError
+from hub.protocol import SCHEMA_VERSION, ProtocolError
+from hub.room import Room
+
+__all__ = ["COMMANDS", "MAX_TEXT", "parse_command"]
+
+MAX_TEXT = 4000           # characters of a ruling or of a resolution note
+_MAX_SCORE = 4096         # bytes of the adjusted-score object, as JSON
+_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+# op -> (fact type, fields: name -> (type, required))
+COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
+    "acknowledge": ("alert_acknowledge", {"id": (str, True)}),
+    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False)}),
+    "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
+    "round_start": ("round_start", {"round": (int, True)}),
+    "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, True)}),
+}
+
+# The statuses each step may follow (the order hub.alerts.AlertBook enforces).
+_FROM: dict[str, tuple[AlertStatus, ...]] = {
+    "acknowledge": (AlertStatus.OPEN,),
+    "rule": (AlertStatus.OPEN, AlertStatus.ACKNOWLEDGED, AlertStatus.RULED),
+    "resolve": (AlertStatus.OPEN, AlertStatus.ACKNOWLEDGED, AlertStatus.RULED),
+}
+
+
+def parse_command(obj: Any, room: Room) -> tuple[str, dict[str, Any]]:
+    """``(fact type, body)`` for the command ``obj``, checked against ``room`` (not changed).
+    Raises ProtocolError, AlertError or ConfigError with the reason (module docstring)."""
+    if not isinstance(obj, Mapping):
+        raise ProtocolError("malformed", f"a director command is a JSON object, not "
+                                         f"{type(obj).__name__}")
+    version = obj.get("v", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION or isinstance(version, bool):
+        raise ProtocolError("unsupported_version", f"director command version {version!r}; "
+                                                   f"this hub speaks {SCHEMA_VERSION}")
+    op = obj.get("op")
+    if not isinstance(op, str):
+        raise ProtocolError("malformed", f"a director command needs an 'op' (one of "
+                                         f"{', '.join(COMMANDS)}), got {op!r}")
+    found = COMMANDS.get(op)
+    if found is None:
+        raise ProtocolError("unknown_command", f"unknown director command {op!r:.40} (one of "
+                                               f"{', '.join(COMMANDS)})")
+    fact, schema = found
+    unknown = sorted(str(k) for k in obj if k not in schema and k not in ("op", "v"))
+    if unknown:
+        raise ProtocolError("malformed", f"{op}: unknown field(s) {', '.join(unknown)}")
+    body: dict[str, Any] = {}
+    for name, (kind, required) in schema.items():
+        value = obj.get(name)
+        if value is None:
+            if required:
+                raise ProtocolError("malformed", f"{op}: missing field {name!r}")
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ProtocolError("malformed", f"{op}: field {name!r} must be "
+                                             f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
+        body[name] = value
+    _CHECKS[op](op, body, room)
+    return fact, body
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object"}
+
+
+def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
+    alert_id = body["id"]
+    if not _ID.match(alert_id):
+        raise ProtocolError("malformed", f"{op}: alert id {alert_id!r:.80} is not "
+                                         "[A-Za-z0-9_.-], 1-64")
+    if alert_id not in room.alerts:
+        raise AlertError(f"{op}: no alert {alert_id!r}")
+    status = room.alerts[alert_id].status
+    if status not in _FROM[op]:
+        raise AlertError(f"{op}: alert {alert_id} is already {status.value}")
+    text = body.get("text")
+    if text is not None:
+        body["text"] = text = text.strip()
+        if len(text) > MAX_TEXT:
+            raise ProtocolError("malformed", f"{op}: text of {len(text)} characters, limit "
+                                             f"{MAX_TEXT}")
+        if not text:
+            if op == "rule":
+                raise AlertError(f"rule: alert {alert_id}: a ruling needs a text")
+            del body["text"]
+    score = body.get("score")
+    if score is not None:
+        try:
+            size = len(json.dumps(score, allow_nan=False))
+        except (TypeError, ValueError) as err:
+            raise ProtocolError("malformed", f"rule: score is not JSON: {err}") from None
+        if size > _MAX_SCORE:
+            raise ProtocolError("malformed", f"rule: score of {size} bytes, limit {_MAX_SCORE}")
+
+
+def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
+    number = body["round"]
+    current = room.clock.round
+    if number < 1:
+        raise ConfigError(f"{op}: rounds start at 1, not {number}")
+    if number < current:
+        raise ConfigError(f"{op}: round {number} is before the round in progress ({current})")
+    rounds = [s.movement.rounds for s in room.sections if s.movement is not None]
+    if rounds and number > max(rounds):
+        raise ConfigError(f"{op}: round {number} is beyond the movement ({max(rounds)} rounds)")
+
+
+def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
+    table = body["table"]
+    if table not in room.tables:
+        raise ConfigError(f"{op}: no table {table!r:.40} in this session")
+
+
+_CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
+    "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
+    "round_start": _check_round, "table_mode": _check_table,
+}

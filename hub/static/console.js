@@ -1,0 +1,735 @@
+// Tenace director console: the room map, the alert feed (with a sound), an alert's detail with
+// the board drawn as a diagram, and the round clock. Live over Server-Sent Events
+// (/api/events), commands posted to /api/director. Plain JS: no framework, nothing loaded
+// from elsewhere. Every text from the hub goes in through textContent, never as HTML.
+"use strict";
+
+(function () {
+  const SEATS = ["N", "E", "S", "W"];
+  const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+  const SUITS = ["S", "H", "D", "C"];
+  const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const RANKS = "AKQJT98765432";
+  const STATUS_TEXT = {
+    waiting: "waiting", bidding: "bidding", playing: "playing", finished: "finished",
+    late: "late", alert: "alert", offline: "offline",
+  };
+  const VOID_CALLS = new Set(["cancelled", "withdrawn"]);
+
+  const state = {
+    tables: new Map(),     // id -> table overview
+    alerts: new Map(),     // id -> alert summary
+    clock: null,
+    offset: 0,             // hub time - browser time, seconds
+    known: null,           // alert ids already seen (null before the first overview)
+    selected: null,        // alert id shown in the detail panel
+    table: null,           // table id the feed is filtered on
+    detail: null,          // the full alert shown
+    fresh: new Set(),
+    tiles: new Map(),
+  };
+  window.tenaceBeeps = 0;  // alerts announced (tests read it; the sound itself may be blocked)
+
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function fill(node, ...children) {   // replaceChildren, leaving out what is not there
+    node.replaceChildren(...children.filter((c) => c !== null && c !== undefined));
+  }
+
+  const hubNow = () => Date.now() / 1000 + state.offset;
+  const human = (kind) => (kind || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+  function clockTime(t) {
+    if (t === null || t === undefined) return "–";
+    return new Date(t * 1000).toLocaleTimeString([], {
+      hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
+    });
+  }
+
+  // Sound ---------------------------------------------------------------------------------
+  let audio = null;
+
+  function audioContext() {
+    if (audio === null) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return null;
+      try { audio = new Ctx(); } catch (err) { return null; }
+    }
+    if (audio.state === "suspended") audio.resume().then(showSound, () => {});
+    return audio;
+  }
+
+  function tone(ctx, start, freq) {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "square";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.25, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.18);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(start);
+    osc.stop(start + 0.2);
+  }
+
+  function beep() {
+    window.tenaceBeeps += 1;
+    try {
+      const ctx = audioContext();
+      if (ctx && ctx.state === "running") {
+        tone(ctx, ctx.currentTime, 880);
+        tone(ctx, ctx.currentTime + 0.25, 1175);
+      }
+    } catch (err) { /* the browser may refuse sound before a gesture: the list still shows */ }
+    showSound();
+  }
+
+  function showSound() {
+    const on = audio !== null && audio.state === "running";
+    const button = $("sound");
+    button.textContent = on ? "Sound on" : "Sound off: click";
+    button.classList.toggle("off", !on);
+  }
+
+  function unlockSound() {
+    const ctx = audioContext();
+    if (ctx && ctx.state === "running") showSound();
+  }
+
+  // Live feed -----------------------------------------------------------------------------
+  let source = null;
+
+  function connect() {
+    source = new EventSource("/api/events");
+    source.addEventListener("open", () => setLink(true));
+    source.addEventListener("error", () => {
+      setLink(false);
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        setTimeout(connect, 3000);
+      }
+    });
+    source.addEventListener("room", (ev) => onRoom(JSON.parse(ev.data)));
+    source.addEventListener("table", (ev) => onTable(JSON.parse(ev.data)));
+    source.addEventListener("alert", (ev) => onAlert(JSON.parse(ev.data)));
+    source.addEventListener("clock", (ev) => onClock(JSON.parse(ev.data)));
+  }
+
+  function setLink(up) {
+    const link = $("link");
+    link.textContent = up ? "live" : "reconnecting…";
+    link.className = "link " + (up ? "up" : "down");
+  }
+
+  function onRoom(room) {
+    state.tables = new Map(room.tables.map((t) => [t.id, t]));
+    // Kept oldest first (the overview lists them newest first): new ones go at the end.
+    state.alerts = new Map(room.alerts.slice().reverse().map((a) => [a.id, a]));
+    const first = state.known === null;
+    let fresh = false;
+    if (first) state.known = new Set();
+    for (const a of room.alerts) {
+      if (!state.known.has(a.id)) {
+        state.known.add(a.id);
+        if (!first && a.status !== "resolved") { fresh = true; state.fresh.add(a.id); }
+      }
+    }
+    onClock(room.clock);
+    renderMap();
+    renderFeed();
+    if (fresh) beep();
+    refreshDetail();
+  }
+
+  function onTable(table) {
+    state.tables.set(table.id, table);
+    renderTile(table);
+    renderSummary();
+    if (state.table === table.id && state.selected === null) renderTablePanel();
+  }
+
+  function onAlert(alert) {
+    const isNew = state.known !== null && !state.known.has(alert.id);
+    if (state.known !== null) state.known.add(alert.id);
+    state.alerts.set(alert.id, alert);
+    if (isNew && alert.status !== "resolved") state.fresh.add(alert.id);
+    renderFeed();
+    if (isNew && alert.status !== "resolved") beep();
+    if (state.selected === alert.id) refreshDetail();
+  }
+
+  function onClock(clock) {
+    state.clock = clock;
+    state.offset = clock.hub_time - Date.now() / 1000;
+    renderClock();
+    renderRoundButton();
+  }
+
+  // The round clock -----------------------------------------------------------------------
+  function renderClock() {
+    const clock = state.clock;
+    const box = $("clock");
+    if (!clock || !clock.round) {
+      $("clock-round").textContent = "Round –";
+      $("clock-left").textContent = "not started";
+      box.className = "clock";
+      return;
+    }
+    $("clock-round").textContent = "Round " + clock.round;
+    if (clock.deadline === null) {
+      $("clock-left").textContent = "--:--";
+      return;
+    }
+    const left = clock.deadline - hubNow();
+    const secs = Math.floor(Math.abs(left));
+    const text = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+    $("clock-left").textContent = left >= 0 ? text : "+" + text + " over";
+    box.className = "clock" + (left < 0 ? " over" : left < 120 ? " low" : "");
+  }
+
+  let armed = null;
+
+  function nextRound() {
+    return state.clock && state.clock.round ? state.clock.round + 1 : 1;
+  }
+
+  function renderRoundButton() {
+    const button = $("round-start");
+    if (armed !== null) return;
+    button.textContent = "Start round " + nextRound();
+    button.classList.remove("armed");
+  }
+
+  function onRoundStart() {
+    const button = $("round-start");
+    if (armed === null) {           // first click arms, the second within 5 s starts
+      armed = setTimeout(() => { armed = null; renderRoundButton(); }, 5000);
+      button.textContent = "Confirm: start round " + nextRound();
+      button.classList.add("armed");
+      return;
+    }
+    clearTimeout(armed);
+    armed = null;
+    const round = nextRound();
+    renderRoundButton();
+    post({ op: "round_start", round: round }).then((result) => {
+      if (!result.ok) window.alert("Round " + round + " not started: " + result.error);
+    });
+  }
+
+  // The room map --------------------------------------------------------------------------
+  function renderMap() {
+    const map = $("map");
+    map.replaceChildren();
+    state.tiles.clear();
+    for (const table of state.tables.values()) renderTile(table);
+    renderSummary();
+  }
+
+  function renderTile(t) {
+    const info = [];
+    if (t.board !== null) info.push("Board " + t.board);
+    info.push("Round " + t.round);
+    const lines = [el("div", { class: "info" }, info.join(" · "))];
+    if (t.pairs.NS !== null || t.pairs.EW !== null) {
+      lines.push(el("div", { class: "info" }, "NS " + (t.pairs.NS ?? "–") + " · EW " +
+        (t.pairs.EW ?? "–")));
+    }
+    if (t.contract && t.phase === "play") {
+      lines.push(el("div", { class: "info" }, contractText(t.contract) + " " + t.declarer));
+    }
+    if (t.boards.length) {
+      lines.push(el("div", { class: "info" }, t.done + "/" + t.boards.length + " boards"));
+    }
+    if (t.devices.offline.length) {
+      lines.push(el("div", { class: "info" }, "offline: " + t.devices.offline.join(", ")));
+    }
+    const tile = el("div", {
+      class: "tile s-" + t.status + (state.table === t.id ? " selected" : ""),
+      tabindex: "0", role: "button", id: "tile-" + t.id,
+      dataset: { table: t.id, status: t.status },
+      onclick: () => selectTable(t.id),
+      onkeydown: (ev) => { if (ev.key === "Enter") selectTable(t.id); },
+    },
+    el("div", { class: "name" }, t.id,
+      t.alerts ? el("span", { class: "badge", title: "alerts open" }, String(t.alerts)) : null),
+    el("div", { class: "state" }, STATUS_TEXT[t.status] || t.status),
+    lines);
+    const old = state.tiles.get(t.id);
+    if (old && old.parentNode) old.replaceWith(tile);
+    else $("map").append(tile);
+    state.tiles.set(t.id, tile);
+  }
+
+  function renderSummary() {
+    const counts = {};
+    for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
+    $("map-summary").textContent = Object.keys(STATUS_TEXT)
+      .filter((s) => counts[s]).map((s) => counts[s] + " " + STATUS_TEXT[s]).join(" · ");
+  }
+
+  function renderLegend() {
+    $("legend").replaceChildren(...Object.keys(STATUS_TEXT).map(
+      (s) => el("span", { class: "s-" + s }, STATUS_TEXT[s])));
+  }
+
+  function selectTable(id) {
+    state.table = state.table === id ? null : id;
+    for (const [tid, tile] of state.tiles) tile.classList.toggle("selected", tid === state.table);
+    renderFeed();
+    if (state.table !== null) {
+      state.selected = null;
+      state.detail = null;
+      renderTablePanel();
+    } else if (state.selected === null) {
+      $("detail").hidden = true;
+    }
+  }
+
+  function renderTablePanel() {
+    const t = state.tables.get(state.table);
+    const panel = $("detail");
+    if (!t) { panel.hidden = true; return; }
+    const message = el("div", { class: "message" });
+    fill(panel,
+      el("div", { class: "detail-head" },
+        el("h2", {}, "Table " + t.id, el("span", { class: "dim" }, STATUS_TEXT[t.status])),
+        el("button", { class: "button quiet close", type: "button", onclick: closeDetail },
+          "Close")),
+      el("p", { class: "detail-text" },
+        (t.board !== null ? "Board " + t.board + " · " : "") + "Round " + t.round +
+        " · NS " + (t.pairs.NS ?? "–") + " · EW " + (t.pairs.EW ?? "–") + " · " +
+        t.done + "/" + t.boards.length + " boards finished · " + t.devices.online +
+        " device(s) online"),
+      el("div", { class: "actions" },
+        el("span", {}, "Mode: " + (t.strict ? "strict (illegal calls and cards refused)" :
+          "bidding box (everything recorded, irregularities alerted)")),
+        el("span", {}),
+        el("button", {
+          class: "button", type: "button", id: "table-mode",
+          onclick: () => command({ op: "table_mode", table: t.id, strict: !t.strict }, message),
+        }, t.strict ? "Switch to bidding box" : "Switch to strict")),
+      message);
+    panel.hidden = false;
+  }
+
+  // The alert feed ------------------------------------------------------------------------
+  function renderFeed() {
+    const feed = $("feed");
+    const all = [...state.alerts.values()].reverse();   // newest first
+    const open = all.filter((a) => a.status !== "resolved");
+    const shown = [...open, ...all.filter((a) => a.status === "resolved")]
+      .filter((a) => state.table === null || a.table === state.table);
+    feed.replaceChildren(...shown.map(feedItem));
+    if (!shown.length) feed.append(el("li", { class: "empty" }, "No alert."));
+    $("feed-count").textContent = open.length + " open" +
+      (state.table !== null ? " · table " + state.table : "");
+    $("feed-all").hidden = state.table === null;
+    document.title = (open.length ? "(" + open.length + ") " : "") + "Tenace director";
+  }
+
+  function feedItem(a) {
+    const where = ["Table " + a.table];
+    if (a.board !== null) where.push("board " + a.board);
+    if (a.round !== null) where.push("round " + a.round);
+    if (a.seats.length) where.push(a.seats.map((s) => SEAT_NAMES[s] || s).join(", "));
+    const times = ["detected " + clockTime(a.detected)];
+    if (a.occurred !== null) times.unshift("occurred " + clockTime(a.occurred));
+    if (a.acknowledged_at !== null) times.push("acknowledged " + clockTime(a.acknowledged_at));
+    const item = el("li", {
+      class: a.status + (state.selected === a.id ? " selected" : "") +
+        (state.fresh.has(a.id) ? " fresh" : ""),
+      tabindex: "0", id: "alert-" + a.id, dataset: { alert: a.id, status: a.status },
+      onclick: () => selectAlert(a.id),
+      onkeydown: (ev) => { if (ev.key === "Enter") selectAlert(a.id); },
+    },
+    el("div", { class: "top" },
+      el("span", { class: "kind" }, human(a.kind),
+        a.law ? el("span", { class: "dim" }, " · Law " + a.law) : null),
+      el("span", { class: "chip " + a.status }, a.status)),
+    el("div", { class: "where" }, where.join(" · ")),
+    el("div", { class: "times" }, times.join(" · ")));
+    return item;
+  }
+
+  function selectAlert(id) {
+    state.selected = id;
+    state.fresh.delete(id);
+    for (const node of $("feed").children) {
+      node.classList.toggle("selected", node.dataset.alert === id);
+      if (node.dataset.alert === id) node.classList.remove("fresh");
+    }
+    refreshDetail();
+  }
+
+  function closeDetail() {
+    state.selected = null;
+    state.detail = null;
+    state.table = null;
+    $("detail").hidden = true;
+    for (const tile of state.tiles.values()) tile.classList.remove("selected");
+    renderFeed();
+  }
+
+  let fetching = 0;
+
+  function refreshDetail() {
+    if (state.selected === null) {
+      if (state.table !== null) renderTablePanel();
+      return;
+    }
+    const id = state.selected;
+    const ticket = ++fetching;
+    fetch("/api/alert/" + encodeURIComponent(id), { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((alert) => {
+        if (ticket !== fetching || state.selected !== id) return;
+        if (alert === null) { $("detail").hidden = true; return; }
+        state.detail = alert;
+        renderDetail(alert);
+      })
+      .catch(() => {});
+  }
+
+  // The alert in full ---------------------------------------------------------------------
+  function renderDetail(a) {
+    const ev = a.evidence || {};
+    const panel = $("detail");
+    const message = el("div", { class: "message", id: "action-message" });
+    const ruleText = el("textarea", { id: "rule-text", rows: "2",
+      placeholder: "Ruling (law, rectification, adjusted score…)" });
+    const resolveText = el("textarea", { id: "resolve-text", rows: "1",
+      placeholder: "Note (optional)" });
+    const closed = a.status === "resolved";
+    const where = ["Table " + a.table];
+    if (a.board !== null) where.push("board " + a.board);
+    if (a.round !== null) where.push("round " + a.round);
+    if (a.seats.length) where.push(a.seats.map((s) => SEAT_NAMES[s] || s).join(", "));
+    if (a.call !== null) where.push("call " + a.call);
+    if (a.trick !== null) where.push("trick " + a.trick);
+
+    fill(panel,
+      el("div", { class: "detail-head" },
+        el("h2", {}, human(a.kind), el("span", { class: "law" }, a.law ? "Law " + a.law : ""),
+          el("span", { class: "chip " + a.status, id: "detail-status" }, a.status)),
+        el("button", { class: "button quiet close", type: "button", onclick: closeDetail },
+          "Close")),
+      el("div", { class: "where" }, where.join(" · ")),
+      el("p", { class: "detail-text" }, a.detail),
+      el("div", { class: "detail-grid" },
+        el("div", {}, el("h3", {}, "Board"), diagram(ev, a)),
+        el("div", {}, el("h3", {}, "Auction"), contractLine(ev), auctionTable(ev, a)),
+        el("div", {}, el("h3", {}, "Play"), playTable(ev, a))),
+      el("h3", { style: null }, "What the Laws give the director"),
+      optionsList(a.options || []),
+      factsLine(a.facts || {}),
+      el("div", { class: "stamp" }, stamps(a)),
+      a.ruling ? el("div", { class: "stamp" }, "Ruling: " + a.ruling.text) : null,
+      el("div", { class: "actions" },
+        el("button", {
+          class: "button primary", type: "button", id: "do-acknowledge",
+          disabled: a.status !== "open",
+          onclick: () => command({ op: "acknowledge", id: a.id }, message),
+        }, "Acknowledge"),
+        el("span", { class: "dim" }, a.acknowledged_at !== null
+          ? "attention drawn " + clockTime(a.acknowledged_at) : "records the time you saw it"),
+        el("span", {}),
+        el("span", {}, "Ruling"), ruleText,
+        el("button", {
+          class: "button", type: "button", id: "do-rule", disabled: closed,
+          onclick: () => {
+            if (!ruleText.value.trim()) { say(message, "Write the ruling first.", true); return; }
+            command({ op: "rule", id: a.id, text: ruleText.value }, message);
+          },
+        }, "Rule"),
+        el("span", {}, "Close"), resolveText,
+        el("button", {
+          class: "button danger", type: "button", id: "do-resolve", disabled: closed,
+          onclick: () => {
+            const cmd = { op: "resolve", id: a.id };
+            if (resolveText.value.trim()) cmd.text = resolveText.value;
+            command(cmd, message);
+          },
+        }, "Resolve")),
+      message);
+    panel.hidden = false;
+  }
+
+  function stamps(a) {
+    const out = [];
+    if (a.occurred !== null) out.push("occurred " + clockTime(a.occurred));
+    out.push("detected " + clockTime(a.detected));
+    if (a.acknowledged_at !== null) out.push("acknowledged " + clockTime(a.acknowledged_at));
+    if (a.ruled_at !== null) out.push("ruled " + clockTime(a.ruled_at));
+    if (a.resolved_at !== null) out.push("resolved " + clockTime(a.resolved_at));
+    out.push("version " + a.version);
+    return out.join(" · ");
+  }
+
+  function optionsList(options) {
+    if (!options.length) return el("p", { class: "empty" }, "No rectification listed.");
+    return el("ul", { class: "options" }, options.map((o) => el("li", {},
+      el("span", { class: "law" }, o.law), o.text,
+      o.chooser ? el("span", { class: "dim" }, " (" + o.chooser + ")") : null)));
+  }
+
+  function factsLine(facts) {
+    const keys = Object.keys(facts).filter((k) => !["kind", "law", "detail"].includes(k));
+    if (!keys.length) return null;
+    const text = (k) => {
+      const v = facts[k];
+      // Times are seconds since the epoch: show them as the clock does.
+      return k + ": " + (typeof v === "number" && v > 1e9 ? clockTime(v) : JSON.stringify(v));
+    };
+    return el("div", { class: "facts" }, keys.map(text).join(" · "));
+  }
+
+  // The board as a diagram ----------------------------------------------------------------
+  function parseDeal(pbn) {
+    // "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 ..." -> {N: {S: "AKQJ", ...}, ...}
+    const m = /^([NESW]):(.*)$/.exec((pbn || "").trim());
+    if (!m) return null;
+    const hands = m[2].trim().split(/\s+/);
+    if (hands.length !== 4) return null;
+    const out = {};
+    let seat = SEATS.indexOf(m[1]);
+    for (const hand of hands) {
+      const suits = hand === "-" ? null : hand.split(".");
+      out[SEATS[seat]] = suits && suits.length === 4
+        ? { S: suits[0], H: suits[1], D: suits[2], C: suits[3] } : null;
+      seat = (seat + 1) % 4;
+    }
+    return out;
+  }
+
+  function handsRead(read) {
+    const out = {};
+    for (const [seat, cards] of Object.entries(read || {})) {
+      const hand = { S: "", H: "", D: "", C: "", other: [] };
+      for (const card of cards) {
+        if (/^[SHDC][AKQJT2-9]$/.test(card)) hand[card[0]] += card[1];
+        else hand.other.push(card);
+      }
+      for (const s of SUITS) {
+        hand[s] = [...hand[s]].sort((x, y) => RANKS.indexOf(x) - RANKS.indexOf(y)).join("");
+      }
+      out[seat] = hand;
+    }
+    return out;
+  }
+
+  const rankText = (r) => (r === "T" ? "10" : r);
+
+  function cardNode(card) {
+    return el("span", {}, el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] || card[0]),
+      rankText(card.slice(1)));
+  }
+
+  function diagram(ev, a) {
+    let hands = parseDeal(ev.deal);
+    let source = "hand record";
+    if (!hands && ev.hands_read && Object.keys(ev.hands_read).length) {
+      hands = handsRead(ev.hands_read);
+      source = "cards read";
+    }
+    if (ev.board === undefined) return el("p", { class: "empty" }, "No board in play.");
+    const played = new Set((ev.play || []).map((p) => p[1]));
+    const seats = new Set(a.seats || []);
+    const box = el("div", { class: "diagram", id: "diagram" });
+    for (const seat of SEATS) {
+      const hand = hands ? hands[seat] : null;
+      const node = el("div", { class: "hand " + seat + (seats.has(seat) ? " highlight" : ""),
+        dataset: { seat: seat } },
+      el("div", { class: "seat" }, SEAT_NAMES[seat] + pairOf(ev, seat)));
+      if (!hand) {
+        node.append(el("div", { class: "empty" }, "not known"));
+      } else {
+        for (const s of SUITS) {
+          const ranks = [...(hand[s] || "")];
+          node.append(el("div", { class: "line", dataset: { suit: s } },
+            el("span", { class: "sym-" + s }, SYMBOLS[s] + " "),
+            ranks.length ? ranks.map((r) => el("span", {
+              class: played.has(s + r) ? "played" : null }, rankText(r))) : "–"));
+        }
+        if (hand.other && hand.other.length) {
+          node.append(el("div", { class: "line alerted" }, "read: " + hand.other.join(" ")));
+        }
+      }
+      box.append(node);
+    }
+    box.append(el("div", { class: "centre" },
+      el("strong", {}, "Board " + ev.board),
+      el("span", {}, "Dealer " + (SEAT_NAMES[ev.dealer] || "–")),
+      el("span", {}, "Vul " + (ev.vulnerability || "–")),
+      el("span", { class: "dim" }, source)));
+    return box;
+  }
+
+  function pairOf(ev, seat) {
+    const pairs = ev.pairs || {};
+    const pair = seat === "N" || seat === "S" ? pairs.NS : pairs.EW;
+    return pair === null || pair === undefined ? "" : " · pair " + pair;
+  }
+
+  function contractText(contract) {
+    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract || "");
+    if (!m) return contract || "";
+    return m[1] + (m[2] === "NT" ? "NT" : SYMBOLS[m[2]]) + m[3];
+  }
+
+  function declarerOf(auction) {
+    const live = (auction || []).filter((e) => !VOID_CALLS.has(e[4]));
+    const bids = live.filter((e) => /^[1-7]/.test(e[1]));
+    if (!bids.length) return null;
+    const last = bids[bids.length - 1];
+    const strain = last[1].slice(1);
+    const side = "NS".includes(last[0]) ? "NS" : "EW";
+    const first = bids.find((e) => e[1].slice(1) === strain && side.includes(e[0]));
+    return first ? first[0] : last[0];
+  }
+
+  function contractLine(ev) {
+    if (ev.board === undefined) return null;
+    if (ev.contract) {
+      const declarer = declarerOf(ev.auction);
+      return el("div", { class: "contract", id: "contract" }, "Contract ",
+        el("strong", {}, contractText(ev.contract)),
+        declarer ? " by " + SEAT_NAMES[declarer] : "");
+    }
+    return el("div", { class: "contract dim", id: "contract" },
+      ev.phase === "over" ? "Passed out" : "Auction in progress");
+  }
+
+  function auctionTable(ev, a) {
+    const auction = ev.auction || [];
+    if (!auction.length) return el("p", { class: "empty" }, "No call yet.");
+    const start = SEATS.indexOf(ev.dealer) >= 0 ? SEATS.indexOf(ev.dealer) : 0;
+    const order = [0, 1, 2, 3].map((i) => SEATS[(start + i) % 4]);
+    const rows = [];
+    let row = [null, null, null, null];
+    let next = 0;
+    auction.forEach((entry, i) => {
+      const col = order.indexOf(entry[0]);
+      if (col < next) { rows.push(row); row = [null, null, null, null]; }
+      const call = entry[1];
+      const bid = /^([1-7])(NT|[SHDC])$/.exec(call);
+      const cell = el("td", {
+        class: [VOID_CALLS.has(entry[4]) ? "void" : "", a.call === i + 1 ? "mark" : ""]
+          .join(" ").trim() || null,
+        title: entry[4] + (entry[3] ? ", alerted" : ""),
+        dataset: { index: String(i + 1) },
+      }, bid ? [bid[1], bid[2] === "NT" ? "NT" : el("span", { class: "sym-" + bid[2] },
+        SYMBOLS[bid[2]])] : call, entry[3] ? el("span", { class: "alerted" }, "!") : null);
+      row[col] = cell;
+      next = col + 1;
+      if (next === 4) { rows.push(row); row = [null, null, null, null]; next = 0; }
+    });
+    if (row.some((c) => c !== null)) rows.push(row);
+    return el("table", { class: "auction", id: "auction" },
+      el("thead", {}, el("tr", {}, order.map((s) => el("th", {}, SEAT_NAMES[s])))),
+      el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => c || el("td", {}))))));
+  }
+
+  function winnerOf(cards, trump) {
+    let best = cards[0];
+    for (const c of cards.slice(1)) {
+      const [suit, bestSuit] = [c[1][0], best[1][0]];
+      if (suit === bestSuit) {
+        if (RANKS.indexOf(c[1][1]) < RANKS.indexOf(best[1][1])) best = c;
+      } else if (suit === trump) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  function playTable(ev, a) {
+    const play = ev.play || [];
+    if (!play.length) return el("p", { class: "empty" }, "No card played yet.");
+    const m = /^[1-7](NT|[SHDC])/.exec(ev.contract || "");
+    const trump = m && m[1] !== "NT" ? m[1] : null;
+    const rows = [];
+    for (let i = 0; i < play.length; i += 4) {
+      const cards = play.slice(i, i + 4);
+      const number = i / 4 + 1;
+      const win = cards.length === 4 ? winnerOf(cards, trump) : null;
+      const cells = {};
+      for (const c of cards) {
+        const td = el("td", { class: c === win ? "win" : null,
+          title: c === cards[0] ? "lead" : null },
+        c === cards[0] ? "\u25B8" : "", cardNode(c[1]));
+        if (cells[c[0]]) cells[c[0]].append(" ", ...td.childNodes);
+        else cells[c[0]] = td;
+      }
+      rows.push(el("tr", { class: a.trick === number ? "mark" : null,
+        dataset: { trick: String(number) } },
+      el("td", { class: "dim" }, String(number)),
+      SEATS.map((s) => cells[s] || el("td", {})),
+      el("td", { class: "dim" }, win ? win[0] : "")));
+    }
+    return el("table", { class: "play", id: "play" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), SEATS.map((s) => el("th", {}, s)),
+        el("th", {}, "won"))),
+      el("tbody", {}, rows));
+  }
+
+  // Commands ------------------------------------------------------------------------------
+  function post(cmd) {
+    return fetch("/api/director", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(cmd),
+    }).then((r) => r.json()).catch((err) => ({ ok: false, error: String(err) }));
+  }
+
+  function say(node, text, error) {
+    node.textContent = text;
+    node.className = "message" + (error ? " error" : "");
+  }
+
+  function command(cmd, message) {
+    say(message, "sending…", false);
+    return post(cmd).then((result) => {
+      if (result.ok) {
+        say(message, "done", false);
+        refreshDetail();
+      } else {
+        say(message, result.error || "refused", true);
+      }
+      return result;
+    });
+  }
+
+  // Start ---------------------------------------------------------------------------------
+  document.addEventListener("DOMContentLoaded", () => {
+    renderLegend();
+    showSound();
+    $("round-start").addEventListener("click", onRoundStart);
+    $("sound").addEventListener("click", () => {
+      const ctx = audioContext();
+      if (ctx && ctx.state === "running") tone(ctx, ctx.currentTime, 660);
+      showSound();
+    });
+    $("feed-all").addEventListener("click", () => selectTable(state.table));
+    document.addEventListener("pointerdown", unlockSound, { once: true });
+    document.addEventListener("keydown", unlockSound, { once: true });
+    setInterval(renderClock, 250);
+    connect();
+  });
+}());
