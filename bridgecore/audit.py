@@ -20,6 +20,7 @@ from typing import Any
 from bridgecore.auction import Auction
 from bridgecore.calls import Contract
 from bridgecore.cards import Seat
+from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.irregularity import Irregularity, Kind
 from bridgecore.play import Play
@@ -27,7 +28,7 @@ from bridgecore.record import GameRecord, RecordProblem
 from bridgecore.scoring import score_ns
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["BoardAudit", "audit_record"]
+__all__ = ["BoardAudit", "audit_record", "deal_irregularities"]
 
 _DEAL_KINDS = {
     "wrong_card_count": Kind.WRONG_CARD_COUNT,
@@ -72,6 +73,15 @@ class BoardAudit:
         return out
 
 
+def deal_irregularities(deal: Deal) -> list[Irregularity]:
+    """Every problem of a deal in play (Laws 1, 7B, 13, 14) as an irregularity: wrong
+    counts, duplicate and missing cards, all at once."""
+    return [Irregularity(_DEAL_KINDS[p.kind], p.law,
+                         seat=p.seats[0] if len(p.seats) == 1 else None, detail=str(p),
+                         extra=(("card", str(p.card)),) if p.card is not None else ())
+            for p in deal.problems()]
+
+
 def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> BoardAudit:
     """Audit one board of a record against the Laws of ``edition``."""
     found: list[Irregularity] = []
@@ -80,14 +90,9 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
     # A record may give only some hands (PBN "-") or an end position (a diagram): those
     # are not deals in play, so their card counts are not irregularities.
     partial = deal is not None and (bool(deal.unknown) or deal.is_end_position)
-    deal_problems = [] if deal is None or partial else deal.problems()
+    deal_problems = [] if deal is None or partial else deal_irregularities(deal)
     deal_ok = deal is not None and not partial and not deal_problems
-    if deal is not None:
-        for p in deal_problems:
-            found.append(Irregularity(
-                _DEAL_KINDS[p.kind], p.law, seat=p.seats[0] if len(p.seats) == 1 else None,
-                detail=str(p),
-                extra=(("card", str(p.card)),) if p.card is not None else ()))
+    found.extend(deal_problems)
 
     board = record.board
     dealer = record.dealer

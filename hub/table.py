@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bridgecore.audit import deal_irregularities
 from bridgecore.board import Board
 from bridgecore.calls import Call
 from bridgecore.cards import Card, Seat, Side
@@ -128,6 +129,7 @@ class Sitting:
     revokes: set[str] = field(default_factory=set)       # alert keys of the revokes
     unestablished: set[str] = field(default_factory=set)  # ... not yet established (63A)
     transfer_mark: int = -1                                # tricks complete at the last 64
+    play_keys: dict[int, str] = field(default_factory=dict)  # play irregularity -> alert key
     generation: int = 0
     ended: float | None = None
 
@@ -434,6 +436,11 @@ class TableState:
         else:
             s.foreign.pop(seat, None)
         alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
+        if len(s.reads) == 4:  # the four pockets together: the pack as a whole (1, 13, 14)
+            read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
+            for irr in deal_irregularities(read):
+                alerts.append(self._irregularity_alert(
+                    f"{self._base()}:deal:{irr.kind.value}:{irr.seat}:{irr.detail}", irr, t))
         if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
             s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
                                 unknown=[x for x in Seat if x not in s.reads])
@@ -616,9 +623,9 @@ class TableState:
                     self.context.mark_played(self.id, pair, board.number, s.round)
         alerts: list[Alert | None] = []
         base = f"{self._base()}:g{s.generation}"
-        for irr in found:
+        for irr in found:  # one call may break two laws (30 and 17D3): one alert each
             alerts.append(self._irregularity_alert(
-                f"{base}:{irr.kind.value}:{irr.call}:{irr.seat}", irr, t))
+                f"{base}:{irr.kind.value}:{irr.call}:{irr.seat}:{irr.law}", irr, t))
         if s.wrong_hand and seat in s.wrong_hand:
             alerts.append(self._called_with_wrong_hand(s, seat, index, t))
         alerts += self._after(s, t)
@@ -707,6 +714,7 @@ class TableState:
         source = s.card_source.get(card)
         if source is not None and source[0] is seat and source[1] != env.device:
             return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
+        before = play.irregularities
         if self.strict:
             turn = play.turn
             if turn is None:
@@ -724,7 +732,16 @@ class TableState:
         s.card_source[card] = (seat, env.device)
         alerts: list[Alert | None] = []
         base = self._base()
-        for irr in found:
+        now = play.irregularities
+        if now is not before:
+            # A later card may settle an earlier one (53A: a lead out of turn accepted by
+            # playing to it): the director sees the alert again with its resolution.
+            for i, old in enumerate(before):
+                key = s.play_keys.get(i)
+                if key is not None and i < len(now) and now[i] is not old:
+                    alerts.append(self._irregularity_alert(key, now[i], t))
+        first = len(now) - len(found)
+        for j, irr in enumerate(found):
             if irr.kind is Kind.REVOKE:
                 key = f"{base}:revoke:{irr.seat}:{irr.trick}"
                 s.revokes.add(key)
@@ -733,8 +750,9 @@ class TableState:
             elif irr.kind is Kind.CARD_NOT_IN_HAND:
                 alerts.append(self._not_in_hand(s, irr, seat, t))
             else:
-                alerts.append(self._irregularity_alert(
-                    f"{base}:{irr.kind.value}:{len(play.history)}", irr, t))
+                key = f"{base}:{irr.kind.value}:{len(play.history)}"
+                s.play_keys[first + j] = key
+                alerts.append(self._irregularity_alert(key, irr, t))
         alerts += self._after(s, t)
         return self._ack(env, t, True, alerts)
 
