@@ -534,6 +534,10 @@ class Play:
             mask &= _SUIT_BITS[self._led]
         return tuple(c for c in ALL_CARDS if mask & _BIT[c])
 
+    def held_mask(self, seat: Seat) -> int:
+        """The cards ``seat`` still holds, as a bit mask (one bit per card): cheap to compare."""
+        return self._held[seat]
+
     def remaining(self, seat: Seat) -> Hand:
         """The cards ``seat`` still holds."""
         mask = self._held[seat]

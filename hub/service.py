@@ -122,6 +122,7 @@ class Hub:
         self._stopping: asyncio.Event | None = None
         self._last: dict[str, str] = {}          # topic -> last payload published (retained)
         self._results: dict[tuple[str, int, int], str] = {}
+        self._seat_keys: dict[tuple[str, Seat], tuple[Any, ...]] = {}
         self.listeners: list[Callable[[str, Any], None]] = []  # (what, data) after changes
 
     # The room and its log ------------------------------------------------------------------
@@ -466,9 +467,17 @@ class Hub:
                 continue
             self._retain(topic_state(table_id), _dumps(table.public_state()), force)
             for seat in Seat:
-                self._retain(topic_seat(table_id, seat.letter), _dumps(table.seat_view(seat)),
-                             force)
-            for (round_, board), sitting in table.sittings.items():
+                key = table.seat_key(seat)
+                if force or self._seat_keys.get((table_id, seat)) != key:
+                    self._seat_keys[table_id, seat] = key
+                    self._retain(topic_seat(table_id, seat.letter),
+                                 _dumps(table.seat_view(seat)), force)
+            # Only the board in play can change (a confirmation is for the current board);
+            # on start every board's result is published again.
+            sittings = table.sittings.items() if force else (
+                [] if table.sitting is None else
+                [((table.sitting.round, table.sitting.board.number), table.sitting)])
+            for (round_, board), sitting in sittings:
                 result = table.result(sitting)
                 if result is None:
                     continue

@@ -993,8 +993,20 @@ class TableState:
                 out["deal"] = board.deal.pbn()
         return out
 
+    def seat_key(self, seat: Seat) -> tuple[Any, ...]:
+        """A value that changes whenever :meth:`seat_view` may (cheap: no view built)."""
+        s = self.sitting
+        if s is None:
+            return ()
+        play = s.board.play
+        if play is not None:
+            return (s.round, s.board.number, s.generation, play.held_mask(seat))
+        return (s.round, s.board.number, s.generation, s.has_record or s.reads.get(seat))
+
     def seat_view(self, seat: Seat) -> dict[str, Any]:
-        """What only ``seat`` may see: his own remaining cards (and what he may do now)."""
+        """What only ``seat`` may see: his own remaining cards. It changes only when his hand
+        does (a new board, a card he played), so it is republished rarely; what he may call
+        or play follows from it and the public state (the tablet works it out)."""
         out: dict[str, Any] = {"table": self.id, "seat": seat.letter, "board": None, "hand": []}
         s = self.sitting
         if s is None:
@@ -1004,15 +1016,8 @@ class TableState:
         out["board"] = board.number
         if play is not None:
             out["hand"] = [str(c) for c in play.remaining(seat)]
-            turn = play.turn
-            dummy = play.dummy
-            if turn is not None and ((turn is seat and seat is not dummy)
-                                     or (turn is dummy and seat is play.declarer)):
-                out["legal_cards"] = [str(c) for c in play.legal_cards]
         else:
             out["hand"] = [str(c) for c in board.deal[seat]]
-            if board.auction.turn is seat:
-                out["legal_calls"] = [str(c) for c in board.auction.legal_calls]
         return out
 
     def snapshot(self) -> dict[str, Any]:
