@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     analyse.set_defaults(run=commands.analyse)
 
     live.add_hub_parser(sub)
+    live.add_replay_parser(sub)
     return parser
 
 

@@ -145,16 +145,21 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, run: s
 class Observer:
     """The director's view over MQTT: alerts (latest version by id) and results."""
 
-    def __init__(self, url: str, *, client_id: str | None = None):
+    def __init__(self, url: str, *, client_id: str | None = None, states: bool = False,
+                 fresh: bool = True):
         self.alerts: dict[str, dict[str, Any]] = {}
         self.results: dict[tuple[str, int, int], dict[str, Any]] = {}
+        self.states: dict[str, dict[str, Any]] = {}   # table -> latest public state
         self.received = 0
+        self.fresh = fresh      # ignore what was retained before this run (an earlier hub's)
         self._last = time.monotonic()
         self._lock = threading.Lock()
         self._client = MqttClient(url, client_id or f"tenace-observer-{uuid.uuid4().hex[:8]}",
                                   clean_session=True, start=False, on_message=self._take)
         self._client.subscribe(f"{ROOT}/director/alert/+", 1, wait=False)
         self._client.subscribe(f"{ROOT}/result/+/+/+", 1, wait=False)
+        if states:
+            self._client.subscribe(f"{ROOT}/t/+/state", 1, wait=False)
         self._client.start()
         self._client.wait_connected(10.0)
 
@@ -162,14 +167,16 @@ class Observer:
         with self._lock:
             self.received += 1
             self._last = time.monotonic()
-            if not message.payload:
+            if not message.payload or (self.fresh and message.retain):
                 return
             try:
                 data = json.loads(message.payload)
             except ValueError:
                 log.warning("observer: not JSON on %s", message.topic)
                 return
-            if "/director/alert/" in message.topic:
+            if message.topic.endswith("/state"):
+                self.states[message.topic.split("/")[3]] = data
+            elif "/director/alert/" in message.topic:
                 old = self.alerts.get(data.get("id"))
                 if old is None or (data.get("version", 0), _rank(data)) >= (
                         old.get("version", 0), _rank(old)):

@@ -76,7 +76,7 @@ def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
 
 
 def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
-              durability: str = "process") -> Any:
+              durability: str = "process", client_id: str = "tenace-hub") -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -84,7 +84,8 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
     try:
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
-        return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console)
+        return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
+                   client_id=client_id)
     except HubError as err:
         raise CommandError(str(err)) from err
 
@@ -170,3 +171,84 @@ def add_event_arguments(p: argparse.ArgumentParser, *, tables: int | None = None
     g.add_argument("--seed", help="BigDeal seed for the deals (40 hex digits); default secure")
     g.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017")
     g.add_argument("--minutes-per-round", type=float, default=15.0)
+
+
+def replay(args: argparse.Namespace) -> int:
+    """``tenace replay``: a game record through the live system, as its devices would."""
+    import json
+
+    from hub.service import HubRunner
+    from tenace.commands import read_records
+    from tenace.driver import DriverError, Observer, run_tables
+    from tenace.replay import board_line, plan_replay
+
+    records = read_records(args.file)
+    plan = plan_replay(records, _edition(args.edition))
+    scripts = plan.scripts()
+    logging.basicConfig(level=logging.WARNING)
+    with _broker(args.broker, ("127.0.0.1", 0)) as url:
+        hub_ = _open_hub(url, None, plan.setup, None, client_id="tenace-replay-hub")
+        refused: dict[str, list[str]] = {}
+        with HubRunner(hub_), Observer(url, states=True) as director:
+            tables = list(scripts)
+            for i in range(0, len(tables), _CHUNK):  # a connection per table: a few at once
+                try:
+                    runs = run_tables(url, {t: scripts[t] for t in tables[i:i + _CHUNK]},
+                                      announce=False)
+                except DriverError as err:
+                    raise CommandError(str(err)) from err
+                for table, run in runs.items():
+                    refused[table] = [f"the hub refused {env.type} {env.body}: {reply.code}: "
+                                      f"{reply.reason}" for env, reply in run.rejected]
+            director.settle()
+            alerts = director.alert_list()
+            lines = [board_line(p, director.results.get((p.table, p.round, p.board)), alerts,
+                                director.states.get(p.table), refused.get(p.table, []))
+                     for p in plan.boards]
+    for line in lines:
+        if args.json:
+            print(json.dumps(line, ensure_ascii=False))
+        else:
+            _print_line(line)
+    return 0
+
+
+_CHUNK = 32
+
+
+def _edition(name: str) -> Any:
+    from bridgecore.editions import edition
+    return edition(name)
+
+
+def _print_line(line: dict[str, Any]) -> None:
+    head = f"Board {line['board']}: "
+    if line["contract"] is None:
+        head += "no contract"
+    elif line["contract"] == "PASS":
+        head += "passed out"
+    else:
+        head += (f"{line['contract']} by {line['declarer']}, {line['tricks']} tricks"
+                 + ("" if line["tricks_rectified"] == line["tricks"]
+                    else f" ({line['tricks_rectified']} after Law 64)")
+                 + ("" if line["score_ns"] is None else f", NS {line['score_ns']:+d}"))
+    print(head)
+    for irr in line["irregularities"]:
+        print(f"  Law {irr['law']}: {irr.get('detail') or irr['kind']}")
+    for problem in line.get("problems", []):
+        print(f"  problem: {problem}")
+
+
+def add_replay_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "replay", help="play a game record through the live hub, as its devices would",
+        description="Each board of a PBN or LIN record is played through a hub and a broker "
+                    "(calls from a tablet, cards from the card readers); prints what the "
+                    "director was told, board by board, like tenace check. Without --broker "
+                    "it starts an embedded broker; with one, it runs its own hub there (not "
+                    "a broker where a session is being played).")
+    p.add_argument("file", help="a .pbn or .lin file")
+    p.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017")
+    p.add_argument("--broker", help="broker URL, e.g. mqtt://127.0.0.1:1883 (Mosquitto)")
+    p.add_argument("--json", action="store_true", help="JSON Lines, as tenace check --json")
+    p.set_defaults(run=replay)
