@@ -266,8 +266,9 @@ class TableState:
         return any(s.over for (_, n), s in self.sittings.items() if n == board)
 
     def round_done(self, round: int) -> bool:
+        """Every board of ``round`` finished here (or the table does not play it)."""
         a = self.context.assignment(self.id, round)
-        return a is None or all(self.finished(b) for b in a.boards)
+        return a is None or not a.plays or all(self.finished(b) for b in a.boards)
 
     def _checkin(self, env: Envelope, t: float) -> Outcome:
         body = env.body
@@ -281,9 +282,15 @@ class TableState:
         ctx = self.context
         a = ctx.assignment(self.id, self.round)
         if (a is None or pair not in (a.ns, a.ew)) and self.round_done(self.round):
-            ahead = ctx.assignment(self.id, self.round + 1)
-            if ahead is not None and ahead.pair(side) == pair:  # moved on at the end of play
-                self.round += 1
+            # Moved on at the end of play: a pair of the next round this table plays (sit-out
+            # rounds skipped), on either side (the wrong way round is checked below, 5B).
+            number = self.round + 1
+            ahead = ctx.assignment(self.id, number)
+            while ahead is not None and not ahead.plays and pair not in (ahead.ns, ahead.ew):
+                number += 1
+                ahead = ctx.assignment(self.id, number)
+            if ahead is not None and pair in (ahead.ns, ahead.ew):
+                self.round = number
                 a = ahead
         players = list(body.get("players") or [])
         self.seated[side] = (pair, players, env.time, self.round)
@@ -322,9 +329,11 @@ class TableState:
                 facts = {"scheduled": None}
         facts = {"pair": pair, "direction": str(side), "expected": None if a is None else
                  a.pair(side), **facts}
-        return self._alert(f"{self.id}:r{self.round}:seat:{side}:{pair}", t, kind.value, "5B",
-                           occurred=occurred, detail=detail, facts=facts,
-                           options=OPTIONS["seating"])
+        # Filed under the round being seated, not under the board left from the last one.
+        return self.context.alerts.raise_alert(
+            f"{self.id}:r{self.round}:seat:{side}:{pair}", kind=kind.value, law="5B",
+            table=self.id, round=self.round, board=None, detected=t, occurred=occurred,
+            detail=detail, facts=facts, evidence=self.evidence, options=OPTIONS["seating"])
 
     def _board(self, env: Envelope, t: float) -> Outcome:
         number = env.body["board"]
@@ -428,7 +437,11 @@ class TableState:
         assert s is not None
         if when == "back":
             s.out.discard(seat)
-            return self._ack(env, t, False, self._hand_back(seat, cards, foreign, t, env.time))
+            back = self._hand_back(seat, cards, foreign, t, env.time)
+            if s.board.play is None:  # put back before play (7B): its next read replaces it
+                s.reads.pop(seat, None)
+                s.foreign.pop(seat, None)
+            return self._ack(env, t, False, back)
         s.out.add(seat)
         s.reads[seat] = tuple(cards)
         if foreign:
@@ -709,11 +722,12 @@ class TableState:
                 "before the first call)", facts={"card": str(card), "calls_made":
                                                  len(board.auction)},
                 options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
-        if play.is_complete:
-            return self._reject(env, t, "wrong_state", "all 13 tricks are played")
         source = s.card_source.get(card)
         if source is not None and source[0] is seat and source[1] != env.device:
+            # the reader and the tablet both report the card: played once (the last too)
             return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
+        if play.is_complete:
+            return self._reject(env, t, "wrong_state", "all 13 tricks are played")
         before = play.irregularities
         if self.strict:
             turn = play.turn

@@ -446,3 +446,70 @@ def test_alerts_never_appear_in_the_views() -> None:
         assert alert.id not in text and alert.kind not in text
     assert "secret note" not in text and "alerts" not in text
 
+
+# Found by the room simulator (tenace/simscript.py) ------------------------------------
+
+def finish_round_1(d: Driver) -> None:
+    d.seat_pairs()                                      # A1 round 1: pairs 1 v 4, boards 1-2
+    d.calls("Pass", "Pass", "Pass", "Pass")
+    d.ok("board", board=2)
+    d.calls("Pass", "Pass", "Pass", "Pass")
+
+
+def test_law_5b_wrong_way_round_in_round_2_moves_the_table_on() -> None:
+    d = Driver()
+    finish_round_1(d)
+    found = d.ok("checkin", direction="NS", pair=6) + d.ok("checkin", direction="EW", pair=1)
+    assert kinds(found) == ["wrong_direction", "wrong_direction"]   # now: wrong_table + one
+    assert d.state.round == 2                                       # now: still 1
+    assert d.ok("board", board=3) == []                             # now: wrong_board
+
+
+def test_law_5b_seating_alert_of_round_2_is_not_filed_under_round_1() -> None:
+    d = Driver()
+    finish_round_1(d)
+    d.room.start_round(2, d.clock + 1)
+    alert = d.ok("checkin", direction="NS", pair=6)[0]
+    assert (alert.kind, alert.round, alert.board) == ("wrong_direction", 2, None)  # now: 1, 2
+
+
+def test_law_7_rotated_board_put_right_raises_nothing_more() -> None:
+    d = Driver()
+    d.seat_pairs()
+    hand = lambda s: [str(c) for c in BOARD_1[s]]  # noqa: E731
+    rotated = []
+    for s in Seat:
+        rotated += d.ok("hand", "reader", seat=s.letter, cards=hand(s.partner))
+    assert kinds(rotated)[-1] == "rotated_board"
+    for s in Seat:                                   # hands back in the pockets they came from
+        assert d.ok("hand", "reader", seat=s.letter, cards=hand(s.partner), when="back") == []
+    again = []
+    for s in Seat:                                   # board turned round, read out again
+        again += d.ok("hand", "reader", seat=s.letter, cards=hand(s))
+    assert again == []                               # now: hands_exchanged, duplicate/missing
+
+
+def test_second_report_of_the_last_card_is_a_duplicate_not_a_refusal() -> None:
+    d = Driver()
+    d.seat_pairs()
+    d.calls("1NT", "Pass", "Pass", "Pass")
+    play = d.state.sitting.board.play
+    while not play.is_complete:
+        seat, card = play.turn.letter, str(play.legal_cards[0])
+        d.card(seat, card)
+    out = d.send("card", "reader", seat=seat, card=card, source="reader")
+    assert out.reply.status == "ack"                 # now: reject wrong_state
+
+
+def test_sit_out_round_does_not_stop_the_table_moving_on() -> None:
+    import random
+
+    from bridgecore.bigdeal import random_deal
+    from bridgecore.movements import mitchell
+    from hub.protocol import Envelope
+    from hub.room import Room, Section
+    movement = mitchell(3, boards_per_round=1, missing_pair=4)   # A1 sits out round 1
+    room = Room(Section("A", movement), {b: random_deal(random.Random(b)) for b in (1, 2, 3)})
+    env = Envelope("A1-tab-1", "A1-tab", 1, 10.0, "checkin", {"direction": "EW", "pair": 6})
+    out = room.apply("A1", env, 10.0)                            # round 2: 1 v 6 at A1
+    assert out.alerts == [] and room.tables["A1"].round == 2     # now: wrong_table, round 1
