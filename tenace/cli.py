@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tenace import commands, live
+from tenace import commands, live, simulate
 
 __all__ = ["main"]
 
@@ -65,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
     live.add_hub_parser(sub)
     live.add_replay_parser(sub)
+    simulate.add_parsers(sub)
     return parser
 
 

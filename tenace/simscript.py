@@ -57,10 +57,8 @@ the director arrives, following the Laws from the actual state (the hub never re
   round's board (``wrong_board``, counted as a consequence).
 * ``rotated_board`` (7): the reader reads every pocket turned by the same quarter; the
   players hold their own hands and the board is played normally.
-* ``wrong_direction`` (5B): the two pairs sit the wrong way round for a whole round. From
-  round 2 the hub misreads it: a table moves on only for a pair checking in the direction
-  it is scheduled (``TableState._checkin``), and a seating alert is filed under the last
-  board of the previous round; sessions of one round are read right.
+* ``wrong_direction`` (5B): the two pairs sit the wrong way round for a whole round; the
+  table still moves on to that round (the pairs are the round's, on the wrong sides).
 * ``result_disagrees`` (79A): a defender does not agree with the result; his partner
   then confirms it.
 * ``disputed_claim`` (68D, 70): declarer claims, a defender disputes, and the table plays
