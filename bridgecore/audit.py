@@ -28,7 +28,7 @@ from bridgecore.record import GameRecord, RecordProblem
 from bridgecore.scoring import score_ns
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["BoardAudit", "audit_record", "deal_irregularities"]
+__all__ = ["BoardAudit", "Setting", "audit_record", "deal_irregularities", "read_setting"]
 
 _DEAL_KINDS = {
     "wrong_card_count": Kind.WRONG_CARD_COUNT,
@@ -73,6 +73,47 @@ class BoardAudit:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """What a record says of its board before the play: dealer and vulnerability (the
+    record's, else Law 2's from the board number), the contract reached (its auction's,
+    else its Contract tag's) and the auction's irregularities."""
+
+    dealer: Seat | None
+    vulnerability: Vulnerability | None
+    contract: Contract | None
+    passed_out: bool
+    auction_irregularities: tuple[Irregularity, ...] = ()
+
+
+def read_setting(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Setting:
+    """The :class:`Setting` of ``record``'s board, as the audit reads it."""
+    board = record.board
+    dealer = record.dealer
+    if dealer is None and board is not None and board >= 1:
+        dealer = Seat.dealer_of(board)
+    vul = record.vulnerability
+    if vul is None and board is not None and board >= 1:
+        vul = Vulnerability.of_board(board)
+    contract: Contract | None = None
+    passed_out = False
+    found: tuple[Irregularity, ...] = ()
+    if record.calls and dealer is not None:
+        auction = Auction(dealer, edition)
+        for c in record.calls:
+            auction.push(c.seat, c.call, c.time, alert=c.alert, explanation=c.explanation)
+        found = tuple(auction.irregularities)
+        if auction.is_over:  # an auction still in progress (PBN "+", "*") has no contract
+            passed_out = auction.is_passed_out
+            contract = auction.contract
+    elif not record.calls:
+        contract = record.contract
+        passed_out = record.passed_out
+        if contract is not None and contract.declarer is None and record.declarer is not None:
+            contract = Contract(contract.level, contract.strain, contract.risk, record.declarer)
+    return Setting(dealer, vul, contract, passed_out, found)
+
+
 def deal_irregularities(deal: Deal) -> list[Irregularity]:
     """Every problem of a deal in play (Laws 1, 7B, 13, 14) as an irregularity: wrong
     counts, duplicate and missing cards, all at once."""
@@ -94,29 +135,10 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
     deal_ok = deal is not None and not partial and not deal_problems
     found.extend(deal_problems)
 
-    board = record.board
-    dealer = record.dealer
-    if dealer is None and board is not None and board >= 1:
-        dealer = Seat.dealer_of(board)
-    vul = record.vulnerability
-    if vul is None and board is not None and board >= 1:
-        vul = Vulnerability.of_board(board)
-
-    contract: Contract | None = None
-    passed_out = False
-    if record.calls and dealer is not None:
-        auction = Auction(dealer, edition)
-        for c in record.calls:
-            auction.push(c.seat, c.call, c.time, alert=c.alert, explanation=c.explanation)
-        found.extend(auction.irregularities)
-        if auction.is_over:  # an auction still in progress (PBN "+", "*") has no contract
-            passed_out = auction.is_passed_out
-            contract = auction.contract
-    elif not record.calls:
-        contract = record.contract
-        passed_out = record.passed_out
-        if contract is not None and contract.declarer is None and record.declarer is not None:
-            contract = Contract(contract.level, contract.strain, contract.risk, record.declarer)
+    setting = read_setting(record, edition)
+    vul = setting.vulnerability
+    contract, passed_out = setting.contract, setting.passed_out
+    found.extend(setting.auction_irregularities)
 
     tricks: int | None = None
     rectified: int | None = None
@@ -130,7 +152,7 @@ def audit_record(record: GameRecord, edition: Edition = DEFAULT_EDITION) -> Boar
             and vul is not None:
         score = score_ns(contract, rectified, vul.is_vulnerable(Seat.NORTH),
                          vul.is_vulnerable(Seat.EAST))
-    return BoardAudit(board, contract, passed_out,
+    return BoardAudit(record.board, contract, passed_out,
                       None if contract is None else contract.declarer,
                       tricks, rectified, score, found, problems)
 

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bridgecore.auction import Auction
+from bridgecore.audit import read_setting
 from bridgecore.calls import DOUBLE, PASS, REDOUBLE, Call, Contract, Risk
 from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal, Hand
@@ -88,30 +88,11 @@ class _Reading:
 
 
 def _read(record: GameRecord, edition: Edition) -> _Reading:
-    board = record.board
-    dealer = record.dealer
-    if dealer is None and board is not None and board >= 1:
-        dealer = Seat.dealer_of(board)
-    vul = record.vulnerability
-    if vul is None and board is not None and board >= 1:
-        vul = Vulnerability.of_board(board)
+    setting = read_setting(record, edition)
     deal = record.deal
     in_play = deal is not None and not deal.unknown and not deal.is_end_position
-    contract: Contract | None = None
-    passed_out = False
-    if record.calls and dealer is not None:
-        auction = Auction(dealer, edition)
-        for c in record.calls:
-            auction.push(c.seat, c.call, c.time, alert=c.alert, explanation=c.explanation)
-        if auction.is_over:
-            passed_out = auction.is_passed_out
-            contract = auction.contract
-    elif not record.calls:
-        contract = record.contract
-        passed_out = record.passed_out
-        if contract is not None and contract.declarer is None and record.declarer is not None:
-            contract = Contract(contract.level, contract.strain, contract.risk, record.declarer)
-    return _Reading(dealer, vul, contract, passed_out, in_play,
+    return _Reading(setting.dealer, setting.vulnerability, setting.contract,
+                    setting.passed_out, in_play,
                     in_play and deal is not None and not deal.problems())
 
 
