@@ -16,145 +16,40 @@ Two ways of taking calls and cards (per table):
 A refused event changes nothing (no alert either): only accepted events are logged, and the
 state must be a function of the log. The views: :meth:`TableState.public_state` is what all
 four may see, :meth:`TableState.seat_view` what one seat may see. Alerts never go there.
+The pockets read by the card readers are checked in :mod:`hub.pockets`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from bridgecore.audit import deal_irregularities
 from bridgecore.board import Board
-from bridgecore.calls import Call
-from bridgecore.cards import Card, Seat, Side
-from bridgecore.claims import ClaimStatus
-from bridgecore.deal import Deal, Hand
-from bridgecore.editions import Edition
-from bridgecore.errors import BridgeError, IllegalCallError, IllegalPlayError, StateError
+from bridgecore.cards import Seat, Side
+from bridgecore.deal import Deal
+from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
-from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
+from hub.alerts import OPTIONS, Alert, HubKind
+from hub.pockets import PocketReads
 from hub.protocol import Envelope, Reply
+from hub.sitting import (
+    SEATS,
+    Outcome,
+    Sitting,
+    TableContext,
+    card_mask,
+    parse_call,
+    parse_card,
+)
 
 __all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
 
-_SEAT = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
-_CARDS: dict[str, Card] = {}
-_CALLS: dict[str, Call] = {}
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
-_TURNS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
 
 
-def _card(text: str) -> Card | None:
-    card = _CARDS.get(text)
-    if card is None:
-        try:
-            card = Card.parse(text)
-        except (BridgeError, ValueError, TypeError):
-            return None
-        if len(_CARDS) < 4096:
-            _CARDS[text] = card
-    return card
-
-
-def _call(text: str) -> Call | None:
-    call = _CALLS.get(text)
-    if call is None:
-        try:
-            call = Call.parse(text)
-        except (BridgeError, ValueError, TypeError):
-            return None
-        if len(_CALLS) < 4096:
-            _CALLS[text] = call
-    return call
-
-
-def card_mask(cards: Iterable[Card]) -> int:
-    """The 52-bit set of ``cards`` (bit ``card.index``)."""
-    mask = 0
-    for c in cards:
-        mask |= 1 << c.index
-    return mask
-
-
-def _cards_of(mask: int) -> list[str]:
-    return [str(Card.from_index(i)) for i in range(52) if mask >> i & 1]
-
-
-class TableContext(Protocol):
-    """What a table needs from its session (implemented by :class:`hub.room.Room`)."""
-
-    alerts: AlertBook
-    edition: Edition
-
-    def deal(self, board: int) -> Deal | None: ...
-    def has_deals(self) -> bool: ...
-    def assignment(self, table: str, round: int) -> Assignment | None: ...
-    def where(self, table: str, pair: int, round: int) -> tuple[str, Side] | None: ...
-    def tables_with(self, table: str, board: int, round: int) -> list[str]: ...
-    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]: ...
-    def mark_played(self, table: str, pair: int, board: int, round: int) -> None: ...
-    def hands_matching(self, mask: int) -> list[tuple[int, Seat]]: ...
-    def hands_containing(self, mask: int) -> list[tuple[int, Seat]]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What applying one event gives: the reply, the alerts raised or updated, and whether
-    the public state or a seat's view changed (republish them). Every ``ack`` that is not a
-    duplicate must be logged, even without a change of view."""
-
-    reply: Reply
-    alerts: list[Alert] = field(default_factory=list)
-    state_changed: bool = False
-
-
-@dataclass(slots=True)
-class Sitting:
-    """One board played at this table: the bridgecore Board and what the hub saw around it."""
-
-    board: Board
-    round: int
-    has_record: bool
-    reads: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
-    out: set[Seat] = field(default_factory=set)  # pockets read out and not read back
-    foreign: dict[Seat, tuple[str, ...]] = field(default_factory=dict)
-    wrong_hand: dict[Seat, str] = field(default_factory=dict)  # seat -> alert key (17D)
-    card_source: dict[Card, tuple[Seat, str]] = field(default_factory=dict)
-    exposed: list[tuple[str, str, float]] = field(default_factory=list)
-    stops: list[int] = field(default_factory=list)
-    confirmations: dict[str, tuple[bool, float]] = field(default_factory=dict)
-    revokes: set[str] = field(default_factory=set)       # alert keys of the revokes
-    unestablished: set[str] = field(default_factory=set)  # ... not yet established (63A)
-    transfer_mark: int = -1                                # tricks complete at the last 64
-    play_keys: dict[int, str] = field(default_factory=dict)  # play irregularity -> alert key
-    generation: int = 0
-    ended: float | None = None
-
-    @property
-    def over(self) -> bool:
-        """The board is over: passed out, 13 tricks played, or a claim accepted (cheaper than
-        ``Board.phase``, which computes the Law 64 result)."""
-        board = self.board
-        play = board.play
-        if play is None:
-            return board.auction.is_over
-        if play.is_complete:
-            return True
-        claims = play.claims
-        return bool(claims) and claims[-1].status is ClaimStatus.ACCEPTED
-
-    @property
-    def phase(self) -> str:
-        """``"auction"``, ``"play"`` or ``"over"``."""
-        if self.over:
-            return "over"
-        return "auction" if self.board.play is None else "play"
-
-
-class TableState:
+class TableState(PocketReads):
     """One table of the room: seated pairs, the board in play, every board played here."""
 
     def __init__(self, table_id: str, context: TableContext, *, round: int = 1,
@@ -409,190 +304,6 @@ class TableState:
                            "round": before[1]}, options=OPTIONS["board_already_played"]))
         return out
 
-    # Hands from the card readers ----------------------------------------------------------
-    def _hand(self, env: Envelope, t: float) -> Outcome:
-        body = env.body
-        seat = _SEAT[body["seat"]]
-        when = body.get("when") or "out"
-        if when not in ("out", "back"):
-            return self._reject(env, t, "malformed", f"hand: when {when!r} is not out or back")
-        texts = body["cards"]
-        if not all(isinstance(x, str) for x in texts) or len(texts) > 64:
-            return self._reject(env, t, "malformed", "hand: cards must be up to 64 card names")
-        alerts: list[Alert | None] = []
-        if self.sitting is None:
-            number = body.get("board")
-            if number is None or number < 1:
-                return self._reject(env, t, "wrong_state", "no board on the table")
-            alerts += self._start_board(number, t, env.time)
-        cards: list[Card] = []
-        foreign: list[str] = []
-        for text in texts:
-            card = _card(text)
-            if card is None:
-                foreign.append(text)
-            else:
-                cards.append(card)
-        s = self.sitting
-        assert s is not None
-        if when == "back":
-            s.out.discard(seat)
-            back = self._hand_back(seat, cards, foreign, t, env.time)
-            if s.board.play is None:  # put back before play (7B): its next read replaces it
-                s.reads.pop(seat, None)
-                s.foreign.pop(seat, None)
-            return self._ack(env, t, False, back)
-        s.out.add(seat)
-        s.reads[seat] = tuple(cards)
-        if foreign:
-            s.foreign[seat] = tuple(foreign)
-        else:
-            s.foreign.pop(seat, None)
-        alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
-        if len(s.reads) == 4:  # the four pockets together: the pack as a whole (1, 13, 14)
-            read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
-            for irr in deal_irregularities(read):
-                alerts.append(self._irregularity_alert(
-                    f"{self._base()}:deal:{irr.kind.value}:{irr.seat}:{irr.detail}", irr, t))
-        if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
-            s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
-                                unknown=[x for x in Seat if x not in s.reads])
-        return self._ack(env, t, True, alerts)
-
-    def _check_hand(self, s: Sitting, seat: Seat, cards: list[Card], foreign: list[str],
-                    t: float, occurred: float) -> list[Alert | None]:
-        base = f"{self._base()}:hand:{seat.letter}"
-        board = s.board
-        called = any(e.seat is seat for e in board.auction.entries)
-        calls = len(board.auction)
-        when = (f"after {seat} called (13A, 13B)" if called else f"before {seat}'s first call")
-        common = {"seat": seat.letter, "calls_made": calls, "seat_has_called": called}
-        out: list[Alert | None] = []
-        if foreign:
-            out.append(self._alert(
-                f"{base}:foreign", t, HubKind.FOREIGN_CARD.value, "1", seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket holds {len(foreign)} card(s) that "
-                f"are not of this pack: {', '.join(foreign)} (Law 1)",
-                facts={**common, "foreign": foreign}, options=OPTIONS["pack"]))
-        mask, twice = 0, []
-        for c in cards:
-            bit = 1 << c.index
-            if mask & bit:
-                twice.append(str(c))
-            mask |= bit
-        elsewhere = {str(c): x.letter for x, other in s.reads.items()
-                     if x is not seat and x in s.out for c in other if mask >> c.index & 1}
-        if twice or elsewhere:
-            out.append(self._alert(
-                f"{base}:duplicate", t, Kind.DUPLICATE_CARD.value, "13F", seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket: "
-                + "; ".join([f"{c} read twice" for c in twice]
-                            + [f"{c} also read in {x}'s pocket" for c, x in elsewhere.items()])
-                + " (Laws 1, 13F)",
-                facts={**common, "twice": twice, "also_in": elsewhere}, options=OPTIONS["pack"]))
-        count = len(cards) + len(foreign)
-        if count != 13:
-            over = count > 13 or any(len(r) > 13 for r in s.reads.values())
-            law = "13" if over else "14"
-            out.append(self._alert(
-                f"{base}:count", t, Kind.WRONG_CARD_COUNT.value, law, seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket holds {count} cards, not 13, "
-                f"{when} (Laws 7B, {law})", facts={**common, "count": count},
-                options=OPTIONS["card_count"]))
-        if s.has_record:
-            expected = card_mask(board.deal[seat])
-            if mask != expected:
-                out += self._compare(s, seat, mask, expected, base, common, t, occurred)
-            else:
-                s.wrong_hand.pop(seat, None)  # his own cards now
-            out.append(self._check_rotation(s, t, occurred))
-        return out
-
-    def _compare(self, s: Sitting, seat: Seat, mask: int, expected: int, base: str,
-                 common: dict[str, Any], t: float, occurred: float) -> list[Alert | None]:
-        number = s.board.number
-        matches = self.context.hands_matching(mask)
-        if any(b == number for b, _ in matches):
-            return []  # another seat's hand of this board: see _check_rotation
-        other = [(b, x) for b, x in matches if b != number]
-        if other:
-            b, x = other[0]
-            s.wrong_hand[seat] = f"{base}:wrong_hand"
-            return [self._alert(
-                f"{base}:wrong_hand", t, HubKind.HAND_NOT_DEALT.value, "17D", seats=(seat,),
-                occurred=occurred, detail=f"{seat} holds the {x} hand of board {b}, not his hand "
-                f"of board {number} (Law 17D; 2017: 15A)",
-                facts={**common, "holds_board": b, "holds_seat": x.letter, "calls_with_it": []},
-                options=OPTIONS["hand_not_dealt"])]
-        deal = s.board.deal
-        extra = {c: (o.letter if (o := deal.owner(Card.parse(c))) is not None else None)
-                 for c in _cards_of(mask & ~expected)}
-        missing = _cards_of(expected & ~mask)
-        return [self._alert(
-            f"{base}:differs", t, HubKind.HAND_DIFFERS.value, "87", seats=(seat,),
-            occurred=occurred, detail=f"{seat}'s hand differs from the hand record: "
-            + ", ".join(f"{c} (of {o or 'no hand'})" for c, o in extra.items())
-            + (f" in it; {', '.join(missing)} missing" if missing else "")
-            + " (Laws 7, 87: cards displaced in the board)",
-            facts={**common, "extra": extra, "missing": missing}, options=OPTIONS["fouled"])]
-
-    def _check_rotation(self, s: Sitting, t: float, occurred: float) -> Alert | None:
-        deal = s.board.deal
-        record = {x: card_mask(deal[x]) for x in Seat}
-        steps: dict[Seat, int | None] = {}
-        for seat, cards in s.reads.items():
-            m = card_mask(cards)
-            holder = next((x for x in Seat if record[x] == m), None)
-            steps[seat] = None if holder is None else holder.distance_to(seat)
-        if not any(k for k in steps.values()):
-            return None
-        held = {x.letter: (None if k is None else x.offset(-k).letter) for x, k in steps.items()}
-        calls = len(s.board.auction)
-        distinct = set(steps.values())
-        base = self._base()
-        if len(distinct) == 1:
-            k = next(iter(distinct))
-            assert k is not None
-            return self._alert(
-                f"{base}:rotated", t, HubKind.ROTATED_BOARD.value, "7",
-                seats=sorted(steps), occurred=occurred,
-                detail=f"board {s.board.number} is rotated {_TURNS[k]}: "
-                + ", ".join(f"{x} holds {h}'s hand" for x, h in held.items())
-                + (" (before the first call)" if calls == 0 else f" ({calls} calls made)"),
-                facts={"rotation": 90 * k, "seats_read": sorted(held), "holds": held,
-                       "complete": len(steps) == 4, "calls_made": calls},
-                options=OPTIONS["rotated_board"])
-        return self._alert(
-            f"{base}:exchanged", t, HubKind.HANDS_EXCHANGED.value, "87",
-            seats=[x for x, k in steps.items() if k], occurred=occurred,
-            detail="hands in the wrong pockets: " + ", ".join(
-                f"{x} holds {h}'s hand" for x, h in held.items() if h not in (None, x))
-            + " (Laws 7, 87)", facts={"holds": held, "calls_made": calls},
-            options=OPTIONS["fouled"])
-
-    def _hand_back(self, seat: Seat, cards: list[Card], foreign: list[str], t: float,
-                   occurred: float) -> list[Alert | None]:
-        s = self.sitting
-        assert s is not None
-        original = s.reads.get(seat)
-        if original is None:
-            if not s.has_record:
-                return []
-            original = s.board.deal[seat].cards
-        if card_mask(cards) == card_mask(original) and len(cards) == 13 and not foreign:
-            return []
-        got, want = card_mask(cards), card_mask(original)
-        return [self._alert(
-            f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
-            seats=(seat,), occurred=occurred,
-            detail=f"{seat}'s pocket, read back: " + "; ".join(filter(None, (
-                "not his: " + ", ".join(_cards_of(got & ~want)) if got & ~want else "",
-                "missing: " + ", ".join(_cards_of(want & ~got)) if want & ~got else "",
-                "foreign: " + ", ".join(foreign) if foreign else ""))) + " (Laws 7C, 90B)",
-            facts={"seat": seat.letter, "extra": _cards_of(got & ~want),
-                   "missing": _cards_of(want & ~got), "foreign": foreign},
-            options=OPTIONS["cards_returned_wrong"])]
-
     # Calls --------------------------------------------------------------------------------
     def _call(self, env: Envelope, t: float) -> Outcome:
         s = self.sitting
@@ -603,10 +314,10 @@ class TableState:
             return self._reject(env, t, "wrong_state", "the opening lead is faced: the auction "
                                 "period is over (41C)")
         body = env.body
-        call = _call(body["call"])
+        call = parse_call(body["call"])
         if call is None:
             return self._reject(env, t, "malformed", f"not a call: {body['call']!r}")
-        seat = _SEAT[body["seat"]]
+        seat = SEATS[body["seat"]]
         time = env.time
         if self.strict:
             turn = board.turn
@@ -660,7 +371,7 @@ class TableState:
     def _undo(self, env: Envelope, t: float) -> Outcome:
         """Law 25A: the player takes back his last call, before his partner has called."""
         s = self.sitting
-        seat = _SEAT[env.body["seat"]]
+        seat = SEATS[env.body["seat"]]
         if s is None:
             return self._reject(env, t, "wrong_state", "no board on the table")
         board = s.board
@@ -703,10 +414,10 @@ class TableState:
         if s is None:
             return self._reject(env, t, "wrong_state", "no board on the table")
         body = env.body
-        card = _card(body["card"])
+        card = parse_card(body["card"])
         if card is None:
             return self._reject(env, t, "malformed", f"not a card: {body['card']!r}")
-        seat = _SEAT[body["seat"]]
+        seat = SEATS[body["seat"]]
         board = s.board
         play = board.play
         if play is None:
@@ -834,7 +545,7 @@ class TableState:
         play = None if s is None else s.board.play
         if s is None or play is None:
             return self._reject(env, t, "wrong_state", "no play in progress")
-        seat = _SEAT[env.body["seat"]]
+        seat = SEATS[env.body["seat"]]
         if seat is play.dummy:
             return self._reject(env, t, "wrong_state", "dummy does not claim (43A1c)")
         try:
@@ -850,7 +561,7 @@ class TableState:
         play = None if s is None else s.board.play
         if s is None or play is None:
             return self._reject(env, t, "wrong_state", "no play in progress")
-        seat = _SEAT[env.body["seat"]]
+        seat = SEATS[env.body["seat"]]
         alerts: list[Alert | None] = []
         try:
             if env.body["accept"]:
@@ -890,7 +601,7 @@ class TableState:
         s = self.sitting
         if s is None or not s.over:
             return self._reject(env, t, "wrong_state", "the board is not over")
-        seat = _SEAT[env.body["seat"]]
+        seat = SEATS[env.body["seat"]]
         accept = bool(env.body["accept"])
         s.confirmations[seat.letter] = (accept, env.time)
         alerts: list[Alert | None] = []
@@ -909,7 +620,7 @@ class TableState:
 
     def _director_call(self, env: Envelope, t: float) -> Outcome:
         seat_text = env.body.get("seat")
-        seat = None if seat_text is None else _SEAT[seat_text]
+        seat = None if seat_text is None else SEATS[seat_text]
         s = self.sitting
         play = None if s is None else s.board.play
         dummy = (seat is not None and play is not None and seat is play.dummy

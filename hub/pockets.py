@@ -1,0 +1,231 @@
+"""The card readers' side of a table: the four pockets read out of the board and back in.
+
+:class:`PocketReads` is a part of :class:`hub.table.TableState`: each ``hand`` event is
+compared with the hand record (another board's hand, Law 17D; cards displaced, 87; the board
+turned, 7), with the other pockets (a card read twice, 13F; the pack as a whole: counts and
+missing cards, 13 and 14; a foreign card, 1) and, read back at the end, with what came out
+(7C). Facts become alerts; nothing is refused that a real pocket could hold.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bridgecore.audit import deal_irregularities
+from bridgecore.cards import Card, Seat
+from bridgecore.deal import Deal, Hand
+from bridgecore.irregularity import Irregularity, Kind, Rectification
+from hub.alerts import OPTIONS, Alert, HubKind
+from hub.protocol import Envelope
+from hub.sitting import SEATS, Outcome, Sitting, TableContext, card_mask, cards_of, parse_card
+
+__all__ = ["PocketReads"]
+
+_TURNS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
+
+
+class PocketReads:
+    """The pocket checks of a table (a part of :class:`hub.table.TableState`)."""
+
+    if TYPE_CHECKING:
+        id: str
+        context: TableContext
+        sitting: Sitting | None
+
+        def _base(self) -> str: ...
+        def _ack(self, env: Envelope, t: float, changed: bool,
+                 alerts: Any = (), reason: str = "") -> Outcome: ...
+        def _reject(self, env: Envelope, t: float, code: str, reason: str) -> Outcome: ...
+        def _start_board(self, number: int, t: float, occurred: float) -> list[Alert | None]: ...
+        def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Any = (),
+                   call: int | None = None, trick: int | None = None,
+                   occurred: float | None = None, detail: str = "", facts: Any = None,
+                   options: tuple[Rectification, ...] | Any = ()) -> Alert | None: ...
+        def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
+                                facts: Any = None, detail: str | None = None
+                                ) -> Alert | None: ...
+
+    # Hands from the card readers ----------------------------------------------------------
+    def _hand(self, env: Envelope, t: float) -> Outcome:
+        body = env.body
+        seat = SEATS[body["seat"]]
+        when = body.get("when") or "out"
+        if when not in ("out", "back"):
+            return self._reject(env, t, "malformed", f"hand: when {when!r} is not out or back")
+        texts = body["cards"]
+        if not all(isinstance(x, str) for x in texts) or len(texts) > 64:
+            return self._reject(env, t, "malformed", "hand: cards must be up to 64 card names")
+        alerts: list[Alert | None] = []
+        if self.sitting is None:
+            number = body.get("board")
+            if number is None or number < 1:
+                return self._reject(env, t, "wrong_state", "no board on the table")
+            alerts += self._start_board(number, t, env.time)
+        cards: list[Card] = []
+        foreign: list[str] = []
+        for text in texts:
+            card = parse_card(text)
+            if card is None:
+                foreign.append(text)
+            else:
+                cards.append(card)
+        s = self.sitting
+        assert s is not None
+        if when == "back":
+            s.out.discard(seat)
+            back = self._hand_back(seat, cards, foreign, t, env.time)
+            if s.board.play is None:  # put back before play (7B): its next read replaces it
+                s.reads.pop(seat, None)
+                s.foreign.pop(seat, None)
+            return self._ack(env, t, False, back)
+        s.out.add(seat)
+        s.reads[seat] = tuple(cards)
+        if foreign:
+            s.foreign[seat] = tuple(foreign)
+        else:
+            s.foreign.pop(seat, None)
+        alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
+        if len(s.reads) == 4:  # the four pockets together: the pack as a whole (1, 13, 14)
+            read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
+            for irr in deal_irregularities(read):
+                alerts.append(self._irregularity_alert(
+                    f"{self._base()}:deal:{irr.kind.value}:{irr.seat}:{irr.detail}", irr, t))
+        if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
+            s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
+                                unknown=[x for x in Seat if x not in s.reads])
+        return self._ack(env, t, True, alerts)
+
+    def _check_hand(self, s: Sitting, seat: Seat, cards: list[Card], foreign: list[str],
+                    t: float, occurred: float) -> list[Alert | None]:
+        base = f"{self._base()}:hand:{seat.letter}"
+        board = s.board
+        called = any(e.seat is seat for e in board.auction.entries)
+        calls = len(board.auction)
+        when = (f"after {seat} called (13A, 13B)" if called else f"before {seat}'s first call")
+        common = {"seat": seat.letter, "calls_made": calls, "seat_has_called": called}
+        out: list[Alert | None] = []
+        if foreign:
+            out.append(self._alert(
+                f"{base}:foreign", t, HubKind.FOREIGN_CARD.value, "1", seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket holds {len(foreign)} card(s) that "
+                f"are not of this pack: {', '.join(foreign)} (Law 1)",
+                facts={**common, "foreign": foreign}, options=OPTIONS["pack"]))
+        mask, twice = 0, []
+        for c in cards:
+            bit = 1 << c.index
+            if mask & bit:
+                twice.append(str(c))
+            mask |= bit
+        elsewhere = {str(c): x.letter for x, other in s.reads.items()
+                     if x is not seat and x in s.out for c in other if mask >> c.index & 1}
+        if twice or elsewhere:
+            out.append(self._alert(
+                f"{base}:duplicate", t, Kind.DUPLICATE_CARD.value, "13F", seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket: "
+                + "; ".join([f"{c} read twice" for c in twice]
+                            + [f"{c} also read in {x}'s pocket" for c, x in elsewhere.items()])
+                + " (Laws 1, 13F)",
+                facts={**common, "twice": twice, "also_in": elsewhere}, options=OPTIONS["pack"]))
+        count = len(cards) + len(foreign)
+        if count != 13:
+            over = count > 13 or any(len(r) > 13 for r in s.reads.values())
+            law = "13" if over else "14"
+            out.append(self._alert(
+                f"{base}:count", t, Kind.WRONG_CARD_COUNT.value, law, seats=(seat,),
+                occurred=occurred, detail=f"{seat}'s pocket holds {count} cards, not 13, "
+                f"{when} (Laws 7B, {law})", facts={**common, "count": count},
+                options=OPTIONS["card_count"]))
+        if s.has_record:
+            expected = card_mask(board.deal[seat])
+            if mask != expected:
+                out += self._compare(s, seat, mask, expected, base, common, t, occurred)
+            else:
+                s.wrong_hand.pop(seat, None)  # his own cards now
+            out.append(self._check_rotation(s, t, occurred))
+        return out
+
+    def _compare(self, s: Sitting, seat: Seat, mask: int, expected: int, base: str,
+                 common: dict[str, Any], t: float, occurred: float) -> list[Alert | None]:
+        number = s.board.number
+        matches = self.context.hands_matching(mask)
+        if any(b == number for b, _ in matches):
+            return []  # another seat's hand of this board: see _check_rotation
+        other = [(b, x) for b, x in matches if b != number]
+        if other:
+            b, x = other[0]
+            s.wrong_hand[seat] = f"{base}:wrong_hand"
+            return [self._alert(
+                f"{base}:wrong_hand", t, HubKind.HAND_NOT_DEALT.value, "17D", seats=(seat,),
+                occurred=occurred, detail=f"{seat} holds the {x} hand of board {b}, not his hand "
+                f"of board {number} (Law 17D; 2017: 15A)",
+                facts={**common, "holds_board": b, "holds_seat": x.letter, "calls_with_it": []},
+                options=OPTIONS["hand_not_dealt"])]
+        deal = s.board.deal
+        extra = {c: (o.letter if (o := deal.owner(Card.parse(c))) is not None else None)
+                 for c in cards_of(mask & ~expected)}
+        missing = cards_of(expected & ~mask)
+        return [self._alert(
+            f"{base}:differs", t, HubKind.HAND_DIFFERS.value, "87", seats=(seat,),
+            occurred=occurred, detail=f"{seat}'s hand differs from the hand record: "
+            + ", ".join(f"{c} (of {o or 'no hand'})" for c, o in extra.items())
+            + (f" in it; {', '.join(missing)} missing" if missing else "")
+            + " (Laws 7, 87: cards displaced in the board)",
+            facts={**common, "extra": extra, "missing": missing}, options=OPTIONS["fouled"])]
+
+    def _check_rotation(self, s: Sitting, t: float, occurred: float) -> Alert | None:
+        deal = s.board.deal
+        record = {x: card_mask(deal[x]) for x in Seat}
+        steps: dict[Seat, int | None] = {}
+        for seat, cards in s.reads.items():
+            m = card_mask(cards)
+            holder = next((x for x in Seat if record[x] == m), None)
+            steps[seat] = None if holder is None else holder.distance_to(seat)
+        if not any(k for k in steps.values()):
+            return None
+        held = {x.letter: (None if k is None else x.offset(-k).letter) for x, k in steps.items()}
+        calls = len(s.board.auction)
+        distinct = set(steps.values())
+        base = self._base()
+        if len(distinct) == 1:
+            k = next(iter(distinct))
+            assert k is not None
+            return self._alert(
+                f"{base}:rotated", t, HubKind.ROTATED_BOARD.value, "7",
+                seats=sorted(steps), occurred=occurred,
+                detail=f"board {s.board.number} is rotated {_TURNS[k]}: "
+                + ", ".join(f"{x} holds {h}'s hand" for x, h in held.items())
+                + (" (before the first call)" if calls == 0 else f" ({calls} calls made)"),
+                facts={"rotation": 90 * k, "seats_read": sorted(held), "holds": held,
+                       "complete": len(steps) == 4, "calls_made": calls},
+                options=OPTIONS["rotated_board"])
+        return self._alert(
+            f"{base}:exchanged", t, HubKind.HANDS_EXCHANGED.value, "87",
+            seats=[x for x, k in steps.items() if k], occurred=occurred,
+            detail="hands in the wrong pockets: " + ", ".join(
+                f"{x} holds {h}'s hand" for x, h in held.items() if h not in (None, x))
+            + " (Laws 7, 87)", facts={"holds": held, "calls_made": calls},
+            options=OPTIONS["fouled"])
+
+    def _hand_back(self, seat: Seat, cards: list[Card], foreign: list[str], t: float,
+                   occurred: float) -> list[Alert | None]:
+        s = self.sitting
+        assert s is not None
+        original = s.reads.get(seat)
+        if original is None:
+            if not s.has_record:
+                return []
+            original = s.board.deal[seat].cards
+        if card_mask(cards) == card_mask(original) and len(cards) == 13 and not foreign:
+            return []
+        got, want = card_mask(cards), card_mask(original)
+        return [self._alert(
+            f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
+            seats=(seat,), occurred=occurred,
+            detail=f"{seat}'s pocket, read back: " + "; ".join(filter(None, (
+                "not his: " + ", ".join(cards_of(got & ~want)) if got & ~want else "",
+                "missing: " + ", ".join(cards_of(want & ~got)) if want & ~got else "",
+                "foreign: " + ", ".join(foreign) if foreign else ""))) + " (Laws 7C, 90B)",
+            facts={"seat": seat.letter, "extra": cards_of(got & ~want),
+                   "missing": cards_of(want & ~got), "foreign": foreign},
+            options=OPTIONS["cards_returned_wrong"])]
+

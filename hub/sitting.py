@@ -1,0 +1,136 @@
+"""What a table is made of, shared by its parts (hub/table.py, hub/pockets.py): the session
+it belongs to (:class:`TableContext`), one board played at it (:class:`Sitting`), the
+outcome of one event (:class:`Outcome`), and card and call parsing with a small cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bridgecore.board import Board
+from bridgecore.calls import Call
+from bridgecore.cards import Card, Seat, Side
+from bridgecore.claims import ClaimStatus
+from bridgecore.deal import Deal
+from bridgecore.editions import Edition
+from bridgecore.errors import BridgeError
+from bridgecore.movements import Assignment
+from hub.alerts import Alert, AlertBook
+from hub.protocol import Reply
+
+__all__ = ["SEATS", "Outcome", "Sitting", "TableContext", "card_mask", "cards_of",
+           "parse_call", "parse_card"]
+
+SEATS = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
+_CARDS: dict[str, Card] = {}
+_CALLS: dict[str, Call] = {}
+
+
+def parse_card(text: str) -> Card | None:
+    card = _CARDS.get(text)
+    if card is None:
+        try:
+            card = Card.parse(text)
+        except (BridgeError, ValueError, TypeError):
+            return None
+        if len(_CARDS) < 4096:
+            _CARDS[text] = card
+    return card
+
+
+def parse_call(text: str) -> Call | None:
+    call = _CALLS.get(text)
+    if call is None:
+        try:
+            call = Call.parse(text)
+        except (BridgeError, ValueError, TypeError):
+            return None
+        if len(_CALLS) < 4096:
+            _CALLS[text] = call
+    return call
+
+
+def card_mask(cards: Iterable[Card]) -> int:
+    """The 52-bit set of ``cards`` (bit ``card.index``)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    return mask
+
+
+def cards_of(mask: int) -> list[str]:
+    return [str(Card.from_index(i)) for i in range(52) if mask >> i & 1]
+
+
+class TableContext(Protocol):
+    """What a table needs from its session (implemented by :class:`hub.room.Room`)."""
+
+    alerts: AlertBook
+    edition: Edition
+
+    def deal(self, board: int) -> Deal | None: ...
+    def has_deals(self) -> bool: ...
+    def assignment(self, table: str, round: int) -> Assignment | None: ...
+    def where(self, table: str, pair: int, round: int) -> tuple[str, Side] | None: ...
+    def tables_with(self, table: str, board: int, round: int) -> list[str]: ...
+    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]: ...
+    def mark_played(self, table: str, pair: int, board: int, round: int) -> None: ...
+    def hands_matching(self, mask: int) -> list[tuple[int, Seat]]: ...
+    def hands_containing(self, mask: int) -> list[tuple[int, Seat]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What applying one event gives: the reply, the alerts raised or updated, and whether
+    the public state or a seat's view changed (republish them). Every ``ack`` that is not a
+    duplicate must be logged, even without a change of view."""
+
+    reply: Reply
+    alerts: list[Alert] = field(default_factory=list)
+    state_changed: bool = False
+
+
+@dataclass(slots=True)
+class Sitting:
+    """One board played at this table: the bridgecore Board and what the hub saw around it."""
+
+    board: Board
+    round: int
+    has_record: bool
+    reads: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
+    out: set[Seat] = field(default_factory=set)  # pockets read out and not read back
+    foreign: dict[Seat, tuple[str, ...]] = field(default_factory=dict)
+    wrong_hand: dict[Seat, str] = field(default_factory=dict)  # seat -> alert key (17D)
+    card_source: dict[Card, tuple[Seat, str]] = field(default_factory=dict)
+    exposed: list[tuple[str, str, float]] = field(default_factory=list)
+    stops: list[int] = field(default_factory=list)
+    confirmations: dict[str, tuple[bool, float]] = field(default_factory=dict)
+    revokes: set[str] = field(default_factory=set)       # alert keys of the revokes
+    unestablished: set[str] = field(default_factory=set)  # ... not yet established (63A)
+    transfer_mark: int = -1                                # tricks complete at the last 64
+    play_keys: dict[int, str] = field(default_factory=dict)  # play irregularity -> alert key
+    generation: int = 0
+    ended: float | None = None
+
+    @property
+    def over(self) -> bool:
+        """The board is over: passed out, 13 tricks played, or a claim accepted (cheaper than
+        ``Board.phase``, which computes the Law 64 result)."""
+        board = self.board
+        play = board.play
+        if play is None:
+            return board.auction.is_over
+        if play.is_complete:
+            return True
+        claims = play.claims
+        return bool(claims) and claims[-1].status is ClaimStatus.ACCEPTED
+
+    @property
+    def phase(self) -> str:
+        """``"auction"``, ``"play"`` or ``"over"``."""
+        if self.over:
+            return "over"
+        return "auction" if self.board.play is None else "play"
+
+
