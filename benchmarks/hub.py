@@ -4,12 +4,14 @@
 
 * Throughput: every event of a room of fully played boards (check-ins, the board, the
   four hands read from the pocket, calls, 52 cards read as played, the result confirmed)
-  is queued at the broker for the hub's persistent session, then a hub starts and takes
-  them: events per second from the first message to the last accepted, every detector on
-  and every accepted event committed to the SQLite log before its reply (target 5,000 or
-  more). The same events applied straight to the hub with no broker show its own cost.
-* Latency: ``--tables`` tables play at a steady pace while a probe table calls the
-  director; the time from the probe publishing to the director's alert arriving, p50 and
+  is queued at the broker for the hub's persistent session, then ``tenace hub`` starts in
+  its own process (as in production) and takes them: events per second from the first
+  event logged to the last (the hub's own times, read from its log), every detector on and
+  every accepted event committed to the SQLite log before its reply (target 5,000 or more).
+  The same events applied straight to a hub in this process, with no broker, show its own
+  cost.
+* Latency: ``--tables`` tables play at a steady pace (``--rate`` events per second in all)
+  against ``tenace hub`` in its own process, while a probe table calls the director; the time from the probe publishing to the director's alert arriving, p50 and
   p99, against the broker's own round trip measured in the same run by the same client
   (an echo on a topic it subscribes to): target, the hub adds 5 ms or less at p99.
 * Memory: tracemalloc of the room and the hub's caches per table, after each table has
@@ -20,7 +22,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import queue
 import random
+import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -31,14 +37,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bridgecore.bigdeal import random_deal
 from bridgecore.deal import Deal
-from bridgecore.movements import mitchell
 from bridgecore.randomgame import random_board
+from hub.event import EventSetup
 from hub.mqtt import Message, MqttClient
-from hub.room import Room, Section
-from hub.service import Hub, HubRunner
-from hub.store import EventLog
+from hub.room import Room
+from hub.service import Hub
+from hub.store import LOG_NAME, EventLog
 from tenace.devices import DeviceEvent, envelopes
 
 
@@ -47,21 +52,31 @@ def _line(name: str, value: str, target: str = "", ok: bool | None = None) -> No
     print(f"{name:<52} {value:>20}   {target}{mark}")
 
 
-class BenchSetup:
-    """A Mitchell of ``tables`` tables, one board a round, two rounds, random deals."""
+SEED = "5eed0000000000000000000000000000000000b1"
 
-    def __init__(self, tables: int, seed: int = 2026):
+
+class BenchSetup:
+    """A Mitchell of ``tables`` tables, one board a round, two rounds, BigDeal deals from
+    :data:`SEED`: the same event ``tenace hub --tables N --boards-per-round 1 --rounds 2
+    --seed SEED`` sets up, so a hub in its own process agrees with the scripts made here."""
+
+    def __init__(self, tables: int):
         self.tables = tables
-        self.seed = seed
-        self.movement = mitchell(tables, boards_per_round=1, rounds=2)
-        rng = random.Random(seed)
-        self.deals: dict[int, Deal] = {n: random_deal(rng) for n in self.movement.boards}
+        self.event = EventSetup.quick(tables=tables, boards_per_round=1, rounds=2, seed=SEED)
+        self.movement = self.event.sections[0].movement
+        self.deals: dict[int, Deal] = dict(self.event.deals)
+        self.seed = 2026
 
     def to_json(self) -> dict[str, Any]:
-        return {"benchmark": "mitchell", "tables": self.tables, "seed": self.seed}
+        return self.event.to_json()
 
     def build_room(self) -> Room:
-        return Room(Section("A", self.movement), self.deals, clock_tolerance=None)
+        return self.event.build_room()
+
+    def hub_command(self, url: str, data: Path) -> list[str]:
+        return [sys.executable, "-m", "tenace", "hub", "--broker", url, "--data", str(data),
+                "--tables", str(self.tables), "--boards-per-round", "1", "--rounds", "2",
+                "--seed", SEED, "--console", "off"]
 
 
 def table_script(setup: BenchSetup, number: int, rng: random.Random,
@@ -125,44 +140,80 @@ def bench_direct(setup: BenchSetup) -> None:
           f"(expected 0), {elapsed:.2f} s")
 
 
+class HubProcess:
+    """``tenace hub`` in its own process, as in production; stopped by SIGTERM."""
+
+    def __init__(self, setup: BenchSetup, url: str, data: Path):
+        data.mkdir(parents=True, exist_ok=True)
+        self.log = (data / "hub.out").open("ab")
+        self.proc = subprocess.Popen(setup.hub_command(url, data), stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        if not _wait_online(url, self.proc):
+            self.stop()
+            raise RuntimeError(f"the hub did not start: see {data / 'hub.out'}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def _wait_online(url: str, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> bool:
+    started = time.time()
+    watcher = MqttClient(url, f"bench-watch-{time.monotonic_ns()}", clean_session=True,
+                         start=False)
+    watcher.subscribe("tenace/v1/hub/status", 1, wait=False)
+    watcher.start().wait_connected()
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                status = json.loads(watcher.messages.get(timeout=0.5).payload or b"{}")
+            except queue.Empty:
+                continue
+            if status.get("online") and status.get("started", 0) >= started - 1:
+                return True
+        return False
+    finally:
+        watcher.close()
+
+
+def _device_records(path: Path) -> list[float]:
+    with EventLog.open(path, verify=False) as log:
+        return [r.hub_time for r in log.replay() if r.source == "device"]
+
+
 def bench_backlog(setup: BenchSetup, url: str) -> None:
     messages = room_messages(setup, "backlog")
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "log.sqlite3"
-        # A first hub creates its persistent session at the broker, then stops.
-        with HubRunner(Hub(EventLog.open(path), url=url, setup=setup, client_id="bench-hub")):
-            pass
+        data = Path(tmp) / "data"
+        # A first run of the hub creates its persistent session at the broker, then stops.
+        HubProcess(setup, url, data).stop()
         publisher = MqttClient(url, "bench-publisher", clean_session=True).wait_connected()
         deliveries = [publisher.publish(m.topic, m.payload, 1) for m in messages]
         for d in deliveries:
             d.wait(60)
         publisher.close()
-        hub = Hub(EventLog.open(path), url=url, setup=setup, client_id="bench-hub",
-                  setup_loader=lambda _: setup)
-        done = threading.Event()
-        first: list[float] = []
-
-        def watch(what: str, data: Any) -> None:
-            if not first:
-                first.append(time.perf_counter())
-            if hub.stats.accepted >= len(messages):
-                done.set()
-
-        hub.listeners.append(watch)
-        t_start = time.perf_counter()
-        with HubRunner(hub):
-            done.wait(300)
-            t_end = time.perf_counter()
-            accepted = hub.stats.accepted
-            batches = hub.stats.batches
-            published = hub.stats.published
-        hub.log.close()
-    start = first[0] if first else t_start
-    rate = accepted / (t_end - start)
+        hub = HubProcess(setup, url, data)
+        deadline = time.monotonic() + 300
+        times: list[float] = []
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            times = _device_records(data / LOG_NAME)
+            if len(times) >= len(messages):
+                break
+        hub.stop()
+    span = times[-1] - times[0] if len(times) > 1 else float("nan")
+    rate = (len(times) - 1) / span
     _line("hub through the broker, durable log: events/s", f"{rate:,.0f}", "target 5,000",
           rate >= 5000)
-    print(f"    {accepted} of {len(messages)} events, {batches} batches, {published} messages "
-          f"published, {t_end - start:.2f} s from the first message to the last accepted")
+    print(f"    {len(times)} of {len(messages)} events in the log, {span:.2f} s from the "
+          f"first to the last (hub in its own process, times from its log)")
 
 
 # Latency ------------------------------------------------------------------------------------
@@ -176,8 +227,8 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
     messages = room_messages(setup, "latency")
     probe_table = f"A{setup.tables}"
     with tempfile.TemporaryDirectory() as tmp:
-        hub = Hub(EventLog.open(Path(tmp) / "log.sqlite3"), url=url, setup=setup)
-        with HubRunner(hub):
+        hub = HubProcess(setup, url, Path(tmp) / "data")
+        try:
             stop = threading.Event()
 
             def background() -> None:
@@ -229,7 +280,9 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
             stop.set()
             load.join()
             probe.close()
-            during = hub.stats.accepted
+        finally:
+            hub.stop()
+        during = len(_device_records(Path(tmp) / "data" / LOG_NAME))
     p50, p99 = _percentile(hub_ms, 0.5), _percentile(hub_ms, 0.99)
     b50, b99 = _percentile(echo_ms, 0.5), _percentile(echo_ms, 0.99)
     print(f"latency with {setup.tables} tables playing ({rate:.0f} events/s of room load, "
@@ -244,7 +297,7 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
 # Memory -------------------------------------------------------------------------------------
 
 def bench_memory(tables: int) -> None:
-    setup = BenchSetup(tables, seed=7)
+    setup = BenchSetup(tables)
     messages = room_messages(setup, "memory")
     gc.collect()
     tracemalloc.start()

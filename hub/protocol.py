@@ -196,6 +196,12 @@ def _field(obj: dict[str, Any], name: str, kind: Any, required: bool, where: str
     return value
 
 
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (RFC 8259): Python's parser takes them, the log's
+    SQLite does not, and a time of NaN would pass every comparison."""
+    raise ProtocolError("malformed", f"not JSON: {name} is not a number JSON allows")
+
+
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One event from a device. ``id`` is the idempotency key; ``seq`` increases per device;
@@ -221,7 +227,7 @@ class Envelope:
             raise ProtocolError("too_large", f"payload of {len(payload)} bytes, "
                                              f"limit {MAX_PAYLOAD}")
         try:
-            obj = json.loads(payload)
+            obj = json.loads(payload, parse_constant=_no_constant)
         except (UnicodeDecodeError, json.JSONDecodeError) as err:
             raise ProtocolError("malformed", f"not JSON: {err}") from None
         if not isinstance(obj, dict):

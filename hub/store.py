@@ -146,9 +146,13 @@ class Record:
 
     @classmethod
     def from_envelope(cls, envelope: Envelope, table_id: str | None,
-                      hub_time: float | None = None) -> Record:
-        """The record of an accepted device event; its payload is the envelope's JSON."""
-        return cls(envelope.id, "device", envelope.type, envelope.to_json(),
+                      hub_time: float | None = None,
+                      raw: bytes | str | None = None) -> Record:
+        """The record of an accepted device event; its payload is the envelope's JSON (the
+        bytes as received when given: ``Envelope.from_json`` accepted them)."""
+        payload = envelope.to_json() if raw is None else (
+            raw if isinstance(raw, str) else raw.decode("utf-8"))
+        return cls(envelope.id, "device", envelope.type, payload,
                    time.time() if hub_time is None else hub_time, table_id, envelope.device,
                    envelope.seq, envelope.time)
 

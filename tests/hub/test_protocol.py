@@ -98,6 +98,8 @@ def test_a_good_envelope_round_trips() -> None:
     (envelope(seq=-1), "malformed"),
     (envelope(seq=True), "malformed"),
     (envelope(time="noon"), "malformed"),
+    (envelope(time=float("nan")), "malformed"),        # JSON has no NaN: "NaN" is refused
+    (envelope(time=float("inf")), "malformed"),
     (envelope(type="teleport"), "unknown_type"),
     (envelope(body=[]), "malformed"),
     (envelope(body={"seat": "S"}), "malformed"),               # no call
