@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from bridgecore.cards import Side
 
-__all__ = ["Assignment", "Movement", "board_numbers", "howell", "mitchell", "teams"]
+__all__ = ["Assignment", "Movement", "board_numbers", "howell", "mitchell", "ranges", "teams"]
 
 
 def board_numbers(board_set: int, boards_per_round: int) -> tuple[int, ...]:
@@ -42,7 +42,7 @@ def board_numbers(board_set: int, boards_per_round: int) -> tuple[int, ...]:
     return tuple(range(first, first + boards_per_round)) if board_set else ()
 
 
-def _ranges(numbers: Iterable[int]) -> str:
+def ranges(numbers: Iterable[int]) -> str:
     """``1, 2, 3, 7`` -> ``1-3, 7``."""
     runs: list[list[int]] = []
     for n in sorted(set(numbers)):
@@ -226,13 +226,13 @@ class Movement:
                         plays[a.ew, b].append(r)
             for pair, tables in sorted(seated.items()):
                 if len(tables) > 1:
-                    problems.append(f"round {r}: pair {pair} at tables {_ranges(tables)}")
+                    problems.append(f"round {r}: pair {pair} at tables {ranges(tables)}")
             clashes: dict[tuple[int, ...], list[int]] = defaultdict(list)
             for b, tables in holders.items():
                 if len(tables) > 1 and not self._shared(tables):
                     clashes[tuple(tables)].append(b)
             for tables_key, bs in sorted(clashes.items()):
-                problems.append(f"round {r}: boards {_ranges(bs)} at tables "
+                problems.append(f"round {r}: boards {ranges(bs)} at tables "
                                 f"{', '.join(map(str, tables_key))} at once")
         for pairs, rounds in sorted(meetings.items(), key=lambda kv: sorted(kv[0])):
             if len(rounds) > 1:
@@ -244,7 +244,7 @@ class Movement:
             if len(rounds) > 1:
                 again[pair, tuple(rounds)].append(b)
         for (pair, rounds_key), bs in sorted(again.items()):
-            problems.append(f"pair {pair} plays boards {_ranges(bs)} in rounds "
+            problems.append(f"pair {pair} plays boards {ranges(bs)} in rounds "
                             f"{', '.join(map(str, rounds_key))} (Law 15B)")
         return problems
 
@@ -272,10 +272,10 @@ class Movement:
         if board is not None:
             if board not in a.boards:
                 elsewhere = self.tables_with(board, round)
-                at = (f"board {board} is at table {_ranges(elsewhere)}" if elsewhere
+                at = (f"board {board} is at table {ranges(elsewhere)}" if elsewhere
                       else f"board {board} is not in play this round")
                 problems.append(f"table {table}, round {round}: board {board} is not "
-                                f"scheduled here (boards {_ranges(a.boards) or 'none'}; "
+                                f"scheduled here (boards {ranges(a.boards) or 'none'}; "
                                 f"{at}) (Law 15)")
             for pair in (ns, ew):
                 earlier = None if pair is None else self.scheduled_round(pair, board)

@@ -77,7 +77,7 @@ from bridgecore.deal import Deal
 from bridgecore.dealfiles import FORMATS, read_dealfile
 from bridgecore.editions import edition as laws_edition
 from bridgecore.errors import BridgeError
-from bridgecore.movements import Movement, howell, mitchell, teams
+from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from hub.errors import ConfigError
 from hub.protocol import ProtocolError, topic_state
@@ -95,17 +95,6 @@ JSON_VERSION = 1
 BOARD_FORMATS = ("pbn", *FORMATS)
 
 T = TypeVar("T")
-
-
-def ranges(numbers: Iterable[int]) -> str:
-    """``1, 2, 3, 7`` -> ``"1-3, 7"``."""
-    runs: list[list[int]] = []
-    for n in sorted(set(numbers)):
-        if runs and runs[-1][1] == n - 1:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
-    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def _fail(problems: list[str], where: str | None = None) -> ConfigError:
