@@ -4,9 +4,9 @@ outcome of one event (:class:`Outcome`), and card and call parsing with a small 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bridgecore.board import Board
 from bridgecore.calls import Call
@@ -22,33 +22,35 @@ from hub.protocol import Reply
 __all__ = ["SEATS", "Outcome", "Sitting", "TableContext", "card_mask", "cards_of",
            "parse_call", "parse_card"]
 
+T = TypeVar("T")
+
 SEATS = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
 _CARDS: dict[str, Card] = {}
 _CALLS: dict[str, Call] = {}
 
 
-def parse_card(text: str) -> Card | None:
-    card = _CARDS.get(text)
-    if card is None:
+def _parsed(text: str, cache: dict[str, T], parse: Callable[[str], T]) -> T | None:
+    """``parse(text)`` remembered (devices send the same few names all session); None for
+    anything that is not one."""
+    value = cache.get(text)
+    if value is None:
         try:
-            card = Card.parse(text)
+            value = parse(text)
         except (BridgeError, ValueError, TypeError):
             return None
-        if len(_CARDS) < 4096:
-            _CARDS[text] = card
-    return card
+        if len(cache) < 4096:
+            cache[text] = value
+    return value
+
+
+def parse_card(text: str) -> Card | None:
+    """A card name from a device ("SA", "H10"...), or None."""
+    return _parsed(text, _CARDS, Card.parse)
 
 
 def parse_call(text: str) -> Call | None:
-    call = _CALLS.get(text)
-    if call is None:
-        try:
-            call = Call.parse(text)
-        except (BridgeError, ValueError, TypeError):
-            return None
-        if len(_CALLS) < 4096:
-            _CALLS[text] = call
-    return call
+    """A call from a device ("1NT", "Pass", "X"...), or None."""
+    return _parsed(text, _CALLS, Call.parse)
 
 
 def card_mask(cards: Iterable[Card]) -> int:
