@@ -593,3 +593,15 @@ def test_the_room_is_fresh_each_time() -> None:
     one.start_round(1, 1000.0)
     assert setup.build_room().snapshot()["round"] == 0
     assert one is not setup.build_room()
+
+
+def test_the_example_event_file_in_deploy_loads() -> None:
+    """The file the README points to is a real set-up: two sections, seeded deals."""
+    from pathlib import Path
+
+    setup = EventSetup.load(Path(__file__).resolve().parents[2] / "deploy" /
+                            "event.example.toml")
+    assert [s.name for s in setup.sections] == ["A", "B"]
+    room = setup.build_room()
+    assert len(room.tables) == 7 + 4 and room.deal(1) is not None
+    assert EventSetup.from_json(setup.to_json()) == setup
