@@ -11,9 +11,10 @@
   The same events applied straight to a hub in this process, with no broker, show its own
   cost.
 * Latency: ``--tables`` tables play at a steady pace (``--rate`` events per second in all)
-  against ``tenace hub`` in its own process, while a probe table calls the director; the time from the probe publishing to the director's alert arriving, p50 and
-  p99, against the broker's own round trip measured in the same run by the same client
-  (an echo on a topic it subscribes to): target, the hub adds 5 ms or less at p99.
+  against ``tenace hub`` in its own process, while a probe table calls the director; the
+  time from the probe publishing to the director's alert arriving, p50 and p99, against
+  the broker's own round trip measured in the same run by the same client (an echo on a
+  topic it subscribes to): target, the hub adds 5 ms or less at p99.
 * Memory: tracemalloc of the room and the hub's caches per table, after each table has
   played a board.
 """
