@@ -159,6 +159,7 @@ class Room:
         self._played: dict[tuple[str, int], dict[int, tuple[str, int]]] = {}
         self.devices: dict[str, DeviceInfo] = {}
         self._seen: set[str] = set()
+        self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
 
     # TableContext -----------------------------------------------------------------------
     def deal(self, board: int) -> Deal | None:
@@ -203,6 +204,34 @@ class Room:
     def hands_containing(self, mask: int) -> list[tuple[int, Seat]]:
         """Every (board, seat) whose hand holds all the cards of ``mask``."""
         return [key for key, m in self._masks.items() if mask & ~m == 0]
+
+    def round_info(self, table: str, round: int) -> dict[str, Any]:
+        """The table's ``round`` as the players see it: its boards, the round clock (when
+        the director started this round) and where each pair and the boards go next."""
+        key = (table, round)
+        info = self._schedule.get(key)
+        if info is None:
+            info = self._schedule[key] = self._round_info(table, round)
+        clock = self.clock
+        on = clock.round == round and clock.started is not None
+        return dict(info, started=clock.started if on else None,
+                    deadline=clock.deadline if on else None)
+
+    def _round_info(self, table: str, round: int) -> dict[str, Any]:
+        ref = self._refs[table]
+        movement = ref.section.movement
+        a = None if movement is None else movement.assignment(round, ref.number)
+        if movement is None or a is None:
+            return {"boards": [], "next": None}
+        following: dict[str, Any] = {}
+        for side in (Side.NS, Side.EW):
+            pair = a.pair(side)
+            found = None if pair is None else movement.where(pair, round + 1)
+            following[str(side)] = None if found is None else {
+                "pair": pair, "table": ref.section.ids.get(found[0]), "direction": str(found[1])}
+        boards_to = sorted({ref.section.ids.get(n, str(n)) for b in a.boards
+                            for n in movement.tables_with(b, round + 1)})
+        return {"boards": list(a.boards), "next": dict(following, boards=boards_to)}
 
     # Events -----------------------------------------------------------------------------
     def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from bridgecore.board import Board
 from bridgecore.calls import Call
@@ -80,6 +80,7 @@ class TableContext(Protocol):
     def mark_played(self, table: str, pair: int, board: int, round: int) -> None: ...
     def hands_matching(self, mask: int) -> list[tuple[int, Seat]]: ...
     def hands_containing(self, mask: int) -> list[tuple[int, Seat]]: ...
+    def round_info(self, table: str, round: int) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -676,9 +676,12 @@ class TableState(PocketReads):
     def public_state(self) -> dict[str, Any]:
         """What all four players may see. Never a hidden hand: dummy's cards only once the
         opening lead is faced (41C, 41D); the auction only until then (Annex I), then the
-        contract and whether it is doubled; the hand record only once the board is over."""
+        contract and whether it is doubled; the hand record only once the board is over.
+        ``schedule``: this round's boards, the round clock, and where the pairs and the
+        boards go next (what a player asks at the end of the round)."""
         out: dict[str, Any] = {"table": self.id, "round": self.round,
-                               "pairs": self._pairs_json(), "phase": "waiting"}
+                               "pairs": self._pairs_json(), "phase": "waiting",
+                               "schedule": self.context.round_info(self.id, self.round)}
         s = self.sitting
         if s is None:
             return out

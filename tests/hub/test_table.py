@@ -513,3 +513,18 @@ def test_sit_out_round_does_not_stop_the_table_moving_on() -> None:
     env = Envelope("A1-tab-1", "A1-tab", 1, 10.0, "checkin", {"direction": "EW", "pair": 6})
     out = room.apply("A1", env, 10.0)                            # round 2: 1 v 6 at A1
     assert out.alerts == [] and room.tables["A1"].round == 2     # now: wrong_table, round 1
+
+
+def test_the_public_state_says_where_pairs_and_boards_go_next_and_the_round_clock() -> None:
+    """Law 8A: the director's instructions for the movement; what the players ask at the end
+    of the round, without an alert or a hand (Mitchell: NS stay, EW up, boards down)."""
+    d = Driver()   # round 1 started by the director at START
+    schedule = d.state.public_state()["schedule"]
+    assert schedule["boards"] == [1, 2]
+    assert (schedule["started"], schedule["deadline"]) == (START, START + 15 * 60)
+    nxt = schedule["next"]
+    assert nxt["NS"] == {"pair": 1, "table": "A1", "direction": "NS"}
+    assert nxt["EW"] == {"pair": 4, "table": "A2", "direction": "EW"}
+    assert nxt["boards"] == ["A3"]
+    fresh = Room(Section("A", MOVEMENT), DEALS)   # no round started: no clock yet
+    assert fresh.tables["A1"].public_state()["schedule"]["started"] is None
