@@ -205,7 +205,10 @@ def _no_constant(name: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One event from a device. ``id`` is the idempotency key; ``seq`` increases per device;
-    ``time`` is the device's clock (seconds since the epoch)."""
+    ``time`` is the device's clock when the player acted (seconds since the epoch); ``sent``,
+    when given, its clock when this copy was published (an event kept in a tablet's outbox
+    through a network outage is sent late: the hub checks the clock on ``sent`` and keeps
+    ``time`` as when it happened)."""
 
     id: str
     device: str
@@ -214,11 +217,19 @@ class Envelope:
     type: str
     body: dict[str, Any] = field(default_factory=dict)
     v: int = SCHEMA_VERSION
+    sent: float | None = None
+
+    @property
+    def clock(self) -> float:
+        """The device's clock as the hub compares it with its own."""
+        return self.time if self.sent is None else self.sent
 
     def to_json(self) -> str:
-        return json.dumps({"v": self.v, "id": self.id, "device": self.device, "seq": self.seq,
-                           "time": self.time, "type": self.type, "body": self.body},
-                          separators=(",", ":"), ensure_ascii=False)
+        obj = {"v": self.v, "id": self.id, "device": self.device, "seq": self.seq,
+               "time": self.time, "type": self.type, "body": self.body}
+        if self.sent is not None:
+            obj["sent"] = self.sent
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> Envelope:
@@ -245,6 +256,7 @@ class Envelope:
         if seq < 0:
             raise ProtocolError("malformed", f"seq must be 0 or more, got {seq}")
         time = float(_field(obj, "time", float, True, where))
+        sent = _field(obj, "sent", float, False, where)
         kind = _field(obj, "type", str, True, where)
         schema = EVENT_TYPES.get(kind)
         if schema is None:
@@ -257,7 +269,10 @@ class Envelope:
         seat = body.get("seat")
         if seat is not None and seat not in _SEATS:
             raise ProtocolError("malformed", f"{kind}: seat {seat!r} is not N, E, S or W")
-        return cls(msg_id, device, seq, time, kind, body)
+        if sent is not None and float(sent) < time:
+            raise ProtocolError("malformed", f"sent {sent} is before the event's time {time}")
+        return cls(msg_id, device, seq, time, kind, body,
+                   sent=None if sent is None else float(sent))
 
 
 @dataclass(frozen=True, slots=True)

@@ -253,9 +253,9 @@ class Room:
                 return _reject(env, hub_time, "out_of_order", f"seq {env.seq} after "
                                f"{device.last_seq}")
         tolerance = self.clock_tolerance
-        if tolerance is not None and abs(env.time - hub_time) > tolerance:
-            return _reject(env, hub_time, "clock_skew", f"device clock {env.time:.3f} is "
-                           f"{env.time - hub_time:+.1f} s from the hub's")
+        if tolerance is not None and abs(env.clock - hub_time) > tolerance:
+            return _reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
+                           f"{env.clock - hub_time:+.1f} s from the hub's")
         out = table.apply(env, hub_time)
         if out.reply.status == "ack":
             self._seen.add(env.id)

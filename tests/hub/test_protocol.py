@@ -132,3 +132,12 @@ def test_reply_round_trips_and_rejects_garbage() -> None:
     assert Reply.from_json(reply.to_json()) == reply
     with pytest.raises(ProtocolError):
         Reply.from_json(b"{}")
+
+
+def test_sent_is_the_clock_the_hub_checks_and_time_stays_when_it_happened() -> None:
+    env = Envelope.from_json(envelope(time=100.0, sent=400.0))
+    assert (env.time, env.sent, env.clock) == (100.0, 400.0, 400.0)
+    assert Envelope.from_json(env.to_json()) == env
+    assert Envelope.from_json(envelope(time=100.0)).clock == 100.0
+    with pytest.raises(ProtocolError, match="before the event's time"):
+        Envelope.from_json(envelope(time=100.0, sent=50.0))

@@ -1,0 +1,540 @@
+"""The tablet's link to the hub over MQTT: events up through the outbox, the table's state down.
+
+``TabletLink(url, table, device, seat=..., outbox=..., on_state=..., ...)`` is one MQTT client
+(:class:`hub.mqtt.MqttClient`: persistent session, client id = ``device``, last will and
+birth on ``t/{table}/dev/{device}/status``) and one worker thread that owns everything else.
+
+Two ways to equip a table (docs/protocol.md):
+
+* one tablet per table (``seat=None``, device ``{table}-tab``): the tablet lies on the table
+  in view of all four players and sends the events of whichever seat is to act. It
+  subscribes to **no seat topic**: it never receives a hand, not even for a moment. Cards are
+  entered on a picker of the cards not yet played, or come from the card readers; dummy's
+  cards arrive in the public state once the opening lead is faced;
+* one tablet per seat (``seat="N"``..., device ``{table}-{seat}``): it also reads its own
+  seat's topic (its player's hand), and only that one.
+
+Both read the table's retained ``state``, their own ``reply`` topic, the table's and their
+own ``cmd`` topics and the hub's presence (``hub/status``, readable by every account).
+
+Sending (:meth:`TabletLink.send`): the event is numbered and committed to the
+:class:`tablet.outbox.Outbox` before ``send`` returns, whatever the network is doing. The
+worker publishes the outbox's head, **one envelope in flight at a time**, and the next one
+only once the hub has answered: a hub that dies before committing a batch loses what it had
+taken, and a later event accepted before an earlier one was resent would make the earlier one
+``out_of_order`` for good. With no reply within ``reply_timeout`` the head is sent again with
+the same id (the hub acknowledges a known id as ``duplicate`` and does not apply it twice);
+after every reconnection the head is sent again at once; while the hub's presence reads
+offline nothing is resent (the broker keeps what was sent for the hub's session). An ``ack``
+settles the envelope (:meth:`Outbox.done`); a ``reject`` drops it (:meth:`Outbox.rejected`),
+reports it through ``on_reply`` and then calls ``on_state`` again with the latest state from
+the hub, for the screen to resynchronise; the events behind it go on (each gets its own
+answer). A ``storage`` refusal (the hub could not write its log) is transient: kept and
+resent.
+
+Time stamps: the envelope's ``time`` is when the player acted, and stays so. Each copy
+published also carries ``sent``, the tablet's clock at publication (docs/protocol.md): the hub
+checks its tolerance (``clock_skew``) on ``sent``, so what was entered during a long outage is
+accepted with the times it really happened (the Laws' timings, 25A's pause, stay true).
+
+Threads: paho's network thread only puts messages on a queue. **Every callback runs on the
+link's worker thread** (``tenace-link-{device}``), never on Kivy's: a Kivy app marshals each
+one to its main thread, e.g. ``on_state=lambda s: Clock.schedule_once(lambda dt:
+presenter.show(s))``. A callback that raises is logged and the link goes on. Anything
+malformed from the network (bad topic, bad JSON, a state of another table, a hand of another
+seat, a reply to nobody) is logged and dropped; nothing received can stop the worker.
+
+Errors::
+
+    LinkError       the link is closed, or set up inconsistently (outbox of another device)
+    OutboxError     (tablet.outbox) the outbox file cannot be written
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from hub.mqtt import Message, MqttClient, MqttError
+from hub.protocol import (
+    Envelope,
+    ProtocolError,
+    Reply,
+    parse_topic,
+    topic_device_command,
+    topic_device_status,
+    topic_event,
+    topic_hub_status,
+    topic_reply,
+    topic_seat,
+    topic_state,
+    topic_table_command,
+)
+from tablet.outbox import Outbox
+
+__all__ = ["TRANSIENT_CODES", "LinkError", "LinkState", "TabletLink", "device_id",
+           "spare_device_id"]
+
+log = logging.getLogger(__name__)
+
+TRANSIENT_CODES = frozenset({"storage"})
+"""Refusals that say "send it again" rather than "no": the envelope stays in the outbox."""
+
+_SEATS = ("N", "E", "S", "W")
+_POLL = 0.1             # seconds between looks at the connection when nothing arrives
+_STOP = object()
+_WAKE = object()
+
+
+class LinkError(Exception):
+    """The link cannot do what was asked: it is closed, or set up inconsistently."""
+
+
+class LinkState(StrEnum):
+    """What the screen shows of the connection (a StrEnum: the value is the i18n key)."""
+
+    CONNECTING = "connecting"   # never connected yet since the app started
+    ONLINE = "online"           # broker connected and the hub not known to be away
+    OFFLINE = "offline"         # connection lost (reconnecting), or the hub is away
+
+
+def device_id(table: str, seat: str | None = None) -> str:
+    """The usual device id: ``{table}-tab`` for a table's tablet, ``{table}-{seat}`` for a
+    seat's. ProtocolError (a ValueError) when the table or seat is not valid."""
+    device = f"{table}-tab" if seat is None else f"{table}-{_check_seat(seat)}"
+    topic_event(table, device)  # validates both
+    return device
+
+
+def spare_device_id(table: str, seat: str | None = None) -> str:
+    """A fresh id for a spare tablet taking over (``{table}-tab.3f9c0a``): the hub keeps each
+    device's last sequence number and its table, so a new tablet never reuses an id."""
+    return f"{device_id(table, seat)}.{secrets.token_hex(3)}"
+
+
+def _check_seat(seat: str) -> str:
+    if seat not in _SEATS:
+        raise ProtocolError("bad_topic", f"seat {seat!r} is not N, E, S or W")
+    return seat
+
+
+def _object(payload: bytes, what: str) -> dict[str, Any] | None:
+    """The JSON object of a payload, or None (logged) when it is not one."""
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    try:
+        obj = json.loads(payload, parse_constant=no_constant)
+    except ValueError as err:  # UnicodeDecodeError and JSONDecodeError included
+        log.warning("%s ignored: not JSON (%s)", what, err)
+        log.debug("%s payload: %r", what, payload[:512])
+        return None
+    if not isinstance(obj, dict):
+        log.warning("%s ignored: not a JSON object", what)
+        return None
+    return obj
+
+
+@dataclasses.dataclass(slots=True)
+class _Flight:
+    envelope: Envelope
+    sent_at: float       # time.monotonic()
+    tries: int = 1
+
+
+class TabletLink:
+    """The link of one tablet (module docstring). Callbacks, all optional, run on the
+    link's worker thread:
+
+    * ``on_state(state: dict)``: the table's public state, each time it arrives (and again
+      after a refusal, to resynchronise);
+    * ``on_seat(view: dict)``: this seat's view ``{table, seat, board, hand}`` (seat mode);
+    * ``on_reply(reply: Reply, envelope: Envelope)``: the hub's final answer to one of this
+      tablet's envelopes (``reply.status`` ``ack`` or ``reject``; ``reply.code`` the reason's
+      key for the player's language, ``reply.reason`` the hub's English text);
+    * ``on_connection(state: LinkState)``: each change of :attr:`connection`;
+    * ``on_command(command: dict)``: a message on the table's or this device's ``cmd`` topic.
+
+    ``clock`` gives the device time of each event (seconds since the epoch).
+    """
+
+    def __init__(self, url: str, table: str, device: str, *, seat: str | None = None,
+                 outbox: Outbox,
+                 on_state: Callable[[dict[str, Any]], None] | None = None,
+                 on_seat: Callable[[dict[str, Any]], None] | None = None,
+                 on_reply: Callable[[Reply, Envelope], None] | None = None,
+                 on_connection: Callable[[LinkState], None] | None = None,
+                 on_command: Callable[[dict[str, Any]], None] | None = None,
+                 clock: Callable[[], float] = time.time, reply_timeout: float = 3.0,
+                 stamp_sent: bool = True,
+                 reconnect_delay: tuple[float, float] = (0.5, 5.0), keepalive: int = 15,
+                 start: bool = True):
+        topic_event(table, device)  # ProtocolError (ValueError) for a bad table or device id
+        if seat is not None:
+            _check_seat(seat)
+        if outbox.device != device:
+            raise LinkError(f"the outbox {outbox.path} serves device {outbox.device}, not "
+                            f"{device}: open it for {device} (Outbox.reset)")
+        if reply_timeout <= 0:
+            raise ValueError(f"reply_timeout must be positive, got {reply_timeout}")
+        self.url = url
+        self.table = table
+        self.device = device
+        self.seat = seat
+        self.outbox = outbox
+        self.clock = clock
+        self.reply_timeout = reply_timeout
+        self.stamp_sent = stamp_sent
+        self.on_state = on_state
+        self.on_seat = on_seat
+        self.on_reply = on_reply
+        self.on_connection = on_connection
+        self.on_command = on_command
+        self.state: dict[str, Any] | None = None       # the latest public state received
+        self.seat_view: dict[str, Any] | None = None   # the latest view of this seat
+        self.hub_online: bool | None = None            # the hub's presence (None: unknown)
+        self._connection = LinkState.CONNECTING
+        self._connections = 0
+        self._flight: _Flight | None = None
+        self._inbox: queue.Queue[object] = queue.Queue()
+        self._closed = False
+        self._worker: threading.Thread | None = None
+        status = topic_device_status(table, device)
+        birth = json.dumps({"online": True, "device": device, "table": table, "seat": seat,
+                            "kind": "tablet"}, separators=(",", ":"))
+        self.client = MqttClient(url, device, will=(status, '{"online":false}', 1, True),
+                                 birth=(status, birth, 1, True), keepalive=keepalive,
+                                 reconnect_delay=reconnect_delay, on_message=self._inbox.put,
+                                 start=False)
+        filters = [topic_state(table), topic_reply(table, device), topic_table_command(table),
+                   topic_device_command(table, device), topic_hub_status()]
+        if seat is not None:
+            filters.append(topic_seat(table, seat))
+        for topic_filter in filters:
+            self.client.subscribe(topic_filter, 1, wait=False)
+        if start:
+            self.start()
+
+    # Life cycle ----------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        """``"table"`` (one tablet for the table) or ``"seat"`` (one tablet per seat)."""
+        return "table" if self.seat is None else "seat"
+
+    def start(self) -> TabletLink:
+        """Start the worker and connect in the background (idempotent)."""
+        if self._closed:
+            raise LinkError(f"{self}: closed")
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._run, name=f"tenace-link-{self.device}",
+                                            daemon=True)
+            self._worker.start()
+            self.client.start()
+        return self
+
+    def close(self, *, farewell: bool = True, timeout: float = 5.0) -> None:
+        """Disconnect and stop the worker (idempotent). With ``farewell`` the tablet's presence
+        reads offline at once; without, as after a crash, the broker publishes the will only
+        when it notices. The outbox stays open (its owner closes it); what is pending in it
+        is sent by the next link on the same file."""
+        if self._closed:
+            return
+        self._closed = True
+        self._inbox.put(_STOP)   # the worker first: no callback after close() returns
+        if self._worker is not None and self._worker is not threading.current_thread():
+            self._worker.join(timeout)
+        self.client.close(farewell=farewell)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> TabletLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"TabletLink({self.device!r} at table {self.table!r}, {self._connection})"
+
+    # What the screen reads (any thread) ----------------------------------------------------
+    @property
+    def connection(self) -> LinkState:
+        return self._connection
+
+    @property
+    def pending(self) -> int:
+        """Envelopes not answered by the hub yet (entered offline, or in flight)."""
+        return 0 if self.outbox.closed else self.outbox.count()
+
+    @property
+    def in_flight(self) -> Envelope | None:
+        """The envelope published and waiting for its reply, if any."""
+        flight = self._flight
+        return None if flight is None else flight.envelope
+
+    def send(self, type: str, body: dict[str, Any]) -> Envelope:
+        """Enter one event (any thread): stored in the outbox before this returns, published
+        as soon as the hub can take it. Returns its envelope (``id``, ``seq``).
+        InvalidEventError (a ValueError) for an event the hub could not parse."""
+        if self._closed:
+            raise LinkError(f"{self}: closed, {type} {body} not sent")
+        env = self.outbox.add(type, body, self.clock())
+        self._inbox.put(_WAKE)
+        return env
+
+    def wait_online(self, timeout: float = 10.0) -> bool:
+        """Block until :attr:`connection` is online; False after ``timeout``."""
+        return self._wait(lambda: self._connection is LinkState.ONLINE, timeout)
+
+    def wait_delivered(self, timeout: float = 10.0) -> bool:
+        """Block until every envelope has its answer and the callbacks about them have
+        returned; False after ``timeout``. (Not from a callback: it would wait for itself.)"""
+        deadline = time.monotonic() + timeout
+        if not self._wait(lambda: self.pending == 0 and self._flight is None, timeout):
+            return False
+        return self._barrier(max(0.0, deadline - time.monotonic()))
+
+    def _barrier(self, timeout: float) -> bool:
+        """True once the worker has handled everything queued before this call."""
+        worker = self._worker
+        if worker is None or not worker.is_alive() or worker is threading.current_thread():
+            return True
+        passed = threading.Event()
+        self._inbox.put(passed)
+        return passed.wait(timeout)
+
+    def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    # The worker ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            try:
+                item = self._inbox.get(timeout=_POLL)
+            except queue.Empty:
+                item = None
+            try:
+                while item is not None:
+                    if item is _STOP:
+                        return
+                    self._look_at_connection()
+                    if isinstance(item, Message):
+                        self._handle(item)
+                    elif isinstance(item, threading.Event):
+                        item.set()   # a barrier: everything before it is handled
+                    try:
+                        item = self._inbox.get_nowait()
+                    except queue.Empty:
+                        item = None
+                self._look_at_connection()
+                self._pump()
+            except Exception:  # the link must outlive any bug and any bad file
+                log.exception("%s: worker step failed", self)
+
+    def _emit(self, callback: Callable[..., None] | None, *args: Any) -> None:
+        if callback is None or self._closed:
+            return
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("%s: callback %r failed", self, callback)
+
+    def _look_at_connection(self) -> None:
+        connections = self.client.connections
+        connected = self.client.connected.is_set()
+        if connections != self._connections:
+            # (Re)connected, resubscribed and born: the reply to what was in flight may be
+            # lost with the old connection, so the head goes again at once.
+            self._connections = connections
+            self._flight = None
+            log.info("%s: connected (%d)", self, connections)
+        elif not connected:
+            self._flight = None
+        self._set_connection(connected)
+
+    def _set_connection(self, connected: bool) -> None:
+        if not connected:
+            state = LinkState.CONNECTING if self._connections == 0 else LinkState.OFFLINE
+        elif self.hub_online is False:
+            state = LinkState.OFFLINE
+        else:
+            state = LinkState.ONLINE
+        if state is not self._connection:
+            self._connection = state
+            log.info("%s: %s", self, state.value)
+            self._emit(self.on_connection, state)
+
+    def _pump(self) -> None:
+        """Publish the outbox's head when nothing is in flight; resend it when its reply is
+        late (not while the hub is known to be away)."""
+        if self._closed or self.outbox.closed or not self.client.connected.is_set():
+            return
+        now = time.monotonic()
+        flight = self._flight
+        if flight is not None and (now - flight.sent_at < self.reply_timeout
+                                   or self.hub_online is False):
+            return
+        env = self.outbox.head()
+        if env is None:
+            self._flight = None
+            return
+        tries = 1
+        if flight is not None and flight.envelope.id == env.id:
+            tries = flight.tries + 1
+            log.info("%s: no reply to %s after %.1f s: sent again (try %d)", self, env.id,
+                     self.reply_timeout, tries)
+        self._flight = _Flight(env, now, tries)
+        wire = self._stamp(env)
+        try:
+            self.client.send(topic_event(self.table, self.device), wire.to_json(), 1)
+        except MqttError as err:  # closed or paho's queue full: tried again after the timeout
+            log.warning("%s: %s not published: %s", self, env.id, err)
+
+    def _stamp(self, env: Envelope) -> Envelope:
+        """The envelope as published: with ``sent``, the clock now (never before ``time``)."""
+        if not self.stamp_sent:
+            return env
+        return dataclasses.replace(env, sent=max(self.clock(), env.time))
+
+    # Receiving -----------------------------------------------------------------------------
+    def _handle(self, message: Message) -> None:
+        try:
+            topic = parse_topic(message.topic)
+        except ProtocolError as err:
+            log.warning("%s: message on %r ignored: %s", self, message.topic, err.reason)
+            return
+        if topic.kind == "hub_status":
+            self._hub_status(message.payload)
+            return
+        if topic.table != self.table:
+            log.warning("%s: message for table %s on %s ignored", self, topic.table,
+                        message.topic)
+            return
+        if topic.kind == "state":
+            self._state(message.payload)
+        elif topic.kind == "seat":
+            self._seat(topic.seat, message.payload)
+        elif topic.kind == "reply":
+            if topic.device != self.device:
+                log.warning("%s: reply meant for %s ignored", self, topic.device)
+                return
+            self._reply(message.payload)
+        elif topic.kind == "cmd":
+            if topic.device not in (None, self.device):
+                log.warning("%s: command meant for %s ignored", self, topic.device)
+                return
+            self._command(message.payload)
+        else:
+            log.warning("%s: unexpected message on %s ignored", self, message.topic)
+
+    def _state(self, payload: bytes) -> None:
+        if not payload:
+            log.debug("%s: the table's state was cleared", self)
+            return
+        obj = _object(payload, f"state of table {self.table}")
+        if obj is None:
+            return
+        if obj.get("table", self.table) != self.table or not isinstance(obj.get("phase"), str):
+            log.warning("%s: state ignored: table %r, phase %r", self, obj.get("table"),
+                        obj.get("phase"))
+            return
+        self.state = obj
+        self._emit(self.on_state, obj)
+
+    def _seat(self, seat: str | None, payload: bytes) -> None:
+        if self.seat is None or seat != self.seat:  # never show a hand the tablet may not
+            log.warning("%s: hand of seat %s ignored (this tablet shows %s)", self, seat,
+                        "no hand" if self.seat is None else f"seat {self.seat}'s only")
+            return
+        if not payload:
+            return
+        obj = _object(payload, f"view of seat {seat}")
+        if obj is None:
+            return
+        hand = obj.get("hand")
+        if (obj.get("seat", seat) != seat or not isinstance(hand, list)
+                or not all(isinstance(c, str) for c in hand)):
+            log.warning("%s: view of seat %s ignored: seat %r, hand %r", self, seat,
+                        obj.get("seat"), hand)
+            return
+        self.seat_view = obj
+        self._emit(self.on_seat, obj)
+
+    def _reply(self, payload: bytes) -> None:
+        try:
+            reply = Reply.from_json(payload)
+        except ProtocolError as err:
+            log.warning("%s: reply ignored: %s", self, err.reason)
+            return
+        if reply.status not in ("ack", "reject") or not isinstance(reply.ref, str):
+            log.warning("%s: reply ignored: type %r, ref %r", self, reply.status, reply.ref)
+            return
+        env = self.outbox.find(reply.ref)
+        if env is None:
+            log.debug("%s: reply %s %s to %s: nothing pending", self, reply.status,
+                      reply.code, reply.ref)
+            return
+        flight = self._flight
+        ours = flight is not None and flight.envelope.id == reply.ref
+        if reply.status == "ack":
+            self.outbox.done(reply.ref, reply)
+            if ours:
+                self._flight = None
+            self._emit(self.on_reply, reply, env)
+            return
+        if reply.code in TRANSIENT_CODES:
+            log.warning("%s: the hub could not take %s now (%s: %s): sent again later", self,
+                        reply.ref, reply.code, reply.reason)
+            if flight is not None and ours:
+                flight.sent_at = time.monotonic()
+            return
+        self.outbox.rejected(reply.ref, reply)
+        if ours:
+            self._flight = None
+        log.warning("%s: the hub refused %s %s %s (%s: %s)", self, env.id, env.type, env.body,
+                    reply.code, reply.reason)
+        self._emit(self.on_reply, reply, env)
+        if self.state is not None:  # resynchronise: the hub's state is the truth
+            self._emit(self.on_state, self.state)
+
+    def _command(self, payload: bytes) -> None:
+        obj = _object(payload, "command")
+        if obj is None:
+            return
+        if obj.get("op") == "resync":
+            if self.state is not None:
+                self._emit(self.on_state, self.state)
+            if self.seat_view is not None:
+                self._emit(self.on_seat, self.seat_view)
+        self._emit(self.on_command, obj)
+
+    def _hub_status(self, payload: bytes) -> None:
+        if not payload:
+            online = None
+        else:
+            obj = _object(payload, "hub status")
+            if obj is None:
+                return
+            online = obj.get("online")
+            if not isinstance(online, bool):
+                log.warning("%s: hub status ignored: online %r", self, online)
+                return
+        if online and self.hub_online is False:
+            self._flight = None   # the hub is back: what was in flight goes again now
+        self.hub_online = online
+        self._set_connection(self.client.connected.is_set())
