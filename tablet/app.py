@@ -1,0 +1,393 @@
+"""The Kivy tablet: ``TabletApp(presenter, send=callable)``, and ``main(argv)`` for
+``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``.
+
+The window is a thin view of :class:`tablet.presenter.TabletPresenter`: a top bar (table,
+board, dealer, vulnerability in Law 2 red, round clock, connection, language, four colours,
+and the silent director call, always there), a message strip (the hub's refusals in the
+player's language), and one screen at a time (check-in, board, auction, play, result).
+
+Threads never touch widgets: the link's callbacks (network thread) go through
+``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
+Kivy clock; the presenter and the widgets live on the UI thread only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")  # our argv is ours, not Kivy's
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from tablet.i18n import LANGUAGES, SUIT_SYMBOLS, suit_colour
+from tablet.presenter import PresenterError, TabletPresenter
+from tablet.ui_auction import AuctionScreen
+from tablet.ui_board import BoardScreen
+from tablet.ui_checkin import CheckinScreen
+from tablet.ui_play import PlayScreen
+from tablet.ui_result import ResultScreen
+from tablet.widgets import PALETTE, Panel, Screen, Tap, Text, show
+
+__all__ = ["TabletApp", "TabletRoot", "main"]
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[str, dict[str, Any]], Any]
+_LEVEL_COLOURS = {"info": "blue", "warning": "orange", "error": "red"}
+_MESSAGE_SECONDS = 8.0
+_CONNECTION_COLOURS = {"online": "green", "offline": "red", "connecting": "orange"}
+
+
+class TopBar(Panel):
+    """Table, seat, board, dealer; vulnerability (red when vulnerable, Law 2); round clock;
+    connection; language; four colours; the director call. One row in landscape, two in
+    portrait."""
+
+    def __init__(self, root: TabletRoot, **kw: Any):
+        super().__init__(bg=list(PALETTE["bar"]), size_hint_y=None, height=dp(72),
+                         padding=(dp(8), dp(6)), spacing=dp(8), **kw)
+        self.info = Text("", size=19, bold=True, ink=PALETTE["white"], halign="left")
+        self.vul = Panel(bg=list(PALETTE["notvul"]), radius=dp(8), size_hint_x=None,
+                         width=dp(170), padding=dp(4))
+        self.vul_text = Text("", size=17, bold=True)
+        self.vul.add_widget(self.vul_text)
+        self.clock = Text("", size=20, bold=True, ink=PALETTE["yellow"], size_hint_x=None,
+                          width=dp(120))
+        self.connection = Tap("", None, size=15, size_hint_x=None, width=dp(112))
+        self.language = Tap("", root.next_language, size=18, bg=PALETTE["white"],
+                            fg=PALETTE["ink"], size_hint_x=None, width=dp(60))
+        self.colours = Tap("", root.toggle_colours, size=17, bg=PALETTE["white"],
+                           fg=PALETTE["ink"], size_hint_x=None, width=dp(84))
+        self.director = Tap("", root.call_director, size=20, bg=PALETTE["orange"],
+                            size_hint_x=None, width=dp(130))
+        self.first = BoxLayout(spacing=dp(8))
+        self.second = BoxLayout(spacing=dp(8))
+        for w in (self.info, self.vul):
+            self.first.add_widget(w)
+        for w in (self.clock, self.connection, self.language, self.colours, self.director):
+            self.second.add_widget(w)
+        self.add_widget(self.first)
+        self.add_widget(self.second)
+        self._landscape: bool | None = None
+
+    def arrange(self, landscape: bool) -> None:
+        if landscape == self._landscape:
+            return
+        self._landscape = landscape
+        self.orientation = "horizontal" if landscape else "vertical"
+        self.height = dp(72) if landscape else dp(132)
+        self.second.size_hint_x = None if landscape else 1
+        self._fit()
+
+    def _fit(self) -> None:
+        """Landscape: the buttons keep their width on the right; portrait: the clock takes
+        what is left of the second row."""
+        self.clock.size_hint_x = None if self._landscape else 1
+        self.clock.width = dp(120) if self.clock.text else 0
+        if self._landscape:
+            self.second.width = sum(w.width for w in self.second.children) + \
+                dp(8) * (len(self.second.children) - 1)
+
+    def refresh(self, p: TabletPresenter) -> None:
+        tr = p.tr
+        first = tr("header.table", table=p.table)
+        round_ = p.state.get("round")
+        if isinstance(round_, int):
+            first += "   " + tr("header.round", round=round_)
+        if p.seat is not None:
+            first += "   " + tr("header.seat", seat=tr.seat(p.seat))
+        second = ""
+        if p.board_number is not None:
+            second = tr("header.board", board=p.board_number)
+            dealer = p.state.get("dealer")
+            if dealer in ("N", "E", "S", "W"):
+                second += "   " + tr("header.dealer", seat=tr.seat(dealer))
+        self.info.text = f"{first}\n{second}" if second else first
+        vul = p.state.get("vulnerability") if p.board_number else None
+        if vul in ("None", "NS", "EW", "All"):
+            self.vul_text.text = tr(f"vul.{vul}")
+            red = vul != "None"
+            self.vul.bg = list(PALETTE["vul"] if red else PALETTE["notvul"])
+            self.vul_text.color = list(PALETTE["white"] if red else PALETTE["ink"])
+            self.vul.opacity = 1
+        else:
+            self.vul.opacity = 0
+        self.clock.text = p.clock_text or ""
+        self._fit()
+        status = p.connection if p.connection in _CONNECTION_COLOURS else "offline"
+        self.connection.text = tr(f"conn.{status}")
+        self.connection.bg = list(PALETTE[_CONNECTION_COLOURS[status]])
+        self.language.text = p.language.upper()
+        suits = [(s, suit_colour(s, True)) for s in "SHDC"] if p.four_colour else \
+            [(s, suit_colour(s, False)) for s in "SHDC"]
+        self.colours.text = "".join(f"[color={_hex(c)}]{SUIT_SYMBOLS[s]}[/color]"
+                                    for s, c in suits)
+        self.colours.selected = p.four_colour
+        self.director.text = tr("director.button")
+
+
+def _hex(rgba: Sequence[float]) -> str:
+    return "".join(f"{int(c * 255):02x}" for c in rgba[:3])
+
+
+class TabletRoot(BoxLayout):
+    """The whole window: top bar, message strip, the current screen."""
+
+    def __init__(self, presenter: TabletPresenter, send: Send | None = None, **kw: Any):
+        super().__init__(orientation="vertical", **kw)
+        self.presenter = presenter
+        self.send = send
+        self.bar = TopBar(self)
+        self.add_widget(self.bar)
+        self.message = Tap("", self.presenter.dismiss_message, size=22, radius=0,
+                           size_hint_y=None, height=0)
+        self.add_widget(self.message)
+        self.body = Panel(bg=list(PALETTE["page"]))
+        self.add_widget(self.body)
+        self.screens: dict[str, Screen] = {}
+        self.current: Screen | None = None
+        self.screen_name = ""
+        self.landscape: bool | None = None
+        self._seen = -1
+        self._message_at = 0.0
+        self._message: Any = None
+        self._ticked: Any = None
+        self.bind(size=lambda *_: self.refresh(force=True))
+        self._ticker = Clock.schedule_interval(lambda dt: self.tick(), 0.25)
+        self.refresh(force=True)
+
+    # Input from the link (any thread) -------------------------------------------------------
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the UI thread, then refresh."""
+        def run(_dt: float) -> None:
+            fn(*args)
+            self.refresh()
+        Clock.schedule_once(run, 0)
+
+    def post_state(self, state: dict[str, Any]) -> None:
+        self.post(self.presenter.on_state, state)
+
+    def post_seat(self, view: dict[str, Any]) -> None:
+        self.post(self.presenter.on_seat, view)
+
+    def post_reply(self, reply: Any, envelope: Any = None) -> None:
+        self.post(self.presenter.on_reply, reply, envelope)
+
+    def post_connection(self, status: str) -> None:
+        self.post(self.presenter.on_connection, status)
+
+    # Actions (UI thread) ---------------------------------------------------------------------
+    def act(self, command: Callable[..., Any], *args: Any) -> bool:
+        """Run a presenter command; send the event it returns. False when refused (the
+        reason is shown in the player's language)."""
+        try:
+            event = command(*args)
+        except PresenterError as err:
+            self.presenter.notify(err.text(self.presenter.tr), "error")
+            self.refresh()
+            return False
+        if event is not None:
+            kind, body = event
+            if self.send is None:
+                log.warning("no link: %s %s not sent", kind, body)
+            else:
+                try:
+                    self.send(kind, body)
+                except Exception:  # a link failure must not close the window
+                    log.exception("could not send %s", kind)
+                    self.presenter.on_connection("offline")
+        self.refresh()
+        return True
+
+    def next_language(self) -> None:
+        self.presenter.next_language()
+        self.refresh(force=True)
+
+    def toggle_colours(self) -> None:
+        self.presenter.set_four_colour(not self.presenter.four_colour)
+        self.refresh(force=True)
+
+    def call_director(self) -> None:
+        self.act(self.presenter.director_call)
+
+    # Drawing ---------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Four times a second: the STOP countdown, the round clock, old messages."""
+        p = self.presenter
+        if p.message is not None and p.message is self._message and \
+                time.monotonic() - self._message_at > _MESSAGE_SECONDS:
+            p.dismiss_message()
+        wait = p.stop_wait
+        key = (int(wait + 0.999) if wait > 0 else 0, p.stop_banner, p.clock_text)
+        if key != self._ticked or p.revision != self._seen:
+            self._ticked = key
+            self.refresh(force=True)
+
+    def refresh(self, force: bool = False) -> None:
+        p = self.presenter
+        if not force and p.revision == self._seen:
+            return
+        self._seen = p.revision
+        landscape = self.width >= self.height
+        name = p.screen
+        if name != self.screen_name or self.current is None:
+            screen = self.screens.get(name)
+            if screen is None:
+                screen = self.screens[name] = _SCREENS[name](self)
+                screen.arrange(landscape)
+            self.body.clear_widgets()
+            self.body.add_widget(screen)
+            self.current, self.screen_name = screen, name
+        if landscape != self.landscape:
+            self.landscape = landscape
+            for screen in self.screens.values():
+                screen.arrange(landscape)
+        elif self.current is not None:
+            self.current.arrange(landscape)
+        self.bar.arrange(landscape)
+        self.bar.refresh(p)
+        message = p.message
+        if message is not self._message:
+            self._message = message
+            self._message_at = time.monotonic()
+        if message is not None:
+            self.message.text = message.text
+            self.message.bg = list(PALETTE[_LEVEL_COLOURS.get(message.level, "blue")])
+        show(self.message, message is not None, dp(64))
+        assert self.current is not None
+        self.current.refresh()
+
+    def close(self) -> None:
+        self._ticker.cancel()
+
+
+_SCREENS: dict[str, Callable[[TabletRoot], Screen]] = {
+    "checkin": CheckinScreen, "board": BoardScreen, "auction": AuctionScreen,
+    "play": PlayScreen, "result": ResultScreen,
+}
+
+
+class TabletApp(App):
+    """``TabletApp(presenter, send=link.send).run()``. The link's callbacks go to
+    :meth:`post_state` and friends (from any thread)."""
+
+    title = "Tenace"
+
+    def __init__(self, presenter: TabletPresenter, send: Send | None = None, **kw: Any):
+        super().__init__(**kw)
+        self.presenter = presenter
+        self.send = send
+        self.tablet: TabletRoot | None = None
+
+    def build(self) -> Widget:
+        Window.clearcolor = PALETTE["page"]
+        self.tablet = TabletRoot(self.presenter, self._send)
+        return self.tablet
+
+    def _send(self, kind: str, body: dict[str, Any]) -> Any:
+        if self.send is None:
+            raise RuntimeError("the tablet has no link to the hub")
+        return self.send(kind, body)
+
+    def _post(self, kind: str, *data: Any) -> None:
+        root = self.tablet
+        if root is None:
+            Clock.schedule_once(lambda dt: self._post(kind, *data), 0.05)
+            return
+        getattr(root, f"post_{kind}")(*data)
+
+    def post_state(self, state: dict[str, Any]) -> None:
+        self._post("state", state)
+
+    def post_seat(self, view: dict[str, Any]) -> None:
+        self._post("seat", view)
+
+    def post_reply(self, reply: Any, envelope: Any = None) -> None:
+        self._post("reply", reply, envelope)
+
+    def post_connection(self, status: str) -> None:
+        self._post("connection", status)
+
+    def on_stop(self) -> None:
+        if self.tablet is not None:
+            self.tablet.close()
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tenace tablet",
+        description="The players' tablet: one per table (North keeps it) or one per seat "
+                    "(the bidding-box replacement).")
+    p.add_argument("--hub", required=True, help="the hub's broker, HOST[:PORT] (port 1883)")
+    p.add_argument("--table", required=True, help="table id, e.g. A1")
+    p.add_argument("--seat", choices=["N", "E", "S", "W"],
+                   help="this tablet's seat (one tablet per seat); none: one per table")
+    p.add_argument("--device", help="device id (default TABLE-SEAT, or TABLE-tab for the "
+                                    "table's tablet; a spare tablet needs an id of its own)")
+    p.add_argument("--language", choices=list(LANGUAGES), default="fr")
+    p.add_argument("--four-colour", action="store_true", help="four-colour suits")
+    p.add_argument("--strict", action="store_true",
+                   help="offer only legal calls and cards (else bidding-box mode)")
+    p.add_argument("--outbox", help="file of the events entered, kept until the hub has "
+                                    "answered (default: in the app's data folder)")
+    return p
+
+
+def broker_url(hub: str) -> str:
+    """``HOST[:PORT]`` (or a full mqtt:// URL) -> the broker URL."""
+    if "://" in hub:
+        return hub
+    host, sep, port = hub.rpartition(":")
+    if not sep:
+        host, port = hub, "1883"
+    if not port.isdigit():
+        raise ValueError(f"--hub {hub!r}: give HOST or HOST:PORT")
+    return f"mqtt://{host or '127.0.0.1'}:{port}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``: run the tablet."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The network side (paho-mqtt), imported only when a tablet runs.
+    from tablet.link import TabletLink, device_id
+    from tablet.outbox import OUTBOX_NAME, Outbox, OutboxError
+
+    try:
+        url = broker_url(args.hub)
+        device = args.device or device_id(args.table, args.seat)
+    except ValueError as err:
+        print(f"tenace tablet: {err}", file=sys.stderr)
+        return 2
+    presenter = TabletPresenter(args.table, seat=args.seat, language=args.language,
+                                four_colour=args.four_colour, strict=args.strict)
+    app = TabletApp(presenter)
+    path = Path(args.outbox) if args.outbox else Path(app.user_data_dir) / OUTBOX_NAME
+    try:
+        outbox = Outbox(path, device)
+    except OutboxError as err:
+        print(f"tenace tablet: {err}", file=sys.stderr)
+        return 2
+    link = TabletLink(url, args.table, device, seat=args.seat, outbox=outbox,
+                      on_state=app.post_state, on_seat=app.post_seat,
+                      on_reply=app.post_reply, on_connection=app.post_connection)
+    app.send = link.send
+    try:
+        app.run()
+    finally:
+        link.close()
+        outbox.close()
+    return 0

@@ -1,0 +1,272 @@
+"""The play: contract and tricks, the trick on the cloth, dummy once the lead is faced, the
+player's hand (a seat's tablet) or a card picker (the table's tablet), and claims: declarer
+states the tricks he claims, the opponents accept or dispute (68-70)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from tablet.widgets import (
+    FONT,
+    PALETTE,
+    AuctionGrid,
+    HandView,
+    Panel,
+    Screen,
+    Tap,
+    Text,
+    TrickView,
+    banner,
+    show,
+)
+
+__all__ = ["ClaimPanel", "PlayScreen"]
+
+
+class ClaimPanel(Panel):
+    """Declarer (or a defender) states how many of the remaining tricks he claims."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(orientation="vertical", bg=list(PALETTE["white"]), radius=dp(12),
+                         padding=dp(10), spacing=dp(8), **kw)
+        self.host = host
+        self.ask = Text("", size=24, bold=True, size_hint_y=None, height=dp(44))
+        self.numbers = GridLayout(cols=7, spacing=dp(6))
+        self.statement = TextInput(multiline=False, font_name=FONT, font_size=dp(20),
+                                   size_hint_y=None, height=dp(56), padding=(dp(10), dp(12)))
+        self.cancel = Tap("", self.close, size=22, bg=PALETTE["grey"], size_hint_y=None,
+                          height=dp(64))
+        for w in (self.ask, self.numbers, self.statement, self.cancel):
+            self.add_widget(w)
+        self.buttons: dict[int, Tap] = {}
+        self._remaining: int | None = None
+        self.open = False
+
+    def close(self) -> None:
+        self.open = False
+        self.statement.text = ""
+        self.host.refresh(force=True)
+
+    def refresh(self) -> None:
+        p = self.host.presenter
+        tr = p.tr
+        remaining = p.remaining_tricks
+        self.ask.text = tr("claim.ask", remaining=remaining)
+        self.statement.hint_text = tr("claim.statement")
+        self.cancel.text = tr("claim.cancel")
+        if remaining != self._remaining:
+            self._remaining = remaining
+            self.numbers.clear_widgets()
+            self.buttons = {}
+            for n in range(remaining + 1):
+                button = Tap(str(n), lambda n=n: self.send(n), size=28, bg=PALETTE["blue"])
+                self.buttons[n] = button
+                self.numbers.add_widget(button)
+
+    def send(self, tricks: int) -> None:
+        p = self.host.presenter
+        if self.host.act(p.claim, tricks, self.statement.text):
+            self.open = False
+            self.statement.text = ""
+        self.host.refresh(force=True)
+
+
+class AnswerPanel(Panel):
+    """The opponents of the claimer answer: accept, or dispute (the director is called)."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(orientation="vertical", bg=list(PALETTE["white"]), radius=dp(12),
+                         padding=dp(10), spacing=dp(8), **kw)
+        self.host = host
+        self.text = Text("", size=26, bold=True, size_hint_y=None, height=dp(50))
+        self.statement = Text("", size=20, size_hint_y=None, height=dp(40))
+        self.rows = BoxLayout(orientation="vertical", spacing=dp(8))
+        for w in (self.text, self.statement, self.rows):
+            self.add_widget(w)
+        self._key: Any = None
+        self.buttons: dict[tuple[str, bool], Tap] = {}   # (seat, accept) -> its button
+
+    def refresh(self) -> None:
+        p = self.host.presenter
+        tr = p.tr
+        claim = p.claim_view
+        if claim is None:
+            return
+        self.text.text = claim.text
+        self.statement.text = f"\u201c{claim.statement}\u201d" if claim.statement else ""
+        key = (claim.answer_for, tr.language)
+        if key == self._key:
+            return
+        self._key = key
+        self.rows.clear_widgets()
+        self.buttons = {}
+        for seat in claim.answer_for:
+            row = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(80))
+            row.add_widget(Text(tr("claim.answer_for", seat=tr.seat(seat)), size=22,
+                                size_hint_x=0.4))
+            for accept, key_, colour in ((True, "claim.accept", "green"),
+                                         (False, "claim.dispute", "red")):
+                button = Tap(tr(key_), lambda s=seat, a=accept: self.host.act(
+                    p.claim_answer, a, s), size=24, bg=PALETTE[colour])
+                self.buttons[seat, accept] = button
+                row.add_widget(button)
+            self.rows.add_widget(row)
+        self.rows.add_widget(Widget())
+
+
+class PlayScreen(Screen):
+    """Landscape: the cards on the left (dummy above, the hand below), the trick and the
+    claim button on the right. Portrait: dummy, trick, hand, claim, top to bottom."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(host, **kw)
+        self.turn, self.turn_text = banner(size=28, height=64)
+        self.add_widget(self.turn)
+        status = BoxLayout(size_hint_y=None, height=dp(44), spacing=dp(8))
+        self.contract = Text("", size=24, bold=True, halign="left")
+        self.tricks = Text("", size=22, halign="right")
+        status.add_widget(self.contract)
+        status.add_widget(self.tricks)
+        self.add_widget(status)
+        self.notice, self.notice_text = banner(bg=PALETTE["orange"], size=22, height=60)
+        self.add_widget(self.notice)
+        self.body = BoxLayout(spacing=dp(10))
+        self.add_widget(self.body)
+        self.side = BoxLayout(orientation="vertical", spacing=dp(4))
+        self.dummy_title = Text("", size=18, size_hint_y=None, height=dp(28))
+        self.dummy = HandView()
+        self.grid = AuctionGrid()
+        self.grid_scroll = ScrollView(do_scroll_x=False)
+        self.grid_scroll.add_widget(self.grid)
+        self.side.add_widget(self.dummy_title)
+        self.side.add_widget(self.dummy)
+        self.side.add_widget(self.grid_scroll)
+        self.trick = TrickView()
+        self.bottom = BoxLayout(orientation="vertical", spacing=dp(6))
+        self.hand_title = Text("", size=18, size_hint_y=None, height=dp(28))
+        self.hand = HandView()
+        self.hand_area = BoxLayout(orientation="vertical", spacing=dp(4))
+        self.hand_area.add_widget(self.hand_title)
+        self.hand_area.add_widget(self.hand)
+        self.claim_button = Tap("", self.open_claim, size=22, bg=PALETTE["blue"],
+                                size_hint_y=None, height=dp(64))
+        self.claim_panel = ClaimPanel(host)
+        self.answer_panel = AnswerPanel(host)
+        self.bottom.add_widget(self.hand_area)
+        self.cards_column = BoxLayout(orientation="vertical", spacing=dp(8))
+        self.table_column = BoxLayout(orientation="vertical", spacing=dp(8))
+        self._showing: Widget = self.hand_area
+        self._landscape: bool | None = None
+
+    def arrange(self, landscape: bool) -> None:
+        if landscape == self._landscape:
+            return
+        self._landscape = landscape
+        for box in (self.body, self.cards_column, self.table_column):
+            box.clear_widgets()
+        if landscape:
+            self.body.orientation = "horizontal"
+            self.cards_column.add_widget(self.side)
+            self.cards_column.add_widget(self.bottom)
+            self.table_column.add_widget(self.trick)
+            self.table_column.add_widget(self.claim_button)
+            self.cards_column.size_hint_x = 0.6
+            self.table_column.size_hint_x = 0.4
+            self.side.size_hint_y = 0.45
+            self.bottom.size_hint_y = 0.55
+            self.body.add_widget(self.cards_column)
+            self.body.add_widget(self.table_column)
+        else:
+            self.body.orientation = "vertical"
+            self.side.size_hint_y = 0.28
+            self.trick.size_hint_y = 0.28
+            self.bottom.size_hint_y = 0.44
+            for w in (self.side, self.trick, self.bottom, self.claim_button):
+                self.body.add_widget(w)
+
+    def open_claim(self) -> None:
+        self.claim_panel.open = True
+        self.host.refresh(force=True)
+
+    def _bottom(self, widget: Widget) -> None:
+        if self._showing is not widget:
+            self.bottom.clear_widgets()
+            self.bottom.add_widget(widget)
+            self._showing = widget
+
+    def refresh(self) -> None:
+        p = self.host.presenter
+        tr = p.tr
+        mine = p.turn is not None and p.turn in ({p.seat} | (
+            {p.dummy_seat} if p.seat is not None and p.seat == p.declarer else set()))
+        self.turn.bg = list(PALETTE["green"] if mine and p.seat else PALETTE["bar"])
+        self.turn_text.text = p.turn_text
+        self.contract.text = p.contract_text or ""
+        ns, ew = p.tricks_won
+        self.tricks.text = tr("play.tricks", ns=ns, ew=ew)
+        claim = p.claim_view
+        notice = None
+        if claim is not None and claim.status == "open" and not claim.answer_for:
+            notice = f"{claim.text}. {tr('claim.waiting')}"
+        elif claim is not None and claim.status in ("disputed", "void"):
+            notice = tr("claim.disputed")
+        else:
+            notice = p.board_warning
+        self.notice_text.text = notice or ""
+        show(self.notice, notice is not None, dp(60))
+        dummy = p.dummy
+        seat = p.dummy_seat
+        self.dummy_title.text = tr("play.dummy", seat=tr.seat(seat)) if dummy and seat else ""
+        show(self.dummy, bool(dummy))
+        self.dummy.show(dummy, (lambda c: self.host.act(p.card, c)) if p.plays_dummy else None,
+                        p.four_colour, card_size=24, max_width=80)
+        cells = p.auction_cells
+        show(self.grid_scroll, bool(cells) and not dummy)
+        self.grid_scroll.size_hint_y = 1 if cells and not dummy else None
+        if not (cells and not dummy):
+            self.grid_scroll.height = 0
+        self.dummy.size_hint_y = 1 if dummy else None
+        if not dummy:
+            self.dummy.height = 0
+        self.grid.show(p.columns, p.vulnerable, cells, tr, p.turn, p.four_colour)
+        self.trick.show(p.trick, p.turn, tr, p.four_colour,
+                        centre=tr("play.trick", number=p.trick_number or ""),
+                        me=p.seat if p.seat is not None else None)
+        self.claim_button.text = tr("claim.button")
+        show(self.claim_button, p.claim_seat is not None and not self.claim_panel.open,
+             dp(64))
+        if claim is not None and claim.answer_for:
+            self._bottom(self.answer_panel)
+            self.answer_panel.refresh()
+        elif self.claim_panel.open and p.claim_seat is not None:
+            self._bottom(self.claim_panel)
+            self.claim_panel.refresh()
+        else:
+            self.claim_panel.open = False
+            self._bottom(self.hand_area)
+            self._refresh_hand()
+
+    def _refresh_hand(self) -> None:
+        p = self.host.presenter
+        tr = p.tr
+        if p.per_table:
+            options = p.picker
+            turn = p.turn
+            self.hand_title.text = (tr("play.picker", seat=tr.seat(turn))
+                                    if turn and turn != p.dummy_seat else "")
+            self.hand.show(options, lambda c: self.host.act(p.card, c), p.four_colour,
+                           card_size=22, max_width=90)
+        else:
+            options = p.hand
+            dummy_me = p.seat == p.dummy_seat
+            self.hand_title.text = tr("play.you_are_dummy") if dummy_me else \
+                tr("play.your_hand")
+            self.hand.show(options, (lambda c: self.host.act(p.card, c))
+                           if p.plays_own_hand else None, p.four_colour, card_size=26)

@@ -1,0 +1,494 @@
+"""The tablet's building blocks: big flat buttons, cards, hands, the auction grid, the trick,
+a number pad. Thin views: they show what the presenter computed and report taps.
+
+Sizes are in dp/sp so a 7-inch and a 13-inch screen both get finger-sized targets (at least
+56 dp); colours are high-contrast. The font is DejaVu Sans (Kivy ships it): it has the suit
+symbols, which Kivy's default Roboto lacks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import kivy
+from kivy.core.text import LabelBase
+from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
+from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from tablet.i18n import SUIT_SYMBOLS, Translator, card_label, rank_label, suit_colour
+from tablet.presenter import AuctionCell, CardOption
+
+__all__ = [
+    "FONT", "PALETTE", "TAP", "AuctionGrid", "CardButton", "HandRecord", "HandView", "Keypad",
+    "NumberField", "Panel", "Screen", "Tap", "Text", "TrickView", "banner", "call_markup",
+    "card_markup", "colour", "show",
+]
+
+FONT = "TenaceSans"
+_KIVY_FONT = os.path.join(os.path.dirname(kivy.__file__), "data", "fonts", "DejaVuSans.ttf")
+_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+LabelBase.register(FONT, _KIVY_FONT, fn_bold=_BOLD if os.path.exists(_BOLD) else None)
+
+Colour = Sequence[float]
+PALETTE: dict[str, tuple[float, float, float, float]] = {
+    "page": (0.96, 0.95, 0.91, 1), "ink": (0.08, 0.08, 0.10, 1), "bar": (0.10, 0.22, 0.38, 1),
+    "blue": (0.12, 0.36, 0.75, 1), "green": (0.10, 0.55, 0.25, 1), "red": (0.78, 0.10, 0.12, 1),
+    "orange": (0.90, 0.50, 0.05, 1), "grey": (0.55, 0.55, 0.58, 1),
+    "light": (0.86, 0.86, 0.84, 1), "white": (1, 1, 1, 1), "card": (1, 1, 1, 1),
+    "felt": (0.11, 0.42, 0.26, 1), "yellow": (0.98, 0.83, 0.20, 1),
+    "disabled": (0.80, 0.80, 0.78, 1), "vul": (0.80, 0.08, 0.10, 1),
+    "notvul": (0.93, 0.93, 0.90, 1),
+}
+TAP = dp(58)           # the smallest touch target's height
+
+
+def colour(name: str) -> tuple[float, float, float, float]:
+    return PALETTE[name]
+
+
+class Text(Label):
+    """A label that wraps to its width, in the tablet's font, dark on the page."""
+
+    def __init__(self, text: str = "", size: float = 20, bold: bool = False,
+                 ink: Colour | None = None, halign: str = "center", **kw: Any):
+        kw.setdefault("markup", True)
+        super().__init__(text=text, font_name=FONT, font_size=sp(size), bold=bold,
+                         color=list(ink or PALETTE["ink"]), halign=halign, valign="middle",
+                         **kw)
+        self.bind(size=self._wrap)
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width - dp(8), None if self.size_hint_y is None else self.height)
+
+
+class Panel(BoxLayout):
+    """A box with a background colour (and optional rounded corners)."""
+
+    bg = ListProperty([0, 0, 0, 0])
+    radius = NumericProperty(0)
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        with self.canvas.before:
+            self._colour = Color(rgba=self.bg)
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size,
+                                          radius=[self.radius])
+        self.bind(pos=self._draw, size=self._draw, bg=self._draw, radius=self._draw)
+
+    def _draw(self, *_: Any) -> None:
+        self._colour.rgba = self.bg
+        self._rect.pos, self._rect.size = self.pos, self.size
+        self._rect.radius = [self.radius]
+
+
+class Tap(ButtonBehavior, Label):
+    """A flat rounded button with big text. ``action`` runs on release."""
+
+    bg = ListProperty(list(PALETTE["blue"]))
+    fg = ListProperty(list(PALETTE["white"]))
+    edge = ListProperty([0, 0, 0, 0])
+    radius = NumericProperty(dp(10))
+    selected = BooleanProperty(False)
+    action = ObjectProperty(None, allownone=True)
+
+    def __init__(self, text: str = "", action: Callable[[], Any] | None = None,
+                 size: float = 22, bg: Colour | None = None, fg: Colour | None = None,
+                 **kw: Any):
+        kw.setdefault("markup", True)
+        kw.setdefault("size_hint_min_y", TAP)
+        super().__init__(text=text, font_name=FONT, font_size=sp(size), bold=True,
+                         halign="center", valign="middle", **kw)
+        if bg is not None:
+            self.bg = list(bg)
+        if fg is not None:
+            self.fg = list(fg)
+        self.action = action
+        with self.canvas.before:
+            self._fill = Color(rgba=self.bg)
+            self._shape = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius])
+            self._edge_colour = Color(rgba=self.edge)
+            self._line = Line(rounded_rectangle=(*self.pos, *self.size, self.radius),
+                              width=dp(2))
+        self.bind(pos=self._draw, size=self._draw, bg=self._draw, state=self._draw,
+                  disabled=self._draw, selected=self._draw, edge=self._draw, fg=self._draw)
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        bg = list(self.bg)
+        if self.disabled:
+            bg = list(PALETTE["disabled"]) if bg != list(PALETTE["card"]) else \
+                [0.90, 0.90, 0.88, 1]
+        elif self.state == "down":
+            bg = [c * 0.75 for c in bg[:3]] + [bg[3]]
+        self._fill.rgba = bg
+        self.color = list(self.fg) if not self.disabled else [0.55, 0.55, 0.55, 1]
+        self.disabled_color = [0.55, 0.55, 0.55, 1]
+        edge = PALETTE["yellow"] if self.selected else self.edge
+        self._edge_colour.rgba = list(edge)
+        w = max(self.width, 1)
+        h = max(self.height, 1)
+        self._shape.pos, self._shape.size = self.pos, self.size
+        self._shape.radius = [min(self.radius, w / 2, h / 2)]
+        self._line.rounded_rectangle = (self.x + dp(1), self.y + dp(1), w - dp(2), h - dp(2),
+                                        min(self.radius, w / 2, h / 2))
+        self._line.width = dp(4) if self.selected else dp(2)
+        self.text_size = (w - dp(6), None)
+
+    def on_release(self) -> None:
+        if self.action is not None:
+            self.action()
+
+
+class CardButton(Tap):
+    """A card: the rank big (and the suit symbol under it), in the suit's colour. A card
+    that cannot be played now stays readable, paler; ``passive`` cards are only shown."""
+
+    def __init__(self, option: CardOption, action: Callable[[], Any] | None = None,
+                 size: float = 26, show_suit: bool = True, passive: bool = False, **kw: Any):
+        symbol = SUIT_SYMBOLS[option.suit]
+        text = (f"{option.label}\n[size={int(sp(size * 0.8))}]{symbol}[/size]" if show_suit
+                else option.label)
+        kw.setdefault("size_hint_min_y", dp(40))
+        super().__init__(text, action, size=size, bg=PALETTE["card"], fg=option.colour, **kw)
+        self.card = option.card
+        self.passive = passive
+        self.edge = list(option.colour) if option.enabled and option.legal and not passive \
+            else list(PALETTE["light"])
+        self.disabled = not option.enabled and not passive
+        self.disabled_color = [*option.colour[:3], 0.35]
+
+    def _draw(self, *_: Any) -> None:
+        super()._draw()
+        if self.disabled:
+            self._fill.rgba = [0.93, 0.93, 0.91, 1]
+            self.color = self.disabled_color = [*self.fg[:3], 0.35]
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.passive:
+            return False
+        return bool(super().on_touch_down(touch))
+
+
+class HandView(BoxLayout):
+    """A hand as four rows, one per suit (spades first), each card a button of the same
+    width. Rebuilt only when the cards or their states change. Without ``on_tap`` the cards
+    are only shown."""
+
+    def __init__(self, **kw: Any):
+        kw.setdefault("orientation", "vertical")
+        kw.setdefault("spacing", dp(4))
+        super().__init__(**kw)
+        self._key: Any = None
+        self._longest = 1
+        self.buttons: dict[str, CardButton] = {}
+        self.bind(size=self._layout)
+
+    def show(self, options: Sequence[CardOption], on_tap: Callable[[str], Any] | None,
+             four_colour: bool = False, card_size: float = 26,
+             rows: Sequence[str] = "SHDC", max_width: float = 96) -> None:
+        key = (tuple(options), on_tap is None, four_colour, card_size, max_width)
+        if key == self._key:
+            return
+        self._key = key
+        self.clear_widgets()
+        self.buttons = {}
+        self._max = dp(max_width)
+        counts = [sum(1 for o in options if o.suit == suit) for suit in rows]
+        self._longest = max([4, *counts])
+        for suit in rows:
+            row = BoxLayout(spacing=dp(4))
+            row.add_widget(Text(SUIT_SYMBOLS[suit], size=card_size, bold=True,
+                                ink=suit_colour(suit, four_colour), size_hint_x=None,
+                                width=dp(34)))
+            for option in (o for o in options if o.suit == suit):
+                button = CardButton(option, None if on_tap is None else
+                                    (lambda c=option.card: on_tap(c)), size=card_size,
+                                    show_suit=False, passive=on_tap is None,
+                                    size_hint_x=None)
+                self.buttons[option.card] = button
+                row.add_widget(button)
+            row.add_widget(Widget())
+            self.add_widget(row)
+        self._layout()
+
+    def _layout(self, *_: Any) -> None:
+        room = self.width - dp(34) - dp(4) * (self._longest + 1)
+        width = max(dp(30), min(getattr(self, "_max", dp(96)), room / self._longest))
+        for button in self.buttons.values():
+            button.width = width
+
+
+class AuctionGrid(GridLayout):
+    """The auction record: four columns from the dealer, vulnerable seats in red (Law 2),
+    alerted calls marked, cancelled or withdrawn calls struck out."""
+
+    def __init__(self, **kw: Any):
+        kw.setdefault("cols", 4)
+        kw.setdefault("spacing", dp(2))
+        kw.setdefault("size_hint_y", None)
+        super().__init__(**kw)
+        self.bind(minimum_height=self.setter("height"))
+        self._key: Any = None
+
+    def show(self, columns: Sequence[str], vulnerable: Callable[[str], bool],
+             cells: Sequence[AuctionCell], tr: Translator, turn: str | None,
+             four_colour: bool = False, rows_min: int = 2) -> None:
+        key = (tuple(columns), tuple(vulnerable(s) for s in columns), tuple(cells),
+               tr.language, turn, four_colour)
+        if key == self._key:
+            return
+        self._key = key
+        self.clear_widgets()
+        for seat in columns:
+            vul = vulnerable(seat)
+            head = Panel(bg=PALETTE["vul"] if vul else PALETTE["notvul"], radius=dp(6),
+                         size_hint_y=None, height=dp(40))
+            head.add_widget(Text(tr.seat(seat), size=19, bold=True,
+                                 ink=PALETTE["white"] if vul else PALETTE["ink"]))
+            self.add_widget(head)
+        rows = max([c.row for c in cells], default=-1) + 1
+        grid: dict[tuple[int, int], AuctionCell] = {(c.row, c.column): c for c in cells}
+        for r in range(max(rows, rows_min)):
+            for col in range(4):
+                cell = grid.get((r, col))
+                self.add_widget(self._cell(cell, tr, four_colour))
+
+    @staticmethod
+    def _cell(cell: AuctionCell | None, tr: Translator, four_colour: bool) -> Widget:
+        if cell is None:
+            return Text("", size=22, size_hint_y=None, height=dp(40))
+        text = _call_markup(cell.call, tr, four_colour)
+        if not cell.live:
+            text = f"[s]{text}[/s]"
+        if cell.alert:
+            text += " [color=1a5cbf][b]![/b][/color]"
+        if cell.explanation:
+            text += f"\n[size={int(sp(14))}]{cell.explanation}[/size]"
+        box = Panel(bg=PALETTE["white"] if cell.live else PALETTE["light"], radius=dp(6),
+                    size_hint_y=None, height=dp(64 if cell.explanation else 40))
+        box.add_widget(Text(text, size=22, bold=True))
+        return box
+
+
+def _hex(rgba: Sequence[float]) -> str:
+    return "".join(f"{int(max(0.0, min(1.0, c)) * 255):02x}" for c in rgba[:3])
+
+
+def _call_markup(call: str, tr: Translator, four_colour: bool) -> str:
+    """'1H' -> '1' and a red heart; 'Pass' -> 'Passe'."""
+    if call[:1].isdigit() and len(call) >= 2:
+        strain = call[1:]
+        if strain in SUIT_SYMBOLS:
+            return (f"{call[0]}[color={_hex(suit_colour(strain, four_colour))}]"
+                    f"{SUIT_SYMBOLS[strain]}[/color]")
+        return call[0] + tr.strain(strain)
+    if call == "X":
+        return f"[color={_hex(PALETTE['red'])}]X[/color]"
+    if call == "XX":
+        return f"[color={_hex(PALETTE['blue'])}]XX[/color]"
+    return f"[color={_hex(PALETTE['green'])}]{tr.call(call)}[/color]"
+
+
+def call_markup(call: str, tr: Translator, four_colour: bool = False) -> str:
+    return _call_markup(call, tr, four_colour)
+
+
+def card_markup(card: str, language: str, four_colour: bool = False) -> str:
+    """'SK' -> a black '♠R' in French."""
+    return f"[color={_hex(suit_colour(card[0], four_colour))}]{card_label(card, language)}" \
+           "[/color]"
+
+
+class TrickView(GridLayout):
+    """The trick in progress on a green cloth: each card at its seat's place, the player in
+    turn's place marked."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(cols=3, rows=3, spacing=dp(4), padding=dp(6), **kw)
+        with self.canvas.before:
+            Color(rgba=PALETTE["felt"])
+            self._felt = RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(14)])
+        self.bind(pos=self._draw, size=self._draw)
+        self._key: Any = None
+
+    def _draw(self, *_: Any) -> None:
+        self._felt.pos, self._felt.size = self.pos, self.size
+
+    def show(self, cards: dict[str, str], turn: str | None, tr: Translator,
+             four_colour: bool, centre: str = "", me: str | None = None) -> None:
+        key = (tuple(sorted(cards.items())), turn, tr.language, four_colour, centre, me)
+        if key == self._key:
+            return
+        self._key = key
+        self.clear_widgets()
+        # Compass: North at the top; a seat's tablet puts its own seat at the bottom.
+        bottom = me or "S"
+        order = "NESW"
+        i = order.index(bottom)
+        # The left-hand opponent sits on the left: for South, West.
+        top, left, right = order[(i + 2) % 4], order[(i + 1) % 4], order[(i + 3) % 4]
+        places = {(0, 1): top, (1, 0): left, (1, 2): right, (2, 1): bottom}
+        for r in range(3):
+            for c in range(3):
+                seat = places.get((r, c))
+                if seat is None:
+                    text = centre if (r, c) == (1, 1) else ""
+                    self.add_widget(Text(text, size=18, bold=True, ink=PALETTE["white"]))
+                    continue
+                self.add_widget(self._place(seat, cards.get(seat), seat == turn, tr,
+                                            four_colour))
+
+    @staticmethod
+    def _place(seat: str, card: str | None, turn: bool, tr: Translator,
+               four_colour: bool) -> Widget:
+        box = BoxLayout(orientation="vertical", spacing=dp(2))
+        box.add_widget(Text(tr.seat(seat), size=16, bold=turn,
+                            ink=PALETTE["yellow"] if turn else PALETTE["white"],
+                            size_hint_y=0.25))
+        if card is None:
+            box.add_widget(Widget(size_hint_y=0.75))
+        else:
+            holder = AnchorLayout(size_hint_y=0.75)
+            face = Panel(bg=PALETTE["card"], radius=dp(8), size_hint=(None, 1),
+                         width=dp(92))
+            rank = rank_label(card[1:], tr.language)
+            label = Text(f"{rank}{SUIT_SYMBOLS[card[0]]}", size=30, bold=True,
+                         ink=suit_colour(card[0], four_colour))
+            # as big as the place allows (a 7-inch portrait screen has a small cloth)
+            face.bind(height=lambda w, h, lb=label: setattr(
+                lb, "font_size", max(sp(16), min(sp(30), h * 0.7))))
+            face.add_widget(label)
+            holder.add_widget(face)
+            box.add_widget(holder)
+        return box
+
+
+class HandRecord(GridLayout):
+    """The four hands around a compass (hand record, shown once the board is finished)."""
+
+    def show(self, hands: dict[str, list[str]], tr: Translator, four_colour: bool,
+             vulnerable: Callable[[str], bool]) -> None:
+        self.clear_widgets()
+        self.cols, self.rows, self.spacing = 3, 3, dp(4)
+        places = {(0, 1): "N", (1, 0): "W", (1, 2): "E", (2, 1): "S"}
+        for r in range(3):
+            for c in range(3):
+                seat = places.get((r, c))
+                if seat is None or seat not in hands:
+                    self.add_widget(Widget())
+                    continue
+                lines = [f"[b]{tr.seat(seat)}[/b]"]
+                for suit in "SHDC":
+                    ranks = " ".join(rank_label(card[1:], tr.language)
+                                     for card in hands[seat] if card[0] == suit) or "-"
+                    lines.append(f"[color={_hex(suit_colour(suit, four_colour))}]"
+                                 f"{SUIT_SYMBOLS[suit]}[/color] {ranks}")
+                box = Panel(bg=PALETTE["vul"] if vulnerable(seat) else PALETTE["light"],
+                            radius=dp(8), padding=dp(3))
+                inner = Panel(bg=PALETTE["white"], radius=dp(6), padding=(dp(10), dp(4)))
+                inner.add_widget(Text("\n".join(lines), size=20, halign="left"))
+                box.add_widget(inner)
+                self.add_widget(box)
+
+
+class NumberField(Tap):
+    """A number being entered: tap it to make it the keypad's target."""
+
+    def __init__(self, hint: str, **kw: Any):
+        super().__init__("", size=24, bg=PALETTE["white"], fg=PALETTE["ink"], **kw)
+        self.hint = hint
+        self.value = ""
+        self.edge = list(PALETTE["grey"])
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.text = self.value if self.value else f"[color=888888]{self.hint}[/color]"
+
+    def set(self, value: str) -> None:
+        self.value = value[:3]
+        self.refresh()
+
+    @property
+    def number(self) -> int | None:
+        return int(self.value) if self.value.isdigit() else None
+
+
+class Keypad(GridLayout):
+    """Digits 1-9, 0 and delete for the selected :class:`NumberField`."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(cols=3, spacing=dp(6), **kw)
+        self.target: NumberField | None = None
+        self.keys: dict[str, Tap] = {}
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "\u232b", "0", "C"):
+            button = Tap(key, lambda k=key: self.press(k), size=28, bg=PALETTE["white"],
+                         fg=PALETTE["ink"])
+            button.edge = list(PALETTE["grey"])
+            self.keys[key] = button
+            self.add_widget(button)
+
+    def select(self, field: NumberField | None) -> None:
+        if self.target is not None:
+            self.target.selected = False
+        self.target = field
+        if field is not None:
+            field.selected = True
+
+    def press(self, key: str) -> None:
+        field = self.target
+        if field is None:
+            return
+        if key == "\u232b":
+            field.set(field.value[:-1])
+        elif key == "C":
+            field.set("")
+        else:
+            field.set(field.value + key)
+
+
+class Screen(BoxLayout):
+    """One screen of the tablet: built once, ``refresh()`` shows the presenter's view.
+    ``host`` is the root (it has ``presenter``, ``act(command, *args)`` and
+    ``landscape``)."""
+
+    def __init__(self, host: Any, **kw: Any):
+        kw.setdefault("orientation", "vertical")
+        kw.setdefault("padding", dp(10))
+        kw.setdefault("spacing", dp(8))
+        super().__init__(**kw)
+        self.host = host
+
+    def refresh(self) -> None:  # pragma: no cover - every screen has its own
+        raise NotImplementedError
+
+    def arrange(self, landscape: bool) -> None:
+        """Lay out for the screen's orientation (portrait: stacked; landscape: side by
+        side)."""
+
+
+def banner(text: str = "", bg: Colour | None = None, size: float = 26, height: float = 64,
+           **kw: Any) -> tuple[Panel, Text]:
+    """A coloured strip with a big line of text (whose turn it is, a STOP, a warning)."""
+    panel = Panel(bg=list(bg or PALETTE["bar"]), radius=dp(10), size_hint_y=None,
+                  height=dp(height), padding=(dp(8), 0), **kw)
+    label = Text(text, size=size, bold=True, ink=PALETTE["white"])
+    panel.add_widget(label)
+    return panel, label
+
+
+def show(widget: Widget, visible: bool, height: float | None = None) -> None:
+    """Hide a widget without removing it (height 0, transparent, untouchable)."""
+    widget.opacity = 1 if visible else 0
+    widget.disabled = not visible
+    if height is not None:
+        widget.size_hint_y = None
+        widget.height = height if visible else 0
