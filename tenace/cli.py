@@ -63,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     analyse.add_argument("-o", "--output", help="file to write (default: standard output)")
     analyse.set_defaults(run=commands.analyse)
 
+    sub.add_parser(
+        "tablet", add_help=False,
+        help="the players' tablet (Kivy): tenace tablet --hub HOST[:PORT] --table T [--seat S]",
+        description="Run the players' tablet; `tenace tablet --help` for its options.")
     live.add_hub_parser(sub)
     live.add_replay_parser(sub)
     simulate.add_parsers(sub)
@@ -70,8 +74,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["tablet"]:  # its own options, and Kivy, only when a tablet runs
+        from tablet.app import main as tablet_main
+        return tablet_main(words[1:])
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     try:
         code: int = args.run(args)
     except commands.CommandError as err:

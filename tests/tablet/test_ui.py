@@ -39,7 +39,10 @@ from tablet.presenter import TabletPresenter
 from tests.tablet.test_presenter import Table
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Screenshots go to a temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the
+# committed ones (a test run leaves the tree as it was).
+SHOTS = Path(os.environ.get("TENACE_SCREENSHOTS")
+             or os.path.join(tempfile.gettempdir(), "tenace-screenshots"))
 LANDSCAPE = (1280, 800)     # a 10-inch tablet
 PORTRAIT = (800, 1280)
 
