@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "EVENT_TYPES", "ROOT", "SCHEMA_VERSION", "Envelope", "ProtocolError", "Reply", "Topic",
+    "EVENT_TYPES", "NOTICES", "ROOT", "SCHEMA_VERSION", "Envelope", "ProtocolError", "Reply",
+    "Topic",
     "parse_topic", "topic_alert", "topic_device_command", "topic_device_status", "topic_event",
     "topic_hub_command", "topic_hub_status", "topic_reply", "topic_result", "topic_seat",
     "topic_state", "topic_table_command",
@@ -275,6 +276,12 @@ class Envelope:
                    sent=None if sent is None else float(sent))
 
 
+# What an acknowledgement tells the table itself: the pairs or the board are not the ones the
+# movement puts there (Laws 5B, 15, 15B). The table must put it right before play; the
+# director is alerted too. Irregularities of play are never told to the table (9, 10, 81).
+NOTICES = ("wrong_seating", "wrong_board", "board_already_played")
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``."""
@@ -285,17 +292,25 @@ class Reply:
     code: str = "ok"
     reason: str = ""
     time: float = 0.0      # hub clock
+    notice: str | None = None   # what the table itself must hear (see NOTICES)
 
     def to_json(self) -> str:
-        return json.dumps({"v": SCHEMA_VERSION, "type": self.status, "ref": self.ref,
-                           "seq": self.seq, "code": self.code, "reason": self.reason,
-                           "time": self.time}, separators=(",", ":"), ensure_ascii=False)
+        obj: dict[str, Any] = {"v": SCHEMA_VERSION, "type": self.status, "ref": self.ref,
+                               "seq": self.seq, "code": self.code, "reason": self.reason,
+                               "time": self.time}
+        if self.notice is not None:
+            obj["notice"] = self.notice
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> Reply:
         try:
             obj = json.loads(payload)
+            if not isinstance(obj, dict):
+                raise TypeError("a reply is a JSON object")
+            notice = obj.get("notice")
             return cls(obj["ref"], obj.get("seq"), obj["type"], obj.get("code", "ok"),
-                       obj.get("reason", ""), float(obj.get("time", 0.0)))
+                       obj.get("reason", ""), float(obj.get("time", 0.0)),
+                       notice if isinstance(notice, str) else None)
         except (ValueError, KeyError, TypeError) as err:
             raise ProtocolError("malformed", f"not a reply: {err}") from None

@@ -22,6 +22,7 @@ The pockets read by the card readers are checked in :mod:`hub.pockets`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from bridgecore.board import Board
@@ -47,6 +48,12 @@ from hub.sitting import (
 __all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
+# Findings the table itself is told of in the reply (hub.protocol.NOTICES), by alert kind.
+_NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
+           HubKind.WRONG_DIRECTION.value: "wrong_seating",
+           HubKind.WRONG_PAIR.value: "wrong_seating",
+           HubKind.WRONG_BOARD.value: "wrong_board",
+           HubKind.BOARD_ALREADY_PLAYED.value: "board_already_played"}
 
 
 class TableState(PocketReads):
@@ -75,7 +82,12 @@ class TableState(PocketReads):
         if handler is None:
             return self._reject(envelope, hub_time, "unknown_type",
                                 f"unknown event type {envelope.type!r}")
-        return handler(envelope, hub_time)
+        out = handler(envelope, hub_time)
+        notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
+        if notice is not None and out.reply.status == "ack":
+            reason = next(a.detail for a in out.alerts if a.kind in _NOTICE)
+            out = replace(out, reply=replace(out.reply, notice=notice, reason=reason))
+        return out
 
     @staticmethod
     def _ack(env: Envelope, t: float, changed: bool, alerts: Iterable[Alert | None] = (),

@@ -276,7 +276,7 @@ STRINGS: dict[str, dict[str, str]] = {
                               "appelez l'arbitre",
                         "it": "Rifiutato: il server non ha capito il tablet ({code}), "
                               "chiamate l'arbitro"},
-    # Notices the hub may add to a reply (proposed: see the tablet's report)
+    # Notices the hub adds to a reply (docs/protocol.md)
     "notice.wrong_board": {
         "en": "This is not the board for this table and round: call the director (Law 15)",
         "fr": "Ce n'est pas la donne prévue à cette table pour ce tour : appelez l'arbitre "

@@ -164,7 +164,7 @@ def is_jump(call: Call, last_bid: Call | None) -> bool:
     return call.level > lowest
 
 
-# Notices the hub may attach to an acknowledgement (proposed: see the tablet's report):
+# Notices the hub attaches to an acknowledgement (hub.protocol.NOTICES, docs/protocol.md):
 # a ``notice`` field, or an ack whose code is one of these.
 NOTICES = ("wrong_board", "wrong_seating", "board_already_played")
 

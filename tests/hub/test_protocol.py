@@ -141,3 +141,15 @@ def test_sent_is_the_clock_the_hub_checks_and_time_stays_when_it_happened() -> N
     assert Envelope.from_json(envelope(time=100.0)).clock == 100.0
     with pytest.raises(ProtocolError, match="before the event's time"):
         Envelope.from_json(envelope(time=100.0, sent=50.0))
+
+
+@pytest.mark.parametrize("payload", [b'"just a string"', b"[1]", b"3", b"null", b"{bad"])
+def test_a_reply_that_is_not_an_object_is_malformed(payload: bytes) -> None:
+    with pytest.raises(ProtocolError):
+        Reply.from_json(payload)
+
+
+def test_a_notice_travels_with_the_reply() -> None:
+    reply = Reply("r-1", 3, "ack", "ok", "pair 6 is scheduled EW here", 1.0, "wrong_seating")
+    assert Reply.from_json(reply.to_json()) == reply
+    assert "notice" not in Reply("r-2", 4, "ack").to_json()

@@ -528,3 +528,20 @@ def test_the_public_state_says_where_pairs_and_boards_go_next_and_the_round_cloc
     assert nxt["boards"] == ["A3"]
     fresh = Room(Section("A", MOVEMENT), DEALS)   # no round started: no clock yet
     assert fresh.tables["A1"].public_state()["schedule"]["started"] is None
+
+
+def test_laws_5b_and_15_the_table_is_told_of_wrong_seating_and_board_not_of_play() -> None:
+    """The pairs and the board must be put right at the table before play (5B, 15): the
+    acknowledgement carries a notice; a revoke's reply says nothing (9, 10, 81)."""
+    d = Driver()
+    out = d.send("checkin", direction="EW", pair=1)        # pair 1 is NS here
+    assert out.reply.status == "ack" and out.reply.notice == "wrong_seating"
+    assert "scheduled NS" in out.reply.reason
+    d.ok("checkin", direction="NS", pair=1)
+    d.ok("checkin", direction="EW", pair=4)
+    out = d.send("board", board=5)                         # board 5 is A3's this round
+    assert out.reply.notice == "wrong_board"
+    d2 = Driver()
+    play_to_revoke(d2)
+    out = d2.send("card", seat="S", card="S4")
+    assert out.reply.notice is None and out.reply.reason == ""
