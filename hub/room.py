@@ -222,7 +222,7 @@ class Room:
         movement = ref.section.movement
         a = None if movement is None else movement.assignment(round, ref.number)
         if movement is None or a is None:
-            return {"boards": [], "next": None}
+            return {"boards": [], "expected": None, "next": None}
         following: dict[str, Any] = {}
         for side in (Side.NS, Side.EW):
             pair = a.pair(side)
@@ -231,7 +231,8 @@ class Room:
                 "pair": pair, "table": ref.section.ids.get(found[0]), "direction": str(found[1])}
         boards_to = sorted({ref.section.ids.get(n, str(n)) for b in a.boards
                             for n in movement.tables_with(b, round + 1)})
-        return {"boards": list(a.boards), "next": dict(following, boards=boards_to)}
+        return {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
+                "next": dict(following, boards=boards_to)}
 
     # Events -----------------------------------------------------------------------------
     def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:

@@ -693,6 +693,7 @@ class TableState(PocketReads):
         boards go next (what a player asks at the end of the round)."""
         out: dict[str, Any] = {"table": self.id, "round": self.round,
                                "pairs": self._pairs_json(), "phase": "waiting",
+                               "strict": self.strict,
                                "schedule": self.context.round_info(self.id, self.round)}
         s = self.sitting
         if s is None:

@@ -275,6 +275,12 @@ class TabletPresenter:
         return self.seat is None
 
     @property
+    def _schedule(self) -> dict[str, Any]:
+        """The round as the hub publishes it: boards, clock, expected pairs, what is next."""
+        schedule = self.state.get("schedule")
+        return schedule if isinstance(schedule, dict) else {}
+
+    @property
     def strict(self) -> bool:
         """The table's mode: the state's when it carries one, else the configured one."""
         value = self.state.get("strict")
@@ -902,10 +908,10 @@ class TabletPresenter:
     # Round clock, boards ----------------------------------------------------------------------
     @property
     def clock_text(self) -> str | None:
-        """The round's time left, when the state carries the clock (``clock.deadline``, hub
-        time); the tablet's clock is corrected by the hub's time in its replies."""
-        clock = self.state.get("clock")
-        deadline = clock.get("deadline") if isinstance(clock, dict) else None
+        """The round's time left once the director has started the round (the state's
+        ``schedule.deadline``, hub time); the tablet's clock is corrected by the hub's time
+        in its replies."""
+        deadline = self._schedule.get("deadline")
         if not isinstance(deadline, int | float):
             return None
         left = deadline - (self._wall() + self._hub_offset)
@@ -916,19 +922,20 @@ class TabletPresenter:
 
     @property
     def suggested_boards(self) -> list[int]:
-        """The boards to offer on the board screen: the round's (when the state carries
-        them), else the one after the last."""
-        boards = self.state.get("boards")
-        if isinstance(boards, list) and all(isinstance(b, int) for b in boards) and boards:
-            return list(boards)
+        """The boards to offer on the board screen: the round's (the state's
+        ``schedule.boards``) still to come after the one on the table, else the next one."""
+        boards = self._schedule.get("boards")
         n = self.board_number
+        if isinstance(boards, list) and all(isinstance(b, int) for b in boards) and boards:
+            return [b for b in boards if n is None or b > n] if n in boards or n is None \
+                else list(boards)
         return [] if n is None else [n + 1]
 
     @property
     def board_warning(self) -> str | None:
-        """'This is not the board for this table and round' when the state says which boards
-        the round has (proposed ``boards``) and the one on the table is not among them."""
-        boards = self.state.get("boards")
+        """'This is not the board for this table and round' when the board on the table is
+        not among the round's (``schedule.boards``): Law 15."""
+        boards = self._schedule.get("boards")
         n = self.board_number
         if isinstance(boards, list) and boards and n is not None and n not in boards:
             return self.tr("board.wrong", board=n)
@@ -977,15 +984,13 @@ class TabletPresenter:
         return "checkin", body
 
     def expected_pair(self, direction: str) -> int | None:
-        """The pair the movement seats here for ``direction``, when the state carries it
-        (proposed ``expected``)."""
-        expected = self.state.get("expected")
+        """The pair the movement seats here for ``direction`` (``schedule.expected``)."""
+        expected = self._schedule.get("expected")
         want = expected.get(direction) if isinstance(expected, dict) else None
         return want if isinstance(want, int) else None
 
     def checkin_warning(self, direction: str, pair: int) -> str | None:
-        """When the state carries the movement's pairs (proposed ``expected``), the warning
-        for a pair that is not the one expected here (Law 5B)."""
+        """The warning for a pair that is not the one the movement seats here (Law 5B)."""
         want = self.expected_pair(direction)
         if want is None or want == pair:
             return None

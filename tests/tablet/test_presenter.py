@@ -142,8 +142,8 @@ def test_law_5b_refused_checkin_is_asked_again_and_the_movement_warning_when_kno
     tab.on_reply(reply, Envelope("x", "A1-tab", 1, START, "checkin",
                                  {"direction": "NS", "pair": 1}))
     assert tab.screen == "checkin" and tab.message is not None
-    # The movement's pairs, when the hub publishes them (proposed "expected"): Law 5B.
-    tab.on_state({**tab.state, "expected": {"NS": 1, "EW": 4}})
+    # The movement's pairs, as the hub publishes them (schedule.expected): Law 5B.
+    assert tab.state["schedule"]["expected"] == {"NS": 1, "EW": 4}
     assert tab.checkin_warning("NS", 1) is None
     tab.checkin(5, "EW")
     assert tab.message is not None and "Pair 5" in tab.message.text
@@ -167,10 +167,16 @@ def test_law_2_board_start_shows_number_dealer_and_vulnerability() -> None:
 def test_law_15_wrong_board_warning_from_the_state_and_a_notice_in_a_reply() -> None:
     t = Table().seated(board=1)
     north = t["N"]
-    assert north.board_warning is None     # the hub's state does not say which boards (yet)
-    north.on_state({**north.state, "boards": [3, 4]})
-    assert north.board_warning is not None and "Board 1" in north.board_warning
-    assert north.suggested_boards == [3, 4]
+    assert north.board_warning is None     # board 1 is among this round's, 1 and 2
+    assert north.suggested_boards == [2]      # the round's next board
+    t = Table()
+    north, east = t["N"], t["E"]
+    t.ok(north, north.checkin(1, "NS"))
+    t.ok(east, east.checkin(4, "EW"))
+    reply = t.send(north, north.board(3))  # board 3 is A2's this round
+    assert reply.notice == "wrong_board"   # the hub tells the table, and the director
+    assert north.board_warning is not None and "Board 3" in north.board_warning
+    assert north.message is not None and "Law 15" in north.message.text
     message = north.on_reply({"type": "ack", "code": "ok", "notice": "wrong_board"})
     assert message is not None and "Law 15" in message
     assert north.on_reply({"type": "ack", "code": "ok"}) is None
@@ -542,15 +548,18 @@ def test_languages_card_and_call_letters() -> None:
     assert t["N"].turn_text == "À Est de parler"
 
 
-def test_round_clock_when_the_state_carries_it() -> None:
-    t = Table()
+def test_law_8_round_clock_once_the_director_starts_the_round() -> None:
+    t = Table()                            # the room's round 1 started at START, 15 minutes
     north = t["N"]
-    assert north.clock_text is None
+    assert north.state["schedule"]["deadline"] == START + 15 * 60
     north.on_reply({"type": "ack", "code": "ok", "time": t.clock + 30.0})  # hub 30 s ahead
-    north.on_state({**north.state, "clock": {"round": 1, "deadline": t.clock + 30 + 125}})
+    t.clock = START + 15 * 60 - 30 - 125   # the tablet's own clock, 30 s behind the hub's
     assert north.clock_text == "2:05 left"
-    north.on_state({**north.state, "clock": {"round": 1, "deadline": t.clock}})
+    t.clock = START + 15 * 60
     assert north.clock_text == "Time is up"
+    schedule = {**north.state["schedule"], "started": None, "deadline": None}
+    north.on_state({**north.state, "schedule": schedule})   # not started: no clock
+    assert north.clock_text is None
 
 
 def test_director_call_is_silent_and_reaches_the_director() -> None:
