@@ -932,6 +932,27 @@ class TabletPresenter:
         return [] if n is None else [n + 1]
 
     @property
+    def next_text(self) -> str | None:
+        """At the end of the round (no board of it left here): where each pair and the boards
+        go next, as the movement says (``schedule.next``); the director's word prevails."""
+        if self.suggested_boards or self.phase not in ("over", "waiting"):
+            return None
+        following = self._schedule.get("next")
+        if not isinstance(following, dict):
+            return None
+        moves = []
+        for side in ("NS", "EW"):
+            move = following.get(side)
+            if isinstance(move, dict) and move.get("table"):
+                moves.append(self.tr("board.next_pair", pair=move.get("pair"),
+                                     table=move.get("table"),
+                                     side=self.tr.side(str(move.get("direction")))))
+        boards = following.get("boards")
+        if isinstance(boards, list) and boards:
+            moves.append(self.tr("board.next_boards", tables=", ".join(map(str, boards))))
+        return self.tr("board.next", moves="; ".join(moves)) if moves else None
+
+    @property
     def board_warning(self) -> str | None:
         """'This is not the board for this table and round' when the board on the table is
         not among the round's (``schedule.boards``): Law 15."""

@@ -50,7 +50,8 @@ class BoardScreen(Screen):
         p = self.host.presenter
         tr = p.tr
         self.title.text = tr("board.title")
-        self.pairs.text = p.pairs_text or ""
+        following = p.next_text
+        self.pairs.text = following or p.pairs_text or ""
         self.number_label.text = tr("board.number")
         self.suggest_label.text = tr("board.scheduled") if p.suggested_boards else ""
         self.start.text = tr("board.start")

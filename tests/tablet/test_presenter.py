@@ -663,3 +663,19 @@ def test_law_5_a_new_round_checkin_moves_on_with_the_table() -> None:
     assert north.screen == "board"
     north.on_state({"table": "A1", "round": 3, "phase": "waiting"})    # the director's round
     assert north.screen == "checkin"
+
+
+def test_law_8a_end_of_round_says_where_pairs_and_boards_go_next() -> None:
+    """Law 8A: at the end of the round the players are told where to go, as the movement
+    says (Mitchell: North-South stay, East-West up a table, boards down a table)."""
+    t = Table().seated(board=1)
+    north = t["N"]
+    assert north.next_text is None              # the round has only started
+    t.calls("Pass", "Pass", "Pass", "Pass")
+    t.ok(north, north.board(2))
+    t.calls("Pass", "Pass", "Pass", "Pass")
+    assert north.phase == "over" and north.suggested_boards == []
+    text = north.next_text
+    assert text is not None
+    assert "pair 1 to table A1 North-South" in text and "pair 4 to table A2 East-West" in text
+    assert "boards to table A3" in text
