@@ -200,6 +200,10 @@ class TableState(PocketReads):
                 self.round = number
                 a = ahead
         players = list(body.get("players") or [])
+        before = self.seated.get(side)
+        if before is not None and before[0] == pair and before[3] == self.round:
+            # Each partner checks in from his own tablet: keep both players.
+            players = before[1] + [p for p in players if p not in before[1]]
         self.seated[side] = (pair, players, env.time, self.round)
         alerts = [self._check_seating(a, side, pair, t, env.time)]
         if self.sitting is not None:

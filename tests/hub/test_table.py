@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bridgecore.bigdeal import random_deal
-from bridgecore.cards import Seat
+from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.alerts import Alert
@@ -545,3 +545,13 @@ def test_laws_5b_and_15_the_table_is_told_of_wrong_seating_and_board_not_of_play
     play_to_revoke(d2)
     out = d2.send("card", seat="S", card="S4")
     assert out.reply.notice is None and out.reply.reason == ""
+
+
+def test_law_5_partners_checking_in_from_their_own_tablets_are_both_kept() -> None:
+    d = Driver()
+    d.ok("checkin", direction="NS", pair=1, seat="N", players=[{"number": 101, "name": "Ann"}])
+    d.ok("checkin", direction="NS", pair=1, seat="S", players=[{"number": 102, "name": "Bob"}])
+    assert d.state.seated[Side.NS][1] == [{"number": 101, "name": "Ann"},
+                                          {"number": 102, "name": "Bob"}]
+    d.ok("checkin", direction="NS", pair=2, players=[{"name": "Cy"}])   # another pair
+    assert d.state.seated[Side.NS][1] == [{"name": "Cy"}]
