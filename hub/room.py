@@ -36,6 +36,7 @@ from hub.alerts import Alert, AlertBook
 from hub.errors import ConfigError
 from hub.protocol import Envelope, ProtocolError, Reply
 from hub.table import Outcome, TableState, card_mask
+from hub.traveller import DoubleDummyTables
 
 __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 
@@ -160,6 +161,10 @@ class Room:
         self.devices: dict[str, DeviceInfo] = {}
         self._seen: set[str] = set()
         self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
+        # Double-dummy tables for the result screens, solved once per board (hub.traveller);
+        # a session without a movement (the replay of files) solves none.
+        self.double_dummy = DoubleDummyTables(
+            enabled=any(s.movement is not None for s in self.sections))
 
     # TableContext -----------------------------------------------------------------------
     def deal(self, board: int) -> Deal | None:
@@ -167,6 +172,10 @@ class Room:
 
     def has_deals(self) -> bool:
         return bool(self._deals)
+
+    def board_numbers(self) -> list[int]:
+        """Every board with a hand record, in order."""
+        return sorted(self._deals)
 
     def assignment(self, table: str, round: int) -> Assignment | None:
         ref = self._refs[table]
@@ -189,6 +198,11 @@ class Room:
             return []
         return [section.ids[n] for n in section.movement.tables_with(board, round)
                 if n in section.ids]
+
+    def section_tables(self, table: str) -> tuple[list[str], Movement | None]:
+        """The table ids of ``table``'s section and its movement (the traveller's field)."""
+        section = self._refs[table].section
+        return list(section.tables), section.movement
 
     def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]:
         return self._played.get((self._refs[table].section.name, pair), {})

@@ -33,6 +33,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,6 +58,7 @@ from hub.protocol import (
 )
 from hub.room import Room
 from hub.store import LOG_NAME, EventLog, Record, StoreError
+from hub.traveller import prepare_double_dummy, showing_traveller
 
 __all__ = ["SETUP_FACT", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
@@ -106,14 +108,17 @@ class Hub:
                  setup_loader: Callable[[dict[str, Any]], RoomSetup] | None = None,
                  client_id: str = "tenace-hub", tick_seconds: float = 1.0,
                  clock: Callable[[], float] = time.time,
-                 console: tuple[str, int] | None = None):
+                 console: tuple[str, int] | None = None, double_dummy: bool = True):
         self.log = log_
         self.url = url
         self.client_id = client_id
         self.tick_seconds = tick_seconds
         self.clock = clock
         self.stats = HubStats()
+        self.double_dummy = double_dummy   # the result screens' tables (endplay, a worker)
+        self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
         self.room, self.setup = self._open_room(setup, setup_loader)
+        self._attach(self.room)
         self.console_address = console
         self.console: Any = None
         self.ready = threading.Event()
@@ -166,6 +171,26 @@ class Hub:
     def hub_time(self) -> float:
         return self.clock()
 
+    # Double-dummy tables, solved on a worker so the loop never waits -------------------------
+    def _attach(self, room: Room) -> None:
+        if not self.double_dummy:
+            room.double_dummy.enabled = False
+        room.double_dummy.background = self._solver.submit
+        room.double_dummy.on_solved = self._dd_solved
+
+    def _dd_solved(self, boards: list[int]) -> None:
+        """On the solver's thread: republish the tables whose board was just solved."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._dd_publish, set(boards))
+
+    def _dd_publish(self, boards: set[int]) -> None:
+        if self._client is None or self._client.closed:
+            return
+        self._publish_tables([tid for tid, t in self.room.tables.items()
+                              if t.sitting is not None and t.sitting.board.number in boards
+                              and t.sitting.over])
+
     # Running -------------------------------------------------------------------------------
     async def run(self) -> None:
         """Connect, subscribe, republish every retained view, then serve until stop()."""
@@ -190,6 +215,9 @@ class Hub:
                 await self.console.start()
             self.republish()
             _settle_memory()
+            if self.room.double_dummy.enabled:   # ahead of the first table to finish
+                self._solver.submit(prepare_double_dummy, self.room,
+                                    self.room.board_numbers())
             self.ready.set()
             ticker = asyncio.create_task(self._ticker())
             await self._stopping.wait()
@@ -201,6 +229,7 @@ class Hub:
             if self.console is not None:
                 await self.console.stop()
             client.close()
+            self._solver.shutdown(wait=False, cancel_futures=True)
 
     def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
         """Run ``fn`` on the hub's loop and return its result (from another thread)."""
@@ -303,8 +332,10 @@ class Hub:
                 self._store_failed(err, replies)
                 return
         # The views and alerts first: a device that has its reply finds the state updated.
+        # A board finished here adds a row to the traveller other tables show (Law 16: only
+        # tables that have finished it).
         self._publish_alerts(alerts)
-        self._publish_tables(changed)
+        self._publish_tables(changed | showing_traveller(self.room, changed))
         client = self._client
         if client is not None:
             for topic_name, payload in replies:
@@ -317,6 +348,7 @@ class Hub:
         log.critical("event log write failed, batch dropped and room rebuilt: %s", err)
         self.room = self.setup.build_room()
         self.room.rebuild(self.log.replay(after=1))
+        self._attach(self.room)
         client = self._client
         if client is None:
             return
@@ -417,6 +449,7 @@ class Hub:
                 log.critical("director command not stored: %s", err)
                 self.room = self.setup.build_room()
                 self.room.rebuild(self.log.replay(after=1))
+                self._attach(self.room)
                 return {"ok": False, "error": f"not stored: {err}"}
         self._publish_alerts(alerts)
         self._publish_tables(changed)

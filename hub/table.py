@@ -44,6 +44,7 @@ from hub.sitting import (
     parse_call,
     parse_card,
 )
+from hub.traveller import traveller_fields
 
 __all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
 
@@ -692,7 +693,8 @@ class TableState(PocketReads):
     def public_state(self) -> dict[str, Any]:
         """What all four players may see. Never a hidden hand: dummy's cards only once the
         opening lead is faced (41C, 41D); the auction only until then (Annex I), then the
-        contract and whether it is doubled; the hand record only once the board is over.
+        contract and whether it is doubled; the hand record only once the board is over,
+        with the board's traveller so far and its double-dummy table (hub.traveller, Law 16).
         ``schedule``: this round's boards, the round clock, and where the pairs and the
         boards go next (what a player asks at the end of the round)."""
         out: dict[str, Any] = {"table": self.id, "round": self.round,
@@ -736,6 +738,8 @@ class TableState(PocketReads):
             out["confirmed"] = any(ok for ok, _ in s.confirmations.values())
             if s.has_record:
                 out["deal"] = board.deal.pbn()
+                # The traveller so far, the percentage, the double-dummy table (Law 16).
+                out.update(traveller_fields(self, s))
         return out
 
     def seat_key(self, seat: Seat) -> tuple[Any, ...]:
@@ -765,6 +769,13 @@ class TableState(PocketReads):
             out["hand"] = [str(c) for c in board.deal[seat]]
         return out
 
+    def _replayable_state(self) -> dict[str, Any]:
+        """The public state but its double-dummy table, which a worker solves when it can:
+        what a rebuild from the log must reproduce exactly."""
+        out = self.public_state()
+        out.pop("dd", None)
+        return out
+
     def snapshot(self) -> dict[str, Any]:
         """Everything replay must reproduce, as JSON (for comparing two rebuilds)."""
         boards = []
@@ -786,6 +797,6 @@ class TableState(PocketReads):
         return {"round": self.round, "strict": self.strict,
                 "seated": {str(k): [v[0], v[1], v[2], v[3]] for k, v in self.seated.items()},
                 "current": None if self.sitting is None else self.sitting.board.number,
-                "boards": boards, "public": self.public_state(),
+                "boards": boards, "public": self._replayable_state(),
                 "seats": {x.letter: self.seat_view(x) for x in Seat}}
 

@@ -8,6 +8,7 @@ E, W, strains NT, S, H, D, C), OptimumResultTable, OptimumScore and ParContract.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,9 @@ class DDResult:
         return f"NS {self.par_score_ns}"
 
 
+_DDS = threading.Lock()
+
+
 def _endplay() -> Any:
     try:
         import endplay.dds as dds
@@ -70,12 +74,14 @@ def solve_deals(deals: Sequence[tuple[Deal, Seat, Vulnerability]]) -> list[DDRes
     players = [types.Player.north, types.Player.east, types.Player.south, types.Player.west]
     results: list[DDResult] = []
     ep_deals = [types.Deal(d.pbn()) for d, _, _ in deals]
-    tables = dds.calc_all_tables(ep_deals) if ep_deals else []
+    with _DDS:   # the DDS library keeps global state: one call at a time in a process
+        tables = dds.calc_all_tables(ep_deals) if ep_deals else []
     for (_, dealer, vul), table in zip(deals, tables, strict=True):
         rows = table.to_list()
         tricks = {(seat, strain): int(rows[_ENDPLAY_DENOM_ROW[strain]][seat])
                   for seat in Seat for strain in Strain}
-        par = dds.par(table, vul_map[vul], players[dealer])
+        with _DDS:
+            par = dds.par(table, vul_map[vul], players[dealer])
         contracts = [_par_text(c) for c in par]
         results.append(DDResult(tricks, int(par.score), contracts))
     return results

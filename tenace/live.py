@@ -76,7 +76,8 @@ def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
 
 
 def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
-              durability: str = "process", client_id: str = "tenace-hub") -> Any:
+              durability: str = "process", client_id: str = "tenace-hub",
+              double_dummy: bool = True) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -85,7 +86,7 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
-                   client_id=client_id)
+                   client_id=client_id, double_dummy=double_dummy)
     except HubError as err:
         raise CommandError(str(err)) from err
 
@@ -116,7 +117,8 @@ def hub(args: argparse.Namespace) -> int:
     console = None if args.console == "off" else _address(args.console, "--console")
     listen = _address(args.listen, "--listen")
     with _broker(args.broker, listen) as url:
-        hub_ = _open_hub(url, args.data, setup, console, args.durability)
+        hub_ = _open_hub(url, args.data, setup, console, args.durability,
+                         double_dummy=not args.no_double_dummy)
         for line in hub_.setup.summary():
             print(line)
         print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
@@ -156,6 +158,9 @@ def add_hub_parser(sub: Any) -> None:
                         "cut (slower)")
     p.add_argument("--console", default="127.0.0.1:8080",
                    help="director console address HOST:PORT, or off (default 127.0.0.1:8080)")
+    p.add_argument("--no-double-dummy", action="store_true",
+                   help="no double-dummy tables on the tablets' result screens (with the "
+                        "'analysis' extra they are solved on a worker, once per board)")
     add_event_arguments(p)
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(run=hub)

@@ -1,0 +1,305 @@
+"""The traveller of a board, its score so far and its double-dummy table, for a table that has
+finished it (issue 4: what the tablets show on the result screen).
+
+Law 16 (extraneous information): a table must not learn anything of a board's results before
+it has played it. So :func:`traveller_fields` gives something only for a board *over at this
+table*, lists only the tables that have finished *that* board, and never another board; the
+hub puts it in the table's public state (:meth:`hub.table.TableState.public_state`) beside
+the hand record, which follows the same rule.
+
+* ``traveller``: one row per finished sitting of the board in the table's section: table,
+  round, pairs (as :meth:`TableState.pairs` gives them), contract, declarer, tricks and the
+  North-South score as played (``score_ns``; adjusted scores are the director's, issue 6),
+  the row's matchpoint percentage so far, and ``own`` for this table's row. Rows in
+  North-South pair order.
+* ``percentage``: this table's matchpoints (Law 78A, one per score beaten, a half per tie)
+  against the results so far, as a percentage for each direction. A board with fewer results
+  than the movement plays is Neuberg-scaled to that number (formats.md 9.1,
+  :func:`bridgecore.methods.matchpoint_board`): a result alone is 50%, a top among two of
+  three results is not yet 100%. ``field`` says how many results there are and how many the
+  movement expects.
+* ``imps`` (teams movements only, :func:`bridgecore.movements.teams`, else None): cross-IMPs
+  (Law 78B) of this table's result against every other table's, averaged per comparison; in
+  a match of two rooms, the IMPs against the other room.
+* ``field``: ``{"board", "results", "expected", "method"}``: the board these are of, the
+  results in, the results the movement plays, ``"MP"`` or ``"IMP"``.
+* ``dd``: the double-dummy tricks of each declarer in each strain and the par
+  (:mod:`tenace.analysis`, through endplay: the ``analysis`` extra). Solved once per board
+  and kept (:class:`DoubleDummyTables`); None when endplay is not installed (logged once),
+  and in a room without a movement (the replay of files: :class:`hub.room.Room` turns it
+  off there, nobody reads it and a long file would cost 0.1 s a board).
+
+The scores are per section: sections playing the same board numbers are scored apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from bridgecore.adjusted import BoardResult
+from bridgecore.cards import Seat, Strain
+from bridgecore.deal import Deal
+from bridgecore.methods import cross_imp_board, matchpoint_board
+from bridgecore.movements import Movement
+from bridgecore.vulnerability import Vulnerability
+
+if TYPE_CHECKING:
+    from hub.sitting import Sitting
+    from hub.table import TableState
+
+__all__ = ["DoubleDummyTables", "TravellerContext", "dd_json", "expected_results",
+           "percentages", "prepare_double_dummy", "showing_traveller", "traveller_fields",
+           "traveller_rows"]
+
+log = logging.getLogger(__name__)
+
+_STRAINS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP)
+
+
+@runtime_checkable
+class TravellerContext(Protocol):
+    """What the traveller needs from the session (:class:`hub.room.Room` has it)."""
+
+    tables: Mapping[str, TableState]
+    double_dummy: DoubleDummyTables
+
+    def deal(self, board: int) -> Deal | None: ...
+    def section_tables(self, table: str) -> tuple[list[str], Movement | None]: ...
+
+
+# The double-dummy tables ------------------------------------------------------------------
+
+class DoubleDummyTables:
+    """Double-dummy table and par of each board, solved on first demand and kept.
+
+    ``get(board, deal, dealer, vulnerability)`` solves synchronously the first time (about
+    0.13 s a board on two cores, 0.6 s more for the very first, which imports endplay);
+    ``prepare(boards)`` solves many, a few per solver call, and may run on a worker thread
+    (endplay's solver releases the GIL; one solver call at a time): a hub can call it at
+    start so that no board is solved on its event loop, a ``get`` then waiting at most for
+    one chunk. Both only add to the cache; a board's table is a function of its deal, so
+    the state stays a function of the log. Without endplay every ``get`` is None and
+    :attr:`available` is False; with ``enabled`` False nothing is solved (a bulk replay).
+    """
+
+    CHUNK = 4
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        # With ``background`` (a function that runs a job on a worker thread) ``get`` never
+        # solves on the caller's thread: it queues the board and returns None; once solved,
+        # ``on_solved(boards)`` is called (on the worker) so the hub republishes.
+        self.background: Callable[[Callable[[], None]], Any] | None = None
+        self.on_solved: Callable[[list[int]], None] | None = None
+        self._queued: set[int] = set()
+        self._cache: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()      # one solver call at a time
+        self.available: bool | None = None  # None: not tried yet
+        self.solved = 0                     # boards solved, and the time it took (logs)
+        self.seconds = 0.0
+
+    def __contains__(self, board: int) -> bool:
+        return board in self._cache
+
+    def get(self, board: int, deal: Deal, dealer: Seat,
+            vulnerability: Vulnerability) -> dict[str, Any] | None:
+        """The ``dd`` JSON of ``board`` (see :func:`dd_json`), or None without endplay."""
+        found = self._cache.get(board)
+        if found is None and self.enabled and self.available is not False:
+            job = [(board, deal, dealer, vulnerability)]
+            if self.background is not None:
+                if board not in self._queued:
+                    self._queued.add(board)
+                    self.background(lambda: self.prepare_and_tell(job))
+                return None
+            self.prepare(job)
+            found = self._cache.get(board)
+        return found
+
+    def prepare_and_tell(self, boards: Iterable[tuple[int, Deal, Seat, Vulnerability]]
+                         ) -> None:
+        """:meth:`prepare` (on a worker thread), then ``on_solved`` with what it solved."""
+        todo = list(boards)
+        try:
+            self.prepare(todo)
+        except Exception:  # the result screens can live without their tables
+            log.exception("double-dummy solving failed")
+            return
+        solved = [b[0] for b in todo if b[0] in self._cache]
+        if solved and self.on_solved is not None:
+            self.on_solved(solved)
+
+    def prepare(self, boards: Iterable[tuple[int, Deal, Seat, Vulnerability]]) -> int:
+        """Solve every board not solved yet; returns how many were solved."""
+        todo = [b for b in boards if b[0] not in self._cache and not b[1].problems()]
+        done = 0
+        for i in range(0, len(todo), self.CHUNK):
+            if not self.enabled or self.available is False:
+                break
+            done += self._solve(todo[i:i + self.CHUNK])
+        return done
+
+    def _solve(self, chunk: list[tuple[int, Deal, Seat, Vulnerability]]) -> int:
+        from tenace.analysis import AnalysisUnavailable, solve_deals
+
+        with self._lock:
+            chunk = [b for b in chunk if b[0] not in self._cache]
+            if not chunk:
+                return 0
+            start = time.perf_counter()   # for the log only: never part of the state
+            try:
+                results = solve_deals([(deal, dealer, vul) for _, deal, dealer, vul in chunk])
+            except AnalysisUnavailable as err:
+                self.available = False
+                log.warning("no double-dummy tables on the result screens: %s", err)
+                return 0
+            self.available = True
+            spent = time.perf_counter() - start
+            for (board, *_), result in zip(chunk, results, strict=True):
+                self._cache[board] = dd_json(result.tricks, result.par_score_ns,
+                                             result.par_contracts)
+            self.solved += len(chunk)
+            self.seconds += spent
+        log.info("double-dummy table(s) of board(s) %s solved in %.2f s",
+                 ", ".join(str(b[0]) for b in chunk), spent)
+        return len(chunk)
+
+
+def dd_json(tricks: Mapping[tuple[Seat, Strain], int], par_score_ns: int,
+            par_contracts: Iterable[str]) -> dict[str, Any]:
+    """``{"tricks": {"N": {"C": 4, "D": 8, "H": 6, "S": 7, "NT": 5}, ...}, "par": "NS 4S",
+    "par_score_ns": 420}``: tricks for each declarer (N E S W) in each strain."""
+    return {"tricks": {seat.letter: {strain.symbol: tricks[seat, strain] for strain in _STRAINS}
+                       for seat in Seat},
+            "par": "; ".join(dict.fromkeys(par_contracts)),
+            "par_score_ns": par_score_ns}
+
+
+# The traveller ----------------------------------------------------------------------------
+
+def traveller_rows(context: TravellerContext, table: str, board: int) -> list[dict[str, Any]]:
+    """Every result of ``board`` so far at the tables of ``table``'s section (sittings over,
+    with the session's hand record), in North-South pair order, without percentages."""
+    ids, _ = context.section_tables(table)
+    rows: list[dict[str, Any]] = []
+    for tid in ids:
+        state = context.tables[tid]
+        for (round_, number), sitting in state.sittings.items():
+            if number != board or not sitting.over or not sitting.has_record:
+                continue
+            result = state.result(sitting)
+            if result is None:  # pragma: no cover - over implies a result
+                continue
+            ns, ew = state.pairs(round_)
+            rows.append({"table": tid, "round": round_, "NS": ns, "EW": ew,
+                         "contract": result["contract"], "declarer": result["declarer"],
+                         "tricks": result["tricks"], "score_ns": result["score_ns"]})
+    rows.sort(key=lambda r: (r["NS"] is None, r["NS"] or 0, r["EW"] or 0, r["round"],
+                             r["table"]))
+    return rows
+
+
+def expected_results(movement: Movement | None, board: int, played: int) -> int:
+    """How many results of ``board`` the movement plays (at least those already in)."""
+    if movement is None:
+        return played
+    scheduled = sum(1 for a in movement.assignments if a.plays and board in a.boards)
+    return max(scheduled, played)
+
+
+def percentages(scores: list[int], expected: int) -> list[float]:
+    """North-South matchpoint percentage of each score among ``scores`` (Law 78A),
+    Neuberg-scaled to ``expected`` results; 50 when the board has a single expected result."""
+    if not scores:
+        return []
+    expected = max(expected, len(scores))
+    top = expected - 1
+    if top == 0:
+        return [50.0 for _ in scores]
+    results = [BoardResult(0, i, i, s) for i, s in enumerate(scores)]
+    return [ns / top * 100 for ns, _ in matchpoint_board(results, expected)]
+
+
+def _imps(scores: list[int]) -> list[float]:
+    results = [BoardResult(0, i, i, s) for i, s in enumerate(scores)]
+    return [ns for ns, _ in cross_imp_board(results)]
+
+
+def _is_teams(movement: Movement | None) -> bool:
+    return movement is not None and movement.name.startswith("Teams")
+
+
+def traveller_fields(table: TableState, sitting: Sitting) -> dict[str, Any]:
+    """``traveller``, ``percentage``, ``imps``, ``field`` and ``dd`` for the public state
+    of ``table`` showing ``sitting``; empty unless that board is over there with the
+    session's hand record (Law 16)."""
+    context = table.context
+    if not sitting.over or not sitting.has_record or not isinstance(context, TravellerContext):
+        return {}
+    board = sitting.board
+    number = board.number
+    rows = traveller_rows(context, table.id, number)
+    own = next((r for r in rows if r["table"] == table.id and r["round"] == sitting.round),
+               None)
+    if own is None:  # pragma: no cover - the sitting is over, so it is a row
+        return {}
+    own["own"] = True
+    _, movement = context.section_tables(table.id)
+    expected = expected_results(movement, number, len(rows))
+    scores = [r["score_ns"] for r in rows]
+    pct = 50.0
+    for row, value in zip(rows, percentages(scores, expected), strict=True):
+        row["percent_ns"] = round(value, 2)
+        if row is own:
+            pct = value
+    imps = None
+    if _is_teams(movement):
+        for row, value in zip(rows, _imps(scores), strict=True):
+            row["imps_ns"] = round(value, 2) + 0.0  # never -0.0
+        imps = {"NS": own["imps_ns"], "EW": -own["imps_ns"] + 0.0}
+    dd = context.double_dummy.get(number, board.deal, board.dealer, board.vulnerability)
+    return {"traveller": rows,
+            "percentage": {"NS": round(pct, 2), "EW": round(100 - pct, 2)},
+            "imps": imps,
+            "field": {"board": number, "results": len(rows), "expected": expected,
+                      "method": "IMP" if imps is not None else "MP"},
+            "dd": None if dd is None else _copy_dd(dd)}
+
+
+def _copy_dd(dd: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a cached table (a caller may change the state it gets)."""
+    return dict(dd, tricks={seat: dict(row) for seat, row in dd["tricks"].items()})
+
+
+def showing_traveller(context: TravellerContext, changed: Iterable[str]) -> set[str]:
+    """The tables whose state shows the traveller of a board that one of the ``changed``
+    tables is on (another table finishing it adds a row): the hub republishes them too."""
+    boards: set[tuple[tuple[str, ...], int]] = set()
+    for tid in changed:
+        state = context.tables.get(tid)
+        if state is None or state.sitting is None:
+            continue
+        boards.add((tuple(context.section_tables(tid)[0]), state.sitting.board.number))
+    out: set[str] = set()
+    for ids, number in boards:
+        for tid in ids:
+            sitting = context.tables[tid].sitting
+            if (sitting is not None and sitting.board.number == number and sitting.over
+                    and sitting.has_record):
+                out.add(tid)
+    return out - set(changed)
+
+
+def prepare_double_dummy(context: TravellerContext, boards: Iterable[int]) -> int:
+    """Solve the double-dummy tables of ``boards`` (those with a hand record) in one batch,
+    e.g. on a worker thread when the hub starts; returns how many were solved."""
+    todo = []
+    for n in sorted(set(boards)):
+        deal = context.deal(n)
+        if deal is not None:
+            todo.append((n, deal, Seat.dealer_of(n), Vulnerability.of_board(n)))
+    return context.double_dummy.prepare(todo)

@@ -1,0 +1,273 @@
+"""The board's traveller, the score so far and the double-dummy table, in the player's language.
+
+The hub puts them in the table's public state only once the board is over at this table
+(``traveller``, ``percentage``, ``imps``, ``field``, ``dd``: hub/traveller.py, Law 16); these
+functions turn them into rows and lines for the result screen. Pure Python, no Kivy: they take
+the presenter's state dict (``presenter.state``) and its :class:`tablet.i18n.Translator`
+(``presenter.tr``). Anything missing or malformed gives nothing to show, never an exception.
+
+Numbers are written the way each country reads them: ``87.5%`` in English, ``87,5 %`` in
+French, ``87,5%`` in Italian. Contracts and par contracts use the tablet's strain labels
+(``4♠X``, ``3SA``), East-West is ``EO`` in French and Italian.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tablet.i18n import STRINGS, Translator, call_label, seat_letter
+
+__all__ = [
+    "DD_SEATS", "DD_STRAINS", "RESULT_STRINGS", "DDGrid", "TravellerLine", "dd_grid",
+    "format_percent", "has_traveller", "par_text", "say", "score_lines", "traveller_header",
+    "traveller_lines",
+]
+
+log = logging.getLogger(__name__)
+
+# key -> {language: text}: the result screen's own words (kept here, not in i18n.STRINGS).
+RESULT_STRINGS: dict[str, dict[str, str]] = {
+    "traveller.title": {"en": "Traveller", "fr": "Feuille de marque",
+                        "it": "Foglio di marcatura"},
+    "traveller.ns": {"en": "NS", "fr": "NS", "it": "NS"},
+    "traveller.ew": {"en": "EW", "fr": "EO", "it": "EO"},
+    "traveller.contract": {"en": "Contract", "fr": "Contrat", "it": "Contratto"},
+    "traveller.by": {"en": "By", "fr": "Décl.", "it": "Dich."},
+    "traveller.tricks": {"en": "Tricks", "fr": "Levées", "it": "Prese"},
+    "traveller.score_ns": {"en": "+ NS", "fr": "+ NS", "it": "+ NS"},
+    "traveller.score_ew": {"en": "+ EW", "fr": "+ EO", "it": "+ EO"},
+    "traveller.percent": {"en": "% NS", "fr": "% NS", "it": "% NS"},
+    "traveller.imps": {"en": "IMP NS", "fr": "IMP NS", "it": "IMP NS"},
+    "score.percent": {"en": "Score so far: NS {ns}  -  EW {ew}",
+                      "fr": "Résultat provisoire : NS {ns}  -  EO {ew}",
+                      "it": "Risultato provvisorio: NS {ns}  -  EO {ew}"},
+    "score.imps": {"en": "IMPs so far: NS {ns}  -  EW {ew}",
+                   "fr": "IMP provisoires : NS {ns}  -  EO {ew}",
+                   "it": "IMP provvisori: NS {ns}  -  EO {ew}"},
+    "score.field": {"en": "{results} of {expected} results",
+                    "fr": "{results} résultats sur {expected}",
+                    "it": "{results} risultati su {expected}"},
+    "score.field_one": {"en": "1 result of {expected}", "fr": "1 résultat sur {expected}",
+                        "it": "1 risultato su {expected}"},
+    "dd.title": {"en": "Double dummy", "fr": "Double mort", "it": "Doppio morto"},
+    "dd.par": {"en": "Par: {par}", "fr": "Par : {par}", "it": "Par: {par}"},
+    "dd.none": {"en": "No double-dummy analysis", "fr": "Pas d'analyse en double mort",
+                "it": "Nessuna analisi a doppio morto"},
+}
+
+DD_SEATS = ("N", "S", "E", "W")                # the rows, as hand records print them
+DD_STRAINS = ("NT", "S", "H", "D", "C")        # the columns
+
+_PAR = re.compile(r"^(NS|EW) ([1-7])(NT|[SHDC])(X{0,2})([+-]\d+)?$")
+_CONTRACT = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
+
+
+def say(tr: Translator, key: str, **fields: Any) -> str:
+    """A text of :data:`RESULT_STRINGS` (or of ``i18n.STRINGS``) in ``tr``'s language."""
+    texts = RESULT_STRINGS.get(key)
+    if texts is None:
+        return tr(key, **fields) if key in STRINGS else key
+    text = texts.get(tr.language) or texts["en"]
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        log.warning("text %r: fields %r do not fit", key, sorted(fields))
+        return text
+
+
+def _number(value: float, language: str, decimals: int = 2) -> str:
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{value:.0f}"
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace(".", ",") if language in ("fr", "it") else text
+
+
+def format_percent(value: float, language: str, decimals: int = 2) -> str:
+    """``87.5`` -> ``87.5%`` (en), ``87,5 %`` (fr, narrow no-break space), ``87,5%`` (it)."""
+    text = _number(value, language, decimals)
+    return f"{text}\u202f%" if language == "fr" else f"{text}%"
+
+
+def _signed(value: float, language: str) -> str:
+    text = _number(value, language, 2)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def _state_field(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    field = state.get("field")
+    return field if isinstance(field, Mapping) else None
+
+
+def has_traveller(state: Mapping[str, Any]) -> bool:
+    """The state carries this board's traveller (the board is over at this table)."""
+    field = _state_field(state)
+    return (state.get("phase") == "over" and field is not None
+            and field.get("board") == state.get("board")
+            and isinstance(state.get("traveller"), list))
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerLine:
+    """One result of the traveller as shown: pairs, contract, declarer, tricks, the score
+    on the side that scored it, and the percentage (or IMPs) of North-South."""
+
+    ns: str
+    ew: str
+    contract: str        # for players: "4♠X", "3SA", "Passe"
+    call: str | None     # the bid as the hub writes it ("4S"), for colouring; None: passed
+    risk: str            # "", "X" or "XX"
+    by: str              # seat letter in the language ("O" for West in French)
+    tricks: str
+    score_ns: str        # "420" or ""
+    score_ew: str        # "100" or ""
+    points: str          # "87.5" (percent) or "+7" (IMPs)
+    own: bool            # this table's result
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """The row's cells, in :func:`traveller_header`'s order."""
+        return (self.ns, self.ew, self.contract, self.by, self.tricks, self.score_ns,
+                self.score_ew, self.points)
+
+
+def _teams(state: Mapping[str, Any]) -> bool:
+    field = _state_field(state)
+    return field is not None and field.get("method") == "IMP"
+
+
+def traveller_header(state: Mapping[str, Any], tr: Translator) -> tuple[str, ...]:
+    """The traveller's column titles (the last is % NS, or IMP NS in a teams movement)."""
+    last = "traveller.imps" if _teams(state) else "traveller.percent"
+    return tuple(say(tr, k) for k in (
+        "traveller.ns", "traveller.ew", "traveller.contract", "traveller.by",
+        "traveller.tricks", "traveller.score_ns", "traveller.score_ew", last))
+
+
+def _contract(text: Any, language: str) -> tuple[str, str | None, str]:
+    if text == "PASS" or not isinstance(text, str):
+        return call_label("Pass", language), None, ""
+    m = _CONTRACT.match(text)
+    if m is None:
+        return text, None, ""
+    call = m.group(1) + m.group(2)
+    return call_label(call, language) + m.group(3), call, m.group(3)
+
+
+def traveller_lines(state: Mapping[str, Any], tr: Translator) -> list[TravellerLine]:
+    """The traveller of the board over at this table, one line per result, in the hub's
+    order (North-South pair numbers); empty when the state has none."""
+    if not has_traveller(state):
+        return []
+    teams = _teams(state)
+    language = tr.language
+    out: list[TravellerLine] = []
+    for row in state["traveller"]:
+        if not isinstance(row, Mapping):
+            continue
+        contract, call, risk = _contract(row.get("contract"), language)
+        declarer = row.get("declarer")
+        tricks = row.get("tricks")
+        score = row.get("score_ns")
+        score = score if isinstance(score, int) and not isinstance(score, bool) else None
+        points = row.get("imps_ns" if teams else "percent_ns")
+        if isinstance(points, int | float) and not isinstance(points, bool):
+            shown = (_signed(points, language) if teams
+                     else _number(points, language, 1))
+        else:
+            shown = ""
+        out.append(TravellerLine(
+            ns="" if row.get("NS") is None else str(row.get("NS")),
+            ew="" if row.get("EW") is None else str(row.get("EW")),
+            contract=contract, call=call, risk=risk,
+            by=seat_letter(declarer, language) if declarer in ("N", "E", "S", "W") else "",
+            tricks=str(tricks) if isinstance(tricks, int) else "",
+            score_ns=str(score) if score is not None and score > 0 else "",
+            score_ew=str(-score) if score is not None and score < 0 else "",
+            points=shown, own=row.get("own") is True))
+    return out
+
+
+def score_lines(state: Mapping[str, Any], tr: Translator) -> tuple[str, str]:
+    """(``"Score so far: NS 87.5%  -  EW 12.5%"``, ``"2 of 3 results"``); IMPs in a teams
+    movement; ``("", "")`` when the state has no traveller."""
+    if not has_traveller(state):
+        return "", ""
+    language = tr.language
+    field = _state_field(state) or {}
+    headline = ""
+    imps = state.get("imps")
+    pct = state.get("percentage")
+    if _teams(state) and isinstance(imps, Mapping):
+        ns, ew = imps.get("NS"), imps.get("EW")
+        if isinstance(ns, int | float) and isinstance(ew, int | float):
+            headline = say(tr, "score.imps", ns=_signed(ns, language),
+                           ew=_signed(ew, language))
+    elif isinstance(pct, Mapping):
+        ns, ew = pct.get("NS"), pct.get("EW")
+        if isinstance(ns, int | float) and isinstance(ew, int | float):
+            headline = say(tr, "score.percent", ns=format_percent(ns, language),
+                           ew=format_percent(ew, language))
+    results, expected = field.get("results"), field.get("expected")
+    count = ""
+    if isinstance(results, int) and isinstance(expected, int):
+        count = (say(tr, "score.field_one", expected=expected) if results == 1
+                 else say(tr, "score.field", results=results, expected=expected))
+    return headline, count
+
+
+@dataclass(frozen=True, slots=True)
+class DDGrid:
+    """The double-dummy table: ``columns`` (strain labels), ``rows`` of (seat label, tricks
+    per strain), and the par line."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[int | None, ...]], ...]
+    par: str
+
+
+def par_text(par: Any, score: Any, tr: Translator) -> str:
+    """``"NS 4S; NS 4H", 420`` -> ``"Par: NS 4♠, NS 4♥ (+420)"`` in the player's language."""
+    language = tr.language
+    parts = []
+    for item in str(par or "").split(";"):
+        item = item.strip()
+        m = _PAR.match(item)
+        if m is None:
+            if item:
+                parts.append(item)
+            continue
+        side = say(tr, "traveller.ns" if m.group(1) == "NS" else "traveller.ew")
+        text = f"{side} {call_label(m.group(2) + m.group(3), language)}{m.group(4)}"
+        if m.group(5):
+            text += f" {m.group(5)}"
+        parts.append(text)
+    text = ", ".join(parts)
+    if isinstance(score, int) and not isinstance(score, bool):
+        value = f"NS {score:+d}" if score else "0"
+        text = f"{text} ({value})" if text else value
+    return say(tr, "dd.par", par=text) if text else ""
+
+
+def dd_grid(state: Mapping[str, Any], tr: Translator) -> DDGrid | None:
+    """The double-dummy grid of the board over at this table; None when the state has no
+    table (the hub without endplay, or before the board is over)."""
+    if not has_traveller(state):
+        return None
+    dd = state.get("dd")
+    tricks = dd.get("tricks") if isinstance(dd, Mapping) else None
+    if not isinstance(dd, Mapping) or not isinstance(tricks, Mapping):
+        return None
+    language = tr.language
+    rows = []
+    for seat in DD_SEATS:
+        line = tricks.get(seat)
+        line = line if isinstance(line, Mapping) else {}
+        rows.append((seat_letter(seat, language),
+                     tuple(v if isinstance(v, int) and 0 <= v <= 13 else None
+                           for v in (line.get(s) for s in DD_STRAINS))))
+    columns = tuple(tr.strain(s) for s in DD_STRAINS)
+    return DDGrid(columns, tuple(rows), par_text(dd.get("par"), dd.get("par_score_ns"), tr))
