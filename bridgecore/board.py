@@ -113,8 +113,10 @@ class Board:
             assert self.play is not None
             return self.play.pop()[1]
         entry = self.auction.pop()
-        if not self.auction.is_over:
-            self.play = None
+        # No card can follow the call undone (the history is a stack): the play, if any,
+        # is the one the auction now gives (it may end again: a call after it taken back).
+        self.play = None
+        self._start_play()
         return entry.call
 
     def _start_play(self) -> None:

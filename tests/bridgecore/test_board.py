@@ -91,3 +91,21 @@ def test_law_27_checked_call_refuses_insufficient_bid_but_push_records_it():
         board.make_call(Seat.EAST, Call.parse("1H"))
     found = board.push_call(Seat.EAST, Call.parse("1H"))
     assert [i.kind.value for i in found] == ["insufficient_bid"]
+
+
+def test_law_25_undoing_a_call_that_reopened_the_auction_restarts_the_play() -> None:
+    """1C P P P ends the auction; West's 1D after it, then taken back: the play of 1C is
+    there again (found by the tablet's offline projection)."""
+    from bridgecore.calls import Call
+    from bridgecore.cards import Seat
+    from bridgecore.deal import Deal
+    board = Board(1, Deal.parse("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 "
+                                "2.5432.5432.5432"))
+    for seat, call in zip([Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST],
+                          ["1C", "Pass", "Pass", "Pass"], strict=True):
+        board.push_call(seat, Call.parse(call))
+    assert board.play is not None
+    board.push_call(Seat.WEST, Call.parse("1D"))
+    board.pop()
+    assert board.auction.is_over and board.play is not None
+    assert str(board.play.contract) == "1C"
