@@ -9,6 +9,14 @@ player's language), and one screen at a time (check-in, board, auction, play, re
 Threads never touch widgets: the link's callbacks (network thread) go through
 ``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
 Kivy clock; the presenter and the widgets live on the UI thread only.
+
+The table plays on while the network is down (:mod:`tablet.offline`): the screen shows
+the events the hub has not answered yet on top of its last state. ``pending`` (the link's
+``outbox.pending``) gives them when the window opens (those left from the last run); then
+each event sent is added (the envelope ``send`` returns) and each reply takes its event out
+(the envelope the link gives ``on_reply``). The outbox is not read again on the way: the
+link's worker may have settled events whose states and replies are still queued for the UI
+thread, and the screen would step back. Offline, the connection button counts them.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ __all__ = ["TabletApp", "TabletRoot", "main"]
 log = logging.getLogger(__name__)
 
 Send = Callable[[str, dict[str, Any]], Any]
+Pending = Callable[[], Sequence[Any]]
 _LEVEL_COLOURS = {"info": "blue", "warning": "orange", "error": "red"}
 _MESSAGE_SECONDS = 8.0
 _CONNECTION_COLOURS = {"online": "green", "offline": "red", "connecting": "orange"}
@@ -127,7 +136,8 @@ class TopBar(Panel):
         self.clock.text = p.clock_text or ""
         self._fit()
         status = p.connection if p.connection in _CONNECTION_COLOURS else "offline"
-        self.connection.text = tr(f"conn.{status}")
+        waiting = p.pending_count if status != "online" else 0   # online: in flight
+        self.connection.text = tr(f"conn.{status}") + (f" ({waiting})" if waiting else "")
         self.connection.bg = list(PALETTE[_CONNECTION_COLOURS[status]])
         self.language.text = p.language.upper()
         suits = [(s, suit_colour(s, True)) for s in "SHDC"] if p.four_colour else \
@@ -143,12 +153,16 @@ def _hex(rgba: Sequence[float]) -> str:
 
 
 class TabletRoot(BoxLayout):
-    """The whole window: top bar, message strip, the current screen."""
+    """The whole window: top bar, message strip, the current screen. ``send(type, body)``
+    gives an event to the link; ``pending()`` lists those the hub has not answered yet
+    (``link.outbox.pending``), shown on top of the hub's state."""
 
-    def __init__(self, presenter: TabletPresenter, send: Send | None = None, **kw: Any):
+    def __init__(self, presenter: TabletPresenter, send: Send | None = None,
+                 pending: Pending | None = None, **kw: Any):
         super().__init__(orientation="vertical", **kw)
         self.presenter = presenter
         self.send = send
+        self.pending = pending
         self.bar = TopBar(self)
         self.add_widget(self.bar)
         self.message = Tap("", self.presenter.dismiss_message, size=22, radius=0,
@@ -166,6 +180,7 @@ class TabletRoot(BoxLayout):
         self._ticked: Any = None
         self.bind(size=lambda *_: self.refresh(force=True))
         self._ticker = Clock.schedule_interval(lambda dt: self.tick(), 0.25)
+        self.sync_pending()
         self.refresh(force=True)
 
     # Input from the link (any thread) -------------------------------------------------------
@@ -175,6 +190,18 @@ class TabletRoot(BoxLayout):
             fn(*args)
             self.refresh()
         Clock.schedule_once(run, 0)
+
+    def sync_pending(self) -> None:
+        """Give the presenter every event still waiting for the hub, read from the outbox
+        (UI thread): when the window opens, or when a send did not return its envelope."""
+        if self.pending is None:
+            return
+        try:
+            events = self.pending()
+        except Exception:  # a failing outbox must not close the window
+            log.exception("could not read the events waiting for the hub")
+            return
+        self.presenter.set_pending(events)
 
     def post_state(self, state: dict[str, Any]) -> None:
         self.post(self.presenter.on_state, state)
@@ -203,11 +230,16 @@ class TabletRoot(BoxLayout):
             if self.send is None:
                 log.warning("no link: %s %s not sent", kind, body)
             else:
+                sent: Any = None
                 try:
-                    self.send(kind, body)
+                    sent = self.send(kind, body)
                 except Exception:  # a link failure must not close the window
                     log.exception("could not send %s", kind)
                     self.presenter.on_connection("offline")
+                if getattr(sent, "id", None) is not None:   # the envelope, in the outbox
+                    self.presenter.add_pending(sent)
+                else:
+                    self.sync_pending()
         self.refresh()
         return True
 
@@ -280,21 +312,26 @@ _SCREENS: dict[str, Callable[[TabletRoot], Screen]] = {
 
 
 class TabletApp(App):
-    """``TabletApp(presenter, send=link.send).run()``. The link's callbacks go to
-    :meth:`post_state` and friends (from any thread)."""
+    """``TabletApp(presenter, send=link.send, pending=link.outbox.pending).run()``. The
+    link's callbacks go to :meth:`post_state` and friends (from any thread)."""
 
     title = "Tenace"
 
-    def __init__(self, presenter: TabletPresenter, send: Send | None = None, **kw: Any):
+    def __init__(self, presenter: TabletPresenter, send: Send | None = None,
+                 pending: Pending | None = None, **kw: Any):
         super().__init__(**kw)
         self.presenter = presenter
         self.send = send
+        self.pending = pending
         self.tablet: TabletRoot | None = None
 
     def build(self) -> Widget:
         Window.clearcolor = PALETTE["page"]
-        self.tablet = TabletRoot(self.presenter, self._send)
+        self.tablet = TabletRoot(self.presenter, self._send, self._pending)
         return self.tablet
+
+    def _pending(self) -> Sequence[Any]:
+        return () if self.pending is None else self.pending()
 
     def _send(self, kind: str, body: dict[str, Any]) -> Any:
         if self.send is None:
@@ -385,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       on_state=app.post_state, on_seat=app.post_seat,
                       on_reply=app.post_reply, on_connection=app.post_connection)
     app.send = link.send
+    app.pending = outbox.pending
     try:
         app.run()
     finally:

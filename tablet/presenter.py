@@ -16,6 +16,15 @@ cards, as the hub's table mode: strict (only what the Laws allow at that point c
 and bidding-box (everything can be made, as with a real bidding box and real cards; the hub
 records it and alerts the director).
 
+What the hub has not yet answered is shown as if it had been accepted (the optimistic
+view, :mod:`tablet.offline`): the app hands the presenter the events still pending in the
+outbox (:meth:`TabletPresenter.set_pending`), and :attr:`TabletPresenter.state` is the hub's
+last state (:attr:`TabletPresenter.hub_state`) with them applied on top, so that the table
+plays on while the network is down. What is not confirmed is marked (``AuctionCell.pending``,
+:attr:`TabletPresenter.trick_pending`, ``ClaimView.pending``, ``ResultView.pending``,
+:attr:`TabletPresenter.pending_count`). A reply takes its event out; a refusal shows the
+hub's state again, with the events still pending on top.
+
 What the Laws decide here, each with its test:
 
 * the calls offered are those of :attr:`bridgecore.auction.Auction.legal_calls` for the
@@ -50,6 +59,7 @@ from bridgecore.deal import Deal
 from bridgecore.errors import BridgeError
 from bridgecore.vulnerability import Vulnerability
 from tablet.i18n import LANGUAGES, Translator, reply_key, suit_colour
+from tablet.offline import already_applied, event_of, projection
 
 __all__ = [
     "SCREENS", "AuctionCell", "CallOption", "CardOption", "ClaimView", "Event", "Notice",
@@ -109,6 +119,7 @@ class AuctionCell:
     status: str = "made"
     alert: bool = False
     explanation: str | None = None
+    pending: bool = False      # entered here, not yet confirmed by the hub
 
     @property
     def live(self) -> bool:
@@ -139,6 +150,7 @@ class ClaimView:
     status: str               # open, accepted, disputed, void
     answer_for: tuple[str, ...]
     text: str
+    pending: bool = False     # made or answered here, not yet confirmed by the hub
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +162,7 @@ class ResultView:
     tricks: int | None
     score_ns: int
     lines: tuple[str, ...]    # for the players, in their language
+    pending: bool = False     # worked out here from entries the hub has not yet confirmed
 
 
 def is_jump(call: Call, last_bid: Call | None) -> bool:
@@ -231,8 +244,15 @@ class TabletPresenter:
         self.confirming_side = confirming_side
         self._clock = clock
         self._wall = wall
-        self.state: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}        # what the screens show (tablet.offline)
         self.hand_view: dict[str, Any] = {}
+        self.hub_state: dict[str, Any] = {}    # the hub's last public state
+        self._hub_view: dict[str, Any] = {}    # the hub's last view of this seat
+        self._pending: list[Any] = []          # events not answered yet, oldest first
+        self._in_hub: set[str] = set()         # ids of those the hub's state already has
+        self._pending_cards: set[str] = set()
+        self.pending_waiting = 0               # pending events the projection could not show
+        self.pending_stopped: str | None = None
         self.connection = "connecting"
         self.message: Notice | None = None
         self.revision = 0
@@ -296,11 +316,16 @@ class TabletPresenter:
             log.warning("state for another table or not a state ignored: %r",
                         None if not isinstance(state, dict) else state.get("table"))
             return
-        self.state = state
+        head = self._pending[0] if self._pending else None
+        ref = event_of(head)[0]
+        if ref is not None and ref not in self._in_hub and \
+                already_applied(self.hub_state, state, head, self._hub_view or None):
+            # The event in flight is in this state; its reply follows: not applied twice.
+            self._in_hub.add(ref)
+        self.hub_state = state
         for side, (round_, pair) in list(self._checked_in.items()):
             if round_ is None:  # checked in before the first state came: that round
                 self._checked_in[side] = (state.get("round"), pair)
-        self._auction = self._rebuild(state.get("auction"))
         board = state.get("board")
         if board != self._played_board:
             self._played_board = board
@@ -310,9 +335,9 @@ class TabletPresenter:
             for pair in trick.get("cards") or ():
                 if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], str):
                     self._played.add(pair[1])
-        self._note_jump()
-        if state.get("phase") in ("auction", "play"):
-            self._dismissed.discard(board)
+        self._project()
+        if self.phase in ("auction", "play"):
+            self._dismissed.discard(self.board_number)
         self._changed()
 
     def on_seat(self, view: dict[str, Any]) -> None:
@@ -324,8 +349,79 @@ class TabletPresenter:
             log.info("seat view of %s not for this tablet (%s): ignored", view.get("seat"),
                      self.seat or "per table")
             return
-        self.hand_view = view
+        self._hub_view = view
+        self._project()
         self._changed()
+
+    # Entries not yet answered by the hub (tablet.offline) ----------------------------------
+    def set_pending(self, events: Iterable[Any]) -> None:
+        """The events entered here that the hub has not answered yet, oldest first
+        (``link.outbox.pending()``: envelopes, or ``(type, body)`` pairs): shown on top of
+        the hub's state until their replies come (:meth:`on_reply` takes each out)."""
+        events = list(events)
+        if [event_of(e) for e in events] == [event_of(e) for e in self._pending]:
+            return
+        self._pending = events
+        self._in_hub &= {ref for ref, _, _ in map(event_of, events) if ref is not None}
+        self._project()
+        self._changed()
+
+    def add_pending(self, event: Any) -> None:
+        """One more event entered here (the envelope the link's ``send`` returned)."""
+        ref = event_of(event)[0]
+        if ref is not None and any(event_of(e)[0] == ref for e in self._pending):
+            return
+        self.set_pending([*self._pending, event])
+
+    def _answered_event(self, envelope: Any) -> None:
+        """The hub answered ``envelope``: it is no longer pending."""
+        ref = event_of(envelope)[0]
+        if ref is None:
+            return
+        self._in_hub.discard(ref)
+        left = [e for e in self._pending if event_of(e)[0] != ref]
+        if len(left) != len(self._pending):
+            shown = self.state
+            self._pending = left
+            self._project()
+            if self.state != shown or self.connection != "online":
+                self._changed()     # online, the count of waiting events is not shown
+
+    def _project(self) -> None:
+        """What the screens show: the hub's state with the pending events on top."""
+        events = [e for e in self._pending if event_of(e)[0] not in self._in_hub]
+        if not self.hub_state and not events:
+            self.state, self.hand_view = {}, dict(self._hub_view)
+            self.pending_waiting, self.pending_stopped = 0, None
+        else:
+            base = self.hub_state or {"table": self.table, "phase": "waiting",
+                                      "strict": self._strict}
+            shown = projection(base, self._hub_view or None, events)
+            self.state, self.hand_view = shown.state, shown.seat_view or {}
+            self.pending_waiting, self.pending_stopped = shown.waiting, shown.stopped
+        summary = self.state.get("pending")
+        cards = summary.get("cards") if isinstance(summary, dict) else None
+        self._pending_cards = {c for c in cards or () if isinstance(c, str)}
+        self._auction = self._rebuild(self.state.get("auction"))
+        self._note_jump()
+
+    @property
+    def pending_count(self) -> int:
+        """Events entered here that the hub has not answered yet."""
+        return len(self._pending)
+
+    @property
+    def pending_events(self) -> list[Any]:
+        return list(self._pending)
+
+    @property
+    def trick_pending(self) -> set[str]:
+        """The seats whose card in the trick is not yet confirmed by the hub."""
+        trick = self.state.get("trick")
+        marked = trick.get("pending") if isinstance(trick, dict) else None
+        if not isinstance(marked, list):
+            return set()
+        return {seat for seat, card in self._trick_cards() if card in marked}
 
     def on_reply(self, reply: Any, envelope: Any = None) -> str | None:
         """The hub's reply to an event (a reply dict as on the wire, or a
@@ -337,6 +433,7 @@ class TabletPresenter:
             return None
         if isinstance(hub_time, int | float) and hub_time > 0:
             self._hub_offset = float(hub_time) - self._wall()
+        self._answered_event(envelope)
         text: str | None = None
         level = "error"
         if status == "ack":
@@ -606,7 +703,7 @@ class TabletPresenter:
                 seat, call, label, row, col, str(entry.get("status", "made")),
                 alert=bool(entry.get("alert")) and visible,
                 explanation=explanation if isinstance(explanation, str) and opponent
-                else None))
+                else None, pending=entry.get("pending") is True))
         return out
 
     @property
@@ -705,6 +802,13 @@ class TabletPresenter:
         return 13 - sum(self.tricks_won)
 
     @property
+    def dummy_known(self) -> bool:
+        """Whether dummy's cards are known here: the hub shows them once the lead is faced;
+        a lead made offline faces dummy before the tablet has seen them."""
+        dummy = self.state.get("dummy")
+        return isinstance(dummy, dict) and isinstance(dummy.get("cards"), list)
+
+    @property
     def dummy_cards(self) -> list[str]:
         """Dummy's cards once the opening lead is faced (the state carries them only then)."""
         dummy = self.state.get("dummy")
@@ -785,14 +889,17 @@ class TabletPresenter:
 
     @property
     def picker(self) -> list[CardOption]:
-        """Per-table mode: the 52 cards for the player in turn (not dummy), without those
-        seen played this board or in dummy. No hand is known, so follow suit is the hub's
+        """Per-table mode: the 52 cards for the player in turn (not dummy, unless dummy's
+        cards are not known yet: a lead made offline), without those seen played this board
+        (pending ones included) or in dummy. No hand is known, so follow suit is the hub's
         (strict mode refuses a revoke with a reason): ``legal`` is never claimed."""
         turn = self.turn
         if self.seat is not None or self.phase != "play":
             return []
-        gone = self._played | set(self.dummy_cards)
-        playing = turn is not None and turn != self.dummy_seat and not self._claim_stands()
+        seen = self._played if self._played_board == self.board_number else set()
+        gone = seen | self._pending_cards | set(self.dummy_cards)
+        playing = turn is not None and not self._claim_stands() and (
+            turn != self.dummy_seat or not self.dummy_known)
         out = []
         for c in ALL_CARDS:
             card = str(c)
@@ -835,7 +942,7 @@ class TabletPresenter:
         return ClaimView(claimer, tricks, remaining, str(claim.get("statement") or ""),
                          status, answer_for,
                          self.tr("claim.open", seat=self.tr.seat(claimer), tricks=tricks,
-                                 remaining=remaining))
+                                 remaining=remaining), pending=claim.get("pending") is True)
 
     # Result -----------------------------------------------------------------------------------
     @property
@@ -850,9 +957,10 @@ class TabletPresenter:
         score = int(data.get("score_ns") or 0)
         declarer = data.get("declarer")
         tricks = data.get("tricks")
+        pending = data.get("pending") is True
         if contract == "PASS" or declarer not in tuple(SEATS) or not isinstance(tricks, int):
             return ResultView("PASS", None, None, 0, (tr("result.passed_out"),
-                                                      tr("result.score", ns=0, ew=0)))
+                                                      tr("result.score", ns=0, ew=0)), pending)
         level = int(contract[0]) if contract[:1].isdigit() else 0
         over = tricks - 6 - level
         outcome = (tr("result.made") if over == 0 else tr("result.over", n=over) if over > 0
@@ -861,7 +969,7 @@ class TabletPresenter:
                     seat=tr.seat(declarer), tricks=tricks), outcome,
                  tr("result.score", ns=f"{score:+d}" if score else "0",
                     ew=f"{-score:+d}" if score else "0"))
-        return ResultView(contract, declarer, tricks, score, lines)
+        return ResultView(contract, declarer, tricks, score, lines, pending)
 
     @property
     def confirmed(self) -> bool:
@@ -1089,7 +1197,7 @@ class TabletPresenter:
             raise PresenterError("err.no_card") from None
         if self.seat is None:
             who = seat or self.turn
-            pool = self.dummy if who == self.dummy_seat else self.picker
+            pool = self.dummy if who == self.dummy_seat and self.dummy_known else self.picker
         else:
             who = None
             pool = []

@@ -16,6 +16,8 @@ from bridgecore.auction import Auction
 from bridgecore.calls import Call
 from bridgecore.cards import Seat
 from hub.protocol import Envelope, Reply
+from hub.traveller import DoubleDummyTables
+from tablet.offline import footprint, project
 from tablet.presenter import PresenterError, TabletPresenter, is_jump
 from tests.hub.test_table import START, make_room
 
@@ -679,3 +681,149 @@ def test_law_8a_end_of_round_says_where_pairs_and_boards_go_next() -> None:
     assert text is not None
     assert "pair 1 to table A1 North-South" in text and "pair 4 to table A2 East-West" in text
     assert "boards to table A3" in text
+
+
+# Offline: the table plays on, the hub's state takes over (tablet/offline.py) -----------------
+
+class Outbox:
+    """What the link keeps for one tablet: events entered while the hub is out of reach,
+    then delivered in order as the link does it (the hub publishes its state, then its
+    reply; the acknowledged event leaves the outbox)."""
+
+    def __init__(self, table: Table, tablet: TabletPresenter):
+        self.table, self.tablet = table, tablet
+        self.device = f"A1-{tablet.seat or 'tab'}"
+        self.box: list[Envelope] = []
+
+    def enter(self, event: tuple[str, dict[str, Any]]) -> Envelope:
+        t = self.table
+        t.seq[self.device] = n = t.seq.get(self.device, 0) + 1
+        t.clock += 1.0
+        env = Envelope(f"{self.device}-{n:06d}", self.device, n, t.clock, *event)
+        self.box.append(env)
+        self.tablet.set_pending(self.box)
+        return env
+
+    def deliver(self) -> list[Reply]:
+        t, tablet, replies = self.table, self.tablet, []
+        while self.box:
+            env = self.box[0]
+            t.clock += 1.0
+            reply = t.room.apply("A1", env, t.clock).reply
+            t.publish()          # the state first: the event is in it, still pending here
+            hub = tablet.hub_state
+            assert footprint(tablet.state) == footprint(
+                project(hub, tablet._hub_view or None, self.box[1:] if reply.status == "ack"
+                        else self.box)), "applied twice"
+            tablet.on_reply(json.loads(reply.to_json()), env)
+            self.box.pop(0)
+            tablet.set_pending(self.box)
+            replies.append(reply)
+        return replies
+
+
+def test_offline_a_table_tablet_plays_on_then_the_hubs_state_replaces_its_own() -> None:
+    """Laws 41A, 41C, 44: offline, each call moves the turn on and shows as pending, the
+    last pass makes the contract, the opening lead faces dummy's seat and puts the auction
+    away; dummy's cards, not known yet, come from the card picker. Back online, the hub's
+    state is what the tablet showed, confirmed."""
+    t = Table([None]).seated()
+    tab = t[None]
+    box = Outbox(t, tab)
+    box.enter(tab.call("1S"))
+    assert tab.turn == "E" and tab.turn_text == "East to call" and tab.pending_count == 1
+    assert [(c.call, c.pending) for c in tab.auction_cells] == [("1S", True)]
+    assert tab.hub_state["turn"] == "N" and tab.hub_state["auction"] == []
+    for call in ("Pass", "4S", "Pass", "Pass", "Pass"):
+        t.now += 20.0
+        box.enter(tab.call(call))
+    assert tab.screen == "play" and tab.contract_text == "4♠ by North" and tab.turn == "E"
+    box.enter(tab.card("HJ"))                                   # the opening lead
+    assert tab.trick == {"E": "HJ"} and tab.trick_pending == {"E"} and tab.turn == "S"
+    assert tab.auction_cells == [] and tab.undo_seat is None    # 41C
+    assert not tab.dummy_known and tab.dummy == []
+    offered = enabled(tab.picker)                               # dummy's card, by the picker
+    assert "HJ" not in offered and len(offered) == 51
+    box.enter(tab.card("H8"))
+    assert tab.trick == {"E": "HJ", "S": "H8"} and tab.turn == "W" and tab.pending_count == 8
+    shown = footprint(tab.state)
+    replies = box.deliver()
+    assert [r.code for r in replies] == ["ok"] * 8
+    assert tab.pending_count == 0 and tab.state == tab.hub_state
+    assert footprint(tab.state) == shown and tab.trick_pending == set()
+    assert tab.dummy_known and "H8" not in tab.dummy_cards and len(tab.dummy_cards) == 12
+    assert enabled(tab.picker) and tab.turn == "W"
+
+
+def test_offline_claim_and_result_are_marked_pending_until_the_hub_confirms() -> None:
+    """68-69, 79A: a claim and both defenders' accepts entered offline end the board with
+    a result worked out here, marked pending; the hub's is the same."""
+    t = _in_play(seats=[None])
+    t.room.double_dummy = DoubleDummyTables(enabled=False)   # no traveller needed here
+    tab = t[None]
+    box = Outbox(t, tab)
+    box.enter(tab.claim(12))
+    claim = tab.claim_view
+    assert claim is not None and claim.pending and claim.answer_for == ("E", "W")
+    box.enter(tab.claim_answer(True, "E"))
+    box.enter(tab.claim_answer(True, "W"))
+    result = tab.result
+    assert tab.screen == "result" and result is not None and result.pending
+    assert result.tricks == 13 and result.contract == "4S"
+    box.deliver()
+    confirmed = tab.result
+    assert confirmed is not None and not confirmed.pending
+    assert (confirmed.tricks, confirmed.score_ns) == (result.tricks, result.score_ns)
+
+
+def test_offline_seat_tablets_know_only_their_own_pending_events() -> None:
+    """One tablet per seat: North's call made offline is North's tablet's only; East's
+    tablet sees it, and may call, once the hub has it (strict table)."""
+    t = Table(strict=True).seated()
+    north, east = t["N"], t["E"]
+    box = Outbox(t, north)
+    box.enter(north.call("1S"))
+    assert north.turn == "E" and east.turn == "N"
+    assert enabled(east.call_options) == [] and enabled(north.call_options) == []
+    box.deliver()
+    assert east.turn == "E" and enabled(east.call_options)
+
+
+def test_offline_a_seat_tablet_plays_its_own_card_and_follows_suit_law_44() -> None:
+    """East's card played offline leaves East's hand and lies in the trick, pending; the
+    other tablets see it once the hub has it. Dummy's tablet knows dummy's cards."""
+    t = _in_play(strict=True)
+    north, east = t["N"], t["E"]
+    t.ok(north, north.card("SA"))                # North leads trick 2
+    box = Outbox(t, east)
+    assert "H9" not in enabled(east.hand)        # East holds spades: 44C
+    box.enter(east.card("ST"))
+    assert "ST" not in east.own_cards and east.trick == {"N": "SA", "E": "ST"}
+    assert east.trick_pending == {"E"} and north.trick == {"N": "SA"}
+    assert enabled(east.hand) == [] and east.turn == "S"
+    box.deliver()
+    assert north.trick == east.trick == {"N": "SA", "E": "ST"} and east.trick_pending == set()
+
+
+def test_offline_a_refused_event_is_dropped_and_the_screen_resynchronises() -> None:
+    """Another device called for North first: the tablet's pending 1S by North is refused
+    (strict, not_your_turn) and dropped, its message shown; East's pass behind it goes on."""
+    t = Table([None], strict=True).seated()
+    tab = t[None]
+    box = Outbox(t, tab)
+    box.enter(tab.call("1S"))
+    box.enter(tab.call("Pass"))
+    t.clock += 1.0                                              # North's own tablet
+    other = Envelope("A1-N-000001", "A1-N", 1, t.clock, "call", {"seat": "N", "call": "1C"})
+    assert t.room.apply("A1", other, t.clock).reply.status == "ack"
+    t.publish()
+    assert [c.call for c in tab.auction_cells] == ["1C"]        # 1S cannot be shown now
+    assert tab.pending_count == 2 and tab.pending_waiting == 2
+    assert str(tab.pending_stopped).startswith("call: not_your_turn")
+    replies = box.deliver()
+    assert [(r.status, r.code) for r in replies] == [("reject", "not_your_turn"),
+                                                     ("ack", "ok")]
+    assert tab.message is not None and tab.message.level == "error"
+    assert [(c.seat, c.call, c.pending) for c in tab.auction_cells] == [
+        ("N", "1C", False), ("E", "Pass", False)]
+    assert tab.state == tab.hub_state and tab.pending_count == 0

@@ -1,0 +1,528 @@
+"""The optimistic view (tablet/offline.py): the hub's state with the tablet's pending events
+applied on top must be the state the hub publishes once it has applied them.
+
+The oracle is a real hub table (hub.room.Room through tests/hub/test_table.py's Driver): the
+same events are applied to it, and the projection made from the state before them is
+compared with the hub's state after them (without the pending marks, and without dummy's
+cards when the tablet could not know them). Then one tablet for the whole table against a
+real hub and broker, through tablet.link, with its network cut (test_link's Cable): it goes
+on with the auction and the opening lead offline, and once the network is back the hub's
+state is what the tablet showed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bridgecore.auction import Auction
+from bridgecore.cards import Seat
+from hub.event import EventSetup
+from hub.protocol import Envelope
+from hub.service import Hub, HubRunner, data_log
+from hub.traveller import DoubleDummyTables
+from tablet.app import TabletRoot
+from tablet.link import TabletLink
+from tablet.offline import already_applied, event_of, footprint, project, projection
+from tablet.outbox import OUTBOX_NAME, Outbox
+from tablet.presenter import TabletPresenter
+from tests.hub.test_table import Driver
+from tests.tablet.test_link import SEED, Cable
+from tests.tablet.test_ui import show, until
+
+Event = tuple[str, dict[str, Any]]
+# What the hub alone adds once a board is over: the hand record, the traveller so far.
+HUB_ONLY = ("deal", "traveller", "percentage", "imps", "field", "dd")
+
+
+def driver(strict: bool = False) -> Driver:
+    """A hub table (tests/hub/test_table.py) that solves no double-dummy table: only the
+    hub shows the traveller, the projection never does."""
+    d = Driver(strict=strict)
+    d.room.double_dummy = DoubleDummyTables(enabled=False)
+    return d
+
+
+def public(d: Driver) -> dict[str, Any]:
+    state: dict[str, Any] = json.loads(json.dumps(d.state.public_state()))
+    return state
+
+
+def seat_view(d: Driver, seat: str | None) -> dict[str, Any] | None:
+    if seat is None:
+        return None
+    view: dict[str, Any] = json.loads(json.dumps(d.state.seat_view(Seat.parse(seat))))
+    return view
+
+
+def confirmed(state: dict[str, Any], *, dummy_cards: bool = True) -> dict[str, Any]:
+    """``state`` without the marks of what is pending, and what only the hub knows."""
+    s = copy.deepcopy(state)
+    for key in ("pending", *HUB_ONLY):
+        s.pop(key, None)
+    for entry in s.get("auction") or ():
+        entry.pop("pending", None)
+    for key in ("trick", "claim", "result"):
+        if isinstance(s.get(key), dict):
+            s[key].pop("pending", None)
+    if not dummy_cards and isinstance(s.get("dummy"), dict):
+        s["dummy"]["cards"] = None
+    return s
+
+
+def apply(d: Driver, events: list[Event]) -> None:
+    for kind, body in events:
+        d.ok(kind, **body)
+
+
+def check(d: Driver, events: list[Event], seat: str | None = None) -> dict[str, Any]:
+    """Project ``events`` on the hub's state, apply them to the hub, compare: every prefix
+    too. Returns the projection of them all."""
+    before, view = public(d), seat_view(d, seat)
+    shown = project(before, view, events)
+    for n in range(len(events) + 1):
+        got = projection(before, view, events[:n])
+        assert got.shown == n and got.waiting == 0 and got.stopped is None
+        if n:
+            apply(d, events[n - 1:n])
+        after = public(d)
+        known = isinstance((got.state.get("dummy") or {}).get("cards"), list)
+        assert confirmed(got.state) == confirmed(after, dummy_cards=known), events[:n]
+        assert footprint(got.state) == footprint(after)
+    return shown
+
+
+def calls(d: Driver, *texts: str, start: str | None = None) -> list[Event]:
+    """Calls in rotation from ``start`` (default: the hub's player in turn)."""
+    seat = Seat.parse(start) if start else d.state.sitting.board.auction.turn
+    return [("call", {"seat": seat.offset(i).letter, "call": c}) for i, c in enumerate(texts)]
+
+
+def card(seat: str, text: str) -> Event:
+    return ("card", {"seat": seat, "card": text, "source": "tablet"})
+
+
+# Board 1 (tests/hub/test_table.py): N AKQJ.AKQ.AKQ.AKQ  E T987.JT9.JT9.JT9
+#                                     S 6543.876.876.876  W 2.5432.5432.5432; North deals.
+AUCTION = ("1S", "Pass", "4S", "Pass", "Pass", "Pass")     # 4S by North, East leads
+TRICK_1 = [card("E", "ST"), card("S", "S3"), card("W", "S2"), card("N", "SA")]
+
+
+def seated(strict: bool = False) -> Driver:
+    d = driver(strict)
+    d.seat_pairs()
+    return d
+
+
+# The auction --------------------------------------------------------------------------------
+
+def test_law_41_an_auction_entered_offline_ends_in_the_contract_the_hub_finds() -> None:
+    """Each pending call moves the turn on; the last pass makes the contract (Law 22),
+    declarer North, the opening leader East in turn (41A); every call is marked pending."""
+    d = seated()
+    shown = check(d, calls(d, *AUCTION))
+    assert shown["phase"] == "play" and shown["contract"] == "4S" and shown["turn"] == "E"
+    assert shown["declarer"] == "N" and shown["doubled"] == ""
+    assert [e["pending"] for e in shown["auction"]] == [True] * 6
+    assert shown["pending"] == {"events": 6, "shown": 6, "cards": [], "stopped": None}
+
+
+def test_law_22_a_board_passed_out_offline_is_over_with_a_zero_score() -> None:
+    d = seated()
+    shown = check(d, calls(d, "Pass", "Pass", "Pass", "Pass"))
+    assert shown["phase"] == "over" and shown["contract"] == "PASS"
+    assert shown["result"]["score_ns"] == 0 and shown["result"]["pending"] is True
+
+
+def test_law_19_doubled_and_redoubled_contracts_and_calls_on_top_of_confirmed_ones() -> None:
+    d = seated()
+    apply(d, calls(d, "1NT"))                       # confirmed by the hub
+    shown = check(d, calls(d, "X", "XX", "Pass", "Pass", "Pass"))
+    assert shown["contract"] == "1NTXX" and shown["doubled"] == "XX"
+    assert [e.get("pending", False) for e in shown["auction"]] == [False] + [True] * 5
+
+
+def test_law_25a_an_undo_entered_offline_takes_the_call_back() -> None:
+    d = seated()
+    shown = check(d, [*calls(d, "1C", "Pass"), ("undo", {"seat": "E"}),
+                      ("call", {"seat": "E", "call": "1H"})])
+    assert [(e["seat"], e["call"]) for e in shown["auction"]] == [("N", "1C"), ("E", "1H")]
+    # Too late once partner has called (25A2): the projection stops, as the hub refuses.
+    late = projection(public(d), None, [*calls(d, "1S", "Pass"), ("undo", {"seat": "E"}),
+                                        *calls(d, "2C", start="N")])
+    assert late.shown == 2 and late.waiting == 2 and late.stopped is not None
+    assert "25A" in late.stopped
+
+
+def test_laws_28_29_a_call_out_of_rotation_gets_the_status_the_hub_gives_it() -> None:
+    """Bidding-box mode: the hub records a call out of rotation and the calls after it; the
+    projection reads them with the same bridgecore Auction."""
+    d = seated()
+    shown = check(d, [("call", {"seat": "S", "call": "1H"}),
+                      ("call", {"seat": "W", "call": "Pass"})])
+    assert [e["status"] for e in shown["auction"]] == ["accepted", "made"]
+
+
+def test_strict_table_a_call_the_hub_would_refuse_stops_the_projection() -> None:
+    """Laws 9A3, 31: a strict hub refuses a call out of turn; it and what follows wait."""
+    d = seated(strict=True)
+    before = public(d)
+    got = projection(before, None, [*calls(d, "1S"), ("call", {"seat": "W", "call": "2C"}),
+                                    ("call", {"seat": "S", "call": "2S"})])
+    assert (got.shown, got.waiting) == (1, 2) and got.stopped is not None
+    assert got.stopped.startswith("call: not_your_turn")
+    assert got.state["turn"] == "E" and len(got.state["auction"]) == 1
+    insufficient = projection(before, None, calls(d, "1S", "1H"))
+    assert insufficient.shown == 1 and "illegal_call" in str(insufficient.stopped)
+
+
+# The play -----------------------------------------------------------------------------------
+
+def test_law_41c_the_opening_lead_offline_puts_the_auction_away_and_faces_dummy() -> None:
+    """The table's tablet does not know dummy's cards (the hub shows them): dummy's seat
+    only; dummy's own tablet knows them (its hand)."""
+    d = seated()
+    apply(d, calls(d, *AUCTION))
+    before = public(d)
+    table = project(before, None, TRICK_1[:1])
+    assert "auction" not in table and table["dummy"] == {"seat": "S", "cards": None}
+    assert table["trick"]["cards"] == [["E", "ST"]] and table["trick"]["pending"] == ["ST"]
+    assert table["turn"] == "S"
+    dummy = projection(before, seat_view(d, "S"), TRICK_1[:2])
+    assert dummy.seat_view is not None and "S3" not in dummy.seat_view["hand"]
+    shown = check(d, TRICK_1[:2], seat="S")
+    assert len(shown["dummy"]["cards"]) == 12
+
+
+def test_law_44_a_trick_completed_offline_goes_to_its_winner_who_leads_next() -> None:
+    d = seated()
+    apply(d, calls(d, *AUCTION))
+    shown = check(d, [*TRICK_1, card("N", "SK"), card("E", "S9")])
+    assert shown["tricks"] == {"NS": 1, "EW": 0}
+    assert shown["trick"] == {"number": 2, "leader": "N",
+                              "cards": [["N", "SK"], ["E", "S9"]], "pending": ["SK", "S9"]}
+    assert shown["pending"]["cards"] == ["ST", "S3", "S2", "SA", "SK", "S9"]
+
+
+def test_law_44_trumps_win_the_trick_offline() -> None:
+    d = seated()
+    apply(d, calls(d, "1S", "Pass", "4S", "Pass", "Pass", "Pass"))
+    shown = check(d, [card("E", "HJ"), card("S", "H8"), card("W", "H5"), card("N", "HA"),
+                      card("N", "CA"), card("E", "CJ"), card("S", "S3"), card("W", "C5")])
+    assert shown["tricks"] == {"NS": 2, "EW": 0} and shown["trick"]["leader"] == "S"
+
+
+def test_law_44c_follow_suit_where_the_hand_is_known() -> None:
+    """West's own tablet knows West's hand: in strict mode a revoke would be refused, so the
+    projection stops; in bidding-box mode the hub records it and the trick goes on."""
+    lead = [card("E", "ST"), card("S", "S3")]
+    strict = seated(strict=True)
+    apply(strict, calls(strict, *AUCTION) + lead)
+    got = projection(public(strict), seat_view(strict, "W"), [card("W", "H2")])
+    assert got.shown == 0 and "44C" in str(got.stopped)
+    free = seated()
+    apply(free, calls(free, *AUCTION) + lead)
+    check(free, [card("W", "H2"), card("N", "SA")], seat="W")
+    stranger = projection(public(free), seat_view(free, "N"), [card("N", "D2")])
+    assert stranger.shown == 0 and "does not hold" in str(stranger.stopped)
+
+
+def test_a_card_out_of_turn_waits_for_the_hub() -> None:
+    """Laws 53-57 are read by the hub only: a card not in turn stops the projection."""
+    d = seated()
+    apply(d, calls(d, *AUCTION))
+    got = projection(public(d), None, [card("W", "S2"), card("E", "ST")])
+    assert (got.shown, got.waiting) == (0, 2) and str(got.stopped).startswith("card: not_")
+
+
+def test_law_77_thirteen_tricks_offline_end_the_board_with_the_hubs_score() -> None:
+    d = seated()
+    apply(d, calls(d, *AUCTION))
+    before, events = public(d), []
+    while d.state.sitting.board.play.turn is not None:   # play it on the hub, note it
+        play = d.state.sitting.board.play
+        event = card(play.turn.letter, str(play.legal_cards[0]))
+        events.append(event)
+        apply(d, [event])
+    after = public(d)
+    shown = project(before, None, events)
+    assert shown["phase"] == "over" and shown["trick"] is None and shown["turn"] is None
+    assert confirmed(shown) == confirmed(after, dummy_cards=False)
+    assert shown["result"]["score_ns"] == after["result"]["score_ns"] == 510   # 4S+3
+
+
+def test_laws_68_69_a_claim_and_its_answers_offline() -> None:
+    """Declarer claims after trick 1: play stops (68D); one defender's accept leaves it
+    open, both end the board with the claimed tricks (69A)."""
+    d = seated()
+    apply(d, calls(d, *AUCTION) + TRICK_1)
+    claim = ("claim", {"seat": "N", "tricks": 12, "statement": "all top"})
+    shown = check(d, [claim, ("claim_answer", {"seat": "E", "accept": True}),
+                      ("claim_answer", {"seat": "W", "accept": True})])
+    assert shown["claim"]["status"] == "accepted" and shown["claim"]["pending"] is True
+    assert shown["phase"] == "over" and shown["result"]["tricks"] == 13
+
+
+def test_law_69a_the_other_defenders_answer_through_the_hub_is_the_hubs_to_count() -> None:
+    """East accepted through the hub; the state does not say who has accepted, so West's
+    accept waits for the hub (unless the state names who accepted)."""
+    d = seated()
+    apply(d, calls(d, *AUCTION) + TRICK_1)
+    apply(d, [("claim", {"seat": "N", "tricks": 12}),
+              ("claim_answer", {"seat": "E", "accept": True})])
+    state = public(d)
+    west = ("claim_answer", {"seat": "W", "accept": True})
+    got = projection(state, None, [west])
+    assert got.shown == 0 and "other defender" in str(got.stopped)
+    state["claim"]["accepted_by"] = ["E"]
+    assert project(state, None, [west])["phase"] == "over"
+
+
+def test_law_70_a_disputed_claim_offline_lets_play_go_on() -> None:
+    d = seated()
+    apply(d, calls(d, *AUCTION) + TRICK_1)
+    shown = check(d, [("claim", {"seat": "N", "tricks": 12}),
+                      ("claim_answer", {"seat": "W", "accept": False}), card("N", "SK")])
+    assert shown["claim"]["status"] == "disputed" and shown["turn"] == "E"
+    dummy = projection(public(d), None, [("claim", {"seat": "S", "tricks": 1})])
+    assert dummy.shown == 0 and "43A1c" in str(dummy.stopped)
+
+
+def test_law_79a_confirming_offline_then_the_next_board() -> None:
+    """The result confirmed (79A), then board 2 (dealer East, North-South vulnerable,
+    Law 2) with its auction begun: all offline."""
+    d = seated()
+    apply(d, calls(d, "Pass", "Pass", "Pass", "Pass"))
+    shown = check(d, [("result_confirm", {"seat": "E", "accept": True}),
+                      ("board", {"board": 2, "source": "tablet"}),
+                      ("call", {"seat": "E", "call": "1D"})])
+    assert shown["board"] == 2 and shown["dealer"] == "E" and shown["vulnerability"] == "NS"
+    assert shown["turn"] == "S" and "result" not in shown
+
+
+def test_checkin_and_director_call_offline() -> None:
+    d = driver()
+    check(d, [("checkin", {"direction": "NS", "pair": 1}),
+              ("checkin", {"direction": "EW", "pair": 4}), ("director_call", {"note": "?"}),
+              ("board", {"board": 1, "source": "tablet"}), *calls(d, "1C", start="N")])
+
+
+def test_nothing_pending_is_the_hubs_state_and_bad_input_stops_without_raising() -> None:
+    d = seated()
+    state = public(d)
+    assert project(state, None, []) == state and project(state, None, []) is not state
+    odd: list[Any] = [("call", {"seat": "X", "call": "1C"}), ("call", {"seat": "N"}),
+                      ("card", {"seat": "N", "card": "S1"}), ("teleport", {}),
+                      ("board", {"board": 0}), ("claim", {"seat": "N", "tricks": 3}),
+                      ("claim_answer", {"seat": "E", "accept": True}),
+                      ("result_confirm", {"seat": "E", "accept": True}),
+                      ("undo", {"seat": "E"}), ("checkin", {"direction": "NE", "pair": 1}),
+                      None, 42, {"type": "call"}]
+    for event in odd:
+        got = projection(state, None, [event])
+        assert got.shown == 0 and got.waiting == 1 and got.stopped, event
+        assert confirmed(got.state) == state
+    for broken in ({}, None, {"phase": "play", "trick": "x", "contract": "9Z"},
+                   {"board": 1, "dealer": "N", "auction": [{"seat": "N", "call": "??"}]}):
+        got = projection(broken, {"hand": 3}, [*calls(d, "1C"), card("E", "S2")])
+        assert got.shown == 0 and got.stopped
+
+
+def test_event_of_reads_envelopes_dicts_and_presenter_events() -> None:
+    env = Envelope("A1-tab-1", "A1-tab", 1, 1.0, "call", {"seat": "N", "call": "1C"})
+    assert event_of(env) == ("A1-tab-1", "call", {"seat": "N", "call": "1C"})
+    assert event_of(json.loads(env.to_json()))[1:] == ("call", {"seat": "N", "call": "1C"})
+    assert event_of(("undo", {"seat": "N"})) == (None, "undo", {"seat": "N"})
+
+
+def test_the_event_in_flight_found_in_the_hubs_state_is_not_applied_twice() -> None:
+    """The hub publishes the state before its reply: the state may already hold the event
+    the tablet still has pending."""
+    d = seated()
+    before = public(d)
+    first, second = calls(d, "1C", "1H")
+    apply(d, [first])
+    after = public(d)
+    assert already_applied(before, after, first)
+    assert not already_applied(before, after, second)
+    assert not already_applied(after, after, first)           # nothing moved
+    apply(d, [second])
+    assert not already_applied(before, public(d), first)     # someone else's call too
+    assert not already_applied({}, after, first)
+
+
+# Property: any legal stream, cut anywhere ------------------------------------------------------
+
+ALL_CALLS = ["Pass", "X", "XX", *(f"{n}{s}" for n in range(1, 8) for s in "CDHS")]
+
+
+def random_stream(rng: random.Random, d: Driver, strict: bool) -> list[Event]:
+    """Events drawn from the hub's own objects as they are applied: calls (and in
+    bidding-box mode calls out of rotation, insufficient bids, inadmissible doubles...),
+    undos (25A), cards in turn, claims by either side and their answers."""
+    events: list[Event] = []
+    board = d.state.sitting.board
+    ended = False   # no undo once the auction has ended (see the note below)
+    while d.state.public_state()["phase"] != "over" and len(events) < 60:
+        play = board.play
+        auction: Auction = board.auction
+        ended = ended or auction.is_over
+        event: Event
+        if play is None or not play.history:
+            # Note: bridgecore's Board.pop() does not start the play again when taking back
+            # a call ends the auction once more (a change of the final pass undone): the hub
+            # then shows the board passed out. Left out here until that is fixed.
+            if not ended and len(auction) and rng.random() < 0.08:
+                event = ("undo", {"seat": auction.entries[-1].seat.letter})
+            elif not strict and rng.random() < 0.15:
+                event = ("call", {"seat": rng.choice("NESW"), "call": rng.choice(ALL_CALLS)})
+            elif play is not None:
+                event = card(play.turn.letter, str(rng.choice(play.legal_cards)))
+            else:
+                options = auction.legal_calls
+                call = rng.choice([c for c in options if str(c) == "Pass"] * 3
+                                  + list(options)) if len(auction) > 3 else rng.choice(options)
+                turn = auction.turn
+                assert turn is not None
+                event = ("call", {"seat": turn.letter, "call": str(call)})
+        elif play.turn is None:
+            claim = play.claims[-1]
+            if claim.by_defender:
+                answer = claim.declarer
+            else:
+                answer = claim.declarer.lho if claim.declarer.lho not in claim.accepted_by \
+                    else claim.declarer.rho
+            event = ("claim_answer", {"seat": answer.letter, "accept": rng.random() < 0.9})
+        elif rng.random() < 0.04:
+            claimer = rng.choice([play.declarer, play.declarer.lho, play.declarer.rho])
+            event = ("claim", {"seat": claimer.letter,
+                               "tricks": rng.randint(0, 13 - len(play.completed_tricks))})
+        else:
+            event = card(play.turn.letter, str(rng.choice(play.legal_cards)))
+        if d.send(event[0], **event[1]).reply.status == "ack":
+            events.append(event)
+    return events
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), strict=st.booleans(), cut=st.floats(0, 1),
+       seat=st.sampled_from([None, "N", "E", "S", "W"]))
+def test_property_projecting_any_stream_from_any_point_gives_the_hubs_state(
+        seed: int, strict: bool, cut: float, seat: str | None) -> None:
+    """Random events on board 2 (a random deal), cut anywhere: the projection of the
+    events after the cut on the hub's state there equals the hub's state after them."""
+    rng = random.Random(seed)
+    d = driver(strict)
+    d.seat_pairs(board=2)
+    events = random_stream(rng, d, strict)
+    split = int(cut * len(events))
+    replay = driver(strict)
+    replay.seat_pairs(board=2)
+    apply(replay, events[:split])
+    before, view = public(replay), seat_view(replay, seat)
+    got = projection(before, view, events[split:])
+    # It shows them all, but for a defender's accept when the other's answer came through
+    # the hub (the state does not say who has accepted, 69A): that one waits for the hub.
+    assert got.stopped is None or got.stopped.startswith("claim_answer: the other"), got
+    apply(replay, events[split:split + got.shown])
+    after = public(replay)
+    known = isinstance((got.state.get("dummy") or {}).get("cards"), list)
+    assert confirmed(got.state) == confirmed(after, dummy_cards=known)
+
+
+# End to end: a table tablet without network ----------------------------------------------------
+
+@pytest.fixture
+def hub(broker_url: str, tmp_path: Path) -> Iterator[Hub]:
+    setup = EventSetup.quick(tables=3, boards_per_round=2, seed=SEED)
+    running = Hub(data_log(tmp_path / "hub"), url=broker_url, setup=setup, tick_seconds=0.2,
+                  double_dummy=False)     # no board ends here: no result screen to prepare
+    try:
+        with HubRunner(running):
+            yield running
+    finally:
+        running.log.close()
+
+
+def hub_state(hub: Hub) -> dict[str, Any]:
+    state: dict[str, Any] = hub.call(
+        lambda: json.loads(json.dumps(hub.room.tables["A1"].public_state())))
+    return state
+
+
+def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
+        hub: Hub, tmp_path: Path) -> None:
+    """The table's tablet (Kivy root, tablet.link, its outbox on disk) loses its network
+    after the board is announced: four calls and the opening lead are entered, the screen
+    moves on with each (auction, then play: Laws 22, 41), nothing reaches the hub. The
+    network comes back: the hub applies them in order and its state is what the tablet
+    showed; the marks of what was pending are gone and dummy is faced (41D)."""
+    cable = Cable(hub.url)
+    presenter = TabletPresenter("A1", language="en")
+    root = TabletRoot(presenter)
+    box = Outbox(tmp_path / OUTBOX_NAME, "A1-tab")
+    link = TabletLink(cable.url, "A1", box.device, outbox=box, on_state=root.post_state,
+                      on_reply=root.post_reply, on_connection=root.post_connection,
+                      reconnect_delay=(0.1, 0.5))
+    root.send, root.pending = link.send, box.pending
+    seen: list[tuple[Any, ...]] = []          # every view of the table the screen was given
+    project_now = presenter._project
+
+    def spy() -> None:
+        project_now()
+        seen.append(footprint(presenter.state))
+
+    presenter._project = spy  # type: ignore[method-assign]
+    try:
+        show(root)
+        until(lambda: presenter.connection == "online" and presenter.state, "the hub")
+        for command, args in ((presenter.checkin, (1, "NS")), (presenter.checkin, (4, "EW")),
+                              (presenter.board, (1,))):
+            assert root.act(command, *args)
+        until(lambda: presenter.hub_state.get("phase") == "auction"
+              and presenter.pending_count == 0, "board 1 on the hub")
+        cable.cut()                                   # the tablet's Wi-Fi drops
+        until(lambda: presenter.connection == "offline", "the link to notice")
+        seen.clear()
+        accepted = hub.call(lambda: hub.stats.accepted)
+        for call, seat in (("1C", "N"), ("Pass", "E"), ("Pass", "S"), ("Pass", "W")):
+            assert presenter.turn == seat and root.screen_name == "auction"
+            assert root.act(presenter.call, call)
+        assert root.screen_name == "play" and presenter.turn == "E"
+        assert presenter.contract_text == "1♣ by North"
+        lead = hub.call(lambda: hub.room.tables["A1"].seat_view(Seat.EAST)["hand"][0])
+        assert root.act(presenter.card, lead)
+        assert presenter.trick == {"E": lead} and presenter.trick_pending == {"E"}
+        assert presenter.turn == "S" and presenter.auction_cells == []      # 41C
+        assert "(5)" in root.bar.connection.text and box.count() == 5
+        shown, entered = footprint(presenter.state), len(seen)
+        assert hub.call(lambda: hub.stats.accepted) == accepted             # nothing got out
+        assert footprint(hub_state(hub)) != shown
+        cable.plug()                                  # the network is back
+        assert link.wait_delivered(15)
+        until(lambda: presenter.connection == "online" and presenter.pending_count == 0
+              and presenter.dummy_known, "the hub's state")
+        assert hub.call(lambda: hub.stats.accepted) == accepted + 5
+        final = hub_state(hub)
+        assert footprint(final) == shown
+        assert presenter.state == presenter.hub_state == final
+        assert len(presenter.dummy_cards) == 13 and presenter.trick_pending == set()
+        # Offline, each entry moved the screen on; while the hub caught up (its states and
+        # replies crossing), the table shown did not move: no step back, nothing twice.
+        progress = [(4 if f[3] is None else len(f[3])) + (len(f[7][2]) if f[7] else 0)
+                    for f in seen[:entered]]
+        assert progress == sorted(progress) and progress[-1] == 5, progress
+        assert len(seen) > entered and all(f == shown for f in seen[entered:]), seen
+        assert root.bar.connection.text == "Connected"
+    finally:
+        link.close()
+        cable.close()
+        box.close()
+        root.close()
