@@ -50,7 +50,8 @@ class TableRun:
 
 def _table_worker(url: str, table: str, events: Sequence[DeviceEvent], run: str,
                   timeout: float, retries: int, realtime: Callable[[float], float] | None,
-                  out: TableRun, errors: list[str], announce: bool) -> None:
+                  out: TableRun, errors: list[str], announce: bool,
+                  stop: threading.Event | None = None) -> None:
     client_id = f"tenace-sim-{run}-{table}"
     devices: dict[str, VirtualDevice] = {}
     client = MqttClient(url, client_id, start=False)
@@ -64,10 +65,16 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent], run: str,
                 client.publish(topic_device_status(table, device),
                                json.dumps({"online": True}), 1, True)
         for event in events:
+            if stop is not None and stop.is_set():
+                return
             if realtime is not None:
                 delay = realtime(event.time)
                 if delay > 0:
-                    time.sleep(delay)
+                    if stop is not None:
+                        if stop.wait(delay):
+                            return
+                    else:
+                        time.sleep(delay)
             dev = devices.get(event.device)
             if dev is None:
                 dev = devices[event.device] = VirtualDevice(event.device, run)
@@ -119,19 +126,21 @@ def _send(client: MqttClient, replies: queue.Queue[Message], table: str, env: En
 def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, run: str | None = None,
                timeout: float = 5.0, retries: int = 3,
                realtime: Callable[[float], float] | None = None,
-               announce: bool = True) -> dict[str, TableRun]:
+               announce: bool = True,
+               stop: threading.Event | None = None) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
     ``run`` makes the event ids of this run unique (default: random). With ``realtime``
     (device time -> seconds to wait first), events keep their pace and carry the real
-    clock. ``announce`` publishes each device's birth status first."""
+    clock. ``announce`` publishes each device's birth status first; ``stop`` ends every
+    table's script early (its connection closed cleanly)."""
     run = run or uuid.uuid4().hex[:8]
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, run, timeout, retries, realtime,
-                                      results[table], errors, announce), daemon=True)
+                                      results[table], errors, announce, stop), daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
         thread.start()

@@ -133,7 +133,14 @@ def demo(args: argparse.Namespace) -> int:
     pace = args.pace
     minutes = 7.5 * args.boards * pace
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    setup = _setup(args.tables, args.boards, args.rounds, "mitchell", seed, minutes)
+    rounds = args.rounds
+    if rounds is None:   # six rounds, or the whole movement when it has fewer
+        from bridgecore.movements import mitchell
+        try:
+            rounds = min(6, mitchell(args.tables, boards_per_round=args.boards).rounds)
+        except ValueError as err:
+            raise CommandError(f"--tables {args.tables}: {err}") from err
+    setup = _setup(args.tables, args.boards, rounds, "mitchell", seed, minutes)
     stop_at = None if args.minutes is None else time.monotonic() + args.minutes * 60
     with running_hub(args.broker, None, setup, console=console) as (hub, url):
         page = hub.console.url if hub.console is not None else None
@@ -153,17 +160,21 @@ def demo(args: argparse.Namespace) -> int:
                 hub.call(lambda n=number: hub.director({"op": "round_start", "round": n}))
 
         threading.Thread(target=director, daemon=True).start()
+        stop = threading.Event()
         player = threading.Thread(target=_play, args=(run_tables, DriverError, url, script,
-                                                      pacer), daemon=True)
+                                                      pacer, stop), daemon=True)
         player.start()
         try:
             while player.is_alive() and (stop_at is None or time.monotonic() < stop_at):
                 player.join(0.5)
         except KeyboardInterrupt:
             print("stopping", file=sys.stderr)
+        finished = not player.is_alive()
+        stop.set()              # the simulated tables leave before the broker stops
+        player.join(15)
         alerts = hub.call(lambda: len(hub.room.alerts))
         print(f"{hub.stats.accepted} events taken, {alerts} alerts raised", flush=True)
-        if args.minutes is None and not player.is_alive():
+        if args.minutes is None and finished:
             print("the session is over; the console stays up until Ctrl-C", flush=True)
             try:
                 while True:
@@ -173,9 +184,10 @@ def demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(run_tables: Any, error: type[Exception], url: str, script: Any, pacer: Any) -> None:
+def _play(run_tables: Any, error: type[Exception], url: str, script: Any, pacer: Any,
+          stop: threading.Event) -> None:
     try:
-        run_tables(url, script.events_by_table, realtime=pacer, timeout=10.0)
+        run_tables(url, script.events_by_table, realtime=pacer, timeout=10.0, stop=stop)
     except error as err:
         log.error("simulated room: %s", err)
 
@@ -205,7 +217,8 @@ def add_parsers(sub: Any) -> None:
                     "and a room of simulated tables playing with irregularities.")
     d.add_argument("--tables", type=int, default=12)
     d.add_argument("--boards", type=int, default=2, help="boards per round (default 2)")
-    d.add_argument("--rounds", type=int, default=6)
+    d.add_argument("--rounds", type=int, help="rounds to play (default 6, or fewer when "
+                   "the movement has fewer)")
     d.add_argument("--inject", default=DEMO_RATES, help="kind=rate,... per board")
     d.add_argument("--seed", type=int)
     d.add_argument("--pace", type=float, default=0.02,

@@ -1,0 +1,20 @@
+"""``tenace demo``, the README's main job: a hub with its embedded broker, the director's
+console and a simulated room, run for a few seconds as a user would."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+
+def test_the_demo_runs_a_room_and_serves_the_console() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "tenace", "demo", "--tables", "4", "--minutes", "0.15",
+         "--no-browser", "--console", "127.0.0.1:0", "--seed", "1"],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"director console: http://127\.0\.0\.1:\d+/", out.stdout)
+    taken = re.search(r"(\d+) events taken", out.stdout)
+    assert taken and int(taken.group(1)) > 100
+    assert "Traceback" not in out.stderr
