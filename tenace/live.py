@@ -96,12 +96,20 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
                 console: tuple[str, int] | None = None) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
     loopback port): yields (hub, broker URL)."""
+    from hub.errors import HubError
     from hub.service import HubRunner
 
     with _broker(broker, ("127.0.0.1", 0)) as url:
         hub_ = _open_hub(url, data, setup, console)
-        with HubRunner(hub_) as running:
+        runner = HubRunner(hub_)
+        try:
+            running = runner.__enter__()
+        except HubError as err:   # e.g. the console's port is taken
+            raise CommandError(str(err)) from err
+        try:
             yield running, url
+        finally:
+            runner.__exit__(None, None, None)
 
 
 def hub(args: argparse.Namespace) -> int:
@@ -137,6 +145,8 @@ def hub(args: argparse.Namespace) -> int:
 
         try:
             asyncio.run(main())
+        except OSError as err:    # the console's address is taken or not ours
+            raise CommandError(f"the hub could not start: {err}") from err
         finally:
             hub_.log.close()
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_the_demo_runs_a_room_and_serves_the_console() -> None:
@@ -18,3 +19,19 @@ def test_the_demo_runs_a_room_and_serves_the_console() -> None:
     taken = re.search(r"(\d+) events taken", out.stdout)
     assert taken and int(taken.group(1)) > 100
     assert "Traceback" not in out.stderr
+
+
+def test_a_console_port_already_taken_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for command in (["demo", "--minutes", "0.05", "--no-browser"],
+                        ["hub", "--tables", "3", "--listen", "127.0.0.1:0", "--data",
+                         str(tmp_path / "data")]):
+            out = subprocess.run([sys.executable, "-m", "tenace", *command, "--console",
+                                  f"127.0.0.1:{port}"], capture_output=True, text=True,
+                                 timeout=60)
+            assert out.returncode == 2, out.stderr
+            assert "Traceback" not in out.stderr and "address already in use" in out.stderr
