@@ -171,6 +171,13 @@ class Hub:
     def hub_time(self) -> float:
         return self.clock()
 
+    def _rebuild_from_log(self) -> None:
+        """A write failed: the room goes back to exactly what the log holds (the set-up is
+        its first record)."""
+        self.room = self.setup.build_room()
+        self.room.rebuild(self.log.replay(after=1))
+        self._attach(self.room)
+
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
         if not self.double_dummy:
@@ -346,9 +353,7 @@ class Hub:
         """The batch could not be written: nothing of it may count. The room goes back to
         what the log holds and no event of the batch is acknowledged (devices resend)."""
         log.critical("event log write failed, batch dropped and room rebuilt: %s", err)
-        self.room = self.setup.build_room()
-        self.room.rebuild(self.log.replay(after=1))
-        self._attach(self.room)
+        self._rebuild_from_log()
         client = self._client
         if client is None:
             return
@@ -447,9 +452,7 @@ class Hub:
                 self.log.append_many(records)
             except StoreError as err:
                 log.critical("director command not stored: %s", err)
-                self.room = self.setup.build_room()
-                self.room.rebuild(self.log.replay(after=1))
-                self._attach(self.room)
+                self._rebuild_from_log()
                 return {"ok": False, "error": f"not stored: {err}"}
         self._publish_alerts(alerts)
         self._publish_tables(changed)
