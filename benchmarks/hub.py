@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import queue
 import random
 import signal
 import subprocess
@@ -48,6 +46,7 @@ from hub.room import Room
 from hub.service import Hub
 from hub.store import LOG_NAME, EventLog
 from tenace.devices import DeviceEvent, envelopes
+from tenace.driver import wait_for_hub
 
 
 def _line(name: str, value: str, target: str = "", ok: bool | None = None) -> None:
@@ -151,7 +150,8 @@ class HubProcess:
         self.log = (data / "hub.out").open("ab")
         self.proc = subprocess.Popen(setup.hub_command(url, data), stdout=self.log,
                                      stderr=subprocess.STDOUT)
-        if not _wait_online(url, self.proc):
+        if not wait_for_hub(url, started_after=time.time() - 1, process=self.proc,
+                            timeout=120.0):
             self.stop()
             raise RuntimeError(f"the hub did not start: see {data / 'hub.out'}")
 
@@ -164,26 +164,6 @@ class HubProcess:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
-
-
-def _wait_online(url: str, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> bool:
-    started = time.time()
-    watcher = MqttClient(url, f"bench-watch-{time.monotonic_ns()}", clean_session=True,
-                         start=False)
-    watcher.subscribe("tenace/v1/hub/status", 1, wait=False)
-    watcher.start().wait_connected()
-    try:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                status = json.loads(watcher.messages.get(timeout=0.5).payload or b"{}")
-            except queue.Empty:
-                continue
-            if status.get("online") and status.get("started", 0) >= started - 1:
-                return True
-        return False
-    finally:
-        watcher.close()
 
 
 def _device_records(path: Path) -> list[float]:

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hub.mosquitto import free_port
 from hub.mqtt import MqttClient
+from tenace.driver import wait_for_hub
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
 
@@ -255,35 +256,13 @@ def main() -> None:
                  "--data", f"{tmp}/hub", "--tables", "3", "--boards-per-round", "2",
                  "--seed", SEED, "--console", "off"], stdout=out, stderr=subprocess.STDOUT)
         try:
-            if not wait_online(url, hub):
+            if not wait_for_hub(url, process=hub):
                 raise SystemExit(f"the hub did not start: {(Path(tmp) / 'hub.out').read_text()}")
             bench_cold_start(url, args.starts)
             bench_taps(url, args.taps)
         finally:
             hub.terminate()
             hub.wait(30)
-
-
-def wait_online(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            watcher = MqttClient(url, f"bench-hub-{time.monotonic_ns()}", clean_session=True,
-                                 start=False)
-            watcher.subscribe("tenace/v1/hub/status", 1, wait=False)
-            watcher.start().wait_connected(2.0)
-        except Exception:
-            time.sleep(0.2)
-            continue
-        try:
-            message = watcher.messages.get(timeout=5)
-            if b'"online":true' in message.payload.replace(b" ", b""):
-                return True
-        except Exception:
-            pass
-        finally:
-            watcher.close()
-    return False
 
 
 if __name__ == "__main__":

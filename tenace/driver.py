@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import subprocess
 import threading
 import time
 import uuid
@@ -24,10 +25,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.mqtt import Message, MqttClient
-from hub.protocol import ROOT, Envelope, Reply, topic_device_status, topic_event
+from hub.protocol import (
+    ROOT,
+    Envelope,
+    Reply,
+    topic_device_status,
+    topic_event,
+    topic_hub_status,
+)
 from tenace.devices import DeviceEvent, VirtualDevice
 
-__all__ = ["DriverError", "Observer", "TableRun", "run_tables"]
+__all__ = ["DriverError", "Observer", "TableRun", "run_tables", "wait_for_hub"]
 
 log = logging.getLogger(__name__)
 
@@ -231,3 +239,28 @@ def tables_of(events: Iterable[DeviceEvent]) -> dict[str, list[DeviceEvent]]:
     for event in events:
         out.setdefault(event.table, []).append(event)
     return out
+
+
+def wait_for_hub(url: str, *, started_after: float = 0.0,
+                 process: subprocess.Popen[bytes] | None = None,
+                 timeout: float = 60.0) -> bool:
+    """Until the hub's retained status says online, started after ``started_after`` (hub
+    clock); False after ``timeout`` or once ``process`` (the hub's, or its broker's) has
+    exited. The broker may still be starting: the watcher keeps trying to connect."""
+    watcher = MqttClient(url, f"tenace-wait-{uuid.uuid4().hex[:8]}", clean_session=True,
+                         reconnect_delay=(0.1, 1.0), start=False)
+    watcher.subscribe(topic_hub_status(), 1, wait=False)
+    watcher.start()
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and (process is None or process.poll() is None):
+            try:
+                status = json.loads(watcher.messages.get(timeout=0.5).payload or b"{}")
+            except (queue.Empty, ValueError):
+                continue
+            if (isinstance(status, dict) and status.get("online")
+                    and status.get("started", 0) > started_after):
+                return True
+        return False
+    finally:
+        watcher.close(farewell=False)

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from hub.event import EventSetup
 from hub.mqtt import MqttClient
-from hub.protocol import topic_hub_status, topic_state
+from hub.protocol import topic_state
 from hub.store import LOG_NAME, EventLog
 from tenace.devices import DeviceEvent, apply_local
-from tenace.driver import run_tables
+from tenace.driver import run_tables, wait_for_hub
 from tests.hub.conftest import Mosquitto
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
@@ -35,21 +35,8 @@ def start_hub(url: str, data: Path) -> subprocess.Popen[bytes]:
 
 def wait_online(url: str, started_after: float) -> None:
     """Until the hub's retained status says online with a start time after ``started_after``."""
-    watcher = MqttClient(url, f"w-{time.monotonic_ns()}", clean_session=True, start=False)
-    watcher.subscribe(topic_hub_status(), 1, wait=False)
-    watcher.start().wait_connected()
-    deadline = time.monotonic() + 30
-    try:
-        while time.monotonic() < deadline:
-            try:
-                status = json.loads(watcher.messages.get(timeout=1).payload or b"{}")
-            except Exception:
-                continue
-            if status.get("online") and status.get("started", 0) > started_after:
-                return
-        raise AssertionError("the hub did not come online")
-    finally:
-        watcher.close()
+    assert wait_for_hub(url, started_after=started_after, timeout=30.0), \
+        "the hub did not come online"
 
 
 def session(setup: EventSetup) -> list[DeviceEvent]:
