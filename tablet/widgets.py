@@ -8,14 +8,17 @@ symbols, which Kivy's default Roboto lacks.
 
 from __future__ import annotations
 
+import importlib
+import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import kivy
 from kivy.core.text import LabelBase
-from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.graphics import Color, RoundedRectangle
 from kivy.lang import Builder
+from kivy.logger import Logger
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.anchorlayout import AnchorLayout
@@ -34,6 +37,22 @@ __all__ = [
     "NumberField", "Panel", "Screen", "Tap", "Text", "TrickView", "banner", "call_markup",
     "card_markup", "colour", "show",
 ]
+
+def _clipboard_without_x_tools() -> None:
+    """Kivy probes for xclip and xsel (starting each) for the clipboard and for a Linux "cut
+    buffer", and logs a critical error with tracebacks when neither is installed, the first
+    time a text field is touched. A tablet has neither and needs only SDL's clipboard."""
+    kivy.kivy_options["clipboard"] = ("sdl2", "dummy")
+    kivy.kivy_options["cutbuffer"] = ()
+    level = Logger.level
+    Logger.setLevel(logging.CRITICAL + 1)
+    try:
+        importlib.import_module("kivy.core.clipboard")   # chosen once, here
+    finally:
+        Logger.setLevel(level)
+
+
+_clipboard_without_x_tools()
 
 FONT = "TenaceSans"
 _KIVY_FONT = os.path.join(os.path.dirname(kivy.__file__), "data", "fonts", "DejaVuSans.ttf")
@@ -152,12 +171,14 @@ class Tap(ButtonBehavior, SteadyLabel):
         if fg is not None:
             self.fg = list(fg)
         self.action = action
+        # The edge is a rounded rectangle under the fill, not a Line: a Line wider than one
+        # pixel cost Mesa's software renderer half a megabyte per button.
         with self.canvas.before:
+            self._edge_colour = Color(rgba=self.edge)
+            self._outline = RoundedRectangle(pos=self.pos, size=self.size,
+                                             radius=[self.radius])
             self._fill = Color(rgba=self.bg)
             self._shape = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius])
-            self._edge_colour = Color(rgba=self.edge)
-            self._line = Line(rounded_rectangle=(*self.pos, *self.size, self.radius),
-                              width=dp(2))
         self.bind(pos=self._draw, size=self._draw, bg=self._draw, state=self._draw,
                   disabled=self._draw, selected=self._draw, edge=self._draw, fg=self._draw)
         self._draw()
@@ -181,11 +202,14 @@ class Tap(ButtonBehavior, SteadyLabel):
         self._edge_colour.rgba = list(edge)
         w = max(self.width, 1)
         h = max(self.height, 1)
-        self._shape.pos, self._shape.size = self.pos, self.size
-        self._shape.radius = [min(self.radius, w / 2, h / 2)]
-        self._line.rounded_rectangle = (self.x + dp(1), self.y + dp(1), w - dp(2), h - dp(2),
-                                        min(self.radius, w / 2, h / 2))
-        self._line.width = dp(4) if self.selected else dp(2)
+        radius = min(self.radius, w / 2, h / 2)
+        self._outline.pos, self._outline.size = self.pos, self.size
+        self._outline.radius = [radius]
+        inset = dp(6) if self.selected else dp(3) if edge[3] > 0 else 0
+        inset = min(inset, w / 4, h / 4)
+        self._shape.pos = (self.x + inset, self.y + inset)
+        self._shape.size = (w - 2 * inset, h - 2 * inset)
+        self._shape.radius = [max(0, radius - inset / 2)]
         self.text_size = (w - dp(6), None)
 
     def on_release(self) -> None:
