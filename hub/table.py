@@ -725,6 +725,14 @@ class TableState(PocketReads):
                 "number": trick.number, "leader": trick.leader.letter,
                 "cards": [[x.letter, str(c)] for x, c in trick.cards]}
             out["tricks"] = {"NS": play.tricks_won(Side.NS), "EW": play.tricks_won(Side.EW)}
+            # The trick just quitted, all four cards faced: Law 66A lets a player have them
+            # shown until his side has led or played to the next trick.
+            done = play.tricks[:len(play.tricks) - (0 if play.current_trick_is_empty else 1)]
+            if done and done[-1].winner is not None:
+                last = done[-1]
+                out["last_trick"] = {"number": last.number, "leader": last.leader.letter,
+                                     "cards": [[x.letter, str(c)] for x, c in last.cards],
+                                     "winner": last.winner.letter}
             if faced:
                 out["dummy"] = {"seat": play.dummy.letter,
                                 "cards": [str(c) for c in play.remaining(play.dummy)]}

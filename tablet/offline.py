@@ -86,8 +86,8 @@ _STANDS = ("open", "accepted")
 # What only the hub gives of a board that is over (the hand record, the traveller so far).
 _HUB_ONLY = ("deal", "traveller", "percentage", "imps", "field", "dd")
 # What a new board leaves behind of the one before (the hub's state of a fresh board).
-_BOARD_KEYS = ("auction", "contract", "declarer", "doubled", "trick", "tricks", "dummy",
-               "claim", "result", "confirmed", *_HUB_ONLY)
+_BOARD_KEYS = ("auction", "contract", "declarer", "doubled", "trick", "last_trick", "tricks",
+               "dummy", "claim", "result", "confirmed", *_HUB_ONLY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +346,9 @@ class _Table:
             return
         winner = trick_winner(tuple(cards), None, contract.strain.suit)
         tricks[winner.side.value] += 1
+        self.s["last_trick"] = {"number": number, "leader": leader.letter,
+                                "cards": [list(c) for c in trick["cards"]],
+                                "winner": winner.letter, "pending": list(trick["pending"])}
         if tricks["NS"] + tricks["EW"] >= 13:
             won = tricks[declarer.side.value]
             self.s.update(phase="over", turn=None, trick=None,

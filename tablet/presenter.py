@@ -788,6 +788,33 @@ class TabletPresenter:
         return dict(self._trick_cards())
 
     @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The trick just quitted: ``number``, ``cards`` (seat -> card), ``winner``,
+        ``pending`` (seats whose card the hub has not confirmed); None before the first
+        trick is complete."""
+        last = self.state.get("last_trick")
+        if self.phase != "play" or not isinstance(last, dict):
+            return None
+        cards = {p[0]: p[1] for p in last.get("cards") or ()
+                 if isinstance(p, list) and len(p) == 2}
+        marked = last.get("pending") if isinstance(last.get("pending"), list) else []
+        return {"number": last.get("number"), "cards": cards, "winner": last.get("winner"),
+                "pending": {seat for seat, card in cards.items() if card in marked}}
+
+    @property
+    def last_trick_allowed(self) -> bool:
+        """Law 66A: the cards of the trick just quitted may be shown again to a player so
+        long as his side has not led or played to the next trick (one tablet for the
+        table: so long as one side has not)."""
+        if self.last_trick is None:
+            return False
+        played = {seat.side for seat in map(_seat, self.trick) if seat is not None}
+        own = _seat(self.seat)
+        if own is None:
+            return len(played) < 2
+        return own.side not in played
+
+    @property
     def trick_number(self) -> int | None:
         trick = self.state.get("trick")
         return trick.get("number") if isinstance(trick, dict) else None

@@ -155,8 +155,14 @@ class PlayScreen(Screen):
         self.hand_area = BoxLayout(orientation="vertical", spacing=dp(4))
         self.hand_area.add_widget(self.hand_title)
         self.hand_area.add_widget(self.hand)
-        self.claim_button = Tap("", self.open_claim, size=22, bg=PALETTE["blue"],
-                                size_hint_y=None, height=dp(64))
+        self.claim_button = Tap("", self.open_claim, size=22, bg=PALETTE["blue"])
+        # Law 66A: the trick just quitted shown again, while the player's side has not
+        # played to the next one (held down, or tapped on and off).
+        self.peeking = False
+        self.last_button = Tap("", self.toggle_last_trick, size=20, bg=PALETTE["grey"])
+        self.actions = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        self.actions.add_widget(self.last_button)
+        self.actions.add_widget(self.claim_button)
         self.claim_panel = ClaimPanel(host)
         self.answer_panel = AnswerPanel(host)
         self.bottom.add_widget(self.hand_area)
@@ -176,7 +182,7 @@ class PlayScreen(Screen):
             self.cards_column.add_widget(self.side)
             self.cards_column.add_widget(self.bottom)
             self.table_column.add_widget(self.trick)
-            self.table_column.add_widget(self.claim_button)
+            self.table_column.add_widget(self.actions)
             self.cards_column.size_hint_x = 0.6
             self.table_column.size_hint_x = 0.4
             self.side.size_hint_y = 0.45
@@ -188,8 +194,12 @@ class PlayScreen(Screen):
             self.side.size_hint_y = 0.28
             self.trick.size_hint_y = 0.28
             self.bottom.size_hint_y = 0.44
-            for w in (self.side, self.trick, self.bottom, self.claim_button):
+            for w in (self.side, self.trick, self.bottom, self.actions):
                 self.body.add_widget(w)
+
+    def toggle_last_trick(self) -> None:
+        self.peeking = not self.peeking
+        self.host.refresh(force=True)
 
     def open_claim(self) -> None:
         self.claim_panel.open = True
@@ -236,12 +246,21 @@ class PlayScreen(Screen):
         if not dummy:
             self.dummy.height = 0
         self.grid.show(p.columns, p.vulnerable, cells, tr, p.turn, p.four_colour)
-        self.trick.show(p.trick, p.turn, tr, p.four_colour,
-                        centre=tr("play.trick", number=p.trick_number or ""),
-                        me=p.seat if p.seat is not None else None)
+        self._show_trick()
         self.claim_button.text = tr("claim.button")
-        show(self.claim_button, p.claim_seat is not None and not self.claim_panel.open,
-             dp(64))
+        claim_shown = p.claim_seat is not None and not self.claim_panel.open
+        self.peeking = self.peeking and p.last_trick_allowed
+        last_shown = p.last_trick_allowed and bool(p.trick)
+        self.last_button.text = tr("play.back_to_trick") if self.peeking else \
+            tr("play.last_trick")
+        self.last_button.selected = self.peeking
+        for button, shown in ((self.claim_button, claim_shown),
+                              (self.last_button, last_shown)):
+            show(button, shown)
+            button.size_hint_x = 1 if shown else None
+            if not shown:
+                button.width = 0
+        show(self.actions, claim_shown or last_shown, dp(64))
         if claim is not None and claim.answer_for:
             self._bottom(self.answer_panel)
             self.answer_panel.refresh()
@@ -252,6 +271,24 @@ class PlayScreen(Screen):
             self.claim_panel.open = False
             self._bottom(self.hand_area)
             self._refresh_hand()
+
+    def _show_trick(self) -> None:
+        """The trick in progress; before the next lead, and while the player asks for it
+        (66A), the trick just quitted with its winner marked."""
+        p = self.host.presenter
+        tr = p.tr
+        me = p.seat if p.seat is not None else None
+        last = p.last_trick
+        if last is not None and (self.peeking or not p.trick):
+            winner = last["winner"]
+            self.trick.show(last["cards"], winner, tr, p.four_colour,
+                            centre=tr("play.trick_won", number=last["number"] or "",
+                                      seat=tr.seat(winner) if winner else ""),
+                            me=me, pending=last["pending"])
+            return
+        self.trick.show(p.trick, p.turn, tr, p.four_colour,
+                        centre=tr("play.trick", number=p.trick_number or ""),
+                        me=me, pending=p.trick_pending)
 
     def _refresh_hand(self) -> None:
         p = self.host.presenter

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import kivy
@@ -67,7 +67,7 @@ PALETTE: dict[str, tuple[float, float, float, float]] = {
     "light": (0.86, 0.86, 0.84, 1), "white": (1, 1, 1, 1), "card": (1, 1, 1, 1),
     "felt": (0.11, 0.42, 0.26, 1), "yellow": (0.98, 0.83, 0.20, 1),
     "disabled": (0.80, 0.80, 0.78, 1), "vul": (0.80, 0.08, 0.10, 1),
-    "notvul": (0.93, 0.93, 0.90, 1),
+    "notvul": (0.93, 0.93, 0.90, 1), "pending": (0.99, 0.96, 0.80, 1),
 }
 TAP = dp(58)           # the smallest touch target's height
 
@@ -389,7 +389,10 @@ class AuctionGrid(GridLayout):
             text += " [color=1a5cbf][b]![/b][/color]"
         if cell.explanation:
             text += f"\n[size={int(sp(14))}]{escape_markup(cell.explanation)}[/size]"
-        box.bg = list(PALETTE["white"] if cell.live else PALETTE["light"])
+        if cell.pending:   # entered here, not yet confirmed by the hub
+            text += " [color=888888]\u2026[/color]"
+        box.bg = list(PALETTE["pending"] if cell.pending else
+                      PALETTE["white"] if cell.live else PALETTE["light"])
         box.height = dp(64 if cell.explanation else 40)
         label.text = text
 
@@ -467,8 +470,12 @@ class TrickView(GridLayout):
         self._felt.pos, self._felt.size = self.pos, self.size
 
     def show(self, cards: dict[str, str], turn: str | None, tr: Translator,
-             four_colour: bool, centre: str = "", me: str | None = None) -> None:
-        key = (tuple(sorted(cards.items())), turn, tr.language, four_colour, centre, me)
+             four_colour: bool, centre: str = "", me: str | None = None,
+             pending: Collection[str] = ()) -> None:
+        """``turn``: the seat marked (the player in turn, or the winner of a quitted
+        trick); ``pending``: seats whose card the hub has not confirmed yet (greyed)."""
+        key = (tuple(sorted(cards.items())), turn, tr.language, four_colour, centre, me,
+               tuple(sorted(pending)))
         if key == self._key:
             return
         self._key = key
@@ -483,6 +490,7 @@ class TrickView(GridLayout):
             name.color = list(PALETTE["yellow"] if seat == turn else PALETTE["white"])
             card = cards.get(seat)
             face.opacity = 0 if card is None else 1
+            face.bg = list(PALETTE["pending"] if seat in pending else PALETTE["card"])
             if card is not None:
                 label.text = f"{rank_label(card[1:], tr.language)}{SUIT_SYMBOLS[card[0]]}"
                 label.color = list(suit_colour(card[0], four_colour))

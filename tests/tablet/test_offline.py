@@ -69,7 +69,7 @@ def confirmed(state: dict[str, Any], *, dummy_cards: bool = True) -> dict[str, A
         s.pop(key, None)
     for entry in s.get("auction") or ():
         entry.pop("pending", None)
-    for key in ("trick", "claim", "result"):
+    for key in ("trick", "last_trick", "claim", "result"):
         if isinstance(s.get(key), dict):
             s[key].pop("pending", None)
     if not dummy_cards and isinstance(s.get("dummy"), dict):
@@ -209,6 +209,11 @@ def test_law_44_a_trick_completed_offline_goes_to_its_winner_who_leads_next() ->
     assert shown["trick"] == {"number": 2, "leader": "N",
                               "cards": [["N", "SK"], ["E", "S9"]], "pending": ["SK", "S9"]}
     assert shown["pending"]["cards"] == ["ST", "S3", "S2", "SA", "SK", "S9"]
+    # Law 66A: the quitted trick stays known, its winner with it, marked as pending
+    assert shown["last_trick"] == {"number": 1, "leader": "E", "winner": "N",
+                                   "cards": [["E", "ST"], ["S", "S3"], ["W", "S2"],
+                                             ["N", "SA"]],
+                                   "pending": ["ST", "S3", "S2", "SA"]}
 
 
 def test_law_44_trumps_win_the_trick_offline() -> None:

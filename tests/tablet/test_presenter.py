@@ -827,3 +827,36 @@ def test_offline_a_refused_event_is_dropped_and_the_screen_resynchronises() -> N
     assert [(c.seat, c.call, c.pending) for c in tab.auction_cells] == [
         ("N", "1C", False), ("E", "Pass", False)]
     assert tab.state == tab.hub_state and tab.pending_count == 0
+
+
+# Law 66A: the trick just quitted ---------------------------------------------------------
+
+def test_law_66a_quitted_trick_shown_until_the_players_side_plays_to_the_next() -> None:
+    t = _in_play()                                  # trick 1: E HJ, S H8, W H2, N HA
+    for tablet in t.tablets.values():
+        assert tablet.last_trick == {"number": 1, "winner": "N", "pending": set(),
+                                     "cards": {"E": "HJ", "S": "H8", "W": "H2", "N": "HA"}}
+        assert tablet.last_trick_allowed            # nobody has led to trick 2 yet
+    t.cards("SA")                                   # North (NS) leads to trick 2
+    assert not t["N"].last_trick_allowed and not t["S"].last_trick_allowed
+    assert t["E"].last_trick_allowed and t["W"].last_trick_allowed
+    t.cards(t["E"].own_cards[0])                    # East: now both sides have played
+    assert not any(tablet.last_trick_allowed for tablet in t.tablets.values())
+    assert t["W"].last_trick is not None            # still known; only no longer shown
+
+
+def test_law_66a_table_tablet_may_show_it_until_both_sides_have_played() -> None:
+    t = _in_play(seats=[None])
+    tablet = t[None]
+    assert tablet.last_trick is not None and tablet.last_trick_allowed
+    t.cards("SA")
+    assert tablet.last_trick_allowed                # East-West have not played yet
+    t.cards(_any_card_of(t, "E"))
+    assert not tablet.last_trick_allowed
+
+
+def _any_card_of(t: Table, seat: str) -> str:
+    """A card East still holds (from the hub's deal: a table tablet holds no hand)."""
+    table = t.room.tables["A1"]
+    play = table.sitting.board.play
+    return str(next(iter(play.remaining(Seat(SEATS.index(seat))))))

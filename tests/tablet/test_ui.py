@@ -231,6 +231,27 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     play(n)
     until(lambda: sum(north.tricks_won) == 1, "trick 1 complete")
 
+    # Law 66A: the quitted trick stays on the cloth, its winner marked, until the next lead;
+    # then a player whose side has not played to the new trick may have it shown again.
+    show(w)
+    until(lambda: west.last_trick is not None, "the quitted trick on West's tablet")
+    cloth = w.screens["play"].trick
+    quitted = dict(west.last_trick["cards"])
+    faces = lambda: [label.text for _, face, label in cloth._places if face.opacity]  # noqa: E731
+    assert "won by North" in cloth.centre.text and len(faces()) == 4
+    assert w.screens["play"].last_button.disabled          # nothing led yet: on the cloth
+    play(n)                                                # North leads to trick 2
+    show(w)
+    until(lambda: west.last_trick_allowed and west.trick, "trick 2 led")
+    frames(3)
+    last = w.screens["play"].last_button
+    assert not last.disabled and cloth.centre.text == "Trick 2"
+    tap(last)
+    assert "won by North" in cloth.centre.text and len(faces()) == len(quitted) == 4
+    shot(w, "last_trick")
+    tap(last)
+    assert cloth.centre.text == "Trick 2"
+
     # A claim (68-69): declarer claims the 12 remaining tricks, both defenders accept.
     show(n)
     tap(n.screens["play"].claim_button)
