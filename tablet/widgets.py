@@ -299,7 +299,7 @@ class HandView(BoxLayout):
                                Text("", bold=True, size_hint_x=None, width=dp(34)),
                                Widget()))
         self.clear_widgets()
-        for (row, head, spacer), suit in zip(self._rows, rows):
+        for (row, head, spacer), suit in zip(self._rows, rows, strict=False):   # rows kept
             head.text = SUIT_SYMBOLS[suit]
             head.font_size = sp(card_size)
             head.color = list(suit_colour(suit, four_colour))
@@ -426,12 +426,15 @@ def card_markup(card: str, language: str, four_colour: bool = False) -> str:
            "[/color]"
 
 
+# Each place of the cloth's 3x3 grid that holds a seat: that seat, counted clockwise from the
+# tablet's own (across, left, right, own).
+_TRICK_PLACES = {(0, 1): 2, (1, 0): 1, (1, 2): 3, (2, 1): 0}
+
+
 class TrickView(GridLayout):
     """The trick in progress on a green cloth: each card at its seat's place, the player in
     turn's place marked. Built once; a card played changes one place."""
 
-    # each place's seat, counted clockwise from the tablet's own: across, left, right, own
-    _PLACES = {(0, 1): 2, (1, 0): 1, (1, 2): 3, (2, 1): 0}
 
     def __init__(self, **kw: Any):
         super().__init__(cols=3, rows=3, spacing=dp(4), padding=dp(6), **kw)
@@ -445,7 +448,7 @@ class TrickView(GridLayout):
         self._places: list[tuple[Text, Panel, Text]] = []
         for r in range(3):
             for c in range(3):
-                if (r, c) not in self._PLACES:
+                if (r, c) not in _TRICK_PLACES:
                     self.add_widget(self.centre if (r, c) == (1, 1) else Widget())
                     continue
                 box = BoxLayout(orientation="vertical", spacing=dp(2))
@@ -463,8 +466,8 @@ class TrickView(GridLayout):
                 box.add_widget(holder)
                 self.add_widget(box)
                 self._places.append((name, face, label))
-        self._order = [self._PLACES[(r, c)] for r in range(3) for c in range(3)
-                       if (r, c) in self._PLACES]
+        self._order = [_TRICK_PLACES[(r, c)] for r in range(3) for c in range(3)
+                       if (r, c) in _TRICK_PLACES]
 
     def _draw(self, *_: Any) -> None:
         self._felt.pos, self._felt.size = self.pos, self.size
@@ -483,7 +486,7 @@ class TrickView(GridLayout):
         # Compass: North at the top; a seat's tablet puts its own seat at the bottom, its
         # left-hand opponent on the left.
         bottom = "NESW".index(me or "S")
-        for (name, face, label), offset in zip(self._places, self._order):
+        for (name, face, label), offset in zip(self._places, self._order, strict=True):
             seat = "NESW"[(bottom + offset) % 4]
             name.text = tr.seat(seat)
             name.bold = seat == turn

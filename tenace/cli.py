@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tenace import commands, live, simulate
+from tenace import commands, live, scorecmd, simulate
 
 __all__ = ["main"]
 
@@ -70,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     live.add_hub_parser(sub)
     live.add_replay_parser(sub)
     simulate.add_parsers(sub)
+    scorecmd.add_parser(sub)
     return parser
 
 
