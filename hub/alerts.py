@@ -51,6 +51,8 @@ class HubKind(StrEnum):
     LATE_TABLE = "late_table"                      # 8, 90B2: round time exceeded
     DEVICE_OFFLINE = "device_offline"
     DIRECTOR_CALL = "director_call"                # 9B1
+    MISDEALT_BOARD = "misdealt_board"              # 6D1, 87: a dealt board is not the record
+    DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
 
 
 # The rectifications the Laws give the director for the hub's own findings.

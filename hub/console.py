@@ -11,7 +11,11 @@ and applies a director command: hub.director) and ``hub_time() -> float``. Route
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence, options);
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
   on each connection), then ``table``, ``alert`` and ``clock`` as they change;
-* ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``.
+* ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``;
+* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
+  pages (static/results.*), and the JSON behind them, ``GET /api/results...``
+  (hub.results_pages): rankings, travellers with the hand, double-dummy table and par,
+  score cards.
 
 The hub calls :meth:`Console.table_changed`, :meth:`Console.alert_changed` and
 :meth:`Console.clock_changed` on its loop after each change. They only mark what changed:
@@ -457,6 +461,19 @@ class Console:
             if alert_id not in alerts:
                 raise _HttpError(404, f"no alert {alert_id!r:.80}")
             return 200, _json(alerts[alert_id].to_json()), _TYPES[".json"]
+        if path == "/api/results" or path.startswith("/api/results/"):
+            from hub.results_pages import results_api
+            try:
+                data = results_api(self.hub.room, path[len("/api/results"):])
+            except LookupError as err:
+                raise _HttpError(404, str(err.args[0])) from None
+            return 200, _json(data), _TYPES[".json"]
+        if path.startswith("/results"):
+            from hub.results_pages import is_page
+            page = self._files.get("results.html")
+            if page is None or not is_page(path):
+                raise _HttpError(404, f"no page {path!r:.80}")
+            return 200, page[0], page[1]
         if path == "/favicon.ico":
             return 204, b"", "image/x-icon"
         raise _HttpError(404, f"no page {path!r:.80}")

@@ -8,6 +8,12 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
     {"op": "round_start", "round": 2}                     -> round_start {"round"}
     {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
+    {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
+                                                          -> ruling {"id": "R1", ...}
+    {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
+
+A ``ruling`` rescores at once (hub.scoring: its kinds and fields, Laws 12, 87, 90); the
+fact logged is the ruling as checked, with its id, section and round.
 
 :func:`parse_command` only reads the room: the caller logs the fact, then applies it with
 ``room.fact(type, body, hub_time)`` (hub.service does both). The system only records what the
@@ -22,7 +28,9 @@ Refusals, each with a reason naming the command and the field:
 * :class:`hub.errors.AlertError`: no such alert, or a step out of order (an alert
   acknowledged twice, anything after it is resolved);
 * :class:`hub.errors.ConfigError`: no such table, a round that is not after the one in
-  progress or beyond the movement.
+  progress or beyond the movement;
+* :class:`hub.scoring.RulingError`: a ruling on a table, board, pair or alert that does not
+  exist, or a score the Laws do not allow.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
 from hub.protocol import SCHEMA_VERSION, ProtocolError
 from hub.room import Room
+from hub.scoring import RULING_FIELDS
 
 __all__ = ["COMMANDS", "MAX_TEXT", "parse_command"]
 
@@ -50,6 +59,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
     "round_start": ("round_start", {"round": (int, True)}),
     "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, True)}),
+    "ruling": ("ruling", RULING_FIELDS),
+    "ruling_undo": ("ruling_undo", {"id": (str, True)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -97,7 +108,8 @@ def parse_command(obj: Any, room: Room) -> tuple[str, dict[str, Any]]:
     return fact, body
 
 
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object"}
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object",
+               list: "a list"}
 
 
 def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
@@ -148,7 +160,15 @@ def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
         raise ConfigError(f"{op}: no table {table!r:.40} in this session")
 
 
+def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
+    """The ruling as hub.scoring checks it: the body becomes the fact to log."""
+    checked = room.scoring.check(body) if op == "ruling" else room.scoring.check_undo(body)
+    body.clear()
+    body.update(checked)
+
+
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
+    "ruling": _check_ruling, "ruling_undo": _check_ruling,
 }

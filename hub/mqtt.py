@@ -272,6 +272,10 @@ class MqttClient:
         self._client.disconnect()
         if self._started:
             self._client.loop_stop()
+        if self._client._thread is None:
+            # paho closes its wake-up socket pair only in its finaliser, and the garbage
+            # collector may finalise the sockets first (a ResourceWarning): close it now.
+            self._client._reset_sockets(sockpair_only=True)
 
     @property
     def closed(self) -> bool:

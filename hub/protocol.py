@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "EVENT_TYPES", "NOTICES", "ROOT", "SCHEMA_VERSION", "Envelope", "ProtocolError", "Reply",
-    "Topic",
-    "parse_topic", "topic_alert", "topic_device_command", "topic_device_status", "topic_event",
-    "topic_hub_command", "topic_hub_status", "topic_reply", "topic_result", "topic_seat",
-    "topic_state", "topic_table_command",
+    "DEALER_EVENT_TYPES", "EVENT_TYPES", "NOTICES", "ROOT", "SCHEMA_VERSION", "Envelope",
+    "ProtocolError", "Reply", "Topic",
+    "parse_topic", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
+    "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
+    "topic_hub_command", "topic_hub_status", "topic_ranking", "topic_reply", "topic_result",
+    "topic_seat", "topic_state", "topic_table_command", "topic_traveller",
 ]
 
 ROOT = "tenace/v1"
@@ -109,10 +110,39 @@ def topic_result(table: str, round: int, board: int) -> str:
     return f"{ROOT}/result/{_check('table', table, _TABLE)}/{round}/{board}"
 
 
+def topic_ranking(section: str) -> str:
+    """Hub -> director, scoring, results pages: a section's ranking so far, rescored as
+    results and rulings arrive (retained; ACL: not for table devices, Law 16)."""
+    return f"{ROOT}/results/ranking/{_check('section', section, _TABLE)}"
+
+
+def topic_traveller(section: str, board: int) -> str:
+    """Hub -> director, scoring, results pages: a board's traveller in a section, every
+    result with its points (retained; ACL: not for table devices, Law 16)."""
+    if board < 1:
+        raise ProtocolError("bad_topic", f"board {board} must be 1 or more")
+    return f"{ROOT}/results/traveller/{_check('section', section, _TABLE)}/{board}"
+
+
+def topic_dealer_event(device: str) -> str:
+    """Dealing machine's bridge -> hub: each board dealt, each fault (QoS 1, not retained)."""
+    return f"{ROOT}/dealer/{_check('device', device, _ID)}/ev"
+
+
+def topic_dealer_reply(device: str) -> str:
+    """Hub -> dealing machine's bridge: acknowledgement or rejection of each event (QoS 1)."""
+    return f"{ROOT}/dealer/{_check('device', device, _ID)}/reply"
+
+
+def topic_dealer_status(device: str) -> str:
+    """Dealing machine's bridge presence: birth and last will (retained)."""
+    return f"{ROOT}/dealer/{_check('device', device, _ID)}/status"
+
+
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
-    hub_cmd, alert, result."""
+    hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller."""
 
     kind: str
     table: str | None = None
@@ -121,6 +151,7 @@ class Topic:
     alert: str | None = None
     round: int | None = None
     board: int | None = None
+    section: str | None = None
 
 
 def parse_topic(topic: str) -> Topic:
@@ -154,6 +185,15 @@ def parse_topic(topic: str) -> Topic:
               and rest[3].isdigit()):
             return Topic("result", _check("table", rest[1], _TABLE), round=int(rest[2]),
                          board=int(rest[3]))
+        elif (rest[0] == "dealer" and len(rest) == 3
+              and rest[2] in ("ev", "reply", "status")):
+            return Topic(f"dealer_{rest[2]}", device=_check("device", rest[1], _ID))
+        elif rest[0] == "results" and rest[1:2] == ["ranking"] and len(rest) == 3:
+            return Topic("ranking", section=_check("section", rest[2], _TABLE))
+        elif (rest[0] == "results" and rest[1:2] == ["traveller"] and len(rest) == 4
+              and rest[3].isdigit() and int(rest[3]) >= 1):
+            return Topic("traveller", board=int(rest[3]),
+                         section=_check("section", rest[2], _TABLE))
         elif rest[0] == "director" and len(rest) == 3 and rest[1] == "alert":
             return Topic("alert", alert=_check("alert", rest[2], _ID))
     except ProtocolError:
@@ -179,6 +219,13 @@ EVENT_TYPES: dict[str, dict[str, tuple[Any, bool]]] = {
     "claim_answer": {"seat": (_STR, True), "accept": (_BOOL, True)},
     "result_confirm": {"seat": (_STR, True), "accept": (_BOOL, True)},
     "director_call": {"seat": (_STR, False), "note": (_STR, False)},
+}
+
+# The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
+DEALER_EVENT_TYPES: dict[str, dict[str, tuple[Any, bool]]] = {
+    "dealt": {"board": (_INT, True), "copy": (_INT, False), "pockets": (dict, True),
+              "errors": (_LIST, False)},
+    "dealer_fault": {"code": (_STR, True), "board": (_INT, False), "detail": (_STR, False)},
 }
 
 
@@ -233,8 +280,10 @@ class Envelope:
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, payload: bytes | str) -> Envelope:
-        """Parse and validate; raises ProtocolError with the code the reply carries."""
+    def from_json(cls, payload: bytes | str,
+                  types: dict[str, dict[str, tuple[Any, bool]]] | None = None) -> Envelope:
+        """Parse and validate; raises ProtocolError with the code the reply carries.
+        ``types``: the event types the topic takes (default :data:`EVENT_TYPES`)."""
         if len(payload) > MAX_PAYLOAD:
             raise ProtocolError("too_large", f"payload of {len(payload)} bytes, "
                                              f"limit {MAX_PAYLOAD}")
@@ -259,7 +308,7 @@ class Envelope:
         time = float(_field(obj, "time", float, True, where))
         sent = _field(obj, "sent", float, False, where)
         kind = _field(obj, "type", str, True, where)
-        schema = EVENT_TYPES.get(kind)
+        schema = (EVENT_TYPES if types is None else types).get(kind)
         if schema is None:
             raise ProtocolError("unknown_type", f"unknown event type {kind!r}")
         body = obj.get("body", {})

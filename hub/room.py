@@ -19,6 +19,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
 * ``alert_acknowledge``: ``{"id"}``, ``alert_rule``: ``{"id", "text", "score"?}``,
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
+* ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
+  applied by :attr:`Room.scoring` (hub.scoring), which is told of every accepted event
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
+from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.protocol import Envelope, ProtocolError, Reply
+from hub.scoring import LiveScoring
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
 
@@ -43,7 +47,7 @@ __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
-         "alert_acknowledge", "alert_rule", "alert_resolve")
+         "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo")
 
 
 class Replayable(Protocol):
@@ -134,6 +138,7 @@ class Room:
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self._deals = dict(deals)
+        self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
         self._refs: dict[str, _Ref] = {}
         self.tables: dict[str, TableState] = {}
         strict_ids = set(strict) if not isinstance(strict, bool) else set()
@@ -165,6 +170,7 @@ class Room:
         # a session without a movement (the replay of files) solves none.
         self.double_dummy = DoubleDummyTables(
             enabled=any(s.movement is not None for s in self.sections))
+        self.scoring = LiveScoring(self)   # rankings and travellers, rulings (hub.scoring)
 
     # TableContext -----------------------------------------------------------------------
     def deal(self, board: int) -> Deal | None:
@@ -278,6 +284,7 @@ class Room:
                 device = self.devices[env.device] = DeviceInfo(table_id)
             device.last_seq = env.seq
             device.last_seen = hub_time
+            self.scoring.note(table_id)
         return out
 
     # The clock and the devices -------------------------------------------------------------
@@ -358,12 +365,17 @@ class Room:
                                      body.get("score"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
+        if type in ("ruling", "ruling_undo"):
+            self.scoring.fact(type, body, hub_time)
+            return []
         raise ConfigError(f"unknown fact {type!r}")
 
     def replay(self, record: Replayable) -> None:
         """Apply one stored record: a device event, or a fact of :data:`FACTS`."""
         if record.source == "device":
             if record.table_id is None:
+                if record.type in DEALER_EVENTS:   # a dealing machine's: no table
+                    self.dealing.replay(record.payload, record.hub_time)
                 return
             try:
                 env = Envelope.from_json(record.payload)
@@ -395,6 +407,8 @@ class Room:
             "devices": {d: [i.table, i.last_seq, i.last_seen, i.online, i.outages]
                         for d, i in self.devices.items()},
             "events": len(self._seen),
+            "dealing": self.dealing.snapshot(),
+            "scoring": self.scoring.snapshot(),
         }
 
 

@@ -15,6 +15,8 @@ What the hub publishes (docs/protocol.md):
 * ``director/alert/{id}`` (retained while open: cleared once resolved), only for the
   director's account;
 * ``result/{table}/{round}/{board}`` (retained) once a board is over, again when confirmed;
+* ``results/ranking/{section}`` and ``results/traveller/{section}/{board}`` (retained): the
+  live scores (hub.scoring), again when a result or a ruling changes them;
 * ``hub/status`` (retained): birth and last will.
 
 Everything the room's state depends on is in the log: device events as accepted, and the
@@ -43,12 +45,14 @@ from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
 from hub.mqtt import Message, MqttClient
 from hub.protocol import (
+    DEALER_EVENT_TYPES,
     ROOT,
     Envelope,
     ProtocolError,
     Reply,
     parse_topic,
     topic_alert,
+    topic_dealer_reply,
     topic_hub_command,
     topic_hub_status,
     topic_reply,
@@ -57,14 +61,15 @@ from hub.protocol import (
     topic_state,
 )
 from hub.room import Room
-from hub.store import LOG_NAME, EventLog, Record, StoreError
+from hub.store import LOG_NAME, EventLog, Record, StoredRecord, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
 
-__all__ = ["SETUP_FACT", "Hub", "HubRunner", "HubStats", "RoomSetup"]
+__all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
 log = logging.getLogger(__name__)
 
 SETUP_FACT = "event_setup"
+SETUP_REPLACED = "setup_replaced"   # {"setup", "keep_play"}: Hub.replace_setup
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
@@ -108,7 +113,8 @@ class Hub:
                  setup_loader: Callable[[dict[str, Any]], RoomSetup] | None = None,
                  client_id: str = "tenace-hub", tick_seconds: float = 1.0,
                  clock: Callable[[], float] = time.time,
-                 console: tuple[str, int] | None = None, double_dummy: bool = True):
+                 console: tuple[str, int] | None = None, double_dummy: bool = True,
+                 bridgemate: tuple[str, int] | None = None):
         self.log = log_
         self.url = url
         self.client_id = client_id
@@ -117,10 +123,13 @@ class Hub:
         self.stats = HubStats()
         self.double_dummy = double_dummy   # the result screens' tables (endplay, a worker)
         self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
+        self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._attach(self.room)
         self.console_address = console
         self.console: Any = None
+        self.bridgemate_address = bridgemate   # hub.bridgemate: the Data Connector's HTTP API
+        self.bridgemate: Any = None
         self.ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: MqttClient | None = None
@@ -143,7 +152,8 @@ class Hub:
             if setup is None:
                 raise ConfigError(f"{self.log.path}: an empty event log and no event set-up: "
                                   "give the event (--event FILE or --tables N)")
-            self.log.append(Record.fact(SETUP_FACT, setup.to_json(), hub_time=self.clock()))
+            self._epoch = self.log.append(Record.fact(SETUP_FACT, setup.to_json(),
+                                                      hub_time=self.clock())) or 0
             return setup.build_room(), setup
         if first.type != SETUP_FACT:
             raise ConfigError(f"{self.log.path}: the log does not start with the event set-up "
@@ -159,10 +169,14 @@ class Hub:
         else:
             kept = loader(stored)
         room = kept.build_room()
+        self._epoch = first.position   # play counts from the last new event (its set-up)
         started = time.perf_counter()
         n = 0
         for record in records:
-            room.replay(record)
+            if record.type == SETUP_REPLACED:
+                kept, room = self._replaced(record, loader)
+            else:
+                room.replay(record)
             n += 1
         log.info("rebuilt %d tables from %d records of %s in %.2f s", len(room.tables), n,
                  self.log.path, time.perf_counter() - started)
@@ -173,10 +187,70 @@ class Hub:
 
     def _rebuild_from_log(self) -> None:
         """A write failed: the room goes back to exactly what the log holds (the set-up is
-        its first record)."""
-        self.room = self.setup.build_room()
-        self.room.rebuild(self.log.replay(after=1))
+        its first record, or the last one that replaced it)."""
+        self.room = self._room_since(self.setup)
         self._attach(self.room)
+
+    # A set-up replaced from outside (hub.bridgemate: the scoring program's) ------------------
+    def replace_setup(self, setup: RoomSetup, *, keep_play: bool) -> None:
+        """The room becomes ``setup``'s (on the loop): empty for a new event, or, with
+        ``keep_play``, with every record since the last new event replayed into it (the
+        movement changed, hand records came: nothing played is lost). The fact
+        ``setup_replaced`` is logged before the room changes (StoreError: nothing changes).
+        Every retained view is published again; those of tables, results and alerts gone
+        are cleared."""
+        room = self._room_since(setup) if keep_play else setup.build_room()
+        body = {"setup": setup.to_json(), "keep_play": keep_play}
+        position = self.log.append(Record.fact(SETUP_REPLACED, body, hub_time=self.clock()))
+        if not keep_play and position is not None:
+            self._epoch = position
+        old, self.room, self.setup = self.room, room, setup
+        self._attach(self.room)
+        last, results = self._last, self._results
+        self._last, self._results, self._seat_keys = {}, {}, {}
+        self.republish()
+        if self.console is not None:
+            self.console.clock_changed()
+        client = self._client
+        if client is None:
+            return
+        for topic_name in last.keys() - self._last.keys():
+            client.send(topic_name, b"", 1, True)
+        for table, round_, board in results.keys() - self._results.keys():
+            client.send(topic_result(table, round_, board), b"", 1, True)
+        for alert in old.alerts.open():
+            if alert.id not in self.room.alerts or not self.room.alerts[alert.id].is_open:
+                client.send(topic_alert(alert.id), b"", 1, True)
+
+    def _replaced(self, record: StoredRecord,
+                  loader: Callable[[dict[str, Any]], RoomSetup] | None
+                  ) -> tuple[RoomSetup, Room]:
+        """Replaying the log: the set-up replaced at ``record``, and its room."""
+        if loader is None:
+            raise ConfigError(f"{self.log.path}: the set-up was replaced (record "
+                              f"{record.position}): a set-up loader is needed")
+        body = record.data()
+        setup = loader(body["setup"])
+        if not body["keep_play"]:
+            self._epoch = record.position
+        return setup, self._room_since(setup, before=record.position)
+
+    def _room_since(self, setup: RoomSetup, before: int | None = None) -> Room:
+        """A fresh room of ``setup`` with the records since the last new event replayed
+        (up to position ``before``). A record the set-up cannot take is logged, not fatal:
+        a director's step on an alert the new movement no longer raises, say."""
+        room = setup.build_room()
+        for record in self.log.replay(after=self._epoch):
+            if before is not None and record.position >= before:
+                break
+            if record.type == SETUP_REPLACED:
+                continue
+            try:
+                room.replay(record)
+            except HubError as err:
+                log.warning("record %d not replayed on the new set-up: %s", record.position,
+                            err)
+        return room
 
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
@@ -211,7 +285,7 @@ class Hub:
                             on_message=self._receive, start=False)
         self._client = client
         for topic_filter in (f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status",
-                             topic_hub_command()):
+                             topic_hub_command(), f"{ROOT}/dealer/+/ev"):
             client.subscribe(topic_filter, 1, wait=False)
         client.start()
         try:
@@ -220,6 +294,10 @@ class Hub:
                 from hub.console import Console
                 self.console = Console(self, *self.console_address)
                 await self.console.start()
+            if self.bridgemate_address is not None:
+                from hub.bridgemate import DataConnector
+                self.bridgemate = DataConnector(self, *self.bridgemate_address)
+                await self.bridgemate.start()
             self.republish()
             _settle_memory()
             if self.room.double_dummy.enabled:   # ahead of the first table to finish
@@ -235,6 +313,8 @@ class Hub:
         finally:
             if self.console is not None:
                 await self.console.stop()
+            if self.bridgemate is not None:
+                await self.bridgemate.stop()
             client.close()
             self._solver.shutdown(wait=False, cancel_futures=True)
 
@@ -330,6 +410,9 @@ class Hub:
                                    alerts, changed)
                 elif topic.kind == "hub_cmd":
                     self._command(message.payload, records, alerts, changed)
+                elif topic.kind == "dealer_ev":
+                    assert topic.device is not None
+                    self._dealer_event(topic.device, message.payload, records, replies, alerts)
             except Exception:  # a bug must cost one message, never the batch or the hub
                 log.exception("message on %s not handled", message.topic)
         if records:
@@ -343,6 +426,7 @@ class Hub:
         # tables that have finished it).
         self._publish_alerts(alerts)
         self._publish_tables(changed | showing_traveller(self.room, changed))
+        self._publish_scores()
         client = self._client
         if client is not None:
             for topic_name, payload in replies:
@@ -392,6 +476,33 @@ class Hub:
         alerts.extend(out.alerts)
         if out.state_changed or out.alerts:
             changed.add(table)
+
+    def _dealer_event(self, device: str, payload: bytes, records: list[Record],
+                      replies: list[tuple[str, str]], alerts: list[Alert]) -> None:
+        """A dealing machine's board or fault (hub.dealing): logged with no table."""
+        now = self.clock()
+        reply_topic = topic_dealer_reply(device)
+        try:
+            env = Envelope.from_json(payload, DEALER_EVENT_TYPES)
+            if env.device != device:
+                raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
+                                    f"published on the topic of device {device!r}")
+        except ProtocolError as err:
+            ref, seq = _salvage(payload)
+            self._rejected("dealing", device, err.code, err.reason, payload)
+            replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
+                                               now).to_json()))
+            return
+        reply, raised = self.room.dealing.apply(device, env, now)
+        replies.append((reply_topic, reply.to_json()))
+        if reply.status != "ack":
+            self._rejected("dealing", device, reply.code, reply.reason, payload)
+        elif reply.code == "duplicate":
+            self.stats.duplicates += 1
+        else:
+            self.stats.accepted += 1
+            records.append(Record.from_envelope(env, None, now, payload))
+            alerts.extend(raised)
 
     def _rejected(self, table: str, device: str, code: str, reason: str,
                   payload: bytes) -> None:
@@ -456,6 +567,7 @@ class Hub:
                 return {"ok": False, "error": f"not stored: {err}"}
         self._publish_alerts(alerts)
         self._publish_tables(changed)
+        self._publish_scores()
         return result
 
     def _director(self, command: Any, records: list[Record], alerts: list[Alert],
@@ -476,7 +588,10 @@ class Hub:
         if kind in ("round_start", "table_mode"):
             changed.update(self.room.tables)
         changed.update(a.table for a in raised)
-        return {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
+        done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
+        if kind == "ruling":
+            done["ruling"] = body["id"]
+        return done
 
     def _record_fact(self, kind: str, body: dict[str, Any], now: float,
                      source: str = "hub") -> None:
@@ -554,9 +669,21 @@ class Hub:
             if self.console is not None:
                 self.console.table_changed(table_id)
 
+    def _publish_scores(self, force: bool = False) -> None:
+        """The rankings and travellers of the sections whose results or rulings changed
+        (hub.scoring); a payload that is the same as the last one is not sent again."""
+        try:
+            publications = self.room.scoring.publications(force)
+        except Exception:  # the scores must never stop the room
+            log.exception("live scoring failed")
+            return
+        for topic_name, payload in publications:
+            self._retain(topic_name, payload, force)
+
     def republish(self) -> None:
         """Every retained view again (on start: a broker may have lost them)."""
         self._publish_tables(self.room.tables, force=True)
+        self._publish_scores(force=True)
         client = self._client
         if client is not None:
             for alert in self.room.alerts.open():

@@ -432,6 +432,16 @@ class TableState(PocketReads):
             return self._reject(env, t, "wrong_state", "no board on the table")
         body = env.body
         card = parse_card(body["card"])
+        if card is None and body.get("source") == "reader" and body["card"]:
+            # A tag of no card of this pack faced at the table: recorded, not refused (1).
+            seat = SEATS[body["seat"]]
+            return self._ack(env, t, False, [self._alert(
+                f"{self._base()}:foreign_played:{seat.letter}:{body['card']}", t,
+                HubKind.FOREIGN_CARD.value, "1", seats=(seat,), occurred=env.time,
+                detail=f"{seat} faced a card that is not of this pack: {body['card']} "
+                "(Law 1)", facts={"seat": seat.letter, "foreign": [body["card"]],
+                                  "played": True}, options=OPTIONS["pack"])],
+                reason="not a card of this pack")
         if card is None:
             return self._reject(env, t, "malformed", f"not a card: {body['card']!r}")
         seat = SEATS[body["seat"]]

@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from hub.table import TableState
 
 __all__ = ["DoubleDummyTables", "TravellerContext", "dd_json", "expected_results",
-           "percentages", "prepare_double_dummy", "showing_traveller", "traveller_fields",
-           "traveller_rows"]
+           "percentages", "prepare_double_dummy", "result_row", "row_order", "showing_traveller",
+           "traveller_fields", "traveller_rows"]
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,25 @@ def dd_json(tricks: Mapping[tuple[Seat, Strain], int], par_score_ns: int,
 
 # The traveller ----------------------------------------------------------------------------
 
+def result_row(state: TableState, round_: int, sitting: Sitting) -> dict[str, Any] | None:
+    """One traveller row: the result of ``sitting`` (played at ``state`` in ``round_``) once
+    it is over with the session's hand record, else None (hub.scoring keeps these too)."""
+    if not sitting.over or not sitting.has_record:
+        return None
+    result = state.result(sitting)
+    if result is None:  # pragma: no cover - over implies a result
+        return None
+    ns, ew = state.pairs(round_)
+    return {"table": state.id, "round": round_, "NS": ns, "EW": ew,
+            "contract": result["contract"], "declarer": result["declarer"],
+            "tricks": result["tricks"], "score_ns": result["score_ns"]}
+
+
+def row_order(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Traveller rows in North-South pair order (pairs not known last)."""
+    return (row["NS"] is None, row["NS"] or 0, row["EW"] or 0, row["round"], row["table"])
+
+
 def traveller_rows(context: TravellerContext, table: str, board: int) -> list[dict[str, Any]]:
     """Every result of ``board`` so far at the tables of ``table``'s section (sittings over,
     with the session's hand record), in North-South pair order, without percentages."""
@@ -189,17 +208,12 @@ def traveller_rows(context: TravellerContext, table: str, board: int) -> list[di
     for tid in ids:
         state = context.tables[tid]
         for (round_, number), sitting in state.sittings.items():
-            if number != board or not sitting.over or not sitting.has_record:
+            if number != board:
                 continue
-            result = state.result(sitting)
-            if result is None:  # pragma: no cover - over implies a result
-                continue
-            ns, ew = state.pairs(round_)
-            rows.append({"table": tid, "round": round_, "NS": ns, "EW": ew,
-                         "contract": result["contract"], "declarer": result["declarer"],
-                         "tricks": result["tricks"], "score_ns": result["score_ns"]})
-    rows.sort(key=lambda r: (r["NS"] is None, r["NS"] or 0, r["EW"] or 0, r["round"],
-                             r["table"]))
+            row = result_row(state, round_, sitting)
+            if row is not None:
+                rows.append(row)
+    rows.sort(key=row_order)
     return rows
 
 

@@ -326,7 +326,8 @@
           class: "button", type: "button", id: "table-mode",
           onclick: () => command({ op: "table_mode", table: t.id, strict: !t.strict }, message),
         }, t.strict ? "Switch to bidding box" : "Switch to strict")),
-      message);
+      message,
+      rulingForm(t.id, t.board, null));
     panel.hidden = false;
   }
 
@@ -468,7 +469,8 @@
             command(cmd, message);
           },
         }, "Resolve")),
-      message);
+      message,
+      rulingForm(a.table, a.board, a.id));
     panel.hidden = false;
   }
 
@@ -696,6 +698,11 @@
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(cmd),
     }).then((r) => r.json()).catch((err) => ({ ok: false, error: String(err) }));
+  }
+
+  function rulingForm(table, board, alertId) {   // hub/static/ruling.js: score rulings
+    return window.tenaceRulingForm
+      ? window.tenaceRulingForm({ table: table, board: board, alert: alertId, post: post }) : null;
   }
 
   function say(node, text, error) {

@@ -1,0 +1,361 @@
+"""Dealing machines: each dealt board checked against the hand record before it goes out.
+
+A dealing machine's bridge (``firmware_bridge``) publishes what the machine read into the four
+pockets of every board it dealt (``dealt``) and the machine's faults (``dealer_fault``) on
+``tenace/v1/dealer/{device}/ev``. :class:`DealingRoom`, a part of :class:`hub.room.Room`,
+checks each event as :meth:`hub.room.Room.apply` checks a table's (duplicate id, sequence,
+clock), compares the pockets with the event's hand record (:func:`check_dealt`) and raises
+a director alert for a board that differs: which pocket lacks which cards, which holds
+cards it should not and whose they are, cards in no pocket or in two, cards the machine
+could not read. A board dealt incorrectly and found before the auction is redealt (Law 6D1);
+a copy that went out and was played in another form is a fouled board (87). The hub only
+says so; the director decides (Laws 9, 10, 81).
+
+Both sides use :func:`check_dealt`: the bridge to show the operator each board's check as it
+comes out of the machine, the hub against its own hand records, which are the event's truth.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bridgecore.cards import ALL_CARDS, Card, Seat
+from bridgecore.deal import Deal
+from bridgecore.errors import ParseError
+from bridgecore.irregularity import Rectification
+from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
+from hub.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
+
+__all__ = ["DEALER_EVENTS", "DealingRoom", "DealtCheck", "PocketDifference", "check_dealt",
+           "parse_pockets"]
+
+log = logging.getLogger(__name__)
+
+DEALER_EVENTS = tuple(DEALER_EVENT_TYPES)
+"""The event types of ``tenace/v1/dealer/{device}/ev``."""
+
+_POCKETS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
+_MAX_CARDS = 60            # cards one pocket may report (a machine gone wrong, not a pack)
+_MAX_ERRORS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PocketDifference:
+    """One pocket that is not the hand record's hand for its seat."""
+
+    seat: Seat
+    count: int                       # cards in the pocket, unread ones included
+    missing: tuple[Card, ...] = ()   # the hand record puts them here; they are not here
+    extra: tuple[Card, ...] = ()     # here, though the hand record puts them elsewhere
+    unread: int = 0                  # cards the machine could not read
+    holds: Seat | None = None        # the pocket holds exactly this other seat's hand
+
+    def describe(self, record: Deal) -> str:
+        if self.holds is not None:
+            return f"{self.seat.letter} holds {self.holds.letter}'s hand"
+        parts = []
+        if self.missing:
+            parts.append("lacks " + " ".join(str(c) for c in self.missing))
+        if self.extra:
+            parts.append("holds " + " ".join(_whose(c, record) for c in self.extra))
+        if self.unread:
+            parts.append(f"{self.unread} card{'s' if self.unread > 1 else ''} not read")
+        if self.count != 13:
+            parts.append(f"{self.count} cards")
+        return f"{self.seat.letter} " + ", ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "missing": [str(c) for c in self.missing],
+                "extra": [str(c) for c in self.extra], "unread": self.unread,
+                "holds": None if self.holds is None else self.holds.letter}
+
+
+def _whose(card: Card, record: Deal) -> str:
+    owner = record.owner(card)
+    return str(card) if owner is None else f"{card} ({owner.letter}'s)"
+
+
+@dataclass(frozen=True, slots=True)
+class DealtCheck:
+    """A dealt board against its hand record; ``ok`` when every pocket is its hand."""
+
+    board: int
+    record: Deal
+    pockets: tuple[PocketDifference, ...] = ()
+    absent: tuple[Card, ...] = ()    # cards of the pack in no pocket
+    twice: tuple[Card, ...] = ()     # cards read into two pockets, or twice into one
+
+    @property
+    def ok(self) -> bool:
+        return not self.pockets
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(p.seat for p in self.pockets)
+
+    def describe(self) -> str:
+        """One line: what differs, pocket by pocket, then the pack."""
+        if self.ok:
+            return "every pocket holds its hand"
+        parts = [p.describe(self.record) for p in self.pockets]
+        if self.absent:
+            parts.append("in no pocket: " + " ".join(str(c) for c in self.absent))
+        if self.twice:
+            parts.append("read twice: " + " ".join(str(c) for c in self.twice))
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"board": self.board, "ok": self.ok,
+                "pockets": {p.seat.letter: p.to_json() for p in self.pockets},
+                "absent": [str(c) for c in self.absent], "twice": [str(c) for c in self.twice]}
+
+
+def check_dealt(board: int, record: Deal,
+                pockets: Mapping[Seat, Sequence[Card | None]]) -> DealtCheck:
+    """Compare what a machine read into each pocket (None: a card it could not read) with
+    the hand record of ``board``. Everything is reported at once."""
+    found: dict[Seat, list[Card]] = {seat: [] for seat in _POCKETS}
+    unread = dict.fromkeys(_POCKETS, 0)
+    seen: dict[Card, int] = {}
+    for seat in _POCKETS:
+        for card in pockets.get(seat, ()):
+            if card is None:
+                unread[seat] += 1
+            else:
+                found[seat].append(card)
+                seen[card] = seen.get(card, 0) + 1
+    hands = {seat: frozenset(record[seat].cards) for seat in _POCKETS}
+    differences = []
+    for seat in _POCKETS:
+        cards = found[seat]
+        count = len(cards) + unread[seat]
+        held = frozenset(cards)
+        if held == hands[seat] and count == 13:
+            continue
+        holds = next((other for other in _POCKETS if other is not seat and count == 13
+                      and held == hands[other]), None)
+        differences.append(PocketDifference(
+            seat, count,
+            missing=_ordered(hands[seat] - held) if holds is None else (),
+            extra=_ordered(held - hands[seat]) if holds is None else (),
+            unread=unread[seat], holds=holds))
+    absent = _ordered(c for c in ALL_CARDS if c not in seen)
+    twice = _ordered(c for c, n in seen.items() if n > 1)
+    return DealtCheck(board, record, tuple(differences), absent, twice)
+
+
+def _ordered(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_index))
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+def parse_pockets(obj: Any) -> dict[Seat, tuple[Card | None, ...]]:
+    """The ``pockets`` of a ``dealt`` body: ``{"N": ["SA", "?", ...], ...}``; ProtocolError
+    (malformed) naming the pocket and the entry otherwise."""
+    if not isinstance(obj, Mapping) or set(obj) != {"N", "E", "S", "W"}:
+        raise ProtocolError("malformed", "dealt: pockets must have exactly N, E, S and W")
+    out: dict[Seat, tuple[Card | None, ...]] = {}
+    for seat in _POCKETS:
+        texts = obj[seat.letter]
+        if not isinstance(texts, list) or len(texts) > _MAX_CARDS:
+            raise ProtocolError("malformed", f"dealt: pocket {seat.letter} must be a list of "
+                                             f"up to {_MAX_CARDS} cards")
+        cards: list[Card | None] = []
+        for i, text in enumerate(texts):
+            if text == "?":
+                cards.append(None)
+                continue
+            try:
+                if not isinstance(text, str):
+                    raise ParseError(f"not a card: {text!r}")
+                cards.append(Card.parse(text))
+            except ParseError:
+                raise ProtocolError("malformed", f"dealt: pocket {seat.letter}[{i}] "
+                                                 f"{text!r:.20} is not a card (\"?\" for a "
+                                                 "card the machine could not read)") from None
+        out[seat] = tuple(cards)
+    return out
+
+
+def _machine_errors(obj: Any) -> list[dict[str, str]]:
+    if obj is None:
+        return []
+    if not isinstance(obj, list) or len(obj) > _MAX_ERRORS:
+        raise ProtocolError("malformed", f"dealt: errors must be a list of up to "
+                                         f"{_MAX_ERRORS} objects")
+    out = []
+    for i, item in enumerate(obj):
+        if (not isinstance(item, Mapping) or not isinstance(item.get("code"), str)
+                or not all(isinstance(item.get(k, ""), str) for k in ("pocket", "card"))):
+            raise ProtocolError("malformed", f"dealt: errors[{i}] must be an object with a "
+                                             "code (and text pocket and card)")
+        out.append({k: str(item[k])[:32] for k in ("code", "pocket", "card") if k in item})
+    return out
+
+
+class DealingContext(Protocol):
+    """What the dealing checks need of the room."""
+
+    alerts: AlertBook
+    clock_tolerance: float | None
+
+    def deal(self, board: int) -> Deal | None: ...
+
+
+@dataclass(slots=True)
+class DealerInfo:
+    """What the hub knows of one dealing machine: its last seq, each board copy it dealt
+    (True: it matched the hand record) and its faults."""
+
+    last_seq: int = -1
+    boards: dict[str, bool] = field(default_factory=dict)
+    faults: int = 0
+
+
+_MISDEAL = (
+    Rectification("6D1", "found before the auction: the board was dealt incorrectly; hold it "
+                  "and have it redealt (through the machine again, or each pocket put right "
+                  "from the hand record and checked) before it goes out", "director"),
+    Rectification("87", "a copy already played in this form is a fouled board (87A): score "
+                  "each form as its own group (87B)", "director"),
+)
+_FAULT = (
+    Rectification("6", "the machine stopped: a board it has not reported dealt and checked "
+                  "must not go out until it is dealt again, or checked by hand against the "
+                  "hand record", "director"),
+)
+
+
+class DealingRoom:
+    """The dealing machines of a session (a part of :class:`hub.room.Room`)."""
+
+    def __init__(self, context: DealingContext):
+        self.context = context
+        self.devices: dict[str, DealerInfo] = {}
+        self._seen: set[str] = set()
+        self._handlers: dict[str, Callable[[str, Envelope, float], list[Alert]]] = {
+            "dealt": self._dealt, "dealer_fault": self._fault}
+
+    def apply(self, device: str, env: Envelope, hub_time: float) -> tuple[Reply, list[Alert]]:
+        """One validated event from the bridge of machine ``device``: the reply, and the
+        alerts raised or changed. A refusal changes nothing."""
+        if env.id in self._seen:
+            return Reply(env.id, env.seq, "ack", "duplicate", "already applied", hub_time), []
+        info = self.devices.get(device)
+        if info is not None and env.seq <= info.last_seq:
+            return self._reject(env, hub_time, "out_of_order",
+                                f"seq {env.seq} after {info.last_seq}"), []
+        tolerance = self.context.clock_tolerance
+        if tolerance is not None and abs(env.clock - hub_time) > tolerance:
+            return self._reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
+                                f"{env.clock - hub_time:+.1f} s from the hub's"), []
+        handler = self._handlers.get(env.type)
+        if handler is None:
+            return self._reject(env, hub_time, "unknown_type",
+                                f"{env.type!r} is not a dealing machine's event"), []
+        try:
+            alerts = handler(device, env, hub_time)
+        except ProtocolError as err:
+            return self._reject(env, hub_time, err.code, err.reason), []
+        self._seen.add(env.id)
+        info = self.devices.setdefault(device, DealerInfo())
+        info.last_seq = env.seq
+        return Reply(env.id, env.seq, "ack", "ok", "", hub_time), alerts
+
+    @staticmethod
+    def _reject(env: Envelope, t: float, code: str, reason: str) -> Reply:
+        return Reply(env.id, env.seq, "reject", code, reason, t)
+
+    def _dealt(self, device: str, env: Envelope, t: float) -> list[Alert]:
+        body = env.body
+        board = body["board"]
+        copy = body.get("copy") or 1
+        if board < 1 or copy < 1:
+            raise ProtocolError("malformed", f"dealt: board {board} copy {copy}: both count "
+                                             "from 1")
+        pockets = parse_pockets(body["pockets"])
+        errors = _machine_errors(body.get("errors"))
+        record = self.context.deal(board)
+        if record is None:
+            raise ProtocolError("unknown_board", f"board {board} has no hand record in this "
+                                                 "event")
+        check = check_dealt(board, record, pockets)
+        ok = check.ok and not errors
+        self.devices.setdefault(device, DealerInfo()).boards[f"{board}/{copy}"] = ok
+        key = f"dealt:{device}:{board}:{copy}"
+        dealt = {seat.letter: ["?" if c is None else str(c) for c in cards]
+                 for seat, cards in pockets.items()}
+        evidence = {"dealt": dealt, "record": record.pbn(), "machine_errors": errors}
+        alerts = self.context.alerts
+        if ok:
+            earlier = alerts.key_of(key)
+            if earlier is None or not earlier.is_open:
+                return []
+            raised = alerts.raise_alert(
+                key, kind=HubKind.MISDEALT_BOARD, law="6D1", table=device, round=None,
+                board=board, detected=t, occurred=env.time,
+                detail=f"board {board} copy {copy} dealt again by {device}: every pocket now "
+                       "holds its hand; make sure this is the copy that goes out",
+                facts={"device": device, "board": board, "copy": copy, "hold": False,
+                       "redealt": True, **check.to_json()},
+                evidence=evidence, options=_MISDEAL)
+            return [] if raised is None else [raised]
+        what = check.describe() if not check.ok else "the pockets hold their hands"
+        if errors:
+            what += "; the machine reported " + ", ".join(_error_text(e) for e in errors)
+        options = _MISDEAL + (OPTIONS["pack"] if check.absent or check.twice else ())
+        raised = alerts.raise_alert(
+            key, kind=HubKind.MISDEALT_BOARD, law="6D1", table=device, round=None, board=board,
+            detected=t, occurred=env.time, seats=[s.letter for s in check.seats],
+            detail=f"board {board} copy {copy} dealt by {device} is not the hand record: "
+                   f"{what}. Hold it: redeal it before it goes out (Law 6D1)",
+            facts={"device": device, "board": board, "copy": copy, "hold": True,
+                   "machine_errors": errors, **check.to_json()},
+            evidence=evidence, options=options)
+        return [] if raised is None else [raised]
+
+    def _fault(self, device: str, env: Envelope, t: float) -> list[Alert]:
+        body = env.body
+        code = body["code"]
+        board = body.get("board")
+        if not code or len(code) > 32 or (board is not None and board < 0):
+            raise ProtocolError("malformed", "dealer_fault: code must be 1-32 characters and "
+                                             "board 0 or more")
+        self.devices.setdefault(device, DealerInfo()).faults += 1
+        detail = str(body.get("detail") or "")[:400]
+        where = f" at board {board}" if board else ""
+        raised = self.context.alerts.raise_alert(
+            f"fault:{device}:{env.id}", kind=HubKind.DEALER_FAULT, law="6", table=device,
+            round=None, board=board or None, detected=t, occurred=env.time,
+            detail=f"dealing machine {device}: {code}{where}" + (f": {detail}" if detail else ""),
+            facts={"device": device, "code": code, "board": board or None, "detail": detail},
+            options=_FAULT)
+        return [] if raised is None else [raised]
+
+    def replay(self, payload: str, hub_time: float) -> None:
+        """Apply a stored event again (the room rebuilt from the log)."""
+        try:
+            env = Envelope.from_json(payload, DEALER_EVENT_TYPES)
+        except ProtocolError as err:
+            log.warning("stored dealing machine event not replayed: %s", err)
+            return
+        self.apply(env.device, env, hub_time)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {d: {"last_seq": i.last_seq, "boards": dict(i.boards), "faults": i.faults}
+                for d, i in self.devices.items()}
+
+
+def _error_text(error: Mapping[str, str]) -> str:
+    text = error["code"]
+    if error.get("card"):
+        text += f" {error['card']}"
+    if error.get("pocket"):
+        text += f" in {error['pocket']}"
+    return text

@@ -1,0 +1,745 @@
+"""Live scoring: each section scored as its results arrive, the director's rulings at once.
+
+:class:`LiveScoring` belongs to the :class:`hub.room.Room` (``room.scoring``). The room tells
+it of every event it accepts (:meth:`LiveScoring.note`): when the board in play at that
+table has just ended, or its result changed, the table's section is marked for rescoring.
+Only the result of the board in play can change, so the results are kept as they arrive
+(one row per board over at a table, :func:`hub.traveller.result_row`) and a rescoring is
+one :func:`bridgecore.ranking.score_event` of that section: matchpoints (Law 78A, Neuberg to
+the number of results the movement plays), or IMPs for a teams movement (78B; victory
+points in a round-robin, 78D). The field is one-winner when the movement seats a pair both
+ways (a Howell, an arrow-switched Mitchell, teams), else two-winner.
+
+The director's rulings are director commands (hub.director: ``ruling`` and
+``ruling_undo``), checked here (:meth:`LiveScoring.check`) and logged as facts of the same
+names, so that replaying the log rebuilds the same scores. A ruling is one of:
+
+* ``artificial`` (Law 12C2): ``table``, ``board``, ``ns``/``ew`` ``"A+"``, ``"A="`` or
+  ``"A-"`` (60/50/40% or +3/0/-3 IMPs; ``ns_percent``/``ew_percent`` where the regulations
+  set another share), with the 12C2(c) session rule of the edition;
+* ``assigned`` (12C1(a)): ``table``, ``board``, ``score_ns``;
+* ``weighted`` (12C1(c)): ``table``, ``board``, ``outcomes`` ``[[weight, score_ns], ...]``,
+  the weights (adding up to 1) applied to the matchpoints or IMPs of each outcome;
+* ``split`` (12C1(f), non-balancing): ``table``, ``board``, ``ns`` and ``ew`` each an
+  artificial level, a score or a list of weighted outcomes;
+* ``penalty`` (Law 90): ``amount`` and ``unit`` (``mp``, ``percent``, ``imp``, ``vp``), for
+  ``pair`` (with ``section`` when there are several) or for the ``side`` (``NS``/``EW``)
+  at ``table`` on ``board``; deducted from that contestant only;
+* ``fouled`` (Law 87): ``board`` and ``groups``, the tables that played each changed form
+  (the others played the correct one); each form is scored as its own group, each
+  Neuberg-scaled to the same top, which reconciles them.
+
+``round`` is only needed when the board was (or is to be) played at that table in more
+than one round; ``text`` (the director's words) and ``alert`` (the alert it answers) are
+optional. A new ruling on the same table, round and board (a fouled-board ruling on the
+same board) replaces the one in force; ``ruling_undo`` withdraws one, and the one it had
+replaced is in force again. Penalties add up. A ruling on a table, board, pair or alert
+that does not exist, or a score the Laws do not allow, is refused with a
+:class:`RulingError` naming it; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bridgecore.adjusted import (
+    Adjustment,
+    Artificial,
+    ArtificialScore,
+    Assigned,
+    BoardResult,
+    Pair,
+    Penalty,
+    PenaltyUnit,
+    SideAward,
+    Split,
+    Weighted,
+    check_results,
+)
+from bridgecore.cards import Seat
+from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
+from bridgecore.vulnerability import Vulnerability
+from hub.errors import HubError
+from hub.protocol import ProtocolError, topic_ranking, topic_traveller
+from hub.traveller import expected_results, result_row, row_order
+
+if TYPE_CHECKING:
+    from hub.room import Room, Section
+
+__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "SectionScore"]
+
+log = logging.getLogger(__name__)
+
+KINDS = ("artificial", "assigned", "weighted", "split", "penalty", "fouled")
+_RESULT_KINDS = frozenset(KINDS[:4])
+_LAWS = {"artificial": "12C2", "assigned": "12C1(a)", "weighted": "12C1(c)",
+         "split": "12C1(f)", "penalty": "90", "fouled": "87"}
+_UNITS = {unit.value: unit for unit in PenaltyUnit}
+_MAX_TEXT = 4000
+
+# The fields of the director's ``ruling`` command (hub.director checks their JSON types;
+# ``object`` fields take several shapes and are checked here).
+RULING_FIELDS: dict[str, tuple[type, bool]] = {
+    "kind": (str, True), "table": (str, False), "board": (int, False), "round": (int, False),
+    "section": (str, False), "side": (str, False), "pair": (int, False),
+    "ns": (object, False), "ew": (object, False), "ns_percent": (object, False),
+    "ew_percent": (object, False), "score_ns": (int, False), "outcomes": (list, False),
+    "amount": (object, False), "unit": (str, False), "groups": (list, False),
+    "text": (str, False), "alert": (str, False),
+}
+# kind -> (required fields, optional fields), besides kind, text and alert.
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "artificial": (frozenset({"table", "board", "ns", "ew"}),
+                   frozenset({"round", "ns_percent", "ew_percent"})),
+    "assigned": (frozenset({"table", "board", "score_ns"}), frozenset({"round"})),
+    "weighted": (frozenset({"table", "board", "outcomes"}), frozenset({"round"})),
+    "split": (frozenset({"table", "board", "ns", "ew"}), frozenset({"round"})),
+    "penalty": (frozenset({"amount", "unit"}),
+                frozenset({"table", "board", "round", "side", "section", "pair"})),
+    "fouled": (frozenset({"board", "groups"}), frozenset({"section"})),
+}
+_COMMON = frozenset({"kind", "text", "alert"})
+_LEVEL = re.compile(r"^A([+=-])$")
+
+
+class RulingError(HubError, ValueError):
+    """A ruling the hub cannot take: a table, board, pair or alert that does not exist, or a
+    score the Laws do not allow. The message names the ruling and what is wrong."""
+
+
+# Rulings as values ------------------------------------------------------------------------
+
+def _number(value: Any, name: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RulingError(f"{where}: {name} must be a number, not {value!r:.40}")
+    return float(value)
+
+
+def _level(value: Any, name: str, where: str) -> ArtificialScore:
+    match = _LEVEL.match(value.strip().upper()) if isinstance(value, str) else None
+    if match is None:
+        raise RulingError(f"{where}: {name} {value!r:.40} is not an artificial adjusted score "
+                          "(A+, A= or A-, Law 12C2)")
+    return ArtificialScore("A" + match.group(1))
+
+
+def _score(value: Any, name: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value % 10:
+        raise RulingError(f"{where}: {name} {value!r:.40} is not a score (a whole multiple "
+                          "of 10, North-South's)")
+    return value
+
+
+def _outcomes(value: Any, name: str, where: str) -> list[list[float | int]]:
+    if not isinstance(value, list) or not value:
+        raise RulingError(f"{where}: {name} is a list of [weight, score_ns] (Law 12C1(c))")
+    out: list[list[float | int]] = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise RulingError(f"{where}: {name}: {item!r:.40} is not [weight, score_ns]")
+        out.append([_number(item[0], "a weight", where), _score(item[1], "score", where)])
+    return out
+
+
+def _side_award(value: Any, name: str, where: str) -> str | int | list[list[float | int]]:
+    """One side's award of a split score, normalised: "A+", a score, or weighted outcomes."""
+    if isinstance(value, str):
+        return str(_level(value, name, where))
+    if isinstance(value, list):
+        return _outcomes(value, name, where)
+    return _score(value, name, where)
+
+
+def _side(value: Any) -> SideAward:
+    if isinstance(value, str):
+        return ArtificialScore(value)
+    if isinstance(value, list):
+        return Weighted(tuple((float(w), int(s)) for w, s in value))
+    return Assigned(int(value))
+
+
+def adjustment_of(ruling: Mapping[str, Any]) -> Adjustment:
+    """The bridgecore adjusted score of a (checked) result ruling; ValueError if the Laws do
+    not allow it (weights not adding up to 1, a percentage not of its level)."""
+    kind = ruling["kind"]
+    if kind == "artificial":
+        return Artificial(ArtificialScore(ruling["ns"]), ArtificialScore(ruling["ew"]),
+                          ruling.get("ns_percent"), ruling.get("ew_percent"))
+    if kind == "assigned":
+        return Assigned(int(ruling["score_ns"]))
+    if kind == "weighted":
+        return Weighted(tuple((float(w), int(s)) for w, s in ruling["outcomes"]))
+    if kind == "split":
+        return Split(_side(ruling["ns"]), _side(ruling["ew"]))
+    raise ValueError(f"a {kind} ruling is not an adjusted score")
+
+
+def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a ruling replaces: the same result, the same fouled board; penalties add up."""
+    kind = ruling["kind"]
+    if kind in _RESULT_KINDS:
+        return ("result", ruling["table"], ruling["round"], ruling["board"])
+    if kind == "fouled":
+        return ("fouled", ruling["section"], ruling["board"])
+    return ("penalty", ruling["id"])
+
+
+def describe(ruling: Mapping[str, Any]) -> str:
+    """A ruling in words, for the pages: ``Law 12C2 A+ A- at table A3, board 5``."""
+    kind = ruling["kind"]
+    law = f"Law {_LAWS[kind]}"
+    if kind in _RESULT_KINDS:
+        where = f"table {ruling['table']}, round {ruling['round']}, board {ruling['board']}"
+        return f"{law} {adjustment_of(ruling)} at {where}"
+    if kind == "fouled":
+        groups = "; ".join(f"form {i} at {', '.join(g)}"
+                           for i, g in enumerate(ruling["groups"], 1))
+        return f"{law} board {ruling['board']} fouled: {groups}"
+    on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
+    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to pair "
+            f"{ruling['pair']}{on}")
+
+
+# The scored section -----------------------------------------------------------------------
+
+def _r(value: float | None) -> float | None:
+    return None if value is None else round(value, 2) + 0.0  # never -0.0
+
+
+def _natural(pair: Any) -> tuple[int, int, str]:
+    return (0, pair, "") if isinstance(pair, int) else (1, 0, str(pair))
+
+
+@dataclass(slots=True)
+class SectionScore:
+    """A section scored: every board's traveller lines with their points, the ranking, the
+    penalties and the problems (results that could not be scored, and why)."""
+
+    name: str
+    key: str                         # the section in topics: its name, or S1, S2...
+    method: Method
+    one_winner: bool
+    expected: int
+    units: str                       # of the totals: MP, IMPs or VP
+    event: EventScore
+    lines: dict[int, list[dict[str, Any]]]
+    names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
+    penalties: list[dict[str, Any]]
+    problems: list[str]
+
+    def ranking(self) -> list[dict[str, Any]]:
+        """The contestants in order, each with its players, total, percent and rank."""
+        entries: list[dict[str, Any]] = [
+            {"pair": p.pair, "names": self.names.get(p.pair, []),
+             "direction": None if p.direction is None else p.direction.value,
+             "total": p.total, "percent": p.percent, "rank": p.rank, "boards": p.boards}
+            for p in self.event.ranking]
+        if self.one_winner and any(e["direction"] is not None for e in entries):
+            # The movement seats pairs both ways, but not every pair has yet: one field.
+            keys = [e["percent"] if e["percent"] is not None else e["total"] for e in entries]
+            for e, place in zip(entries, rank(keys), strict=True):
+                e.update(direction=None, rank=place)
+            entries.sort(key=lambda e: (e["rank"], _natural(e["pair"])))
+        for e in entries:
+            e.update(total=_r(e["total"]), percent=_r(e["percent"]))
+        return entries
+
+    def ranking_json(self) -> dict[str, Any]:
+        """The payload of ``results/ranking/{section}``."""
+        return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
+                "field": "one-winner" if self.one_winner else "two-winner",
+                "expected": self.expected, "units": self.units,
+                "boards": [{"board": b, "results": len(rows),
+                            "scored": sum(1 for r in rows if r["scored"])}
+                           for b, rows in self.lines.items()],
+                "ranking": self.ranking(), "penalties": self.penalties,
+                "problems": self.problems}
+
+    def traveller_json(self, board: int) -> dict[str, Any]:
+        """The payload of ``results/traveller/{section}/{board}``: every result so far."""
+        rows = self.lines.get(board, [])
+        top = self.event.tops.get(board)
+        return {"v": 1, "section": self.name, "key": self.key, "board": board,
+                "method": self.method.value, "top": top, "expected": self.expected,
+                "dealer": Seat.dealer_of(board).letter,
+                "vulnerability": str(Vulnerability.of_board(board)),
+                "fouled": max((r["form"] for r in rows), default=0) > 0,
+                "results": [dict(r, ns_points=_r(r["ns_points"]), ew_points=_r(r["ew_points"]),
+                                 ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
+                            for r in rows]}
+
+    def card(self, pair: int) -> list[dict[str, Any]]:
+        """A pair's score card: each board it played, from its side of the table."""
+        out = []
+        for board, rows in self.lines.items():
+            for r in rows:
+                if pair not in (r["NS"], r["EW"]):
+                    continue
+                ns = r["NS"] == pair
+                score = r["score_ns"]
+                out.append({
+                    "board": board, "round": r["round"], "table": r["table"],
+                    "direction": "NS" if ns else "EW", "opponents": r["EW"] if ns else r["NS"],
+                    "contract": r["contract"], "declarer": r["declarer"], "tricks": r["tricks"],
+                    "score": None if score is None else (score if ns else -score) + 0,
+                    "points": _r(r["ns_points" if ns else "ew_points"]),
+                    "percent": _r(r["ns_percent" if ns else "ew_percent"]),
+                    "top": self.event.tops.get(board), "adjustment": r["adjustment"],
+                    "ruling": r["ruling"], "scored": r["scored"]})
+        out.sort(key=lambda c: (c["round"], c["board"]))
+        return out
+
+
+# The live scorer --------------------------------------------------------------------------
+
+class LiveScoring:
+    """The room's scores and rulings (module docstring). Everything runs on the hub's loop."""
+
+    def __init__(self, room: Room):
+        self.room = room
+        self._sections: dict[str, Section] = {s.name: s for s in room.sections}
+        self._section_of = {tid: s.name for s in room.sections for tid in s.tables}
+        self._keys: dict[str, str] = {}
+        for i, s in enumerate(room.sections, 1):
+            try:
+                topic_ranking(s.name)
+                self._keys[s.name] = s.name
+            except ProtocolError:      # a section name that cannot be a topic level
+                self._keys[s.name] = f"S{i}"
+        # section -> board -> (table, round) -> traveller row of a result as played
+        self._rows: dict[str, dict[int, dict[tuple[str, int], dict[str, Any]]]] = {
+            name: defaultdict(dict) for name in self._sections}
+        self._rulings: list[dict[str, Any]] = []      # as checked, with the hub time "at"
+        self._by_id: dict[str, dict[str, Any]] = {}
+        self._withdrawn: dict[str, float] = {}
+        self._scored: dict[str, SectionScore] = {}
+        self._dirty: set[str] = set(self._sections)
+        self._unpublished: set[str] = set(self._sections)
+        self._published: dict[str, set[int]] = defaultdict(set)
+
+    # What the room tells --------------------------------------------------------------------
+    def note(self, table_id: str) -> None:
+        """An event was accepted at ``table_id``: keep the result of its board in play if it
+        is over (or drop it if it no longer is) and mark the section when that changed."""
+        state = self.room.tables.get(table_id)
+        sitting = None if state is None else state.sitting
+        if state is None or sitting is None:
+            return
+        section = self._section_of[table_id]
+        rows = self._rows[section][sitting.board.number]
+        key = (table_id, sitting.round)
+        row = result_row(state, sitting.round, sitting)
+        if rows.get(key) == row:
+            return
+        if row is None:
+            del rows[key]
+        else:
+            rows[key] = row
+        self._changed(section)
+
+    def _changed(self, section: str) -> None:
+        self._dirty.add(section)
+        self._unpublished.add(section)
+
+    def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> None:
+        """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
+        if type == "ruling":
+            ruling = dict(body, at=hub_time)
+            self._rulings.append(ruling)
+            self._by_id[ruling["id"]] = ruling
+        elif type == "ruling_undo":
+            ruling = self._by_id[body["id"]]
+            self._withdrawn[ruling["id"]] = hub_time
+        else:
+            raise ValueError(f"not a ruling fact: {type!r}")
+        self._changed(ruling["section"])
+
+    # Checking a ruling ----------------------------------------------------------------------
+    def check(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``ruling`` fact for the command ``body`` (its fields' JSON types checked):
+        normalised, with its id, section and round, and the id of the ruling it replaces.
+        Raises RulingError naming what does not exist or is not allowed."""
+        kind = body.get("kind")
+        if kind not in _FIELDS:
+            raise RulingError(f"ruling: unknown kind {kind!r:.40} (one of {', '.join(KINDS)})")
+        where = f"ruling {kind}"
+        required, optional = _FIELDS[kind]
+        given = {k for k, v in body.items() if v is not None}
+        extra = sorted(given - required - optional - _COMMON)
+        if extra:
+            raise RulingError(f"{where}: {', '.join(extra)} not for this kind of ruling")
+        missing = sorted(required - given)
+        if missing:
+            raise RulingError(f"{where}: missing {', '.join(missing)}")
+        out: dict[str, Any] = {"id": f"R{len(self._rulings) + 1}", "kind": kind}
+        if kind == "fouled":
+            out.update(self._check_fouled(body, where))
+        elif kind == "penalty":
+            out.update(self._check_penalty(body, where))
+        else:
+            out.update(self._check_result(body, where))
+        text = (body.get("text") or "").strip()
+        if len(text) > _MAX_TEXT:
+            raise RulingError(f"{where}: text of {len(text)} characters, limit {_MAX_TEXT}")
+        if text:
+            out["text"] = text
+        alert = body.get("alert")
+        if alert is not None:
+            if alert not in self.room.alerts:
+                raise RulingError(f"{where}: no alert {alert!r:.80}")
+            out["alert"] = alert
+        previous = self._in_force(out["section"]).get(_key(out))
+        if previous is not None:
+            out["replaces"] = previous["id"]
+        return out
+
+    def check_undo(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``ruling_undo`` fact for ``{"id"}``: the ruling must exist and be in force or
+        replaced, not already withdrawn."""
+        ruling_id = body.get("id")
+        if ruling_id not in self._by_id:
+            raise RulingError(f"ruling_undo: no ruling {ruling_id!r:.40}")
+        if ruling_id in self._withdrawn:
+            raise RulingError(f"ruling_undo: ruling {ruling_id} is already withdrawn")
+        return {"id": ruling_id}
+
+    def _board_exists(self, board: int, section: Section, where: str) -> None:
+        movement = section.movement
+        if self.room.deal(board) is None and (movement is None or board not in movement.boards):
+            raise RulingError(f"{where}: no board {board} in this session")
+
+    def _rounds(self, table: str, board: int) -> list[int]:
+        """The rounds in which ``table`` played, or is to play, ``board``."""
+        state = self.room.tables[table]
+        rounds = {r for r, b in state.sittings if b == board}
+        section = self._sections[self._section_of[table]]
+        number = section.tables[table]
+        if section.movement is not None:
+            rounds |= {a.round for a in section.movement.assignments
+                       if a.table == number and a.plays and board in a.boards}
+        return sorted(rounds)
+
+    def _target(self, body: Mapping[str, Any], where: str) -> tuple[str, str, int, int]:
+        """(section, table, round, board) of a ruling on one table's result."""
+        table, board = body.get("table"), body.get("board")
+        if not isinstance(table, str) or table not in self.room.tables:
+            raise RulingError(f"{where}: no table {table!r:.40} in this session")
+        if isinstance(board, bool) or not isinstance(board, int):
+            raise RulingError(f"{where}: board {board!r:.20} is not a board number")
+        section = self._section_of[table]
+        self._board_exists(board, self._sections[section], where)
+        rounds = self._rounds(table, board)
+        asked = body.get("round")
+        if asked is not None:
+            if asked not in rounds:
+                raise RulingError(f"{where}: board {board} is not played at table {table} in "
+                                  f"round {asked}")
+            return section, table, asked, board
+        if not rounds:
+            raise RulingError(f"{where}: table {table} does not play board {board} (not in "
+                              "its movement, not played there)")
+        if len(rounds) > 1:
+            raise RulingError(f"{where}: board {board} is played at table {table} in rounds "
+                              f"{', '.join(map(str, rounds))}: give the round")
+        return section, table, rounds[0], board
+
+    def _check_result(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+        kind = body["kind"]
+        section, table, round_, board = self._target(body, where)
+        where = f"{where} on board {board} at table {table}"
+        ns, ew = self.room.tables[table].pairs(round_)
+        if ns is None or ew is None:
+            raise RulingError(f"{where}: the pairs at the table in round {round_} are not known")
+        out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
+                               "round": round_, "board": board}
+        if kind == "artificial":
+            out["ns"] = str(_level(body["ns"], "ns", where))
+            out["ew"] = str(_level(body["ew"], "ew", where))
+            for name in ("ns_percent", "ew_percent"):
+                if body.get(name) is not None:
+                    out[name] = _number(body[name], name, where)
+        elif kind == "assigned":
+            out["score_ns"] = _score(body["score_ns"], "score_ns", where)
+        elif kind == "weighted":
+            out["outcomes"] = _outcomes(body["outcomes"], "outcomes", where)
+        else:
+            out["ns"] = _side_award(body["ns"], "ns", where)
+            out["ew"] = _side_award(body["ew"], "ew", where)
+        try:
+            adjustment = adjustment_of(out)
+        except (ValueError, TypeError) as err:
+            raise RulingError(f"{where}: {err}") from None
+        _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
+                                    self.room.edition)
+        if problems:
+            raise RulingError(f"{where}: {problems[0].message}")
+        return out
+
+    def _check_penalty(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+        amount = _number(body["amount"], "amount", where)
+        if amount <= 0:
+            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
+                              f"{amount:g}")
+        unit = body["unit"]
+        if unit not in _UNITS:
+            raise RulingError(f"{where}: unit {unit!r:.20} is not one of {', '.join(_UNITS)}")
+        out: dict[str, Any] = {"amount": amount, "unit": unit}
+        if body.get("pair") is not None:
+            if body.get("table") is not None or body.get("side") is not None:
+                raise RulingError(f"{where}: give the pair, or the table and the side, not both")
+            section = body.get("section")
+            if section is None:
+                if len(self._sections) > 1:
+                    raise RulingError(f"{where}: give the section of pair {body['pair']}")
+                section = next(iter(self._sections))
+            if section not in self._sections:
+                raise RulingError(f"{where}: no section {section!r:.40}")
+            movement = self._sections[section].movement
+            pair = body["pair"]
+            if movement is not None and pair not in movement.pairs:
+                raise RulingError(f"{where}: no pair {pair} in section {section}")
+            out.update(section=section, pair=pair)
+            if body.get("board") is not None:
+                self._board_exists(body["board"], self._sections[section], where)
+                out["board"] = body["board"]
+        else:
+            side = body.get("side")
+            if body.get("table") is None or body.get("board") is None or side is None:
+                raise RulingError(f"{where}: name the pair, or the table, the board and the "
+                                  "side (NS or EW)")
+            if side not in ("NS", "EW"):
+                raise RulingError(f"{where}: side {side!r:.10} is not NS or EW")
+            section, table, round_, board = self._target(body, where)
+            pairs = self.room.tables[table].pairs(round_)
+            pair = pairs[0 if side == "NS" else 1]
+            if pair is None:
+                raise RulingError(f"{where}: the {side} pair at table {table} in round "
+                                  f"{round_} is not known")
+            out.update(section=section, pair=pair, table=table, round=round_, board=board,
+                       side=side)
+        allowed = self._units(out["section"])
+        if unit not in allowed:
+            raise RulingError(f"{where}: a penalty in {unit} is not a unit of section "
+                              f"{out['section']} (it takes {', '.join(allowed)})")
+        if unit == "imp" and "vp" in allowed and out.get("board") is None:
+            raise RulingError(f"{where}: an IMP penalty in a victory-point event needs the "
+                              "board (its match)")
+        return out
+
+    def _check_fouled(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+        board, groups = body["board"], body["groups"]
+        where = f"{where} on board {board}"
+        if not groups or not all(isinstance(g, list) and g for g in groups):
+            raise RulingError(f"{where}: groups is a list of the tables that played each "
+                              "changed form, e.g. [[\"A3\", \"A4\"]]")
+        tables = [t for g in groups for t in g]
+        for t in tables:
+            if t not in self.room.tables:
+                raise RulingError(f"{where}: no table {t!r:.40} in this session")
+        twice = sorted({t for t in tables if tables.count(t) > 1})
+        if twice:
+            raise RulingError(f"{where}: table {twice[0]} is in two groups")
+        sections = {self._section_of[t] for t in tables}
+        section = body.get("section") or (sections.pop() if len(sections) == 1 else None)
+        if section is None or section not in self._sections or sections - {section}:
+            raise RulingError(f"{where}: the tables of a fouled board are of one section")
+        self._board_exists(board, self._sections[section], where)
+        for t in tables:
+            if not self._rounds(t, board):
+                raise RulingError(f"{where}: table {t} does not play board {board}")
+        return {"section": section, "board": board, "groups": [list(g) for g in groups]}
+
+    # Scoring --------------------------------------------------------------------------------
+    def _teams(self, section: Section) -> dict[Pair, Pair] | None:
+        """Pair -> team in a teams movement (team k is pairs 2k-1 and 2k), else None."""
+        movement = section.movement
+        if movement is None or not movement.name.startswith("Teams"):
+            return None
+        return {p: (p + 1) // 2 for p in movement.pairs}
+
+    def _units(self, name: str) -> tuple[str, ...]:
+        section = self._sections[name]
+        teams = self._teams(section)
+        if teams is None:
+            return ("mp", "percent")
+        return ("vp", "imp") if len(set(teams.values())) > 2 else ("imp",)
+
+    def _in_force(self, section: str) -> dict[tuple[Any, ...], dict[str, Any]]:
+        """The rulings in force in ``section``: the last one not withdrawn for each target."""
+        out: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for ruling in self._rulings:
+            if ruling["section"] == section and ruling["id"] not in self._withdrawn:
+                out[_key(ruling)] = ruling
+        return out
+
+    def section(self, name: str) -> SectionScore:
+        """``name`` scored as it stands (rescored only when something changed)."""
+        if name not in self._sections:
+            raise KeyError(f"no section {name!r}")
+        if name in self._dirty or name not in self._scored:
+            self._scored[name] = self._score(name)
+            self._dirty.discard(name)
+        return self._scored[name]
+
+    def sections(self) -> list[SectionScore]:
+        return [self.section(name) for name in self._sections]
+
+    def _lines(self, name: str, in_force: Mapping[tuple[Any, ...], dict[str, Any]]
+               ) -> tuple[dict[int, list[dict[str, Any]]], dict[str, Adjustment]]:
+        """Each board's traveller lines, in North-South pair order: the results as played,
+        a line for each result ruling on a board not played there, the form of a fouled
+        board; and the adjusted score of each result ruling in force."""
+        forms = {(r["board"], t): form for r in in_force.values() if r["kind"] == "fouled"
+                 for form, group in enumerate(r["groups"], 1) for t in group}
+        found: dict[int, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)
+        for board, played in self._rows[name].items():
+            for key, row in played.items():
+                found[board][key] = dict(row, ruling=None)
+        adjustments: dict[str, Adjustment] = {}
+        for ruling in in_force.values():
+            if ruling["kind"] not in _RESULT_KINDS:
+                continue
+            board, table, round_ = ruling["board"], ruling["table"], ruling["round"]
+            line = found[board].get((table, round_))
+            if line is None:             # a board not played there: the ruling stands alone
+                ns, ew = self.room.tables[table].pairs(round_)
+                line = found[board][table, round_] = {
+                    "table": table, "round": round_, "NS": ns, "EW": ew, "contract": None,
+                    "declarer": None, "tricks": None, "score_ns": None}
+            adjustments[ruling["id"]] = adjustment_of(ruling)
+            line["ruling"] = ruling["id"]
+        ordered: dict[int, list[dict[str, Any]]] = {}
+        for board in sorted(b for b, rows in found.items() if rows):
+            ordered[board] = sorted(found[board].values(), key=row_order)
+            for line in ordered[board]:
+                adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                line.update(form=forms.get((board, line["table"]), 0),
+                            adjustment=None if adjustment is None else str(adjustment),
+                            ns_points=None, ew_points=None, ns_percent=None,
+                            ew_percent=None, scored=False)
+        return ordered, adjustments
+
+    def _score(self, name: str) -> SectionScore:
+        section = self._sections[name]
+        movement = section.movement
+        teams = self._teams(section)
+        in_force = self._in_force(name)
+        ordered, adjustments = self._lines(name, in_force)
+        problems: list[str] = []
+        results: list[BoardResult] = []
+        index: dict[tuple[int, int, int], dict[str, Any]] = {}
+        for board, lines in ordered.items():
+            for line in lines:
+                ns, ew = line["NS"], line["EW"]
+                if ns is None or ew is None:
+                    problems.append(f"board {board}: table {line['table']}, round "
+                                    f"{line['round']}: the pairs are not known, not scored")
+                    continue
+                adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
+                                           line["form"]))
+                index[board, ns, ew] = line
+        if teams is not None:
+            results = _whole_matches(results, teams)
+        expected = max((expected_results(movement, b, len(lines))
+                        for b, lines in ordered.items()), default=1)
+        penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
+        method = Method.MATCHPOINTS if teams is None else Method.IMPS
+        victory = teams is not None and len(set(teams.values())) > 2
+        event = score_event(
+            results, method, edition=self.room.edition,
+            penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
+                               _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
+                       for p in penalties],
+            options=ScoringOptions(expected=expected, teams=teams, victory_points=victory))
+        for board, scored in event.boards.items():
+            top = event.tops.get(board)
+            for s in scored:
+                line = index[board, int(s.result.ns), int(s.result.ew)]
+                line.update(ns_points=s.ns_points, ew_points=s.ew_points, scored=True)
+                if top:
+                    line.update(ns_percent=100 * s.ns_points / top,
+                                ew_percent=100 * s.ew_points / top)
+        problems += [str(p) for p in event.problems]
+        return SectionScore(
+            name, self._keys[name], method, self._one_winner(section, teams), expected,
+            "MP" if teams is None else "VP" if victory else "IMPs", event, ordered,
+            self._names(section, teams),
+            [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
+              "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
+            problems)
+
+    @staticmethod
+    def _one_winner(section: Section, teams: Mapping[Pair, Pair] | None) -> bool:
+        movement = section.movement
+        if teams is not None:
+            return True
+        if movement is None:
+            return False
+        ns = {a.ns for a in movement.assignments if a.plays}
+        ew = {a.ew for a in movement.assignments if a.plays}
+        return bool(ns & ew)
+
+    @staticmethod
+    def _names(section: Section, teams: Mapping[Pair, Pair] | None) -> dict[Any, list[str]]:
+        if teams is None:
+            return {p: list(names) for p, names in section.pairs.items()}
+        out: dict[Any, list[str]] = defaultdict(list)
+        for pair, team in sorted(teams.items()):
+            out[team] += section.pairs.get(int(pair), ())
+        return dict(out)
+
+    # Publishing -----------------------------------------------------------------------------
+    def publications(self, force: bool = False) -> list[tuple[str, str]]:
+        """(topic, payload) of every ranking and traveller of the sections that changed since
+        the last call (every section with ``force``): a board whose last result went away
+        gets an empty traveller once."""
+        names = [n for n in self._sections if force or n in self._unpublished]
+        self._unpublished.difference_update(names)
+        out = []
+        for name in names:
+            scored = self.section(name)
+            out.append((topic_ranking(scored.key), _dumps(scored.ranking_json())))
+            boards = set(scored.lines)
+            for board in sorted(boards | self._published[name]):
+                out.append((topic_traveller(scored.key, board),
+                            _dumps(scored.traveller_json(board))))
+            self._published[name] = boards
+        return out
+
+    # Views ----------------------------------------------------------------------------------
+    def rulings_json(self) -> list[dict[str, Any]]:
+        """Every ruling given, in order: ``status`` in force, replaced or withdrawn."""
+        in_force = {r["id"] for name in self._sections for r in self._in_force(name).values()}
+        out = []
+        for ruling in self._rulings:
+            status = ("in force" if ruling["id"] in in_force else
+                      "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
+            out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
+                            summary=describe(ruling),
+                            withdrawn_at=self._withdrawn.get(ruling["id"])))
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """The rulings as the log gives them (Room.snapshot)."""
+        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn)}
+
+
+def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
+                   ) -> list[BoardResult]:
+    """The results whose other table of the match has its result too: a teams board is
+    scored once both rooms have played it (78B)."""
+    rows = list(results)
+    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
+    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)

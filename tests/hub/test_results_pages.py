@@ -1,0 +1,268 @@
+"""The results pages served by the hub (hub/results_pages.py, hub/static/results.*): the JSON
+API over HTTP, then the pages in Debian's headless Chromium (Selenium): the rankings, a
+board with its hands, double-dummy table, par, traveller and plot of its scores, a pair's
+score card, the print stylesheet, and the director's ruling form in the console, which
+rescores at once (Law 12C1(a)).
+
+The session is the round-robin of boards 1 and 2 of tests/hub/test_live_scoring.py (its
+docstring has the results and the matchpoints), served by a real Console over a small hub:
+director commands go through hub.director and Room.fact as hub.service sends them."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bridgecore.cards import Seat, Strain
+from bridgecore.vulnerability import Vulnerability
+from hub.console import Console
+from tenace.analysis import solve_deals
+from tests.hub.test_console import Loop, browser, wait  # noqa: F401 - the browser fixture
+from tests.hub.test_live_scoring import ROUND_ROBIN, Session
+from tests.hub.test_table import DEALS
+
+
+class ResultsHub:
+    """What the console needs of the hub, over a scripted session."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.room = session.room
+
+    def hub_time(self) -> float:
+        return self.session.now
+
+    def director(self, command: Any) -> dict[str, Any]:
+        return self.session.director(command)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[Loop, ResultsHub, Console]]:
+    loop = Loop()
+    session = Session()
+    loop.call(session.play, ROUND_ROBIN)
+    hub = ResultsHub(session)
+    console = Console(hub, coalesce=0.05)
+    loop.run(console.start())
+    try:
+        yield loop, hub, console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def get(url: str) -> tuple[int, str, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            body = r.read()
+            kind = r.headers["Content-Type"]
+            return r.status, kind, json.loads(body) if "json" in kind else body.decode()
+    except urllib.error.HTTPError as err:
+        with err:
+            return err.code, err.headers["Content-Type"], json.loads(err.read())
+
+
+def post(url: str, command: dict[str, Any]) -> tuple[int, Any]:
+    request = urllib.request.Request(url, json.dumps(command).encode(),
+                                     {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as err:
+        with err:
+            return err.code, json.loads(err.read())
+
+
+# The JSON API -------------------------------------------------------------------------------
+
+def test_results_api_rankings_board_and_score_card(served: Any) -> None:
+    """Law 78A: the rankings and travellers of the docstring's session, the board's hands and
+    double-dummy table, pair 3's card; what does not exist is a 404 naming it."""
+    _, _, console = served
+    status, kind, data = get(console.url + "api/results")
+    assert status == 200 and kind == "application/json"
+    (section,) = data["sections"]
+    assert section["field"] == "two-winner" and section["method"] == "mp"
+    assert [(e["pair"], e["direction"], e["percent"], e["rank"]) for e in section["ranking"]] == [
+        (3, "NS", 100.0, 1), (1, "NS", 50.0, 2), (2, "NS", 0.0, 3),
+        (6, "EW", 100.0, 1), (4, "EW", 50.0, 2), (5, "EW", 0.0, 3)]
+    assert data["boards"] == [1, 2, 3, 4, 5, 6] and data["rulings"] == []
+    _, _, board = get(console.url + "api/results/board/1")
+    assert board["dealer"] == "N" and board["vulnerability"] == "None"
+    assert board["hands"]["N"] == {"S": "AKQJ", "H": "AKQ", "D": "AKQ", "C": "AKQ"}
+    (solved,) = solve_deals([(DEALS[1], Seat.NORTH, Vulnerability.of_board(1))])
+    assert board["dd"]["tricks"]["N"]["NT"] == solved.tricks[Seat.NORTH, Strain.NOTRUMP]
+    assert board["dd"]["par_score_ns"] == solved.par_score_ns
+    (traveller,) = board["sections"]
+    assert [(r["NS"], r["EW"], r["score_ns"], r["ns_points"]) for r in traveller["results"]] == [
+        (1, 4, 420, 1.0), (2, 6, -50, 0.0), (3, 5, 450, 2.0)]
+    _, _, card = get(console.url + "api/results/pair/A/3")
+    assert card["place"]["rank"] == 1 and card["place"]["percent"] == 100.0
+    assert [(b["board"], b["direction"], b["opponents"], b["contract"], b["score"],
+             b["points"]) for b in card["boards"]] == [(1, "NS", 5, "4S", 450, 2.0),
+                                                      (2, "NS", 5, "3NT", 50, 2.0)]
+    _, _, east = get(console.url + "api/results/pair/A/5")
+    assert [(b["direction"], b["score"], b["points"]) for b in east["boards"]] == [
+        ("EW", -450, 0.0), ("EW", -50, 0.0)]
+    for path, words in (("api/results/board/99", "no board 99 in this session"),
+                        ("api/results/pair/A/9", "no pair 9 in section A"),
+                        ("api/results/pair/Z/1", "no section 'Z'"),
+                        ("api/results/everything", "no results page")):
+        status, _, error = get(console.url + path)
+        assert status == 404 and words in error["error"], (path, error)
+    for page in ("results", "results/board/2", "results/pair/A/3"):
+        status, kind, html = get(console.url + page)
+        assert status == 200 and kind.startswith("text/html") and "results.js" in html
+    assert get(console.url + "results/board/x")[0] == 404
+
+
+def test_a_ruling_posted_is_in_the_results_at_once(served: Any) -> None:
+    """Law 90 through the console's API: the pair's total drops by the penalty at once;
+    withdrawn, it is back. A ruling on a board that does not exist is refused."""
+    _, _, console = served
+    url = console.url + "api/director"
+    status, done = post(url, {"op": "ruling", "kind": "penalty", "pair": 1, "amount": 0.5,
+                              "unit": "mp", "text": "slow play"})
+    assert status == 200 and done["ok"]
+    ruling = done["ruling"]
+    _, _, data = get(console.url + "api/results")
+    pair_1 = next(e for e in data["sections"][0]["ranking"] if e["pair"] == 1)
+    assert (pair_1["total"], pair_1["percent"]) == (1.5, 37.5)
+    assert data["rulings"][0]["summary"] == "Law 90 penalty of 0.5 mp to pair 1"
+    status, refused = post(url, {"op": "ruling", "kind": "assigned", "table": "A1",
+                                 "board": 42, "score_ns": 420})
+    assert status == 400 and refused["error"] == "ruling assigned: no board 42 in this session"
+    assert post(url, {"op": "ruling_undo", "id": ruling})[1]["ok"]
+    _, _, data = get(console.url + "api/results")
+    assert next(e for e in data["sections"][0]["ranking"] if e["pair"] == 1)["total"] == 2.0
+
+
+# The pages in headless Chromium ---------------------------------------------------------------
+
+def open_page(driver: Any, url: str) -> None:
+    driver.get(url)
+    wait(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-loaded"))
+
+
+def texts(driver: Any, css: str) -> list[str]:
+    return [e.text for e in driver.find_elements("css selector", css)]
+
+
+def cells(row: Any) -> list[str]:
+    return [c.text for c in row.find_elements("css selector", "td")]
+
+
+def test_browser_rankings_then_a_score_card(served: Any, browser: Any) -> None:  # noqa: F811
+    _, _, console = served
+    open_page(browser, console.url + "results")
+    ns = browser.find_element("id", "ranking-A-NS")
+    rows = ns.find_elements("css selector", "tbody tr")
+    assert [r.get_attribute("data-pair") for r in rows] == ["3", "1", "2"]
+    assert cells(rows[0])[0] == "1" and cells(rows[0])[-1] == "100.00%"
+    ew = browser.find_element("id", "ranking-A-EW")
+    assert [r.get_attribute("data-pair") for r in ew.find_elements("css selector", "tbody tr")
+            ] == ["6", "4", "5"]
+    ns.find_element("link text", "3").click()
+    wait(browser, lambda d: d.find_elements("id", "card"))
+    assert browser.current_url.endswith("/results/pair/A/3")
+    assert browser.find_element("id", "place").text == "Rank 1 NS · 4 MP · 100.00%"
+    rows = browser.find_elements("css selector", "#card tbody tr")
+    assert [r.get_attribute("data-board") for r in rows] == ["1", "2"]
+    first = cells(rows[0])
+    assert first[:10] == ["Board 1", "2", "A3", "NS", "5", "4♠", "N", "11", "450", "2"]
+    assert cells(rows[1])[5] == "3NT" and cells(rows[1])[8] == "50"
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_browser_board_page_diagram_dd_par_traveller_plot_and_print(
+        served: Any, browser: Any) -> None:  # noqa: F811
+    _, _, console = served
+    open_page(browser, console.url + "results/board/1")
+    wait(browser, lambda d: d.find_elements("css selector", "#dd table"))
+    north = browser.find_element("css selector", '#diagram [data-seat="N"]')
+    assert [x.text for x in north.find_elements("css selector", "[data-suit]")] == [
+        "♠ AKQJ", "♥ AKQ", "♦ AKQ", "♣ AKQ"]
+    west = browser.find_element("css selector", '#diagram [data-seat="W"] [data-suit="S"]')
+    assert west.text == "♠ 2"
+    (solved,) = solve_deals([(DEALS[1], Seat.NORTH, Vulnerability.of_board(1))])
+    for seat in Seat:
+        row = browser.find_element("css selector", f'#dd tr[data-seat="{seat.letter}"]')
+        shown = [int(t) for t in cells(row)]
+        assert shown == [solved.tricks[seat, s] for s in (
+            Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)]
+    assert f"NS {solved.par_score_ns}" in browser.find_element("id", "par").text
+    rows = browser.find_elements("css selector", "#traveller-A tbody tr")
+    assert [cells(r)[:6] for r in rows] == [["1", "4", "4♠", "N", "10", "420"],
+                                            ["2", "6", "4♠", "N", "9", "-50"],
+                                            ["3", "5", "4♠", "N", "11", "450"]]
+    assert [cells(r)[8] for r in rows] == ["50.00%", "0.00%", "100.00%"]
+    bars = browser.find_elements("css selector", "#plot-A rect.bar")
+    assert [(b.get_attribute("data-score"), b.get_attribute("data-count")) for b in bars] == [
+        ("-50", "1"), ("420", "1"), ("450", "1")]
+    assert "minus" in bars[0].get_attribute("class")
+    assert browser.find_element("id", "next").get_attribute("href").endswith("/results/board/2")
+    assert browser.find_element("id", "print").is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert not browser.find_element("id", "print").is_displayed()   # print stylesheet
+        assert not browser.find_element("id", "nav").is_displayed()
+        assert browser.find_element("id", "traveller-A").is_displayed()
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_browser_console_ruling_form_rescores_at_once(served: Any,
+                                                      browser: Any) -> None:  # noqa: F811
+    """Law 12C1(a) from the console: the director picks table A2, rules board 1 as +420 for
+    both sides; the traveller shows the assigned score and the matchpoints at once."""
+    loop, hub, console = served
+    browser.get(console.url)
+    wait(browser, lambda d: d.find_elements("id", "tile-A2"))
+    assert browser.find_element("id", "results-link").get_attribute("href").endswith("/results")
+    browser.find_element("id", "tile-A2").click()
+    form = wait(browser, lambda d: d.find_elements("id", "ruling-form"))[0]
+
+    def select(css: str) -> Any:
+        return form.find_element("css selector", css)
+
+    assert select("#ruling-table").get_attribute("value") == "A2"
+    select('#ruling-kind option[value="assigned"]').click()
+    board = select("#ruling-board")
+    board.clear()
+    board.send_keys("1")
+    select("#ruling-score").send_keys("425")
+    select("#do-ruling").click()
+    message = browser.find_element("id", "ruling-message")
+    wait(browser, lambda d: "not a score" in message.text)
+    assert "error" in message.get_attribute("class")
+    select("#ruling-score").clear()
+    select("#ruling-score").send_keys("420")
+    select("#ruling-text").send_keys("12C1(a): misinformation")
+    select("#do-ruling").click()
+    wait(browser, lambda d: "applied" in message.text)
+    ruling = re.search(r"ruling (R\d+)", message.text)
+    assert ruling is not None
+    points = loop.call(lambda: Session.points(hub.session, 1))
+    assert points[2, 6] == (0.5, 1.5) and points[1, 4] == (0.5, 1.5)
+    open_page(browser, console.url + "results/board/1")
+    row = browser.find_element("css selector", '#traveller-A tr[data-table="A2"]')
+    assert "adjusted" in row.get_attribute("class") and cells(row)[-1].startswith("420")
+    # Withdrawn from the console: the table result stands again.
+    browser.get(console.url)
+    wait(browser, lambda d: d.find_elements("id", "tile-A2"))
+    browser.find_element("id", "tile-A2").click()
+    undo = wait(browser, lambda d: d.find_elements("id", "ruling-undo-id"))[0]
+    undo.send_keys(ruling.group(1))
+    browser.find_element("id", "do-ruling-undo").click()
+    wait(browser, lambda d: "withdrawn" in d.find_element("id", "ruling-message").text)
+    assert loop.call(lambda: Session.points(hub.session, 1))[2, 6] == (0.0, 2.0)
+    severe = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert len(severe) == 1 and "/api/director" in severe[0] and "400" in severe[0]  # the 425
