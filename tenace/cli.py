@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from tenace import commands, live, scorecmd, simulate
 
@@ -71,7 +72,23 @@ def _parser() -> argparse.ArgumentParser:
     live.add_replay_parser(sub)
     simulate.add_parsers(sub)
     scorecmd.add_parser(sub)
+    _add_devices_parser(sub)
     return parser
+
+
+def _add_devices_parser(sub: Any) -> None:
+    """``tenace devices JOB``: the card readers' and the dealing machines' jobs (issue 5;
+    pyscard and pyserial are imported only by the job that opens a device)."""
+    from firmware_bridge import dealer_cli, reader_cli
+
+    devices = sub.add_parser(
+        "devices", help="card readers and dealing machines: list, enrol a deck, run a "
+                        "table's readers, drive a dealing machine",
+        description="The table's card readers (PC/SC, serial or simulated) and the dealing "
+                    "machines (serial line or file exchange).")
+    jobs = devices.add_subparsers(dest="job", required=True, metavar="JOB")
+    reader_cli.add_parsers(jobs)
+    dealer_cli.add_parsers(jobs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -56,6 +56,9 @@ def _has_event(data: str | None) -> bool:
 
 
 def _loader(obj: dict[str, Any]) -> Any:
+    if "bridgemate" in obj:       # set up by a scoring program (hub.bridgemate)
+        from hub.bridgemate import BridgemateSetup
+        return BridgemateSetup.from_json(obj)
     from hub.event import EventSetup
     return EventSetup.from_json(obj)
 
@@ -77,7 +80,7 @@ def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
 
 def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
               durability: str = "process", client_id: str = "tenace-hub",
-              double_dummy: bool = True) -> Any:
+              double_dummy: bool = True, bridgemate: tuple[str, int] | None = None) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -86,7 +89,7 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
-                   client_id=client_id, double_dummy=double_dummy)
+                   client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate)
     except HubError as err:
         raise CommandError(str(err)) from err
 
@@ -123,10 +126,17 @@ def hub(args: argparse.Namespace) -> int:
         print(f"{args.data} holds an event already: going on with it (--tables and the other "
               "set-up options are for a new data directory)", flush=True)
     console = None if args.console == "off" else _address(args.console, "--console")
+    bridgemate = None if args.bridgemate is None else _address(
+        args.bridgemate if ":" in args.bridgemate else f":{args.bridgemate}", "--bridgemate")
+    if setup is None and bridgemate is not None and not _has_event(args.data):
+        from hub.bridgemate import BridgemateSetup  # the scoring program sets the event up
+        setup = BridgemateSetup.waiting({"edition": args.edition, "strict": False,
+                                         "minutes_per_round": args.minutes_per_round,
+                                         "clock_tolerance": 120.0})
     listen = _address(args.listen, "--listen")
     with _broker(args.broker, listen) as url:
         hub_ = _open_hub(url, args.data, setup, console, args.durability,
-                         double_dummy=not args.no_double_dummy)
+                         double_dummy=not args.no_double_dummy, bridgemate=bridgemate)
         for line in hub_.setup.summary():
             print(line)
         print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
@@ -140,6 +150,8 @@ def hub(args: argparse.Namespace) -> int:
                 await asyncio.sleep(0.05)
             if hub_.console is not None:
                 print(f"director console: {hub_.console.url}", flush=True)
+            if hub_.bridgemate is not None:
+                print(f"Bridgemate Data Connector: {hub_.bridgemate.url}", flush=True)
             print("hub ready", flush=True)
             await task
 
@@ -171,6 +183,10 @@ def add_hub_parser(sub: Any) -> None:
     p.add_argument("--no-double-dummy", action="store_true",
                    help="no double-dummy tables on the tablets' result screens (with the "
                         "'analysis' extra they are solved on a worker, once per board)")
+    p.add_argument("--bridgemate", nargs="?", const="5079", metavar="[HOST:]PORT",
+                   help="answer the Bridgemate Data Connector API (BCS 5) for a scoring "
+                        "program: it sets the event up (default off; port 5079, host "
+                        "127.0.0.1)")
     add_event_arguments(p)
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(run=hub)

@@ -1,0 +1,304 @@
+"""Card-reader benchmarks (issue 5). Prints figures; asserts nothing.
+
+    python benchmarks/readers.py [--boards 4] [--no-vpcd] [--lines 200000]
+
+* Latency: from the reader returning a tag's UID (the time stamped on the read: for PC/SC
+  once ``FF CA 00 00 00`` has answered, so the reader's own read time is left out) to the
+  ``card`` event reaching the hub. Table A1's daemon (four readers, its outbox, its link)
+  plays ``--boards`` random boards against ``tenace hub`` in its own process on Mosquitto,
+  as in a club; each card is put on its seat's reader once the hub has answered the one
+  before (players are seconds apart). "At the hub" is when the broker delivers the event
+  to a subscriber of the device's topic, as it does to the hub; "acknowledged" is when the
+  hub's reply comes back (logged in SQLite, the state published). Target: 10 ms or less
+  at p99. Baseline, in the same run: one QoS 1 message from a publisher to a subscriber
+  through the same broker. North's reader is a real PC/SC path (pcscd, vsmartcard-vpcd, a
+  virtual tag) on the first board when running as root; the others are simulated.
+* The serial readers' line parser: lines per second through ``TagLineParser.feed`` in
+  4 KiB chunks, against splitting the same bytes on newlines (framing alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bridgecore.board import Board
+from bridgecore.cards import ALL_CARDS, Seat
+from bridgecore.randomgame import random_board
+from firmware_bridge.daemon import TableDaemon
+from firmware_bridge.decks import Deck, DeckStore
+from firmware_bridge.readers import CardReader, open_reader
+from firmware_bridge.readers import sim as simulated
+from firmware_bridge.readers.pcsc import PcscReader
+from firmware_bridge.readers.tagline import TagLineParser, format_line
+from firmware_bridge.vpcd_card import Pcscd, PcscdError, VirtualCard
+from hub.event import EventSetup
+from hub.mosquitto import Mosquitto
+from hub.mqtt import Message, MqttClient
+from hub.protocol import Envelope, Reply, topic_event, topic_reply
+from tablet.link import TabletLink
+from tablet.outbox import Outbox
+from tenace.driver import wait_for_hub
+
+SEED = "5eed0000000000000000000000000000000000b5"
+TABLES = 3
+
+
+def _line(name: str, value: str, target: str = "", ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  [meets target]" if ok else "  [BELOW TARGET]")
+    print(f"{name:<58} {value:>24}   {target}{mark}")
+
+
+def _ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return (f"p50 {statistics.median(ordered) * 1000:.2f} / p99 {p99 * 1000:.2f} ms "
+            f"(n={len(ordered)})")
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def uid(deck: int, index: int) -> str:
+    return f"04{deck:02X}BE7C4D{index:02X}00"
+
+
+def baseline(url: str, count: int = 500) -> list[float]:
+    """One QoS 1 message, publisher to subscriber, through the broker."""
+    got: dict[int, float] = {}
+    done = threading.Event()
+
+    def take(message: Message) -> None:
+        got[int(message.payload)] = time.time()
+        if len(got) == count:
+            done.set()
+
+    subscriber = MqttClient(url, "bench-sub", clean_session=True, start=False, on_message=take)
+    subscriber.subscribe("bench/latency", 1, wait=False)
+    subscriber.start().wait_connected()
+    publisher = MqttClient(url, "bench-pub", clean_session=True).wait_connected()
+    sent: dict[int, float] = {}
+    for i in range(count):
+        sent[i] = time.time()
+        publisher.publish("bench/latency", str(i), 1)
+        deadline = time.monotonic() + 2
+        while i not in got and time.monotonic() < deadline:
+            time.sleep(0.0002)
+    done.wait(5)
+    publisher.close(farewell=False)
+    subscriber.close(farewell=False)
+    return [got[i] - sent[i] for i in sent if i in got]
+
+
+class Watch:
+    """When each reader event of ``table`` and each reply to it arrive (a subscriber of
+    the device's topics, as the hub is)."""
+
+    def __init__(self, url: str, table: str):
+        self.events: dict[str, tuple[Envelope, float]] = {}
+        self.replies: dict[str, tuple[Reply, float]] = {}
+        self.lock = threading.Lock()
+        self.client = MqttClient(url, f"bench-watch-{table}", clean_session=True,
+                                 start=False, on_message=self._take)
+        self.client.subscribe(topic_event(table, f"{table}-rdr"), 1, wait=False)
+        self.client.subscribe(topic_reply(table, f"{table}-rdr"), 1, wait=False)
+        self.client.start().wait_connected()
+
+    def _take(self, message: Message) -> None:
+        now = time.time()
+        with self.lock:
+            if "/ev/" in message.topic:
+                env = Envelope.from_json(message.payload)
+                self.events.setdefault(env.id, (env, now))
+            else:
+                reply = Reply.from_json(message.payload)
+                self.replies.setdefault(reply.ref, (reply, now))
+
+    def answered(self) -> int:
+        with self.lock:
+            return len(self.replies)
+
+    def wait(self, before: int, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.answered() == before and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+    def latencies(self) -> tuple[list[float], list[float]]:
+        """Per card event: read -> at the hub, read -> acknowledgement back."""
+        at_hub, acked = [], []
+        with self.lock:
+            for ref, (env, arrived) in self.events.items():
+                if env.type == "card":
+                    at_hub.append(arrived - env.time)
+                    if ref in self.replies:
+                        acked.append(self.replies[ref][1] - env.time)
+        return at_hub, acked
+
+
+def played_board(number: int, deal: Any) -> Board:
+    rng = random.Random(number)
+    while True:
+        board = random_board(rng, number, deal)
+        if board.play is not None:
+            return board
+
+
+def play_table(url: str, setup: EventSetup, table: str, boards: int,
+               pcsc: tuple[PcscReader, int] | None, folder: Path) -> Watch:
+    """Table ``table`` plays its first ``boards`` boards with readers at every seat
+    (North's through PC/SC when ``pcsc`` gives the reader and its vpcd port)."""
+    seating = setup.build_room().assignment(table, 1)
+    assert seating is not None
+    numbers = list(seating.boards)[:boards]
+    decks = DeckStore(decks=[Deck(f"deck-{b}", {uid(b, c.index): c for c in ALL_CARDS}, (b,))
+                             for b in numbers])
+    readers: dict[Seat, CardReader] = {}
+    present: dict[Seat, Any] = {}
+    for seat in Seat:
+        name = f"bench-{table}-{seat.letter}"
+        readers[seat] = open_reader(f"sim:{name}")
+        present[seat] = simulated.channel(name).present
+    watch = Watch(url, table)
+    if pcsc is not None:
+        north, port = pcsc
+        readers[Seat.NORTH].close()
+        readers[Seat.NORTH] = north
+
+        def on_north(tag: str) -> None:
+            before = watch.answered()
+            virtual = VirtualCard(port, tag).insert()
+            watch.wait(before)
+            virtual.remove()
+            while north.on_reader is not None:   # pcscd sees it gone before the next
+                time.sleep(0.005)
+
+        present[Seat.NORTH] = on_north
+    outbox = Outbox(folder / f"readers-{table}.sqlite3", f"{table}-rdr")
+    tablet = TabletLink(url, table, f"{table}-tab", outbox=Outbox(":memory:", f"{table}-tab"))
+    daemon = TableDaemon(url, table, readers, decks, outbox, hand_gap=0.3)
+    try:
+        tablet.send("checkin", {"direction": "NS", "pair": seating.ns})
+        tablet.send("checkin", {"direction": "EW", "pair": seating.ew})
+        for number in numbers:
+            board = played_board(number, setup.deals[number])
+            tablet.send("board", {"board": number})
+            for entry in board.auction.entries:
+                tablet.send("call", {"seat": entry.seat.letter, "call": str(entry.call)})
+            assert tablet.wait_delivered(30)
+            while ((daemon.state or {}).get("phase"), (daemon.state or {}).get("board")) \
+                    != ("play", number):
+                time.sleep(0.005)
+            assert board.play is not None
+            for seat, card, _ in board.play.history:
+                before = watch.answered()
+                present[seat](uid(number, card.index))
+                watch.wait(before)
+                time.sleep(0.002)
+            assert daemon.wait_delivered(30)
+        rejected = outbox.rejections()
+        if rejected:
+            print(f"{table}: {len(rejected)} events refused by the hub: {rejected[:3]}")
+    finally:
+        daemon.close()
+        tablet.close()
+        watch.client.close(farewell=False)
+        for reader in readers.values():
+            reader.close()
+        outbox.close()
+    return watch
+
+
+def bench_latency(boards: int, use_vpcd: bool) -> None:
+    setup = EventSetup.quick(tables=TABLES, boards_per_round=boards, rounds=1, seed=SEED)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        broker = Mosquitto(folder / "mosquitto")
+        pcscd: Pcscd | None = None
+        if use_vpcd:
+            try:
+                pcscd = Pcscd(folder / "pcscd").start()
+            except PcscdError as err:
+                print(f"(PC/SC path left out: {err})")
+        hub = subprocess.Popen(
+            [sys.executable, "-m", "tenace", "hub", "--broker", broker.url, "--data",
+             str(folder / "hub"), "--tables", str(TABLES), "--boards-per-round", str(boards),
+             "--rounds", "1", "--seed", SEED, "--console", "off", "--no-double-dummy"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            if not wait_for_hub(broker.url, process=hub, timeout=60):
+                raise SystemExit("the hub did not start")
+            base = baseline(broker.url)
+            at_hub, acked = play_table(broker.url, setup, "A1", boards, None,
+                                       folder).latencies()
+            pcsc: list[float] = []
+            if pcscd is not None:
+                reader = open_reader(f"pcsc:{pcscd.READERS[0]}")
+                assert isinstance(reader, PcscReader)
+                watch = play_table(broker.url, setup, "A2", 1, (reader, pcscd.ports[0]),
+                                   folder)
+                with watch.lock:
+                    pcsc = [arrived - env.time for env, arrived in watch.events.values()
+                            if env.type == "card" and env.body["seat"] == "N"]
+        finally:
+            hub.terminate()
+            hub.wait(10)
+            if pcscd is not None:
+                pcscd.stop()
+            broker.stop()
+    print(f"Latency: {boards} boards at A1 (simulated readers), hub in its own process, "
+          "Mosquitto")
+    _line("baseline: QoS 1 publisher -> subscriber", _ms(base))
+    _line("tag UID -> card event at the hub", _ms(at_hub), "target p99 <= 10 ms",
+          _p99(at_hub) <= 0.010)
+    _line("tag UID -> the hub's acknowledgement back", _ms(acked))
+    _line("reader path p50 / baseline p50",
+          f"{statistics.median(at_hub) / statistics.median(base):.1f}x")
+    if pcsc:
+        _line("PC/SC (vpcd) at A2 North: UID answered -> at the hub", _ms(pcsc),
+              "target p99 <= 10 ms", _p99(pcsc) <= 0.010)
+
+
+def bench_parser(lines: int) -> None:
+    rng = random.Random(5)
+    data = b"".join(format_line("TAG", f"04{rng.getrandbits(48):012X}") for _ in range(lines))
+    chunks = [data[i:i + 4096] for i in range(0, len(data), 4096)]
+    parser = TagLineParser()
+    start = time.perf_counter()
+    count = sum(len(parser.feed(chunk)) for chunk in chunks)
+    parsed = time.perf_counter() - start
+    start = time.perf_counter()
+    split = len(data.split(b"\n")) - 1
+    framing = time.perf_counter() - start
+    assert count == split == lines
+    print(f"Serial line parser, {lines} lines of {len(data) // lines} bytes")
+    _line("TagLineParser.feed (4 KiB chunks)", f"{lines / parsed:,.0f} lines/s")
+    _line("baseline: bytes.split on newlines", f"{lines / framing:,.0f} lines/s")
+    _line("parser cost / framing alone", f"{parsed / framing:.0f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=4)
+    parser.add_argument("--no-vpcd", action="store_true", help="simulated readers only")
+    parser.add_argument("--lines", type=int, default=200_000)
+    args = parser.parse_args()
+    bench_parser(args.lines)
+    print()
+    bench_latency(args.boards, not args.no_vpcd and os.geteuid() == 0)
+
+
+if __name__ == "__main__":
+    main()

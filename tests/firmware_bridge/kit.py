@@ -1,0 +1,104 @@
+"""A table of readers for the tests against a real hub: the daemon with its readers, the
+hands that put tags on them, and the tablet's events (check-in, board, calls)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from bridgecore.cards import Seat
+from firmware_bridge.daemon import TableDaemon
+from firmware_bridge.decks import DeckStore
+from firmware_bridge.readers import CardReader, open_reader
+from firmware_bridge.readers import sim as simulated
+from tablet.link import TabletLink
+from tablet.outbox import Outbox
+from tests.firmware_bridge.conftest import uid, wait_until
+
+__all__ = ["ReaderTable", "Tablet"]
+
+Presenter = Callable[[str], object]
+
+
+class Tablet:
+    """Table A1's tablet (tablet.link, in memory): check-ins, the board, the calls."""
+
+    def __init__(self, url: str):
+        self.link = TabletLink(url, "A1", "A1-tab", outbox=Outbox(":memory:", "A1-tab"),
+                               reply_timeout=1.0, reconnect_delay=(0.05, 0.5))
+
+    def seat(self, board: int = 1) -> None:
+        """Pairs 1 and 4 check in and ``board`` comes to the table."""
+        self.link.send("checkin", {"direction": "NS", "pair": 1})
+        self.link.send("checkin", {"direction": "EW", "pair": 4})
+        self.link.send("board", {"board": board})
+        self.settle()
+
+    def calls(self, *calls: str, first: Seat = Seat.NORTH) -> None:
+        for i, call in enumerate(calls):
+            self.link.send("call", {"seat": first.offset(i).letter, "call": call})
+        self.settle()
+
+    def settle(self) -> None:
+        assert self.link.wait_delivered(10)
+        assert self.link.outbox.rejections() == []
+
+    def close(self) -> None:
+        self.link.close()
+        self.link.outbox.close()
+
+
+class ReaderTable:
+    """Table A1's readers: simulated ones unless ``readers`` gives a seat its own (with
+    the function that presents a tag on it)."""
+
+    def __init__(self, url: str, folder: Path, decks: DeckStore, *,
+                 readers: Mapping[Seat, tuple[CardReader, Presenter]] | None = None,
+                 hand_gap: float = 0.2, deck: int = 1):
+        self.deck = deck
+        self.decks = decks
+        self.hand_gap = hand_gap
+        self.readers: dict[Seat, CardReader] = {}
+        self.present: dict[Seat, Presenter] = {}
+        self.channels: dict[Seat, simulated.SimChannel] = {}
+        for seat in Seat:
+            given = (readers or {}).get(seat)
+            if given is not None:
+                self.readers[seat], self.present[seat] = given
+                continue
+            name = f"A1-{seat.letter}-{time.monotonic_ns()}"
+            self.channels[seat] = simulated.channel(name)
+            self.readers[seat] = open_reader(f"sim:{name}")
+            self.present[seat] = self.channels[seat].present
+        self.outbox_path = folder / "readers-A1.sqlite3"
+        self.outbox = Outbox(self.outbox_path, "A1-rdr")
+        self.daemon = self.start(url)
+
+    def start(self, url: str) -> TableDaemon:
+        return TableDaemon(url, "A1", self.readers, self.decks, self.outbox,
+                           hand_gap=self.hand_gap, reply_timeout=1.0,
+                           reconnect_delay=(0.05, 0.5))
+
+    def wait_phase(self, phase: str, board: int = 1) -> None:
+        def there() -> bool:
+            state = self.daemon.state or {}
+            return state.get("phase") == phase and state.get("board") == board
+
+        wait_until(there)
+
+    def read_hand(self, seat: Seat, cards: list[str]) -> None:
+        for card in cards:
+            self.present[seat](uid(self.deck, card))
+
+    def play(self, seat: Seat, card: str, *, tag: str | None = None) -> None:
+        """The card faced at ``seat``; returns once its event is in the outbox."""
+        before = self.daemon.reported
+        self.present[seat](tag or uid(self.deck, card))
+        wait_until(lambda: self.daemon.reported > before, 5.0)
+
+    def close(self) -> None:
+        self.daemon.close()
+        for reader in self.readers.values():
+            reader.close()
+        self.outbox.close()
