@@ -99,3 +99,22 @@ def test_analyse_adds_double_dummy_matching_bridgecomposer(tmp_path, realdata):
 def _ns_score(text: str) -> int:
     side, value = text.split()
     return int(value) if side == "NS" else -int(value)
+
+
+def test_devices_dealer_export_through_the_tenace_command(tmp_path, realdata, capsys):
+    """`tenace devices` is wired: the dealing machine's file is the hand record's deals."""
+    src = realdata / "dealfiles" / "dealconvert_16boards.pbn"
+    dlm = tmp_path / "session.dlm"
+    back = tmp_path / "back.pbn"
+    assert main(["devices", "dealer", "export", "--boards", str(src), "-o", str(dlm)]) == 0
+    assert "16 boards" in capsys.readouterr().out
+    assert main(["convert", str(dlm), str(back)]) == 0
+    from bridgecore.pbn import read_pbn
+    original = {r.board: r.deal for r in read_pbn(src.read_bytes()).records}
+    assert {r.board: r.deal for r in read_pbn(back.read_bytes()).records} == original
+
+
+def test_devices_without_a_job_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["devices"])
+    assert exit_.value.code == 2 and "JOB" in capsys.readouterr().err
