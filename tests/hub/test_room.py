@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridgecore.cards import Seat
+from bridgecore.cards import ALL_CARDS, Seat
 from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.errors import ConfigError
@@ -330,7 +330,11 @@ def next_move(room: Room, table: str, bid: bool) -> tuple[str, dict[str, Any]]:
         return "call", {"seat": auction.turn.letter, "call": str(legal[bid and len(legal) > 1])}
     if play.turn is None:
         return "claim_answer", {"seat": play.declarer.lho.letter, "accept": True}
-    return "card", {"seat": play.turn.letter, "card": str(play.legal_cards[0])}
+    # A board the room has no hand record for (7 and 8 here): hands unknown, any card not
+    # played yet.
+    played = {c for _, c, _ in play.history}
+    cards = play.legal_cards or tuple(c for c in ALL_CARDS if c not in played)
+    return "card", {"seat": play.turn.letter, "card": str(cards[0])}
 
 
 @settings(max_examples=60, deadline=None)
