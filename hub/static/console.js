@@ -30,24 +30,7 @@
   };
   window.tenaceBeeps = 0;  // alerts announced (tests read it; the sound itself may be blocked)
 
-  const $ = (id) => document.getElementById(id);
-
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (key === "dataset") Object.assign(node.dataset, value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const { $, el } = window.tenaceDom;
 
   function fill(node, ...children) {   // replaceChildren, leaving out what is not there
     node.replaceChildren(...children.filter((c) => c !== null && c !== undefined));

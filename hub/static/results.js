@@ -14,23 +14,7 @@
   const REFRESH = 10000;           // ms between two fetches of the data
   const SVG = "http://www.w3.org/2000/svg";
 
-  const $ = (id) => document.getElementById(id);
-
-  function el(tag, props, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key === "dataset") Object.assign(node.dataset, value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
+  const { $, el } = window.tenaceDom;
 
   function svg(tag, attrs, text) {
     const node = document.createElementNS(SVG, tag);

@@ -1,7 +1,7 @@
 // The director's score rulings in the console (Laws 12, 87, 90): a small form, in an alert's
 // detail and in a table's panel, that posts the `ruling` director command (docs/protocol.md,
 // hub/scoring.py), and withdraws one by its id (`ruling_undo`). The hub rescores at once and
-// says why when it refuses. Loaded before console.js, which calls window.tenaceRulingForm.
+// says why when it refuses. Loaded after dom.js and before console.js, which calls window.tenaceRulingForm.
 "use strict";
 
 window.tenaceRulingForm = (function () {
@@ -14,17 +14,7 @@ window.tenaceRulingForm = (function () {
     fouled: "tables of each changed form: A3 A4; A5 (Law 87)",
   };
 
-  function node(tag, props, ...children) {
-    const out = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined) continue;
-      if (key === "text") out.textContent = value;
-      else if (key === "class") out.className = value;
-      else out.setAttribute(key, value);
-    }
-    out.append(...children);
-    return out;
-  }
+  const node = window.tenaceDom.el;
 
   function score(text) {
     if (!/^-?\d+$/.test(text)) throw new Error("'" + text + "' is not a score");
