@@ -120,6 +120,19 @@ def hub_url(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[str]:  # noqa: F81
         yield mosquitto.url
 
 
+@pytest.fixture
+def tablet(hub_url: str) -> Iterator[Any]:
+    """The table's tablet on that hub (tests.firmware_bridge.kit.Tablet: the kit imports
+    this module, hence the import here)."""
+    from tests.firmware_bridge.kit import Tablet
+
+    made = Tablet(hub_url)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
 def wait_until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():

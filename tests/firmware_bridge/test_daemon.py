@@ -38,15 +38,6 @@ def table(hub_url: str, tmp_path: Path, decks: DeckStore) -> Iterator[ReaderTabl
         made.close()
 
 
-@pytest.fixture
-def tablet(hub_url: str) -> Iterator[Tablet]:
-    made = Tablet(hub_url)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
 def hub_state(url: str) -> dict[str, object]:
     with MqttClient(url, "t-state", clean_session=True, start=False) as viewer:
         viewer.subscribe(topic_state("A1"), 1, wait=False)

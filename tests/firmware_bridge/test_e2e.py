@@ -7,10 +7,7 @@ rotated board is flagged before the first call (Law 7)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from bridgecore.cards import Seat
 from firmware_bridge.decks import DeckStore
@@ -34,15 +31,6 @@ def virtual_tag_presenter(reader: PcscReader, port: int) -> Presenter:
         card.remove()
         wait_until(lambda: reader.on_reader is None, 5.0)
     return present
-
-
-@pytest.fixture
-def tablet(hub_url: str) -> Iterator[Tablet]:
-    made = Tablet(hub_url)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def test_law_61_a_revoke_read_from_the_cards_reaches_the_director_established(

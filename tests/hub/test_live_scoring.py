@@ -42,7 +42,7 @@ from hub.scoring import RulingError
 from hub.service import Hub, HubRunner, data_log
 from tenace.devices import DeviceEvent, VirtualDevice, envelopes
 from tenace.driver import run_tables
-from tests.hub.test_service import MitchellSetup, loader
+from tests.hub.test_service import MitchellSetup, listen, loader
 from tests.hub.test_table import DEALS, MOVEMENT, START
 
 # (round, table, board, contract by the dealer or PASS, tricks): the table of the docstring.
@@ -388,14 +388,6 @@ def wait_for(client: MqttClient, topic: str, test: Any, timeout: float = 10.0) -
             if test(data):
                 return data
     raise AssertionError(f"nothing on {topic} passed the test")
-
-
-def listen(url: str, *filters: str) -> MqttClient:
-    client = MqttClient(url, f"t-{time.monotonic_ns()}", clean_session=True, start=False)
-    for f in filters:
-        client.subscribe(f, 1, wait=False)
-    client.start().wait_connected()
-    return client
 
 
 def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
