@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import signal
 import socket
 import struct
 import subprocess
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from hub.broker import stop_process
 from hub.mosquitto import wait_for_port
 
 __all__ = ["ATR", "PCSCD", "Pcscd", "PcscdError", "VirtualCard", "free_port_pair"]
@@ -108,14 +108,8 @@ class Pcscd:
     def stop(self) -> None:
         """SIGTERM, SIGKILL after 5 s; idempotent."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            stop_process(process)
 
     def restart(self) -> None:
         self.stop()

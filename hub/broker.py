@@ -40,7 +40,7 @@ from typing import Any
 
 from hub.errors import HubError
 
-__all__ = ["BrokerError", "EmbeddedBroker", "serve"]
+__all__ = ["BrokerError", "EmbeddedBroker", "serve", "stop_process"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,21 @@ class BrokerError(HubError):
 # The broker side (the child process) ---------------------------------------------------------
 
 _classes: tuple[type[Any], type[Any]] | None = None
+
+
+def stop_process(process: subprocess.Popen[Any], timeout: float = 5.0) -> bool:
+    """Stop a child we started (a broker, pcscd): SIGTERM, SIGKILL after ``timeout``
+    seconds. True when it had to be killed; nothing when it had already ended."""
+    if process.poll() is not None:
+        return False
+    process.terminate()
+    try:
+        process.wait(timeout)
+        return False
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return True
 
 
 def _server_classes() -> tuple[type[Any], type[Any]]:
@@ -223,14 +238,8 @@ class EmbeddedBroker:
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                log.warning("embedded broker (pid %d) ignored SIGTERM: killed", process.pid)
-                process.kill()
-                process.wait()
+        if stop_process(process, timeout):
+            log.warning("embedded broker (pid %d) ignored SIGTERM: killed", process.pid)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):

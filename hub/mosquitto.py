@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from hub.broker import BrokerError
+from hub.broker import BrokerError, stop_process
 
 __all__ = ["MOSQUITTO", "Mosquitto", "free_port", "wait_for_port"]
 
@@ -68,13 +68,7 @@ class Mosquitto:
 
     def stop(self) -> None:
         """Stop by PID (SIGTERM, SIGKILL after 5 s); idempotent."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
     def __enter__(self) -> Mosquitto:
         return self
