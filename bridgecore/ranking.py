@@ -47,8 +47,8 @@ from bridgecore.methods import (
 )
 
 __all__ = [
-    "EventScore", "Method", "PairScore", "ScoreProblem", "ScoredResult", "ScoringOptions",
-    "rank", "score_event",
+    "BoardScorer", "EventScore", "EventTotals", "Method", "PairScore", "ScoreProblem",
+    "ScoredResult", "ScoringOptions", "rank", "round_points", "score_event",
 ]
 
 
@@ -113,8 +113,8 @@ class ScoredResult:
     def to_json(self, digits: int | None = 2) -> dict[str, Any]:
         r = self.result
         out: dict[str, Any] = {"ns": r.ns, "ew": r.ew, "score_ns": r.score_ns,
-                               "ns_points": _round(self.ns_points, digits),
-                               "ew_points": _round(self.ew_points, digits)}
+                               "ns_points": round_points(self.ns_points, digits),
+                               "ew_points": round_points(self.ew_points, digits)}
         if r.adjustment is not None:
             out["adjustment"] = str(r.adjustment)
         return out
@@ -134,8 +134,8 @@ class PairScore:
     def to_json(self, digits: int | None = 2) -> dict[str, Any]:
         return {"pair": self.pair,
                 "direction": None if self.direction is None else self.direction.value,
-                "total": _round(self.total, digits),
-                "percent": None if self.percent is None else _round(self.percent, digits),
+                "total": round_points(self.total, digits),
+                "percent": None if self.percent is None else round_points(self.percent, digits),
                 "rank": self.rank}
 
 
@@ -165,7 +165,7 @@ class EventScore:
         }
 
 
-def _round(value: float, digits: int | None) -> float:
+def round_points(value: float, digits: int | None) -> float:
     return value if digits is None else round(value, digits) + 0.0  # no -0.0
 
 
@@ -198,8 +198,9 @@ def _artificial(r: BoardResult, side: Side) -> bool:
                                                    ArtificialAward)
 
 
-class _Scorer:
-    """One event's boards scored by one method, with the 12C2(c) second pass."""
+class BoardScorer:
+    """One event's boards scored by one method, with the 12C2(c) second pass (shared with
+    bridgecore.rescoring, which scores a corrected board again through it)."""
 
     def __init__(self, boards: dict[int, list[BoardResult]], how: Method, ed: Edition,
                  opts: ScoringOptions, expected: int, problems: list[ScoreProblem]):
@@ -329,10 +330,10 @@ def _natural(pair: Pair) -> tuple[int, int, str]:
     return (0, int(pair), pair) if pair.isascii() and pair.isdigit() else (1, 0, pair)
 
 
-class _Totals:
+class EventTotals:
     """Each contestant's total, boards and tops, then penalties and victory points."""
 
-    def __init__(self, scorer: _Scorer, scored: Mapping[int, tuple[ScoredResult, ...]],
+    def __init__(self, scorer: BoardScorer, scored: Mapping[int, tuple[ScoredResult, ...]],
                  problems: list[ScoreProblem]):
         self.scorer, self.scored, self.problems = scorer, scored, problems
         self.per_board: dict[tuple[Pair, int], float] = {}
@@ -461,11 +462,11 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
                                      individual=opts.individual, teams=opts.teams,
                                      total_points=how is Method.TOTAL_POINTS)
     expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
-    scorer = _Scorer(boards, how, ed, opts, expected, problems)
-    scored = {b: tuple(ScoredResult(s.result, _round(s.ns_points, opts.digits),
-                                    _round(s.ew_points, opts.digits)) for s in results)
+    scorer = BoardScorer(boards, how, ed, opts, expected, problems)
+    scored = {b: tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
+                                    round_points(s.ew_points, opts.digits)) for s in results)
               for b, results in scorer.score().items() if results}
-    totals = _Totals(scorer, scored, problems)
+    totals = EventTotals(scorer, scored, problems)
     applied = totals.apply(penalties)
     return EventScore(how, scored, totals.ranking(), tuple(problems), scorer.tops,
                       expected if how is Method.MATCHPOINTS else None, applied)

@@ -24,13 +24,13 @@ from bridgecore.editions import Edition
 from bridgecore.editions import edition as edition_named
 from bridgecore.methods import board_top
 from bridgecore.ranking import (
+    BoardScorer,
     EventScore,
+    EventTotals,
     Method,
     ScoredResult,
     ScoringOptions,
-    _round,
-    _Scorer,
-    _Totals,
+    round_points,
 )
 
 __all__ = ["EventScorer"]
@@ -75,8 +75,8 @@ class EventScorer:
 
     def _rounded(self, results: Sequence[ScoredResult]) -> tuple[ScoredResult, ...]:
         digits = self.options.digits
-        return tuple(ScoredResult(s.result, _round(s.ns_points, digits),
-                                  _round(s.ew_points, digits)) for s in results)
+        return tuple(ScoredResult(s.result, round_points(s.ns_points, digits),
+                                  round_points(s.ew_points, digits)) for s in results)
 
     def _score_all(self) -> EventScore:
         self.full_rescorings += 1
@@ -85,7 +85,7 @@ class EventScorer:
                                          individual=opts.individual, teams=opts.teams,
                                          total_points=self.method is Method.TOTAL_POINTS)
         expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
-        self._scorer = _Scorer(boards, self.method, self.edition, opts, expected, problems)
+        self._scorer = BoardScorer(boards, self.method, self.edition, opts, expected, problems)
         self._problems = problems
         self._scored = {b: self._rounded(results) for b, results in self._scorer.score().items()
                         if results}
@@ -94,7 +94,7 @@ class EventScorer:
 
     def _totals(self) -> EventScore:
         problems = list(self._problems)
-        totals = _Totals(self._scorer, self._scored, problems)
+        totals = EventTotals(self._scorer, self._scored, problems)
         applied = totals.apply(self.penalties)
         mp = self.method is Method.MATCHPOINTS
         return EventScore(self.method, dict(self._scored), totals.ranking(), tuple(problems),
