@@ -1,5 +1,6 @@
-"""``tenace tablet`` as a user starts it: a real process (offscreen Kivy) that connects to the
-hub's broker, announces itself (birth on its status topic), and leaves with its will."""
+"""``tenace tablet`` as a user starts it: a real process (offscreen Kivy, and a real X window
+under Xvfb) that connects to the hub's broker, announces itself (birth on its status topic),
+and leaves with its will."""
 
 from __future__ import annotations
 
@@ -66,3 +67,43 @@ def test_tenace_help_lists_the_tablet_without_importing_kivy() -> None:
                           "pass\nprint('kivy' in sys.modules)"],
                          capture_output=True, text=True, timeout=60)
     assert "tablet" in out.stdout and out.stdout.strip().endswith("False")
+
+
+def test_under_xvfb_the_tablet_opens_a_real_x_window_and_goes_online(
+        embedded_broker: EmbeddedBroker, tmp_path: Path) -> None:
+    """Not offscreen: an X server (Xvfb) and the window a tablet's screen would show, titled
+    Tenace, while the tablet is online at the broker."""
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
+                             "-nolisten", "tcp"], pass_fds=(write,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as displayfd:
+        display = f":{displayfd.readline().strip()}"
+    host, port = embedded_broker.url.removeprefix("mqtt://").rsplit(":", 1)
+    watcher = MqttClient(embedded_broker.url, "watcher-x", clean_session=True, start=False)
+    watcher.subscribe("tenace/v1/t/A1/dev/A1-E/status", 1, wait=False)
+    watcher.start().wait_connected()
+    env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tenace", "tablet", "--hub", f"{host}:{port}", "--table", "A1",
+         "--seat", "E", "--outbox", str(tmp_path / "outbox.sqlite3")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=dict(env, DISPLAY=display, KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path / "kivy")))
+    try:
+        status = json.loads(watcher.messages.get(timeout=60).payload)
+        assert status["online"] is True and status["seat"] == "E"
+        windows = ""
+        deadline = time.monotonic() + 30
+        while '"Tenace"' not in windows and time.monotonic() < deadline:
+            windows = subprocess.run(["xwininfo", "-root", "-tree", "-display", display],
+                                     capture_output=True, text=True, timeout=10).stdout
+            time.sleep(0.2)
+        assert '"Tenace"' in windows, windows
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(20)
+        watcher.close()
+        xvfb.terminate()
+        xvfb.wait(10)
