@@ -41,12 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bridgecore.deal import Deal
 from bridgecore.randomgame import random_board
 from hub.event import EventSetup
-from hub.mqtt import Message, MqttClient
 from hub.room import Room
 from hub.service import Hub
 from hub.store import LOG_NAME, EventLog
 from tenace.devices import DeviceEvent, envelopes
 from tenace.driver import wait_for_hub
+from wire.mqtt import Message, MqttClient
 
 
 def _line(name: str, value: str, target: str = "", ok: bool | None = None) -> None:

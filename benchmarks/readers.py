@@ -45,11 +45,11 @@ from firmware_bridge.readers.tagline import TagLineParser, format_line
 from firmware_bridge.vpcd_card import Pcscd, PcscdError, VirtualCard
 from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
-from hub.mqtt import Message, MqttClient
-from hub.protocol import Envelope, Reply, topic_event, topic_reply
-from tablet.link import TabletLink
-from tablet.outbox import Outbox
 from tenace.driver import wait_for_hub
+from wire.link import DeviceLink
+from wire.mqtt import Message, MqttClient
+from wire.outbox import Outbox
+from wire.protocol import Envelope, Reply, topic_event, topic_reply
 
 SEED = "5eed0000000000000000000000000000000000b5"
 TABLES = 3
@@ -187,7 +187,7 @@ def play_table(url: str, setup: EventSetup, table: str, boards: int,
 
         present[Seat.NORTH] = on_north
     outbox = Outbox(folder / f"readers-{table}.sqlite3", f"{table}-rdr")
-    tablet = TabletLink(url, table, f"{table}-tab", outbox=Outbox(":memory:", f"{table}-tab"))
+    tablet = DeviceLink(url, table, f"{table}-tab", outbox=Outbox(":memory:", f"{table}-tab"))
     daemon = TableDaemon(url, table, readers, decks, outbox, hand_gap=0.3)
     try:
         tablet.send("checkin", {"direction": "NS", "pair": seating.ns})

@@ -39,8 +39,8 @@ if not os.environ.get("DISPLAY"):
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hub.mosquitto import free_port
-from hub.mqtt import MqttClient
 from tenace.driver import wait_for_hub
+from wire.mqtt import MqttClient
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
 
@@ -165,9 +165,9 @@ def bench_taps(url: str, taps: int) -> None:
     from kivy.tests.common import UnitTestTouch
 
     from tablet.app import TabletRoot
-    from tablet.link import TabletLink
-    from tablet.outbox import Outbox
     from tablet.presenter import TabletPresenter
+    from wire.link import DeviceLink
+    from wire.outbox import Outbox
 
     EventLoop.ensure_window()
     Window.size = (1280, 800)
@@ -192,7 +192,7 @@ def bench_taps(url: str, taps: int) -> None:
                 replies[envelope.id] = time.perf_counter()
             root.post_reply(reply, envelope)
 
-        link = TabletLink(url, "A1", "A1-N", seat="N", outbox=outbox,
+        link = DeviceLink(url, "A1", "A1-N", seat="N", outbox=outbox,
                           on_state=root.post_state, on_seat=root.post_seat,
                           on_reply=on_reply, on_connection=root.post_connection)
 

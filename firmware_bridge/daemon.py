@@ -2,9 +2,9 @@
 durable link to the hub (``tenace devices run --table A1``).
 
 :class:`TableDaemon` opens nothing itself: it is given one :class:`CardReader` per seat
-(any backend, mixed), the :class:`DeckStore` and an :class:`tablet.outbox.Outbox` file. It
+(any backend, mixed), the :class:`DeckStore` and an :class:`wire.outbox.Outbox` file. It
 publishes as one device, ``{table}-rdr`` (the card reader of docs/protocol.md), through
-:class:`tablet.link.TabletLink`: every event is committed to the outbox before anything is
+:class:`wire.link.DeviceLink`: every event is committed to the outbox before anything is
 sent, published one at a time in order, resent with the same id until the hub answers, and
 kept across broker or hub outages and restarts of the daemon. Events are in the order the
 tags were read across the four seats, which is the order of play.
@@ -33,9 +33,9 @@ from bridgecore.cards import Seat
 from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import CardReader, ReaderStatus, TagRead
 from firmware_bridge.seats import HAND_GAP, Report, TableReads
-from hub.protocol import Envelope, topic_device_status
-from tablet.link import LinkState, TabletLink
-from tablet.outbox import Outbox
+from wire.link import DeviceLink, LinkState
+from wire.outbox import Outbox
+from wire.protocol import Envelope, topic_device_status
 
 __all__ = ["TableDaemon", "device_ids"]
 
@@ -73,7 +73,7 @@ class TableDaemon:
         self._acted = threading.local()
         self._closed = False
         self._threads: list[threading.Thread] = []
-        self.link = TabletLink(url, table, self.device, outbox=outbox,
+        self.link = DeviceLink(url, table, self.device, outbox=outbox,
                                on_state=lambda state: self._queue.put(("state", state)),
                                clock=self._clock, reply_timeout=reply_timeout,
                                reconnect_delay=reconnect_delay, start=False)

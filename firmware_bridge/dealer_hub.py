@@ -22,8 +22,8 @@ from collections import deque
 from typing import Any
 
 from firmware_bridge.dealer import DealerError
-from hub.mqtt import MqttClient, MqttError
-from hub.protocol import (
+from wire.mqtt import MqttClient, MqttError
+from wire.protocol import (
     Envelope,
     ProtocolError,
     Reply,

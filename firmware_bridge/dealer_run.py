@@ -22,7 +22,7 @@ from firmware_bridge.dealer import DealerConnectionError, DealerError, DealerSil
 from firmware_bridge.dealer_hub import HubLink
 from firmware_bridge.dealer_messages import BoardDealt, CardError, Fault, pocket_texts, pockets_of
 from hub.dealing import DealtCheck, check_dealt
-from hub.protocol import Envelope
+from wire.protocol import Envelope
 
 __all__ = ["BoardOutcome", "DealingRun", "RunSummary", "check_dealt_file"]
 

@@ -151,8 +151,8 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
     from firmware_bridge.daemon import TableDaemon
     from firmware_bridge.decks import DeckError, DeckStore
     from firmware_bridge.readers import CardReader, ReaderError, open_reader
-    from hub.protocol import ProtocolError, topic_event
-    from tablet.outbox import Outbox, OutboxError
+    from wire.outbox import Outbox, OutboxError
+    from wire.protocol import ProtocolError, topic_event
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -94,10 +94,10 @@ from bridgecore.errors import BridgeError
 from bridgecore.movements import Assignment, Movement, ranges
 from hub.alerts import AlertStatus, HubKind
 from hub.errors import ConfigError, HubError
-from hub.protocol import ProtocolError, topic_state
 from hub.room import Room, Section
 from hub.service import SETUP_FACT, SETUP_REPLACED
 from hub.store import EventLog, Record, StoreError
+from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["DEFAULT_PORT", "BridgemateError", "BridgemateSetup", "DataConnector"]
 

@@ -27,7 +27,7 @@ from bridgecore.deal import Deal
 from bridgecore.errors import ParseError
 from bridgecore.irregularity import Rectification
 from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
-from hub.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
+from wire.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
 
 __all__ = ["DEALER_EVENTS", "DealingRoom", "DealtCheck", "PocketDifference", "check_dealt",
            "parse_pockets"]

@@ -22,7 +22,7 @@ time his attention was drawn, a ruling its text and any adjusted score.
 
 Refusals, each with a reason naming the command and the field:
 
-* :class:`hub.protocol.ProtocolError` ``malformed`` (not an object, a field missing, of the
+* :class:`wire.protocol.ProtocolError` ``malformed`` (not an object, a field missing, of the
   wrong type, too long, or unknown), ``unknown_command`` (an unknown ``op``),
   ``unsupported_version``;
 * :class:`hub.errors.AlertError`: no such alert, or a step out of order (an alert
@@ -42,9 +42,9 @@ from typing import Any
 
 from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
-from hub.protocol import SCHEMA_VERSION, ProtocolError
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from wire.protocol import SCHEMA_VERSION, ProtocolError
 
 __all__ = ["COMMANDS", "MAX_TEXT", "parse_command"]
 

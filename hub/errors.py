@@ -1,15 +1,16 @@
 """Exceptions of the hub's game logic (tables, room, alerts).
 
 Facts found at a table (a revoke, a wrong board) are :class:`hub.alerts.Alert` values and
-refusals of a device's event are :class:`hub.protocol.Reply` rejections, never exceptions.
+refusals of a device's event are :class:`wire.protocol.Reply` rejections, never exceptions.
 Exceptions are for a room set up wrongly and for director commands that make no sense::
 
     HubError                       every error of the hub
     ├── ConfigError (ValueError)   a room that cannot be: unknown table, section, movement
     └── AlertError (ValueError)    an unknown alert id, or a status change out of order
 
-``StoreError`` (hub.store), ``MqttError`` (hub.mqtt) and ``BrokerError`` (hub.broker)
-derive from the same ``HubError``: one tree. This module imports nothing else of the hub.
+``StoreError`` (hub.store) and ``BrokerError`` (hub.broker) derive from the same
+``HubError``: one tree. The wire layer's errors (``ProtocolError``, ``MqttError``) are
+``wire.errors.WireError``. This module imports nothing else of the hub.
 """
 
 from __future__ import annotations

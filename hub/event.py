@@ -80,8 +80,8 @@ from bridgecore.errors import BridgeError
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from hub.errors import ConfigError
-from hub.protocol import ProtocolError, topic_state
 from hub.room import Room, Section
+from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "EventSetup", "SectionSetup"]
 

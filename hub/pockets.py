@@ -16,8 +16,8 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal, Hand
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from hub.alerts import OPTIONS, Alert, HubKind
-from hub.protocol import Envelope
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, card_mask, cards_of, parse_card
+from wire.protocol import Envelope
 
 __all__ = ["PocketReads"]
 

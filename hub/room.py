@@ -37,10 +37,10 @@ from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
-from hub.protocol import Envelope, ProtocolError, Reply
 from hub.scoring import LiveScoring
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
+from wire.protocol import Envelope, ProtocolError, Reply
 
 __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 

@@ -67,8 +67,8 @@ from bridgecore.cards import Seat
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
 from bridgecore.vulnerability import Vulnerability
 from hub.errors import HubError
-from hub.protocol import ProtocolError, topic_ranking, topic_traveller
 from hub.traveller import expected_results, result_row, row_order
+from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 
 if TYPE_CHECKING:
     from hub.room import Room, Section

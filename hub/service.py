@@ -43,8 +43,11 @@ from typing import Any, Protocol
 from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
-from hub.mqtt import Message, MqttClient
-from hub.protocol import (
+from hub.room import Room
+from hub.store import LOG_NAME, EventLog, Record, StoredRecord, StoreError
+from hub.traveller import prepare_double_dummy, showing_traveller
+from wire.mqtt import Message, MqttClient
+from wire.protocol import (
     DEALER_EVENT_TYPES,
     ROOT,
     Envelope,
@@ -60,9 +63,6 @@ from hub.protocol import (
     topic_seat,
     topic_state,
 )
-from hub.room import Room
-from hub.store import LOG_NAME, EventLog, Record, StoredRecord, StoreError
-from hub.traveller import prepare_double_dummy, showing_traveller
 
 __all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 

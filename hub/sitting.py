@@ -17,7 +17,7 @@ from bridgecore.editions import Edition
 from bridgecore.errors import BridgeError
 from bridgecore.movements import Assignment
 from hub.alerts import Alert, AlertBook
-from hub.protocol import Reply
+from wire.protocol import Reply
 
 __all__ = ["SEATS", "Outcome", "Sitting", "TableContext", "card_mask", "cards_of",
            "parse_call", "parse_card"]

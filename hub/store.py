@@ -32,13 +32,13 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from hub.errors import HubError
-from hub.protocol import Envelope
+from wire.durability import Durability
+from wire.protocol import Envelope
 
 __all__ = [
     "LOG_NAME", "SCHEMA_VERSION", "SOURCES", "Durability", "EventLog", "HubError", "Record",
@@ -93,13 +93,6 @@ class StoreError(HubError):
 
 class SchemaVersionError(StoreError):
     """The file is a Tenace event log of a schema version this hub does not read."""
-
-
-class Durability(StrEnum):
-    """What a returned ``append`` survives: a crash of the process, or a power cut."""
-
-    PROCESS = "process"
-    POWER = "power"
 
 
 def new_event_id(prefix: str = "hub") -> str:

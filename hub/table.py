@@ -34,7 +34,6 @@ from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
-from hub.protocol import Envelope, Reply
 from hub.sitting import (
     SEATS,
     Outcome,
@@ -45,11 +44,12 @@ from hub.sitting import (
     parse_card,
 )
 from hub.traveller import traveller_fields
+from wire.protocol import Envelope, Reply
 
 __all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
-# Findings the table itself is told of in the reply (hub.protocol.NOTICES), by alert kind.
+# Findings the table itself is told of in the reply (wire.protocol.NOTICES), by alert kind.
 _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.WRONG_DIRECTION.value: "wrong_seating",
            HubKind.WRONG_PAIR.value: "wrong_seating",

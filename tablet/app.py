@@ -400,8 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # The network side (paho-mqtt), imported only when a tablet runs.
-    from tablet.link import TabletLink, device_id
-    from tablet.outbox import OUTBOX_NAME, Outbox, OutboxError
+    from wire.link import DeviceLink, device_id
+    from wire.outbox import OUTBOX_NAME, Outbox, OutboxError
 
     try:
         url = broker_url(args.hub)
@@ -418,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutboxError as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2
-    link = TabletLink(url, args.table, device, seat=args.seat, outbox=outbox,
+    link = DeviceLink(url, args.table, device, seat=args.seat, outbox=outbox,
                       on_state=app.post_state, on_seat=app.post_seat,
                       on_reply=app.post_reply, on_connection=app.post_connection)
     app.send = link.send

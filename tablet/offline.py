@@ -1,7 +1,7 @@
 """The table as the tablet shows it before the hub has answered: the optimistic view.
 
-Everything a player enters goes to the outbox first (:mod:`tablet.outbox`) and reaches the
-hub later, in order (:mod:`tablet.link`). While the events wait, for a moment online or
+Everything a player enters goes to the outbox first (:mod:`wire.outbox`) and reaches the
+hub later, in order (:mod:`wire.link`). While the events wait, for a moment online or
 for as long as the network is down, the screen must still move on: the next player calls,
 the card just played lies on the table. :func:`project` takes the hub's last public state
 (``TableState.public_state()``), this seat's view (``seat_view``: its hand, or None) and the
@@ -107,7 +107,7 @@ class _Stop(Exception):
 
 
 def event_of(event: Any) -> tuple[str | None, str | None, dict[str, Any]]:
-    """(id, type, body) of an :class:`hub.protocol.Envelope`, an envelope dict or a
+    """(id, type, body) of an :class:`wire.protocol.Envelope`, an envelope dict or a
     presenter event ``(type, body)``."""
     if isinstance(event, tuple) and len(event) == 2:
         kind, body = event

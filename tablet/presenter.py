@@ -6,7 +6,7 @@ it sent (``on_reply``) and the link's connection status (``on_connection``). Fro
 works out the screen to show and everything on it; its commands (``checkin``, ``board``,
 ``call``, ``undo``, ``card``, ``claim``, ``claim_answer``, ``confirm_result``,
 ``director_call``) return the event to send as ``(type, body)``, with the body
-``hub.protocol.EVENT_TYPES`` and ``hub.table`` expect, or raise :class:`PresenterError` (with
+``wire.protocol.EVENT_TYPES`` and ``hub.table`` expect, or raise :class:`PresenterError` (with
 a message key of :mod:`tablet.i18n`) when the tablet does not offer that now.
 
 Two modes: one tablet per seat (``seat="N"``...: the bidding-box replacement; it shows that
@@ -177,7 +177,7 @@ def is_jump(call: Call, last_bid: Call | None) -> bool:
     return call.level > lowest
 
 
-# Notices the hub attaches to an acknowledgement (hub.protocol.NOTICES, docs/protocol.md):
+# Notices the hub attaches to an acknowledgement (wire.protocol.NOTICES, docs/protocol.md):
 # a ``notice`` field, or an ack whose code is one of these.
 NOTICES = ("wrong_board", "wrong_seating", "board_already_played")
 
@@ -425,7 +425,7 @@ class TabletPresenter:
 
     def on_reply(self, reply: Any, envelope: Any = None) -> str | None:
         """The hub's reply to an event (a reply dict as on the wire, or a
-        :class:`hub.protocol.Reply`), with the envelope it answers when the link knows it:
+        :class:`wire.protocol.Reply`), with the envelope it answers when the link knows it:
         the message for the players, or None. A refused check-in, claim answer or result
         confirmation is forgotten, so the screen asks again."""
         status, code, reason, hub_time, notice = _reply_fields(reply)

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hub.protocol import Envelope
+from wire.protocol import Envelope
 
 if TYPE_CHECKING:
     from hub.alerts import Alert

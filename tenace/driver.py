@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.mqtt import Message, MqttClient
-from hub.protocol import (
+from tenace.devices import DeviceEvent, VirtualDevice
+from wire.mqtt import Message, MqttClient
+from wire.protocol import (
     ROOT,
     Envelope,
     Reply,
@@ -33,7 +34,6 @@ from hub.protocol import (
     topic_event,
     topic_hub_status,
 )
-from tenace.devices import DeviceEvent, VirtualDevice
 
 __all__ = ["DriverError", "Observer", "TableRun", "run_tables", "wait_for_hub"]
 

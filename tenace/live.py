@@ -84,13 +84,14 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
+    from wire.errors import WireError
 
     try:
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
                    client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate)
-    except HubError as err:
+    except (HubError, WireError) as err:
         raise CommandError(str(err)) from err
 
 
@@ -101,13 +102,14 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
     loopback port): yields (hub, broker URL)."""
     from hub.errors import HubError
     from hub.service import HubRunner
+    from wire.errors import WireError
 
     with _broker(broker, ("127.0.0.1", 0)) as url:
         hub_ = _open_hub(url, data, setup, console)
         runner = HubRunner(hub_)
         try:
             running = runner.__enter__()
-        except HubError as err:   # e.g. the console's port is taken
+        except (HubError, WireError) as err:   # e.g. the console's port is taken
             raise CommandError(str(err)) from err
         try:
             yield running, url

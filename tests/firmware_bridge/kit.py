@@ -12,9 +12,9 @@ from firmware_bridge.daemon import TableDaemon
 from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import CardReader, open_reader
 from firmware_bridge.readers import sim as simulated
-from tablet.link import TabletLink
-from tablet.outbox import Outbox
 from tests.firmware_bridge.conftest import uid, wait_until
+from wire.link import DeviceLink
+from wire.outbox import Outbox
 
 __all__ = ["ReaderTable", "Tablet"]
 
@@ -22,10 +22,10 @@ Presenter = Callable[[str], object]
 
 
 class Tablet:
-    """Table A1's tablet (tablet.link, in memory): check-ins, the board, the calls."""
+    """Table A1's tablet (wire.link, in memory): check-ins, the board, the calls."""
 
     def __init__(self, url: str):
-        self.link = TabletLink(url, "A1", "A1-tab", outbox=Outbox(":memory:", "A1-tab"),
+        self.link = DeviceLink(url, "A1", "A1-tab", outbox=Outbox(":memory:", "A1-tab"),
                                reply_timeout=1.0, reconnect_delay=(0.05, 0.5))
 
     def seat(self, board: int = 1) -> None:

@@ -14,12 +14,12 @@ import pytest
 from bridgecore.cards import Seat
 from firmware_bridge.decks import DeckStore
 from hub.mosquitto import Mosquitto
-from hub.mqtt import MqttClient
-from hub.protocol import topic_state
 from tenace.driver import Observer
 from tests.firmware_bridge.conftest import wait_until
 from tests.firmware_bridge.kit import ReaderTable, Tablet
 from tests.hub.test_table import BOARD_1
+from wire.mqtt import MqttClient
+from wire.protocol import topic_state
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 PASSES_1H = ("Pass", "Pass", "1H", "Pass", "Pass", "Pass")   # South declares, West leads

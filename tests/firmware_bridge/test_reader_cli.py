@@ -16,9 +16,9 @@ from firmware_bridge import reader_cli
 from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import sim as simulated
 from firmware_bridge.vpcd_card import Pcscd
-from hub.mqtt import MqttClient
 from tenace.commands import CommandError
 from tests.firmware_bridge.conftest import make_deck, uid, wait_until
+from wire.mqtt import MqttClient
 
 
 def parse(*words: str) -> argparse.Namespace:

@@ -12,7 +12,7 @@ import pytest
 from bridgecore.irregularity import Rectification
 from hub.alerts import Alert, AlertBook, AlertStatus
 from hub.errors import AlertError, HubError
-from hub.protocol import topic_alert
+from wire.protocol import topic_alert
 
 
 def revoke(book: AlertBook, t: float = 100.0, **facts: Any) -> Alert | None:

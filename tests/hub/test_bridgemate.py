@@ -56,10 +56,10 @@ from bridgecore.deal import Deal
 from hub.bridgemate import BridgemateSetup
 from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
-from hub.mqtt import MqttClient
 from hub.service import Hub, HubRunner, data_log
 from tenace.devices import DeviceEvent
 from tenace.driver import run_tables
+from wire.mqtt import MqttClient
 
 GUID = "0123456789ABCDEF0123456789ABCDEF"
 OTHER = "FEDCBA9876543210FEDCBA9876543210"

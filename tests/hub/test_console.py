@@ -34,9 +34,9 @@ from hub.alerts import Alert, AlertStatus
 from hub.console import MAX_BODY, STATUSES, Console, alert_summary, table_status
 from hub.director import parse_command
 from hub.errors import HubError
-from hub.protocol import ProtocolError
 from hub.room import Room, Section
 from tests.hub.test_director import Tables
+from wire.protocol import ProtocolError
 
 T = TypeVar("T")
 START = 1_700_000_000.0

@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 from hub.event import EventSetup
-from hub.mqtt import MqttClient
-from hub.protocol import topic_state
 from hub.store import LOG_NAME, EventLog
 from tenace.devices import DeviceEvent, apply_local
 from tenace.driver import run_tables, wait_for_hub
 from tests.hub.conftest import Mosquitto
+from wire.mqtt import MqttClient
+from wire.protocol import topic_state
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
 ARGS = ["--tables", "3", "--boards-per-round", "2", "--seed", SEED, "--console", "off"]

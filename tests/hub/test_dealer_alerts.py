@@ -17,8 +17,14 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
 from hub.alerts import Alert
 from hub.dealing import check_dealt
-from hub.mqtt import MqttClient
-from hub.protocol import (
+from hub.room import Room, Section
+from hub.service import HubRunner
+from hub.store import Record
+from tenace.driver import Observer
+from tests.hub.test_service import MitchellSetup, hub_on
+from tests.hub.test_table import DEALS, MOVEMENT
+from wire.mqtt import MqttClient
+from wire.protocol import (
     DEALER_EVENT_TYPES,
     Envelope,
     ProtocolError,
@@ -28,12 +34,6 @@ from hub.protocol import (
     topic_dealer_reply,
     topic_dealer_status,
 )
-from hub.room import Room, Section
-from hub.service import HubRunner
-from hub.store import Record
-from tenace.driver import Observer
-from tests.hub.test_service import MitchellSetup, hub_on
-from tests.hub.test_table import DEALS, MOVEMENT
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 

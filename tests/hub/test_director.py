@@ -16,9 +16,9 @@ from bridgecore.movements import mitchell
 from hub.alerts import Alert, AlertStatus
 from hub.director import COMMANDS, MAX_TEXT, parse_command
 from hub.errors import AlertError, ConfigError
-from hub.protocol import ProtocolError
 from hub.room import Room, Section
 from tenace.devices import DeviceEvent, VirtualDevice, envelopes
+from wire.protocol import ProtocolError
 
 START = 1_700_000_000.0
 MOVEMENT = mitchell(6, boards_per_round=2)

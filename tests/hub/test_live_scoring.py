@@ -35,8 +35,6 @@ import pytest
 from bridgecore.cards import Seat
 from hub.director import parse_command
 from hub.errors import HubError
-from hub.mqtt import MqttClient
-from hub.protocol import ProtocolError, parse_topic, topic_ranking, topic_traveller
 from hub.room import Room, Section
 from hub.scoring import RulingError
 from hub.service import Hub, HubRunner, data_log
@@ -44,6 +42,8 @@ from tenace.devices import DeviceEvent, VirtualDevice, envelopes
 from tenace.driver import run_tables
 from tests.hub.test_service import MitchellSetup, listen, loader
 from tests.hub.test_table import DEALS, MOVEMENT, START
+from wire.mqtt import MqttClient
+from wire.protocol import ProtocolError, parse_topic, topic_ranking, topic_traveller
 
 # (round, table, board, contract by the dealer or PASS, tricks): the table of the docstring.
 ROUND_ROBIN = [

@@ -16,10 +16,10 @@ from bridgecore.cards import ALL_CARDS, Seat
 from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.errors import ConfigError
-from hub.protocol import Envelope
 from hub.room import Room, Section
 from hub.store import Record
 from tests.hub.test_table import DEALS, MOVEMENT, START, Driver, kinds, make_room
+from wire.protocol import Envelope
 
 ROUND = 15 * 60.0
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from bridgecore.cards import Seat
-from hub.mqtt import Message, MqttClient
-from hub.protocol import Envelope, Reply, topic_event, topic_seat, topic_state
 from hub.room import Room, Section
 from hub.service import SETUP_FACT, Hub, HubRunner, data_log
 from tenace.devices import DeviceEvent
 from tenace.driver import Observer, run_tables
 from tests.hub.test_table import DEALS, MOVEMENT
+from wire.mqtt import Message, MqttClient
+from wire.protocol import Envelope, Reply, topic_event, topic_seat, topic_state
 
 T0 = time.time()
 

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hub.protocol import Envelope
 from hub.store import (
     LOG_NAME,
     SCHEMA_VERSION,
@@ -25,6 +24,7 @@ from hub.store import (
     StoredRecord,
     StoreError,
 )
+from wire.protocol import Envelope
 
 
 def event(n: int, device: str = "t1-north", seq: int | None = None, table: str = "t1") -> Record:

@@ -14,9 +14,9 @@ from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.alerts import Alert
-from hub.protocol import Envelope
 from hub.room import Room, Section
 from hub.table import Outcome
+from wire.protocol import Envelope
 
 # Board 1 (dealer N, none vulnerable): every seat holds one rank band, so tricks are easy.
 BOARD_1 = Deal.parse("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
@@ -506,8 +506,8 @@ def test_sit_out_round_does_not_stop_the_table_moving_on() -> None:
 
     from bridgecore.bigdeal import random_deal
     from bridgecore.movements import mitchell
-    from hub.protocol import Envelope
     from hub.room import Room, Section
+    from wire.protocol import Envelope
     movement = mitchell(3, boards_per_round=1, missing_pair=4)   # A1 sits out round 1
     room = Room(Section("A", movement), {b: random_deal(random.Random(b)) for b in (1, 2, 3)})
     env = Envelope("A1-tab-1", "A1-tab", 1, 10.0, "checkin", {"direction": "EW", "pair": 6})

@@ -5,7 +5,7 @@ The oracle is a real hub table (hub.room.Room through tests/hub/test_table.py's 
 same events are applied to it, and the projection made from the state before them is
 compared with the hub's state after them (without the pending marks, and without dummy's
 cards when the tablet could not know them). Then one tablet for the whole table against a
-real hub and broker, through tablet.link, with its network cut (test_link's Cable): it goes
+real hub and broker, through wire.link, with its network cut (test_link's Cable): it goes
 on with the auction and the opening lead offline, and once the network is back the hub's
 state is what the tablet showed."""
 
@@ -25,17 +25,17 @@ from hypothesis import strategies as st
 from bridgecore.auction import Auction
 from bridgecore.cards import Seat
 from hub.event import EventSetup
-from hub.protocol import Envelope
 from hub.service import Hub, HubRunner, data_log
 from hub.traveller import DoubleDummyTables
 from tablet.app import TabletRoot
-from tablet.link import TabletLink
 from tablet.offline import already_applied, event_of, footprint, project, projection
-from tablet.outbox import OUTBOX_NAME, Outbox
 from tablet.presenter import TabletPresenter
 from tests.hub.test_table import Driver
-from tests.tablet.test_link import SEED, Cable
 from tests.tablet.test_ui import show, until
+from tests.wire.test_link import SEED, Cable
+from wire.link import DeviceLink
+from wire.outbox import OUTBOX_NAME, Outbox
+from wire.protocol import Envelope
 
 Event = tuple[str, dict[str, Any]]
 # What the hub alone adds once a board is over: the hand record, the traveller so far.
@@ -464,7 +464,7 @@ def hub_state(hub: Hub) -> dict[str, Any]:
 
 def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
         hub: Hub, tmp_path: Path) -> None:
-    """The table's tablet (Kivy root, tablet.link, its outbox on disk) loses its network
+    """The table's tablet (Kivy root, wire.link, its outbox on disk) loses its network
     after the board is announced: four calls and the opening lead are entered, the screen
     moves on with each (auction, then play: Laws 22, 41), nothing reaches the hub. The
     network comes back: the hub applies them in order and its state is what the tablet
@@ -473,7 +473,7 @@ def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
     presenter = TabletPresenter("A1", language="en")
     root = TabletRoot(presenter)
     box = Outbox(tmp_path / OUTBOX_NAME, "A1-tab")
-    link = TabletLink(cable.url, "A1", box.device, outbox=box, on_state=root.post_state,
+    link = DeviceLink(cable.url, "A1", box.device, outbox=box, on_state=root.post_state,
                       on_reply=root.post_reply, on_connection=root.post_connection,
                       reconnect_delay=(0.1, 0.5))
     root.send, root.pending = link.send, box.pending

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from bridgecore.auction import Auction
 from bridgecore.calls import Call
 from bridgecore.cards import Seat
-from hub.protocol import Envelope, Reply
 from hub.traveller import DoubleDummyTables
 from tablet.offline import footprint, project
 from tablet.presenter import PresenterError, TabletPresenter, is_jump
 from tests.hub.test_table import START, make_room
+from wire.protocol import Envelope, Reply
 
 SEATS = "NESW"
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from hub.broker import EmbeddedBroker
-from hub.mqtt import MqttClient
+from wire.mqtt import MqttClient
 
 
 def test_tenace_tablet_help_lists_its_options() -> None:

@@ -1,6 +1,6 @@
 """The Kivy tablet (tablet/app.py), offscreen, driven by simulated touches on the buttons'
 positions: a whole board against a real hub (embedded broker, the hub on its thread), the four
-seats played from four seat tablets linked by tablet.link, and a table tablet on its own.
+seats played from four seat tablets linked by wire.link, and a table tablet on its own.
 Each screen is saved to docs/screenshots/.
 
 Kivy is configured before it is imported (offscreen SDL, no argv parsing, a temporary
@@ -33,10 +33,10 @@ from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from tablet.app import TabletApp, TabletRoot, broker_url, main
-from tablet.link import TabletLink, device_id
-from tablet.outbox import Outbox
 from tablet.presenter import TabletPresenter
 from tests.tablet.test_presenter import Table
+from wire.link import DeviceLink, device_id
+from wire.outbox import Outbox
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
 # Screenshots go to a temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the
@@ -110,7 +110,7 @@ class Tablet:
         self.root = TabletRoot(self.presenter)
         device = device_id("A1", seat)
         self.outbox = Outbox(folder / f"{device}.sqlite3", device)
-        self.link = TabletLink(url, "A1", device, seat=seat, outbox=self.outbox,
+        self.link = DeviceLink(url, "A1", device, seat=seat, outbox=self.outbox,
                                on_state=self.root.post_state, on_seat=self.root.post_seat,
                                on_reply=self.root.post_reply,
                                on_connection=self.root.post_connection, reply_timeout=5.0)

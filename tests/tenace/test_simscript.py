@@ -20,7 +20,6 @@ from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Card, Rank, Seat, Suit
 from bridgecore.deal import Deal, Hand
 from bridgecore.movements import Movement, howell, mitchell
-from hub.protocol import Envelope
 from hub.room import Room, Section
 from tenace.devices import envelopes
 from tenace.simscript import (
@@ -35,6 +34,7 @@ from tenace.simscript import (
     run_local,
     simulate,
 )
+from wire.protocol import Envelope
 
 MULTI_ROUND_KINDS = INJECTABLE   # every kind, in sessions of several rounds
 

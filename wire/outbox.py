@@ -1,8 +1,8 @@
 """The tablet's outbox: every event a player enters, kept on disk until the hub answers it.
 
-A tap on the tablet becomes an :class:`hub.protocol.Envelope` the moment :meth:`Outbox.add`
+A tap on the tablet becomes an :class:`wire.protocol.Envelope` the moment :meth:`Outbox.add`
 returns: it is committed to an SQLite file (WAL), so it survives the network going down, the
-app being killed (``kill -9``) and the tablet restarting. :class:`tablet.link.TabletLink`
+app being killed (``kill -9``) and the tablet restarting. :class:`wire.link.DeviceLink`
 sends the pending envelopes in order and settles each one with the hub's reply:
 :meth:`Outbox.done` (``ack``, ``duplicate`` included) or :meth:`Outbox.rejected` (the hub
 refused it: the envelope is returned so that the screen can say why). Settled envelopes stay
@@ -23,7 +23,7 @@ Numbering, as the hub's :meth:`hub.room.Room.apply` wants it:
 One device at a time: the hub binds a device id to the table of its first accepted event
 (``wrong_table`` elsewhere) and keeps its last ``seq``. A tablet moved to another table, or a
 spare tablet taking over a table, therefore uses a device id of its own
-(:func:`tablet.link.spare_device_id`), never the one of the tablet it replaces:
+(:func:`wire.link.spare_device_id`), never the one of the tablet it replaces:
 ``Outbox(path, new_device)`` when nothing is pending, :meth:`Outbox.reset` otherwise (the
 old identity's undelivered envelopes are abandoned, kept in the file and returned).
 
@@ -46,8 +46,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from hub.protocol import Envelope, ProtocolError, Reply
-from hub.store import Durability
+from wire.durability import Durability
+from wire.errors import InvalidEventError, OutboxError
+from wire.protocol import Envelope, ProtocolError, Reply
 
 __all__ = ["OUTBOX_NAME", "SCHEMA_VERSION", "InvalidEventError", "Outbox", "OutboxError"]
 
@@ -57,7 +58,7 @@ SCHEMA_VERSION = 1
 OUTBOX_NAME = "outbox.sqlite3"      # the file name the app keeps in its data directory
 _APPLICATION = "tenace-tablet-outbox"
 _ID_LIMIT = 64
-_DEVICE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")   # hub.protocol's id alphabet
+_DEVICE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")   # wire.protocol's id alphabet
 
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -85,21 +86,6 @@ _SCHEMA = (
     f"('application', '{_APPLICATION}')",
 )
 _COLUMNS = "id, device, seq, device_time, type, body"
-
-
-class OutboxError(Exception):
-    """The outbox file cannot be used: unreadable, not an outbox, a write failed, or it
-    still holds undelivered envelopes of another device. ``path`` names the file."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
-
-
-class InvalidEventError(OutboxError, ValueError):
-    """An event the hub would refuse as malformed (unknown type, a missing or mistyped
-    field, a bad seat, a time that is not a number): a programming error, never stored."""
 
 
 def _envelope(row: tuple[Any, ...]) -> Envelope:

@@ -21,8 +21,12 @@ import pytest
 
 from bridgecore.cards import Seat
 from hub.event import EventSetup
-from hub.mqtt import MqttClient, parse_url
-from hub.protocol import (
+from hub.service import Hub, HubRunner, data_log
+from hub.store import StoredRecord
+from wire.link import DeviceLink, LinkError, LinkState, device_id, spare_device_id
+from wire.mqtt import MqttClient, parse_url
+from wire.outbox import OUTBOX_NAME, Outbox
+from wire.protocol import (
     Envelope,
     Reply,
     topic_device_command,
@@ -32,10 +36,6 @@ from hub.protocol import (
     topic_state,
     topic_table_command,
 )
-from hub.service import Hub, HubRunner, data_log
-from hub.store import StoredRecord
-from tablet.link import LinkError, LinkState, TabletLink, device_id, spare_device_id
-from tablet.outbox import OUTBOX_NAME, Outbox
 
 SEED = "0123456789abcdef0123456789abcdef01234567"
 FAST = {"reconnect_delay": (0.1, 0.5)}
@@ -171,7 +171,7 @@ def device_records(hub: Hub, device: str) -> list[StoredRecord]:
                              if r.source == "device" and r.device == device])
 
 
-def seat_pairs(link: TabletLink) -> list[Envelope]:
+def seat_pairs(link: DeviceLink) -> list[Envelope]:
     """Round 1 at A1 of the 3-table Mitchell: pairs 1 (NS) and 4 (EW), board 1 (North deals)."""
     return [link.send("checkin", {"direction": "NS", "pair": 1}),
             link.send("checkin", {"direction": "EW", "pair": 4}),
@@ -179,8 +179,8 @@ def seat_pairs(link: TabletLink) -> list[Envelope]:
 
 
 def open_link(url: str, box: Outbox, screen: Screen, seat: str | None = None,
-              **kw: Any) -> TabletLink:
-    return TabletLink(url, "A1", box.device, seat=seat, outbox=box,
+              **kw: Any) -> DeviceLink:
+    return DeviceLink(url, "A1", box.device, seat=seat, outbox=box,
                       **{**FAST, **kw, **screen.callbacks()})
 
 
@@ -361,7 +361,7 @@ def test_entries_made_during_a_long_outage_keep_the_time_the_player_acted(
     cable = Cable(hub.url)
     cable.cut()
     with Outbox(tmp_path / "b" / OUTBOX_NAME, "A2-tab") as box:
-        link = TabletLink(cable.url, "A2", "A2-tab", outbox=box, clock=clock, stamp_sent=False,
+        link = DeviceLink(cable.url, "A2", "A2-tab", outbox=box, clock=clock, stamp_sent=False,
                           reconnect_delay=(0.1, 0.5), **strict.callbacks())
         try:
             ago = 300.0
@@ -475,7 +475,7 @@ def test_a_seat_tablet_reads_its_own_hand_and_no_other(hub: Hub, tmp_path: Path)
 
 def test_malformed_messages_are_logged_and_never_stop_the_link(
         hub: Hub, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="tablet.link")
+    caplog.set_level(logging.WARNING, logger="wire.link")
     screen = Screen()
     with Outbox(tmp_path / OUTBOX_NAME, "A1-N") as box:
         link = open_link(hub.url, box, screen, seat="N")
@@ -517,7 +517,7 @@ def test_malformed_messages_are_logged_and_never_stop_the_link(
         finally:
             rogue.close()
             link.close()
-    warned = [r for r in caplog.records if r.name == "tablet.link"
+    warned = [r for r in caplog.records if r.name == "wire.link"
               and r.levelno == logging.WARNING and "ignored" in r.getMessage()]
     assert len(warned) == len(bad) - 1   # the reply to nobody is only a debug line
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -534,10 +534,10 @@ def test_device_ids_and_set_up_errors(tmp_path: Path) -> None:
             bad()
     with Outbox(tmp_path / OUTBOX_NAME, "A1-tab") as box:
         with pytest.raises(LinkError, match="serves device A1-tab, not A1-N"):
-            TabletLink("mqtt://127.0.0.1:1", "A1", "A1-N", seat="N", outbox=box)
+            DeviceLink("mqtt://127.0.0.1:1", "A1", "A1-N", seat="N", outbox=box)
         with pytest.raises(ValueError, match="seat 'Q'"):
-            TabletLink("mqtt://127.0.0.1:1", "A1", "A1-tab", seat="Q", outbox=box)
-        link = TabletLink("mqtt://127.0.0.1:1", "A1", "A1-tab", outbox=box, start=False)
+            DeviceLink("mqtt://127.0.0.1:1", "A1", "A1-tab", seat="Q", outbox=box)
+        link = DeviceLink("mqtt://127.0.0.1:1", "A1", "A1-tab", outbox=box, start=False)
         link.close()
         link.close()
         with pytest.raises(LinkError, match="closed"):

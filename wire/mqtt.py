@@ -34,7 +34,7 @@ from urllib.parse import unquote, urlsplit
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
-from hub.errors import HubError
+from wire.errors import MqttError
 
 __all__ = [
     "DEFAULT_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient", "MqttError", "Will",
@@ -59,10 +59,6 @@ _paho_log.addFilter(_DropNoise())
 
 Will = tuple[str, bytes | str, int, bool]
 """A last will or a birth message: (topic, payload, qos, retain)."""
-
-
-class MqttError(HubError):
-    """An MQTT operation failed: no acknowledgement in time, a refusal, a closed client."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from wire.errors import ProtocolError
+
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "NOTICES", "ROOT", "SCHEMA_VERSION", "Envelope",
     "ProtocolError", "Reply", "Topic",
@@ -29,15 +31,6 @@ MAX_PAYLOAD = 64 * 1024
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 _SEATS = ("N", "E", "S", "W")
-
-
-class ProtocolError(ValueError):
-    """A message the hub cannot take: ``code`` is machine-readable, ``reason`` for people."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(f"{code}: {reason}")
-        self.code = code
-        self.reason = reason
 
 
 # Topics ---------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The tablet's link to the hub over MQTT: events up through the outbox, the table's state down.
 
-``TabletLink(url, table, device, seat=..., outbox=..., on_state=..., ...)`` is one MQTT client
-(:class:`hub.mqtt.MqttClient`: persistent session, client id = ``device``, last will and
+``DeviceLink(url, table, device, seat=..., outbox=..., on_state=..., ...)`` is one MQTT client
+(:class:`wire.mqtt.MqttClient`: persistent session, client id = ``device``, last will and
 birth on ``t/{table}/dev/{device}/status``) and one worker thread that owns everything else.
 
 Two ways to equip a table (docs/protocol.md):
@@ -17,8 +17,8 @@ Two ways to equip a table (docs/protocol.md):
 Both read the table's retained ``state``, their own ``reply`` topic, the table's and their
 own ``cmd`` topics and the hub's presence (``hub/status``, readable by every account).
 
-Sending (:meth:`TabletLink.send`): the event is numbered and committed to the
-:class:`tablet.outbox.Outbox` before ``send`` returns, whatever the network is doing. The
+Sending (:meth:`DeviceLink.send`): the event is numbered and committed to the
+:class:`wire.outbox.Outbox` before ``send`` returns, whatever the network is doing. The
 worker publishes the outbox's head, **one envelope in flight at a time**, and the next one
 only once the hub has answered: a hub that dies before committing a batch loses what it had
 taken, and a later event accepted before an earlier one was resent would make the earlier one
@@ -47,7 +47,7 @@ seat, a reply to nobody) is logged and dropped; nothing received can stop the wo
 Errors::
 
     LinkError       the link is closed, or set up inconsistently (outbox of another device)
-    OutboxError     (tablet.outbox) the outbox file cannot be written
+    OutboxError     (wire.outbox) the outbox file cannot be written
 """
 
 from __future__ import annotations
@@ -63,8 +63,10 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from hub.mqtt import Message, MqttClient, MqttError
-from hub.protocol import (
+from wire.errors import LinkError, MqttError
+from wire.mqtt import Message, MqttClient
+from wire.outbox import Outbox
+from wire.protocol import (
     Envelope,
     ProtocolError,
     Reply,
@@ -78,10 +80,15 @@ from hub.protocol import (
     topic_state,
     topic_table_command,
 )
-from tablet.outbox import Outbox
 
-__all__ = ["TRANSIENT_CODES", "LinkError", "LinkState", "TabletLink", "device_id",
-           "spare_device_id"]
+__all__ = [
+    "TRANSIENT_CODES",
+    "DeviceLink",
+    "LinkError",
+    "LinkState",
+    "device_id",
+    "spare_device_id",
+]
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +99,6 @@ _SEATS = ("N", "E", "S", "W")
 _POLL = 0.1             # seconds between looks at the connection when nothing arrives
 _STOP = object()
 _WAKE = object()
-
-
-class LinkError(Exception):
-    """The link cannot do what was asked: it is closed, or set up inconsistently."""
 
 
 class LinkState(StrEnum):
@@ -150,7 +153,7 @@ class _Flight:
     tries: int = 1
 
 
-class TabletLink:
+class DeviceLink:
     """The link of one tablet (module docstring). Callbacks, all optional, run on the
     link's worker thread:
 
@@ -229,7 +232,7 @@ class TabletLink:
         """``"table"`` (one tablet for the table) or ``"seat"`` (one tablet per seat)."""
         return "table" if self.seat is None else "seat"
 
-    def start(self) -> TabletLink:
+    def start(self) -> DeviceLink:
         """Start the worker and connect in the background (idempotent)."""
         if self._closed:
             raise LinkError(f"{self}: closed")
@@ -257,14 +260,14 @@ class TabletLink:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self) -> TabletLink:
+    def __enter__(self) -> DeviceLink:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
-        return f"TabletLink({self.device!r} at table {self.table!r}, {self._connection})"
+        return f"DeviceLink({self.device!r} at table {self.table!r}, {self._connection})"
 
     # What the screen reads (any thread) ----------------------------------------------------
     @property

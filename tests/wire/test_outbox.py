@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub.protocol import Envelope, Reply
 from hub.store import EventLog
-from tablet.outbox import OUTBOX_NAME, InvalidEventError, Outbox, OutboxError
+from wire.outbox import OUTBOX_NAME, InvalidEventError, Outbox, OutboxError
+from wire.protocol import Envelope, Reply
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,7 @@ def test_an_outbox_survives_kill_9_of_the_app(tmp_path: Path) -> None:
     path = tmp_path / OUTBOX_NAME
     script = (
         "import os, signal, sys\n"
-        "from tablet.outbox import Outbox\n"
+        "from wire.outbox import Outbox\n"
         "box = Outbox(sys.argv[1], 'A1-S')\n"
         "for i, seat in enumerate('NESW'):\n"
         "    box.add('call', {'seat': seat, 'call': 'Pass'}, 100.0 + i)\n"

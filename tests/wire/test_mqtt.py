@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from hub.broker import BrokerError, EmbeddedBroker
-from hub.mqtt import Message, MqttClient, MqttError, parse_url
-from hub.protocol import (
+from hub.mosquitto import Mosquitto, free_port
+from wire.mqtt import Message, MqttClient, MqttError, parse_url
+from wire.protocol import (
     topic_device_command,
     topic_device_status,
     topic_event,
@@ -27,8 +28,6 @@ from hub.protocol import (
     topic_seat,
     topic_state,
 )
-
-from .conftest import Mosquitto, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 ONLINE = b'{"online": true}'
@@ -134,7 +133,7 @@ def test_messages_can_go_to_an_asyncio_loop(broker_url: str) -> None:
 
 _DEVICE = textwrap.dedent("""
     import sys, time
-    from hub.mqtt import MqttClient
+    from wire.mqtt import MqttClient
     url, device, status = sys.argv[1:]
     MqttClient(url, device, will=(status, b'{"online": false}', 1, True),
                birth=(status, b'{"online": true}', 1, True)).wait_connected()

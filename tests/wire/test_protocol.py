@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hub.protocol import (
+from wire.protocol import (
     EVENT_TYPES,
     MAX_PAYLOAD,
     Envelope,

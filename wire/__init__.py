@@ -1,0 +1,13 @@
+"""Tenace's wire layer: what the hub and every table device share.
+
+Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``bridgecore``:
+
+* :mod:`wire.protocol`  the topic grammar (builders and one parser), the event envelope and
+  the hub's reply (docs/protocol.md);
+* :mod:`wire.mqtt`      the MQTT 3.1.1 client every Tenace program uses (paho-mqtt 2.x);
+* :mod:`wire.outbox`    a device's persistent outbox (SQLite, WAL);
+* :mod:`wire.link`      the one device link: events up in order and exactly once, state down;
+* :mod:`wire.errors`    the one exception tree (:class:`wire.errors.WireError`).
+
+It imports ``bridgecore`` and paho-mqtt, never an application nor ``tenace``.
+"""

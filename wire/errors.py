@@ -1,0 +1,54 @@
+"""The wire layer's exceptions: one tree for the protocol, the MQTT client, the outbox and the link.
+
+::
+
+    WireError                        every error of the wire layer
+    ├── ProtocolError (ValueError)   a message that is not the protocol: ``code`` + ``reason``
+    ├── MqttError                    no acknowledgement in time, subscription refused, client closed
+    ├── OutboxError                  the outbox file cannot be opened, read or written
+    │   └── InvalidEventError (ValueError)   an event the hub could not parse: not stored
+    └── LinkError                    the link is closed, or set up inconsistently
+
+This module imports nothing.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InvalidEventError", "LinkError", "MqttError", "OutboxError", "ProtocolError",
+           "WireError"]
+
+
+class WireError(Exception):
+    """Base of every error the wire layer raises."""
+
+
+class ProtocolError(WireError, ValueError):
+    """A message the hub cannot take: ``code`` is machine-readable, ``reason`` for people."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+class MqttError(WireError):
+    """The MQTT client failed: no acknowledgement in time, a refused subscription, closed."""
+
+
+class OutboxError(WireError):
+    """The outbox file cannot be used: unreadable, not an outbox, a write failed, or it
+    still holds undelivered envelopes of another device. ``path`` names the file."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+class InvalidEventError(OutboxError, ValueError):
+    """An event the hub would refuse as malformed (unknown type, a missing or mistyped
+    field, a bad seat, a time that is not a number): a programming error, never stored."""
+
+
+class LinkError(WireError):
+    """The link is closed, or set up inconsistently (an outbox of another device)."""
