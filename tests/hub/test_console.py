@@ -343,28 +343,61 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
 
 @pytest.mark.parametrize(("request_bytes", "status", "words"), [
     (b"GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no page '/nowhere'"),
-    (b"GET /static/../console.py HTTP/1.1\r\n\r\n", 404, "no file"),
-    (b"GET /static/nothing.js HTTP/1.1\r\n\r\n", 404, "no file"),
-    (b"DELETE /api/room HTTP/1.1\r\n\r\n", 405, "only GET"),
-    (b"hello\r\n\r\n", 400, "not an HTTP/1.x request line"),
-    (b"GET / HTTP/1.1\r\nno colon here\r\n\r\n", 400, "bad header line"),
-    (b"GET / HTTP/1.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n", 431, "request head over"),
-    (b"POST /api/director HTTP/1.1\r\nContent-Type: application/json\r\n\r\n", 411,
-     "Content-Length"),
-    (b"POST /api/director HTTP/1.1\r\nContent-Type: application/json\r\n"
+    (b"GET /static/../console.py HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no file"),
+    (b"GET /static/%2e%2e/console.py HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no file"),
+    (b"GET /static/nothing.js HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no file"),
+    (b"GET /api/alert/A9-1-revoke-1 HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no alert"),
+    (b"GET /results/elsewhere HTTP/1.1\r\nHost: x\r\n\r\n", 404, "no page"),
+    (b"DELETE /api/room HTTP/1.1\r\nHost: x\r\n\r\n", 405, "only GET"),
+    (b"PUT /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 405, "only GET"),
+    (b"POST /api/director HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\r\n",
+     411, "Content-Length"),
+    (b"POST /api/director HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
      b"Transfer-Encoding: chunked\r\n\r\n", 411, "not chunked"),
-    (b"POST /api/director HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % (MAX_BODY + 1), 413,
-     f"limit {MAX_BODY}"),
+    (b"POST /api/director HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (MAX_BODY + 1),
+     413, f"limit {MAX_BODY}"),
+    (b"POST /api/director HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+     b"Content-Length: 9\r\n\r\n{not json", 400, "not JSON"),
 ])
 def test_bad_requests_get_an_error_and_the_console_keeps_serving(
         served: Any, request_bytes: bytes, status: int, words: str) -> None:
+    _, hub, console, _ = served
+    answer = raw(console, request_bytes)          # the console closes the connection
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status), head
+    assert b"\r\ncontent-type: application/json" in head.lower(), head
+    assert b"\r\ncache-control: no-store" in head.lower(), head
+    error = json.loads(body)
+    assert error["ok"] is False and words in error["error"], error
+    assert get(console.url + "api/room")[0] == 200 and hub.facts == []
+
+
+@pytest.mark.parametrize(("request_bytes", "words"), [
+    (b"hello\r\n\r\n", b"Invalid method"),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", b"Invalid header token"),
+    (b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 20000 + b"\r\n\r\n", b"more than 16384 bytes"),
+    (b"GET / HTTP/1.1\r\n\r\n", b"Host"),
+])
+def test_what_is_not_http_is_refused_by_the_server_and_the_console_keeps_serving(
+        served: Any, request_bytes: bytes, words: bytes) -> None:
+    """Not HTTP/1.1 at all (a request line, a header line without a colon, a header over
+    16 KiB, no Host): aiohttp's parser answers 400 in plain text before any route."""
     _, _, console, _ = served
     answer = raw(console, request_bytes)
     head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 %d " % status), head
-    error = json.loads(body)
-    assert error["ok"] is False and words in error["error"], error
+    assert head.startswith((b"HTTP/1.0 400 ", b"HTTP/1.1 400 ")), head
+    assert words in body, body
     assert get(console.url + "api/room")[0] == 200
+
+
+def test_a_page_of_another_site_cannot_read_the_console(served: Any) -> None:
+    """Every answer forbids caching and limits the page to its own origin."""
+    _, _, console, _ = served
+    for path in ("", "static/console.js", "api/room", "results", "api/results"):
+        with urllib.request.urlopen(console.url + path, timeout=5) as r:
+            assert r.headers["Cache-Control"] == "no-store", path
+            assert r.headers["X-Content-Type-Options"] == "nosniff", path
+            assert r.headers["Content-Security-Policy"] == "default-src 'self'", path
 
 
 def test_bad_director_commands_are_refused_and_change_nothing(served: Any) -> None:

@@ -1,0 +1,169 @@
+"""The hub's one HTTP layer: aiohttp applications served on the hub's own asyncio loop.
+
+The director's console with the results pages (hub.console) and the Bridgemate Data
+Connector (hub.bridgemate) are each an :class:`aiohttp.web.Application` on their own
+address, started and stopped by a :class:`WebServer` (``AppRunner`` + ``TCPSite``, no
+thread of their own). What they share is here:
+
+* :func:`application`: an Application whose every refusal is answered in the
+  application's own error shape (``answer(status, message)``), by one middleware: an
+  :class:`HttpError` a handler raises, a path no route has and a method a route does not
+  take (``unknown(request)`` names them), a body over the limit, and any bug (500, logged;
+  the hub goes on). Error answers close the connection;
+* :func:`json_response`: compact UTF-8 JSON;
+* :func:`read_body`: a request body with a Content-Length (411 without one, or chunked;
+  413 over the limit; 408 when it does not arrive in time).
+
+Requests that are not HTTP at all (a bad request line, a header line without a colon, a
+header over :data:`MAX_FIELD` bytes) are refused by aiohttp's own parser before any
+application sees them: 400 in plain text, connection closed, logged without a traceback.
+
+Binding an address that is taken raises ``OSError`` from :meth:`WebServer.start` (the
+``tenace`` commands turn it into a one-line error).
+
+Exceptions::
+
+    hub.errors.HubError
+    └── HttpError        a request refused: its HTTP status and the message for the client
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from hub.errors import HubError
+
+__all__ = ["MAX_FIELD", "HttpError", "WebServer", "application", "json_response",
+           "read_body"]
+
+log = logging.getLogger(__name__)
+
+MAX_FIELD = 16 * 1024          # a request line or one header line
+LINGER = 1.0                   # seconds a refused body is still read, so the client sees why
+JSON = "application/json"
+
+Answer = Callable[[int, str], web.Response]
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class HttpError(HubError):
+    """A request refused: ``status`` (4xx, 5xx) and ``message``, which names the input."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class _QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server log: a request it cannot parse is the client's fault, one line."""
+
+    def exception(self, msg: object, *args: object, exc_info: Any = True,
+                  **kwargs: Any) -> None:
+        error = exc_info if isinstance(exc_info, BaseException) else None
+        self.info("%s: %s", str(msg) % args if args else msg, error or "error")
+
+
+def json_response(data: Any, status: int = 200, *, charset: bool = False) -> web.Response:
+    """``data`` as compact JSON (``application/json``, with ``; charset=utf-8`` when asked)."""
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return web.Response(body=body, status=status, content_type=JSON,
+                        charset="utf-8" if charset else None)
+
+
+async def read_body(request: web.Request, limit: int, what: str, timeout: float) -> bytes:
+    """The body of ``request`` (``what`` names it in the refusals), at most ``limit`` bytes."""
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        raise HttpError(411, f"send {what} with a Content-Length, not chunked")
+    length = request.content_length
+    if length is None:
+        raise HttpError(411, f"{what} needs a Content-Length")
+    if length > limit:
+        raise HttpError(413, f"{what} of {length} bytes, limit {limit}")
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.read()
+    except TimeoutError:
+        raise HttpError(408, f"{what} not received in time") from None
+
+
+def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
+                max_body: int, name: str) -> web.Application:
+    """An Application whose refusals are ``answer(status, message)`` (module docstring);
+    ``unknown(request)`` is the refusal of a path or a method no route takes."""
+
+    @web.middleware
+    async def refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except HttpError as err:
+            refused = err
+        except web.HTTPRequestEntityTooLarge:
+            refused = HttpError(413, f"a request body over {max_body} bytes")
+        except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+            refused = unknown(request)
+        except web.HTTPException as err:
+            if err.status < 400:
+                raise
+            refused = HttpError(err.status, err.reason)
+        except (asyncio.CancelledError, ConnectionError):
+            raise
+        except Exception:   # a bug costs this request, never the hub
+            log.exception("%s: %s %s failed", name, request.method, request.path)
+            refused = HttpError(500, "internal error of the hub")
+        log.info("%s: %d %s (%s %.80s from %s)", name, refused.status, refused.message,
+                 request.method, request.path, request.remote)
+        response = answer(refused.status, refused.message)
+        response.force_close()
+        return response
+
+    return web.Application(middlewares=[refusals], client_max_size=max_body)
+
+
+class WebServer:
+    """``app`` served at ``host``:``port`` (0: any free port) on the running loop."""
+
+    def __init__(self, app: web.Application, host: str, port: int):
+        self.app = app
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Listen (``OSError`` when the address is taken or not this machine's)."""
+        runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
+                               handler_cancellation=True, shutdown_timeout=1.0,
+                               lingering_time=LINGER,
+                               max_line_size=MAX_FIELD, max_field_size=MAX_FIELD,
+                               logger=_QuietLog(logging.getLogger(__name__), {}))
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self.port = runner.addresses[0][1]     # the port the system chose for port 0
+
+    @property
+    def url(self) -> str:
+        """``http://host:port`` (no trailing slash)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._runner is not None
+
+    async def stop(self) -> None:
+        """Stop listening, end the requests in progress (idempotent)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
