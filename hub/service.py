@@ -44,6 +44,7 @@ from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
 from hub.room import Room
+from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record, StoredRecord, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.mqtt import Message, MqttClient
@@ -68,8 +69,6 @@ __all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "Room
 
 log = logging.getLogger(__name__)
 
-SETUP_FACT = "event_setup"
-SETUP_REPLACED = "setup_replaced"   # {"setup", "keep_play"}: Hub.replace_setup
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence

@@ -1,4 +1,4 @@
-"""Bridgemate compatibility (hub/bridgemate.py): a scoring program written for Bridgemate,
+"""Bridgemate compatibility (hub/bridgemate/): a scoring program written for Bridgemate,
 here the real client package ``bridgemate-dataconnector-client``, runs a Tenace room
 through the hub's Data Connector API.
 
@@ -14,6 +14,7 @@ import json
 import queue
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -54,6 +55,7 @@ from bridgecore.board import Board
 from bridgecore.calls import Call
 from bridgecore.deal import Deal
 from hub.bridgemate import BridgemateSetup
+from hub.bridgemate.server import MAX_BODY
 from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
@@ -141,6 +143,17 @@ def post(url: str, body: bytes, method: str = "POST") -> tuple[int, dict[str, An
     except urllib.error.HTTPError as err:
         with err:
             return err.code, json.loads(err.read())
+
+
+def raw_http(port: int, request: bytes) -> tuple[bytes, dict[str, Any]]:
+    """Bytes as they are, to a server that answers and closes: (status and headers, JSON)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    return head, json.loads(body)
 
 
 # The tables' side ---------------------------------------------------------------------------
@@ -304,6 +317,22 @@ def test_bad_requests_are_refused_with_the_problem_and_change_nothing(
             assert words in json.loads(answer["SerializedData"])
         assert post(f"{url}/elsewhere", b"{}")[0] == 404
         assert post(endpoint, b"", method="GET")[0] == 405
+        # HTTP refusals through a real client: each a ScoringProgramResponse naming why.
+        for request_bytes, status, words in (
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                 % (MAX_BODY + 1), 413, f"limit {MAX_BODY}"),
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\n\r\n", 411, "Content-Length"),
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                 b"\r\n\r\n", 411, "not chunked"),
+                (b"PUT /dc-scoringprogram HTTP/1.1\r\nHost: x\r\n\r\n", 405, "POSTed"),
+                (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 404,
+                 "commands go to POST /dc-scoringprogram")):
+            head, answer = raw_http(hub.bridgemate.port, request_bytes)
+            assert head.startswith(b"HTTP/1.1 %d " % status), head
+            assert answer["DataType"] == 4 and answer["ErrorType"] == 5, answer
+            assert words in json.loads(answer["SerializedData"]), answer
+        with urllib.request.urlopen(url + "/", timeout=10) as banner:
+            assert banner.read().decode().startswith("Bridgemate dataconnector service version")
 
         # No event yet: a session command names the unknown session.
         message = refusal(raw(client, Commands.PollQueueForNewResults, ""))
