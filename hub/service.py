@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.cards import Seat
 from hub.alerts import Alert
@@ -64,6 +64,9 @@ from wire.protocol import (
     topic_seat,
     topic_state,
 )
+
+if TYPE_CHECKING:
+    from hub.webserver import HttpFront, RoomFeed
 
 __all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
@@ -126,9 +129,9 @@ class Hub:
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._attach(self.room)
         self.console_address = console
-        self.console: Any = None
+        self.console: RoomFeed | None = None      # hub.console, through hub.webserver
         self.bridgemate_address = bridgemate   # hub.bridgemate: the Data Connector's HTTP API
-        self.bridgemate: Any = None
+        self.bridgemate: HttpFront | None = None
         self.ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: MqttClient | None = None

@@ -21,6 +21,10 @@ application sees them: 400 in plain text, connection closed, logged without a tr
 Binding an address that is taken raises ``OSError`` from :meth:`WebServer.start` (the
 ``tenace`` commands turn it into a one-line error).
 
+What the hub's service knows of them is :class:`HttpFront` (the Data Connector) and
+:class:`RoomFeed` (the console, told of each change): neither side imports the other's
+internals.
+
 Exceptions::
 
     hub.errors.HubError
@@ -33,14 +37,17 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
 from hub.errors import HubError
 
-__all__ = ["MAX_FIELD", "HttpError", "WebServer", "application", "json_response",
-           "read_body"]
+if TYPE_CHECKING:
+    from hub.alerts import Alert
+
+__all__ = ["MAX_FIELD", "HttpError", "HttpFront", "RoomFeed", "WebServer", "application",
+           "json_response", "read_body"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +66,23 @@ class HttpError(HubError):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class HttpFront(Protocol):
+    """An application the hub serves (hub.service): started and stopped on its loop."""
+
+    @property
+    def url(self) -> str: ...
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class RoomFeed(HttpFront, Protocol):
+    """The director's console (hub.console): told on the hub's loop of what changed."""
+
+    def table_changed(self, table_id: str) -> None: ...
+    def alert_changed(self, alert: Alert) -> None: ...
+    def clock_changed(self) -> None: ...
 
 
 class _QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
