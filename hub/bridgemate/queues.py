@@ -87,11 +87,13 @@ class ResultQueues:
         self._results: dict[tuple[str, int, int], dict[str, Any]] = {}
 
     def start(self) -> None:
+        """The queues as the log has them; then each result the hub publishes."""
         self._load()
         self.rescan()
         self.hub.listeners.append(self._changed)
 
     def stop(self) -> None:
+        """No more results from the hub (idempotent)."""
         with contextlib.suppress(ValueError):
             self.hub.listeners.remove(self._changed)
 
