@@ -18,9 +18,11 @@ and ``hub_time() -> float``. Routes:
   (hub.results_pages): rankings, travellers with the hand, double-dummy table and par,
   score cards.
 
-Every answer is ``Cache-Control: no-store`` with a same-origin content security policy; a
-refusal is ``{"ok": false, "error": "..."}`` with its 4xx status (an unknown path 404,
-another method 405, a body too large 413) and closes the connection.
+Every answer is ``Cache-Control: no-store`` with a same-origin content security policy. A
+request the console refuses (an unknown path 404, another method 405, no Content-Length
+411, a body too large 413, not JSON 400, ...) is answered ``{"ok": false, "error": "..."}``
+with its status and the connection closed; a director command the hub refuses is answered
+400 with the hub's own ``{"ok": false, "error": "..."}``.
 
 The hub calls :meth:`Console.table_changed`, :meth:`Console.alert_changed` and
 :meth:`Console.clock_changed` on its loop after each change. They only mark what changed:
