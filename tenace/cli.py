@@ -11,7 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tenace import commands, live, scorecmd, simulate
+from tenace import commands, live, scorecmd
+from tenace.sim import cli as sim_cli
 
 __all__ = ["main"]
 
@@ -70,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the players' tablet; `tenace tablet --help` for its options.")
     live.add_hub_parser(sub)
     live.add_replay_parser(sub)
-    simulate.add_parsers(sub)
+    sim_cli.add_parsers(sub)
     scorecmd.add_parser(sub)
     _add_devices_parser(sub)
     return parser

@@ -57,8 +57,8 @@ from hub.bridgemate import BridgemateSetup
 from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
-from tenace.devices import DeviceEvent
-from tenace.driver import run_tables
+from tenace.sim.devices import DeviceEvent
+from tenace.sim.driver import run_tables
 from wire.mqtt import MqttClient
 
 GUID = "0123456789ABCDEF0123456789ABCDEF"
