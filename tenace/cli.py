@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
 def _add_devices_parser(sub: Any) -> None:
     """``tenace devices JOB``: the card readers' and the dealing machines' jobs (issue 5;
     pyscard and pyserial are imported only by the job that opens a device)."""
-    from firmware_bridge import dealer_cli, reader_cli
+    from tenace import dealer_cli, reader_cli
 
     devices = sub.add_parser(
         "devices", help="card readers and dealing machines: list, enrol a deck, run a "
