@@ -13,8 +13,8 @@
   software's files).
 
 The command line (``tenace devices readers | enrol | run | dealer``) is ``tenace``'s
-(``tenace/reader_cli.py``, ``tenace/dealer_cli.py``): this package never imports argparse's
-side, and never ``tenace``.
+(``tenace/reader_cli.py``, ``tenace/dealer_cli.py``): this package has no argparse code and
+never imports ``tenace``.
 
 One exception tree, :mod:`firmware_bridge.errors`::
 

@@ -1,4 +1,4 @@
-"""The room simulator's game (tenace/simscript.py): whole sessions of virtual tables played
+"""The room simulator's game (tenace/sim/): whole sessions of virtual tables played
 into a real Room without a broker. A clean session raises no alert at all; every kind the
 simulator injects is detected at its table and board, with no false alarm, and cites its
 law; the same seed gives the same script; the report has the issue's shape."""
