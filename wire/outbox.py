@@ -1,4 +1,6 @@
-"""The tablet's outbox: every event a player enters, kept on disk until the hub answers it.
+"""A device's outbox: every event a player enters on a tablet (or a device reports), kept
+on disk until the hub answers it (in memory, ``":memory:"``, for the simulator and a dealing
+machine's bridge).
 
 A tap on the tablet becomes an :class:`wire.protocol.Envelope` the moment :meth:`Outbox.add`
 returns: it is committed to an SQLite file (WAL), so it survives the network going down, the

@@ -6,8 +6,10 @@ optionally, the tables' public states the hub publishes. :meth:`Observer.settle`
 everything the hub published before the call has arrived: the observer publishes a marker
 on a topic of its own and waits for it to come back. A broker forwards to each subscriber
 in the order it received, so once the marker is back, every message the broker had for the
-observer before it (the alerts about an event come before its reply, docs/protocol.md)
-has been taken. :func:`wait_for_hub` waits for a hub's retained presence.
+observer before it has been taken: the hub publishes the alerts and views of a batch of
+events before its replies (:meth:`hub.service.Hub.handle`), so a settle called once a
+device has its reply finds the alerts that event raised. :func:`wait_for_hub` waits for
+a hub's retained presence.
 """
 
 from __future__ import annotations
