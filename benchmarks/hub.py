@@ -44,8 +44,8 @@ from hub.event import EventSetup
 from hub.room import Room
 from hub.service import Hub
 from hub.store import LOG_NAME, EventLog
-from tenace.devices import DeviceEvent, envelopes
-from tenace.driver import wait_for_hub
+from tenace.sim.devices import DeviceEvent, envelopes
+from tenace.sim.observer import wait_for_hub
 from wire.mqtt import Message, MqttClient
 
 

@@ -45,7 +45,7 @@ from firmware_bridge.readers.tagline import TagLineParser, format_line
 from firmware_bridge.vpcd_card import Pcscd, PcscdError, VirtualCard
 from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
-from tenace.driver import wait_for_hub
+from tenace.sim.observer import wait_for_hub
 from wire.link import DeviceLink
 from wire.mqtt import Message, MqttClient
 from wire.outbox import Outbox

@@ -39,7 +39,7 @@ if not os.environ.get("DISPLAY"):
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hub.mosquitto import free_port
-from tenace.driver import wait_for_hub
+from tenace.sim.observer import wait_for_hub
 from wire.mqtt import MqttClient
 
 SEED = "0123456789abcdef0123456789abcdef01234567"

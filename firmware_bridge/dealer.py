@@ -17,7 +17,7 @@ after its retries, or a machine quiet for ``silence`` seconds while dealing and 
 a STATUS query, raises :class:`DealerSilent`, and :attr:`DealingMachine.problem` says what
 happened and since when.
 
-Errors::
+Errors (:mod:`firmware_bridge.errors`, under ``FirmwareBridgeError``)::
 
     DealerError                  a dealing machine cannot be used (names it)
     ├── DealerConnectionError    the port cannot be opened, or is gone
@@ -63,6 +63,13 @@ from firmware_bridge.dealer_messages import (
     frame_of,
     frame_parser,
 )
+from firmware_bridge.errors import (
+    DealerConnectionError,
+    DealerError,
+    DealerFileError,
+    DealerRefused,
+    DealerSilent,
+)
 from firmware_bridge.serial_frames import Frame, LinkStats
 
 __all__ = [
@@ -80,31 +87,6 @@ BACKENDS: dict[str, str] = {
 
 Report = BoardDealt | Fault
 """What a machine tells of its dealing."""
-
-
-class DealerError(Exception):
-    """A dealing machine cannot be used; the message names it."""
-
-
-class DealerConnectionError(DealerError):
-    """The machine's port cannot be opened, or went away."""
-
-
-class DealerSilent(DealerError):
-    """The machine does not answer."""
-
-
-class DealerFileError(DealerError):
-    """A board file (hand record, event set-up, machine file) cannot be read or written."""
-
-
-class DealerRefused(DealerError):
-    """The machine refused a command (NACK)."""
-
-    def __init__(self, message: str, code: int, reason: str):
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(slots=True)

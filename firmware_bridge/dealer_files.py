@@ -4,8 +4,9 @@ Real machines are driven by their vendors' programs (Duplimate: DLM and DUP; Dea
 formats.md §4.7), so the first way to a machine is a file:
 
 * :func:`load_boards` reads a board set, the hand record, from a PBN, LIN or deal file
-  (through :func:`tenace.commands.read_records`, as ``tenace convert`` does) or from the
-  hub's event set-up (a ``.toml`` event file: the deals the hub itself will check against);
+  (as ``tenace convert`` reads them); :func:`select_boards` checks a board set from
+  elsewhere (the command line reads the hub's event set-up, a ``.toml`` event file, for the
+  deals the hub itself will check against, and passes them here);
 * :func:`export_boards` writes it as DLM, DUP (``blind``: hands not shown on the machine's
   screen) or PBN, with bridgecore's writers;
 * :func:`read_dealt` reads back what the machine says it dealt, leniently: a short or long
@@ -15,13 +16,12 @@ formats.md §4.7), so the first way to a machine is a file:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from bridgecore.cards import Seat
 from bridgecore.deal import Deal
 from bridgecore.record import GameRecord
 from bridgecore.vulnerability import Vulnerability
-from firmware_bridge.dealer import DealerFileError
+from firmware_bridge.errors import DealerFileError
 
 __all__ = ["EXPORT_FORMATS", "export_boards", "load_boards", "read_dealt"]
 
@@ -50,26 +50,25 @@ def read_dealt(path: str) -> dict[int, Deal]:
 
 
 def load_boards(path: str, only: range | None = None) -> dict[int, Deal]:
-    """The hand record of a board set (module docstring), ``only`` the boards in a range;
-    DealerFileError naming the file and every board that is not a complete deal."""
-    if Path(path).suffix.lower() == ".toml":
-        from hub.errors import ConfigError
-        from hub.event import EventSetup
+    """The hand record of a board set read from a record or deal file (module docstring),
+    ``only`` the boards in a range; DealerFileError naming the file and every board that is
+    not a complete deal."""
+    return select_boards(read_dealt(path), only, path)
 
-        try:
-            boards = dict(EventSetup.load(path).deals)
-        except ConfigError as err:
-            raise DealerFileError(str(err)) from err
-    else:
-        boards = read_dealt(path)
+
+def select_boards(boards: Mapping[int, Deal], only: range | None = None,
+                  source: str = "the hand record") -> dict[int, Deal]:
+    """``boards`` in board order, ``only`` those in a range, each a complete deal: what a
+    machine can deal. DealerFileError naming ``source`` and every board that is not."""
     if only is not None:
         boards = {n: d for n, d in boards.items() if n in only}
         if not boards:
-            raise DealerFileError(f"{path}: no board in {only.start}-{only.stop - 1}")
+            raise DealerFileError(f"{source}: no board in {only.start}-{only.stop - 1}")
     bad = [f"board {n}: {'; '.join(map(str, d.problems())) or 'hands not given'}"
            for n, d in sorted(boards.items()) if not d.is_complete]
     if bad:
-        raise DealerFileError(f"{path}: a machine deals complete deals only: " + "; ".join(bad))
+        raise DealerFileError(f"{source}: a machine deals complete deals only: "
+                              + "; ".join(bad))
     return dict(sorted(boards.items()))
 
 

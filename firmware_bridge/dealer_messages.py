@@ -18,6 +18,7 @@ from typing import ClassVar, Self
 
 from bridgecore.cards import ALL_CARDS, Card, Seat
 from bridgecore.deal import Deal
+from firmware_bridge.errors import MessageError
 from firmware_bridge.serial_frames import Frame, FrameParser
 
 __all__ = [
@@ -32,15 +33,6 @@ PROTOCOL_VERSION = 1
 NO_CARD = 0xFF
 NO_POCKET = 0xFF
 _POCKETS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
-
-
-class MessageError(ValueError):
-    """A frame whose payload is not what its type says; ``code`` is the NACK to answer."""
-
-    def __init__(self, code: NackCode, reason: str):
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 class MsgType(IntEnum):

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bridgecore.cards import ALL_CARDS, Card, Rank, Suit
+from firmware_bridge.errors import DeckError
 from firmware_bridge.readers import CardReader, ReaderStatus, normalise_uid
 
 __all__ = ["ENROL_ORDER", "Deck", "DeckError", "DeckStore", "Enrolment", "card_words",
@@ -45,10 +46,6 @@ _RANK_WORDS = {Rank.ACE: "ace", Rank.KING: "king", Rank.QUEEN: "queen", Rank.JAC
                Rank.TEN: "10"}
 _SUIT_WORDS = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
                Suit.CLUBS: "clubs"}
-
-
-class DeckError(ValueError):
-    """A deck file that cannot be read or written, or a deck that is not one (names it)."""
 
 
 def card_words(card: Card) -> str:

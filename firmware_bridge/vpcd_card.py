@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from hub.broker import stop_process
-from hub.mosquitto import wait_for_port
+from firmware_bridge.errors import PcscdError
+from wire.processes import stop_process, wait_for_port
 
 __all__ = ["ATR", "PCSCD", "Pcscd", "PcscdError", "VirtualCard", "free_port_pair"]
 
@@ -44,10 +44,6 @@ ATR = bytes.fromhex("3B8F8001804F0CA0000003060300030000000068")
 _GET_UID = bytes.fromhex("FFCA000000")
 _NOT_SUPPORTED = bytes.fromhex("6A81")
 _OK = bytes.fromhex("9000")
-
-
-class PcscdError(RuntimeError):
-    """pcscd cannot be started here (not root, another pcscd running, vpcd missing)."""
 
 
 def free_port_pair() -> int:

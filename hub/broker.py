@@ -39,6 +39,7 @@ from types import TracebackType
 from typing import Any
 
 from hub.errors import HubError
+from wire.processes import stop_process
 
 __all__ = ["BrokerError", "EmbeddedBroker", "serve", "stop_process"]
 
@@ -55,21 +56,6 @@ class BrokerError(HubError):
 # The broker side (the child process) ---------------------------------------------------------
 
 _classes: tuple[type[Any], type[Any]] | None = None
-
-
-def stop_process(process: subprocess.Popen[Any], timeout: float = 5.0) -> bool:
-    """Stop a child we started (a broker, pcscd): SIGTERM, SIGKILL after ``timeout``
-    seconds. True when it had to be killed; nothing when it had already ended."""
-    if process.poll() is not None:
-        return False
-    process.terminate()
-    try:
-        process.wait(timeout)
-        return False
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        return True
 
 
 def _server_classes() -> tuple[type[Any], type[Any]]:

@@ -7,11 +7,11 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
 from types import TracebackType
 
-from hub.broker import BrokerError, stop_process
+from hub.broker import BrokerError
+from wire.processes import stop_process, wait_for_port
 
 __all__ = ["MOSQUITTO", "Mosquitto", "free_port", "wait_for_port"]
 
@@ -24,18 +24,6 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes]) -> bool:
-    """True once something accepts connections on ``port``; False if ``process`` exits first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.01)
-    return False
 
 
 class Mosquitto:

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tenace import commands, live, scorecmd, simulate
+from tenace import commands, live, scorecmd
+from tenace.sim import cli as sim_cli
 
 __all__ = ["main"]
 
@@ -70,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run the players' tablet; `tenace tablet --help` for its options.")
     live.add_hub_parser(sub)
     live.add_replay_parser(sub)
-    simulate.add_parsers(sub)
+    sim_cli.add_parsers(sub)
     scorecmd.add_parser(sub)
     _add_devices_parser(sub)
     return parser
@@ -79,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
 def _add_devices_parser(sub: Any) -> None:
     """``tenace devices JOB``: the card readers' and the dealing machines' jobs (issue 5;
     pyscard and pyserial are imported only by the job that opens a device)."""
-    from firmware_bridge import dealer_cli, reader_cli
+    from tenace import dealer_cli, reader_cli
 
     devices = sub.add_parser(
         "devices", help="card readers and dealing machines: list, enrol a deck, run a "

@@ -212,8 +212,9 @@ def replay(args: argparse.Namespace) -> int:
 
     from hub.service import HubRunner
     from tenace.commands import read_records
-    from tenace.driver import DriverError, Observer, run_tables
     from tenace.replay import board_line, plan_replay
+    from tenace.sim.driver import DriverError, run_tables
+    from tenace.sim.observer import Observer
 
     records = read_records(args.file)
     plan = plan_replay(records, _edition(args.edition))

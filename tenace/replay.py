@@ -57,7 +57,7 @@ from bridgecore.play import Play
 from bridgecore.record import GameRecord, RecordProblem
 from bridgecore.vulnerability import Vulnerability
 from hub.room import Room, Section
-from tenace.devices import DeviceEvent, VirtualDevice, envelopes
+from tenace.sim.devices import DeviceEvent, VirtualDevice, envelopes
 
 __all__ = ["BoardPlan", "Replay", "ReplaySetup", "board_line", "plan_replay",
            "record_events", "replay_local", "replay_records", "room_for"]
@@ -286,7 +286,7 @@ class Replay:
     boards: list[BoardPlan] = field(default_factory=list)
 
     def scripts(self) -> dict[str, list[DeviceEvent]]:
-        """Each table's events, in order (for :func:`tenace.driver.run_tables`)."""
+        """Each table's events, in order (for :func:`tenace.sim.driver.run_tables`)."""
         out: dict[str, list[DeviceEvent]] = {}
         for plan in self.boards:
             out.setdefault(plan.table, []).extend(plan.events)

@@ -6,8 +6,11 @@ Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``
   the hub's reply (docs/protocol.md);
 * :mod:`wire.mqtt`      the MQTT 3.1.1 client every Tenace program uses (paho-mqtt 2.x);
 * :mod:`wire.outbox`    a device's persistent outbox (SQLite, WAL);
-* :mod:`wire.link`      the one device link: events up in order and exactly once, state down;
-* :mod:`wire.errors`    the one exception tree (:class:`wire.errors.WireError`).
+* :mod:`wire.link`      the one device link (tablet, card readers, dealing machine,
+  simulator): events up in order and exactly once, replies and state down;
+* :mod:`wire.errors`    the one exception tree (:class:`wire.errors.WireError`);
+* :mod:`wire.processes` stopping a child process, waiting for a loopback port (for the
+  programs that start a broker or pcscd for themselves).
 
 It imports ``bridgecore`` and paho-mqtt, never an application nor ``tenace``.
 """

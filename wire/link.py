@@ -1,10 +1,23 @@
-"""The tablet's link to the hub over MQTT: events up through the outbox, the table's state down.
+"""A device's link to the hub over MQTT: events up through the outbox, replies (and a
+tablet's view of its table) down. The one link every Tenace device uses.
 
 ``DeviceLink(url, table, device, seat=..., outbox=..., on_state=..., ...)`` is one MQTT client
-(:class:`wire.mqtt.MqttClient`: persistent session, client id = ``device``, last will and
-birth on ``t/{table}/dev/{device}/status``) and one worker thread that owns everything else.
+(:class:`wire.mqtt.MqttClient`: persistent session, client id = ``device`` unless
+``client_id`` says otherwise, last will and birth on ``t/{table}/dev/{device}/status``) and
+one worker thread that owns everything else. Who uses it, and on which topics:
 
-Two ways to equip a table (docs/protocol.md):
+* the tablet (``tablet.app``; ``kind="tablet"``) and the card readers' daemon
+  (``firmware_bridge.daemon``): a table device, on ``t/{table}/ev/{device}`` and
+  ``t/{table}/reply/{device}``, reading the table's views (below);
+* a dealing machine's bridge (``firmware_bridge.dealer_hub``): ``table=None``, on the dealer
+  topics ``dealer/{device}/ev`` and ``dealer/{device}/reply`` (presence on
+  ``dealer/{device}/status``), its outbox taking the dealer's event types;
+* the simulator and the replay of game records (``tenace.sim.driver``): a table device with
+  ``views=False`` (it reads only its replies and the hub's presence), an outbox in memory
+  (``Outbox(":memory:", device)``), without ``sent`` stamps (``stamp_sent=False``) and with
+  or without presence (``presence``).
+
+Two ways to equip a table with tablets (docs/protocol.md):
 
 * one tablet per table (``seat=None``, device ``{table}-tab``): the tablet lies on the table
   in view of all four players and sends the events of whichever seat is to act. It
@@ -16,6 +29,8 @@ Two ways to equip a table (docs/protocol.md):
 
 Both read the table's retained ``state``, their own ``reply`` topic, the table's and their
 own ``cmd`` topics and the hub's presence (``hub/status``, readable by every account).
+A link with ``views=False``, and a dealing machine's, reads only its ``reply`` topic and the
+hub's presence.
 
 Sending (:meth:`DeviceLink.send`): the event is numbered and committed to the
 :class:`wire.outbox.Outbox` before ``send`` returns, whatever the network is doing. The
@@ -33,7 +48,7 @@ answer). A ``storage`` refusal (the hub could not write its log) is transient: k
 resent.
 
 Time stamps: the envelope's ``time`` is when the player acted, and stays so. Each copy
-published also carries ``sent``, the tablet's clock at publication (docs/protocol.md): the hub
+published also carries ``sent``, the device's clock at publication (docs/protocol.md): the hub
 checks its tolerance (``clock_skew``) on ``sent``, so what was entered during a long outage is
 accepted with the times it really happened (the Laws' timings, 25A's pause, stay true).
 
@@ -71,6 +86,9 @@ from wire.protocol import (
     ProtocolError,
     Reply,
     parse_topic,
+    topic_dealer_event,
+    topic_dealer_reply,
+    topic_dealer_status,
     topic_device_command,
     topic_device_status,
     topic_event,
@@ -154,8 +172,8 @@ class _Flight:
 
 
 class DeviceLink:
-    """The link of one tablet (module docstring). Callbacks, all optional, run on the
-    link's worker thread:
+    """The link of one device (module docstring); ``table`` None for a dealing machine's
+    bridge. Callbacks, all optional, run on the link's worker thread:
 
     * ``on_state(state: dict)``: the table's public state, each time it arrives (and again
       after a refusal, to resynchronise);
@@ -166,10 +184,13 @@ class DeviceLink:
     * ``on_connection(state: LinkState)``: each change of :attr:`connection`;
     * ``on_command(command: dict)``: a message on the table's or this device's ``cmd`` topic.
 
-    ``clock`` gives the device time of each event (seconds since the epoch).
+    ``clock`` gives the device time of each event (seconds since the epoch). ``views``:
+    read the table's state, this seat's view and the commands (a tablet); False reads only
+    the replies. ``presence``: a birth and a last will on the device's status topic, the
+    birth saying ``kind``. ``client_id``: the MQTT client id (default ``device``).
     """
 
-    def __init__(self, url: str, table: str, device: str, *, seat: str | None = None,
+    def __init__(self, url: str, table: str | None, device: str, *, seat: str | None = None,
                  outbox: Outbox,
                  on_state: Callable[[dict[str, Any]], None] | None = None,
                  on_seat: Callable[[dict[str, Any]], None] | None = None,
@@ -177,10 +198,20 @@ class DeviceLink:
                  on_connection: Callable[[LinkState], None] | None = None,
                  on_command: Callable[[dict[str, Any]], None] | None = None,
                  clock: Callable[[], float] = time.time, reply_timeout: float = 3.0,
-                 stamp_sent: bool = True,
+                 stamp_sent: bool = True, views: bool = True, presence: bool = True,
+                 kind: str = "tablet", client_id: str | None = None,
                  reconnect_delay: tuple[float, float] = (0.5, 5.0), keepalive: int = 15,
                  start: bool = True):
-        topic_event(table, device)  # ProtocolError (ValueError) for a bad table or device id
+        # ProtocolError (ValueError) for a bad table or device id
+        if table is None:
+            self.event_topic = topic_dealer_event(device)
+            reply_topic, status = topic_dealer_reply(device), topic_dealer_status(device)
+            if seat is not None:
+                raise LinkError(f"a dealing machine's link ({device}) has no seat, got {seat}")
+            views = False
+        else:
+            self.event_topic = topic_event(table, device)
+            reply_topic, status = topic_reply(table, device), topic_device_status(table, device)
         if seat is not None:
             _check_seat(seat)
         if outbox.device != device:
@@ -201,6 +232,7 @@ class DeviceLink:
         self.on_reply = on_reply
         self.on_connection = on_connection
         self.on_command = on_command
+        self.published = 0      # envelopes published, copies sent again included
         self.state: dict[str, Any] | None = None       # the latest public state received
         self.seat_view: dict[str, Any] | None = None   # the latest view of this seat
         self.hub_online: bool | None = None            # the hub's presence (None: unknown)
@@ -210,17 +242,19 @@ class DeviceLink:
         self._inbox: queue.Queue[object] = queue.Queue()
         self._closed = False
         self._worker: threading.Thread | None = None
-        status = topic_device_status(table, device)
         birth = json.dumps({"online": True, "device": device, "table": table, "seat": seat,
-                            "kind": "tablet"}, separators=(",", ":"))
-        self.client = MqttClient(url, device, will=(status, '{"online":false}', 1, True),
-                                 birth=(status, birth, 1, True), keepalive=keepalive,
-                                 reconnect_delay=reconnect_delay, on_message=self._inbox.put,
-                                 start=False)
-        filters = [topic_state(table), topic_reply(table, device), topic_table_command(table),
-                   topic_device_command(table, device), topic_hub_status()]
-        if seat is not None:
-            filters.append(topic_seat(table, seat))
+                            "kind": kind}, separators=(",", ":"))
+        self.client = MqttClient(url, client_id or device,
+                                 will=(status, '{"online":false}', 1, True) if presence else None,
+                                 birth=(status, birth, 1, True) if presence else None,
+                                 keepalive=keepalive, reconnect_delay=reconnect_delay,
+                                 on_message=self._inbox.put, start=False)
+        filters = [reply_topic, topic_hub_status()]
+        if views and table is not None:
+            filters = [topic_state(table), reply_topic, topic_table_command(table),
+                       topic_device_command(table, device), topic_hub_status()]
+            if seat is not None:
+                filters.append(topic_seat(table, seat))
         for topic_filter in filters:
             self.client.subscribe(topic_filter, 1, wait=False)
         if start:
@@ -229,7 +263,10 @@ class DeviceLink:
     # Life cycle ----------------------------------------------------------------------------
     @property
     def mode(self) -> str:
-        """``"table"`` (one tablet for the table) or ``"seat"`` (one tablet per seat)."""
+        """``"table"`` (one tablet for the table), ``"seat"`` (one tablet per seat) or
+        ``"dealer"`` (a dealing machine's bridge)."""
+        if self.table is None:
+            return "dealer"
         return "table" if self.seat is None else "seat"
 
     def start(self) -> DeviceLink:
@@ -267,7 +304,8 @@ class DeviceLink:
         self.close()
 
     def __repr__(self) -> str:
-        return f"DeviceLink({self.device!r} at table {self.table!r}, {self._connection})"
+        where = "dealing machine" if self.table is None else f"at table {self.table!r}"
+        return f"DeviceLink({self.device!r} {where}, {self._connection})"
 
     # What the screen reads (any thread) ----------------------------------------------------
     @property
@@ -285,13 +323,16 @@ class DeviceLink:
         flight = self._flight
         return None if flight is None else flight.envelope
 
-    def send(self, type: str, body: dict[str, Any]) -> Envelope:
+    def send(self, type: str, body: dict[str, Any], *,
+             device_time: float | None = None) -> Envelope:
         """Enter one event (any thread): stored in the outbox before this returns, published
         as soon as the hub can take it. Returns its envelope (``id``, ``seq``).
+        ``device_time``: when it happened (default: ``clock()`` now).
         InvalidEventError (a ValueError) for an event the hub could not parse."""
         if self._closed:
             raise LinkError(f"{self}: closed, {type} {body} not sent")
-        env = self.outbox.add(type, body, self.clock())
+        env = self.outbox.add(type, body,
+                              self.clock() if device_time is None else device_time)
         self._inbox.put(_WAKE)
         return env
 
@@ -404,7 +445,8 @@ class DeviceLink:
         self._flight = _Flight(env, now, tries)
         wire = self._stamp(env)
         try:
-            self.client.send(topic_event(self.table, self.device), wire.to_json(), 1)
+            self.client.send(self.event_topic, wire.to_json(), 1)
+            self.published += 1
         except MqttError as err:  # closed or paho's queue full: tried again after the timeout
             log.warning("%s: %s not published: %s", self, env.id, err)
 
@@ -424,7 +466,13 @@ class DeviceLink:
         if topic.kind == "hub_status":
             self._hub_status(message.payload)
             return
-        if topic.table != self.table:
+        if topic.kind == "dealer_reply" and self.table is None:
+            if topic.device != self.device:
+                log.warning("%s: reply meant for %s ignored", self, topic.device)
+                return
+            self._reply(message.payload)
+            return
+        if self.table is None or topic.table != self.table:
             log.warning("%s: message for table %s on %s ignored", self, topic.table,
                         message.topic)
             return

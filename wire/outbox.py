@@ -1,4 +1,6 @@
-"""The tablet's outbox: every event a player enters, kept on disk until the hub answers it.
+"""A device's outbox: every event a player enters on a tablet (or a device reports), kept
+on disk until the hub answers it (in memory, ``":memory:"``, for the simulator and a dealing
+machine's bridge).
 
 A tap on the tablet becomes an :class:`wire.protocol.Envelope` the moment :meth:`Outbox.add`
 returns: it is committed to an SQLite file (WAL), so it survives the network going down, the
@@ -48,7 +50,7 @@ from typing import Any
 
 from wire.durability import Durability
 from wire.errors import InvalidEventError, OutboxError
-from wire.protocol import Envelope, ProtocolError, Reply
+from wire.protocol import EVENT_TYPES, Envelope, ProtocolError, Reply
 
 __all__ = ["OUTBOX_NAME", "SCHEMA_VERSION", "InvalidEventError", "Outbox", "OutboxError"]
 
@@ -101,18 +103,28 @@ class Outbox:
     previous device still pending it raises :class:`OutboxError`, unless
     ``abandon_pending`` (see :meth:`reset`). ``durability`` as :class:`hub.store.EventLog`:
     ``"process"`` survives a crash or ``kill -9`` of the app, ``"power"`` a power cut too
-    (one flush to the disk per event).
+    (one flush to the disk per event). ``types``: the event types the device sends (default
+    :data:`wire.protocol.EVENT_TYPES`, a table device's; a dealing machine's bridge gives
+    :data:`wire.protocol.DEALER_EVENT_TYPES`). ``first_seq``: the numbering of a device new to
+    the file starts above it (a bridge whose outbox is in memory, ``":memory:"``, starts above
+    its last run's numbers with the clock in milliseconds).
     """
 
     def __init__(self, path: Path | str, device: str | None = None, *,
                  abandon_pending: bool = False,
-                 durability: Durability | str = Durability.PROCESS):
+                 durability: Durability | str = Durability.PROCESS,
+                 types: dict[str, dict[str, tuple[Any, bool]]] | None = None,
+                 first_seq: int = 0):
         try:
             self.durability = Durability(durability)
         except ValueError:
             raise ValueError(f"durability must be 'process' or 'power', "
                              f"got {durability!r}") from None
+        if first_seq < 0:
+            raise ValueError(f"first_seq must be 0 or more, got {first_seq}")
         self.path = str(path)
+        self.types = EVENT_TYPES if types is None else types
+        self.first_seq = first_seq
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         memory = self.path == ":memory:"
@@ -189,8 +201,8 @@ class Outbox:
         with self._transaction() as db:
             db.execute("INSERT INTO meta VALUES ('device', ?) "
                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (device,))
-            db.execute("INSERT INTO devices VALUES (?, ?, 0) ON CONFLICT (device) DO NOTHING",
-                       (device, secrets.token_hex(4)))
+            db.execute("INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT (device) DO NOTHING",
+                       (device, secrets.token_hex(4), self.first_seq))
             epoch = db.execute("SELECT epoch FROM devices WHERE device = ?",
                                (device,)).fetchone()[0]
         return str(epoch)
@@ -255,7 +267,7 @@ class Outbox:
             env = Envelope(f"{self.device[:_ID_LIMIT - len(tail)]}{tail}", self.device, seq,
                            device_time, type, body)
             try:
-                Envelope.from_json(env.to_json())
+                Envelope.from_json(env.to_json(), self.types)
             except ProtocolError as err:
                 raise InvalidEventError(self.path, f"{type} event {body} refused: "
                                                    f"{err.reason}") from err

@@ -21,7 +21,7 @@ Repeated reads of one tag are debounced here, for every backend: a tag read agai
 ``debounce`` seconds of the last time the reader reported it is the same presentation (a
 tag lying on a reader that reports it at every poll, or field flicker), not a new read.
 
-Errors::
+Errors (:mod:`firmware_bridge.errors`, under ``FirmwareBridgeError``)::
 
     ReaderError                       a reader cannot be opened or used (names it)
     ├── UnknownBackendError (ValueError)   no backend of that name, or a bad spec
@@ -40,6 +40,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, ClassVar
+
+from firmware_bridge.errors import BackendUnavailableError, ReaderError, UnknownBackendError
 
 __all__ = [
     "BACKENDS", "DEBOUNCE", "BackendUnavailableError", "CardReader", "ReaderError",
@@ -60,18 +62,6 @@ BACKENDS: dict[str, str] = {
 }
 
 _UID = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
-
-
-class ReaderError(Exception):
-    """A card reader cannot be opened or used; the message names the reader."""
-
-
-class UnknownBackendError(ReaderError, ValueError):
-    """No reader backend of that name, or a reader spec that is not ``backend:channel``."""
-
-
-class BackendUnavailableError(ReaderError):
-    """The backend's library is not installed, or its service (pcscd) is not running."""
 
 
 def normalise_uid(text: str) -> str:

@@ -38,6 +38,7 @@ from firmware_bridge.readers import (
     DEBOUNCE,
     BackendUnavailableError,
     CardReader,
+    ReaderError,
     normalise_uid,
 )
 
@@ -65,7 +66,7 @@ def _reader_names() -> list[str] | None:
         scard.SCardReleaseContext(context)
 
 
-class _ReadFailed(Exception):
+class _ReadFailed(ReaderError):
     """The UID could not be read (the card went, pcscd went): the PC/SC error in words."""
 
 

@@ -14,7 +14,7 @@ import pytest
 from bridgecore.cards import Seat
 from firmware_bridge.decks import DeckStore
 from hub.mosquitto import Mosquitto
-from tenace.driver import Observer
+from tenace.sim.observer import Observer
 from tests.firmware_bridge.conftest import wait_until
 from tests.firmware_bridge.kit import ReaderTable, Tablet
 from tests.hub.test_table import BOARD_1

@@ -12,7 +12,7 @@ from firmware_bridge.dealer import open_dealer
 from firmware_bridge.dealer_hub import HubLink
 from firmware_bridge.dealer_run import DealingRun
 from hub.service import HubRunner
-from tenace.driver import Observer
+from tenace.sim.observer import Observer
 from tests.firmware_bridge.test_dealer_contract import simulated
 from tests.hub.test_service import hub_on
 from tests.hub.test_table import DEALS

@@ -16,9 +16,9 @@ from bridgecore.deal import Deal
 from bridgecore.dealfiles import read_dealfile
 from bridgecore.pbn import read_pbn
 from firmware_bridge.dealer import DealerFileError
-from firmware_bridge.dealer_cli import add_parsers
 from firmware_bridge.dealer_files import export_boards, load_boards, read_dealt
 from tenace.commands import CommandError
+from tenace.dealer_cli import add_parsers
 
 EVENT = """
 [event]

@@ -14,7 +14,7 @@ from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import open_reader
 from firmware_bridge.readers.pcsc import PcscReader
 from firmware_bridge.vpcd_card import Pcscd, VirtualCard
-from tenace.driver import Observer
+from tenace.sim.observer import Observer
 from tests.firmware_bridge.conftest import wait_until
 from tests.firmware_bridge.kit import Presenter, ReaderTable, Tablet
 from tests.hub.test_table import BOARD_1

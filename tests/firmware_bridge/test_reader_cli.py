@@ -1,4 +1,4 @@
-"""``tenace devices readers | enrol | run`` (firmware_bridge/reader_cli.py), through the
+"""``tenace devices readers | enrol | run`` (tenace/reader_cli.py), through the
 parsers :func:`add_parsers` adds, as ``tenace devices`` will."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bridgecore.cards import ALL_CARDS
-from firmware_bridge import reader_cli
 from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import sim as simulated
 from firmware_bridge.vpcd_card import Pcscd
+from tenace import reader_cli
 from tenace.commands import CommandError
 from tests.firmware_bridge.conftest import make_deck, uid, wait_until
 from wire.mqtt import MqttClient

@@ -59,8 +59,8 @@ from hub.bridgemate.server import MAX_BODY
 from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
-from tenace.devices import DeviceEvent
-from tenace.driver import run_tables
+from tenace.sim.devices import DeviceEvent
+from tenace.sim.driver import run_tables
 from wire.mqtt import MqttClient
 
 GUID = "0123456789ABCDEF0123456789ABCDEF"

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from hub.event import EventSetup
 from hub.store import LOG_NAME, EventLog
-from tenace.devices import DeviceEvent, apply_local
-from tenace.driver import run_tables, wait_for_hub
+from tenace.sim.devices import DeviceEvent, apply_local
+from tenace.sim.driver import run_tables
+from tenace.sim.observer import wait_for_hub
 from tests.hub.conftest import Mosquitto
 from wire.mqtt import MqttClient
 from wire.protocol import topic_state

@@ -20,7 +20,7 @@ from hub.dealing import check_dealt
 from hub.room import Room, Section
 from hub.service import HubRunner
 from hub.store import Record
-from tenace.driver import Observer
+from tenace.sim.observer import Observer
 from tests.hub.test_service import MitchellSetup, hub_on
 from tests.hub.test_table import DEALS, MOVEMENT
 from wire.mqtt import MqttClient

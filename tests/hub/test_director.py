@@ -17,7 +17,7 @@ from hub.alerts import Alert, AlertStatus
 from hub.director import COMMANDS, MAX_TEXT, parse_command
 from hub.errors import AlertError, ConfigError
 from hub.room import Room, Section
-from tenace.devices import DeviceEvent, VirtualDevice, envelopes
+from tenace.sim.devices import DeviceEvent, VirtualDevice, envelopes
 from wire.protocol import ProtocolError
 
 START = 1_700_000_000.0

@@ -38,8 +38,8 @@ from hub.errors import HubError
 from hub.room import Room, Section
 from hub.scoring import RulingError
 from hub.service import Hub, HubRunner, data_log
-from tenace.devices import DeviceEvent, VirtualDevice, envelopes
-from tenace.driver import run_tables
+from tenace.sim.devices import DeviceEvent, VirtualDevice, envelopes
+from tenace.sim.driver import run_tables
 from tests.hub.test_service import MitchellSetup, listen, loader
 from tests.hub.test_table import DEALS, MOVEMENT, START
 from wire.mqtt import MqttClient

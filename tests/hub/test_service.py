@@ -13,8 +13,9 @@ import pytest
 from bridgecore.cards import Seat
 from hub.room import Room, Section
 from hub.service import SETUP_FACT, Hub, HubRunner, data_log
-from tenace.devices import DeviceEvent
-from tenace.driver import Observer, run_tables
+from tenace.sim.devices import DeviceEvent
+from tenace.sim.driver import run_tables
+from tenace.sim.observer import Observer
 from tests.hub.test_table import DEALS, MOVEMENT
 from wire.mqtt import Message, MqttClient
 from wire.protocol import Envelope, Reply, topic_event, topic_seat, topic_state

@@ -30,7 +30,6 @@ from bridgecore.record import CallRecord, CardRecord, GameRecord
 from bridgecore.vulnerability import Vulnerability
 from hub.room import Room
 from tenace.commands import read_records
-from tenace.devices import envelopes
 from tenace.replay import (
     ReplaySetup,
     board_line,
@@ -39,6 +38,7 @@ from tenace.replay import (
     replay_local,
     replay_records,
 )
+from tenace.sim.devices import envelopes
 from tests.conftest import REALDATA
 
 FILES = sorted([*REALDATA.rglob("*.pbn"), *REALDATA.rglob("*.lin")])

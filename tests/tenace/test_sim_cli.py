@@ -11,7 +11,7 @@ import pytest
 
 from hub.mosquitto import Mosquitto
 from tenace.cli import main
-from tenace.simscript import BOARD_KINDS, INJECTABLE
+from tenace.sim.script import BOARD_KINDS, INJECTABLE
 
 EVERY_KIND = ",".join(f"{k}={0.9 / len(BOARD_KINDS):.3f}" for k in BOARD_KINDS) + \
     "," + ",".join(f"{k}=0.2" for k in INJECTABLE if k not in BOARD_KINDS)

@@ -1,4 +1,4 @@
-"""The room simulator's game (tenace/simscript.py): whole sessions of virtual tables played
+"""The room simulator's game (tenace/sim/): whole sessions of virtual tables played
 into a real Room without a broker. A clean session raises no alert at all; every kind the
 simulator injects is detected at its table and board, with no false alarm, and cites its
 law; the same seed gives the same script; the report has the issue's shape."""
@@ -21,8 +21,8 @@ from bridgecore.cards import Card, Rank, Seat, Suit
 from bridgecore.deal import Deal, Hand
 from bridgecore.movements import Movement, howell, mitchell
 from hub.room import Room, Section
-from tenace.devices import envelopes
-from tenace.simscript import (
+from tenace.sim.devices import envelopes
+from tenace.sim.script import (
     INJECTABLE,
     LAWS,
     Expected,
@@ -31,9 +31,8 @@ from tenace.simscript import (
     SimScript,
     compare,
     parse_rates,
-    run_local,
-    simulate,
 )
+from tenace.sim.session import run_local, simulate
 from wire.protocol import Envelope
 
 MULTI_ROUND_KINDS = INJECTABLE   # every kind, in sessions of several rounds
@@ -298,7 +297,7 @@ def test_same_seed_same_script_in_another_process() -> None:
     code = ("import sys; sys.path.insert(0, '.');"
             "from tests.tenace.test_simscript import digest, deals_for;"
             "from bridgecore.movements import mitchell; from hub.room import Section;"
-            "from tenace.simscript import simulate, INJECTABLE;"
+            "from tenace.sim.session import simulate; from tenace.sim.script import INJECTABLE;"
             "m = mitchell(4, boards_per_round=2);"
             "print(digest(simulate(Section('A', m), deals_for(m), seed=42,"
             " inject={k: 0.08 for k in INJECTABLE})))")

@@ -7,9 +7,11 @@ device would send (its id, its per-device sequence number). Two ways to run a sc
 
 * :func:`apply_local` feeds the envelopes straight into a :class:`hub.room.Room` (what the
   hub does with them after the broker): for tests of detection without a broker;
-* ``tenace.driver`` publishes them through a real MQTT broker to a running hub.
+* :func:`tenace.sim.driver.run_tables` publishes them through a real MQTT broker to a
+  running hub, each device through its own :class:`wire.link.DeviceLink`.
 
-Both go through the same envelopes, so what one finds the other must find.
+Both number each device's events the same way (``seq`` from 1, in order), so what one
+finds the other must find.
 """
 
 from __future__ import annotations

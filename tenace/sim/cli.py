@@ -1,9 +1,10 @@
 """``tenace sim`` and ``tenace demo``: a simulated room through the real broker and hub.
 
-``sim`` plays one session (tenace.simscript) with irregularities injected, waits for the
-director's alerts and prints injected vs detected per kind. ``demo`` is the main job of the
-README: a hub with its embedded broker and the director's console, and a room of simulated
-tables playing session after session, slowly enough to watch.
+``sim`` plays one session (:func:`tenace.sim.session.simulate`) with irregularities
+injected, waits for the director's alerts and prints injected vs detected per kind.
+``demo`` is the main job of the README: a hub with its embedded broker and the director's
+console, and a room of simulated tables playing session after session, slowly enough to
+watch. Only this module of the package speaks argparse.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def _setup(tables: int, boards: int, rounds: int | None, movement: str, seed: in
 
 
 def _script(setup: Any, seed: int, inject: dict[str, float], pace: float) -> Any:
-    from tenace.simscript import SimError, simulate
+    from tenace.sim.script import SimError
+    from tenace.sim.session import simulate
 
     room = setup.build_room()
     try:
@@ -59,7 +61,7 @@ def _script(setup: Any, seed: int, inject: dict[str, float], pace: float) -> Any
 
 
 def _rates(text: str | None) -> dict[str, float]:
-    from tenace.simscript import SimError, parse_rates
+    from tenace.sim.script import SimError, parse_rates
 
     try:
         return parse_rates(text or "")
@@ -69,9 +71,10 @@ def _rates(text: str | None) -> dict[str, float]:
 
 def sim(args: argparse.Namespace) -> int:
     """``tenace sim``: one session, injected vs detected."""
-    from tenace.driver import DriverError, Observer, run_tables
     from tenace.live import running_hub
-    from tenace.simscript import compare
+    from tenace.sim.driver import DriverError, run_tables
+    from tenace.sim.observer import Observer
+    from tenace.sim.script import compare
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     inject = _rates(args.inject)
@@ -81,8 +84,7 @@ def sim(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     with running_hub(args.broker, None, setup) as (hub, url), Observer(url) as director:
         try:
-            runs = run_tables(url, script.events_by_table, realtime=script.pacer(),
-                              run=f"sim{seed}-{int(time.time())}")
+            runs = run_tables(url, script.events_by_table, realtime=script.pacer())
         except DriverError as err:
             raise CommandError(str(err)) from err
         director.settle()
@@ -122,8 +124,8 @@ def _print_report(report: dict[str, Any], accepted: int) -> None:
 
 def demo(args: argparse.Namespace) -> int:
     """``tenace demo``: hub, embedded broker, console, and a room playing until stopped."""
-    from tenace.driver import DriverError, run_tables
     from tenace.live import _address, running_hub
+    from tenace.sim.driver import DriverError, run_tables
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     console = _address(args.console, "--console")

@@ -8,6 +8,10 @@
   guided card by card, into the deck file;
 * ``run --table A1 --seat N=SPEC ...``: a table's readers publishing to the hub until
   interrupted (Ctrl-C, SIGTERM).
+
+The command line only: the work is :mod:`firmware_bridge`'s (``readers``, ``decks``,
+``daemon``), whose errors (:class:`firmware_bridge.errors.FirmwareBridgeError`) become
+:class:`CommandError` here.
 """
 
 from __future__ import annotations

@@ -12,12 +12,16 @@ or run the simulator.
 (``.toml``). Driving and importing print a line per board and end with a summary; the exit
 status is 0 when every board matches the hand record, 1 when a board differs, 3 when the
 machine stopped answering or boards are missing, 2 for a command that cannot run.
+
+The command line only: the work is :mod:`firmware_bridge`'s (``dealer``, ``dealer_run``,
+``dealer_hub``, ``dealer_files``, ``dealer_sim``), whose errors
+(:class:`firmware_bridge.errors.FirmwareBridgeError`) become :class:`CommandError` here. The
+hub's event set-up (``.toml``) is read here and its deals passed down.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -126,20 +130,35 @@ def _range(text: str | None) -> range | None:
 
 
 def _boards(args: argparse.Namespace) -> dict[int, Any]:
-    from firmware_bridge.dealer import DealerError
-    from firmware_bridge.dealer_files import load_boards
+    """The board set of ``--boards`` (a record or deal file, or the hub's event .toml)."""
+    from firmware_bridge.dealer_files import load_boards, select_boards
+    from firmware_bridge.errors import DealerError
 
     if not getattr(args, "boards", None):
         raise CommandError("--boards FILE: the hand record is needed")
+    only = _range(getattr(args, "range", None))
     try:
-        return load_boards(args.boards, _range(getattr(args, "range", None)))
+        if Path(args.boards).suffix.lower() == ".toml":
+            return select_boards(_event_deals(args.boards), only, args.boards)
+        return load_boards(args.boards, only)
     except DealerError as err:
         raise CommandError(str(err)) from err
 
 
+def _event_deals(path: str) -> dict[int, Any]:
+    """The deals of the hub's event set-up: the ones the hub itself will check against."""
+    from hub.errors import ConfigError
+    from hub.event import EventSetup
+
+    try:
+        return dict(EventSetup.load(path).deals)
+    except ConfigError as err:
+        raise CommandError(str(err)) from err
+
+
 def _hub(args: argparse.Namespace) -> Any:
-    from firmware_bridge.dealer import DealerError
     from firmware_bridge.dealer_hub import HubLink
+    from firmware_bridge.errors import DealerError
 
     if not getattr(args, "hub", None):
         return None
@@ -154,8 +173,9 @@ def _say(line: str) -> None:
 
 
 def _drive(args: argparse.Namespace) -> int:
-    from firmware_bridge.dealer import DealerError, open_dealer
+    from firmware_bridge.dealer import open_dealer
     from firmware_bridge.dealer_run import DealingRun
+    from firmware_bridge.errors import DealerError
 
     if not args.url:
         raise CommandError("--url URL: the dealing machine is needed (or an action: export, "
@@ -189,8 +209,8 @@ def _drive(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_bridge.dealer import DealerError
     from firmware_bridge.dealer_files import EXPORT_FORMATS, export_boards
+    from firmware_bridge.errors import DealerError
 
     boards = _boards(args)
     fmt = args.format or Path(args.output).suffix.lower().lstrip(".")
@@ -209,9 +229,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from firmware_bridge.dealer import DealerError
     from firmware_bridge.dealer_files import read_dealt
     from firmware_bridge.dealer_run import check_dealt_file
+    from firmware_bridge.errors import DealerError
 
     boards = _boards(args)
     try:
@@ -280,13 +300,3 @@ def _simulate(args: argparse.Namespace) -> int:
         sim.stop()
     return 0
 
-
-if __name__ == "__main__":  # for trying it before it is wired into `tenace devices`
-    parser = argparse.ArgumentParser(prog="tenace devices")
-    add_parsers(parser.add_subparsers(dest="device_command", required=True))
-    parsed = parser.parse_args()
-    try:
-        sys.exit(parsed.run(parsed))
-    except CommandError as err:
-        print(f"tenace devices dealer: {err}", file=sys.stderr)
-        sys.exit(2)

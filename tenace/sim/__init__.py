@@ -1,0 +1,23 @@
+"""The room simulator: virtual tablets and card readers playing whole sessions, locally or
+through a real broker and hub.
+
+* :mod:`tenace.sim.devices`   virtual devices: a table's life as a list of
+  :class:`~tenace.sim.devices.DeviceEvent`, numbered as real devices number them, and
+  applied straight to a :class:`hub.room.Room` (no broker);
+* :mod:`tenace.sim.script`    the ground truth: the irregularities that can be injected,
+  :class:`~tenace.sim.script.SimScript` (a session's events and what was injected), and the
+  report of injected vs detected (:func:`~tenace.sim.script.compare`);
+* :mod:`tenace.sim.bidding`   sensible legal calls from the four hands;
+* :mod:`tenace.sim.board`     one board at one table, with at most one irregularity;
+* :mod:`tenace.sim.session`   a whole session of every table (:func:`~tenace.sim.session.simulate`)
+  and its local run (:func:`~tenace.sim.session.run_local`);
+* :mod:`tenace.sim.driver`    scripts played through MQTT to a running hub, each device
+  through its own :class:`wire.link.DeviceLink`;
+* :mod:`tenace.sim.observer`  the director's side over MQTT (alerts, results, states) and
+  :func:`~tenace.sim.observer.wait_for_hub`;
+* :mod:`tenace.sim.cli`       ``tenace sim`` and ``tenace demo``.
+
+Exceptions: :class:`tenace.sim.script.SimError` (a ValueError: a simulation that cannot be
+made) and :class:`tenace.sim.driver.DriverError` (a RuntimeError: a table could not get its
+events through). Importing the package imports none of its modules (``tenace`` starts fast).
+"""

@@ -1,0 +1,173 @@
+"""Virtual devices on a real broker: play scripts of :class:`tenace.sim.devices.DeviceEvent`
+through MQTT to a running hub.
+
+Each device of a table speaks through its own :class:`wire.link.DeviceLink`, the link the
+tablet and the card readers use, with its outbox in memory (``Outbox(":memory:", device)``:
+ids unique to the run, ``seq`` from 1 per device) and reading only its replies
+(``views=False``). A table sends its events in order and waits for each reply, as a player
+waits for the tablet to show his call; the link sends an event again with the same id when
+its reply is late (the protocol's rule: the id makes it harmless), and not while the hub is
+known to be away. Tables run in parallel threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tenace.sim.devices import DeviceEvent
+from wire.link import DeviceLink
+from wire.outbox import Outbox
+from wire.protocol import Envelope, Reply
+
+__all__ = ["DriverError", "TableRun", "run_tables", "tables_of"]
+
+log = logging.getLogger(__name__)
+
+_KINDS = {"tab": "tablet", "rdr": "reader"}
+
+
+class DriverError(RuntimeError):
+    """A virtual table could not get its events through (names the table and the event)."""
+
+
+@dataclass(slots=True)
+class TableRun:
+    """What happened to one table's script: replies by code, the rejected events."""
+
+    table: str
+    sent: int = 0          # envelopes published, copies sent again included
+    resent: int = 0        # copies sent again
+    codes: dict[str, int] = field(default_factory=dict)
+    rejected: list[tuple[Envelope, Reply]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)   # entered -> reply, seconds
+
+
+def _kind(device: str) -> str:
+    """What a virtual device's birth says it is: ``A1-rdr`` a reader, else a tablet."""
+    return _KINDS.get(device.rpartition("-")[2], "tablet")
+
+
+class _Table:
+    """One table's devices, each with its link; the replies of all of them on one queue."""
+
+    def __init__(self, url: str, table: str, devices: Iterable[str], run: str,
+                 timeout: float, announce: bool):
+        self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
+        self.links: dict[str, DeviceLink] = {}
+        try:
+            for device in sorted(set(devices)):
+                self.links[device] = DeviceLink(
+                    url, table, device, outbox=Outbox(":memory:", device), views=False,
+                    presence=announce, kind=_kind(device), stamp_sent=False,
+                    client_id=f"tenace-sim-{run}-{device}", reply_timeout=timeout,
+                    on_reply=lambda reply, env: self.replies.put((reply, env)),
+                    reconnect_delay=(0.1, 1.0))
+            for link in self.links.values():
+                link.client.wait_connected(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Leave without a farewell, as before: the devices' presence stays as it was."""
+        for link in self.links.values():
+            link.close(farewell=False)
+            link.outbox.close()
+
+
+def _table_worker(url: str, table: str, events: Sequence[DeviceEvent], run: str,
+                  timeout: float, retries: int, realtime: Callable[[float], float] | None,
+                  out: TableRun, errors: list[str], announce: bool,
+                  stop: threading.Event | None = None) -> None:
+    devices: _Table | None = None
+    sent = 0
+    try:
+        devices = _Table(url, table, (e.device for e in events), run, timeout, announce)
+        for event in events:
+            if stop is not None and stop.is_set():
+                return
+            if realtime is not None:
+                delay = realtime(event.time)
+                if delay > 0:
+                    if stop is not None:
+                        if stop.wait(delay):
+                            return
+                    else:
+                        time.sleep(delay)
+            link = devices.links[event.device]
+            started = time.perf_counter()
+            # With ``realtime`` the device's clock is now.
+            env = link.send(event.type, dict(event.body),
+                            device_time=time.time() if realtime is not None else event.time)
+            sent += 1
+            reply = _reply_to(devices.replies, env, started + timeout * (retries + 1))
+            if reply is None:
+                errors.append(f"table {table}: no reply to {env.type} {env.id} after "
+                              f"{retries + 1} tries")
+                return
+            out.latencies.append(time.perf_counter() - started)
+            out.codes[reply.code] = out.codes.get(reply.code, 0) + 1
+            if reply.status != "ack":
+                out.rejected.append((env, reply))
+    except Exception as err:  # reported, not raised in a thread
+        errors.append(f"table {table}: {err}")
+    finally:
+        if devices is not None:
+            out.sent = sum(link.published for link in devices.links.values())
+            out.resent = max(0, out.sent - sent)
+            devices.close()
+
+
+def _reply_to(replies: queue.Queue[tuple[Reply, Envelope]], env: Envelope,
+              deadline: float) -> Reply | None:
+    """The final reply to ``env`` (its link resends it meanwhile), None at ``deadline``."""
+    while (left := deadline - time.perf_counter()) > 0:
+        try:
+            reply, answered = replies.get(timeout=left)
+        except queue.Empty:
+            break
+        if answered.id == env.id:
+            return reply
+    return None
+
+
+def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeout: float = 5.0,
+               retries: int = 3, realtime: Callable[[float], float] | None = None,
+               announce: bool = True,
+               stop: threading.Event | None = None) -> dict[str, TableRun]:
+    """Play every table's script in parallel; returns each table's :class:`TableRun`.
+    Raises :class:`DriverError` if a table could not get an event through.
+
+    An event is sent again every ``timeout`` seconds without its reply; after ``retries``
+    more tries' time the table gives up. With ``realtime`` (device time -> seconds to wait
+    first), events keep their pace and carry the real clock. ``announce`` publishes each
+    device's birth status first (and sets its last will); ``stop`` ends every table's script
+    early (its connections closed cleanly)."""
+    run = uuid.uuid4().hex[:8]   # the links' MQTT client ids, unique to this run
+    results = {table: TableRun(table) for table in scripts}
+    errors: list[str] = []
+    threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
+                                args=(url, table, events, run, timeout, retries, realtime,
+                                      results[table], errors, announce, stop), daemon=True)
+               for table, events in scripts.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise DriverError("; ".join(errors))
+    return results
+
+
+def tables_of(events: Iterable[DeviceEvent]) -> dict[str, list[DeviceEvent]]:
+    """Split one list of events into scripts per table, keeping their order."""
+    out: dict[str, list[DeviceEvent]] = {}
+    for event in events:
+        out.setdefault(event.table, []).append(event)
+    return out
