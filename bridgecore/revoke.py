@@ -17,15 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from bridgecore.cards import Card, Seat, Side, Suit
 from bridgecore.claims import Claim
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.irregularity import Irregularity, Kind, Rectification
-
-if TYPE_CHECKING:
-    from bridgecore.play import Trick
+from bridgecore.tricks import Trick
 
 __all__ = ["EQUITY_NOTE", "Attention", "Revoke", "Transfer", "TransferResult", "establish",
            "transfer"]

@@ -26,7 +26,7 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,6 +38,7 @@ from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.scoring import LiveScoring
+from hub.section import Section
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
@@ -64,35 +65,6 @@ class Replayable(Protocol):
     @property
     def table_id(self) -> str | None: ...
     def data(self) -> Any: ...
-
-
-class Section:
-    """A section: its movement, its tables (hub table id -> movement table number) and its
-    pairs (pair number -> players, for the director's evidence). Pair numbers are unique
-    within a section. Without ``tables`` the ids are the section name and the number
-    (``A1``, ``A2``...)."""
-
-    def __init__(self, name: str, movement: Movement | None = None, *,
-                 tables: Mapping[str, int] | Sequence[str] | None = None,
-                 pairs: Mapping[int, Sequence[str]] | None = None):
-        self.name = name
-        self.movement = movement
-        if tables is None:
-            if movement is None:
-                raise ConfigError(f"section {name!r}: give a movement or its tables")
-            numbers: dict[str, int] = {f"{name}{t}": t for t in range(1, movement.tables + 1)}
-        elif isinstance(tables, Mapping):
-            numbers = dict(tables)
-        else:
-            numbers = {tid: i + 1 for i, tid in enumerate(tables)}
-        if movement is not None:
-            bad = [tid for tid, n in numbers.items() if not 1 <= n <= movement.tables]
-            if bad:
-                raise ConfigError(f"section {name!r}: tables {bad} are not in the movement "
-                                  f"({movement.tables} tables)")
-        self.tables = numbers
-        self.ids = {n: tid for tid, n in numbers.items()}
-        self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
 
 
 @dataclass(slots=True)

@@ -45,9 +45,9 @@ import logging
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
     Adjustment,
@@ -67,13 +67,18 @@ from bridgecore.cards import Seat
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
 from bridgecore.vulnerability import Vulnerability
 from hub.errors import HubError
+from hub.section import Section
 from hub.traveller import expected_results, result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 
 if TYPE_CHECKING:
-    from hub.room import Room, Section
+    from bridgecore.deal import Deal
+    from bridgecore.editions import Edition
+    from hub.alerts import AlertBook
+    from hub.table import TableState
 
-__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "SectionScore"]
+__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "ScoredRoom",
+           "SectionScore"]
 
 log = logging.getLogger(__name__)
 
@@ -299,10 +304,26 @@ class SectionScore:
 
 # The live scorer --------------------------------------------------------------------------
 
+class ScoredRoom(Protocol):
+    """What the scorer reads of the session (:class:`hub.room.Room` has it; the room owns
+    the scorer, so the scorer names only what it needs)."""
+
+    @property
+    def sections(self) -> Sequence[Section]: ...
+    @property
+    def tables(self) -> Mapping[str, TableState]: ...
+    @property
+    def alerts(self) -> AlertBook: ...
+    @property
+    def edition(self) -> Edition: ...
+
+    def deal(self, board: int) -> Deal | None: ...
+
+
 class LiveScoring:
     """The room's scores and rulings (module docstring). Everything runs on the hub's loop."""
 
-    def __init__(self, room: Room):
+    def __init__(self, room: ScoredRoom):
         self.room = room
         self._sections: dict[str, Section] = {s.name: s for s in room.sections}
         self._section_of = {tid: s.name for s in room.sections for tid in s.tables}

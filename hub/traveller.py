@@ -49,9 +49,8 @@ from bridgecore.vulnerability import Vulnerability
 
 if TYPE_CHECKING:
     from hub.sitting import Sitting
-    from hub.table import TableState
 
-__all__ = ["DoubleDummyTables", "TravellerContext", "dd_json", "expected_results",
+__all__ = ["DoubleDummyTables", "TravellerContext", "TravellerTable", "dd_json", "expected_results",
            "percentages", "prepare_double_dummy", "result_row", "row_order", "showing_traveller",
            "traveller_fields", "traveller_rows"]
 
@@ -60,12 +59,31 @@ log = logging.getLogger(__name__)
 _STRAINS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP)
 
 
+class TravellerTable(Protocol):
+    """What the traveller reads of a table (:class:`hub.table.TableState` has it; the table
+    imports this module, so the traveller names only what it needs)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def context(self) -> object: ...
+    @property
+    def sitting(self) -> Sitting | None: ...
+    @property
+    def sittings(self) -> Mapping[tuple[int, int], Sitting]: ...
+
+    def result(self, sitting: Sitting, /) -> dict[str, Any] | None: ...
+    def pairs(self, round: int | None = None, /) -> tuple[int | None, int | None]: ...
+
+
 @runtime_checkable
 class TravellerContext(Protocol):
     """What the traveller needs from the session (:class:`hub.room.Room` has it)."""
 
-    tables: Mapping[str, TableState]
     double_dummy: DoubleDummyTables
+
+    @property
+    def tables(self) -> Mapping[str, TravellerTable]: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def section_tables(self, table: str) -> tuple[list[str], Movement | None]: ...
@@ -181,7 +199,7 @@ def dd_json(tricks: Mapping[tuple[Seat, Strain], int], par_score_ns: int,
 
 # The traveller ----------------------------------------------------------------------------
 
-def result_row(state: TableState, round_: int, sitting: Sitting) -> dict[str, Any] | None:
+def result_row(state: TravellerTable, round_: int, sitting: Sitting) -> dict[str, Any] | None:
     """One traveller row: the result of ``sitting`` (played at ``state`` in ``round_``) once
     it is over with the session's hand record, else None (hub.scoring keeps these too)."""
     if not sitting.over or not sitting.has_record:
@@ -247,7 +265,7 @@ def _is_teams(movement: Movement | None) -> bool:
     return movement is not None and movement.name.startswith("Teams")
 
 
-def traveller_fields(table: TableState, sitting: Sitting) -> dict[str, Any]:
+def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
     """``traveller``, ``percentage``, ``imps``, ``field`` and ``dd`` for the public state
     of ``table`` showing ``sitting``; empty unless that board is over there with the
     session's hand record (Law 16)."""
