@@ -24,7 +24,7 @@ the hand record, which follows the same rule.
 * ``field``: ``{"board", "results", "expected", "method"}``: the board these are of, the
   results in, the results the movement plays, ``"MP"`` or ``"IMP"``.
 * ``dd``: the double-dummy tricks of each declarer in each strain and the par
-  (:mod:`tenace.analysis`, through endplay: the ``analysis`` extra). Solved once per board
+  (:mod:`bridgecore.doubledummy`, through endplay: the ``analysis`` extra). Solved once per board
   and kept (:class:`DoubleDummyTables`); None when endplay is not installed (logged once),
   and in a room without a movement (the replay of files: :class:`hub.room.Room` turns it
   off there, nobody reads it and a long file would cost 0.1 s a board).
@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Seat, Strain
 from bridgecore.deal import Deal
+from bridgecore.doubledummy import solve_deals
+from bridgecore.errors import AnalysisUnavailable
 from bridgecore.methods import cross_imp_board, matchpoint_board
 from bridgecore.movements import Movement
 from bridgecore.vulnerability import Vulnerability
@@ -162,8 +164,6 @@ class DoubleDummyTables:
         return done
 
     def _solve(self, chunk: list[tuple[int, Deal, Seat, Vulnerability]]) -> int:
-        from tenace.analysis import AnalysisUnavailable, solve_deals
-
         with self._lock:
             chunk = [b for b in chunk if b[0] not in self._cache]
             if not chunk:
