@@ -2,13 +2,29 @@
 
 An :class:`Alert` is private to the tournament director: it never goes to a table
 (Laws 9, 10, 81; the system detects, the director rectifies). :class:`AlertBook` keeps
-every alert of a session. The same irregularity is raised once: :meth:`AlertBook.raise_alert`
-takes a deduplication ``key``; raising a key again with the same finding changes nothing,
-with a different finding (a revoke that becomes established, with its Law 64 transfer) it
-gives a new *version* of the same alert id. The director's steps are
-``open -> acknowledged -> ruled -> resolved``; the time of the acknowledgement is when the
-director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key off it). Every change returns
-the new :class:`Alert` so that the caller can publish and persist it.
+every alert of a session.
+
+One fact, one alert. :meth:`AlertBook.raise_alert` takes a deduplication ``key`` that names
+the *fact* (North's pocket of this board holds a wrong number of cards; the SA of this board
+is read twice; E revoked on trick 5), whichever check finds it: a pocket read, the four
+pockets read together, the dealing machine, the play. Raising a key again with the same
+finding from a check that already reported it changes nothing. A different finding (a
+revoke that becomes established, with its Law 64 transfer; a card count judged again once
+the four pockets are read) or the same finding from another check (``source``) gives a new
+*version* of the same alert id: ``version`` increments, ``facts`` and ``detail`` are the
+latest finding, ``detected`` stays the first detection, and the evidence grows: it is taken
+again (the record so far) and ``evidence["found_by"]`` lists every check that reported
+the fact, in order.
+
+The director's steps are ``open -> acknowledged -> ruled -> resolved``; the time of the
+acknowledgement is when the director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key
+off it). A new version keeps the director's status while he has not decided (``open`` and
+``acknowledged`` stay as they are, with his acknowledgement time). Once he has ruled or
+resolved it, a new version means the fact changed after his decision: the alert goes back
+to ``acknowledged`` (open again, on his list; his attention time stays, and his ruling
+and ``ruled_at`` stay as the record of what he decided on the earlier version;
+``resolved_at`` is cleared), for him to confirm or change it. Every change returns the new
+:class:`Alert` so that the caller can publish and persist it.
 """
 
 from __future__ import annotations
@@ -214,11 +230,15 @@ def _options(options: Iterable[Rectification | Mapping[str, Any]]) -> tuple[dict
     return tuple(o.to_json() if isinstance(o, Rectification) else dict(o) for o in options)
 
 
-def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None
-              ) -> dict[str, Any]:
-    if evidence is None:
-        return {}
-    return dict(evidence() if callable(evidence) else evidence)
+def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None,
+              found_by: list[str], source: str) -> dict[str, Any]:
+    """The evidence of a new version: taken again, with the checks that found the fact."""
+    out = {} if evidence is None else dict(evidence() if callable(evidence) else evidence)
+    if source and source not in found_by:
+        found_by = [*found_by, source]
+    if found_by:
+        out["found_by"] = found_by
+    return out
 
 
 class AlertBook:
@@ -238,11 +258,13 @@ class AlertBook:
                     occurred: float | None = None, detail: str = "",
                     facts: Mapping[str, Any] | None = None,
                     evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
-                    options: Iterable[Rectification | Mapping[str, Any]] = ()) -> Alert | None:
-        """Raise the irregularity ``key`` names; None when it was raised already with the
-        same finding, else the new alert or the new version of the existing one (its status
-        and the director's times are kept; ``detected`` stays the first detection).
-        ``evidence`` may be a function: it is called only when a version is made."""
+                    options: Iterable[Rectification | Mapping[str, Any]] = (),
+                    source: str = "") -> Alert | None:
+        """Raise the fact ``key`` names; None when it was raised already with the same
+        finding (and by ``source``, the check that found it, if given), else the new alert
+        or the new version of the existing one (the director's status as the module
+        docstring says; ``detected`` stays the first detection). ``evidence`` may be a
+        function: it is called only when a version is made."""
         if kind not in KINDS:
             raise AlertError(f"unknown alert kind {kind!r}")
         opts = _options(options)
@@ -251,20 +273,26 @@ class AlertBook:
         existing_id = self._by_key.get(key)
         if existing_id is not None:
             old = self._alerts[existing_id]
-            if (old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
+            found_by = list(old.evidence.get("found_by", ()))
+            new_source = bool(source) and source not in found_by
+            if not new_source and (
+                    old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
                     old.trick) == (kind, law, detail, found, opts, seat_list, call, trick):
                 return None
             new = replace(old, kind=kind, law=law, seats=seat_list, call=call, trick=trick,
                           occurred=occurred if occurred is not None else old.occurred,
-                          detail=detail, facts=found, evidence=_evidence(evidence),
+                          detail=detail, facts=found,
+                          evidence=_evidence(evidence, found_by, source),
                           options=opts, version=old.version + 1, updated=detected)
+            if old.status in (AlertStatus.RULED, AlertStatus.RESOLVED):
+                new = replace(new, status=AlertStatus.ACKNOWLEDGED, resolved_at=None)
             self._alerts[existing_id] = new
             return new
         stem = f"{table}-{board if board is not None else 0}-{kind}"
         n = self._counts.get(stem, 0) + 1
         self._counts[stem] = n
         alert = Alert(f"{stem}-{n}", kind, law, table, round, board, detected, seat_list, call,
-                      trick, occurred, detail, found, _evidence(evidence), opts,
+                      trick, occurred, detail, found, _evidence(evidence, [], source), opts,
                       updated=detected)
         self._alerts[alert.id] = alert
         self._by_key[key] = alert.id

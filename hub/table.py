@@ -110,17 +110,18 @@ class TableState(PocketReads):
     def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Iterable[Seat] = (),
                call: int | None = None, trick: int | None = None, occurred: float | None = None,
                detail: str = "", facts: Mapping[str, Any] | None = None,
-               options: Iterable[Rectification] = ()) -> Alert | None:
+               options: Iterable[Rectification] = (), source: str = "") -> Alert | None:
         s = self.sitting
         return self.context.alerts.raise_alert(
             key, kind=kind, law=law, table=self.id, round=self.round if s is None else s.round,
             board=None if s is None else s.board.number, detected=t,
             seats=[x.letter for x in seats], call=call, trick=trick, occurred=occurred,
-            detail=detail, facts=facts, evidence=self.evidence, options=options)
+            detail=detail, facts=facts, evidence=self.evidence, options=options,
+            source=source)
 
     def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
                             facts: Mapping[str, Any] | None = None,
-                            detail: str | None = None) -> Alert | None:
+                            detail: str | None = None, source: str = "") -> Alert | None:
         data = irr.to_json()
         data.pop("options", None)
         data.update(facts or {})
@@ -128,7 +129,7 @@ class TableState(PocketReads):
                            seats=() if irr.seat is None else (irr.seat,), call=irr.call,
                            trick=irr.trick, occurred=irr.time,
                            detail=irr.detail if detail is None else detail, facts=data,
-                           options=irr.options)
+                           options=irr.options, source=source)
 
     def evidence(self) -> dict[str, Any]:
         """The record so far, for the director: pairs, deal, hands read, auction, play."""
@@ -553,13 +554,17 @@ class TableState(PocketReads):
                         s.unestablished.discard(key)
                         newly = True
             done = len(play.completed_tricks)
-            if len(s.unestablished) < len(s.revokes) and (
-                    newly or done != s.transfer_mark or (over and s.ended is None)):
+            ending = over and s.ended is None
+            # 62D1: a revoke on trick 12 is never established while the hands are on the
+            # table; its final finding (corrected, no transfer: 64B6) comes at the end.
+            twelfth = ending and any(k.endswith(":12") for k in s.revokes)
+            if (len(s.unestablished) < len(s.revokes) and (
+                    newly or done != s.transfer_mark or ending)) or twelfth:
                 s.transfer_mark = done
                 for tr in play.transfers().transfers:
                     r = tr.revoke
                     key = f"{base}:revoke:{r.seat}:{r.trick}"
-                    if r.established and key in s.revokes:
+                    if key in s.revokes and (r.established or (ending and r.trick == 12)):
                         out.append(self._irregularity_alert(
                             key, tr.irregularity(), t, {"final": over}))
         if s.ended is None and over:

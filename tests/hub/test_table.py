@@ -194,6 +194,52 @@ def test_laws_13_14_wrong_number_of_cards() -> None:
                 "duplicate_card").facts["also_in"] == {"S2": "E"}
 
 
+def test_laws_13_13f_one_fact_one_alert_updated_as_the_pockets_are_read() -> None:
+    """Laws 1, 13, 13F, 14: East's pocket holds 14 cards (one of West's), West's 12. Each
+    fact of the pack is one alert, whichever check finds it: the pocket read, then the four
+    pockets together; each new finding is a new version with more evidence."""
+    d = Driver()
+    d.seat_pairs()
+    stray = BOARD_1[Seat.WEST].cards[0]
+    seen: list[Alert] = []
+    seen += read(d, Seat.NORTH, [str(c) for c in BOARD_1[Seat.NORTH]])
+    seen += read(d, Seat.EAST, [str(c) for c in BOARD_1[Seat.EAST]] + [str(stray)])
+    seen += read(d, Seat.SOUTH, [str(c) for c in BOARD_1[Seat.SOUTH]])
+    seen += read(d, Seat.WEST, [str(c) for c in BOARD_1[Seat.WEST]])  # the stray card too
+    counts = [a for a in seen if a.kind == "wrong_card_count"]
+    assert len({a.id for a in counts}) == 1               # East's 14 cards: one alert
+    first, last = counts[0], counts[-1]
+    assert (first.version, first.law, first.facts["count"]) == (1, "13", 14)
+    assert last.version == 2 and last.facts["kind"] == "wrong_card_count"
+    assert last.detected == first.detected and last.updated > first.updated
+    assert last.evidence["found_by"] == ["pocket E", "four pockets"]
+    assert len(last.evidence["hands_read"]) == 4 > len(first.evidence["hands_read"])
+    twice = [a for a in d.room.alerts if a.kind == "duplicate_card"]
+    assert len(twice) == 1 and twice[0].facts["card"] == str(stray)
+    assert twice[0].evidence["found_by"] == ["four pockets"]
+    # Read again, the same pockets find nothing new: no new version.
+    assert read(d, Seat.NORTH, [str(c) for c in BOARD_1[Seat.NORTH]]) == []
+    assert [a.kind for a in d.room.alerts].count("wrong_card_count") == 1
+
+
+def test_law_13f_a_card_read_in_two_pockets_is_one_alert() -> None:
+    """13F: the SA read in North's pocket and again in East's, then the four pockets: one
+    alert for the card, found by East's read, confirmed by the whole pack."""
+    d = Driver()
+    d.seat_pairs()
+    north = [str(c) for c in BOARD_1[Seat.NORTH]]
+    east = [str(c) for c in BOARD_1[Seat.EAST]]
+    read(d, Seat.NORTH, north)
+    east_read = read(d, Seat.EAST, [*east[:-1], north[0]])
+    dup = only(east_read, "duplicate_card")
+    assert dup.facts["also_in"] == {north[0]: "N"} and dup.version == 1
+    read(d, Seat.SOUTH, [str(c) for c in BOARD_1[Seat.SOUTH]])
+    last = only(read(d, Seat.WEST, [str(c) for c in BOARD_1[Seat.WEST]]), "duplicate_card")
+    assert last.id == dup.id and last.version == 2 and last.facts["card"] == north[0]
+    assert last.evidence["found_by"] == ["pocket E", "four pockets"]
+    assert [a.kind for a in d.room.alerts].count("duplicate_card") == 1
+
+
 def test_law_17d_hand_of_another_board_then_called_with() -> None:
     d = Driver()
     d.seat_pairs()
