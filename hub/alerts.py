@@ -69,6 +69,7 @@ class HubKind(StrEnum):
     DIRECTOR_CALL = "director_call"                # 9B1
     MISDEALT_BOARD = "misdealt_board"              # 6D1, 87: a dealt board is not the record
     DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
+    BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
 
 
 # The rectifications the Laws give the director for the hub's own findings.
@@ -141,6 +142,15 @@ OPTIONS: dict[str, tuple[Rectification, ...]] = {
                       "(2007: without pause for thought); otherwise 25B", "director"),
         Rectification("25A4", "LHO may withdraw a call made over the unintended one; that "
                       "information is authorised for his side only", "director"),
+    ),
+    "markings": (
+        Rectification("2", "the board's markings govern for the session: it is played and "
+                      "scored with the dealer and vulnerability marked on it; check that the "
+                      "physical board is marked as the hand record says, and substitute a "
+                      "correctly marked board as soon as possible", "director"),
+        Rectification("2", "a player misled by the unusual marking (calling as Law 2's "
+                      "dealer) is treated leniently: his side may be deemed non-offending",
+                      "director"),
     ),
     "cards_returned_wrong": (
         Rectification("7C", "each player restores his original 13 cards to the pocket; a "

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
+from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
@@ -99,17 +100,20 @@ class _Ref:
 
 
 class Room:
-    """One session of a club: ``Room(sections, deals, minutes_per_round=...)``."""
+    """One session of a club: ``Room(sections, deals, minutes_per_round=...)``; ``markings``
+    the boards the hand record marks with another dealer or vulnerability than Law 2's."""
 
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
-                 strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0):
+                 strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
+                 markings: Mapping[int, Markings] | None = None):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self._deals = dict(deals)
+        self._markings = dict(markings or {})
         self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
         self._refs: dict[str, _Ref] = {}
         self.tables: dict[str, TableState] = {}
@@ -150,6 +154,12 @@ class Room:
 
     def has_deals(self) -> bool:
         return bool(self._deals)
+
+    def markings(self, board: int) -> Markings:
+        """The dealer and vulnerability board ``board`` is marked with: the hand record's
+        when it gives them, else Law 2's (the markings govern, Law 2)."""
+        found = self._markings.get(board)
+        return found if found is not None else Markings.of_board(board)
 
     def board_numbers(self) -> list[int]:
         """Every board with a hand record, in order."""

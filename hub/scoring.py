@@ -46,7 +46,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
@@ -63,9 +63,8 @@ from bridgecore.adjusted import (
     Weighted,
     check_results,
 )
-from bridgecore.cards import Seat
+from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
-from bridgecore.vulnerability import Vulnerability
 from hub.errors import HubError
 from hub.section import Section
 from hub.traveller import expected_results, result_row, row_order
@@ -238,6 +237,7 @@ class SectionScore:
     names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
     penalties: list[dict[str, Any]]
     problems: list[str]
+    markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
 
     def ranking(self) -> list[dict[str, Any]]:
         """The contestants in order, each with its players, total, percent and rank."""
@@ -273,8 +273,7 @@ class SectionScore:
         top = self.event.tops.get(board)
         return {"v": 1, "section": self.name, "key": self.key, "board": board,
                 "method": self.method.value, "top": top, "expected": self.expected,
-                "dealer": Seat.dealer_of(board).letter,
-                "vulnerability": str(Vulnerability.of_board(board)),
+                **self.markings.get(board, Markings.of_board(board)).to_json(),
                 "fouled": max((r["form"] for r in rows), default=0) > 0,
                 "results": [dict(r, ns_points=_r(r["ns_points"]), ew_points=_r(r["ew_points"]),
                                  ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
@@ -318,6 +317,7 @@ class ScoredRoom(Protocol):
     def edition(self) -> Edition: ...
 
     def deal(self, board: int) -> Deal | None: ...
+    def markings(self, board: int) -> Markings: ...
 
 
 class LiveScoring:
@@ -695,7 +695,7 @@ class LiveScoring:
             self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
-            problems)
+            problems, {b: self.room.markings(b) for b in ordered})
 
     @staticmethod
     def _one_winner(section: Section, teams: Mapping[Pair, Pair] | None) -> bool:

@@ -30,6 +30,7 @@ from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
@@ -278,8 +279,9 @@ class TableState(PocketReads):
         sitting = self.sittings.get((r, number))
         if sitting is None:
             deal = self.context.deal(number)
-            board = Board(number, deal if deal is not None else _NO_DEAL,
-                          edition=self.context.edition)
+            marks = self.context.markings(number)  # Law 2: the board's markings govern
+            board = Board(number, deal if deal is not None else _NO_DEAL, dealer=marks.dealer,
+                          vulnerability=marks.vulnerability, edition=self.context.edition)
             sitting = Sitting(board, r, deal is not None)
             self.sittings[(r, number)] = sitting
         self.sitting = sitting
@@ -308,6 +310,16 @@ class TableState(PocketReads):
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
                 detail=f"board {number} is not one of this session's boards", facts=facts,
                 options=OPTIONS["wrong_board"]))
+        marks = Markings(s.board.dealer, s.board.vulnerability)
+        differences = marks.law_2_differences(number) if s.has_record else ()
+        if differences:  # one alert a board for the session: a fact of the hand record
+            out.append(self._alert(
+                f"markings:{number}", t, HubKind.BOARD_MARKINGS.value, "2", occurred=occurred,
+                detail=f"board {number} is marked {', '.join(differences)} in the hand record: "
+                "played and scored so, its markings govern (Law 2); check the board",
+                facts={"board": number, **marks.to_json(),
+                       "law_2": Markings.of_board(number).to_json()},
+                options=OPTIONS["markings"]))
         for pair in self.pairs(s.round):
             if pair is None:
                 continue
@@ -743,11 +755,12 @@ class TableState(PocketReads):
             # The trick just quitted, all four cards faced: Law 66A lets a player have them
             # shown until his side has led or played to the next trick.
             done = play.tricks[:len(play.tricks) - (0 if play.current_trick_is_empty else 1)]
-            if done and done[-1].winner is not None:
+            winner = done[-1].winner if done else None
+            if winner is not None:
                 last = done[-1]
                 out["last_trick"] = {"number": last.number, "leader": last.leader.letter,
                                      "cards": [[x.letter, str(c)] for x, c in last.cards],
-                                     "winner": last.winner.letter}
+                                     "winner": winner.letter}
             if faced:
                 out["dummy"] = {"seat": play.dummy.letter,
                                 "cards": [str(c) for c in play.remaining(play.dummy)]}

@@ -45,6 +45,7 @@ from bridgecore.cards import Seat, Strain
 from bridgecore.deal import Deal
 from bridgecore.doubledummy import solve_deals
 from bridgecore.errors import AnalysisUnavailable
+from bridgecore.markings import Markings
 from bridgecore.methods import cross_imp_board, matchpoint_board
 from bridgecore.movements import Movement
 from bridgecore.vulnerability import Vulnerability
@@ -88,6 +89,7 @@ class TravellerContext(Protocol):
     def tables(self) -> Mapping[str, TravellerTable]: ...
 
     def deal(self, board: int) -> Deal | None: ...
+    def markings(self, board: int) -> Markings: ...
     def section_tables(self, table: str) -> tuple[list[str], Movement | None]: ...
 
 
@@ -333,5 +335,6 @@ def prepare_double_dummy(context: TravellerContext, boards: Iterable[int]) -> in
     for n in sorted(set(boards)):
         deal = context.deal(n)
         if deal is not None:
-            todo.append((n, deal, Seat.dealer_of(n), Vulnerability.of_board(n)))
+            marks = context.markings(n)  # Law 2: the board's markings govern (par, 4th seat)
+            todo.append((n, deal, marks.dealer, marks.vulnerability))
     return context.double_dummy.prepare(todo)

@@ -12,7 +12,9 @@ from typing import Any
 from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
+from bridgecore.markings import Markings
 from bridgecore.movements import mitchell
+from bridgecore.vulnerability import Vulnerability
 from hub.alerts import Alert
 from hub.room import Room, Section
 from hub.table import Outcome
@@ -406,6 +408,42 @@ def test_law_79_result_disagreement_after_an_accepted_claim() -> None:
                                                 "score_ns_rectified": 270}
     alert = only(d.ok("result_confirm", seat="W", accept=False), "result_disagrees")
     assert alert.law == "79A" and alert.facts["result"]["tricks"] == 13
+
+
+def test_law_2_the_hand_records_markings_govern_the_table_and_the_score() -> None:
+    """Law 2: board 1 marked dealer West, both vulnerable in the hand record. The table
+    plays it so (West calls first, the views say so) and is scored so (3NT+4 vulnerable);
+    the director is told once that the markings are not Law 2's."""
+    room = make_room(markings={1: Markings(Seat.WEST, Vulnerability.BOTH)})
+    d = Driver(room)
+    d.ok("checkin", direction="NS", pair=1)
+    d.ok("checkin", direction="EW", pair=4)
+    alert = only(d.ok("board", board=1), "board_markings")
+    assert alert.law == "2" and alert.board == 1 and alert.table == "A1"
+    assert alert.facts == {"board": 1, "dealer": "W", "vulnerability": "All",
+                           "law_2": {"dealer": "N", "vulnerability": "None"}}
+    assert "dealer W (Law 2: N), vulnerability All (Law 2: None)" in alert.detail
+    state = d.state.public_state()
+    assert (state["dealer"], state["vulnerability"]) == ("W", "All")
+    assert d.state.sitting.board.auction.turn is Seat.WEST
+    d.calls("Pass", "3NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ")
+    d.ok("claim", seat="N", tricks=13)
+    d.ok("claim_answer", seat="E", accept=True)
+    d.ok("claim_answer", seat="W", accept=True)
+    assert d.state.public_state()["result"]["score_ns"] == 720   # 3NT+4 vulnerable (77)
+    other = Driver(room, "A2")
+    other.ok("checkin", direction="NS", pair=2)
+    other.ok("checkin", direction="EW", pair=5)
+    assert "board_markings" not in kinds(other.ok("board", board=1))  # one fact, one alert
+    assert [a.kind for a in room.alerts].count("board_markings") == 1
+
+
+def test_law_2_markings_as_law_2_raise_nothing() -> None:
+    room = make_room(markings={1: Markings.of_board(1)})
+    d = Driver(room)
+    d.seat_pairs()
+    assert len(room.alerts) == 0 and d.state.public_state()["dealer"] == "N"
 
 
 def test_law_9_director_call() -> None:
