@@ -17,6 +17,7 @@ removed in parallel work of issue 11: the list is to be emptied, never extended.
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -171,10 +172,29 @@ def test_no_import_cycle() -> None:
     for v in sorted(graph):
         if v not in index:
             connect(v)
-    assert not cycles, _violations("import cycles", [
-        " <-> ".join(c) + ": " + "; ".join(
-            _where(m, t, *GRAPH[m][t]) for m in c for t in graph[m] if t in c)
-        for c in cycles])
+    assert not cycles, _violations("import cycles (one loop of each tangle)", [
+        " -> ".join(loop) + ": " + "; ".join(
+            _where(m, t, *GRAPH[m][t]) for m, t in itertools.pairwise(loop))
+        for loop in (_loop(graph, c) for c in cycles)])
+
+
+def _loop(graph: dict[str, list[str]], component: list[str]) -> list[str]:
+    """A shortest import loop through the first module of a strongly connected component."""
+    start = component[0]
+    inside = set(component)
+    previous: dict[str, str] = {}
+    queue = [start]
+    for v in queue:
+        for w in graph[v]:
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(previous[path[-1]])
+                return [*reversed(path), start]
+            if w in inside and w not in previous:
+                previous[w] = v
+                queue.append(w)
+    return component  # pragma: no cover - a component always loops back
 
 
 def test_bridgecore_imports_only_the_standard_library() -> None:
