@@ -4,7 +4,10 @@
 compared with the hand record (another board's hand, Law 17D; cards displaced, 87; the board
 turned, 7), with the other pockets (a card read twice, 13F; the pack as a whole: counts and
 missing cards, 13 and 14; a foreign card, 1) and, read back at the end, with what came out
-(7C). Facts become alerts; nothing is refused that a real pocket could hold.
+(7C). Facts become alerts; nothing is refused that a real pocket could hold. A fact of the
+pack (a pocket's wrong count, a card read twice, a card missing) is one alert whichever
+check finds it: a pocket read first, then the four pockets together update it (a new
+version; ``evidence["found_by"]`` names the checks, :mod:`hub.alerts`).
 """
 
 from __future__ import annotations
@@ -144,11 +147,10 @@ class PocketReads:
             where = [f"{card} read twice"] if card in twice else []
             also = {card: elsewhere[card]} if card in elsewhere else {}
             where += [f"{card} also read in {x}'s pocket" for x in also.values()]
+            kind = Kind.DUPLICATE_CARD.value
             out.append(self._alert(
-                f"{fact}:{Kind.DUPLICATE_CARD.value}:{card}", t, Kind.DUPLICATE_CARD.value, "13F",
-                seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket: " + "; ".join(where)
-                + " (Laws 1, 13F)",
+                f"{fact}:{kind}:{card}", t, kind, "13F", seats=(seat,), occurred=occurred,
+                detail=f"{seat}'s pocket: " + "; ".join(where) + " (Laws 1, 13F)",
                 facts={**common, "twice": [card] if card in twice else [], "also_in": also},
                 options=OPTIONS["pack"], source=source))
         count = len(cards) + len(foreign)
@@ -156,7 +158,8 @@ class PocketReads:
             over = count > 13 or any(len(r) > 13 for r in s.reads.values())
             law = "13" if over else "14"
             out.append(self._alert(
-                f"{fact}:wrong_card_count:{seat.letter}", t, Kind.WRONG_CARD_COUNT.value, law,
+                f"{fact}:{Kind.WRONG_CARD_COUNT.value}:{seat.letter}", t,
+                Kind.WRONG_CARD_COUNT.value, law,
                 seats=(seat,), occurred=occurred, detail=f"{seat}'s pocket holds {count} "
                 f"cards, not 13, {when} (Laws 7B, {law})", facts={**common, "count": count},
                 options=OPTIONS["card_count"], source=source))

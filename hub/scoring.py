@@ -695,7 +695,8 @@ class LiveScoring:
             self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
-            problems, {b: self.room.markings(b) for b in ordered})
+            problems, {b: self.room.markings(b)
+                       for b in {*ordered, *(movement.boards if movement else ())}})
 
     @staticmethod
     def _one_winner(section: Section, teams: Mapping[Pair, Pair] | None) -> bool:
