@@ -88,7 +88,8 @@ class Attention:
 
 @dataclass(frozen=True, slots=True)
 class Revoke:
-    """A failure to follow suit (44C, 61A) and whether it was established (63A).
+    """A failure to follow suit (44C, 61A) and whether it was established (63A; a revoke on
+    trick 12 never is while the hands are on the table, 62D1: see the module docstring).
 
     ``suit`` is the suit led, which the offender held; ``faced`` is True for a card of
     dummy (64B3); ``corrected`` for a revoke corrected under 62C3 (2017: both sides
