@@ -498,7 +498,8 @@ class LiveScoring:
         except (ValueError, TypeError) as err:
             raise RulingError(f"{where}: {err}") from None
         _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
-                                    self.room.edition)
+                                    self.room.edition,
+                                    vulnerability={board: self.room.markings(board).vulnerability})
         if problems:
             raise RulingError(f"{where}: {problems[0].message}")
         return out
@@ -679,7 +680,9 @@ class LiveScoring:
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
-            options=ScoringOptions(expected=expected, teams=teams, victory_points=victory))
+            options=ScoringOptions(
+                expected=expected, teams=teams, victory_points=victory,
+                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:

@@ -178,6 +178,10 @@ def test_law_2_the_traveller_carries_the_hand_records_markings() -> None:
     one = s.room.scoring.section("A").traveller_json(1)
     assert (one["dealer"], one["vulnerability"]) == ("W", "All")
     assert one["results"][0]["score_ns"] == -620 and one["results"][0]["declarer"] == "W"
+    assert one["results"][0]["scored"]                 # -620 is a score when vulnerable (77)
+    assert not s.room.scoring.section("A").problems
+    s.rule(kind="assigned", table="A1", board=1, score_ns=-620)  # only vulnerable (12C1, 77)
+    assert s.points(1) == {(1, 4): (1.0, 1.0)}
     two = s.room.scoring.section("A").traveller_json(2)
     assert (two["dealer"], two["vulnerability"]) == ("E", "NS")
 
