@@ -18,13 +18,15 @@ the fact, in order.
 
 The director's steps are ``open -> acknowledged -> ruled -> resolved``; the time of the
 acknowledgement is when the director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key
-off it). A new version keeps the director's status while he has not decided (``open`` and
-``acknowledged`` stay as they are, with his acknowledgement time). Once he has ruled or
-resolved it, a new version means the fact changed after his decision: the alert goes back
-to ``acknowledged`` (open again, on his list; his attention time stays, and his ruling
-and ``ruled_at`` stay as the record of what he decided on the earlier version;
-``resolved_at`` is cleared), for him to confirm or change it. Every change returns the new
-:class:`Alert` so that the caller can publish and persist it.
+off it). A new version keeps the director's status, with his times, with one exception:
+once he has ruled or resolved the alert, a version under *another law* (the fact is now
+judged differently: a revoke established after his ruling, with its Law 64 transfer) goes
+back to ``acknowledged``: open again, on his list, for him to confirm or change his
+decision (his attention time stays; his ruling and ``ruled_at`` stay as the record of what
+he decided on the earlier version; ``resolved_at`` is cleared). A version under the same
+law (more evidence, a late table with fewer boards to play) does not reopen what he
+closed. Every change returns the new :class:`Alert` so that the caller can publish and
+persist it.
 """
 
 from __future__ import annotations
@@ -294,7 +296,7 @@ class AlertBook:
                           detail=detail, facts=found,
                           evidence=_evidence(evidence, found_by, source),
                           options=opts, version=old.version + 1, updated=detected)
-            if old.status in (AlertStatus.RULED, AlertStatus.RESOLVED):
+            if law != old.law and old.status in (AlertStatus.RULED, AlertStatus.RESOLVED):
                 new = replace(new, status=AlertStatus.ACKNOWLEDGED, resolved_at=None)
             self._alerts[existing_id] = new
             return new

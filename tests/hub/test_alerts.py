@@ -172,6 +172,21 @@ def test_a_new_finding_after_the_directors_decision_reopens_the_alert(decided: s
         is AlertStatus.RULED
 
 
+def test_more_evidence_under_the_same_law_leaves_a_closed_alert_closed() -> None:
+    """A late table (Law 8) resolved by the director, then one board fewer to play: a new
+    version, still resolved."""
+    book = AlertBook()
+    kw: dict[str, Any] = dict(kind="late_table", law="8", table="t1", round=1, board=None,
+                              detected=1.0, facts={"unfinished": [3, 4]})
+    first = book.raise_alert("t1:r1:late", **kw)
+    assert first is not None
+    book.resolve(first.id, 2.0, "the table plays on")
+    update = book.raise_alert("t1:r1:late", **dict(kw, detected=3.0,
+                                                  facts={"unfinished": [4]}))
+    assert update is not None and update.version == 3
+    assert update.status is AlertStatus.RESOLVED and update.resolved_at == 2.0
+
+
 def test_an_open_alert_stays_open_when_updated() -> None:
     book = AlertBook()
     assert revoke(book) is not None
