@@ -126,9 +126,9 @@ def bench_deals(count: int) -> None:
 
 def bench_dd(count: int) -> None:
     try:
-        from tenace.analysis import solve_deals
+        from bridgecore.doubledummy import solve_deals
     except ImportError:
-        print("double-dummy: tenace.analysis not importable")
+        print("double-dummy: bridgecore.doubledummy not importable")
         return
     from bridgecore.cards import Seat
     from bridgecore.vulnerability import Vulnerability

@@ -358,7 +358,8 @@ def _is_pair(p: object) -> bool:
 
 
 def _result_problem(r: BoardResult, edition: Edition, individual: bool,
-                    teams: Mapping[Pair, Pair] | None, total_points: bool) -> str | None:
+                    teams: Mapping[Pair, Pair] | None, total_points: bool,
+                    vulnerability: Mapping[int, Vulnerability]) -> str | None:
     """Why a result cannot be scored, or None."""
     who = f"{r.ns} v {r.ew}"
     if not _is_pair(r.ns) or not _is_pair(r.ew):
@@ -382,8 +383,9 @@ def _result_problem(r: BoardResult, edition: Edition, individual: bool,
         sides = awards(r)
     except (TypeError, ValueError) as err:
         return f"{who}: {err}"
-    vulnerability = Vulnerability.of_board(r.board)
-    possible = _attainable(vulnerability)
+    marked = vulnerability.get(r.board)
+    vul = marked if marked is not None else Vulnerability.of_board(r.board)
+    possible = _attainable(vul)
     for award in sides:
         if isinstance(award, ArtificialAward):
             if total_points:
@@ -395,7 +397,7 @@ def _result_problem(r: BoardResult, edition: Edition, individual: bool,
         for _, s in award:
             if isinstance(s, bool) or s not in possible:
                 return (f"{who}: impossible score {s!r} (no contract scores it when "
-                        f"vulnerability is {vulnerability}, Law 77)")
+                        f"vulnerability is {vul}, Law 77)")
     return None
 
 
@@ -432,13 +434,15 @@ def _apply_rulings(rows: list[BoardResult], rulings: Iterable[BoardResult],
 def check_results(results: Iterable[BoardResult], edition: Edition, *,
                   rulings: Iterable[BoardResult] = (), individual: bool = False,
                   teams: Mapping[Pair, Pair] | None = None, total_points: bool = False,
+                  vulnerability: Mapping[int, Vulnerability] | None = None,
                   ) -> tuple[dict[int, list[BoardResult]], list[ScoreProblem]]:
     """The results that can be scored, by board, and a problem for each of the others.
 
     Each ruling replaces the result of the same board and pairs (a corrected or adjusted
     score) or adds one on a board of the event; a ruling on another board is a problem.
     A result is refused when its score is impossible on the board (Law 77, with the
-    board's Law 2 vulnerability), when a pair or player already played the board (the
+    board's vulnerability: as ``vulnerability`` gives it for a board marked otherwise, else
+    Law 2's), when a pair or player already played the board (the
     first result stands), when it has neither score nor adjusted score, when it is
     weighted under an edition without 12C1(c), or artificial in a total-point event.
     """
@@ -454,7 +458,8 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
         if isinstance(r.board, bool) or not isinstance(r.board, int) or r.board < 1:
             problems.append(ScoreProblem(None, f"not a board number: {r.board!r}"))
             continue
-        message = _result_problem(r, edition, individual, teams, total_points)
+        message = _result_problem(r, edition, individual, teams, total_points,
+                                  vulnerability or {})
         people = (r.players or ()) if individual else (r.ns, r.ew)
         twice = [] if message else [p for p in people if p in seen[r.board]]
         if twice:

@@ -9,7 +9,8 @@ for bad input and for misuse of the API::
     │   └── FormatError                    a file that cannot be read at all
     ├── IllegalCallError (ValueError)      make_call() refused a call
     ├── IllegalPlayError (ValueError)      play_card() refused a card
-    └── StateError (RuntimeError)          an operation that makes no sense now
+    ├── StateError (RuntimeError)          an operation that makes no sense now
+    └── AnalysisUnavailable (RuntimeError) double-dummy solving without endplay installed
 """
 
 from __future__ import annotations
@@ -46,3 +47,8 @@ class IllegalPlayError(BridgeError, ValueError):
 
 class StateError(BridgeError, RuntimeError):
     """An operation asked at a moment where it has no meaning (play before the auction ends)."""
+
+
+class AnalysisUnavailable(BridgeError, RuntimeError):
+    """Double-dummy solving (:mod:`bridgecore.doubledummy`) asked for without endplay, the
+    ``analysis`` extra."""

@@ -45,6 +45,7 @@ from bridgecore.methods import (
     total_points_board,
     victory_points,
 )
+from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
     "BoardScorer", "EventScore", "EventTotals", "Method", "PairScore", "ScoreProblem",
@@ -78,6 +79,8 @@ class ScoringOptions:
     * ``teams``: team of each pair (IMPs); ``victory_points``: convert each match's margin
       (WBF 2013 scale); ``knockout``: average non-balancing IMP results (Law 12C4, 86B).
     * ``individual``: rank the players of ``BoardResult.players``, each with his side's points.
+    * ``vulnerability``: the vulnerability of the boards marked otherwise than Law 2 (their
+      markings govern, Law 2), against which a score is checked (Law 77).
     """
 
     units: int = 1
@@ -92,6 +95,7 @@ class ScoringOptions:
     victory_points: bool = False
     knockout: bool = False
     individual: bool = False
+    vulnerability: Mapping[int, Vulnerability] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         if self.units not in (1, 2):
@@ -460,7 +464,8 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
     opts = options or ScoringOptions()
     boards, problems = check_results(results, ed, rulings=rulings,
                                      individual=opts.individual, teams=opts.teams,
-                                     total_points=how is Method.TOTAL_POINTS)
+                                     total_points=how is Method.TOTAL_POINTS,
+                                     vulnerability=opts.vulnerability)
     expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
     scorer = BoardScorer(boards, how, ed, opts, expected, problems)
     scored = {b: tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),

@@ -7,6 +7,18 @@ the revokes and the tricks: 64A1/64A2 (and the 1997 extra trick), every 64B excl
 and the net change to the declaring side's tricks. Nothing here is applied by itself:
 the director confirms, and 64C equity stays open to him in every case.
 
+A revoke on the twelfth trick (62D1, 64B6; the same in the 1997, 2007 and 2017 texts:
+"même consommée, doit être corrigée" / "anche se consumata, deve essere corretta") must be
+corrected, even after the offending side played to trick 13 or a claim (63A), as long as
+the four hands have not been returned to the board: it is then reported *not* established
+(63B, the trick standing as played, does not apply to it) and no trick is transferred
+(64B6). Only when attention is first drawn after the hands went back to the board (the
+non-offending side called on the next board, 64B4, or the round ended, 64B5) can it no
+longer be corrected: then it stands established as 63A says, still without a transfer
+(64B6), 64C equity open. 62D2 (a defender revoking on trick 12 before his partner played
+to it) differs only in its wording: 1997 calls it a penalty, 2007 states the restriction,
+2017 refers to Law 16C; nothing here depends on it.
+
 Interpretation (laws.md 4.8 note a, 10.8): when a side has several established revokes,
 64A is applied per revoke, and all together they cannot take more tricks than the
 offending side actually won from each revoke trick on. Tricks credited by an accepted
@@ -17,15 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from bridgecore.cards import Card, Seat, Side, Suit
 from bridgecore.claims import Claim
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.irregularity import Irregularity, Kind, Rectification
-
-if TYPE_CHECKING:
-    from bridgecore.play import Trick
+from bridgecore.tricks import Trick
 
 __all__ = ["EQUITY_NOTE", "Attention", "Revoke", "Transfer", "TransferResult", "establish",
            "transfer"]
@@ -61,6 +70,12 @@ class Attention:
     after_next_board_call: bool = False
     after_round_end: bool = False
 
+    @property
+    def hands_returned(self) -> bool:
+        """The four hands were back in the board when attention was drawn (62D1): the next
+        board was being bid, or the round was over."""
+        return self.after_next_board_call or self.after_round_end
+
     @classmethod
     def at(cls, drawn: float, *, next_board_call: float | None = None,
            round_end: float | None = None, after_cards: int | None = None) -> Attention:
@@ -73,7 +88,8 @@ class Attention:
 
 @dataclass(frozen=True, slots=True)
 class Revoke:
-    """A failure to follow suit (44C, 61A) and whether it was established (63A).
+    """A failure to follow suit (44C, 61A) and whether it was established (63A; a revoke on
+    trick 12 never is while the hands are on the table, 62D1: see the module docstring).
 
     ``suit`` is the suit led, which the offender held; ``faced`` is True for a card of
     dummy (64B3); ``corrected`` for a revoke corrected under 62C3 (2017: both sides
@@ -96,12 +112,19 @@ class Revoke:
 
     def detected(self, holding: str) -> Irregularity:
         """The Irregularity at the moment of the revoke: ``holding`` is the suit led he held."""
+        if self.trick == 12:
+            then = ("a revoke on trick 12 must be corrected until the hands are returned to "
+                    "the board (62D1)")
+            options = (_CORRECT_12,)
+        else:
+            then = (f"established when {self.seat} or {self.seat.partner} plays to trick "
+                    f"{self.trick + 1} (63A)")
+            options = (_CORRECT_BEFORE,)
         return Irregularity(
             Kind.REVOKE, "61", seat=self.seat, trick=self.trick, time=self.time,
             detail=f"{self.seat} played {self.card} on a {_SUIT[self.suit]} lead while holding "
-                   f"{holding} (44C, 61A); established when {self.seat} or "
-                   f"{self.seat.partner} plays to trick {self.trick + 1} (63A)",
-            options=(_CORRECT_BEFORE,), established=False,
+                   f"{holding} (44C, 61A); {then}",
+            options=options, established=False,
             extra=(("card", str(self.card)), ("suit_led", self.suit.letter)))
 
 
@@ -173,6 +196,8 @@ def establish(found: Sequence[tuple[Revoke, int]],
                 at, how = claim.cards_played, reason
                 break
         established = at is not None and at <= limit
+        if r.trick == 12 and not attention.hands_returned:
+            established = False     # 62D1: corrected, even after 63A (module docstring)
         out.append(replace(r, established=established, established_by=how if established else ""))
     if edition.no_transfer_corrected_revoke:
         # 62C3 (2017): both sides revoked in one trick and only one side played to the next.
@@ -216,6 +241,12 @@ def transfer(revokes: Sequence[Revoke], tricks: Sequence[Trick], declarer: Seat,
     for k, i in enumerate(order):
         r = revokes[i]
         where = f"{r.seat} revoked on trick {r.trick} ({r.card} on a {_SUIT[r.suit]} lead)"
+        if r.trick == 12 and not r.established:
+            plans[i] = ("64B6", 0, ("64B6",), f"{where}: a revoke on trick 12 is not "
+                        "established, even after a play to trick 13 (63A): it must be "
+                        "corrected before the hands are returned to the board (62D1); no "
+                        "trick transferred (64B6)")
+            continue
         if not r.established:
             plans[i] = ("62A", 0, (), f"{where}, not established (63A): it must be corrected "
                         "(62A); no trick transferred")

@@ -4,9 +4,10 @@ Real machines are driven by their vendors' programs (Duplimate: DLM and DUP; Dea
 formats.md §4.7), so the first way to a machine is a file:
 
 * :func:`load_boards` reads a board set, the hand record, from a PBN, LIN or deal file
-  (as ``tenace convert`` reads them); :func:`select_boards` checks a board set from
-  elsewhere (the command line reads the hub's event set-up, a ``.toml`` event file, for the
-  deals the hub itself will check against, and passes them here);
+  (through :func:`bridgecore.records.read_records`, as ``tenace convert`` does);
+  :func:`select_boards` checks a board set from elsewhere (the command line reads the hub's
+  event set-up, a ``.toml`` event file, for the deals the hub itself will check against, and
+  passes them here);
 * :func:`export_boards` writes it as DLM, DUP (``blind``: hands not shown on the machine's
   screen) or PBN, with bridgecore's writers;
 * :func:`read_dealt` reads back what the machine says it dealt, leniently: a short or long
@@ -19,7 +20,9 @@ from collections.abc import Mapping
 
 from bridgecore.cards import Seat
 from bridgecore.deal import Deal
+from bridgecore.errors import BridgeError
 from bridgecore.record import GameRecord
+from bridgecore.records import read_records
 from bridgecore.vulnerability import Vulnerability
 from firmware_bridge.errors import DealerFileError
 
@@ -29,11 +32,9 @@ EXPORT_FORMATS = ("dlm", "dup", "pbn")
 
 
 def _records(path: str) -> list[GameRecord]:
-    from tenace.commands import CommandError, read_records
-
     try:
         return read_records(path)
-    except CommandError as err:
+    except BridgeError as err:
         raise DealerFileError(str(err)) from err
 
 

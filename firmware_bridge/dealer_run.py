@@ -1,8 +1,9 @@
 """A board set through a dealing machine, each board checked as it comes out (Laws 6, 87).
 
 :class:`DealingRun` tells the machine the deals, starts it, and takes its reports one at a
-time: each copy of each board is compared with the hand record (:func:`hub.dealing.check_dealt`)
-at once, the operator sees a line for it (``board 7 dealt (7/32), checked``), and, with a hub,
+time: each copy of each board is compared with the hand record
+(:func:`bridgecore.dealcheck.check_dealt`) at once, the operator sees a line for it
+(``board 7 dealt (7/32), checked``), and, with a hub,
 the board goes to the hub (``dealt``), which alerts the director when it differs, before the
 board leaves the dealing room. Faults (a jam) and a machine that stops answering are shown
 and sent too (``dealer_fault``). :func:`check_dealt_file` does the same for a file the
@@ -18,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridgecore.deal import Deal
+from bridgecore.dealcheck import DealtCheck, check_dealt
 from firmware_bridge.dealer import DealerConnectionError, DealerError, DealerSilent, DealingMachine
 from firmware_bridge.dealer_hub import HubLink
 from firmware_bridge.dealer_messages import BoardDealt, CardError, Fault, pocket_texts, pockets_of
-from hub.dealing import DealtCheck, check_dealt
 from wire.protocol import Envelope
 
 __all__ = ["BoardOutcome", "DealingRun", "RunSummary", "check_dealt_file"]

@@ -2,13 +2,31 @@
 
 An :class:`Alert` is private to the tournament director: it never goes to a table
 (Laws 9, 10, 81; the system detects, the director rectifies). :class:`AlertBook` keeps
-every alert of a session. The same irregularity is raised once: :meth:`AlertBook.raise_alert`
-takes a deduplication ``key``; raising a key again with the same finding changes nothing,
-with a different finding (a revoke that becomes established, with its Law 64 transfer) it
-gives a new *version* of the same alert id. The director's steps are
-``open -> acknowledged -> ruled -> resolved``; the time of the acknowledgement is when the
-director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key off it). Every change returns
-the new :class:`Alert` so that the caller can publish and persist it.
+every alert of a session.
+
+One fact, one alert. :meth:`AlertBook.raise_alert` takes a deduplication ``key`` that names
+the *fact* (North's pocket of this board holds a wrong number of cards; the SA of this board
+is read twice; E revoked on trick 5), whichever check finds it: a pocket read, the four
+pockets read together, the dealing machine, the play. Raising a key again with the same
+finding from a check that already reported it changes nothing. A different finding (a
+revoke that becomes established, with its Law 64 transfer; a card count judged again once
+the four pockets are read) or the same finding from another check (``source``) gives a new
+*version* of the same alert id: ``version`` increments, ``facts`` and ``detail`` are the
+latest finding, ``detected`` stays the first detection, and the evidence grows: it is taken
+again (the record so far) and ``evidence["found_by"]`` lists every check that reported
+the fact, in order.
+
+The director's steps are ``open -> acknowledged -> ruled -> resolved``; the time of the
+acknowledgement is when the director's attention was drawn (Laws 62A, 64B4, 64B5, 69A key
+off it). A new version keeps the director's status, with his times, with one exception:
+once he has ruled or resolved the alert, a version under *another law* (the fact is now
+judged differently: a revoke established after his ruling, with its Law 64 transfer) goes
+back to ``acknowledged``: open again, on his list, for him to confirm or change his
+decision (his attention time stays; his ruling and ``ruled_at`` stay as the record of what
+he decided on the earlier version; ``resolved_at`` is cleared). A version under the same
+law (more evidence, a late table with fewer boards to play) does not reopen what he
+closed. Every change returns the new :class:`Alert` so that the caller can publish and
+persist it.
 """
 
 from __future__ import annotations
@@ -53,6 +71,7 @@ class HubKind(StrEnum):
     DIRECTOR_CALL = "director_call"                # 9B1
     MISDEALT_BOARD = "misdealt_board"              # 6D1, 87: a dealt board is not the record
     DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
+    BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
 
 
 # The rectifications the Laws give the director for the hub's own findings.
@@ -125,6 +144,15 @@ OPTIONS: dict[str, tuple[Rectification, ...]] = {
                       "(2007: without pause for thought); otherwise 25B", "director"),
         Rectification("25A4", "LHO may withdraw a call made over the unintended one; that "
                       "information is authorised for his side only", "director"),
+    ),
+    "markings": (
+        Rectification("2", "the board's markings govern for the session: it is played and "
+                      "scored with the dealer and vulnerability marked on it; check that the "
+                      "physical board is marked as the hand record says, and substitute a "
+                      "correctly marked board as soon as possible", "director"),
+        Rectification("2", "a player misled by the unusual marking (calling as Law 2's "
+                      "dealer) is treated leniently: his side may be deemed non-offending",
+                      "director"),
     ),
     "cards_returned_wrong": (
         Rectification("7C", "each player restores his original 13 cards to the pocket; a "
@@ -214,11 +242,15 @@ def _options(options: Iterable[Rectification | Mapping[str, Any]]) -> tuple[dict
     return tuple(o.to_json() if isinstance(o, Rectification) else dict(o) for o in options)
 
 
-def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None
-              ) -> dict[str, Any]:
-    if evidence is None:
-        return {}
-    return dict(evidence() if callable(evidence) else evidence)
+def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None,
+              found_by: list[str], source: str) -> dict[str, Any]:
+    """The evidence of a new version: taken again, with the checks that found the fact."""
+    out = {} if evidence is None else dict(evidence() if callable(evidence) else evidence)
+    if source and source not in found_by:
+        found_by = [*found_by, source]
+    if found_by:
+        out["found_by"] = found_by
+    return out
 
 
 class AlertBook:
@@ -238,11 +270,13 @@ class AlertBook:
                     occurred: float | None = None, detail: str = "",
                     facts: Mapping[str, Any] | None = None,
                     evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
-                    options: Iterable[Rectification | Mapping[str, Any]] = ()) -> Alert | None:
-        """Raise the irregularity ``key`` names; None when it was raised already with the
-        same finding, else the new alert or the new version of the existing one (its status
-        and the director's times are kept; ``detected`` stays the first detection).
-        ``evidence`` may be a function: it is called only when a version is made."""
+                    options: Iterable[Rectification | Mapping[str, Any]] = (),
+                    source: str = "") -> Alert | None:
+        """Raise the fact ``key`` names; None when it was raised already with the same
+        finding (and by ``source``, the check that found it, if given), else the new alert
+        or the new version of the existing one (the director's status as the module
+        docstring says; ``detected`` stays the first detection). ``evidence`` may be a
+        function: it is called only when a version is made."""
         if kind not in KINDS:
             raise AlertError(f"unknown alert kind {kind!r}")
         opts = _options(options)
@@ -251,20 +285,26 @@ class AlertBook:
         existing_id = self._by_key.get(key)
         if existing_id is not None:
             old = self._alerts[existing_id]
-            if (old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
+            found_by = list(old.evidence.get("found_by", ()))
+            new_source = bool(source) and source not in found_by
+            if not new_source and (
+                    old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
                     old.trick) == (kind, law, detail, found, opts, seat_list, call, trick):
                 return None
             new = replace(old, kind=kind, law=law, seats=seat_list, call=call, trick=trick,
                           occurred=occurred if occurred is not None else old.occurred,
-                          detail=detail, facts=found, evidence=_evidence(evidence),
+                          detail=detail, facts=found,
+                          evidence=_evidence(evidence, found_by, source),
                           options=opts, version=old.version + 1, updated=detected)
+            if law != old.law and old.status in (AlertStatus.RULED, AlertStatus.RESOLVED):
+                new = replace(new, status=AlertStatus.ACKNOWLEDGED, resolved_at=None)
             self._alerts[existing_id] = new
             return new
         stem = f"{table}-{board if board is not None else 0}-{kind}"
         n = self._counts.get(stem, 0) + 1
         self._counts[stem] = n
         alert = Alert(f"{stem}-{n}", kind, law, table, round, board, detected, seat_list, call,
-                      trick, occurred, detail, found, _evidence(evidence), opts,
+                      trick, occurred, detail, found, _evidence(evidence, [], source), opts,
                       updated=detected)
         self._alerts[alert.id] = alert
         self._by_key[key] = alert.id

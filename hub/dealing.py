@@ -4,33 +4,36 @@ A dealing machine's bridge (``firmware_bridge``) publishes what the machine read
 pockets of every board it dealt (``dealt``) and the machine's faults (``dealer_fault``) on
 ``tenace/v1/dealer/{device}/ev``. :class:`DealingRoom`, a part of :class:`hub.room.Room`,
 checks each event as :meth:`hub.room.Room.apply` checks a table's (duplicate id, sequence,
-clock), compares the pockets with the event's hand record (:func:`check_dealt`) and raises
+clock), compares the pockets with the event's hand record
+(:func:`bridgecore.dealcheck.check_dealt`) and raises
 a director alert for a board that differs: which pocket lacks which cards, which holds
 cards it should not and whose they are, cards in no pocket or in two, cards the machine
 could not read. A board dealt incorrectly and found before the auction is redealt (Law 6D1);
 a copy that went out and was played in another form is a fouled board (87). The hub only
 says so; the director decides (Laws 9, 10, 81).
 
-Both sides use :func:`check_dealt`: the bridge to show the operator each board's check as it
-comes out of the machine, the hub against its own hand records, which are the event's truth.
+Both sides use :func:`bridgecore.dealcheck.check_dealt`: the bridge to show the operator each
+board's check as it comes out of the machine, the hub against its own hand records, which are
+the event's truth.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bridgecore.cards import ALL_CARDS, Card, Seat
+from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
+from bridgecore.dealcheck import DealtCheck, PocketDifference, check_dealt
 from bridgecore.errors import ParseError
 from bridgecore.irregularity import Rectification
 from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
 from wire.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
 
 __all__ = ["DEALER_EVENTS", "DealingRoom", "DealtCheck", "PocketDifference", "check_dealt",
-           "parse_pockets"]
+           "parse_pockets"]   # DealtCheck, PocketDifference, check_dealt: bridgecore.dealcheck
 
 log = logging.getLogger(__name__)
 
@@ -40,119 +43,6 @@ DEALER_EVENTS = tuple(DEALER_EVENT_TYPES)
 _POCKETS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 _MAX_CARDS = 60            # cards one pocket may report (a machine gone wrong, not a pack)
 _MAX_ERRORS = 64
-
-
-@dataclass(frozen=True, slots=True)
-class PocketDifference:
-    """One pocket that is not the hand record's hand for its seat."""
-
-    seat: Seat
-    count: int                       # cards in the pocket, unread ones included
-    missing: tuple[Card, ...] = ()   # the hand record puts them here; they are not here
-    extra: tuple[Card, ...] = ()     # here, though the hand record puts them elsewhere
-    unread: int = 0                  # cards the machine could not read
-    holds: Seat | None = None        # the pocket holds exactly this other seat's hand
-
-    def describe(self, record: Deal) -> str:
-        if self.holds is not None:
-            return f"{self.seat.letter} holds {self.holds.letter}'s hand"
-        parts = []
-        if self.missing:
-            parts.append("lacks " + " ".join(str(c) for c in self.missing))
-        if self.extra:
-            parts.append("holds " + " ".join(_whose(c, record) for c in self.extra))
-        if self.unread:
-            parts.append(f"{self.unread} card{'s' if self.unread > 1 else ''} not read")
-        if self.count != 13:
-            parts.append(f"{self.count} cards")
-        return f"{self.seat.letter} " + ", ".join(parts)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "missing": [str(c) for c in self.missing],
-                "extra": [str(c) for c in self.extra], "unread": self.unread,
-                "holds": None if self.holds is None else self.holds.letter}
-
-
-def _whose(card: Card, record: Deal) -> str:
-    owner = record.owner(card)
-    return str(card) if owner is None else f"{card} ({owner.letter}'s)"
-
-
-@dataclass(frozen=True, slots=True)
-class DealtCheck:
-    """A dealt board against its hand record; ``ok`` when every pocket is its hand."""
-
-    board: int
-    record: Deal
-    pockets: tuple[PocketDifference, ...] = ()
-    absent: tuple[Card, ...] = ()    # cards of the pack in no pocket
-    twice: tuple[Card, ...] = ()     # cards read into two pockets, or twice into one
-
-    @property
-    def ok(self) -> bool:
-        return not self.pockets
-
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        return tuple(p.seat for p in self.pockets)
-
-    def describe(self) -> str:
-        """One line: what differs, pocket by pocket, then the pack."""
-        if self.ok:
-            return "every pocket holds its hand"
-        parts = [p.describe(self.record) for p in self.pockets]
-        if self.absent:
-            parts.append("in no pocket: " + " ".join(str(c) for c in self.absent))
-        if self.twice:
-            parts.append("read twice: " + " ".join(str(c) for c in self.twice))
-        return "; ".join(parts)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"board": self.board, "ok": self.ok,
-                "pockets": {p.seat.letter: p.to_json() for p in self.pockets},
-                "absent": [str(c) for c in self.absent], "twice": [str(c) for c in self.twice]}
-
-
-def check_dealt(board: int, record: Deal,
-                pockets: Mapping[Seat, Sequence[Card | None]]) -> DealtCheck:
-    """Compare what a machine read into each pocket (None: a card it could not read) with
-    the hand record of ``board``. Everything is reported at once."""
-    found: dict[Seat, list[Card]] = {seat: [] for seat in _POCKETS}
-    unread = dict.fromkeys(_POCKETS, 0)
-    seen: dict[Card, int] = {}
-    for seat in _POCKETS:
-        for card in pockets.get(seat, ()):
-            if card is None:
-                unread[seat] += 1
-            else:
-                found[seat].append(card)
-                seen[card] = seen.get(card, 0) + 1
-    hands = {seat: frozenset(record[seat].cards) for seat in _POCKETS}
-    differences = []
-    for seat in _POCKETS:
-        cards = found[seat]
-        count = len(cards) + unread[seat]
-        held = frozenset(cards)
-        if held == hands[seat] and count == 13:
-            continue
-        holds = next((other for other in _POCKETS if other is not seat and count == 13
-                      and held == hands[other]), None)
-        differences.append(PocketDifference(
-            seat, count,
-            missing=_ordered(hands[seat] - held) if holds is None else (),
-            extra=_ordered(held - hands[seat]) if holds is None else (),
-            unread=unread[seat], holds=holds))
-    absent = _ordered(c for c in ALL_CARDS if c not in seen)
-    twice = _ordered(c for c, n in seen.items() if n > 1)
-    return DealtCheck(board, record, tuple(differences), absent, twice)
-
-
-def _ordered(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=_index))
-
-
-def _index(card: Card) -> int:
-    return card.index
 
 
 def parse_pockets(obj: Any) -> dict[Seat, tuple[Card | None, ...]]:

@@ -20,7 +20,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
 
     [boards]                      # without it: secure random deals for the boards played
-    file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file
+    file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
+                                  # a PBN's Dealer and Vulnerable tags are the boards' markings
+                                  # (deal files have none: Law 2 by the number)
     format = "dlm"                # only when the extension does not say it
     # or, instead of file:
     generate = "1-24"             # deal these boards ("1-24", 24 for 1-24, or true: the
@@ -57,7 +59,14 @@ Nothing in a bad file gives a traceback.
 
 The JSON form (:meth:`EventSetup.to_json`) mirrors the TOML layout: ``{"v": 1, "event":
 {...}, "section": [{...}], "boards": {"source": text, "deals": {"1": "N:..."}}}``, every
-key written, every deal a PBN deal string; ``from_json(to_json())`` is the same set-up.
+key written, every deal a PBN deal string, and ``"markings": {"5": {"dealer": "W",
+"vulnerability": "All"}}`` in ``boards`` only when the hand record marks a board otherwise
+than Law 2; ``from_json(to_json())`` is the same set-up.
+
+Law 2: a board's markings govern. The dealer and vulnerability a table plays and is scored
+with are the hand record's (PBN ``Dealer`` and ``Vulnerable``); where they contradict the
+board number's, :meth:`EventSetup.summary` says so at start and the table that takes the
+board out raises a ``board_markings`` alert (:mod:`hub.table`).
 """
 
 from __future__ import annotations
@@ -77,6 +86,7 @@ from bridgecore.deal import Deal
 from bridgecore.dealfiles import FORMATS, read_dealfile
 from bridgecore.editions import edition as laws_edition
 from bridgecore.errors import BridgeError
+from bridgecore.markings import Markings
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from hub.errors import ConfigError
@@ -422,13 +432,14 @@ class _Keys:
         return key in self.data
 
     def get(self, key: str, check: Callable[[Any], T], default: Any) -> T:
+        fallback: T = default
         if not self.has(key):
-            return default
+            return fallback
         try:
             return check(self.data[key])
         except _Bad as err:
             self.bad(key, str(err))
-            return default
+            return fallback
 
     def raw(self, key: str) -> Any:
         self.has(key)
@@ -548,8 +559,10 @@ def _generate(boards: range, seed: bytes | None, owner: str) -> tuple[dict[int, 
 
 
 def _read_board_file(path: Path, shown: str, fmt: str
-                     ) -> tuple[dict[int, Deal], list[RecordProblem]]:
-    """The deals of a PBN or deal file and its problems; ConfigError if it cannot be read."""
+                     ) -> tuple[dict[int, Deal], dict[int, Markings], list[RecordProblem]]:
+    """The deals of a PBN or deal file, the markings of the boards whose ``Dealer`` or
+    ``Vulnerable`` is not Law 2's (a deal file has none: Law 2), and its problems;
+    ConfigError if it cannot be read."""
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -557,12 +570,13 @@ def _read_board_file(path: Path, shown: str, fmt: str
     try:
         if fmt != "pbn":
             dealset = read_dealfile(data, fmt, file=shown)
-            return dealset.boards, dealset.problems
+            return dealset.boards, {}, dealset.problems
         from bridgecore.pbn import read_pbn
         pbn = read_pbn(data, file=shown)
     except BridgeError as err:
         raise ConfigError(str(err)) from err
     deals: dict[int, Deal] = {}
+    markings: dict[int, Markings] = {}
     problems = list(pbn.problems)
     for record in pbn.records:
         if record.board is None or record.deal is None:
@@ -572,11 +586,16 @@ def _read_board_file(path: Path, shown: str, fmt: str
             problems.append(RecordProblem(f"board {record.board} appears again with "
                                           "another deal; the first one is kept", shown,
                                           record.line, record.board))
-    return deals, problems
+            continue
+        if record.board >= 1 and record.board not in markings:
+            marked = Markings.given(record.board, record.dealer, record.vulnerability)
+            if marked.law_2_differences(record.board):
+                markings[record.board] = marked
+    return deals, markings, problems
 
 
 def _file_deals(keys: _Keys, base: Path, sections: list[SectionSetup]
-                ) -> tuple[dict[int, Deal], str] | None:
+                ) -> tuple[dict[int, Deal], str, dict[int, Markings]] | None:
     """The deals of ``[boards] file``; None with the problems noted."""
     shown = keys.get("file", _text, "")
     fmt = keys.get("format", _text, "").lower().lstrip(".")
@@ -591,7 +610,7 @@ def _file_deals(keys: _Keys, base: Path, sections: list[SectionSetup]
                  f"unknown board file format {fmt!r} ({', '.join(BOARD_FORMATS)})")
         return None
     try:
-        deals, problems = _read_board_file(path, shown, fmt)
+        deals, markings, problems = _read_board_file(path, shown, fmt)
     except ConfigError as err:
         keys.bad("file", str(err))
         return None
@@ -616,11 +635,12 @@ def _file_deals(keys: _Keys, base: Path, sections: list[SectionSetup]
                  "\n    ".join(lines))
     if lacking or lines:
         return None
-    return {b: deals[b] for b in needed}, f"{fmt.upper()} file {shown}"
+    return ({b: deals[b] for b in needed}, f"{fmt.upper()} file {shown}",
+            {b: m for b, m in markings.items() if b in needed})
 
 
 def _boards(keys: _Keys, base: Path, sections: list[SectionSetup]
-            ) -> tuple[dict[int, Deal], str] | None:
+            ) -> tuple[dict[int, Deal], str, dict[int, Markings]] | None:
     if keys.has("file"):
         for other in ("generate", "seed", "owner"):
             if keys.has(other):
@@ -640,7 +660,7 @@ def _boards(keys: _Keys, base: Path, sections: list[SectionSetup]
     if len(keys.problems) > 0:
         return None
     deals, source = _generate(boards, seed, owner)
-    return {b: deals[b] for b in needed}, source
+    return {b: deals[b] for b in needed}, source, {}
 
 
 # The set-up -------------------------------------------------------------------------------
@@ -653,7 +673,9 @@ class EventSetup:
     ``edition`` is the name of the Laws edition ("1997", "2007", "2017"); ``strict`` is
     True (every table), False, or the ids of the tables in strict mode; ``clock_tolerance``
     is the seconds a device clock may be off (None: no check); ``deals`` maps every board
-    number the sections play to its deal; ``boards_source`` says where the deals came from.
+    number the sections play to its deal; ``boards_source`` says where the deals came from;
+    ``markings`` the dealer and vulnerability of the boards the hand record marks otherwise
+    than Law 2 (their markings govern; the others are Law 2's).
     """
 
     sections: tuple[SectionSetup, ...]
@@ -665,10 +687,13 @@ class EventSetup:
     strict: bool | tuple[str, ...] = False
     clock_tolerance: float | None = 120.0
     boards_source: str = ""
+    markings: Mapping[int, Markings] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
         object.__setattr__(self, "deals", MappingProxyType(dict(sorted(self.deals.items()))))
+        object.__setattr__(self, "markings", MappingProxyType(
+            {b: m for b, m in sorted(self.markings.items()) if m.law_2_differences(b)}))
         if not isinstance(self.strict, bool):
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
@@ -745,7 +770,8 @@ class EventSetup:
         if problems or sections is None or deals is None:
             raise _fail(problems or ["the event cannot be set up"], str(p))
         try:
-            return cls(tuple(sections), deals[0], boards_source=deals[1], **fields)
+            return cls(tuple(sections), deals[0], boards_source=deals[1], markings=deals[2],
+                       **fields)
         except ConfigError as err:
             raise ConfigError(f"{p}: {err}") from None
 
@@ -791,7 +817,7 @@ class EventSetup:
         return Room([s.room_section() for s in self.sections], dict(self.deals),
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
-                    clock_tolerance=self.clock_tolerance)
+                    clock_tolerance=self.clock_tolerance, markings=self.markings)
 
     # JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -805,7 +831,9 @@ class EventSetup:
                       "clock_tolerance": self.clock_tolerance},
             "section": [s.to_json() for s in self.sections],
             "boards": {"source": self.boards_source,
-                       "deals": {str(b): d.pbn() for b, d in self.deals.items()}},
+                       "deals": {str(b): d.pbn() for b, d in self.deals.items()},
+                       **({"markings": {str(b): m.to_json() for b, m in self.markings.items()}}
+                          if self.markings else {})},
         }
 
     @classmethod
@@ -825,8 +853,21 @@ class EventSetup:
         source = boards.get("source", _text, "")
         deals: dict[int, Deal] = {}
         raw = boards.raw("deals")
+        raw_marks = boards.raw("markings") or {}
         boards.done()
         top.done()
+        markings: dict[int, Markings] = {}
+        if not isinstance(raw_marks, Mapping):
+            boards.bad("markings", f"a table of board number -> markings is expected, not "
+                                   f"{_shown(raw_marks)}")
+            raw_marks = {}
+        for number, marks in raw_marks.items():
+            try:
+                if not str(number).isdigit():
+                    raise _Bad("board numbers are whole numbers")
+                markings[int(number)] = Markings.from_json(marks)
+            except (_Bad, BridgeError) as err:
+                boards.bad(f"markings.{number}", str(err))
         if not isinstance(raw, Mapping):
             boards.bad("deals", f"a table of board number -> deal is expected, not "
                                 f"{_shown(raw)}")
@@ -841,7 +882,8 @@ class EventSetup:
         if problems or sections is None:
             raise _fail(problems or ["no section"], where)
         try:
-            return cls(tuple(sections), deals, boards_source=source, **fields)
+            return cls(tuple(sections), deals, boards_source=source, markings=markings,
+                       **fields)
         except ConfigError as err:
             raise ConfigError(f"{where}: {err}") from None
 
@@ -854,6 +896,9 @@ class EventSetup:
             lines += s.summary()
         lines.append(f"Boards: {len(self.deals)} deals ({ranges(self.deals)}) from "
                      f"{self.boards_source or 'the set-up'}")
+        for b, marks in self.markings.items():
+            lines.append(f"Board {b} is marked {', '.join(marks.law_2_differences(b))}: not "
+                         "Law 2; its markings govern (Law 2): check the board before play")
         ids = [tid for s in self.sections for tid in s.ids]
         if self.strict is True:
             strict = "every table"

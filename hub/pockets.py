@@ -4,7 +4,10 @@
 compared with the hand record (another board's hand, Law 17D; cards displaced, 87; the board
 turned, 7), with the other pockets (a card read twice, 13F; the pack as a whole: counts and
 missing cards, 13 and 14; a foreign card, 1) and, read back at the end, with what came out
-(7C). Facts become alerts; nothing is refused that a real pocket could hold.
+(7C). Facts become alerts; nothing is refused that a real pocket could hold. A fact of the
+pack (a pocket's wrong count, a card read twice, a card missing) is one alert whichever
+check finds it: a pocket read first, then the four pockets together update it (a new
+version; ``evidence["found_by"]`` names the checks, :mod:`hub.alerts`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,21 @@ __all__ = ["PocketReads"]
 _TURNS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
 
 
+def _card_order(text: str) -> int:
+    return Card.parse(text).index
+
+
+def _fact_key(base: str, irr: Irregularity) -> str:
+    """The alert key of a fact of the pack (Laws 1, 13, 14), whichever check finds it: a
+    seat's wrong count, a card read twice, a card missing."""
+    if irr.kind is Kind.WRONG_CARD_COUNT and irr.seat is not None:
+        return f"{base}:{irr.kind.value}:{irr.seat.letter}"
+    card = dict(irr.extra).get("card")
+    if card is not None:
+        return f"{base}:{irr.kind.value}:{card}"
+    return f"{base}:{irr.kind.value}:{irr.detail}"  # pragma: no cover - every kind has one
+
+
 class PocketReads:
     """The pocket checks of a table (a part of :class:`hub.table.TableState`)."""
 
@@ -40,10 +58,11 @@ class PocketReads:
         def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Any = (),
                    call: int | None = None, trick: int | None = None,
                    occurred: float | None = None, detail: str = "", facts: Any = None,
-                   options: tuple[Rectification, ...] | Any = ()) -> Alert | None: ...
+                   options: tuple[Rectification, ...] | Any = (),
+                   source: str = "") -> Alert | None: ...
         def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
-                                facts: Any = None, detail: str | None = None
-                                ) -> Alert | None: ...
+                                facts: Any = None, detail: str | None = None,
+                                source: str = "") -> Alert | None: ...
 
     # Hands from the card readers ----------------------------------------------------------
     def _hand(self, env: Envelope, t: float) -> Outcome:
@@ -89,7 +108,7 @@ class PocketReads:
             read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
             for irr in deal_irregularities(read):
                 alerts.append(self._irregularity_alert(
-                    f"{self._base()}:deal:{irr.kind.value}:{irr.seat}:{irr.detail}", irr, t))
+                    _fact_key(self._base(), irr), irr, t, source="four pockets"))
         if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
             s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
                                 unknown=[x for x in Seat if x not in s.reads])
@@ -97,7 +116,13 @@ class PocketReads:
 
     def _check_hand(self, s: Sitting, seat: Seat, cards: list[Card], foreign: list[str],
                     t: float, occurred: float) -> list[Alert | None]:
+        """One pocket read against the hand record and the pockets read so far. A wrong
+        count or a card read twice is a fact of the pack: the same alert as the four
+        pockets' check (:func:`_fact_key`), which judges it alone once they are all read."""
         base = f"{self._base()}:hand:{seat.letter}"
+        fact = self._base()
+        source = f"pocket {seat.letter}"
+        pack_checked = len(s.reads) == 4
         board = s.board
         called = any(e.seat is seat for e in board.auction.entries)
         calls = len(board.auction)
@@ -118,23 +143,26 @@ class PocketReads:
             mask |= bit
         elsewhere = {str(c): x.letter for x, other in s.reads.items()
                      if x is not seat and x in s.out for c in other if mask >> c.index & 1}
-        if twice or elsewhere:
+        for card in [] if pack_checked else sorted({*twice, *elsewhere}, key=_card_order):
+            where = [f"{card} read twice"] if card in twice else []
+            also = {card: elsewhere[card]} if card in elsewhere else {}
+            where += [f"{card} also read in {x}'s pocket" for x in also.values()]
+            kind = Kind.DUPLICATE_CARD.value
             out.append(self._alert(
-                f"{base}:duplicate", t, Kind.DUPLICATE_CARD.value, "13F", seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket: "
-                + "; ".join([f"{c} read twice" for c in twice]
-                            + [f"{c} also read in {x}'s pocket" for c, x in elsewhere.items()])
-                + " (Laws 1, 13F)",
-                facts={**common, "twice": twice, "also_in": elsewhere}, options=OPTIONS["pack"]))
+                f"{fact}:{kind}:{card}", t, kind, "13F", seats=(seat,), occurred=occurred,
+                detail=f"{seat}'s pocket: " + "; ".join(where) + " (Laws 1, 13F)",
+                facts={**common, "twice": [card] if card in twice else [], "also_in": also},
+                options=OPTIONS["pack"], source=source))
         count = len(cards) + len(foreign)
-        if count != 13:
+        if count != 13 and not pack_checked:
             over = count > 13 or any(len(r) > 13 for r in s.reads.values())
             law = "13" if over else "14"
             out.append(self._alert(
-                f"{base}:count", t, Kind.WRONG_CARD_COUNT.value, law, seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket holds {count} cards, not 13, "
-                f"{when} (Laws 7B, {law})", facts={**common, "count": count},
-                options=OPTIONS["card_count"]))
+                f"{fact}:{Kind.WRONG_CARD_COUNT.value}:{seat.letter}", t,
+                Kind.WRONG_CARD_COUNT.value, law,
+                seats=(seat,), occurred=occurred, detail=f"{seat}'s pocket holds {count} "
+                f"cards, not 13, {when} (Laws 7B, {law})", facts={**common, "count": count},
+                options=OPTIONS["card_count"], source=source))
         if s.has_record:
             expected = card_mask(board.deal[seat])
             if mask != expected:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Seat
 from bridgecore.ranking import Method
-from bridgecore.vulnerability import Vulnerability
 
 if TYPE_CHECKING:
     from hub.room import Room
@@ -72,7 +71,8 @@ def board_page(room: Room, board: int) -> dict[str, Any]:
     sections = _sections_playing(room, board)
     if deal is None and not any(board in s.lines for s in room.scoring.sections()):
         raise LookupError(f"no board {board} in this session")
-    dealer, vulnerability = Seat.dealer_of(board), Vulnerability.of_board(board)
+    marks = room.markings(board)  # Law 2: the board's markings govern
+    dealer, vulnerability = marks.dealer, marks.vulnerability
     hands = None
     dd = None
     if deal is not None:

@@ -26,18 +26,20 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
+from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.scoring import LiveScoring
+from hub.section import Section
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
@@ -64,35 +66,6 @@ class Replayable(Protocol):
     @property
     def table_id(self) -> str | None: ...
     def data(self) -> Any: ...
-
-
-class Section:
-    """A section: its movement, its tables (hub table id -> movement table number) and its
-    pairs (pair number -> players, for the director's evidence). Pair numbers are unique
-    within a section. Without ``tables`` the ids are the section name and the number
-    (``A1``, ``A2``...)."""
-
-    def __init__(self, name: str, movement: Movement | None = None, *,
-                 tables: Mapping[str, int] | Sequence[str] | None = None,
-                 pairs: Mapping[int, Sequence[str]] | None = None):
-        self.name = name
-        self.movement = movement
-        if tables is None:
-            if movement is None:
-                raise ConfigError(f"section {name!r}: give a movement or its tables")
-            numbers: dict[str, int] = {f"{name}{t}": t for t in range(1, movement.tables + 1)}
-        elif isinstance(tables, Mapping):
-            numbers = dict(tables)
-        else:
-            numbers = {tid: i + 1 for i, tid in enumerate(tables)}
-        if movement is not None:
-            bad = [tid for tid, n in numbers.items() if not 1 <= n <= movement.tables]
-            if bad:
-                raise ConfigError(f"section {name!r}: tables {bad} are not in the movement "
-                                  f"({movement.tables} tables)")
-        self.tables = numbers
-        self.ids = {n: tid for tid, n in numbers.items()}
-        self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
 
 
 @dataclass(slots=True)
@@ -127,17 +100,20 @@ class _Ref:
 
 
 class Room:
-    """One session of a club: ``Room(sections, deals, minutes_per_round=...)``."""
+    """One session of a club: ``Room(sections, deals, minutes_per_round=...)``; ``markings``
+    the boards the hand record marks with another dealer or vulnerability than Law 2's."""
 
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
-                 strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0):
+                 strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
+                 markings: Mapping[int, Markings] | None = None):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self._deals = dict(deals)
+        self._markings = dict(markings or {})
         self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
         self._refs: dict[str, _Ref] = {}
         self.tables: dict[str, TableState] = {}
@@ -178,6 +154,12 @@ class Room:
 
     def has_deals(self) -> bool:
         return bool(self._deals)
+
+    def markings(self, board: int) -> Markings:
+        """The dealer and vulnerability board ``board`` is marked with: the hand record's
+        when it gives them, else Law 2's (the markings govern, Law 2)."""
+        found = self._markings.get(board)
+        return found if found is not None else Markings.of_board(board)
 
     def board_numbers(self) -> list[int]:
         """Every board with a hand record, in order."""

@@ -45,9 +45,9 @@ import logging
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
     Adjustment,
@@ -63,17 +63,21 @@ from bridgecore.adjusted import (
     Weighted,
     check_results,
 )
-from bridgecore.cards import Seat
+from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
-from bridgecore.vulnerability import Vulnerability
 from hub.errors import HubError
+from hub.section import Section
 from hub.traveller import expected_results, result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 
 if TYPE_CHECKING:
-    from hub.room import Room, Section
+    from bridgecore.deal import Deal
+    from bridgecore.editions import Edition
+    from hub.alerts import AlertBook
+    from hub.table import TableState
 
-__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "SectionScore"]
+__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "ScoredRoom",
+           "SectionScore"]
 
 log = logging.getLogger(__name__)
 
@@ -233,6 +237,7 @@ class SectionScore:
     names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
     penalties: list[dict[str, Any]]
     problems: list[str]
+    markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
 
     def ranking(self) -> list[dict[str, Any]]:
         """The contestants in order, each with its players, total, percent and rank."""
@@ -268,8 +273,7 @@ class SectionScore:
         top = self.event.tops.get(board)
         return {"v": 1, "section": self.name, "key": self.key, "board": board,
                 "method": self.method.value, "top": top, "expected": self.expected,
-                "dealer": Seat.dealer_of(board).letter,
-                "vulnerability": str(Vulnerability.of_board(board)),
+                **self.markings.get(board, Markings.of_board(board)).to_json(),
                 "fouled": max((r["form"] for r in rows), default=0) > 0,
                 "results": [dict(r, ns_points=_r(r["ns_points"]), ew_points=_r(r["ew_points"]),
                                  ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
@@ -299,10 +303,27 @@ class SectionScore:
 
 # The live scorer --------------------------------------------------------------------------
 
+class ScoredRoom(Protocol):
+    """What the scorer reads of the session (:class:`hub.room.Room` has it; the room owns
+    the scorer, so the scorer names only what it needs)."""
+
+    @property
+    def sections(self) -> Sequence[Section]: ...
+    @property
+    def tables(self) -> Mapping[str, TableState]: ...
+    @property
+    def alerts(self) -> AlertBook: ...
+    @property
+    def edition(self) -> Edition: ...
+
+    def deal(self, board: int) -> Deal | None: ...
+    def markings(self, board: int) -> Markings: ...
+
+
 class LiveScoring:
     """The room's scores and rulings (module docstring). Everything runs on the hub's loop."""
 
-    def __init__(self, room: Room):
+    def __init__(self, room: ScoredRoom):
         self.room = room
         self._sections: dict[str, Section] = {s.name: s for s in room.sections}
         self._section_of = {tid: s.name for s in room.sections for tid in s.tables}
@@ -477,7 +498,8 @@ class LiveScoring:
         except (ValueError, TypeError) as err:
             raise RulingError(f"{where}: {err}") from None
         _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
-                                    self.room.edition)
+                                    self.room.edition,
+                                    vulnerability={board: self.room.markings(board).vulnerability})
         if problems:
             raise RulingError(f"{where}: {problems[0].message}")
         return out
@@ -658,7 +680,9 @@ class LiveScoring:
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
-            options=ScoringOptions(expected=expected, teams=teams, victory_points=victory))
+            options=ScoringOptions(
+                expected=expected, teams=teams, victory_points=victory,
+                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
@@ -674,7 +698,8 @@ class LiveScoring:
             self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
-            problems)
+            problems, {b: self.room.markings(b)
+                       for b in {*ordered, *(movement.boards if movement else ())}})
 
     @staticmethod
     def _one_winner(section: Section, teams: Mapping[Pair, Pair] | None) -> bool:

@@ -30,6 +30,7 @@ from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
@@ -110,17 +111,18 @@ class TableState(PocketReads):
     def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Iterable[Seat] = (),
                call: int | None = None, trick: int | None = None, occurred: float | None = None,
                detail: str = "", facts: Mapping[str, Any] | None = None,
-               options: Iterable[Rectification] = ()) -> Alert | None:
+               options: Iterable[Rectification] = (), source: str = "") -> Alert | None:
         s = self.sitting
         return self.context.alerts.raise_alert(
             key, kind=kind, law=law, table=self.id, round=self.round if s is None else s.round,
             board=None if s is None else s.board.number, detected=t,
             seats=[x.letter for x in seats], call=call, trick=trick, occurred=occurred,
-            detail=detail, facts=facts, evidence=self.evidence, options=options)
+            detail=detail, facts=facts, evidence=self.evidence, options=options,
+            source=source)
 
     def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
                             facts: Mapping[str, Any] | None = None,
-                            detail: str | None = None) -> Alert | None:
+                            detail: str | None = None, source: str = "") -> Alert | None:
         data = irr.to_json()
         data.pop("options", None)
         data.update(facts or {})
@@ -128,7 +130,7 @@ class TableState(PocketReads):
                            seats=() if irr.seat is None else (irr.seat,), call=irr.call,
                            trick=irr.trick, occurred=irr.time,
                            detail=irr.detail if detail is None else detail, facts=data,
-                           options=irr.options)
+                           options=irr.options, source=source)
 
     def evidence(self) -> dict[str, Any]:
         """The record so far, for the director: pairs, deal, hands read, auction, play."""
@@ -277,8 +279,9 @@ class TableState(PocketReads):
         sitting = self.sittings.get((r, number))
         if sitting is None:
             deal = self.context.deal(number)
-            board = Board(number, deal if deal is not None else _NO_DEAL,
-                          edition=self.context.edition)
+            marks = self.context.markings(number)  # Law 2: the board's markings govern
+            board = Board(number, deal if deal is not None else _NO_DEAL, dealer=marks.dealer,
+                          vulnerability=marks.vulnerability, edition=self.context.edition)
             sitting = Sitting(board, r, deal is not None)
             self.sittings[(r, number)] = sitting
         self.sitting = sitting
@@ -307,6 +310,16 @@ class TableState(PocketReads):
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
                 detail=f"board {number} is not one of this session's boards", facts=facts,
                 options=OPTIONS["wrong_board"]))
+        marks = Markings(s.board.dealer, s.board.vulnerability)
+        differences = marks.law_2_differences(number) if s.has_record else ()
+        if differences:  # one alert a board for the session: a fact of the hand record
+            out.append(self._alert(
+                f"markings:{number}", t, HubKind.BOARD_MARKINGS.value, "2", occurred=occurred,
+                detail=f"board {number} is marked {', '.join(differences)} in the hand record: "
+                "played and scored so, its markings govern (Law 2); check the board",
+                facts={"board": number, **marks.to_json(),
+                       "law_2": Markings.of_board(number).to_json()},
+                options=OPTIONS["markings"]))
         for pair in self.pairs(s.round):
             if pair is None:
                 continue
@@ -553,13 +566,17 @@ class TableState(PocketReads):
                         s.unestablished.discard(key)
                         newly = True
             done = len(play.completed_tricks)
-            if len(s.unestablished) < len(s.revokes) and (
-                    newly or done != s.transfer_mark or (over and s.ended is None)):
+            ending = over and s.ended is None
+            # 62D1: a revoke on trick 12 is never established while the hands are on the
+            # table; its final finding (corrected, no transfer: 64B6) comes at the end.
+            twelfth = ending and any(k.endswith(":12") for k in s.revokes)
+            if (len(s.unestablished) < len(s.revokes) and (
+                    newly or done != s.transfer_mark or ending)) or twelfth:
                 s.transfer_mark = done
                 for tr in play.transfers().transfers:
                     r = tr.revoke
                     key = f"{base}:revoke:{r.seat}:{r.trick}"
-                    if r.established and key in s.revokes:
+                    if key in s.revokes and (r.established or (ending and r.trick == 12)):
                         out.append(self._irregularity_alert(
                             key, tr.irregularity(), t, {"final": over}))
         if s.ended is None and over:
@@ -738,11 +755,12 @@ class TableState(PocketReads):
             # The trick just quitted, all four cards faced: Law 66A lets a player have them
             # shown until his side has led or played to the next trick.
             done = play.tricks[:len(play.tricks) - (0 if play.current_trick_is_empty else 1)]
-            if done and done[-1].winner is not None:
+            winner = done[-1].winner if done else None
+            if winner is not None:
                 last = done[-1]
                 out["last_trick"] = {"number": last.number, "leader": last.leader.letter,
                                      "cards": [[x.letter, str(c)] for x, c in last.cards],
-                                     "winner": last.winner.letter}
+                                     "winner": winner.letter}
             if faced:
                 out["dummy"] = {"seat": play.dummy.letter,
                                 "cards": [str(c) for c in play.remaining(play.dummy)]}

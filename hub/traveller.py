@@ -24,7 +24,7 @@ the hand record, which follows the same rule.
 * ``field``: ``{"board", "results", "expected", "method"}``: the board these are of, the
   results in, the results the movement plays, ``"MP"`` or ``"IMP"``.
 * ``dd``: the double-dummy tricks of each declarer in each strain and the par
-  (:mod:`tenace.analysis`, through endplay: the ``analysis`` extra). Solved once per board
+  (:mod:`bridgecore.doubledummy`, through endplay: the ``analysis`` extra). Solved once per board
   and kept (:class:`DoubleDummyTables`); None when endplay is not installed (logged once),
   and in a room without a movement (the replay of files: :class:`hub.room.Room` turns it
   off there, nobody reads it and a long file would cost 0.1 s a board).
@@ -43,15 +43,17 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Seat, Strain
 from bridgecore.deal import Deal
+from bridgecore.doubledummy import solve_deals
+from bridgecore.errors import AnalysisUnavailable
+from bridgecore.markings import Markings
 from bridgecore.methods import cross_imp_board, matchpoint_board
 from bridgecore.movements import Movement
 from bridgecore.vulnerability import Vulnerability
 
 if TYPE_CHECKING:
     from hub.sitting import Sitting
-    from hub.table import TableState
 
-__all__ = ["DoubleDummyTables", "TravellerContext", "dd_json", "expected_results",
+__all__ = ["DoubleDummyTables", "TravellerContext", "TravellerTable", "dd_json", "expected_results",
            "percentages", "prepare_double_dummy", "result_row", "row_order", "showing_traveller",
            "traveller_fields", "traveller_rows"]
 
@@ -60,14 +62,34 @@ log = logging.getLogger(__name__)
 _STRAINS = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP)
 
 
+class TravellerTable(Protocol):
+    """What the traveller reads of a table (:class:`hub.table.TableState` has it; the table
+    imports this module, so the traveller names only what it needs)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def context(self) -> object: ...
+    @property
+    def sitting(self) -> Sitting | None: ...
+    @property
+    def sittings(self) -> Mapping[tuple[int, int], Sitting]: ...
+
+    def result(self, sitting: Sitting, /) -> dict[str, Any] | None: ...
+    def pairs(self, round: int | None = None, /) -> tuple[int | None, int | None]: ...
+
+
 @runtime_checkable
 class TravellerContext(Protocol):
     """What the traveller needs from the session (:class:`hub.room.Room` has it)."""
 
-    tables: Mapping[str, TableState]
     double_dummy: DoubleDummyTables
 
+    @property
+    def tables(self) -> Mapping[str, TravellerTable]: ...
+
     def deal(self, board: int) -> Deal | None: ...
+    def markings(self, board: int) -> Markings: ...
     def section_tables(self, table: str) -> tuple[list[str], Movement | None]: ...
 
 
@@ -144,8 +166,6 @@ class DoubleDummyTables:
         return done
 
     def _solve(self, chunk: list[tuple[int, Deal, Seat, Vulnerability]]) -> int:
-        from tenace.analysis import AnalysisUnavailable, solve_deals
-
         with self._lock:
             chunk = [b for b in chunk if b[0] not in self._cache]
             if not chunk:
@@ -181,7 +201,7 @@ def dd_json(tricks: Mapping[tuple[Seat, Strain], int], par_score_ns: int,
 
 # The traveller ----------------------------------------------------------------------------
 
-def result_row(state: TableState, round_: int, sitting: Sitting) -> dict[str, Any] | None:
+def result_row(state: TravellerTable, round_: int, sitting: Sitting) -> dict[str, Any] | None:
     """One traveller row: the result of ``sitting`` (played at ``state`` in ``round_``) once
     it is over with the session's hand record, else None (hub.scoring keeps these too)."""
     if not sitting.over or not sitting.has_record:
@@ -247,7 +267,7 @@ def _is_teams(movement: Movement | None) -> bool:
     return movement is not None and movement.name.startswith("Teams")
 
 
-def traveller_fields(table: TableState, sitting: Sitting) -> dict[str, Any]:
+def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
     """``traveller``, ``percentage``, ``imps``, ``field`` and ``dd`` for the public state
     of ``table`` showing ``sitting``; empty unless that board is over there with the
     session's hand record (Law 16)."""
@@ -315,5 +335,6 @@ def prepare_double_dummy(context: TravellerContext, boards: Iterable[int]) -> in
     for n in sorted(set(boards)):
         deal = context.deal(n)
         if deal is not None:
-            todo.append((n, deal, Seat.dealer_of(n), Vulnerability.of_board(n)))
+            marks = context.markings(n)  # Law 2: the board's markings govern (par, 4th seat)
+            todo.append((n, deal, marks.dealer, marks.vulnerability))
     return context.double_dummy.prepare(todo)

@@ -9,16 +9,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bridgecore.audit import BoardAudit, audit_record
-from bridgecore.cards import Seat
-from bridgecore.deal import Deal
 from bridgecore.editions import edition
 from bridgecore.errors import BridgeError
-from bridgecore.record import GameRecord
-from bridgecore.vulnerability import Vulnerability
+from bridgecore.record import GameRecord, RecordProblem
+from bridgecore.records import DEAL_FORMATS, records_from_deals
+from bridgecore.records import read_records as read_record_file
 
 __all__ = ["CommandError", "analyse", "check", "convert", "deal"]
-
-DEAL_FORMATS = ("dlm", "dup", "bri", "dge")
 
 
 class CommandError(Exception):
@@ -26,41 +23,17 @@ class CommandError(Exception):
 
 
 def read_records(path: str) -> list[GameRecord]:
-    """Read a PBN or LIN file into records; a file that cannot be read is a CommandError."""
-    from bridgecore.lin import read_lin
-    from bridgecore.pbn import read_pbn
-
-    p = Path(path)
+    """Read a PBN, LIN or deal file into records (:func:`bridgecore.records.read_records`);
+    a deal file's problems are warnings on stderr, a file that cannot be read is a
+    CommandError."""
     try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise CommandError(f"{path}: cannot read: {err.strerror or err}") from err
-    kind = p.suffix.lower().lstrip(".")
-    try:
-        if kind == "lin":
-            return read_lin(data, file=str(p)).records
-        if kind in DEAL_FORMATS:
-            return _records_from_deals(_read_deals(p, data, kind))
-        return read_pbn(data, file=str(p)).records
+        return read_record_file(path, warn=_warn)
     except BridgeError as err:
         raise CommandError(str(err)) from err
 
 
-def _read_deals(path: Path, data: bytes, kind: str) -> dict[int, Deal]:
-    from bridgecore.dealfiles import read_dealfile
-
-    dealset = read_dealfile(data, kind, file=str(path))
-    for problem in dealset.problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    return dealset.boards
-
-
-def _records_from_deals(boards: dict[int, Deal]) -> list[GameRecord]:
-    return [
-        GameRecord(board=n, dealer=Seat.dealer_of(n), vulnerability=Vulnerability.of_board(n),
-                   deal=d)
-        for n, d in sorted(boards.items())
-    ]
+def _warn(problem: RecordProblem) -> None:
+    print(f"warning: {problem}", file=sys.stderr)
 
 
 def check(args: argparse.Namespace) -> int:
@@ -129,7 +102,7 @@ def deal(args: argparse.Namespace) -> int:
     else:
         deals = secure_deals(boards.start, boards.stop - 1)
         generator = "Tenace (CSPRNG)"
-    records = _records_from_deals(deals)
+    records = records_from_deals(deals)
     for record in records:
         record.tags["Generator"] = generator
     _write(records, args.format, args.output)
@@ -180,7 +153,8 @@ def convert(args: argparse.Namespace) -> int:
 
 
 def analyse(args: argparse.Namespace) -> int:
-    from tenace.analysis import AnalysisUnavailable, analyse_records
+    from bridgecore.errors import AnalysisUnavailable
+    from tenace.analysis import analyse_records
 
     records = read_records(args.file)
     try:

@@ -48,7 +48,7 @@ from typing import Any
 
 from bridgecore.audit import read_setting
 from bridgecore.calls import DOUBLE, PASS, REDOUBLE, Call, Contract, Risk
-from bridgecore.cards import Card, Seat
+from bridgecore.cards import ALL_CARDS, Card, Seat
 from bridgecore.deal import Deal, Hand
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.editions import edition as edition_named
@@ -69,6 +69,8 @@ ROUND = 1
 _BRIDGECORE_KINDS = frozenset(k.value for k in Kind)
 _DEAL_KINDS = frozenset({Kind.WRONG_CARD_COUNT.value, Kind.DUPLICATE_CARD.value,
                          Kind.MISSING_CARD.value})
+_SEAT_ORDER = {seat.letter: i for i, seat in enumerate(Seat)}
+_CARD_ORDER = {str(card): i for i, card in enumerate(ALL_CARDS)}
 # Facts the hub adds to an irregularity's own JSON (hub/table.py): not part of the audit's.
 _HUB_FACTS = ("final", "fits")
 
@@ -370,18 +372,26 @@ def _irregularity(alert: Mapping[str, Any], keep_time: bool) -> dict[str, Any]:
     return facts
 
 
-def _order(alert: Mapping[str, Any]) -> tuple[int, float]:
-    """The audit's order: the deal, then the auction and the play as found, the revokes
-    last (in the order they were made). ``detected`` is the hub time of the first version;
-    alerts found together keep the order given (the order raised)."""
+def _order(alert: Mapping[str, Any]) -> tuple[int, int, float]:
+    """The audit's order: the deal (as :meth:`bridgecore.deal.Deal.problems` lists it: the
+    counts seat by seat, then the cards in pack order; one alert per fact, first found by
+    whichever pocket), then the auction and the play as found, the revokes last (in the
+    order they were made). ``detected`` is the hub time of the first version; alerts found
+    together keep the order given (the order raised)."""
     kind = alert.get("kind")
     detected = alert.get("detected")
     when = float(detected) if isinstance(detected, int | float) else 0.0
     if kind == Kind.REVOKE.value:
-        return 3, when
+        return 3, 0, when
     if kind in _DEAL_KINDS and alert.get("call") is None and alert.get("trick") is None:
-        return 0, when
-    return 1, when
+        facts = alert.get("facts") or {}
+        seat, card = facts.get("seat"), facts.get("card")
+        if isinstance(seat, str) and seat in _SEAT_ORDER:
+            return 0, _SEAT_ORDER[seat], when
+        if isinstance(card, str) and card in _CARD_ORDER:
+            return 0, 4 + _CARD_ORDER[card], when
+        return 0, 0, when
+    return 1, 0, when
 
 
 def _is_irregularity(alert: Mapping[str, Any]) -> bool:

@@ -20,6 +20,7 @@ from bridgecore.adjusted import (
 from bridgecore.editions import edition
 from bridgecore.errors import ParseError
 from bridgecore.methods import butler_board, cross_imp_board, imp_match_board, matchpoint_board
+from bridgecore.vulnerability import Vulnerability
 
 PLUS, EVEN, MINUS = (ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE,
                      ArtificialScore.AVERAGE_MINUS)
@@ -239,3 +240,15 @@ def test_individual_and_team_checks():
     row = BoardResult(1, "1", "2", 100)
     assert "in no team" in str(check_results([row], E2017, teams={"1": "A"})[1][0])
     assert "both pairs" in str(check_results([row], E2017, teams={"1": "A", "2": "A"})[1][0])
+
+
+def test_law_2_a_score_is_checked_against_the_boards_marked_vulnerability() -> None:
+    """Laws 2, 77: board 1 marked all vulnerable: 620 (4S made vulnerable) is a score there,
+    though not with Law 2's vulnerability (none) for board 1."""
+    result = BoardResult(1, 1, 2, 620)
+    _, problems = check_results([result], edition("2017"))
+    assert "impossible score 620" in problems[0].message
+    assert "vulnerability is None" in problems[0].message
+    boards, problems = check_results([result], edition("2017"),
+                                     vulnerability={1: Vulnerability.BOTH})
+    assert not problems and boards[1] == [result]

@@ -235,6 +235,49 @@ def test_law_62C3_both_sides_revoke_in_one_trick(year: str, laws: list[str]) -> 
     assert [i.law for i in play.revoke_irregularities(attention)] == laws
 
 
+def trick_12_revoke(ed: Edition) -> Play:
+    """W runs clubs; at trick 12 E discards D2 on W's H2 while still holding H3."""
+    deal = Deal.parse("N:AKQJT98765432... .AKQJT9876543.2. ..AKQJT9876543.2 .2..AKQJT9876543")
+    play = Play(deal, Contract.parse("3NT", S), ed)
+    run(play, "W:CA N:SA E:HA S:C2")
+    for w, n, e, s in zip("KQJT987654", "KQJT987654", "KQJT987654", "AKQJT98765", strict=True):
+        run(play, f"W:C{w} N:S{n} E:H{e} S:D{s}")
+    run(play, "W:H2 N:S3 E:D2 S:D4 W:C3 N:S2 E:H3 S:D3")
+    return play
+
+
+@pytest.mark.parametrize("ed", [E2017, E2007, E1997], ids=["2017", "2007", "1997"])
+def test_law_62D1_a_trick_12_revoke_is_never_established_before_the_hands_go_back(
+        ed: Edition) -> None:
+    """62D1 (the same in 1997, 2007 and 2017): a revoke on the twelfth trick, even after a
+    play to trick 13 (63A1), must be corrected before the hands are returned to the board;
+    no trick is transferred (64B6)."""
+    play = trick_12_revoke(ed)
+    (revoke,) = play.revokes()
+    assert (revoke.trick, revoke.established, revoke.established_by) == (12, False, "")
+    (irr,) = play.revoke_irregularities()
+    assert (irr.law, irr.transfer, irr.established) == ("64B6", 0, False)
+    assert irr.options[0].law == "62D1"
+    assert "62D1" in irr.detail and "64B6" in irr.detail
+    assert irr.to_json()["established"] is False
+    (detected,) = [i for i in play.irregularities if i.kind is Kind.REVOKE]
+    assert "trick 12 must be corrected" in detected.detail
+    assert detected.options[0].law == "62D1"
+
+
+def test_law_62D1_once_the_hands_are_back_in_the_board_it_stands_established() -> None:
+    """Attention drawn after the round ended (or the next board was bid): the hands are back
+    in the board, 62D1 can no longer correct it; 63A established it, 64B6 still transfers
+    nothing."""
+    play = trick_12_revoke(E2017)
+    late = Attention(after_round_end=True)
+    (revoke,) = play.revokes(late)
+    assert revoke.established and revoke.established_by.startswith("63A1")
+    (irr,) = play.revoke_irregularities(late)
+    assert irr.established is True and irr.transfer == 0
+    assert "64B6" in dict(irr.extra)["exclusions"]
+
+
 def test_law_64B6_trick_12_revoke_end_to_end() -> None:
     """W runs clubs; at trick 12 E discards D2 on W's H2 while still holding H3 (62D, 64B6)."""
     deal = Deal.parse("N:AKQJT98765432... .AKQJT9876543.2. ..AKQJT9876543.2 .2..AKQJT9876543")
@@ -245,5 +288,6 @@ def test_law_64B6_trick_12_revoke_end_to_end() -> None:
     run(play, "W:H2 N:S3 E:D2 S:D4 W:C3 N:S2 E:H3 S:D3")
     assert play.is_complete and play.irregularities[0].trick == 12
     (irr,) = play.revoke_irregularities()
-    assert (irr.law, irr.transfer, irr.established) == ("64B6", 0, True)
+    # 62D1: E played to trick 13 (63A1), yet the revoke is corrected, not established.
+    assert (irr.law, irr.transfer, irr.established) == ("64B6", 0, False)
     assert play.result().tricks_rectified == 0

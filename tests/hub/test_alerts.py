@@ -132,3 +132,64 @@ def test_json_round_trip_and_lazy_evidence() -> None:
     assert data["facts"]["lowest_sufficient"] == "2H" and data["status"] == "open"
     with pytest.raises(AlertError):
         Alert.from_json({"id": "x"})
+
+
+def test_one_fact_from_another_check_is_a_new_version_with_more_evidence() -> None:
+    """One fact, one alert: the same finding reported by a second check adds a version and
+    its name to ``evidence["found_by"]``; the same check again changes nothing."""
+    book = AlertBook()
+    kw: dict[str, Any] = dict(kind="wrong_card_count", law="13", table="t1", round=1, board=3,
+                              detected=1.0, seats=["N"], facts={"count": 14})
+    first = book.raise_alert("t1:r1:b3:wrong_card_count:N", source="pocket N", **kw)
+    assert first is not None and first.evidence == {"found_by": ["pocket N"]}
+    assert book.raise_alert("t1:r1:b3:wrong_card_count:N", source="pocket N", **kw) is None
+    again = book.raise_alert("t1:r1:b3:wrong_card_count:N", source="four pockets",
+                             **dict(kw, detected=4.0, evidence={"hands_read": 4}))
+    assert again is not None and again.id == first.id and again.version == 2
+    assert again.evidence == {"hands_read": 4, "found_by": ["pocket N", "four pockets"]}
+    assert again.detected == 1.0 and again.updated == 4.0 and len(book) == 1
+
+
+@pytest.mark.parametrize("decided", ["rule", "resolve"])
+def test_a_new_finding_after_the_directors_decision_reopens_the_alert(decided: str) -> None:
+    """Laws 63-64 after a ruling: the revoke, ruled on (or dismissed) before it was
+    established, becomes established: the alert is open again (acknowledged), his earlier
+    ruling kept for the record, for him to confirm or change it."""
+    book = AlertBook()
+    first = revoke(book)
+    assert first is not None
+    book.acknowledge(first.id, 110.0)
+    if decided == "rule":
+        book.rule(first.id, 120.0, "correct the revoke (62A)")
+    else:
+        book.resolve(first.id, 120.0, "corrected at the table")
+    update = revoke(book, t=130.0, law="64A1", established=True, transfer=1)
+    assert update is not None and update.status is AlertStatus.ACKNOWLEDGED and update.is_open
+    assert update.acknowledged_at == 110.0 and update.resolved_at is None
+    assert update.ruling is not None and update.ruling["text"]
+    assert book.open() == [update]
+    assert book.rule(first.id, 140.0, "one trick transferred (64A1)").status \
+        is AlertStatus.RULED
+
+
+def test_more_evidence_under_the_same_law_leaves_a_closed_alert_closed() -> None:
+    """A late table (Law 8) resolved by the director, then one board fewer to play: a new
+    version, still resolved."""
+    book = AlertBook()
+    kw: dict[str, Any] = dict(kind="late_table", law="8", table="t1", round=1, board=None,
+                              detected=1.0, facts={"unfinished": [3, 4]})
+    first = book.raise_alert("t1:r1:late", **kw)
+    assert first is not None
+    book.resolve(first.id, 2.0, "the table plays on")
+    update = book.raise_alert("t1:r1:late", **dict(kw, detected=3.0,
+                                                  facts={"unfinished": [4]}))
+    assert update is not None and update.version == 3
+    assert update.status is AlertStatus.RESOLVED and update.resolved_at == 2.0
+
+
+def test_an_open_alert_stays_open_when_updated() -> None:
+    book = AlertBook()
+    assert revoke(book) is not None
+    update = revoke(book, t=130.0, law="64A1", established=True, transfer=1)
+    assert update is not None and update.status is AlertStatus.OPEN
+    assert update.acknowledged_at is None

@@ -5,18 +5,16 @@ the log replayed; then over a real broker."""
 from __future__ import annotations
 
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
+from bridgecore.dealcheck import check_dealt
 from hub.alerts import Alert
-from hub.dealing import check_dealt
 from hub.room import Room, Section
 from hub.service import HubRunner
 from hub.store import Record
@@ -224,18 +222,6 @@ def test_the_room_rebuilt_from_the_log_has_the_same_dealing_alerts() -> None:
     rebuilt = room().rebuild(records)
     assert rebuilt.snapshot() == machine.room.snapshot()
     assert [a.kind for a in rebuilt.alerts] == ["misdealt_board", "dealer_fault"]
-
-
-def test_check_dealt_reports_every_difference_at_once() -> None:
-    deal = random_deal(random.Random(7))
-    dealt = {s: list(deal[s].cards) for s in (N, E, S, W)}
-    dealt[N][0], dealt[S][0] = dealt[S][0], dealt[N][0]
-    dealt[E].pop()
-    check = check_dealt(1, deal, dealt)
-    assert [p.seat for p in check.pockets] == [N, E, S]
-    assert check.pockets[0].extra == (deal[S].cards[0],)
-    assert check.pockets[1].count == 12 and check.absent == (deal[E].cards[-1],)
-    assert check_dealt(1, deal, {s: deal[s].cards for s in (N, E, S, W)}).ok
 
 
 # Over a real broker --------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgecore.bigdeal import BigDeal, random_deal
-from bridgecore.cards import Side
+from bridgecore.cards import Seat, Side
 from bridgecore.dealfiles import read_dealfile
 from bridgecore.editions import edition
+from bridgecore.markings import Markings
 from bridgecore.pbn import read_pbn
+from bridgecore.pbn_writer import write_pbn
+from bridgecore.record import GameRecord
+from bridgecore.vulnerability import Vulnerability
 from hub.errors import ConfigError
 from hub.event import EventSetup, SectionSetup
 from hub.room import Room
@@ -250,6 +255,63 @@ tables = 8
     assert dict(setup.deals) == expected
     assert setup.boards_source == f"{ext.upper()} file boards.{ext}"
     assert setup.build_room().deal(16) == expected[16]
+
+
+def _marked_pbn(tmp_path: Path) -> Path:
+    """Boards 1-16, board 1 marked dealer West, both vulnerable, board 2 only its dealer
+    tag (South): the rest as Law 2 says."""
+    deals = BigDeal(bytes.fromhex(SEED), "Tenace").deals(1, 16)
+    records = [GameRecord(board=n, dealer=Seat.dealer_of(n),
+                          vulnerability=Vulnerability.of_board(n), deal=deals[n])
+               for n in range(1, 17)]
+    records[0] = replace(records[0], dealer=Seat.WEST, vulnerability=Vulnerability.BOTH)
+    records[1] = replace(records[1], dealer=Seat.SOUTH, vulnerability=None)
+    path = tmp_path / "marked.pbn"
+    path.write_text(write_pbn(records), encoding="utf-8")
+    return path
+
+
+def test_law_2_a_pbn_hand_records_markings_govern_and_the_director_is_told(
+        tmp_path: Path) -> None:
+    """Law 2: a board marked otherwise than its number says is played with its markings.
+    The set-up keeps the PBN's Dealer and Vulnerable where they are not Law 2's (a tag
+    left out is Law 2's), logs them, and the director reads it on start."""
+    _marked_pbn(tmp_path)
+    setup = load(tmp_path, '[boards]\nfile = "marked.pbn"\n'
+                           '[[section]]\nmovement = "mitchell"\ntables = 8\n')
+    assert dict(setup.markings) == {1: Markings(Seat.WEST, Vulnerability.BOTH),
+                                    2: Markings(Seat.SOUTH, Vulnerability.NS)}
+    summary = "\n".join(setup.summary())
+    assert ("Board 1 is marked dealer W (Law 2: N), vulnerability All (Law 2: None): not "
+            "Law 2") in summary
+    assert "Board 2 is marked dealer S (Law 2: E): not Law 2" in summary
+    obj = setup.to_json()
+    assert obj["boards"]["markings"] == {"1": {"dealer": "W", "vulnerability": "All"},
+                                         "2": {"dealer": "S", "vulnerability": "NS"}}
+    back = through_json(setup)
+    assert back == setup
+    room = back.build_room()
+    assert room.markings(1) == Markings(Seat.WEST, Vulnerability.BOTH)
+    assert room.markings(3) == Markings.of_board(3)
+
+
+@pytest.mark.parametrize("ext", ["dlm", "dup"])
+def test_law_2_deal_files_carry_no_markings(tmp_path: Path, realdata: Path, ext: str) -> None:
+    """DLM and DUP hold the cards only (formats.md 4.1, 4.2): dealer and vulnerability are
+    Law 2's by the board number, and the logged set-up has no markings key."""
+    shutil.copy(realdata / f"{DEALFILES}.{ext}", tmp_path / f"boards.{ext}")
+    setup = load(tmp_path, f'[boards]\nfile = "boards.{ext}"\n'
+                           '[[section]]\nmovement = "mitchell"\ntables = 8\n')
+    assert dict(setup.markings) == {}
+    assert "markings" not in setup.to_json()["boards"]
+    assert setup.build_room().markings(4) == Markings(Seat.WEST, Vulnerability.BOTH)
+
+
+def test_from_json_refuses_bad_markings() -> None:
+    obj = EventSetup.quick(tables=3).to_json()
+    obj["boards"]["markings"] = {"1": {"dealer": "Q", "vulnerability": "All"}}
+    with pytest.raises(ConfigError, match=r"boards\.markings\.1"):
+        EventSetup.from_json(obj)
 
 
 def test_boards_from_a_real_duplimate_dlm_keeps_only_the_boards_played(

@@ -33,6 +33,8 @@ from typing import Any
 import pytest
 
 from bridgecore.cards import Seat
+from bridgecore.markings import Markings
+from bridgecore.vulnerability import Vulnerability
 from hub.director import parse_command
 from hub.errors import HubError
 from hub.room import Room, Section
@@ -69,7 +71,7 @@ def board_script(room: Room, table: str, round_: int, board: int, contract: str,
     add("checkin", direction="NS", pair=a.ns)
     add("checkin", direction="EW", pair=a.ew)
     add("board", board=board)
-    dealer = Seat.dealer_of(board)
+    dealer = room.markings(board).dealer   # Law 2: the board's markings govern
     calls = ["Pass"] * 4 if contract == "PASS" else [contract, "Pass", "Pass", "Pass"]
     seat = dealer
     for call in calls:
@@ -164,6 +166,24 @@ def test_law_78a_ranking_follows_the_results_as_they_arrive() -> None:
     assert ranking["field"] == "two-winner" and ranking["units"] == "MP"
     assert ranking["boards"] == [{"board": 1, "results": 3, "scored": 3},
                                  {"board": 2, "results": 3, "scored": 3}]
+
+
+def test_law_2_the_traveller_carries_the_hand_records_markings() -> None:
+    """Law 2: board 1 is marked dealer West, both vulnerable: West declares 4S and makes it,
+    620 to East-West vulnerable; the published traveller says dealer W, vulnerability All;
+    board 2 keeps Law 2's."""
+    s = Session(Room(Section("A", MOVEMENT), DEALS,
+                     markings={1: Markings(Seat.WEST, Vulnerability.BOTH)}))
+    s.play(ROUND_ROBIN[:2])
+    one = s.room.scoring.section("A").traveller_json(1)
+    assert (one["dealer"], one["vulnerability"]) == ("W", "All")
+    assert one["results"][0]["score_ns"] == -620 and one["results"][0]["declarer"] == "W"
+    assert one["results"][0]["scored"]                 # -620 is a score when vulnerable (77)
+    assert not s.room.scoring.section("A").problems
+    s.rule(kind="assigned", table="A1", board=1, score_ns=-620)  # only vulnerable (12C1, 77)
+    assert s.points(1) == {(1, 4): (1.0, 1.0)}
+    two = s.room.scoring.section("A").traveller_json(2)
+    assert (two["dealer"], two["vulnerability"]) == ("E", "NS")
 
 
 def test_law_16_tablets_still_see_only_the_boards_they_finished() -> None:

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from bridgecore.cards import Seat, Strain
+from bridgecore.doubledummy import solve_deals
 from bridgecore.vulnerability import Vulnerability
 from hub.console import Console
-from tenace.analysis import solve_deals
 from tests.hub.test_console import Loop, browser, wait  # noqa: F401 - the browser fixture
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session
 from tests.hub.test_table import DEALS

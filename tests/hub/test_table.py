@@ -12,7 +12,9 @@ from typing import Any
 from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Seat, Side
 from bridgecore.deal import Deal
+from bridgecore.markings import Markings
 from bridgecore.movements import mitchell
+from bridgecore.vulnerability import Vulnerability
 from hub.alerts import Alert
 from hub.room import Room, Section
 from hub.table import Outcome
@@ -194,6 +196,52 @@ def test_laws_13_14_wrong_number_of_cards() -> None:
                 "duplicate_card").facts["also_in"] == {"S2": "E"}
 
 
+def test_laws_13_13f_one_fact_one_alert_updated_as_the_pockets_are_read() -> None:
+    """Laws 1, 13, 13F, 14: East's pocket holds 14 cards (one of West's), West's 12. Each
+    fact of the pack is one alert, whichever check finds it: the pocket read, then the four
+    pockets together; each new finding is a new version with more evidence."""
+    d = Driver()
+    d.seat_pairs()
+    stray = BOARD_1[Seat.WEST].cards[0]
+    seen: list[Alert] = []
+    seen += read(d, Seat.NORTH, [str(c) for c in BOARD_1[Seat.NORTH]])
+    seen += read(d, Seat.EAST, [str(c) for c in BOARD_1[Seat.EAST]] + [str(stray)])
+    seen += read(d, Seat.SOUTH, [str(c) for c in BOARD_1[Seat.SOUTH]])
+    seen += read(d, Seat.WEST, [str(c) for c in BOARD_1[Seat.WEST]])  # the stray card too
+    counts = [a for a in seen if a.kind == "wrong_card_count"]
+    assert len({a.id for a in counts}) == 1               # East's 14 cards: one alert
+    first, last = counts[0], counts[-1]
+    assert (first.version, first.law, first.facts["count"]) == (1, "13", 14)
+    assert last.version == 2 and last.facts["kind"] == "wrong_card_count"
+    assert last.detected == first.detected and last.updated > first.updated
+    assert last.evidence["found_by"] == ["pocket E", "four pockets"]
+    assert len(last.evidence["hands_read"]) == 4 > len(first.evidence["hands_read"])
+    twice = [a for a in d.room.alerts if a.kind == "duplicate_card"]
+    assert len(twice) == 1 and twice[0].facts["card"] == str(stray)
+    assert twice[0].evidence["found_by"] == ["four pockets"]
+    # Read again, the same pockets find nothing new: no new version.
+    assert read(d, Seat.NORTH, [str(c) for c in BOARD_1[Seat.NORTH]]) == []
+    assert [a.kind for a in d.room.alerts].count("wrong_card_count") == 1
+
+
+def test_law_13f_a_card_read_in_two_pockets_is_one_alert() -> None:
+    """13F: the SA read in North's pocket and again in East's, then the four pockets: one
+    alert for the card, found by East's read, confirmed by the whole pack."""
+    d = Driver()
+    d.seat_pairs()
+    north = [str(c) for c in BOARD_1[Seat.NORTH]]
+    east = [str(c) for c in BOARD_1[Seat.EAST]]
+    read(d, Seat.NORTH, north)
+    east_read = read(d, Seat.EAST, [*east[:-1], north[0]])
+    dup = only(east_read, "duplicate_card")
+    assert dup.facts["also_in"] == {north[0]: "N"} and dup.version == 1
+    read(d, Seat.SOUTH, [str(c) for c in BOARD_1[Seat.SOUTH]])
+    last = only(read(d, Seat.WEST, [str(c) for c in BOARD_1[Seat.WEST]]), "duplicate_card")
+    assert last.id == dup.id and last.version == 2 and last.facts["card"] == north[0]
+    assert last.evidence["found_by"] == ["pocket E", "four pockets"]
+    assert [a.kind for a in d.room.alerts].count("duplicate_card") == 1
+
+
 def test_law_17d_hand_of_another_board_then_called_with() -> None:
     d = Driver()
     d.seat_pairs()
@@ -360,6 +408,42 @@ def test_law_79_result_disagreement_after_an_accepted_claim() -> None:
                                                 "score_ns_rectified": 270}
     alert = only(d.ok("result_confirm", seat="W", accept=False), "result_disagrees")
     assert alert.law == "79A" and alert.facts["result"]["tricks"] == 13
+
+
+def test_law_2_the_hand_records_markings_govern_the_table_and_the_score() -> None:
+    """Law 2: board 1 marked dealer West, both vulnerable in the hand record. The table
+    plays it so (West calls first, the views say so) and is scored so (3NT+4 vulnerable);
+    the director is told once that the markings are not Law 2's."""
+    room = make_room(markings={1: Markings(Seat.WEST, Vulnerability.BOTH)})
+    d = Driver(room)
+    d.ok("checkin", direction="NS", pair=1)
+    d.ok("checkin", direction="EW", pair=4)
+    alert = only(d.ok("board", board=1), "board_markings")
+    assert alert.law == "2" and alert.board == 1 and alert.table == "A1"
+    assert alert.facts == {"board": 1, "dealer": "W", "vulnerability": "All",
+                           "law_2": {"dealer": "N", "vulnerability": "None"}}
+    assert "dealer W (Law 2: N), vulnerability All (Law 2: None)" in alert.detail
+    state = d.state.public_state()
+    assert (state["dealer"], state["vulnerability"]) == ("W", "All")
+    assert d.state.sitting.board.auction.turn is Seat.WEST
+    d.calls("Pass", "3NT", "Pass", "Pass", "Pass")
+    d.card("E", "HJ")
+    d.ok("claim", seat="N", tricks=13)
+    d.ok("claim_answer", seat="E", accept=True)
+    d.ok("claim_answer", seat="W", accept=True)
+    assert d.state.public_state()["result"]["score_ns"] == 720   # 3NT+4 vulnerable (77)
+    other = Driver(room, "A2")
+    other.ok("checkin", direction="NS", pair=2)
+    other.ok("checkin", direction="EW", pair=5)
+    assert "board_markings" not in kinds(other.ok("board", board=1))  # one fact, one alert
+    assert [a.kind for a in room.alerts].count("board_markings") == 1
+
+
+def test_law_2_markings_as_law_2_raise_nothing() -> None:
+    room = make_room(markings={1: Markings.of_board(1)})
+    d = Driver(room)
+    d.seat_pairs()
+    assert len(room.alerts) == 0 and d.state.public_state()["dealer"] == "N"
 
 
 def test_law_9_director_call() -> None:

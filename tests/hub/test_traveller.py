@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from bridgecore.cards import Seat, Strain
+from bridgecore.doubledummy import solve_deals
 from bridgecore.movements import teams
 from bridgecore.vulnerability import Vulnerability
 from hub.room import Room, Section
 from hub.traveller import percentages, prepare_double_dummy, showing_traveller
-from tenace.analysis import solve_deals
 from tests.hub.test_table import BOARD_1, DEALS, START, Driver, make_room
 
 FIELDS = ("traveller", "percentage", "imps", "field", "dd")

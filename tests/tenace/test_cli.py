@@ -36,6 +36,51 @@ def test_check_human_output_and_edition_flag(realdata, capsys):
     assert "Board 1" in out and "2 boards read" in out
 
 
+TRICK_12_REVOKE = """[Event "?"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJT98765432... .AKQJT9876543.2. ..AKQJT9876543.2 .2..AKQJT9876543"]
+[Declarer "S"]
+[Contract "3NT"]
+[Result "0"]
+[Auction "N"]
+Pass Pass 3NT Pass
+Pass Pass
+[Play "W"]
+CA SA HA C2
+CK SK HK DA
+CQ SQ HQ DK
+CJ SJ HJ DQ
+CT ST HT DJ
+C9 S9 H9 DT
+C8 S8 H8 D9
+C7 S7 H7 D8
+C6 S6 H6 D7
+C5 S5 H5 D6
+C4 S4 H4 D5
+H2 S3 D2 D4
+C3 S2 H3 D3
+*
+"""
+
+
+@pytest.mark.parametrize("edition", ["1997", "2007", "2017"])
+def test_check_law_62d1_a_trick_12_revoke_is_corrected_not_established(tmp_path, capsys,
+                                                                      edition):
+    """Laws 62D1, 64B6 (alike in 1997, 2007 and 2017): E revokes on trick 12 and plays to
+    trick 13; ``tenace check`` reports it not established, to be corrected, no transfer."""
+    path = tmp_path / "t12.pbn"
+    path.write_text(TRICK_12_REVOKE, encoding="utf-8")
+    assert main(["check", str(path), "--json", "--edition", edition]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    (revoke,) = line["irregularities"]
+    assert (revoke["kind"], revoke["law"], revoke["trick"]) == ("revoke", "64B6", 12)
+    assert revoke["established"] is False and revoke["transfer"] == 0
+    assert revoke["options"][0]["law"] == "62D1" and "62D1" in revoke["detail"]
+    assert line["tricks_rectified"] == line["tricks"] == 0
+
+
 def test_check_unreadable_file_exits_2_with_one_line(tmp_path):
     missing = tmp_path / "nope.pbn"
     done = run("check", str(missing))

@@ -441,3 +441,62 @@ def test_known_difference_a_revoke_not_established_when_the_record_stops():
 
 def without(line: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in line.items() if k != key}
+
+
+# The three defects of issue 11, replayed ---------------------------------------------------
+
+def _trick_12_revoke() -> GameRecord:
+    """E discards D2 on W's H2 at trick 12 while holding H3, then plays to trick 13."""
+    deal = Deal.parse("N:AKQJT98765432... .AKQJT9876543.2. ..AKQJT9876543.2 .2..AKQJT9876543")
+    calls = [CallRecord(Seat.parse(s), Call.parse(c)) for s, c in
+             [("N", "Pass"), ("E", "Pass"), ("S", "3NT"), ("W", "Pass"), ("N", "Pass"),
+              ("E", "Pass")]]
+    tokens = ["W:CA", "N:SA", "E:HA", "S:C2"]
+    for w, n, e, s in zip("KQJT987654", "KQJT987654", "KQJT987654", "AKQJT98765", strict=True):
+        tokens += [f"W:C{w}", f"N:S{n}", f"E:H{e}", f"S:D{s}"]
+    tokens += ["W:H2", "N:S3", "E:D2", "S:D4", "W:C3", "N:S2", "E:H3", "S:D3"]
+    plays = [CardRecord(Seat.parse(t[0]), Card.parse(t[2:])) for t in tokens]
+    return GameRecord(board=1, deal=deal, calls=calls, auction_complete=True, plays=plays,
+                      play_complete=True, result=0)
+
+
+@pytest.mark.parametrize("name", sorted(EDITIONS))
+def test_law_62d1_the_hub_reports_a_trick_12_revoke_corrected_not_established(name):
+    """Laws 62D1, 63A, 64B6: the hub's last word on a revoke on trick 12 (E played to trick
+    13 after it) is what ``tenace check`` says: not established, corrected, no transfer."""
+    record = _trick_12_revoke()
+    plan = plan_replay([record], edition(name))
+    room = plan.setup.build_room()
+    versions = []
+    for table, env in envelopes(plan.boards[0].events):
+        versions += [a for a in room.apply(table, env, env.time).alerts
+                     if a.kind == "revoke"]
+    assert len({a.id for a in versions}) == 1
+    last = versions[-1]
+    assert (last.law, last.trick, last.version) == ("64B6", 12, 2)
+    assert last.facts["established"] is False and last.facts["final"] is True
+    assert last.options[0]["law"] == "62D1"
+    assert replay_records([record], name) == audit_lines([record], name)
+
+
+def test_laws_1_13_14_a_flawed_pack_is_one_alert_per_fact_and_agrees_with_the_audit():
+    """Laws 1, 13, 13F, 14: North's pocket holds 14 cards (one of East's), West's 12: the
+    counts, the card read twice and the card missing are one alert each, whichever of the
+    pocket reads and the four pockets' check found them, and the latest versions are the
+    lines of ``tenace check``."""
+    good = _deal()
+    north, east = good[Seat.NORTH].cards, good[Seat.EAST].cards
+    flawed = Deal({Seat.NORTH: Hand.of((*north, east[0])), Seat.EAST: good[Seat.EAST],
+                   Seat.SOUTH: good[Seat.SOUTH], Seat.WEST: Hand.of(good[Seat.WEST].cards[1:])})
+    record = GameRecord(board=1, deal=flawed)
+    plan = plan_replay([record])
+    room = plan.setup.build_room()
+    for table, env in envelopes(plan.boards[0].events):
+        room.apply(table, env, env.time)
+    facts = Counter((a.kind, a.seats, a.facts.get("card")) for a in room.alerts
+                    if a.kind in ("wrong_card_count", "duplicate_card", "missing_card"))
+    assert set(facts.values()) == {1} and len(facts) == 4, facts
+    count_n = next(a for a in room.alerts if a.kind == "wrong_card_count" and a.seats == ("N",))
+    assert count_n.version == 2
+    assert count_n.evidence["found_by"] == ["pocket N", "four pockets"]
+    assert replay_records([record]) == audit_lines([record], "2017")
