@@ -143,6 +143,17 @@ def test_every_alert_example_has_every_field_of_an_alert() -> None:
         assert Alert.from_json(data).to_json() == data, block.where()
 
 
+def test_every_alert_kind_reply_code_and_event_field_is_documented() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for name in sorted(KINDS | REPLY_CODES):
+        assert f"`{name}`" in text, f"{name} is not in docs/protocol.md"
+    for types in (EVENT_TYPES, DEALER_EVENT_TYPES):
+        for type_, fields in types.items():
+            section = text.split(f"`{type_}`", 1)[1]
+            for name in fields:
+                assert f"| `{name}` |" in section, f"{type_}.{name} has no row"
+
+
 def test_every_director_command_example_names_its_fields() -> None:
     commands = [b for b in blocks() if b.args == "command"]
     assert {b.data["op"] for b in commands} == set(COMMANDS)
