@@ -15,6 +15,10 @@ The document marks its examples with an HTML comment on the line before a fenced
   publication (the order of the expectations between two publications is not checked:
   a reply may come before the state it changed).
 
+Section 18's recipe for game records (numbering, the event file it shows, the events, the
+reading back) is followed in process on real records and gives the offline audit's lines.
+The access list of section 2.2 is loaded into Mosquitto from deploy/acl.example.
+
 The hub of the worked example runs the set-up the document names (``tenace hub --tables 3
 --boards-per-round 2 --seed ... --no-double-dummy``) on a clock the test sets: before each
 publication, to the ``time`` of the reply the document shows for it.
@@ -24,7 +28,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import queue
+import random
 import re
 import subprocess
 import time
@@ -34,11 +40,22 @@ from typing import Any
 
 import pytest
 
+from bridgecore.audit import audit_record, read_setting
+from bridgecore.bigdeal import random_deal
+from bridgecore.cards import Seat
+from bridgecore.irregularity import Kind
+from bridgecore.pbn import read_pbn
+from bridgecore.record import GameRecord
+from bridgecore.vulnerability import Vulnerability
 from hub.alerts import KINDS, Alert
 from hub.director import COMMANDS
 from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
+from hub.room import Room
 from hub.service import Hub, HubRunner, data_log
+from tenace.devices import envelopes
+from tenace.replay import record_events
+from tests.conftest import REALDATA
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
@@ -313,3 +330,139 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
             assert seen == [b"event", b"presence"]
     finally:
         broker.stop()
+
+
+# Section 18: game records through the hub give the audit's lines ---------------------------
+
+RECORD_FILES = ("pbn-play/bbohelper_ben_friends_daylong_2024-06-03.pbn",
+                "pbn-conformance/pbn_verifier_correct_10.pbn",
+                "pbn-conformance/pbn_verifier_errors_20.pbn")
+_RECORD_KINDS = frozenset(k.value for k in Kind)
+_DEAL_FINDINGS = ("wrong_card_count", "duplicate_card", "missing_card")
+
+
+def _sound(record: GameRecord) -> bool:
+    deal = record.deal
+    return (deal is not None and not deal.unknown and not deal.is_end_position
+            and not deal.problems())
+
+
+def _fits(n: int, record: GameRecord, used: set[int]) -> bool:
+    setting = read_setting(record)
+    return (n not in used
+            and (setting.dealer is None or Seat.dealer_of(n) is setting.dealer)
+            and (setting.vulnerability is None
+                 or Vulnerability.of_board(n) is setting.vulnerability))
+
+
+def _numbers(records: list[GameRecord]) -> list[int]:
+    """Section 18, step 1: a distinct number with the record's dealer and vulnerability (a
+    flawed deal's outside the movement's boards)."""
+    used: set[int] = set()
+    out = []
+    for record in records:
+        own = record.board if record.board is not None and record.board >= 1 else None
+        if _sound(record) and own is not None and _fits(own, record, used):
+            n = own
+        else:
+            n = 1 if _sound(record) else 10_000
+            while not _fits(n, record, used):
+                n += 1
+        used.add(n)
+        out.append(n)
+    return out
+
+
+def _event_file(folder: Path, records: list[GameRecord], numbers: list[int]) -> Path:
+    """Section 18, step 2: the hand records and the document's event file."""
+    sound = {n: r.deal for r, n in zip(records, numbers, strict=True) if _sound(r)}
+    per_round = max(1, math.ceil(max(sound, default=2) / 2))
+    lines = []
+    for n in range(1, 2 * per_round + 1):
+        deal = sound.get(n) or random_deal(random.Random(n))
+        assert deal is not None
+        lines += [f'[Board "{n}"]', f'[Dealer "{Seat.dealer_of(n).letter}"]',
+                  f'[Deal "{deal.pbn()}"]', ""]
+    (folder / "deals.pbn").write_text("\n".join(lines))
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("       [event]\n")
+    template = text[start:text.index("\n\n", start)]
+    toml = "\n".join(line[7:].split("#")[0].rstrip() for line in template.splitlines())
+    assert "boards_per_round = 40" in toml
+    (folder / "event.toml").write_text(toml.replace("boards_per_round = 40",
+                                                    f"boards_per_round = {per_round}"))
+    return folder / "event.toml"
+
+
+def _line(record: GameRecord, number: int, room: Room, real_times: bool,
+          known_vulnerability: bool) -> dict[str, Any]:
+    """Section 18, step 5: the audit's line from what the hub publishes."""
+    table = room.tables["A1"]
+    sitting = table.sittings.get((1, number))
+    result = None if sitting is None else table.result(sitting)
+    state = json.loads(json.dumps(table.public_state()))
+    line: dict[str, Any] = {"board": record.board, "contract": None, "declarer": None,
+                            "tricks": None, "tricks_rectified": None, "score_ns": None}
+    if result is not None:
+        line.update(contract=result["contract"], declarer=result["declarer"],
+                    tricks=result["tricks"], tricks_rectified=result["tricks_rectified"],
+                    score_ns=result["score_ns_rectified"])
+        if not known_vulnerability and result["contract"] != "PASS":
+            line["score_ns"] = None
+    elif state.get("board") == number and "contract" in state:
+        line.update(contract=state["contract"], declarer=state["declarer"])
+    alerts = [json.loads(json.dumps(a.to_json())) for a in room.alerts.of_table("A1")
+              if a.board == number and a.round == 1]
+    found = [a for a in alerts if a["kind"] in _RECORD_KINDS
+             and a["facts"].get("kind") == a["kind"]]
+
+    def order(alert: dict[str, Any]) -> tuple[int, float]:
+        if alert["kind"] == "revoke":
+            return 3, alert["detected"]
+        deal = alert["kind"] in _DEAL_FINDINGS and alert["call"] is None \
+            and alert["trick"] is None
+        return (0 if deal else 1), alert["detected"]
+
+    out = []
+    for alert in sorted(found, key=order):
+        facts = {k: v for k, v in alert["facts"].items() if k not in ("final", "fits")}
+        if not real_times:
+            facts.pop("time", None)
+            elapsed = facts.pop("elapsed", None)
+            if elapsed is not None:
+                facts["detail"] = facts["detail"].removesuffix(f" ({elapsed:g} s later)")
+        if alert["options"]:
+            facts["options"] = alert["options"]
+        out.append(facts)
+    line["irregularities"] = out
+    return line
+
+
+@pytest.mark.parametrize("name", RECORD_FILES)
+def test_section_18_plays_game_records_to_the_audit_s_lines(name: str, tmp_path: Path) -> None:
+    """The recipe of section 18, in process (the hub's room, the same events): every board
+    gives the line ``tenace check --json`` gives, but where the section says it cannot (a
+    result that contradicts the play: the board does not end live)."""
+    path = REALDATA / name
+    records = read_pbn(path.read_bytes(), file=str(path)).records
+    numbers = _numbers(records)
+    room = EventSetup.load(_event_file(tmp_path, records, numbers)).build_room()
+    devices: dict[str, Any] = {}
+    for i, (record, number) in enumerate(zip(records, numbers, strict=True)):
+        problems: list[Any] = []
+        events = record_events(record, "A1", board=number, start=1000.0 * (i + 1),
+                               problems=problems)
+        for table, env in envelopes(events, devices=devices):
+            reply = room.apply(table, env, env.time).reply
+            assert reply.status == "ack", (record.line, env.type, reply)
+        times = [c.time for c in [*record.calls, *record.plays]]
+        real = bool(times) and all(t is not None for t in times)
+        got = _line(record, number, room, real, read_setting(record).vulnerability is not None)
+        audit = json.loads(json.dumps(audit_record(record).to_json()))
+        want = {k: v for k, v in audit.items() if k != "problems"}
+        if problems:   # the result does not fit the play: not claimed, the board goes on
+            assert "does not fit" in str(problems[0]), problems
+            for key in ("tricks", "tricks_rectified", "score_ns"):
+                got.pop(key)
+                want.pop(key)
+        assert got == want, f"{name}:{record.line}"
