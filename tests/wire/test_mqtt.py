@@ -366,7 +366,7 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
     """deploy/mosquitto.conf and deploy/acl.example load in Mosquitto, and a device reads its
     own seat only, publishes under its own table only; the hub reads everything."""
     passwords = tmp_path / "passwd"
-    for user in ("hub", "t3-north"):
+    for user in ("hub", "A1-N"):
         subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "hub" else []),
                         str(passwords), user, f"{user}-pw"], check=True)
     lines = []
@@ -385,16 +385,16 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
             assert anonymous.last_error == "refused by the broker: Not authorized"
             assert not anonymous.connected.is_set()
         with client(f"mqtt://hub:hub-pw@{host}", "hub") as hub, \
-                client(f"mqtt://t3-north:t3-north-pw@{host}", "t3-north") as north:
+                client(f"mqtt://A1-N:A1-N-pw@{host}", "A1-N") as north:
             hub.subscribe("tenace/v1/#")
-            north.subscribe("tenace/v1/t/3/seat/+")  # granted, but filtered per topic
-            north.subscribe(topic_state("3"))
+            north.subscribe("tenace/v1/t/A1/seat/+")  # granted, but filtered per topic
+            north.subscribe(topic_state("A1"))
             for seat in "NESW":
-                hub.publish(topic_seat("3", seat), f"{seat} hand".encode(), retain=True)
-            hub.publish(topic_state("3"), b"state", retain=True, wait=True)
+                hub.publish(topic_seat("A1", seat), f"{seat} hand".encode(), retain=True)
+            hub.publish(topic_state("A1"), b"state", retain=True, wait=True)
             assert sorted(m.payload for m in receive(north, 2)) == [b"N hand", b"state"]
-            north.publish(topic_event("3", "t3-north"), b"mine", wait=True)
-            north.publish(topic_event("4", "t3-north"), b"not my table", wait=True)
+            north.publish(topic_event("A1", "A1-N"), b"mine", wait=True)
+            north.publish(topic_event("A2", "A1-N"), b"not my table", wait=True)
             north.publish(topic_hub_status(), b"forged", wait=True)
             seen = [m.payload for m in receive(hub, 6)]
             assert seen[-1] == b"mine"
