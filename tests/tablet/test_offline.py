@@ -478,47 +478,48 @@ def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
                       reconnect_delay=(0.1, 0.5))
     root.send, root.pending = link.send, box.pending
     seen: list[tuple[Any, ...]] = []          # every view of the table the screen was given
-    project_now = presenter._project
+    project_now = presenter.model._project
 
     def spy() -> None:
         project_now()
-        seen.append(footprint(presenter.state))
+        seen.append(footprint(presenter.model.state))
 
-    presenter._project = spy  # type: ignore[method-assign]
+    presenter.model._project = spy  # type: ignore[method-assign]
     try:
         show(root)
-        until(lambda: presenter.connection == "online" and presenter.state, "the hub")
-        for command, args in ((presenter.checkin, (1, "NS")), (presenter.checkin, (4, "EW")),
-                              (presenter.board, (1,))):
+        until(lambda: presenter.model.connection == "online" and presenter.model.state, "the hub")
+        for command, args in ((presenter.checkin.check_in, (1, "NS")),
+                              (presenter.checkin.check_in, (4, "EW")),
+                              (presenter.board.announce, (1,))):
             assert root.act(command, *args)
-        until(lambda: presenter.hub_state.get("phase") == "auction"
-              and presenter.pending_count == 0, "board 1 on the hub")
+        until(lambda: presenter.model.hub_state.get("phase") == "auction"
+              and presenter.model.pending_count == 0, "board 1 on the hub")
         cable.cut()                                   # the tablet's Wi-Fi drops
-        until(lambda: presenter.connection == "offline", "the link to notice")
+        until(lambda: presenter.model.connection == "offline", "the link to notice")
         seen.clear()
         accepted = hub.call(lambda: hub.stats.accepted)
         for call, seat in (("1C", "N"), ("Pass", "E"), ("Pass", "S"), ("Pass", "W")):
-            assert presenter.turn == seat and root.screen_name == "auction"
-            assert root.act(presenter.call, call)
-        assert root.screen_name == "play" and presenter.turn == "E"
-        assert presenter.contract_text == "1♣ by North"
+            assert presenter.model.turn == seat and root.screen_name == "auction"
+            assert root.act(presenter.auction.call, call)
+        assert root.screen_name == "play" and presenter.model.turn == "E"
+        assert presenter.model.contract_text == "1♣ by North"
         lead = hub.call(lambda: hub.room.tables["A1"].seat_view(Seat.EAST)["hand"][0])
-        assert root.act(presenter.card, lead)
-        assert presenter.trick == {"E": lead} and presenter.trick_pending == {"E"}
-        assert presenter.turn == "S" and presenter.auction_cells == []      # 41C
+        assert root.act(presenter.play.card, lead)
+        assert presenter.play.trick == {"E": lead} and presenter.play.trick_pending == {"E"}
+        assert presenter.model.turn == "S" and presenter.play.auction_cells == []      # 41C
         assert "(5)" in root.bar.connection.text and box.count() == 5
-        shown, entered = footprint(presenter.state), len(seen)
+        shown, entered = footprint(presenter.model.state), len(seen)
         assert hub.call(lambda: hub.stats.accepted) == accepted             # nothing got out
         assert footprint(hub_state(hub)) != shown
         cable.plug()                                  # the network is back
         assert link.wait_delivered(15)
-        until(lambda: presenter.connection == "online" and presenter.pending_count == 0
-              and presenter.dummy_known, "the hub's state")
+        until(lambda: presenter.model.connection == "online" and presenter.model.pending_count == 0
+              and presenter.model.dummy_known, "the hub's state")
         assert hub.call(lambda: hub.stats.accepted) == accepted + 5
         final = hub_state(hub)
         assert footprint(final) == shown
-        assert presenter.state == presenter.hub_state == final
-        assert len(presenter.dummy_cards) == 13 and presenter.trick_pending == set()
+        assert presenter.model.state == presenter.model.hub_state == final
+        assert len(presenter.model.dummy_cards) == 13 and presenter.play.trick_pending == set()
         # Offline, each entry moved the screen on; while the hub caught up (its states and
         # replies crossing), the table shown did not move: no step back, nothing twice.
         progress = [(4 if f[3] is None else len(f[3])) + (len(f[7][2]) if f[7] else 0)

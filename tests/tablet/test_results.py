@@ -204,7 +204,7 @@ def test_result_screen_shows_the_traveller_and_the_double_dummy_table(
     show(root, PORTRAIT)
     assert screen.dd_box.parent is screen.head_row and screen.card.size_hint_x < 1
     shot(root, "result_traveller_portrait")
-    presenter.set_language("en")
+    presenter.model.set_language("en")
     root.refresh(force=True)
     assert screen.traveller.texts[0][1] == "EW" and screen.dd_title.text == "Double dummy"
     root.close()

@@ -1,0 +1,408 @@
+"""What a tablet knows of its table: plain Python, no Kivy, shared by the screens' presenters.
+
+:class:`TableModel` holds the hub's last public state of the table (``hub_state``), this
+seat's own view (its hand), the events entered here that the hub has not answered yet (the
+outbox's entries, oldest first) and the tablet's settings (table, seat, language, four
+colours, strict mode). From them it works out :attr:`TableModel.state`, what the screens
+show: the hub's state with the waiting events applied on top (:mod:`tablet.offline`), so
+that the table plays on while the network is down. It also keeps what every screen shares:
+the connection status, the message for the players, the hub's clock offset and a
+``revision`` that moves on each change (the window redraws then).
+
+The screens' presenters (:mod:`tablet.presenters`) read the model and keep what is their
+own (the check-in sent, the STOP wait, the claims answered, the result confirmed); the
+tablet's presenter (:class:`tablet.presenter.TabletPresenter`) feeds it what the hub
+publishes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bridgecore.auction import Auction
+from bridgecore.calls import Call
+from bridgecore.cards import Seat
+from bridgecore.errors import BridgeError
+from bridgecore.vulnerability import Vulnerability
+from tablet.i18n import LANGUAGES, Translator
+from tablet.offline import already_applied, event_of, projection
+
+__all__ = ["SEATS", "Notice", "TableModel", "seat_of", "side_of"]
+
+log = logging.getLogger(__name__)
+
+SEATS = "NESW"
+
+
+def seat_of(letter: Any) -> Seat | None:
+    """The seat of a letter N, E, S, W; None for anything else."""
+    if isinstance(letter, str) and len(letter) == 1 and letter in SEATS:
+        return Seat(SEATS.index(letter))
+    return None
+
+
+def side_of(letter: str) -> str:
+    """``"NS"`` or ``"EW"``: the side of a seat letter."""
+    return "NS" if letter in "NS" else "EW"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the players: ``level`` is info, warning or error."""
+
+    text: str
+    level: str = "info"
+
+
+class TableModel:
+    """``TableModel("A1", seat="N", language="fr")``: the table as this tablet knows it."""
+
+    def __init__(self, table: str, seat: str | None = None, language: str = "en",
+                 four_colour: bool = False, strict: bool = False, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time):
+        if seat is not None and seat_of(seat) is None:
+            raise ValueError(f"seat {seat!r} is not N, E, S or W")
+        self.table = table
+        self.seat = seat
+        self.tr = Translator(language)
+        self.four_colour = four_colour
+        self._strict = strict
+        self.clock = clock                     # monotonic: waits at the table (STOP)
+        self.wall = wall                       # the tablet's time of day
+        self.state: dict[str, Any] = {}        # what the screens show (tablet.offline)
+        self.hand_view: dict[str, Any] = {}
+        self.hub_state: dict[str, Any] = {}    # the hub's last public state
+        self.hub_view: dict[str, Any] = {}     # the hub's last view of this seat
+        self._pending: list[Any] = []          # events not answered yet, oldest first
+        self._in_hub: set[str] = set()         # ids of those the hub's state already has
+        self.pending_cards: set[str] = set()   # cards shown played but not confirmed
+        self.pending_waiting = 0               # pending events the projection could not show
+        self.pending_stopped: str | None = None
+        self.connection = "connecting"
+        self.message: Notice | None = None
+        self.revision = 0
+        self.hub_offset = 0.0                  # the hub's clock minus the tablet's
+        self.auction: Auction | None = None    # the shown auction, rebuilt with bridgecore
+        self._watchers: list[Callable[[], None]] = []
+
+    # Settings ------------------------------------------------------------------------------
+    @property
+    def language(self) -> str:
+        return self.tr.language
+
+    def set_language(self, language: str) -> None:
+        self.tr = Translator(language)
+        self.changed()
+
+    def next_language(self) -> str:
+        """Cycle fr -> en -> it (the language button)."""
+        codes = list(LANGUAGES)
+        self.set_language(codes[(codes.index(self.language) + 1) % len(codes)])
+        return self.language
+
+    def set_four_colour(self, on: bool) -> None:
+        self.four_colour = on
+        self.changed()
+
+    @property
+    def per_table(self) -> bool:
+        return self.seat is None
+
+    @property
+    def strict(self) -> bool:
+        """The table's mode: the state's when it carries one, else the configured one."""
+        value = self.state.get("strict")
+        return value if isinstance(value, bool) else self._strict
+
+    def changed(self) -> None:
+        self.revision += 1
+
+    def watch(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` each time the shown state is worked out again."""
+        self._watchers.append(callback)
+
+    # Input from the hub --------------------------------------------------------------------
+    def take_state(self, state: dict[str, Any]) -> bool:
+        """The table's public state (retained ``t/{table}/state``); False (and logged) when
+        it is not a state of this table."""
+        if not isinstance(state, dict) or state.get("table") != self.table:
+            log.warning("state for another table or not a state ignored: %r",
+                        None if not isinstance(state, dict) else state.get("table"))
+            return False
+        head = self._pending[0] if self._pending else None
+        ref = event_of(head)[0]
+        if ref is not None and ref not in self._in_hub and \
+                already_applied(self.hub_state, state, head, self.hub_view or None):
+            # The event in flight is in this state; its reply follows: not applied twice.
+            self._in_hub.add(ref)
+        self.hub_state = state
+        self._project()
+        return True
+
+    def take_seat(self, view: dict[str, Any]) -> bool:
+        """This seat's own view (its hand). A per-table tablet shows no hand: ignored."""
+        if not isinstance(view, dict) or view.get("table") != self.table:
+            log.warning("seat view for another table ignored")
+            return False
+        if self.seat is None or view.get("seat") != self.seat:
+            log.info("seat view of %s not for this tablet (%s): ignored", view.get("seat"),
+                     self.seat or "per table")
+            return False
+        self.hub_view = view
+        self._project()
+        return True
+
+    def take_hub_time(self, hub_time: Any) -> None:
+        """The hub's clock in a reply: the round clock is read in hub time."""
+        if isinstance(hub_time, int | float) and not isinstance(hub_time, bool) \
+                and hub_time > 0:
+            self.hub_offset = float(hub_time) - self.wall()
+
+    def on_connection(self, status: str) -> None:
+        """The link's status: online, offline or connecting (a str or the link's
+        ``LinkState``)."""
+        self.connection = str(getattr(status, "value", status))
+        self.changed()
+
+    def notify(self, text: str, level: str = "info") -> None:
+        self.message = Notice(text, level)
+        self.changed()
+
+    def dismiss_message(self) -> None:
+        self.message = None
+        self.changed()
+
+    # Entries not yet answered by the hub (tablet.offline) ----------------------------------
+    def set_pending(self, events: Iterable[Any]) -> None:
+        """The events entered here that the hub has not answered yet, oldest first
+        (``link.outbox.pending()``: envelopes, or ``(type, body)`` pairs): shown on top of
+        the hub's state until their replies come (:meth:`answered` takes each out)."""
+        events = list(events)
+        if [event_of(e) for e in events] == [event_of(e) for e in self._pending]:
+            return
+        self._pending = events
+        self._in_hub &= {ref for ref, _, _ in map(event_of, events) if ref is not None}
+        self._project()
+        self.changed()
+
+    def add_pending(self, event: Any) -> None:
+        """One more event entered here (the envelope the link's ``send`` returned)."""
+        ref = event_of(event)[0]
+        if ref is not None and any(event_of(e)[0] == ref for e in self._pending):
+            return
+        self.set_pending([*self._pending, event])
+
+    def answered(self, envelope: Any) -> None:
+        """The hub answered ``envelope``: it is no longer pending."""
+        ref = event_of(envelope)[0]
+        if ref is None:
+            return
+        self._in_hub.discard(ref)
+        left = [e for e in self._pending if event_of(e)[0] != ref]
+        if len(left) != len(self._pending):
+            shown = self.state
+            self._pending = left
+            self._project()
+            if self.state != shown or self.connection != "online":
+                self.changed()     # online, the count of waiting events is not shown
+
+    def _project(self) -> None:
+        """What the screens show: the hub's state with the pending events on top."""
+        events = [e for e in self._pending if event_of(e)[0] not in self._in_hub]
+        if not self.hub_state and not events:
+            self.state, self.hand_view = {}, dict(self.hub_view)
+            self.pending_waiting, self.pending_stopped = 0, None
+        else:
+            base = self.hub_state or {"table": self.table, "phase": "waiting",
+                                      "strict": self._strict}
+            shown = projection(base, self.hub_view or None, events)
+            self.state, self.hand_view = shown.state, shown.seat_view or {}
+            self.pending_waiting, self.pending_stopped = shown.waiting, shown.stopped
+        summary = self.state.get("pending")
+        cards = summary.get("cards") if isinstance(summary, dict) else None
+        self.pending_cards = {c for c in cards or () if isinstance(c, str)}
+        self.auction = self._rebuild(self.state.get("auction"))
+        for watcher in self._watchers:
+            watcher()
+
+    @property
+    def pending_count(self) -> int:
+        """Events entered here that the hub has not answered yet."""
+        return len(self._pending)
+
+    @property
+    def pending_events(self) -> list[Any]:
+        return list(self._pending)
+
+    def _rebuild(self, entries: Any) -> Auction | None:
+        dealer = seat_of(self.state.get("dealer"))
+        if dealer is None or not isinstance(entries, list):
+            return None
+        auction = Auction(dealer)
+        for entry in entries:
+            try:
+                seat = seat_of(entry["seat"])
+                if seat is None:
+                    raise ValueError(f"seat {entry['seat']!r}")
+                auction.push(seat, Call.parse(entry["call"]), alert=bool(entry.get("alert")))
+            except (KeyError, TypeError, ValueError, BridgeError) as err:
+                log.warning("auction entry %r not understood, skipped: %s", entry, err)
+        return auction
+
+    # The table as shown ----------------------------------------------------------------------
+    @property
+    def schedule(self) -> dict[str, Any]:
+        """The round as the hub publishes it: boards, clock, expected pairs, what is next."""
+        schedule = self.state.get("schedule")
+        return schedule if isinstance(schedule, dict) else {}
+
+    @property
+    def phase(self) -> str | None:
+        phase = self.state.get("phase")
+        return phase if isinstance(phase, str) else None
+
+    @property
+    def round(self) -> Any:
+        return self.state.get("round")
+
+    @property
+    def board_number(self) -> int | None:
+        board = self.state.get("board")
+        return board if isinstance(board, int) else None
+
+    @property
+    def dealer(self) -> str | None:
+        dealer = self.state.get("dealer")
+        return dealer if dealer in tuple(SEATS) else None
+
+    @property
+    def vulnerability(self) -> str | None:
+        """The board's marking (Law 2): None, NS, EW or All; None when unknown."""
+        vul = self.state.get("vulnerability")
+        return vul if vul in ("None", "NS", "EW", "All") else None
+
+    @property
+    def turn(self) -> str | None:
+        turn = self.state.get("turn")
+        return turn if turn in tuple(SEATS) else None
+
+    @property
+    def declarer(self) -> str | None:
+        d = self.state.get("declarer")
+        return d if d in tuple(SEATS) else None
+
+    @property
+    def dummy_seat(self) -> str | None:
+        d = self.declarer
+        if d is None:
+            return None
+        return SEATS[(SEATS.index(d) + 2) % 4]
+
+    def vulnerable(self, seat: str) -> bool:
+        """Law 2: the board's marking for ``seat``'s side."""
+        try:
+            vul = Vulnerability.parse(str(self.state.get("vulnerability")))
+        except ValueError:
+            return False
+        s = seat_of(seat)
+        return s is not None and vul.is_vulnerable(s)
+
+    @property
+    def columns(self) -> list[str]:
+        """The seats of the auction grid's columns, from the dealer."""
+        dealer = self.dealer
+        start = SEATS.index(dealer) if dealer is not None else 0
+        return [SEATS[(start + i) % 4] for i in range(4)]
+
+    @property
+    def auction_entries(self) -> list[dict[str, Any]]:
+        """The public auction record as shown (none once the opening lead is faced, 41C)."""
+        entries = self.state.get("auction")
+        return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) \
+            else []
+
+    @property
+    def has_auction(self) -> bool:
+        return isinstance(self.state.get("auction"), list)
+
+    @property
+    def contract(self) -> str | None:
+        contract = self.state.get("contract")
+        return contract if isinstance(contract, str) else None
+
+    def contract_label(self, contract: str) -> str:
+        """'3NTX' -> '3SA X' in French."""
+        risk = "XX" if contract.endswith("XX") else "X" if contract.endswith("X") else ""
+        bid = contract[:len(contract) - len(risk)] if risk else contract
+        try:
+            label = self.tr.call(str(Call.parse(bid)))
+        except (BridgeError, ValueError):
+            label = bid
+        return f"{label} {risk}".strip()
+
+    @property
+    def contract_text(self) -> str | None:
+        contract = self.contract
+        if contract is None:
+            return None
+        if contract == "PASS":
+            return self.tr("auction.passed_out")
+        return self.tr("contract.by", contract=self.contract_label(contract),
+                       seat=self.tr.seat(self.declarer or "N"))
+
+    @property
+    def trick_cards(self) -> list[tuple[str, str]]:
+        """The trick in progress as (seat, card) pairs, in the order played."""
+        trick = self.state.get("trick")
+        if not isinstance(trick, dict):
+            return []
+        return [(p[0], p[1]) for p in trick.get("cards") or ()
+                if isinstance(p, list) and len(p) == 2]
+
+    @property
+    def claim_stands(self) -> bool:
+        claim = self.state.get("claim")
+        return isinstance(claim, dict) and claim.get("status") in ("open", "accepted")
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        tricks = self.state.get("tricks") or {}
+        return int(tricks.get("NS", 0)), int(tricks.get("EW", 0))
+
+    @property
+    def remaining_tricks(self) -> int:
+        return 13 - sum(self.tricks_won)
+
+    @property
+    def dummy_known(self) -> bool:
+        """Whether dummy's cards are known here: the hub shows them once the lead is faced;
+        a lead made offline faces dummy before the tablet has seen them."""
+        dummy = self.state.get("dummy")
+        return isinstance(dummy, dict) and isinstance(dummy.get("cards"), list)
+
+    @property
+    def dummy_cards(self) -> list[str]:
+        """Dummy's cards once the opening lead is faced (the state carries them only then)."""
+        dummy = self.state.get("dummy")
+        if self.phase != "play" or not isinstance(dummy, dict):
+            return []
+        return [c for c in dummy.get("cards") or () if isinstance(c, str)]
+
+    @property
+    def own_cards(self) -> list[str]:
+        """This seat's hand for the board on the table (never a stale board's)."""
+        view = self.hand_view
+        if self.seat is None or not view or view.get("board") != self.board_number \
+                or self.phase not in ("auction", "play"):
+            return []
+        return [c for c in view.get("hand") or () if isinstance(c, str)]
+
+    @property
+    def confirmed(self) -> bool:
+        """The board is over and its result confirmed (79A)."""
+        return bool(self.state.get("confirmed")) and self.phase == "over"
