@@ -63,6 +63,7 @@ from wire.protocol import (
     topic_seat,
     topic_state,
 )
+from wire.views import AlertView, HubStatus, ResultView, SeatView, TableView
 
 __all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
@@ -278,9 +279,9 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         status = topic_hub_status()
-        will = (status, _dumps({"online": False}), 1, True)
-        birth = (status, _dumps({"online": True, "started": self.clock(),
-                                 "tables": len(self.room.tables)}), 1, True)
+        will = (status, HubStatus(online=False).to_json(), 1, True)
+        birth = (status, HubStatus(online=True, started=self.clock(),
+                                   tables=len(self.room.tables)).to_json(), 1, True)
         client = MqttClient(self.url, self.client_id, will=will, birth=birth,
                             on_message=self._receive, start=False)
         self._client = client
@@ -616,7 +617,7 @@ class Hub:
         for alert in latest.values():
             self.stats.alerts += 1
             name = topic_alert(alert.id)
-            data = _dumps(alert.to_json())
+            data = AlertView.from_builtins(alert.to_json()).to_json()
             client = self._client
             if client is not None:
                 if alert.is_open:
@@ -634,13 +635,15 @@ class Hub:
             table = self.room.tables.get(table_id)
             if table is None:
                 continue
-            self._retain(topic_state(table_id), _dumps(table.public_state()), force)
+            self._retain(topic_state(table_id),
+                         TableView.from_builtins(table.public_state()).to_json(), force)
             for seat in Seat:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:
                     self._seat_keys[table_id, seat] = key
                     self._retain(topic_seat(table_id, seat.letter),
-                                 _dumps(table.seat_view(seat)), force)
+                                 SeatView.from_builtins(table.seat_view(seat)).to_json(),
+                                 force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (
@@ -655,7 +658,7 @@ class Hub:
                             pairs={"NS": ns, "EW": ew},
                             confirmed=any(ok for ok, _ in sitting.confirmations.values()),
                             ended=sitting.ended)
-                text = _dumps(data)
+                text = ResultView.from_builtins(data).to_json()
                 key = (table_id, round_, board)
                 if force or self._results.get(key) != text:
                     self._results[key] = text
@@ -687,7 +690,8 @@ class Hub:
         client = self._client
         if client is not None:
             for alert in self.room.alerts.open():
-                client.send(topic_alert(alert.id), _dumps(alert.to_json()), 1, True)
+                client.send(topic_alert(alert.id),
+                            AlertView.from_builtins(alert.to_json()).to_json(), 1, True)
 
 
 def _settle_memory() -> None:
