@@ -21,7 +21,9 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+from msgspec import UNSET, UnsetType
 
 from bridgecore.auction import Auction
 from bridgecore.calls import Call
@@ -29,9 +31,20 @@ from bridgecore.cards import Seat
 from bridgecore.errors import BridgeError
 from bridgecore.vulnerability import Vulnerability
 from tablet.i18n import LANGUAGES, Translator
-from tablet.offline import already_applied, event_of, projection
+from tablet.offline import Pending, already_applied, event_of, projection
+from tablet.state import CallEntry, ClaimState, TableState, seat_view, table_state
+from wire.views import (
+    DummyView,
+    LastTrick,
+    Pairs,
+    ResultScore,
+    Schedule,
+    SeatView,
+    TrickCount,
+    TrickView,
+)
 
-__all__ = ["SEATS", "Notice", "TableModel", "seat_of", "side_of"]
+__all__ = ["SEATS", "Notice", "TableModel", "known", "seat_of", "side_of"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +56,14 @@ def seat_of(letter: Any) -> Seat | None:
     if isinstance(letter, str) and len(letter) == 1 and letter in SEATS:
         return Seat(SEATS.index(letter))
     return None
+
+
+T = TypeVar("T")
+
+
+def known(value: T | UnsetType) -> T | None:
+    """A view's field, None when the hub left it out."""
+    return None if value is UNSET else value  # type: ignore[return-value]
 
 
 def side_of(letter: str) -> str:
@@ -74,15 +95,13 @@ class TableModel:
         self._strict = strict
         self.clock = clock                     # monotonic: waits at the table (STOP)
         self.wall = wall                       # the tablet's time of day
-        self.state: dict[str, Any] = {}        # what the screens show (tablet.offline)
-        self.hand_view: dict[str, Any] = {}
-        self.hub_state: dict[str, Any] = {}    # the hub's last public state
-        self.hub_view: dict[str, Any] = {}     # the hub's last view of this seat
+        self.state: TableState | None = None      # what the screens show (tablet.offline)
+        self.hand_view: SeatView | None = None
+        self.marks = Pending()                    # what of them the hub has not confirmed
+        self.hub_state: TableState | None = None  # the hub's last public state
+        self.hub_view: SeatView | None = None     # the hub's last view of this seat
         self._pending: list[Any] = []          # events not answered yet, oldest first
         self._in_hub: set[str] = set()         # ids of those the hub's state already has
-        self.pending_cards: set[str] = set()   # cards shown played but not confirmed
-        self.pending_waiting = 0               # pending events the projection could not show
-        self.pending_stopped: str | None = None
         self.connection = "connecting"
         self.message: Notice | None = None
         self.revision = 0
@@ -116,8 +135,7 @@ class TableModel:
     @property
     def strict(self) -> bool:
         """The table's mode: the state's when it carries one, else the configured one."""
-        value = self.state.get("strict")
-        return value if isinstance(value, bool) else self._strict
+        return self._strict if self.state is None else self.state.strict
 
     def changed(self) -> None:
         self.revision += 1
@@ -127,30 +145,33 @@ class TableModel:
         self._watchers.append(callback)
 
     # Input from the hub --------------------------------------------------------------------
-    def take_state(self, state: dict[str, Any]) -> bool:
-        """The table's public state (retained ``t/{table}/state``); False (and logged) when
-        it is not a state of this table."""
-        if not isinstance(state, dict) or state.get("table") != self.table:
+    def take_state(self, payload: Any) -> bool:
+        """The table's public state (retained ``t/{table}/state``, decoded by
+        :func:`tablet.state.table_state`); False (and logged) when it is not a state of this
+        table."""
+        state = table_state(payload)
+        if state is None or state.table != self.table:
             log.warning("state for another table or not a state ignored: %r",
-                        None if not isinstance(state, dict) else state.get("table"))
+                        None if state is None else state.table)
             return False
         head = self._pending[0] if self._pending else None
         ref = event_of(head)[0]
         if ref is not None and ref not in self._in_hub and \
-                already_applied(self.hub_state, state, head, self.hub_view or None):
+                already_applied(self.hub_state, state, head, self.hub_view):
             # The event in flight is in this state; its reply follows: not applied twice.
             self._in_hub.add(ref)
         self.hub_state = state
         self._project()
         return True
 
-    def take_seat(self, view: dict[str, Any]) -> bool:
+    def take_seat(self, payload: Any) -> bool:
         """This seat's own view (its hand). A per-table tablet shows no hand: ignored."""
-        if not isinstance(view, dict) or view.get("table") != self.table:
+        view = seat_view(payload)
+        if view is None or view.table != self.table:
             log.warning("seat view for another table ignored")
             return False
-        if self.seat is None or view.get("seat") != self.seat:
-            log.info("seat view of %s not for this tablet (%s): ignored", view.get("seat"),
+        if self.seat is None or view.seat != self.seat:
+            log.info("seat view of %s not for this tablet (%s): ignored", view.seat,
                      self.seat or "per table")
             return False
         self.hub_view = view
@@ -211,22 +232,22 @@ class TableModel:
             if self.state != shown or self.connection != "online":
                 self.changed()     # online, the count of waiting events is not shown
 
+    def _blank(self) -> TableState:
+        """The table before the hub has said anything of it."""
+        return TableState(table=self.table, round=0, pairs=Pairs(None, None),
+                          phase="waiting", strict=self._strict,
+                          schedule=Schedule([], None, None))
+
     def _project(self) -> None:
         """What the screens show: the hub's state with the pending events on top."""
         events = [e for e in self._pending if event_of(e)[0] not in self._in_hub]
-        if not self.hub_state and not events:
-            self.state, self.hand_view = {}, dict(self.hub_view)
-            self.pending_waiting, self.pending_stopped = 0, None
+        if self.hub_state is None and not events:
+            self.state, self.hand_view, self.marks = None, self.hub_view, Pending()
         else:
-            base = self.hub_state or {"table": self.table, "phase": "waiting",
-                                      "strict": self._strict}
-            shown = projection(base, self.hub_view or None, events)
-            self.state, self.hand_view = shown.state, shown.seat_view or {}
-            self.pending_waiting, self.pending_stopped = shown.waiting, shown.stopped
-        summary = self.state.get("pending")
-        cards = summary.get("cards") if isinstance(summary, dict) else None
-        self.pending_cards = {c for c in cards or () if isinstance(c, str)}
-        self.auction = self._rebuild(self.state.get("auction"))
+            shown = projection(self.hub_state or self._blank(), self.hub_view, events)
+            self.state, self.hand_view, self.marks = shown.state, shown.seat_view, \
+                shown.pending
+        self.auction = self._rebuild()
         for watcher in self._watchers:
             watcher()
 
@@ -239,62 +260,72 @@ class TableModel:
     def pending_events(self) -> list[Any]:
         return list(self._pending)
 
-    def _rebuild(self, entries: Any) -> Auction | None:
-        dealer = seat_of(self.state.get("dealer"))
-        if dealer is None or not isinstance(entries, list):
+    @property
+    def pending_waiting(self) -> int:
+        """Pending events the projection could not show (they wait for the hub)."""
+        return self.marks.events - self.marks.shown
+
+    @property
+    def pending_stopped(self) -> str | None:
+        """Why they wait."""
+        return self.marks.stopped
+
+    @property
+    def pending_cards(self) -> set[str]:
+        """Cards shown played on this board that the hub has not confirmed."""
+        return set(self.marks.cards)
+
+    def _rebuild(self) -> Auction | None:
+        dealer = seat_of(self.dealer)
+        if dealer is None or not self.has_auction:
             return None
         auction = Auction(dealer)
-        for entry in entries:
+        for entry in self.auction_entries:
             try:
-                seat = seat_of(entry["seat"])
-                if seat is None:
-                    raise ValueError(f"seat {entry['seat']!r}")
-                auction.push(seat, Call.parse(entry["call"]), alert=bool(entry.get("alert")))
-            except (KeyError, TypeError, ValueError, BridgeError) as err:
+                auction.push(Seat.parse(entry.seat), Call.parse(entry.call), alert=entry.alert)
+            except (ValueError, BridgeError) as err:
                 log.warning("auction entry %r not understood, skipped: %s", entry, err)
         return auction
 
     # The table as shown ----------------------------------------------------------------------
     @property
-    def schedule(self) -> dict[str, Any]:
+    def schedule(self) -> Schedule | None:
         """The round as the hub publishes it: boards, clock, expected pairs, what is next."""
-        schedule = self.state.get("schedule")
-        return schedule if isinstance(schedule, dict) else {}
+        return None if self.state is None else self.state.schedule
 
     @property
     def phase(self) -> str | None:
-        phase = self.state.get("phase")
-        return phase if isinstance(phase, str) else None
+        return None if self.state is None else self.state.phase
 
     @property
-    def round(self) -> Any:
-        return self.state.get("round")
+    def round(self) -> int | None:
+        return None if self.state is None or self.hub_state is None else self.state.round
+
+    @property
+    def pairs(self) -> Pairs | None:
+        return None if self.state is None else self.state.pairs
 
     @property
     def board_number(self) -> int | None:
-        board = self.state.get("board")
-        return board if isinstance(board, int) else None
+        return None if self.state is None else known(self.state.board)
 
     @property
     def dealer(self) -> str | None:
-        dealer = self.state.get("dealer")
-        return dealer if dealer in tuple(SEATS) else None
+        return None if self.state is None else known(self.state.dealer)
 
     @property
     def vulnerability(self) -> str | None:
         """The board's marking (Law 2): None, NS, EW or All; None when unknown."""
-        vul = self.state.get("vulnerability")
+        vul = None if self.state is None else known(self.state.vulnerability)
         return vul if vul in ("None", "NS", "EW", "All") else None
 
     @property
     def turn(self) -> str | None:
-        turn = self.state.get("turn")
-        return turn if turn in tuple(SEATS) else None
+        return None if self.state is None else known(self.state.turn)
 
     @property
     def declarer(self) -> str | None:
-        d = self.state.get("declarer")
-        return d if d in tuple(SEATS) else None
+        return None if self.state is None else known(self.state.declarer)
 
     @property
     def dummy_seat(self) -> str | None:
@@ -306,7 +337,7 @@ class TableModel:
     def vulnerable(self, seat: str) -> bool:
         """Law 2: the board's marking for ``seat``'s side."""
         try:
-            vul = Vulnerability.parse(str(self.state.get("vulnerability")))
+            vul = Vulnerability.parse(str(self.vulnerability))
         except ValueError:
             return False
         s = seat_of(seat)
@@ -320,20 +351,27 @@ class TableModel:
         return [SEATS[(start + i) % 4] for i in range(4)]
 
     @property
-    def auction_entries(self) -> list[dict[str, Any]]:
-        """The public auction record as shown (none once the opening lead is faced, 41C)."""
-        entries = self.state.get("auction")
-        return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) \
-            else []
+    def has_auction(self) -> bool:
+        """Whether the state carries the auction (not once the opening lead is faced, 41C)."""
+        return self.state is not None and self.state.auction is not UNSET
 
     @property
-    def has_auction(self) -> bool:
-        return isinstance(self.state.get("auction"), list)
+    def auction_entries(self) -> list[CallEntry]:
+        """The public auction record as shown (none once the opening lead is faced, 41C)."""
+        entries = None if self.state is None else known(self.state.auction)
+        return entries or []
+
+    def call_pending(self, index: int) -> bool:
+        """Whether the auction's call at ``index`` was entered here and is not confirmed."""
+        return index in self.marks.calls
+
+    def card_pending(self, card: str) -> bool:
+        """Whether ``card`` was played here on this board and is not confirmed."""
+        return card in self.marks.cards
 
     @property
     def contract(self) -> str | None:
-        contract = self.state.get("contract")
-        return contract if isinstance(contract, str) else None
+        return None if self.state is None else known(self.state.contract)
 
     def contract_label(self, contract: str) -> str:
         """'3NTX' -> '3SA X' in French."""
@@ -356,23 +394,32 @@ class TableModel:
                        seat=self.tr.seat(self.declarer or "N"))
 
     @property
+    def trick(self) -> TrickView | None:
+        return None if self.state is None else known(self.state.trick)
+
+    @property
     def trick_cards(self) -> list[tuple[str, str]]:
         """The trick in progress as (seat, card) pairs, in the order played."""
-        trick = self.state.get("trick")
-        if not isinstance(trick, dict):
-            return []
-        return [(p[0], p[1]) for p in trick.get("cards") or ()
-                if isinstance(p, list) and len(p) == 2]
+        trick = self.trick
+        return [] if trick is None else [(seat, card) for seat, card in trick.cards]
+
+    @property
+    def last_trick(self) -> LastTrick | None:
+        return None if self.state is None else known(self.state.last_trick)
+
+    @property
+    def claim(self) -> ClaimState | None:
+        return None if self.state is None else known(self.state.claim)
 
     @property
     def claim_stands(self) -> bool:
-        claim = self.state.get("claim")
-        return isinstance(claim, dict) and claim.get("status") in ("open", "accepted")
+        claim = self.claim
+        return claim is not None and claim.status in ("open", "accepted")
 
     @property
     def tricks_won(self) -> tuple[int, int]:
-        tricks = self.state.get("tricks") or {}
-        return int(tricks.get("NS", 0)), int(tricks.get("EW", 0))
+        tricks = None if self.state is None else known(self.state.tricks)
+        return (0, 0) if not isinstance(tricks, TrickCount) else (tricks.NS, tricks.EW)
 
     @property
     def remaining_tricks(self) -> int:
@@ -382,27 +429,38 @@ class TableModel:
     def dummy_known(self) -> bool:
         """Whether dummy's cards are known here: the hub shows them once the lead is faced;
         a lead made offline faces dummy before the tablet has seen them."""
-        dummy = self.state.get("dummy")
-        return isinstance(dummy, dict) and isinstance(dummy.get("cards"), list)
+        dummy = None if self.state is None else known(self.state.dummy)
+        return isinstance(dummy, DummyView) and not self.marks.dummy_hidden
 
     @property
     def dummy_cards(self) -> list[str]:
         """Dummy's cards once the opening lead is faced (the state carries them only then)."""
-        dummy = self.state.get("dummy")
-        if self.phase != "play" or not isinstance(dummy, dict):
+        dummy = None if self.state is None else known(self.state.dummy)
+        if self.phase != "play" or not isinstance(dummy, DummyView) or \
+                self.marks.dummy_hidden:
             return []
-        return [c for c in dummy.get("cards") or () if isinstance(c, str)]
+        return list(dummy.cards)
 
     @property
     def own_cards(self) -> list[str]:
         """This seat's hand for the board on the table (never a stale board's)."""
         view = self.hand_view
-        if self.seat is None or not view or view.get("board") != self.board_number \
+        if self.seat is None or view is None or view.board != self.board_number \
                 or self.phase not in ("auction", "play"):
             return []
-        return [c for c in view.get("hand") or () if isinstance(c, str)]
+        return list(view.hand)
+
+    @property
+    def result(self) -> ResultScore | None:
+        return None if self.state is None else known(self.state.result)
 
     @property
     def confirmed(self) -> bool:
         """The board is over and its result confirmed (79A)."""
-        return bool(self.state.get("confirmed")) and self.phase == "over"
+        return self.state is not None and self.state.confirmed is True and \
+            self.phase == "over"
+
+    @property
+    def deal(self) -> str | None:
+        """The hand record: the state carries it only once the board is over here."""
+        return None if self.state is None else known(self.state.deal)

@@ -208,8 +208,9 @@ class TabletPresenter:
         ``schedule.deadline``, hub time); the tablet's clock is corrected by the hub's time
         in its replies."""
         model = self.model
-        deadline = model.schedule.get("deadline")
-        if not isinstance(deadline, int | float):
+        schedule = model.schedule
+        deadline = None if schedule is None else schedule.deadline
+        if deadline is None:
             return None
         left = deadline - (model.wall() + model.hub_offset)
         if left <= 0:

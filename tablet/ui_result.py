@@ -243,10 +243,10 @@ class ResultScreen(Screen):
         p = self.host.presenter.result
         m = p.model
         tr = m.tr
-        state = m.state if shown else {}
-        key = (shown, tr.language, m.four_colour,
-               repr([state.get(k) for k in ("board", "phase", "traveller", "percentage",
-                                            "imps", "field", "dd")]))
+        state = m.state if shown else None
+        key = (shown, tr.language, m.four_colour, None if state is None else (
+            state.board, state.phase, state.traveller, state.percentage, state.imps,
+            state.field, state.dd))
         if key == self._traveller_key:
             return
         self._traveller_key = key

@@ -172,7 +172,7 @@ class AuctionPresenter:
             return None
         if model.phase == "play" and model.trick_cards:
             return None
-        seats = [str(e.get("seat")) for e in entries]
+        seats = [e.seat for e in entries]
         seat = model.seat if model.seat is not None else seats[-1]
         if seat not in seats or seat not in SEATS:
             return None
@@ -226,7 +226,7 @@ class AuctionPresenter:
         """Take back the last call (Law 25A: before partner has called)."""
         seat = self.undo_seat
         if seat is None:
-            mine = any(e.get("seat") == self.model.seat for e in self.model.auction_entries)
+            mine = any(e.seat == self.model.seat for e in self.model.auction_entries)
             raise PresenterError("err.undo_late" if mine and self.model.seat is not None
                                  else "err.undo_none")
         return "undo", {"seat": seat}

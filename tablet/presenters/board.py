@@ -21,9 +21,10 @@ class BoardPresenter:
     def suggested_boards(self) -> list[int]:
         """The boards to offer on the board screen: the round's (the state's
         ``schedule.boards``) still to come after the one on the table, else the next one."""
-        boards = self.model.schedule.get("boards")
+        schedule = self.model.schedule
+        boards = [] if schedule is None else schedule.boards
         n = self.model.board_number
-        if isinstance(boards, list) and all(isinstance(b, int) for b in boards) and boards:
+        if boards:
             return [b for b in boards if n is None or b > n] if n in boards or n is None \
                 else list(boards)
         return [] if n is None else [n + 1]
@@ -34,20 +35,18 @@ class BoardPresenter:
         go next, as the movement says (``schedule.next``); the director's word prevails."""
         if self.suggested_boards or self.model.phase not in ("over", "waiting"):
             return None
-        following = self.model.schedule.get("next")
-        if not isinstance(following, dict):
+        schedule = self.model.schedule
+        following = None if schedule is None else schedule.next
+        if following is None:
             return None
         tr = self.model.tr
         moves = []
-        for side in ("NS", "EW"):
-            move = following.get(side)
-            if isinstance(move, dict) and move.get("table"):
-                moves.append(tr("board.next_pair", pair=move.get("pair"),
-                                table=move.get("table"),
-                                side=tr.side(str(move.get("direction")))))
-        boards = following.get("boards")
-        if isinstance(boards, list) and boards:
-            moves.append(tr("board.next_boards", tables=", ".join(map(str, boards))))
+        for move in (following.NS, following.EW):
+            if move is not None and move.table:
+                moves.append(tr("board.next_pair", pair=move.pair, table=move.table,
+                                side=tr.side(move.direction)))
+        if following.boards:
+            moves.append(tr("board.next_boards", tables=", ".join(following.boards)))
         return tr("board.next", moves="; ".join(moves)) if moves else None
 
     @property
@@ -55,19 +54,19 @@ class BoardPresenter:
         """'This is not the board for this table and round' when the board on the table is
         not among the round's (``schedule.boards``): Law 15. Shown on the auction and play
         screens too."""
-        boards = self.model.schedule.get("boards")
+        schedule = self.model.schedule
+        boards = [] if schedule is None else schedule.boards
         n = self.model.board_number
-        if isinstance(boards, list) and boards and n is not None and n not in boards:
+        if boards and n is not None and n not in boards:
             return self.model.tr("board.wrong", board=n)
         return None
 
     @property
     def pairs_text(self) -> str | None:
-        pairs = self.model.state.get("pairs")
-        if not isinstance(pairs, dict):
+        pairs = self.model.pairs
+        if pairs is None:
             return None
-        return self.model.tr("board.pairs", ns=pairs.get("NS") or "-",
-                             ew=pairs.get("EW") or "-")
+        return self.model.tr("board.pairs", ns=pairs.NS or "-", ew=pairs.EW or "-")
 
     def announce(self, number: int) -> Event:
         """Announce the board put on the table."""

@@ -50,9 +50,11 @@ class CheckinPresenter:
 
     def expected_pair(self, direction: str) -> int | None:
         """The pair the movement seats here for ``direction`` (``schedule.expected``)."""
-        expected = self.model.schedule.get("expected")
-        want = expected.get(direction) if isinstance(expected, dict) else None
-        return want if isinstance(want, int) else None
+        schedule = self.model.schedule
+        expected = None if schedule is None else schedule.expected
+        if expected is None or direction not in ("NS", "EW"):
+            return None
+        return expected.NS if direction == "NS" else expected.EW
 
     def warning(self, direction: str, pair: int) -> str | None:
         """The warning for a pair that is not the one the movement seats here (Law 5B)."""
@@ -102,7 +104,8 @@ class CheckinPresenter:
         """A check-in sent before the first state: its round is the state's."""
         for side, (round_, pair) in list(self._checked_in.items()):
             if round_ is None:
-                self._checked_in[side] = (self.model.hub_state.get("round"), pair)
+                hub = self.model.hub_state
+                self._checked_in[side] = (None if hub is None else hub.round, pair)
 
     def accepted(self, kind: Any, body: dict[str, Any]) -> None:
         """An accepted check-in: the state published before the reply has its round."""

@@ -11,7 +11,7 @@ from bridgecore.auction import CallStatus
 from bridgecore.calls import Call
 from bridgecore.errors import BridgeError
 from tablet.i18n import Translator, suit_colour
-from tablet.model import SEATS, TableModel, side_of
+from tablet.model import SEATS, TableModel, known, side_of
 
 __all__ = [
     "LIVE", "AuctionCell", "CallOption", "CardOption", "Event", "PresenterError",
@@ -99,11 +99,8 @@ def auction_cells(model: TableModel) -> list[AuctionCell]:
     row, last = 0, -1
     seat_here = model.seat
     partner = None if seat_here is None else SEATS[(SEATS.index(seat_here) + 2) % 4]
-    for entry in model.auction_entries:
-        seat = entry.get("seat")
-        if seat not in columns:
-            continue
-        call = str(entry.get("call"))
+    for index, entry in enumerate(model.auction_entries):
+        seat, call = entry.seat, entry.call
         col = columns.index(seat)
         if col <= last:
             row += 1
@@ -113,13 +110,12 @@ def auction_cells(model: TableModel) -> list[AuctionCell]:
         except (BridgeError, ValueError):
             label = call
         visible = seat != partner
-        explanation = entry.get("explanation")
+        explanation = known(entry.explanation)
         opponent = seat_here is None or side_of(seat) != side_of(seat_here)
         out.append(AuctionCell(
-            seat, call, label, row, col, str(entry.get("status", "made")),
-            alert=bool(entry.get("alert")) and visible,
-            explanation=explanation if isinstance(explanation, str) and opponent
-            else None, pending=entry.get("pending") is True))
+            seat, call, label, row, col, entry.status, alert=entry.alert and visible,
+            explanation=explanation if opponent else None,
+            pending=model.call_pending(index)))
     return out
 
 

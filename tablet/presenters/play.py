@@ -25,7 +25,7 @@ from typing import Any
 from bridgecore.cards import ALL_CARDS, Card
 from bridgecore.errors import BridgeError
 from tablet.i18n import suit_colour
-from tablet.model import SEATS, TableModel, seat_of, side_of
+from tablet.model import SEATS, TableModel, known, seat_of, side_of
 from tablet.presenters.common import (
     AuctionCell,
     CardOption,
@@ -65,15 +65,15 @@ class PlayPresenter:
     def hub_state_changed(self) -> None:
         """Note the cards the hub shows played on this board (the picker leaves them out)."""
         state = self.model.hub_state
-        board = state.get("board")
+        if state is None:
+            return
+        board = known(state.board)
         if board != self._played_board:
             self._played_board = board
             self._played = set()
-        trick = state.get("trick")
-        if isinstance(trick, dict):
-            for pair in trick.get("cards") or ():
-                if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], str):
-                    self._played.add(pair[1])
+        trick = known(state.trick)
+        if trick is not None:
+            self._played.update(card for _, card in trick.cards)
 
     def refused(self, kind: Any, body: dict[str, Any]) -> None:
         """A refused claim answer is forgotten: the screen asks again."""
@@ -114,31 +114,26 @@ class PlayPresenter:
     @property
     def trick_pending(self) -> set[str]:
         """The seats whose card in the trick is not yet confirmed by the hub."""
-        trick = self.model.state.get("trick")
-        marked = trick.get("pending") if isinstance(trick, dict) else None
-        if not isinstance(marked, list):
-            return set()
-        return {seat for seat, card in self.model.trick_cards if card in marked}
+        model = self.model
+        return {seat for seat, card in model.trick_cards if model.card_pending(card)}
 
     @property
     def trick_number(self) -> int | None:
-        trick = self.model.state.get("trick")
-        return trick.get("number") if isinstance(trick, dict) else None
+        trick = self.model.trick
+        return None if trick is None else trick.number
 
     @property
     def last_trick(self) -> dict[str, Any] | None:
         """The trick just quitted: ``number``, ``cards`` (seat -> card), ``winner``,
         ``pending`` (seats whose card the hub has not confirmed); None before the first
         trick is complete."""
-        last = self.model.state.get("last_trick")
-        if self.model.phase != "play" or not isinstance(last, dict):
+        model = self.model
+        last = model.last_trick
+        if model.phase != "play" or last is None:
             return None
-        cards = {p[0]: p[1] for p in last.get("cards") or ()
-                 if isinstance(p, list) and len(p) == 2}
-        marked = last.get("pending")
-        marked = marked if isinstance(marked, list) else []
-        return {"number": last.get("number"), "cards": cards, "winner": last.get("winner"),
-                "pending": {seat for seat, card in cards.items() if card in marked}}
+        cards = dict(last.cards)
+        return {"number": last.number, "cards": cards, "winner": last.winner,
+                "pending": {seat for seat, card in cards.items() if model.card_pending(card)}}
 
     @property
     def last_trick_allowed(self) -> bool:
@@ -226,29 +221,28 @@ class PlayPresenter:
     @property
     def claim_view(self) -> ClaimView | None:
         model = self.model
-        claim = model.state.get("claim")
-        if model.phase not in ("play", "over") or not isinstance(claim, dict):
+        claim = model.claim
+        if model.phase not in ("play", "over") or claim is None:
             return None
-        claimer = claim.get("claimer")
+        claimer = claim.claimer
         declarer = model.declarer
-        if claimer not in tuple(SEATS) or declarer is None:
+        if declarer is None:
             return None
         d = SEATS.index(declarer)
         if side_of(claimer) == side_of(declarer):
             answerers = [SEATS[(d + 1) % 4], SEATS[(d + 3) % 4]]   # both defenders (69A)
         else:
             answerers = [declarer]
-        key = (model.board_number, claimer, claim.get("tricks"), claim.get("remaining"))
+        key = (model.board_number, claimer, claim.tricks, claim.remaining)
         mine = answerers if model.seat is None else [s for s in answerers if s == model.seat]
-        status = str(claim.get("status"))
+        status = claim.status
         answer_for = tuple(s for s in mine if (*key, s) not in self._answered) \
             if status == "open" else ()
-        tricks = int(claim.get("tricks") or 0)
-        remaining = int(claim.get("remaining") or 0)
-        return ClaimView(claimer, tricks, remaining, str(claim.get("statement") or ""),
+        tricks, remaining = claim.tricks, claim.remaining
+        return ClaimView(claimer, tricks, remaining, claim.statement or "",
                          status, answer_for,
                          model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
-                                  remaining=remaining), pending=claim.get("pending") is True)
+                                  remaining=remaining), pending=model.marks.claim)
 
     # Commands: each returns the event to send ------------------------------------------------
     def card(self, card: str, seat: str | None = None) -> Event:

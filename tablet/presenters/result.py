@@ -12,7 +12,7 @@ from typing import Any
 from bridgecore.cards import Seat
 from bridgecore.deal import Deal
 from bridgecore.errors import BridgeError
-from tablet.model import SEATS, TableModel, side_of
+from tablet.model import TableModel, side_of
 from tablet.presenters.common import Event, PresenterError
 
 __all__ = ["ResultPresenter", "ResultView"]
@@ -65,16 +65,14 @@ class ResultPresenter:
         """The result at the table once the board is over (the hub computes it from the
         play, an accepted claim included: never typed)."""
         model = self.model
-        data = model.state.get("result")
-        if model.phase != "over" or not isinstance(data, dict):
+        data = model.result
+        if model.phase != "over" or data is None:
             return None
         tr = model.tr
-        contract = str(data.get("contract"))
-        score = int(data.get("score_ns") or 0)
-        declarer = data.get("declarer")
-        tricks = data.get("tricks")
-        pending = data.get("pending") is True
-        if contract == "PASS" or declarer not in tuple(SEATS) or not isinstance(tricks, int):
+        contract, score = data.contract, data.score_ns
+        declarer, tricks = data.declarer, data.tricks
+        pending = model.marks.result
+        if contract == "PASS" or declarer is None or tricks is None:
             return ResultView("PASS", None, None, 0, (tr("result.passed_out"),
                                                       tr("result.score", ns=0, ew=0)), pending)
         level = int(contract[0]) if contract[:1].isdigit() else 0
@@ -117,9 +115,9 @@ class ResultPresenter:
         """The four hands, only once the board is finished here and its result confirmed or
         answered from this tablet (the state carries the deal only once it is over)."""
         model = self.model
-        text = model.state.get("deal")
+        text = model.deal
         board = model.board_number
-        if model.phase != "over" or not isinstance(text, str):
+        if model.phase != "over" or text is None:
             return {}
         answered = any(b == board for b, _ in self._confirmed)
         if not (self.confirmed or answered):

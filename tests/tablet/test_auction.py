@@ -112,8 +112,9 @@ def test_law_16_40_a_self_alert_reaches_the_opponents_not_partner() -> None:
     assert north.auction.cells[0].alert
     assert not t["S"].auction.cells[0].alert                      # partner: no UI (16B)
     # Explanations, when the hub publishes them (proposed): opponents only.
-    state = {**north.model.state, "auction": [{**north.model.state["auction"][0],
-                                         "explanation": "5+ spades"}]}
+    assert north.model.state is not None
+    state = north.model.state.to_builtins()
+    state["auction"] = [{**state["auction"][0], "explanation": "5+ spades"}]
     for seat in SEATS:
         t[seat].on_state(state)
     assert t["E"].auction.cells[0].explanation == "5+ spades"
@@ -127,7 +128,8 @@ def test_law_25a_undo_only_before_partner_has_called() -> None:
     t.calls("1H")
     assert north.auction.undo_seat == "N"
     t.ok(north, north.auction.undo())
-    assert north.model.state["auction"] == [] and north.model.turn == "N"
+    assert north.model.has_auction and north.model.auction_entries == []
+    assert north.model.turn == "N"
     t.calls("1S", "Pass")
     assert north.auction.undo_seat == "N"                 # LHO has called, partner not yet
     t.calls("2S")
@@ -147,7 +149,7 @@ def test_law_25a_table_tablet_takes_back_the_last_call() -> None:
     t.calls("1S", "Pass")
     assert tab.auction.undo_seat == "E"
     t.ok(tab, tab.auction.undo())
-    assert [e["call"] for e in tab.model.state["auction"]] == ["1S"] and tab.model.turn == "E"
+    assert [e.call for e in tab.model.auction_entries] == ["1S"] and tab.model.turn == "E"
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,6 +3,8 @@ a real hub table (tests/tablet/tables.py): Law 5."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tablet.presenter import TabletPresenter
@@ -10,6 +12,7 @@ from tablet.presenters import PresenterError
 from tests.hub.test_table import START
 from tests.tablet.tables import Table
 from wire.protocol import Envelope, Reply
+from wire.views import Pairs
 
 
 def test_law_5_checkin_body_is_what_the_hub_takes_and_moves_to_the_board_screen() -> None:
@@ -51,11 +54,17 @@ def test_law_5b_refused_checkin_is_asked_again_and_the_movement_warning_when_kno
                                  {"direction": "NS", "pair": 1}))
     assert tab.screen == "checkin" and tab.model.message is not None
     # The movement's pairs, as the hub publishes them (schedule.expected): Law 5B.
-    assert tab.model.state["schedule"]["expected"] == {"NS": 1, "EW": 4}
+    assert tab.model.state is not None
+    assert tab.model.state.schedule.expected == Pairs(1, 4)
     assert tab.checkin.warning("NS", 1) is None
     tab.checkin.check_in(5, "EW")
     assert tab.model.message is not None and "Pair 5" in tab.model.message.text
     assert "pair 4" in tab.model.message.text and tab.model.message.level == "warning"
+
+
+# What every state carries (wire.views.TableView): the mode and the round's schedule.
+WAITING: dict[str, Any] = {"strict": False,
+                           "schedule": {"boards": [], "expected": None, "next": None}}
 
 
 def test_law_5_a_new_round_checkin_moves_on_with_the_table() -> None:
@@ -63,7 +72,7 @@ def test_law_5_a_new_round_checkin_moves_on_with_the_table() -> None:
     table to that round: the tablet goes on to the board screen, not back to check-in."""
     north = TabletPresenter("A1", seat="N")
     over = {"table": "A1", "round": 1, "phase": "over", "board": 2, "dealer": "E",
-            "vulnerability": "NS", "pairs": {"NS": 1, "EW": 4}}
+            "vulnerability": "NS", "pairs": {"NS": 1, "EW": 4}, **WAITING}
     north.on_state(over)
     north.result.next_board()
     north.checkin.new_round()
@@ -73,7 +82,9 @@ def test_law_5_a_new_round_checkin_moves_on_with_the_table() -> None:
     north.on_state({**over, "round": 2, "pairs": {"NS": 1, "EW": 6}})   # the hub moved on
     assert north.screen == "board"
     north.on_reply({"type": "ack", "code": "ok"}, {"type": event[0], "body": event[1]})
-    north.on_state({"table": "A1", "round": 2, "phase": "waiting"})
+    north.on_state({"table": "A1", "round": 2, "phase": "waiting", **WAITING,
+                    "pairs": {"NS": None, "EW": None}})
     assert north.screen == "board"
-    north.on_state({"table": "A1", "round": 3, "phase": "waiting"})    # the director's round
+    north.on_state({"table": "A1", "round": 3, "phase": "waiting", **WAITING,
+                    "pairs": {"NS": None, "EW": None}})    # the director's round
     assert north.screen == "checkin"

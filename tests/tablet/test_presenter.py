@@ -55,14 +55,17 @@ def test_languages_card_and_call_letters() -> None:
 def test_law_8_round_clock_once_the_director_starts_the_round() -> None:
     t = Table()                            # the room's round 1 started at START, 15 minutes
     north = t["N"]
-    assert north.model.state["schedule"]["deadline"] == START + 15 * 60
+    assert north.model.schedule is not None
+    assert north.model.schedule.deadline == START + 15 * 60
     north.on_reply({"type": "ack", "code": "ok", "time": t.clock + 30.0})  # hub 30 s ahead
     t.clock = START + 15 * 60 - 30 - 125   # the tablet's own clock, 30 s behind the hub's
     assert north.clock_text == "2:05 left"
     t.clock = START + 15 * 60
     assert north.clock_text == "Time is up"
-    schedule = {**north.model.state["schedule"], "started": None, "deadline": None}
-    north.on_state({**north.model.state, "schedule": schedule})   # not started: no clock
+    assert north.model.state is not None
+    state = north.model.state.to_builtins()
+    state["schedule"].update(started=None, deadline=None)
+    north.on_state(state)                    # not started: no clock
     assert north.clock_text is None
 
 
@@ -83,17 +86,24 @@ def test_bad_input_never_crashes_and_keeps_what_was_good() -> None:
     t = Table().seated()
     north = t["N"]
     good = north.model.state
-    north.on_state("nonsense")  # type: ignore[arg-type]
+    assert good is not None
+    north.on_state("nonsense")
     north.on_state({"table": "A2", "phase": "play"})
+    # A malformed view from the network is dropped whole (logged): what was good stays.
+    north.on_state({**good.to_builtins(), "auction": [
+        {"seat": "N", "call": "9Z", "alert": False, "status": "made"}, "junk",
+        {"seat": "Q", "call": "1S", "alert": False, "status": "made"}]})
     assert north.model.state is good
-    north.on_state({**good, "auction": [{"seat": "N", "call": "9Z"}, "junk",
-                                        {"seat": "Q", "call": "1S"}, {"seat": "N",
-                                                                       "call": "1S"}]})
+    # A call the tablet does not understand in a well-formed view is shown, and skipped.
+    north.on_state({**good.to_builtins(), "auction": [
+        {"seat": "N", "call": "9Z", "alert": False, "status": "made"},
+        {"seat": "N", "call": "1S", "alert": False, "status": "made"}]})
     assert [c.call for c in north.auction.cells] == ["9Z", "1S"]
     assert north.auction.turn_text
     north.on_seat({"table": "A1", "seat": "E", "board": 1, "hand": ["SA"]})
     assert "SA" in north.model.own_cards                   # East's view ignored, North's kept
-    north.on_state({**good, "vulnerability": "?", "deal": "junk", "phase": "over"})
+    north.on_state({**good.to_builtins(), "vulnerability": "?", "deal": "junk",
+                    "phase": "over"})
     assert not north.model.vulnerable("N") and north.result.hand_record == {}
     with pytest.raises(PresenterError):
         north.auction.call("nonsense")
@@ -142,7 +152,7 @@ class Outbox:
             t.publish()          # the state first: the event is in it, still pending here
             hub = tablet.model.hub_state
             assert footprint(tablet.model.state) == footprint(
-                project(hub, tablet.model.hub_view or None, self.box[1:] if reply.status == "ack"
+                project(hub, tablet.model.hub_view, self.box[1:] if reply.status == "ack"
                         else self.box)), "applied twice"
             tablet.on_reply(json.loads(reply.to_json()), env)
             self.box.pop(0)
@@ -163,7 +173,8 @@ def test_offline_a_table_tablet_plays_on_then_the_hubs_state_replaces_its_own() 
     assert tab.model.turn == "E" and tab.auction.turn_text == "East to call"
     assert tab.model.pending_count == 1
     assert [(c.call, c.pending) for c in tab.auction.cells] == [("1S", True)]
-    assert tab.model.hub_state["turn"] == "N" and tab.model.hub_state["auction"] == []
+    assert tab.model.hub_state is not None
+    assert tab.model.hub_state.turn == "N" and tab.model.hub_state.auction == []
     for call in ("Pass", "4S", "Pass", "Pass", "Pass"):
         t.now += 20.0
         box.enter(tab.auction.call(call))

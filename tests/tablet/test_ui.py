@@ -183,12 +183,12 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     # The auction: 1NT - Pass - 3NT (a jump: STOP, West waits) - Pass - Pass - Pass.
     def call(root: TabletRoot, text: str, calls_before: int, name: str = "") -> None:
         show(root)
-        until(lambda: len(root.presenter.model.state.get("auction", ())) == calls_before,
+        until(lambda: len(root.presenter.model.auction_entries) == calls_before,
               f"{calls_before} calls before {text}")
         if name:
             shot(root, name)
         tap(root.screens["auction"].pad.buttons[text])
-        until(lambda: len(north.model.state.get("auction", ())) == calls_before + 1,
+        until(lambda: len(north.model.auction_entries) == calls_before + 1,
               f"{text} recorded")
 
     call(n, "1NT", 0)
@@ -200,13 +200,13 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     shot(w, "bidding")
     touch(w.screens["auction"].pad.buttons["Pass"])   # locked: no call is made
     frames(5)
-    assert len(north.model.state["auction"]) == 3 and not room["W"].link.pending
+    assert len(north.model.auction_entries) == 3 and not room["W"].link.pending
     SKIPPED[0] += 10.0                       # ten seconds later (Annex I)
     call(w, "Pass", 3)
     call(n, "Pass", 4)
     call(e, "Pass", 5)
     until(lambda: north.model.phase == "play" and north.model.declarer == "N", "3NT by North")
-    assert north.model.state["contract"] == "3NT"
+    assert north.model.contract == "3NT"
 
     # The play: East leads, declarer plays from dummy, West, declarer.
     def play(root: TabletRoot, from_dummy: bool = False) -> None:
@@ -313,7 +313,8 @@ def test_the_app_takes_the_links_callbacks_from_any_thread() -> None:
     root = app.build()
     assert isinstance(root, TabletRoot) and app.tablet is root
     worker = threading.Thread(target=lambda: (app.post_connection("online"), app.post_state(
-        {"table": "A1", "round": 1, "phase": "waiting", "pairs": {"NS": 1, "EW": 4}})))
+        {"table": "A1", "round": 1, "phase": "waiting", "pairs": {"NS": 1, "EW": 4},
+         "strict": False, "schedule": {"boards": [], "expected": None, "next": None}})))
     worker.start()
     worker.join()
     until(lambda: presenter.model.connection == "online" and presenter.model.state, "the callbacks")
@@ -349,5 +350,6 @@ def test_the_pad_by_touch_alert_with_its_explanation_and_undo() -> None:
     assert not tab.auction.alert_armed and pad.explanation.text == ""
     assert root.screens["auction"].grid.children     # the record shows the call
     tap(pad.undo)
-    assert sent[-1] == ("undo", {"seat": "N"}) and tab.model.state["auction"] == []
+    assert sent[-1] == ("undo", {"seat": "N"})
+    assert tab.model.has_auction and tab.model.auction_entries == []
     root.close()
