@@ -4,11 +4,14 @@
 The window is a thin view of :class:`tablet.presenter.TabletPresenter`: a top bar (table,
 board, dealer, vulnerability in Law 2 red, round clock, connection, language, four colours,
 and the silent director call, always there), a message strip (the hub's refusals in the
-player's language), and one screen at a time (check-in, board, auction, play, result).
+player's language), and one screen at a time (check-in, board, auction, play, result), each
+drawing what its own presenter (``presenter.checkin``, ``presenter.auction``...) says and
+calling its commands.
 
 Threads never touch widgets: the link's callbacks (network thread) go through
 ``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
-Kivy clock; the presenter and the widgets live on the UI thread only.
+Kivy clock; the presenter and the widgets live on the UI thread only. The payloads are
+decoded into typed views there, by the table model (:mod:`tablet.state`).
 
 The table plays on while the network is down (:mod:`tablet.offline`): the screen shows
 the events the hub has not answered yet on top of its last state. ``pending`` (the link's

@@ -3,11 +3,14 @@
 :class:`TableModel` holds the hub's last public state of the table (``hub_state``), this
 seat's own view (its hand), the events entered here that the hub has not answered yet (the
 outbox's entries, oldest first) and the tablet's settings (table, seat, language, four
-colours, strict mode). From them it works out :attr:`TableModel.state`, what the screens
-show: the hub's state with the waiting events applied on top (:mod:`tablet.offline`), so
-that the table plays on while the network is down. It also keeps what every screen shares:
-the connection status, the message for the players, the hub's clock offset and a
-``revision`` that moves on each change (the window redraws then).
+colours, strict mode). The hub's payloads are decoded at this edge into typed, frozen views
+(:mod:`tablet.state`: a malformed one is logged and dropped, the last good one stays). From
+them it works out :attr:`TableModel.state`, what the screens show: the hub's state with the
+waiting events applied on top (:mod:`tablet.offline`; what of it is not confirmed yet is in
+:attr:`TableModel.marks`), so that the table plays on while the network is down. Its
+properties read the state's fields (None when the hub left one out). It also keeps what
+every screen shares: the connection status, the message for the players, the hub's clock
+offset and a ``revision`` that moves on each change (the window redraws then).
 
 The screens' presenters (:mod:`tablet.presenters`) read the model and keep what is their
 own (the check-in sent, the STOP wait, the claims answered, the result confirmed); the
@@ -63,7 +66,7 @@ T = TypeVar("T")
 
 def known(value: T | UnsetType) -> T | None:
     """A view's field, None when the hub left it out."""
-    return None if value is UNSET else value  # type: ignore[return-value]
+    return None if value is UNSET else value
 
 
 def side_of(letter: str) -> str:

@@ -67,7 +67,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from msgspec import UNSET
 from msgspec.structs import replace
@@ -81,7 +81,15 @@ from bridgecore.play import trick_winner
 from bridgecore.scoring import score_ns
 from bridgecore.vulnerability import Vulnerability
 from tablet.state import CallEntry, ClaimState, TableState
-from wire.views import DummyView, LastTrick, ResultScore, SeatView, TrickCount, TrickView
+from wire.views import (
+    DummyView,
+    LastTrick,
+    ResultScore,
+    SeatLetter,
+    SeatView,
+    TrickCount,
+    TrickView,
+)
 
 __all__ = [
     "Pending", "Projection", "already_applied", "event_of", "footprint", "project",
@@ -175,6 +183,11 @@ def _need_seat(letter: Any) -> Seat:
     return seat
 
 
+def _letter(seat: Seat) -> SeatLetter:
+    """The seat's letter, as the views type it."""
+    return cast(SeatLetter, seat.letter)
+
+
 def _shown(value: Any) -> Any:
     """A field's value for a message: None when the state leaves it out."""
     return None if value is UNSET else value
@@ -248,7 +261,7 @@ class _Table:
         leader = contract.declarer.lho
         self.s = replace(s, phase="play", turn=leader.letter, contract=str(contract),
                          declarer=contract.declarer.letter, doubled=contract.risk.suffix,
-                         trick=TrickView(1, leader.letter, []), tricks=TrickCount(0, 0))
+                         trick=TrickView(1, _letter(leader), []), tricks=TrickCount(0, 0))
 
     def call(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))
@@ -267,7 +280,7 @@ class _Table:
                 raise _Stop(f"illegal_call: {call} by {seat} is not allowed now")
         alert = body.get("alert") is True
         auction.push(seat, call, alert=alert)
-        entries = [*self._entries(), CallEntry(seat.letter, str(call), alert, "made")]
+        entries = [*self._entries(), CallEntry(_letter(seat), str(call), alert, "made")]
         self.calls.add(len(entries) - 1)
         self._after_auction(entries)
 
@@ -373,15 +386,15 @@ class _Table:
             known = self._known_hand(declarer.partner)   # dummy's own tablet knows them
             self.dummy_hidden = known is None
             self.s = replace(self.s, auction=UNSET, dummy=DummyView(
-                declarer.partner.letter, [] if known is None else list(known)))
+                _letter(declarer.partner), [] if known is None else list(known)))
         held = self._dummy_cards(seat)
         if held is not None and text in held:
-            self.s = replace(self.s, dummy=DummyView(seat.letter,
+            self.s = replace(self.s, dummy=DummyView(_letter(seat),
                                                      [c for c in held if c != text]))
         held = self._view_hand(seat)
         if held is not None and text in held and self.view is not None:
             self.view = replace(self.view, hand=[c for c in held if c != text])
-        played = [*trick.cards, (seat.letter, text)]
+        played = [*trick.cards, (_letter(seat), text)]
         self.cards.append(text)
         cards.append((seat, card))
         if len(cards) < 4:
@@ -390,7 +403,7 @@ class _Table:
         winner = trick_winner(tuple(cards), None, contract.strain.suit)
         ns = winner.side is Side.NS
         won = TrickCount(tricks.NS + ns, tricks.EW + (not ns))
-        last = LastTrick(trick.number, leader.letter, played, winner.letter)
+        last = LastTrick(trick.number, _letter(leader), played, _letter(winner))
         if won.NS + won.EW >= 13:
             self.result = True
             self.s = replace(self.s, phase="over", turn=None, trick=None, tricks=won,
@@ -399,7 +412,7 @@ class _Table:
                                                  else won.EW))
             return
         self.s = replace(self.s, tricks=won, last_trick=last, turn=winner.letter,
-                         trick=TrickView(trick.number + 1, winner.letter, []))
+                         trick=TrickView(trick.number + 1, _letter(winner), []))
 
     def _result(self, contract: Contract, tricks: int) -> ResultScore:
         """The result as played (the hub adds Law 64, which it alone can see)."""
@@ -409,7 +422,8 @@ class _Table:
             vul = Vulnerability.NONE
         assert contract.declarer is not None
         score = score_ns(contract, tricks, vul.is_vulnerable(Side.NS), vul.is_vulnerable(Side.EW))
-        return ResultScore(str(contract), contract.declarer.letter, tricks, score, tricks, score)
+        return ResultScore(str(contract), _letter(contract.declarer), tricks, score, tricks,
+                           score)
 
     # Claims --------------------------------------------------------------------------------
     def claim_made(self, body: dict[str, Any]) -> None:
@@ -430,7 +444,7 @@ class _Table:
         self._accepted, self._disputed, self._answers_known = (), (), True
         self.claim = True
         self.s = replace(self.s, turn=None, claim=ClaimState(
-            seat.letter, tricks, remaining, str(body.get("statement") or ""), "open"))
+            _letter(seat), tricks, remaining, str(body.get("statement") or ""), "open"))
 
     def claim_answer(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))

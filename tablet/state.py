@@ -45,7 +45,8 @@ class ClaimState(ClaimView, frozen=True):
 class TableState(TableView, frozen=True):
     """``t/{table}/state`` as the tablet reads it (module docstring)."""
 
-    auction: list[CallEntry] | UnsetType = UNSET
+    # The same fields, read with the proposed additions (a narrower type: subclasses).
+    auction: list[CallEntry] | UnsetType = UNSET  # type: ignore[assignment]
     claim: ClaimState | UnsetType = UNSET
 
 

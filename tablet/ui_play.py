@@ -284,11 +284,10 @@ class PlayScreen(Screen):
         me = m.seat if m.seat is not None else None
         last = p.last_trick
         if last is not None and (self.peeking or not p.trick):
-            winner = last["winner"]
-            self.trick.show(last["cards"], winner, tr, m.four_colour,
-                            centre=tr("play.trick_won", number=last["number"] or "",
-                                      seat=tr.seat(winner) if winner else ""),
-                            me=me, pending=last["pending"])
+            self.trick.show(last.cards, last.winner, tr, m.four_colour,
+                            centre=tr("play.trick_won", number=last.number,
+                                      seat=tr.seat(last.winner)),
+                            me=me, pending=last.pending)
             return
         self.trick.show(p.trick, m.turn, tr, m.four_colour,
                         centre=tr("play.trick", number=p.trick_number or ""),

@@ -29,11 +29,11 @@ from tablet.presenters.common import (
     PresenterError,
     is_jump,
 )
-from tablet.presenters.play import ClaimView, PlayPresenter
+from tablet.presenters.play import ClaimView, PlayPresenter, QuittedTrick
 from tablet.presenters.result import ResultPresenter, ResultView
 
 __all__ = [
     "AuctionCell", "AuctionPresenter", "BoardPresenter", "CallOption", "CardOption",
     "CheckinPresenter", "ClaimView", "Event", "PlayPresenter", "PresenterError",
-    "ResultPresenter", "ResultView", "is_jump",
+    "QuittedTrick", "ResultPresenter", "ResultView", "is_jump",
 ]

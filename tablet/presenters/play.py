@@ -35,7 +35,7 @@ from tablet.presenters.common import (
     card_options,
 )
 
-__all__ = ["ClaimView", "PlayPresenter"]
+__all__ = ["ClaimView", "PlayPresenter", "QuittedTrick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,17 @@ class ClaimView:
     answer_for: tuple[str, ...]
     text: str
     pending: bool = False     # made or answered here, not yet confirmed by the hub
+
+
+@dataclass(frozen=True, slots=True)
+class QuittedTrick:
+    """The trick just quitted (66A): its cards by seat, its winner, and the seats whose card
+    the hub has not confirmed yet."""
+
+    number: int
+    cards: dict[str, str]
+    winner: str
+    pending: set[str]
 
 
 class PlayPresenter:
@@ -123,17 +134,15 @@ class PlayPresenter:
         return None if trick is None else trick.number
 
     @property
-    def last_trick(self) -> dict[str, Any] | None:
-        """The trick just quitted: ``number``, ``cards`` (seat -> card), ``winner``,
-        ``pending`` (seats whose card the hub has not confirmed); None before the first
-        trick is complete."""
+    def last_trick(self) -> QuittedTrick | None:
+        """The trick just quitted; None before the first trick is complete."""
         model = self.model
         last = model.last_trick
         if model.phase != "play" or last is None:
             return None
-        cards = dict(last.cards)
-        return {"number": last.number, "cards": cards, "winner": last.winner,
-                "pending": {seat for seat, card in cards.items() if model.card_pending(card)}}
+        cards: dict[str, str] = dict(last.cards)
+        return QuittedTrick(last.number, cards, last.winner,
+                            {seat for seat, card in cards.items() if model.card_pending(card)})
 
     @property
     def last_trick_allowed(self) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bridgecore.cards import Seat
-from tablet.presenters import PresenterError
+from tablet.presenters import PresenterError, QuittedTrick
 from tests.tablet.tables import SEATS, Table, any_card_of, enabled, in_play
 
 
@@ -168,8 +168,8 @@ def test_law_68d_no_card_once_a_claim_stands_and_no_card_played_twice() -> None:
 def test_law_66a_quitted_trick_shown_until_the_players_side_plays_to_the_next() -> None:
     t = in_play()                                  # trick 1: E HJ, S H8, W H2, N HA
     for tablet in t.tablets.values():
-        assert tablet.play.last_trick == {"number": 1, "winner": "N", "pending": set(),
-                                     "cards": {"E": "HJ", "S": "H8", "W": "H2", "N": "HA"}}
+        assert tablet.play.last_trick == QuittedTrick(
+            1, {"E": "HJ", "S": "H8", "W": "H2", "N": "HA"}, "N", set())
         assert tablet.play.last_trick_allowed            # nobody has led to trick 2 yet
     t.cards("SA")                                   # North (NS) leads to trick 2
     assert not t["N"].play.last_trick_allowed and not t["S"].play.last_trick_allowed

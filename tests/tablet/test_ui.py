@@ -237,7 +237,7 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     show(w)
     until(lambda: west.play.last_trick is not None, "the quitted trick on West's tablet")
     cloth = w.screens["play"].trick
-    quitted = dict(west.play.last_trick["cards"])
+    quitted = dict(west.play.last_trick.cards)
     faces = lambda: [label.text for _, face, label in cloth._places if face.opacity]  # noqa: E731
     assert "won by North" in cloth.centre.text and len(faces()) == 4
     assert w.screens["play"].last_button.disabled          # nothing led yet: on the cloth
