@@ -83,7 +83,7 @@ class View(Struct, frozen=True):
 
     def to_builtins(self) -> dict[str, Any]:
         """The payload as plain dicts and lists (what ``json.loads(to_json())`` gives)."""
-        out: dict[str, Any] = msgspec.to_builtins(self)
+        out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
         return out
 
 
