@@ -5,17 +5,22 @@ one naming it. The hub's own views, built by a room that plays, go through them 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from bridgecore.cards import Seat
+from bridgecore.irregularity import Kind
+from hub.alerts import AlertStatus as HubAlertStatus
+from hub.alerts import HubKind
 from hub.room import Room, Section
 from tenace.devices import DeviceEvent, envelopes
 from tests.hub.test_table import DEALS, MOVEMENT, START
 from wire.protocol import ProtocolError
 from wire.views import (
     MAX_VIEW,
+    AlertKind,
+    AlertStatus,
     AlertView,
     DeviceStatus,
     HubStatus,
@@ -122,6 +127,11 @@ def test_a_view_is_exactly_the_json_the_hub_publishes(kind: type[View],
     assert kind.from_json(view.to_json().encode()) == view
     assert view.to_builtins() == obj
     assert kind.VERSION == 1
+
+
+def test_the_alert_kinds_are_the_games_and_the_hubs() -> None:
+    assert set(get_args(AlertKind)) == {k.value for k in Kind} | {k.value for k in HubKind}
+    assert set(get_args(AlertStatus)) == {s.value for s in HubAlertStatus}
 
 
 def test_views_are_frozen_and_read_by_attribute() -> None:
