@@ -2,8 +2,9 @@
 
 The topic grammar lives here and only here: builders for every topic and one
 parser. Payloads are typed, versioned JSON envelopes with ``to_json`` /
-``from_json``; anything malformed is a :class:`ProtocolError` with a code and a
-reason that the hub sends back on the device's reply topic.
+``from_json``, decoded and bounded by :mod:`wire.messages` (msgspec); anything
+malformed is a :class:`ProtocolError` with a code and a reason naming the field,
+that the hub sends back on the device's reply topic.
 """
 
 from __future__ import annotations
