@@ -86,7 +86,7 @@ class View(Struct, frozen=True):
             return msgspec.json.decode(payload, type=cls)
         except msgspec.ValidationError as err:
             raise ProtocolError("malformed", f"{cls.__name__}: {err}") from None
-        except msgspec.DecodeError as err:
+        except (msgspec.DecodeError, RecursionError) as err:  # msgspec's own depth guard
             raise ProtocolError("malformed", f"{cls.__name__}: not JSON: {err}") from None
 
     @classmethod

@@ -5,7 +5,7 @@ hostile JSON only ever gives an Envelope or a ProtocolError (fuzzed)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -249,6 +249,18 @@ def test_director_commands_have_a_shape(command: dict[str, Any]) -> None:
 def test_bad_director_commands_do_not_fit(command: dict[str, Any]) -> None:
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert(command, DirectorCommand)
+
+
+def test_every_director_command_of_the_hub_has_its_struct() -> None:
+    """hub.director checks the commands against the room; their shapes are these."""
+    from hub.director import COMMANDS
+    from hub.scoring import RULING_FIELDS
+    tags = {kind.__struct_config__.tag for kind in get_args(DirectorCommand)}
+    assert tags == set(COMMANDS)
+    for kind in get_args(DirectorCommand):
+        fields = set(kind.__struct_fields__) - {"v"}
+        expected = RULING_FIELDS if kind is Ruling else COMMANDS[kind.__struct_config__.tag][1]
+        assert fields == set(expected), kind
 
 
 # Fuzzing -----------------------------------------------------------------------------------

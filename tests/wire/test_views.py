@@ -8,6 +8,8 @@ import json
 from typing import Any, get_args
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bridgecore.cards import Seat
 from bridgecore.irregularity import Kind
@@ -173,6 +175,27 @@ def test_garbage_is_a_protocol_error() -> None:
     with pytest.raises(ProtocolError) as err:
         HubStatus.from_json(b" " * (MAX_VIEW + 1))
     assert err.value.code == "too_large"
+
+
+scalars = (st.none() | st.booleans() | st.integers(-10 ** 30, 10 ** 30) | st.floats()
+           | st.text(max_size=10))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.sampled_from(["table", "seat", "board", "hand",
+                                                         "online", "facts", "x"]), inner,
+                                        max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values, st.sampled_from([kind for kind, _ in SAMPLES]), st.integers(0, 3))
+def test_any_json_gives_a_view_or_a_protocol_error(value: Any, kind: type[View],
+                                                   deep: int) -> None:
+    text = "[" * (deep * 2000) + json.dumps(value) + "]" * (deep * 2000)
+    try:
+        view = kind.from_json(text)
+    except ProtocolError as err:
+        assert err.code == "malformed"
+    else:
+        assert kind.from_json(view.to_json()) == view
 
 
 def test_the_rooms_own_views_go_through_unchanged() -> None:
