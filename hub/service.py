@@ -54,6 +54,7 @@ from wire.protocol import (
     ProtocolError,
     Reply,
     parse_topic,
+    salvage,
     topic_alert,
     topic_dealer_reply,
     topic_hub_command,
@@ -63,7 +64,7 @@ from wire.protocol import (
     topic_seat,
     topic_state,
 )
-from wire.views import AlertView, HubStatus, ResultView, SeatView, TableView
+from wire.views import AlertView, HubStatus, ResultView, SeatView, TableView, View
 
 __all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
@@ -99,6 +100,16 @@ class HubStats:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _view(kind: type[View], obj: dict[str, Any]) -> str:
+    """The payload of a view (wire.views). One the type refuses is a bug of the hub's: it
+    is logged and published as it is, the room goes on."""
+    try:
+        return kind.from_builtins(obj).to_json()
+    except ProtocolError as err:
+        log.error("%s not of its type, published as it is: %s", kind.__name__, err.reason)
+        return _dumps(obj)
 
 
 class Hub:
@@ -458,7 +469,7 @@ class Hub:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
         except ProtocolError as err:
-            ref, seq = _salvage(payload)
+            ref, seq = salvage(payload)
             self._rejected(table, device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
@@ -489,7 +500,7 @@ class Hub:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
         except ProtocolError as err:
-            ref, seq = _salvage(payload)
+            ref, seq = salvage(payload)
             self._rejected("dealing", device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
@@ -617,7 +628,7 @@ class Hub:
         for alert in latest.values():
             self.stats.alerts += 1
             name = topic_alert(alert.id)
-            data = AlertView.from_builtins(alert.to_json()).to_json()
+            data = _view(AlertView, alert.to_json())
             client = self._client
             if client is not None:
                 if alert.is_open:
@@ -636,13 +647,13 @@ class Hub:
             if table is None:
                 continue
             self._retain(topic_state(table_id),
-                         TableView.from_builtins(table.public_state()).to_json(), force)
+                         _view(TableView, table.public_state()), force)
             for seat in Seat:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:
                     self._seat_keys[table_id, seat] = key
                     self._retain(topic_seat(table_id, seat.letter),
-                                 SeatView.from_builtins(table.seat_view(seat)).to_json(),
+                                 _view(SeatView, table.seat_view(seat)),
                                  force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
@@ -658,7 +669,7 @@ class Hub:
                             pairs={"NS": ns, "EW": ew},
                             confirmed=any(ok for ok, _ in sitting.confirmations.values()),
                             ended=sitting.ended)
-                text = ResultView.from_builtins(data).to_json()
+                text = _view(ResultView, data)
                 key = (table_id, round_, board)
                 if force or self._results.get(key) != text:
                     self._results[key] = text
@@ -691,7 +702,7 @@ class Hub:
         if client is not None:
             for alert in self.room.alerts.open():
                 client.send(topic_alert(alert.id),
-                            AlertView.from_builtins(alert.to_json()).to_json(), 1, True)
+                            _view(AlertView, alert.to_json()), 1, True)
 
 
 def _settle_memory() -> None:
@@ -703,18 +714,6 @@ def _settle_memory() -> None:
     are never walked again; only the new ones are, and once a minute."""
     gc.collect()
     gc.freeze()
-
-
-def _salvage(payload: bytes) -> tuple[str, int | None]:
-    """The id and seq of a rejected payload, when they can be read, for the reply's ``ref``."""
-    try:
-        obj = json.loads(payload)
-        ref = obj.get("id") if isinstance(obj, dict) else None
-        seq = obj.get("seq") if isinstance(obj, dict) else None
-        return (ref if isinstance(ref, str) else "?",
-                seq if isinstance(seq, int) and not isinstance(seq, bool) else None)
-    except (ValueError, UnicodeDecodeError):
-        return "?", None
 
 
 class HubRunner:

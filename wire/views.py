@@ -34,11 +34,12 @@ from msgspec import UNSET, Struct, UnsetType
 from wire.errors import ProtocolError
 
 __all__ = [
-    "MAX_VIEW", "AlertView", "AuctionEntry", "ClaimView", "DeviceStatus", "DoubleDummy",
-    "DummyView", "FieldInfo", "HubStatus", "LastTrick", "NextPair", "NextRound", "Number",
-    "Pairs", "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
-    "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
-    "TravellerLine", "TravellerResult", "TravellerView", "TrickCount", "TrickView", "View",
+    "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
+    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubStatus", "LastTrick",
+    "NextPair", "NextRound", "Number", "Pairs", "RankingBoard", "RankingEntry",
+    "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
+    "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
+    "TrickCount", "TrickView", "View",
 ]
 
 MAX_VIEW = 4 * 1024 * 1024     # bytes: a view larger than this is not one the hub publishes
@@ -47,6 +48,21 @@ SeatLetter = Literal["N", "E", "S", "W"]
 Number = int | float           # kept as the hub gives it: an int is not turned into a float
 Pair = int | str               # a pair's number, or a team's name
 Phase = Literal["waiting", "auction", "play", "over"]
+
+# What an alert is about: the irregularities of bridgecore.irregularity.Kind, then the hub's
+# own findings (hub.alerts.HubKind); a test keeps this list equal to the two.
+AlertKind = Literal[
+    "wrong_card_count", "duplicate_card", "missing_card", "call_out_of_rotation",
+    "insufficient_bid", "inadmissible_double", "inadmissible_redouble", "bid_above_seven",
+    "call_in_breach_of_pass_obligation", "call_after_final_pass", "change_of_call",
+    "lead_out_of_turn", "play_out_of_turn", "card_not_in_hand", "card_played_twice",
+    "revoke", "disputed_claim",
+    "wrong_board", "wrong_table", "wrong_direction", "wrong_pair", "board_already_played",
+    "hand_not_dealt", "rotated_board", "hands_exchanged", "hand_differs", "foreign_card",
+    "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
+    "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
+]
+AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 
 V = TypeVar("V", bound="View")
 
@@ -70,7 +86,7 @@ class View(Struct, frozen=True):
             return msgspec.json.decode(payload, type=cls)
         except msgspec.ValidationError as err:
             raise ProtocolError("malformed", f"{cls.__name__}: {err}") from None
-        except msgspec.DecodeError as err:
+        except (msgspec.DecodeError, RecursionError) as err:  # msgspec's own depth guard
             raise ProtocolError("malformed", f"{cls.__name__}: not JSON: {err}") from None
 
     @classmethod
@@ -83,7 +99,7 @@ class View(Struct, frozen=True):
 
     def to_builtins(self) -> dict[str, Any]:
         """The payload as plain dicts and lists (what ``json.loads(to_json())`` gives)."""
-        out: dict[str, Any] = msgspec.to_builtins(self)
+        out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
         return out
 
 
@@ -275,7 +291,7 @@ class AlertView(View, frozen=True):
 
     id: str
     version: int
-    kind: str
+    kind: AlertKind
     law: str
     table: str
     round: int | None
@@ -290,7 +306,7 @@ class AlertView(View, frozen=True):
     facts: dict[str, Any]
     evidence: dict[str, Any]
     options: list[dict[str, Any]]
-    status: str
+    status: AlertStatus
     acknowledged_at: Number | None
     ruling: dict[str, Any] | None
     ruled_at: Number | None
