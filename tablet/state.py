@@ -63,6 +63,9 @@ def _decode(kind: type[TableState] | type[SeatView], payload: Any) -> Any:
     except ProtocolError as err:
         log.warning("%s dropped: %s", kind.__name__, err)
         return None
+    except RecursionError:   # parsed JSON nested deeper than any view
+        log.warning("%s dropped: nested too deep", kind.__name__)
+        return None
     log.warning("%s dropped: not a view (%s)", kind.__name__, type(payload).__name__)
     return None
 

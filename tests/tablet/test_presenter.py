@@ -88,6 +88,11 @@ def test_bad_input_never_crashes_and_keeps_what_was_good() -> None:
     good = north.model.state
     assert good is not None
     north.on_state("nonsense")
+    north.on_state("[" * 100_000 + "]" * 100_000)      # deeper than any view: dropped
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    north.on_state({**good.to_builtins(), "pairs": deep})
     north.on_state({"table": "A2", "phase": "play"})
     # A malformed view from the network is dropped whole (logged): what was good stays.
     north.on_state({**good.to_builtins(), "auction": [
