@@ -209,12 +209,12 @@ def bench_taps(url: str, taps: int) -> None:
         Window.add_widget(root)
         root.size = Window.size
         try:
-            idle_until(lambda: presenter.connection == "online" and presenter.state)
+            idle_until(lambda: presenter.model.connection == "online" and presenter.model.state)
             for kind, body in (("checkin", {"direction": "NS", "pair": 1}),
                                ("checkin", {"direction": "EW", "pair": 4}),
                                ("board", {"board": 1})):
                 link.send(kind, body)
-            idle_until(lambda: presenter.screen == "auction" and presenter.own_cards)
+            idle_until(lambda: presenter.screen == "auction" and presenter.model.own_cards)
             pad = root.screens["auction"]
             latencies: list[float] = []
 

@@ -69,6 +69,7 @@ from hub.errors import HubError
 from hub.section import Section
 from hub.traveller import expected_results, result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
+from wire.views import RankingView, TravellerView
 
 if TYPE_CHECKING:
     from bridgecore.deal import Deal
@@ -731,11 +732,12 @@ class LiveScoring:
         out = []
         for name in names:
             scored = self.section(name)
-            out.append((topic_ranking(scored.key), _dumps(scored.ranking_json())))
+            out.append((topic_ranking(scored.key),
+                        RankingView.from_builtins(scored.ranking_json()).to_json()))
             boards = set(scored.lines)
             for board in sorted(boards | self._published[name]):
                 out.append((topic_traveller(scored.key, board),
-                            _dumps(scored.traveller_json(board))))
+                            TravellerView.from_builtins(scored.traveller_json(board)).to_json()))
             self._published[name] = boards
         return out
 

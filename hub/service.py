@@ -55,6 +55,7 @@ from wire.protocol import (
     ProtocolError,
     Reply,
     parse_topic,
+    salvage,
     topic_alert,
     topic_dealer_reply,
     topic_hub_command,
@@ -64,6 +65,7 @@ from wire.protocol import (
     topic_seat,
     topic_state,
 )
+from wire.views import AlertView, HubStatus, ResultView, SeatView, TableView, View
 
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
@@ -100,6 +102,16 @@ class HubStats:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _view(kind: type[View], obj: dict[str, Any]) -> str:
+    """The payload of a view (wire.views). One the type refuses is a bug of the hub's: it
+    is logged and published as it is, the room goes on."""
+    try:
+        return kind.from_builtins(obj).to_json()
+    except ProtocolError as err:
+        log.error("%s not of its type, published as it is: %s", kind.__name__, err.reason)
+        return _dumps(obj)
 
 
 class Hub:
@@ -280,9 +292,9 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         status = topic_hub_status()
-        will = (status, _dumps({"online": False}), 1, True)
-        birth = (status, _dumps({"online": True, "started": self.clock(),
-                                 "tables": len(self.room.tables)}), 1, True)
+        will = (status, HubStatus(online=False).to_json(), 1, True)
+        birth = (status, HubStatus(online=True, started=self.clock(),
+                                   tables=len(self.room.tables)).to_json(), 1, True)
         client = MqttClient(self.url, self.client_id, will=will, birth=birth,
                             on_message=self._receive, start=False)
         self._client = client
@@ -459,7 +471,7 @@ class Hub:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
         except ProtocolError as err:
-            ref, seq = _salvage(payload)
+            ref, seq = salvage(payload)
             self._rejected(table, device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
@@ -490,7 +502,7 @@ class Hub:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
         except ProtocolError as err:
-            ref, seq = _salvage(payload)
+            ref, seq = salvage(payload)
             self._rejected("dealing", device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
@@ -618,7 +630,7 @@ class Hub:
         for alert in latest.values():
             self.stats.alerts += 1
             name = topic_alert(alert.id)
-            data = _dumps(alert.to_json())
+            data = _view(AlertView, alert.to_json())
             client = self._client
             if client is not None:
                 if alert.is_open:
@@ -636,13 +648,15 @@ class Hub:
             table = self.room.tables.get(table_id)
             if table is None:
                 continue
-            self._retain(topic_state(table_id), _dumps(table.public_state()), force)
+            self._retain(topic_state(table_id),
+                         _view(TableView, table.public_state()), force)
             for seat in Seat:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:
                     self._seat_keys[table_id, seat] = key
                     self._retain(topic_seat(table_id, seat.letter),
-                                 _dumps(table.seat_view(seat)), force)
+                                 _view(SeatView, table.seat_view(seat)),
+                                 force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (
@@ -657,7 +671,7 @@ class Hub:
                             pairs={"NS": ns, "EW": ew},
                             confirmed=any(ok for ok, _ in sitting.confirmations.values()),
                             ended=sitting.ended)
-                text = _dumps(data)
+                text = _view(ResultView, data)
                 key = (table_id, round_, board)
                 if force or self._results.get(key) != text:
                     self._results[key] = text
@@ -689,7 +703,8 @@ class Hub:
         client = self._client
         if client is not None:
             for alert in self.room.alerts.open():
-                client.send(topic_alert(alert.id), _dumps(alert.to_json()), 1, True)
+                client.send(topic_alert(alert.id),
+                            _view(AlertView, alert.to_json()), 1, True)
 
 
 def _settle_memory() -> None:
@@ -701,18 +716,6 @@ def _settle_memory() -> None:
     are never walked again; only the new ones are, and once a minute."""
     gc.collect()
     gc.freeze()
-
-
-def _salvage(payload: bytes) -> tuple[str, int | None]:
-    """The id and seq of a rejected payload, when they can be read, for the reply's ``ref``."""
-    try:
-        obj = json.loads(payload)
-        ref = obj.get("id") if isinstance(obj, dict) else None
-        seq = obj.get("seq") if isinstance(obj, dict) else None
-        return (ref if isinstance(ref, str) else "?",
-                seq if isinstance(seq, int) and not isinstance(seq, bool) else None)
-    except (ValueError, UnicodeDecodeError):
-        return "?", None
 
 
 class HubRunner:

@@ -4,11 +4,14 @@
 The window is a thin view of :class:`tablet.presenter.TabletPresenter`: a top bar (table,
 board, dealer, vulnerability in Law 2 red, round clock, connection, language, four colours,
 and the silent director call, always there), a message strip (the hub's refusals in the
-player's language), and one screen at a time (check-in, board, auction, play, result).
+player's language), and one screen at a time (check-in, board, auction, play, result), each
+drawing what its own presenter (``presenter.checkin``, ``presenter.auction``...) says and
+calling its commands.
 
 Threads never touch widgets: the link's callbacks (network thread) go through
 ``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
-Kivy clock; the presenter and the widgets live on the UI thread only.
+Kivy clock; the presenter and the widgets live on the UI thread only. The payloads are
+decoded into typed views there, by the table model (:mod:`tablet.state`).
 
 The table plays on while the network is down (:mod:`tablet.offline`): the screen shows
 the events the hub has not answered yet on top of its last state. ``pending`` (the link's
@@ -40,7 +43,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from tablet.i18n import LANGUAGES, SUIT_SYMBOLS, suit_colour
-from tablet.presenter import PresenterError, TabletPresenter
+from tablet.presenter import TabletPresenter
+from tablet.presenters import PresenterError
 from tablet.ui_auction import AuctionScreen
 from tablet.ui_board import BoardScreen
 from tablet.ui_checkin import CheckinScreen
@@ -110,22 +114,22 @@ class TopBar(Panel):
                 dp(8) * (len(self.second.children) - 1)
 
     def refresh(self, p: TabletPresenter) -> None:
-        tr = p.tr
-        first = tr("header.table", table=p.table)
-        round_ = p.state.get("round")
+        m = p.model
+        tr = m.tr
+        first = tr("header.table", table=m.table)
+        round_ = m.round
         if isinstance(round_, int):
             first += "   " + tr("header.round", round=round_)
-        if p.seat is not None:
-            first += "   " + tr("header.seat", seat=tr.seat(p.seat))
+        if m.seat is not None:
+            first += "   " + tr("header.seat", seat=tr.seat(m.seat))
         second = ""
-        if p.board_number is not None:
-            second = tr("header.board", board=p.board_number)
-            dealer = p.state.get("dealer")
-            if dealer in ("N", "E", "S", "W"):
-                second += "   " + tr("header.dealer", seat=tr.seat(dealer))
+        if m.board_number is not None:
+            second = tr("header.board", board=m.board_number)
+            if m.dealer is not None:
+                second += "   " + tr("header.dealer", seat=tr.seat(m.dealer))
         self.info.text = f"{first}\n{second}" if second else first
-        vul = p.state.get("vulnerability") if p.board_number else None
-        if vul in ("None", "NS", "EW", "All"):
+        vul = m.vulnerability if m.board_number else None
+        if vul is not None:
             self.vul_text.text = tr(f"vul.{vul}")
             red = vul != "None"
             self.vul.bg = list(PALETTE["vul"] if red else PALETTE["notvul"])
@@ -135,16 +139,16 @@ class TopBar(Panel):
             self.vul.opacity = 0
         self.clock.text = p.clock_text or ""
         self._fit()
-        status = p.connection if p.connection in _CONNECTION_COLOURS else "offline"
-        waiting = p.pending_count if status != "online" else 0   # online: in flight
+        status = m.connection if m.connection in _CONNECTION_COLOURS else "offline"
+        waiting = m.pending_count if status != "online" else 0   # online: in flight
         self.connection.text = tr(f"conn.{status}") + (f" ({waiting})" if waiting else "")
         self.connection.bg = list(PALETTE[_CONNECTION_COLOURS[status]])
-        self.language.text = p.language.upper()
-        suits = [(s, suit_colour(s, True)) for s in "SHDC"] if p.four_colour else \
+        self.language.text = m.language.upper()
+        suits = [(s, suit_colour(s, True)) for s in "SHDC"] if m.four_colour else \
             [(s, suit_colour(s, False)) for s in "SHDC"]
         self.colours.text = "".join(f"[color={_hex(c)}]{SUIT_SYMBOLS[s]}[/color]"
                                     for s, c in suits)
-        self.colours.selected = p.four_colour
+        self.colours.selected = m.four_colour
         self.director.text = tr("director.button")
 
 
@@ -165,7 +169,7 @@ class TabletRoot(BoxLayout):
         self.pending = pending
         self.bar = TopBar(self)
         self.add_widget(self.bar)
-        self.message = Tap("", self.presenter.dismiss_message, size=22, radius=0,
+        self.message = Tap("", self.presenter.model.dismiss_message, size=22, radius=0,
                            size_hint_y=None, height=0)
         self.add_widget(self.message)
         self.body = Panel(bg=list(PALETTE["page"]))
@@ -222,7 +226,7 @@ class TabletRoot(BoxLayout):
         try:
             event = command(*args)
         except PresenterError as err:
-            self.presenter.notify(err.text(self.presenter.tr), "error")
+            self.presenter.model.notify(err.text(self.presenter.model.tr), "error")
             self.refresh()
             return False
         if event is not None:
@@ -244,11 +248,12 @@ class TabletRoot(BoxLayout):
         return True
 
     def next_language(self) -> None:
-        self.presenter.next_language()
+        self.presenter.model.next_language()
         self.refresh(force=True)
 
     def toggle_colours(self) -> None:
-        self.presenter.set_four_colour(not self.presenter.four_colour)
+        model = self.presenter.model
+        model.set_four_colour(not model.four_colour)
         self.refresh(force=True)
 
     def call_director(self) -> None:
@@ -258,20 +263,21 @@ class TabletRoot(BoxLayout):
     def tick(self) -> None:
         """Four times a second: the STOP countdown, the round clock, old messages."""
         p = self.presenter
-        if p.message is not None and p.message is self._message and \
+        m = p.model
+        if m.message is not None and m.message is self._message and \
                 time.monotonic() - self._message_at > _MESSAGE_SECONDS:
-            p.dismiss_message()
-        wait = p.stop_wait
-        key = (int(wait + 0.999) if wait > 0 else 0, p.stop_banner, p.clock_text)
-        if key != self._ticked or p.revision != self._seen:
+            m.dismiss_message()
+        wait = p.auction.stop_wait
+        key = (int(wait + 0.999) if wait > 0 else 0, p.auction.stop_banner, p.clock_text)
+        if key != self._ticked or m.revision != self._seen:
             self._ticked = key
             self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> None:
         p = self.presenter
-        if not force and p.revision == self._seen:
+        if not force and p.model.revision == self._seen:
             return
-        self._seen = p.revision
+        self._seen = p.model.revision
         landscape = self.width >= self.height
         name = p.screen
         if name != self.screen_name or self.current is None:
@@ -290,7 +296,7 @@ class TabletRoot(BoxLayout):
             self.current.arrange(landscape)
         self.bar.arrange(landscape)
         self.bar.refresh(p)
-        message = p.message
+        message = p.model.message
         if message is not self._message:
             self._message = message
             self._message_at = time.monotonic()

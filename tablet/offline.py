@@ -3,13 +3,14 @@
 Everything a player enters goes to the outbox first (:mod:`wire.outbox`) and reaches the
 hub later, in order (:mod:`wire.link`). While the events wait, for a moment online or
 for as long as the network is down, the screen must still move on: the next player calls,
-the card just played lies on the table. :func:`project` takes the hub's last public state
-(``TableState.public_state()``), this seat's view (``seat_view``: its hand, or None) and the
-events still pending in the outbox, applies the events on top of the state with
-``bridgecore``, and returns a dict of the same shape as the hub's state, so that the
-presenter reads it as it reads the hub's. When the hub's replies arrive the acknowledged
-events leave the outbox and the hub's own state takes their place; a refused one is dropped
-and the projection is worked out again without it.
+the card just played lies on the table. :func:`projection` takes the hub's last public state
+(a :class:`tablet.state.TableState`), this seat's view (a :class:`wire.views.SeatView`: its
+hand, or None) and the events still pending in the outbox, applies the events on top of the
+state with ``bridgecore``, and returns a new state of the same type (the hub's is frozen and
+left as it is: each step is a :func:`msgspec.structs.replace`), so that the presenters read
+it as they read the hub's. When the hub's replies arrive the acknowledged events leave the
+outbox and the hub's own state takes their place; a refused one is dropped and the
+projection is worked out again without it.
 
 How each event is applied (what the hub would do, ``hub.table``):
 
@@ -22,12 +23,13 @@ How each event is applied (what the hub would do, ``hub.table``):
   partner has called.
 * ``card``: only by the seat in turn (a card out of turn starts a Law 53-57 reading that only
   the hub makes). The first card faces the opening lead: the auction leaves the state (41C)
-  and dummy's cards appear, when this tablet knows them (dummy's own tablet). The trick is
-  completed with :func:`bridgecore.play.trick_winner`: tricks won, the winner leads; after
-  13 tricks the board is over and the result is scored (:func:`bridgecore.scoring.score_ns`).
-  Follow suit (44) is checked where the hand is known: dummy's cards, this seat's hand. A
-  strict table's hub refuses a revoke, a bidding-box table's records it (and alerts the
-  director): the projection does the same.
+  and dummy's seat is faced, with dummy's cards when this tablet knows them (dummy's own
+  tablet; else :attr:`Pending.dummy_hidden`). The trick is completed with
+  :func:`bridgecore.play.trick_winner`: tricks won, the winner leads; after 13 tricks the
+  board is over and the result is scored (:func:`bridgecore.scoring.score_ns`). Follow suit
+  (44) is checked where the hand is known: dummy's cards, this seat's hand. A strict table's
+  hub refuses a revoke, a bidding-box table's records it (and alerts the director): the
+  projection does the same.
 * ``claim``, ``claim_answer``: a :class:`bridgecore.claims.Claim` with its answers; an
   accepted claim ends the board with the claimed tricks (69A), a disputed one lets play go
   on while the director rules. Declarer's claim needs both defenders (69A): when one of
@@ -36,11 +38,11 @@ How each event is applied (what the hub would do, ``hub.table``):
 * ``result_confirm``, ``board`` (a new board: dealer and vulnerability of Law 2, the auction
   empty), ``checkin`` (the pair's number), ``director_call`` (nothing to show).
 
-What is not yet confirmed is marked: each pending call of the auction has
-``"pending": true``; the trick has ``"pending": [cards]``; a claim or result worked out here
-has ``"pending": true``; and the state carries ``"pending": {"events", "shown", "cards",
-"stopped"}`` (``cards``: the pending cards shown on this board, completed tricks included).
-With nothing pending the state is returned unchanged (a copy).
+What is not yet confirmed is marked beside the state, in :class:`Pending`: the auction's
+calls entered here (their indexes), the cards entered here on this board (completed tricks
+included: a card of the trick or of the trick just quitted is pending when it is one of
+them), whether the claim and the result were worked out here, and whether dummy's faced
+cards are not known yet. With nothing pending the state is the hub's, unchanged.
 
 An event the projection cannot apply (the hub would refuse it, or only the hub knows what it
 does) stops it there: that event and those after it wait for the hub (``stopped`` says
@@ -62,11 +64,13 @@ shown them).
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
+
+from msgspec import UNSET
+from msgspec.structs import replace
 
 from bridgecore.auction import Auction
 from bridgecore.calls import Call, Contract
@@ -76,30 +80,75 @@ from bridgecore.errors import BridgeError
 from bridgecore.play import trick_winner
 from bridgecore.scoring import score_ns
 from bridgecore.vulnerability import Vulnerability
+from tablet.state import CallEntry, ClaimState, TableState
+from wire.views import (
+    DummyView,
+    LastTrick,
+    ResultScore,
+    SeatLetter,
+    SeatView,
+    TrickCount,
+    TrickView,
+)
 
-__all__ = ["Projection", "already_applied", "event_of", "footprint", "project", "projection"]
+__all__ = [
+    "Pending", "Projection", "already_applied", "event_of", "footprint", "project",
+    "projection",
+]
 
 log = logging.getLogger(__name__)
 
 _SEATS = "NESW"
 _STANDS = ("open", "accepted")
 # What only the hub gives of a board that is over (the hand record, the traveller so far).
-_HUB_ONLY = ("deal", "traveller", "percentage", "imps", "field", "dd")
+_HUB_ONLY = {"deal": UNSET, "traveller": UNSET, "percentage": UNSET, "imps": UNSET,
+             "field": UNSET, "dd": UNSET}
+# What the auction leaves behind once it moves on (the hub's state of the auction so far).
+_AFTER_CALL = {"contract": UNSET, "declarer": UNSET, "doubled": UNSET, "trick": UNSET,
+               "last_trick": UNSET, "tricks": UNSET, "claim": UNSET, "result": UNSET,
+               "confirmed": UNSET, **_HUB_ONLY}
 # What a new board leaves behind of the one before (the hub's state of a fresh board).
-_BOARD_KEYS = ("auction", "contract", "declarer", "doubled", "trick", "last_trick", "tricks",
-               "dummy", "claim", "result", "confirmed", *_HUB_ONLY)
+_NEW_BOARD = {**_AFTER_CALL, "auction": UNSET, "dummy": UNSET}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the projected state shows that the hub has not confirmed: ``events`` pending,
+    ``shown`` of them applied, why the rest wait (``stopped``); the indexes of the auction's
+    calls entered here; the cards entered here on this board; whether the claim and the
+    result were worked out here; whether dummy is faced without its cards known here."""
+
+    events: int = 0
+    shown: int = 0
+    stopped: str | None = None
+    calls: frozenset[int] = frozenset()
+    cards: tuple[str, ...] = ()
+    claim: bool = False
+    result: bool = False
+    dummy_hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Projection:
-    """The projected public state and seat view; ``shown`` pending events applied,
-    ``waiting`` not applied (from the one ``stopped`` names on)."""
+    """The projected public state and seat view, and what of them is pending."""
 
-    state: dict[str, Any]
-    seat_view: dict[str, Any] | None
-    shown: int = 0
-    waiting: int = 0
-    stopped: str | None = None
+    state: TableState | None
+    seat_view: SeatView | None
+    pending: Pending = Pending()
+
+    @property
+    def shown(self) -> int:
+        """Pending events applied."""
+        return self.pending.shown
+
+    @property
+    def waiting(self) -> int:
+        """Pending events not applied (from the one ``stopped`` names on)."""
+        return self.pending.events - self.pending.shown
+
+    @property
+    def stopped(self) -> str | None:
+        return self.pending.stopped
 
 
 class _Stop(Exception):
@@ -134,69 +183,85 @@ def _need_seat(letter: Any) -> Seat:
     return seat
 
 
-class _Table:
-    """The state being projected (a deep copy), event by event."""
+def _letter(seat: Seat) -> SeatLetter:
+    """The seat's letter, as the views type it."""
+    return cast(SeatLetter, seat.letter)
 
-    def __init__(self, state: Mapping[str, Any], seat_view: Mapping[str, Any] | None):
-        self.s: dict[str, Any] = copy.deepcopy(dict(state))
-        self.view = copy.deepcopy(dict(seat_view)) if isinstance(seat_view, Mapping) else None
-        self.strict = self.s.get("strict") is True
+
+def _shown(value: Any) -> Any:
+    """A field's value for a message: None when the state leaves it out."""
+    return None if value is UNSET else value
+
+
+class _Table:
+    """The state being projected, event by event (each step a new frozen state)."""
+
+    def __init__(self, state: TableState, seat_view: SeatView | None):
+        self.s = state
+        self.view = seat_view
+        self.strict = state.strict is True
         self._auction: Auction | None = None
         self._accepted: tuple[Seat, ...] = ()     # claim answers applied here
         self._disputed: tuple[Seat, ...] = ()
         self._answers_known = False               # all the claim's answers are known here
         self.cards: list[str] = []                # pending cards shown on this board
+        self.calls: set[int] = set()              # auction entries entered here
+        self.claim = False                        # the claim was made or answered here
+        self.result = False                       # the result was worked out here
+        self.dummy_hidden = False                 # dummy faced here, its cards not known
+
+    def pending(self, events: int, shown: int, stopped: str | None) -> Pending:
+        return Pending(events, shown, stopped, frozenset(self.calls), tuple(self.cards),
+                       self.claim and self.s.claim is not UNSET,
+                       self.result and isinstance(self.s.result, ResultScore),
+                       self.dummy_hidden and self.s.dummy is not UNSET)
 
     # The auction ---------------------------------------------------------------------------
     def auction(self) -> Auction:
         """The public auction as a bridgecore Auction (the lead not yet faced)."""
         if self._auction is not None:
             return self._auction
-        dealer = _seat(self.s.get("dealer"))
-        entries = self.s.get("auction")
-        if dealer is None or not isinstance(entries, list) or self.s.get("board") is None:
+        dealer = _seat(_shown(self.s.dealer))
+        entries = self.s.auction
+        if dealer is None or entries is UNSET or self.s.board is UNSET:
             raise _Stop("wrong_state: no auction in progress (none yet, or the opening lead "
                         "is faced)")
         auction = Auction(dealer)   # the edition changes the Laws cited, not the statuses
         for entry in entries:
             try:
-                seat = _seat(entry.get("seat"))
-                if seat is None:
-                    raise ValueError(f"seat {entry.get('seat')!r}")
-                auction.push(seat, Call.parse(str(entry.get("call"))),
-                             alert=bool(entry.get("alert")))
-            except (AttributeError, ValueError, BridgeError) as err:
+                auction.push(Seat.parse(entry.seat), Call.parse(entry.call), alert=entry.alert)
+            except (ValueError, BridgeError) as err:
                 raise _Stop(f"the hub's auction entry {entry!r} is not understood: "
                             f"{err}") from None
         self._auction = auction
         return auction
 
-    def _after_auction(self) -> None:
+    def _entries(self) -> list[CallEntry]:
+        entries = self.s.auction
+        return [] if entries is UNSET else list(entries)
+
+    def _after_auction(self, entries: list[CallEntry]) -> None:
         """Statuses, turn, contract and phase as the rebuilt auction has them."""
         auction = self.auction()
-        entries = self.s["auction"]
-        for entry, made in zip(entries, auction.entries, strict=True):
-            entry["status"] = made.status.value
-        for key in _BOARD_KEYS[1:]:
-            if key != "dummy":
-                self.s.pop(key, None)
+        entries = [replace(entry, status=made.status.value)
+                   for entry, made in zip(entries, auction.entries, strict=True)]
+        self.result = self.claim = False
+        s = replace(self.s, auction=entries, **_AFTER_CALL)
         if not auction.is_over:
             turn = auction.turn
-            self.s.update(phase="auction", turn=None if turn is None else turn.letter)
+            self.s = replace(s, phase="auction", turn=None if turn is None else turn.letter)
             return
         contract = auction.contract
         if contract is None or contract.declarer is None:
-            self.s.update(phase="over", turn=None, contract="PASS", declarer=None, doubled="",
-                          result={"contract": "PASS", "declarer": None, "tricks": None,
-                                  "score_ns": 0, "tricks_rectified": None,
-                                  "score_ns_rectified": 0, "pending": True},
-                          confirmed=False)
+            self.result = True
+            self.s = replace(s, phase="over", turn=None, contract="PASS", declarer=None,
+                             doubled="", result=ResultScore("PASS", None, None, 0, None, 0),
+                             confirmed=False)
             return
         leader = contract.declarer.lho
-        self.s.update(phase="play", turn=leader.letter, contract=str(contract),
-                      declarer=contract.declarer.letter, doubled=contract.risk.suffix,
-                      trick={"number": 1, "leader": leader.letter, "cards": []},
-                      tricks={"NS": 0, "EW": 0})
+        self.s = replace(s, phase="play", turn=leader.letter, contract=str(contract),
+                         declarer=contract.declarer.letter, doubled=contract.risk.suffix,
+                         trick=TrickView(1, _letter(leader), []), tricks=TrickCount(0, 0))
 
     def call(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))
@@ -215,77 +280,66 @@ class _Table:
                 raise _Stop(f"illegal_call: {call} by {seat} is not allowed now")
         alert = body.get("alert") is True
         auction.push(seat, call, alert=alert)
-        self.s["auction"].append({"seat": seat.letter, "call": str(call), "alert": alert,
-                                  "status": "made", "pending": True})
-        self._after_auction()
+        entries = [*self._entries(), CallEntry(_letter(seat), str(call), alert, "made")]
+        self.calls.add(len(entries) - 1)
+        self._after_auction(entries)
 
     def undo(self, body: dict[str, Any]) -> None:
         """Law 25A: the seat's last call, and any made since, before partner calls."""
         seat = _need_seat(body.get("seat"))
         auction = self.auction()
-        entries = auction.entries
-        mine = next((e for e in reversed(entries) if e.seat is seat), None)
+        made = auction.entries
+        mine = next((e for e in reversed(made) if e.seat is seat), None)
         if mine is None:
             raise _Stop(f"wrong_state: {seat} has no call to take back")
-        after = entries[mine.index:]
+        after = made[mine.index:]
         if any(e.seat is seat.partner for e in after):
             raise _Stop(f"wrong_state: {seat.partner} has called since (25A2)")
         for _ in range(len(after) + 1):
             auction.pop()
-            self.s["auction"].pop()
-        self._after_auction()
+        entries = self._entries()[:len(auction)]
+        self.calls = {i for i in self.calls if i < len(entries)}
+        self._after_auction(entries)
 
     # The play ------------------------------------------------------------------------------
     def _contract(self) -> Contract:
-        declarer = _seat(self.s.get("declarer"))
+        declarer = _seat(_shown(self.s.declarer))
         try:
-            return Contract.parse(str(self.s.get("contract")), declarer)
+            return Contract.parse(str(_shown(self.s.contract)), declarer)
         except (ValueError, BridgeError):
-            raise _Stop(f"wrong_state: no contract ({self.s.get('contract')!r})") from None
+            raise _Stop(f"wrong_state: no contract ({_shown(self.s.contract)!r})") from None
 
-    def _trick(self) -> tuple[int, Seat, list[tuple[Seat, Card]]]:
+    def _trick(self) -> tuple[TrickView, Seat, list[tuple[Seat, Card]]]:
         """The trick in progress, checked to be in rotation from its leader."""
-        trick = self.s.get("trick")
-        if not isinstance(trick, dict):
+        trick = self.s.trick
+        if not isinstance(trick, TrickView):
             raise _Stop("wrong_state: no trick in progress")
-        leader = _seat(trick.get("leader"))
-        number = trick.get("number")
-        cards: list[tuple[Seat, Card]] = []
+        leader = Seat.parse(trick.leader)
         try:
-            for seat, card in trick.get("cards") or ():
-                cards.append((_need_seat(seat), Card.parse(card)))
-        except (TypeError, ValueError, BridgeError, _Stop):
+            cards = [(Seat.parse(seat), Card.parse(card)) for seat, card in trick.cards]
+        except (ValueError, BridgeError):
             raise _Stop(f"the hub's trick {trick!r} is not understood") from None
-        if leader is None or not isinstance(number, int) or \
-                [s for s, _ in cards] != [leader.offset(i) for i in range(len(cards))]:
+        if [s for s, _ in cards] != [leader.offset(i) for i in range(len(cards))]:
             raise _Stop("the trick in progress is not in rotation: only the hub reads it")
-        return number, leader, cards
+        return trick, leader, cards
 
-    def _tricks(self) -> dict[str, int]:
-        tricks = self.s.get("tricks")
-        if not isinstance(tricks, dict) or not all(
-                isinstance(tricks.get(k), int) for k in ("NS", "EW")):
+    def _tricks(self) -> TrickCount:
+        tricks = self.s.tricks
+        if not isinstance(tricks, TrickCount):
             raise _Stop("wrong_state: no tricks count")
         return tricks
 
-    def _dummy(self) -> dict[str, Any] | None:
-        dummy = self.s.get("dummy")
-        return dummy if isinstance(dummy, dict) else None
-
     def _dummy_cards(self, seat: Seat) -> list[str] | None:
-        dummy = self._dummy()
-        if dummy is not None and dummy.get("seat") == seat.letter and \
-                isinstance(dummy.get("cards"), list):
-            cards: list[str] = dummy["cards"]
-            return cards
+        dummy = self.s.dummy
+        if isinstance(dummy, DummyView) and dummy.seat == seat.letter and \
+                not self.dummy_hidden:
+            return dummy.cards
         return None
 
     def _view_hand(self, seat: Seat) -> list[str] | None:
         view = self.view
-        if view is not None and view.get("seat") == seat.letter and \
-                view.get("board") == self.s.get("board") and isinstance(view.get("hand"), list):
-            hand: list[str] = view["hand"]
-            return hand
+        if view is not None and view.seat == seat.letter and view.board == self.s.board:
+            return view.hand
         return None
 
     def _known_hand(self, seat: Seat) -> list[str] | None:
@@ -295,8 +349,8 @@ class _Table:
         return cards if cards is not None else self._view_hand(seat)
 
     def _claim_stands(self) -> bool:
-        claim = self.s.get("claim")
-        return isinstance(claim, dict) and claim.get("status") in _STANDS
+        claim = self.s.claim
+        return isinstance(claim, ClaimState) and claim.status in _STANDS
 
     def card(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))
@@ -304,16 +358,16 @@ class _Table:
             card = Card.parse(str(body.get("card")))
         except (ValueError, BridgeError):
             raise _Stop(f"malformed: card {body.get('card')!r}") from None
-        if self.s.get("phase") != "play":
+        if self.s.phase != "play":
             raise _Stop("wrong_state: no play in progress")
         if self._claim_stands():
             raise _Stop("wrong_state: play has ceased after the claim (68D)")
         contract = self._contract()
-        number, leader, cards = self._trick()
+        trick, leader, cards = self._trick()
         tricks = self._tricks()
         turn = leader.offset(len(cards))
-        if self.s.get("turn") != turn.letter or seat is not turn:
-            raise _Stop(f"not_your_turn: it is {self.s.get('turn')}'s turn to play")
+        if self.s.turn != turn.letter or seat is not turn:
+            raise _Stop(f"not_your_turn: it is {_shown(self.s.turn)}'s turn to play")
         text = str(card)
         if text in self.cards or any(c == card for _, c in cards):
             raise _Stop(f"illegal_play: {text} is already played")
@@ -327,53 +381,55 @@ class _Table:
                 raise _Stop(f"illegal_play: {seat} must follow suit (44C)")
         declarer = contract.declarer
         assert declarer is not None
-        if self._dummy() is None:    # the opening lead is faced: 41C, 41D
-            self.s.pop("auction", None)
+        if self.s.dummy is UNSET:    # the opening lead is faced: 41C, 41D
             self._auction = None
             known = self._known_hand(declarer.partner)   # dummy's own tablet knows them
-            self.s["dummy"] = {"seat": declarer.partner.letter,
-                               "cards": None if known is None else list(known)}
-        for held in (self._dummy_cards(seat), self._view_hand(seat)):
-            if held is not None and text in held:
-                held.remove(text)
-        trick = self.s["trick"]
-        trick["cards"].append([seat.letter, text])
-        trick.setdefault("pending", []).append(text)
+            self.dummy_hidden = known is None
+            self.s = replace(self.s, auction=UNSET, dummy=DummyView(
+                _letter(declarer.partner), [] if known is None else list(known)))
+        held = self._dummy_cards(seat)
+        if held is not None and text in held:
+            self.s = replace(self.s, dummy=DummyView(_letter(seat),
+                                                     [c for c in held if c != text]))
+        held = self._view_hand(seat)
+        if held is not None and text in held and self.view is not None:
+            self.view = replace(self.view, hand=[c for c in held if c != text])
+        played = [*trick.cards, (_letter(seat), text)]
         self.cards.append(text)
         cards.append((seat, card))
         if len(cards) < 4:
-            self.s["turn"] = seat.lho.letter
+            self.s = replace(self.s, trick=replace(trick, cards=played), turn=seat.lho.letter)
             return
         winner = trick_winner(tuple(cards), None, contract.strain.suit)
-        tricks[winner.side.value] += 1
-        self.s["last_trick"] = {"number": number, "leader": leader.letter,
-                                "cards": [list(c) for c in trick["cards"]],
-                                "winner": winner.letter, "pending": list(trick["pending"])}
-        if tricks["NS"] + tricks["EW"] >= 13:
-            won = tricks[declarer.side.value]
-            self.s.update(phase="over", turn=None, trick=None,
-                          result=self._result(contract, won), confirmed=False)
+        ns = winner.side is Side.NS
+        won = TrickCount(tricks.NS + ns, tricks.EW + (not ns))
+        last = LastTrick(trick.number, _letter(leader), played, _letter(winner))
+        if won.NS + won.EW >= 13:
+            self.result = True
+            self.s = replace(self.s, phase="over", turn=None, trick=None, tricks=won,
+                             last_trick=last, confirmed=False,
+                             result=self._result(contract, won.NS if declarer.side is Side.NS
+                                                 else won.EW))
             return
-        self.s["trick"] = {"number": number + 1, "leader": winner.letter, "cards": []}
-        self.s["turn"] = winner.letter
+        self.s = replace(self.s, tricks=won, last_trick=last, turn=winner.letter,
+                         trick=TrickView(trick.number + 1, _letter(winner), []))
 
-    def _result(self, contract: Contract, tricks: int) -> dict[str, Any]:
+    def _result(self, contract: Contract, tricks: int) -> ResultScore:
         """The result as played (the hub adds Law 64, which it alone can see)."""
         try:
-            vul = Vulnerability.parse(str(self.s.get("vulnerability")))
+            vul = Vulnerability.parse(str(_shown(self.s.vulnerability)))
         except (ValueError, BridgeError):
             vul = Vulnerability.NONE
         assert contract.declarer is not None
         score = score_ns(contract, tricks, vul.is_vulnerable(Side.NS), vul.is_vulnerable(Side.EW))
-        return {"contract": str(contract), "declarer": contract.declarer.letter,
-                "tricks": tricks, "score_ns": score, "tricks_rectified": tricks,
-                "score_ns_rectified": score, "pending": True}
+        return ResultScore(str(contract), _letter(contract.declarer), tricks, score, tricks,
+                           score)
 
     # Claims --------------------------------------------------------------------------------
-    def claim(self, body: dict[str, Any]) -> None:
+    def claim_made(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))
         tricks = body.get("tricks")
-        if self.s.get("phase") != "play" or self._claim_stands():
+        if self.s.phase != "play" or self._claim_stands():
             raise _Stop("wrong_state: no play in progress, or a claim stands")
         contract = self._contract()
         self._trick()
@@ -381,35 +437,33 @@ class _Table:
         assert contract.declarer is not None
         if seat is contract.declarer.partner:
             raise _Stop("wrong_state: dummy does not claim (43A1c)")
-        remaining = 13 - done["NS"] - done["EW"]
+        remaining = 13 - done.NS - done.EW
         if not isinstance(tricks, int) or isinstance(tricks, bool) or \
                 not 0 <= tricks <= remaining:
             raise _Stop(f"malformed: {tricks!r} of the {remaining} remaining tricks")
         self._accepted, self._disputed, self._answers_known = (), (), True
-        self.s["claim"] = {"claimer": seat.letter, "tricks": tricks, "remaining": remaining,
-                           "statement": str(body.get("statement") or ""), "status": "open",
-                           "pending": True}
-        self.s["turn"] = None
+        self.claim = True
+        self.s = replace(self.s, turn=None, claim=ClaimState(
+            _letter(seat), tricks, remaining, str(body.get("statement") or ""), "open"))
 
     def claim_answer(self, body: dict[str, Any]) -> None:
         seat = _need_seat(body.get("seat"))
-        data = self.s.get("claim")
-        if self.s.get("phase") not in ("play", "over") or not isinstance(data, dict):
+        data = self.s.claim
+        if self.s.phase not in ("play", "over") or not isinstance(data, ClaimState):
             raise _Stop("wrong_state: no claim to answer")
         contract = self._contract()
         assert contract.declarer is not None
-        claimer = _seat(data.get("claimer"))
+        claimer = Seat.parse(data.claimer)
         accepted = self._accepted
-        if not self._answers_known and isinstance(data.get("accepted_by"), list):
-            accepted = tuple(s for s in map(_seat, data["accepted_by"]) if s is not None)
+        if not self._answers_known and data.accepted_by is not UNSET:
+            accepted = tuple(Seat.parse(s) for s in data.accepted_by)
             self._answers_known = True
         try:
-            claim = Claim(claimer or seat, contract.declarer, int(data.get("tricks") or 0),
-                          int(data.get("remaining") or 0), 0, 0,
+            claim = Claim(claimer, contract.declarer, data.tricks, data.remaining, 0, 0,
                           accepted_by=accepted, disputed_by=self._disputed)
         except (TypeError, ValueError):
             raise _Stop(f"the hub's claim {data!r} is not understood") from None
-        if claimer is None or claim.status.value != data.get("status"):
+        if claim.status.value != data.status:
             raise _Stop("the claim's answers so far are the hub's to count")
         if body.get("accept") is True:
             if claim.status is not ClaimStatus.OPEN or seat.side is claim.side:
@@ -424,47 +478,50 @@ class _Table:
             claim = claim.disputed(seat)
         self._accepted, self._disputed = claim.accepted_by, claim.disputed_by
         self._answers_known = self._answers_known or claim.by_defender
-        data.update(status=claim.status.value, pending=True)
+        self.claim = True
+        answered = replace(data, status=claim.status.value)
         if claim.status is ClaimStatus.ACCEPTED:
-            won = self._tricks()[contract.declarer.side.value] + \
+            tricks = self._tricks()
+            won = (tricks.NS if contract.declarer.side is Side.NS else tricks.EW) + \
                 claim.tricks_for(contract.declarer.side)
-            self.s.update(phase="over", turn=None, result=self._result(contract, won),
-                          confirmed=False)
+            self.result = True
+            self.s = replace(self.s, claim=answered, phase="over", turn=None,
+                             result=self._result(contract, won), confirmed=False)
         elif not claim.stands:
             _, leader, cards = self._trick()
-            self.s.pop("result", None)
-            self.s.pop("confirmed", None)
-            self.s.update(phase="play", turn=leader.offset(len(cards)).letter)
+            self.result = False
+            self.s = replace(self.s, claim=answered, result=UNSET, confirmed=UNSET,
+                             phase="play", turn=leader.offset(len(cards)).letter)
+        else:
+            self.s = replace(self.s, claim=answered)
 
     # The rest ------------------------------------------------------------------------------
     def result_confirm(self, body: dict[str, Any]) -> None:
         _need_seat(body.get("seat"))
-        if self.s.get("phase") != "over":
+        if self.s.phase != "over":
             raise _Stop("wrong_state: the board is not over")
         if body.get("accept") is True:
-            self.s["confirmed"] = True
+            self.s = replace(self.s, confirmed=True)
 
     def board(self, body: dict[str, Any]) -> None:
         number = body.get("board")
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise _Stop(f"malformed: board {number!r}")
-        if self.s.get("board") == number:
+        if self.s.board == number:
             return      # already on the table
-        for key in _BOARD_KEYS:
-            self.s.pop(key, None)
         dealer = Seat.dealer_of(number)
-        self.s.update(board=number, dealer=dealer.letter,
-                      vulnerability=str(Vulnerability.of_board(number)), phase="auction",
-                      turn=dealer.letter, auction=[])
+        self.s = replace(self.s, **{**_NEW_BOARD, "auction": []}, board=number,
+                         dealer=dealer.letter, vulnerability=str(Vulnerability.of_board(number)),
+                         phase="auction", turn=dealer.letter)
         self._auction = None
-        self.cards = []
+        self.cards, self.calls = [], set()
+        self.claim = self.result = self.dummy_hidden = False
 
     def checkin(self, body: dict[str, Any]) -> None:
         direction, pair = body.get("direction"), body.get("pair")
         if direction not in ("NS", "EW") or not isinstance(pair, int) or pair < 1:
             raise _Stop("malformed: check-in")
-        pairs = self.s.get("pairs")
-        self.s["pairs"] = {**(pairs if isinstance(pairs, dict) else {}), direction: pair}
+        self.s = replace(self.s, pairs=replace(self.s.pairs, **{direction: pair}))
 
     def director_call(self, body: dict[str, Any]) -> None:
         """Nothing shows at the table."""
@@ -472,24 +529,32 @@ class _Table:
     hand = director_call
 
 
-_HANDLERS = ("call", "undo", "card", "claim", "claim_answer", "result_confirm", "board",
-             "checkin", "director_call", "hand")
+_HANDLERS = {"call": _Table.call, "undo": _Table.undo, "card": _Table.card,
+             "claim": _Table.claim_made, "claim_answer": _Table.claim_answer,
+             "result_confirm": _Table.result_confirm, "board": _Table.board,
+             "checkin": _Table.checkin, "director_call": _Table.director_call,
+             "hand": _Table.hand}
 
 
-def projection(state: Mapping[str, Any] | None, seat_view: Mapping[str, Any] | None,
+def projection(state: TableState | None, seat_view: SeatView | None,
                pending_events: Iterable[Any]) -> Projection:
     """The hub's ``state`` with ``pending_events`` (oldest first) applied on top; see the
-    module docstring. Never raises on a bad state or event: the projection stops there."""
+    module docstring. Never raises on a bad state or event: the projection stops there
+    (with no state at all, at the first event)."""
     events = list(pending_events)
-    table = _Table(state or {}, seat_view)
+    if state is None:
+        stopped = "no state from the hub yet" if events else None
+        return Projection(None, seat_view, Pending(len(events), 0, stopped))
+    table = _Table(state, seat_view)
     shown, stopped = 0, None
     for event in events:
         _, kind, body = event_of(event)
-        if kind not in _HANDLERS:
+        handler = _HANDLERS.get(kind or "")
+        if handler is None:
             stopped = f"{kind}: unknown event type"
             break
         try:
-            getattr(table, kind)(body)
+            handler(table, body)
         except _Stop as why:
             stopped = f"{kind}: {why}"
             break
@@ -500,59 +565,51 @@ def projection(state: Mapping[str, Any] | None, seat_view: Mapping[str, Any] | N
         shown += 1
     if stopped is not None:
         log.info("%d pending event(s) wait for the hub: %s", len(events) - shown, stopped)
-    out = table.s
-    if events:
-        out["pending"] = {"events": len(events), "shown": shown, "cards": table.cards,
-                          "stopped": stopped}
-    return Projection(out, table.view, shown, len(events) - shown, stopped)
+    return Projection(table.s, table.view, table.pending(len(events), shown, stopped))
 
 
-def project(state: Mapping[str, Any] | None, seat_view: Mapping[str, Any] | None,
-            pending_events: Iterable[Any]) -> dict[str, Any]:
-    """The projected public state (same shape as the hub's): :func:`projection`'s state."""
+def project(state: TableState | None, seat_view: SeatView | None,
+            pending_events: Iterable[Any]) -> TableState | None:
+    """The projected public state: :func:`projection`'s state."""
     return projection(state, seat_view, pending_events).state
 
 
-def footprint(state: Mapping[str, Any] | None) -> tuple[Any, ...]:
-    """What the players see of the play in ``state``, without the pending marks and what
-    only the hub can know (dummy's cards, Law 64, the hand record): two states with the same
-    footprint show the same table."""
-    s = state or {}
-    auction = s.get("auction")
-    trick = s.get("trick")
-    dummy = s.get("dummy")
-    claim = s.get("claim")
-    result = s.get("result")
-    tricks = s.get("tricks")
-    pairs = s.get("pairs")
+def footprint(state: TableState | None) -> tuple[Any, ...]:
+    """What the players see of the play in ``state``, without what only the hub can know
+    (dummy's cards, Law 64, the hand record): two states with the same footprint show the
+    same table."""
+    if state is None:
+        return (None,) * 14
+    s = state
+    auction = s.auction
+    trick = s.trick
+    dummy = s.dummy
+    claim = s.claim
+    result = s.result
+    tricks = s.tricks
     return (
-        s.get("board"), s.get("phase"), s.get("turn"),
-        None if not isinstance(auction, list) else tuple(
-            (e.get("seat"), e.get("call"), e.get("status")) for e in auction
-            if isinstance(e, dict)),
-        s.get("contract"), s.get("declarer"), s.get("doubled"),
-        None if not isinstance(trick, dict) else (
-            trick.get("number"), trick.get("leader"),
-            tuple(tuple(c) for c in trick.get("cards") or () if isinstance(c, list))),
-        None if not isinstance(tricks, dict) else (tricks.get("NS"), tricks.get("EW")),
-        None if not isinstance(dummy, dict) else dummy.get("seat"),
-        None if not isinstance(claim, dict) else (
-            claim.get("claimer"), claim.get("tricks"), claim.get("remaining"),
-            claim.get("status")),
-        None if not isinstance(result, dict) else (
-            result.get("contract"), result.get("declarer"), result.get("tricks"),
-            result.get("score_ns")),
-        s.get("confirmed"),
-        None if not isinstance(pairs, dict) else (pairs.get("NS"), pairs.get("EW")),
+        _shown(s.board), s.phase, _shown(s.turn),
+        None if auction is UNSET else tuple((e.seat, e.call, e.status) for e in auction),
+        _shown(s.contract), _shown(s.declarer), _shown(s.doubled),
+        None if not isinstance(trick, TrickView) else (
+            trick.number, trick.leader, tuple(tuple(c) for c in trick.cards)),
+        None if not isinstance(tricks, TrickCount) else (tricks.NS, tricks.EW),
+        None if not isinstance(dummy, DummyView) else dummy.seat,
+        None if not isinstance(claim, ClaimState) else (
+            claim.claimer, claim.tricks, claim.remaining, claim.status),
+        None if not isinstance(result, ResultScore) else (
+            result.contract, result.declarer, result.tricks, result.score_ns),
+        _shown(s.confirmed),
+        (s.pairs.NS, s.pairs.EW),
     )
 
 
-def already_applied(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
-                    event: Any, seat_view: Mapping[str, Any] | None = None) -> bool:
+def already_applied(before: TableState | None, after: TableState | None,
+                    event: Any, seat_view: SeatView | None = None) -> bool:
     """Whether the hub's state moved from ``before`` to ``after`` by exactly ``event``: the
     event the link has in flight is then in the hub's state although its reply has not come
     yet (the hub publishes the state first), and must not be applied twice."""
-    if not before or not after:
+    if before is None or after is None:
         return False
     moved = projection(before, seat_view, [event])
     return moved.shown == 1 and footprint(before) != footprint(after) and \

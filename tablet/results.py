@@ -3,8 +3,10 @@
 The hub puts them in the table's public state only once the board is over at this table
 (``traveller``, ``percentage``, ``imps``, ``field``, ``dd``: hub/traveller.py, Law 16); these
 functions turn them into rows and lines for the result screen. Pure Python, no Kivy: they take
-the presenter's state dict (``presenter.state``) and its :class:`tablet.i18n.Translator`
-(``presenter.tr``). Anything missing or malformed gives nothing to show, never an exception.
+the table's state as shown (a :class:`tablet.state.TableState`, ``presenter.model.state``, or
+None) and a :class:`tablet.i18n.Translator` (``presenter.model.tr``), and read its typed
+fields (:class:`wire.views.TravellerLine`, ``SideFloats``, ``FieldInfo``, ``DoubleDummy``).
+Anything missing gives nothing to show, never an exception.
 
 Numbers are written the way each country reads them: ``87.5%`` in English, ``87,5 %`` in
 French, ``87,5%`` in Italian. Contracts and par contracts use the tablet's strain labels
@@ -15,11 +17,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from msgspec import UNSET
+
 from tablet.i18n import STRINGS, Translator, call_label, seat_letter
+from tablet.state import TableState
+from wire.views import DoubleDummy, FieldInfo, SideFloats
+from wire.views import TravellerLine as TravellerRow
 
 __all__ = [
     "DD_SEATS", "DD_STRAINS", "RESULT_STRINGS", "DDGrid", "TravellerLine", "dd_grid",
@@ -97,17 +103,21 @@ def _signed(value: float, language: str) -> str:
     return text if text.startswith("-") or text == "0" else f"+{text}"
 
 
-def _state_field(state: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    field = state.get("field")
-    return field if isinstance(field, Mapping) else None
+def _state_field(state: TableState | None) -> FieldInfo | None:
+    field = None if state is None else state.field
+    return field if isinstance(field, FieldInfo) else None
 
 
-def has_traveller(state: Mapping[str, Any]) -> bool:
+def _rows(state: TableState | None) -> list[TravellerRow]:
+    rows = None if state is None else state.traveller
+    return [] if rows is None or rows is UNSET else list(rows)
+
+
+def has_traveller(state: TableState | None) -> bool:
     """The state carries this board's traveller (the board is over at this table)."""
     field = _state_field(state)
-    return (state.get("phase") == "over" and field is not None
-            and field.get("board") == state.get("board")
-            and isinstance(state.get("traveller"), list))
+    return (state is not None and state.phase == "over" and field is not None
+            and field.board == state.board and state.traveller is not UNSET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +144,12 @@ class TravellerLine:
                 self.score_ew, self.points)
 
 
-def _teams(state: Mapping[str, Any]) -> bool:
+def _teams(state: TableState | None) -> bool:
     field = _state_field(state)
-    return field is not None and field.get("method") == "IMP"
+    return field is not None and field.method == "IMP"
 
 
-def traveller_header(state: Mapping[str, Any], tr: Translator) -> tuple[str, ...]:
+def traveller_header(state: TableState | None, tr: Translator) -> tuple[str, ...]:
     """The traveller's column titles (the last is % NS, or IMP NS in a teams movement)."""
     last = "traveller.imps" if _teams(state) else "traveller.percent"
     return tuple(say(tr, k) for k in (
@@ -147,8 +157,8 @@ def traveller_header(state: Mapping[str, Any], tr: Translator) -> tuple[str, ...
         "traveller.tricks", "traveller.score_ns", "traveller.score_ew", last))
 
 
-def _contract(text: Any, language: str) -> tuple[str, str | None, str]:
-    if text == "PASS" or not isinstance(text, str):
+def _contract(text: str | None, language: str) -> tuple[str, str | None, str]:
+    if text == "PASS" or text is None:
         return call_label("Pass", language), None, ""
     m = _CONTRACT.match(text)
     if m is None:
@@ -157,7 +167,7 @@ def _contract(text: Any, language: str) -> tuple[str, str | None, str]:
     return call_label(call, language) + m.group(3), call, m.group(3)
 
 
-def traveller_lines(state: Mapping[str, Any], tr: Translator) -> list[TravellerLine]:
+def traveller_lines(state: TableState | None, tr: Translator) -> list[TravellerLine]:
     """The traveller of the board over at this table, one line per result, in the hub's
     order (North-South pair numbers); empty when the state has none."""
     if not has_traveller(state):
@@ -165,57 +175,45 @@ def traveller_lines(state: Mapping[str, Any], tr: Translator) -> list[TravellerL
     teams = _teams(state)
     language = tr.language
     out: list[TravellerLine] = []
-    for row in state["traveller"]:
-        if not isinstance(row, Mapping):
-            continue
-        contract, call, risk = _contract(row.get("contract"), language)
-        declarer = row.get("declarer")
-        tricks = row.get("tricks")
-        score = row.get("score_ns")
-        score = score if isinstance(score, int) and not isinstance(score, bool) else None
-        points = row.get("imps_ns" if teams else "percent_ns")
+    for row in _rows(state):
+        contract, call, risk = _contract(row.contract, language)
+        declarer, tricks, score = row.declarer, row.tricks, row.score_ns
+        points = row.imps_ns if teams else row.percent_ns
         if isinstance(points, int | float) and not isinstance(points, bool):
             shown = (_signed(points, language) if teams
                      else _number(points, language, 1))
         else:
             shown = ""
         out.append(TravellerLine(
-            ns="" if row.get("NS") is None else str(row.get("NS")),
-            ew="" if row.get("EW") is None else str(row.get("EW")),
+            ns="" if row.NS is None else str(row.NS),
+            ew="" if row.EW is None else str(row.EW),
             contract=contract, call=call, risk=risk,
-            by=seat_letter(declarer, language) if declarer in ("N", "E", "S", "W") else "",
-            tricks=str(tricks) if isinstance(tricks, int) else "",
+            by=seat_letter(declarer, language) if declarer is not None else "",
+            tricks=str(tricks) if tricks is not None else "",
             score_ns=str(score) if score is not None and score > 0 else "",
             score_ew=str(-score) if score is not None and score < 0 else "",
-            points=shown, own=row.get("own") is True))
+            points=shown, own=row.own is True))
     return out
 
 
-def score_lines(state: Mapping[str, Any], tr: Translator) -> tuple[str, str]:
+def score_lines(state: TableState | None, tr: Translator) -> tuple[str, str]:
     """(``"Score so far: NS 87.5%  -  EW 12.5%"``, ``"2 of 3 results"``); IMPs in a teams
     movement; ``("", "")`` when the state has no traveller."""
-    if not has_traveller(state):
+    field = _state_field(state)
+    if state is None or field is None or not has_traveller(state):
         return "", ""
     language = tr.language
-    field = _state_field(state) or {}
     headline = ""
-    imps = state.get("imps")
-    pct = state.get("percentage")
-    if _teams(state) and isinstance(imps, Mapping):
-        ns, ew = imps.get("NS"), imps.get("EW")
-        if isinstance(ns, int | float) and isinstance(ew, int | float):
-            headline = say(tr, "score.imps", ns=_signed(ns, language),
-                           ew=_signed(ew, language))
-    elif isinstance(pct, Mapping):
-        ns, ew = pct.get("NS"), pct.get("EW")
-        if isinstance(ns, int | float) and isinstance(ew, int | float):
-            headline = say(tr, "score.percent", ns=format_percent(ns, language),
-                           ew=format_percent(ew, language))
-    results, expected = field.get("results"), field.get("expected")
-    count = ""
-    if isinstance(results, int) and isinstance(expected, int):
-        count = (say(tr, "score.field_one", expected=expected) if results == 1
-                 else say(tr, "score.field", results=results, expected=expected))
+    imps, pct = state.imps, state.percentage
+    if _teams(state) and isinstance(imps, SideFloats):
+        headline = say(tr, "score.imps", ns=_signed(imps.NS, language),
+                       ew=_signed(imps.EW, language))
+    elif isinstance(pct, SideFloats):
+        headline = say(tr, "score.percent", ns=format_percent(pct.NS, language),
+                       ew=format_percent(pct.EW, language))
+    results, expected = field.results, field.expected
+    count = (say(tr, "score.field_one", expected=expected) if results == 1
+             else say(tr, "score.field", results=results, expected=expected))
     return headline, count
 
 
@@ -252,22 +250,20 @@ def par_text(par: Any, score: Any, tr: Translator) -> str:
     return say(tr, "dd.par", par=text) if text else ""
 
 
-def dd_grid(state: Mapping[str, Any], tr: Translator) -> DDGrid | None:
+def dd_grid(state: TableState | None, tr: Translator) -> DDGrid | None:
     """The double-dummy grid of the board over at this table; None when the state has no
     table (the hub without endplay, or before the board is over)."""
-    if not has_traveller(state):
+    if state is None or not has_traveller(state):
         return None
-    dd = state.get("dd")
-    tricks = dd.get("tricks") if isinstance(dd, Mapping) else None
-    if not isinstance(dd, Mapping) or not isinstance(tricks, Mapping):
+    dd = state.dd
+    if not isinstance(dd, DoubleDummy):
         return None
     language = tr.language
     rows = []
     for seat in DD_SEATS:
-        line = tricks.get(seat)
-        line = line if isinstance(line, Mapping) else {}
+        line = dd.tricks.get(seat, {})      # keyed by seat, then strain: data, not fields
         rows.append((seat_letter(seat, language),
                      tuple(v if isinstance(v, int) and 0 <= v <= 13 else None
                            for v in (line.get(s) for s in DD_STRAINS))))
     columns = tuple(tr.strain(s) for s in DD_STRAINS)
-    return DDGrid(columns, tuple(rows), par_text(dd.get("par"), dd.get("par_score_ns"), tr))
+    return DDGrid(columns, tuple(rows), par_text(dd.par, dd.par_score_ns, tr))

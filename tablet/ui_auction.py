@@ -58,7 +58,7 @@ class BidPad(BoxLayout):
         self.alert = Tap("", self.toggle_alert, size=22, bg=PALETTE["yellow"],
                          fg=PALETTE["ink"])
         self.stop = Tap("", self.toggle_stop, size=22, bg=PALETTE["red"])
-        self.undo = Tap("", lambda: host.act(host.presenter.undo), size=22,
+        self.undo = Tap("", lambda: host.act(host.presenter.auction.undo), size=22,
                         bg=PALETTE["grey"])
         self.explanation = TextInput(multiline=False, font_name=FONT, font_size=dp(20),
                                      size_hint_y=None, height=0, opacity=0,
@@ -97,7 +97,7 @@ class BidPad(BoxLayout):
         self.add_widget(self.explanation)
 
     def tap(self, call: str) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.auction
         if p.alert_armed:
             p.set_alert(True, self.explanation.text)
         self.host.act(p.call, call)
@@ -105,28 +105,29 @@ class BidPad(BoxLayout):
             self.explanation.text = ""
 
     def toggle_alert(self) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.auction
         p.set_alert(not p.alert_armed, self.explanation.text)
         self.host.refresh()
 
     def toggle_stop(self) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.auction
         p.set_stop(not p.stop_armed)
         self.host.refresh()
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
+        p = self.host.presenter.auction
+        m = p.model
+        tr = m.tr
         for option in p.call_options:
             button = self.buttons[option.call]
             button.disabled = not option.enabled
             if option.call in _SPECIAL:
                 button.text = option.label
             else:
-                button.text = call_markup(option.call, tr, p.four_colour)
+                button.text = call_markup(option.call, tr, m.four_colour)
             # bidding-box mode: a call that is not proper stays possible, drawn pale
             button.opacity = 1.0 if option.proper or not option.enabled else 0.55
-        active = p.phase == "auction" and p.pad_seat is not None
+        active = m.phase == "auction" and p.pad_seat is not None
         self.alert.text = tr("pad.alert")
         self.alert.selected = p.alert_armed
         self.alert.disabled = not active
@@ -168,9 +169,10 @@ class AuctionScreen(Screen):
         self.pad.arrange(landscape)
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
-        mine = p.seat is not None and p.turn == p.seat
+        p = self.host.presenter.auction
+        m = p.model
+        tr = m.tr
+        mine = m.seat is not None and m.turn == m.seat
         wait = p.stop_wait
         if wait > 0:  # FFB Annex I: the jumper's LHO waits; the pad is locked meanwhile
             self.turn.bg = list(PALETTE["red"])
@@ -181,12 +183,12 @@ class AuctionScreen(Screen):
         else:
             self.turn.bg = list(PALETTE["green"] if mine else PALETTE["bar"])
             self.turn_text.text = p.turn_text
-        warning = p.board_warning
+        warning = self.host.presenter.board.warning
         self.warning_text.text = warning or ""
         show(self.warning, warning is not None, dp(70))
-        self.grid.show(p.columns, p.vulnerable, p.auction_cells, tr, p.turn, p.four_colour)
+        self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)
         cards = p.hand
         self.hand_title.text = tr("play.your_hand") if cards else ""
-        self.hand.show(cards, None, p.four_colour, card_size=24, max_width=80)
+        self.hand.show(cards, None, m.four_colour, card_size=24, max_width=80)
         show(self.hand, bool(cards))
         self.pad.refresh()

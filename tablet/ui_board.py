@@ -29,7 +29,7 @@ class BoardScreen(Screen):
         self.suggestions = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(70))
         self.start = Tap("", self.submit, size=28, bg=PALETTE["green"], size_hint_y=None,
                          height=dp(80))
-        self.new_round = Tap("", lambda: host.act(host.presenter.new_round), size=20,
+        self.new_round = Tap("", lambda: host.act(host.presenter.checkin.new_round), size=20,
                              bg=PALETTE["grey"], size_hint_y=None, height=dp(64))
         for w in (self.number_label, self.number, self.suggest_label, self.suggestions,
                   self.start, self.new_round):
@@ -47,8 +47,8 @@ class BoardScreen(Screen):
         self.body.orientation = "horizontal" if landscape else "vertical"
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
+        p = self.host.presenter.board
+        tr = p.model.tr
         self.title.text = tr("board.title")
         following = p.next_text
         self.pairs.text = following or p.pairs_text or ""
@@ -66,5 +66,5 @@ class BoardScreen(Screen):
 
     def submit(self) -> None:
         number = self.number.number
-        self.host.act(self.host.presenter.board, number if number is not None else 0)
+        self.host.act(self.host.presenter.board.announce, number if number is not None else 0)
         self.number.set("")

@@ -76,8 +76,7 @@ class CheckinScreen(Screen):
 
     def __init__(self, host: Any, **kw: Any):
         super().__init__(host, **kw)
-        p = host.presenter
-        sides = ("NS", "EW") if p.per_table else (("NS",) if p.seat in "NS" else ("EW",))
+        sides = host.presenter.checkin.sides
         self.title = Text("", size=30, bold=True, size_hint_y=None, height=dp(50))
         self.add_widget(self.title)
         self.body = BoxLayout(spacing=dp(12))
@@ -102,15 +101,16 @@ class CheckinScreen(Screen):
         self.forms.size_hint = (0.58, 1) if landscape else (1, 0.45 * len(self.sides))
 
     def refresh(self) -> None:
-        tr = self.host.presenter.tr
+        p = self.host.presenter.checkin
+        tr = p.model.tr
         self.title.text = tr("checkin.title")
         self.send.text = tr("checkin.send")
         for side in self.sides:
-            side.refresh(tr, self.host.presenter.expected_pair(side.side))
+            side.refresh(tr, p.expected_pair(side.side))
 
     def submit(self) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.checkin
         for side in self.sides:
             pair = side.pair.number
-            self.host.act(p.checkin, pair if pair is not None else 0, side.side,
+            self.host.act(p.check_in, pair if pair is not None else 0, side.side,
                           side.players())

@@ -55,9 +55,10 @@ class ClaimPanel(Panel):
         self.host.refresh(force=True)
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
-        remaining = p.remaining_tricks
+        p = self.host.presenter.play
+        m = p.model
+        tr = m.tr
+        remaining = m.remaining_tricks
         self.ask.text = tr("claim.ask", remaining=remaining)
         self.statement.hint_text = tr("claim.statement")
         self.cancel.text = tr("claim.cancel")
@@ -71,7 +72,7 @@ class ClaimPanel(Panel):
                 self.numbers.add_widget(button)
 
     def send(self, tricks: int) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.play
         if self.host.act(p.claim, tricks, self.statement.text):
             self.open = False
             self.statement.text = ""
@@ -94,8 +95,9 @@ class AnswerPanel(Panel):
         self.buttons: dict[tuple[str, bool], Tap] = {}   # (seat, accept) -> its button
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
+        p = self.host.presenter.play
+        m = p.model
+        tr = m.tr
         claim = p.claim_view
         if claim is None:
             return
@@ -212,14 +214,15 @@ class PlayScreen(Screen):
             self._showing = widget
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
-        mine = p.turn is not None and p.turn in ({p.seat} | (
-            {p.dummy_seat} if p.seat is not None and p.seat == p.declarer else set()))
-        self.turn.bg = list(PALETTE["green"] if mine and p.seat else PALETTE["bar"])
+        p = self.host.presenter.play
+        m = p.model
+        tr = m.tr
+        mine = m.turn is not None and m.turn in ({m.seat} | (
+            {m.dummy_seat} if m.seat is not None and m.seat == m.declarer else set()))
+        self.turn.bg = list(PALETTE["green"] if mine and m.seat else PALETTE["bar"])
         self.turn_text.text = p.turn_text
-        self.contract.text = p.contract_text or ""
-        ns, ew = p.tricks_won
+        self.contract.text = m.contract_text or ""
+        ns, ew = m.tricks_won
         self.tricks.text = tr("play.tricks", ns=ns, ew=ew)
         claim = p.claim_view
         notice = None
@@ -228,15 +231,15 @@ class PlayScreen(Screen):
         elif claim is not None and claim.status in ("disputed", "void"):
             notice = tr("claim.disputed")
         else:
-            notice = p.board_warning
+            notice = self.host.presenter.board.warning
         self.notice_text.text = notice or ""
         show(self.notice, notice is not None, dp(60))
         dummy = p.dummy
-        seat = p.dummy_seat
+        seat = m.dummy_seat
         self.dummy_title.text = tr("play.dummy", seat=tr.seat(seat)) if dummy and seat else ""
         show(self.dummy, bool(dummy))
         self.dummy.show(dummy, (lambda c: self.host.act(p.card, c)) if p.plays_dummy else None,
-                        p.four_colour, card_size=24, max_width=80)
+                        m.four_colour, card_size=24, max_width=80)
         cells = p.auction_cells
         show(self.grid_scroll, bool(cells) and not dummy)
         self.grid_scroll.size_hint_y = 1 if cells and not dummy else None
@@ -245,7 +248,7 @@ class PlayScreen(Screen):
         self.dummy.size_hint_y = 1 if dummy else None
         if not dummy:
             self.dummy.height = 0
-        self.grid.show(p.columns, p.vulnerable, cells, tr, p.turn, p.four_colour)
+        self.grid.show(m.columns, m.vulnerable, cells, tr, m.turn, m.four_colour)
         self._show_trick()
         self.claim_button.text = tr("claim.button")
         claim_shown = p.claim_seat is not None and not self.claim_panel.open
@@ -275,35 +278,36 @@ class PlayScreen(Screen):
     def _show_trick(self) -> None:
         """The trick in progress; before the next lead, and while the player asks for it
         (66A), the trick just quitted with its winner marked."""
-        p = self.host.presenter
-        tr = p.tr
-        me = p.seat if p.seat is not None else None
+        p = self.host.presenter.play
+        m = p.model
+        tr = m.tr
+        me = m.seat if m.seat is not None else None
         last = p.last_trick
         if last is not None and (self.peeking or not p.trick):
-            winner = last["winner"]
-            self.trick.show(last["cards"], winner, tr, p.four_colour,
-                            centre=tr("play.trick_won", number=last["number"] or "",
-                                      seat=tr.seat(winner) if winner else ""),
-                            me=me, pending=last["pending"])
+            self.trick.show(last.cards, last.winner, tr, m.four_colour,
+                            centre=tr("play.trick_won", number=last.number,
+                                      seat=tr.seat(last.winner)),
+                            me=me, pending=last.pending)
             return
-        self.trick.show(p.trick, p.turn, tr, p.four_colour,
+        self.trick.show(p.trick, m.turn, tr, m.four_colour,
                         centre=tr("play.trick", number=p.trick_number or ""),
                         me=me, pending=p.trick_pending)
 
     def _refresh_hand(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
-        if p.per_table:
+        p = self.host.presenter.play
+        m = p.model
+        tr = m.tr
+        if m.per_table:
             options = p.picker
-            turn = p.turn
+            turn = m.turn
             self.hand_title.text = (tr("play.picker", seat=tr.seat(turn))
-                                    if turn and turn != p.dummy_seat else "")
-            self.hand.show(options, lambda c: self.host.act(p.card, c), p.four_colour,
+                                    if turn and turn != m.dummy_seat else "")
+            self.hand.show(options, lambda c: self.host.act(p.card, c), m.four_colour,
                            card_size=22, max_width=90)
         else:
             options = p.hand
-            dummy_me = p.seat == p.dummy_seat
+            dummy_me = m.seat == m.dummy_seat
             self.hand_title.text = tr("play.you_are_dummy") if dummy_me else \
                 tr("play.your_hand")
             self.hand.show(options, (lambda c: self.host.act(p.card, c))
-                           if p.plays_own_hand else None, p.four_colour, card_size=26)
+                           if p.plays_own_hand else None, m.four_colour, card_size=26)

@@ -107,7 +107,7 @@ class ResultScreen(Screen):
         self.buttons.add_widget(self.agree)
         self.buttons.add_widget(self.disagree)
         self.status = Text("", size=22, size_hint_y=None, height=dp(50))
-        self.next = Tap("", lambda: host.act(host.presenter.next_board), size=26,
+        self.next = Tap("", lambda: host.act(host.presenter.result.next_board), size=26,
                         bg=PALETTE["blue"], size_hint_y=None, height=dp(80))
         for w in (self.ask, self.buttons, self.status, self.next):
             left.add_widget(w)
@@ -191,17 +191,18 @@ class ResultScreen(Screen):
         self.card.size_hint_x = 0.55 if beside else 1
 
     def _confirm(self, accept: bool) -> None:
-        p = self.host.presenter
+        p = self.host.presenter.result
         seats = p.confirm_seats
         if seats:
-            self.host.act(p.confirm_result, accept, seats[0])
+            self.host.act(p.confirm, accept, seats[0])
 
     def refresh(self) -> None:
-        p = self.host.presenter
-        tr = p.tr
+        p = self.host.presenter.result
+        m = p.model
+        tr = m.tr
         self.title_text.text = tr("result.title") + (
-            f"  -  {tr('header.board', board=p.board_number)}" if p.board_number else "")
-        result = p.result
+            f"  -  {tr('header.board', board=m.board_number)}" if m.board_number else "")
+        result = p.view
         lines = result.lines if result is not None else ("", "", "")
         for label, text in zip(self.lines, (*lines, "", "")[:3], strict=True):
             label.text = text
@@ -230,21 +231,22 @@ class ResultScreen(Screen):
         hands = p.hand_record
         self.record_title.text = tr("result.hand_record") if hands else ""
         key = (tuple((k, tuple(v)) for k, v in sorted(hands.items())), tr.language,
-               p.four_colour)
+               m.four_colour)
         if key != self._record_key:
             self._record_key = key
-            self.record.show(hands, tr, p.four_colour, p.vulnerable)
+            self.record.show(hands, tr, m.four_colour, m.vulnerable)
         self._show_traveller(bool(hands))
 
     def _show_traveller(self, shown: bool) -> None:
         """The traveller, the score so far and the double-dummy table: with the hand
         record (the board over here, the result answered), never before."""
-        p = self.host.presenter
-        tr = p.tr
-        state = p.state if shown else {}
-        key = (shown, tr.language, p.four_colour,
-               repr([state.get(k) for k in ("board", "phase", "traveller", "percentage",
-                                            "imps", "field", "dd")]))
+        p = self.host.presenter.result
+        m = p.model
+        tr = m.tr
+        state = m.state if shown else None
+        key = (shown, tr.language, m.four_colour, None if state is None else (
+            state.board, state.phase, state.traveller, state.percentage, state.imps,
+            state.field, state.dd))
         if key == self._traveller_key:
             return
         self._traveller_key = key
@@ -257,7 +259,7 @@ class ResultScreen(Screen):
         for line in lines:
             contract = line.contract
             if line.call is not None:
-                contract = call_markup(line.call, tr, p.four_colour) + line.risk
+                contract = call_markup(line.call, tr, m.four_colour) + line.risk
             cells = list(line.cells)
             cells[2] = contract
             rows.append((cells, line.own))
@@ -272,7 +274,7 @@ class ResultScreen(Screen):
             self._place_dd()
             return
         header = [""] + [
-            f"[color={_hex(suit_colour(s, p.four_colour))}]{label}[/color]"
+            f"[color={_hex(suit_colour(s, m.four_colour))}]{label}[/color]"
             if s != "NT" else label for s, label in zip(DD_STRAINS, grid.columns, strict=True)]
         dd_rows = [([f"[b]{seat}[/b]"] + ["-" if n is None else
                                           (f"[b]{n}[/b]" if n >= 7 else

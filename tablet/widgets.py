@@ -30,7 +30,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from tablet.i18n import SUIT_SYMBOLS, Translator, card_label, rank_label, suit_colour
-from tablet.presenter import AuctionCell, CardOption
+from tablet.presenters import AuctionCell, CardOption
 
 __all__ = [
     "FONT", "PALETTE", "TAP", "AuctionGrid", "CardButton", "HandRecord", "HandView", "Keypad",

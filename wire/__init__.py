@@ -4,6 +4,12 @@ Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``
 
 * :mod:`wire.protocol`  the topic grammar (builders and one parser), the event envelope and
   the hub's reply (docs/protocol.md);
+* :mod:`wire.messages`  every message typed and bounded (msgspec): the events, the reply, the
+  director's commands, and the one decoder;
+* :mod:`wire.views`     the views the hub publishes and the devices read (table, seat, alert,
+  result, ranking, traveller, presence), typed, with ``to_json`` / ``from_json``;
+* :mod:`wire.schema`    their JSON Schema (``python -m wire.schema``,
+  docs/protocol.schema.json);
 * :mod:`wire.mqtt`      the MQTT 3.1.1 client every Tenace program uses (paho-mqtt 2.x);
 * :mod:`wire.outbox`    a device's persistent outbox (SQLite, WAL);
 * :mod:`wire.link`      the one device link (tablet, card readers, dealing machine,
@@ -12,5 +18,5 @@ Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``
 * :mod:`wire.processes` stopping a child process, waiting for a loopback port (for the
   programs that start a broker or pcscd for themselves).
 
-It imports ``bridgecore`` and paho-mqtt, never an application nor ``tenace``.
+It imports ``bridgecore``, paho-mqtt and msgspec, never an application nor ``tenace``.
 """

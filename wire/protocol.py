@@ -2,8 +2,9 @@
 
 The topic grammar lives here and only here: builders for every topic and one
 parser. Payloads are typed, versioned JSON envelopes with ``to_json`` /
-``from_json``; anything malformed is a :class:`ProtocolError` with a code and a
-reason that the hub sends back on the device's reply topic.
+``from_json``, decoded and bounded by :mod:`wire.messages` (msgspec); anything
+malformed is a :class:`ProtocolError` with a code and a reason naming the field,
+that the hub sends back on the device's reply topic.
 """
 
 from __future__ import annotations
@@ -13,20 +14,33 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from wire.errors import ProtocolError
+from wire.messages import (
+    DEALER_EVENT_TYPES,
+    EVENT_TYPES,
+    MAX_DEPTH,
+    MAX_PAYLOAD,
+    SCHEMA_VERSION,
+    EventEnvelope,
+    EventTypes,
+    ReplyMessage,
+    check_payload,
+    decode_event,
+    validation_reason,
+)
 
 __all__ = [
-    "DEALER_EVENT_TYPES", "EVENT_TYPES", "NOTICES", "ROOT", "SCHEMA_VERSION", "Envelope",
-    "ProtocolError", "Reply", "Topic",
-    "parse_topic", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
+    "DEALER_EVENT_TYPES", "EVENT_TYPES", "MAX_PAYLOAD", "NOTICES", "ROOT", "SCHEMA_VERSION",
+    "Envelope", "ProtocolError", "Reply", "Topic",
+    "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
     "topic_hub_command", "topic_hub_status", "topic_ranking", "topic_reply", "topic_result",
     "topic_seat", "topic_state", "topic_table_command", "topic_traveller",
 ]
 
 ROOT = "tenace/v1"
-SCHEMA_VERSION = 1
-MAX_PAYLOAD = 64 * 1024
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
@@ -196,60 +210,14 @@ def parse_topic(topic: str) -> Topic:
 
 # Envelopes ------------------------------------------------------------------------------
 
-# Each event type's body: field -> (type or tuple of types, required).
-_STR, _INT, _BOOL, _LIST = str, int, bool, list
-EVENT_TYPES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "checkin": {"direction": (_STR, True), "pair": (_INT, True), "players": (_LIST, False),
-                "seat": (_STR, False)},
-    "board": {"board": (_INT, True), "source": (_STR, False)},
-    "hand": {"seat": (_STR, True), "cards": (_LIST, True), "when": (_STR, False),
-             "board": (_INT, False)},
-    "call": {"seat": (_STR, True), "call": (_STR, True), "alert": (_BOOL, False),
-             "explanation": (_STR, False), "stop": (_BOOL, False)},
-    "card": {"seat": (_STR, True), "card": (_STR, True), "source": (_STR, False)},
-    "undo": {"seat": (_STR, True)},
-    "claim": {"seat": (_STR, True), "tricks": (_INT, True), "statement": (_STR, False)},
-    "claim_answer": {"seat": (_STR, True), "accept": (_BOOL, True)},
-    "result_confirm": {"seat": (_STR, True), "accept": (_BOOL, True)},
-    "director_call": {"seat": (_STR, False), "note": (_STR, False)},
-}
-
-# The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
-DEALER_EVENT_TYPES: dict[str, dict[str, tuple[Any, bool]]] = {
-    "dealt": {"board": (_INT, True), "copy": (_INT, False), "pockets": (dict, True),
-              "errors": (_LIST, False)},
-    "dealer_fault": {"code": (_STR, True), "board": (_INT, False), "detail": (_STR, False)},
-}
-
-
-def _field(obj: dict[str, Any], name: str, kind: Any, required: bool, where: str) -> Any:
-    if name not in obj or obj[name] is None:
-        if required:
-            raise ProtocolError("malformed", f"{where}: missing field {name!r}")
-        return None
-    value = obj[name]
-    ok = isinstance(value, kind) and not (kind in (int, float) and isinstance(value, bool))
-    if kind is float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not ok:
-        raise ProtocolError("malformed", f"{where}: field {name!r} must be "
-                                         f"{getattr(kind, '__name__', kind)}, got {value!r}")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    """NaN and Infinity are not JSON (RFC 8259): Python's parser takes them, the log's
-    SQLite does not, and a time of NaN would pass every comparison."""
-    raise ProtocolError("malformed", f"not JSON: {name} is not a number JSON allows")
-
-
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One event from a device. ``id`` is the idempotency key; ``seq`` increases per device;
     ``time`` is the device's clock when the player acted (seconds since the epoch); ``sent``,
     when given, its clock when this copy was published (an event kept in a tablet's outbox
     through a network outage is sent late: the hub checks the clock on ``sent`` and keeps
-    ``time`` as when it happened)."""
+    ``time`` as when it happened). ``body`` is the event's body as plain JSON values, as
+    received (:meth:`event` gives it typed, :mod:`wire.messages`)."""
 
     id: str
     device: str
@@ -265,6 +233,10 @@ class Envelope:
         """The device's clock as the hub compares it with its own."""
         return self.time if self.sent is None else self.sent
 
+    def event(self) -> EventEnvelope:
+        """This envelope as its typed message (ProtocolError if it is not one)."""
+        return decode_event(self.to_json(), {**EVENT_TYPES, **DEALER_EVENT_TYPES})
+
     def to_json(self) -> str:
         obj = {"v": self.v, "id": self.id, "device": self.device, "seq": self.seq,
                "time": self.time, "type": self.type, "body": self.body}
@@ -274,48 +246,34 @@ class Envelope:
 
     @classmethod
     def from_json(cls, payload: bytes | str,
-                  types: dict[str, dict[str, tuple[Any, bool]]] | None = None) -> Envelope:
-        """Parse and validate; raises ProtocolError with the code the reply carries.
-        ``types``: the event types the topic takes (default :data:`EVENT_TYPES`)."""
-        if len(payload) > MAX_PAYLOAD:
-            raise ProtocolError("too_large", f"payload of {len(payload)} bytes, "
-                                             f"limit {MAX_PAYLOAD}")
-        try:
-            obj = json.loads(payload, parse_constant=_no_constant)
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ProtocolError("malformed", f"not JSON: {err}") from None
-        if not isinstance(obj, dict):
-            raise ProtocolError("malformed", "the payload must be a JSON object")
-        v = obj.get("v")
-        if v != SCHEMA_VERSION:
-            raise ProtocolError("unsupported_version",
-                                f"schema version {v!r}; this hub speaks {SCHEMA_VERSION}")
-        where = "envelope"
-        msg_id = _field(obj, "id", str, True, where)
-        if not _ID.match(msg_id):
-            raise ProtocolError("malformed", f"id {msg_id!r} is not [A-Za-z0-9_.-], 1-64")
-        device = _field(obj, "device", str, True, where)
-        seq = _field(obj, "seq", int, True, where)
-        if seq < 0:
-            raise ProtocolError("malformed", f"seq must be 0 or more, got {seq}")
-        time = float(_field(obj, "time", float, True, where))
-        sent = _field(obj, "sent", float, False, where)
-        kind = _field(obj, "type", str, True, where)
-        schema = (EVENT_TYPES if types is None else types).get(kind)
-        if schema is None:
-            raise ProtocolError("unknown_type", f"unknown event type {kind!r}")
-        body = obj.get("body", {})
-        if not isinstance(body, dict):
-            raise ProtocolError("malformed", f"{kind}: body must be an object")
-        for name, (ftype, required) in schema.items():
-            _field(body, name, ftype, required, kind)
-        seat = body.get("seat")
-        if seat is not None and seat not in _SEATS:
-            raise ProtocolError("malformed", f"{kind}: seat {seat!r} is not N, E, S or W")
-        if sent is not None and float(sent) < time:
-            raise ProtocolError("malformed", f"sent {sent} is before the event's time {time}")
-        return cls(msg_id, device, seq, time, kind, body,
-                   sent=None if sent is None else float(sent))
+                  types: EventTypes | None = None) -> Envelope:
+        """Parse and validate (:func:`wire.messages.decode_event`); raises ProtocolError
+        with the code the reply carries. ``types``: the event types the topic takes
+        (default :data:`EVENT_TYPES`)."""
+        event = decode_event(payload, types)
+        body: dict[str, Any] = msgspec.to_builtins(event.body)  # type: ignore[attr-defined]
+        sent = event.sent
+        return cls(event.id, event.device, event.seq, event.time, str(event.__struct_config__.tag),
+                   body, sent=sent if isinstance(sent, float) else None)
+
+
+def salvage(payload: bytes | str) -> tuple[str, int | None]:
+    """The ``id`` and ``seq`` of a rejected payload, when they can be read (``"?"`` and
+    None otherwise), for the reply's ``ref``. Never raises."""
+    try:
+        ref = _REF.decode(check_payload(payload, depth=MAX_DEPTH * 4))
+    except (ProtocolError, msgspec.MsgspecError, RecursionError):
+        return "?", None
+    return (ref.id if isinstance(ref.id, str) else "?",
+            ref.seq if type(ref.seq) is int else None)
+
+
+class _Ref(msgspec.Struct, frozen=True):
+    id: Any = None
+    seq: Any = None
+
+
+_REF = msgspec.json.Decoder(_Ref)
 
 
 # What an acknowledgement tells the table itself: the pairs or the board are not the ones the
@@ -347,12 +305,16 @@ class Reply:
     @classmethod
     def from_json(cls, payload: bytes | str) -> Reply:
         try:
-            obj = json.loads(payload)
-            if not isinstance(obj, dict):
-                raise TypeError("a reply is a JSON object")
-            notice = obj.get("notice")
-            return cls(obj["ref"], obj.get("seq"), obj["type"], obj.get("code", "ok"),
-                       obj.get("reason", ""), float(obj.get("time", 0.0)),
-                       notice if isinstance(notice, str) else None)
-        except (ValueError, KeyError, TypeError) as err:
+            msg = _REPLY.decode(check_payload(payload))
+        except msgspec.ValidationError as err:
+            raise ProtocolError("malformed", f"not a reply: {validation_reason(err, 'reply')}"
+                                ) from None
+        except (msgspec.DecodeError, RecursionError) as err:
             raise ProtocolError("malformed", f"not a reply: {err}") from None
+        except ProtocolError as err:
+            raise ProtocolError(err.code, f"not a reply: {err.reason}") from None
+        return cls(msg.ref, msg.seq, msg.type, msg.code, msg.reason, msg.time,
+                   msg.notice if isinstance(msg.notice, str) else None)
+
+
+_REPLY = msgspec.json.Decoder(ReplyMessage)

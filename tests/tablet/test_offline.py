@@ -11,7 +11,6 @@ state is what the tablet showed."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Iterator
@@ -21,6 +20,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec import UNSET
+from msgspec.structs import replace
 
 from bridgecore.auction import Auction
 from bridgecore.cards import Seat
@@ -28,14 +29,17 @@ from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from hub.traveller import DoubleDummyTables
 from tablet.app import TabletRoot
-from tablet.offline import already_applied, event_of, footprint, project, projection
+from tablet.offline import Projection, already_applied, event_of, footprint, project, projection
 from tablet.presenter import TabletPresenter
+from tablet.state import CallEntry, TableState, table_state
+from tablet.state import seat_view as decode_seat
 from tests.hub.test_table import Driver
 from tests.tablet.test_ui import show, until
 from tests.wire.test_link import SEED, Cable
 from wire.link import DeviceLink
 from wire.outbox import OUTBOX_NAME, Outbox
 from wire.protocol import Envelope
+from wire.views import DummyView, LastTrick, SeatView, TrickCount, TrickView
 
 Event = tuple[str, dict[str, Any]]
 # What the hub alone adds once a board is over: the hand record, the traveller so far.
@@ -50,31 +54,40 @@ def driver(strict: bool = False) -> Driver:
     return d
 
 
-def public(d: Driver) -> dict[str, Any]:
-    state: dict[str, Any] = json.loads(json.dumps(d.state.public_state()))
+def public(d: Driver) -> TableState:
+    """The hub's public state as the tablet reads it (JSON, then the typed view)."""
+    state = table_state(json.dumps(d.state.public_state()))
+    assert state is not None
     return state
 
 
-def seat_view(d: Driver, seat: str | None) -> dict[str, Any] | None:
+def seat_view(d: Driver, seat: str | None) -> SeatView | None:
     if seat is None:
         return None
-    view: dict[str, Any] = json.loads(json.dumps(d.state.seat_view(Seat.parse(seat))))
-    return view
+    return decode_seat(json.dumps(d.state.seat_view(Seat.parse(seat))))
 
 
-def confirmed(state: dict[str, Any], *, dummy_cards: bool = True) -> dict[str, Any]:
-    """``state`` without the marks of what is pending, and what only the hub knows."""
-    s = copy.deepcopy(state)
-    for key in ("pending", *HUB_ONLY):
+def confirmed(state: TableState | None, *, dummy_cards: bool = True) -> dict[str, Any]:
+    """``state`` as plain data without what only the hub knows (and without dummy's cards
+    when the tablet could not know them)."""
+    assert state is not None
+    s = state.to_builtins()
+    for key in HUB_ONLY:
         s.pop(key, None)
-    for entry in s.get("auction") or ():
-        entry.pop("pending", None)
-    for key in ("trick", "last_trick", "claim", "result"):
-        if isinstance(s.get(key), dict):
-            s[key].pop("pending", None)
     if not dummy_cards and isinstance(s.get("dummy"), dict):
         s["dummy"]["cards"] = None
     return s
+
+
+def call_marks(got: Projection) -> list[bool]:
+    """For each call of the projected auction: entered here, not yet confirmed."""
+    assert got.state is not None and got.state.auction is not UNSET
+    return [got.pending.calls.__contains__(i) for i in range(len(got.state.auction))]
+
+
+def card_marks(got: Projection, trick: TrickView | LastTrick) -> list[str]:
+    """The cards of ``trick`` entered here, not yet confirmed."""
+    return [card for _, card in trick.cards if card in got.pending.cards]
 
 
 def apply(d: Driver, events: list[Event]) -> None:
@@ -82,19 +95,20 @@ def apply(d: Driver, events: list[Event]) -> None:
         d.ok(kind, **body)
 
 
-def check(d: Driver, events: list[Event], seat: str | None = None) -> dict[str, Any]:
+def check(d: Driver, events: list[Event], seat: str | None = None) -> Projection:
     """Project ``events`` on the hub's state, apply them to the hub, compare: every prefix
     too. Returns the projection of them all."""
     before, view = public(d), seat_view(d, seat)
-    shown = project(before, view, events)
+    shown = projection(before, view, events)
     for n in range(len(events) + 1):
         got = projection(before, view, events[:n])
         assert got.shown == n and got.waiting == 0 and got.stopped is None
         if n:
             apply(d, events[n - 1:n])
         after = public(d)
-        known = isinstance((got.state.get("dummy") or {}).get("cards"), list)
-        assert confirmed(got.state) == confirmed(after, dummy_cards=known), events[:n]
+        known = not got.pending.dummy_hidden
+        assert confirmed(got.state, dummy_cards=known) == confirmed(after, dummy_cards=known), \
+            events[:n]
         assert footprint(got.state) == footprint(after)
     return shown
 
@@ -127,33 +141,39 @@ def test_law_41_an_auction_entered_offline_ends_in_the_contract_the_hub_finds() 
     """Each pending call moves the turn on; the last pass makes the contract (Law 22),
     declarer North, the opening leader East in turn (41A); every call is marked pending."""
     d = seated()
-    shown = check(d, calls(d, *AUCTION))
-    assert shown["phase"] == "play" and shown["contract"] == "4S" and shown["turn"] == "E"
-    assert shown["declarer"] == "N" and shown["doubled"] == ""
-    assert [e["pending"] for e in shown["auction"]] == [True] * 6
-    assert shown["pending"] == {"events": 6, "shown": 6, "cards": [], "stopped": None}
+    got = check(d, calls(d, *AUCTION))
+    shown = got.state
+    assert shown is not None
+    assert shown.phase == "play" and shown.contract == "4S" and shown.turn == "E"
+    assert shown.declarer == "N" and shown.doubled == ""
+    assert call_marks(got) == [True] * 6
+    pending = got.pending
+    assert (pending.events, pending.shown, pending.cards, pending.stopped) == (6, 6, (), None)
 
 
 def test_law_22_a_board_passed_out_offline_is_over_with_a_zero_score() -> None:
     d = seated()
-    shown = check(d, calls(d, "Pass", "Pass", "Pass", "Pass"))
-    assert shown["phase"] == "over" and shown["contract"] == "PASS"
-    assert shown["result"]["score_ns"] == 0 and shown["result"]["pending"] is True
+    got = check(d, calls(d, "Pass", "Pass", "Pass", "Pass"))
+    shown = got.state
+    assert shown is not None and shown.phase == "over" and shown.contract == "PASS"
+    assert shown.result and shown.result.score_ns == 0 and got.pending.result is True
 
 
 def test_law_19_doubled_and_redoubled_contracts_and_calls_on_top_of_confirmed_ones() -> None:
     d = seated()
     apply(d, calls(d, "1NT"))                       # confirmed by the hub
-    shown = check(d, calls(d, "X", "XX", "Pass", "Pass", "Pass"))
-    assert shown["contract"] == "1NTXX" and shown["doubled"] == "XX"
-    assert [e.get("pending", False) for e in shown["auction"]] == [False] + [True] * 5
+    got = check(d, calls(d, "X", "XX", "Pass", "Pass", "Pass"))
+    shown = got.state
+    assert shown is not None and shown.contract == "1NTXX" and shown.doubled == "XX"
+    assert call_marks(got) == [False] + [True] * 5
 
 
 def test_law_25a_an_undo_entered_offline_takes_the_call_back() -> None:
     d = seated()
     shown = check(d, [*calls(d, "1C", "Pass"), ("undo", {"seat": "E"}),
-                      ("call", {"seat": "E", "call": "1H"})])
-    assert [(e["seat"], e["call"]) for e in shown["auction"]] == [("N", "1C"), ("E", "1H")]
+                      ("call", {"seat": "E", "call": "1H"})]).state
+    assert shown is not None and shown.auction
+    assert [(e.seat, e.call) for e in shown.auction] == [("N", "1C"), ("E", "1H")]
     # Too late once partner has called (25A2): the projection stops, as the hub refuses.
     late = projection(public(d), None, [*calls(d, "1S", "Pass"), ("undo", {"seat": "E"}),
                                         *calls(d, "2C", start="N")])
@@ -166,8 +186,9 @@ def test_laws_28_29_a_call_out_of_rotation_gets_the_status_the_hub_gives_it() ->
     projection reads them with the same bridgecore Auction."""
     d = seated()
     shown = check(d, [("call", {"seat": "S", "call": "1H"}),
-                      ("call", {"seat": "W", "call": "Pass"})])
-    assert [e["status"] for e in shown["auction"]] == ["accepted", "made"]
+                      ("call", {"seat": "W", "call": "Pass"})]).state
+    assert shown is not None and shown.auction
+    assert [e.status for e in shown.auction] == ["accepted", "made"]
 
 
 def test_strict_table_a_call_the_hub_would_refuse_stops_the_projection() -> None:
@@ -178,7 +199,8 @@ def test_strict_table_a_call_the_hub_would_refuse_stops_the_projection() -> None
                                     ("call", {"seat": "S", "call": "2S"})])
     assert (got.shown, got.waiting) == (1, 2) and got.stopped is not None
     assert got.stopped.startswith("call: not_your_turn")
-    assert got.state["turn"] == "E" and len(got.state["auction"]) == 1
+    assert got.state is not None and got.state.auction
+    assert got.state.turn == "E" and len(got.state.auction) == 1
     insufficient = projection(before, None, calls(d, "1S", "1H"))
     assert insufficient.shown == 1 and "illegal_call" in str(insufficient.stopped)
 
@@ -191,37 +213,41 @@ def test_law_41c_the_opening_lead_offline_puts_the_auction_away_and_faces_dummy(
     d = seated()
     apply(d, calls(d, *AUCTION))
     before = public(d)
-    table = project(before, None, TRICK_1[:1])
-    assert "auction" not in table and table["dummy"] == {"seat": "S", "cards": None}
-    assert table["trick"]["cards"] == [["E", "ST"]] and table["trick"]["pending"] == ["ST"]
-    assert table["turn"] == "S"
+    lead = projection(before, None, TRICK_1[:1])
+    table = lead.state
+    assert table is not None and table.auction is UNSET
+    assert table.dummy == DummyView("S", []) and lead.pending.dummy_hidden
+    assert isinstance(table.trick, TrickView)
+    assert table.trick.cards == [("E", "ST")] and card_marks(lead, table.trick) == ["ST"]
+    assert table.turn == "S"
     dummy = projection(before, seat_view(d, "S"), TRICK_1[:2])
-    assert dummy.seat_view is not None and "S3" not in dummy.seat_view["hand"]
-    shown = check(d, TRICK_1[:2], seat="S")
-    assert len(shown["dummy"]["cards"]) == 12
+    assert dummy.seat_view is not None and "S3" not in dummy.seat_view.hand
+    shown = check(d, TRICK_1[:2], seat="S").state
+    assert shown is not None and shown.dummy and len(shown.dummy.cards) == 12
 
 
 def test_law_44_a_trick_completed_offline_goes_to_its_winner_who_leads_next() -> None:
     d = seated()
     apply(d, calls(d, *AUCTION))
-    shown = check(d, [*TRICK_1, card("N", "SK"), card("E", "S9")])
-    assert shown["tricks"] == {"NS": 1, "EW": 0}
-    assert shown["trick"] == {"number": 2, "leader": "N",
-                              "cards": [["N", "SK"], ["E", "S9"]], "pending": ["SK", "S9"]}
-    assert shown["pending"]["cards"] == ["ST", "S3", "S2", "SA", "SK", "S9"]
+    got = check(d, [*TRICK_1, card("N", "SK"), card("E", "S9")])
+    shown = got.state
+    assert shown is not None and shown.tricks == TrickCount(1, 0)
+    assert shown.trick == TrickView(2, "N", [("N", "SK"), ("E", "S9")])
+    assert card_marks(got, shown.trick) == ["SK", "S9"]
+    assert got.pending.cards == ("ST", "S3", "S2", "SA", "SK", "S9")
     # Law 66A: the quitted trick stays known, its winner with it, marked as pending
-    assert shown["last_trick"] == {"number": 1, "leader": "E", "winner": "N",
-                                   "cards": [["E", "ST"], ["S", "S3"], ["W", "S2"],
-                                             ["N", "SA"]],
-                                   "pending": ["ST", "S3", "S2", "SA"]}
+    assert shown.last_trick == LastTrick(1, "E", [("E", "ST"), ("S", "S3"), ("W", "S2"),
+                                                  ("N", "SA")], "N")
+    assert card_marks(got, shown.last_trick) == ["ST", "S3", "S2", "SA"]
 
 
 def test_law_44_trumps_win_the_trick_offline() -> None:
     d = seated()
     apply(d, calls(d, "1S", "Pass", "4S", "Pass", "Pass", "Pass"))
     shown = check(d, [card("E", "HJ"), card("S", "H8"), card("W", "H5"), card("N", "HA"),
-                      card("N", "CA"), card("E", "CJ"), card("S", "S3"), card("W", "C5")])
-    assert shown["tricks"] == {"NS": 2, "EW": 0} and shown["trick"]["leader"] == "S"
+                      card("N", "CA"), card("E", "CJ"), card("S", "S3"), card("W", "C5")]).state
+    assert shown is not None and isinstance(shown.trick, TrickView)
+    assert shown.tricks == TrickCount(2, 0) and shown.trick.leader == "S"
 
 
 def test_law_44c_follow_suit_where_the_hand_is_known() -> None:
@@ -258,9 +284,10 @@ def test_law_77_thirteen_tricks_offline_end_the_board_with_the_hubs_score() -> N
         apply(d, [event])
     after = public(d)
     shown = project(before, None, events)
-    assert shown["phase"] == "over" and shown["trick"] is None and shown["turn"] is None
-    assert confirmed(shown) == confirmed(after, dummy_cards=False)
-    assert shown["result"]["score_ns"] == after["result"]["score_ns"] == 510   # 4S+3
+    assert shown is not None and shown.result and after.result
+    assert shown.phase == "over" and shown.trick is None and shown.turn is None
+    assert confirmed(shown, dummy_cards=False) == confirmed(after, dummy_cards=False)
+    assert shown.result.score_ns == after.result.score_ns == 510   # 4S+3
 
 
 def test_laws_68_69_a_claim_and_its_answers_offline() -> None:
@@ -269,10 +296,12 @@ def test_laws_68_69_a_claim_and_its_answers_offline() -> None:
     d = seated()
     apply(d, calls(d, *AUCTION) + TRICK_1)
     claim = ("claim", {"seat": "N", "tricks": 12, "statement": "all top"})
-    shown = check(d, [claim, ("claim_answer", {"seat": "E", "accept": True}),
-                      ("claim_answer", {"seat": "W", "accept": True})])
-    assert shown["claim"]["status"] == "accepted" and shown["claim"]["pending"] is True
-    assert shown["phase"] == "over" and shown["result"]["tricks"] == 13
+    got = check(d, [claim, ("claim_answer", {"seat": "E", "accept": True}),
+                    ("claim_answer", {"seat": "W", "accept": True})])
+    shown = got.state
+    assert shown is not None and shown.claim and shown.result
+    assert shown.claim.status == "accepted" and got.pending.claim is True
+    assert shown.phase == "over" and shown.result.tricks == 13
 
 
 def test_law_69a_the_other_defenders_answer_through_the_hub_is_the_hubs_to_count() -> None:
@@ -286,16 +315,19 @@ def test_law_69a_the_other_defenders_answer_through_the_hub_is_the_hubs_to_count
     west = ("claim_answer", {"seat": "W", "accept": True})
     got = projection(state, None, [west])
     assert got.shown == 0 and "other defender" in str(got.stopped)
-    state["claim"]["accepted_by"] = ["E"]
-    assert project(state, None, [west])["phase"] == "over"
+    assert state.claim
+    state = replace(state, claim=replace(state.claim, accepted_by=["E"]))
+    shown = project(state, None, [west])
+    assert shown is not None and shown.phase == "over"
 
 
 def test_law_70_a_disputed_claim_offline_lets_play_go_on() -> None:
     d = seated()
     apply(d, calls(d, *AUCTION) + TRICK_1)
     shown = check(d, [("claim", {"seat": "N", "tricks": 12}),
-                      ("claim_answer", {"seat": "W", "accept": False}), card("N", "SK")])
-    assert shown["claim"]["status"] == "disputed" and shown["turn"] == "E"
+                      ("claim_answer", {"seat": "W", "accept": False}), card("N", "SK")]).state
+    assert shown is not None and shown.claim
+    assert shown.claim.status == "disputed" and shown.turn == "E"
     dummy = projection(public(d), None, [("claim", {"seat": "S", "tricks": 1})])
     assert dummy.shown == 0 and "43A1c" in str(dummy.stopped)
 
@@ -307,9 +339,10 @@ def test_law_79a_confirming_offline_then_the_next_board() -> None:
     apply(d, calls(d, "Pass", "Pass", "Pass", "Pass"))
     shown = check(d, [("result_confirm", {"seat": "E", "accept": True}),
                       ("board", {"board": 2, "source": "tablet"}),
-                      ("call", {"seat": "E", "call": "1D"})])
-    assert shown["board"] == 2 and shown["dealer"] == "E" and shown["vulnerability"] == "NS"
-    assert shown["turn"] == "S" and "result" not in shown
+                      ("call", {"seat": "E", "call": "1D"})]).state
+    assert shown is not None
+    assert shown.board == 2 and shown.dealer == "E" and shown.vulnerability == "NS"
+    assert shown.turn == "S" and shown.result is UNSET
 
 
 def test_checkin_and_director_call_offline() -> None:
@@ -322,7 +355,10 @@ def test_checkin_and_director_call_offline() -> None:
 def test_nothing_pending_is_the_hubs_state_and_bad_input_stops_without_raising() -> None:
     d = seated()
     state = public(d)
-    assert project(state, None, []) == state and project(state, None, []) is not state
+    shown = project(state, None, [])
+    assert shown == state
+    with pytest.raises(AttributeError):    # frozen: nothing shown can change the hub's
+        shown.phase = "over"  # type: ignore[misc]
     odd: list[Any] = [("call", {"seat": "X", "call": "1C"}), ("call", {"seat": "N"}),
                       ("card", {"seat": "N", "card": "S1"}), ("teleport", {}),
                       ("board", {"board": 0}), ("claim", {"seat": "N", "tricks": 3}),
@@ -333,10 +369,17 @@ def test_nothing_pending_is_the_hubs_state_and_bad_input_stops_without_raising()
     for event in odd:
         got = projection(state, None, [event])
         assert got.shown == 0 and got.waiting == 1 and got.stopped, event
-        assert confirmed(got.state) == state
-    for broken in ({}, None, {"phase": "play", "trick": "x", "contract": "9Z"},
-                   {"board": 1, "dealer": "N", "auction": [{"seat": "N", "call": "??"}]}):
-        got = projection(broken, {"hand": 3}, [*calls(d, "1C"), card("E", "S2")])
+        assert got.state == state
+    # Malformed views never reach the projection: they are dropped at the tablet's edge.
+    for malformed in ({}, {"phase": "play", "trick": "x", "contract": "9Z"},
+                      {"board": 1, "dealer": "N", "auction": [{"seat": "N", "call": "??"}]}):
+        assert table_state(malformed) is None
+    assert decode_seat({"hand": 3}) is None
+    for broken in (None, replace(state, phase="play", board=UNSET, dealer=UNSET, auction=UNSET,
+                                 trick=None, contract="9Z"),
+                   replace(state, board=1, dealer="N",
+                           auction=[CallEntry("N", "??", False, "made")])):
+        got = projection(broken, None, [*calls(d, "1C"), card("E", "S2")])
         assert got.shown == 0 and got.stopped
 
 
@@ -360,7 +403,7 @@ def test_the_event_in_flight_found_in_the_hubs_state_is_not_applied_twice() -> N
     assert not already_applied(after, after, first)           # nothing moved
     apply(d, [second])
     assert not already_applied(before, public(d), first)     # someone else's call too
-    assert not already_applied({}, after, first)
+    assert not already_applied(None, after, first)
 
 
 # Property: any legal stream, cut anywhere ------------------------------------------------------
@@ -438,8 +481,8 @@ def test_property_projecting_any_stream_from_any_point_gives_the_hubs_state(
     assert got.stopped is None or got.stopped.startswith("claim_answer: the other"), got
     apply(replay, events[split:split + got.shown])
     after = public(replay)
-    known = isinstance((got.state.get("dummy") or {}).get("cards"), list)
-    assert confirmed(got.state) == confirmed(after, dummy_cards=known)
+    known = not got.pending.dummy_hidden
+    assert confirmed(got.state, dummy_cards=known) == confirmed(after, dummy_cards=known)
 
 
 # End to end: a table tablet without network ----------------------------------------------------
@@ -456,10 +499,8 @@ def hub(broker_url: str, tmp_path: Path) -> Iterator[Hub]:
         running.log.close()
 
 
-def hub_state(hub: Hub) -> dict[str, Any]:
-    state: dict[str, Any] = hub.call(
-        lambda: json.loads(json.dumps(hub.room.tables["A1"].public_state())))
-    return state
+def hub_state(hub: Hub) -> TableState | None:
+    return table_state(hub.call(lambda: json.dumps(hub.room.tables["A1"].public_state())))
 
 
 def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
@@ -478,47 +519,49 @@ def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
                       reconnect_delay=(0.1, 0.5))
     root.send, root.pending = link.send, box.pending
     seen: list[tuple[Any, ...]] = []          # every view of the table the screen was given
-    project_now = presenter._project
+    project_now = presenter.model._project
 
     def spy() -> None:
         project_now()
-        seen.append(footprint(presenter.state))
+        seen.append(footprint(presenter.model.state))
 
-    presenter._project = spy  # type: ignore[method-assign]
+    presenter.model._project = spy  # type: ignore[method-assign]
     try:
         show(root)
-        until(lambda: presenter.connection == "online" and presenter.state, "the hub")
-        for command, args in ((presenter.checkin, (1, "NS")), (presenter.checkin, (4, "EW")),
-                              (presenter.board, (1,))):
+        until(lambda: presenter.model.connection == "online" and presenter.model.state, "the hub")
+        for command, args in ((presenter.checkin.check_in, (1, "NS")),
+                              (presenter.checkin.check_in, (4, "EW")),
+                              (presenter.board.announce, (1,))):
             assert root.act(command, *args)
-        until(lambda: presenter.hub_state.get("phase") == "auction"
-              and presenter.pending_count == 0, "board 1 on the hub")
+        until(lambda: presenter.model.hub_state is not None
+              and presenter.model.hub_state.phase == "auction"
+              and presenter.model.pending_count == 0, "board 1 on the hub")
         cable.cut()                                   # the tablet's Wi-Fi drops
-        until(lambda: presenter.connection == "offline", "the link to notice")
+        until(lambda: presenter.model.connection == "offline", "the link to notice")
         seen.clear()
         accepted = hub.call(lambda: hub.stats.accepted)
         for call, seat in (("1C", "N"), ("Pass", "E"), ("Pass", "S"), ("Pass", "W")):
-            assert presenter.turn == seat and root.screen_name == "auction"
-            assert root.act(presenter.call, call)
-        assert root.screen_name == "play" and presenter.turn == "E"
-        assert presenter.contract_text == "1♣ by North"
+            assert presenter.model.turn == seat and root.screen_name == "auction"
+            assert root.act(presenter.auction.call, call)
+        assert root.screen_name == "play" and presenter.model.turn == "E"
+        assert presenter.model.contract_text == "1♣ by North"
         lead = hub.call(lambda: hub.room.tables["A1"].seat_view(Seat.EAST)["hand"][0])
-        assert root.act(presenter.card, lead)
-        assert presenter.trick == {"E": lead} and presenter.trick_pending == {"E"}
-        assert presenter.turn == "S" and presenter.auction_cells == []      # 41C
+        assert root.act(presenter.play.card, lead)
+        assert presenter.play.trick == {"E": lead} and presenter.play.trick_pending == {"E"}
+        assert presenter.model.turn == "S" and presenter.play.auction_cells == []      # 41C
         assert "(5)" in root.bar.connection.text and box.count() == 5
-        shown, entered = footprint(presenter.state), len(seen)
+        shown, entered = footprint(presenter.model.state), len(seen)
         assert hub.call(lambda: hub.stats.accepted) == accepted             # nothing got out
         assert footprint(hub_state(hub)) != shown
         cable.plug()                                  # the network is back
         assert link.wait_delivered(15)
-        until(lambda: presenter.connection == "online" and presenter.pending_count == 0
-              and presenter.dummy_known, "the hub's state")
+        until(lambda: presenter.model.connection == "online" and presenter.model.pending_count == 0
+              and presenter.model.dummy_known, "the hub's state")
         assert hub.call(lambda: hub.stats.accepted) == accepted + 5
         final = hub_state(hub)
         assert footprint(final) == shown
-        assert presenter.state == presenter.hub_state == final
-        assert len(presenter.dummy_cards) == 13 and presenter.trick_pending == set()
+        assert presenter.model.state == presenter.model.hub_state == final
+        assert len(presenter.model.dummy_cards) == 13 and presenter.play.trick_pending == set()
         # Offline, each entry moved the screen on; while the hub caught up (its states and
         # replies crossing), the table shown did not move: no step back, nothing twice.
         progress = [(4 if f[3] is None else len(f[3])) + (len(f[7][2]) if f[7] else 0)

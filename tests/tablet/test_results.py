@@ -20,6 +20,7 @@ if not os.environ.get("DISPLAY"):
     os.environ["SDL_VIDEODRIVER"] = "offscreen"
 
 import pytest
+from msgspec.structs import replace
 
 from bridgecore.movements import teams
 from hub.room import Room, Section
@@ -34,6 +35,7 @@ from tablet.results import (
     traveller_header,
     traveller_lines,
 )
+from tablet.state import TableState, table_state
 from tests.hub.test_table import DEALS, START, Driver, make_room
 
 NNBSP = "\u202f"
@@ -48,9 +50,11 @@ def claim(d: Driver, calls: tuple[str, ...], lead: tuple[str, str], claimer: str
         d.ok("claim_answer", seat=seat, accept=True)
 
 
-def wire(state: dict[str, Any]) -> dict[str, Any]:
-    """As the broker carries it: JSON."""
-    return json.loads(json.dumps(state))
+def wire(state: dict[str, Any]) -> TableState:
+    """As the broker carries it (JSON), as the tablet reads it (a typed view)."""
+    view = table_state(json.dumps(state))
+    assert view is not None
+    return view
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +92,7 @@ def test_law_16_nothing_to_show_before_the_board_is_over(mitchell_states: dict[s
     assert traveller_lines(playing, tr) == [] and score_lines(playing, tr) == ("", "")
     assert dd_grid(playing, tr) is None
     # A state whose traveller is not this board's (a projection moved on) shows nothing.
-    moved = dict(mitchell_states["over"], board=2)
+    moved = replace(mitchell_states["over"], board=2)
     assert traveller_lines(moved, tr) == [] and dd_grid(moved, tr) is None
 
 
@@ -132,7 +136,7 @@ def test_double_dummy_grid_and_par_in_three_languages(mitchell_states: dict[str,
     assert fr.columns[0] == it.columns[0] == "SA"
     assert [seat for seat, _ in en.rows] == ["N", "S", "E", "W"]
     assert [seat for seat, _ in fr.rows] == [seat for seat, _ in it.rows] == ["N", "S", "E", "O"]
-    tricks = over["dd"]["tricks"]
+    tricks = over.dd.tricks
     assert [row for _, row in en.rows] == [
         tuple(tricks[seat][strain] for strain in ("NT", "S", "H", "D", "C"))
         for seat in "NSEW"]
@@ -204,7 +208,7 @@ def test_result_screen_shows_the_traveller_and_the_double_dummy_table(
     show(root, PORTRAIT)
     assert screen.dd_box.parent is screen.head_row and screen.card.size_hint_x < 1
     shot(root, "result_traveller_portrait")
-    presenter.set_language("en")
+    presenter.model.set_language("en")
     root.refresh(force=True)
     assert screen.traveller.texts[0][1] == "EW" and screen.dd_title.text == "Double dummy"
     root.close()

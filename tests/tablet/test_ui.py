@@ -34,7 +34,7 @@ from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from tablet.app import TabletApp, TabletRoot, broker_url, main
 from tablet.presenter import TabletPresenter
-from tests.tablet.test_presenter import Table
+from tests.tablet.tables import Table
 from wire.link import DeviceLink, device_id
 from wire.outbox import Outbox
 
@@ -140,7 +140,7 @@ def room(embedded_broker: EmbeddedBroker, tmp_path: Path) -> Iterator[dict[str, 
             for seat in "NESW":
                 tablets[seat] = Tablet(embedded_broker.url, seat, tmp_path,
                                        language="fr" if seat == "E" else "en", clock=clock)
-            until(lambda: all(t.presenter.connection == "online" and t.presenter.state
+            until(lambda: all(t.presenter.model.connection == "online" and t.presenter.model.state
                               for t in tablets.values()), "the tablets to connect")
             yield tablets
     finally:
@@ -168,81 +168,82 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     show(e)
     tap(e.screens["checkin"].keypad.keys["4"])
     tap(e.screens["checkin"].send)
-    until(lambda: east.screen == "board" and east.pairs_text, "East checked in")
+    until(lambda: east.screen == "board" and east.board.pairs_text, "East checked in")
 
     # Board start (Law 2): board 1, North deals, nobody vulnerable.
     show(n)
     board = n.screens["board"]
     tap(board.keypad.keys["1"])
     tap(board.start)
-    until(lambda: all(t.presenter.screen == "auction" and t.presenter.own_cards
+    until(lambda: all(t.presenter.screen == "auction" and t.presenter.model.own_cards
                       for t in room.values()), "the auction on every tablet")
     assert north.header[2:] == ["Board 1", "Dealer North", "Nobody vulnerable"]
-    assert len(south.hand) == 13 and not any(o.enabled for o in south.hand)  # shown only
+    assert len(south.auction.hand) == 13 and not any(o.enabled for o in south.auction.hand)
 
     # The auction: 1NT - Pass - 3NT (a jump: STOP, West waits) - Pass - Pass - Pass.
     def call(root: TabletRoot, text: str, calls_before: int, name: str = "") -> None:
         show(root)
-        until(lambda: len(root.presenter.state.get("auction", ())) == calls_before,
+        until(lambda: len(root.presenter.model.auction_entries) == calls_before,
               f"{calls_before} calls before {text}")
         if name:
             shot(root, name)
         tap(root.screens["auction"].pad.buttons[text])
-        until(lambda: len(north.state.get("auction", ())) == calls_before + 1,
+        until(lambda: len(north.model.auction_entries) == calls_before + 1,
               f"{text} recorded")
 
     call(n, "1NT", 0)
     call(e, "Pass", 1)
     call(s, "3NT", 2, "bidding_pad")
     show(w)
-    until(lambda: west.stop_wait > 0, "West's STOP wait")
-    assert not any(o.enabled for o in west.call_options) and west.stop_wait > 8
+    until(lambda: west.auction.stop_wait > 0, "West's STOP wait")
+    assert not any(o.enabled for o in west.auction.call_options) and west.auction.stop_wait > 8
     shot(w, "bidding")
     touch(w.screens["auction"].pad.buttons["Pass"])   # locked: no call is made
     frames(5)
-    assert len(north.state["auction"]) == 3 and not room["W"].link.pending
+    assert len(north.model.auction_entries) == 3 and not room["W"].link.pending
     SKIPPED[0] += 10.0                       # ten seconds later (Annex I)
     call(w, "Pass", 3)
     call(n, "Pass", 4)
     call(e, "Pass", 5)
-    until(lambda: north.phase == "play" and north.declarer == "N", "3NT by North")
-    assert north.state["contract"] == "3NT"
+    until(lambda: north.model.phase == "play" and north.model.declarer == "N", "3NT by North")
+    assert north.model.contract == "3NT"
 
     # The play: East leads, declarer plays from dummy, West, declarer.
     def play(root: TabletRoot, from_dummy: bool = False) -> None:
         p = root.presenter
-        before = len(north.trick) + 4 * sum(north.tricks_won)
+        before = len(north.play.trick) + 4 * sum(north.model.tricks_won)
         show(root)
-        until(lambda: any(o.enabled and o.legal for o in (p.dummy if from_dummy else p.hand)),
-              f"{p.seat}'s turn")
-        option = next(o for o in (p.dummy if from_dummy else p.hand) if o.legal)
+        until(lambda: any(o.enabled and o.legal
+                          for o in (p.play.dummy if from_dummy else p.play.hand)),
+              f"{p.model.seat}'s turn")
+        option = next(o for o in (p.play.dummy if from_dummy else p.play.hand) if o.legal)
         screen = root.screens["play"]
         tap((screen.dummy if from_dummy else screen.hand).buttons[option.card])
-        until(lambda: len(north.trick) + 4 * sum(north.tricks_won) == before + 1,
+        until(lambda: len(north.play.trick) + 4 * sum(north.model.tricks_won) == before + 1,
               f"{option.card} played")
 
     play(e)
-    until(lambda: bool(north.dummy_cards), "dummy faced")
-    assert north.auction_cells == []            # Law 41C: the auction is put away
+    until(lambda: bool(north.model.dummy_cards), "dummy faced")
+    assert north.play.auction_cells == []            # Law 41C: the auction is put away
     play(n, from_dummy=True)
     play(w)
     show(n)
     shot(n, "play")
     play(n)
-    until(lambda: sum(north.tricks_won) == 1, "trick 1 complete")
+    until(lambda: sum(north.model.tricks_won) == 1, "trick 1 complete")
 
     # Law 66A: the quitted trick stays on the cloth, its winner marked, until the next lead;
     # then a player whose side has not played to the new trick may have it shown again.
     show(w)
-    until(lambda: west.last_trick is not None, "the quitted trick on West's tablet")
+    until(lambda: west.play.last_trick is not None, "the quitted trick on West's tablet")
     cloth = w.screens["play"].trick
-    quitted = dict(west.last_trick["cards"])
+    quitted = dict(west.play.last_trick.cards)
     faces = lambda: [label.text for _, face, label in cloth._places if face.opacity]  # noqa: E731
     assert "won by North" in cloth.centre.text and len(faces()) == 4
     assert w.screens["play"].last_button.disabled          # nothing led yet: on the cloth
     play(n)                                                # North leads to trick 2
     show(w)
-    until(lambda: west.last_trick_allowed and west.trick, "trick 2 led")
+    until(lambda: west.play.last_trick_allowed and west.play.trick, "trick 2 led")
     frames(3)
     last = w.screens["play"].last_button
     assert not last.disabled and cloth.centre.text == "Trick 2"
@@ -256,24 +257,24 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     show(n)
     tap(n.screens["play"].claim_button)
     tap(n.screens["play"].claim_panel.buttons[12])
-    until(lambda: east.claim_view is not None and east.claim_view.answer_for == ("E",),
+    until(lambda: east.play.claim_view is not None and east.play.claim_view.answer_for == ("E",),
           "the claim on East's tablet")
     show(e)
     shot(e, "claim")
     tap(e.screens["play"].answer_panel.buttons["E", True])
     show(w)
-    until(lambda: west.claim_view is not None and west.claim_view.answer_for == ("W",),
+    until(lambda: west.play.claim_view is not None and west.play.claim_view.answer_for == ("W",),
           "the claim on West's tablet")
     tap(w.screens["play"].answer_panel.buttons["W", True])
     until(lambda: north.screen == "result", "the result")
 
     # The result (79A): computed by the hub from the play, East agrees, then the hand record.
-    result = north.result
+    result = north.result.view
     assert result is not None and result.contract == "3NT" and result.tricks is not None
-    assert north.hand_record == {}
+    assert north.result.hand_record == {}
     show(e)
     tap(e.screens["result"].agree)
-    until(lambda: north.confirmed and north.hand_record, "the confirmation")
+    until(lambda: north.result.confirmed and north.result.hand_record, "the confirmation")
     show(n)
     shot(n, "result")
     tap(n.screens["result"].next)
@@ -300,9 +301,9 @@ def test_a_table_tablet_picker_director_call_and_language_switch() -> None:
     assert sent[-1] == ("director_call", {})
     assert root.message.opacity == 1 and "director" in root.message.text
     tap(root.bar.language)
-    assert t[None].language == "it" and "Ovest" in screen.turn_text.text
+    assert t[None].model.language == "it" and "Ovest" in screen.turn_text.text
     tap(root.bar.colours)
-    assert t[None].four_colour
+    assert t[None].model.four_colour
     root.close()
 
 
@@ -312,10 +313,11 @@ def test_the_app_takes_the_links_callbacks_from_any_thread() -> None:
     root = app.build()
     assert isinstance(root, TabletRoot) and app.tablet is root
     worker = threading.Thread(target=lambda: (app.post_connection("online"), app.post_state(
-        {"table": "A1", "round": 1, "phase": "waiting", "pairs": {"NS": 1, "EW": 4}})))
+        {"table": "A1", "round": 1, "phase": "waiting", "pairs": {"NS": 1, "EW": 4},
+         "strict": False, "schedule": {"boards": [], "expected": None, "next": None}})))
     worker.start()
     worker.join()
-    until(lambda: presenter.connection == "online" and presenter.state, "the callbacks")
+    until(lambda: presenter.model.connection == "online" and presenter.model.state, "the callbacks")
     assert broker_url("hub.local") == "mqtt://hub.local:1883"
     assert broker_url("10.0.0.2:1884") == "mqtt://10.0.0.2:1884"
     with pytest.raises(ValueError):
@@ -340,13 +342,14 @@ def test_the_pad_by_touch_alert_with_its_explanation_and_undo() -> None:
     pad = root.screens["auction"].pad
     assert pad.undo.disabled and pad.explanation.opacity == 0
     tap(pad.alert)
-    assert tab.alert_armed and pad.explanation.opacity == 1
+    assert tab.auction.alert_armed and pad.explanation.opacity == 1
     pad.explanation.insert_text("Precision: 16+")
     tap(pad.buttons["1C"])
     assert sent == [("call", {"seat": "N", "call": "1C", "alert": True,
                               "explanation": "Precision: 16+"})]
-    assert not tab.alert_armed and pad.explanation.text == ""
+    assert not tab.auction.alert_armed and pad.explanation.text == ""
     assert root.screens["auction"].grid.children     # the record shows the call
     tap(pad.undo)
-    assert sent[-1] == ("undo", {"seat": "N"}) and tab.state["auction"] == []
+    assert sent[-1] == ("undo", {"seat": "N"})
+    assert tab.model.has_auction and tab.model.auction_entries == []
     root.close()

@@ -1,0 +1,438 @@
+"""The views the hub publishes and the devices read (docs/protocol.md), as typed values.
+
+Each view is a frozen :class:`msgspec.Struct` with ``to_json()`` (the exact payload the hub
+publishes: the same keys in the same order, a key the hub leaves out is :data:`msgspec.UNSET`
+and not encoded) and ``from_json()`` (raises :class:`wire.errors.ProtocolError`). Views are
+open: a reader ignores a field it does not know, so a newer hub does not break an older
+tablet. Every view carries its version: ``v`` on the wire where the payload has it
+(ranking, traveller), else the class constant ``VERSION``; an alert's ``version`` is the
+revision of that alert, not of the schema.
+
+=====================  =====================================  ==========================
+view                   topic                                  built by
+=====================  =====================================  ==========================
+:class:`TableView`     ``t/{table}/state``                    ``hub.table`` public state
+:class:`SeatView`      ``t/{table}/seat/{seat}``              ``hub.table`` seat view
+:class:`AlertView`     ``director/alert/{id}``                ``hub.alerts.Alert``
+:class:`ResultView`    ``result/{table}/{round}/{board}``     ``hub.service``
+:class:`RankingView`   ``results/ranking/{section}``          ``hub.scoring``
+:class:`TravellerView` ``results/traveller/{section}/{b}``    ``hub.scoring``
+:class:`HubStatus`     ``hub/status``                         ``hub.service``
+:class:`DeviceStatus`  ``t/{table}/dev/{device}/status``,     each device
+                       ``dealer/{device}/status``
+=====================  =====================================  ==========================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, TypeVar
+
+import msgspec
+from msgspec import UNSET, Struct, UnsetType
+
+from wire.errors import ProtocolError
+
+__all__ = [
+    "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
+    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubStatus", "LastTrick",
+    "NextPair", "NextRound", "Number", "Pairs", "RankingBoard", "RankingEntry",
+    "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
+    "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
+    "TrickCount", "TrickView", "View",
+]
+
+MAX_VIEW = 4 * 1024 * 1024     # bytes: a view larger than this is not one the hub publishes
+
+SeatLetter = Literal["N", "E", "S", "W"]
+Number = int | float           # kept as the hub gives it: an int is not turned into a float
+Pair = int | str               # a pair's number, or a team's name
+Phase = Literal["waiting", "auction", "play", "over"]
+
+# What an alert is about: the irregularities of bridgecore.irregularity.Kind, then the hub's
+# own findings (hub.alerts.HubKind); a test keeps this list equal to the two.
+AlertKind = Literal[
+    "wrong_card_count", "duplicate_card", "missing_card", "call_out_of_rotation",
+    "insufficient_bid", "inadmissible_double", "inadmissible_redouble", "bid_above_seven",
+    "call_in_breach_of_pass_obligation", "call_after_final_pass", "change_of_call",
+    "lead_out_of_turn", "play_out_of_turn", "card_not_in_hand", "card_played_twice",
+    "revoke", "disputed_claim",
+    "wrong_board", "wrong_table", "wrong_direction", "wrong_pair", "board_already_played",
+    "hand_not_dealt", "rotated_board", "hands_exchanged", "hand_differs", "foreign_card",
+    "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
+    "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
+]
+AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
+
+V = TypeVar("V", bound="View")
+
+
+class View(Struct, frozen=True):
+    """Base of every view: ``to_json`` / ``from_json`` / ``from_builtins``."""
+
+    VERSION: ClassVar[int] = 1
+
+    def to_json(self) -> str:
+        """The payload, compact, UTF-8 text as is (what the hub publishes)."""
+        return msgspec.json.encode(self).decode()
+
+    @classmethod
+    def from_json(cls: type[V], payload: bytes | str) -> V:
+        """Decode and validate; ProtocolError(``too_large`` or ``malformed``) naming the field."""
+        if len(payload) > MAX_VIEW:
+            raise ProtocolError("too_large", f"{cls.__name__}: payload of {len(payload)} "
+                                             f"bytes, limit {MAX_VIEW}")
+        try:
+            return msgspec.json.decode(payload, type=cls)
+        except msgspec.ValidationError as err:
+            raise ProtocolError("malformed", f"{cls.__name__}: {err}") from None
+        except (msgspec.DecodeError, RecursionError) as err:  # msgspec's own depth guard
+            raise ProtocolError("malformed", f"{cls.__name__}: not JSON: {err}") from None
+
+    @classmethod
+    def from_builtins(cls: type[V], obj: Mapping[str, Any]) -> V:
+        """The view of a dict as the hub builds it (keys left out are UNSET)."""
+        try:
+            return msgspec.convert(obj, cls)
+        except msgspec.ValidationError as err:
+            raise ProtocolError("malformed", f"{cls.__name__}: {err}") from None
+
+    def to_builtins(self) -> dict[str, Any]:
+        """The payload as plain dicts and lists (what ``json.loads(to_json())`` gives)."""
+        out: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(self))
+        return out
+
+
+class _Part(Struct, frozen=True):
+    """A part of a view (not published on its own)."""
+
+
+# The table's public state -------------------------------------------------------------------
+
+class Pairs(_Part, frozen=True):
+    """The pairs at the table (None: not known)."""
+
+    NS: int | None
+    EW: int | None
+
+
+class NextPair(_Part, frozen=True):
+    """Where a pair goes in the next round."""
+
+    pair: Pair | None
+    table: str | None
+    direction: str
+
+
+class NextRound(_Part, frozen=True):
+    """Where the pairs (None: they stop) and the boards go in the next round."""
+
+    NS: NextPair | None
+    EW: NextPair | None
+    boards: list[str]
+
+
+class Schedule(_Part, frozen=True):
+    """This round's boards, the pairs the movement puts here, the round clock, what is next."""
+
+    boards: list[int]
+    expected: Pairs | None
+    next: NextRound | None
+    started: Number | None = None
+    deadline: Number | None = None
+
+
+class AuctionEntry(_Part, frozen=True):
+    """One call of the auction as everyone sees it."""
+
+    seat: SeatLetter
+    call: str
+    alert: bool
+    status: str
+
+
+class TrickView(_Part, frozen=True):
+    """The trick in progress: ``cards`` are ``[seat, card]`` in the order played."""
+
+    number: int
+    leader: SeatLetter
+    cards: list[tuple[SeatLetter, str]]
+
+
+class LastTrick(_Part, frozen=True):
+    """The trick just quitted, its four cards faced (Law 66A)."""
+
+    number: int
+    leader: SeatLetter
+    cards: list[tuple[SeatLetter, str]]
+    winner: SeatLetter
+
+
+class TrickCount(_Part, frozen=True):
+    """Tricks won by each side."""
+
+    NS: int
+    EW: int
+
+
+class DummyView(_Part, frozen=True):
+    """Dummy's remaining cards, once the opening lead is faced (41C, 41D)."""
+
+    seat: SeatLetter
+    cards: list[str]
+
+
+class ClaimView(_Part, frozen=True):
+    """The last claim: ``tricks`` of the ``remaining`` ones for the claimer's side."""
+
+    claimer: SeatLetter
+    tricks: int
+    remaining: int
+    statement: str | None
+    status: str
+
+
+class ResultScore(_Part, frozen=True):
+    """A board's result at a table: as played, and what Law 64 would give (proposed)."""
+
+    contract: str
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int
+    tricks_rectified: int | None
+    score_ns_rectified: int
+
+
+class TravellerLine(_Part, frozen=True):
+    """One result of the board in the table's state (``own``: this table's)."""
+
+    table: str
+    round: int
+    NS: int | None
+    EW: int | None
+    contract: str | None
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int | None
+    own: bool | UnsetType = UNSET
+    percent_ns: Number | UnsetType = UNSET
+    imps_ns: Number | UnsetType = UNSET
+
+
+class SideFloats(_Part, frozen=True):
+    """A value for each side (percentage, IMPs)."""
+
+    NS: Number
+    EW: Number
+
+
+class FieldInfo(_Part, frozen=True):
+    """Results of the board in and expected, and how it is scored (MP, IMP)."""
+
+    board: int
+    results: int
+    expected: int
+    method: str
+
+
+class DoubleDummy(_Part, frozen=True):
+    """Double-dummy tricks by declarer (N E S W) and strain (C D H S NT), and par."""
+
+    tricks: dict[str, dict[str, int]]
+    par: str
+    par_score_ns: int
+
+
+class TableView(View, frozen=True):
+    """``t/{table}/state``: what all four players may see (never a hidden hand)."""
+
+    table: str
+    round: int
+    pairs: Pairs
+    phase: Phase
+    strict: bool
+    schedule: Schedule
+    board: int | UnsetType = UNSET
+    dealer: SeatLetter | UnsetType = UNSET
+    vulnerability: str | UnsetType = UNSET
+    turn: SeatLetter | UnsetType | None = UNSET
+    auction: list[AuctionEntry] | UnsetType = UNSET
+    contract: str | UnsetType = UNSET
+    declarer: SeatLetter | UnsetType | None = UNSET
+    doubled: str | UnsetType = UNSET
+    trick: TrickView | UnsetType | None = UNSET
+    tricks: TrickCount | UnsetType = UNSET
+    last_trick: LastTrick | UnsetType = UNSET
+    dummy: DummyView | UnsetType = UNSET
+    claim: ClaimView | UnsetType = UNSET
+    result: ResultScore | UnsetType | None = UNSET
+    confirmed: bool | UnsetType = UNSET
+    deal: str | UnsetType = UNSET
+    traveller: list[TravellerLine] | UnsetType = UNSET
+    percentage: SideFloats | UnsetType = UNSET
+    imps: SideFloats | UnsetType | None = UNSET
+    field: FieldInfo | UnsetType = UNSET
+    dd: DoubleDummy | UnsetType | None = UNSET
+
+
+class SeatView(View, frozen=True):
+    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
+
+    table: str
+    seat: SeatLetter
+    board: int | None
+    hand: list[str]
+
+
+# The director's and the scorers' views ------------------------------------------------------
+
+class AlertView(View, frozen=True):
+    """``director/alert/{id}``: one alert (``version``: its revision, 1 and up)."""
+
+    id: str
+    version: int
+    kind: AlertKind
+    law: str
+    table: str
+    round: int | None
+    board: int | None
+    seats: list[SeatLetter]
+    call: int | None
+    trick: int | None
+    occurred: Number | None
+    detected: Number
+    updated: Number | None
+    detail: str
+    facts: dict[str, Any]
+    evidence: dict[str, Any]
+    options: list[dict[str, Any]]
+    status: AlertStatus
+    acknowledged_at: Number | None
+    ruling: dict[str, Any] | None
+    ruled_at: Number | None
+    resolved_at: Number | None
+
+
+class ResultView(View, frozen=True):
+    """``result/{table}/{round}/{board}``: a board's result at a table (not for players)."""
+
+    contract: str
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int
+    tricks_rectified: int | None
+    score_ns_rectified: int
+    table: str
+    round: int
+    board: int
+    pairs: Pairs
+    confirmed: bool
+    ended: Number | None
+
+
+class RankingBoard(_Part, frozen=True):
+    """A board's results in and scored so far."""
+
+    board: int
+    results: int
+    scored: int
+
+
+class RankingEntry(_Part, frozen=True):
+    """A contestant's place (``direction`` None in a one-winner field)."""
+
+    pair: Pair
+    names: list[str]
+    direction: str | None
+    total: Number | None
+    percent: Number | None
+    rank: int
+    boards: int
+
+
+class RankingPenalty(_Part, frozen=True):
+    """A procedural penalty in force (Law 90)."""
+
+    id: str
+    pair: Pair
+    amount: Number
+    unit: str
+    board: int | None
+    text: str
+
+
+class RankingView(View, frozen=True):
+    """``results/ranking/{section}``: the section's ranking so far."""
+
+    v: int
+    section: str
+    key: str
+    method: str
+    field: str
+    expected: int
+    units: str
+    boards: list[RankingBoard]
+    ranking: list[RankingEntry]
+    penalties: list[RankingPenalty]
+    problems: list[str]
+
+
+class TravellerResult(_Part, frozen=True):
+    """One line of a section's traveller (``contract`` None: an adjusted score only)."""
+
+    table: str
+    round: int
+    NS: int | None
+    EW: int | None
+    contract: str | None
+    declarer: SeatLetter | None
+    tricks: int | None
+    score_ns: int | None
+    ruling: str | None
+    form: int
+    adjustment: str | None
+    ns_points: Number | None
+    ew_points: Number | None
+    ns_percent: Number | None
+    ew_percent: Number | None
+    scored: bool
+
+
+class TravellerView(View, frozen=True):
+    """``results/traveller/{section}/{board}``: every result of the board so far."""
+
+    v: int
+    section: str
+    key: str
+    board: int
+    method: str
+    top: Number | None
+    expected: int
+    dealer: SeatLetter
+    vulnerability: str
+    fouled: bool
+    results: list[TravellerResult]
+
+
+# Presence -------------------------------------------------------------------------------
+
+class HubStatus(View, frozen=True):
+    """``hub/status``: birth (``online`` true, when it started, how many tables) and will."""
+
+    online: bool
+    started: Number | UnsetType = UNSET
+    tables: int | UnsetType = UNSET
+
+
+class DeviceStatus(View, frozen=True):
+    """A device's presence: birth and last will (``online`` false), a reader's own state."""
+
+    online: bool
+    device: str | UnsetType = UNSET
+    table: str | UnsetType = UNSET
+    seat: SeatLetter | UnsetType | None = UNSET
+    kind: str | UnsetType = UNSET
+    reader: str | UnsetType = UNSET
+    detail: str | UnsetType = UNSET
+    time: Number | UnsetType = UNSET
+    seats: dict[str, str] | UnsetType = UNSET
