@@ -10,8 +10,6 @@ function (a lazy import is still a dependency). The rules:
 * ``wire`` imports no application;
 * no application (``hub``, ``tablet``, ``firmware_bridge``) imports another.
 
-``ALLOWED`` lists, edge by edge, the links that still break these rules and that are being
-removed in parallel work of issue 11: the list is to be emptied, never extended.
 """
 
 from __future__ import annotations
@@ -25,24 +23,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bridgecore", "wire", "hub", "tablet", "firmware_bridge", "tenace")
 APPLICATIONS = ("hub", "tablet", "firmware_bridge")
-
-# (importer, imported) edges tolerated for now. Each is being removed by another change of
-# issue 11; the lead empties this list once they are merged.
-ALLOWED: frozenset[tuple[str, str]] = frozenset({
-    # The dealing machine's files set an event up through the hub, and the virtual card
-    # readers' test kit starts the hub's broker (moving to wire / tenace).
-    ("firmware_bridge.dealer_files", "hub.errors"),
-    ("firmware_bridge.dealer_files", "hub.event"),
-    ("firmware_bridge.vpcd_card", "hub.broker"),
-    ("firmware_bridge.vpcd_card", "hub.mosquitto"),
-    # The devices' command lines still borrow the tenace command's error.
-    ("firmware_bridge.dealer_cli", "tenace.commands"),
-    ("firmware_bridge.reader_cli", "tenace.commands"),
-    # The Bridgemate connector and the service import each other (the connector becomes a
-    # package behind a protocol).
-    ("hub.bridgemate", "hub.service"),
-    ("hub.service", "hub.bridgemate"),
-})
 
 
 def _module_name(path: Path) -> str:
@@ -122,8 +102,7 @@ def _violations(rule: str, bad: list[str]) -> str:
 def _edges() -> Iterator[tuple[str, str, int, bool]]:
     for module, edges in GRAPH.items():
         for target, (line, lazy) in edges.items():
-            if (module, target) not in ALLOWED:
-                yield module, target, line, lazy
+            yield module, target, line, lazy
 
 
 def _where(module: str, target: str, line: int, lazy: bool) -> str:
@@ -139,7 +118,7 @@ def test_the_graph_sees_every_kind_of_import() -> None:
 
 def test_no_import_cycle() -> None:
     """No two modules import each other, directly or through others (Tarjan's SCCs)."""
-    graph = {m: [t for t in edges if t in MODULES and (m, t) not in ALLOWED]
+    graph = {m: [t for t in edges if t in MODULES]
              for m, edges in GRAPH.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -228,9 +207,3 @@ def test_no_application_imports_another() -> None:
     bad = [_where(m, t, line, lazy) for m, t, line, lazy in _edges()
            if _top(m) in APPLICATIONS and _top(t) in APPLICATIONS and _top(t) != _top(m)]
     assert not bad, _violations("applications importing one another", bad)
-
-
-def test_the_allow_list_holds_only_real_links() -> None:
-    """An allowed edge that no longer exists is to be taken off the list."""
-    stale = sorted(f"{m} -> {t}" for m, t in ALLOWED if t not in GRAPH.get(m, {}))
-    assert not stale, _violations("allowed links that are gone", stale)

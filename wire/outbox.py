@@ -50,7 +50,7 @@ from typing import Any
 
 from wire.durability import Durability
 from wire.errors import InvalidEventError, OutboxError
-from wire.protocol import EVENT_TYPES, Envelope, ProtocolError, Reply
+from wire.protocol import EVENT_TYPES, Envelope, EventTypes, ProtocolError, Reply
 
 __all__ = ["OUTBOX_NAME", "SCHEMA_VERSION", "InvalidEventError", "Outbox", "OutboxError"]
 
@@ -113,7 +113,7 @@ class Outbox:
     def __init__(self, path: Path | str, device: str | None = None, *,
                  abandon_pending: bool = False,
                  durability: Durability | str = Durability.PROCESS,
-                 types: dict[str, dict[str, tuple[Any, bool]]] | None = None,
+                 types: EventTypes | None = None,
                  first_seq: int = 0):
         try:
             self.durability = Durability(durability)

@@ -124,4 +124,5 @@ def test_kill_9_in_mid_session_loses_nothing(tmp_path: Path) -> None:
             hub.wait(10)
         except subprocess.TimeoutExpired:
             hub.kill()
+            hub.wait()      # reaped: a live Popen left to the garbage collector warns
         broker.stop()

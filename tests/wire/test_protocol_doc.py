@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tenace.devices import envelopes
 
 from bridgecore.audit import audit_record, read_setting
 from bridgecore.bigdeal import random_deal
@@ -53,7 +54,6 @@ from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
 from hub.room import Room
 from hub.service import Hub, HubRunner, data_log
-from tenace.devices import envelopes
 from tenace.replay import record_events
 from tests.conftest import REALDATA
 from wire.mqtt import Message, MqttClient
