@@ -50,7 +50,8 @@ from typing import Any
 
 from wire.durability import Durability
 from wire.errors import InvalidEventError, OutboxError
-from wire.protocol import EVENT_TYPES, Envelope, EventTypes, ProtocolError, Reply
+from wire.messages import EventTypes
+from wire.protocol import EVENT_TYPES, Envelope, ProtocolError, Reply
 
 __all__ = ["OUTBOX_NAME", "SCHEMA_VERSION", "InvalidEventError", "Outbox", "OutboxError"]
 
