@@ -1,1 +1,37 @@
-"""hub: application package (to be built on bridgecore)."""
+"""hub: the room's truth over MQTT (``tenace hub``): tables, detection, the director, scoring.
+
+::
+
+    event.py          EventSetup: sections, movements, pairs, boards and their markings, edition
+    section.py        a section of the room: its movement, tables and pairs
+    room.py           Room: every table, the movement, the round clock, the alert book
+    table.py          TableState: one table's events applied, irregularities detected as they
+                      happen (sitting.py check-in, pockets.py the card readers' pockets)
+    alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
+    dealing.py        the dealing machines' reports checked against the hand record
+    director.py       the director's commands (acknowledge, rule, resolve, score rulings)
+    scoring.py        live scoring: results, rankings and travellers as they arrive
+    traveller.py      what a table sees after a board (Law 16), double dummy on a worker
+    store.py          EventLog: the append-only SQLite log the room is rebuilt from
+    setup_facts.py    the kinds of set-up fact the log holds
+    service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
+    broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
+    webserver.py      the one HTTP layer (aiohttp on the hub's loop)
+    console.py        the director's console (console_views.py: what it shows), results_pages.py
+    bridgemate/       the Bridgemate Data Connector a scoring program talks to
+
+It speaks to devices through :mod:`wire` and plays by :mod:`bridgecore`; it never imports
+``tablet``, ``firmware_bridge`` or ``tenace``.
+
+Errors (hub.errors)::
+
+    HubError                       every error of the hub
+    ├── ConfigError (ValueError)   a room that cannot be
+    ├── AlertError (ValueError)    an unknown alert, a status change out of order
+    ├── StoreError (hub.store)     the event log cannot be opened, read or written
+    │   └── SchemaVersionError     a log of a schema this hub does not read
+    ├── BrokerError (hub.broker)   the embedded broker cannot start
+    ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
+    ├── HttpError (hub.webserver)  an HTTP request refused, with its status
+    └── BridgemateError (hub.bridgemate)        a Data Connector request refused
+"""
