@@ -34,7 +34,7 @@ import random
 import re
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -350,42 +350,68 @@ def _sound(record: GameRecord) -> bool:
             and not deal.problems())
 
 
-def _fits(n: int, record: GameRecord, used: set[int]) -> bool:
-    setting = read_setting(record)
-    return (n not in used
-            and (setting.dealer is None or Seat.dealer_of(n) is setting.dealer)
-            and (setting.vulnerability is None
-                 or Vulnerability.of_board(n) is setting.vulnerability))
+def _own(record: GameRecord) -> int | None:
+    board = record.board
+    return board if board is not None and 1 <= board <= 999 else None
 
 
 def _numbers(records: list[GameRecord]) -> list[int]:
-    """Section 18, step 1: a distinct number with the record's dealer and vulnerability (a
-    flawed deal's outside the movement's boards)."""
+    """Section 18, step 1: a sound record keeps its own number unless an earlier record has
+    it; the others take the lowest free numbers; a flawed deal takes a number above the
+    movement's boards whose Law 2 dealer and vulnerability are the record's."""
     used: set[int] = set()
-    out = []
-    for record in records:
-        own = record.board if record.board is not None and record.board >= 1 else None
-        if _sound(record) and own is not None and _fits(own, record, used):
-            n = own
-        else:
-            n = 1 if _sound(record) else 10_000
-            while not _fits(n, record, used):
+    numbers: list[int | None] = [None] * len(records)
+    for i, record in enumerate(records):
+        own = _own(record)
+        if _sound(record) and own is not None and own not in used:
+            numbers[i] = own
+            used.add(own)
+    for i, record in enumerate(records):
+        if _sound(record) and numbers[i] is None:
+            n = 1
+            while n in used:
                 n += 1
-        used.add(n)
-        out.append(n)
-    return out
+            numbers[i] = n
+            used.add(n)
+    top = 2 * _per_round(records, numbers)
+    for i, record in enumerate(records):
+        if numbers[i] is None:
+            setting = read_setting(record)
+            n = top + 1
+            while n in used or (setting.dealer is not None
+                                and Seat.dealer_of(n) is not setting.dealer) or (
+                    setting.vulnerability is not None
+                    and Vulnerability.of_board(n) is not setting.vulnerability):
+                n += 1
+            numbers[i] = n
+            used.add(n)
+    assert all(n is not None and n <= 999 for n in numbers)
+    return [n for n in numbers if n is not None]
+
+
+def _per_round(records: list[GameRecord], numbers: list[int | None] | list[int]) -> int:
+    sound = [n for r, n in zip(records, numbers, strict=True) if n is not None and _sound(r)]
+    return max(1, math.ceil(max(sound, default=2) / 2))
 
 
 def _event_file(folder: Path, records: list[GameRecord], numbers: list[int]) -> Path:
-    """Section 18, step 2: the hand records and the document's event file."""
-    sound = {n: r.deal for r, n in zip(records, numbers, strict=True) if _sound(r)}
-    per_round = max(1, math.ceil(max(sound, default=2) / 2))
+    """Section 18, step 2: the hand records, each with its markings (the record's own), and
+    the document's event file."""
+    sound = {n: r for r, n in zip(records, numbers, strict=True) if _sound(r)}
+    per_round = _per_round(records, numbers)
     lines = []
     for n in range(1, 2 * per_round + 1):
-        deal = sound.get(n) or random_deal(random.Random(n))
+        record = sound.get(n)
+        lines.append(f'[Board "{n}"]')
+        if record is not None:
+            setting = read_setting(record)
+            if setting.dealer is not None:
+                lines.append(f'[Dealer "{setting.dealer.letter}"]')
+            if setting.vulnerability is not None:
+                lines.append(f'[Vulnerable "{setting.vulnerability}"]')
+        deal = record.deal if record is not None else random_deal(random.Random(n))
         assert deal is not None
-        lines += [f'[Board "{n}"]', f'[Dealer "{Seat.dealer_of(n).letter}"]',
-                  f'[Deal "{deal.pbn()}"]', ""]
+        lines += [f'[Deal "{deal.pbn()}"]', ""]
     (folder / "deals.pbn").write_text("\n".join(lines))
     text = DOC.read_text(encoding="utf-8")
     start = text.index("       [event]\n")
@@ -395,6 +421,18 @@ def _event_file(folder: Path, records: list[GameRecord], numbers: list[int]) -> 
     (folder / "event.toml").write_text(toml.replace("boards_per_round = 40",
                                                     f"boards_per_round = {per_round}"))
     return folder / "event.toml"
+
+
+def _events(record: GameRecord, number: int, start: float, problems: list[Any]) -> list[Any]:
+    """Section 18, step 3. tenace.replay.record_events builds them for a board whose Law 2
+    dealer is the record's; the hub board (its markings the record's) is ``number``."""
+    dealer = read_setting(record).dealer or Seat.dealer_of(number)   # the board's, as marked
+    shaped = _own(record) or number
+    while Seat.dealer_of(shaped) is not dealer:
+        shaped += 1
+    events = record_events(record, "A1", board=shaped, start=start, problems=problems)
+    return [replace(e, body={**e.body, "board": number}) if "board" in e.body else e
+            for e in events]
 
 
 def _line(record: GameRecord, number: int, room: Room, real_times: bool,
@@ -453,8 +491,7 @@ def test_section_18_plays_game_records_to_the_audit_s_lines(name: str, tmp_path:
     devices: dict[str, Any] = {}
     for i, (record, number) in enumerate(zip(records, numbers, strict=True)):
         problems: list[Any] = []
-        events = record_events(record, "A1", board=number, start=1000.0 * (i + 1),
-                               problems=problems)
+        events = _events(record, number, 1000.0 * (i + 1), problems)
         for table, env in envelopes(events, devices=devices):
             reply = room.apply(table, env, env.time).reply
             assert reply.status == "ack", (record.line, env.type, reply)
