@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from bridgecore.audit import audit_record, read_setting
@@ -168,9 +169,10 @@ def test_every_alert_kind_reply_code_and_event_field_is_documented() -> None:
     for name in sorted(KINDS | REPLY_CODES):
         assert f"`{name}`" in text, f"{name} is not in docs/protocol.md"
     for types in (EVENT_TYPES, DEALER_EVENT_TYPES):
-        for type_, fields in types.items():
+        for type_, envelope in types.items():
             section = text.split(f"`{type_}`", 1)[1]
-            for name in fields:
+            (body,) = [f.type for f in msgspec.structs.fields(envelope) if f.name == "body"]
+            for name in body.__struct_fields__:
                 assert f"| `{name}` |" in section, f"{type_}.{name} has no row"
 
 
