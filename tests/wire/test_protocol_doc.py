@@ -341,7 +341,9 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
 
 RECORD_FILES = ("pbn-play/bbohelper_ben_friends_daylong_2024-06-03.pbn",
                 "pbn-conformance/pbn_verifier_correct_10.pbn",
-                "pbn-conformance/pbn_verifier_errors_20.pbn")
+                "pbn-conformance/pbn_verifier_errors_20.pbn",
+                # a traveller: boards shared by several records, renumbered with their markings
+                "pbn-play/bbo_tourney_1538_2013_pbntools_claims.pbn")
 _RECORD_KINDS = frozenset(k.value for k in Kind)
 _DEAL_FINDINGS = ("wrong_card_count", "duplicate_card", "missing_card")
 
