@@ -430,7 +430,7 @@ class DeviceStatus(View, frozen=True):
 
     online: bool
     device: str | UnsetType = UNSET
-    table: str | UnsetType = UNSET
+    table: str | UnsetType | None = UNSET   # null for a dealing machine (no table)
     seat: SeatLetter | UnsetType | None = UNSET
     kind: str | UnsetType = UNSET
     reader: str | UnsetType = UNSET
