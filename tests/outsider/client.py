@@ -906,7 +906,7 @@ def _play_one(r: Record, n: int, tab: Device, rdr: Device, watch: Watcher, log) 
                     check(tab.send("claim_answer", {"seat": seat, "accept": True}, t()),
                           "claim_answer")
     # The state after the record's last event (before the next record's board).
-    watch.quiet(0.3, limit=3)
+    watch.quiet(0.2, limit=3)
     return dict(watch.state or {})
 
 

@@ -23,9 +23,11 @@ CASES = [
     # also records with no deal, a partial deal, no number, a passed-out board
     ("pbn-conformance/pbn_verifier_correct_10.pbn", None),
     # LIN, robot session with alerts and a claim
-    ("lin/bbo_robot_session_alerts_claims.lin", 4),
+    ("lin/bbo_robot_session_alerts_claims.lin", 3),
     # PBN with notes (alerts) and full play
-    ("pbn-play/bbohelper_ben_friends_daylong_2024-06-03.pbn", 4),
+    ("pbn-play/bbohelper_ben_friends_daylong_2024-06-03.pbn", 3),
+    # partial play ended by a claim
+    ("pbn-play/eyc1998_vienna_partial_play.pbn", None),
 ]
 
 # Fields the live line cannot give when the record contradicts itself (section 18, last
