@@ -14,7 +14,6 @@ import math
 import os
 import re
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -759,10 +758,11 @@ class HubRun:
     def __init__(self, directory: Path, event: Path):
         self.port = free_port()
         self.log = open(directory / "hub.log", "wb")  # noqa: SIM115 (closed in stop)
-        exe = shutil.which("tenace") or "tenace"
+        # The installed command, run by the interpreter running the tests.
         self.proc = subprocess.Popen(
-            [exe, "hub", "--event", str(event), "--data", str(directory / "data"),
-             "--listen", f"127.0.0.1:{self.port}", "--console", "off", "--no-double-dummy"],
+            [sys.executable, "-m", "tenace", "hub", "--event", str(event),
+             "--data", str(directory / "data"), "--listen", f"127.0.0.1:{self.port}",
+             "--console", "off", "--no-double-dummy"],
             stdout=self.log, stderr=subprocess.STDOUT, env=os.environ.copy())
 
     def wait_broker(self, timeout: float = 60) -> None:

@@ -6,15 +6,14 @@ must find, board by board, what the offline audit `tenace check --json FILE` fin
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import REALDATA
 from tests.outsider import client
-
-REALDATA = Path("/work/shared/realdata")
 
 # (file, how many of its records to play).  The counts keep each file to a few boards with
 # play (every event is one round trip to the hub), well under a minute on a loaded machine.
@@ -37,19 +36,15 @@ UNREACHABLE = ("tricks", "tricks_rectified", "score_ns", "problems")
 
 
 def audit(path: Path) -> list[dict]:
-    exe = shutil.which("tenace")
-    if exe is None:
-        pytest.skip("the tenace command is not installed")
-    out = subprocess.run([exe, "check", "--json", str(path)], check=True, capture_output=True,
-                         text=True, timeout=120).stdout
+    out = subprocess.run([sys.executable, "-m", "tenace", "check", "--json", str(path)],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 @pytest.mark.parametrize(("name", "limit"), CASES, ids=[Path(c[0]).name for c in CASES])
 def test_live_hub_finds_what_the_audit_finds(name: str, limit: int | None) -> None:
     path = REALDATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    assert path.is_file(), f"{path}: the real file this check plays is missing"
     expected = audit(path)
     if limit is not None:
         expected = expected[:limit]
