@@ -300,11 +300,11 @@ def _pbn_record(tags, sections, notes) -> Record:
             r.play_first = first
             cols: list[str | None] = []
             for tok in sections["Play"]:
-                if tok in ("*", "+"):
+                if tok == "*":
                     break
                 if tok.startswith(("$", "=", "^")) or set(tok) <= set("!?"):
                     continue
-                if tok == "-":
+                if tok in ("-", "+"):  # an unknown card: skipped (section 18.1)
                     cols.append(None)
                     continue
                 card = norm_card(tok.rstrip("!?"))
@@ -704,13 +704,12 @@ def play_order(r: Record, trump: str | None) -> list[tuple[str, str]]:
         for i in range(4):
             seat = SEATS[(SEATS.index(leader) + i) % 4]
             card = by_seat.get(seat)
-            if card is None:
-                break
+            if card is None:  # unknown: skipped, the trick's other cards are sent (18.1)
+                continue
             seq.append((seat, card))
         out.extend(seq)
-        if len(seq) < 4:
-            break
-        leader = trick_winner(seq, trump)
+        if seq:  # a trick with no known card keeps its leader
+            leader = trick_winner(seq, trump)
     return out
 
 
