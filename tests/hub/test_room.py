@@ -17,9 +17,10 @@ from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.errors import ConfigError
 from hub.room import Room, Section
+from hub.sitting import Outcome
 from hub.store import Record
 from tests.hub.test_table import DEALS, MOVEMENT, START, Driver, kinds, make_room
-from wire.protocol import Envelope
+from wire.protocol import Envelope, ProtocolError, Reply
 
 ROUND = 15 * 60.0
 
@@ -189,6 +190,10 @@ class Recorder:
         self.seq[device] = n = self.seq.get(device, 0) + 1
         self.t += 0.7
         e = Envelope(f"{device}-{n}", device, n, self.t, type, body)
+        try:   # what the service does first: what the decoder refuses never reaches the room
+            e = Envelope.from_json(e.to_json())
+        except ProtocolError as err:
+            return Outcome(Reply(e.id, e.seq, "reject", err.code, err.reason, self.t + 0.05))
         out = self.room.apply(table, e, self.t + 0.05)
         if out.reply.status == "ack" and out.reply.code != "duplicate":
             self.records.append(Record.from_envelope(e, table, hub_time=self.t + 0.05))
