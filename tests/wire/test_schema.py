@@ -14,8 +14,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tenace.devices import DeviceEvent
-from tenace.driver import run_tables
+from tenace.sim.devices import DeviceEvent
+from tenace.sim.driver import run_tables
 
 from hub.service import HubRunner
 from tests.hub.test_service import drain, hub_on, listen, revoke_script

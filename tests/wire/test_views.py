@@ -10,7 +10,7 @@ from typing import Any, get_args
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tenace.devices import DeviceEvent, envelopes
+from tenace.sim.devices import DeviceEvent, envelopes
 
 from bridgecore.cards import Seat
 from bridgecore.irregularity import Kind
