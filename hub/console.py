@@ -167,8 +167,8 @@ class Console:
         self.hub = hub
         self.users = users                 # None: nobody can log in (the page says how)
         self.allowed = HostAllowList(allowed_hosts, bind=host)
-        self.sessions = sessions or Sessions()
-        self.throttle = throttle or LoginThrottle()
+        self.sessions = sessions if sessions is not None else Sessions()
+        self.throttle = throttle if throttle is not None else LoginThrottle()
         self.create_director = create_director
         self.host = host
         self.port = port

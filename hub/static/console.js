@@ -700,6 +700,8 @@
   }
 
   function logout() {
+    if (source) source.close();        // the feed ends with the session
+    source = null;
     fetch("/api/logout", { method: "POST", headers: { "X-CSRF-Token": session.csrf } })
       .finally(toLogin);
   }
