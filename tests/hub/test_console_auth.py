@@ -487,6 +487,18 @@ def test_tenace_users_add_list_passwd_remove(tmp_path: Path,
     assert "10 to 1024 characters" in capsys.readouterr().err
 
 
+def test_the_demo_makes_its_own_director_account_and_forgets_it() -> None:
+    """``tenace demo`` runs with one command: a director's account of its own, with a random
+    password it prints, in a folder removed when it stops."""
+    from tenace.live import demo_director
+
+    with demo_director() as (users, name, password):
+        assert users.verify(name, password) is not None and users.has_director()
+        assert stat.S_IMODE(os.stat(users.path).st_mode) == 0o600
+        folder = users.path.parent
+    assert not folder.exists()
+
+
 # The login page in headless Chromium ------------------------------------------------------------
 
 def test_browser_login_and_logout(served: Served, browser: Any) -> None:  # noqa: F811
