@@ -548,3 +548,35 @@ def test_browser_a_viewer_sees_the_room_without_the_directors_buttons(
     wait(browser, lambda d: d.find_elements("id", "detail"))
     assert not browser.find_elements("css selector", "#diagram .hand")   # no deal for him
     browser.delete_all_cookies()
+
+
+def test_tenace_hub_without_a_director_account_says_how_to_make_one(tmp_path: Path) -> None:
+    """The club's IT volunteer starts the hub first: it says, without any secret, which
+    command makes the director's account; made, the console takes it at once."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tenace", "hub", "--tables", "3", "--listen", "127.0.0.1:0",
+         "--console", "127.0.0.1:0", "--data", str(data), "--no-double-dummy"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout is not None
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("hub ready"):
+                break
+        out = "".join(lines)
+        assert "no director's account yet" in out
+        assert f"tenace users add NAME --role director --data {data}" in out
+        url = next(w for w in out.split() if w.startswith("http://"))
+        with urllib.request.urlopen(url + "api/login", timeout=5) as r:
+            assert json.loads(r.read())["director_account"] is False
+        UserStore.in_directory(data).add("alice", "director", "a-long-password")
+        with urllib.request.urlopen(url + "api/login", timeout=5) as r:
+            assert json.loads(r.read())["director_account"] is True
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
