@@ -378,3 +378,25 @@ def test_the_director_chooses_what_the_public_pages_show_and_it_is_a_logged_fact
     status, refused = scorer.send("api/director", json.dumps(
         {"op": "public_results", "ranking": True, "names": True, "boards": True}).encode())
     assert status == 403 and "may give only ruling, ruling_undo" in refused["error"]
+
+
+def test_browser_public_page_says_what_is_not_shown(served: Any,
+                                                    browser: Any) -> None:  # noqa: F811
+    """Rankings off from the console: the room's page says so and shows none; each board
+    page is still there once finished everywhere."""
+    _, _, console = served
+    browser.delete_all_cookies()
+    browser.get_log("browser")        # what an earlier test's page logged as it was closed
+    open_page(browser, console.url + "results")
+    assert browser.find_element("id", "public-note").text == \
+        "A board is shown once every table has finished it."
+    assert browser.find_elements("id", "ranking-A-NS")
+    post(console.url + "api/director", {"op": "public_results", "ranking": False,
+                                        "names": True, "boards": True})
+    open_page(browser, console.url + "results")
+    assert browser.find_element("id", "hidden-ranking").text == \
+        "The rankings are not shown during the session."
+    assert not browser.find_elements("id", "ranking-A-NS")
+    open_page(browser, console.url + "results/board/1")
+    assert browser.find_elements("css selector", '#diagram [data-seat="N"]')
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
