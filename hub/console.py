@@ -9,14 +9,16 @@ a login.
 
 Who may do what (hub.users has the users and their roles)::
 
-    route                                    none   viewer  scorer  director
-    GET /login, /static/..., /api/login       yes    yes     yes     yes
-    POST /api/login                           yes    yes     yes     yes
-    GET /results..., /api/results...          public view (PUBLIC)   full    full
-    GET /, /api/room, /api/events, /api/session  -   yes     yes     yes
-    GET /api/alert/{id}                       -      no evidence     yes, with the deal
-    POST /api/logout                          -      yes     yes     yes
-    POST /api/director                        -      -       ruling, ruling_undo  all
+    route                                 no session  viewer       scorer        director
+    GET /login, /static/*, /api/login     yes         yes          yes           yes
+    POST /api/login                       yes         yes          yes           yes
+    GET /results*, /api/results*          public      public       full          full
+    GET /, /api/room, /api/events,        -           yes          yes           yes
+        /api/session
+    GET /api/alert/{id}                   -           no evidence  no evidence   with the deal
+    POST /api/logout                      -           yes          yes           yes
+    POST /api/director                    -           -            ruling,       every command
+                                                                   ruling_undo
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
