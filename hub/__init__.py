@@ -16,8 +16,9 @@
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
-    webserver.py      the one HTTP layer (aiohttp on the hub's loop)
+    webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
+    users.py          the console's users (argon2 hashes), sessions and login throttle
     bridgemate/       the Bridgemate Data Connector a scoring program talks to
 
 It speaks to devices through :mod:`wire` and plays by :mod:`bridgecore`; it never imports
@@ -33,5 +34,6 @@ Errors (hub.errors)::
     ├── BrokerError (hub.broker)   the embedded broker cannot start
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
+    ├── UserError (hub.users, ValueError)       a console account refused or unreadable
     └── BridgemateError (hub.bridgemate)        a Data Connector request refused
 """

@@ -1,22 +1,57 @@
-"""The director's console: a web page served by the hub, live over Server-Sent Events.
+"""The director's console: a web page served by the hub, live over Server-Sent Events, behind
+a login.
 
-``Console(hub, host, port)`` is an aiohttp application (hub.webserver) on the hub's asyncio
-loop. ``hub`` is anything with ``room`` (:class:`hub.room.Room`), ``director(command) ->
-{"ok": ..., "error"?: ...}`` (checks, logs and applies a director command: hub.director)
-and ``hub_time() -> float``. Routes:
+``Console(hub, host, port, users=UserStore(...))`` is an aiohttp application
+(hub.webserver) on the hub's asyncio loop. ``hub`` is anything with ``room``
+(:class:`hub.room.Room`), ``director(command, account=user) -> {"ok": ..., "error"?: ...}``
+(checks, logs and applies a director command, naming who gave it: hub.director) and
+``hub_time() -> float``.
 
-* ``GET /``: the page; ``GET /static/{name}``: its script and style (from hub/static);
+Who may do what (hub.users has the users and their roles)::
+
+    route                                 no session  viewer       scorer        director
+    GET /login, /static/*, /api/login     yes         yes          yes           yes
+    POST /api/login                       yes         yes          yes           yes
+    GET /results*, /api/results*          public      public       full          full
+    GET /, /api/room, /api/events,        -           yes          yes           yes
+        /api/session
+    GET /api/alert/{id}                   -           no evidence  no evidence   with the deal
+    POST /api/logout                      -           yes          yes           yes
+    POST /api/director                    -           -            ruling,       every command
+                                                                   ruling_undo
+
+Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
+a role that may not is 403. Routes:
+
+* ``GET /``: the page; ``GET /login``: the login page; ``GET /static/{name}``: their
+  scripts and style (from hub/static);
+* ``GET /api/login``: who is logged in (or null), and whether the hub has a director's
+  account yet (with the command that makes one); ``POST /api/login`` ``{"name",
+  "password"}``: a session (cookie ``tenace_console``: HttpOnly, SameSite=Strict, Secure over
+  TLS) and its CSRF token; ``POST /api/logout``; ``GET /api/session``: the user, the role, the
+  CSRF token;
 * ``GET /api/room``: the overview (:meth:`Console.overview`): every table with its status,
   the round clock, the alerts not yet resolved and the last ones resolved;
-* ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence, options);
+* ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
+  deal, options) for a director; without ``facts`` and ``evidence`` for the other roles;
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
-  on each connection), then ``table``, ``alert`` and ``clock`` as they change;
+  on each connection), then ``table``, ``alert`` and ``clock`` as they change; it ends when
+  its session does;
 * ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``,
-  at most :data:`MAX_BODY` bytes, ``application/json`` and from the console's own origin;
+  at most :data:`MAX_BODY` bytes, ``application/json``;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
-  (hub.results_pages): rankings, travellers with the hand, double-dummy table and par,
-  score cards.
+  (hub.results_pages): public and read-only, showing what the director chose (the
+  ``public_results`` command) and never a board before every table has finished it; a
+  director or a scorer logged in sees everything.
+
+The controls, in order, on every request: the ``Host`` must be one of the console's own names
+and an ``Origin``, when the browser sends one, the console's own origin
+(hub.webserver.host_guard: 403, against DNS rebinding and other sites' pages); then the
+session and its role; then every POST but the login carries the session's CSRF token in
+``X-CSRF-Token`` (403 without it). Logins are throttled per client address and per user name
+(hub.users.LoginThrottle: 429 with ``Retry-After``); a refused login is logged with the name
+and the address, never the password.
 
 Every answer is ``Cache-Control: no-store`` with a same-origin content security policy. A
 request the console refuses (an unknown path 404, another method 405, no Content-Length
@@ -28,20 +63,21 @@ The hub calls :meth:`Console.table_changed`, :meth:`Console.alert_changed` and
 :meth:`Console.clock_changed` on its loop after each change. They only mark what changed:
 the feed is sent at most every ``coalesce`` seconds, each page through its own bounded queue,
 and a page that cannot keep up is dropped (it reconnects and gets the overview again). The
-hub is never blocked by a page. Alerts go to the director only: bind the console to a
-loopback or a director-only network (``host``). What each table's status means:
-hub.console_views.
+hub is never blocked by a page (a password is checked on a worker thread). What each table's
+status means: hub.console_views.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import threading
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -49,14 +85,31 @@ from hub.alerts import Alert
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.results_pages import is_page, results_api
 from hub.room import Room
-from hub.webserver import HttpError, WebServer, application, json_response, read_body
+from hub.users import MAX_PASSWORD, LoginThrottle, Session, Sessions, UserError, UserStore
+from hub.webserver import (
+    HostAllowList,
+    HttpError,
+    WebServer,
+    application,
+    host_guard,
+    json_response,
+    read_body,
+)
 
-__all__ = ["MAX_BODY", "STATUSES", "Console", "ConsoleHub", "alert_summary", "table_status"]
+__all__ = ["COOKIE", "CREATE_DIRECTOR", "MAX_BODY", "RANKS", "SCORER_COMMANDS", "STATUSES",
+           "Console", "ConsoleHub", "alert_summary", "table_status"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024          # a director command
+MAX_LOGIN = 4 * 1024          # a login
+COOKIE = "tenace_console"
+CSRF_HEADER = "X-CSRF-Token"
+RANKS = {"viewer": 0, "scorer": 1, "director": 2}
+SCORER_COMMANDS = frozenset({"ruling", "ruling_undo"})
+CREATE_DIRECTOR = "tenace users add NAME --role director"
+_SESSION = web.RequestKey("session", Session)       # the request's, once checked
 RESOLVED_KEPT = 50            # resolved alerts kept in the overview, newest first
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
@@ -70,8 +123,11 @@ class ConsoleHub(Protocol):
 
     @property
     def room(self) -> Room: ...
-    def director(self, command: Any) -> dict[str, Any]: ...
+    def director(self, command: Any, account: str | None = None) -> dict[str, Any]: ...
     def hub_time(self) -> float: ...
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 # The live feed ----------------------------------------------------------------------------
@@ -85,10 +141,11 @@ class _Page:
     """One open page: its request and its queue of feed messages (the request's handler
     writes them; aiohttp cancels it when the page goes away)."""
 
-    def __init__(self, request: web.Request, size: int):
+    def __init__(self, request: web.Request, size: int, token: str):
         self.request = request
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(size)
         self.peer = request.remote
+        self.token = token            # its session's
 
     def push(self, data: bytes) -> bool:
         """Queue ``data``; False when the page is too slow (its queue is full)."""
@@ -104,9 +161,17 @@ class Console:
     ``await stop()``."""
 
     def __init__(self, hub: ConsoleHub, host: str = "127.0.0.1", port: int = 0, *,
+                 users: UserStore | None = None, allowed_hosts: Iterable[str] = (),
+                 sessions: Sessions | None = None, throttle: LoginThrottle | None = None,
+                 create_director: str = CREATE_DIRECTOR,
                  coalesce: float = 0.15, queue_size: int = 256, max_pages: int = 32,
                  heartbeat: float = 15.0, timeout: float = 10.0):
         self.hub = hub
+        self.users = users                 # None: nobody can log in (the page says how)
+        self.allowed = HostAllowList(allowed_hosts, bind=host)
+        self.sessions = sessions if sessions is not None else Sessions()
+        self.throttle = throttle if throttle is not None else LoginThrottle()
+        self.create_director = create_director
         self.host = host
         self.port = port
         self.coalesce = coalesce
@@ -277,23 +342,134 @@ class Console:
 
     # HTTP --------------------------------------------------------------------------------
     def _app(self) -> web.Application:
-        app = application(_refusal, _unknown, max_body=MAX_BODY, name="console")
+        app = application(_refusal, _unknown, max_body=MAX_BODY, name="console",
+                          middlewares=[host_guard(self.allowed)])
         app.on_response_prepare.append(_headers)
         add = app.router.add_get
-        add("/", self._page)
-        add("/index.html", self._page)
+        need = self._need
+        add("/", need("viewer", self._page, page=True))
+        add("/index.html", need("viewer", self._page, page=True))
+        add("/login", self._login_page)
         add("/static/{name:.*}", self._static)
         add("/favicon.ico", _favicon)
-        add("/api/room", self._room)
-        add("/api/alert/{id:.*}", self._alert)
-        add("/api/events", self._feed, allow_head=False)
+        add("/api/login", self._login_state)
+        add("/api/session", need("viewer", self._session))
+        add("/api/room", need("viewer", self._room))
+        add("/api/alert/{id:.*}", need("viewer", self._alert))
+        add("/api/events", need("viewer", self._feed), allow_head=False)
         add("/api/results", self._results)
         add("/api/results/{rest:.*}", self._results)
         add("/results", self._results_page)
         add("/results/{rest:.*}", self._results_page)
-        app.router.add_post("/api/director", self._director)
+        post = app.router.add_post
+        post("/api/login", self._login)
+        post("/api/logout", need("viewer", self._logout, csrf=True))
+        post("/api/director", need("scorer", self._director, csrf=True))
         return app
 
+    # Sessions ----------------------------------------------------------------------------
+    def session_of(self, request: web.Request) -> Session | None:
+        """The request's session, while it lasts (its cookie)."""
+        if self.users is None:
+            return None
+        return self.sessions.get(request.cookies.get(COOKIE), self.users)
+
+    def _need(self, role: str, handler: Handler, *, page: bool = False,
+              csrf: bool = False) -> Handler:
+        """``handler`` for a session of ``role`` or above (a CSRF token too with ``csrf``)."""
+
+        async def guarded(request: web.Request) -> web.StreamResponse:
+            session = self.session_of(request)
+            if session is None:
+                if page:
+                    raise web.HTTPSeeOther(f"/login?next={quote(request.path)}")
+                raise HttpError(401, "log in first (/login)")
+            if RANKS[session.role] < RANKS[role]:
+                raise HttpError(403, f"{session.user} ({session.role}) may not "
+                                     f"{request.method} {request.path:.80}")
+            if csrf:
+                token = request.headers.get(CSRF_HEADER, "")
+                if not hmac.compare_digest(token.encode(), session.csrf.encode()):
+                    raise HttpError(403, f"{request.method} {request.path:.80} without the "
+                                         f"session's CSRF token ({CSRF_HEADER})")
+            request[_SESSION] = session
+            return await handler(request)
+
+        return guarded
+
+    async def _login_page(self, request: web.Request) -> web.Response:
+        return self._file("login.html", request.path, "page")
+
+    async def _login_state(self, request: web.Request) -> web.Response:
+        session = self.session_of(request)
+        return json_response({
+            "user": None if session is None else session.user,
+            "role": None if session is None else session.role,
+            "director_account": self.users is not None and self.users.has_director(),
+            "create": self.create_director})
+
+    async def _login(self, request: web.Request) -> web.Response:
+        body = await read_body(request, MAX_LOGIN, "a login", self.timeout)
+        _json_only(request, "a login")
+        try:
+            form = json.loads(body)
+        except (UnicodeDecodeError, ValueError) as err:
+            raise HttpError(400, f"the login is not JSON: {err}") from None
+        name = form.get("name") if isinstance(form, dict) else None
+        password = form.get("password") if isinstance(form, dict) else None
+        if not isinstance(name, str) or not isinstance(password, str) or not name \
+                or len(name) > 64 or len(password) > MAX_PASSWORD:
+            raise HttpError(400, "a login is {\"name\": ..., \"password\": ...}")
+        users = self.users
+        if users is None or not users.has_director():
+            raise HttpError(503, f"no director's account on this hub yet: "
+                                 f"{self.create_director}")
+        keys = (f"address {request.remote}", f"user {name}")
+        wait = self.throttle.wait(*keys)
+        if wait > 0:
+            log.warning("console login of %r from %s throttled (%.0f s)", name,
+                        request.remote, wait)
+            response = _refusal(429, f"too many failed logins: try again in "
+                                     f"{max(1, round(wait))} s")
+            response.headers["Retry-After"] = str(max(1, round(wait)))
+            return response
+        loop = asyncio.get_running_loop()
+        try:
+            user = await loop.run_in_executor(None, users.verify, name, password)
+        except UserError as err:
+            log.error("console login: %s", err)
+            raise HttpError(500, "the console's users cannot be read") from None
+        if user is None:
+            self.throttle.failed(*keys)
+            log.warning("console login refused: user %r from %s", name, request.remote)
+            raise HttpError(401, "wrong name or password")
+        self.throttle.succeeded(*keys)
+        self.sessions.close(request.cookies.get(COOKIE))
+        session = self.sessions.open(user)
+        log.info("console login: %s (%s) from %s", user.name, user.role, request.remote)
+        response = json_response({"ok": True, "user": session.user, "role": session.role,
+                                  "csrf": session.csrf})
+        response.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict",
+                            secure=request.secure, path="/",
+                            max_age=int(self.sessions.lifetime))
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        session = request[_SESSION]
+        self.sessions.close(session.token)
+        for page in [p for p in self._pages if p.token == session.token]:
+            self._drop(page, "logged out")
+        log.info("console logout: %s from %s", session.user, request.remote)
+        response = json_response({"ok": True})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _session(self, request: web.Request) -> web.Response:
+        session = request[_SESSION]
+        return json_response({"user": session.user, "role": session.role,
+                              "csrf": session.csrf})
+
+    # Pages and the API -------------------------------------------------------------------
     def _file(self, name: str, path: str, what: str = "file") -> web.Response:
         found = self._files.get(name)
         if found is None:
@@ -314,11 +490,17 @@ class Console:
         alerts = self.hub.room.alerts
         if alert_id not in alerts:
             raise HttpError(404, f"no alert {alert_id!r:.80}")
-        return json_response(alerts[alert_id].to_json())
+        data = alerts[alert_id].to_json()
+        if request[_SESSION].role != "director":   # the deal is the director's only
+            data["facts"], data["evidence"], data["restricted"] = {}, {}, True
+        return json_response(data)
 
     async def _results(self, request: web.Request) -> web.Response:
+        session = self.session_of(request)
+        full = session is not None and RANKS[session.role] >= RANKS["scorer"]
         try:
-            data = results_api(self.hub.room, request.path[len("/api/results"):])
+            data = results_api(self.hub.room, request.path[len("/api/results"):],
+                               public=not full)
         except LookupError as err:
             raise HttpError(404, str(err.args[0])) from None
         return json_response(data)
@@ -329,32 +511,34 @@ class Console:
         return self._file("results.html", request.path, "page")
 
     async def _director(self, request: web.Request) -> web.Response:
+        session = request[_SESSION]
         body = await read_body(request, MAX_BODY, "a director command", self.timeout)
-        # A page of another site must not command the hub through the director's browser:
-        # JSON only (a cross-site JSON post needs a preflight we never answer) and the same
-        # origin when the browser names one.
-        if request.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
-            raise HttpError(415, "a director command is sent as application/json")
-        origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):
-            raise HttpError(403, f"command from another origin {origin!r:.80}")
+        # JSON only: a cross-site JSON post needs a preflight we never answer (the Origin,
+        # the Host and the CSRF token were checked before).
+        _json_only(request, "a director command")
         try:
             command = json.loads(body)
         except (UnicodeDecodeError, ValueError) as err:
             raise HttpError(400, f"the command is not JSON: {err}") from None
-        result = self.hub.director(command)
+        op = command.get("op") if isinstance(command, dict) else None
+        if session.role != "director" and op not in SCORER_COMMANDS:
+            raise HttpError(403, f"{session.user} ({session.role}) may give only "
+                                 f"{', '.join(sorted(SCORER_COMMANDS))}, not {op!r:.40}")
+        result = self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:
-            log.warning("director command %.200r refused: %s", command, result.get("error"))
+            log.warning("director command %.200r of %s refused: %s", command, session.user,
+                        result.get("error"))
         return json_response(result, 200 if ok else 400)
 
     async def _feed(self, request: web.Request) -> web.StreamResponse:
         if len(self._pages) >= self.max_pages:
             raise HttpError(503, f"already {self.max_pages} pages open")
+        session = request[_SESSION]
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        page = _Page(request, self.queue_size)
+        page = _Page(request, self.queue_size, session.token)
         page.push(_event("room", self.overview()))
         self._pages.add(page)
         try:
@@ -363,6 +547,9 @@ class Console:
                 try:
                     data = await asyncio.wait_for(page.queue.get(), self.heartbeat)
                 except TimeoutError:
+                    if self.session_of(request) is None:     # the session ended
+                        self._drop(page, "session ended")
+                        break
                     data = b": ping\n\n"        # keeps the connection, finds dead pages
                 await asyncio.wait_for(response.write(data), self.timeout)
         except (ConnectionError, TimeoutError) as err:
@@ -373,6 +560,11 @@ class Console:
         return response
 
 
+def _json_only(request: web.Request, what: str) -> None:
+    if request.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+        raise HttpError(415, f"{what} is sent as application/json")
+
+
 def _refusal(status: int, message: str) -> web.Response:
     return json_response({"ok": False, "error": message}, status)
 
@@ -380,7 +572,8 @@ def _refusal(status: int, message: str) -> web.Response:
 def _unknown(request: web.Request) -> HttpError:
     method, path = request.method, request.path
     if method not in ("GET", "HEAD"):
-        return HttpError(405, f"{method} {path}: only GET, and POST /api/director")
+        return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
+                              "/api/logout")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

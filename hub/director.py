@@ -11,6 +11,8 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
+    {"op": "public_results", "ranking": true, "names": true, "boards": true}
+                                                          -> public_results {...}
 
 A ``ruling`` rescores at once (hub.scoring: its kinds and fields, Laws 12, 87, 90); the
 fact logged is the ruling as checked, with its id, section and round.
@@ -61,6 +63,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, True)}),
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
+    "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
+                                          "boards": (bool, True)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -171,4 +175,5 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
+    "public_results": lambda op, body, room: None,     # three booleans: nothing to check
 }

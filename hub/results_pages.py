@@ -10,14 +10,21 @@ live scores (:class:`hub.scoring.LiveScoring`).
   section that plays it;
 * ``/api/results/pair/{section}/{n}``: the pair's players, place and score card.
 
-These pages show every result so far: like the director's console, they are for the
-director's screen, or for the room once the boards are played (Law 16); the tablets see a
-board's traveller only once they have finished it (hub.traveller).
+The pages are public and read-only. What anyone sees (``public=True``, the default) is the
+public view, which never shows a board's hands, traveller or any pair's result on it while a
+table that plays it has not finished it (Law 16: :func:`finished_everywhere`), and shows
+what the director chose during the session with the ``public_results`` command
+(:class:`PublicResults`, logged as a director fact, so it survives a restart): the rankings
+or not, the players' names or not, the finished boards or none. A director or a scorer
+logged in to the console gets the full view (``public=False``). The tablets see a board's
+traveller only once they have finished it (hub.traveller).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Seat
@@ -26,7 +33,8 @@ from bridgecore.ranking import Method
 if TYPE_CHECKING:
     from hub.room import Room
 
-__all__ = ["board_page", "is_page", "overview", "pair_card", "results_api"]
+__all__ = ["PublicResults", "board_page", "finished_everywhere", "is_page", "overview",
+           "pair_card", "results_api"]
 
 _PAGE = re.compile(r"^/results(?:/board/\d{1,4}|/pair/[A-Za-z0-9_.-]{1,32}/\d{1,4})?/?$")
 _BOARD = re.compile(r"^/board/(\d{1,4})$")
@@ -40,24 +48,97 @@ def is_page(path: str) -> bool:
     return bool(_PAGE.match(path))
 
 
-def results_api(room: Room, rest: str) -> dict[str, Any]:
-    """The JSON behind ``/api/results{rest}``; LookupError names what does not exist."""
+@dataclass(frozen=True, slots=True)
+class PublicResults:
+    """What the public results pages show (the director's ``public_results`` command):
+    ``ranking`` the rankings (and the pairs' places), ``names`` the players' names,
+    ``boards`` the boards every table has finished (never the others)."""
+
+    ranking: bool = True
+    names: bool = True
+    boards: bool = True
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any] | None) -> PublicResults:
+        settings = settings or {}
+        return cls(**{k: bool(settings[k]) for k in ("ranking", "names", "boards")
+                      if k in settings})
+
+    def to_json(self) -> dict[str, bool]:
+        return {"ranking": self.ranking, "names": self.names, "boards": self.boards}
+
+
+def finished_everywhere(room: Room, board: int) -> bool:
+    """Whether every table that plays ``board`` (in any round of its section's movement) has
+    finished it. A section without a movement: every one of its tables must have."""
+    for section in room.sections:
+        movement = section.movement
+        for table_id, number in section.tables.items():
+            table = room.tables[table_id]
+            if movement is None:
+                plays = True
+            else:
+                plays = any(a is not None and a.plays and board in a.boards
+                            for a in (movement.assignment(r, number)
+                                      for r in range(1, movement.rounds + 1)))
+            if plays and not table.finished(board):
+                return False
+    return True
+
+
+def results_api(room: Room, rest: str, *, public: bool = True) -> dict[str, Any]:
+    """The JSON behind ``/api/results{rest}`` (the public view unless ``public`` is False);
+    LookupError names what does not exist, or is not shown."""
     if rest in ("", "/"):
-        return overview(room)
+        return overview(room, public=public)
     board = _BOARD.match(rest)
     if board:
-        return board_page(room, int(board.group(1)))
+        return board_page(room, int(board.group(1)), public=public)
     pair = _PAIR.match(rest)
     if pair:
-        return pair_card(room, pair.group(1), int(pair.group(2)))
+        return pair_card(room, pair.group(1), int(pair.group(2)), public=public)
     raise LookupError(f"no results page {rest!r:.80}")
 
 
-def overview(room: Room) -> dict[str, Any]:
-    """Every section's ranking and boards, every board of the session, every ruling."""
+def _settings(room: Room) -> PublicResults:
+    return PublicResults.of(getattr(room, "public_results", None))
+
+
+def _shown_boards(room: Room, settings: PublicResults) -> set[int]:
+    boards = set(room.board_numbers())
+    for scored in room.scoring.sections():
+        boards.update(scored.lines)
+    if not settings.boards:
+        return set()
+    return {b for b in boards if finished_everywhere(room, b)}
+
+
+def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
+    """Every section's ranking and boards, every board of the session, every ruling (in the
+    public view: what the director lets the room see, and only boards finished
+    everywhere)."""
     scoring = room.scoring
-    return {"sections": [s.ranking_json() for s in scoring.sections()],
-            "boards": room.board_numbers(), "rulings": scoring.rulings_json()}
+    settings = _settings(room)
+    if not public:
+        return {"sections": [s.ranking_json() for s in scoring.sections()],
+                "boards": room.board_numbers(), "rulings": scoring.rulings_json(),
+                "public": settings.to_json(), "full": True}
+    shown = _shown_boards(room, settings)
+    sections = []
+    for scored in scoring.sections():
+        data = scored.ranking_json()
+        data["boards"] = [b for b in data["boards"] if b["board"] in shown]
+        data["problems"] = []
+        if not settings.ranking:
+            data["ranking"], data["penalties"] = [], []
+        elif not settings.names:
+            for entry in data["ranking"]:
+                entry["names"] = []
+        sections.append(data)
+    rulings = [{k: v for k, v in r.items() if k != "by"} for r in scoring.rulings_json()
+               if r.get("board") in shown or (r.get("board") is None and settings.ranking)]
+    return {"sections": sections, "boards": [b for b in room.board_numbers() if b in shown],
+            "rulings": rulings, "public": settings.to_json(), "full": False}
 
 
 def _sections_playing(room: Room, board: int) -> list[str]:
@@ -65,12 +146,18 @@ def _sections_playing(room: Room, board: int) -> list[str]:
             if s.movement is None or board in s.movement.boards]
 
 
-def board_page(room: Room, board: int) -> dict[str, Any]:
-    """Board ``board``: hands, double-dummy table and par, and its traveller per section."""
+def board_page(room: Room, board: int, *, public: bool = False) -> dict[str, Any]:
+    """Board ``board``: hands, double-dummy table and par, and its traveller per section
+    (in the public view only once every table has finished it)."""
     deal = room.deal(board)
     sections = _sections_playing(room, board)
     if deal is None and not any(board in s.lines for s in room.scoring.sections()):
         raise LookupError(f"no board {board} in this session")
+    settings = _settings(room)
+    if public and board not in _shown_boards(room, settings):
+        raise LookupError(f"board {board} is not shown yet: not every table has finished it"
+                          if settings.boards else "the boards are not shown during this "
+                                                  "session")
     marks = room.markings(board)  # Law 2: the board's markings govern
     dealer, vulnerability = marks.dealer, marks.vulnerability
     hands = None
@@ -84,12 +171,14 @@ def board_page(room: Room, board: int) -> dict[str, Any]:
             "hands": hands, "dd": dd,
             "dd_pending": dd is None and deal is not None and solver.enabled
             and solver.available is not False,
-            "boards": room.board_numbers(),
+            "boards": sorted(_shown_boards(room, settings)) if public else room.board_numbers(),
             "sections": [room.scoring.section(name).traveller_json(board) for name in sections]}
 
 
-def pair_card(room: Room, section: str, pair: int) -> dict[str, Any]:
-    """Pair ``pair`` of ``section``: players, place, and each board it played."""
+def pair_card(room: Room, section: str, pair: int, *, public: bool = False
+              ) -> dict[str, Any]:
+    """Pair ``pair`` of ``section``: players, place, and each board it played (in the public
+    view: the boards finished everywhere, the place and the names as the director lets)."""
     names = [s for s in room.sections if s.name == section]
     if not names:
         raise LookupError(f"no section {section!r:.40}")
@@ -101,7 +190,18 @@ def pair_card(room: Room, section: str, pair: int) -> dict[str, Any]:
     team = (pair + 1) // 2 if scored.method is Method.IMPS else None   # hub.scoring's teams
     contestant = pair if team is None else team
     place = next((p for p in scored.ranking() if p["pair"] == contestant), None)
+    players = list(names[0].pairs.get(pair, ()))
+    penalties = [p for p in scored.penalties if p["pair"] == pair]
+    if public:
+        settings = _settings(room)
+        shown = _shown_boards(room, settings)
+        card = [c for c in card if c["board"] in shown]
+        if not settings.names:
+            players = []
+            if place is not None:
+                place = dict(place, names=[])
+        if not settings.ranking:
+            place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
-            "names": list(names[0].pairs.get(pair, ())), "method": scored.method.value,
-            "team": team, "place": place, "boards": card,
-            "penalties": [p for p in scored.penalties if p["pair"] == pair]}
+            "names": players, "method": scored.method.value,
+            "team": team, "place": place, "boards": card, "penalties": penalties}

@@ -21,6 +21,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
   applied by :attr:`Room.scoring` (hub.scoring), which is told of every accepted event
+* ``public_results``: ``{"ranking", "names", "boards"}``: what the public results pages show
+  (hub.results_pages), kept in :attr:`Room.public_results`
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
-         "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo")
+         "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "public_results")
 
 
 class Replayable(Protocol):
@@ -110,6 +113,7 @@ class Room:
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
+        self.public_results: dict[str, bool] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self._deals = dict(deals)
@@ -349,6 +353,9 @@ class Room:
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
+            return []
+        if type == "public_results":
+            self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             return []
         raise ConfigError(f"unknown fact {type!r}")
 

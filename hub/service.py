@@ -128,7 +128,8 @@ class Hub:
                  client_id: str = "tenace-hub", tick_seconds: float = 1.0,
                  clock: Callable[[], float] = time.time,
                  console: tuple[str, int] | None = None, double_dummy: bool = True,
-                 bridgemate: tuple[str, int] | None = None):
+                 bridgemate: tuple[str, int] | None = None,
+                 console_options: dict[str, Any] | None = None):
         self.log = log_
         self.url = url
         self.client_id = client_id
@@ -141,6 +142,7 @@ class Hub:
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._attach(self.room)
         self.console_address = console
+        self.console_options = dict(console_options or {})   # hub.console.Console's: users...
         self.console: RoomFeed | None = None      # hub.console, through hub.webserver
         self.bridgemate_address = bridgemate   # hub.bridgemate: the Data Connector's HTTP API
         self.bridgemate: HttpFront | None = None
@@ -306,7 +308,7 @@ class Hub:
             await self._loop.run_in_executor(None, client.wait_connected, 30.0)
             if self.console_address is not None:
                 from hub.console import Console
-                self.console = Console(self, *self.console_address)
+                self.console = Console(self, *self.console_address, **self.console_options)
                 await self.console.start()
             if self.bridgemate_address is not None:
                 from hub.bridgemate import DataConnector
@@ -566,12 +568,13 @@ class Hub:
             log.warning("director command %r refused: %s", obj, result.get("error"))
 
     # Director ------------------------------------------------------------------------------
-    def director(self, command: Any) -> dict[str, Any]:
-        """A director command from the console (on the loop): logged, applied, published."""
+    def director(self, command: Any, account: str | None = None) -> dict[str, Any]:
+        """A director command from the console (on the loop): logged (with the console user
+        who gave it, ``account``, as ``"by"``), applied, published."""
         records: list[Record] = []
         alerts: list[Alert] = []
         changed: set[str] = set()
-        result = self._director(command, records, alerts, changed)
+        result = self._director(command, records, alerts, changed, account)
         if records:
             try:
                 self.log.append_many(records)
@@ -585,19 +588,20 @@ class Hub:
         return result
 
     def _director(self, command: Any, records: list[Record], alerts: list[Alert],
-                  changed: set[str]) -> dict[str, Any]:
+                  changed: set[str], account: str | None = None) -> dict[str, Any]:
         from hub.director import parse_command
         try:
             kind, body = parse_command(command, self.room)
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err))}
         now = self.clock()
+        logged = body if account is None else {**body, "by": account}   # as it is replayed
         try:
-            raised = self.room.fact(kind, body, now)
+            raised = self.room.fact(kind, logged, now)
         except HubError as err:  # parse_command checked; this is a bug, not a crash
             log.exception("director command %s %r failed", kind, body)
             return {"ok": False, "error": str(err)}
-        records.append(Record.fact(kind, body, hub_time=now, source="director"))
+        records.append(Record.fact(kind, logged, hub_time=now, source="director"))
         alerts.extend(raised)
         if kind in ("round_start", "table_mode"):
             changed.update(self.room.tables)

@@ -12,7 +12,12 @@ thread of their own). What they share is here:
   the hub goes on). Error answers close the connection;
 * :func:`json_response`: compact UTF-8 JSON;
 * :func:`read_body`: a request body with a Content-Length (411 without one, or chunked;
-  413 over the limit; 408 when it does not arrive in time).
+  413 over the limit; 408 when it does not arrive in time);
+* :class:`HostAllowList` and :func:`host_guard`: a middleware that refuses (403) a request
+  whose ``Host`` is not one of the server's own names, or whose ``Origin`` is not the
+  server's own origin. A page of another site that a browser was tricked into sending here
+  (DNS rebinding: a name of the attacker's resolved to this machine) names its own host, and
+  is refused before any handler runs.
 
 Requests that are not HTTP at all (a bad request line, a header line without a colon, a
 header over :data:`MAX_FIELD` bytes) are refused by aiohttp's own parser before any
@@ -34,10 +39,13 @@ Exceptions::
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
-from collections.abc import Awaitable, Callable
+import socket
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -46,14 +54,15 @@ from hub.errors import HubError
 if TYPE_CHECKING:
     from hub.alerts import Alert
 
-__all__ = ["MAX_FIELD", "HttpError", "HttpFront", "RoomFeed", "WebServer", "application",
-           "json_response", "read_body"]
+__all__ = ["LOCAL_NAMES", "MAX_FIELD", "HostAllowList", "HttpError", "HttpFront", "RoomFeed",
+           "WebServer", "application", "host_guard", "json_response", "read_body"]
 
 log = logging.getLogger(__name__)
 
 MAX_FIELD = 16 * 1024          # a request line or one header line
 LINGER = 1.0                   # seconds a refused body is still read, so the client sees why
 JSON = "application/json"
+LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 
 Answer = Callable[[int, str], web.Response]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -117,10 +126,64 @@ async def read_body(request: web.Request, limit: int, what: str, timeout: float)
         raise HttpError(408, f"{what} not received in time") from None
 
 
+def _hostname(authority: str) -> str:
+    """The host of a ``Host`` header or of an origin's authority, lower case, no port."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        return authority[1:authority.find("]")] if "]" in authority else authority
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+class HostAllowList:
+    """The names a client may call this server by: every IP address literal (a name the
+    attacker controls cannot be one), the loopback names, this machine's host name (and
+    ``NAME.local``), the address the server binds, and ``names`` (a club's own DNS name for
+    the hub, ``--console-allowed-host``)."""
+
+    def __init__(self, names: Iterable[str] = (), *, bind: str | None = None):
+        local = socket.gethostname().lower()
+        self.names = {n.lower().strip().strip("[]") for n in (*LOCAL_NAMES, local,
+                                                              f"{local}.local", *names) if n}
+        if bind:
+            self.names.add(bind.lower().strip("[]"))
+
+    def allows(self, host: str) -> bool:
+        """Whether a request's ``Host`` header (``host[:port]``) is one of ours."""
+        name = _hostname(host)
+        if not name:
+            return False
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return name.rstrip(".") in self.names
+        return True
+
+
+def host_guard(allowed: HostAllowList) -> Any:
+    """A middleware: 403 for a foreign ``Host``, and for an ``Origin`` that is not
+    ``http(s)://`` + this request's ``Host`` (module docstring)."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        host = request.headers.get("Host", "")
+        if not allowed.allows(host):
+            raise HttpError(403, f"request for another host {host!r:.80} (allow it with "
+                                 "--console-allowed-host)")
+        origin = request.headers.get("Origin")
+        if origin is not None:
+            parts = urlsplit(origin)
+            if parts.scheme not in ("http", "https") or parts.netloc.lower() != host.lower():
+                raise HttpError(403, f"request from another origin {origin!r:.80}")
+        return await handler(request)
+
+    return guard
+
+
 def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
-                max_body: int, name: str) -> web.Application:
+                max_body: int, name: str, middlewares: Iterable[Any] = ()) -> web.Application:
     """An Application whose refusals are ``answer(status, message)`` (module docstring);
-    ``unknown(request)`` is the refusal of a path or a method no route takes."""
+    ``unknown(request)`` is the refusal of a path or a method no route takes. ``middlewares``
+    run inside the one that shapes the refusals (their HttpError is answered the same way)."""
 
     @web.middleware
     async def refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -147,7 +210,7 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
         response.force_close()
         return response
 
-    return web.Application(middlewares=[refusals], client_max_size=max_body)
+    return web.Application(middlewares=[refusals, *middlewares], client_max_size=max_body)
 
 
 class WebServer:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tenace import commands, live, scorecmd
@@ -74,7 +75,68 @@ def _parser() -> argparse.ArgumentParser:
     sim_cli.add_parsers(sub)
     scorecmd.add_parser(sub)
     _add_devices_parser(sub)
+    _add_users_parser(sub)
     return parser
+
+
+def _add_users_parser(sub: Any) -> None:
+    """``tenace users JOB``: the director's console's accounts (hub.users)."""
+    users = sub.add_parser(
+        "users", help="the director's console's accounts: add, list, remove, passwd",
+        description="People who log in to the director's console, kept in users.json in the "
+                    "hub's data directory (argon2 hashes, mode 0600). Roles: director "
+                    "(everything), scorer (score rulings and the full results), viewer "
+                    "(the console read-only). Changes count at once, even while the hub runs.")
+    jobs = users.add_subparsers(dest="job", required=True, metavar="JOB")
+    for job, text in (("add", "add an account (asks for its password)"),
+                      ("list", "list the accounts and their roles"),
+                      ("remove", "remove an account (its sessions end)"),
+                      ("passwd", "give an account a new password (its sessions end)")):
+        p = jobs.add_parser(job, help=text, description=text)
+        if job != "list":
+            p.add_argument("name")
+        if job == "add":
+            p.add_argument("--role", choices=["director", "scorer", "viewer"], required=True)
+        if job in ("add", "passwd"):
+            p.add_argument("--password-file", metavar="FILE",
+                           help="read the password from the first line of FILE (- for "
+                                "standard input) instead of asking for it")
+        p.add_argument("--data", default="tenace-data",
+                       help="the hub's data directory (default ./tenace-data)")
+        p.set_defaults(run=_users)
+
+
+def _users(args: argparse.Namespace) -> int:
+    from hub.users import UserError, UserStore, check_password, users_job
+
+    password = None
+    try:
+        if args.job in ("add", "passwd"):
+            password = _password(args.password_file)
+            check_password(password)
+        store = UserStore.in_directory(args.data)
+        for line in users_job(store, args.job, getattr(args, "name", None),
+                              getattr(args, "role", None), password):
+            print(line)
+    except UserError as err:
+        raise commands.CommandError(str(err)) from err
+    return 0
+
+
+def _password(path: str | None) -> str:
+    """The password from ``path`` (its first line; - is standard input), or asked twice."""
+    if path is not None:
+        try:
+            text = sys.stdin.readline() if path == "-" else \
+                (Path(path).read_text(encoding="utf-8").splitlines() or [""])[0]
+        except OSError as err:
+            raise commands.CommandError(f"--password-file {path}: {err}") from err
+        return text.rstrip("\r\n")
+    import getpass
+    first = getpass.getpass("password: ")
+    if getpass.getpass("again: ") != first:
+        raise commands.CommandError("the two passwords differ")
+    return first
 
 
 def _add_devices_parser(sub: Any) -> None:

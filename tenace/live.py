@@ -17,7 +17,7 @@ from typing import Any
 
 from tenace.commands import CommandError
 
-__all__ = ["hub", "running_hub", "setup_from_args"]
+__all__ = ["demo_director", "hub", "running_hub", "setup_from_args"]
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,8 @@ def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
 
 def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
               durability: str = "process", client_id: str = "tenace-hub",
-              double_dummy: bool = True, bridgemate: tuple[str, int] | None = None) -> Any:
+              double_dummy: bool = True, bridgemate: tuple[str, int] | None = None,
+              console_options: dict[str, Any] | None = None) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -90,22 +91,41 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
-                   client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate)
+                   client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate,
+                   console_options=console_options)
     except (HubError, WireError) as err:
         raise CommandError(str(err)) from err
 
 
 @contextlib.contextmanager
+def demo_director() -> Iterator[tuple[Any, str, str]]:
+    """A console users file of the demo's own, in a temporary directory removed at the end,
+    with one director account: yields (the hub.users.UserStore, its name, its password)."""
+    import tempfile
+
+    from hub.users import UserStore, new_password
+
+    with tempfile.TemporaryDirectory(prefix="tenace-demo-") as folder:
+        users = UserStore.in_directory(folder)
+        password = new_password()
+        users.add("director", "director", password)
+        yield users, "director", password
+
+
+@contextlib.contextmanager
 def running_hub(broker: str | None, data: str | None, setup: Any, *,
-                console: tuple[str, int] | None = None) -> Iterator[tuple[Any, str]]:
+                console: tuple[str, int] | None = None,
+                console_users: Any = None) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
-    loopback port): yields (hub, broker URL)."""
+    loopback port): yields (hub, broker URL). ``console_users`` (hub.users.UserStore) may
+    log in to the console."""
     from hub.errors import HubError
     from hub.service import HubRunner
     from wire.errors import WireError
 
     with _broker(broker, ("127.0.0.1", 0)) as url:
-        hub_ = _open_hub(url, data, setup, console)
+        hub_ = _open_hub(url, data, setup, console,
+                         console_options={"users": console_users})
         runner = HubRunner(hub_)
         try:
             running = runner.__enter__()
@@ -136,12 +156,18 @@ def hub(args: argparse.Namespace) -> int:
                                          "minutes_per_round": args.minutes_per_round,
                                          "clock_tolerance": 120.0})
     listen = _address(args.listen, "--listen")
+    options = None if console is None else _console_options(args)
     with _broker(args.broker, listen) as url:
         hub_ = _open_hub(url, args.data, setup, console, args.durability,
-                         double_dummy=not args.no_double_dummy, bridgemate=bridgemate)
+                         double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
+                         console_options=options)
         for line in hub_.setup.summary():
             print(line)
         print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
+        if options is not None and not options["users"].has_director():
+            print("the director's console has no director's account yet: create one with\n"
+                  f"    {options['create_director']}\n(it asks for the password; then log in "
+                  "at the console's address)", flush=True)
 
         async def main() -> None:
             loop = asyncio.get_running_loop()
@@ -166,6 +192,18 @@ def hub(args: argparse.Namespace) -> int:
     return 0
 
 
+def _console_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The console's users (users.json in the data directory) and the names it answers to."""
+    import shlex
+
+    from hub.users import UserStore
+
+    return {"users": UserStore.in_directory(args.data),
+            "allowed_hosts": list(args.console_allowed_host or ()),
+            "create_director": "tenace users add NAME --role director --data "
+                               + shlex.quote(str(args.data))}
+
+
 def add_hub_parser(sub: Any) -> None:
     p = sub.add_parser(
         "hub", help="run the hub: every table's state, detection, the director's console",
@@ -182,6 +220,10 @@ def add_hub_parser(sub: Any) -> None:
                         "cut (slower)")
     p.add_argument("--console", default="127.0.0.1:8080",
                    help="director console address HOST:PORT, or off (default 127.0.0.1:8080)")
+    p.add_argument("--console-allowed-host", action="append", metavar="NAME",
+                   help="a host name the console may be called by, besides IP addresses, "
+                        "localhost and this machine's name (repeat for more); any other is "
+                        "refused (DNS rebinding)")
     p.add_argument("--no-double-dummy", action="store_true",
                    help="no double-dummy tables on the tablets' result screens (with the "
                         "'analysis' extra they are solved on a worker, once per board)")

@@ -37,6 +37,7 @@ __all__ = [
     "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent",
     "DealtBody", "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent",
     "DirectorCommand", "EventEnvelope", "EventTypes", "HandBody", "HandEvent", "Player",
+    "PublicResults",
     "ReplyMessage", "Resolve", "ResultConfirmBody", "ResultConfirmEvent", "RoundStart", "Rule",
     "Ruling", "RulingUndo", "TableMode", "UndoBody", "UndoEvent", "check_payload",
     "decode_event", "validation_reason",
@@ -358,7 +359,16 @@ class RulingUndo(_Command, frozen=True, tag="ruling_undo"):
     id: Id
 
 
-DirectorCommand = Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
+class PublicResults(_Command, frozen=True, tag="public_results"):
+    """What the public results pages show: rankings, players' names, finished boards."""
+
+    ranking: bool
+    names: bool
+    boards: bool
+
+
+DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
+                   | PublicResults)
 
 
 # Decoding ----------------------------------------------------------------------------------

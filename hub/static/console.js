@@ -106,7 +106,10 @@
       setLink(false);
       if (source.readyState === EventSource.CLOSED) {
         source = null;
-        setTimeout(connect, 3000);
+        setTimeout(() => {        // the session ended: log in again; else reconnect
+          fetch("/api/session", { cache: "no-store" })
+            .then((r) => (r.status === 401 ? toLogin() : connect()), connect);
+        }, 3000);
       }
     });
     source.addEventListener("room", (ev) => onRoom(JSON.parse(ev.data)));
@@ -676,11 +679,63 @@
   }
 
   // Commands ------------------------------------------------------------------------------
+  // Every POST carries the session's CSRF token (from /api/session); a session gone sends
+  // the page to the login.
   function post(cmd) {
     return fetch("/api/director", {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf },
       body: JSON.stringify(cmd),
-    }).then((r) => r.json()).catch((err) => ({ ok: false, error: String(err) }));
+    }).then((r) => {
+      if (r.status === 401) toLogin();
+      return r.json();
+    }).catch((err) => ({ ok: false, error: String(err) }));
+  }
+
+  // The session -----------------------------------------------------------------------------
+  const session = { user: null, role: null, csrf: "" };
+
+  function toLogin() {
+    location.replace("/login?next=" + encodeURIComponent(location.pathname));
+  }
+
+  function logout() {
+    if (source) source.close();        // the feed ends with the session
+    source = null;
+    fetch("/api/logout", { method: "POST", headers: { "X-CSRF-Token": session.csrf } })
+      .finally(toLogin);
+  }
+
+  function publicSettings() {       // the director's: what /results shows the room
+    const boxes = { ranking: $("public-ranking"), names: $("public-names"),
+      boards: $("public-boards") };
+    fetch("/api/results", { cache: "no-store" }).then((r) => r.json()).then((data) => {
+      const current = data.public || {};
+      for (const [name, box] of Object.entries(boxes)) box.checked = current[name] !== false;
+      $("public-panel").hidden = false;
+    });
+    for (const box of Object.values(boxes)) {
+      box.addEventListener("change", () => {
+        const cmd = { op: "public_results" };
+        for (const [name, b] of Object.entries(boxes)) cmd[name] = b.checked;
+        say($("public-message"), "sending…", false);
+        post(cmd).then((result) => say($("public-message"), result.ok ? "saved" :
+          (result.error || "refused"), !result.ok));
+      });
+    }
+  }
+
+  function start() {
+    return fetch("/api/session", { cache: "no-store" }).then((r) => {
+      if (!r.ok) throw new Error("no session");
+      return r.json();
+    }).then((s) => {
+      Object.assign(session, s);
+      document.body.dataset.role = s.role;
+      $("user").textContent = s.user + " · " + s.role;
+      $("round-start").hidden = s.role !== "director";
+      if (s.role === "director") publicSettings();
+    });
   }
 
   function rulingForm(table, board, alertId) {   // hub/static/ruling.js: score rulings
@@ -719,7 +774,8 @@
     $("feed-all").addEventListener("click", () => selectTable(state.table));
     document.addEventListener("pointerdown", unlockSound, { once: true });
     document.addEventListener("keydown", unlockSound, { once: true });
+    $("logout").addEventListener("click", logout);
     setInterval(renderClock, 250);
-    connect();
+    start().then(connect, toLogin);
   });
 }());

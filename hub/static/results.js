@@ -91,7 +91,16 @@
 
   function renderOverview(data) {
     document.title = "Results · Tenace";
-    const parts = data.sections.map(sectionBlock);
+    const pub = data.public || {};
+    const parts = !data.full && pub.ranking === false
+      ? [el("p", { class: "dim", id: "hidden-ranking" },
+        "The rankings are not shown during the session.")]
+      : data.sections.map(sectionBlock);
+    if (!data.full) {       // the public view: say why a board is not there yet
+      parts.push(el("p", { class: "dim", id: "public-note" }, pub.boards === false
+        ? "The boards are not shown during the session."
+        : "A board is shown once every table has finished it."));
+    }
     if (data.rulings.length) {
       parts.push(el("section", { class: "section" }, el("h2", {}, "Rulings"),
         el("ol", { class: "rulings", id: "rulings" }, data.rulings.map((r) =>

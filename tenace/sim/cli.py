@@ -124,7 +124,7 @@ def _print_report(report: dict[str, Any], accepted: int) -> None:
 
 def demo(args: argparse.Namespace) -> int:
     """``tenace demo``: hub, embedded broker, console, and a room playing until stopped."""
-    from tenace.live import _address, running_hub
+    from tenace.live import _address, demo_director, running_hub
     from tenace.sim.driver import DriverError, run_tables
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -144,10 +144,14 @@ def demo(args: argparse.Namespace) -> int:
             raise CommandError(f"--tables {args.tables}: {err}") from err
     setup = _setup(args.tables, args.boards, rounds, "mitchell", seed, minutes)
     stop_at = None if args.minutes is None else time.monotonic() + args.minutes * 60
-    with running_hub(args.broker, None, setup, console=console) as (hub, url):
+    with demo_director() as (users, name, password), \
+            running_hub(args.broker, None, setup, console=console, console_users=users) \
+            as (hub, url):
         page = hub.console.url if hub.console is not None else None
         print(f"Tenace demo: {args.tables} simulated tables on {url}")
         print(f"director console: {page}  (Ctrl-C to stop)", flush=True)
+        print(f"log in as {name} with the password {password} (this demo's own account, "
+              "gone when it stops)", flush=True)
         if page and not args.no_browser:
             threading.Thread(target=webbrowser.open, args=(page,), daemon=True).start()
         script = _script(setup, seed, inject, pace)

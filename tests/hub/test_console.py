@@ -4,6 +4,10 @@ headless Chromium (Selenium): the room map, a new alert arriving live with its s
 board drawn from the alert's evidence, the director acknowledging from the page (Laws 9B,
 81: the system records, the director rules), the round clock.
 
+Every request here is a logged-in director's (:class:`Login`: the session cookie and the CSRF
+token, as the page sends them); what a request without them gets is
+tests/hub/test_console_auth.py.
+
 The hub here is small but real: director commands go through hub.director and Room.fact,
 device events through Room.apply, and the console is told of each change as hub.service
 tells it."""
@@ -21,10 +25,13 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from http.cookiejar import CookieJar
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
+from urllib.parse import urlsplit
 
 import pytest
+from argon2 import PasswordHasher
 
 from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Seat
@@ -35,6 +42,7 @@ from hub.console import MAX_BODY, STATUSES, Console, alert_summary, table_status
 from hub.director import parse_command
 from hub.errors import HubError
 from hub.room import Room, Section
+from hub.users import UserStore
 from tests.hub.test_director import Tables
 from wire.protocol import ProtocolError
 
@@ -48,6 +56,71 @@ SCREENSHOT = Path("/tmp/notes/console.png")
 # The room as the scenario leaves it, before the end of round 1.
 SCENARIO = {"A1": "alert", "A2": "bidding", "A3": "playing", "A4": "finished",
             "A5": "offline", "A6": "waiting", "A7": "alert"}
+# The console's users in these tests (a cheap argon2 cost: the tests log in often).
+FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+PASSWORDS = {"dora": "director-pass-1", "sam": "scorer-pass-22", "vic": "viewer-pass-333"}
+ROLES = {"dora": "director", "sam": "scorer", "vic": "viewer"}
+
+
+def make_users(folder: Path) -> UserStore:
+    """A director (dora), a scorer (sam) and a viewer (vic)."""
+    users = UserStore.in_directory(folder, hasher=FAST_HASH)
+    for name, password in PASSWORDS.items():
+        users.add(name, ROLES[name], password)
+    return users
+
+
+class Login:
+    """A client of one console with its own cookies: ``login(name)`` opens a session; every
+    POST then carries the session's CSRF token, as the page does."""
+
+    # The director's session of each console (by port): get() and post() below use it.
+    of_port: ClassVar[dict[int, Login]] = {}
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.jar = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = ""
+
+    def login(self, name: str, password: str | None = None) -> tuple[int, Any]:
+        status, result = self.send("api/login", json.dumps(
+            {"name": name, "password": PASSWORDS[name] if password is None else password}
+        ).encode(), csrf=False)
+        if status == 200:
+            self.csrf = result["csrf"]
+        return status, result
+
+    @classmethod
+    def director(cls, console: Console) -> Login:
+        client = cls(console)
+        assert client.login("dora")[0] == 200
+        cls.of_port[console.port] = client
+        return client
+
+    def open(self, request: urllib.request.Request | str) -> Any:
+        return self.opener.open(request, timeout=5)
+
+    def send(self, path: str, data: bytes, content_type: str = "application/json",
+             headers: dict[str, str] | None = None, csrf: bool = True) -> tuple[int, Any]:
+        head = {"Content-Type": content_type, **({"X-CSRF-Token": self.csrf} if csrf else {}),
+                **(headers or {})}
+        req = urllib.request.Request(self.console.url + path, data, head)
+        try:
+            with self.open(req) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            with err:
+                return err.code, json.loads(err.read())
+
+    def cookie(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
+
+
+def _client(url: str) -> Any:
+    """The director's session of the console at ``url`` (else no session)."""
+    found = Login.of_port.get(urlsplit(url).port or 0)
+    return found.opener if found is not None else urllib.request.build_opener()
 
 
 class Loop:
@@ -103,11 +176,12 @@ class RoomHub:
         self.tables = ConsoleTables(room)
         self.console: Console | None = None
         self.facts: list[tuple[str, dict[str, Any], float]] = []
+        self.accounts: list[str | None] = []     # who gave each fact (the console's user)
 
     def hub_time(self) -> float:
         return self.tables.now
 
-    def director(self, command: Any) -> dict[str, Any]:
+    def director(self, command: Any, account: str | None = None) -> dict[str, Any]:
         try:
             kind, body = parse_command(command, self.room)
         except (ProtocolError, HubError) as err:
@@ -115,6 +189,7 @@ class RoomHub:
         now = self.hub_time()
         raised = self.room.fact(kind, body, now)
         self.facts.append((kind, body, now))
+        self.accounts.append(account)
         assert self.console is not None
         for alert in raised:
             self.console.alert_changed(alert)
@@ -186,13 +261,14 @@ def make_hub() -> RoomHub:
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[Loop, RoomHub, Console, dict[str, Alert]]]:
+def served(tmp_path: Path) -> Iterator[tuple[Loop, RoomHub, Console, dict[str, Alert]]]:
     loop = Loop()
     hub = make_hub()
     alerts = loop.call(scenario, hub)
-    console = Console(hub, coalesce=0.05)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path))
     hub.console = hub.tables.console = console
     loop.run(console.start())
+    Login.director(console)
     try:
         yield loop, hub, console, alerts
     finally:
@@ -202,7 +278,7 @@ def served() -> Iterator[tuple[Loop, RoomHub, Console, dict[str, Alert]]]:
 
 def get(url: str) -> tuple[int, Any]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as r:
+        with _client(url).open(url, timeout=5) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as err:
         with err:
@@ -211,9 +287,12 @@ def get(url: str) -> tuple[int, Any]:
 
 def post(url: str, data: bytes, content_type: str = "application/json",
          headers: dict[str, str] | None = None) -> tuple[int, Any]:
-    req = urllib.request.Request(url, data, {"Content-Type": content_type, **(headers or {})})
+    login = Login.of_port.get(urlsplit(url).port or 0)
+    csrf = {} if login is None else {"X-CSRF-Token": login.csrf}
+    req = urllib.request.Request(url, data, {"Content-Type": content_type, **csrf,
+                                             **(headers or {})})
     try:
-        with urllib.request.urlopen(req, timeout=5) as r:
+        with _client(url).open(req, timeout=5) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as err:
         with err:
@@ -234,7 +313,7 @@ class Feed:
     """GET /api/events read event by event."""
 
     def __init__(self, console: Console):
-        self.response = urllib.request.urlopen(console.url + "api/events", timeout=5)
+        self.response = _client(console.url).open(console.url + "api/events", timeout=5)
         assert self.response.headers["Content-Type"] == "text/event-stream"
 
     def next(self) -> tuple[str, Any]:
@@ -362,6 +441,10 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
 def test_bad_requests_get_an_error_and_the_console_keeps_serving(
         served: Any, request_bytes: bytes, status: int, words: str) -> None:
     _, hub, console, _ = served
+    login = Login.of_port[console.port]           # a director's request, from this machine
+    request_bytes = request_bytes.replace(b"Host: x\r\n", b"Host: 127.0.0.1\r\nCookie: %s\r\n"
+                                          b"X-CSRF-Token: %s\r\n" % (login.cookie().encode(),
+                                                                      login.csrf.encode()))
     answer = raw(console, request_bytes)          # the console closes the connection
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 %d " % status), head
@@ -393,8 +476,8 @@ def test_what_is_not_http_is_refused_by_the_server_and_the_console_keeps_serving
 def test_a_page_of_another_site_cannot_read_the_console(served: Any) -> None:
     """Every answer forbids caching and limits the page to its own origin."""
     _, _, console, _ = served
-    for path in ("", "static/console.js", "api/room", "results", "api/results"):
-        with urllib.request.urlopen(console.url + path, timeout=5) as r:
+    for path in ("", "static/console.js", "api/room", "results", "api/results", "login"):
+        with _client(console.url).open(console.url + path, timeout=5) as r:
             assert r.headers["Cache-Control"] == "no-store", path
             assert r.headers["X-Content-Type-Options"] == "nosniff", path
             assert r.headers["Content-Security-Policy"] == "default-src 'self'", path
@@ -421,12 +504,13 @@ def test_bad_director_commands_are_refused_and_change_nothing(served: Any) -> No
 
 def test_page_and_static_files_are_served(served: Any) -> None:
     _, _, console, _ = served
-    with urllib.request.urlopen(console.url, timeout=5) as r:
-        page = r.read().decode()
-        assert r.headers["Content-Type"].startswith("text/html")
-    for src in re.findall(r'(?:src|href)="(/static/[^"]+)"', page):
-        with urllib.request.urlopen(console.url + src[1:], timeout=5) as r:
-            assert r.status == 200 and r.read()
+    for path in ("", "login"):
+        with _client(console.url).open(console.url + path, timeout=5) as r:
+            page = r.read().decode()
+            assert r.headers["Content-Type"].startswith("text/html")
+        for src in re.findall(r'(?:src|href)="(/static/[^"]+)"', page):
+            with urllib.request.urlopen(console.url + src[1:], timeout=5) as r:
+                assert r.status == 200 and r.read()
 
 
 # The live feed ------------------------------------------------------------------------------
@@ -502,16 +586,31 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+def browser_login(driver: Any, console: Console, name: str = "dora",
+                  password: str | None = None) -> None:
+    """Log in on the console's login page, as a person would (the page asked for first
+    sends the browser there)."""
+    driver.get(console.url)
+    wait(driver, lambda d: "/login" in d.current_url
+         and d.find_elements("id", "login-name"))
+    driver.find_element("id", "login-name").send_keys(name)
+    driver.find_element("id", "login-password").send_keys(
+        PASSWORDS[name] if password is None else password)
+    driver.find_element("id", "login-submit").click()
+    wait(driver, lambda d: "/login" not in d.current_url)
+
+
 @pytest.fixture(scope="module")
-def page(browser: Any) -> Iterator[tuple[Any, Loop, RoomHub, dict[str, Alert]]]:
+def page(browser: Any, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[Any, Loop, RoomHub, dict[str, Alert]]]:
     loop = Loop()
     hub = make_hub()
     hub.tables.now = START + 100
     alerts = loop.call(scenario, hub)
-    console = Console(hub, coalesce=0.1)
+    console = Console(hub, coalesce=0.1, users=make_users(tmp_path_factory.mktemp("users")))
     hub.console = hub.tables.console = console
     loop.run(console.start())
-    browser.get(console.url)
+    browser_login(browser, console)
     wait(browser, lambda d: len(d.find_elements("css selector", ".tile")) == 7)
     try:
         yield browser, loop, hub, alerts
@@ -615,6 +714,7 @@ def test_browser_law_9b_acknowledge_from_the_page_records_the_time(page: Any) ->
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.hub_time()
     assert hub.facts[-1] == ("alert_acknowledge", {"id": alert_id}, hub.hub_time())
+    assert hub.accounts[-1] == "dora"          # the logged-in director gave it
     wait(driver, lambda d: d.find_element("id", f"alert-{alert_id}").get_attribute(
         "data-status") == "acknowledged")
     assert driver.find_element("id", "do-acknowledge").get_attribute("disabled") is not None
@@ -644,7 +744,8 @@ def test_browser_page_reconnects_and_catches_up_without_reloading(page: Any) -> 
         return alert
 
     raised = loop.call(insufficient)
-    new = Console(hub, port=old.port, coalesce=0.1)
+    # The same users and sessions (the hub keeps them): the page is still logged in.
+    new = Console(hub, port=old.port, coalesce=0.1, users=old.users, sessions=old.sessions)
     hub.console = hub.tables.console = new
     loop.run(new.start())
     wait(driver, lambda d: d.find_elements("id", f"alert-{raised.id}"))

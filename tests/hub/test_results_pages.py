@@ -6,7 +6,9 @@ rescores at once (Law 12C1(a)).
 
 The session is the round-robin of boards 1 and 2 of tests/hub/test_live_scoring.py (its
 docstring has the results and the matchpoints), served by a real Console over a small hub:
-director commands go through hub.director and Room.fact as hub.service sends them."""
+director commands go through hub.director and Room.fact as hub.service sends them. The API
+is read here by a director logged in (the full view); what the public sees without a session
+(only boards every table has finished, and what the director lets it see) is tested last."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +26,14 @@ from bridgecore.cards import Seat, Strain
 from bridgecore.doubledummy import solve_deals
 from bridgecore.vulnerability import Vulnerability
 from hub.console import Console
-from tests.hub.test_console import Loop, browser, wait  # noqa: F401 - the browser fixture
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    Loop,
+    browser,
+    browser_login,
+    make_users,
+    wait,
+)
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session
 from tests.hub.test_table import DEALS
 
@@ -38,18 +48,19 @@ class ResultsHub:
     def hub_time(self) -> float:
         return self.session.now
 
-    def director(self, command: Any) -> dict[str, Any]:
+    def director(self, command: Any, account: str | None = None) -> dict[str, Any]:
         return self.session.director(command)
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[Loop, ResultsHub, Console]]:
+def served(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
     loop = Loop()
     session = Session()
     loop.call(session.play, ROUND_ROBIN)
     hub = ResultsHub(session)
-    console = Console(hub, coalesce=0.05)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path))
     loop.run(console.start())
+    Login.director(console)
     try:
         yield loop, hub, console
     finally:
@@ -57,9 +68,12 @@ def served() -> Iterator[tuple[Loop, ResultsHub, Console]]:
         loop.close()
 
 
-def get(url: str) -> tuple[int, str, Any]:
+def get(url: str, public: bool = False) -> tuple[int, str, Any]:
+    """GET ``url`` as the console's director (``public``: without a session)."""
+    port = int(url.split(":")[2].split("/")[0])
+    opener = urllib.request.build_opener() if public else Login.of_port[port].opener
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with opener.open(url, timeout=10) as r:
             body = r.read()
             kind = r.headers["Content-Type"]
             return r.status, kind, json.loads(body) if "json" in kind else body.decode()
@@ -69,10 +83,12 @@ def get(url: str) -> tuple[int, str, Any]:
 
 
 def post(url: str, command: dict[str, Any]) -> tuple[int, Any]:
+    login = Login.of_port[int(url.split(":")[2].split("/")[0])]
     request = urllib.request.Request(url, json.dumps(command).encode(),
-                                     {"Content-Type": "application/json"})
+                                     {"Content-Type": "application/json",
+                                      "X-CSRF-Token": login.csrf})
     try:
-        with urllib.request.urlopen(request, timeout=10) as r:
+        with login.opener.open(request, timeout=10) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as err:
         with err:
@@ -224,7 +240,7 @@ def test_browser_console_ruling_form_rescores_at_once(served: Any,
     """Law 12C1(a) from the console: the director picks table A2, rules board 1 as +420 for
     both sides; the traveller shows the assigned score and the matchpoints at once."""
     loop, hub, console = served
-    browser.get(console.url)
+    browser_login(browser, console)
     wait(browser, lambda d: d.find_elements("id", "tile-A2"))
     assert browser.find_element("id", "results-link").get_attribute("href").endswith("/results")
     browser.find_element("id", "tile-A2").click()
@@ -266,3 +282,121 @@ def test_browser_console_ruling_form_rescores_at_once(served: Any,
     assert loop.call(lambda: Session.points(hub.session, 1))[2, 6] == (0.0, 2.0)
     severe = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert len(severe) == 1 and "/api/director" in severe[0] and "400" in severe[0]  # the 425
+
+
+# What the public sees -----------------------------------------------------------------------
+
+@pytest.fixture
+def halfway(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
+    """Round 1 only: table A1 has finished boards 1 and 2, A3 and A2 play them later."""
+    loop = Loop()
+    session = Session()
+    loop.call(session.play, ROUND_ROBIN[:2])
+    hub = ResultsHub(session)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path))
+    loop.run(console.start())
+    Login.director(console)
+    try:
+        yield loop, hub, console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def test_law_16_public_pages_show_no_board_before_every_table_has_finished_it(
+        halfway: Any) -> None:
+    """A1 has played boards 1 and 2; A3 and A2 have not: without a session, neither the
+    board's hands nor its traveller nor any pair's result on it is shown. The director and
+    the scorer see everything."""
+    loop, hub, console = halfway
+    status, _, data = get(console.url + "api/results", public=True)
+    assert status == 200 and data["boards"] == [] and data["full"] is False
+    assert data["sections"][0]["boards"] == []
+    for board in (1, 2, 3):
+        status, _, error = get(console.url + f"api/results/board/{board}", public=True)
+        assert status == 404 and "not every table has finished it" in error["error"]
+        assert "hands" not in error
+    _, _, card = get(console.url + "api/results/pair/A/1", public=True)
+    assert card["boards"] == []                       # pair 1 played boards 1 and 2 at A1
+    # The director's view and the scorer's: the full results.
+    status, _, full = get(console.url + "api/results/board/1")
+    assert status == 200 and full["hands"]["N"] == {"S": "AKQJ", "H": "AKQ", "D": "AKQ",
+                                                    "C": "AKQ"}
+    assert [b["board"] for b in get(console.url + "api/results/pair/A/1")[2]["boards"]] == [1, 2]
+    scorer = Login(console)
+    assert scorer.login("sam")[0] == 200
+    with scorer.open(console.url + "api/results/board/1") as r:
+        assert json.loads(r.read())["hands"] is not None
+    viewer = Login(console)                           # a viewer sees what the public sees
+    assert viewer.login("vic")[0] == 200
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        viewer.open(console.url + "api/results/board/1")
+    assert refused.value.code == 404
+    refused.value.close()
+    # The other two tables finish the boards: now the room may see them.
+    loop.call(hub.session.play, ROUND_ROBIN[2:])
+    status, _, board = get(console.url + "api/results/board/1", public=True)
+    assert status == 200 and board["hands"]["N"]["S"] == "AKQJ"
+    assert len(board["sections"][0]["results"]) == 3
+    assert get(console.url + "api/results", public=True)[2]["boards"] == [1, 2]
+
+
+def test_the_director_chooses_what_the_public_pages_show_and_it_is_a_logged_fact(
+        served: Any) -> None:
+    """``public_results`` from the console: rankings off, names off, then boards off; the
+    fact is logged (hub.session keeps the facts as the log would), and a room rebuilt from
+    the facts shows the same."""
+    _, hub, console = served
+    _, _, data = get(console.url + "api/results", public=True)
+    assert data["public"] == {"ranking": True, "names": True, "boards": True}
+    assert data["sections"][0]["ranking"] and data["boards"] == [1, 2]
+    status, done = post(console.url + "api/director", {
+        "op": "public_results", "ranking": False, "names": False, "boards": True})
+    assert status == 200 and done["fact"] == "public_results"
+    assert hub.session.facts[-1][:2] == ("public_results", {
+        "ranking": False, "names": False, "boards": True})
+    _, _, data = get(console.url + "api/results", public=True)
+    assert data["sections"][0]["ranking"] == [] and data["sections"][0]["penalties"] == []
+    assert data["boards"] == [1, 2]
+    _, _, card = get(console.url + "api/results/pair/A/3", public=True)
+    assert card["place"] is None and card["names"] == [] and len(card["boards"]) == 2
+    _, _, full = get(console.url + "api/results")           # the director still sees all
+    assert full["sections"][0]["ranking"] and full["public"]["ranking"] is False
+    post(console.url + "api/director", {"op": "public_results", "ranking": True,
+                                        "names": True, "boards": False})
+    status, _, error = get(console.url + "api/results/board/1", public=True)
+    assert status == 404 and "not shown during this session" in error["error"]
+    assert get(console.url + "api/results", public=True)[2]["boards"] == []
+    # A restart: the room rebuilt from the logged facts shows the same.
+    rebuilt = Session()
+    for kind, body, at in hub.session.facts:
+        rebuilt.room.fact(kind, body, at)
+    assert rebuilt.room.public_results == {"ranking": True, "names": True, "boards": False}
+    # A scorer may not choose it.
+    scorer = Login(console)
+    scorer.login("sam")
+    status, refused = scorer.send("api/director", json.dumps(
+        {"op": "public_results", "ranking": True, "names": True, "boards": True}).encode())
+    assert status == 403 and "may give only ruling, ruling_undo" in refused["error"]
+
+
+def test_browser_public_page_says_what_is_not_shown(served: Any,
+                                                    browser: Any) -> None:  # noqa: F811
+    """Rankings off from the console: the room's page says so and shows none; each board
+    page is still there once finished everywhere."""
+    _, _, console = served
+    browser.delete_all_cookies()
+    browser.get_log("browser")        # what an earlier test's page logged as it was closed
+    open_page(browser, console.url + "results")
+    assert browser.find_element("id", "public-note").text == \
+        "A board is shown once every table has finished it."
+    assert browser.find_elements("id", "ranking-A-NS")
+    post(console.url + "api/director", {"op": "public_results", "ranking": False,
+                                        "names": True, "boards": True})
+    open_page(browser, console.url + "results")
+    assert browser.find_element("id", "hidden-ranking").text == \
+        "The rankings are not shown during the session."
+    assert not browser.find_elements("id", "ranking-A-NS")
+    open_page(browser, console.url + "results/board/1")
+    assert browser.find_elements("css selector", '#diagram [data-seat="N"]')
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -192,35 +192,55 @@ def test_a_new_event_needs_a_new_data_directory(tmp_path: Path) -> None:
         Hub(data_log(tmp_path), url="mqtt://127.0.0.1:1", setup=Other(), setup_loader=loader)
 
 
-def http(url: str, body: dict[str, Any] | None = None) -> Any:
+def http(url: str, body: dict[str, Any] | None = None, session: Any = None) -> Any:
+    """GET (or POST ``body``) as JSON, with ``session`` (:func:`console_login`)."""
     import urllib.error
     import urllib.request
+    opener, csrf = session or (urllib.request.build_opener(), "")
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              "X-CSRF-Token": csrf})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with opener.open(request, timeout=10) as response:
             return json.loads(response.read())
     except urllib.error.HTTPError as err:   # a refusal: 4xx with the reason as JSON
         with err:
             return dict(json.loads(err.read()), http_status=err.code)
 
 
+def console_login(base: str, name: str, password: str) -> tuple[Any, str]:
+    """A console session (hub.console): its cookie opener and its CSRF token."""
+    import urllib.request
+    from http.cookiejar import CookieJar
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    done = http(f"{base}/api/login", {"name": name, "password": password}, (opener, ""))
+    return opener, done["csrf"]
+
+
 def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
         mosquitto: Any, tmp_path: Path) -> None:
     """Laws 9, 10, 81: the alert reaches the console; the director's acknowledgement is
-    recorded with its time, logged, republished, and survives a restart."""
-    hub = hub_on(mosquitto.url, tmp_path, console=("127.0.0.1", 0))
+    recorded with its time and his name, logged, republished, and survives a restart."""
+    from argon2 import PasswordHasher
+
+    from hub.users import UserStore
+    users = UserStore.in_directory(tmp_path / "console", hasher=PasswordHasher(
+        time_cost=1, memory_cost=1024, parallelism=1))
+    users.add("dora", "director", "director-pass-1")
+    hub = hub_on(mosquitto.url, tmp_path, console=("127.0.0.1", 0),
+                 console_options={"users": users})
     with HubRunner(hub), Observer(mosquitto.url) as director:
         run_tables(mosquitto.url, {"A1": revoke_script()})
         base = hub.console.url.rstrip("/")
-        room = http(f"{base}/api/room")
+        dora = console_login(base, "dora", "director-pass-1")
+        room = http(f"{base}/api/room", session=dora)
         a1 = next(t for t in room["tables"] if t["id"] == "A1")
         assert a1["status"] == "alert" and a1["alerts"] == 1
         (alert_id,) = [a["id"] for a in room["alerts"] if a["kind"] == "revoke"]
-        assert http(f"{base}/api/alert/{alert_id}")["evidence"]["contract"] == "1H"
-        assert http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id})["ok"]
-        refused = http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id})
+        assert http(f"{base}/api/alert/{alert_id}", session=dora)["evidence"]["contract"] == "1H"
+        assert http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id}, dora)["ok"]
+        refused = http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id}, dora)
         assert refused["http_status"] == 400 and refused["ok"] is False
         assert refused["error"]
         director.settle()
@@ -228,6 +248,7 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
         assert seen["status"] == "acknowledged" and seen["acknowledged_at"] >= seen["detected"]
     with data_log(tmp_path) as stored:
         facts = [r for r in stored.replay() if r.source == "director"]
-    assert [(r.type, r.data()) for r in facts] == [("alert_acknowledge", {"id": alert_id})]
+    assert [(r.type, r.data()) for r in facts] == [("alert_acknowledge",
+                                                    {"id": alert_id, "by": "dora"})]
     again = Hub(data_log(tmp_path), url=mosquitto.url, setup_loader=loader)
     assert again.room.alerts[alert_id].acknowledged_at == seen["acknowledged_at"]

@@ -1,7 +1,7 @@
 """The hub's HTTP layer (hub/webserver.py) through a real HTTP client: every refusal in the
 application's own shape with its 4xx status, a bug answered 500 while the server goes on,
 a body too large or without a length refused before it is read, an address taken refused
-with one line."""
+with one line; the Host/Origin guard against DNS rebinding and other sites' pages."""
 
 from __future__ import annotations
 
@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from hub.webserver import HttpError, WebServer, application, json_response, read_body
+from hub.webserver import (
+    HostAllowList,
+    HttpError,
+    WebServer,
+    application,
+    host_guard,
+    json_response,
+    read_body,
+)
 from tests.hub.test_console import Loop
 
 LIMIT = 100
@@ -116,3 +124,47 @@ def test_an_address_taken_is_one_oserror(server: Any) -> None:
             loop.run(other.start())
         assert not other.running
     assert call(served.url + "/echo", b"ok")[0] == 200
+
+
+@pytest.mark.parametrize(("host", "allowed"), [
+    ("127.0.0.1:8080", True), ("[::1]:8080", True), ("192.0.2.7", True), ("10.1.2.3:80", True),
+    ("localhost:8080", True), ("LOCALHOST", True), ("hub.club.example:8080", True),
+    ("hub.club.example.", True), ("attacker.example:8080", False), ("127.0.0.1.nip.io", False),
+    ("", False), ("hub.club.example.attacker.example", False),
+])
+def test_host_allow_list(host: str, allowed: bool) -> None:
+    """IP literals (a name of the attacker's is never one), loopback names, this machine's
+    name and the names given; nothing else, however it starts."""
+    assert HostAllowList(["hub.club.example"]).allows(host) is allowed
+    assert HostAllowList().allows(f"{socket.gethostname()}:1") is True
+
+
+def test_host_guard_refuses_a_foreign_host_or_origin_in_the_application_shape() -> None:
+    loop = Loop()
+
+    async def ok(request: web.Request) -> web.Response:
+        return json_response({"ok": True})
+
+    def build() -> WebServer:
+        app = application(_answer, _unknown, max_body=LIMIT, name="test",
+                          middlewares=[host_guard(HostAllowList())])
+        app.router.add_get("/ok", ok)
+        return WebServer(app, "127.0.0.1", 0)
+
+    served = loop.call(build)
+    loop.run(served.start())
+    try:
+        url = served.url + "/ok"
+        assert call(url)[0] == 200
+        assert call(url, headers={"Origin": served.url})[0] == 200
+        status, _, body = call(url, headers={"Host": "attacker.example"})
+        assert (status, body) == (403, {"refused": 403, "why": (
+            "request for another host 'attacker.example' (allow it with "
+            "--console-allowed-host)")})
+        for origin in ("http://attacker.example", "null", served.url + "1",
+                       served.url.replace("http:", "ftp:")):
+            status, _, body = call(url, headers={"Origin": origin})
+            assert status == 403 and "another origin" in body["why"], origin
+    finally:
+        loop.run(served.stop())
+        loop.close()
