@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     sim_cli.add_parsers(sub)
     scorecmd.add_parser(sub)
     _add_devices_parser(sub)
+    from tenace import deploy_cli
+    deploy_cli.add_parser(sub)
     return parser
 
 
