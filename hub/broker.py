@@ -115,8 +115,9 @@ def broker_config(host: str, port: int, tls: tuple[str, str] | None = None,
     listeners = {"default": listener}
     if tls is not None:
         listener.update(ssl=True, certfile=tls[0], keyfile=tls[1])
-        if plain_port is not None:
-            listeners["plain"] = {"type": "tcp", "bind": f"{host}:{plain_port}"}
+        if plain_port is not None:   # amqtt copies "default"'s settings into the others
+            listeners = {"default": {"type": "tcp", "bind": f"{host}:{plain_port}"},
+                         "tls": listener}
     return {
         "listeners": listeners,
         "plugins": {"hub.broker.OpenAuthPlugin": {}},
@@ -137,7 +138,7 @@ async def serve(host: str, port: int, stop: asyncio.Event | None = None, *,
     broker = broker_class(broker_config(host, port, tls, plain_port),
                           loop=asyncio.get_running_loop())
     await broker.start()
-    sockets = broker._servers["default"].instance.sockets
+    sockets = broker._servers["tls" if "tls" in broker._servers else "default"].instance.sockets
     print(f"{_READY}{sockets[0].getsockname()[1]}", flush=True)
     try:
         await (stop or asyncio.Event()).wait()

@@ -69,6 +69,8 @@ def add_parsers(devices_sub: Any) -> None:
                    help="a seat's reader, e.g. N=pcsc:ACR122U (once per seat)")
     r.add_argument("--broker", default="mqtt://127.0.0.1:1883",
                    help="the hub's broker (default mqtt://127.0.0.1:1883)")
+    r.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt (mqtt://HOST becomes "
+                                                "mqtts://HOST:8883)")
     r.add_argument("--decks", default=DEFAULT_DECKS, help=f"deck file (default {DEFAULT_DECKS})")
     r.add_argument("--outbox", help="outbox file (default tenace-data/readers-TABLE.sqlite3)")
     r.add_argument("--hand-gap", type=float, default=1.5,
@@ -185,6 +187,9 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
         for sig in (signal.SIGINT, signal.SIGTERM):
             if threading.current_thread() is threading.main_thread():
                 signal.signal(sig, lambda *_: stop.set())
+        if args.ca:
+            from wire.mqtt import with_ca
+            args.broker = with_ca(args.broker, args.ca)
         with TableDaemon(args.broker, args.table, readers, decks, outbox,
                          hand_gap=args.hand_gap) as daemon:
             print(f"table {args.table}: " + ", ".join(

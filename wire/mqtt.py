@@ -522,13 +522,31 @@ class MqttClient:
                 self._refused = why   # not a broker restarting: it will not get better
             return
         self.last_error = "no answer from the broker"
-        if isinstance(err, OSError) and err.strerror:
-            self.last_error += f" ({err.strerror})"
+        if isinstance(err, OSError) and (err.strerror or str(err)):
+            why = err.strerror or str(err)
+            if self.address.tls and (isinstance(err, ConnectionResetError)
+                                     or "handshake" in why):
+                why += f": no TLS handshake, is {self.address.port} a plain MQTT port?"
+            self.last_error += f" ({why})"
         log.info("%s: cannot reach %s:%d, retrying", self, self.address.host, self.address.port)
 
 
 _NOT_TLS = frozenset({"WRONG_VERSION_NUMBER", "UNSUPPORTED_PROTOCOL",
                       "TLSV1_ALERT_PROTOCOL_VERSION"})
+
+
+class _HandshakeSocket(ssl.SSLSocket):
+    """paho 2.2 drops the socket of a failed handshake without closing it (a ResourceWarning
+    per attempt): this one closes itself when its handshake fails."""
+
+    def do_handshake(self, block: bool = False) -> None:
+        try:
+            super().do_handshake(block)
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            raise
+        except BaseException:
+            self.close()
+            raise
 
 
 def _tls_context(ca_file: str | None) -> ssl.SSLContext:
@@ -540,6 +558,7 @@ def _tls_context(ca_file: str | None) -> ssl.SSLContext:
         raise MqttError(f"CA file {ca_file!r}: cannot be read as PEM certificates: "
                         f"{getattr(err, 'strerror', None) or err}") from err
     context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.sslsocket_class = _HandshakeSocket
     context.check_hostname = True
     context.verify_mode = ssl.CERT_REQUIRED
     return context
