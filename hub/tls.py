@@ -221,6 +221,7 @@ def write_club_pki(folder: Path | str, hosts: Sequence[str], *, club: str = "Ten
     certificate (new names, or the old one about to expire): the devices notice nothing.
     """
     pki = ClubPki(Path(folder))
+    subject_names(hosts)   # a bad name is refused before anything is written
     try:
         pki.folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
