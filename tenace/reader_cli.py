@@ -163,6 +163,12 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     seats = parse_seats(args.seat)
+    if getattr(args, "ca", None):   # TLS: checked before any reader is opened
+        from wire.mqtt import with_ca
+        try:
+            args.broker = with_ca(args.broker, args.ca)
+        except ValueError as err:
+            raise CommandError(str(err)) from None
     try:
         topic_event(args.table, f"{args.table}-rdr")
     except ProtocolError as err:
@@ -187,9 +193,6 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
         for sig in (signal.SIGINT, signal.SIGTERM):
             if threading.current_thread() is threading.main_thread():
                 signal.signal(sig, lambda *_: stop.set())
-        if args.ca:
-            from wire.mqtt import with_ca
-            args.broker = with_ca(args.broker, args.ca)
         with TableDaemon(args.broker, args.table, readers, decks, outbox,
                          hand_gap=args.hand_gap) as daemon:
             print(f"table {args.table}: " + ", ".join(

@@ -8,8 +8,12 @@ MqttError that names the reason, never a hang.
 
 from __future__ import annotations
 
+import argparse
+import os
 import socket
 import ssl
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -244,3 +248,38 @@ def test_the_client_context_wants_tls_1_2_and_checks_the_host(club: ClubPki) -> 
     context = _tls_context(str(club.ca_cert))
     assert context.minimum_version >= ssl.TLSVersion.TLSv1_2
     assert context.check_hostname and context.verify_mode == ssl.CERT_REQUIRED
+
+
+# The devices' --ca --------------------------------------------------------------------------
+
+def test_the_dealers_hub_link_verifies_the_broker_with_its_ca(
+        club: ClubPki, other_club: ClubPki) -> None:
+    from tenace.commands import CommandError
+    from tenace.dealer_cli import _hub
+
+    with EmbeddedBroker(tls=(str(club.broker_cert), str(club.broker_key))) as broker:
+        where = f"127.0.0.1:{broker.port}"
+        link = _hub(argparse.Namespace(hub=where, device="dealer-1", ca=str(club.ca_cert)))
+        try:
+            assert link.link.client.connected.is_set()
+            assert link.link.client.address.tls
+        finally:
+            link.close()
+        with pytest.raises(CommandError, match="not signed by the authority"):
+            _hub(argparse.Namespace(hub=where, device="dealer-1", ca=str(other_club.ca_cert)))
+
+
+def test_the_tablet_and_the_readers_refuse_a_missing_ca_file_clearly(tmp_path: Path) -> None:
+    env = dict(os.environ, KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen")
+    missing = str(tmp_path / "ca.crt")
+    tablet = subprocess.run([sys.executable, "-m", "tenace", "tablet", "--hub", "hub.local",
+                             "--table", "A1", "--ca", missing], capture_output=True, text=True,
+                            timeout=60, env=env)
+    assert tablet.returncode == 2 and "Traceback" not in tablet.stderr
+    assert f"--ca {missing!r}: no such file" in tablet.stderr
+    readers = subprocess.run([sys.executable, "-m", "tenace", "devices", "run", "--table", "A1",
+                              "--seat", "N=sim:A1-N", "--outbox", str(tmp_path / "o.sqlite3"),
+                              "--decks", str(tmp_path / "decks.json"), "--ca", missing],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert readers.returncode == 2 and "Traceback" not in readers.stderr
+    assert f"--ca {missing!r}: no such file" in readers.stderr
