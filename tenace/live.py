@@ -162,6 +162,8 @@ def hub(args: argparse.Namespace) -> int:
             task = asyncio.create_task(hub_.run())
             while not hub_.ready.is_set() and not task.done():
                 await asyncio.sleep(0.05)
+            if task.done():   # it could not start (its broker refused, ...): say why
+                await task
             if hub_.console is not None:
                 print(f"director console: {hub_.console.url}", flush=True)
             if hub_.bridgemate is not None:
@@ -169,9 +171,12 @@ def hub(args: argparse.Namespace) -> int:
             print("hub ready", flush=True)
             await task
 
+        from wire.errors import MqttError
         try:
             asyncio.run(main())
         except OSError as err:    # the console's address is taken or not ours
+            raise CommandError(f"the hub could not start: {err}") from err
+        except MqttError as err:  # e.g. its broker's certificate refused
             raise CommandError(f"the hub could not start: {err}") from err
         finally:
             hub_.log.close()

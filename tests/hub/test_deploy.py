@@ -194,3 +194,37 @@ def test_tenace_hub_takes_its_tls_files_from_the_deploy_directory(deployed: Path
         _tls(args(tls_cert=f"{deployed}/broker.crt"))
     with pytest.raises(CommandError, match="no such file"):
         _tls(args(deploy=str(deployed / "nowhere")))
+
+
+def test_tenace_hub_runs_its_broker_with_tls_from_the_deploy_directory(
+        deployed: Path, tmp_path: Path) -> None:
+    import signal
+    import sys
+
+    from hub.tls import write_club_pki
+
+    base = [sys.executable, "-m", "tenace", "hub", "--listen", "127.0.0.1:0", "--console",
+            "off", "--no-double-dummy", "--tables", "2"]
+    hub = subprocess.Popen([*base, "--deploy", str(deployed), "--data", str(tmp_path / "a")],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert hub.stdout is not None
+        lines = []
+        for line in hub.stdout:
+            lines.append(line)
+            if line.startswith("hub ready"):
+                break
+        url = next(line for line in lines if "; broker: " in line).split("; broker: ")[1]
+        assert url.startswith("mqtts://127.0.0.1:") and url.strip().endswith(
+            f"?ca={deployed}/ca.crt")
+    finally:
+        hub.send_signal(signal.SIGTERM)
+        hub.communicate(timeout=30)
+    other = write_club_pki(tmp_path / "other", ["hub"])
+    refused = subprocess.run([*base, "--deploy", str(deployed), "--tls-ca", str(other.ca_cert),
+                              "--data", str(tmp_path / "b")],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "the hub could not start" in refused.stderr
+    assert f"not signed by the authority in {other.ca_cert}" in refused.stderr
+    assert "hub ready" not in refused.stdout
