@@ -1,6 +1,6 @@
 """Tenace hub benchmarks (issue 3). Prints figures; asserts nothing.
 
-    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt]
+    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt] [--tls]
 
 * Throughput: every event of a room of fully played boards (check-ins, the board, the
   four hands read from the pocket, calls, 52 cards read as played, the result confirmed)
@@ -19,11 +19,16 @@
   topic it subscribes to): target, the hub adds 5 ms or less at p99.
 * Memory: tracemalloc of the room and the hub's caches per table, after each table has
   played a board.
+* TLS (``--tls``): the throughput and latency runs twice, through a plain broker (the
+  baseline) and through a broker with the club's certificates (``mqtts://``, every client
+  verifying it), the hub and its clients the same; the TLS figures as ratios of the
+  baseline's.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import random
 import signal
@@ -33,6 +38,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +177,7 @@ def _device_records(path: Path) -> list[float]:
         return [r.hub_time for r in log.replay() if r.source == "device"]
 
 
-def bench_backlog(setup: BenchSetup, url: str) -> None:
+def bench_backlog(setup: BenchSetup, url: str) -> float:
     messages = room_messages(setup, "backlog")
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
@@ -197,6 +203,7 @@ def bench_backlog(setup: BenchSetup, url: str) -> None:
           rate >= 5000)
     print(f"    {len(times)} of {len(messages)} events in the log, {span:.2f} s from the "
           f"first to the last (hub in its own process, times from its log)")
+    return rate
 
 
 # Latency ------------------------------------------------------------------------------------
@@ -206,7 +213,8 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None:
+def bench_latency(setup: BenchSetup, url: str, rate: float,
+                  probes: int) -> tuple[float, float]:
     messages = room_messages(setup, "latency")
     probe_table = f"A{setup.tables}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -275,6 +283,7 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
           f"ratio {p50 / b50:.1f}x / {p99 / b99:.1f}x")
     _line("  added by the hub at p99 (ms)", f"{p99 - b99:.2f}", "target 5 ms or less",
           p99 - b99 <= 5.0)
+    return p50, p99
 
 
 # Memory -------------------------------------------------------------------------------------
@@ -298,6 +307,49 @@ def bench_memory(tables: int) -> None:
     hub.log.close()
 
 
+# TLS ----------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def tls_broker(kind: str) -> Iterator[str]:
+    """A fresh broker of ``kind`` with TLS only, its certificates made by hub.tls as
+    ``tenace deploy init`` makes them: its ``mqtts://...?ca=`` URL."""
+    from hub.broker import EmbeddedBroker
+    from hub.mosquitto import Mosquitto
+    from hub.tls import write_club_pki
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pki = write_club_pki(Path(tmp) / "pki", ["localhost"])
+        if kind == "amqtt":
+            with EmbeddedBroker("127.0.0.1", 0, tls=(str(pki.broker_cert), str(pki.broker_key)),
+                                ca_file=str(pki.ca_cert)) as embedded:
+                yield embedded.url
+            return
+        with Mosquitto(Path(tmp) / "mosquitto", ("max_inflight_messages 1000",), queued=0,
+                       tls=(pki.ca_cert, pki.broker_cert, pki.broker_key)) as real:
+            yield real.url
+
+
+def bench_tls(args: argparse.Namespace) -> None:
+    """The same throughput and latency runs without TLS (the baseline), then with it."""
+    from benchmarks.brokers import broker
+
+    figures: dict[str, tuple[float, float, float]] = {}
+    for name, context in (("plain", broker), ("TLS", tls_broker)):
+        with context(args.broker) as url:
+            print(f"--- {name}: {args.broker} at {url}")
+            rate = bench_backlog(BenchSetup(args.throughput_tables), url)
+            p50, p99 = bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
+            figures[name] = (rate, p50, p99)
+    (rate, p50, p99), (tls_rate, tls_p50, tls_p99) = figures["plain"], figures["TLS"]
+    print(f"TLS against the plain baseline of the same run ({args.broker}):")
+    _line("  throughput, TLS / plain", f"{tls_rate / rate:.2f}x",
+          f"{tls_rate:,.0f} / {rate:,.0f} events/s")
+    _line("  alert latency p50, TLS / plain", f"{tls_p50 / p50:.2f}x",
+          f"{tls_p50:.2f} / {p50:.2f} ms")
+    _line("  alert latency p99, TLS / plain", f"{tls_p99 / p99:.2f}x",
+          f"{tls_p99:.2f} / {p99:.2f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -306,7 +358,12 @@ def main() -> None:
                         help="room load in events per second during the latency run")
     parser.add_argument("--probes", type=int, default=300)
     parser.add_argument("--broker", choices=["mosquitto", "amqtt"], default="mosquitto")
+    parser.add_argument("--tls", action="store_true",
+                        help="throughput and latency with TLS, against the same runs without")
     args = parser.parse_args()
+    if args.tls:
+        bench_tls(args)
+        return
     from benchmarks.brokers import broker
     bench_direct(BenchSetup(args.throughput_tables))
     bench_memory(args.tables)

@@ -16,6 +16,8 @@
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
+    tls.py            the club's certificate authority and the broker's certificate
+    deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
     users.py          the console's users (argon2 hashes), sessions and login throttle
@@ -32,6 +34,8 @@ Errors (hub.errors)::
     ├── StoreError (hub.store)     the event log cannot be opened, read or written
     │   └── SchemaVersionError     a log of a schema this hub does not read
     ├── BrokerError (hub.broker)   the embedded broker cannot start
+    ├── TlsError (hub.tls)         a certificate that cannot be made, read or written
+    ├── DeployError (hub.deploy)   a deploy directory that cannot be written as asked
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
     ├── UserError (hub.users, ValueError)       a console account refused or unreadable

@@ -37,6 +37,7 @@ import sys
 import time
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote
 
 from hub.errors import HubError
 from wire.processes import stop_process
@@ -102,10 +103,23 @@ def _server_classes() -> tuple[type[Any], type[Any]]:
     return _classes
 
 
-def broker_config(host: str, port: int) -> dict[str, Any]:
-    """amqtt 0.12 configuration: one TCP listener, the open auth plugin, nothing else."""
+def broker_config(host: str, port: int, tls: tuple[str, str] | None = None,
+                  plain_port: int | None = None) -> dict[str, Any]:
+    """amqtt 0.12 configuration: the TCP listener, the open auth plugin, nothing else.
+
+    With ``tls`` (certificate chain file, key file) the ``default`` listener speaks TLS only
+    (Python's server defaults: TLS 1.2 at least); ``plain_port`` adds a plain listener on
+    the same address (off unless asked).
+    """
+    listener: dict[str, Any] = {"type": "tcp", "bind": f"{host}:{port}"}
+    listeners = {"default": listener}
+    if tls is not None:
+        listener.update(ssl=True, certfile=tls[0], keyfile=tls[1])
+        if plain_port is not None:   # amqtt copies "default"'s settings into the others
+            listeners = {"default": {"type": "tcp", "bind": f"{host}:{plain_port}"},
+                         "tls": listener}
     return {
-        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}"}},
+        "listeners": listeners,
         "plugins": {"hub.broker.OpenAuthPlugin": {}},
     }
 
@@ -116,13 +130,15 @@ def quiet_amqtt_logging() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-async def serve(host: str, port: int, stop: asyncio.Event | None = None) -> None:
+async def serve(host: str, port: int, stop: asyncio.Event | None = None, *,
+                tls: tuple[str, str] | None = None, plain_port: int | None = None) -> None:
     """Run the broker until ``stop`` is set (or forever); prints the ready line on stdout."""
     quiet_amqtt_logging()
     broker_class, _plugin = _server_classes()
-    broker = broker_class(broker_config(host, port), loop=asyncio.get_running_loop())
+    broker = broker_class(broker_config(host, port, tls, plain_port),
+                          loop=asyncio.get_running_loop())
     await broker.start()
-    sockets = broker._servers["default"].instance.sockets
+    sockets = broker._servers["tls" if "tls" in broker._servers else "default"].instance.sockets
     print(f"{_READY}{sockets[0].getsockname()[1]}", flush=True)
     try:
         await (stop or asyncio.Event()).wait()
@@ -135,6 +151,10 @@ def _main(argv: list[str] | None = None) -> int:
                                      description="Run the embedded MQTT broker (amqtt).")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=1883, help="TCP port (0: any free port)")
+    parser.add_argument("--tls-cert", help="TLS on the port: the certificate chain (PEM)")
+    parser.add_argument("--tls-key", help="TLS: the certificate's private key (PEM)")
+    parser.add_argument("--plain-port", type=int,
+                        help="with TLS, also listen without TLS on this port (default: no)")
     parser.add_argument("--watch-stdin", action="store_true",
                         help="exit when stdin closes (the parent process died)")
     args = parser.parse_args(argv)
@@ -147,7 +167,8 @@ def _main(argv: list[str] | None = None) -> int:
             loop.add_signal_handler(sig, stop.set)
         if args.watch_stdin:
             loop.add_reader(sys.stdin.fileno(), lambda: _stdin_readable(loop, stop))
-        await serve(args.host, args.port, stop)
+        tls = (args.tls_cert, args.tls_key) if args.tls_cert else None
+        await serve(args.host, args.port, stop, tls=tls, plain_port=args.plain_port)
 
     asyncio.run(run())
     return 0
@@ -166,22 +187,34 @@ class EmbeddedBroker:
 
     ``start()`` returns once the broker accepts connections; ``stop()`` is idempotent. A club
     hub listens on its LAN (``host="0.0.0.0"``); tests use the loopback default.
+
+    ``tls`` (certificate chain, key: hub.tls's ``broker.crt``, ``broker.key``) makes the port
+    a TLS one, and ``ca_file`` the authority its clients verify it with (in :attr:`url`);
+    ``plain_port`` opens a plain port beside it.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
-                 start_timeout: float = 15.0):
+                 start_timeout: float = 15.0, tls: tuple[str, str] | None = None,
+                 ca_file: str | None = None, plain_port: int | None = None):
         self.host = host
         self.port = port
         self.start_timeout = start_timeout
+        self.tls = tls
+        self.ca_file = ca_file
+        self.plain_port = plain_port
         self._process: subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
-        """``mqtt://host:port`` for clients (a wildcard bind is reached on 127.0.0.1)."""
+        """``mqtt://host:port`` for clients (a wildcard bind is reached on 127.0.0.1), or
+        ``mqtts://host:port?ca=FILE`` with TLS."""
         host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
         if ":" in host:
             host = f"[{host}]"
-        return f"mqtt://{host}:{self.port}"
+        if self.tls is None:
+            return f"mqtt://{host}:{self.port}"
+        ca = "" if self.ca_file is None else f"?ca={quote(self.ca_file, safe='/')}"
+        return f"mqtts://{host}:{self.port}{ca}"
 
     @property
     def pid(self) -> int | None:
@@ -196,6 +229,10 @@ class EmbeddedBroker:
             raise BrokerError("the embedded broker is already started")
         command = [sys.executable, "-m", __name__, "--host", self.host, "--port", str(self.port),
                    "--watch-stdin"]
+        if self.tls is not None:
+            command += ["--tls-cert", self.tls[0], "--tls-key", self.tls[1]]
+            if self.plain_port is not None:
+                command += ["--plain-port", str(self.plain_port)]
         # Its own session: a Ctrl-C meant for the hub does not kill the broker under it.
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=None, text=True, start_new_session=True)

@@ -9,6 +9,7 @@ import socket
 import subprocess
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import quote
 
 from hub.broker import BrokerError
 from wire.processes import stop_process, wait_for_port
@@ -28,10 +29,12 @@ def free_port() -> int:
 
 class Mosquitto:
     """A Mosquitto on 127.0.0.1 with a configuration and persistence folder in ``folder``.
-    ``extra`` lines go first in the configuration."""
+    ``extra`` lines go first in the configuration. ``tls`` (CA file, certificate chain, key
+    file: hub.tls's ``ca.crt``, ``broker.crt``, ``broker.key``) makes the listener a TLS one
+    (TLS 1.2 at least) and :attr:`url` a ``mqtts://`` URL with that CA."""
 
     def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
-                 queued: int = 10000):
+                 queued: int = 10000, tls: tuple[Path, Path, Path] | None = None):
         if not Path(MOSQUITTO).exists():
             raise BrokerError(f"mosquitto is not installed ({MOSQUITTO}): apt install mosquitto")
         folder.mkdir(parents=True, exist_ok=True)
@@ -39,7 +42,13 @@ class Mosquitto:
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.config = folder / "mosquitto.conf"
         self.log = folder / "mosquitto.log"
-        lines = [*extra, f"listener {self.port} 127.0.0.1", "set_tcp_nodelay true",
+        listener = [f"listener {self.port} 127.0.0.1"]
+        if tls is not None:
+            ca, cert, key = tls
+            self.url = f"mqtts://127.0.0.1:{self.port}?ca={quote(str(ca), safe='/')}"
+            listener += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}",
+                         "tls_version tlsv1.2"]
+        lines = [*extra, *listener, "set_tcp_nodelay true",
                  "persistence true",
                  f"persistence_location {folder}/", f"max_queued_messages {queued}"]
         if not any(line.startswith("allow_anonymous") for line in extra):

@@ -373,7 +373,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="tenace tablet",
         description="The players' tablet: one per table (North keeps it) or one per seat "
                     "(the bidding-box replacement).")
-    p.add_argument("--hub", required=True, help="the hub's broker, HOST[:PORT] (port 1883)")
+    p.add_argument("--hub", required=True, help="the hub's broker, HOST[:PORT] (port 1883; "
+                                                 "8883 with --ca)")
+    p.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt, the authority the "
+                                                "hub's certificate must be signed by")
     p.add_argument("--table", required=True, help="table id, e.g. A1")
     p.add_argument("--seat", choices=["N", "E", "S", "W"],
                    help="this tablet's seat (one tablet per seat); none: one per table")
@@ -411,6 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         url = broker_url(args.hub)
+        if args.ca:
+            from wire.mqtt import with_ca
+            url = with_ca(url, args.ca)
         device = args.device or device_id(args.table, args.seat)
     except ValueError as err:
         print(f"tenace tablet: {err}", file=sys.stderr)

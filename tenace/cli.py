@@ -76,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     scorecmd.add_parser(sub)
     _add_devices_parser(sub)
     _add_users_parser(sub)
+    from tenace import deploy_cli
+    deploy_cli.add_parser(sub)
     return parser
 
 

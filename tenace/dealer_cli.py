@@ -114,6 +114,8 @@ def _hub_options(parser: argparse.ArgumentParser, again: bool = False) -> None:
                         help="the hub's MQTT broker: each board is sent there")
     parser.add_argument("--device", default=argparse.SUPPRESS if again else "dealer-1",
                         help="this machine's id on the hub (default dealer-1)")
+    parser.add_argument("--ca", metavar="FILE", default=argparse.SUPPRESS if again else None,
+                        help="TLS: the club's ca.crt (the hub's port becomes 8883)")
 
 
 def _range(text: str | None) -> range | None:
@@ -163,7 +165,11 @@ def _hub(args: argparse.Namespace) -> Any:
     if not getattr(args, "hub", None):
         return None
     try:
-        return HubLink(args.hub, args.device)
+        hub = args.hub
+        if getattr(args, "ca", None):
+            from wire.mqtt import with_ca
+            hub = with_ca(hub if "://" in hub else f"mqtt://{hub}", args.ca)
+        return HubLink(hub, args.device)
     except (DealerError, ValueError) as err:
         raise CommandError(str(err)) from err
 

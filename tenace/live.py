@@ -64,14 +64,22 @@ def _loader(obj: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
-    """The broker URL: the one given, or an embedded amqtt broker started here."""
+def _broker(url: str | None, listen: tuple[str, int], tls: tuple[str, str] | None = None,
+            ca: str | None = None, plain: int | None = None) -> Iterator[str]:
+    """The broker URL: the one given (verified against ``ca``), or an embedded amqtt broker
+    started here (with ``tls``: certificate chain and key; ``plain``: a plain port too)."""
     if url:
+        if ca is not None:
+            from wire.mqtt import with_ca
+            try:
+                url = with_ca(url, ca)
+            except ValueError as err:
+                raise CommandError(str(err)) from err
         yield url
         return
     from hub.broker import BrokerError, EmbeddedBroker
     try:
-        with EmbeddedBroker(*listen) as broker:
+        with EmbeddedBroker(*listen, tls=tls, ca_file=ca, plain_port=plain) as broker:
             log.info("embedded broker on %s:%d", broker.host, broker.port)
             yield broker.url
     except BrokerError as err:
@@ -155,9 +163,13 @@ def hub(args: argparse.Namespace) -> int:
         setup = BridgemateSetup.waiting({"edition": args.edition, "strict": False,
                                          "minutes_per_round": args.minutes_per_round,
                                          "clock_tolerance": 120.0})
-    listen = _address(args.listen, "--listen")
+    tls, ca = _tls(args)
     options = None if console is None else _console_options(args)
-    with _broker(args.broker, listen) as url:
+    listen = _address(args.listen or ("0.0.0.0:8883" if tls else "0.0.0.0:1883"), "--listen")
+    plain = None if args.plain_listen is None else _address(args.plain_listen, "--plain-listen")
+    if plain is not None and (tls is None or plain[0] != listen[0]):
+        raise CommandError("--plain-listen: only beside TLS, on the --listen address")
+    with _broker(args.broker, listen, tls, ca, None if plain is None else plain[1]) as url:
         hub_ = _open_hub(url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
                          console_options=options)
@@ -176,6 +188,8 @@ def hub(args: argparse.Namespace) -> int:
             task = asyncio.create_task(hub_.run())
             while not hub_.ready.is_set() and not task.done():
                 await asyncio.sleep(0.05)
+            if task.done():   # it could not start (its broker refused, ...): say why
+                await task
             if hub_.console is not None:
                 print(f"director console: {hub_.console.url}", flush=True)
             if hub_.bridgemate is not None:
@@ -183,9 +197,12 @@ def hub(args: argparse.Namespace) -> int:
             print("hub ready", flush=True)
             await task
 
+        from wire.errors import MqttError
         try:
             asyncio.run(main())
         except OSError as err:    # the console's address is taken or not ours
+            raise CommandError(f"the hub could not start: {err}") from err
+        except MqttError as err:  # e.g. its broker's certificate refused
             raise CommandError(f"the hub could not start: {err}") from err
         finally:
             hub_.log.close()
@@ -204,6 +221,27 @@ def _console_options(args: argparse.Namespace) -> dict[str, Any]:
                                + shlex.quote(str(args.data))}
 
 
+def _tls(args: argparse.Namespace) -> tuple[tuple[str, str] | None, str | None]:
+    """((certificate chain, key) of the embedded broker, or None; the CA the hub verifies
+    its broker with) from --deploy DIR and the --tls-* options."""
+    deploy = Path(args.deploy) if args.deploy else None
+    cert = args.tls_cert or (str(deploy / "broker.crt") if deploy else None)
+    key = args.tls_key or (str(deploy / "broker.key") if deploy else None)
+    ca = args.tls_ca or (str(deploy / "ca.crt") if deploy else None)
+    if args.broker:   # an external broker: only its CA matters
+        return None, ca
+    if (cert is None) != (key is None):
+        raise CommandError("--tls-cert and --tls-key go together")
+    if cert is None or key is None:
+        if ca is not None:
+            raise CommandError("--tls-ca without --tls-cert/--tls-key (or --broker)")
+        return None, None
+    for option, path in (("--tls-cert", cert), ("--tls-key", key), ("--tls-ca", ca)):
+        if path is not None and not Path(path).is_file():
+            raise CommandError(f"{option} {path}: no such file (tenace deploy init writes it)")
+    return (cert, key), ca or cert   # deploy init's broker.crt holds the CA after the leaf
+
+
 def add_hub_parser(sub: Any) -> None:
     p = sub.add_parser(
         "hub", help="run the hub: every table's state, detection, the director's console",
@@ -211,8 +249,20 @@ def add_hub_parser(sub: Any) -> None:
                     "--data holds the append-only event log: on start the hub rebuilds every "
                     "table from it. A new event needs --event FILE.toml or --tables N.")
     p.add_argument("--broker", help="external broker URL, e.g. mqtt://user:pass@host:1883")
-    p.add_argument("--listen", default="0.0.0.0:1883",
-                   help="where the embedded broker listens (default 0.0.0.0:1883)")
+    p.add_argument("--listen",
+                   help="where the embedded broker listens (default 0.0.0.0:1883, or "
+                        "0.0.0.0:8883 with TLS)")
+    tls = p.add_argument_group("TLS (tenace deploy init writes the files)")
+    tls.add_argument("--deploy", metavar="DIR",
+                     help="the deploy directory: TLS with its broker.crt, broker.key, ca.crt")
+    tls.add_argument("--tls-cert", metavar="FILE",
+                     help="the embedded broker listens with TLS: its certificate chain")
+    tls.add_argument("--tls-key", metavar="FILE", help="the certificate's private key")
+    tls.add_argument("--tls-ca", metavar="FILE",
+                     help="the authority the hub verifies its broker with (default: the "
+                          "deploy directory's ca.crt, else the --tls-cert chain)")
+    tls.add_argument("--plain-listen", metavar="HOST:PORT",
+                     help="with TLS, also a plain MQTT port (default: none)")
     p.add_argument("--data", default="tenace-data",
                    help="data directory for the event log (default ./tenace-data)")
     p.add_argument("--durability", choices=["process", "power"], default="process",

@@ -69,6 +69,8 @@ def add_parsers(devices_sub: Any) -> None:
                    help="a seat's reader, e.g. N=pcsc:ACR122U (once per seat)")
     r.add_argument("--broker", default="mqtt://127.0.0.1:1883",
                    help="the hub's broker (default mqtt://127.0.0.1:1883)")
+    r.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt (mqtt://HOST becomes "
+                                                "mqtts://HOST:8883)")
     r.add_argument("--decks", default=DEFAULT_DECKS, help=f"deck file (default {DEFAULT_DECKS})")
     r.add_argument("--outbox", help="outbox file (default tenace-data/readers-TABLE.sqlite3)")
     r.add_argument("--hand-gap", type=float, default=1.5,
@@ -161,6 +163,12 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     seats = parse_seats(args.seat)
+    if getattr(args, "ca", None):   # TLS: checked before any reader is opened
+        from wire.mqtt import with_ca
+        try:
+            args.broker = with_ca(args.broker, args.ca)
+        except ValueError as err:
+            raise CommandError(str(err)) from None
     try:
         topic_event(args.table, f"{args.table}-rdr")
     except ProtocolError as err:

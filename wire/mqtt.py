@@ -10,26 +10,35 @@ What every Tenace client does the same way (docs/protocol.md, "Delivery"):
 - received messages leave paho's network thread at once, as :class:`Message` values, for one
   owner: the thread-safe queue :attr:`MqttClient.messages`, or a callback run on an asyncio
   loop through ``loop.call_soon_threadsafe``. No domain logic runs on the network thread, and
-  nothing a broker sends (bad bytes included) can raise there.
+  nothing a broker sends (bad bytes included) can raise there;
+- over TLS (``mqtts://host[:8883]?ca=FILE``, or ``ca_file=``) it verifies the broker's
+  certificate against that authority and the host name it connects to (TLS 1.2 at least).
+  A certificate refused or a failed handshake is not retried quietly: ``wait_connected``
+  raises at once with the reason (:attr:`MqttClient.last_error`).
 
 Errors::
 
     HubError (hub.store)
-    └── MqttError            no acknowledgement in time, subscription refused, client closed
+    └── MqttError            no acknowledgement in time, subscription refused, client closed,
+                             the broker's certificate refused, an unreadable CA file
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import queue
 import socket
+import ssl
+import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
@@ -37,13 +46,14 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from wire.errors import MqttError
 
 __all__ = [
-    "DEFAULT_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient", "MqttError", "Will",
-    "check_filter", "parse_url",
+    "DEFAULT_PORT", "TLS_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient",
+    "MqttError", "Will", "check_filter", "parse_url", "with_ca",
 ]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 1883
+TLS_PORT = 8883
 
 
 class _DropNoise(logging.Filter):
@@ -73,35 +83,85 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class BrokerAddress:
-    """Where to connect: from ``mqtt://[user[:password]@]host[:port]``."""
+    """Where to connect: from ``mqtt://[user[:password]@]host[:port]`` or, over TLS,
+    ``mqtts://[user[:password]@]host[:port][?ca=FILE]`` (``ca_file``: the authority the
+    broker's certificate must be signed by; None: the system's authorities)."""
 
     host: str
     port: int = DEFAULT_PORT
     username: str | None = None
     password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
 
     def __repr__(self) -> str:  # never show the password
-        return f"BrokerAddress(host={self.host!r}, port={self.port}, username={self.username!r})"
+        tls = f", tls=True, ca_file={self.ca_file!r}" if self.tls else ""
+        return (f"BrokerAddress(host={self.host!r}, port={self.port}, "
+                f"username={self.username!r}{tls})")
 
 
 def parse_url(url: str) -> BrokerAddress:
-    """Parse ``mqtt://host[:port]`` (port 1883 by default); ValueError naming the URL."""
+    """Parse ``mqtt://host[:port]`` (port 1883 by default) or ``mqtts://host[:port][?ca=FILE]``
+    (port 8883 by default; ``ca`` percent-encoded); ValueError naming the URL (never its
+    password)."""
+    shown = _without_password(url)
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as err:
-        raise ValueError(f"bad MQTT broker URL {url!r}: {err}") from None
-    if parts.scheme != "mqtt":
-        raise ValueError(f"bad MQTT broker URL {url!r}: the scheme must be mqtt://")
+        raise ValueError(f"bad MQTT broker URL {shown!r}: {err}") from None
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ValueError(f"bad MQTT broker URL {shown!r}: the scheme must be mqtt:// or "
+                         "mqtts:// (TLS)")
+    tls = parts.scheme == "mqtts"
     if not parts.hostname:
-        raise ValueError(f"bad MQTT broker URL {url!r}: no host")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ValueError(f"bad MQTT broker URL {url!r}: only mqtt://host:port is understood")
+        raise ValueError(f"bad MQTT broker URL {shown!r}: no host")
+    try:
+        query = parse_qs(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+    except ValueError:
+        query = {"": [""]}
+    if (parts.path not in ("", "/") or parts.fragment or set(query) - {"ca"}
+            or len(query.get("ca", ())) > 1 or (query and not tls)):
+        raise ValueError(f"bad MQTT broker URL {shown!r}: only mqtt://host:port and "
+                         "mqtts://host:port?ca=FILE are understood")
+    ca_file = query["ca"][0] if "ca" in query else None
+    if ca_file == "":
+        raise ValueError(f"bad MQTT broker URL {shown!r}: ca= names no file")
     if port == 0:
-        raise ValueError(f"bad MQTT broker URL {url!r}: port 0")
+        raise ValueError(f"bad MQTT broker URL {shown!r}: port 0")
     username = None if parts.username is None else unquote(parts.username)
     password = None if parts.password is None else unquote(parts.password)
-    return BrokerAddress(parts.hostname, port or DEFAULT_PORT, username, password)
+    return BrokerAddress(parts.hostname, port or (TLS_PORT if tls else DEFAULT_PORT),
+                         username, password, tls, ca_file)
+
+
+def _without_password(url: str) -> str:
+    """``url`` with its password (if any) masked, for messages."""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in userinfo:
+        return url
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
+
+
+def with_ca(url: str, ca_file: str | os.PathLike[str]) -> str:
+    """The broker URL over TLS, verified against the authority in ``ca_file`` (a device's
+    ``--ca``): ``mqtt://host`` and ``mqtt://host:1883`` become ``mqtts://host:8883``, another
+    port is kept; ValueError if the file is not there or the URL names another CA."""
+    path = os.fspath(ca_file)
+    if not os.path.isfile(path):
+        raise ValueError(f"--ca {path!r}: no such file (the club's ca.crt)")
+    address = parse_url(url)
+    if address.ca_file is not None and address.ca_file != path:
+        raise ValueError(f"two CA files for one broker: {address.ca_file!r} in the URL and "
+                         f"{path!r}")
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if not address.tls and address.port == DEFAULT_PORT:
+        netloc = netloc.rsplit("@", 1)[0] + "@" if "@" in netloc else ""
+        host = f"[{address.host}]" if ":" in address.host else address.host
+        netloc += f"{host}:{TLS_PORT}"
+    return urlunsplit(("mqtts", netloc, "", f"ca={quote(path, safe='/')}", ""))
 
 
 def check_filter(topic_filter: str) -> str:
@@ -183,8 +243,9 @@ class MqttClient:
                  birth: Will | None = None, clean_session: bool = False,
                  keepalive: int = 30, reconnect_delay: tuple[float, float] = (0.5, 30.0),
                  on_message: Callable[[Message], None] | None = None,
-                 loop: asyncio.AbstractEventLoop | None = None, start: bool = True):
-        self.address = parse_url(url)
+                 loop: asyncio.AbstractEventLoop | None = None, start: bool = True,
+                 ca_file: str | os.PathLike[str] | None = None):
+        self.address = parse_url(url if ca_file is None else with_ca(url, ca_file))
         self.url = url
         if not client_id and not clean_session:
             raise ValueError("a persistent session (clean_session=False) needs a fixed client id")
@@ -197,6 +258,8 @@ class MqttClient:
         self.connected = threading.Event()
         self.connections = 0  # completed (re)connections: resubscribed and birth sent
         self.last_error: str | None = None  # why the last connection attempt failed
+        self._refused: str | None = None  # TLS refused: waiting longer will not help
+        self._answered = False  # a CONNACK on this connection
         self._on_message = on_message
         self._loop = loop
         self._lock = threading.Lock()
@@ -215,6 +278,8 @@ class MqttClient:
         client.reconnect_delay_set(*reconnect_delay)  # type: ignore[arg-type]
         if self.address.username is not None:
             client.username_pw_set(self.address.username, self.address.password)
+        if self.address.tls:
+            client.tls_set_context(_tls_context(self.address.ca_file))
         if will is not None:
             topic, payload, qos, retain = will
             client.will_set(topic, payload, qos, retain)
@@ -243,8 +308,16 @@ class MqttClient:
         return self
 
     def wait_connected(self, timeout: float | None = 10.0) -> MqttClient:
-        """Block until connected, resubscribed and the birth message sent; MqttError if not."""
-        if not self.connected.wait(timeout):
+        """Block until connected, resubscribed and the birth message sent; MqttError if not,
+        at once if the broker's certificate was refused or the TLS handshake failed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.connected.wait(0.05):
+            if self._refused is not None:
+                raise MqttError(f"{self}: cannot connect to {self.address.host}:"
+                                f"{self.address.port}: {self._refused}")
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+        if not self.connected.is_set():
             why = f" ({self.last_error})" if self.last_error else ""
             raise MqttError(f"{self}: not connected to {self.address.host}:{self.address.port} "
                             f"after {timeout} s{why}")
@@ -373,7 +446,8 @@ class MqttClient:
             self.last_error = f"refused by the broker: {reason_code}"
             log.warning("%s: connection %s", self, self.last_error)
             return
-        self.last_error = None
+        self.last_error = self._refused = None
+        self._answered = True
         log.info("%s: connected (session present: %s)", self, flags.session_present)
         with self._lock:
             filters = list(self._subscriptions.items())
@@ -427,11 +501,80 @@ class MqttClient:
 
     def _handle_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
                            reason_code: Any, properties: Any) -> None:
+        if not self._answered and self.last_error is None and not self._closed:
+            self.last_error = ("the connection closed before the broker answered"
+                               + ("" if self.address.tls else " (a TLS port? use mqtts://)"))
         self.connected.clear()
+        self._answered = False
         self._resubscribe_mid = None
         if not self._closed:
             log.warning("%s: connection lost (%s), reconnecting", self, reason_code)
 
     def _handle_connect_fail(self, client: paho.Client, userdata: Any) -> None:
+        # paho calls this inside its ``except OSError`` block: the error is the one handled.
+        err = sys.exc_info()[1]
+        if isinstance(err, ssl.SSLError):
+            why = _tls_failure(err, self.address)
+            if why != self.last_error:
+                log.warning("%s: %s (retrying)", self, why)
+            self.last_error = why
+            if isinstance(err, ssl.SSLCertVerificationError) or err.reason in _NOT_TLS:
+                self._refused = why   # not a broker restarting: it will not get better
+            return
         self.last_error = "no answer from the broker"
+        if isinstance(err, OSError) and (err.strerror or str(err)):
+            why = err.strerror or str(err)
+            if self.address.tls and (isinstance(err, ConnectionResetError)
+                                     or "handshake" in why):
+                why += f": no TLS handshake, is {self.address.port} a plain MQTT port?"
+            self.last_error += f" ({why})"
         log.info("%s: cannot reach %s:%d, retrying", self, self.address.host, self.address.port)
+
+
+_NOT_TLS = frozenset({"WRONG_VERSION_NUMBER", "UNSUPPORTED_PROTOCOL",
+                      "TLSV1_ALERT_PROTOCOL_VERSION"})
+
+
+class _HandshakeSocket(ssl.SSLSocket):
+    """paho 2.2 drops the socket of a failed handshake without closing it (a ResourceWarning
+    per attempt): this one closes itself when its handshake fails."""
+
+    def do_handshake(self, block: bool = False) -> None:
+        try:
+            super().do_handshake(block)
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            raise
+        except BaseException:
+            self.close()
+            raise
+
+
+def _tls_context(ca_file: str | None) -> ssl.SSLContext:
+    """A client context: TLS 1.2 at least, the broker's certificate verified against
+    ``ca_file`` (or the system's authorities) and against the host name connected to."""
+    try:
+        context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=ca_file)
+    except (OSError, ssl.SSLError) as err:
+        raise MqttError(f"CA file {ca_file!r}: cannot be read as PEM certificates: "
+                        f"{getattr(err, 'strerror', None) or err}") from err
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.sslsocket_class = _HandshakeSocket
+    context.check_hostname = True
+    context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+def _tls_failure(err: ssl.SSLError, address: BrokerAddress) -> str:
+    """Why a TLS connection failed, for people (the handshake's own words included)."""
+    if isinstance(err, ssl.SSLCertVerificationError):
+        what = err.verify_message or err.reason or str(err)
+        if "hostname" in str(what).lower() or "ip address mismatch" in str(what).lower():
+            return (f"TLS: the broker's certificate is not valid for {address.host!r} "
+                    f"({what})")
+        authority = (f"the authority in {address.ca_file}" if address.ca_file else
+                     "an authority of the system (give the club's ca.crt)")
+        return f"TLS: the broker's certificate is not signed by {authority} ({what})"
+    reason = err.reason or str(err)
+    if reason == "WRONG_VERSION_NUMBER":
+        return f"TLS handshake failed ({reason}): is {address.port} a plain MQTT port?"
+    return f"TLS handshake failed ({reason})"

@@ -312,7 +312,8 @@ def test_parse_url_reads_credentials_and_hides_the_password() -> None:
 
 
 @pytest.mark.parametrize("url", [
-    "", "127.0.0.1:1883", "http://hub:1883", "mqtts://hub", "mqtt://", "mqtt://hub:99999",
+    "", "127.0.0.1:1883", "http://hub:1883", "mqtts://hub?ca=", "mqtt://hub?ca=/etc/ca.crt",
+    "mqtts://hub?ca=/a&ca=/b", "mqtt://", "mqtt://hub:99999",
     "mqtt://hub:port", "mqtt://hub:0", "mqtt://hub:1883/topic", "mqtt://hub?x=1",
 ])
 def test_bad_urls_are_refused_clearly(url: str) -> None:

@@ -1,0 +1,69 @@
+"""``tenace deploy init DIR --host NAME [--host IP ...]``: a club's whole configuration
+(hub.deploy: certificates, Mosquitto, systemd units)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tenace.commands import CommandError
+
+__all__ = ["add_parser", "init_command"]
+
+
+def add_parser(sub: Any) -> None:
+    deploy = sub.add_parser(
+        "deploy", help="a club's configuration: certificates, Mosquitto, systemd units",
+        description="Set a club up: the club's certificate authority and the broker's "
+                    "certificate, a Mosquitto configuration with TLS and no anonymous "
+                    "client, systemd units for the hub and the reader nodes.")
+    jobs = deploy.add_subparsers(dest="job", required=True, metavar="JOB")
+    init = jobs.add_parser(
+        "init", help="write the deploy directory",
+        description="Write DIR: ca.key/ca.crt (the club's authority), broker.key/broker.crt "
+                    "(valid for every --host, localhost, 127.0.0.1 and ::1), mosquitto.conf, "
+                    "the accounts and access files, tenace-hub.service and "
+                    "tenace-readers@.service. Keys already in DIR are kept unless --force.")
+    init.add_argument("dir", metavar="DIR", help="the deploy directory (created if needed)")
+    init.add_argument("--host", action="append", default=[], required=True,
+                      help="a name or address devices reach the hub by (repeat for each)")
+    init.add_argument("--event", metavar="FILE.toml", help="the event set-up (kept as "
+                                                           "DIR/event.toml)")
+    init.add_argument("--broker", choices=["embedded", "mosquitto"], default="embedded",
+                      help="the hub's broker: its own amqtt (default) or Mosquitto")
+    init.add_argument("--user", help="the user the services run as (default: you)")
+    init.add_argument("--console", default="127.0.0.1:8080",
+                      help="the director console's address (default 127.0.0.1:8080)")
+    init.add_argument("--club", default="Tenace club",
+                      help="the club's name in the certificates")
+    keys = init.add_mutually_exclusive_group()
+    keys.add_argument("--force", action="store_true",
+                      help="replace the keys of DIR (every device then needs the new ca.crt)")
+    keys.add_argument("--renew", action="store_true",
+                      help="keep the authority, sign a new broker certificate")
+    init.set_defaults(run=init_command)
+
+
+def init_command(args: argparse.Namespace) -> int:
+    from hub.deploy import init
+    from hub.errors import HubError
+    from hub.tls import BROKER_DAYS, CA_DAYS, read_certificate
+
+    try:
+        report = init(args.dir, args.host, event=args.event, force=args.force,
+                      renew=args.renew, user=args.user, broker=args.broker,
+                      console=args.console, club=args.club)
+        broker = read_certificate(report.pki.broker_cert)
+    except HubError as err:
+        raise CommandError(str(err)) from err
+    out = sys.stdout
+    out.write(f"{report.folder}: a club configuration\n")
+    for path in report.written:
+        out.write(f"  {path.name:<26} {path.stat().st_mode & 0o777:04o}\n")
+    out.write(f"broker certificate valid until {broker.not_valid_after_utc:%Y-%m-%d} "
+              f"(certificate authority: {CA_DAYS} days, broker: {BROKER_DAYS} days)\n")
+    out.write("still to do:\n")
+    for line in report.todo:
+        out.write(f"  - {line}\n")
+    return 0
