@@ -38,6 +38,7 @@ from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
+from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
 from hub.table import Outcome, TableState, card_mask
@@ -49,7 +50,8 @@ __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
-         "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo")
+         "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "device_overreach")
 
 
 class Replayable(Protocol):
@@ -247,6 +249,15 @@ class Room:
         if env.id in self._seen:
             return Outcome(Reply(env.id, env.seq, "ack", "duplicate", "already applied",
                                  hub_time))
+        role = role_of(env.device, table_id)
+        if role is None:
+            home = self._home_table(env.device)
+            if home is not None:
+                return self._refuse(table, env, None, "wrong_table", f"device {env.device} "
+                                    f"is of table {home}, not {table_id}", hub_time)
+            return self._refuse(table, env, None, NOT_YOUR_ROLE, f"device {env.device} has no "
+                                f"role at table {table_id} (its devices: {table_id}-tab, "
+                                f"{table_id}-N..{table_id}-W, {table_id}-rdr)", hub_time)
         device = self.devices.get(env.device)
         if device is not None:
             if device.table != table_id:
@@ -259,7 +270,14 @@ class Room:
         if tolerance is not None and abs(env.clock - hub_time) > tolerance:
             return _reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
                            f"{env.clock - hub_time:+.1f} s from the hub's")
+        refusal = check(role, env.type, env.body, table.declarer())
+        if refusal is not None:
+            return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
+                                refusal.law)
         out = table.apply(env, hub_time)
+        if out.reply.code == NOT_YOUR_SEAT:   # a seat the Laws do not let answer (hub.table)
+            return self._refuse(table, env, role, NOT_YOUR_SEAT, out.reply.reason, hub_time,
+                                LAWS.get(env.type, ""))
         if out.reply.status == "ack":
             self._seen.add(env.id)
             if device is None:
@@ -268,6 +286,33 @@ class Room:
             device.last_seen = hub_time
             self.scoring.note(table_id)
         return out
+
+    def _home_table(self, device: str) -> str | None:
+        """The table of this session whose device ``device`` is, if any."""
+        return next((tid for tid in self.tables if role_of(device, tid) is not None), None)
+
+    def _refuse(self, table: TableState, env: Envelope, role: DeviceRole | None, code: str,
+                reason: str, hub_time: float, law: str = "") -> Outcome:
+        """Refuse an event of a device acting beyond its role: it changes nothing, and the
+        director is alerted (one alert per device per board) through the fact
+        ``device_overreach``, which the service logs so that a replay raises it again."""
+        seat = acted_for(env.type, env.body)
+        body: dict[str, Any] = {
+            "table": table.id, "device": env.device,
+            "role": "none" if role is None else role.name, "type": env.type,
+            "seat": None if seat is None else seat.letter, "code": code, "reason": reason,
+            "law": law, "time": env.time}
+        alerts = self.fact("device_overreach", body, hub_time)
+        return Outcome(Reply(env.id, env.seq, "reject", code, reason, hub_time), alerts,
+                       fact=("device_overreach", body))
+
+    def _overreach(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
+        seat = body.get("seat")
+        alert = self.tables[str(body["table"])].overreach(
+            str(body["device"]), str(body["role"]), str(body["type"]),
+            None if seat is None else Seat.parse(str(seat)), str(body["code"]),
+            str(body["reason"]), str(body.get("law", "")), hub_time, body.get("time"))
+        return [] if alert is None else [alert]
 
     # The clock and the devices -------------------------------------------------------------
     def start_round(self, round: int, hub_time: float) -> list[Alert]:
@@ -347,6 +392,8 @@ class Room:
                                      body.get("score"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
+        if type == "device_overreach":
+            return self._overreach(body, hub_time)
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []
