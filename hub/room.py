@@ -295,7 +295,8 @@ class Room:
                 reason: str, hub_time: float, law: str = "") -> Outcome:
         """Refuse an event of a device acting beyond its role: it changes nothing, and the
         director is alerted (one alert per device per board) through the fact
-        ``device_overreach``, which the service logs so that a replay raises it again."""
+        ``device_overreach``, which the service logs so that a replay raises it again (no
+        fact once the alert has counted its last attempt, hub.table.OVERREACH_VERSIONS)."""
         seat = acted_for(env.type, env.body)
         body: dict[str, Any] = {
             "table": table.id, "device": env.device,
@@ -304,7 +305,7 @@ class Room:
             "law": law, "time": env.time}
         alerts = self.fact("device_overreach", body, hub_time)
         return Outcome(Reply(env.id, env.seq, "reject", code, reason, hub_time), alerts,
-                       fact=("device_overreach", body))
+                       fact=("device_overreach", body) if alerts else None)
 
     def _overreach(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         seat = body.get("seat")

@@ -51,13 +51,17 @@ from hub.sitting import (
 from hub.traveller import traveller_fields
 from wire.protocol import Envelope, Reply
 
-__all__ = ["RECORDING_SIDE", "Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
+__all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
+           "TableState", "card_mask"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
 # Law 79A: the side keeping the table's record (North keeps the table tablet, docs/protocol.md
 # 7.9); the other side confirms the result.
 RECORDING_SIDE = Side.NS
 _TRIED_KEPT = 20   # attempts listed in a device_overreach alert's facts (all are counted)
+# Attempts a device_overreach alert counts (a version, and a fact in the log, each): a device
+# repeating them cannot grow the log without end; the hub's statistics count every refusal.
+OVERREACH_VERSIONS = 50
 # Findings the table itself is told of in the reply (wire.protocol.NOTICES), by alert kind.
 _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.WRONG_DIRECTION.value: "wrong_seating",
@@ -743,6 +747,8 @@ class TableState(PocketReads):
         key = f"{self._base()}:overreach:{who}"
         old = self.context.alerts.key_of(key)
         attempts = 1 if old is None else int(old.facts.get("attempts", 0)) + 1
+        if attempts > OVERREACH_VERSIONS:
+            return None   # enough said: the hub's statistics count the rest
         tried = [] if old is None else list(old.facts.get("tried", ()))
         tried = [*tried, [device, type, None if seat is None else seat.letter,
                           code]][-_TRIED_KEPT:]

@@ -17,6 +17,7 @@ from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.roles import NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, Role, check, role_of
 from hub.service import HubRunner, data_log
+from hub.table import OVERREACH_VERSIONS
 from tenace.sim.devices import DeviceEvent
 from tenace.sim.driver import run_tables
 from tenace.sim.observer import Observer
@@ -171,6 +172,15 @@ def test_a_spare_shares_its_roles_alert_and_made_up_ids_share_one() -> None:
     x = refused(d, NOT_YOUR_ROLE, "call", "x1", seat="E", call="Pass")
     y = refused(d, NOT_YOUR_ROLE, "call", "x2", seat="E", call="Pass")
     assert x.id == y.id and y.facts["attempts"] == 2 and y.facts["role"] == "none"
+
+
+def test_a_device_repeating_its_attempts_cannot_grow_the_log_without_end() -> None:
+    d = seated()
+    for n in range(1, OVERREACH_VERSIONS + 1):
+        assert refused(d, NOT_YOUR_SEAT, "call", "N", seat="E", call="Pass"
+                       ).facts["attempts"] == n
+    out = d.send("call", "N", seat="E", call="Pass")
+    assert out.reply.code == NOT_YOUR_SEAT and out.fact is None and out.alerts == []
 
 
 def test_the_table_tablet_acts_for_all_four_seats() -> None:
