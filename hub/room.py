@@ -4,8 +4,9 @@
 each :class:`Section` (who sits where, which boards), the hand records (board -> Deal), the
 boards each pair has already played (Law 15B), the round clock and the
 :class:`hub.alerts.AlertBook`. ``apply(table, envelope, hub_time)`` checks what the protocol
-asks of every event (duplicate id, device bound to another table, sequence, clock skew) and
-hands it to the table.
+asks of every event (duplicate id, device bound to another table, sequence, clock skew),
+then the device's role (hub.roles: which events it sends, for which seats), and hands it to
+the table. A device acting beyond its role is refused and alerted (``device_overreach``).
 
 Deterministic: nothing here reads the wall clock; times come in as arguments. The state is
 a function of the log: :meth:`Room.rebuild` replays stored records (device events and the
@@ -21,6 +22,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
   applied by :attr:`Room.scoring` (hub.scoring), which is told of every accepted event
+* ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
+  "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
+  (``fact``) that refused it: the event is not logged, the fact is
 """
 
 from __future__ import annotations
@@ -309,7 +313,10 @@ class Room:
 
     def _overreach(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         seat = body.get("seat")
-        alert = self.tables[str(body["table"])].overreach(
+        table = self.tables.get(str(body["table"]))
+        if table is None:
+            raise ConfigError(f"no table {body['table']!r}")
+        alert = table.overreach(
             str(body["device"]), str(body["role"]), str(body["type"]),
             None if seat is None else Seat.parse(str(seat)), str(body["code"]),
             str(body["reason"]), str(body.get("law", "")), hub_time, body.get("time"))
