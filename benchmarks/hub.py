@@ -110,9 +110,8 @@ def table_script(setup: BenchSetup, number: int, rng: random.Random,
         for seat, card, _ in board.play.history:
             out.append(DeviceEvent(table, rdr, "card", {"seat": seat.letter, "card": str(card),
                                                         "source": "reader"}, t0))
-    declarer = None if board.play is None else board.play.declarer
-    confirm = "E" if declarer is None or declarer.letter in "NS" else "N"
-    out.append(DeviceEvent(table, tab, "result_confirm", {"seat": confirm, "accept": True}, t0))
+    # North keeps the record: East-West confirm it (Law 79A, docs/protocol.md 7.9).
+    out.append(DeviceEvent(table, tab, "result_confirm", {"seat": "E", "accept": True}, t0))
     return out
 
 

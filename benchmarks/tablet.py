@@ -210,8 +210,8 @@ def bench_taps(url: str, taps: int) -> None:
         root.size = Window.size
         try:
             idle_until(lambda: presenter.model.connection == "online" and presenter.model.state)
+            # North's tablet checks in its own pair only (docs/protocol.md section 10).
             for kind, body in (("checkin", {"direction": "NS", "pair": 1}),
-                               ("checkin", {"direction": "EW", "pair": 4}),
                                ("board", {"board": 1})):
                 link.send(kind, body)
             idle_until(lambda: presenter.screen == "auction" and presenter.model.own_cards)

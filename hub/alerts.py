@@ -72,6 +72,7 @@ class HubKind(StrEnum):
     MISDEALT_BOARD = "misdealt_board"              # 6D1, 87: a dealt board is not the record
     DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
     BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
+    DEVICE_OVERREACH = "device_overreach"          # a device acted beyond its role (hub.roles)
 
 
 # The rectifications the Laws give the director for the hub's own findings.
@@ -152,6 +153,14 @@ OPTIONS: dict[str, tuple[Rectification, ...]] = {
                       "correctly marked board as soon as possible", "director"),
         Rectification("2", "a player misled by the unusual marking (calling as Law 2's "
                       "dealer) is treated leniently: his side may be deemed non-offending",
+                      "director"),
+    ),
+    "overreach": (
+        Rectification("9B1", "find who used the device: a player who made calls, played cards, "
+                      "claimed or confirmed for another seat; the events were refused and "
+                      "changed nothing", "director"),
+        Rectification("90", "a procedural penalty for a player who acted for another seat; a "
+                      "lost or stolen device is revoked from the console and a spare paired",
                       "director"),
     ),
     "cards_returned_wrong": (

@@ -4,8 +4,9 @@
 each :class:`Section` (who sits where, which boards), the hand records (board -> Deal), the
 boards each pair has already played (Law 15B), the round clock and the
 :class:`hub.alerts.AlertBook`. ``apply(table, envelope, hub_time)`` checks what the protocol
-asks of every event (duplicate id, device bound to another table, sequence, clock skew) and
-hands it to the table.
+asks of every event (duplicate id, device bound to another table, sequence, clock skew),
+then the device's role (hub.roles: which events it sends, for which seats), and hands it to
+the table. A device acting beyond its role is refused and alerted (``device_overreach``).
 
 Deterministic: nothing here reads the wall clock; times come in as arguments. The state is
 a function of the log: :meth:`Room.rebuild` replays stored records (device events and the
@@ -23,6 +24,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   applied by :attr:`Room.scoring` (hub.scoring), which is told of every accepted event
 * ``public_results``: ``{"ranking", "names", "boards"}``: what the public results pages show
   (hub.results_pages), kept in :attr:`Room.public_results`
+* ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
+  "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
+  (``fact``) that refused it: the event is not logged, the fact is
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
+from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
 from hub.table import Outcome, TableState, card_mask
@@ -52,7 +57,7 @@ log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
-         "public_results")
+         "public_results", "device_overreach")
 
 
 class Replayable(Protocol):
@@ -251,6 +256,15 @@ class Room:
         if env.id in self._seen:
             return Outcome(Reply(env.id, env.seq, "ack", "duplicate", "already applied",
                                  hub_time))
+        role = role_of(env.device, table_id)
+        if role is None:
+            home = self._home_table(env.device)
+            if home is not None:
+                return self._refuse(table, env, None, "wrong_table", f"device {env.device} "
+                                    f"is of table {home}, not {table_id}", hub_time)
+            return self._refuse(table, env, None, NOT_YOUR_ROLE, f"device {env.device} has no "
+                                f"role at table {table_id} (its devices: {table_id}-tab, "
+                                f"{table_id}-N..{table_id}-W, {table_id}-rdr)", hub_time)
         device = self.devices.get(env.device)
         if device is not None:
             if device.table != table_id:
@@ -263,7 +277,14 @@ class Room:
         if tolerance is not None and abs(env.clock - hub_time) > tolerance:
             return _reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
                            f"{env.clock - hub_time:+.1f} s from the hub's")
+        refusal = check(role, env.type, env.body, table.declarer())
+        if refusal is not None:
+            return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
+                                refusal.law)
         out = table.apply(env, hub_time)
+        if out.reply.code == NOT_YOUR_SEAT:   # a seat the Laws do not let answer (hub.table)
+            return self._refuse(table, env, role, NOT_YOUR_SEAT, out.reply.reason, hub_time,
+                                LAWS.get(env.type, ""))
         if out.reply.status == "ack":
             self._seen.add(env.id)
             if device is None:
@@ -272,6 +293,37 @@ class Room:
             device.last_seen = hub_time
             self.scoring.note(table_id)
         return out
+
+    def _home_table(self, device: str) -> str | None:
+        """The table of this session whose device ``device`` is, if any."""
+        return next((tid for tid in self.tables if role_of(device, tid) is not None), None)
+
+    def _refuse(self, table: TableState, env: Envelope, role: DeviceRole | None, code: str,
+                reason: str, hub_time: float, law: str = "") -> Outcome:
+        """Refuse an event of a device acting beyond its role: it changes nothing, and the
+        director is alerted (one alert per device per board) through the fact
+        ``device_overreach``, which the service logs so that a replay raises it again (no
+        fact once the alert has counted its last attempt, hub.table.OVERREACH_VERSIONS)."""
+        seat = acted_for(env.type, env.body)
+        body: dict[str, Any] = {
+            "table": table.id, "device": env.device,
+            "role": "none" if role is None else role.name, "type": env.type,
+            "seat": None if seat is None else seat.letter, "code": code, "reason": reason,
+            "law": law, "time": env.time}
+        alerts = self.fact("device_overreach", body, hub_time)
+        return Outcome(Reply(env.id, env.seq, "reject", code, reason, hub_time), alerts,
+                       fact=("device_overreach", body) if alerts else None)
+
+    def _overreach(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
+        seat = body.get("seat")
+        table = self.tables.get(str(body["table"]))
+        if table is None:
+            raise ConfigError(f"no table {body['table']!r}")
+        alert = table.overreach(
+            str(body["device"]), str(body["role"]), str(body["type"]),
+            None if seat is None else Seat.parse(str(seat)), str(body["code"]),
+            str(body["reason"]), str(body.get("law", "")), hub_time, body.get("time"))
+        return [] if alert is None else [alert]
 
     # The clock and the devices -------------------------------------------------------------
     def start_round(self, round: int, hub_time: float) -> list[Alert]:
@@ -351,6 +403,8 @@ class Room:
                                      body.get("score"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
+        if type == "device_overreach":
+            return self._overreach(body, hub_time)
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []

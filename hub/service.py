@@ -483,6 +483,9 @@ class Hub:
         replies.append((reply_topic, reply.to_json()))
         if reply.status != "ack":
             self._rejected(table, device, reply.code, reply.reason, payload)
+            if out.fact is not None:   # refused, but the director's alert must replay
+                records.append(Record.fact(*out.fact, hub_time=now))
+                alerts.extend(out.alerts)
             return
         if reply.code == "duplicate":
             self.stats.duplicates += 1

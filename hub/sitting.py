@@ -89,11 +89,14 @@ class TableContext(Protocol):
 class Outcome:
     """What applying one event gives: the reply, the alerts raised or updated, and whether
     the public state or a seat's view changed (republish them). Every ``ack`` that is not a
-    duplicate must be logged, even without a change of view."""
+    duplicate must be logged, even without a change of view. ``fact``: a hub fact to log
+    although the event was refused (hub.room: the alert of a device acting beyond its role,
+    which a replay of the log must raise again); its ``alerts`` are published."""
 
     reply: Reply
     alerts: list[Alert] = field(default_factory=list)
     state_changed: bool = False
+    fact: tuple[str, dict[str, Any]] | None = None
 
 
 @dataclass(slots=True)

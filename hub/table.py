@@ -13,10 +13,13 @@ Two ways of taking calls and cards (per table):
 * strict mode: an illegal call or card is refused (``illegal_call``, ``illegal_play``,
   ``not_your_turn``); the laws let a player try to prevent an irregularity (9A3).
 
-A refused event changes nothing (no alert either): only accepted events are logged, and the
-state must be a function of the log. The views: :meth:`TableState.public_state` is what all
-four may see, :meth:`TableState.seat_view` what one seat may see. Alerts never go there.
-The pockets read by the card readers are checked in :mod:`hub.pockets`.
+A refused event changes nothing: only accepted events are logged, and the state must be a
+function of the log. The only alert a refusal raises is the room's ``device_overreach``
+(hub.room, hub.roles: a device acting beyond its role, or for a seat the Laws do not let
+answer, ``not_your_seat``), raised through :meth:`TableState.overreach` from a logged fact.
+The views: :meth:`TableState.public_state` is what all four may see,
+:meth:`TableState.seat_view` what one seat may see. Alerts never go there. The pockets
+read by the card readers are checked in :mod:`hub.pockets`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
+from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import (
     SEATS,
     Outcome,
@@ -47,9 +51,17 @@ from hub.sitting import (
 from hub.traveller import traveller_fields
 from wire.protocol import Envelope, Reply
 
-__all__ = ["Outcome", "Sitting", "TableContext", "TableState", "card_mask"]
+__all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
+           "TableState", "card_mask"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
+# Law 79A: the side keeping the table's record (North keeps the table tablet, docs/protocol.md
+# 7.9); the other side confirms the result.
+RECORDING_SIDE = Side.NS
+_TRIED_KEPT = 20   # attempts listed in a device_overreach alert's facts (all are counted)
+# Attempts a device_overreach alert counts (a version, and a fact in the log, each): a device
+# repeating them cannot grow the log without end; the hub's statistics count every refusal.
+OVERREACH_VERSIONS = 50
 # Findings the table itself is told of in the reply (wire.protocol.NOTICES), by alert kind.
 _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.WRONG_DIRECTION.value: "wrong_seating",
@@ -606,6 +618,14 @@ class TableState(PocketReads):
         if s is None or play is None:
             return self._reject(env, t, "wrong_state", "no play in progress")
         seat = SEATS[env.body["seat"]]
+        claim = play.claims[-1] if play.claims else None
+        if (env.body["accept"] and claim is not None and seat is play.dummy
+                and claim.claimer.side is not play.declarer.side):
+            # A defender's claim is accepted by declarer (69A): dummy's agreement is not
+            # asked, and may not stand in for declarer's. (His own side's acceptance is
+            # refused by bridgecore: wrong_state.)
+            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is dummy: "
+                                "declarer accepts a defender's claim (69A)")
         alerts: list[Alert | None] = []
         try:
             if env.body["accept"]:
@@ -647,6 +667,13 @@ class TableState(PocketReads):
             return self._reject(env, t, "wrong_state", "the board is not over")
         seat = SEATS[env.body["seat"]]
         accept = bool(env.body["accept"])
+        if accept and s.board.play is not None and seat.side is RECORDING_SIDE:
+            # 79A: the other side than the one keeping the record agrees to it. North keeps
+            # the table's record (section 7.9), so East-West confirm; a passed-out board has
+            # no tricks to agree. Anyone may disagree (79B: the director rules).
+            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is of the side "
+                                f"keeping the record ({RECORDING_SIDE}): the other side "
+                                "confirms the result (79A)")
         s.confirmations[seat.letter] = (accept, env.time)
         alerts: list[Alert | None] = []
         if not accept:
@@ -708,6 +735,42 @@ class TableState(PocketReads):
                     facts={"result": self.result(s), "deadline": deadline},
                     evidence=self.evidence))
         return [x for x in out if x is not None]
+
+    def overreach(self, device: str, role: str, type: str, seat: Seat | None, code: str,
+                  reason: str, law: str, t: float, occurred: float | None) -> Alert | None:
+        """A device tried to act beyond its role (hub.roles) or for a seat the Laws do not
+        let answer: the event was refused. One alert per device per board (per round before
+        a board), a new version at each attempt: ``facts`` count them and list the last. A
+        spare (``.suffix``) shares its role's alert, and every id with no role here (``role``
+        ``"none"``) shares one, so that made-up ids cannot flood the director."""
+        who = "*" if role == "none" else device.split(".", 1)[0]
+        key = f"{self._base()}:overreach:{who}"
+        old = self.context.alerts.key_of(key)
+        attempts = 1 if old is None else int(old.facts.get("attempts", 0)) + 1
+        if attempts > OVERREACH_VERSIONS:
+            return None   # enough said: the hub's statistics count the rest
+        tried = [] if old is None else list(old.facts.get("tried", ()))
+        tried = [*tried, [device, type, None if seat is None else seat.letter,
+                          code]][-_TRIED_KEPT:]
+        seats = tuple(old.seats) if old is not None else ()
+        if seat is not None and seat.letter not in seats:
+            seats = (*seats, seat.letter)
+        return self._alert(
+            key, t, HubKind.DEVICE_OVERREACH.value, law,
+            seats=[SEATS[x] for x in seats], occurred=occurred,
+            detail=f"device {device} ({role}) at table {self.id} was refused {type!r}"
+            + (f" for {seat.name.title()}" if seat is not None else "") + f": {reason}"
+            + (f" [{attempts} attempts]" if attempts > 1 else ""),
+            facts={"device": device, "role": role, "event": type,
+                   "seat": None if seat is None else seat.letter, "code": code,
+                   "reason": reason, "attempts": attempts, "tried": tried},
+            options=OPTIONS["overreach"])
+
+    def declarer(self) -> Seat | None:
+        """The declarer of the board in play, once its auction has one."""
+        s = self.sitting
+        play = None if s is None else s.board.play
+        return None if play is None else play.declarer
 
     def device_offline(self, device: str, n: int, last_seen: float | None,
                        t: float) -> Alert | None:

@@ -357,6 +357,8 @@ class BoardPlay:
     def _confirm(self) -> None:
         play = self.board.play
         seat = Seat.EAST if play is None else play.declarer.lho
+        if seat in (Seat.NORTH, Seat.SOUTH):   # North keeps the record: East-West confirm (79A)
+            seat = seat.lho
         if self.kind == "result_disagrees":
             self.out.append(Act("tab", "result_confirm", {"seat": seat.letter,
                                                            "accept": False}, "result_confirm"))

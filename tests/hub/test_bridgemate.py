@@ -246,7 +246,7 @@ def test_a_scoring_program_runs_a_session_and_gets_each_result_once(
         assert client.poll_for_results(GUID) == []
 
         # One more board finishes: the next poll has it, and only it, until it is accepted.
-        three, _ = play("A2", 3, ["Pass", "Pass", "Pass", "Pass"], device="pad")
+        three, _ = play("A2", 3, ["Pass", "Pass", "Pass", "Pass"], device="tab.pad")
         run_tables(embedded_broker.url, {"A2": three})
         assert [r.board_number for r in client.poll_for_results(GUID)] == [3]
         last = client.get_last_queue_item_id(DataConnectorResponseData.Results)

@@ -428,7 +428,7 @@ def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
             plays = [p for p in ROUND_ROBIN if p[0] == round_]
             script = [e for _, table, board, contract, tricks in plays
                       for e in board_script(hub.room, table, round_, board, contract, tricks,
-                                            time.time(), device=f"{table}-r{round_}")]
+                                            time.time(), device=f"{table}-tab.r{round_}")]
             run_tables(url, {plays[0][1]: script})
         seen = wait_for(scores, ranking, lambda d: [b["scored"] for b in d["boards"]] == [3, 3])
         assert {e["pair"]: e["percent"] for e in seen["ranking"]} == {
