@@ -58,7 +58,7 @@ from wire.protocol import Envelope
 __all__ = [
     "GENESIS", "LOG_NAME", "SCHEMA_VERSION", "SOURCES", "ChainReport", "Durability", "EventLog",
     "HubError", "Record", "SchemaVersionError", "StoreError", "StoredRecord", "chain_hash",
-    "new_event_id",
+    "new_event_id", "parse_head", "verify_data",
 ]
 
 log = logging.getLogger(__name__)
@@ -607,3 +607,27 @@ class EventLog:
             return []
         rows = self._query(f"{_SELECT} ORDER BY position DESC LIMIT ?", (n,))
         return [_stored(row) for row in reversed(rows)]
+
+
+def parse_head(text: str) -> tuple[int, str]:
+    """``POSITION:HASH`` (as ``hub/status`` and :class:`ChainReport` print a head) as a pair;
+    ValueError names what is wrong."""
+    position, _, digest = text.strip().partition(":")
+    if not position.isdigit() or len(digest) != 64 or any(
+            c not in "0123456789abcdef" for c in digest):
+        raise ValueError(f"a chain head is POSITION:HASH (64 lowercase hex digits), "
+                         f"not {text!r:.100}")
+    return int(position), digest
+
+
+def verify_data(data: Path | str, head: tuple[int, str] | None = None) -> ChainReport:
+    """Verify the event log of a hub's data directory, changing nothing (``tenace log
+    verify``): a missing log, one that is not a Tenace log, or a version 1 log (not chained
+    yet) raises StoreError."""
+    folder = Path(data)
+    file = folder / LOG_NAME if folder.is_dir() else folder
+    if not file.is_file():
+        raise StoreError(str(file), "no event log here (the hub keeps it in DIR/"
+                                    f"{LOG_NAME})")
+    with EventLog.open(file, upgrade=False) as opened:
+        return opened.verify(head)
