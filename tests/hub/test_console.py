@@ -614,7 +614,8 @@ def test_browser_law_9b_acknowledge_from_the_page_records_the_time(page: Any) ->
     wait(driver, lambda d: d.find_element("id", "detail-status").text.lower() == "acknowledged")
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.hub_time()
-    assert hub.facts[-1] == ("alert_acknowledge", {"id": alert_id}, hub.hub_time())
+    assert hub.facts[-1] == ("alert_acknowledge", {"id": alert_id, "by": "console"},
+                             hub.hub_time())
     wait(driver, lambda d: d.find_element("id", f"alert-{alert_id}").get_attribute(
         "data-status") == "acknowledged")
     assert driver.find_element("id", "do-acknowledge").get_attribute("disabled") is not None

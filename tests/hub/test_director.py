@@ -91,8 +91,9 @@ def room_alert() -> tuple[Room, Alert]:
     return room, insufficient_bid(Tables(room))
 
 
-def apply(room: Room, obj: Any, t: float) -> tuple[str, dict[str, Any], list[Alert]]:
-    fact, body = parse_command(obj, room)
+def apply(room: Room, obj: Any, t: float, account: str = "director"
+          ) -> tuple[str, dict[str, Any], list[Alert]]:
+    fact, body = parse_command(obj, room, account)
     return fact, body, room.fact(fact, body, t)
 
 
@@ -102,7 +103,7 @@ def test_law_9b_acknowledge_records_when_attention_was_drawn(room_alert: tuple[R
                                                             ) -> None:
     room, alert = room_alert
     fact, body, (new,) = apply(room, {"op": "acknowledge", "id": alert.id}, START + 60)
-    assert (fact, body) == ("alert_acknowledge", {"id": alert.id})
+    assert (fact, body) == ("alert_acknowledge", {"id": alert.id, "by": "director"})
     assert new.status is AlertStatus.ACKNOWLEDGED and new.acknowledged_at == START + 60
     assert room.alerts[alert.id] == new
 
@@ -115,12 +116,13 @@ def test_law_81_rule_then_resolve(room_alert: tuple[Room, Alert]) -> None:
                                         "score": score}, START + 90)
     assert fact == "alert_rule"
     assert body == {"id": alert.id, "text": "27B1: 2H, no further rectification",
-                    "score": score}
+                    "score": score, "by": "director"}
     assert ruled.status is AlertStatus.RULED and ruled.ruled_at == START + 90
     assert ruled.acknowledged_at == START + 90    # a ruling draws attention if nothing did
-    assert ruled.ruling == {"text": "27B1: 2H, no further rectification", "score": score}
+    assert ruled.ruling == {"text": "27B1: 2H, no further rectification", "score": score,
+                            "by": "director"}
     fact, body, (done,) = apply(room, {"op": "resolve", "id": alert.id}, START + 95)
-    assert (fact, body) == ("alert_resolve", {"id": alert.id})
+    assert (fact, body) == ("alert_resolve", {"id": alert.id, "by": "director"})
     assert done.status is AlertStatus.RESOLVED and done.resolved_at == START + 95
     assert done.ruling == ruled.ruling
 
@@ -129,11 +131,12 @@ def test_resolve_with_a_note_and_no_ruling(room_alert: tuple[Room, Alert]) -> No
     room, alert = room_alert
     fact, body, (done,) = apply(room, {"op": "resolve", "id": alert.id,
                                        "text": "bid accepted by LHO"}, START + 30)
-    assert (fact, body) == ("alert_resolve", {"id": alert.id, "text": "bid accepted by LHO"})
+    assert (fact, body) == ("alert_resolve", {"id": alert.id, "text": "bid accepted by LHO",
+                                              "by": "director"})
     assert done.ruling == {"text": "bid accepted by LHO"} and done.resolved_at == START + 30
     _, body, _ = apply(make_room_with_alert(), {"op": "resolve", "id": alert.id, "text": "  "},
                        START)
-    assert body == {"id": alert.id}               # a blank note is no note
+    assert body == {"id": alert.id, "by": "director"}   # a blank note is no note
 
 
 def make_room_with_alert() -> Room:
@@ -145,13 +148,13 @@ def make_room_with_alert() -> Room:
 def test_round_start_and_table_mode() -> None:
     room = make_room()
     fact, body, raised = apply(room, {"op": "round_start", "round": 2}, START + 900)
-    assert (fact, body) == ("round_start", {"round": 2})
+    assert (fact, body) == ("round_start", {"round": 2, "by": "director"})
     assert room.clock.round == 2 and room.clock.started == START + 900
     assert {a.kind for a in raised} == {"late_table"}           # nobody played round 1
     fact, body, _ = apply(room, {"op": "round_start", "round": 2}, START + 960)
     assert room.clock.started == START + 960                    # the same round: clock again
     fact, body, _ = apply(room, {"op": "table_mode", "table": "A3", "strict": True}, START)
-    assert (fact, body) == ("table_mode", {"table": "A3", "strict": True})
+    assert (fact, body) == ("table_mode", {"table": "A3", "strict": True, "by": "director"})
     assert room.tables["A3"].strict is True
     apply(room, {"op": "table_mode", "table": "A3", "strict": False}, START)
     assert room.tables["A3"].strict is False

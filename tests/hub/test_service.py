@@ -228,6 +228,7 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
         assert seen["status"] == "acknowledged" and seen["acknowledged_at"] >= seen["detected"]
     with data_log(tmp_path) as stored:
         facts = [r for r in stored.replay() if r.source == "director"]
-    assert [(r.type, r.data()) for r in facts] == [("alert_acknowledge", {"id": alert_id})]
+    assert [(r.type, r.data()) for r in facts] == [("alert_acknowledge", {"id": alert_id,
+                                                                         "by": "console"})]
     again = Hub(data_log(tmp_path), url=mosquitto.url, setup_loader=loader)
     assert again.room.alerts[alert_id].acknowledged_at == seen["acknowledged_at"]
