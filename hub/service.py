@@ -595,11 +595,11 @@ class Hub:
 
     def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
                   alerts: list[Alert], changed: set[str]) -> None:
-        try:
-            online = json.loads(payload)["online"]
+        try:   # bounded (size, depth, valid text) before it is parsed, like every message
+            online = msgspec.json.decode(check_payload(payload))["online"]
             if not isinstance(online, bool):
                 raise TypeError("online must be true or false")
-        except (ValueError, KeyError, TypeError, RecursionError) as err:
+        except (ValueError, KeyError, TypeError, RecursionError, msgspec.DecodeError) as err:
             if payload:  # an empty retained payload clears the status: nothing to say
                 self._refused("bad_status")
                 log.warning("status of %s at %s not understood: %.200s", device, table, err)
@@ -640,8 +640,6 @@ class Hub:
             log.warning("director command from account %r refused: only %s give commands",
                         account, " and ".join(COMMAND_ACCOUNTS))
             return
-        if not payload:
-            return   # a retained command cleared: nothing to do
         try:
             obj = msgspec.json.decode(check_payload(payload))
         except ProtocolError as err:
@@ -649,9 +647,9 @@ class Hub:
             log.warning("director command from %s refused (%s): %s", account, err.code,
                         err.reason)
             return
-        except (msgspec.DecodeError, RecursionError) as err:
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as err:
             self._refused("malformed")
-            log.warning("director command from %s is not JSON: %s", account, err)
+            log.warning("director command from %s is not JSON: %.200s", account, err)
             return
         result = self._director(obj, records, alerts, changed, account)
         if not result.get("ok"):

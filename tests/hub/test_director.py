@@ -257,3 +257,34 @@ def test_acknowledging_twice_is_refused_and_keeps_the_first_time(
     with pytest.raises(AlertError, match="already acknowledged"):
         parse_command({"op": "acknowledge", "id": alert.id}, room)
     assert room.alerts[alert.id].acknowledged_at == START + 10
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ({"op": "rule", "id": "A1-1", "text": "a\ud800b"}, "malformed"),        # not text
+    ({"op": "rule", "id": "A1-1", "text": "ok", "score": {"a": [[[[[[[[[1]]]]]]]]]}},
+     "malformed"),                                                          # too deep
+    ({"op": "resolve", "id": "A1-1", "text": "x" * 70_000}, "too_large"),
+    ({"op": "round_start", "round": float("nan")}, "malformed"),
+    ({"op": "acknowledge", "id": "A1-1", "by": "director"}, "malformed"),   # by: the hub's
+])
+def test_a_command_the_log_could_not_keep_is_refused_before_anything(
+        room_alert: tuple[Room, Alert], command: dict[str, Any], code: str) -> None:
+    room, _ = room_alert
+    before = room.snapshot()
+    with pytest.raises(ProtocolError) as err:
+        parse_command(command, room, "director")
+    assert err.value.code == code and err.value.reason
+    assert room.snapshot() == before
+
+
+def test_the_fact_names_the_account_the_console_by_default(room_alert: tuple[Room, Alert]
+                                                           ) -> None:
+    room, alert = room_alert
+    assert parse_command({"op": "acknowledge", "id": alert.id}, room)[1]["by"] == "console"
+    fact, body = parse_command({"op": "ruling", "kind": "artificial", "table": "A1",
+                                "board": 1, "ns": "A+", "ew": "A-"}, room, "scorer")
+    assert fact == "ruling" and body["by"] == "scorer"
+    room.fact(fact, body, START)
+    assert room.scoring.rulings_json()[0]["by"] == "scorer"
+    with pytest.raises(ValueError, match="account"):
+        parse_command({"op": "acknowledge", "id": alert.id}, room, "")
