@@ -668,6 +668,9 @@ class Hub:
         alerts: list[Alert] = []
         changed: set[str] = set()
         result = self._director(command, records, alerts, changed, account)
+        code = result.pop("code", None)
+        if code is not None:
+            self._refused(code)
         if records:
             try:
                 self.log.append_many(records)

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub import store
@@ -122,6 +122,7 @@ def test_duplicate_inside_and_across_batches_is_ignored() -> None:
         assert [s.event_id for s in log.replay()] == [event(n).event_id for n in (1, 2, 3)]
 
 
+@settings(deadline=None)          # no wall-clock limit: the machine is shared
 @given(st.lists(st.integers(0, 30), max_size=60), st.integers(1, 7))
 def test_log_keeps_first_occurrence_of_each_id_in_order(ids: list[int], batch: int) -> None:
     with EventLog.memory() as log:
@@ -555,6 +556,7 @@ def test_a_failed_upgrade_leaves_the_version_1_log_as_it_was(path: Path) -> None
         raw.close()
 
 
+@settings(deadline=None)
 @given(st.lists(st.tuples(st.text(max_size=20), st.integers(0, 2 ** 63 - 1),
                           st.floats(0, 1e11) | st.integers(0, 10 ** 9)), max_size=8))
 def test_the_chain_holds_for_any_text_and_number_the_log_takes(
