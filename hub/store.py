@@ -132,16 +132,25 @@ def _time(value: Any) -> Any:
     return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
+def _other(value: Any) -> Any:
+    """What a file edited by hand may hold where text or a number belongs (a BLOB): still
+    one spelling, so an old log with it can be chained and verified."""
+    if isinstance(value, bytes):
+        return {"blob": value.hex()}
+    raise TypeError(f"cannot chain a {type(value).__name__}")
+
+
 def chain_hash(previous: str, position: int, fields: tuple[Any, ...]) -> str:
     """The chain hash of the record at ``position`` whose columns are ``fields`` (event id,
     source, table, device, seq, device time, hub time, type, payload), after ``previous``.
 
     The encoding is canonical: a JSON array in a fixed order, ASCII only (any text, even a
-    lone surrogate, has one spelling), no spaces, times as floats (what SQLite returns)."""
+    lone surrogate, has one spelling), no spaces, times as floats (what SQLite returns).
+    Whatever a damaged file holds has a hash: the chain never stops a log from opening."""
     event_id, source, table_id, device, seq, device_time, hub_time, kind, payload = fields
     canonical = json.dumps([position, event_id, source, table_id, device, seq,
                             _time(device_time), _time(hub_time), kind, payload],
-                           ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+                           ensure_ascii=True, separators=(",", ":"), default=_other)
     return hashlib.sha256((previous + canonical).encode("ascii")).hexdigest()
 
 

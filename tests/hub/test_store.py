@@ -538,6 +538,20 @@ def test_a_version_1_log_is_upgraded_once_in_place_keeping_every_row(
         raw.close()
 
 
+def test_an_odd_old_log_is_chained_all_the_same(path: Path) -> None:
+    """A version 1 file edited by hand (a BLOB for a table, an infinite time) is chained
+    and verified like any other: the chain never stops a hub from opening its log."""
+    path.parent.mkdir(parents=True)
+    _version_1(path, 3)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("UPDATE events SET device_time = 9e999, table_id = x'00ff' WHERE position = 2")
+    raw.commit()
+    raw.close()
+    with EventLog.open(path, verify=False) as log:
+        assert log.verify().intact and log.count() == 3
+
+
 def test_a_failed_upgrade_leaves_the_version_1_log_as_it_was(path: Path) -> None:
     path.parent.mkdir(parents=True)
     _version_1(path, 3)
