@@ -288,3 +288,13 @@ def test_the_fact_names_the_account_the_console_by_default(room_alert: tuple[Roo
     assert room.scoring.rulings_json()[0]["by"] == "scorer"
     with pytest.raises(ValueError, match="account"):
         parse_command({"op": "acknowledge", "id": alert.id}, room, "")
+
+
+def test_the_console_shows_who_ruled(room_alert: tuple[Room, Alert]) -> None:
+    from hub.console_views import alert_summary
+    room, alert = room_alert
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] is None
+    apply(room, {"op": "rule", "id": alert.id, "text": "27B1"}, START + 5, "scorer")
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] == "scorer"
+    apply(room, {"op": "rule", "id": alert.id, "text": "27B1(b)"}, START + 9)
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] == "director"
