@@ -343,15 +343,18 @@ class AlertBook:
         return new
 
     def rule(self, alert_id: str, time: float, text: str,
-             score: Mapping[str, Any] | None = None) -> Alert:
-        """Record the director's ruling (``score``: adjusted-score data, if any). A ruling
-        acknowledges the alert if it was not yet; a later ruling replaces the earlier one."""
+             score: Mapping[str, Any] | None = None, by: str | None = None) -> Alert:
+        """Record the director's ruling (``score``: adjusted-score data, if any; ``by``: the
+        account that gave it). A ruling acknowledges the alert if it was not yet; a later
+        ruling replaces the earlier one."""
         if not isinstance(text, str) or not text.strip():
             raise AlertError(f"alert {alert_id}: a ruling needs a text")
         new = self._step(alert_id, AlertStatus.RULED, time)
         ruling: dict[str, Any] = {"text": text}
         if score is not None:
             ruling["score"] = dict(score)
+        if by is not None:
+            ruling["by"] = by
         new = replace(new, ruling=ruling, ruled_at=time)
         self._alerts[alert_id] = new
         return new

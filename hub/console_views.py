@@ -24,10 +24,12 @@ _LATE = HubKind.LATE_TABLE.value
 
 
 def alert_summary(alert: Alert) -> dict[str, Any]:
-    """An alert for the feed: ``Alert.to_json`` without facts, evidence and options."""
+    """An alert for the feed: ``Alert.to_json`` without facts, evidence and options, with
+    ``ruled_by``, the account that gave its ruling (None before one, or in an older log)."""
     data = alert.to_json()
     for heavy in ("facts", "evidence", "options"):
         del data[heavy]
+    data["ruled_by"] = None if alert.ruling is None else alert.ruling.get("by")
     return data
 
 

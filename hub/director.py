@@ -1,5 +1,8 @@
-"""Director commands: the JSON the console posts (or a tool publishes on ``tenace/v1/hub/cmd``)
-checked and turned into the room fact the hub logs and applies.
+"""Director commands: the JSON the console posts (or a tool publishes on its account's
+``tenace/v1/hub/cmd/{account}``) checked and turned into the room fact the hub logs and
+applies. Every fact carries ``by``, the account that gave the command: ``director`` or
+``scorer`` over MQTT (:data:`COMMAND_ACCOUNTS`, the only ones the hub takes commands from),
+the console's logged-in user on the console.
 
 A command is one JSON object with an ``op`` and its fields (``v``, when given, must be 1)::
 
@@ -15,7 +18,8 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
                                                           -> public_results {...}
 
 A ``ruling`` rescores at once (hub.scoring: its kinds and fields, Laws 12, 87, 90); the
-fact logged is the ruling as checked, with its id, section and round.
+fact logged is the ruling as checked, with its id, section and round. ``by`` is added by the
+hub, never taken from the command (a command with a ``by`` is refused, an unknown field).
 
 :func:`parse_command` only reads the room: the caller logs the fact, then applies it with
 ``room.fact(type, body, hub_time)`` (hub.service does both). The system only records what the
@@ -24,9 +28,9 @@ time his attention was drawn, a ruling its text and any adjusted score.
 
 Refusals, each with a reason naming the command and the field:
 
-* :class:`wire.protocol.ProtocolError` ``malformed`` (not an object, a field missing, of the
-  wrong type, too long, or unknown), ``unknown_command`` (an unknown ``op``),
-  ``unsupported_version``;
+* :class:`wire.protocol.ProtocolError` ``malformed`` (not an object, not valid text (a
+  lone surrogate), nested too deep, a field missing, of the wrong type, too long, or
+  unknown), ``too_large``, ``unknown_command`` (an unknown ``op``), ``unsupported_version``;
 * :class:`hub.errors.AlertError`: no such alert, or a step out of order (an alert
   acknowledged twice, anything after it is resolved);
 * :class:`hub.errors.ConfigError`: no such table, a round that is not after the one in
@@ -46,9 +50,13 @@ from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
-__all__ = ["COMMANDS", "MAX_TEXT", "parse_command"]
+__all__ = ["COMMANDS", "COMMAND_ACCOUNTS", "CONSOLE", "MAX_TEXT", "parse_command"]
+
+COMMAND_ACCOUNTS = ("director", "scorer")   # the MQTT accounts whose commands the hub takes
+CONSOLE = "console"                         # ``by`` of a console command with no user named
 
 MAX_TEXT = 4000           # characters of a ruling or of a resolution note
 _MAX_SCORE = 4096         # bytes of the adjusted-score object, as JSON
@@ -75,9 +83,18 @@ _FROM: dict[str, tuple[AlertStatus, ...]] = {
 }
 
 
-def parse_command(obj: Any, room: Room) -> tuple[str, dict[str, Any]]:
-    """``(fact type, body)`` for the command ``obj``, checked against ``room`` (not changed).
-    Raises ProtocolError, AlertError or ConfigError with the reason (module docstring)."""
+def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, dict[str, Any]]:
+    """``(fact type, body)`` for the command ``obj`` given by ``account`` (the body's
+    ``by``), checked against ``room`` (not changed). Raises ProtocolError, AlertError or
+    ConfigError with the reason (module docstring)."""
+    if not isinstance(account, str) or not account:
+        raise ValueError(f"a director command needs the account that gave it, not {account!r}")
+    try:   # what the log could not store: text that is not text, too big, too deep
+        check_payload(json.dumps(obj, ensure_ascii=False, allow_nan=False))
+    except ProtocolError as err:
+        raise ProtocolError(err.code, f"director command: {err.reason}") from None
+    except (TypeError, ValueError, RecursionError) as err:
+        raise ProtocolError("malformed", f"a director command must be JSON: {err}") from None
     if not isinstance(obj, Mapping):
         raise ProtocolError("malformed", f"a director command is a JSON object, not "
                                          f"{type(obj).__name__}")
@@ -109,6 +126,7 @@ def parse_command(obj: Any, room: Room) -> tuple[str, dict[str, Any]]:
                                              f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
         body[name] = value
     _CHECKS[op](op, body, room)
+    body["by"] = account
     return fact, body
 
 

@@ -17,7 +17,21 @@ What the hub publishes (docs/protocol.md):
 * ``result/{table}/{round}/{board}`` (retained) once a board is over, again when confirmed;
 * ``results/ranking/{section}`` and ``results/traveller/{section}/{board}`` (retained): the
   live scores (hub.scoring), again when a result or a ruling changes them;
-* ``hub/status`` (retained): birth and last will.
+* ``hub/status`` (retained): birth and last will; while it runs, at most once a second when
+  they change, its counters (events accepted, duplicates, messages refused by reason code)
+  and the head of the log's hash chain.
+
+Director commands come on ``hub/cmd/{account}``: only from the ``director`` and ``scorer``
+accounts (hub.director), and the fact logged names the account (``by``). A command on the
+bare ``hub/cmd`` of earlier versions, or for any other account, is refused with a log line
+and counted; commands get no reply.
+
+The event log's hash chain (hub.store) is verified when the hub starts. A broken chain never
+stops it: the position and the problem are logged (critical) and published in ``hub/status``
+(``chain_broken``), every record is kept and replayed as stored (the hub cannot tell which
+version of a changed record is true: the director can, from the evidence, which stays in the
+file), nothing is refused, and new records are chained to the stored head. The break stays
+reported at every start until the log is replaced by a new data directory.
 
 Everything the room's state depends on is in the log: device events as accepted, and the
 hub's own facts (the event set-up first, then round starts, clock ticks that found
@@ -40,13 +54,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+import msgspec
+from msgspec import UNSET
+
 from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import LOG_NAME, EventLog, Record, StoredRecord, StoreError
+from hub.store import LOG_NAME, ChainReport, EventLog, Record, StoredRecord, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
+from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
@@ -58,14 +76,21 @@ from wire.protocol import (
     salvage,
     topic_alert,
     topic_dealer_reply,
-    topic_hub_command,
     topic_hub_status,
     topic_reply,
     topic_result,
     topic_seat,
     topic_state,
 )
-from wire.views import AlertView, HubStatus, ResultView, SeatView, TableView, View
+from wire.views import (
+    AlertView,
+    HubCounters,
+    HubStatus,
+    ResultView,
+    SeatView,
+    TableView,
+    View,
+)
 
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
@@ -77,6 +102,7 @@ log = logging.getLogger(__name__)
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
+_STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 
 
 class RoomSetup(Protocol):
@@ -98,6 +124,14 @@ class HubStats:
     batches: int = 0
     published: int = 0
     rejected_by_code: dict[str, int] = field(default_factory=dict)
+    refused_by_code: dict[str, int] = field(default_factory=dict)   # not events: commands...
+
+    def refused(self) -> dict[str, int]:
+        """Every message refused, events and others, by reason code."""
+        out = dict(self.rejected_by_code)
+        for code, n in self.refused_by_code.items():
+            out[code] = out.get(code, 0) + n
+        return dict(sorted(out.items()))
 
 
 def _dumps(obj: Any) -> str:
@@ -138,6 +172,7 @@ class Hub:
         self.stats = HubStats()
         self.double_dummy = double_dummy   # the result screens' tables (endplay, a worker)
         self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
+        self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._attach(self.room)
@@ -157,6 +192,30 @@ class Hub:
         self._results: dict[tuple[str, int, int], str] = {}
         self._seat_keys: dict[tuple[str, Seat], tuple[Any, ...]] = {}
         self.listeners: list[Callable[[str, Any], None]] = []  # (what, data) after changes
+        self._started = 0.0
+        self._status_sent = -_STATUS_SECONDS     # time.monotonic() of the last hub/status
+        self._status_last = ""
+        self._status_timer: asyncio.TimerHandle | None = None
+
+    def _verify_chain(self) -> ChainReport | None:
+        """The log's hash chain walked before anything is replayed (module docstring: a
+        broken chain is reported, never fatal). None when the log cannot be read for it (the
+        replay that follows says why)."""
+        started = time.perf_counter()
+        try:
+            report = self.log.verify()
+        except StoreError as err:
+            log.error("event log hash chain not verified: %s", err)
+            return None
+        if report.intact:
+            log.info("event log %s: %s (%.2f s)", self.log.path, report,
+                     time.perf_counter() - started)
+        else:
+            log.critical("event log %s: %s. The hub goes on: every record is kept and "
+                         "replayed as stored, new ones are chained to the stored head; the "
+                         "director must look at the record at position %d (tenace log verify)",
+                         self.log.path, report, report.broken_at)
+        return report
 
     # The room and its log ------------------------------------------------------------------
     def _open_room(self, setup: RoomSetup | None,
@@ -294,14 +353,16 @@ class Hub:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         status = topic_hub_status()
+        self._started = self.clock()
         will = (status, HubStatus(online=False).to_json(), 1, True)
-        birth = (status, HubStatus(online=True, started=self.clock(),
+        birth = (status, HubStatus(online=True, started=self._started,
                                    tables=len(self.room.tables)).to_json(), 1, True)
         client = MqttClient(self.url, self.client_id, will=will, birth=birth,
                             on_message=self._receive, start=False)
         self._client = client
+        # hub/cmd without an account too: refused, with a log line saying where to send it.
         for topic_filter in (f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status",
-                             topic_hub_command(), f"{ROOT}/dealer/+/ev"):
+                             f"{ROOT}/hub/cmd/+", f"{ROOT}/hub/cmd", f"{ROOT}/dealer/+/ev"):
             client.subscribe(topic_filter, 1, wait=False)
         client.start()
         try:
@@ -315,6 +376,8 @@ class Hub:
                 self.bridgemate = DataConnector(self, *self.bridgemate_address)
                 await self.bridgemate.start()
             self.republish()
+            if self.chain is not None and not self.chain.intact:
+                self._send_status()   # the director hears of it at once (else: birth first)
             _settle_memory()
             if self.room.double_dummy.enabled:   # ahead of the first table to finish
                 self._solver.submit(prepare_double_dummy, self.room,
@@ -327,6 +390,8 @@ class Hub:
                 await ticker
             self._flush()
         finally:
+            if self._status_timer is not None:
+                self._status_timer.cancel()
             if self.console is not None:
                 await self.console.stop()
             if self.bridgemate is not None:
@@ -413,6 +478,7 @@ class Hub:
             try:
                 topic = parse_topic(message.topic)
             except ProtocolError as err:
+                self._refused(err.code)
                 log.warning("message on %r ignored: %s", message.topic, err.reason)
                 continue
             try:
@@ -425,12 +491,14 @@ class Hub:
                     self._presence(topic.table, topic.device, message.payload, records,
                                    alerts, changed)
                 elif topic.kind == "hub_cmd":
-                    self._command(message.payload, records, alerts, changed)
+                    self._command(topic.account, message.payload, records, alerts, changed)
                 elif topic.kind == "dealer_ev":
                     assert topic.device is not None
                     self._dealer_event(topic.device, message.payload, records, replies, alerts)
             except Exception:  # a bug must cost one message, never the batch or the hub
+                self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
+        self._status_changed()
         if records:
             try:
                 self.log.append_many(records)
@@ -532,15 +600,17 @@ class Hub:
 
     def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
                   alerts: list[Alert], changed: set[str]) -> None:
-        try:
-            online = json.loads(payload)["online"]
+        try:   # bounded (size, depth, valid text) before it is parsed, like every message
+            online = msgspec.json.decode(check_payload(payload))["online"]
             if not isinstance(online, bool):
                 raise TypeError("online must be true or false")
-        except (ValueError, KeyError, TypeError) as err:
+        except (ValueError, KeyError, TypeError, RecursionError, msgspec.DecodeError) as err:
             if payload:  # an empty retained payload clears the status: nothing to say
-                log.warning("status of %s at %s not understood: %s", device, table, err)
+                self._refused("bad_status")
+                log.warning("status of %s at %s not understood: %.200s", device, table, err)
             return
         if table not in self.room.tables:
+            self._refused("unknown_table")
             log.warning("status of %s for unknown table %s ignored", device, table)
             return
         info = self.room.devices.get(device)
@@ -559,25 +629,53 @@ class Hub:
             alerts.extend(raised)
         changed.add(table)
 
-    def _command(self, payload: bytes, records: list[Record], alerts: list[Alert],
-                 changed: set[str]) -> None:
-        try:
-            obj = json.loads(payload)
-        except ValueError as err:
-            log.warning("director command is not JSON: %s", err)
+    def _command(self, account: str | None, payload: bytes, records: list[Record],
+                 alerts: list[Alert], changed: set[str]) -> None:
+        """A command over MQTT, on ``hub/cmd/{account}``: only the director's and the
+        scorer's accounts are taken (the broker's ACL lets an account write only its own
+        topic; the hub refuses the others itself too). No reply: refusals are logged."""
+        from hub.director import COMMAND_ACCOUNTS
+        if account is None:
+            self._refused("no_account")
+            log.warning("director command on %s/hub/cmd refused: commands go to "
+                        "%s/hub/cmd/{account}, the account that gives them", ROOT, ROOT)
             return
-        result = self._director(obj, records, alerts, changed)
+        if account not in COMMAND_ACCOUNTS:
+            self._refused("not_allowed")
+            log.warning("director command from account %r refused: only %s give commands",
+                        account, " and ".join(COMMAND_ACCOUNTS))
+            return
+        try:
+            obj = msgspec.json.decode(check_payload(payload))
+        except ProtocolError as err:
+            self._refused(err.code)
+            log.warning("director command from %s refused (%s): %s", account, err.code,
+                        err.reason)
+            return
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as err:
+            self._refused("malformed")
+            log.warning("director command from %s is not JSON: %.200s", account, err)
+            return
+        result = self._director(obj, records, alerts, changed, account)
         if not result.get("ok"):
-            log.warning("director command %r refused: %s", obj, result.get("error"))
+            self._refused(result.get("code", "refused"))
+            log.warning("director command from %s refused: %s", account, result.get("error"))
+
+    def _refused(self, code: str) -> None:
+        """A message other than an event refused (events: :meth:`_rejected`)."""
+        self.stats.refused_by_code[code] = self.stats.refused_by_code.get(code, 0) + 1
 
     # Director ------------------------------------------------------------------------------
-    def director(self, command: Any, account: str | None = None) -> dict[str, Any]:
-        """A director command from the console (on the loop): logged (with the console user
-        who gave it, ``account``, as ``"by"``), applied, published."""
+    def director(self, command: Any, account: str = "console") -> dict[str, Any]:
+        """A director command from the console (on the loop): logged, applied, published.
+        ``account``: who gave it, the console's logged-in user (the fact's ``by``)."""
         records: list[Record] = []
         alerts: list[Alert] = []
         changed: set[str] = set()
         result = self._director(command, records, alerts, changed, account)
+        code = result.pop("code", None)
+        if code is not None:
+            self._refused(code)
         if records:
             try:
                 self.log.append_many(records)
@@ -588,23 +686,24 @@ class Hub:
         self._publish_alerts(alerts)
         self._publish_tables(changed)
         self._publish_scores()
+        self._status_changed()
         return result
 
     def _director(self, command: Any, records: list[Record], alerts: list[Alert],
-                  changed: set[str], account: str | None = None) -> dict[str, Any]:
+                  changed: set[str], account: str) -> dict[str, Any]:
         from hub.director import parse_command
         try:
-            kind, body = parse_command(command, self.room)
+            kind, body = parse_command(command, self.room, account)
         except (ProtocolError, HubError) as err:
-            return {"ok": False, "error": getattr(err, "reason", str(err))}
+            return {"ok": False, "error": getattr(err, "reason", str(err)),
+                    "code": getattr(err, "code", "refused")}
         now = self.clock()
-        logged = body if account is None else {**body, "by": account}   # as it is replayed
         try:
-            raised = self.room.fact(kind, logged, now)
+            raised = self.room.fact(kind, body, now)
         except HubError as err:  # parse_command checked; this is a bug, not a crash
             log.exception("director command %s %r failed", kind, body)
             return {"ok": False, "error": str(err)}
-        records.append(Record.fact(kind, logged, hub_time=now, source="director"))
+        records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
         if kind in ("round_start", "table_mode"):
             changed.update(self.room.tables)
@@ -620,6 +719,41 @@ class Hub:
             self.log.append(Record.fact(kind, body, hub_time=now, source=source))
         except StoreError as err:
             log.critical("fact %s not stored: %s", kind, err)
+
+    # hub/status: counters and the chain's head ----------------------------------------------
+    def status(self) -> HubStatus:
+        """What ``hub/status`` says while the hub runs."""
+        position, digest = self.log.head()
+        broken = self.chain.broken_at if self.chain is not None else None
+        return HubStatus(online=True, started=self._started, tables=len(self.room.tables),
+                         counters=HubCounters(self.stats.accepted, self.stats.duplicates,
+                                              self.stats.refused()),
+                         chain=f"{position}:{digest}",
+                         chain_broken=UNSET if broken is None else broken)
+
+    def _status_changed(self) -> None:
+        """Republish ``hub/status`` soon: at once, or a second after the last time."""
+        loop = self._loop
+        if self._status_timer is not None or loop is None or loop.is_closed():
+            return
+        delay = max(0.0, self._status_sent + _STATUS_SECONDS - time.monotonic())
+        self._status_timer = loop.call_later(delay, self._send_status)
+
+    def _send_status(self) -> None:
+        self._status_timer = None
+        client = self._client
+        if client is None or client.closed:
+            return
+        try:
+            payload = self.status().to_json()
+        except StoreError as err:
+            log.error("hub status not published: %s", err)
+            return
+        if payload != self._status_last:
+            self._status_last = payload
+            self._status_sent = time.monotonic()
+            client.send(topic_hub_status(), payload, 1, True)
+            self.stats.published += 1
 
     # Publishing ----------------------------------------------------------------------------
     def _retain(self, topic_name: str, payload: str, force: bool = False) -> None:

@@ -14,7 +14,21 @@ Durability (``durability=``), both in WAL mode, both atomic per transaction:
   batch with :meth:`EventLog.append_many`.
 
 The database refuses ``UPDATE`` and ``DELETE`` on the events table (triggers created with
-the schema). Exceptions::
+the schema).
+
+Hash chain (schema version 2): every record has a SHA-256 ``hash`` in the ``chain`` table
+(same ``position``), the hash of the previous record's hash (64 hex digits; 64 zeros before
+the first record) followed by the canonical encoding of this record's fields (position,
+event id, source, table, device, seq, device time, hub time, type, payload: a JSON array,
+ASCII, no spaces). A record changed, inserted or removed anywhere but at the end breaks the
+chain at that position: :meth:`EventLog.verify` walks it and names the first broken one.
+Removing the last records and recomputing the hashes (anyone who can write the file can)
+is seen only against a head noted elsewhere: the hub publishes its head (position and hash)
+in ``hub/status`` and ``tenace log verify --head POSITION:HASH`` checks a noted one. A log
+of schema version 1 (no chain) is upgraded in place when opened: its chain is computed
+over the existing rows in one transaction, and the upgrade logged; no row is changed.
+
+Exceptions::
 
     HubError
     └── StoreError                 the log cannot be opened, read or written (names the file)
@@ -23,6 +37,7 @@ the schema). Exceptions::
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -41,17 +56,19 @@ from wire.durability import Durability
 from wire.protocol import Envelope
 
 __all__ = [
-    "LOG_NAME", "SCHEMA_VERSION", "SOURCES", "Durability", "EventLog", "HubError", "Record",
-    "SchemaVersionError", "StoreError", "StoredRecord", "new_event_id",
+    "GENESIS", "LOG_NAME", "SCHEMA_VERSION", "SOURCES", "ChainReport", "Durability", "EventLog",
+    "HubError", "Record", "SchemaVersionError", "StoreError", "StoredRecord", "chain_hash",
+    "new_event_id", "parse_head", "verify_data",
 ]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2                   # 2: the hash chain; 1 (no chain) is upgraded on open
 LOG_NAME = "events.sqlite3"          # the file the hub keeps in its --data directory
 SOURCES = ("device", "hub", "director")
 _APPLICATION = "tenace-hub-event-log"
 _CHUNK = 1000                        # rows fetched per query while replaying
+GENESIS = "0" * 64                   # the "previous hash" of the first record
 
 _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -72,14 +89,28 @@ _SCHEMA = (
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only: UPDATE refused'); END""",
     """CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only: DELETE refused'); END""",
-    f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}'), "
-    f"('application', '{_APPLICATION}')",
 )
+# Version 2: the hash chain, a table beside the events (an upgrade adds it, changing no row).
+_CHAIN_SCHEMA = (
+    """CREATE TABLE chain (
+        position    INTEGER PRIMARY KEY,
+        hash        TEXT NOT NULL CHECK (length(hash) = 64)
+    )""",
+    """CREATE TRIGGER chain_no_update BEFORE UPDATE ON chain
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: UPDATE refused'); END""",
+    """CREATE TRIGGER chain_no_delete BEFORE DELETE ON chain
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: DELETE refused'); END""",
+)
+_META = (f"INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}'), "
+         f"('application', '{_APPLICATION}')")
 
 _COLUMNS = ("event_id, source, table_id, device, seq, device_time, hub_time, type, payload")
-_INSERT = (f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+_INSERT = (f"INSERT INTO events (position, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
            "ON CONFLICT (event_id) DO NOTHING")
+_INSERT_HASH = "INSERT INTO chain (position, hash) VALUES (?, ?)"
 _SELECT = f"SELECT position, {_COLUMNS} FROM events"
+_HEAD = ("SELECT (SELECT coalesce(max(position), 0) FROM events), "
+         "(SELECT hash FROM chain ORDER BY position DESC LIMIT 1)")
 
 
 class StoreError(HubError):
@@ -92,7 +123,58 @@ class StoreError(HubError):
 
 
 class SchemaVersionError(StoreError):
-    """The file is a Tenace event log of a schema version this hub does not read."""
+    """The file is a Tenace event log of a schema version this hub does not read (or, opened
+    with ``upgrade=False``, one it would have to upgrade first)."""
+
+
+def _time(value: Any) -> Any:
+    """A time as the REAL column gives it back (an integer is stored as a float)."""
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _other(value: Any) -> Any:
+    """What a file edited by hand may hold where text or a number belongs (a BLOB): still
+    one spelling, so an old log with it can be chained and verified."""
+    if isinstance(value, bytes):
+        return {"blob": value.hex()}
+    raise TypeError(f"cannot chain a {type(value).__name__}")
+
+
+def chain_hash(previous: str, position: int, fields: tuple[Any, ...]) -> str:
+    """The chain hash of the record at ``position`` whose columns are ``fields`` (event id,
+    source, table, device, seq, device time, hub time, type, payload), after ``previous``.
+
+    The encoding is canonical: a JSON array in a fixed order, ASCII only (any text, even a
+    lone surrogate, has one spelling), no spaces, times as floats (what SQLite returns).
+    Whatever a damaged file holds has a hash: the chain never stops a log from opening."""
+    event_id, source, table_id, device, seq, device_time, hub_time, kind, payload = fields
+    canonical = json.dumps([position, event_id, source, table_id, device, seq,
+                            _time(device_time), _time(hub_time), kind, payload],
+                           ensure_ascii=True, separators=(",", ":"), default=_other)
+    return hashlib.sha256((previous + canonical).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ChainReport:
+    """What :meth:`EventLog.verify` found: ``intact``, or ``broken_at`` (the first position
+    where the chain does not hold) with the ``problem``; ``head`` is the last record's
+    ``(position, hash)`` (``(0, GENESIS)`` for an empty log)."""
+
+    records: int
+    head: tuple[int, str]
+    broken_at: int | None = None
+    problem: str = ""
+
+    @property
+    def intact(self) -> bool:
+        return self.broken_at is None
+
+    def __str__(self) -> str:
+        position, digest = self.head
+        if self.intact:
+            return (f"hash chain intact: {self.records} records, head {position}:{digest}")
+        return (f"hash chain BROKEN at position {self.broken_at}: {self.problem} "
+                f"({self.records} records, head {position}:{digest})")
 
 
 def new_event_id(prefix: str = "hub") -> str:
@@ -180,7 +262,7 @@ def _stored(row: tuple[Any, ...]) -> StoredRecord:
                         device_time, position=pos)
 
 
-def _params(record: Record) -> tuple[Any, ...]:
+def _fields(record: Record) -> tuple[Any, ...]:
     if not isinstance(record, Record):
         raise TypeError(f"expected a Record, got {type(record).__name__}")
     return (record.event_id, record.source, record.table_id, record.device, record.seq,
@@ -195,7 +277,7 @@ class EventLog:
     """
 
     def __init__(self, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-                 verify: bool = True):
+                 verify: bool = True, upgrade: bool = True):
         try:
             self.durability = Durability(durability)
         except ValueError:
@@ -220,7 +302,7 @@ class EventLog:
         except sqlite3.Error as err:
             raise StoreError(self.path, f"cannot open the event log: {err}") from err
         try:
-            self._prepare(verify)
+            self._prepare(verify, upgrade)
         except BaseException:
             self._conn.close()
             self._conn = None
@@ -228,13 +310,15 @@ class EventLog:
 
     @classmethod
     def open(cls, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-             verify: bool = True) -> EventLog:
+             verify: bool = True, upgrade: bool = True) -> EventLog:
         """Open the log at ``path``, creating it (and its directory) when it does not exist.
 
         An existing file that is not a readable Tenace event log raises StoreError and is left
-        untouched; ``verify`` also runs SQLite's ``quick_check`` over the whole file.
+        untouched; ``verify`` also runs SQLite's ``quick_check`` over the whole file. A log of
+        schema version 1 is upgraded (its hash chain computed, module docstring), or, with
+        ``upgrade=False``, refused with SchemaVersionError and left as it is.
         """
-        return cls(path, durability=durability, verify=verify)
+        return cls(path, durability=durability, verify=verify, upgrade=upgrade)
 
     @classmethod
     def memory(cls) -> EventLog:
@@ -243,7 +327,7 @@ class EventLog:
 
     # Opening ---------------------------------------------------------------------------
 
-    def _prepare(self, verify: bool) -> None:
+    def _prepare(self, verify: bool, upgrade: bool) -> None:
         conn = self._db()
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
@@ -270,29 +354,70 @@ class EventLog:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                        for statement in _SCHEMA:
+                        for statement in (*_SCHEMA, *_CHAIN_SCHEMA, _META):
                             conn.execute(statement)
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-            self._check_version(conn)
+            self._check_version(conn, upgrade)
         except sqlite3.Error as err:
             raise StoreError(self.path, f"cannot read the event log: {err}") from err
 
-    def _check_version(self, conn: sqlite3.Connection) -> None:
+    def _check_version(self, conn: sqlite3.Connection, upgrade: bool) -> None:
         rows = dict(conn.execute("SELECT key, value FROM meta"))
         if rows.get("application") != _APPLICATION or "events" not in {
                 name for (name,) in conn.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table'")}:
             raise StoreError(self.path, "not a Tenace event log (no Tenace meta data)")
         found = rows.get("schema_version")
+        if found == "1":
+            if not upgrade:
+                raise SchemaVersionError(self.path, "event log schema version 1 (no hash "
+                                                    "chain yet): the hub adds the chain when it "
+                                                    "next opens the log")
+            self._upgrade(conn)
+            return
         if found != str(SCHEMA_VERSION):
             newer = found is not None and found.isdigit() and int(found) > SCHEMA_VERSION
             hint = " (written by a newer Tenace: upgrade the hub)" if newer else ""
             raise SchemaVersionError(self.path, f"event log schema version {found!r}, this hub "
                                                 f"reads version {SCHEMA_VERSION}{hint}")
+
+    def _upgrade(self, conn: sqlite3.Connection) -> None:
+        """Schema 1 -> 2 in one transaction: the chain table, a hash for every existing row
+        (in position order), the new version. No event row is changed; on any error nothing
+        is (the file stays a version 1 log)."""
+        started = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                            ).fetchone() == ("1",):   # not upgraded meanwhile by another
+                for statement in _CHAIN_SCHEMA:
+                    conn.execute(statement)
+                previous, last, n = GENESIS, 0, 0
+                while True:
+                    rows = conn.execute(f"{_SELECT} WHERE position > ? ORDER BY position "
+                                        "LIMIT ?", (last, _CHUNK)).fetchall()
+                    if not rows:
+                        break
+                    for row in rows:
+                        previous = chain_hash(previous, row[0], tuple(row[1:]))
+                        conn.execute(_INSERT_HASH, (row[0], previous))
+                    last, n = rows[-1][0], n + len(rows)
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                             (str(SCHEMA_VERSION),))
+                conn.execute("COMMIT")
+                log.warning("event log %s upgraded from schema version 1 to %d: hash chain "
+                            "computed over its %d records in %.2f s (no record changed)",
+                            self.path, SCHEMA_VERSION, n, time.perf_counter() - started)
+            else:
+                conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     # Life cycle ------------------------------------------------------------------------
 
@@ -331,15 +456,7 @@ class EventLog:
     def append(self, record: Record) -> int | None:
         """Append one record, committed (durable) before returning. Returns its position,
         or None when its ``event_id`` is already in the log (the duplicate is ignored)."""
-        params = _params(record)
-        with self._lock:
-            conn = self._db()
-            try:
-                cur = conn.execute(_INSERT, params)
-            except sqlite3.Error as err:
-                raise StoreError(self.path, f"cannot append event {record.event_id!r}: "
-                                            f"{err}") from err
-            return cur.lastrowid if cur.rowcount == 1 else None
+        return self.append_many([record])[0]
 
     def append_many(self, records: Iterable[Record]) -> list[int | None]:
         """Append records in ONE transaction: all are written or none (the batch is rolled
@@ -352,10 +469,21 @@ class EventLog:
             current = "?"
             try:
                 conn.execute("BEGIN IMMEDIATE")
+                # The head: after the last event, chained to the last hash stored. (A log
+                # damaged by hand keeps taking records: verify() names where it broke.)
+                last, previous = conn.execute(_HEAD).fetchone()
+                previous = previous if isinstance(previous, str) else GENESIS
                 for record in batch:
                     current = getattr(record, "event_id", "?")
-                    cur = conn.execute(_INSERT, _params(record))
-                    positions.append(cur.lastrowid if cur.rowcount == 1 else None)
+                    fields = _fields(record)
+                    digest = chain_hash(previous, last + 1, fields)
+                    cur = conn.execute(_INSERT, (last + 1, *fields))
+                    if cur.rowcount == 1:
+                        conn.execute(_INSERT_HASH, (last + 1, digest))
+                        last, previous = last + 1, digest
+                        positions.append(last)
+                    else:
+                        positions.append(None)
                 conn.execute("COMMIT")
             except BaseException as err:
                 if conn.in_transaction:
@@ -363,9 +491,10 @@ class EventLog:
                         conn.execute("ROLLBACK")
                     except sqlite3.Error as rollback:
                         log.error("rolling back a batch in %s: %s", self.path, rollback)
-                if isinstance(err, sqlite3.Error):
-                    raise StoreError(self.path, f"batch of {len(batch)} events not written "
-                                                f"(at event {current!r}): {err}") from err
+                if isinstance(err, sqlite3.Error | OverflowError | UnicodeError):
+                    what = (f"event {current!r}" if len(batch) == 1 else
+                            f"batch of {len(batch)} events (at event {current!r})")
+                    raise StoreError(self.path, f"cannot append {what}: {err}") from err
                 raise
             return positions
 
@@ -416,9 +545,98 @@ class EventLog:
                 yield _stored(row)
             last = rows[-1][0]
 
+    def head(self) -> tuple[int, str]:
+        """The chain's head: the last record's ``(position, hash)``, ``(0, GENESIS)`` when
+        the log is empty. Noted elsewhere, it shows later whether records were removed."""
+        rows = self._query("SELECT position, hash FROM chain ORDER BY position DESC LIMIT 1")
+        return (int(rows[0][0]), str(rows[0][1])) if rows else (0, GENESIS)
+
+    def verify(self, head: tuple[int, str] | None = None) -> ChainReport:
+        """Walk the hash chain from the first record; the report names the first position
+        where it breaks: a record whose hash does not match its fields and its predecessor
+        (changed, or a record before it inserted or removed), a record without a hash, a
+        gap in the positions, a hash left by a removed record. ``head``: a ``(position,
+        hash)`` noted earlier (``hub/status``), which the chain must still hold. Reads only;
+        never raises for damage (StoreError only when the file cannot be read)."""
+        broken: list[tuple[int, str]] = []
+        previous, last, n = GENESIS, 0, 0
+        noted: str | None = None
+        while not broken:
+            rows = self._query(
+                f"SELECT e.position, {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))}"
+                ", c.hash FROM events e LEFT JOIN chain c ON c.position = e.position "
+                "WHERE e.position > ? ORDER BY e.position LIMIT ?", (last, _CHUNK))
+            if not rows:
+                break
+            for row in rows:
+                position, fields, stored = row[0], tuple(row[1:-1]), row[-1]
+                n += 1
+                if position != last + 1:
+                    broken.append((last + 1, f"records {last + 1} to {position - 1} are "
+                                             "missing (removed)"))
+                    break
+                if stored is None:
+                    broken.append((position, f"record {fields[0]!r} has no hash (written "
+                                             "outside the hub)"))
+                    break
+                try:
+                    expected = chain_hash(previous, position, fields)
+                except (TypeError, ValueError) as err:
+                    expected = f"unreadable: {err}"
+                if stored != expected:
+                    broken.append((position, f"record {fields[0]!r} does not match its hash "
+                                             "(it was changed, or a record before it was "
+                                             "inserted or removed)"))
+                    break
+                if head is not None and position == head[0]:
+                    noted = stored
+                previous, last = stored, position
+        orphan = self._query("SELECT min(position) FROM chain WHERE position NOT IN "
+                             "(SELECT position FROM events)")[0][0]
+        if orphan is not None:
+            broken.append((int(orphan), "a hash without its record (the record was "
+                                        "removed)"))
+        if head is not None and not broken:
+            position, digest = head
+            if noted is None:
+                broken.append((position, f"the noted head {position} is beyond the last "
+                                         f"record ({last}): records were removed"))
+            elif noted != digest:
+                broken.append((position, f"the record at the noted head {position} has "
+                                         f"another hash than the one noted ({digest:.16}...)"))
+        records = self.count()
+        if broken:
+            at, problem = min(broken)
+            return ChainReport(records, self.head(), at, problem)
+        return ChainReport(records, self.head())
+
     def tail(self, n: int) -> list[StoredRecord]:
         """The last ``n`` records, in position order."""
         if n <= 0:
             return []
         rows = self._query(f"{_SELECT} ORDER BY position DESC LIMIT ?", (n,))
         return [_stored(row) for row in reversed(rows)]
+
+
+def parse_head(text: str) -> tuple[int, str]:
+    """``POSITION:HASH`` (as ``hub/status`` and :class:`ChainReport` print a head) as a pair;
+    ValueError names what is wrong."""
+    position, _, digest = text.strip().partition(":")
+    if not position.isdigit() or len(digest) != 64 or any(
+            c not in "0123456789abcdef" for c in digest):
+        raise ValueError(f"a chain head is POSITION:HASH (64 lowercase hex digits), "
+                         f"not {text!r:.100}")
+    return int(position), digest
+
+
+def verify_data(data: Path | str, head: tuple[int, str] | None = None) -> ChainReport:
+    """Verify the event log of a hub's data directory, changing nothing (``tenace log
+    verify``): a missing log, one that is not a Tenace log, or a version 1 log (not chained
+    yet) raises StoreError."""
+    folder = Path(data)
+    file = folder / LOG_NAME if folder.is_dir() else folder
+    if not file.is_file():
+        raise StoreError(str(file), "no event log here (the hub keeps it in DIR/"
+                                    f"{LOG_NAME})")
+    with EventLog.open(file, upgrade=False) as opened:
+        return opened.verify(head)

@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_users_parser(sub)
     from tenace import deploy_cli
     deploy_cli.add_parser(sub)
+    _add_log_parser(sub)
     return parser
 
 
@@ -139,6 +140,36 @@ def _password(path: str | None) -> str:
     if getpass.getpass("again: ") != first:
         raise commands.CommandError("the two passwords differ")
     return first
+
+
+def _add_log_parser(sub: Any) -> None:
+    """``tenace log verify``: the hub's event log checked without the hub (hub.store)."""
+    logs = sub.add_parser(
+        "log", help="the hub's event log: verify its hash chain",
+        description="Jobs on the event log a hub keeps in its data directory.")
+    jobs = logs.add_subparsers(dest="job", required=True, metavar="JOB")
+    verify = jobs.add_parser(
+        "verify", help="walk the hash chain; exit 0 intact, 1 broken, 2 unreadable",
+        description="Walk the log's hash chain and print the first position where a record "
+                    "was changed, inserted or removed. Reads only. Exit status: 0 intact, "
+                    "1 broken, 2 no log or not readable (or not chained yet: schema 1).")
+    verify.add_argument("--data", required=True, metavar="DIR",
+                        help="the hub's data directory (or the log file itself)")
+    verify.add_argument("--head", metavar="POSITION:HASH",
+                        help="a chain head noted earlier (hub/status): the log must still "
+                             "hold it, so records removed from the end are seen too")
+    verify.set_defaults(run=_log_verify)
+
+
+def _log_verify(args: argparse.Namespace) -> int:
+    from hub.store import StoreError, parse_head, verify_data
+    try:
+        head = None if args.head is None else parse_head(args.head)
+        report = verify_data(args.data, head)
+    except (StoreError, ValueError) as err:
+        raise commands.CommandError(str(err)) from err
+    print(report)
+    return 0 if report.intact else 1
 
 
 def _add_devices_parser(sub: Any) -> None:

@@ -99,9 +99,10 @@ def topic_hub_status() -> str:
     return f"{ROOT}/hub/status"
 
 
-def topic_hub_command() -> str:
-    """Director console and tools -> hub (ACL: director only)."""
-    return f"{ROOT}/hub/cmd"
+def topic_hub_command(account: str) -> str:
+    """Director's and scoring tools -> hub, on their own account's topic (ACL: the
+    ``director`` and ``scorer`` accounts, each its own), so every ruling names who made it."""
+    return f"{ROOT}/hub/cmd/{_check('account', account, _ID)}"
 
 
 def topic_alert(alert_id: str) -> str:
@@ -149,7 +150,9 @@ def topic_dealer_status(device: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
-    hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller."""
+    hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller.
+    ``account``: the account a ``hub_cmd`` was published for (None on the bare ``hub/cmd``
+    topic of earlier versions, which the hub refuses)."""
 
     kind: str
     table: str | None = None
@@ -159,6 +162,7 @@ class Topic:
     round: int | None = None
     board: int | None = None
     section: str | None = None
+    account: str | None = None
 
 
 def parse_topic(topic: str) -> Topic:
@@ -186,8 +190,9 @@ def parse_topic(topic: str) -> Topic:
                 return Topic("cmd", table, device)
         elif rest == ["hub", "status"]:
             return Topic("hub_status")
-        elif rest == ["hub", "cmd"]:
-            return Topic("hub_cmd")
+        elif rest[:2] == ["hub", "cmd"] and len(rest) in (2, 3):
+            return Topic("hub_cmd", account=_check("account", rest[2], _ID)
+                         if len(rest) == 3 else None)
         elif (rest[0] == "result" and len(rest) == 4 and rest[2].isdigit()
               and rest[3].isdigit()):
             return Topic("result", _check("table", rest[1], _TABLE), round=int(rest[2]),

@@ -35,7 +35,8 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
-    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubStatus", "LastTrick",
+    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubCounters", "HubStatus",
+    "LastTrick",
     "NextPair", "NextRound", "Number", "Pairs", "RankingBoard", "RankingEntry",
     "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
     "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
@@ -417,12 +418,30 @@ class TravellerView(View, frozen=True):
 
 # Presence -------------------------------------------------------------------------------
 
+class HubCounters(Struct, frozen=True):
+    """What the hub has taken since it started: events ``accepted`` (logged), ``duplicates``
+    (acknowledged again, not logged), and every message ``refused``, by its reason code (the
+    reply's ``code`` for an event; for a command, a presence or a topic the code the hub's
+    log line gives)."""
+
+    accepted: int
+    duplicates: int
+    refused: dict[str, int]
+
+
 class HubStatus(View, frozen=True):
-    """``hub/status``: birth (``online`` true, when it started, how many tables) and will."""
+    """``hub/status``: birth (``online`` true, when it started, how many tables) and will.
+    While it runs the hub republishes it, at most once a second, with its ``counters`` and
+    the head of its event log's hash chain (``chain``, ``POSITION:HASH``: noted, it shows
+    later whether records were removed; ``chain_broken``: the first position where the
+    chain did not hold when the hub started, left out when it held)."""
 
     online: bool
     started: Number | UnsetType = UNSET
     tables: int | UnsetType = UNSET
+    counters: HubCounters | UnsetType = UNSET
+    chain: str | UnsetType = UNSET
+    chain_broken: int | UnsetType = UNSET
 
 
 class DeviceStatus(View, frozen=True):

@@ -176,20 +176,18 @@ class RoomHub:
         self.tables = ConsoleTables(room)
         self.console: Console | None = None
         self.facts: list[tuple[str, dict[str, Any], float]] = []
-        self.accounts: list[str | None] = []     # who gave each fact (the console's user)
 
     def hub_time(self) -> float:
         return self.tables.now
 
-    def director(self, command: Any, account: str | None = None) -> dict[str, Any]:
+    def director(self, command: Any, account: str = "console") -> dict[str, Any]:
         try:
-            kind, body = parse_command(command, self.room)
+            kind, body = parse_command(command, self.room, account)
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err))}
         now = self.hub_time()
         raised = self.room.fact(kind, body, now)
         self.facts.append((kind, body, now))
-        self.accounts.append(account)
         assert self.console is not None
         for alert in raised:
             self.console.alert_changed(alert)
@@ -713,8 +711,8 @@ def test_browser_law_9b_acknowledge_from_the_page_records_the_time(page: Any) ->
     wait(driver, lambda d: d.find_element("id", "detail-status").text.lower() == "acknowledged")
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.hub_time()
-    assert hub.facts[-1] == ("alert_acknowledge", {"id": alert_id}, hub.hub_time())
-    assert hub.accounts[-1] == "dora"          # the logged-in director gave it
+    assert hub.facts[-1] == ("alert_acknowledge", {"id": alert_id, "by": "dora"},
+                             hub.hub_time())            # the logged-in director gave it
     wait(driver, lambda d: d.find_element("id", f"alert-{alert_id}").get_attribute(
         "data-status") == "acknowledged")
     assert driver.find_element("id", "do-acknowledge").get_attribute("disabled") is not None

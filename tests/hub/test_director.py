@@ -91,8 +91,9 @@ def room_alert() -> tuple[Room, Alert]:
     return room, insufficient_bid(Tables(room))
 
 
-def apply(room: Room, obj: Any, t: float) -> tuple[str, dict[str, Any], list[Alert]]:
-    fact, body = parse_command(obj, room)
+def apply(room: Room, obj: Any, t: float, account: str = "director"
+          ) -> tuple[str, dict[str, Any], list[Alert]]:
+    fact, body = parse_command(obj, room, account)
     return fact, body, room.fact(fact, body, t)
 
 
@@ -102,7 +103,7 @@ def test_law_9b_acknowledge_records_when_attention_was_drawn(room_alert: tuple[R
                                                             ) -> None:
     room, alert = room_alert
     fact, body, (new,) = apply(room, {"op": "acknowledge", "id": alert.id}, START + 60)
-    assert (fact, body) == ("alert_acknowledge", {"id": alert.id})
+    assert (fact, body) == ("alert_acknowledge", {"id": alert.id, "by": "director"})
     assert new.status is AlertStatus.ACKNOWLEDGED and new.acknowledged_at == START + 60
     assert room.alerts[alert.id] == new
 
@@ -115,12 +116,13 @@ def test_law_81_rule_then_resolve(room_alert: tuple[Room, Alert]) -> None:
                                         "score": score}, START + 90)
     assert fact == "alert_rule"
     assert body == {"id": alert.id, "text": "27B1: 2H, no further rectification",
-                    "score": score}
+                    "score": score, "by": "director"}
     assert ruled.status is AlertStatus.RULED and ruled.ruled_at == START + 90
     assert ruled.acknowledged_at == START + 90    # a ruling draws attention if nothing did
-    assert ruled.ruling == {"text": "27B1: 2H, no further rectification", "score": score}
+    assert ruled.ruling == {"text": "27B1: 2H, no further rectification", "score": score,
+                            "by": "director"}
     fact, body, (done,) = apply(room, {"op": "resolve", "id": alert.id}, START + 95)
-    assert (fact, body) == ("alert_resolve", {"id": alert.id})
+    assert (fact, body) == ("alert_resolve", {"id": alert.id, "by": "director"})
     assert done.status is AlertStatus.RESOLVED and done.resolved_at == START + 95
     assert done.ruling == ruled.ruling
 
@@ -129,11 +131,12 @@ def test_resolve_with_a_note_and_no_ruling(room_alert: tuple[Room, Alert]) -> No
     room, alert = room_alert
     fact, body, (done,) = apply(room, {"op": "resolve", "id": alert.id,
                                        "text": "bid accepted by LHO"}, START + 30)
-    assert (fact, body) == ("alert_resolve", {"id": alert.id, "text": "bid accepted by LHO"})
+    assert (fact, body) == ("alert_resolve", {"id": alert.id, "text": "bid accepted by LHO",
+                                              "by": "director"})
     assert done.ruling == {"text": "bid accepted by LHO"} and done.resolved_at == START + 30
     _, body, _ = apply(make_room_with_alert(), {"op": "resolve", "id": alert.id, "text": "  "},
                        START)
-    assert body == {"id": alert.id}               # a blank note is no note
+    assert body == {"id": alert.id, "by": "director"}   # a blank note is no note
 
 
 def make_room_with_alert() -> Room:
@@ -145,13 +148,13 @@ def make_room_with_alert() -> Room:
 def test_round_start_and_table_mode() -> None:
     room = make_room()
     fact, body, raised = apply(room, {"op": "round_start", "round": 2}, START + 900)
-    assert (fact, body) == ("round_start", {"round": 2})
+    assert (fact, body) == ("round_start", {"round": 2, "by": "director"})
     assert room.clock.round == 2 and room.clock.started == START + 900
     assert {a.kind for a in raised} == {"late_table"}           # nobody played round 1
     fact, body, _ = apply(room, {"op": "round_start", "round": 2}, START + 960)
     assert room.clock.started == START + 960                    # the same round: clock again
     fact, body, _ = apply(room, {"op": "table_mode", "table": "A3", "strict": True}, START)
-    assert (fact, body) == ("table_mode", {"table": "A3", "strict": True})
+    assert (fact, body) == ("table_mode", {"table": "A3", "strict": True, "by": "director"})
     assert room.tables["A3"].strict is True
     apply(room, {"op": "table_mode", "table": "A3", "strict": False}, START)
     assert room.tables["A3"].strict is False
@@ -254,3 +257,44 @@ def test_acknowledging_twice_is_refused_and_keeps_the_first_time(
     with pytest.raises(AlertError, match="already acknowledged"):
         parse_command({"op": "acknowledge", "id": alert.id}, room)
     assert room.alerts[alert.id].acknowledged_at == START + 10
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ({"op": "rule", "id": "A1-1", "text": "a\ud800b"}, "malformed"),        # not text
+    ({"op": "rule", "id": "A1-1", "text": "ok", "score": {"a": [[[[[[[[[1]]]]]]]]]}},
+     "malformed"),                                                          # too deep
+    ({"op": "resolve", "id": "A1-1", "text": "x" * 70_000}, "too_large"),
+    ({"op": "round_start", "round": float("nan")}, "malformed"),
+    ({"op": "acknowledge", "id": "A1-1", "by": "director"}, "malformed"),   # by: the hub's
+])
+def test_a_command_the_log_could_not_keep_is_refused_before_anything(
+        room_alert: tuple[Room, Alert], command: dict[str, Any], code: str) -> None:
+    room, _ = room_alert
+    before = room.snapshot()
+    with pytest.raises(ProtocolError) as err:
+        parse_command(command, room, "director")
+    assert err.value.code == code and err.value.reason
+    assert room.snapshot() == before
+
+
+def test_the_fact_names_the_account_the_console_by_default(room_alert: tuple[Room, Alert]
+                                                           ) -> None:
+    room, alert = room_alert
+    assert parse_command({"op": "acknowledge", "id": alert.id}, room)[1]["by"] == "console"
+    fact, body = parse_command({"op": "ruling", "kind": "artificial", "table": "A1",
+                                "board": 1, "ns": "A+", "ew": "A-"}, room, "scorer")
+    assert fact == "ruling" and body["by"] == "scorer"
+    room.fact(fact, body, START)
+    assert room.scoring.rulings_json()[0]["by"] == "scorer"
+    with pytest.raises(ValueError, match="account"):
+        parse_command({"op": "acknowledge", "id": alert.id}, room, "")
+
+
+def test_the_console_shows_who_ruled(room_alert: tuple[Room, Alert]) -> None:
+    from hub.console_views import alert_summary
+    room, alert = room_alert
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] is None
+    apply(room, {"op": "rule", "id": alert.id, "text": "27B1"}, START + 5, "scorer")
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] == "scorer"
+    apply(room, {"op": "rule", "id": alert.id, "text": "27B1(b)"}, START + 9)
+    assert alert_summary(room.alerts[alert.id])["ruled_by"] == "director"

@@ -359,7 +359,7 @@ def test_bad_rulings_are_refused_with_their_reason_and_change_nothing(
     refused = s.director({"op": "ruling", **command})
     assert refused["ok"] is False and words in refused["error"], refused
     assert (s.room.snapshot(), s.room.scoring.section("A").ranking_json()) == before
-    assert s.facts == [("round_start", {"round": 1}, START + 1)]
+    assert s.facts == [("round_start", {"round": 1, "by": "console"}, START + 1)]
 
 
 def test_undo_of_a_ruling_that_does_not_exist_or_is_withdrawn_is_refused() -> None:

@@ -4,6 +4,7 @@ retained views, alerts to the director, results, the log, and bad input."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,22 @@ import pytest
 from bridgecore.cards import Seat
 from hub.room import Room, Section
 from hub.service import SETUP_FACT, Hub, HubRunner, data_log
+from hub.store import LOG_NAME
 from tenace.sim.devices import DeviceEvent
 from tenace.sim.driver import run_tables
 from tenace.sim.observer import Observer
 from tests.hub.test_table import DEALS, MOVEMENT
 from wire.mqtt import Message, MqttClient
-from wire.protocol import Envelope, Reply, topic_event, topic_seat, topic_state
+from wire.protocol import (
+    ROOT,
+    Envelope,
+    Reply,
+    topic_event,
+    topic_hub_command,
+    topic_hub_status,
+    topic_seat,
+    topic_state,
+)
 
 T0 = time.time()
 
@@ -252,3 +263,101 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
                                                     {"id": alert_id, "by": "dora"})]
     again = Hub(data_log(tmp_path), url=mosquitto.url, setup_loader=loader)
     assert again.room.alerts[alert_id].acknowledged_at == seen["acknowledged_at"]
+
+
+def wait_until(check: Any, timeout: float = 10.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got or time.monotonic() > deadline:
+            return got
+        time.sleep(0.05)
+
+
+def test_commands_name_their_account_and_other_accounts_are_refused(
+        broker_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Director commands over MQTT come on hub/cmd/{account}: the director's and the
+    scorer's are applied and the logged fact names them; the bare hub/cmd of earlier
+    versions and any other account are refused with a log line, and counted in hub/status."""
+    hub = hub_on(broker_url, tmp_path)
+    with HubRunner(hub) as running:
+        run_tables(broker_url, {"A1": revoke_script()})
+        (alert_id,) = running.call(lambda: [a.id for a in hub.room.alerts.open()])
+        tool = listen(broker_url, topic_hub_status())
+        acknowledge = json.dumps({"op": "acknowledge", "id": alert_id})
+        tool.publish(f"{ROOT}/hub/cmd", acknowledge, 1, wait=True)
+        tool.publish(topic_hub_command("A1-N"), acknowledge, 1, wait=True)
+        tool.publish(topic_hub_command("director"),
+                     json.dumps({"op": "ack", "by": "director"}), 1, wait=True)
+        tool.publish(topic_hub_command("director"), b"\x00\xff", 1, wait=True)
+        tool.publish(topic_hub_command("director"),
+                     json.dumps({"op": "rule", "id": alert_id, "text": "61B: established",
+                                 "by": "scorer"}), 1, wait=True)   # by is the hub's to say
+        tool.publish(topic_hub_command("director"),
+                     json.dumps({"op": "rule", "id": alert_id, "text": "64A1: one trick"}),
+                     1, wait=True)
+        tool.publish(topic_hub_command("scorer"),
+                     json.dumps({"op": "ruling", "kind": "artificial", "table": "A1",
+                                 "board": 1, "ns": "A+", "ew": "A-"}), 1, wait=True)
+
+        def counted() -> Any:
+            seen = [json.loads(m.payload) for m in drain(tool, 0.2) if m.payload]
+            return [s for s in seen if s.get("counters", {}).get("refused", {}).get(
+                "malformed") == 2]
+
+        statuses = wait_until(counted)
+        assert statuses, running.call(hub.stats.refused)
+        status = statuses[-1]
+        assert status["online"] and status["counters"]["refused"] == {
+            "malformed": 2, "no_account": 1, "not_allowed": 1, "unknown_command": 1}
+        assert status["counters"]["accepted"] == len(revoke_script())
+        position, digest = running.call(hub.log.head)
+        assert status["chain"] == f"{position}:{digest}" and "chain_broken" not in status
+        ruling = running.call(lambda: hub.room.alerts[alert_id].ruling)
+        assert ruling == {"text": "64A1: one trick", "by": "director"}
+        (scored,) = running.call(hub.room.scoring.rulings_json)
+        assert scored["by"] == "scorer" and scored["id"] == "R1"
+        tool.close()
+    messages = caplog.text
+    assert "commands go to tenace/v1/hub/cmd/{account}" in messages
+    assert "account 'A1-N' refused: only director and scorer" in messages
+    with data_log(tmp_path) as stored:
+        facts = [(r.type, r.data()["by"]) for r in stored.replay() if r.source == "director"]
+        assert stored.verify().intact
+    assert facts == [("alert_rule", "director"), ("ruling", "scorer")]
+
+
+def test_a_broken_chain_is_told_at_start_and_never_stops_the_hub(
+        mosquitto: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Someone edited a call in the log: the hub starts anyway, replays every record as
+    stored, tells the director the position (log line, hub/status), takes new events."""
+    with HubRunner(hub_on(mosquitto.url, tmp_path)):
+        run_tables(mosquitto.url, {"A1": revoke_script()[:5]})
+    with data_log(tmp_path) as stored:
+        call = next(r for r in stored.replay() if r.type == "call")
+        count = stored.count()
+    raw = sqlite3.connect(tmp_path / LOG_NAME)
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("UPDATE events SET payload = replace(payload, '\"Pass\"', '\"1NT\"') "
+                "WHERE position = ?", (call.position,))
+    raw.commit()
+    raw.close()
+    again = Hub(data_log(tmp_path), url=mosquitto.url, setup_loader=loader)
+    assert again.chain is not None and again.chain.broken_at == call.position
+    assert f"BROKEN at position {call.position}" in caplog.text
+    assert any(r.levelname == "CRITICAL" for r in caplog.records)
+    with HubRunner(again) as running:
+        status = listen(mosquitto.url, topic_hub_status())
+        said = [json.loads(m.payload) for m in drain(status)]
+        assert said and said[-1]["chain_broken"] == call.position
+        status.close()
+        auction = running.call(lambda: again.room.tables["A1"].public_state()["auction"])
+        assert auction[0]["call"] == "1NT"            # replayed as stored: evidence kept
+        device = listen(mosquitto.url, "tenace/v1/t/A1/reply/#")
+        device.publish(topic_event("A1", "A1-tab"), Envelope(
+            "y-1", "A1-tab", 100, time.time(), "call", {"seat": "E", "call": "Pass"}
+        ).to_json(), 1)
+        assert [Reply.from_json(m.payload).code for m in drain(device)] == ["ok"]
+        device.close()
+    with data_log(tmp_path) as stored:
+        assert stored.count() == count + 1 and stored.verify().broken_at == call.position

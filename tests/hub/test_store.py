@@ -1,5 +1,6 @@
 """The hub's append-only event log (hub/store.py): order, idempotency, atomic batches,
-durability across kill -9, refusal of edits, and clear errors for damaged files."""
+durability across kill -9, refusal of edits, clear errors for damaged files, and the hash
+chain that shows any record changed, inserted or removed (and the upgrade that adds it)."""
 
 import json
 import math
@@ -12,10 +13,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hub import store
 from hub.store import (
+    GENESIS,
     LOG_NAME,
     SCHEMA_VERSION,
     EventLog,
@@ -119,6 +122,7 @@ def test_duplicate_inside_and_across_batches_is_ignored() -> None:
         assert [s.event_id for s in log.replay()] == [event(n).event_id for n in (1, 2, 3)]
 
 
+@settings(deadline=None)          # no wall-clock limit: the machine is shared
 @given(st.lists(st.integers(0, 30), max_size=60), st.integers(1, 7))
 def test_log_keeps_first_occurrence_of_each_id_in_order(ids: list[int], batch: int) -> None:
     with EventLog.memory() as log:
@@ -388,3 +392,191 @@ def test_payload_of_a_fact_is_compact_json() -> None:
     record = Record.fact("board_started", {"board": 3, "deal": "N:..."}, hub_time=1.0)
     assert json.loads(record.payload) == {"board": 3, "deal": "N:..."}
     assert record.data() == {"board": 3, "deal": "N:..."} and record.table_id is None
+
+
+# The hash chain ---------------------------------------------------------------------------
+
+def _tamper(path: Path, *statements: str) -> None:
+    """What someone with the file does: drop the append-only triggers, then edit."""
+    raw = sqlite3.connect(path)
+    try:
+        for name in ("events_no_update", "events_no_delete", "chain_no_update",
+                     "chain_no_delete"):
+            raw.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for statement in statements:
+            raw.execute(statement)
+        raw.commit()
+    finally:
+        raw.close()
+
+
+def _filled(path: Path, n: int = 6) -> tuple[int, str]:
+    with EventLog.open(path) as log:
+        log.append_many(event(k) for k in range(1, n + 1))
+        log.append(Record.fact("alert_rule", {"id": "A1-1", "text": "no", "by": "director"},
+                               source="director", hub_time=3000))   # an integer time
+        report = log.verify()
+        assert report.intact and report.records == n + 1, report
+        assert report.head == log.head() and report.head[0] == n + 1
+        return log.head()
+
+
+def test_chain_of_a_fresh_log_is_intact_and_its_head_moves_with_each_append(path: Path) -> None:
+    with EventLog.open(path) as log:
+        assert log.head() == (0, GENESIS) and log.verify().intact
+        assert log.append(event(1)) == 1
+        first = log.head()
+        assert log.append(event(1)) is None          # a duplicate moves nothing
+        assert log.head() == first
+        log.append(event(2))
+        assert log.head()[0] == 2 and log.head()[1] != first[1]
+        assert "intact: 2 records" in str(log.verify())
+    with EventLog.open(path) as log:                 # chained across restarts
+        log.append(event(3))
+        assert log.verify().intact and log.verify(head=first).intact
+
+
+@pytest.mark.parametrize(("statement", "position", "words"), [
+    ("UPDATE events SET payload = replace(payload, 'SA', 'SK') WHERE position = 3", 3,
+     "does not match its hash"),
+    ("UPDATE events SET hub_time = hub_time + 1 WHERE position = 5", 5, "does not match"),
+    ("UPDATE events SET source = 'hub' WHERE position = 7", 7, "does not match"),
+    ("DELETE FROM events WHERE position = 2", 2, "removed"),
+    ("DELETE FROM chain WHERE position = 4", 4, "no hash"),
+])
+def test_a_record_changed_or_removed_breaks_the_chain_at_its_position(
+        path: Path, statement: str, position: int, words: str) -> None:
+    _filled(path)
+    _tamper(path, statement)
+    with EventLog.open(path) as log:
+        report = log.verify()
+    assert not report.intact and report.broken_at == position, report
+    assert words in report.problem and f"BROKEN at position {position}" in str(report)
+
+
+def test_a_record_removed_with_its_hash_or_inserted_breaks_the_chain(path: Path) -> None:
+    _filled(path)
+    _tamper(path, "DELETE FROM events WHERE position = 3", "DELETE FROM chain WHERE position = 3")
+    with EventLog.open(path) as log:
+        assert log.verify().broken_at == 3
+    other = path.with_name("other.sqlite3")
+    _filled(other)
+    # Inserted in the middle: every later record renumbered, hashes kept.
+    _tamper(other, "UPDATE events SET position = position + 100 WHERE position >= 4",
+            "UPDATE events SET position = position - 99 WHERE position >= 100",
+            "INSERT INTO events (position, event_id, source, hub_time, type, payload) "
+            "VALUES (4, 'hub:forged', 'hub', 1.0, 'tick', '{}')")
+    with EventLog.open(other) as log:
+        report = log.verify()
+    assert report.broken_at == 4 and "forged" in report.problem
+
+
+def test_the_tail_removed_is_seen_against_a_noted_head(path: Path) -> None:
+    noted = _filled(path)
+    _tamper(path, f"DELETE FROM events WHERE position = {noted[0]}",
+            f"DELETE FROM chain WHERE position = {noted[0]}")
+    with EventLog.open(path) as log:
+        assert log.verify().intact                 # a shorter chain is a chain...
+        report = log.verify(head=noted)            # ...but not the one noted
+        assert report.broken_at == noted[0] and "removed" in report.problem
+        assert log.verify(head=(noted[0] - 1, "0" * 64)).broken_at == noted[0] - 1
+
+
+def test_a_broken_chain_keeps_taking_records_and_stays_reported(path: Path) -> None:
+    _filled(path)
+    _tamper(path, "UPDATE events SET type = 'call' WHERE position = 2")
+    with EventLog.open(path) as log:
+        assert log.append(event(99)) == 8
+        assert log.verify().broken_at == 2
+        assert [r.position for r in log.replay()] == list(range(1, 9))
+
+
+def _version_1(path: Path, rows: int) -> None:
+    """A log as the hub wrote it before the chain (schema version 1)."""
+    raw = sqlite3.connect(path)
+    for statement in store._SCHEMA:
+        raw.execute(statement)
+    raw.execute("INSERT INTO meta VALUES ('schema_version', '1'), "
+                "('application', 'tenace-hub-event-log')")
+    for k in range(1, rows + 1):
+        record = event(k)
+        raw.execute("INSERT INTO events (event_id, source, table_id, device, seq, device_time, "
+                    "hub_time, type, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (record.event_id, record.source, record.table_id, record.device,
+                     record.seq, record.device_time, int(record.hub_time), record.type,
+                     record.payload))
+    raw.commit()
+    raw.close()
+
+
+def test_a_version_1_log_is_upgraded_once_in_place_keeping_every_row(
+        path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path.parent.mkdir(parents=True)
+    _version_1(path, 2500)                          # more than a chunk
+    raw = sqlite3.connect(path)
+    before = raw.execute("SELECT * FROM events ORDER BY position").fetchall()
+    raw.close()
+    with pytest.raises(SchemaVersionError, match="no hash chain"):
+        EventLog.open(path, upgrade=False)         # left as it is
+    with caplog.at_level("WARNING", logger="hub.store"), EventLog.open(path) as log:
+        assert "upgraded from schema version 1" in caplog.text
+        assert "2500 records" in caplog.text
+        report = log.verify()
+        assert report.intact and report.records == 2500
+        assert log.append(event(3000)) == 2501 and log.verify().intact
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="hub.store"), EventLog.open(path) as log:
+        assert "upgraded" not in caplog.text        # once
+        assert log.verify().intact
+    raw = sqlite3.connect(path)
+    try:
+        assert raw.execute("SELECT * FROM events WHERE position <= 2500 ORDER BY position"
+                           ).fetchall() == before
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                           ).fetchone() == (str(SCHEMA_VERSION),)
+    finally:
+        raw.close()
+
+
+def test_an_odd_old_log_is_chained_all_the_same(path: Path) -> None:
+    """A version 1 file edited by hand (a BLOB for a table, an infinite time) is chained
+    and verified like any other: the chain never stops a hub from opening its log."""
+    path.parent.mkdir(parents=True)
+    _version_1(path, 3)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("UPDATE events SET device_time = 9e999, table_id = x'00ff' WHERE position = 2")
+    raw.commit()
+    raw.close()
+    with EventLog.open(path, verify=False) as log:
+        assert log.verify().intact and log.count() == 3
+
+
+def test_a_failed_upgrade_leaves_the_version_1_log_as_it_was(path: Path) -> None:
+    path.parent.mkdir(parents=True)
+    _version_1(path, 3)
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE chain (x)")           # in the way: the upgrade cannot proceed
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match="chain"):
+        EventLog.open(path)
+    raw = sqlite3.connect(path)
+    try:
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema_version'"
+                           ).fetchone() == ("1",)
+        assert raw.execute("SELECT count(*) FROM events").fetchone() == (3,)
+    finally:
+        raw.close()
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=20), st.integers(0, 2 ** 63 - 1),
+                          st.floats(0, 1e11) | st.integers(0, 10 ** 9)), max_size=8))
+def test_the_chain_holds_for_any_text_and_number_the_log_takes(
+        rows: list[tuple[str, int, float]]) -> None:
+    with EventLog.memory() as log:
+        for k, (text, seq, when) in enumerate(rows):
+            body = json.dumps({"text": text.encode("utf-8", "replace").decode()})
+            log.append(Record(f"e{k}", "device", "note", body, when, "t1", "d", seq, when))
+        assert log.verify().intact

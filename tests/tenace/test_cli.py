@@ -163,3 +163,31 @@ def test_devices_without_a_job_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["devices"])
     assert exit_.value.code == 2 and "JOB" in capsys.readouterr().err
+
+
+def test_log_verify_exits_0_intact_1_broken_2_unreadable(tmp_path, capsys):
+    import sqlite3
+
+    from hub.store import LOG_NAME, EventLog, Record
+    data = tmp_path / "data"
+    with EventLog.open(data / LOG_NAME) as log:
+        for n in range(5):
+            log.append(Record.fact("tick", {"n": n}, hub_time=1000.0 + n))
+        _, digest = log.head()
+    assert main(["log", "verify", "--data", str(data)]) == 0
+    assert f"intact: 5 records, head 5:{digest}" in capsys.readouterr().out
+    assert main(["log", "verify", "--data", str(data), "--head", f"5:{digest}"]) == 0
+    assert main(["log", "verify", "--data", str(data), "--head", f"6:{digest}"]) == 1
+    assert "BROKEN at position 6" in capsys.readouterr().out
+    raw = sqlite3.connect(data / LOG_NAME)
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("""UPDATE events SET payload = '{"n":9}' WHERE position = 3""")
+    raw.commit()
+    raw.close()
+    done = run("log", "verify", "--data", str(data))
+    assert done.returncode == 1, done.stderr
+    assert "BROKEN at position 3" in done.stdout and "does not match its hash" in done.stdout
+    assert main(["log", "verify", "--data", str(tmp_path / "none")]) == 2
+    assert "no event log" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()          # verifying creates nothing
+    assert main(["log", "verify", "--data", str(data), "--head", "5:xyz"]) == 2

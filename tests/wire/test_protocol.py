@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from wire.protocol import (
     EVENT_TYPES,
     MAX_PAYLOAD,
+    ROOT,
     Envelope,
     ProtocolError,
     Reply,
+    Topic,
     parse_topic,
     topic_alert,
     topic_device_command,
@@ -50,7 +52,11 @@ def test_every_table_topic_parses_back(table: str, device: str) -> None:
 
 def test_hub_and_director_topics() -> None:
     assert parse_topic(topic_hub_status()).kind == "hub_status"
-    assert parse_topic(topic_hub_command()).kind == "hub_cmd"
+    command = parse_topic(topic_hub_command("director"))
+    assert (command.kind, command.account) == ("hub_cmd", "director")
+    assert parse_topic(f"{ROOT}/hub/cmd") == Topic("hub_cmd")   # no account: refused
+    with pytest.raises(ProtocolError, match="account"):
+        topic_hub_command("a/b")
     assert parse_topic(topic_alert("A1-3-revoke-1")).alert == "A1-3-revoke-1"
 
 

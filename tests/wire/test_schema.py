@@ -124,8 +124,8 @@ def test_everything_a_live_hub_publishes_follows_the_schema(
         alert = next(json.loads(m.payload) for m in seen
                      if "/director/alert/" in m.topic and b'"revoke"' in m.payload)
         tool = listen(broker_url)
-        tool.publish(topic_hub_command(), json.dumps({"op": "acknowledge",
-                                                      "id": alert["id"]}).encode(), 1)
+        tool.publish(topic_hub_command("director"), json.dumps({"op": "acknowledge",
+                                                                "id": alert["id"]}).encode(), 1)
         pockets = {s.letter: [str(c) for c in DEALS[2][s]] for s in DEALS[2]}
         dealt = {"v": 1, "id": "dealer-1-1", "device": "dealer-1", "seq": 1,
                  "time": time.time(), "type": "dealt", "body": {"board": 2, "pockets": pockets}}
