@@ -354,7 +354,7 @@ def test_the_director_chooses_what_the_public_pages_show_and_it_is_a_logged_fact
         "op": "public_results", "ranking": False, "names": False, "boards": True})
     assert status == 200 and done["fact"] == "public_results"
     assert hub.session.facts[-1][:2] == ("public_results", {
-        "ranking": False, "names": False, "boards": True})
+        "ranking": False, "names": False, "boards": True, "by": "console"})
     _, _, data = get(console.url + "api/results", public=True)
     assert data["sections"][0]["ranking"] == [] and data["sections"][0]["penalties"] == []
     assert data["boards"] == [1, 2]
