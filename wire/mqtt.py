@@ -12,6 +12,12 @@ What every Tenace client does the same way (docs/protocol.md, "Delivery"):
   loop through ``loop.call_soon_threadsafe``. No domain logic runs on the network thread, and
   nothing a broker sends (bad bytes included) can raise there.
 
+Credentials: ``mqtt://user:password@host:port`` (the username is the client id: the broker
+binds them, hub/access.py). A URL without a user takes the client id's password from the
+keyring file named by the environment variable ``TENACE_MQTT_KEYRING`` (JSON {client id:
+password}, mode 0600), if there is one: a process that runs many devices (the simulator, the
+tests) keeps their credentials there. Passwords are never logged.
+
 Errors::
 
     HubError (hub.store)
@@ -21,7 +27,9 @@ Errors::
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import queue
 import socket
 import threading
@@ -37,13 +45,14 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from wire.errors import MqttError
 
 __all__ = [
-    "DEFAULT_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient", "MqttError", "Will",
-    "check_filter", "parse_url",
+    "DEFAULT_PORT", "KEYRING_ENV", "BrokerAddress", "Delivery", "Message", "MqttClient",
+    "MqttError", "Will", "check_filter", "keyring_password", "parse_url",
 ]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 1883
+KEYRING_ENV = "TENACE_MQTT_KEYRING"
 
 
 class _DropNoise(logging.Filter):
@@ -112,6 +121,22 @@ def check_filter(topic_filter: str) -> str:
             or any("+" in level and level != "+" for level in levels)):
         raise ValueError(f"bad MQTT topic filter {topic_filter!r}")
     return topic_filter
+
+
+def keyring_password(client_id: str) -> str | None:
+    """``client_id``'s password in the keyring named by ``TENACE_MQTT_KEYRING`` (module
+    docstring), or None (no keyring, not in it, or unreadable: logged)."""
+    path = os.environ.get(KEYRING_ENV)
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            keyring = json.load(file)
+    except (OSError, ValueError) as err:
+        log.warning("cannot read the MQTT keyring %s: %s", path, err)
+        return None
+    password = keyring.get(client_id) if isinstance(keyring, dict) else None
+    return password if isinstance(password, str) else None
 
 
 class Delivery:
@@ -215,6 +240,8 @@ class MqttClient:
         client.reconnect_delay_set(*reconnect_delay)  # type: ignore[arg-type]
         if self.address.username is not None:
             client.username_pw_set(self.address.username, self.address.password)
+        elif (password := keyring_password(client_id)) is not None:
+            client.username_pw_set(client_id, password)
         if will is not None:
             topic, payload, qos, retain = will
             client.will_set(topic, payload, qos, retain)
