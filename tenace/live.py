@@ -1,6 +1,13 @@
 """The live commands: ``tenace hub``, and the helpers ``sim``, ``replay`` and ``demo`` use to
 start a hub and a broker of their own.
 
+Accounts (hub/accounts.py): ``tenace hub`` with its embedded broker keeps the accounts in its
+data directory and gives itself a new password at every start (held in memory only); devices
+get theirs from ``tenace accounts issue``. ``sim``, ``replay`` and ``demo`` with a broker of
+their own issue every account of their event at start, in a temporary directory, and hand
+the passwords to their simulated devices through a keyring file (wire/mqtt.py); with
+``--broker`` the credentials must come from the URL or the environment's keyring.
+
 Imported only when one of them runs (paho-mqtt and the hub are the ``hub`` extra).
 """
 
@@ -64,14 +71,16 @@ def _loader(obj: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def _broker(url: str | None, listen: tuple[str, int]) -> Iterator[str]:
-    """The broker URL: the one given, or an embedded amqtt broker started here."""
+def _broker(url: str | None, listen: tuple[str, int], accounts: Path | None = None,
+            ) -> Iterator[str]:
+    """The broker URL: the one given, or an embedded amqtt broker started here, checking
+    the accounts file ``accounts``."""
     if url:
         yield url
         return
     from hub.broker import BrokerError, EmbeddedBroker
     try:
-        with EmbeddedBroker(*listen) as broker:
+        with EmbeddedBroker(*listen, accounts=accounts) as broker:
             log.info("embedded broker on %s:%d", broker.host, broker.port)
             yield broker.url
     except BrokerError as err:
@@ -95,16 +104,51 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
         raise CommandError(str(err)) from err
 
 
+TOOL_ACCOUNTS = {"director": "director", "director.watch": "director"}
+"""The accounts of the simulator's tools (tenace/sim/observer.py)."""
+
+
+@contextlib.contextmanager
+def own_accounts(broker: str | None, setup: Any) -> Iterator[Path | None]:
+    """With no ``broker`` URL: every account of ``setup`` and of the tools issued in a
+    temporary directory, their passwords in a keyring named by ``TENACE_MQTT_KEYRING`` for
+    the duration; yields the accounts file for the embedded broker. With a URL: nothing."""
+    if broker:
+        yield None
+        return
+    import os
+    import tempfile
+
+    from hub.accounts import Accounts, event_accounts, write_keyring
+    from wire.mqtt import KEYRING_ENV
+
+    with tempfile.TemporaryDirectory(prefix="tenace-accounts-") as folder:
+        accounts = Accounts(folder)
+        names = {**event_accounts(setup), **TOOL_ACCOUNTS} if hasattr(setup, "sections") \
+            else {"tenace-hub": "hub", **TOOL_ACCOUNTS}
+        keyring = write_keyring(Path(folder) / "keyring.json", accounts.issue_all(names))
+        before = os.environ.get(KEYRING_ENV)
+        os.environ[KEYRING_ENV] = str(keyring)
+        try:
+            yield accounts.path
+        finally:
+            if before is None:
+                os.environ.pop(KEYRING_ENV, None)
+            else:
+                os.environ[KEYRING_ENV] = before
+
+
 @contextlib.contextmanager
 def running_hub(broker: str | None, data: str | None, setup: Any, *,
                 console: tuple[str, int] | None = None) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
-    loopback port): yields (hub, broker URL)."""
+    loopback port, every account issued: :func:`own_accounts`): yields (hub, broker URL)."""
     from hub.errors import HubError
     from hub.service import HubRunner
     from wire.errors import WireError
 
-    with _broker(broker, ("127.0.0.1", 0)) as url:
+    with own_accounts(broker, setup) as accounts, \
+            _broker(broker, ("127.0.0.1", 0), accounts) as url:
         hub_ = _open_hub(url, data, setup, console)
         runner = HubRunner(hub_)
         try:
@@ -136,12 +180,20 @@ def hub(args: argparse.Namespace) -> int:
                                          "minutes_per_round": args.minutes_per_round,
                                          "clock_tolerance": 120.0})
     listen = _address(args.listen, "--listen")
-    with _broker(args.broker, listen) as url:
-        hub_ = _open_hub(url, args.data, setup, console, args.durability,
+    accounts_file = credentials = None
+    if not args.broker:  # the embedded broker checks the data directory's accounts
+        from hub.accounts import Accounts
+        accounts = Accounts(args.data)
+        credentials = accounts.issue("tenace-hub")  # a new password at every start
+        accounts_file = accounts.path
+    with _broker(args.broker, listen, accounts_file) as url:
+        hub_url = url if credentials is None else credentials.url(url)
+        hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate)
         for line in hub_.setup.summary():
             print(line)
-        print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
+        shown = url.rsplit("@", 1)[-1] if "@" in url else url  # never the password
+        print(f"event log: {hub_.log.path}; broker: {shown}", flush=True)
 
         async def main() -> None:
             loop = asyncio.get_running_loop()
@@ -220,8 +272,9 @@ def replay(args: argparse.Namespace) -> int:
     plan = plan_replay(records, _edition(args.edition))
     scripts = plan.scripts()
     logging.basicConfig(level=logging.WARNING)
-    with _broker(args.broker, ("127.0.0.1", 0)) as url:
-        hub_ = _open_hub(url, None, plan.setup, None, client_id="tenace-replay-hub")
+    with own_accounts(args.broker, plan.setup) as accounts, \
+            _broker(args.broker, ("127.0.0.1", 0), accounts) as url:
+        hub_ = _open_hub(url, None, plan.setup, None)
         refused: dict[str, list[str]] = {}
         with HubRunner(hub_), Observer(url, states=True) as director:
             tables = list(scripts)
