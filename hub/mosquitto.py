@@ -5,8 +5,9 @@ With ``accounts`` (hub/accounts.py) it reads the password and ACL files generate
 accounts file, refuses anonymous clients and takes a client's username as its client id
 (``use_username_as_clientid``: no account can use another's client id, the hub's included);
 :meth:`Mosquitto.reload` (SIGHUP) makes it read them again after an account changed, and
-Mosquitto then disconnects the clients whose password no longer matches. Without accounts it
-is open to everyone (``open_access=True``, benchmarks only).
+Mosquitto then disconnects the clients whose password no longer matches. Without accounts
+(``open_access=True``: say you mean it) the ``extra`` lines decide who may connect, and
+without such lines everyone may (benchmarks only).
 """
 
 from __future__ import annotations

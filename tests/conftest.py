@@ -14,8 +14,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = REPO.parent / "shared" / "realdata"
 
-# The tables whose devices have an account from the start (sections A and B).
-TEST_TABLES = tuple(f"A{n}" for n in range(1, 17)) + tuple(f"B{n}" for n in range(1, 9))
+# The tables whose devices have an account from the start (sections A and B, and the wire
+# tests' t3).
+TEST_TABLES = (*(f"A{n}" for n in range(1, 17)), *(f"B{n}" for n in range(1, 9)), "t3")
 TEST_TOOLS = {"tenace-hub": "hub", "director": "director", "director.watch": "director",
               "scorer": "scorer", "results": "results", "dealer-1": "dealer",
               "dealer-2": "dealer", "dealer-3": "dealer"}
