@@ -14,10 +14,13 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = REPO.parent / "shared" / "realdata"
 
-# The tables whose devices have an account from the start (sections A and B, and the wire
-# tests' t3).
-TEST_TABLES = (*(f"A{n}" for n in range(1, 17)), *(f"B{n}" for n in range(1, 9)), "t3")
-TEST_TOOLS = {"tenace-hub": "hub", "director": "director", "director.watch": "director",
+# The tables whose devices have an account from the start (sections A and B, replays of up
+# to 100 tables, and the wire tests' t3).
+TEST_TABLES = (*(f"A{n}" for n in range(1, 101)), *(f"B{n}" for n in range(1, 9)), "t3")
+# tenace-hub.observer: a hub-role account for the tests that truly observe everything.
+TEST_TOOLS = {"tenace-hub": "hub", "tenace-hub.observer": "hub",
+              "tenace-hub.observer2": "hub", "director": "director",
+              "director.watch": "director",
               "scorer": "scorer", "results": "results", "dealer-1": "dealer",
               "dealer-2": "dealer", "dealer-3": "dealer"}
 

@@ -404,7 +404,7 @@ def test_a_scoring_program_takes_over_a_quick_set_up_and_names_the_players(
         assert client.initialize(init_dto(letters="B")).data_type == OK
         assert sorted(hub.room.tables) == ["B1", "B2", "B3"]
         assert hub.room.edition.name == "1997" and "Laws of 1997" in hub.setup.summary()[0]
-        viewer = MqttClient(embedded_broker.url, "viewer", clean_session=True, start=False)
+        viewer = MqttClient(embedded_broker.url, "director", clean_session=True, start=False)
         viewer.subscribe("tenace/v1/t/+/state", 1, wait=False)
         viewer.start().wait_connected()
         shown: dict[str, bytes] = {}      # the last payload of each table (empty: cleared)

@@ -411,11 +411,14 @@ def wait_for(client: MqttClient, topic: str, test: Any, timeout: float = 10.0) -
 
 
 def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
-        embedded_broker: Any, tmp_path: Path) -> None:
+        embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
     """Results over MQTT, rankings and travellers published retained as they change; a
     ruling from the director rescores at once; a restart rebuilds the same scores from the
     log and publishes them again (for a display that subscribes later)."""
     url = embedded_broker.url
+    for _, table, *_rest in ROUND_ROBIN:  # a fresh tablet per round: a spare of the table's
+        for round_ in (1, 2, 3):
+            keyring.issue(f"{table}-tab.r{round_}")
     hub = Hub(data_log(tmp_path), url=url, setup=MitchellSetup(), setup_loader=loader,
               tick_seconds=0.2)
     ranking, board_1 = topic_ranking("A"), topic_traveller("A", 1)
@@ -428,7 +431,7 @@ def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
             plays = [p for p in ROUND_ROBIN if p[0] == round_]
             script = [e for _, table, board, contract, tricks in plays
                       for e in board_script(hub.room, table, round_, board, contract, tricks,
-                                            time.time(), device=f"{table}-r{round_}")]
+                                            time.time(), device=f"{table}-tab.r{round_}")]
             run_tables(url, {plays[0][1]: script})
         seen = wait_for(scores, ranking, lambda d: [b["scored"] for b in d["boards"]] == [3, 3])
         assert {e["pair"]: e["percent"] for e in seen["ranking"]} == {
