@@ -76,7 +76,7 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                (f"{_R}/dealer/{{account}}/ev", f"{_R}/dealer/{{account}}/status")),
 }
 
-_SEAT_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-(?P<seat>[NESW])$")
+_SEAT_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)(?<!-rdr)(?<!-tab)-(?P<seat>[NESW])$")
 _TABLE_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-tab$")
 _READER_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-rdr$")
 _NAMED = {"tenace-hub": "hub", "director": "director", "scorer": "scorer", "results": "results"}

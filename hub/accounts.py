@@ -112,7 +112,7 @@ def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[s
     the director, the scoring program and the results reader."""
     names: dict[str, str] = {name: str(device_role(name)) for name in SPECIAL_ACCOUNTS}
     for section in setup.sections:
-        for table in section.ids():
+        for table in section.ids:
             for device in (f"{table}-tab", *(f"{table}-{s}" for s in "NESW"), f"{table}-rdr"):
                 names[device] = str(device_role(device))
     for dealer in dealers:
