@@ -1,6 +1,11 @@
 """Tenace hub benchmarks (issue 3). Prints figures; asserts nothing.
 
-    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt]
+    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt] [--no-access]
+
+Access control is on, as in production (benchmarks/brokers.py): the hub, the tables' devices
+and the benchmark's clients connect with accounts and the broker checks every topic;
+``--no-access`` runs the same against an open broker, to measure what the controls cost.
+The benchmark's publishers speak for every table at once, so they use hub-role accounts.
 
 * Throughput: every event of a room of fully played boards (check-ins, the board, the
   four hands read from the pocket, calls, 52 cards read as played, the result confirmed)
@@ -177,7 +182,7 @@ def bench_backlog(setup: BenchSetup, url: str) -> None:
         data = Path(tmp) / "data"
         # A first run of the hub creates its persistent session at the broker, then stops.
         HubProcess(setup, url, data).stop()
-        publisher = MqttClient(url, "bench-publisher", clean_session=True).wait_connected()
+        publisher = MqttClient(url, "tenace-hub.bench", clean_session=True).wait_connected()
         deliveries = [publisher.publish(m.topic, m.payload, 1) for m in messages]
         for d in deliveries:
             d.wait(60)
@@ -215,7 +220,7 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
             stop = threading.Event()
 
             def background() -> None:
-                client = MqttClient(url, "bench-room", clean_session=True).wait_connected()
+                client = MqttClient(url, "tenace-hub.bench", clean_session=True).wait_connected()
                 interval = 1.0 / rate
                 next_at = time.perf_counter()
                 for m in messages:
@@ -232,9 +237,10 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
 
             load = threading.Thread(target=background, daemon=True)
             load.start()
-            probe = MqttClient(url, "bench-probe", clean_session=True, start=False)
+            probe = MqttClient(url, "tenace-hub.probe", clean_session=True, start=False)
+            echo = "tenace/v1/echo/tenace-hub.probe"
             probe.subscribe("tenace/v1/director/alert/+", 1, wait=False)
-            probe.subscribe("bench/echo", 1, wait=False)
+            probe.subscribe(echo, 1, wait=False)
             probe.start().wait_connected()
             time.sleep(1.0)  # the room is playing
             hub_ms: list[float] = []
@@ -243,15 +249,16 @@ def bench_latency(setup: BenchSetup, url: str, rate: float, probes: int) -> None
             for i in range(probes):
                 # The broker's own round trip, by the same client, in the same conditions.
                 t0 = time.perf_counter()
-                probe.publish("bench/echo", str(i), 1)
-                while probe.messages.get(timeout=10).topic != "bench/echo":
+                probe.publish(echo, str(i), 1)
+                while probe.messages.get(timeout=10).topic != echo:
                     pass
                 echo_ms.append((time.perf_counter() - t0) * 1000)
                 seq = i + 1
-                payload = (f'{{"v":1,"id":"probe-{seq}","device":"probe","seq":{seq},'
+                device = f"{probe_table}-tab"
+                payload = (f'{{"v":1,"id":"probe-{seq}","device":"{device}","seq":{seq},'
                            f'"time":{time.time()},"type":"director_call","body":{{}}}}')
                 t0 = time.perf_counter()
-                probe.publish(f"tenace/v1/t/{probe_table}/ev/probe", payload, 1)
+                probe.publish(f"tenace/v1/t/{probe_table}/ev/{device}", payload, 1)
                 while True:  # each director call is a new alert (9B1)
                     m = probe.messages.get(timeout=10)
                     if m.topic.startswith("tenace/v1/director/alert/") and \
@@ -306,12 +313,17 @@ def main() -> None:
                         help="room load in events per second during the latency run")
     parser.add_argument("--probes", type=int, default=300)
     parser.add_argument("--broker", choices=["mosquitto", "amqtt"], default="mosquitto")
+    parser.add_argument("--no-access", action="store_true",
+                        help="an open broker: no accounts, no topic checks (to measure their "
+                             "cost; never in production)")
     args = parser.parse_args()
     from benchmarks.brokers import broker
     bench_direct(BenchSetup(args.throughput_tables))
     bench_memory(args.tables)
-    with broker(args.broker) as url:
-        print(f"broker: {args.broker} at {url}")
+    with broker(args.broker, access=not args.no_access,
+                tables=max(args.tables, args.throughput_tables)) as url:
+        print(f"broker: {args.broker} at {url}, access control "
+              f"{'off' if args.no_access else 'on'}")
         bench_backlog(BenchSetup(args.throughput_tables), url)
         bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
 
