@@ -197,9 +197,10 @@ def start_hub(url: str, folder: Path, setup: BridgemateSetup | None = None) -> H
 # The tests ----------------------------------------------------------------------------------
 
 def test_a_scoring_program_runs_a_session_and_gets_each_result_once(
-        embedded_broker: EmbeddedBroker, tmp_path: Path) -> None:
+        embedded_broker: EmbeddedBroker, tmp_path: Path, keyring: Any) -> None:
     """Set-up, hand records, play at the tables, results polled and accepted (never twice,
     never lost, across a restart), check-ins and a director call (Law 9B1)."""
+    keyring.issue("A2-tab.pad")  # a spare of A2's tablet plays board 3
     hub = start_hub(embedded_broker.url, tmp_path, BridgemateSetup.waiting())
     with HubRunner(hub):
         client = DataConnectorClient("CLUB", "KEY", hub.bridgemate.url)
@@ -246,7 +247,7 @@ def test_a_scoring_program_runs_a_session_and_gets_each_result_once(
         assert client.poll_for_results(GUID) == []
 
         # One more board finishes: the next poll has it, and only it, until it is accepted.
-        three, _ = play("A2", 3, ["Pass", "Pass", "Pass", "Pass"], device="pad")
+        three, _ = play("A2", 3, ["Pass", "Pass", "Pass", "Pass"], device="tab.pad")
         run_tables(embedded_broker.url, {"A2": three})
         assert [r.board_number for r in client.poll_for_results(GUID)] == [3]
         last = client.get_last_queue_item_id(DataConnectorResponseData.Results)
