@@ -413,7 +413,8 @@ def test_a_refusal_is_reported_with_its_reason_then_the_state_again(hub: Hub,
 
 # A spare tablet, and who sees which hand -----------------------------------------------------
 
-def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path) -> None:
+def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path,
+                                                        keyring: Keyring) -> None:
     screen = Screen()
     dead_box = Outbox(tmp_path / "dead" / OUTBOX_NAME, device_id("A1"))
     dead = open_link(hub.url, dead_box, screen)
@@ -427,6 +428,7 @@ def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path
 
     spare_id = spare_device_id("A1")
     assert spare_id.startswith("A1-tab.") and spare_id != dead.device
+    keyring.issue(spare_id)                            # the spare's own account
     spare_screen = Screen()
     with Outbox(tmp_path / "spare" / OUTBOX_NAME, spare_id) as box:
         spare = open_link(hub.url, box, spare_screen)

@@ -14,10 +14,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tenace.devices import DeviceEvent
-from tenace.driver import run_tables
 
 from hub.service import HubRunner
+from tenace.sim.devices import DeviceEvent
+from tenace.sim.driver import run_tables
 from tests.hub.test_service import drain, hub_on, listen, revoke_script
 from tests.hub.test_table import DEALS
 from tests.wire.test_messages import BODIES, envelope

@@ -10,13 +10,13 @@ from typing import Any, get_args
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tenace.devices import DeviceEvent, envelopes
 
 from bridgecore.cards import Seat
 from bridgecore.irregularity import Kind
 from hub.alerts import AlertStatus as HubAlertStatus
 from hub.alerts import HubKind
 from hub.room import Room, Section
+from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.test_table import DEALS, MOVEMENT, START
 from wire.protocol import ProtocolError
 from wire.views import (
