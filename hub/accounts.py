@@ -34,7 +34,7 @@ import logging
 import os
 import secrets
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,15 +106,24 @@ def verify_mosquitto_hash(password: str, hashed: str) -> bool:
     return hmac.compare_digest(expected, base64.b64decode(digest))
 
 
+def _table_ids(setup: Any) -> list[str]:
+    """The table ids of a set-up: an ``EventSetup``'s sections', or a ``tables`` list (a
+    replay's); none for a set-up still waiting for its tables."""
+    if hasattr(setup, "sections"):
+        return [table for section in setup.sections for table in section.ids]
+    tables = getattr(setup, "tables", None)
+    return [str(t) for t in tables] if isinstance(tables, (list, tuple)) else []
+
+
 def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[str, str]:
-    """Every account of an event (hub/event.py ``EventSetup``), name -> role: per table its
+    """Every account of an event (hub/event.py ``EventSetup``, or a set-up with a ``tables``
+    list), name -> role: per table its
     tablet, its four seats' tablets and its readers' daemon; the dealing machines; the hub,
     the director, the scoring program and the results reader."""
     names: dict[str, str] = {name: str(device_role(name)) for name in SPECIAL_ACCOUNTS}
-    for section in setup.sections:
-        for table in section.ids:
-            for device in (f"{table}-tab", *(f"{table}-{s}" for s in "NESW"), f"{table}-rdr"):
-                names[device] = str(device_role(device))
+    for table in _table_ids(setup):
+        for device in (f"{table}-tab", *(f"{table}-{s}" for s in "NESW"), f"{table}-rdr"):
+            names[device] = str(device_role(device))
     for dealer in dealers:
         names[dealer] = "dealer"
     return names
@@ -197,8 +206,9 @@ class Accounts:
         log.info("account %s (%s) issued", name, role)
         return Credentials(name, password)
 
-    def issue_all(self, names: dict[str, str]) -> list[Credentials]:
-        """Issue (or rotate) every account of ``names`` (name -> role), saved once."""
+    def issue_all(self, names: Mapping[str, str | None]) -> list[Credentials]:
+        """Issue (or rotate) every account of ``names`` (name -> role, or None for the one
+        its name implies), saved once."""
         issued = [self.issue(name, role, save=False) for name, role in names.items()]
         self.save()
         return issued

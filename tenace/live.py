@@ -124,8 +124,7 @@ def own_accounts(broker: str | None, setup: Any) -> Iterator[Path | None]:
 
     with tempfile.TemporaryDirectory(prefix="tenace-accounts-") as folder:
         accounts = Accounts(folder)
-        names = {**event_accounts(setup), **TOOL_ACCOUNTS} if hasattr(setup, "sections") \
-            else {"tenace-hub": "hub", **TOOL_ACCOUNTS}
+        names = {**event_accounts(setup), **TOOL_ACCOUNTS}
         keyring = write_keyring(Path(folder) / "keyring.json", accounts.issue_all(names))
         before = os.environ.get(KEYRING_ENV)
         os.environ[KEYRING_ENV] = str(keyring)

@@ -65,6 +65,13 @@ class Keyring:
         self._reload()
         return credentials
 
+    def issue_all(self, names: dict[str, str | None]) -> None:
+        """Issue every account of ``names`` (name -> role, None: its name's), saved once."""
+        for credentials in self.accounts.issue_all(names):
+            self.passwords[credentials.username] = credentials.password
+        self._save()
+        self._reload()
+
     def revoke(self, name: str) -> None:
         self.accounts.revoke(name)
         self._reload()

@@ -25,6 +25,8 @@ FILES = [p for p in sorted([*REALDATA.rglob("*.pbn"), *REALDATA.rglob("*.lin")])
 @pytest.fixture(scope="module")
 def mosquitto(tmp_path_factory: pytest.TempPathFactory, keyring: Keyring) -> Iterator[Mosquitto]:
     """One Mosquitto for every file (each replay runs its own hub with a fresh log)."""
+    keyring.issue_all({f"R{n}-{device}": None for n in range(1, 101)  # the replay's tables
+                       for device in ("tab", "rdr")})
     with Mosquitto(tmp_path_factory.mktemp("mosquitto"), accounts=keyring.accounts) as broker:
         yield broker
 
