@@ -16,6 +16,8 @@
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
+    accounts.py       the MQTT accounts of an event (hashed passwords, Mosquitto's files)
+    access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop)
     console.py        the director's console (console_views.py: what it shows), results_pages.py
     bridgemate/       the Bridgemate Data Connector a scoring program talks to
@@ -31,6 +33,7 @@ Errors (hub.errors)::
     ├── StoreError (hub.store)     the event log cannot be opened, read or written
     │   └── SchemaVersionError     a log of a schema this hub does not read
     ├── BrokerError (hub.broker)   the embedded broker cannot start
+    ├── AccountError (hub.accounts)            an unknown account or role
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
     └── BridgemateError (hub.bridgemate)        a Data Connector request refused
