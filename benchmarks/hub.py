@@ -1,6 +1,11 @@
 """Tenace hub benchmarks (issue 3). Prints figures; asserts nothing.
 
-    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt] [--tls]
+    python benchmarks/hub.py [--tables 500] [--broker mosquitto|amqtt] [--no-access] [--tls]
+
+Access control is on, as in production (benchmarks/brokers.py): the hub, the tables' devices
+and the benchmark's clients connect with accounts and the broker checks every topic;
+``--no-access`` runs the same against an open broker, to measure what the controls cost.
+The benchmark's publishers speak for every table at once, so they use hub-role accounts.
 
 * Throughput: every event of a room of fully played boards (check-ins, the board, the
   four hands read from the pocket, calls, 52 cards read as played, the result confirmed)
@@ -28,7 +33,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import random
 import signal
@@ -38,7 +42,6 @@ import tempfile
 import threading
 import time
 import tracemalloc
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -182,7 +185,7 @@ def bench_backlog(setup: BenchSetup, url: str) -> float:
         data = Path(tmp) / "data"
         # A first run of the hub creates its persistent session at the broker, then stops.
         HubProcess(setup, url, data).stop()
-        publisher = MqttClient(url, "bench-publisher", clean_session=True).wait_connected()
+        publisher = MqttClient(url, "tenace-hub.bench", clean_session=True).wait_connected()
         deliveries = [publisher.publish(m.topic, m.payload, 1) for m in messages]
         for d in deliveries:
             d.wait(60)
@@ -222,7 +225,7 @@ def bench_latency(setup: BenchSetup, url: str, rate: float,
             stop = threading.Event()
 
             def background() -> None:
-                client = MqttClient(url, "bench-room", clean_session=True).wait_connected()
+                client = MqttClient(url, "tenace-hub.bench", clean_session=True).wait_connected()
                 interval = 1.0 / rate
                 next_at = time.perf_counter()
                 for m in messages:
@@ -239,9 +242,10 @@ def bench_latency(setup: BenchSetup, url: str, rate: float,
 
             load = threading.Thread(target=background, daemon=True)
             load.start()
-            probe = MqttClient(url, "bench-probe", clean_session=True, start=False)
+            probe = MqttClient(url, "tenace-hub.probe", clean_session=True, start=False)
+            echo = "tenace/v1/echo/tenace-hub.probe"
             probe.subscribe("tenace/v1/director/alert/+", 1, wait=False)
-            probe.subscribe("bench/echo", 1, wait=False)
+            probe.subscribe(echo, 1, wait=False)
             probe.start().wait_connected()
             time.sleep(1.0)  # the room is playing
             hub_ms: list[float] = []
@@ -250,15 +254,16 @@ def bench_latency(setup: BenchSetup, url: str, rate: float,
             for i in range(probes):
                 # The broker's own round trip, by the same client, in the same conditions.
                 t0 = time.perf_counter()
-                probe.publish("bench/echo", str(i), 1)
-                while probe.messages.get(timeout=10).topic != "bench/echo":
+                probe.publish(echo, str(i), 1)
+                while probe.messages.get(timeout=10).topic != echo:
                     pass
                 echo_ms.append((time.perf_counter() - t0) * 1000)
                 seq = i + 1
-                payload = (f'{{"v":1,"id":"probe-{seq}","device":"probe","seq":{seq},'
+                device = f"{probe_table}-tab"
+                payload = (f'{{"v":1,"id":"probe-{seq}","device":"{device}","seq":{seq},'
                            f'"time":{time.time()},"type":"director_call","body":{{}}}}')
                 t0 = time.perf_counter()
-                probe.publish(f"tenace/v1/t/{probe_table}/ev/probe", payload, 1)
+                probe.publish(f"tenace/v1/t/{probe_table}/ev/{device}", payload, 1)
                 while True:  # each director call is a new alert (9B1)
                     m = probe.messages.get(timeout=10)
                     if m.topic.startswith("tenace/v1/director/alert/") and \
@@ -308,34 +313,16 @@ def bench_memory(tables: int) -> None:
 
 # TLS ----------------------------------------------------------------------------------------
 
-@contextlib.contextmanager
-def tls_broker(kind: str) -> Iterator[str]:
-    """A fresh broker of ``kind`` with TLS only, its certificates made by hub.tls as
-    ``tenace deploy init`` makes them: its ``mqtts://...?ca=`` URL."""
-    from hub.broker import EmbeddedBroker
-    from hub.mosquitto import Mosquitto
-    from hub.tls import write_club_pki
-
-    with tempfile.TemporaryDirectory() as tmp:
-        pki = write_club_pki(Path(tmp) / "pki", ["localhost"])
-        if kind == "amqtt":
-            with EmbeddedBroker("127.0.0.1", 0, tls=(str(pki.broker_cert), str(pki.broker_key)),
-                                ca_file=str(pki.ca_cert)) as embedded:
-                yield embedded.url
-            return
-        with Mosquitto(Path(tmp) / "mosquitto", ("max_inflight_messages 1000",), queued=0,
-                       tls=(pki.ca_cert, pki.broker_cert, pki.broker_key)) as real:
-            yield real.url
-
-
 def bench_tls(args: argparse.Namespace) -> None:
     """The same throughput and latency runs without TLS (the baseline), then with it."""
     from benchmarks.brokers import broker
 
     figures: dict[str, tuple[float, float, float]] = {}
-    for name, context in (("plain", broker), ("TLS", tls_broker)):
-        with context(args.broker) as url:
-            print(f"--- {name}: {args.broker} at {url}")
+    for name, tls in (("plain", False), ("TLS", True)):
+        with broker(args.broker, access=not args.no_access, tls=tls,
+                    tables=max(args.tables, args.throughput_tables)) as url:
+            print(f"--- {name}: {args.broker} at {url.rsplit('@', 1)[-1]}, access control "
+                  f"{'off' if args.no_access else 'on'}")
             rate = bench_backlog(BenchSetup(args.throughput_tables), url)
             p50, p99 = bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
             figures[name] = (rate, p50, p99)
@@ -359,6 +346,9 @@ def main() -> None:
     parser.add_argument("--broker", choices=["mosquitto", "amqtt"], default="mosquitto")
     parser.add_argument("--tls", action="store_true",
                         help="throughput and latency with TLS, against the same runs without")
+    parser.add_argument("--no-access", action="store_true",
+                        help="an open broker: no accounts, no topic checks (to measure their "
+                             "cost; never in production)")
     args = parser.parse_args()
     if args.tls:
         bench_tls(args)
@@ -366,8 +356,10 @@ def main() -> None:
     from benchmarks.brokers import broker
     bench_direct(BenchSetup(args.throughput_tables))
     bench_memory(args.tables)
-    with broker(args.broker) as url:
-        print(f"broker: {args.broker} at {url}")
+    with broker(args.broker, access=not args.no_access,
+                tables=max(args.tables, args.throughput_tables)) as url:
+        print(f"broker: {args.broker} at {url}, access control "
+              f"{'off' if args.no_access else 'on'}")
         bench_backlog(BenchSetup(args.throughput_tables), url)
         bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
 

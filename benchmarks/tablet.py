@@ -131,7 +131,7 @@ def _start_tablets(url: str, runs: int, extra: dict[str, str] | None = None
     private: list[float] = []
     for i in range(runs):
         device = f"A2-{'NESW'[i % 4]}"
-        watcher = MqttClient(url, f"bench-watch-{i}", clean_session=True, start=False)
+        watcher = MqttClient(url, "director", clean_session=True, start=False)
         watcher.subscribe(f"tenace/v1/t/A2/dev/{device}/status", 1, wait=False)
         watcher.start().wait_connected()
         while not watcher.messages.empty():
@@ -274,6 +274,15 @@ def main() -> None:
     port = free_port()
     url = f"mqtt://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
+        # The event's accounts in the hub's data directory, the passwords in a keyring for
+        # the tablets and the watchers (hub/accounts.py; the hub gives itself its own).
+        from hub.accounts import Accounts, event_accounts, write_keyring
+        from hub.event import EventSetup
+        from wire.mqtt import KEYRING_ENV
+        issued = Accounts(f"{tmp}/hub").issue_all({
+            **event_accounts(EventSetup.quick(tables=3, boards_per_round=2, seed=SEED)),
+            "director.watch": "director"})
+        os.environ[KEYRING_ENV] = str(write_keyring(Path(tmp) / "keyring.json", issued))
         with (Path(tmp) / "hub.out").open("wb") as out:
             hub = subprocess.Popen(
                 [sys.executable, "-m", "tenace", "hub", "--listen", f"127.0.0.1:{port}",

@@ -51,7 +51,7 @@ class HubLink:
                         first_seq=int(time.time() * 1000))
         try:
             self.link = DeviceLink(hub_url(url), None, device, outbox=outbox, kind="dealer",
-                                   client_id=f"tenace-dealer-{device}", reply_timeout=timeout,
+                                   reply_timeout=timeout,
                                    on_reply=self._answered)
         except BaseException:
             outbox.close()

@@ -19,6 +19,8 @@
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
     deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units
+    accounts.py       the MQTT accounts of an event (hashed passwords, Mosquitto's files)
+    access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
     users.py          the console's users (argon2 hashes), sessions and login throttle
@@ -37,6 +39,7 @@ Errors (hub.errors)::
     ├── BrokerError (hub.broker)   the embedded broker cannot start
     ├── TlsError (hub.tls)         a certificate that cannot be made, read or written
     ├── DeployError (hub.deploy)   a deploy directory that cannot be written as asked
+    ├── AccountError (hub.accounts)            an unknown account or role
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
     ├── UserError (hub.users, ValueError)       a console account refused or unreadable

@@ -19,7 +19,17 @@ amqtt 0.12 quirks handled here:
 - Retained messages and sessions live in memory only: they do not survive a broker restart
   (the hub republishes every table's state when it starts).
 
-Anonymous access for now (no accounts, no ACL): bind to the club's LAN only.
+Access control (hub/accounts.py, hub/access.py): the broker reads the event's accounts file
+(``--accounts``) and re-reads it when it changes. A client is admitted only with an account's
+current password and with its username as client id, and only if its last will (if any) is
+on a topic it may write; a refused CONNECT is answered "not authorised" before amqtt looks at
+the stored session of that client id, so nobody can take over another client's session (the
+hub's). Our topic plugin checks every publication, subscription and delivery against the
+account's grants (hub/access.py), the retained messages sent on a subscription included; a
+``#`` subscription delivers only what the account may read. (The broker calls that check
+directly, not through amqtt's plugin dispatch, which yields in mid-broadcast:
+``TenaceBroker._topic_filtering``.) When an account is revoked or its
+password rotated, its connection is closed. ``--open`` (benchmarks only) accepts everyone.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import importlib
 import logging
 import os
@@ -35,6 +46,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import quote
@@ -43,6 +55,8 @@ from hub.errors import HubError
 from wire.processes import stop_process
 
 __all__ = ["BrokerError", "EmbeddedBroker", "serve", "stop_process"]
+
+_RELOAD_SECONDS = 0.5  # how often the broker looks whether the accounts file changed
 
 log = logging.getLogger(__name__)
 
@@ -56,32 +70,206 @@ class BrokerError(HubError):
 
 # The broker side (the child process) ---------------------------------------------------------
 
-_classes: tuple[type[Any], type[Any]] | None = None
+class _Access:
+    """The broker's view of the accounts file: who may connect, what each may do."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._stamp: tuple[int, int] | None = None
+        self._accounts: dict[str, dict[str, str]] = {}
+        self._grants: dict[str, Any] = {}
+        # account -> (the argon2 hash its password matched, the password's SHA-256)
+        self._verified: dict[str, tuple[str, str]] = {}
+        self.reload()
+
+    @property
+    def open(self) -> bool:
+        return self.path is None
+
+    def reload(self) -> bool:
+        """Re-read the accounts file if it changed; True if it did."""
+        if self.path is None:
+            return False
+        from hub.accounts import AccountError, Accounts
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            stamp, accounts = (0, 0), {}
+        else:
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            if stamp == self._stamp:
+                return False
+            try:
+                accounts = Accounts.load(self.path)
+            except AccountError as err:
+                log.error("%s: keeping the accounts read before", err)
+                return False
+        if stamp == self._stamp:
+            return False
+        self._stamp, self._accounts, self._grants = stamp, accounts, {}
+        return True
+
+    def grant(self, username: str | None) -> Any:
+        """The account's grants (hub/access.py), or None for no account."""
+        from hub.access import grants
+        if username is None or username not in self._accounts:
+            return None
+        if username not in self._grants:
+            try:
+                self._grants[username] = grants(username, self._accounts[username]["role"])
+            except (ValueError, KeyError):
+                self._grants[username] = None
+        return self._grants[username]
+
+    def current(self, username: str | None) -> bool:
+        """Whether ``username`` still has the password it connected with."""
+        if username is None or username not in self._accounts:
+            return False
+        verified = self._verified.get(username)
+        return verified is not None and verified[0] == self._accounts[username].get("argon2")
+
+    def admit(self, session: Any) -> bool:
+        """The CONNECT check (module docstring)."""
+        if self.open:
+            return True
+        self.reload()
+        username, password = session.username, session.password
+        if not username or password is None or session.client_id != username:
+            return False
+        entry = self._accounts.get(username)
+        if entry is None or self.grant(username) is None:
+            return False
+        hashed = entry.get("argon2", "")
+        digest = hashlib.sha256(password.encode()).hexdigest()
+        if self._verified.get(username) != (hashed, digest):  # argon2 once per password
+            from argon2 import PasswordHasher
+            from argon2.exceptions import Argon2Error
+            try:
+                PasswordHasher().verify(hashed, password)
+            except (Argon2Error, ValueError):
+                return False
+            self._verified[username] = (hashed, digest)
+        if session.will_flag and session.will_topic:
+            return self.allowed(session, session.will_topic, "publish")
+        return True
+
+    def allowed(self, session: Any, topic: str, action: str) -> bool:
+        """Whether the session's account may publish, subscribe or receive ``topic``."""
+        if self.open:
+            return True
+        from hub.access import may_read, may_subscribe, may_write
+        grant = self.grant(session.username if session is not None else None)
+        if grant is None or not self.current(grant.account):
+            return False
+        if action == "publish":
+            return bool(may_write(grant, topic))
+        if action == "subscribe":
+            return bool(may_subscribe(grant, topic))
+        return bool(may_read(grant, topic))
 
 
-def _server_classes() -> tuple[type[Any], type[Any]]:
-    """(broker class, auth plugin class), built on first use: only the broker process imports
-    amqtt (150 ms), the hub never does."""
+_access = _Access(None)
+_classes: tuple[type[Any], ...] | None = None
+
+
+def _server_classes() -> tuple[type[Any], ...]:
+    """(broker class, auth plugin class, topic plugin class), built on first use: only the
+    broker process imports amqtt (150 ms), the hub never does."""
     global _classes
     if _classes is not None:
         return _classes
     from amqtt.broker import Broker  # type: ignore[import-untyped]
-    from amqtt.plugins.base import BaseAuthPlugin  # type: ignore[import-untyped]
+    from amqtt.errors import AMQTTError, MQTTError, NoDataError  # type: ignore[import-untyped]
+    from amqtt.mqtt.connack import (  # type: ignore[import-untyped]
+        NOT_AUTHORIZED,
+        ConnackPacket,
+    )
+    from amqtt.mqtt.protocol.broker_handler import (  # type: ignore[import-untyped]
+        BrokerProtocolHandler,
+    )
+    from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
 
-    class OpenAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
-        """Accept every client without marking its session anonymous (module docstring)."""
+    class AccountsAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
+        """Admit a client by its account (module docstring), without marking its session
+        anonymous (so sessions and queued QoS 1 messages outlive a disconnection)."""
 
         async def authenticate(self, *, session: Any) -> bool:
-            return True
+            return _access.admit(session)
+
+    class AccountsTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
+        """Publish, subscribe and receive by the account's grants (hub/access.py)."""
+
+        async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
+                                  action: Any = None) -> bool:
+            return topic is not None and _access.allowed(session, topic, str(action))
 
     class TenaceBroker(Broker):  # type: ignore[misc]
-        """amqtt's broker with the two delivery fixes of the module docstring."""
+        """amqtt's broker with the delivery and access fixes of the module docstring."""
+
+        async def _initialize_client_session(self, reader: Any, writer: Any,
+                                             remote_address: str, remote_port: int) -> Any:
+            """Refuse a client before amqtt merges its CONNECT into a stored session of the
+            same client id (it would take over the connection and replace the will)."""
+            try:
+                _handler, incoming = await BrokerProtocolHandler.init_from_connect(
+                    reader, writer, self.plugins_manager)
+            except (AMQTTError, NoDataError) as exc:
+                raise AMQTTError(exc) from exc
+            except MQTTError as exc:
+                await writer.close()
+                raise MQTTError(exc) from exc
+            if not _access.admit(incoming):
+                log.warning("refused client %r (user %r) from %s", incoming.client_id,
+                            incoming.username, remote_address)
+                await ConnackPacket.build(0, NOT_AUTHORIZED).to_stream(writer)
+                await writer.close()
+                raise MQTTError(f"client {incoming.client_id!r} not authorised")
+            return await self._merge_session(_handler, incoming)
+
+        async def _merge_session(self, handler: Any, client_session: Any) -> Any:
+            """What amqtt 0.12 does after reading the CONNECT: clean or resume the session."""
+            if client_session.clean_session:
+                await self._delete_session(client_session.client_id)
+                client_session.parent = 0
+            elif client_session.client_id in self._sessions:
+                existing, _ = self._sessions[client_session.client_id]
+                for name in ("will_flag", "will_message", "will_topic", "will_qos",
+                             "will_retain", "keep_alive", "username", "password"):
+                    setattr(existing, name, getattr(client_session, name))
+                client_session = existing
+                client_session.parent = 1
+            else:
+                client_session.parent = 0
+            delay = self.config.get("timeout-disconnect-delay", 0)
+            if client_session.keep_alive > 0 and isinstance(delay, int):
+                client_session.keep_alive += delay
+            return handler, client_session
+
+        async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
+            """Our topic plugin's check, called directly. amqtt's plugin dispatch runs each
+            check as a task and so yields to the event loop, and its broadcast loop makes
+            that check while it iterates over the subscriptions: a client subscribing at
+            that moment raised "dictionary changed size during iteration" and the message
+            was lost. The check itself never waits."""
+            return _access.allowed(session, topic, str(action))
 
         async def _publish_retained_messages_for_subscription(
                 self, subscription: tuple[str, int], session: Any) -> None:
-            subscribers = self._subscriptions.get(subscription[0], ())
-            if any(sub.client_id == session.client_id for sub, _qos in subscribers):
-                await super()._publish_retained_messages_for_subscription(subscription, session)
+            """Only the client's own filter's retained messages, and only those it may
+            read (amqtt sends every client the messages of every client's filters)."""
+            topic_filter, qos = subscription
+            subscribers = self._subscriptions.get(topic_filter, ())
+            if not any(sub.client_id == session.client_id for sub, _qos in subscribers):
+                return
+            handler = self._get_handler(session)
+            tasks = [asyncio.ensure_future(handler.mqtt_publish(
+                        retained.topic, retained.data, min(qos, retained.qos or qos),
+                        retain=True))
+                     for topic, retained in list(self._retained_messages.items())
+                     if handler is not None and self._matches(topic, topic_filter)
+                     and _access.allowed(session, topic, "receive")]
+            if tasks:
+                await asyncio.wait(tasks)
 
         async def _publish_session_retained_messages(self, session: Any) -> None:
             """Send the messages queued while the session was away with retain 0
@@ -95,17 +283,30 @@ def _server_classes() -> tuple[type[Any], type[Any]]:
             if tasks:
                 await asyncio.wait(tasks)
 
-    # amqtt loads its plugins by dotted path: publish the class as hub.broker.OpenAuthPlugin
-    # (on the imported module, which is not this one under ``python -m hub.broker``).
-    OpenAuthPlugin.__module__ = TenaceBroker.__module__ = "hub.broker"
-    setattr(importlib.import_module("hub.broker"), "OpenAuthPlugin", OpenAuthPlugin)  # noqa: B010
-    _classes = (TenaceBroker, OpenAuthPlugin)
+        async def drop_revoked(self) -> None:
+            """Close the connection of every client whose account was revoked or whose
+            password was rotated since it connected."""
+            for session, handler in list(self._sessions.values()):
+                if (session.transitions.is_connected() and handler is not None
+                        and not _access.current(session.username)):
+                    log.warning("closing the connection of %r: account revoked",
+                                session.client_id)
+                    with contextlib.suppress(Exception):
+                        await handler.stop()
+
+    # amqtt loads its plugins by dotted path: publish the classes under hub.broker (on the
+    # imported module, which is not this one under ``python -m hub.broker``).
+    module = importlib.import_module("hub.broker")
+    for cls in (AccountsAuthPlugin, AccountsTopicPlugin, TenaceBroker):
+        cls.__module__ = "hub.broker"
+        setattr(module, cls.__name__, cls)
+    _classes = (TenaceBroker, AccountsAuthPlugin, AccountsTopicPlugin)
     return _classes
 
 
 def broker_config(host: str, port: int, tls: tuple[str, str] | None = None,
                   plain_port: int | None = None) -> dict[str, Any]:
-    """amqtt 0.12 configuration: the TCP listener, the open auth plugin, nothing else.
+    """amqtt 0.12 configuration: the TCP listener, our account and topic plugins.
 
     With ``tls`` (certificate chain file, key file) the ``default`` listener speaks TLS only
     (Python's server defaults: TLS 1.2 at least); ``plain_port`` adds a plain listener on
@@ -120,7 +321,8 @@ def broker_config(host: str, port: int, tls: tuple[str, str] | None = None,
                          "tls": listener}
     return {
         "listeners": listeners,
-        "plugins": {"hub.broker.OpenAuthPlugin": {}},
+        "plugins": {"hub.broker.AccountsAuthPlugin": {},
+                    "hub.broker.AccountsTopicPlugin": {}},
     }
 
 
@@ -131,17 +333,31 @@ def quiet_amqtt_logging() -> None:
 
 
 async def serve(host: str, port: int, stop: asyncio.Event | None = None, *,
+                accounts: Path | None, open_access: bool = False,
                 tls: tuple[str, str] | None = None, plain_port: int | None = None) -> None:
-    """Run the broker until ``stop`` is set (or forever); prints the ready line on stdout."""
+    """Run the broker until ``stop`` is set (or forever); prints the ready line on stdout.
+
+    ``accounts`` is the accounts file (hub/accounts.py; missing: nobody may connect yet);
+    ``open_access`` admits every client to every topic (benchmarks only); ``tls`` and
+    ``plain_port`` as in :func:`broker_config`."""
+    global _access
+    if accounts is None and not open_access:
+        raise BrokerError("no accounts file: give one, or open access (benchmarks only)")
     quiet_amqtt_logging()
-    broker_class, _plugin = _server_classes()
+    _access = _Access(None if open_access else accounts)
+    broker_class = _server_classes()[0]
     broker = broker_class(broker_config(host, port, tls, plain_port),
                           loop=asyncio.get_running_loop())
     await broker.start()
     sockets = broker._servers["tls" if "tls" in broker._servers else "default"].instance.sockets
     print(f"{_READY}{sockets[0].getsockname()[1]}", flush=True)
+    stop = stop or asyncio.Event()
     try:
-        await (stop or asyncio.Event()).wait()
+        while not stop.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), _RELOAD_SECONDS)
+            if _access.reload():
+                await broker.drop_revoked()
     finally:
         await broker.shutdown()
 
@@ -151,6 +367,10 @@ def _main(argv: list[str] | None = None) -> int:
                                      description="Run the embedded MQTT broker (amqtt).")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=1883, help="TCP port (0: any free port)")
+    parser.add_argument("--accounts", type=Path,
+                        help="the accounts file (hub/accounts.py) that says who may connect")
+    parser.add_argument("--open", action="store_true",
+                        help="no access control: every client, every topic (benchmarks only)")
     parser.add_argument("--tls-cert", help="TLS on the port: the certificate chain (PEM)")
     parser.add_argument("--tls-key", help="TLS: the certificate's private key (PEM)")
     parser.add_argument("--plain-port", type=int,
@@ -168,7 +388,8 @@ def _main(argv: list[str] | None = None) -> int:
         if args.watch_stdin:
             loop.add_reader(sys.stdin.fileno(), lambda: _stdin_readable(loop, stop))
         tls = (args.tls_cert, args.tls_key) if args.tls_cert else None
-        await serve(args.host, args.port, stop, tls=tls, plain_port=args.plain_port)
+        await serve(args.host, args.port, stop, accounts=args.accounts, open_access=args.open,
+                    tls=tls, plain_port=args.plain_port)
 
     asyncio.run(run())
     return 0
@@ -186,18 +407,25 @@ class EmbeddedBroker:
     """amqtt in a child process, listening on ``host``:``port`` (0 picks a free port).
 
     ``start()`` returns once the broker accepts connections; ``stop()`` is idempotent. A club
-    hub listens on its LAN (``host="0.0.0.0"``); tests use the loopback default.
+    hub listens on its LAN (``host="0.0.0.0"``); tests use the loopback default. ``accounts``
+    is the accounts file clients must have an account in (hub/accounts.py); without it only
+    ``open_access=True`` (benchmarks) starts a broker, open to everyone.
 
     ``tls`` (certificate chain, key: hub.tls's ``broker.crt``, ``broker.key``) makes the port
     a TLS one, and ``ca_file`` the authority its clients verify it with (in :attr:`url`);
-    ``plain_port`` opens a plain port beside it.
+    ``plain_port`` opens a plain port beside it (with the same accounts).
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
+                 accounts: str | Path | None = None, open_access: bool = False,
                  start_timeout: float = 15.0, tls: tuple[str, str] | None = None,
                  ca_file: str | None = None, plain_port: int | None = None):
+        if accounts is None and not open_access:
+            raise BrokerError("the embedded broker needs an accounts file (hub/accounts.py)")
         self.host = host
         self.port = port
+        self.accounts = None if accounts is None else Path(accounts)
+        self.open_access = open_access
         self.start_timeout = start_timeout
         self.tls = tls
         self.ca_file = ca_file
@@ -229,6 +457,7 @@ class EmbeddedBroker:
             raise BrokerError("the embedded broker is already started")
         command = [sys.executable, "-m", __name__, "--host", self.host, "--port", str(self.port),
                    "--watch-stdin"]
+        command += ["--open"] if self.open_access else ["--accounts", str(self.accounts)]
         if self.tls is not None:
             command += ["--tls-cert", self.tls[0], "--tls-key", self.tls[1]]
             if self.plain_port is not None:

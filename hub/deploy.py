@@ -5,11 +5,14 @@ What :func:`init` writes into the deploy directory (``DIR``)::
     ca.key, ca.crt           the club's certificate authority (hub.tls; the key 0600)
     broker.key, broker.crt   the broker's certificate for the hub's names and addresses
     mosquitto.conf           Mosquitto with TLS only (8883), no anonymous client, and
-    mosquitto.passwd         the accounts and
-    mosquitto.acl            the access list (both 0600: :func:`write_access_files`)
+    accounts.json            the event's MQTT accounts (hub.accounts; the embedded broker's),
+    mosquitto.passwd         the same accounts for Mosquitto and
+    mosquitto.acl            the access list of hub.access (all 0600: write_access_files)
+    tenace-hub.keyring       the hub's own MQTT password (0600; ``tenace hub --deploy``)
+    device-credentials.json  the devices' MQTT passwords (0600; tenace accounts --data DIR)
     mosquitto-data/          Mosquitto's persistence (0700)
     event.toml               the event (with --event; 0600: it holds the deals)
-    data/                    the hub's event log (0700)
+    data/                    the hub's event log, the console's users.json (0700)
     tenace-hub.service       systemd: the hub (embedded broker with TLS, or Mosquitto's)
     tenace-readers@.service  systemd: a table's card-reader node (instance = the table)
     readers.env.example      what a reader node's readers-TABLE.env holds
@@ -26,6 +29,7 @@ with the same authority and writes the rest again. Errors are :class:`hub.tls.Tl
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
 import re
@@ -45,6 +49,7 @@ __all__ = [
     "DeployError",
     "DeployReport",
     "create_first_director",
+    "hub_credentials",
     "init",
     "mosquitto_config",
     "write_access_files",
@@ -52,6 +57,8 @@ __all__ = [
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "deploy"
 PASSWORD_FILE, ACL_FILE = "mosquitto.passwd", "mosquitto.acl"
+HUB_ACCOUNT, HUB_KEYRING = "tenace-hub", "tenace-hub.keyring"
+DEVICE_CREDENTIALS = "device-credentials.json"
 HUB_UNIT, READERS_UNIT = "tenace-hub.service", "tenace-readers@.service"
 TLS_PORT = 8883
 
@@ -95,25 +102,77 @@ def mosquitto_config(folder: Path, *, port: int = TLS_PORT, bind: str = "0.0.0.0
 
 
 def write_access_files(folder: Path, setup: Any | None) -> list[Path]:
-    """HOOK for the lead to wire: the accounts (``mosquitto.passwd``) and the access list
-    (``mosquitto.acl``) of the event, from hub.accounts / hub.access, which this tree does not
-    have yet. Until then it writes both files EMPTY (0600) when they are missing, so that
-    Mosquitto starts and refuses everyone: no account, and an empty access list denies all.
-    Returns the files it wrote."""
-    written = []
-    for name in (PASSWORD_FILE, ACL_FILE):
-        path = folder / name
-        if not path.exists():
-            write_file(path, b"", 0o600)
-            written.append(path)
+    """The event's MQTT accounts (hub.accounts, rules from hub.access) in ``folder``:
+    ``accounts.json`` (the embedded broker's), ``mosquitto.passwd`` and ``mosquitto.acl``
+    (Mosquitto's), the hub's own password in ``tenace-hub.keyring`` and the devices' in
+    ``device-credentials.json`` (all 0600). Accounts already there keep their passwords (a
+    ``--renew`` changes no device's); only new ones are issued. Returns the files written."""
+    from hub.accounts import AccountError, Accounts, event_accounts, write_keyring
+
+    try:
+        accounts = Accounts(folder)
+        hub_keyring = folder / HUB_KEYRING
+        fresh = {name: role for name, role in event_accounts(setup).items()
+                 if name not in accounts or (name == HUB_ACCOUNT and not hub_keyring.exists())}
+        issued = accounts.issue_all(fresh)
+    except AccountError as err:
+        raise DeployError(str(err)) from err
+    written = [accounts.path, accounts.passwd_file, accounts.acl_file]
+    for credentials in issued:
+        if credentials.username == HUB_ACCOUNT:
+            written.append(write_keyring(hub_keyring, [credentials]))
+    devices = [c for c in issued if c.username != HUB_ACCOUNT]
+    if devices:
+        path = folder / DEVICE_CREDENTIALS
+        known: dict[str, str] = {}
+        if path.exists():
+            try:
+                known = json.loads(path.read_text())
+            except (OSError, ValueError) as err:
+                raise DeployError(f"{path}: {err}") from err
+        known.update({c.username: c.password for c in devices})
+        known = {name: password for name, password in known.items() if name in accounts}
+        write_file(path, json.dumps(known, indent=1, sort_keys=True).encode(), 0o600)
+        written.append(path)
     return written
 
 
-def create_first_director(folder: Path) -> str | None:
-    """HOOK for the lead to wire: the console's first director account (hub.users, not in
-    this tree yet). Returns what to tell the person (the account's name and one-time
-    password, or what to run), or None when nothing was created."""
-    return None
+def hub_credentials(folder: Path | str) -> Any | None:
+    """The hub's own account (hub.accounts.Credentials) that :func:`write_access_files` kept
+    in ``folder``, or None if there is none."""
+    from hub.accounts import Credentials
+
+    path = Path(folder) / HUB_KEYRING
+    if not path.exists():
+        return None
+    try:
+        password = json.loads(path.read_text())[HUB_ACCOUNT]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise DeployError(f"{path}: no password of {HUB_ACCOUNT} ({err})") from err
+    return Credentials(HUB_ACCOUNT, str(password))
+
+
+def create_first_director(folder: Path, password: str | None, name: str = "director") -> str:
+    """The console's first director account (hub.users) in the hub's data directory
+    ``folder/data``, with ``password``; without one (no terminal to ask), or if the data
+    directory already has a director, what to tell the person."""
+    from hub.users import UserError, UserStore
+
+    data = folder / "data"
+    users = UserStore.in_directory(data)
+    if users.has_director():
+        return f"the console already has a director's account ({users.path})"
+    command = _command(["tenace", "users", "add", name, "--role", "director", "--data",
+                        str(data)])
+    if password is None:
+        return (f"create the console's first director account: {command} (it asks for the "
+                "password)")
+    try:
+        users.add(name, "director", password)
+    except UserError as err:
+        raise DeployError(f"the console's director account: {err}") from err
+    return (f"the console's director account {name!r} is created (log in with the password "
+            f"given; tenace users passwd {name} --data {shlex.quote(str(data))} changes it)")
 
 
 def _owner(user: str | None) -> tuple[str, str]:
@@ -146,11 +205,13 @@ def _check_event(event: Path | None) -> Any:
 def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None = None,
          force: bool = False, renew: bool = False, user: str | None = None,
          broker: str = "embedded", console: str = "127.0.0.1:8080",
-         python: str = sys.executable, club: str = "Tenace club") -> DeployReport:
+         python: str = sys.executable, club: str = "Tenace club",
+         director_password: str | None = None) -> DeployReport:
     """Write a club's configuration into ``folder`` (module docstring) for the hub reached
     as ``hosts`` (names and addresses: the broker certificate's names). ``broker`` is
     "embedded" (the hub's own amqtt, TLS on 8883) or "mosquitto" (the hub connects to the
-    Mosquitto of ``mosquitto.conf`` on this machine)."""
+    Mosquitto of ``mosquitto.conf`` on this machine). ``director_password`` creates the
+    console's first director account (else the report says how)."""
     if not hosts:
         raise DeployError("--host: give the hub's name or address (several if it has several)")
     if broker not in ("embedded", "mosquitto"):
@@ -209,12 +270,11 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
         report.written.append(root / name)
     report.written += write_access_files(root, setup)
 
-    director = create_first_director(root)
-    if director is None:
-        report.todo.append("the console's first director account is not created yet "
-                           "(hub.deploy.create_first_director is a hook for hub.users)")
-    else:
-        report.todo.append(director)
+    report.todo.append(create_first_director(root, director_password))
+    report.todo.append(f"each device's MQTT password is in {root / DEVICE_CREDENTIALS} "
+                       f"(0600; give each device only its own); tenace accounts issue DEVICE "
+                       f"--data {shlex.quote(str(root))} --url issues a new one (a spare, a "
+                       f"lost device), tenace accounts revoke DEVICE removes one")
     if broker == "mosquitto":
         report.todo.append(f"Mosquitto reads its files as its own user: chown mosquitto "
                            f"{pki.broker_key} {root / PASSWORD_FILE} {root / ACL_FILE} "

@@ -1,16 +1,28 @@
 """Run a Mosquitto broker (the Debian package) for the tests, the benchmarks and tools:
-on loopback, a free port, a temporary configuration, stopped by its PID."""
+on loopback, a free port, a temporary configuration, stopped by its PID.
+
+With ``accounts`` (hub/accounts.py) it reads the password and ACL files generated beside the
+accounts file, refuses anonymous clients and takes a client's username as its client id
+(``use_username_as_clientid``: no account can use another's client id, the hub's included);
+:meth:`Mosquitto.reload` (SIGHUP) makes it read them again after an account changed, and
+Mosquitto then disconnects the clients whose password no longer matches. Without accounts
+(``open_access=True``: say you mean it) the ``extra`` lines decide who may connect, and
+without such lines everyone may (benchmarks only).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import time
 from pathlib import Path
 from types import TracebackType
 from urllib.parse import quote
 
+from hub.accounts import Accounts
 from hub.broker import BrokerError
 from wire.processes import stop_process, wait_for_port
 
@@ -29,12 +41,16 @@ def free_port() -> int:
 
 class Mosquitto:
     """A Mosquitto on 127.0.0.1 with a configuration and persistence folder in ``folder``.
-    ``extra`` lines go first in the configuration. ``tls`` (CA file, certificate chain, key
-    file: hub.tls's ``ca.crt``, ``broker.crt``, ``broker.key``) makes the listener a TLS one
-    (TLS 1.2 at least) and :attr:`url` a ``mqtts://`` URL with that CA."""
+    ``extra`` lines go first in the configuration; ``accounts`` (or ``open_access``) as in the
+    module docstring. ``tls`` (CA file, certificate chain, key file: hub.tls's ``ca.crt``,
+    ``broker.crt``, ``broker.key``) makes the listener a TLS one (TLS 1.2 at least) and
+    :attr:`url` a ``mqtts://`` URL with that CA."""
 
     def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
-                 queued: int = 10000, tls: tuple[Path, Path, Path] | None = None):
+                 queued: int = 10000, tls: tuple[Path, Path, Path] | None = None,
+                 accounts: Accounts | None = None, open_access: bool = False):
+        if accounts is None and not open_access:
+            raise BrokerError("Mosquitto needs accounts (hub/accounts.py) or open access")
         if not Path(MOSQUITTO).exists():
             raise BrokerError(f"mosquitto is not installed ({MOSQUITTO}): apt install mosquitto")
         folder.mkdir(parents=True, exist_ok=True)
@@ -51,8 +67,13 @@ class Mosquitto:
         lines = [*extra, *listener, "set_tcp_nodelay true",
                  "persistence true",
                  f"persistence_location {folder}/", f"max_queued_messages {queued}"]
+        self.accounts = accounts
+        if accounts is not None:
+            accounts.save()
+            lines += [f"password_file {accounts.passwd_file}", f"acl_file {accounts.acl_file}",
+                      "use_username_as_clientid true"]
         if not any(line.startswith("allow_anonymous") for line in extra):
-            lines.append("allow_anonymous true")
+            lines.append(f"allow_anonymous {'true' if accounts is None else 'false'}")
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to 'mosquitto' and cannot write folder
         self.config.write_text("\n".join(lines) + "\n")
@@ -62,6 +83,20 @@ class Mosquitto:
         if not wait_for_port(self.port, 10.0, self.process):
             self.stop()
             raise BrokerError(f"mosquitto did not start:\n{self.log.read_text()}")
+
+    def reload(self) -> None:
+        """Make Mosquitto read its password and ACL files again (SIGHUP), and wait until it
+        has (its log says so)."""
+        if self.process.poll() is not None:
+            return
+        before = self.log.read_text(errors="replace").count("Reloading config")
+        self.process.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            if self.log.read_text(errors="replace").count("Reloading config") > before:
+                time.sleep(0.05)  # the log line comes first, the reload right after
+                return
+            time.sleep(0.01)
 
     def stop(self) -> None:
         """Stop by PID (SIGTERM, SIGKILL after 5 s); idempotent."""

@@ -382,6 +382,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="this tablet's seat (one tablet per seat); none: one per table")
     p.add_argument("--device", help="device id (default TABLE-SEAT, or TABLE-tab for the "
                                     "table's tablet; a spare tablet needs an id of its own)")
+    p.add_argument("--credentials", metavar="FILE",
+                   help="the device's MQTT account, a JSON file {\"username\", \"password\"} "
+                        "as `tenace accounts issue DEVICE` prints it")
+    p.add_argument("--user", help="the MQTT account (default: the device id, which the "
+                                  "broker requires as client id)")
+    p.add_argument("--password", help="its password (other users of the machine can see a "
+                                      "command line: prefer --credentials)")
     p.add_argument("--language", choices=list(LANGUAGES), default="fr")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
     p.add_argument("--strict", action="store_true",
@@ -391,16 +398,39 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def broker_url(hub: str) -> str:
-    """``HOST[:PORT]`` (or a full mqtt:// URL) -> the broker URL."""
+def broker_url(hub: str, user: str | None = None, password: str | None = None) -> str:
+    """``HOST[:PORT]`` (or a full mqtt:// URL) -> the broker URL, with ``user`` and
+    ``password`` in it when given."""
     if "://" in hub:
-        return hub
-    host, sep, port = hub.rpartition(":")
-    if not sep:
-        host, port = hub, "1883"
-    if not port.isdigit():
-        raise ValueError(f"--hub {hub!r}: give HOST or HOST:PORT")
-    return f"mqtt://{host or '127.0.0.1'}:{port}"
+        url = hub
+    else:
+        host, sep, port = hub.rpartition(":")
+        if not sep:
+            host, port = hub, "1883"
+        if not port.isdigit():
+            raise ValueError(f"--hub {hub!r}: give HOST or HOST:PORT")
+        url = f"mqtt://{host or '127.0.0.1'}:{port}"
+    if user is None:
+        return url
+    from urllib.parse import quote
+    scheme, _, rest = url.partition("://")
+    secret = "" if password is None else ":" + quote(password, safe="")
+    return f"{scheme}://{quote(user, safe='')}{secret}@{rest.rsplit('@', 1)[-1]}"
+
+
+def _credentials(args: argparse.Namespace, device: str) -> tuple[str | None, str | None]:
+    """(user, password) from --credentials FILE or --user/--password; (None, None) leaves
+    them to the URL or the keyring (wire/mqtt.py)."""
+    if args.credentials:
+        import json
+        try:
+            data = json.loads(Path(args.credentials).read_text(encoding="utf-8"))
+            return str(data["username"]), str(data["password"])
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"--credentials {args.credentials}: {err}") from None
+    if args.password is not None:
+        return args.user or device, args.password
+    return args.user, None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -413,11 +443,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from wire.outbox import OUTBOX_NAME, Outbox, OutboxError
 
     try:
-        url = broker_url(args.hub)
+        device = args.device or device_id(args.table, args.seat)
+        url = broker_url(args.hub, *_credentials(args, device))
         if args.ca:
             from wire.mqtt import with_ca
             url = with_ca(url, args.ca)
-        device = args.device or device_id(args.table, args.seat)
     except ValueError as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2

@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     from tenace import deploy_cli
     deploy_cli.add_parser(sub)
     _add_log_parser(sub)
+    _add_accounts_parser(sub)
     return parser
 
 
@@ -122,6 +123,57 @@ def _users(args: argparse.Namespace) -> int:
                               getattr(args, "role", None), password):
             print(line)
     except UserError as err:
+        raise commands.CommandError(str(err)) from err
+    return 0
+
+
+def _add_accounts_parser(sub: Any) -> None:
+    """``tenace accounts issue|list|revoke``: the MQTT accounts in a hub's data directory."""
+    accounts = sub.add_parser(
+        "accounts", help="MQTT accounts: issue a device's credentials, list, revoke",
+        description="The MQTT accounts of the hub's data directory (hub/accounts.py). "
+                    "`issue` prints a device's new password once (JSON, or a broker URL "
+                    "with --url), for scripted set-ups and tests: issuing again revokes the "
+                    "old password. The embedded broker reads the change at once; Mosquitto "
+                    "after a SIGHUP (its password and ACL files are rewritten in DIR).")
+    jobs = accounts.add_subparsers(dest="job", required=True, metavar="JOB")
+    issue = jobs.add_parser("issue", help="issue (or rotate) an account; prints its password")
+    issue.add_argument("device", help="device id (A1-tab, A1-N, A1-rdr, dealer-1, ...) or "
+                                      "tenace-hub, director, scorer, results")
+    issue.add_argument("--role", help="its role, if its name does not imply one (a dealing "
+                                      "machine's: dealer)")
+    issue.add_argument("--broker", default="mqtt://127.0.0.1:1883",
+                       help="the broker URL the printed URL names (default %(default)s)")
+    issue.add_argument("--url", action="store_true", help="print only the broker URL")
+    listing = jobs.add_parser("list", help="the accounts and their roles (no secret)")
+    revoke = jobs.add_parser("revoke", help="remove an account: it can no longer connect")
+    revoke.add_argument("device")
+    for job in (issue, listing, revoke):
+        job.add_argument("--data", default="tenace-data",
+                         help="the hub's data directory (default ./tenace-data)")
+    accounts.set_defaults(run=_accounts)
+
+
+def _accounts(args: argparse.Namespace) -> int:
+    import json
+
+    from hub.accounts import AccountError, Accounts
+
+    try:
+        accounts = Accounts(args.data)
+        if args.job == "issue":
+            credentials = accounts.issue(args.device, args.role)
+            url = credentials.url(args.broker)
+            print(url if args.url else json.dumps(
+                {"username": credentials.username, "password": credentials.password,
+                 "role": accounts.role(args.device), "url": url}))
+        elif args.job == "revoke":
+            accounts.revoke(args.device)
+            print(f"{args.device} revoked")
+        else:
+            for entry in accounts.listing():
+                print(f"{entry['account']}\t{entry['role']}")
+    except AccountError as err:
         raise commands.CommandError(str(err)) from err
     return 0
 

@@ -111,7 +111,10 @@ def _board_options(parser: argparse.ArgumentParser, again: bool = False) -> None
 def _hub_options(parser: argparse.ArgumentParser, again: bool = False) -> None:
     parser.add_argument("--hub", metavar="HOST[:PORT]",
                         default=argparse.SUPPRESS if again else None,
-                        help="the hub's MQTT broker: each board is sent there")
+                        help="the hub's MQTT broker: each board is sent there; with the "
+                             "machine's account, mqtt://dealer-1:PASSWORD@HOST:PORT "
+                             "(tenace accounts issue dealer-1 --url), or from "
+                             "TENACE_MQTT_KEYRING")
     parser.add_argument("--device", default=argparse.SUPPRESS if again else "dealer-1",
                         help="this machine's id on the hub (default dealer-1)")
     parser.add_argument("--ca", metavar="FILE", default=argparse.SUPPRESS if again else None,

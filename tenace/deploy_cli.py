@@ -37,12 +37,39 @@ def add_parser(sub: Any) -> None:
                       help="the director console's address (default 127.0.0.1:8080)")
     init.add_argument("--club", default="Tenace club",
                       help="the club's name in the certificates")
+    init.add_argument("--director-password-file", metavar="FILE",
+                      help="the console's first director account's password (first line of "
+                           "FILE, - for standard input); without it deploy init asks for it "
+                           "on a terminal, or says which command creates the account")
     keys = init.add_mutually_exclusive_group()
     keys.add_argument("--force", action="store_true",
                       help="replace the keys of DIR (every device then needs the new ca.crt)")
     keys.add_argument("--renew", action="store_true",
                       help="keep the authority, sign a new broker certificate")
     init.set_defaults(run=init_command)
+
+
+def _director_password(args: argparse.Namespace) -> str | None:
+    """The first director's password: from --director-password-file, else asked on a
+    terminal if the data directory has no director yet, else None (deploy init then prints
+    the command that creates the account)."""
+    from pathlib import Path
+
+    from hub.users import UserError, UserStore, check_password
+    from tenace.cli import _password
+
+    if args.director_password_file is None:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return None
+        if UserStore.in_directory(Path(args.dir) / "data").has_director():
+            return None
+        print("the console's first director account 'director':", flush=True)
+    password = _password(args.director_password_file)
+    try:
+        check_password(password)
+    except UserError as err:
+        raise CommandError(f"the director's password: {err}") from err
+    return password
 
 
 def init_command(args: argparse.Namespace) -> int:
@@ -53,7 +80,8 @@ def init_command(args: argparse.Namespace) -> int:
     try:
         report = init(args.dir, args.host, event=args.event, force=args.force,
                       renew=args.renew, user=args.user, broker=args.broker,
-                      console=args.console, club=args.club)
+                      console=args.console, club=args.club,
+                      director_password=_director_password(args))
         broker = read_certificate(report.pki.broker_cert)
     except HubError as err:
         raise CommandError(str(err)) from err

@@ -1,6 +1,13 @@
 """The live commands: ``tenace hub``, and the helpers ``sim``, ``replay`` and ``demo`` use to
 start a hub and a broker of their own.
 
+Accounts (hub/accounts.py): ``tenace hub`` with its embedded broker keeps the accounts in its
+data directory and gives itself a new password at every start (held in memory only); devices
+get theirs from ``tenace accounts issue``. ``sim``, ``replay`` and ``demo`` with a broker of
+their own issue every account of their event at start, in a temporary directory, and hand
+the passwords to their simulated devices through a keyring file (wire/mqtt.py); with
+``--broker`` the credentials must come from the URL or the environment's keyring.
+
 Imported only when one of them runs (paho-mqtt and the hub are the ``hub`` extra).
 """
 
@@ -64,10 +71,12 @@ def _loader(obj: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def _broker(url: str | None, listen: tuple[str, int], tls: tuple[str, str] | None = None,
-            ca: str | None = None, plain: int | None = None) -> Iterator[str]:
+def _broker(url: str | None, listen: tuple[str, int], accounts: Path | None = None,
+            tls: tuple[str, str] | None = None, ca: str | None = None,
+            plain: int | None = None) -> Iterator[str]:
     """The broker URL: the one given (verified against ``ca``), or an embedded amqtt broker
-    started here (with ``tls``: certificate chain and key; ``plain``: a plain port too)."""
+    started here, checking the accounts file ``accounts`` (with ``tls``: certificate chain
+    and key; ``plain``: a plain port too)."""
     if url:
         if ca is not None:
             from wire.mqtt import with_ca
@@ -79,7 +88,8 @@ def _broker(url: str | None, listen: tuple[str, int], tls: tuple[str, str] | Non
         return
     from hub.broker import BrokerError, EmbeddedBroker
     try:
-        with EmbeddedBroker(*listen, tls=tls, ca_file=ca, plain_port=plain) as broker:
+        with EmbeddedBroker(*listen, accounts=accounts, tls=tls, ca_file=ca,
+                            plain_port=plain) as broker:
             log.info("embedded broker on %s:%d", broker.host, broker.port)
             yield broker.url
     except BrokerError as err:
@@ -105,6 +115,39 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
         raise CommandError(str(err)) from err
 
 
+TOOL_ACCOUNTS = {"director": "director", "director.watch": "director"}
+"""The accounts of the simulator's tools (tenace/sim/observer.py)."""
+
+
+@contextlib.contextmanager
+def own_accounts(broker: str | None, setup: Any) -> Iterator[Path | None]:
+    """With no ``broker`` URL: every account of ``setup`` and of the tools issued in a
+    temporary directory, their passwords in a keyring named by ``TENACE_MQTT_KEYRING`` for
+    the duration; yields the accounts file for the embedded broker. With a URL: nothing."""
+    if broker:
+        yield None
+        return
+    import os
+    import tempfile
+
+    from hub.accounts import Accounts, event_accounts, write_keyring
+    from wire.mqtt import KEYRING_ENV
+
+    with tempfile.TemporaryDirectory(prefix="tenace-accounts-") as folder:
+        accounts = Accounts(folder)
+        names = {**event_accounts(setup), **TOOL_ACCOUNTS}
+        keyring = write_keyring(Path(folder) / "keyring.json", accounts.issue_all(names))
+        before = os.environ.get(KEYRING_ENV)
+        os.environ[KEYRING_ENV] = str(keyring)
+        try:
+            yield accounts.path
+        finally:
+            if before is None:
+                os.environ.pop(KEYRING_ENV, None)
+            else:
+                os.environ[KEYRING_ENV] = before
+
+
 @contextlib.contextmanager
 def demo_director() -> Iterator[tuple[Any, str, str]]:
     """A console users file of the demo's own, in a temporary directory removed at the end,
@@ -125,13 +168,14 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
                 console: tuple[str, int] | None = None,
                 console_users: Any = None) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
-    loopback port): yields (hub, broker URL). ``console_users`` (hub.users.UserStore) may
-    log in to the console."""
+    loopback port, every account issued: :func:`own_accounts`): yields (hub, broker URL).
+    ``console_users`` (hub.users.UserStore) may log in to the console."""
     from hub.errors import HubError
     from hub.service import HubRunner
     from wire.errors import WireError
 
-    with _broker(broker, ("127.0.0.1", 0)) as url:
+    with own_accounts(broker, setup) as accounts, \
+            _broker(broker, ("127.0.0.1", 0), accounts) as url:
         hub_ = _open_hub(url, data, setup, console,
                          console_options={"users": console_users})
         runner = HubRunner(hub_)
@@ -169,13 +213,17 @@ def hub(args: argparse.Namespace) -> int:
     plain = None if args.plain_listen is None else _address(args.plain_listen, "--plain-listen")
     if plain is not None and (tls is None or plain[0] != listen[0]):
         raise CommandError("--plain-listen: only beside TLS, on the --listen address")
-    with _broker(args.broker, listen, tls, ca, None if plain is None else plain[1]) as url:
-        hub_ = _open_hub(url, args.data, setup, console, args.durability,
+    accounts_file, credentials = _hub_account(args)
+    with _broker(args.broker, listen, accounts_file, tls, ca,
+                 None if plain is None else plain[1]) as url:
+        hub_url = url if credentials is None else credentials.url(url)
+        hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
                          console_options=options)
         for line in hub_.setup.summary():
             print(line)
-        print(f"event log: {hub_.log.path}; broker: {url}", flush=True)
+        shown = url.rsplit("@", 1)[-1] if "@" in url else url  # never the password
+        print(f"event log: {hub_.log.path}; broker: {shown}", flush=True)
         if options is not None and not options["users"].has_director():
             print("the director's console has no director's account yet: create one with\n"
                   f"    {options['create_director']}\n(it asks for the password; then log in "
@@ -240,6 +288,29 @@ def _tls(args: argparse.Namespace) -> tuple[tuple[str, str] | None, str | None]:
         if path is not None and not Path(path).is_file():
             raise CommandError(f"{option} {path}: no such file (tenace deploy init writes it)")
     return (cert, key), ca or cert   # deploy init's broker.crt holds the CA after the leaf
+
+
+def _hub_account(args: argparse.Namespace) -> tuple[Path | None, Any]:
+    """(the accounts file the embedded broker checks, the hub's own credentials): with
+    --deploy DIR, DIR's accounts and the hub's password kept there (tenace deploy init);
+    else, for the embedded broker, the data directory's accounts with a new password for
+    the hub at every start; with an external broker and no deploy directory, the URL's."""
+    from hub.accounts import AccountError, Accounts
+    from hub.deploy import DeployError, hub_credentials
+
+    try:
+        if args.deploy:
+            credentials = hub_credentials(args.deploy)
+            accounts = Accounts(args.deploy)
+            if credentials is None and not args.broker:
+                credentials = accounts.issue("tenace-hub")
+            return (None if args.broker else accounts.path), credentials
+        if args.broker:
+            return None, None
+        accounts = Accounts(args.data)
+        return accounts.path, accounts.issue("tenace-hub")  # a new password at every start
+    except (AccountError, DeployError) as err:
+        raise CommandError(str(err)) from err
 
 
 def add_hub_parser(sub: Any) -> None:
@@ -312,8 +383,9 @@ def replay(args: argparse.Namespace) -> int:
     plan = plan_replay(records, _edition(args.edition))
     scripts = plan.scripts()
     logging.basicConfig(level=logging.WARNING)
-    with _broker(args.broker, ("127.0.0.1", 0)) as url:
-        hub_ = _open_hub(url, None, plan.setup, None, client_id="tenace-replay-hub")
+    with own_accounts(args.broker, plan.setup) as accounts, \
+            _broker(args.broker, ("127.0.0.1", 0), accounts) as url:
+        hub_ = _open_hub(url, None, plan.setup, None)
         refused: dict[str, list[str]] = {}
         with HubRunner(hub_), Observer(url, states=True) as director:
             tables = list(scripts)

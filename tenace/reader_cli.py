@@ -68,7 +68,9 @@ def add_parsers(devices_sub: Any) -> None:
     r.add_argument("--seat", action="append", default=[], metavar="SEAT=SPEC",
                    help="a seat's reader, e.g. N=pcsc:ACR122U (once per seat)")
     r.add_argument("--broker", default="mqtt://127.0.0.1:1883",
-                   help="the hub's broker (default mqtt://127.0.0.1:1883)")
+                   help="the hub's broker (default mqtt://127.0.0.1:1883), with the "
+                        "account {table}-rdr's credentials: mqtt://A1-rdr:PASSWORD@HOST:PORT "
+                        "(tenace accounts issue A1-rdr --url), or from TENACE_MQTT_KEYRING"),
     r.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt (mqtt://HOST becomes "
                                                 "mqtts://HOST:8883)")
     r.add_argument("--decks", default=DEFAULT_DECKS, help=f"deck file (default {DEFAULT_DECKS})")
@@ -197,7 +199,7 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
                          hand_gap=args.hand_gap) as daemon:
             print(f"table {args.table}: " + ", ".join(
                 f"{seat.letter} {reader.spec}" for seat, reader in readers.items())
-                + f"; broker {args.broker}; outbox {outbox_path}", flush=True)
+                + f"; broker {args.broker.rsplit('@', 1)[-1]}; outbox {outbox_path}", flush=True)
             while not stop.wait(1.0):
                 pending = daemon.pending
                 if pending:

@@ -173,8 +173,9 @@ def record_events(record: GameRecord, table: str, *, board: int | None = None,
                   edition: Edition = DEFAULT_EDITION, start: float = 0.0,
                   problems: list[RecordProblem] | None = None) -> list[DeviceEvent]:
     """The events ``table``'s devices publish to play ``record`` (hub board ``board``,
-    default the record's number). Devices: ``{table}-tablet`` (board, calls, claim and its
-    acceptance) and ``{table}-reader`` (the four pockets, the cards played). Device times are
+    default the record's number). Devices, named as their accounts are (hub/access.py):
+    ``{table}-tab`` (board, calls, claim and its acceptance) and ``{table}-rdr`` (the four
+    pockets, the cards played). Device times are
     the record's when it times every act, else ``start`` + 1, + 2... seconds. Problems met
     (a result that cannot be claimed) are added to ``problems``."""
     number = record.board if board is None else board
@@ -187,7 +188,7 @@ def record_events(record: GameRecord, table: str, *, board: int | None = None,
         raise ValueError(f"board {number} is dealt by {dealer}, the record's by "
                          f"{reading.dealer}: give a board number with that dealer")
     found: list[RecordProblem] = [] if problems is None else problems
-    tablet, reader = f"{table}-tablet", f"{table}-reader"
+    tablet, reader = f"{table}-tab", f"{table}-rdr"
     real = _real_times(record)
     times = [c.time for c in record.calls] + [c.time for c in record.plays]
     first = min((t for t in times if t is not None), default=start) if real else start

@@ -16,6 +16,12 @@ What every Tenace client does the same way (docs/protocol.md, "Delivery"):
   A certificate refused or a failed handshake is not retried quietly: ``wait_connected``
   raises at once with the reason (:attr:`MqttClient.last_error`).
 
+Credentials: ``mqtt://user:password@host:port`` (the username is the client id: the broker
+binds them, hub/access.py). A URL without a user takes the client id's password from the
+keyring file named by the environment variable ``TENACE_MQTT_KEYRING`` (JSON {client id:
+password}, mode 0600), if there is one: a process that runs many devices (the simulator, the
+tests) keeps their credentials there. Passwords are never logged.
+
 Errors::
 
     HubError (hub.store)
@@ -26,6 +32,7 @@ Errors::
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import queue
@@ -46,14 +53,16 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from wire.errors import MqttError
 
 __all__ = [
-    "DEFAULT_PORT", "TLS_PORT", "BrokerAddress", "Delivery", "Message", "MqttClient",
-    "MqttError", "Will", "check_filter", "parse_url", "with_ca",
+    "DEFAULT_PORT", "KEYRING_ENV", "TLS_PORT", "BrokerAddress", "Delivery", "Message",
+    "MqttClient", "MqttError", "Will", "check_filter", "keyring_password", "parse_url",
+    "with_ca",
 ]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 1883
 TLS_PORT = 8883
+KEYRING_ENV = "TENACE_MQTT_KEYRING"
 
 
 class _DropNoise(logging.Filter):
@@ -174,6 +183,22 @@ def check_filter(topic_filter: str) -> str:
     return topic_filter
 
 
+def keyring_password(client_id: str) -> str | None:
+    """``client_id``'s password in the keyring named by ``TENACE_MQTT_KEYRING`` (module
+    docstring), or None (no keyring, not in it, or unreadable: logged)."""
+    path = os.environ.get(KEYRING_ENV)
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            keyring = json.load(file)
+    except (OSError, ValueError) as err:
+        log.warning("cannot read the MQTT keyring %s: %s", path, err)
+        return None
+    password = keyring.get(client_id) if isinstance(keyring, dict) else None
+    return password if isinstance(password, str) else None
+
+
 class Delivery:
     """The broker's acknowledgement of one publication (PUBACK for QoS 1)."""
 
@@ -278,6 +303,8 @@ class MqttClient:
         client.reconnect_delay_set(*reconnect_delay)  # type: ignore[arg-type]
         if self.address.username is not None:
             client.username_pw_set(self.address.username, self.address.password)
+        elif (password := keyring_password(client_id)) is not None:
+            client.username_pw_set(client_id, password)
         if self.address.tls:
             client.tls_set_context(_tls_context(self.address.ca_file))
         if will is not None:

@@ -8,6 +8,10 @@ ids unique to the run, ``seq`` from 1 per device) and reading only its replies
 waits for the tablet to show his call; the link sends an event again with the same id when
 its reply is late (the protocol's rule: the id makes it harmless), and not while the hub is
 known to be away. Tables run in parallel threads.
+
+A virtual device connects as its own account (its device id is its MQTT client id and
+username, hub/access.py), its password in the URL or the keyring (wire/mqtt.py): the
+commands that run the simulator issue them (tenace/live.py).
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import logging
 import queue
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -56,7 +59,7 @@ def _kind(device: str) -> str:
 class _Table:
     """One table's devices, each with its link; the replies of all of them on one queue."""
 
-    def __init__(self, url: str, table: str, devices: Iterable[str], run: str,
+    def __init__(self, url: str, table: str, devices: Iterable[str],
                  timeout: float, announce: bool):
         self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
         self.links: dict[str, DeviceLink] = {}
@@ -65,7 +68,7 @@ class _Table:
                 self.links[device] = DeviceLink(
                     url, table, device, outbox=Outbox(":memory:", device), views=False,
                     presence=announce, kind=_kind(device), stamp_sent=False,
-                    client_id=f"tenace-sim-{run}-{device}", reply_timeout=timeout,
+                    reply_timeout=timeout,
                     on_reply=lambda reply, env: self.replies.put((reply, env)),
                     reconnect_delay=(0.1, 1.0))
             for link in self.links.values():
@@ -81,14 +84,14 @@ class _Table:
             link.outbox.close()
 
 
-def _table_worker(url: str, table: str, events: Sequence[DeviceEvent], run: str,
+def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   timeout: float, retries: int, realtime: Callable[[float], float] | None,
                   out: TableRun, errors: list[str], announce: bool,
                   stop: threading.Event | None = None) -> None:
     devices: _Table | None = None
     sent = 0
     try:
-        devices = _Table(url, table, (e.device for e in events), run, timeout, announce)
+        devices = _Table(url, table, (e.device for e in events), timeout, announce)
         for event in events:
             if stop is not None and stop.is_set():
                 return
@@ -149,11 +152,10 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     first), events keep their pace and carry the real clock. ``announce`` publishes each
     device's birth status first (and sets its last will); ``stop`` ends every table's script
     early (its connections closed cleanly)."""
-    run = uuid.uuid4().hex[:8]   # the links' MQTT client ids, unique to this run
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
-                                args=(url, table, events, run, timeout, retries, realtime,
+                                args=(url, table, events, timeout, retries, realtime,
                                       results[table], errors, announce, stop), daemon=True)
                for table, events in scripts.items()]
     for thread in threads:

@@ -10,6 +10,11 @@ observer before it has been taken: the hub publishes the alerts and views of a b
 events before its replies (:meth:`hub.service.Hub.handle`), so a settle called once a
 device has its reply finds the alerts that event raised. :func:`wait_for_hub` waits for
 a hub's retained presence.
+
+Both connect with an account (hub/access.py): the observer as ``director`` (its client id;
+it reads the alerts, the results and the tables' states, never a seat's hand), the hub's
+watcher as ``director.watch``. Their credentials are in the URL or the keyring
+(wire/mqtt.py).
 """
 
 from __future__ import annotations
@@ -20,7 +25,6 @@ import queue
 import subprocess
 import threading
 import time
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,9 +46,10 @@ class Observer:
         self.states: dict[str, dict[str, Any]] = {}   # table -> latest public state
         self.received = 0
         self.fresh = fresh      # ignore what was retained before this run (an earlier hub's)
-        self.client_id = client_id or f"tenace-observer-{uuid.uuid4().hex[:8]}"
-        # Outside the protocol's tree: only this observer reads it, the hub never sees it.
-        self._marker_topic = f"tenace-observer/{self.client_id}/settle"
+        self.client_id = client_id or "director"
+        # The account's own echo topic: only this account reads and writes it, the hub
+        # subscribes to nothing there.
+        self._marker_topic = f"{ROOT}/echo/{self.client_id}"
         self._markers = 0        # markers published
         self._back = 0           # the last marker come back
         self._last = time.monotonic()
@@ -135,11 +140,11 @@ def _rank(alert: Mapping[str, Any]) -> int:
 
 def wait_for_hub(url: str, *, started_after: float = 0.0,
                  process: subprocess.Popen[bytes] | None = None,
-                 timeout: float = 60.0) -> bool:
+                 timeout: float = 60.0, client_id: str = "director.watch") -> bool:
     """Until the hub's retained status says online, started after ``started_after`` (hub
     clock); False after ``timeout`` or once ``process`` (the hub's, or its broker's) has
     exited. The broker may still be starting: the watcher keeps trying to connect."""
-    watcher = MqttClient(url, f"tenace-wait-{uuid.uuid4().hex[:8]}", clean_session=True,
+    watcher = MqttClient(url, client_id, clean_session=True,
                          reconnect_delay=(0.1, 1.0), start=False)
     watcher.subscribe(topic_hub_status(), 1, wait=False)
     watcher.start()

@@ -39,7 +39,7 @@ def table(hub_url: str, tmp_path: Path, decks: DeckStore) -> Iterator[ReaderTabl
 
 
 def hub_state(url: str) -> dict[str, object]:
-    with MqttClient(url, "t-state", clean_session=True, start=False) as viewer:
+    with MqttClient(url, "director.watch", clean_session=True, start=False) as viewer:
         viewer.subscribe(topic_state("A1"), 1, wait=False)
         viewer.start().wait_connected()
         state: dict[str, object] = json.loads(viewer.messages.get(timeout=5).payload)
@@ -101,7 +101,8 @@ def test_the_broker_away_events_wait_and_arrive_in_order_across_a_daemon_restart
         table.play(seat, card)      # read while the broker is away: in the outbox
     assert table.daemon.pending == 3
     table.daemon.close(farewell=False)         # and the daemon stops too
-    restarted = Mosquitto(mosquitto.config.parent, port=mosquitto.port)
+    restarted = Mosquitto(mosquitto.config.parent, port=mosquitto.port,
+                          accounts=mosquitto.accounts)
     try:
         table.daemon = table.start(hub_url)
         assert table.daemon.wait_delivered(15)

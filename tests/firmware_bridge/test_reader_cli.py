@@ -85,7 +85,7 @@ def test_run_publishes_each_reader_and_stops_cleanly(hub_url: str, tmp_path: Pat
                  "--outbox", str(tmp_path / "out.sqlite3"), "--hand-gap", "0.2",
                  *[f"--seat={s}=sim:cli-run-{s}" for s in "NESW"])
     statuses: dict[str, dict[str, object]] = {}
-    watcher = MqttClient(hub_url, "t-watch", clean_session=True, start=False,
+    watcher = MqttClient(hub_url, "director.watch", clean_session=True, start=False,
                          on_message=lambda m: statuses.update(
                              {m.topic.split("/")[5]: json.loads(m.payload)}))
     watcher.subscribe("tenace/v1/t/A1/dev/+/status", 1, wait=False)

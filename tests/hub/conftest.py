@@ -1,5 +1,7 @@
 """Real brokers on loopback for the hub's tests: Mosquitto (the Debian package) and the
-embedded amqtt broker, each on a free port, each stopped by its PID at teardown.
+embedded amqtt broker, each on a free port, each stopped by its PID at teardown, both with
+access control: they check the session's accounts (tests/conftest.py ``keyring``), and
+every client of the tests finds its password in the keyring by its client id.
 
 ``broker_url`` runs a test against both. Mosquitto missing is a failure, not a skip: CI
 installs it (scripts/test).
@@ -14,6 +16,7 @@ import pytest
 
 from hub.broker import EmbeddedBroker
 from hub.mosquitto import MOSQUITTO, Mosquitto, free_port, wait_for_port
+from tests.conftest import Keyring
 
 __all__ = ["BROKERS", "Mosquitto", "free_port", "wait_for_port"]
 
@@ -21,18 +24,20 @@ BROKERS = ("amqtt", "mosquitto")
 
 
 @pytest.fixture
-def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+def mosquitto(tmp_path: Path, keyring: Keyring) -> Iterator[Mosquitto]:
     assert Path(MOSQUITTO).exists(), f"mosquitto not installed ({MOSQUITTO}): see scripts/test"
-    broker = Mosquitto(tmp_path / "mosquitto")
+    broker = Mosquitto(tmp_path / "mosquitto", accounts=keyring.accounts)
+    keyring.reloads.append(broker.reload)
     try:
         yield broker
     finally:
+        keyring.reloads.remove(broker.reload)
         broker.stop()
 
 
 @pytest.fixture
-def embedded_broker() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker("127.0.0.1", 0) as broker:
+def embedded_broker(keyring: Keyring) -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path) as broker:
         yield broker
 
 

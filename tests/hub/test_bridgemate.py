@@ -197,9 +197,10 @@ def start_hub(url: str, folder: Path, setup: BridgemateSetup | None = None) -> H
 # The tests ----------------------------------------------------------------------------------
 
 def test_a_scoring_program_runs_a_session_and_gets_each_result_once(
-        embedded_broker: EmbeddedBroker, tmp_path: Path) -> None:
+        embedded_broker: EmbeddedBroker, tmp_path: Path, keyring: Any) -> None:
     """Set-up, hand records, play at the tables, results polled and accepted (never twice,
     never lost, across a restart), check-ins and a director call (Law 9B1)."""
+    keyring.issue("A2-tab.pad")  # a spare of A2's tablet plays board 3
     hub = start_hub(embedded_broker.url, tmp_path, BridgemateSetup.waiting())
     with HubRunner(hub):
         client = DataConnectorClient("CLUB", "KEY", hub.bridgemate.url)
@@ -404,7 +405,7 @@ def test_a_scoring_program_takes_over_a_quick_set_up_and_names_the_players(
         assert client.initialize(init_dto(letters="B")).data_type == OK
         assert sorted(hub.room.tables) == ["B1", "B2", "B3"]
         assert hub.room.edition.name == "1997" and "Laws of 1997" in hub.setup.summary()[0]
-        viewer = MqttClient(embedded_broker.url, "viewer", clean_session=True, start=False)
+        viewer = MqttClient(embedded_broker.url, "director", clean_session=True, start=False)
         viewer.subscribe("tenace/v1/t/+/state", 1, wait=False)
         viewer.start().wait_connected()
         shown: dict[str, bytes] = {}      # the last payload of each table (empty: cleared)

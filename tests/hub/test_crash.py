@@ -18,6 +18,7 @@ from hub.store import LOG_NAME, EventLog
 from tenace.sim.devices import DeviceEvent, apply_local
 from tenace.sim.driver import run_tables
 from tenace.sim.observer import wait_for_hub
+from tests.conftest import Keyring
 from tests.hub.conftest import Mosquitto
 from wire.mqtt import MqttClient
 from wire.protocol import topic_state
@@ -66,8 +67,8 @@ def session(setup: EventSetup) -> list[DeviceEvent]:
     return out
 
 
-def test_kill_9_in_mid_session_loses_nothing(tmp_path: Path) -> None:
-    broker = Mosquitto(tmp_path / "mosquitto")
+def test_kill_9_in_mid_session_loses_nothing(tmp_path: Path, keyring: Keyring) -> None:
+    broker = Mosquitto(tmp_path / "mosquitto", accounts=keyring.accounts)
     data = tmp_path / "data"
     setup = EventSetup.quick(tables=3, boards_per_round=2, seed=SEED)
     script = session(setup)
@@ -112,7 +113,7 @@ def test_kill_9_in_mid_session_loses_nothing(tmp_path: Path) -> None:
         # The restarted hub's state is the state of a room that saw the session once.
         expected = setup.build_room()
         apply_local(expected, script, hub_time=time.time())
-        viewer = MqttClient(broker.url, "viewer", clean_session=True, start=False)
+        viewer = MqttClient(broker.url, "director", clean_session=True, start=False)
         viewer.subscribe(topic_state("A1"), 1, wait=False)
         viewer.start().wait_connected()
         state = json.loads(viewer.messages.get(timeout=10).payload)

@@ -233,7 +233,7 @@ def test_law_6d1_dealer_event_over_mqtt_alerts_the_director(mosquitto: Any,
     url = mosquitto.url
     hub = hub_on(url, tmp_path)
     with HubRunner(hub) as running, Observer(url) as director:
-        bridge = MqttClient(url, "test-dealer", clean_session=True, start=False)
+        bridge = MqttClient(url, "dealer-1", clean_session=True, start=False)
         bridge.subscribe(topic_dealer_reply("dealer-1"), 1, wait=False)
         bridge.start().wait_connected()
         deal = DEALS[1]

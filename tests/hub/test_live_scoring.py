@@ -411,11 +411,14 @@ def wait_for(client: MqttClient, topic: str, test: Any, timeout: float = 10.0) -
 
 
 def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
-        embedded_broker: Any, tmp_path: Path) -> None:
+        embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
     """Results over MQTT, rankings and travellers published retained as they change; a
     ruling from the director rescores at once; a restart rebuilds the same scores from the
     log and publishes them again (for a display that subscribes later)."""
     url = embedded_broker.url
+    for _, table, *_rest in ROUND_ROBIN:  # a fresh tablet per round: a spare of the table's
+        for round_ in (1, 2, 3):
+            keyring.issue(f"{table}-tab.r{round_}")
     hub = Hub(data_log(tmp_path), url=url, setup=MitchellSetup(), setup_loader=loader,
               tick_seconds=0.2)
     ranking, board_1 = topic_ranking("A"), topic_traveller("A", 1)

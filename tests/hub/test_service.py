@@ -71,8 +71,9 @@ def revoke_script() -> list[DeviceEvent]:
     return out
 
 
-def listen(url: str, *filters: str) -> MqttClient:
-    client = MqttClient(url, f"t-{time.monotonic_ns()}", clean_session=True, start=False)
+def listen(url: str, *filters: str, account: str = "tenace-hub.observer") -> MqttClient:
+    """A client that may read (and write) everything: a hub-role account of the tests."""
+    client = MqttClient(url, account, clean_session=True, start=False)
     for f in filters:
         client.subscribe(f, 1, wait=False)
     client.start().wait_connected()

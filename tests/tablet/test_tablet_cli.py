@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from hub.broker import EmbeddedBroker
 from wire.mqtt import MqttClient
@@ -32,16 +33,21 @@ def test_tenace_tablet_refuses_a_bad_table_without_a_traceback() -> None:
 
 
 def test_a_tablet_process_connects_and_announces_itself(embedded_broker: EmbeddedBroker,
-                                                        tmp_path: Path) -> None:
+                                                        tmp_path: Path, keyring: Any) -> None:
     host, port = embedded_broker.url.removeprefix("mqtt://").rsplit(":", 1)
-    watcher = MqttClient(embedded_broker.url, "watcher", clean_session=True, start=False)
+    credentials = keyring.issue("A1-S")  # as `tenace accounts issue A1-S` prints them
+    (tmp_path / "a1-s.json").write_text(json.dumps(
+        {"username": credentials.username, "password": credentials.password}))
+    watcher = MqttClient(embedded_broker.url, "director", clean_session=True, start=False)
     watcher.subscribe("tenace/v1/t/A1/dev/A1-S/status", 1, wait=False)
     watcher.start().wait_connected()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tenace", "tablet", "--hub", f"{host}:{port}", "--table", "A1",
-         "--seat", "S", "--language", "it", "--outbox", str(tmp_path / "outbox.sqlite3")],
+         "--seat", "S", "--language", "it", "--outbox", str(tmp_path / "outbox.sqlite3"),
+         "--credentials", str(tmp_path / "a1-s.json")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env=dict(os.environ, KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen",
+        env=dict({k: v for k, v in os.environ.items() if k != "TENACE_MQTT_KEYRING"},
+                 KIVY_NO_ARGS="1", SDL_VIDEODRIVER="offscreen",
                  KIVY_HOME=str(tmp_path / "kivy")))
     try:
         status = json.loads(watcher.messages.get(timeout=60).payload)
@@ -81,7 +87,7 @@ def test_under_xvfb_the_tablet_opens_a_real_x_window_and_goes_online(
     with os.fdopen(read) as displayfd:
         display = f":{displayfd.readline().strip()}"
     host, port = embedded_broker.url.removeprefix("mqtt://").rsplit(":", 1)
-    watcher = MqttClient(embedded_broker.url, "watcher-x", clean_session=True, start=False)
+    watcher = MqttClient(embedded_broker.url, "director", clean_session=True, start=False)
     watcher.subscribe("tenace/v1/t/A1/dev/A1-E/status", 1, wait=False)
     watcher.start().wait_connected()
     env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}

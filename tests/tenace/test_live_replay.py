@@ -14,7 +14,7 @@ from hub.mosquitto import Mosquitto
 from tenace.cli import main
 from tenace.commands import read_records
 from tenace.replay import replay_local
-from tests.conftest import REALDATA
+from tests.conftest import REALDATA, Keyring
 
 # The live path opens a connection per table (one table per board): the files up to 80
 # boards, the ones written to hold irregularities first among them.
@@ -23,9 +23,11 @@ FILES = [p for p in sorted([*REALDATA.rglob("*.pbn"), *REALDATA.rglob("*.lin")])
 
 
 @pytest.fixture(scope="module")
-def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
+def mosquitto(tmp_path_factory: pytest.TempPathFactory, keyring: Keyring) -> Iterator[Mosquitto]:
     """One Mosquitto for every file (each replay runs its own hub with a fresh log)."""
-    with Mosquitto(tmp_path_factory.mktemp("mosquitto")) as broker:
+    keyring.issue_all({f"R{n}-{device}": None for n in range(1, 101)  # the replay's tables
+                       for device in ("tab", "rdr")})
+    with Mosquitto(tmp_path_factory.mktemp("mosquitto"), accounts=keyring.accounts) as broker:
         yield broker
 
 

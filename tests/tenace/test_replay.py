@@ -237,22 +237,22 @@ def test_events_are_what_the_table_devices_would_send():
     assert [e.time for e in events] == sorted(e.time for e in events)
     assert len({e.time for e in events}) == len(events)
     board, hands = events[0], events[1:5]
-    assert (board.device, board.type, board.body) == ("T7-tablet", "board", {"board": 3})
+    assert (board.device, board.type, board.body) == ("T7-tab", "board", {"board": 3})
     assert [(e.device, e.type, e.body["seat"]) for e in hands] == [
-        ("T7-reader", "hand", s) for s in "NESW"]
+        ("T7-rdr", "hand", s) for s in "NESW"]
     read = [Card.parse(c) for e in hands for c in e.body["cards"]]
     assert len(read) == len(set(read)) == 52
     assert all(Card.parse(c) in record.deal[Seat.parse(e.body["seat"])]  # type: ignore[index]
                for e in hands for c in e.body["cards"])
     calls = [e for e in events if e.type == "call"]
     assert [(e.device, e.body["seat"], e.body["call"]) for e in calls] == [
-        ("T7-tablet", c.seat.letter, str(c.call)) for c in record.calls]
+        ("T7-tab", c.seat.letter, str(c.call)) for c in record.calls]
     assert [e.body.get("alert", False) for e in calls] == [c.alert for c in record.calls]
     assert [e.body.get("explanation") for e in calls] == [c.explanation for c in record.calls]
     assert any(c.alert for c in record.calls) and any(c.explanation for c in record.calls)
     cards = [e for e in events if e.type == "card"]
     assert [(e.device, e.body["seat"], e.body["card"], e.body["source"]) for e in cards] == [
-        ("T7-reader", c.seat.letter, str(c.card), "reader") for c in record.plays]
+        ("T7-rdr", c.seat.letter, str(c.card), "reader") for c in record.plays]
     claim, *answers = [e for e in events if e.type.startswith("claim")]
     assert events[-3:] == [claim, *answers]
     # South declares 2H; NS won 7 of the 11 tricks played; the record says 9 (LIN mc 9).

@@ -18,8 +18,8 @@ EVERY_KIND = ",".join(f"{k}={0.9 / len(BOARD_KINDS):.3f}" for k in BOARD_KINDS) 
 
 
 @pytest.fixture(scope="module")
-def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
-    with Mosquitto(tmp_path_factory.mktemp("mosquitto")) as broker:
+def mosquitto(tmp_path_factory: pytest.TempPathFactory, keyring: Any) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path_factory.mktemp("mosquitto"), accounts=keyring.accounts) as broker:
         yield broker
 
 

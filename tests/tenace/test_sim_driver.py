@@ -21,8 +21,8 @@ from wire.protocol import Envelope, Reply, parse_topic, topic_alert, topic_reply
 
 
 @pytest.fixture(scope="module")
-def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
-    with Mosquitto(tmp_path_factory.mktemp("mosquitto")) as broker:
+def mosquitto(tmp_path_factory: pytest.TempPathFactory, keyring: Any) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path_factory.mktemp("mosquitto"), accounts=keyring.accounts) as broker:
         yield broker
 
 
@@ -35,7 +35,7 @@ class StandInHub:
         self.copies: list[Envelope] = []
         self.ids: dict[str, int] = {}
         self._lock = threading.Lock()
-        self.client = MqttClient(url, "stand-in-hub", clean_session=True, start=False,
+        self.client = MqttClient(url, "tenace-hub", clean_session=True, start=False,
                                  on_message=self._take)
         self.client.subscribe("tenace/v1/t/+/ev/+", 1, wait=False)
         self.client.start().wait_connected()
@@ -90,7 +90,7 @@ def test_settle_sees_what_was_published_before_it_without_a_quiet_period(
     """The alerts about an event reach the broker before its reply; once a device has its
     reply, the observer's settle must find them, however busy the machine (the marker round
     trip), even when asked for no quiet period at all."""
-    publisher = MqttClient(mosquitto.url, "alert-source", clean_session=True).wait_connected()
+    publisher = MqttClient(mosquitto.url, "tenace-hub", clean_session=True).wait_connected()
     try:
         with Observer(mosquitto.url) as director:
             for n in range(30):

@@ -23,6 +23,7 @@ from bridgecore.cards import Seat
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from hub.store import StoredRecord
+from tests.conftest import Keyring
 from wire.link import DeviceLink, LinkError, LinkState, device_id, spare_device_id
 from wire.mqtt import MqttClient, parse_url
 from wire.outbox import OUTBOX_NAME, Outbox
@@ -412,7 +413,8 @@ def test_a_refusal_is_reported_with_its_reason_then_the_state_again(hub: Hub,
 
 # A spare tablet, and who sees which hand -----------------------------------------------------
 
-def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path) -> None:
+def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path,
+                                                        keyring: Keyring) -> None:
     screen = Screen()
     dead_box = Outbox(tmp_path / "dead" / OUTBOX_NAME, device_id("A1"))
     dead = open_link(hub.url, dead_box, screen)
@@ -426,6 +428,7 @@ def test_a_spare_tablet_takes_over_a_table_in_mid_board(hub: Hub, tmp_path: Path
 
     spare_id = spare_device_id("A1")
     assert spare_id.startswith("A1-tab.") and spare_id != dead.device
+    keyring.issue(spare_id)                            # the spare's own account
     spare_screen = Screen()
     with Outbox(tmp_path / "spare" / OUTBOX_NAME, spare_id) as box:
         spare = open_link(hub.url, box, spare_screen)
@@ -474,11 +477,12 @@ def test_a_seat_tablet_reads_its_own_hand_and_no_other(hub: Hub, tmp_path: Path)
 # Bad input from the network ------------------------------------------------------------------
 
 def test_malformed_messages_are_logged_and_never_stop_the_link(
-        hub: Hub, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        hub: Hub, tmp_path: Path, caplog: pytest.LogCaptureFixture, keyring: Keyring) -> None:
     caplog.set_level(logging.WARNING, logger="wire.link")
     screen = Screen()
     with Outbox(tmp_path / OUTBOX_NAME, "A1-N") as box:
         link = open_link(hub.url, box, screen, seat="N")
+        keyring.issue("rogue", "hub")  # a broken hub: it may write what devices read
         rogue = MqttClient(hub.url, "rogue", clean_session=True).wait_connected()
         try:
             assert link.wait_online()

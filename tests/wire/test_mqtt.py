@@ -19,6 +19,7 @@ import pytest
 
 from hub.broker import BrokerError, EmbeddedBroker
 from hub.mosquitto import Mosquitto, free_port
+from tests.conftest import Keyring
 from wire.mqtt import Message, MqttClient, MqttError, parse_url
 from wire.protocol import (
     topic_device_command,
@@ -65,8 +66,8 @@ def silence(mqtt: MqttClient, seconds: float = 0.3) -> list[Message]:
 # Delivery --------------------------------------------------------------------------------
 
 def test_qos1_round_trip_is_acknowledged_and_delivered(broker_url: str) -> None:
-    event = topic_event("t3", "t3-north")
-    with client(broker_url, "hub") as hub, client(broker_url, "t3-north") as device:
+    event = topic_event("t3", "t3-N")
+    with client(broker_url, "tenace-hub") as hub, client(broker_url, "t3-N") as device:
         hub.subscribe("tenace/v1/t/+/ev/+")
         delivery = device.publish(event, b'{"v": 1}', qos=1, wait=True)
         assert delivery.done
@@ -74,11 +75,11 @@ def test_qos1_round_trip_is_acknowledged_and_delivered(broker_url: str) -> None:
 
 
 def test_retained_state_reaches_a_late_subscriber(broker_url: str) -> None:
-    with client(broker_url, "hub") as hub:
+    with client(broker_url, "tenace-hub") as hub:
         hub.publish(topic_state("t3"), b"old", retain=True, wait=True)
         hub.publish(topic_state("t3"), b"new", retain=True, wait=True)
         hub.publish(topic_seat("t3", "N"), b"north hand", retain=True, wait=True)
-    with client(broker_url, "t3-north") as device:
+    with client(broker_url, "t3-N") as device:
         device.subscribe(topic_state("t3"))
         assert receive(device) == [Message(topic_state("t3"), b"new", qos=1, retain=True)]
         device.subscribe(topic_seat("t3", "N"))
@@ -89,12 +90,12 @@ def test_retained_state_reaches_a_late_subscriber(broker_url: str) -> None:
 def test_malformed_payloads_pass_through_as_bytes(broker_url: str) -> None:
     """The client layer hands over any bytes unchanged; judging them is the hub's job."""
     garbage = [b"\xff\xfe\x00{not json", b"", bytes(range(256)) * 300, "é".encode("latin-1")]
-    with client(broker_url, "hub") as hub, client(broker_url, "t3-north") as device:
-        hub.subscribe(topic_event("t3", "t3-north"))
+    with client(broker_url, "tenace-hub") as hub, client(broker_url, "t3-N") as device:
+        hub.subscribe(topic_event("t3", "t3-N"))
         for payload in garbage:
-            device.publish(topic_event("t3", "t3-north"), payload, wait=True)
+            device.publish(topic_event("t3", "t3-N"), payload, wait=True)
         assert [m.payload for m in receive(hub, len(garbage))] == garbage
-        device.publish(topic_event("t3", "t3-north"), b"still alive", wait=True)
+        device.publish(topic_event("t3", "t3-N"), b"still alive", wait=True)
         assert receive(hub)[0].payload == b"still alive"
 
 
@@ -113,12 +114,12 @@ def test_messages_can_go_to_an_asyncio_loop(broker_url: str) -> None:
             if len(got) == 2:
                 done.set()
 
-        hub = MqttClient(broker_url, "hub", on_message=on_message, loop=loop)
+        hub = MqttClient(broker_url, "tenace-hub", on_message=on_message, loop=loop)
         try:
             await asyncio.to_thread(hub.subscribe, "tenace/v1/t/+/ev/+")
-            with client(broker_url, "t3-north") as device:
-                device.publish(topic_event("t3", "t3-north"), b"\x00one", wait=True)
-                device.publish(topic_event("t3", "t3-north"), b"two", wait=True)
+            with client(broker_url, "t3-N") as device:
+                device.publish(topic_event("t3", "t3-N"), b"\x00one", wait=True)
+                device.publish(topic_event("t3", "t3-N"), b"two", wait=True)
             await asyncio.wait_for(done.wait(), 5)
         finally:
             await asyncio.to_thread(hub.close)
@@ -143,10 +144,10 @@ _DEVICE = textwrap.dedent("""
 
 
 def test_last_will_is_published_retained_when_a_device_dies(broker_url: str) -> None:
-    status = topic_device_status("t3", "t3-north")
-    with client(broker_url, "hub") as hub:
+    status = topic_device_status("t3", "t3-N")
+    with client(broker_url, "tenace-hub") as hub:
         hub.subscribe(status)
-        with subprocess.Popen([sys.executable, "-c", _DEVICE, broker_url, "t3-north", status],
+        with subprocess.Popen([sys.executable, "-c", _DEVICE, broker_url, "t3-N", status],
                               stdout=subprocess.PIPE, cwd=REPO) as device:
             try:
                 assert device.stdout is not None and device.stdout.readline() == b"up\n"
@@ -155,23 +156,23 @@ def test_last_will_is_published_retained_when_a_device_dies(broker_url: str) -> 
             finally:
                 device.kill()
         assert receive(hub) == [Message(status, OFFLINE, qos=1, retain=False)]
-    with client(broker_url, "console") as console:
+    with client(broker_url, "director") as console:
         console.subscribe(status)
         assert receive(console) == [Message(status, OFFLINE, qos=1, retain=True)]
 
 
 def test_clean_close_sends_no_will_and_farewell_publishes_it(broker_url: str) -> None:
-    status = topic_device_status("t3", "t3-north")
+    status = topic_device_status("t3", "t3-N")
     presence = (status, OFFLINE, 1, True)
     birth = (status, ONLINE, 1, True)
-    with client(broker_url, "hub") as hub:
+    with client(broker_url, "tenace-hub") as hub:
         hub.subscribe(status)
-        device = client(broker_url, "t3-north", will=presence, birth=birth)
+        device = client(broker_url, "t3-N", will=presence, birth=birth)
         assert receive(hub)[0].payload == ONLINE
         device.close(farewell=False)
         device.close()  # idempotent
         assert silence(hub) == []
-        device = client(broker_url, "t3-north", will=presence, birth=birth)
+        device = client(broker_url, "t3-N", will=presence, birth=birth)
         assert receive(hub)[0].payload == ONLINE
         device.close()
         assert receive(hub) == [Message(status, OFFLINE, qos=1, retain=False)]
@@ -181,11 +182,11 @@ def test_birth_follows_resubscription_after_a_reconnection(broker_url: str) -> N
     """Without a session (clean session) the broker forgets the subscription on a network
     failure: the device must subscribe again before announcing itself, so a command sent as
     soon as its birth is seen reaches it."""
-    status = topic_device_status("t3", "t3-north")
-    command = topic_device_command("t3", "t3-north")
-    with client(broker_url, "hub") as hub:
+    status = topic_device_status("t3", "t3-N")
+    command = topic_device_command("t3", "t3-N")
+    with client(broker_url, "tenace-hub") as hub:
         hub.subscribe(status)
-        device = client(broker_url, "t3-north", clean_session=True,
+        device = client(broker_url, "t3-N", clean_session=True,
                         birth=(status, ONLINE, 1, True), will=(status, OFFLINE, 1, True))
         with device:
             device.subscribe(command)
@@ -204,14 +205,14 @@ def test_a_persistent_session_keeps_messages_published_while_away(broker_url: st
 
     Stock amqtt 0.12 does not do this for anonymous clients (see the next test); the embedded
     broker's own authentication plugin makes it behave like Mosquitto."""
-    command = topic_device_command("t3", "t3-north")
-    away = client(broker_url, "t3-north")
+    command = topic_device_command("t3", "t3-N")
+    away = client(broker_url, "t3-N")
     away.subscribe(command)
     away.close(farewell=False)
-    with client(broker_url, "hub") as hub:
+    with client(broker_url, "tenace-hub") as hub:
         for n in range(3):
             hub.publish(command, b"command %d" % n, wait=True)
-    with MqttClient(broker_url, "t3-north") as back:  # subscribes to nothing itself
+    with MqttClient(broker_url, "t3-N") as back:  # subscribes to nothing itself
         assert receive(back, 3) == [Message(command, b"command %d" % n, 1, False)
                                     for n in range(3)]
 
@@ -250,17 +251,17 @@ def test_stock_amqtt_quirks_that_the_embedded_broker_fixes() -> None:
 def _stock_amqtt_scenario(stock: subprocess.Popen[bytes], url: str) -> list[Message]:
     """What a client of stock amqtt sees (the docstring above)."""
     assert stock.stdout is not None and stock.stdout.readline() == b"up\n"
-    away = client(url, "t3-north")
+    away = client(url, "t3-N")
     away.subscribe("cmd")
     away.close(farewell=False)
     time.sleep(1.2)  # amqtt's session monitor runs every second
-    with client(url, "hub") as hub:
+    with client(url, "tenace-hub") as hub:
         hub.publish("cmd", b"lost", wait=True)
-        with client(url, "t3-south") as south:
+        with client(url, "t3-S") as south:
             south.subscribe(topic_seat("t3", "N"))
             hub.publish(topic_seat("t3", "N"), b"north hand", retain=True, wait=True)
             assert receive(south)[0].payload == b"north hand"
-        with client(url, "t3-north") as back:
+        with client(url, "t3-N") as back:
             back.subscribe(topic_state("t3"))
             return silence(back, 0.5)
 
@@ -268,11 +269,11 @@ def _stock_amqtt_scenario(stock: subprocess.Popen[bytes], url: str) -> list[Mess
 def test_embedded_broker_sends_only_the_clients_own_retained_messages(
         embedded_broker: EmbeddedBroker) -> None:
     url = embedded_broker.url
-    with client(url, "hub") as hub, client(url, "t3-south") as south:
+    with client(url, "tenace-hub") as hub, client(url, "t3-S") as south:
         south.subscribe(topic_seat("t3", "S"))
         hub.publish(topic_seat("t3", "S"), b"south hand", retain=True, wait=True)
         assert receive(south)[0].payload == b"south hand"
-        with client(url, "t3-north") as north:
+        with client(url, "t3-N") as north:
             north.subscribe(topic_seat("t3", "N"))
             assert silence(north) == []
 
@@ -281,19 +282,19 @@ def test_embedded_broker_sends_only_the_clients_own_retained_messages(
 
 def test_publish_waits_for_the_acknowledgement_and_times_out_without_broker(
         mosquitto: Mosquitto) -> None:
-    with client(mosquitto.url, "t3-north") as device:
+    with client(mosquitto.url, "t3-N") as device:
         mosquitto.stop()
         with pytest.raises(MqttError, match="no acknowledgement"):
-            device.publish(topic_event("t3", "t3-north"), b"{}", wait=True, timeout=0.3)
+            device.publish(topic_event("t3", "t3-N"), b"{}", wait=True, timeout=0.3)
         assert not device.connected.is_set()
 
 
-def test_a_client_waits_for_a_broker_that_is_not_there_yet() -> None:
+def test_a_client_waits_for_a_broker_that_is_not_there_yet(keyring: Keyring) -> None:
     port = free_port()
-    with MqttClient(f"mqtt://127.0.0.1:{port}", "t3-north", reconnect_delay=FAST) as device:
+    with MqttClient(f"mqtt://127.0.0.1:{port}", "t3-N", reconnect_delay=FAST) as device:
         with pytest.raises(MqttError, match="not connected"):
             device.wait_connected(0.2)
-        with EmbeddedBroker(port=port):
+        with EmbeddedBroker(port=port, accounts=keyring.accounts.path):
             device.wait_connected(5)
             assert device.connections == 1
 
@@ -318,7 +319,7 @@ def test_parse_url_reads_credentials_and_hides_the_password() -> None:
 ])
 def test_bad_urls_are_refused_clearly(url: str) -> None:
     with pytest.raises(ValueError, match="bad MQTT broker URL"):
-        MqttClient(url, "t3-north")
+        MqttClient(url, "t3-N")
 
 
 def test_a_persistent_session_needs_a_client_id() -> None:
@@ -328,15 +329,15 @@ def test_a_persistent_session_needs_a_client_id() -> None:
 
 # The embedded broker -------------------------------------------------------------------------
 
-def test_embedded_broker_life_cycle() -> None:
-    broker = EmbeddedBroker()
+def test_embedded_broker_life_cycle(keyring: Keyring) -> None:
+    broker = EmbeddedBroker(accounts=keyring.accounts.path)
     with broker:
         assert broker.running and broker.port > 0
         assert broker.url == f"mqtt://127.0.0.1:{broker.port}"
         with pytest.raises(BrokerError, match="already started"):
             broker.start()
         with pytest.raises(BrokerError, match="did not start"):
-            EmbeddedBroker(port=broker.port).start()  # port taken
+            EmbeddedBroker(port=broker.port, accounts=keyring.accounts.path).start()  # taken
         pid = broker.pid
     assert not broker.running and broker.pid is None
     broker.stop()  # idempotent
@@ -345,9 +346,9 @@ def test_embedded_broker_life_cycle() -> None:
         os.kill(pid, 0)
 
 
-def test_embedded_broker_exits_when_its_parent_dies() -> None:
+def test_embedded_broker_exits_when_its_parent_dies(keyring: Keyring) -> None:
     """The child watches its stdin: the parent's death closes it, the broker exits."""
-    broker = EmbeddedBroker().start()
+    broker = EmbeddedBroker(accounts=keyring.accounts.path).start()
     try:
         process = broker._process
         assert process is not None and process.stdin is not None
@@ -358,7 +359,12 @@ def test_embedded_broker_exits_when_its_parent_dies() -> None:
 
 
 def test_embedded_broker_url_for_a_lan_binding() -> None:
-    assert EmbeddedBroker("0.0.0.0", 1883).url == "mqtt://127.0.0.1:1883"
+    assert EmbeddedBroker("0.0.0.0", 1883, accounts="a.json").url == "mqtt://127.0.0.1:1883"
+
+
+def test_embedded_broker_needs_accounts_or_open_access() -> None:
+    with pytest.raises(BrokerError, match="accounts file"):
+        EmbeddedBroker()
 
 
 # deploy/: Mosquitto with the example access list -----------------------------------------------
@@ -367,8 +373,8 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
     """deploy/mosquitto.conf and deploy/acl.example load in Mosquitto, and a device reads its
     own seat only, publishes under its own table only; the hub reads everything."""
     passwords = tmp_path / "passwd"
-    for user in ("hub", "A1-N"):
-        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "hub" else []),
+    for user in ("tenace-hub", "A1-N"):
+        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "tenace-hub" else []),
                         str(passwords), user, f"{user}-pw"], check=True)
     lines = []
     for line in (REPO / "deploy" / "mosquitto.conf").read_text().splitlines():
@@ -376,7 +382,7 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
             continue
         lines.append(line.replace("/etc/mosquitto/tenace.passwd", str(passwords))
                      .replace("/etc/mosquitto/tenace.acl", str(REPO / "deploy" / "acl.example")))
-    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines))
+    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines), open_access=True)  # lines say
     host = f"127.0.0.1:{broker.port}"
     try:
         with MqttClient(f"mqtt://{host}", "anonymous") as anonymous:  # no anonymous access
@@ -385,7 +391,7 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
                 time.sleep(0.01)
             assert anonymous.last_error == "refused by the broker: Not authorized"
             assert not anonymous.connected.is_set()
-        with client(f"mqtt://hub:hub-pw@{host}", "hub") as hub, \
+        with client(f"mqtt://tenace-hub:tenace-hub-pw@{host}", "tenace-hub") as hub, \
                 client(f"mqtt://A1-N:A1-N-pw@{host}", "A1-N") as north:
             hub.subscribe("tenace/v1/#")
             north.subscribe("tenace/v1/t/A1/seat/+")  # granted, but filtered per topic

@@ -206,8 +206,7 @@ class Listener:
     """Every message on ``tenace/v1/#``, kept in order of arrival."""
 
     def __init__(self, url: str):
-        self.client = MqttClient(url, f"doc-{time.monotonic_ns()}", clean_session=True,
-                                 start=False)
+        self.client = MqttClient(url, "tenace-hub.observer", clean_session=True, start=False)
         self.client.subscribe("tenace/v1/#", 1, wait=False)
         self.client.start().wait_connected()
         self.seen: list[Message] = []
@@ -292,9 +291,9 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
     its events and its readers' presence; a results reader reads results and nothing of a
     table; neither may command the hub."""
     passwords = tmp_path / "passwd"
-    users = ("hub", "A1-rdr", "results")
+    users = ("tenace-hub", "A1-rdr", "results")
     for user in users:
-        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "hub" else []),
+        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "tenace-hub" else []),
                         str(passwords), user, f"{user}-pw"], check=True)
     lines = []
     for line in (REPO / "deploy" / "mosquitto.conf").read_text().splitlines():
@@ -302,7 +301,7 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
             continue
         lines.append(line.replace("/etc/mosquitto/tenace.passwd", str(passwords))
                      .replace("/etc/mosquitto/tenace.acl", str(REPO / "deploy" / "acl.example")))
-    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines))
+    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines), open_access=True)  # lines say
     host = f"127.0.0.1:{broker.port}"
 
     def connect(user: str) -> MqttClient:
@@ -310,7 +309,7 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
                           reconnect_delay=(0.05, 0.5)).wait_connected()
 
     try:
-        with connect("hub") as hub, connect("A1-rdr") as reader, \
+        with connect("tenace-hub") as hub, connect("A1-rdr") as reader, \
                 connect("results") as results:
             hub.subscribe("tenace/v1/#")
             reader.subscribe("tenace/v1/#")      # granted, but filtered per topic

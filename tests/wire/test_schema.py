@@ -123,7 +123,7 @@ def test_everything_a_live_hub_publishes_follows_the_schema(
         seen = drain(everything)
         alert = next(json.loads(m.payload) for m in seen
                      if "/director/alert/" in m.topic and b'"revoke"' in m.payload)
-        tool = listen(broker_url)
+        tool = listen(broker_url, account="tenace-hub.observer2")
         tool.publish(topic_hub_command("director"), json.dumps({"op": "acknowledge",
                                                                 "id": alert["id"]}).encode(), 1)
         pockets = {s.letter: [str(c) for c in DEALS[2][s]] for s in DEALS[2]}

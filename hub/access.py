@@ -1,0 +1,196 @@
+"""Who may read and write which topic: ONE table of rules for both brokers.
+
+Every MQTT client connects with an account (hub/accounts.py); an account has a role, and the
+role says which topic filters it may read and write (docs/protocol.md, sections 2 and 3). The
+same table is rendered to a Mosquitto ACL file (:func:`mosquitto_acl`) and enforced on the
+embedded amqtt broker by hub/broker.py (:func:`may_read`, :func:`may_write`,
+:func:`may_subscribe`), so the two brokers refuse the same things.
+
+The design (security.md): only the hub writes what devices read (state, seats, results,
+rankings, travellers, hub status, alerts, replies, commands); a device writes only its own
+event and presence topics; a seat's topic (its hand) is readable only by that seat's tablet
+and the hub; alerts (with their evidence) only by the hub and the director; commands to the
+hub (``hub/cmd``) only by the director and the scoring program, each on its own topic.
+
+Roles and the placeholders of their rules: ``{account}`` the username (= client id),
+``{table}`` and ``{seat}`` read from a device id (``A1-N``: table A1, seat N; a spare
+``A1-N.3f9c0a`` has the role of ``A1-N`` and its own topics).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from wire.protocol import ROOT
+
+__all__ = [
+    "ROLES", "Grant", "device_role", "filters_overlap", "grants", "matches", "may_read",
+    "may_subscribe", "may_write", "mosquitto_acl",
+]
+
+_R = f"{ROOT}"
+
+# role -> (read filters, write filters). A filter may name {account}, {table}, {seat}.
+ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # The hub: everything of the protocol, and its tools' echo topics.
+    "hub": ((f"{_R}/#",), (f"{_R}/#",)),
+    # Director tools on MQTT: everything but the hands; their own command topic.
+    "director": ((f"{_R}/hub/#", f"{_R}/director/#", f"{_R}/t/+/state", f"{_R}/t/+/ev/+",
+                  f"{_R}/t/+/dev/+/status", f"{_R}/t/+/reply/+", f"{_R}/result/#",
+                  f"{_R}/results/#", f"{_R}/dealer/#", f"{_R}/echo/{{account}}"),
+                 (f"{_R}/hub/cmd", f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
+    # A scoring program: results and the hub's status; score rulings on its command topic.
+    "scorer": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#",
+                f"{_R}/echo/{{account}}"),
+               (f"{_R}/hub/cmd", f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
+    # A results reader (a display, a web page): read only.
+    "results": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#"), ()),
+    # A table's tablet (all four players see its screen): no seat topic.
+    "table": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/cmd",
+               f"{_R}/t/{{table}}/cmd/{{account}}", f"{_R}/t/{{table}}/reply/{{account}}",
+               f"{_R}/t/{{table}}/dev/{{account}}/status"),
+              (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status")),
+    # A seat's tablet: the table's state and its own seat's hand.
+    "seat": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/seat/{{seat}}",
+              f"{_R}/t/{{table}}/cmd", f"{_R}/t/{{table}}/cmd/{{account}}",
+              f"{_R}/t/{{table}}/reply/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status"),
+             (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status")),
+    # A table's card readers' daemon: the public state, never a seat; its readers' presence.
+    "reader": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/cmd",
+                f"{_R}/t/{{table}}/cmd/{{account}}", f"{_R}/t/{{table}}/reply/{{account}}",
+                f"{_R}/t/{{table}}/dev/{{account}}/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-N/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-E/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-S/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-W/status"),
+               (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-N/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-E/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-S/status",
+                f"{_R}/t/{{table}}/dev/{{account}}-W/status")),
+    # A dealing machine's bridge: its own dealer topics.
+    "dealer": ((f"{_R}/hub/status", f"{_R}/dealer/{{account}}/reply",
+                f"{_R}/dealer/{{account}}/status"),
+               (f"{_R}/dealer/{{account}}/ev", f"{_R}/dealer/{{account}}/status")),
+}
+
+_SEAT_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)(?<!-rdr)(?<!-tab)-(?P<seat>[NESW])$")
+_TABLE_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-tab$")
+_READER_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-rdr$")
+_NAMED = {"tenace-hub": "hub", "director": "director", "scorer": "scorer", "results": "results"}
+
+
+def device_role(account: str) -> str | None:
+    """The role an account's name implies (a ``.suffix`` marks a spare of the same role), or
+    None: a dealing machine's id says nothing, its role is given when it is issued."""
+    base = account.split(".", 1)[0]
+    if base in _NAMED:
+        return _NAMED[base]
+    if base.startswith("dealer-"):
+        return "dealer"
+    for role, pattern in (("seat", _SEAT_DEVICE), ("table", _TABLE_DEVICE),
+                          ("reader", _READER_DEVICE)):
+        if pattern.match(base):
+            return role
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One account's filters, placeholders filled in."""
+
+    account: str
+    role: str
+    read: tuple[str, ...]
+    write: tuple[str, ...]
+
+
+def grants(account: str, role: str) -> Grant:
+    """The filters of ``account`` in ``role``; ValueError for an unknown role or a device role
+    whose id does not name its table (and seat)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r} for account {account!r}")
+    base = account.split(".", 1)[0]
+    fields = {"account": account, "table": "", "seat": ""}
+    if role in ("seat", "table", "reader"):
+        found = {"seat": _SEAT_DEVICE, "table": _TABLE_DEVICE, "reader": _READER_DEVICE}[
+            role].match(base)
+        if found is None:
+            raise ValueError(f"account {account!r} does not name a table for role {role!r}")
+        fields.update(found.groupdict())
+    if any(c in account for c in "+#/ ") or not account:
+        raise ValueError(f"bad account name {account!r}")
+    read, write = ROLES[role]
+    return Grant(account, role, tuple(f.format(**fields) for f in read),
+                 tuple(f.format(**fields) for f in write))
+
+
+def matches(topic: str, topic_filter: str) -> bool:
+    """Whether ``topic`` (no wildcard) matches the MQTT ``topic_filter`` (MQTT-4.7)."""
+    if topic.startswith("$") and topic_filter[:1] in ("+", "#"):
+        return False
+    levels = topic.split("/")
+    wanted = topic_filter.split("/")
+    for i, level in enumerate(wanted):
+        if level == "#":
+            return True
+        if i >= len(levels) or level not in ("+", levels[i]):
+            return False
+    return len(levels) == len(wanted)
+
+
+def filters_overlap(first: str, second: str) -> bool:
+    """Whether some topic matches both filters."""
+    a, b = first.split("/"), second.split("/")
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        if x == "#" or y == "#":
+            return True
+        if x is None or y is None:
+            return False
+        if x != y and "+" not in (x, y):
+            return False
+    return True
+
+
+def may_read(grant: Grant, topic: str) -> bool:
+    """Whether the account may receive a message on ``topic``."""
+    return any(matches(topic, f) for f in grant.read)
+
+
+def may_write(grant: Grant, topic: str) -> bool:
+    """Whether the account may publish on ``topic``."""
+    return any(matches(topic, f) for f in grant.write)
+
+
+def may_subscribe(grant: Grant, topic_filter: str) -> bool:
+    """Whether the account may subscribe to ``topic_filter``: it must overlap a readable
+    filter; what it then receives is checked topic by topic (:func:`may_read`), so ``#``
+    delivers only what the account may read."""
+    return any(filters_overlap(topic_filter, f) for f in grant.read)
+
+
+def mosquitto_acl(accounts: Iterable[tuple[str, str]]) -> str:
+    """The Mosquitto ACL file of (account, role) pairs: one block per account.
+
+    Mosquitto checks a subscription's filter and then every delivered topic against the
+    ``read`` entries, as :func:`may_subscribe` and :func:`may_read` do for amqtt.
+    """
+    lines = ["# Generated by Tenace (hub/access.py) from the event's accounts: do not edit.",
+             "# Mosquitto reads it at start and on SIGHUP.", ""]
+    for account, role in sorted(accounts):
+        grant = grants(account, role)
+        lines.append(f"user {account}")
+        for topic_filter in sorted(set(grant.read) & set(grant.write)):
+            lines.append(f"topic readwrite {topic_filter}")
+        for topic_filter in grant.read:
+            if topic_filter not in grant.write:
+                lines.append(f"topic read {topic_filter}")
+        for topic_filter in grant.write:
+            if topic_filter not in grant.read:
+                lines.append(f"topic write {topic_filter}")
+        lines.append("")
+    return "\n".join(lines)
