@@ -40,11 +40,11 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "director": ((f"{_R}/hub/#", f"{_R}/director/#", f"{_R}/t/+/state", f"{_R}/t/+/ev/+",
                   f"{_R}/t/+/dev/+/status", f"{_R}/t/+/reply/+", f"{_R}/result/#",
                   f"{_R}/results/#", f"{_R}/dealer/#", f"{_R}/echo/{{account}}"),
-                 (f"{_R}/hub/cmd", f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
+                 (f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
     # A scoring program: results and the hub's status; score rulings on its command topic.
     "scorer": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#",
                 f"{_R}/echo/{{account}}"),
-               (f"{_R}/hub/cmd", f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
+               (f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
     # A results reader (a display, a web page): read only.
     "results": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#"), ()),
     # A table's tablet (all four players see its screen): no seat topic.

@@ -13,8 +13,6 @@ published: the hub trusts the device id in the topic, and derives the device's r
   tablet plays none.
 * ``{table}-rdr``: the card readers of the table: ``hand`` and ``card`` events only, for any
   seat (they see every seat's zone).
-* ``{table}-tablet`` and ``{table}-reader``: the same roles as ``-tab`` and ``-rdr``, under
-  the names the replay of game records (``tenace replay``) gives its virtual devices.
 * a ``.suffix`` (``A1-N.3f9c0a``) marks a spare paired for the same role.
 
 Any other id on a table topic has no role there. :func:`role_of` parses an id,
@@ -45,8 +43,7 @@ class Role(StrEnum):
     READER = "reader"
 
 
-_SUFFIXES = {"tab": Role.TABLE_TABLET, "tablet": Role.TABLE_TABLET,
-             "rdr": Role.READER, "reader": Role.READER}
+_SUFFIXES = {"tab": Role.TABLE_TABLET, "rdr": Role.READER}
 _SEATS = {s.letter: s for s in Seat}
 # The events each role sends; a seat tablet's are further bound to its seat by check().
 EVENTS: Mapping[Role, frozenset[str]] = {

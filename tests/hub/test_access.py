@@ -82,7 +82,7 @@ def test_a_seat_reads_its_own_hand_and_writes_only_its_own_event_and_presence() 
     assert may_write(north, f"{ROOT}/t/A1/dev/A1-N/status")
     for topic in (topic_event("A1", "A1-tab"), topic_event("A2", "A1-N"), topic_state("A1"),
                   topic_seat("A1", "N"), topic_result("A1", 1, 1), topic_hub_status(),
-                  topic_hub_command(), f"{topic_hub_command()}/A1-N", topic_alert("a"),
+                  f"{ROOT}/hub/cmd", topic_hub_command("A1-N"), topic_alert("a"),
                   topic_reply("A1", "A1-N"), f"{ROOT}/t/A1/cmd"):
         assert not may_write(north, topic), topic
     assert may_subscribe(north, "#") and may_subscribe(north, f"{ROOT}/t/+/seat/+")
@@ -103,9 +103,12 @@ def test_only_the_hub_writes_what_devices_read_and_commands_need_the_director() 
                        ("dealer-1", "dealer")):
         assert not any(may_write(grants(name, role), t) for t in retained), name
     assert all(may_write(grants("tenace-hub", "hub"), t) for t in retained)
-    assert may_write(grants("director", "director"), f"{topic_hub_command()}/director")
-    assert not may_write(grants("director", "director"), f"{topic_hub_command()}/scorer")
-    assert may_write(grants("scorer", "scorer"), f"{topic_hub_command()}/scorer")
+    assert may_write(grants("director", "director"), topic_hub_command("director"))
+    assert not may_write(grants("director", "director"), topic_hub_command("scorer"))
+    assert may_write(grants("scorer", "scorer"), topic_hub_command("scorer"))
+    # the bare hub/cmd of earlier versions: the hub refuses it, and the broker too
+    assert not may_write(grants("director", "director"), f"{ROOT}/hub/cmd")
+    assert not may_write(grants("scorer", "scorer"), f"{ROOT}/hub/cmd")
     assert not may_read(grants("director", "director"), topic_seat("A1", "N"))
     assert not may_read(grants("results", "results"), topic_state("A1"))
 
@@ -308,19 +311,20 @@ def test_a_device_writes_only_its_own_event_topic_and_no_command(broker_url: str
         hub.subscribe(f"{ROOT}/t/+/ev/+")
         hub.subscribe(f"{ROOT}/dealer/+/ev")
         hub.subscribe(f"{ROOT}/hub/cmd/#")
-        hub.subscribe(topic_hub_command())
+        hub.subscribe(f"{ROOT}/hub/cmd")
         with connect(broker_url, "A1-N") as north, connect(broker_url, "results") as results, \
                 connect(broker_url, "director") as director:
             north.publish(topic_event("A1", "A1-tab"), b"as the table's tablet", wait=True)
             north.publish(topic_event("A2", "A2-N"), b"as another table's North", wait=True)
             north.publish(topic_event("A1", "A1-E"), b"as East", wait=True)
             north.publish(f"{ROOT}/dealer/dealer-1/ev", b"as a dealing machine", wait=True)
-            north.publish(topic_hub_command(), b"acknowledge", wait=True)
-            north.publish(f"{topic_hub_command()}/director", b"rule", wait=True)
-            results.publish(f"{topic_hub_command()}/results", b"rule", wait=True)
-            director.publish(f"{topic_hub_command()}/scorer", b"as the scorer", wait=True)
+            north.publish(f"{ROOT}/hub/cmd", b"acknowledge", wait=True)
+            north.publish(topic_hub_command("director"), b"rule", wait=True)
+            results.publish(topic_hub_command("results"), b"rule", wait=True)
+            director.publish(topic_hub_command("scorer"), b"as the scorer", wait=True)
+            director.publish(f"{ROOT}/hub/cmd", b"on the bare hub/cmd", wait=True)
             north.publish(topic_event("A1", "A1-N"), b"mine", wait=True)
-            director.publish(f"{topic_hub_command()}/director", b"director's", wait=True)
+            director.publish(topic_hub_command("director"), b"director's", wait=True)
             seen = [m.payload for m in drain(hub)]
     assert seen == [b"mine", b"director's"]
 
