@@ -1,5 +1,6 @@
 """`tenace deploy init`: the files it writes, their modes, keys never replaced unasked, a
-Mosquitto configuration Mosquitto accepts, systemd units systemd accepts."""
+Mosquitto configuration Mosquitto accepts, systemd units systemd accepts; the event's MQTT
+accounts (hub.accounts) and the console's first director (hub.users) it creates."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import configparser
 import datetime
 import ipaddress
+import json
 import os
 import shutil
 import stat
@@ -16,9 +18,13 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 
+from hub.access import mosquitto_acl
+from hub.accounts import Accounts, event_accounts
 from hub.deploy import DeployError, init
+from hub.event import EventSetup
 from hub.mosquitto import MOSQUITTO, free_port, wait_for_port
 from hub.tls import BROKER_DAYS, CA_DAYS, TlsError, read_certificate
+from hub.users import UserStore
 from tenace.cli import main
 from wire.mqtt import MqttClient, MqttError
 from wire.processes import stop_process
@@ -39,7 +45,8 @@ def deployed(tmp_path: Path) -> Path:
 
 
 def test_init_writes_the_whole_configuration_with_private_files_private(deployed: Path) -> None:
-    private = {"ca.key", "broker.key", "mosquitto.passwd", "mosquitto.acl", "event.toml"}
+    private = {"ca.key", "broker.key", "mosquitto.passwd", "mosquitto.acl", "event.toml",
+               "accounts.json", "tenace-hub.keyring", "device-credentials.json"}
     public = {"ca.crt", "broker.crt", "mosquitto.conf", "tenace-hub.service",
               "tenace-readers@.service", "readers.env.example"}
     assert {p.name for p in deployed.iterdir() if p.is_file()} == private | public
@@ -122,6 +129,11 @@ def test_mosquitto_accepts_the_configuration_and_refuses_anonymous_clients(
             assert client.last_error == "refused by the broker: Not authorized"  # TLS passed
         finally:
             client.close()
+        # a device with the credentials deploy init issued for it is let in
+        password = json.loads((deployed / "device-credentials.json").read_text())["A1-N"]
+        with MqttClient(f"mqtts://A1-N:{password}@127.0.0.1:{port}?ca={deployed}/ca.crt",
+                        "A1-N", clean_session=True) as north:
+            north.wait_connected()
     finally:
         stop_process(process)
         log.close()
@@ -217,6 +229,20 @@ def test_tenace_hub_runs_its_broker_with_tls_from_the_deploy_directory(
         url = next(line for line in lines if "; broker: " in line).split("; broker: ")[1]
         assert url.startswith("mqtts://127.0.0.1:") and url.strip().endswith(
             f"?ca={deployed}/ca.crt")
+        # the broker checks the accounts deploy init wrote; the hub is in with its own
+        password = json.loads((deployed / "device-credentials.json").read_text())["A1-tab"]
+        address = url.strip().split("://", 1)[1]
+        with MqttClient(f"mqtts://A1-tab:{password}@{address}", "A1-tab",
+                        clean_session=True) as tablet:
+            tablet.wait_connected()
+            tablet.subscribe("tenace/v1/hub/status")
+            assert b'"online":true' in tablet.messages.get(timeout=10).payload
+        spy = MqttClient(url.strip(), "spy", clean_session=True)
+        try:
+            with pytest.raises(MqttError, match="Not authorized"):
+                spy.wait_connected(5)
+        finally:
+            spy.close()
     finally:
         hub.send_signal(signal.SIGTERM)
         hub.communicate(timeout=30)
@@ -228,3 +254,63 @@ def test_tenace_hub_runs_its_broker_with_tls_from_the_deploy_directory(
     assert "the hub could not start" in refused.stderr
     assert f"not signed by the authority in {other.ca_cert}" in refused.stderr
     assert "hub ready" not in refused.stdout
+
+
+# The hooks: the event's accounts (hub.accounts) and the console's first director (hub.users)
+
+def _secrets(folder: Path) -> list[str]:
+    ring = json.loads((folder / "device-credentials.json").read_text())
+    return [*ring.values(), json.loads((folder / "tenace-hub.keyring").read_text())["tenace-hub"]]
+
+
+def test_init_issues_every_account_of_the_event_and_keeps_them_on_renew(deployed: Path) -> None:
+    names = event_accounts(EventSetup.load(EVENT))
+    accounts = Accounts(deployed)
+    assert {entry["account"]: entry["role"] for entry in accounts.listing()} == names
+    assert (deployed / "mosquitto.acl").read_text() == mosquitto_acl(
+        (name, names[name]) for name in sorted(names))
+    users = (deployed / "mosquitto.passwd").read_text().splitlines()
+    assert sorted(line.split(":", 1)[0] for line in users) == sorted(names)
+    devices = json.loads((deployed / "device-credentials.json").read_text())
+    assert set(devices) == set(names) - {"tenace-hub"}
+    assert all(accounts.verify(name, password) for name, password in devices.items())
+    hub = json.loads((deployed / "tenace-hub.keyring").read_text())
+    assert accounts.verify("tenace-hub", hub["tenace-hub"])
+    # no secret in a file anyone may read
+    secrets = _secrets(deployed)
+    for path in deployed.iterdir():
+        if path.is_file() and mode(path) & 0o077:
+            assert not any(secret in path.read_text() for secret in secrets), path
+    before = {p.name: p.read_bytes() for p in deployed.iterdir()
+              if p.name in ("accounts.json", "device-credentials.json", "tenace-hub.keyring")}
+    init(deployed, ["hub.club.test"], event=EVENT, renew=True)   # no device loses its password
+    assert {name: (deployed / name).read_bytes() for name in before} == before
+
+
+def test_init_creates_the_first_director_or_says_how(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    secret = tmp_path / "director.txt"
+    secret.write_text("correct horse battery staple\n")
+    folder = tmp_path / "club"
+    assert main(["deploy", "init", str(folder), "--host", "hub.local",
+                 "--director-password-file", str(secret)]) == 0
+    out = capsys.readouterr().out
+    assert "director account 'director' is created" in out
+    assert "correct horse" not in out and not any(s in out for s in _secrets(folder))
+    users = UserStore.in_directory(folder / "data")
+    assert users.has_director() and users.verify("director", "correct horse battery staple")
+    assert mode(users.path) == 0o600
+    assert main(["deploy", "init", str(folder), "--host", "hub.local", "--renew"]) == 0
+    assert "already has a director's account" in capsys.readouterr().out
+    # no password and no terminal to ask for one: the exact command to run
+    other = tmp_path / "other"
+    init(other, ["hub.local"])
+    report = init(other, ["hub.local"], renew=True)
+    assert (f"tenace users add director --role director --data {other}/data"
+            in "\n".join(report.todo))
+    assert not UserStore.in_directory(other / "data").has_director()
+    short = tmp_path / "short.txt"
+    short.write_text("short\n")
+    assert main(["deploy", "init", str(tmp_path / "third"), "--host", "hub.local",
+                 "--director-password-file", str(short)]) == 2
+    assert "director's password" in capsys.readouterr().err

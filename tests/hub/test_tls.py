@@ -3,7 +3,8 @@ init` writes: a device with the club's CA connects, anyone else is refused with 
 
 These are the attacks of a phone on the club's Wi-Fi posing as the hub (another authority, a
 certificate for another name) and of a client that skips TLS; each fails at once with an
-MqttError that names the reason, never a hang.
+MqttError that names the reason, never a hang. Every broker here checks the session's
+accounts (tests/conftest.py ``keyring``), TLS and accounts together, as in a club.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from hub.tls import (
     write_file,
 )
 from tenace.sim.driver import run_tables
+from tests.conftest import Keyring
 from tests.hub.conftest import BROKERS
 from tests.hub.test_service import hub_on, revoke_script
 from wire.mqtt import MqttClient, MqttError, parse_url, with_ca
@@ -66,17 +68,21 @@ def elsewhere(club: ClubPki, tmp_path_factory: pytest.TempPathFactory) -> tuple[
     return folder / "broker.crt", folder / "broker.key"
 
 
-def _start(kind: str, folder: Path, ca: Path, cert: Path, key: Path) -> EmbeddedBroker | Mosquitto:
+def _start(kind: str, folder: Path, keyring: Keyring, ca: Path, cert: Path,
+           key: Path) -> EmbeddedBroker | Mosquitto:
     if kind == "amqtt":
-        return EmbeddedBroker(tls=(str(cert), str(key)), ca_file=str(ca)).start()
-    return Mosquitto(folder / "mosquitto", tls=(ca, cert, key))
+        return EmbeddedBroker(accounts=keyring.accounts.path, tls=(str(cert), str(key)),
+                              ca_file=str(ca)).start()
+    return Mosquitto(folder / "mosquitto", tls=(ca, cert, key), accounts=keyring.accounts)
 
 
 @pytest.fixture(params=BROKERS)
-def tls_url(request: pytest.FixtureRequest, club: ClubPki, tmp_path: Path) -> Iterator[str]:
+def tls_url(request: pytest.FixtureRequest, club: ClubPki, tmp_path: Path,
+            keyring: Keyring) -> Iterator[str]:
     """``mqtts://127.0.0.1:PORT?ca=.../ca.crt`` of a fresh broker with the club's
-    certificate: the embedded amqtt one, then Mosquitto."""
-    broker = _start(request.param, tmp_path, club.ca_cert, club.broker_cert, club.broker_key)
+    certificate and the session's accounts: the embedded amqtt one, then Mosquitto."""
+    broker = _start(request.param, tmp_path, keyring, club.ca_cert, club.broker_cert,
+                    club.broker_key)
     try:
         yield broker.url
     finally:
@@ -105,10 +111,10 @@ def test_a_client_with_the_clubs_ca_round_trips_a_qos1_message(tls_url: str) -> 
     with MqttClient(tls_url, "A1-tab", clean_session=True) as client:
         client.wait_connected()
         client.subscribe("tenace/v1/t/A1/#")
-        client.publish("tenace/v1/t/A1/ev/A1-tab", b'{"hello": 1}', 1, wait=True)
+        client.publish("tenace/v1/t/A1/dev/A1-tab/status", b'{"hello": 1}', 1, wait=True)
         message = client.messages.get(timeout=10)
     assert (message.topic, message.payload, message.qos) == (
-        "tenace/v1/t/A1/ev/A1-tab", b'{"hello": 1}', 1)
+        "tenace/v1/t/A1/dev/A1-tab/status", b'{"hello": 1}', 1)
 
 
 def test_a_client_without_the_clubs_ca_is_refused_with_the_reason(tls_url: str) -> None:
@@ -124,18 +130,20 @@ def test_a_client_with_another_authority_is_refused_with_the_reason(
 
 
 def test_a_device_refuses_a_broker_posing_with_another_authoritys_certificate(
-        club: ClubPki, other_club: ClubPki, tmp_path: Path) -> None:
+        club: ClubPki, other_club: ClubPki, tmp_path: Path, keyring: Keyring) -> None:
     """The phone posing as the hub: a certificate for the hub's very names, from another
     authority. A device with the club's CA does not talk to it."""
-    with EmbeddedBroker(tls=(str(other_club.broker_cert), str(other_club.broker_key))) as fake:
+    with EmbeddedBroker(accounts=keyring.accounts.path,
+                        tls=(str(other_club.broker_cert), str(other_club.broker_key))) as fake:
         why, _ = _refusal(f"{_bare(fake.url)}?ca={club.ca_cert}")
     assert f"not signed by the authority in {club.ca_cert}" in why
 
 
 @pytest.mark.parametrize("kind", BROKERS)
 def test_a_certificate_for_another_host_name_is_refused(
-        kind: str, club: ClubPki, elsewhere: tuple[Path, Path], tmp_path: Path) -> None:
-    broker = _start(kind, tmp_path, club.ca_cert, *elsewhere)
+        kind: str, club: ClubPki, elsewhere: tuple[Path, Path], tmp_path: Path,
+        keyring: Keyring) -> None:
+    broker = _start(kind, tmp_path, keyring, club.ca_cert, *elsewhere)
     try:
         why, _ = _refusal(broker.url)
     finally:
@@ -167,8 +175,10 @@ def test_plain_mqtt_to_the_tls_port_gets_nothing(tls_url: str) -> None:
 
 
 @pytest.mark.parametrize("kind", BROKERS)
-def test_tls_to_a_plain_port_names_the_mistake(kind: str, tmp_path: Path) -> None:
-    broker = EmbeddedBroker().start() if kind == "amqtt" else Mosquitto(tmp_path / "plain")
+def test_tls_to_a_plain_port_names_the_mistake(kind: str, tmp_path: Path,
+                                              keyring: Keyring) -> None:
+    broker = EmbeddedBroker(accounts=keyring.accounts.path).start() if kind == "amqtt" \
+        else Mosquitto(tmp_path / "plain", accounts=keyring.accounts)
     try:
         address = parse_url(broker.url)
         why, _ = _refusal(f"mqtts://{address.host}:{address.port}", timeout=8.0)
@@ -178,18 +188,28 @@ def test_tls_to_a_plain_port_names_the_mistake(kind: str, tmp_path: Path) -> Non
 
 
 def test_the_embedded_broker_opens_a_plain_port_beside_tls_only_when_asked(
-        club: ClubPki) -> None:
+        club: ClubPki, keyring: Keyring) -> None:
     port = free_port()
-    with EmbeddedBroker(tls=(str(club.broker_cert), str(club.broker_key)),
+    accounts = keyring.accounts.path
+    with EmbeddedBroker(accounts=accounts, tls=(str(club.broker_cert), str(club.broker_key)),
                         ca_file=str(club.ca_cert), plain_port=port) as broker, \
-            MqttClient(broker.url, "tls-side", clean_session=True) as secure, \
-            MqttClient(f"mqtt://127.0.0.1:{port}", "plain-side", clean_session=True) as lan:
+            MqttClient(broker.url, "tenace-hub.observer", clean_session=True) as secure, \
+            MqttClient(f"mqtt://127.0.0.1:{port}", "A1-N", clean_session=True) as lan:
         secure.wait_connected()
         lan.wait_connected()
-        lan.subscribe("x/#")
-        secure.publish("x/1", b"1", 1, wait=True)
+        lan.subscribe("tenace/v1/t/A1/#")
+        secure.publish("tenace/v1/t/A1/state", b"1", 1, wait=True)
         assert lan.messages.get(timeout=10).payload == b"1"
-    with EmbeddedBroker(tls=(str(club.broker_cert), str(club.broker_key))) as broker, \
+        # the plain port checks the same accounts: no account, no connection
+        anonymous = MqttClient(f"mqtt://127.0.0.1:{port}", f"anonymous-{time.monotonic_ns()}",
+                               clean_session=True)
+        try:
+            with pytest.raises(MqttError, match="Not authorized"):
+                anonymous.wait_connected(5)
+        finally:
+            anonymous.close()
+    with EmbeddedBroker(accounts=accounts,
+                        tls=(str(club.broker_cert), str(club.broker_key))) as broker, \
             pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
@@ -253,11 +273,12 @@ def test_the_client_context_wants_tls_1_2_and_checks_the_host(club: ClubPki) -> 
 # The devices' --ca --------------------------------------------------------------------------
 
 def test_the_dealers_hub_link_verifies_the_broker_with_its_ca(
-        club: ClubPki, other_club: ClubPki) -> None:
+        club: ClubPki, other_club: ClubPki, keyring: Keyring) -> None:
     from tenace.commands import CommandError
     from tenace.dealer_cli import _hub
 
-    with EmbeddedBroker(tls=(str(club.broker_cert), str(club.broker_key))) as broker:
+    with EmbeddedBroker(accounts=keyring.accounts.path,
+                        tls=(str(club.broker_cert), str(club.broker_key))) as broker:
         where = f"127.0.0.1:{broker.port}"
         link = _hub(argparse.Namespace(hub=where, device="dealer-1", ca=str(club.ca_cert)))
         try:
