@@ -133,7 +133,7 @@ def test_device_offline_alerts_once_per_outage() -> None:
     second = room.device_offline("A1-tab", START + 70)
     assert len(second) == 1 and second[0].id != first[0].id
     assert room.device_offline("ghost", START) == []
-    assert kinds(room.device_offline("A3-reader", START, table="A3")) == ["device_offline"]
+    assert kinds(room.device_offline("A3-rdr", START, table="A3")) == ["device_offline"]
 
 
 # Sections and configuration ---------------------------------------------------------------
@@ -169,7 +169,7 @@ def test_a_practice_room_without_movement_or_hand_records() -> None:
     hands = Deal.parse(
         "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
     for seat in Seat:
-        d.ok("hand", "reader", seat=seat.letter, cards=[str(c) for c in hands[seat]])
+        d.ok("hand", "rdr", seat=seat.letter, cards=[str(c) for c in hands[seat]])
     assert d.state.seat_view(Seat.WEST)["hand"][0] == "S2"  # the reads are the deal
     assert len(room.alerts) == 0
 
@@ -230,14 +230,14 @@ def simulate(seed: int) -> Recorder:
                 turn = rng.randrange(4) if rng.random() < 0.3 else 0
                 if deal is not None:
                     for seat in Seat:
-                        rec.event(table, "reader", "hand", seat=seat.letter,
+                        rec.event(table, "rdr", "hand", seat=seat.letter,
                                   cards=[str(c) for c in deal[seat.offset(turn)]])
                 play_random_board(rec, rng, table)
             rec.event(table, "tab", "director_call", seat="N", note=f"round {r}")
         rec.fact("tick")
         rec.t += ROUND
         rec.fact("tick")
-    rec.fact("device_offline", device="A2-reader")
+    rec.fact("device_offline", device="A2-rdr")
     for alert in list(rec.room.alerts)[:6]:
         rec.fact("alert_acknowledge", "director", id=alert.id)
         rec.fact("alert_rule", "director", id=alert.id, text="score stands")
@@ -276,7 +276,7 @@ def play_random_board(rec: Recorder, rng: random.Random, table: str) -> None:
             hand = list(play.remaining(seat)) or list(board.deal[seat])
             card = rng.choice(list(play.legal_cards) if roll < 0.9 and play.legal_cards
                               else hand)
-            rec.event(table, rng.choice(["tab", "reader"]), "card", seat=seat.letter,
+            rec.event(table, rng.choice(["tab", "rdr"]), "card", seat=seat.letter,
                       card=str(card))
 
 
@@ -322,7 +322,7 @@ _BODIES = {
 }
 # "next": the legal move of the player in turn (a bid one time in six), so that boards end.
 _BODIES["next"] = st.fixed_dictionaries({"bid": st.integers(0, 5).map(lambda n: n == 0)})
-_EVENTS = st.lists(st.tuples(st.sampled_from(["A1", "A2"]), st.sampled_from(["tab", "reader"]),
+_EVENTS = st.lists(st.tuples(st.sampled_from(["A1", "A2"]), st.sampled_from(["tab", "rdr"]),
                              st.sampled_from(sorted(_BODIES) + ["next"] * 25).flatmap(
                                  lambda k: st.tuples(st.just(k), _BODIES[k]))),
                    max_size=150)

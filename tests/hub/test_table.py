@@ -142,7 +142,7 @@ def test_law_15b_board_already_played_by_one_of_the_pairs() -> None:
 # Hands read by the card readers -----------------------------------------------------------
 
 def read(d: Driver, seat: Seat, cards: list[str], **kw: Any) -> list[Alert]:
-    return d.ok("hand", "reader", seat=seat.letter, cards=cards, **kw)
+    return d.ok("hand", "rdr", seat=seat.letter, cards=cards, **kw)
 
 
 def test_hands_as_dealt_raise_nothing() -> None:
@@ -366,7 +366,7 @@ def test_card_reported_by_reader_and_tablet_is_played_once() -> None:
     d.seat_pairs()
     d.calls("1NT", "Pass", "Pass", "Pass")
     d.card("E", "HJ", device="tab")
-    out = d.send("card", "reader", seat="E", card="HJ")
+    out = d.send("card", "rdr", seat="E", card="HJ")
     assert out.reply.status == "ack" and not out.state_changed
     assert len(d.state.sitting.board.play.history) == 1
 
@@ -376,7 +376,7 @@ def test_law_24_card_faced_during_the_auction() -> None:
     d.seat_pairs()
     d.calls("1NT")
     assert d.send("card", seat="W", card="C2").reply.code == "wrong_state"  # a tablet tap
-    alert = only(d.ok("card", "reader", seat="W", card="C2", source="reader"), "card_exposed")
+    alert = only(d.ok("card", "rdr", seat="W", card="C2", source="reader"), "card_exposed")
     assert alert.law == "24" and alert.facts["calls_made"] == 1
     assert d.state.sitting.board.play is None
 
@@ -563,13 +563,13 @@ def test_law_7_rotated_board_put_right_raises_nothing_more() -> None:
     hand = lambda s: [str(c) for c in BOARD_1[s]]  # noqa: E731
     rotated = []
     for s in Seat:
-        rotated += d.ok("hand", "reader", seat=s.letter, cards=hand(s.partner))
+        rotated += d.ok("hand", "rdr", seat=s.letter, cards=hand(s.partner))
     assert kinds(rotated)[-1] == "rotated_board"
     for s in Seat:                                   # hands back in the pockets they came from
-        assert d.ok("hand", "reader", seat=s.letter, cards=hand(s.partner), when="back") == []
+        assert d.ok("hand", "rdr", seat=s.letter, cards=hand(s.partner), when="back") == []
     again = []
     for s in Seat:                                   # board turned round, read out again
-        again += d.ok("hand", "reader", seat=s.letter, cards=hand(s))
+        again += d.ok("hand", "rdr", seat=s.letter, cards=hand(s))
     assert again == []                               # now: hands_exchanged, duplicate/missing
 
 
@@ -581,7 +581,7 @@ def test_second_report_of_the_last_card_is_a_duplicate_not_a_refusal() -> None:
     while not play.is_complete:
         seat, card = play.turn.letter, str(play.legal_cards[0])
         d.card(seat, card)
-    out = d.send("card", "reader", seat=seat, card=card, source="reader")
+    out = d.send("card", "rdr", seat=seat, card=card, source="reader")
     assert out.reply.status == "ack"                 # now: reject wrong_state
 
 

@@ -527,15 +527,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def new_client(client_id: str, clean: bool):
-    return mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                       clean_session=clean, protocol=mqtt.MQTTv311)
+def new_client(client_id: str, clean: bool, password: str):
+    """Section 2.3: every client connects with an account, its username as client id."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                         clean_session=clean, protocol=mqtt.MQTTv311)
+    client.username_pw_set(client_id, password)
+    return client
 
 
 class Device:
     """A table device (section 2.3, 19): one numbering, one event in flight."""
 
-    def __init__(self, host: str, port: int, table: str, device: str, kind: str):
+    def __init__(self, host: str, port: int, table: str, device: str, kind: str,
+                 password: str):
         self.table, self.device, self.kind = table, device, kind
         self.tag = secrets.token_hex(4)
         self.seq = 0
@@ -546,7 +550,7 @@ class Device:
         self.topics = [f"{ROOT}/t/{table}/state", f"{ROOT}/t/{table}/reply/{device}",
                        f"{ROOT}/t/{table}/cmd", f"{ROOT}/t/{table}/cmd/{device}",
                        f"{ROOT}/hub/status"]
-        self.c = new_client(device, clean=False)
+        self.c = new_client(device, clean=False, password=password)
         self.c.will_set(self.status, json.dumps({"online": False}), qos=1, retain=True)
         self.c.on_connect = self._on_connect
         self.c.on_subscribe = self._on_subscribe
@@ -609,7 +613,7 @@ class Device:
 class Watcher:
     """The director's and the results reader's view: alerts, results, the table's state."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, password: str):
         self.cond = threading.Condition()
         self.alerts: dict[str, dict] = {}
         self.alert_order: dict[str, int] = {}
@@ -619,7 +623,7 @@ class Watcher:
         self.hub_online = False
         self.last_msg = time.monotonic()
         self.subscribed = False
-        self.c = new_client(f"outsider-watch-{secrets.token_hex(4)}", clean=True)
+        self.c = new_client("director", clean=True, password=password)  # the director's account
         self.c.on_connect = lambda c, u, f, rc, p: c.subscribe(
             [(f"{ROOT}/director/alert/#", 1), (f"{ROOT}/result/#", 1),
              (f"{ROOT}/t/{TABLE}/state", 1), (f"{ROOT}/hub/status", 1)])
@@ -751,11 +755,22 @@ def shortest_auction(dealer: str, contract: str, declarer: str) -> list[str]:
     return calls
 
 
+def issue_account(data: Path, name: str) -> str:
+    """``tenace accounts issue NAME --data DIR``: the account's new password."""
+    done = subprocess.run([sys.executable, "-m", "tenace", "accounts", "issue", name,
+                           "--data", str(data)], capture_output=True, text=True, timeout=60,
+                          check=True)
+    return json.loads(done.stdout)["password"]
+
+
 class HubRun:
     """A `tenace hub` subprocess with its embedded broker on a free loopback port."""
 
     def __init__(self, directory: Path, event: Path):
         self.port = free_port()
+        # Every client needs an account (section 2.3): issued with the documented command.
+        self.passwords = {name: issue_account(directory / "data", name)
+                          for name in ("director", f"{TABLE}-tab", f"{TABLE}-rdr")}
         self.log = open(directory / "hub.log", "wb")  # noqa: SIM115 (closed in stop)
         # The installed command, run by the interpreter running the tests.
         self.proc = subprocess.Popen(
@@ -811,11 +826,13 @@ def play_records(path: str | Path, limit: int | None = None, log=None) -> list[d
         hub = HubRun(d, event)
         try:
             hub.wait_broker()
-            watch = Watcher("127.0.0.1", hub.port)
+            watch = Watcher("127.0.0.1", hub.port, hub.passwords["director"])
             if not watch.wait(lambda: watch.hub_online and watch.subscribed, 60):
                 raise RuntimeError("hub/status never came online")
-            tab = Device("127.0.0.1", hub.port, TABLE, f"{TABLE}-tab", "tablet")
-            rdr = Device("127.0.0.1", hub.port, TABLE, f"{TABLE}-rdr", "card_reader")
+            tab = Device("127.0.0.1", hub.port, TABLE, f"{TABLE}-tab", "tablet",
+                         hub.passwords[f"{TABLE}-tab"])
+            rdr = Device("127.0.0.1", hub.port, TABLE, f"{TABLE}-rdr", "card_reader",
+                         hub.passwords[f"{TABLE}-rdr"])
             try:
                 states = [_play_one(r, n, tab, rdr, watch, log)
                           for r, n in zip(records, hub_no, strict=True)]
