@@ -11,8 +11,8 @@ amqtt 0.12 quirks handled here:
 
 - Its stock ``AnonymousAuthPlugin`` marks every session anonymous, and the broker then drops
   an anonymous session as soon as the client disconnects (and queues nothing for it): no
-  persistent session. ``OpenAuthPlugin`` accepts every client without that mark, so
-  sessions, subscriptions and queued QoS 1 messages outlive a disconnection.
+  persistent session. ``AccountsAuthPlugin`` admits a client by its account without that
+  mark, so sessions, subscriptions and queued QoS 1 messages outlive a disconnection.
 - On every connection the stock broker sends the new client the retained messages of every
   topic filter *any* client subscribed to (not only the client's own): a seat's hand would
   reach the other seats. Our broker class only sends the client its own filters' messages.
@@ -30,6 +30,8 @@ account's grants (hub/access.py), the retained messages sent on a subscription i
 directly, not through amqtt's plugin dispatch, which yields in mid-broadcast:
 ``TenaceBroker._topic_filtering``.) When an account is revoked or its
 password rotated, its connection is closed. ``--open`` (benchmarks only) accepts everyone.
+With ``--tls-cert``/``--tls-key`` the port speaks TLS only (hub/tls.py makes the
+certificates); ``--plain-port`` adds a plain one, with the same accounts and rules.
 """
 
 from __future__ import annotations

@@ -325,7 +325,8 @@ def add_hub_parser(sub: Any) -> None:
                         "0.0.0.0:8883 with TLS)")
     tls = p.add_argument_group("TLS (tenace deploy init writes the files)")
     tls.add_argument("--deploy", metavar="DIR",
-                     help="the deploy directory: TLS with its broker.crt, broker.key, ca.crt")
+                     help="the deploy directory: TLS with its broker.crt, broker.key, ca.crt; "
+                          "the MQTT accounts and the hub's own password written there")
     tls.add_argument("--tls-cert", metavar="FILE",
                      help="the embedded broker listens with TLS: its certificate chain")
     tls.add_argument("--tls-key", metavar="FILE", help="the certificate's private key")
