@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from tenace import commands, live, scorecmd
@@ -116,7 +115,7 @@ def _users(args: argparse.Namespace) -> int:
     password = None
     try:
         if args.job in ("add", "passwd"):
-            password = _password(args.password_file)
+            password = commands.read_password(args.password_file)
             check_password(password)
         store = UserStore.in_directory(args.data)
         for line in users_job(store, args.job, getattr(args, "name", None),
@@ -176,22 +175,6 @@ def _accounts(args: argparse.Namespace) -> int:
     except AccountError as err:
         raise commands.CommandError(str(err)) from err
     return 0
-
-
-def _password(path: str | None) -> str:
-    """The password from ``path`` (its first line; - is standard input), or asked twice."""
-    if path is not None:
-        try:
-            text = sys.stdin.readline() if path == "-" else \
-                (Path(path).read_text(encoding="utf-8").splitlines() or [""])[0]
-        except OSError as err:
-            raise commands.CommandError(f"--password-file {path}: {err}") from err
-        return text.rstrip("\r\n")
-    import getpass
-    first = getpass.getpass("password: ")
-    if getpass.getpass("again: ") != first:
-        raise commands.CommandError("the two passwords differ")
-    return first
 
 
 def _add_log_parser(sub: Any) -> None:

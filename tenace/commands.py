@@ -15,11 +15,28 @@ from bridgecore.record import GameRecord, RecordProblem
 from bridgecore.records import DEAL_FORMATS, records_from_deals
 from bridgecore.records import read_records as read_record_file
 
-__all__ = ["CommandError", "analyse", "check", "convert", "deal"]
+__all__ = ["CommandError", "analyse", "check", "convert", "deal", "read_password"]
 
 
 class CommandError(Exception):
     """A command that cannot do its job; the message is one line for the user."""
+
+
+def read_password(path: str | None, option: str = "--password-file") -> str:
+    """The password from ``path`` (its first line; - is standard input; ``option`` names it
+    in errors), or asked twice on the terminal."""
+    if path is not None:
+        try:
+            text = sys.stdin.readline() if path == "-" else \
+                (Path(path).read_text(encoding="utf-8").splitlines() or [""])[0]
+        except OSError as err:
+            raise CommandError(f"{option} {path}: {err}") from err
+        return text.rstrip("\r\n")
+    import getpass
+    first = getpass.getpass("password: ")
+    if getpass.getpass("again: ") != first:
+        raise CommandError("the two passwords differ")
+    return first
 
 
 def read_records(path: str) -> list[GameRecord]:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from tenace.commands import CommandError
+from tenace.commands import CommandError, read_password
 
 __all__ = ["add_parser", "init_command"]
 
@@ -56,7 +56,6 @@ def _director_password(args: argparse.Namespace) -> str | None:
     from pathlib import Path
 
     from hub.users import UserError, UserStore, check_password
-    from tenace.cli import _password
 
     if args.director_password_file is None:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -64,7 +63,7 @@ def _director_password(args: argparse.Namespace) -> str | None:
         if UserStore.in_directory(Path(args.dir) / "data").has_director():
             return None
         print("the console's first director account 'director':", flush=True)
-    password = _password(args.director_password_file)
+    password = read_password(args.director_password_file, "--director-password-file")
     try:
         check_password(password)
     except UserError as err:
