@@ -52,11 +52,11 @@ class ResultsHub:
         return self.session.director(command)
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
+def serve(tmp_path: Path, games: Any) -> Iterator[tuple[Loop, ResultsHub, Console]]:
+    """A console over a session that has played ``games``, the director logged in."""
     loop = Loop()
     session = Session()
-    loop.call(session.play, ROUND_ROBIN)
+    loop.call(session.play, games)
     hub = ResultsHub(session)
     console = Console(hub, coalesce=0.05, users=make_users(tmp_path))
     loop.run(console.start())
@@ -66,6 +66,11 @@ def served(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
     finally:
         loop.run(console.stop())
         loop.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
+    yield from serve(tmp_path, ROUND_ROBIN)
 
 
 def get(url: str, public: bool = False) -> tuple[int, str, Any]:
@@ -289,18 +294,7 @@ def test_browser_console_ruling_form_rescores_at_once(served: Any,
 @pytest.fixture
 def halfway(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
     """Round 1 only: table A1 has finished boards 1 and 2, A3 and A2 play them later."""
-    loop = Loop()
-    session = Session()
-    loop.call(session.play, ROUND_ROBIN[:2])
-    hub = ResultsHub(session)
-    console = Console(hub, coalesce=0.05, users=make_users(tmp_path))
-    loop.run(console.start())
-    Login.director(console)
-    try:
-        yield loop, hub, console
-    finally:
-        loop.run(console.stop())
-        loop.close()
+    yield from serve(tmp_path, ROUND_ROBIN[:2])
 
 
 def test_law_16_public_pages_show_no_board_before_every_table_has_finished_it(

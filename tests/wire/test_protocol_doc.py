@@ -57,6 +57,7 @@ from hub.service import Hub, HubRunner, data_log
 from tenace.replay import record_events
 from tenace.sim.devices import envelopes
 from tests.conftest import REALDATA
+from tests.wire.test_mqtt import silence
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
@@ -278,14 +279,6 @@ def test_the_worked_example_plays_through_a_live_hub(broker_url: str, tmp_path: 
 
 # The access list of section 2.2, as deploy/acl.example gives it to Mosquitto ----------------
 
-def _drain(client: MqttClient, seconds: float = 0.5) -> list[Message]:
-    time.sleep(seconds)
-    out = []
-    while not client.messages.empty():
-        out.append(client.messages.get_nowait())
-    return out
-
-
 def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: Path) -> None:
     """The card readers' daemon (``A1-rdr``) reads its table's state and no hand, and writes
     its events and its readers' presence; a results reader reads results and nothing of a
@@ -322,15 +315,15 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
             hub.publish("tenace/v1/results/ranking/A", b"ranking", retain=True)
             hub.publish("tenace/v1/director/alert/A1-1-revoke-1", b"alert", retain=True,
                         wait=True)
-            assert sorted(m.payload for m in _drain(reader)) == [b"state"]
-            assert sorted(m.payload for m in _drain(results)) == [b"ranking", b"result"]
-            _drain(hub)
+            assert sorted(m.payload for m in silence(reader, 0.5)) == [b"state"]
+            assert sorted(m.payload for m in silence(results, 0.5)) == [b"ranking", b"result"]
+            silence(hub, 0.5)
             reader.publish("tenace/v1/t/A1/ev/A1-rdr", b"event", wait=True)
             reader.publish("tenace/v1/t/A1/dev/A1-rdr-N/status", b"presence", wait=True)
             reader.publish("tenace/v1/t/A1/ev/A1-tab", b"forged", wait=True)
             reader.publish("tenace/v1/hub/cmd", b"command", wait=True)
             results.publish("tenace/v1/hub/cmd", b"command", wait=True)
-            seen = sorted(m.payload for m in _drain(hub) if m.topic.startswith(
+            seen = sorted(m.payload for m in silence(hub, 0.5) if m.topic.startswith(
                 ("tenace/v1/t/A1/ev", "tenace/v1/t/A1/dev", "tenace/v1/hub/cmd")))
             assert seen == [b"event", b"presence"]
     finally:
