@@ -10,7 +10,6 @@ benchmark's own tools are issued in a temporary directory, their passwords in a 
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from hub.accounts import Accounts, write_keyring
 from hub.broker import EmbeddedBroker
 from hub.mosquitto import Mosquitto
 from hub.tls import write_club_pki
-from wire.mqtt import KEYRING_ENV
+from wire.mqtt import using_keyring
 
 # The benchmarks' own clients: hub-role accounts (they publish for every table at once).
 BENCH_ACCOUNTS = {"tenace-hub": "hub", "tenace-hub.bench": "hub", "tenace-hub.probe": "hub",
@@ -34,15 +33,8 @@ def _keyring(folder: Path, tables: int, extra: Mapping[str, str]) -> Iterator[Ac
         for device in ("tab", "rdr", "N", "E", "S", "W"):
             names[f"A{n}-{device}"] = {"tab": "table", "rdr": "reader"}.get(device, "seat")
     path = write_keyring(folder / "keyring.json", accounts.issue_all(names))
-    before = os.environ.get(KEYRING_ENV)
-    os.environ[KEYRING_ENV] = str(path)
-    try:
+    with using_keyring(path):
         yield accounts
-    finally:
-        if before is None:
-            os.environ.pop(KEYRING_ENV, None)
-        else:
-            os.environ[KEYRING_ENV] = before
 
 
 @contextlib.contextmanager

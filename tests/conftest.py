@@ -4,7 +4,6 @@ the tests checks (hub/accounts.py)."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -89,14 +88,7 @@ class Keyring:
 @pytest.fixture(scope="session")
 def keyring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyring]:
     """The session's accounts; ``TENACE_MQTT_KEYRING`` names its keyring from now on."""
-    from wire.mqtt import KEYRING_ENV
+    from wire.mqtt import using_keyring
     ring = Keyring(tmp_path_factory.mktemp("keyring"))
-    before = os.environ.get(KEYRING_ENV)
-    os.environ[KEYRING_ENV] = str(ring.path)
-    try:
+    with using_keyring(ring.path):
         yield ring
-    finally:
-        if before is None:
-            os.environ.pop(KEYRING_ENV, None)
-        else:
-            os.environ[KEYRING_ENV] = before

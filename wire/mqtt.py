@@ -32,6 +32,7 @@ Errors::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -41,7 +42,7 @@ import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -55,7 +56,7 @@ from wire.errors import MqttError
 __all__ = [
     "DEFAULT_PORT", "KEYRING_ENV", "TLS_PORT", "BrokerAddress", "Delivery", "Message",
     "MqttClient", "MqttError", "Will", "check_filter", "keyring_password", "parse_url",
-    "with_ca",
+    "using_keyring", "with_ca",
 ]
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,21 @@ def check_filter(topic_filter: str) -> str:
             or any("+" in level and level != "+" for level in levels)):
         raise ValueError(f"bad MQTT topic filter {topic_filter!r}")
     return topic_filter
+
+
+@contextlib.contextmanager
+def using_keyring(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Within the block, every client of this process finds its password in the keyring at
+    ``path`` (``TENACE_MQTT_KEYRING``); the variable is put back as it was afterwards."""
+    before = os.environ.get(KEYRING_ENV)
+    os.environ[KEYRING_ENV] = str(path)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(KEYRING_ENV, None)
+        else:
+            os.environ[KEYRING_ENV] = before
 
 
 def keyring_password(client_id: str) -> str | None:
