@@ -369,12 +369,12 @@ def test_embedded_broker_needs_accounts_or_open_access() -> None:
 
 # deploy/: Mosquitto with the example access list -----------------------------------------------
 
-def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
-    """deploy/mosquitto.conf and deploy/acl.example load in Mosquitto, and a device reads its
-    own seat only, publishes under its own table only; the hub reads everything."""
+def deploy_mosquitto(tmp_path: Path, users: tuple[str, ...]) -> Mosquitto:
+    """Mosquitto as deploy/mosquitto.conf and deploy/acl.example set it up, each of ``users``
+    with the password ``{user}-pw`` (mosquitto_passwd's own file)."""
     passwords = tmp_path / "passwd"
-    for user in ("tenace-hub", "A1-N"):
-        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "tenace-hub" else []),
+    for i, user in enumerate(users):
+        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if i == 0 else []),
                         str(passwords), user, f"{user}-pw"], check=True)
     lines = []
     for line in (REPO / "deploy" / "mosquitto.conf").read_text().splitlines():
@@ -382,7 +382,13 @@ def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
             continue
         lines.append(line.replace("/etc/mosquitto/tenace.passwd", str(passwords))
                      .replace("/etc/mosquitto/tenace.acl", str(REPO / "deploy" / "acl.example")))
-    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines), open_access=True)  # lines say
+    return Mosquitto(tmp_path / "mosquitto", tuple(lines), open_access=True)  # lines say
+
+
+def test_deploy_access_list_keeps_hands_private(tmp_path: Path) -> None:
+    """deploy/mosquitto.conf and deploy/acl.example load in Mosquitto, and a device reads its
+    own seat only, publishes under its own table only; the hub reads everything."""
+    broker = deploy_mosquitto(tmp_path, ("tenace-hub", "A1-N"))
     host = f"127.0.0.1:{broker.port}"
     try:
         with MqttClient(f"mqtt://{host}", "anonymous") as anonymous:  # no anonymous access

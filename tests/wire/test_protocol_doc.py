@@ -32,7 +32,6 @@ import math
 import queue
 import random
 import re
-import subprocess
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,13 +50,12 @@ from bridgecore.vulnerability import Vulnerability
 from hub.alerts import KINDS, Alert
 from hub.director import COMMANDS
 from hub.event import EventSetup
-from hub.mosquitto import Mosquitto
 from hub.room import Room
 from hub.service import Hub, HubRunner, data_log
 from tenace.replay import record_events
 from tenace.sim.devices import envelopes
 from tests.conftest import REALDATA
-from tests.wire.test_mqtt import silence
+from tests.wire.test_mqtt import deploy_mosquitto, silence
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
@@ -283,18 +281,7 @@ def test_the_example_access_list_gives_each_role_what_section_2_says(tmp_path: P
     """The card readers' daemon (``A1-rdr``) reads its table's state and no hand, and writes
     its events and its readers' presence; a results reader reads results and nothing of a
     table; neither may command the hub."""
-    passwords = tmp_path / "passwd"
-    users = ("tenace-hub", "A1-rdr", "results")
-    for user in users:
-        subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == "tenace-hub" else []),
-                        str(passwords), user, f"{user}-pw"], check=True)
-    lines = []
-    for line in (REPO / "deploy" / "mosquitto.conf").read_text().splitlines():
-        if line.startswith(("listener", "persistence_location")):
-            continue
-        lines.append(line.replace("/etc/mosquitto/tenace.passwd", str(passwords))
-                     .replace("/etc/mosquitto/tenace.acl", str(REPO / "deploy" / "acl.example")))
-    broker = Mosquitto(tmp_path / "mosquitto", tuple(lines), open_access=True)  # lines say
+    broker = deploy_mosquitto(tmp_path, ("tenace-hub", "A1-rdr", "results"))
     host = f"127.0.0.1:{broker.port}"
 
     def connect(user: str) -> MqttClient:
