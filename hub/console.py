@@ -19,6 +19,9 @@ Who may do what (hub.users has the users and their roles)::
     POST /api/logout                      -           yes          yes           yes
     POST /api/director                    -           -            ruling,       every command
                                                                    ruling_undo
+    POST /api/pair (a device's code)      yes         yes          yes           yes
+    GET /devices, /api/devices,           -           -            -             yes
+        POST /api/devices/pair, /revoke
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -39,6 +42,9 @@ a role that may not is 403. Routes:
   its session does;
 * ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``,
   at most :data:`MAX_BODY` bytes, ``application/json``;
+* ``POST /api/pair``, ``GET /devices``, ``GET /api/devices``, ``POST /api/devices/pair``,
+  ``POST /api/devices/revoke``: pairing devices with one-time codes and QR codes, revoking
+  them (hub.console_devices, hub.pairing), when the console is given a ``pairing``;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
   (hub.results_pages): public and read-only, showing what the director chose (the
@@ -83,6 +89,7 @@ from aiohttp import web
 
 from hub.alerts import Alert
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
+from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
 from hub.users import MAX_PASSWORD, LoginThrottle, Session, Sessions, UserError, UserStore
@@ -163,7 +170,7 @@ class Console:
     def __init__(self, hub: ConsoleHub, host: str = "127.0.0.1", port: int = 0, *,
                  users: UserStore | None = None, allowed_hosts: Iterable[str] = (),
                  sessions: Sessions | None = None, throttle: LoginThrottle | None = None,
-                 create_director: str = CREATE_DIRECTOR,
+                 create_director: str = CREATE_DIRECTOR, pairing: Pairing | None = None,
                  coalesce: float = 0.15, queue_size: int = 256, max_pages: int = 32,
                  heartbeat: float = 15.0, timeout: float = 10.0):
         self.hub = hub
@@ -172,6 +179,8 @@ class Console:
         self.sessions = sessions if sessions is not None else Sessions()
         self.throttle = throttle if throttle is not None else LoginThrottle()
         self.create_director = create_director
+        self.pairing = pairing             # None: no device is paired here
+        self.session_key = _SESSION
         self.host = host
         self.port = port
         self.coalesce = coalesce
@@ -196,6 +205,11 @@ class Console:
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._files = _load_static()
+        if self.pairing is not None:
+            if self.pairing.on_failures is None:
+                self.pairing.on_failures = self._pairing_failures
+            if self.pairing.devices is None and hasattr(self.hub, "setup"):
+                self.pairing.devices = self._event_devices
         web_server = WebServer(self._app(), self.host, self.port)
         await web_server.start()
         self._web = web_server
@@ -203,6 +217,18 @@ class Console:
         self._clock_key = self._clock_now()
         self._schedule_deadline()
         log.info("director console on %s", self.url)
+
+    def _event_devices(self) -> list[str]:
+        """The device accounts of the hub's event (hub.accounts.event_accounts)."""
+        from hub.accounts import event_accounts
+        return list(event_accounts(getattr(self.hub, "setup", None)))
+
+    def _pairing_failures(self, address: str, count: int) -> None:
+        """Repeated wrong pairing codes (hub.pairing, any thread): the director's alert."""
+        record = getattr(self.hub, "record", None)
+        if record is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(record, "pairing_failures",
+                                            {"address": address, "count": count}, "hub")
 
     @property
     def url(self) -> str:
@@ -365,6 +391,8 @@ class Console:
         post("/api/login", self._login)
         post("/api/logout", need("viewer", self._logout, csrf=True))
         post("/api/director", need("scorer", self._director, csrf=True))
+        from hub.console_devices import add_device_routes
+        add_device_routes(app, self)
         return app
 
     # Sessions ----------------------------------------------------------------------------
@@ -573,7 +601,7 @@ def _unknown(request: web.Request) -> HttpError:
     method, path = request.method, request.path
     if method not in ("GET", "HEAD"):
         return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
-                              "/api/logout")
+                              "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

@@ -27,6 +27,11 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
   "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
   (``fact``) that refused it: the event is not logged, the fact is
+* ``pairing_code``, ``device_paired``, ``device_revoked``: ``{"account", "by", ...}`` -- a
+  code drawn, redeemed, an account revoked (hub.pairing, the console's Devices page):
+  recorded, they change nothing here
+* ``pairing_failures``: ``{"address", "count", "by"}`` -- repeated wrong pairing codes from
+  one address: a ``pairing_failures`` alert on table ``hub`` (:data:`PAIRING_TABLE`)
 """
 
 from __future__ import annotations
@@ -55,9 +60,12 @@ __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 
 log = logging.getLogger(__name__)
 
+PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
+
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
-         "public_results", "device_overreach")
+         "public_results", "device_overreach", "pairing_code", "device_paired",
+         "device_revoked", "pairing_failures")
 
 
 class Replayable(Protocol):
@@ -411,6 +419,15 @@ class Room:
         if type == "public_results":
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             return []
+        if type in ("pairing_code", "device_paired", "device_revoked"):   # recorded only
+            return []
+        if type == "pairing_failures":
+            alert = self.alerts.raise_alert(
+                f"pairing-{body['address']}", kind="pairing_failures", law="",
+                table=PAIRING_TABLE, round=self.clock.round or None, board=None,
+                detected=hub_time, detail=f"{body['count']} wrong pairing codes from "
+                                          f"{body['address']}", facts=dict(body))
+            return [] if alert is None else [alert]
         raise ConfigError(f"unknown fact {type!r}")
 
     def replay(self, record: Replayable) -> None:

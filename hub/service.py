@@ -713,6 +713,19 @@ class Hub:
             done["ruling"] = body["id"]
         return done
 
+    def record(self, kind: str, body: dict[str, Any], account: str) -> list[Alert]:
+        """A fact of the console's device jobs (hub.pairing: ``pairing_code``,
+        ``device_paired``, ``device_revoked``, ``pairing_failures``) with ``by`` =
+        ``account``: applied to the
+        room, logged, its alerts published (on the loop)."""
+        now = self.clock()
+        body = {**body, "by": account}
+        raised = self.room.fact(kind, body, now)
+        self._record_fact(kind, body, now, source="director")
+        self._publish_alerts(raised)
+        self._status_changed()
+        return raised
+
     def _record_fact(self, kind: str, body: dict[str, Any], now: float,
                      source: str = "hub") -> None:
         try:

@@ -1,5 +1,7 @@
 """The Kivy tablet: ``TabletApp(presenter, send=callable)``, and ``main(argv)`` for
-``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``.
+``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``, or ``tenace tablet --pair
+CODE-or-URI [--hub http://CONSOLE]`` (pairing: wire.pairing), then ``tenace tablet`` alone
+with the credentials kept.
 
 The window is a thin view of :class:`tablet.presenter.TabletPresenter`: a top bar (table,
 board, dealer, vulnerability in Law 2 red, round clock, connection, language, four colours,
@@ -373,11 +375,11 @@ def _parser() -> argparse.ArgumentParser:
         prog="tenace tablet",
         description="The players' tablet: one per table (North keeps it) or one per seat "
                     "(the bidding-box replacement).")
-    p.add_argument("--hub", required=True, help="the hub's broker, HOST[:PORT] (port 1883; "
-                                                 "8883 with --ca)")
+    p.add_argument("--hub", help="the hub's broker, HOST[:PORT] (port 1883; 8883 with --ca); "
+                                 "with --pair, the console's address http://HOST:PORT")
     p.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt, the authority the "
                                                 "hub's certificate must be signed by")
-    p.add_argument("--table", required=True, help="table id, e.g. A1")
+    p.add_argument("--table", help="table id, e.g. A1 (default: the paired account's)")
     p.add_argument("--seat", choices=["N", "E", "S", "W"],
                    help="this tablet's seat (one tablet per seat); none: one per table")
     p.add_argument("--device", help="device id (default TABLE-SEAT, or TABLE-tab for the "
@@ -389,6 +391,16 @@ def _parser() -> argparse.ArgumentParser:
                                   "broker requires as client id)")
     p.add_argument("--password", help="its password (other users of the machine can see a "
                                       "command line: prefer --credentials)")
+    pairing = p.add_argument_group("pairing (the console's Devices page)")
+    pairing.add_argument("--pair", metavar="CODE-or-URI",
+                         help="redeem a pairing code (K7QX-M2PD, with --hub http://HOST:PORT) "
+                              "or the QR code's tenace-pair: URI, keep the credentials, run")
+    pairing.add_argument("--device-config", metavar="FILE",
+                         help="where the paired credentials are kept (default "
+                              "$TENACE_DEVICE_CONFIG or ~/.config/tenace/device.json); "
+                              "without --table, the tablet runs with them")
+    pairing.add_argument("--pair-only", action="store_true",
+                         help="with --pair: store the credentials and exit (set-up scripts)")
     p.add_argument("--language", choices=list(LANGUAGES), default="fr")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
     p.add_argument("--strict", action="store_true",
@@ -434,21 +446,37 @@ def _credentials(args: argparse.Namespace, device: str) -> tuple[str | None, str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``: run the tablet."""
+    """``tenace tablet --hub HOST[:PORT] --table N [--seat N|E|S|W]``, or ``--pair CODE``, or
+    nothing (the paired credentials): run the tablet."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # The network side (paho-mqtt), imported only when a tablet runs.
+    from wire.errors import WireError
     from wire.link import DeviceLink, device_id
     from wire.outbox import OUTBOX_NAME, Outbox, OutboxError
 
+    first_seq = 0
     try:
-        device = args.device or device_id(args.table, args.seat)
-        url = broker_url(args.hub, *_credentials(args, device))
-        if args.ca:
-            from wire.mqtt import with_ca
-            url = with_ca(url, args.ca)
-    except ValueError as err:
+        from wire.pairing import pair_or_load
+        paired = pair_or_load(args.pair, args.hub, args.device_config, ("table", "seat"),
+                              stored=args.table is None)
+        if args.pair_only:
+            if not args.pair:
+                raise ValueError("--pair-only goes with --pair")
+            return 0
+        if paired is not None:
+            args.table, args.seat, device = paired.table, paired.seat, paired.account
+            url, first_seq = paired.broker_url(), paired.first_seq
+        else:
+            if args.hub is None:
+                raise ValueError("give --hub HOST[:PORT] (or pair the tablet: --pair CODE)")
+            device = args.device or device_id(args.table, args.seat)
+            url = broker_url(args.hub, *_credentials(args, device))
+            if args.ca:
+                from wire.mqtt import with_ca
+                url = with_ca(url, args.ca)
+    except (ValueError, WireError) as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2
     presenter = TabletPresenter(args.table, seat=args.seat, language=args.language,
@@ -456,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = TabletApp(presenter)
     path = Path(args.outbox) if args.outbox else Path(app.user_data_dir) / OUTBOX_NAME
     try:
-        outbox = Outbox(path, device)
+        outbox = Outbox(path, device, first_seq=first_seq)
     except OutboxError as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2

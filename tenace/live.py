@@ -216,6 +216,8 @@ def hub(args: argparse.Namespace) -> int:
     accounts_file, credentials = _hub_account(args)
     with _broker(args.broker, listen, accounts_file, tls, ca,
                  None if plain is None else plain[1]) as url:
+        if options is not None:
+            options["pairing"] = _pairing(args, url, ca)
         hub_url = url if credentials is None else credentials.url(url)
         hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
@@ -267,6 +269,34 @@ def _console_options(args: argparse.Namespace) -> dict[str, Any]:
             "allowed_hosts": list(args.console_allowed_host or ()),
             "create_director": "tenace users add NAME --role director --data "
                                + shlex.quote(str(args.data))}
+
+
+def _pairing(args: argparse.Namespace, url: str, ca: str | None) -> Any:
+    """The console's pairing of devices (hub.pairing): the accounts of --deploy DIR or of
+    the data directory; devices are told the broker ``--pair-broker`` names, else this one's
+    scheme and port with the host they called the console by (``*``); with TLS, the club's
+    CA; the devices are the event's (the console asks the hub). None with an external
+    broker and no deploy directory (the hub holds no accounts)."""
+    from hub.accounts import Accounts
+    from hub.pairing import Pairing
+    from wire.mqtt import parse_url
+
+    if args.broker and not args.deploy:
+        return None
+    folder = Path(args.deploy or args.data)
+    broker = args.pair_broker
+    if broker is None:
+        address = parse_url(url)
+        scheme = "mqtts" if address.tls else "mqtt"
+        broker = f"{scheme}://*:{address.port}"
+    ca_pem = None
+    if ca is not None:
+        try:
+            ca_pem = Path(ca).read_bytes()
+        except OSError as err:
+            raise CommandError(f"the CA certificate {ca}: {err}") from err
+    return Pairing(Accounts(folder), args.data, broker=broker, ca_pem=ca_pem,
+                   deploy=Path(args.deploy) if args.deploy else None)
 
 
 def _tls(args: argparse.Namespace) -> tuple[tuple[str, str] | None, str | None]:
@@ -346,6 +376,9 @@ def add_hub_parser(sub: Any) -> None:
                    help="a host name the console may be called by, besides IP addresses, "
                         "localhost and this machine's name (repeat for more); any other is "
                         "refused (DNS rebinding)")
+    p.add_argument("--pair-broker", metavar="URL",
+                   help="the broker URL devices paired on the console are given (default: "
+                        "this hub's broker, by the name the device called the console by)")
     p.add_argument("--no-double-dummy", action="store_true",
                    help="no double-dummy tables on the tablets' result screens (with the "
                         "'analysis' extra they are solved on a worker, once per board)")

@@ -7,7 +7,9 @@
 * ``enrol --reader SPEC --deck NAME [--boards 1-4,9]``: read a pack's 52 tags in order,
   guided card by card, into the deck file;
 * ``run --table A1 --seat N=SPEC ...``: a table's readers publishing to the hub until
-  interrupted (Ctrl-C, SIGTERM).
+  interrupted (Ctrl-C, SIGTERM); ``run --pair CODE-or-URI [--hub URL] --seat ...`` first
+  redeems a pairing code from the console's Devices page (wire.pairing) and keeps the
+  reader node's credentials, which later runs without ``--table`` use.
 
 The command line only: the work is :mod:`firmware_bridge`'s (``readers``, ``decks``,
 ``daemon``), whose errors (:class:`firmware_bridge.errors.FirmwareBridgeError`) become
@@ -64,7 +66,8 @@ def add_parsers(devices_sub: Any) -> None:
         description="Read the four seats' readers of one table and publish what they see to "
                     "the hub: hands out of the pockets, cards played, hands back. Events are "
                     "kept in an outbox file until the hub has them.")
-    r.add_argument("--table", required=True, help="the table's id on the hub, e.g. A1")
+    r.add_argument("--table", help="the table's id on the hub, e.g. A1 (default: the paired "
+                                   "account's)")
     r.add_argument("--seat", action="append", default=[], metavar="SEAT=SPEC",
                    help="a seat's reader, e.g. N=pcsc:ACR122U (once per seat)")
     r.add_argument("--broker", default="mqtt://127.0.0.1:1883",
@@ -73,6 +76,14 @@ def add_parsers(devices_sub: Any) -> None:
                         "(tenace accounts issue A1-rdr --url), or from TENACE_MQTT_KEYRING"),
     r.add_argument("--ca", metavar="FILE", help="TLS: the club's ca.crt (mqtt://HOST becomes "
                                                 "mqtts://HOST:8883)")
+    r.add_argument("--pair", metavar="CODE-or-URI",
+                   help="redeem a pairing code of the console's Devices page (K7QX-M2PD with "
+                        "--hub, or the QR code's tenace-pair: URI), keep the credentials, run")
+    r.add_argument("--hub", metavar="URL", help="with --pair: the console's address, "
+                                                "http://HOST:PORT")
+    r.add_argument("--device-config", metavar="FILE",
+                   help="where the paired credentials are kept (default $TENACE_DEVICE_CONFIG "
+                        "or ~/.config/tenace/device.json); without --table, used to connect")
     r.add_argument("--decks", default=DEFAULT_DECKS, help=f"deck file (default {DEFAULT_DECKS})")
     r.add_argument("--outbox", help="outbox file (default tenace-data/readers-TABLE.sqlite3)")
     r.add_argument("--hand-gap", type=float, default=1.5,
@@ -154,6 +165,26 @@ def enrol_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _paired(args: argparse.Namespace) -> int:
+    """``--pair`` (or the stored credentials, without ``--table``): sets ``args.table`` and
+    ``args.broker`` from them; returns the first sequence number of the outbox."""
+    from wire.errors import WireError
+    from wire.pairing import pair_or_load
+    try:
+        paired = pair_or_load(getattr(args, "pair", None), getattr(args, "hub", None),
+                              getattr(args, "device_config", None), ("reader",),
+                              stored=getattr(args, "table", None) is None,
+                              say=lambda line: print(line, flush=True))
+    except WireError as err:
+        raise CommandError(str(err)) from None
+    if paired is None:
+        return 0
+    if args.table not in (None, paired.table):
+        raise CommandError(f"--table {args.table}: the paired account is {paired.account}'s")
+    args.table, args.broker = paired.table, paired.broker_url()
+    return paired.first_seq
+
+
 def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     """Run until SIGINT or SIGTERM (or until ``stop`` is set)."""
     from firmware_bridge.daemon import TableDaemon
@@ -165,6 +196,7 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     seats = parse_seats(args.seat)
+    first_seq = _paired(args)
     if getattr(args, "ca", None):   # TLS: checked before any reader is opened
         from wire.mqtt import with_ca
         try:
@@ -186,7 +218,7 @@ def run_command(args: argparse.Namespace, stop: threading.Event | None = None) -
     readers: dict[Seat, CardReader] = {}
     stop = stop or threading.Event()
     try:
-        outbox = Outbox(outbox_path, f"{args.table}-rdr")
+        outbox = Outbox(outbox_path, f"{args.table}-rdr", first_seq=first_seq)
     except OutboxError as err:
         raise CommandError(str(err)) from err
     try:

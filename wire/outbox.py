@@ -107,8 +107,9 @@ class Outbox:
     (one flush to the disk per event). ``types``: the event types the device sends (default
     :data:`wire.protocol.EVENT_TYPES`, a table device's; a dealing machine's bridge gives
     :data:`wire.protocol.DEALER_EVENT_TYPES`). ``first_seq``: the numbering of a device new to
-    the file starts above it (a bridge whose outbox is in memory, ``":memory:"``, starts above
-    its last run's numbers with the clock in milliseconds).
+    the file starts above it, and a device's it knows goes on above it (a bridge whose
+    outbox is in memory, ``":memory:"``, starts above its last run's numbers with the clock
+    in milliseconds; a paired spare above its account's last number: wire.pairing).
     """
 
     def __init__(self, path: Path | str, device: str | None = None, *,
@@ -202,7 +203,10 @@ class Outbox:
         with self._transaction() as db:
             db.execute("INSERT INTO meta VALUES ('device', ?) "
                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (device,))
-            db.execute("INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT (device) DO NOTHING",
+            # A device the file knows keeps its counter, raised to first_seq if below (a
+            # tablet paired again for an account a spare used meanwhile: wire.pairing).
+            db.execute("INSERT INTO devices VALUES (?, ?, ?) ON CONFLICT (device) DO UPDATE "
+                       "SET last_seq = max(last_seq, excluded.last_seq)",
                        (device, secrets.token_hex(4), self.first_seq))
             epoch = db.execute("SELECT epoch FROM devices WHERE device = ?",
                                (device,)).fetchone()[0]

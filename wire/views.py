@@ -62,7 +62,7 @@ AlertKind = Literal[
     "hand_not_dealt", "rotated_board", "hands_exchanged", "hand_differs", "foreign_card",
     "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
-    "board_markings", "device_overreach",
+    "board_markings", "device_overreach", "pairing_failures",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 

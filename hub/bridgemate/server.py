@@ -11,11 +11,18 @@ without a Content-Length 411: each with a ScoringProgramResponse whose ``DataTyp
 (4) and whose ``SerializedData`` says what was wrong, and the connection closed. There is
 no licence check: ClubId and LicenceKey are only required, so bind the server to a loopback
 or the club's own network (``host``).
+
+Every request goes first through the console's Host/Origin guard (hub.webserver.host_guard):
+a ``Host`` that is not one of the server's names (an IP address, localhost, this machine's
+name, the bound address, ``allowed_hosts``) or an ``Origin`` other than the server's own is
+refused (403, an Error response) before any route runs, so a web page a scorer visits cannot
+reach the scoring program's API through DNS rebinding.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from aiohttp import web
@@ -23,7 +30,15 @@ from aiohttp import web
 from hub.bridgemate.commands import Commands
 from hub.bridgemate.model import Command, DataType, ErrorType, make_response
 from hub.bridgemate.queues import BridgemateHub, ResultQueues
-from hub.webserver import HttpError, WebServer, application, json_response, read_body
+from hub.webserver import (
+    HostAllowList,
+    HttpError,
+    WebServer,
+    application,
+    host_guard,
+    json_response,
+    read_body,
+)
 
 __all__ = ["BANNER", "DEFAULT_PORT", "ENDPOINT", "MAX_BODY", "DataConnector"]
 
@@ -40,8 +55,9 @@ class DataConnector:
     ``handle(body)``, ``poll``, ``accept``, ``await stop()``."""
 
     def __init__(self, hub: BridgemateHub, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                 *, timeout: float = 10.0):
+                 *, timeout: float = 10.0, allowed_hosts: Iterable[str] = ()):
         self.hub = hub
+        self.allowed = HostAllowList(allowed_hosts, bind=host)
         self.host = host
         self.port = port
         self.timeout = timeout
@@ -51,7 +67,8 @@ class DataConnector:
 
     async def start(self) -> None:
         self.queues.start()
-        app = application(_refusal, _unknown, max_body=MAX_BODY, name="Bridgemate")
+        app = application(_refusal, _unknown, max_body=MAX_BODY, name="Bridgemate",
+                          middlewares=[host_guard(self.allowed)])
         app.on_response_prepare.append(_no_store)
         app.router.add_get("/", _banner)
         app.router.add_post(ENDPOINT, self._command)

@@ -734,6 +734,7 @@
       document.body.dataset.role = s.role;
       $("user").textContent = s.user + " · " + s.role;
       $("round-start").hidden = s.role !== "director";
+      $("devices-link").hidden = s.role !== "director";
       if (s.role === "director") publicSettings();
     });
   }
