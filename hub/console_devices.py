@@ -165,7 +165,8 @@ class _Devices:
                          "online": None if info is None else info.online,
                          "code_expires": pending.get(account)})
         order = {"table tablet": 0, "seat tablet": 1, "card readers": 2}
-        rows.sort(key=lambda r: (str(r["table"]), order[str(r["kind"])], str(r["seat"] or "")))
+        rows.sort(key=lambda r: (str(r["table"]), order[str(r["kind"])],
+                                 "NESW".find(str(r["seat"] or "N")), str(r["account"])))
         return json_response({"devices": rows, "hub_time": self.console.hub.hub_time(),
                               "tls": pairing.ca_pem is not None,
                               "roles": list(DEVICE_ROLES)})

@@ -111,11 +111,16 @@ def pairing_uri(hub_url: str, code: str, ca_pem: bytes | str | None = None) -> s
 
 
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code, an inline SVG element (segno; error correction M)."""
+    """``text`` as a QR code, an SVG element to put inline in a page (segno; error correction
+    M; with its namespace, so that a page may parse it as SVG rather than HTML)."""
+    import io
+
     import segno
-    qr = segno.make_qr(text, error="m")
-    svg: str = qr.svg_inline(scale=4, border=2, dark="#000", light="#fff")
-    return svg
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False,
+                                        omitsize=True, scale=4, border=4, dark="#000",
+                                        light="#fff")
+    return out.getvalue().decode()
 
 
 def update_device_credentials(folder: Path, credentials: Iterable[Credentials] = (),

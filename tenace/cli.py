@@ -134,7 +134,10 @@ def _add_accounts_parser(sub: Any) -> None:
                     "`issue` prints a device's new password once (JSON, or a broker URL "
                     "with --url), for scripted set-ups and tests: issuing again revokes the "
                     "old password. The embedded broker reads the change at once; Mosquitto "
-                    "after a SIGHUP (its password and ACL files are rewritten in DIR).")
+                    "after a SIGHUP (its password and ACL files are rewritten in DIR). In a "
+                    "deploy directory (tenace deploy init) device-credentials.json is kept "
+                    "up to date too. Devices are usually paired from the console instead "
+                    "(tenace tablet --pair, tenace devices run --pair).")
     jobs = accounts.add_subparsers(dest="job", required=True, metavar="JOB")
     issue = jobs.add_parser("issue", help="issue (or rotate) an account; prints its password")
     issue.add_argument("device", help="device id (A1-tab, A1-N, A1-rdr, dealer-1, ...) or "
@@ -157,17 +160,21 @@ def _accounts(args: argparse.Namespace) -> int:
     import json
 
     from hub.accounts import AccountError, Accounts
+    from hub.pairing import update_device_credentials
 
     try:
         accounts = Accounts(args.data)
         if args.job == "issue":
             credentials = accounts.issue(args.device, args.role)
+            if credentials.username != "tenace-hub":
+                update_device_credentials(accounts.folder, [credentials])
             url = credentials.url(args.broker)
             print(url if args.url else json.dumps(
                 {"username": credentials.username, "password": credentials.password,
                  "role": accounts.role(args.device), "url": url}))
         elif args.job == "revoke":
             accounts.revoke(args.device)
+            update_device_credentials(accounts.folder, removed=[args.device])
             print(f"{args.device} revoked")
         else:
             for entry in accounts.listing():

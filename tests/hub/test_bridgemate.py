@@ -320,13 +320,13 @@ def test_bad_requests_are_refused_with_the_problem_and_change_nothing(
         assert post(endpoint, b"", method="GET")[0] == 405
         # HTTP refusals through a real client: each a ScoringProgramResponse naming why.
         for request_bytes, status, words in (
-                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: ::1\r\nContent-Length: %d\r\n\r\n"
                  % (MAX_BODY + 1), 413, f"limit {MAX_BODY}"),
-                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\n\r\n", 411, "Content-Length"),
-                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: ::1\r\n\r\n", 411, "Content-Length"),
+                (b"POST /dc-scoringprogram HTTP/1.1\r\nHost: ::1\r\nTransfer-Encoding: chunked"
                  b"\r\n\r\n", 411, "not chunked"),
-                (b"PUT /dc-scoringprogram HTTP/1.1\r\nHost: x\r\n\r\n", 405, "POSTed"),
-                (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 404,
+                (b"PUT /dc-scoringprogram HTTP/1.1\r\nHost: ::1\r\n\r\n", 405, "POSTed"),
+                (b"POST / HTTP/1.1\r\nHost: ::1\r\nContent-Length: 2\r\n\r\n{}", 404,
                  "commands go to POST /dc-scoringprogram")):
             head, answer = raw_http(hub.bridgemate.port, request_bytes)
             assert head.startswith(b"HTTP/1.1 %d " % status), head
@@ -334,6 +334,19 @@ def test_bad_requests_are_refused_with_the_problem_and_change_nothing(
             assert words in json.loads(answer["SerializedData"]), answer
         with urllib.request.urlopen(url + "/", timeout=10) as banner:
             assert banner.read().decode().startswith("Bridgemate dataconnector service version")
+        # The console's Host/Origin guard (hub.webserver.host_guard): a page of another site
+        # (DNS rebinding: a name of the attacker's resolved here, or another origin) is
+        # refused before any route runs, as an Error response.
+        body = b'{"Command": 5, "ClubId": "C", "LicenceKey": "K"}'
+        for headers in (b"Host: rebind.attacker.example\r\n",
+                        b"Host: 127.0.0.1\r\nOrigin: http://attacker.example\r\n"):
+            head, answer = raw_http(hub.bridgemate.port,
+                                    b"POST /dc-scoringprogram HTTP/1.1\r\n" + headers
+                                    + b"Content-Type: application/json\r\nContent-Length: "
+                                    + str(len(body)).encode() + b"\r\n\r\n" + body)
+            assert head.startswith(b"HTTP/1.1 403 "), head
+            assert answer["DataType"] == 4, answer
+            assert "another" in json.loads(answer["SerializedData"]), answer
 
         # No event yet: a session command names the unknown session.
         message = refusal(raw(client, Commands.PollQueueForNewResults, ""))
