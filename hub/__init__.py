@@ -23,6 +23,8 @@
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
+    console_devices.py  the console's Devices page and the devices' POST /api/pair
+    pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     users.py          the console's users (argon2 hashes), sessions and login throttle
     bridgemate/       the Bridgemate Data Connector a scoring program talks to
 
@@ -43,5 +45,7 @@ Errors (hub.errors)::
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
     ├── UserError (hub.users, ValueError)       a console account refused or unreadable
+    ├── PairingError (hub.pairing, ValueError)  a pairing code refused (unknown, expired,
+    │                                           used, throttled)
     └── BridgemateError (hub.bridgemate)        a Data Connector request refused
 """

@@ -402,6 +402,15 @@ class Console:
             return None
         return self.sessions.get(request.cookies.get(COOKIE), self.users)
 
+    def need(self, role: str, handler: Handler, *, page: bool = False,
+             csrf: bool = False) -> Handler:
+        """``handler`` for a session of ``role`` or above (hub.console_devices' routes)."""
+        return self._need(role, handler, page=page, csrf=csrf)
+
+    def static_file(self, name: str, path: str, what: str = "file") -> web.Response:
+        """One of the page's files (hub/static), or 404."""
+        return self._file(name, path, what)
+
     def _need(self, role: str, handler: Handler, *, page: bool = False,
               csrf: bool = False) -> Handler:
         """``handler`` for a session of ``role`` or above (a CSRF token too with ``csrf``)."""

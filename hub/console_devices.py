@@ -25,17 +25,31 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from aiohttp import web
 
 from hub.pairing import DEVICE_ROLES, Pairing, PairingError, pairing_uri, qr_svg
+from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
 
-if TYPE_CHECKING:
-    from hub.console import Console
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-__all__ = ["MAX_PAIR", "PAIR_STATUS", "add_device_routes"]
+
+class Console(Protocol):
+    """What these routes need of the console (hub.console.Console)."""
+
+    hub: Any
+    pairing: Pairing | None
+    timeout: float
+    session_key: web.RequestKey[Session]
+
+    def need(self, role: str, handler: Handler, *, page: bool = False,
+             csrf: bool = False) -> Handler: ...
+    def static_file(self, name: str, path: str, what: str = "file") -> web.Response: ...
+
+__all__ = ["MAX_PAIR", "PAIR_STATUS", "Console", "add_device_routes"]
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +97,7 @@ async def _json(request: web.Request, limit: int, what: str, timeout: float) -> 
 def add_device_routes(app: web.Application, console: Console) -> None:
     """The routes of the module docstring on ``app`` (the console's)."""
     devices = _Devices(console)
-    need = console._need
+    need = console.need
     app.router.add_post("/api/pair", devices.pair)
     app.router.add_get("/devices", need("director", devices.page, page=True))
     app.router.add_get("/api/devices", need("director", devices.listing))
@@ -145,7 +159,7 @@ class _Devices:
 
     # The director's page ------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:
-        return self.console._file("devices.html", request.path, "page")
+        return self.console.static_file("devices.html", request.path, "page")
 
     async def listing(self, request: web.Request) -> web.Response:
         pairing = self.pairing

@@ -295,7 +295,19 @@ def _pairing(args: argparse.Namespace, url: str, ca: str | None) -> Any:
             ca_pem = Path(ca).read_bytes()
         except OSError as err:
             raise CommandError(f"the CA certificate {ca}: {err}") from err
-    return Pairing(Accounts(folder), args.data, broker=broker, ca_pem=ca_pem,
+    reload = None
+    if args.broker_reload:
+        import shlex
+        import subprocess
+        words = shlex.split(args.broker_reload)
+
+        def reload() -> None:   # e.g. systemctl reload mosquitto: it re-reads its files
+            done = subprocess.run(words, capture_output=True, text=True, timeout=30,
+                                  check=False)
+            if done.returncode != 0:
+                log.error("--broker-reload %s failed (%d): %s", words[0], done.returncode,
+                          (done.stderr or done.stdout).strip()[:300])
+    return Pairing(Accounts(folder), args.data, broker=broker, ca_pem=ca_pem, reload=reload,
                    deploy=Path(args.deploy) if args.deploy else None)
 
 
@@ -379,6 +391,11 @@ def add_hub_parser(sub: Any) -> None:
     p.add_argument("--pair-broker", metavar="URL",
                    help="the broker URL devices paired on the console are given (default: "
                         "this hub's broker, by the name the device called the console by)")
+    p.add_argument("--broker-reload", metavar="COMMAND",
+                   help="with an external Mosquitto: the command that makes it re-read its "
+                        "password and ACL files after a device is paired or revoked on the "
+                        "console, e.g. 'sudo systemctl reload mosquitto' (the embedded broker "
+                        "needs none)")
     p.add_argument("--no-double-dummy", action="store_true",
                    help="no double-dummy tables on the tablets' result screens (with the "
                         "'analysis' extra they are solved on a worker, once per board)")

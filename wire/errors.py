@@ -7,15 +7,17 @@
     ├── MqttError                    no acknowledgement in time, subscription refused, client closed
     ├── OutboxError                  the outbox file cannot be opened, read or written
     │   └── InvalidEventError (ValueError)   an event the hub could not parse: not stored
-    └── LinkError                    the link is closed, or set up inconsistently
+    ├── LinkError                    the link is closed, or set up inconsistently
+    └── PairingFailed                a device's pairing refused or impossible (wire.pairing):
+                                     ``code`` + ``message`` (+ ``retry_after``)
 
 This module imports nothing.
 """
 
 from __future__ import annotations
 
-__all__ = ["InvalidEventError", "LinkError", "MqttError", "OutboxError", "ProtocolError",
-           "WireError"]
+__all__ = ["InvalidEventError", "LinkError", "MqttError", "OutboxError", "PairingFailed",
+           "ProtocolError", "WireError"]
 
 
 class WireError(Exception):
@@ -52,3 +54,14 @@ class InvalidEventError(OutboxError, ValueError):
 
 class LinkError(WireError):
     """The link is closed, or set up inconsistently (an outbox of another device)."""
+
+
+class PairingFailed(WireError):
+    """Pairing did not happen (wire.pairing): ``code`` (the hub's, or the device's own),
+    ``message`` for the person; ``retry_after`` seconds when the hub said to wait."""
+
+    def __init__(self, code: str, message: str, retry_after: float = 0.0):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after

@@ -18,7 +18,7 @@ phone posing as the hub on the club's network cannot hand the device its own aut
 it (``device-ca.crt``); :func:`load` reads it back for later runs, and
 :meth:`DeviceConfig.broker_url` is the URL to connect with (credentials in it, ``?ca=``).
 
-Errors: :class:`PairingFailed` (a :class:`wire.errors.WireError`) with a ``code``: the hub's
+Errors: :class:`wire.errors.PairingFailed` (a ``WireError``) with a ``code``: the hub's
 (``unknown_code``, ``expired``, ``used``, ``throttled``, ``malformed``, ``no_pairing``) or
 this side's (``bad_code``, ``unreachable``, ``bad_answer``, ``ca_mismatch``, ``no_config``).
 """
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from wire.errors import WireError
+from wire.errors import PairingFailed
 
 __all__ = ["CONFIG_ENV", "DEFAULT_CONFIG", "DeviceConfig", "PairingFailed", "PairingRequest",
            "ca_fingerprint", "config_path", "load", "pair_or_load", "parse_pairing", "redeem"]
@@ -51,17 +51,6 @@ CA_NAME = "device-ca.crt"
 URI_SCHEME = "tenace-pair"
 _CODE = re.compile(r"^[2-9A-HJKMNP-TV-Z]{4}-?[2-9A-HJKMNP-TV-Z]{4}$")
 _FINGERPRINT = re.compile(r"^sha256:[0-9a-f]{64}$")
-
-
-class PairingFailed(WireError):
-    """Pairing did not happen: ``code`` (module docstring) and ``message`` for the person;
-    ``retry_after`` seconds when the hub said to wait."""
-
-    def __init__(self, code: str, message: str, retry_after: float = 0.0):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True)
