@@ -594,3 +594,36 @@ def test_tenace_accounts_issue_and_revoke_keep_the_deploy_directorys_credentials
     assert main(["accounts", "revoke", "A1-N", "--data", str(tmp_path)]) == 0
     assert "A1-N" not in json.loads(path.read_text())
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+# tenace hub: the console pairs the event's devices ------------------------------------------------
+
+def test_tenace_hub_pairs_the_events_devices_with_its_embedded_broker(tmp_path: Path) -> None:
+    from hub.mosquitto import free_port
+    console_port, broker_port = free_port(), free_port()
+    data = tmp_path / "data"
+    UserStore.in_directory(data, hasher=FAST_HASH).add("dora", "director", DIRECTOR[1])
+    env = {k: v for k, v in os.environ.items() if k != "TENACE_MQTT_KEYRING"}
+    hub = subprocess.Popen([sys.executable, "-m", "tenace", "hub", "--tables", "2", "--data",
+                            str(data), "--console", f"127.0.0.1:{console_port}", "--listen",
+                            f"127.0.0.1:{broker_port}", "--no-double-dummy"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert hub.stdout is not None
+        for line in hub.stdout:
+            if "hub ready" in line:
+                break
+        club = Club.__new__(Club)           # only its HTTP helpers, on that hub's console
+        club.base = f"http://127.0.0.1:{console_port}"
+        club.session = club.login()
+        devices = club.http("/api/devices", session=club.session)[1]["devices"]
+        assert [d["account"] for d in devices] == [
+            f"A{t}-{d}" for t in (1, 2) for d in ("tab", "N", "E", "S", "W", "rdr")]
+        uri = club.draw("A2-rdr")["uri"]
+        paired = device_side.pair_or_load(uri, None, tmp_path / "device.json", ("reader",),
+                                          say=lambda _: None)
+        assert paired is not None and paired.broker == f"mqtt://127.0.0.1:{broker_port}"
+        assert connects(paired.broker_url(), "A2-rdr")
+    finally:
+        hub.terminate()
+        hub.communicate(timeout=20)       # and its output pipe closed
