@@ -165,9 +165,9 @@ class _Devices:
         pairing = self.pairing
         room = self.console.hub.room
         pending = pairing.pending()
+        paired = pairing.paired()
         rows = []
         for account in pairing.pairable():
-            role = pairing.accounts.role(account) if account in pairing.accounts else None
             base = account.split(".", 1)[0]
             table, _, last = base.rpartition("-")
             info = room.devices.get(account)
@@ -175,7 +175,7 @@ class _Devices:
                          "seat": last if last in ("N", "E", "S", "W") else None,
                          "kind": {"tab": "table tablet", "rdr": "card readers"}.get(
                              last, "seat tablet"),
-                         "paired": role is not None,
+                         "paired": account in paired,
                          "online": None if info is None else info.online,
                          "code_expires": pending.get(account)})
         order = {"table tablet": 0, "seat tablet": 1, "card readers": 2}
@@ -210,7 +210,7 @@ class _Devices:
         pairing = self.pairing
         account = await self._account(request)
         user = request[self.console.session_key].user
-        if account not in pairing.accounts:
+        if account not in pairing.paired():
             raise HttpError(409, f"{account} holds no password (never paired, or revoked)")
         pairing.revoke(account)
         self._record("device_revoked", {"account": account}, user)

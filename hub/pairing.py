@@ -243,6 +243,10 @@ class Pairing:
                 del self._codes[key]
 
     # The director's side ------------------------------------------------------------------------
+    def paired(self) -> set[str]:
+        """The accounts that hold a password now (the accounts file as it is)."""
+        return set(self._fresh())
+
     def pairable(self) -> list[str]:
         """The accounts a code may be drawn for."""
         if self.devices is not None:

@@ -460,7 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from wire.pairing import pair_or_load
         paired = pair_or_load(args.pair, args.hub, args.device_config, ("table", "seat"),
-                              stored=args.table is None)
+                              stored=args.table is None, cafile=args.ca)
         if args.pair_only:
             if not args.pair:
                 raise ValueError("--pair-only goes with --pair")

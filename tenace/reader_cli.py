@@ -174,7 +174,8 @@ def _paired(args: argparse.Namespace) -> int:
         paired = pair_or_load(getattr(args, "pair", None), getattr(args, "hub", None),
                               getattr(args, "device_config", None), ("reader",),
                               stored=getattr(args, "table", None) is None,
-                              say=lambda line: print(line, flush=True))
+                              say=lambda line: print(line, flush=True),
+                              cafile=getattr(args, "ca", None))
     except WireError as err:
         raise CommandError(str(err)) from None
     if paired is None:

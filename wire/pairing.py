@@ -249,16 +249,18 @@ def _config(request: PairingRequest, answer: Any) -> tuple[DeviceConfig, str | N
 
 def pair_or_load(pair: str | None, hub: str | None, config: Path | str | None,
                  roles: tuple[str, ...], *, stored: bool = True,
-                 say: Callable[[str], None] = print) -> DeviceConfig | None:
+                 say: Callable[[str], None] = print,
+                 cafile: str | None = None) -> DeviceConfig | None:
     """A device command's ``--pair CODE-or-URI [--hub URL]``: redeem the code, check the
     account is of one of ``roles``, store the credentials in ``config`` and return them;
     without ``pair``, the stored credentials when ``stored`` (else None: the command's
     other options say where to connect). PairingFailed when it cannot (``wrong_device``: a
-    code or a config file of another kind of device)."""
+    code or a config file of another kind of device). ``cafile``: the authority an
+    ``https`` console is checked with (the device's ``--ca``)."""
     import socket
     if pair:
         request = parse_pairing(pair, hub)
-        paired, ca = redeem(request, label=socket.gethostname())
+        paired, ca = redeem(request, label=socket.gethostname(), cafile=cafile)
         if paired.role not in roles:
             raise PairingFailed("wrong_device", f"the code pairs {paired.account} (a "
                                 f"{paired.role} account), not a {' or '.join(roles)}: "
