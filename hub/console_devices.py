@@ -143,6 +143,7 @@ class _Devices:
                 or set(data) - {"code", "device"}:
             return _refused("malformed", 'a pairing request is {"code": "K7QX-M2PD", '
                                          f'"device"?: a label of at most {MAX_LABEL} characters}}')
+        label = "".join(c for c in label if c.isprintable())   # it is logged
         loop = asyncio.get_running_loop()
         try:     # scrypt and argon2: off the hub's loop
             answer = await loop.run_in_executor(None, pairing.redeem, code, address, label)
@@ -152,7 +153,6 @@ class _Devices:
         info = self.console.hub.room.devices.get(account)
         answer["first_seq"] = 0 if info is None else info.last_seq
         answer["broker"] = broker_for(pairing, request)
-        label = "".join(c for c in label if c.isprintable())
         self._record("device_paired", {"account": account, "address": address,
                                        "device": label}, "hub")
         return json_response({"ok": True, **answer})

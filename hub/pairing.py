@@ -4,7 +4,7 @@ For each device account of the event (a table's tablet ``A1-tab``, a seat's tabl
 a table's card-reader node ``A1-rdr``: hub/accounts.py) the director draws a code, eight
 characters of an alphabet without look-alikes (:data:`ALPHABET`: no 0/O, 1/I/L, U), shown
 grouped ``K7QX-M2PD`` and in a QR code (:func:`pairing_uri`, :func:`qr_svg`). The device
-sends it to ``POST /api/pair`` (hub.console); :meth:`Pairing.redeem` then issues (rotates)
+sends it to ``POST /api/pair`` (hub.console_devices); :meth:`Pairing.redeem` then issues (rotates)
 the account's password with :meth:`hub.accounts.Accounts.issue` (the old password stops
 working: a lost tablet is replaced by a spare paired with a new code) and answers the
 credentials, the broker's URL and the club's CA certificate (PEM) when the broker has TLS.

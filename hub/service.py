@@ -716,8 +716,7 @@ class Hub:
     def record(self, kind: str, body: dict[str, Any], account: str) -> list[Alert]:
         """A fact of the console's device jobs (hub.pairing: ``pairing_code``,
         ``device_paired``, ``device_revoked``, ``pairing_failures``) with ``by`` =
-        ``account``: applied to the
-        room, logged, its alerts published (on the loop)."""
+        ``account``: applied to the room, logged, its alerts published (on the loop)."""
         now = self.clock()
         body = {**body, "by": account}
         raised = self.room.fact(kind, body, now)
