@@ -18,7 +18,10 @@ What the reader takes:
 - ``ah|Board N|`` or ``qx|o12|`` (o open room, c closed): the board number.
 - ``pn|S,W,N,E|``: player names (a vugraph header's 8 names serve both rooms).
 - ``vg|event,segment,scoring,first,last,team1,carry,team2,carry|``: event tags.
-- ``nt|``, ``at|``: commentary.
+- ``nt|``, ``at|``: commentary; but an ``nt|tenace-tempo 1 ...|`` is the times of the
+  board's calls and cards (written after its play): Tenace's ``TempoTable`` (bridgecore.tempo,
+  docs/tempo.md), rows separated by ``;``, cells by ``,``. Other programs show an ``nt|`` as a
+  comment at most and never play it, so they skip it safely.
 
 Contract, declarer and result are derived from the calls and the play (the
 ``Contract``/``Declarer``/``Result`` tags hold them too); the laws audit judges
@@ -40,7 +43,8 @@ from bridgecore.cards import ALL_CARDS, Card, Seat, Strain, Suit
 from bridgecore.deal import Deal, Hand
 from bridgecore.errors import FormatError, ParseError
 from bridgecore.play import trick_winner
-from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem
+from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
+from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table, tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["AuctionEnd", "LinFile", "auction_end", "read_lin", "write_lin"]
@@ -55,6 +59,8 @@ _RANKS = "23456789TJQKA"
 _PAIR = re.compile(r"([A-Za-z]{2})\|([^|]*)\|")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"\d+")
+_TEMPO = "tenace-tempo 1 "       # an nt| note holding the actions' times
+_TEMPO_COLUMNS = ["Action", "Seat", "Item", "Time", "Source", "Stop"]
 
 
 @dataclass(slots=True)
@@ -148,6 +154,7 @@ class _Board:
     cards: list[tuple[Card, int]] = field(default_factory=list)
     claim: int | None = None
     commentary: list[str] = field(default_factory=list)
+    tempo: str | None = None
     problems: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -237,6 +244,8 @@ class _LinReader:
                 if vul is None:
                     board.problems.append((f"not a LIN vulnerability: sv|{value}|", line))
                 board.vulnerability = vul
+        elif tag == "nt" and value.startswith(_TEMPO) and cur is not None:
+            cur.tempo = value[len(_TEMPO):]
         elif tag in ("nt", "at"):
             if value.strip():
                 (cur or self.target(line)).commentary.append(_repair_text(value.strip()))
@@ -355,6 +364,10 @@ def _finish(board: _Board, file_names: list[str], event: dict[str, str], file: s
     if board.room in ("o", "c"):
         tags["Room"] = "Open" if board.room == "o" else "Closed"
     _derive(record, board)
+    if board.tempo is not None:
+        rows = [row.split(",") for row in board.tempo.split(";") if row]
+        record.tables[TEMPO_TABLE] = Table(list(_TEMPO_COLUMNS), rows)
+        apply_tempo_table(record)
     return record
 
 
@@ -450,8 +463,9 @@ def write_lin(records: Iterable[GameRecord]) -> str:
     """LIN text, one board per line: deal, dealer, vulnerability, names, calls, play, claim.
 
     Laid out as BigDeal and BBO do (``qx|o1|md|3...|rh||ah|Board 1|sv|0|``); the fourth
-    hand is left out when the deal is complete. Pipes in text become ``/``, line breaks
-    spaces, commas in names spaces.
+    hand is left out when the deal is complete. The actions' times, when the record has
+    them, follow in an ``nt|tenace-tempo 1 ...|`` note (module docstring). Pipes in text
+    become ``/``, line breaks spaces, commas in names spaces.
     """
     lines = []
     for r in records:
@@ -484,5 +498,9 @@ def write_lin(records: Iterable[GameRecord]) -> str:
             out.append(f"mc|{r.claim}|")
         if r.plays or r.claim is not None or not r.calls:
             out.append("pg||")
+        times = r.tables.get(TEMPO_TABLE) or tempo_table(r)
+        if times is not None:
+            out.append(f"nt|{_TEMPO}" + ";".join(",".join(_clean(c).replace(",", " ").replace(
+                ";", " ") for c in row) for row in times.rows) + "|")
         lines.append("".join(out))
     return "".join(line + "\n" for line in lines)
