@@ -15,7 +15,8 @@ means (docs/tempo.md has the rule, its constants and why).
   :data:`STOP_WAIT_MAX` seconds after a jump bid or a STOP card), the think time left, the
   player who decided (declarer for dummy's cards) and the precision of it all.
 * :func:`mark_breaks` compares every think time with the player's own pace in the session
-  and with the field on the same board (:func:`threshold`), and marks breaks in tempo
+  and with the field (the other tables) on the same board (:func:`threshold`), and marks
+  breaks in tempo
   (``tempo_break``) and STOP waits not kept (``stop_not_kept``).
 * :func:`slow_play` sets each table's and each side's time on a board against the round's
   allowance per board.
@@ -59,7 +60,7 @@ STOP_WAIT_MAX = 10.0    # ... the first 10 s of LHO's turn are the STOP wait, no
 OWN_FACTOR = 3.0        # a break: more than 3 x the player's median for that kind of action
 OWN_MIN = 5             # ... a median of at least 5 of his actions of that kind
 FIELD_QUANTILE = 0.9    # ... and more than the field's 90th percentile on that board
-FIELD_MIN = 8           # ... of at least 8 think times of that kind on that board
+FIELD_MIN = 8           # ... of at least 8 think times of that kind at the other tables
 FLOORS = {"call": 8.0, "lead": 30.0, "card": 10.0}   # ... and more than this floor (s)
 
 
@@ -339,13 +340,13 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
     above :func:`threshold` (plus its precision: the doubt goes to the player)."""
     boards = list(boards)
     own: dict[tuple[str, str], list[float]] = defaultdict(list)
-    field_: dict[tuple[int, str], list[float]] = defaultdict(list)
+    field_: dict[tuple[int, str], list[tuple[str, float]]] = defaultdict(list)
     for b in boards:
         for a in b.actions:
             if _counted(a):
                 assert a.think is not None
                 own[(player_key(b, a.player), a.kind)].append(a.think)
-                field_[(b.board, a.kind)].append(a.think)
+                field_[(b.board, a.kind)].append((b.table, a.think))
     for b in boards:
         marks: list[Mark] = []
         for a in b.actions:
@@ -361,8 +362,9 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
                         f"{STOP_WAIT_MAX:g} s (Annex I)"))
             if not _counted(a):
                 continue
+            others = [t for table, t in field_[(b.board, a.kind)] if table != b.table]
             limit, median, p90 = threshold(a.kind, own[(player_key(b, a.player), a.kind)],
-                                           field_[(b.board, a.kind)])
+                                           others)
             if a.think > limit + a.precision:
                 partner = next((x.index for x in b.actions[a.index + 1:]
                                 if x.player is a.player.partner), None)
