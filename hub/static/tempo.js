@@ -24,6 +24,13 @@
   }
 
   // The timeline ----------------------------------------------------------------------------
+  function bar(kind, left, width, title) {   // sized through the CSSOM (the CSP forbids
+    const node = el("div", { class: kind, title: title });   // inline style attributes)
+    node.style.left = (100 * left) + "%";
+    node.style.width = (100 * width) + "%";
+    return node;
+  }
+
   function timeline(view) {
     const marks = new Map();
     for (const m of view.marks) marks.set(m.index, (marks.get(m.index) || []).concat([m]));
@@ -39,10 +46,8 @@
       const mine = marks.get(a.index) || [];
       const think = a.think || 0;
       const track = el("div", { class: "bar-track" },
-        a.stop_wait ? el("div", { class: "bar-stop", style: "left:0;width:" +
-          (100 * a.stop_wait / longest) + "%", title: "STOP wait" }) : null,
-        el("div", { class: "bar-think", style: "left:" + (100 * a.stop_wait / longest) +
-          "%;width:" + Math.max(0.3, 100 * think / longest) + "%" }));
+        a.stop_wait ? bar("bar-stop", 0, a.stop_wait / longest, "STOP wait") : null,
+        bar("bar-think", a.stop_wait / longest, Math.max(0.003, think / longest), null));
       rows.push(el("tr", { class: mine.length ? "marked" : null,
         dataset: { index: String(a.index), marks: mine.map((m) => m.kind).join(" ") } },
         el("td", { class: "num" }, String(a.index)),

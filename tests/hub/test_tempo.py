@@ -7,8 +7,10 @@ back with the same times, and ``tenace tempo`` on them."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,10 +39,12 @@ from tests.bridgecore.tempo_boards import (
     golden_actions,
 )
 from tests.conftest import Keyring
+from tests.hub import test_console
 from tests.hub.test_service import console_login, http
 from tests.hub.test_table import DEALS, MOVEMENT
 
 PASSWORDS = {"dora": "director-pass-1", "vic": "viewer-pass-333"}
+browser = test_console.browser        # headless Chromium, once for the module
 
 
 class TempoSetup:
@@ -212,12 +216,15 @@ def test_offsets_correct_each_devices_clock(live: dict[str, Any]) -> None:
     """A reader whose clock runs 2 s ahead: its cards' times are 2 s earlier."""
     with data_log(live["folder"] / "data") as stored:
         records = list(stored.replay())
-    plain = boards_from_log(records)
-    shifted = boards_from_log(records, {"A1-rdr": 2.0})
-    card, moved = plain[0].actions[-1], shifted[0].actions[-1]
+    def kept(boards: list[Any]) -> Any:
+        return next(b for b in boards if (b.table, b.board) == ("A1", A1_KEPT))
+
+    plain = kept(boards_from_log(records))
+    shifted = kept(boards_from_log(records, {"A1-rdr": 2.0}))
+    card, moved = plain.actions[-1], shifted.actions[-1]
     assert card.device == "A1-rdr" and card.source is Source.TAG
     assert moved.at == pytest.approx((card.at or 0) - 2.0)
-    assert plain[0].actions[0].at == shifted[0].actions[0].at   # the tablet's untouched
+    assert plain.actions[0].at == shifted.actions[0].at   # the tablet's untouched
     room = TempoSetup().build_room().rebuild(records[1:])
     assert len(session_tempo(room, records)) == 4
 
@@ -258,3 +265,45 @@ def test_exports_carry_the_times_and_read_back_the_same(live: dict[str, Any],
                           capture_output=True, text=True, check=True).stdout
     assert f"board {A1_HESITATION}" in text.lower() and "16B" in text
     assert "Players:" in text and "mark(s)" in text
+
+
+# The page in headless Chromium ----------------------------------------------------------------
+
+# A temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the committed one.
+SHOTS = Path(os.environ.get("TENACE_SCREENSHOTS")
+             or os.path.join(tempfile.gettempdir(), "tenace-screenshots"))
+
+
+def test_browser_timeline_opened_from_an_alert_marks_the_hesitation(
+        live: dict[str, Any], browser: Any) -> None:
+    """The director opens the timeline from the alert (9B1) and sees the board's calls and
+    cards with their times, the STOP wait and the 16B marks, then the slow-play panel
+    (74B4)."""
+    wait = test_console.wait
+    base = live["base"]
+    browser.get(base + "/login")
+    wait(browser, lambda d: d.find_elements("id", "login-name"))
+    browser.find_element("id", "login-name").send_keys("dora")
+    browser.find_element("id", "login-password").send_keys(PASSWORDS["dora"])
+    browser.find_element("id", "login-submit").click()
+    wait(browser, lambda d: "/login" not in d.current_url)
+    alert_id = live["running"].call(lambda: next(a.id for a in live["hub"].room.alerts
+                                                 if a.kind == "director_call"))
+    wait(browser, lambda d: d.find_elements("css selector", "#feed li"))
+    browser.find_element("css selector", f"#feed li[data-alert='{alert_id}']").click()
+    link = wait(browser, lambda d: d.find_elements("id", "tempo-link"))[0]
+    href = link.get_attribute("href")
+    assert "/tempo?table=A1" in href and "alert=" in href
+    browser.get(href.replace(f"board={A1_KEPT}", f"board={A1_HESITATION}"))
+    wait(browser, lambda d: d.find_elements("css selector", "body[data-ready='timeline']"))
+    marked = browser.find_elements("css selector", "#timeline tr.marked")
+    assert {r.get_attribute("data-index") for r in marked} >= {"4", "6"}
+    assert "16B" in marked[0].text
+    assert browser.find_element("id", "attach").is_displayed()
+    wait(browser, lambda d: d.find_elements("css selector", "#slow tr.over"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "tempo.png"))
+    browser.get(base + f"/tempo?table=A1&board={A1_KEPT}")
+    wait(browser, lambda d: d.find_elements("css selector", "body[data-ready='timeline']"))
+    stop = browser.find_elements("css selector", "#timeline .bar-stop")
+    assert len(stop) == 1 and "STOP" in browser.find_element("id", "timeline").text
