@@ -23,6 +23,7 @@ gives the same view again, whose digest can be checked.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any, Protocol
@@ -33,8 +34,8 @@ from bridgecore.lin import write_lin
 from bridgecore.pbn_writer import write_pbn
 from bridgecore.tempo import BoardTempo
 from hub.room import Room
-from hub.store import StoredRecord
 from hub.tempo import (
+    RoomFacts,
     find_board,
     played_records,
     session_tempo,
@@ -101,18 +102,23 @@ class TempoRoutes:
         app.router.add_post("/api/tempo/attach", need("director", self._attach, csrf=True))
 
     # Data --------------------------------------------------------------------------------
-    def _records(self) -> list[StoredRecord]:
+    async def boards(self, upto: int | None = None) -> tuple[RoomFacts, list[BoardTempo]]:
+        """The room's facts (taken here, on the hub's loop) and every board timed and
+        marked: the log read and the rule applied on a worker thread."""
         log = getattr(self.hub, "log", None)
         if log is None:
             raise HttpError(404, "this hub keeps no event log: no tempo")
-        return list(log.replay())
-
-    def boards(self, upto: int | None = None) -> list[BoardTempo]:
+        facts = RoomFacts.of(self.hub.room)
         offsets = _Offsets(getattr(self.hub, "clock_offsets", None))
-        return session_tempo(self.hub.room, self._records(), offsets, upto=upto)
 
-    def timeline(self, table: str, board: int, upto: int | None = None) -> dict[str, Any]:
-        found = find_board(self.boards(upto), table, board)
+        def work() -> list[BoardTempo]:
+            return session_tempo(facts, log.replay(), offsets, upto=upto)
+
+        return facts, await asyncio.to_thread(work)
+
+    async def timeline(self, table: str, board: int, upto: int | None = None
+                       ) -> dict[str, Any]:
+        found = find_board((await self.boards(upto))[1], table, board)
         if found is None:
             raise HttpError(404, f"board {board} has not been played at table {table!r:.40}")
         return found.to_json()
@@ -130,22 +136,23 @@ class TempoRoutes:
         board = _int(request.match_info["board"], "board")
         upto_text = request.query.get("upto")
         upto = None if upto_text is None else _int(upto_text, "upto")
-        view = self.timeline(table, board, upto)
+        view = await self.timeline(table, board, upto)
         position = upto if upto is not None else self._position()
         return json_response(dict(view, position=position,
                                   reference=timeline_reference(view, position)))
 
     async def _slow(self, request: web.Request) -> web.Response:
-        return json_response(slow_play_report(self.hub.room, self.boards()))
+        facts, boards = await self.boards()
+        return json_response(slow_play_report(facts, boards))
 
     async def _export_pbn(self, request: web.Request) -> web.Response:
-        text = write_pbn(played_records(self.hub.room, self.boards()))
+        text = write_pbn(played_records(*await self.boards()))
         return web.Response(body=text.encode("latin-1", errors="replace"), headers={
             "Content-Type": "application/x-pbn; charset=iso-8859-1",
             "Content-Disposition": 'attachment; filename="tempo.pbn"'})
 
     async def _export_lin(self, request: web.Request) -> web.Response:
-        text = write_lin(played_records(self.hub.room, self.boards()))
+        text = write_lin(played_records(*await self.boards()))
         return web.Response(body=text.encode(), headers={
             "Content-Type": "text/plain; charset=utf-8",
             "Content-Disposition": 'attachment; filename="tempo.lin"'})
@@ -165,7 +172,7 @@ class TempoRoutes:
             raise HttpError(400, "attach needs alert (text), table (text), board (a number) "
                                  "and text")
         position = self._position()
-        view = self.timeline(table, board, position)
+        view = await self.timeline(table, board, position)
         reference = timeline_reference(view, position)
         ruling = (text.strip() + "\n" if text.strip() else "") + f"[{reference}]"
         result = self.hub.director({"op": "rule", "id": alert, "text": ruling},

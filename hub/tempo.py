@@ -12,8 +12,10 @@ is ``device_time - offset``. Its precision is the source's (``Source.TAP`` for a
 ``Source.TAG`` for a card reader: bridgecore.tempo.PRECISION); an event without a device
 time falls back on the hub's time of receipt (``Source.HUB``).
 
-:func:`session_tempo` adds what the room knows (the board's dealer from its markings, the
-round, the pairs) and marks the breaks in tempo (bridgecore.tempo.mark_breaks);
+:func:`session_tempo` adds what the room knows (:class:`RoomFacts`, taken on the hub's
+loop: the board's dealer from its markings, the round, the pairs) and marks the breaks in
+tempo (bridgecore.tempo.mark_breaks); all of it reads only the log and those facts, so the
+console runs it on a worker thread, never blocking the hub;
 :func:`slow_play_report` is each table's and pair's time per board against the round's
 allowance (Law 74B4); :func:`played_records` turns the boards into
 :class:`~bridgecore.record.GameRecord` values whose PBN and LIN exports carry the times.
@@ -35,7 +37,9 @@ from typing import Any
 from bridgecore.auction import Auction
 from bridgecore.calls import Call
 from bridgecore.cards import Card, Seat
+from bridgecore.deal import Deal
 from bridgecore.errors import ParseError
+from bridgecore.markings import Markings
 from bridgecore.record import GameRecord
 from bridgecore.tempo import (
     TEMPO_TABLE,
@@ -52,7 +56,7 @@ from bridgecore.tempo import (
 from hub.room import Room
 from hub.store import StoredRecord
 
-__all__ = ["LoggedBoard", "allowance", "boards_from_log", "find_board", "played_records",
+__all__ = ["LoggedBoard", "RoomFacts", "boards_from_log", "find_board", "played_records",
            "session_tempo", "slow_play_report", "timeline_reference"]
 
 _SEATS = {s.letter: s for s in Seat}
@@ -162,28 +166,54 @@ def _card(b: LoggedBoard, r: StoredRecord, body: Mapping[str, Any], seat: Seat,
     b.actions.append(Action("card", seat, str(card), at, source, r.device))
 
 
-def _round_of(room: Room, table: str, board: int) -> int | None:
-    state = room.tables.get(table)
-    if state is None:
-        return None
-    rounds = [r for (r, n) in state.sittings if n == board]
-    return rounds[-1] if rounds else None
+@dataclass(frozen=True, slots=True)
+class RoomFacts:
+    """What the tempo needs of the room, taken on the hub's loop (:meth:`of`) so that the
+    rest can run on a worker thread: each board's markings and deal, and for each board
+    played at each table its round and pairs, the round's minutes and boards."""
+
+    markings: Mapping[int, Markings]
+    deals: Mapping[int, Deal]
+    seating: Mapping[tuple[str, int], tuple[int, int | None, int | None]]
+    boards_per_round: Mapping[tuple[str, int], int]
+    minutes: float
+
+    @classmethod
+    def of(cls, room: Room) -> RoomFacts:
+        numbers = room.board_numbers()
+        seating: dict[tuple[str, int], tuple[int, int | None, int | None]] = {}
+        per_round: dict[tuple[str, int], int] = {}
+        for tid, state in room.tables.items():
+            for rnd, number in state.sittings:
+                seating[(tid, number)] = (rnd, *state.pairs(rnd))
+                a = room.assignment(tid, rnd)
+                per_round[(tid, rnd)] = len(a.boards) if a is not None and a.boards else 1
+                numbers.append(number)
+        return cls({n: room.markings(n) for n in numbers},
+                   {n: d for n in numbers if (d := room.deal(n)) is not None},
+                   seating, per_round, room.clock.minutes)
+
+    def marks(self, board: int) -> Markings:
+        found = self.markings.get(board)
+        return found if found is not None else Markings.of_board(board)
+
+    def allowance(self, table: str, round: int | None) -> float:
+        """Seconds a board at ``table`` in ``round``: the round's minutes over its boards."""
+        boards = 1 if round is None else self.boards_per_round.get((table, round), 1)
+        return self.minutes * 60.0 / boards
 
 
-def session_tempo(room: Room, records: Iterable[StoredRecord],
+def session_tempo(facts: RoomFacts, records: Iterable[StoredRecord],
                   offsets: Mapping[str, float] | None = None, *,
                   upto: int | None = None) -> list[BoardTempo]:
     """Every board of the session timed and marked (bridgecore.tempo)."""
     def dealer_of(board: int) -> Seat:
-        return room.markings(board).dealer
+        return facts.marks(board).dealer
 
     out = []
     for b in boards_from_log(records, offsets, dealer_of=dealer_of, upto=upto):
-        rnd = _round_of(room, b.table, b.board)
-        ns, ew = b.pairs.get("NS"), b.pairs.get("EW")
-        state = room.tables.get(b.table)
-        if state is not None and rnd is not None:
-            ns, ew = state.pairs(rnd)
+        rnd, ns, ew = facts.seating.get((b.table, b.board),
+                                        (None, b.pairs.get("NS"), b.pairs.get("EW")))
         out.append(time_board(BoardActions(
             b.table, b.board, dealer_of(b.board), tuple(b.actions), b.started_at, rnd,
             None if ns is None else str(ns), None if ew is None else str(ew))))
@@ -194,21 +224,13 @@ def find_board(boards: Iterable[BoardTempo], table: str, board: int) -> BoardTem
     return next((b for b in boards if b.table == table and b.board == board), None)
 
 
-def allowance(room: Room, table: str, round: int | None) -> float:
-    """Seconds a board at ``table`` in ``round``: the round's minutes over its boards."""
-    minutes = room.clock.minutes
-    a = None if round is None or table not in room.tables else room.assignment(table, round)
-    boards = len(a.boards) if a is not None and a.boards else 1
-    return minutes * 60.0 / boards
-
-
-def slow_play_report(room: Room, boards: Iterable[BoardTempo]) -> dict[str, Any]:
+def slow_play_report(facts: RoomFacts, boards: Iterable[BoardTempo]) -> dict[str, Any]:
     """Each board at each table against its allowance, and each pair's total (Law 74B4;
     a penalty for slow play is the director's, Law 90)."""
     rows = []
     totals: dict[str, dict[str, float]] = {}
     for b in boards:
-        (row,) = slow_play([b], allowance(room, b.table, b.round))
+        (row,) = slow_play([b], facts.allowance(b.table, b.round))
         rows.append(row.to_json())
         for side, seconds in row.sides.items():
             pair = row.pairs.get(side)
@@ -221,12 +243,11 @@ def slow_play_report(room: Room, boards: Iterable[BoardTempo]) -> dict[str, Any]
     pairs = [{"pair": p, "seconds": round(t["seconds"], 3), "share": round(t["allowance"], 3),
               "boards": int(t["boards"]), "over": t["seconds"] > t["allowance"]}
              for p, t in sorted(totals.items(), key=lambda kv: -kv[1]["seconds"])]
-    return {"law": "74B4", "minutes_per_round": room.clock.minutes, "boards": rows,
+    return {"law": "74B4", "minutes_per_round": facts.minutes, "boards": rows,
             "pairs": pairs, "slow_tables": sorted({r["table"] for r in rows if r["over"]})}
 
 
-def played_records(room: Room, boards: Iterable[BoardTempo],
-                   raw: Iterable[LoggedBoard] = ()) -> list[GameRecord]:
+def played_records(facts: RoomFacts, boards: Iterable[BoardTempo]) -> list[GameRecord]:
     """Each board played as a :class:`GameRecord` with its deal and every call and card
     with its time (and the board's start, sources and STOP cards in its TempoTable)."""
     out = []
@@ -234,9 +255,9 @@ def played_records(room: Room, boards: Iterable[BoardTempo],
         actions = [Action(a.kind if a.kind == "call" else "card", a.seat, a.item, a.at,
                           a.source, a.device, a.stop) for a in b.actions]
         calls, cards = record_calls_cards(actions)
-        marks = room.markings(b.board)
+        marks = facts.marks(b.board)
         record = GameRecord(board=b.board, dealer=marks.dealer,
-                            vulnerability=marks.vulnerability, deal=room.deal(b.board),
+                            vulnerability=marks.vulnerability, deal=facts.deals.get(b.board),
                             calls=calls, plays=cards)
         auction = Auction(marks.dealer)
         for c in calls:

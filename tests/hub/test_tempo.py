@@ -26,7 +26,7 @@ from bridgecore.tempo import Source
 from hub.broker import EmbeddedBroker
 from hub.room import Room, Section
 from hub.service import Hub, HubRunner, data_log
-from hub.tempo import boards_from_log, session_tempo
+from hub.tempo import RoomFacts, boards_from_log, session_tempo
 from hub.users import UserStore
 from tenace.sim.devices import DeviceEvent
 from tenace.sim.driver import run_tables
@@ -226,7 +226,7 @@ def test_offsets_correct_each_devices_clock(live: dict[str, Any]) -> None:
     assert moved.at == pytest.approx((card.at or 0) - 2.0)
     assert plain.actions[0].at == shifted.actions[0].at   # the tablet's untouched
     room = TempoSetup().build_room().rebuild(records[1:])
-    assert len(session_tempo(room, records)) == 4
+    assert len(session_tempo(RoomFacts.of(room), records)) == 4
 
 
 def fetch(live: dict[str, Any], path: str) -> bytes:
