@@ -20,8 +20,9 @@ What the reader takes:
 - ``vg|event,segment,scoring,first,last,team1,carry,team2,carry|``: event tags.
 - ``nt|``, ``at|``: commentary; but an ``nt|tenace-tempo 1 ...|`` is the times of the
   board's calls and cards (written after its play): Tenace's ``TempoTable`` (bridgecore.tempo,
-  docs/tempo.md), rows separated by ``;``, cells by ``,``. Other programs show an ``nt|`` as a
-  comment at most and never play it, so they skip it safely.
+  docs/tempo.md), rows separated by ``;``, cells by ``,``, after a first row ``@`` with the
+  ``Table``, ``Round``, ``PairNS`` and ``PairEW`` tags LIN has no place for. Other programs
+  show an ``nt|`` as a comment at most and never play it, so they skip it safely.
 
 Contract, declarer and result are derived from the calls and the play (the
 ``Contract``/``Declarer``/``Result`` tags hold them too); the laws audit judges
@@ -61,6 +62,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"\d+")
 _TEMPO = "tenace-tempo 1 "       # an nt| note holding the actions' times
 _TEMPO_COLUMNS = ["Action", "Seat", "Item", "Time", "Source", "Stop"]
+_TEMPO_TAGS = ("Table", "Round", "PairNS", "PairEW")   # its first row: "@,Table=A1,..."
 
 
 @dataclass(slots=True)
@@ -366,6 +368,13 @@ def _finish(board: _Board, file_names: list[str], event: dict[str, str], file: s
     _derive(record, board)
     if board.tempo is not None:
         rows = [row.split(",") for row in board.tempo.split(";") if row]
+        for row in rows[:1]:
+            if row[0] == "@":   # where it was played: tags LIN has no place for
+                for cell in row[1:]:
+                    key, _, value = cell.partition("=")
+                    if key in _TEMPO_TAGS and value:
+                        tags.setdefault(key, value)
+                rows = rows[1:]
         record.tables[TEMPO_TABLE] = Table(list(_TEMPO_COLUMNS), rows)
         apply_tempo_table(record)
     return record
@@ -500,7 +509,8 @@ def write_lin(records: Iterable[GameRecord]) -> str:
             out.append("pg||")
         times = r.tables.get(TEMPO_TABLE) or tempo_table(r)
         if times is not None:
+            where = [["@", *(f"{k}={r.tags[k]}" for k in _TEMPO_TAGS if r.tags.get(k))]]
             out.append(f"nt|{_TEMPO}" + ";".join(",".join(_clean(c).replace(",", " ").replace(
-                ";", " ") for c in row) for row in times.rows) + "|")
+                ";", " ") for c in row) for row in where + times.rows) + "|")
         lines.append("".join(out))
     return "".join(line + "\n" for line in lines)

@@ -177,12 +177,12 @@ def test_pbn_writer_adds_the_table_for_timed_records_and_other_readers_skip_it()
 def test_lin_carries_the_times_in_an_nt_note_and_reads_them_back() -> None:
     record = golden_record()
     text = write_lin([record])
-    assert "nt|tenace-tempo 1 0,-,-,1700000000.0,hub,-;C1,N,1H," in text
+    assert "nt|tenace-tempo 1 @,Table=A1;0,-,-,1700000000.0,hub,-;C1,N,1H," in text
     (back,) = read_lin(text).records
     assert back.commentary == [] and back.problems == []
     assert [c.time for c in back.calls] == [c.time for c in record.calls]
     assert [p.time for p in back.plays] == [p.time for p in record.plays]
-    assert board_actions(back).started_at == START
+    assert board_actions(back).started_at == START and back.tags["Table"] == "A1"
     # Through PBN and back to LIN: the same times.
     (via_pbn,) = read_pbn(write_pbn([back])).records
     assert [p.time for p in via_pbn.plays] == [p.time for p in record.plays]

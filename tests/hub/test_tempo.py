@@ -26,6 +26,7 @@ from bridgecore.tempo import Source
 from hub.broker import EmbeddedBroker
 from hub.room import Room, Section
 from hub.service import Hub, HubRunner, data_log
+from hub.store import StoredRecord
 from hub.tempo import RoomFacts, boards_from_log, session_tempo
 from hub.users import UserStore
 from tenace.sim.devices import DeviceEvent
@@ -307,3 +308,48 @@ def test_browser_timeline_opened_from_an_alert_marks_the_hesitation(
     wait(browser, lambda d: d.find_elements("css selector", "body[data-ready='timeline']"))
     stop = browser.find_elements("css selector", "#timeline .bar-stop")
     assert len(stop) == 1 and "STOP" in browser.find_element("id", "timeline").text
+
+
+# The log read without a hub ---------------------------------------------------------------------
+
+def logged(events: list[tuple[str, str, dict[str, Any], float | None]]) -> list[StoredRecord]:
+    """Device records of table A1 as the log keeps them: (type, device, body, device time)."""
+    return [StoredRecord(f"e{i}", "device", kind, json.dumps({"body": body}), START + 1000 + i,
+                         "A1", device, i, at, position=i + 1)
+            for i, (kind, device, body, at) in enumerate(events)]
+
+
+def test_law_25a_undo_drops_the_call_and_those_after_it() -> None:
+    """25A: North takes back 1H before South calls: 1H and East's pass are gone, North's 1S
+    is timed from the action before (the board's start)."""
+    records = logged([
+        ("board", "A1-tab", {"board": 1}, START),
+        ("call", "A1-tab", {"seat": "N", "call": "1H"}, START + 5),
+        ("call", "A1-tab", {"seat": "E", "call": "Pass"}, START + 7),
+        ("undo", "A1-tab", {"seat": "N"}, START + 8),
+        ("call", "A1-tab", {"seat": "N", "call": "1S"}, START + 10),
+    ])
+    (board,) = boards_from_log(records)
+    assert [(a.seat, a.item, a.at) for a in board.actions] == [(Seat.NORTH, "1S", START + 10)]
+
+
+def test_cards_reported_twice_or_faced_in_the_auction_and_missing_device_times() -> None:
+    """A card faced during the auction (24) is no play; a card the reader and the tablet
+    both report counts once; an event without a device time takes the hub's (±1 s)."""
+    passes = [("call", "A1-tab", {"seat": s, "call": c}, START + 10 + i)
+              for i, (s, c) in enumerate([("E", "Pass"), ("S", "Pass"), ("W", "Pass")])]
+    records = logged([
+        ("board", "A1-tab", {"board": 1}, START),
+        ("call", "A1-tab", {"seat": "N", "call": "1NT"}, START + 5),
+        ("card", "A1-rdr", {"seat": "E", "card": "S2", "source": "reader"}, START + 6),
+        *passes,
+        ("card", "A1-rdr", {"seat": "E", "card": "S2", "source": "reader"}, START + 20),
+        ("card", "A1-tab", {"seat": "E", "card": "S2"}, START + 21),
+        ("card", "A1-rdr", {"seat": "S", "card": "ZZ", "source": "reader"}, START + 22),
+        ("card", "A1-tab", {"seat": "S", "card": "S3"}, None),
+    ])
+    (board,) = boards_from_log(records)
+    cards = [a for a in board.actions if a.kind == "card"]
+    assert [(a.item, a.source) for a in cards] == [("S2", Source.TAG), ("S3", Source.HUB)]
+    assert cards[0].at == START + 20 and cards[1].at == records[-1].hub_time
+    assert boards_from_log(records, upto=3)[0].actions[-1].item == "1NT"
