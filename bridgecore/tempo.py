@@ -25,8 +25,10 @@ means (docs/tempo.md has the rule, its constants and why).
   that programs not knowing it skip; :func:`board_actions` reads a record back into
   :class:`BoardActions`.
 
-Standard library and bridgecore only. Bad input (a seat or an item that is not one) raises
-``ValueError``.
+Standard library and bridgecore only. An :class:`Action` that is not one (a kind other than
+call or card, a seat that is not a :class:`~bridgecore.cards.Seat`, a time that is not a
+finite number) raises ``ValueError``; an item that does not parse is timed but plays no part
+in the auction (no jump, no declarer).
 """
 
 from __future__ import annotations
