@@ -23,6 +23,8 @@
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
+    tempo.py          every call and card timed from the log (console_tempo.py: the director's
+                      timelines, slow play, timed exports; docs/tempo.md)
     users.py          the console's users (argon2 hashes), sessions and login throttle
     bridgemate/       the Bridgemate Data Connector a scoring program talks to
 

@@ -19,6 +19,8 @@ Who may do what (hub.users has the users and their roles)::
     POST /api/logout                      -           yes          yes           yes
     POST /api/director                    -           -            ruling,       every command
                                                                    ruling_undo
+    GET /tempo, /api/tempo/*,             -           -            -             yes
+        POST /api/tempo/attach
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -39,6 +41,9 @@ a role that may not is 403. Routes:
   its session does;
 * ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``,
   at most :data:`MAX_BODY` bytes, ``application/json``;
+* ``GET /tempo`` and ``/api/tempo/...``: the director's tempo timelines, slow play and
+  timed exports, and ``POST /api/tempo/attach`` (a timeline's reference in a ruling): see
+  hub.console_tempo;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
   (hub.results_pages): public and read-only, showing what the director chose (the
@@ -82,6 +87,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from hub.alerts import Alert
+from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.results_pages import is_page, results_api
 from hub.room import Room
@@ -365,7 +371,13 @@ class Console:
         post("/api/login", self._login)
         post("/api/logout", need("viewer", self._logout, csrf=True))
         post("/api/director", need("scorer", self._director, csrf=True))
+        self._tempo_routes().add(app, need)
         return app
+
+    def _tempo_routes(self) -> TempoRoutes:
+        """The director's tempo pages and API (hub.console_tempo)."""
+        return TempoRoutes(self.hub, lambda: self._file("tempo.html", "/tempo", "page"),
+                           lambda request: request[_SESSION].user, self.timeout)
 
     # Sessions ----------------------------------------------------------------------------
     def session_of(self, request: web.Request) -> Session | None:
