@@ -28,6 +28,10 @@ The benchmark's publishers speak for every table at once, so they use hub-role a
   baseline) and through a broker with the club's certificates (``mqtts://``, every client
   verifying it), the hub and its clients the same; the TLS figures as ratios of the
   baseline's.
+* The controls (``--controls``, issue 12): the same runs through an open broker (the
+  baseline: no accounts, no topic checks, no TLS), with accounts and topic checks, and with
+  both and TLS as in production; ratios of the open baseline. ``--rounds 2`` runs them
+  A B C C B A.
 """
 
 from __future__ import annotations
@@ -313,27 +317,51 @@ def bench_memory(tables: int) -> None:
 
 # TLS ----------------------------------------------------------------------------------------
 
-def bench_tls(args: argparse.Namespace) -> None:
-    """The same throughput and latency runs without TLS (the baseline), then with it."""
+VARIANTS = {
+    "open": {"access": False, "tls": False},
+    "access": {"access": True, "tls": False},
+    "TLS": {"access": True, "tls": True},
+}
+"""The brokers compared: an open one (no accounts, no topic checks, no TLS: the baseline),
+accounts and topic checks, then both with TLS (production)."""
+
+
+def bench_compare(args: argparse.Namespace, names: list[str]) -> None:
+    """The same throughput and latency runs on each variant, the first one the baseline;
+    the others' figures as ratios of it. ``--rounds 2`` runs the variants forwards then
+    backwards (A B B A) so that a machine growing busier weighs on each the same."""
     from benchmarks.brokers import broker
 
-    figures: dict[str, tuple[float, float, float]] = {}
-    for name, tls in (("plain", False), ("TLS", True)):
-        with broker(args.broker, access=not args.no_access, tls=tls,
+    order = names if args.rounds < 2 else names + names[::-1]
+    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
+    for name in order:
+        variant = VARIANTS[name]
+        with broker(args.broker, access=variant["access"], tls=variant["tls"],
                     tables=max(args.tables, args.throughput_tables)) as url:
             print(f"--- {name}: {args.broker} at {url.rsplit('@', 1)[-1]}, access control "
-                  f"{'off' if args.no_access else 'on'}")
+                  f"{'on' if variant['access'] else 'off'}, TLS "
+                  f"{'on' if variant['tls'] else 'off'}")
             rate = bench_backlog(BenchSetup(args.throughput_tables), url)
             p50, p99 = bench_latency(BenchSetup(args.tables), url, args.rate, args.probes)
-            figures[name] = (rate, p50, p99)
-    (rate, p50, p99), (tls_rate, tls_p50, tls_p99) = figures["plain"], figures["TLS"]
-    print(f"TLS against the plain baseline of the same run ({args.broker}):")
-    _line("  throughput, TLS / plain", f"{tls_rate / rate:.2f}x",
-          f"{tls_rate:,.0f} / {rate:,.0f} events/s")
-    _line("  alert latency p50, TLS / plain", f"{tls_p50 / p50:.2f}x",
-          f"{tls_p50:.2f} / {p50:.2f} ms")
-    _line("  alert latency p99, TLS / plain", f"{tls_p99 / p99:.2f}x",
-          f"{tls_p99:.2f} / {p99:.2f} ms")
+            runs[name].append((rate, p50, p99))
+
+    def mean(name: str, i: int) -> float:
+        return sum(run[i] for run in runs[name]) / len(runs[name])
+
+    base = names[0]
+    rate, p50, p99 = mean(base, 0), mean(base, 1), mean(base, 2)
+    print(f"against the {base} baseline of the same run ({args.broker}, "
+          f"{len(order) // len(names)} round(s)):")
+    _line(f"  {base}: throughput, alert latency p50 / p99",
+          f"{rate:,.0f} events/s, {p50:.2f} / {p99:.2f} ms", "baseline")
+    for name in names[1:]:
+        n_rate, n_p50, n_p99 = mean(name, 0), mean(name, 1), mean(name, 2)
+        _line(f"  {name}: throughput / {base}", f"{n_rate / rate:.2f}x",
+              f"{n_rate:,.0f} events/s")
+        _line(f"  {name}: alert latency p50 / {base}", f"{n_p50 / p50:.2f}x",
+              f"{n_p50:.2f} ms")
+        _line(f"  {name}: alert latency p99 / {base}", f"{n_p99 / p99:.2f}x",
+              f"{n_p99:.2f} ms")
 
 
 def main() -> None:
@@ -346,12 +374,20 @@ def main() -> None:
     parser.add_argument("--broker", choices=["mosquitto", "amqtt"], default="mosquitto")
     parser.add_argument("--tls", action="store_true",
                         help="throughput and latency with TLS, against the same runs without")
+    parser.add_argument("--controls", action="store_true",
+                        help="the cost of the security controls: an open broker (the "
+                             "baseline), then accounts and topic checks, then both with TLS")
+    parser.add_argument("--rounds", type=int, default=1, choices=[1, 2],
+                        help="with --tls or --controls: 2 runs the variants A B B A")
     parser.add_argument("--no-access", action="store_true",
                         help="an open broker: no accounts, no topic checks (to measure their "
                              "cost; never in production)")
     args = parser.parse_args()
+    if args.controls:
+        bench_compare(args, ["open", "access", "TLS"])
+        return
     if args.tls:
-        bench_tls(args)
+        bench_compare(args, ["access", "TLS"] if not args.no_access else ["open", "TLS"])
         return
     from benchmarks.brokers import broker
     bench_direct(BenchSetup(args.throughput_tables))

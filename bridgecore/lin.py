@@ -18,7 +18,11 @@ What the reader takes:
 - ``ah|Board N|`` or ``qx|o12|`` (o open room, c closed): the board number.
 - ``pn|S,W,N,E|``: player names (a vugraph header's 8 names serve both rooms).
 - ``vg|event,segment,scoring,first,last,team1,carry,team2,carry|``: event tags.
-- ``nt|``, ``at|``: commentary.
+- ``nt|``, ``at|``: commentary; but an ``nt|tenace-tempo 1 ...|`` is the times of the
+  board's calls and cards (written after its play): Tenace's ``TempoTable`` (bridgecore.tempo,
+  docs/tempo.md), rows separated by ``;``, cells by ``,``, after a first row ``@`` with the
+  ``Table``, ``Round``, ``PairNS`` and ``PairEW`` tags LIN has no place for. Other programs
+  show an ``nt|`` as a comment at most and never play it, so they skip it safely.
 
 Contract, declarer and result are derived from the calls and the play (the
 ``Contract``/``Declarer``/``Result`` tags hold them too); the laws audit judges
@@ -40,7 +44,8 @@ from bridgecore.cards import ALL_CARDS, Card, Seat, Strain, Suit
 from bridgecore.deal import Deal, Hand
 from bridgecore.errors import FormatError, ParseError
 from bridgecore.play import trick_winner
-from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem
+from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
+from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table, tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["AuctionEnd", "LinFile", "auction_end", "read_lin", "write_lin"]
@@ -55,6 +60,9 @@ _RANKS = "23456789TJQKA"
 _PAIR = re.compile(r"([A-Za-z]{2})\|([^|]*)\|")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _DIGITS = re.compile(r"\d+")
+_TEMPO = "tenace-tempo 1 "       # an nt| note holding the actions' times
+_TEMPO_COLUMNS = ["Action", "Seat", "Item", "Time", "Source", "Stop"]
+_TEMPO_TAGS = ("Table", "Round", "PairNS", "PairEW")   # its first row: "@,Table=A1,..."
 
 
 @dataclass(slots=True)
@@ -148,6 +156,7 @@ class _Board:
     cards: list[tuple[Card, int]] = field(default_factory=list)
     claim: int | None = None
     commentary: list[str] = field(default_factory=list)
+    tempo: str | None = None
     problems: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -237,6 +246,8 @@ class _LinReader:
                 if vul is None:
                     board.problems.append((f"not a LIN vulnerability: sv|{value}|", line))
                 board.vulnerability = vul
+        elif tag == "nt" and value.startswith(_TEMPO) and cur is not None:
+            cur.tempo = value[len(_TEMPO):]
         elif tag in ("nt", "at"):
             if value.strip():
                 (cur or self.target(line)).commentary.append(_repair_text(value.strip()))
@@ -355,6 +366,17 @@ def _finish(board: _Board, file_names: list[str], event: dict[str, str], file: s
     if board.room in ("o", "c"):
         tags["Room"] = "Open" if board.room == "o" else "Closed"
     _derive(record, board)
+    if board.tempo is not None:
+        rows = [row.split(",") for row in board.tempo.split(";") if row]
+        for row in rows[:1]:
+            if row[0] == "@":   # where it was played: tags LIN has no place for
+                for cell in row[1:]:
+                    key, _, value = cell.partition("=")
+                    if key in _TEMPO_TAGS and value:
+                        tags.setdefault(key, value)
+                rows = rows[1:]
+        record.tables[TEMPO_TABLE] = Table(list(_TEMPO_COLUMNS), rows)
+        apply_tempo_table(record)
     return record
 
 
@@ -450,8 +472,9 @@ def write_lin(records: Iterable[GameRecord]) -> str:
     """LIN text, one board per line: deal, dealer, vulnerability, names, calls, play, claim.
 
     Laid out as BigDeal and BBO do (``qx|o1|md|3...|rh||ah|Board 1|sv|0|``); the fourth
-    hand is left out when the deal is complete. Pipes in text become ``/``, line breaks
-    spaces, commas in names spaces.
+    hand is left out when the deal is complete. The actions' times, when the record has
+    them, follow in an ``nt|tenace-tempo 1 ...|`` note (module docstring). Pipes in text
+    become ``/``, line breaks spaces, commas in names spaces.
     """
     lines = []
     for r in records:
@@ -484,5 +507,10 @@ def write_lin(records: Iterable[GameRecord]) -> str:
             out.append(f"mc|{r.claim}|")
         if r.plays or r.claim is not None or not r.calls:
             out.append("pg||")
+        times = r.tables.get(TEMPO_TABLE) or tempo_table(r)
+        if times is not None:
+            where = [["@", *(f"{k}={r.tags[k]}" for k in _TEMPO_TAGS if r.tags.get(k))]]
+            out.append(f"nt|{_TEMPO}" + ";".join(",".join(_clean(c).replace(",", " ").replace(
+                ";", " ") for c in row) for row in where + times.rows) + "|")
         lines.append("".join(out))
     return "".join(line + "\n" for line in lines)

@@ -4,7 +4,8 @@ One pass of :data:`~bridgecore.pbn_tokens.TOKEN` over the text cuts it into
 games at semi-empty lines. Each game's tags are resolved (``#`` copies the
 previous game's value, ``##text`` sets a value for the games after), then its
 fields, auction, play and tables are read; what cannot be read is a problem
-with its line, and reading goes on.
+with its line, and reading goes on. A ``TempoTable`` (bridgecore.tempo) gives the calls and
+cards their times.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bridgecore.pbn_values import (
 )
 from bridgecore.pbn_writer import MANDATORY_TAGS, play_strain
 from bridgecore.record import GameRecord, RecordProblem
+from bridgecore.tempo import apply_tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["Reader"]
@@ -224,6 +226,7 @@ class Reader:
         record.notes = group.notes
         record.play_notes = group.play_notes
         _Fields(self, record, lines, sections, found).read()
+        apply_tempo_table(record)    # the actions' times, if the file has them
         board = record.board
         record.problems.extend(RecordProblem(msg, self.file, line, board) for msg, line in found)
         return record

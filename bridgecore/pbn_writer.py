@@ -14,12 +14,18 @@ what this module writes gives the same record back, with these limits of PBN
 itself: a tag value ``"#"`` or starting with ``##`` reads as inheritance, a
 newline in a value or note becomes a space, and a trick of the play whose
 cards are all unknown cannot be told from the next one.
+
+The calls' and cards' times, when the record has them, go in a supplemental table,
+``[TempoTable "Action;Seat;Item;Time;Source;Stop"]`` (bridgecore.tempo, docs/tempo.md): a
+tag other programs skip (PBN 2.1: unknown tags are skipped), which the reader turns back
+into the same times.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from bridgecore.cards import Seat, Strain
@@ -29,6 +35,7 @@ from bridgecore.pbn_sections import group_tricks
 from bridgecore.pbn_tokens import fast_deal, quote
 from bridgecore.pbn_values import parse_contract, parse_result, parse_strain_only
 from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
+from bridgecore.tempo import TEMPO_TABLE, tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["MANDATORY_TAGS", "dumps_record", "play_strain", "save_pbn", "write_pbn"]
@@ -98,6 +105,10 @@ class _Game:
     __slots__ = ("export", "record")
 
     def __init__(self, record: GameRecord, export: bool):
+        if TEMPO_TABLE not in record.tables:   # the actions' times (bridgecore.tempo)
+            times = tempo_table(record)
+            if times is not None:
+                record = replace(record, tables={**record.tables, TEMPO_TABLE: times})
         self.record = record
         self.export = export
 

@@ -25,6 +25,8 @@
     console.py        the director's console (console_views.py: what it shows), results_pages.py
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
+    tempo.py          every call and card timed from the log (console_tempo.py: the director's
+                      timelines, slow play, timed exports; docs/tempo.md)
     users.py          the console's users (argon2 hashes), sessions and login throttle
     bridgemate/       the Bridgemate Data Connector a scoring program talks to
 

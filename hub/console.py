@@ -22,6 +22,8 @@ Who may do what (hub.users has the users and their roles)::
     POST /api/pair (a device's code)      yes         yes          yes           yes
     GET /devices, /api/devices,           -           -            -             yes
         POST /api/devices/pair, /revoke
+    GET /tempo, /api/tempo/*,             -           -            -             yes
+        POST /api/tempo/attach
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -45,6 +47,9 @@ a role that may not is 403. Routes:
 * ``POST /api/pair``, ``GET /devices``, ``GET /api/devices``, ``POST /api/devices/pair``,
   ``POST /api/devices/revoke``: pairing devices with one-time codes and QR codes, revoking
   them (hub.console_devices, hub.pairing), when the console is given a ``pairing``;
+* ``GET /tempo`` and ``/api/tempo/...``: the director's tempo timelines, slow play and
+  timed exports, and ``POST /api/tempo/attach`` (a timeline's reference in a ruling): see
+  hub.console_tempo;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
   (hub.results_pages): public and read-only, showing what the director chose (the
@@ -88,6 +93,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from hub.alerts import Alert
+from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
@@ -393,7 +399,13 @@ class Console:
         post("/api/director", need("scorer", self._director, csrf=True))
         from hub.console_devices import add_device_routes
         add_device_routes(app, self)
+        self._tempo_routes().add(app, need)
         return app
+
+    def _tempo_routes(self) -> TempoRoutes:
+        """The director's tempo pages and API (hub.console_tempo)."""
+        return TempoRoutes(self.hub, lambda: self._file("tempo.html", "/tempo", "page"),
+                           lambda request: request[_SESSION].user, self.timeout)
 
     # Sessions ----------------------------------------------------------------------------
     def session_of(self, request: web.Request) -> Session | None:
@@ -610,7 +622,8 @@ def _unknown(request: web.Request) -> HttpError:
     method, path = request.method, request.path
     if method not in ("GET", "HEAD"):
         return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
-                              "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke")
+                              "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke, "
+                              "/api/tempo/attach")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tenace import commands, live, scorecmd
+from tenace import commands, live, scorecmd, tempo_cli
 from tenace.sim import cli as sim_cli
 
 __all__ = ["main"]
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     live.add_replay_parser(sub)
     sim_cli.add_parsers(sub)
     scorecmd.add_parser(sub)
+    tempo_cli.add_parser(sub)
     _add_devices_parser(sub)
     _add_users_parser(sub)
     from tenace import deploy_cli

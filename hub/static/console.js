@@ -312,6 +312,7 @@
           class: "button", type: "button", id: "table-mode",
           onclick: () => command({ op: "table_mode", table: t.id, strict: !t.strict }, message),
         }, t.strict ? "Switch to bidding box" : "Switch to strict")),
+      tempoLink(t.id, t.board, null),
       message,
       rulingForm(t.id, t.board, null));
     panel.hidden = false;
@@ -428,6 +429,7 @@
       optionsList(a.options || []),
       factsLine(a.facts || {}),
       el("div", { class: "stamp" }, stamps(a)),
+      tempoLink(a.table, a.board, a.id),
       a.ruling ? el("div", { class: "stamp" }, "Ruling: " + a.ruling.text) : null,
       el("div", { class: "actions" },
         el("button", {
@@ -737,6 +739,14 @@
       $("devices-link").hidden = s.role !== "director";
       if (s.role === "director") publicSettings();
     });
+  }
+
+  function tempoLink(table, board, alertId) {   // hub/static/tempo.js: the board's timeline
+    if (board === null || board === undefined || session.role !== "director") return null;
+    const href = "/tempo?table=" + encodeURIComponent(table) + "&board=" + board +
+      (alertId ? "&alert=" + encodeURIComponent(alertId) : "");
+    return el("div", { class: "actions" }, el("a", { class: "button quiet", href: href,
+      target: "_blank", id: "tempo-link" }, "Tempo timeline of board " + board));
   }
 
   function rulingForm(table, board, alertId) {   // hub/static/ruling.js: score rulings
