@@ -177,7 +177,8 @@ class Console:
                  users: UserStore | None = None, allowed_hosts: Iterable[str] = (),
                  sessions: Sessions | None = None, throttle: LoginThrottle | None = None,
                  create_director: str = CREATE_DIRECTOR, pairing: Pairing | None = None,
-                 coalesce: float = 0.15, queue_size: int = 256, max_pages: int = 32,
+                 tls: tuple[str, str] | None = None, coalesce: float = 0.15,
+                 queue_size: int = 256, max_pages: int = 32,
                  heartbeat: float = 15.0, timeout: float = 10.0):
         self.hub = hub
         self.users = users                 # None: nobody can log in (the page says how)
@@ -186,6 +187,7 @@ class Console:
         self.throttle = throttle if throttle is not None else LoginThrottle()
         self.create_director = create_director
         self.pairing = pairing             # None: no device is paired here
+        self.tls = tls                     # (certificate chain, key): served over HTTPS
         self.session_key = _SESSION
         self.host = host
         self.port = port
@@ -216,7 +218,7 @@ class Console:
                 self.pairing.on_failures = self._pairing_failures
             if self.pairing.devices is None and hasattr(self.hub, "setup"):
                 self.pairing.devices = self._event_devices
-        web_server = WebServer(self._app(), self.host, self.port)
+        web_server = WebServer(self._app(), self.host, self.port, tls=self.tls)
         await web_server.start()
         self._web = web_server
         self.port = web_server.port
@@ -239,7 +241,7 @@ class Console:
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}/"
 
     @property
     def pages(self) -> int:

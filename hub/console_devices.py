@@ -56,7 +56,8 @@ log = logging.getLogger(__name__)
 MAX_PAIR = 1024            # bytes of a pairing request
 MAX_LABEL = 64
 PAIR_STATUS = {"malformed": 400, "unknown_code": 404, "expired": 410, "used": 409,
-               "throttled": 429, "no_pairing": 503, "no_account": 404}
+               "throttled": 429, "no_pairing": 503, "no_account": 404,
+               "no_ca": 404}
 
 
 def _refused(code: str, message: str, retry_after: float = 0.0) -> web.Response:
@@ -99,6 +100,7 @@ def add_device_routes(app: web.Application, console: Console) -> None:
     devices = _Devices(console)
     need = console.need
     app.router.add_post("/api/pair", devices.pair)
+    app.router.add_get("/api/pair/ca", devices.authority)
     app.router.add_get("/devices", need("director", devices.page, page=True))
     app.router.add_get("/api/devices", need("director", devices.listing))
     app.router.add_post("/api/devices/pair", need("director", devices.draw, csrf=True))
@@ -156,6 +158,15 @@ class _Devices:
         self._record("device_paired", {"account": account, "address": address,
                                        "device": label}, "hub")
         return json_response({"ok": True, **answer})
+
+    async def authority(self, request: web.Request) -> web.Response:
+        """The club's CA certificate (public): a device pairing with an ``https`` console
+        fetches it unverified, checks it against the fingerprint it scanned, then verifies
+        the console with it before it sends its code (wire.pairing)."""
+        pairing = self.console.pairing
+        if pairing is None or pairing.ca_pem is None:
+            return _refused("no_ca", "this hub has no certificate authority (no TLS)")
+        return web.Response(body=pairing.ca_pem, content_type="application/x-pem-file")
 
     # The director's page ------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.Response:

@@ -43,6 +43,7 @@ import ipaddress
 import json
 import logging
 import socket
+import ssl
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
@@ -216,10 +217,12 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
 class WebServer:
     """``app`` served at ``host``:``port`` (0: any free port) on the running loop."""
 
-    def __init__(self, app: web.Application, host: str, port: int):
+    def __init__(self, app: web.Application, host: str, port: int, *,
+                 tls: tuple[str, str] | None = None):
         self.app = app
         self.host = host
         self.port = port
+        self.tls = tls                     # (certificate chain, key): HTTPS
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
@@ -230,7 +233,7 @@ class WebServer:
                                max_line_size=MAX_FIELD, max_field_size=MAX_FIELD,
                                logger=_QuietLog(logging.getLogger(__name__), {}))
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
+        site = web.TCPSite(runner, self.host, self.port, ssl_context=self._ssl_context())
         try:
             await site.start()
         except BaseException:
@@ -239,11 +242,21 @@ class WebServer:
         self._runner = runner
         self.port = runner.addresses[0][1]     # the port the system chose for port 0
 
+    def _ssl_context(self) -> ssl.SSLContext | None:
+        """TLS 1.2 or newer with ``tls``'s certificate chain (``OSError``/``ssl.SSLError``
+        when it cannot be read)."""
+        if self.tls is None:
+            return None
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(*self.tls)
+        return context
+
     @property
     def url(self) -> str:
-        """``http://host:port`` (no trailing slash)."""
+        """``http://host:port`` or ``https://...`` (no trailing slash)."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return f"{'https' if self.tls else 'http'}://{host}:{self.port}"
 
     @property
     def running(self) -> bool:

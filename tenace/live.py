@@ -266,6 +266,7 @@ def _console_options(args: argparse.Namespace) -> dict[str, Any]:
     from hub.users import UserStore
 
     return {"users": UserStore.in_directory(args.data),
+            "tls": None if args.console_plain else _console_tls(args),
             "allowed_hosts": list(args.console_allowed_host or ()),
             "create_director": "tenace users add NAME --role director --data "
                                + shlex.quote(str(args.data))}
@@ -309,6 +310,17 @@ def _pairing(args: argparse.Namespace, url: str, ca: str | None) -> Any:
                           (done.stderr or done.stdout).strip()[:300])
     return Pairing(Accounts(folder), args.data, broker=broker, ca_pem=ca_pem, reload=reload,
                    deploy=Path(args.deploy) if args.deploy else None)
+
+
+def _console_tls(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The console's HTTPS certificate chain and key: the broker's (--tls-cert/--tls-key, or
+    --deploy DIR's broker.crt and broker.key, also beside an external broker), else None."""
+    deploy = Path(args.deploy) if args.deploy else None
+    cert = args.tls_cert or (str(deploy / "broker.crt") if deploy else None)
+    key = args.tls_key or (str(deploy / "broker.key") if deploy else None)
+    if cert is None or key is None or not (Path(cert).is_file() and Path(key).is_file()):
+        return None
+    return cert, key
 
 
 def _tls(args: argparse.Namespace) -> tuple[tuple[str, str] | None, str | None]:
@@ -388,6 +400,10 @@ def add_hub_parser(sub: Any) -> None:
                    help="a host name the console may be called by, besides IP addresses, "
                         "localhost and this machine's name (repeat for more); any other is "
                         "refused (DNS rebinding)")
+    p.add_argument("--console-plain", action="store_true",
+                   help="serve the console over plain HTTP even when the hub has the club's "
+                        "certificate (--deploy or --tls-cert): only behind a TLS proxy, since "
+                        "console passwords and pairing answers would cross the network in clear")
     p.add_argument("--pair-broker", metavar="URL",
                    help="the broker URL devices paired on the console are given (default: "
                         "this hub's broker, by the name the device called the console by)")

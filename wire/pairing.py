@@ -26,6 +26,7 @@ this side's (``bad_code``, ``unreachable``, ``bad_answer``, ``ca_mismatch``, ``n
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -192,8 +193,13 @@ def redeem(request: PairingRequest, label: str = "", *, timeout: float = 15.0,
     http = urllib.request.Request(
         request.hub + "/api/pair", data=body.encode(), method="POST",
         headers={"Content-Type": "application/json", "Accept": "application/json"})
-    context = ssl.create_default_context(cafile=cafile) if request.hub.startswith("https") \
-        else None
+    context = None
+    if request.hub.startswith("https"):
+        if cafile is None and request.ca is not None:
+            pinned = _pinned_authority(request, timeout)
+            context = ssl.create_default_context(cadata=pinned)
+        else:
+            context = ssl.create_default_context(cafile=cafile)
     try:
         with urllib.request.urlopen(http, timeout=timeout, context=context) as response:
             answer = json.loads(response.read(256 * 1024))
@@ -213,6 +219,38 @@ def redeem(request: PairingRequest, label: str = "", *, timeout: float = 15.0,
     except ValueError as err:
         raise PairingFailed("bad_answer", f"{request.hub}: not JSON ({err})") from None
     return _config(request, answer)
+
+
+def _pinned_authority(request: PairingRequest, timeout: float) -> str:
+    """The club's CA from ``GET /api/pair/ca``, fetched without checking the console's
+    certificate (the device has no authority yet) and accepted only when its fingerprint is
+    the one scanned; the code is then sent only to a console that CA vouches for."""
+    unchecked = ssl.create_default_context()
+    unchecked.check_hostname = False
+    unchecked.verify_mode = ssl.CERT_NONE
+    http = urllib.request.Request(request.hub + "/api/pair/ca",
+                                  headers={"Accept": "application/x-pem-file"})
+    try:
+        with urllib.request.urlopen(http, timeout=timeout, context=unchecked) as response:
+            pem = response.read(64 * 1024).decode("ascii")
+    except urllib.error.HTTPError as err:
+        err.close()
+        raise PairingFailed("ca_mismatch", f"{request.hub} gives no certificate authority "
+                                           f"(HTTP {err.code}): is it the club's hub?") from None
+    except (urllib.error.URLError, OSError, TimeoutError) as err:
+        reason = getattr(err, "reason", err)
+        raise PairingFailed("unreachable", f"{request.hub}: {reason}") from None
+    except UnicodeDecodeError:
+        raise PairingFailed("ca_mismatch", f"{request.hub}: its CA is not PEM text") from None
+    try:
+        got = ca_fingerprint(pem)
+    except ValueError as err:
+        raise PairingFailed("ca_mismatch", f"{request.hub}: its CA is not PEM: {err}") from None
+    if not hmac.compare_digest(got, request.ca or ""):
+        raise PairingFailed("ca_mismatch", f"{request.hub} shows the authority {got}, not the "
+                                           f"one scanned ({request.ca}): not the club's hub; "
+                                           "nothing was sent")
+    return pem
 
 
 def _config(request: PairingRequest, answer: Any) -> tuple[DeviceConfig, str | None]:

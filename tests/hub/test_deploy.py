@@ -217,7 +217,8 @@ def test_tenace_hub_runs_its_broker_with_tls_from_the_deploy_directory(
 
     base = [sys.executable, "-m", "tenace", "hub", "--listen", "127.0.0.1:0", "--console",
             "off", "--no-double-dummy", "--tables", "2"]
-    hub = subprocess.Popen([*base, "--deploy", str(deployed), "--data", str(tmp_path / "a")],
+    served = ["127.0.0.1:0" if word == "off" else word for word in base]  # a console: HTTPS
+    hub = subprocess.Popen([*served, "--deploy", str(deployed), "--data", str(tmp_path / "a")],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert hub.stdout is not None
@@ -229,6 +230,16 @@ def test_tenace_hub_runs_its_broker_with_tls_from_the_deploy_directory(
         url = next(line for line in lines if "; broker: " in line).split("; broker: ")[1]
         assert url.startswith("mqtts://127.0.0.1:") and url.strip().endswith(
             f"?ca={deployed}/ca.crt")
+        # the console is served with the same certificate: HTTPS, checked by the club's CA
+        import ssl
+        import urllib.request
+        console = next(line for line in lines if line.startswith("director console: "))
+        console = console.split(": ", 1)[1].strip()
+        assert console.startswith("https://127.0.0.1:")
+        checked = ssl.create_default_context(cafile=str(deployed / "ca.crt"))
+        with urllib.request.urlopen(console + "api/pair/ca", timeout=10,
+                                    context=checked) as answer:
+            assert answer.read() == (deployed / "ca.crt").read_bytes()
         # the broker checks the accounts deploy init wrote; the hub is in with its own
         password = json.loads((deployed / "device-credentials.json").read_text())["A1-tab"]
         address = url.strip().split("://", 1)[1]

@@ -209,7 +209,8 @@ class Club:
     """A hub with its embedded broker (or Mosquitto) on accounts of its own, its console with
     a director, and pairing."""
 
-    def __init__(self, folder: Path, broker: str = "amqtt", ca_pem: bytes | None = None):
+    def __init__(self, folder: Path, broker: str = "amqtt", ca_pem: bytes | None = None,
+                 console_tls: tuple[str, str] | None = None, cafile: str | None = None):
         self.folder = folder
         self.accounts = Accounts(folder / "accounts")
         hub_credentials = self.accounts.issue("tenace-hub")
@@ -232,7 +233,9 @@ class Club:
         self.hub = Hub(data_log(folder / "data"), url=hub_credentials.url(self.url),
                        setup=MitchellSetup(), setup_loader=loader, tick_seconds=0.2,
                        console=("127.0.0.1", 0),
-                       console_options={"users": users, "pairing": self.pairing})
+                       console_options={"users": users, "pairing": self.pairing,
+                                        "tls": console_tls})
+        self.cafile = cafile                    # the console's authority, over HTTPS
         self.runner = HubRunner(self.hub)
         self.runner.__enter__()
         assert self.hub.console is not None
@@ -248,7 +251,8 @@ class Club:
 
     def login(self) -> tuple[Any, str]:
         from http.cookiejar import CookieJar
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()),
+                                             *self._https())
         status, done = self.http("/api/login", {"name": DIRECTOR[0], "password": DIRECTOR[1]},
                                  (opener, ""))
         assert status == 200, done
@@ -256,7 +260,7 @@ class Club:
 
     def http(self, path: str, body: Any = None, session: tuple[Any, str] | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        opener, csrf = session or (urllib.request.build_opener(), "")
+        opener, csrf = session or (urllib.request.build_opener(*self._https()), "")
         data = None if body is None else json.dumps(body).encode()
         head = {"Content-Type": "application/json", **({"X-CSRF-Token": csrf} if csrf else {}),
                 **(headers or {})}
@@ -267,6 +271,13 @@ class Club:
         except urllib.error.HTTPError as err:
             with err:
                 return err.code, json.loads(err.read())
+
+    def _https(self) -> list[Any]:
+        cafile = getattr(self, "cafile", None)
+        if cafile is None:
+            return []
+        import ssl
+        return [urllib.request.HTTPSHandler(context=ssl.create_default_context(cafile=cafile))]
 
     def draw(self, account: str) -> dict[str, Any]:
         status, drawn = self.http("/api/devices/pair", {"account": account}, self.session)
@@ -466,6 +477,44 @@ def test_a_device_refuses_a_hub_whose_ca_is_not_the_one_it_scanned(
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
     assert device_side.load(config) == paired
     assert "?ca=" in paired.broker_url() and paired.password not in repr(paired)
+
+
+def test_over_https_the_device_checks_the_console_against_the_scanned_authority(
+        tmp_path: Path) -> None:
+    """With the club's certificate the console is HTTPS (issue 12): a device fetches the CA,
+    checks its fingerprint against the QR code's before it sends its code, then verifies the
+    console with it; an impostor's authority is refused and the code is not spent."""
+    pki = write_club_pki(tmp_path / "club", ["hub.local"])
+    ca_pem = pki.ca_cert.read_bytes()
+    made = Club(tmp_path / "hub", ca_pem=ca_pem,
+                console_tls=(str(pki.broker_cert), str(pki.broker_key)),
+                cafile=str(pki.ca_cert))
+    try:
+        assert made.base.startswith("https://127.0.0.1:")
+        drawn = made.draw("A1-N")
+        assert drawn["hub"] == made.base
+        assert drawn["uri"].startswith(f"tenace-pair:?hub={made.base}&")
+        with pytest.raises(OSError):                    # plain HTTP is not served
+            urllib.request.urlopen(made.base.replace("https", "http") + "/api/pair/ca",
+                                   timeout=5)
+        other = write_club_pki(tmp_path / "impostor", ["hub.local"]).ca_cert.read_bytes()
+        forged = drawn["uri"].rsplit("&ca=", 1)[0] + "&ca=" + device_side.ca_fingerprint(other)
+        config = tmp_path / "device" / "device.json"
+        with pytest.raises(device_side.PairingFailed) as refused:
+            device_side.pair_or_load(forged, None, config, ("seat",), say=lambda _: None)
+        assert refused.value.code == "ca_mismatch" and "nothing was sent" in str(refused.value)
+        assert not config.exists()
+        # the code was never sent, so the genuine URI still pairs with it
+        paired = device_side.pair_or_load(drawn["uri"], None, config, ("seat",),
+                                          say=lambda _: None)
+        assert paired is not None and paired.account == "A1-N"
+        assert paired.ca_file is not None and Path(paired.ca_file).read_bytes() == ca_pem
+        # a bare code over https with no authority to check the console by is refused
+        with pytest.raises(device_side.PairingFailed) as unchecked:
+            device_side.redeem(device_side.parse_pairing(made.draw("A1-E")["code"], made.base))
+        assert unchecked.value.code == "unreachable" and "CERTIFICATE" in str(unchecked.value)
+    finally:
+        made.close()
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
