@@ -27,6 +27,12 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
   "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
   (``fact``) that refused it: the event is not logged, the fact is
+* ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
+  log damaged when it started (a record it could not apply, set aside; records missing at
+  the end): one alert to the director (table ``hub``), raised again by every replay
+
+A logged device event is replayed without judging its clock again: it was judged when it
+was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
-from hub.alerts import Alert, AlertBook
+from hub.alerts import Alert, AlertBook, HubKind
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
@@ -57,7 +63,7 @@ log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
-         "public_results", "device_overreach")
+         "public_results", "device_overreach", "log_damage")
 
 
 class Replayable(Protocol):
@@ -375,6 +381,17 @@ class Room:
             return
         info.online = True
 
+    def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
+        """The hub's log was found damaged at start (module docstring): one alert per
+        finding, for the director (no table: ``hub``)."""
+        problem = str(body["problem"])
+        where = body.get("position", body.get("noted", ""))
+        alert = self.alerts.raise_alert(
+            f"log:{problem}:{where}", kind=HubKind.LOG_DAMAGE.value, law="", table="hub",
+            round=None, board=None, detected=hub_time, detail=str(body.get("detail", "")),
+            facts=dict(body))
+        return [] if alert is None else [alert]
+
     def set_strict(self, table: str, strict: bool) -> None:
         """Switch a table between bidding-box mode and strict mode."""
         if table not in self.tables:
@@ -405,6 +422,8 @@ class Room:
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":
             return self._overreach(body, hub_time)
+        if type == "log_damage":
+            return self.log_damage(body, hub_time)
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []
@@ -416,20 +435,27 @@ class Room:
     def replay(self, record: Replayable) -> None:
         """Apply one stored record: a device event, or a fact of :data:`FACTS`."""
         if record.source == "device":
-            if record.table_id is None:
-                if record.type in DEALER_EVENTS:   # a dealing machine's: no table
-                    self.dealing.replay(record.payload, record.hub_time)
-                return
-            try:
-                env = Envelope.from_json(record.payload)
-            except ProtocolError as err:
-                log.warning("stored event not replayed: %s", err)
-                return
-            self.apply(record.table_id, env, record.hub_time)
+            tolerance, self.clock_tolerance = self.clock_tolerance, None
+            try:   # judged when it was accepted (module docstring)
+                self._replay_event(record)
+            finally:
+                self.clock_tolerance = tolerance
         elif record.type in FACTS:
             self.fact(record.type, record.data(), record.hub_time)
         else:
             log.debug("record %s of type %s is not a room fact", record.source, record.type)
+
+    def _replay_event(self, record: Replayable) -> None:
+        if record.table_id is None:
+            if record.type in DEALER_EVENTS:   # a dealing machine's: no table
+                self.dealing.replay(record.payload, record.hub_time)
+            return
+        try:
+            env = Envelope.from_json(record.payload)
+        except ProtocolError as err:
+            log.warning("stored event not replayed: %s", err)
+            return
+        self.apply(record.table_id, env, record.hub_time)
 
     def rebuild(self, records: Iterable[Replayable]) -> Room:
         """Replay ``records`` in order into this (fresh) room; returns the room."""
