@@ -14,6 +14,8 @@
     scoring.py        live scoring: results, rankings and travellers as they arrive
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
+    logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
+    logcheck.py       tenace log verify | backup | salvage
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
