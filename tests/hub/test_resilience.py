@@ -163,12 +163,27 @@ def _device(url: str, table: str) -> MqttClient:
 
 
 def _retained(url: str, *filters: str) -> dict[str, bytes]:
-    """What the broker holds retained under ``filters`` now (a fresh client)."""
+    """What a fresh client subscribing to ``filters`` gets: what the broker holds retained,
+    and what is published meanwhile (the hub republishing)."""
     client = listen(url, *filters)
     try:
-        return {m.topic: m.payload for m in drain(client) if m.retain}
+        return {m.topic: m.payload for m in drain(client) if m.payload}
     finally:
         client.close()
+
+
+def _held(url: str, wanted: Callable[[dict[str, bytes]], object],
+          *filters: str) -> dict[str, bytes]:
+    """:func:`_retained` until ``wanted`` holds of it (the hub may still be publishing)."""
+    found: dict[str, bytes] = {}
+
+    def check() -> object:
+        found.clear()
+        found.update(_retained(url, *filters))
+        return wanted(found)
+
+    _wait(check, what=f"retained {filters}")
+    return found
 
 
 def _ride_out(url: str, hub: Hub, restart: Callable[[], None]) -> None:
@@ -185,8 +200,9 @@ def _ride_out(url: str, hub: Hub, restart: Callable[[], None]) -> None:
         _wait(lambda: hub.stats.reconnections > before, what="the hub reconnected")
         _wait(lambda: stay.connected.is_set() and leave.connected.is_set(),
               what="the tablets reconnected")
-        held = _retained(url, "tenace/v1/t/A1/state", "tenace/v1/hub/status",
-                         "tenace/v1/director/alert/#", "tenace/v1/result/#")
+        held = _held(url, lambda h: topic_state("A1") in h and topic_hub_status() in h
+                     and any("revoke" in t for t in h), "tenace/v1/t/A1/state",
+                     "tenace/v1/hub/status", "tenace/v1/director/alert/#", "tenace/v1/result/#")
         assert topic_state("A1") in held and json.loads(held[topic_state("A1")])["board"] == 1
         assert json.loads(held[topic_hub_status()])["online"] is True
         assert any("revoke" in t for t in held), sorted(held)
@@ -225,9 +241,35 @@ def test_tenace_hub_status_prints_the_counters(
     hub = hub_on(embedded_broker.url, tmp_path)
     with HubRunner(hub), Observer(embedded_broker.url):
         run_tables(embedded_broker.url, {"A1": revoke_script()[:3]})
-        _wait(lambda: b'"accepted":3' in _retained(embedded_broker.url,
-                                                   "tenace/v1/hub/status").get(
-            topic_hub_status(), b""), what="the counters published")
+        _held(embedded_broker.url, lambda h: b'"accepted":3' in h.get(topic_hub_status(), b""),
+              "tenace/v1/hub/status")
         assert main(["hub", "status", "--broker", embedded_broker.url]) == 0
     out = capsys.readouterr().out
     assert "hub online" in out and "events accepted 3" in out and "devices online" in out
+
+
+def test_a_set_aside_record_reaches_the_director_and_hub_status(
+        embedded_broker: EmbeddedBroker, tmp_path: Path) -> None:
+    _new_log(tmp_path)
+    with data_log(tmp_path) as log:
+        bad = log.append(Record.fact("round_start", {"round": "first"}))
+    hub = Hub(data_log(tmp_path), url=embedded_broker.url, setup_loader=loader)
+    with HubRunner(hub):
+        held = _held(embedded_broker.url, lambda h: topic_hub_status() in h and any(
+            "/director/alert/" in t for t in h) and b"set_aside" in h[topic_hub_status()],
+            "tenace/v1/hub/status", "tenace/v1/director/alert/+")
+    alerts = [json.loads(p) for t, p in held.items() if "/director/alert/" in t]
+    assert [a["kind"] for a in alerts] == ["log_damage"] and alerts[0]["table"] == "hub"
+    assert alerts[0]["facts"]["position"] == bad
+    assert json.loads(held[topic_hub_status()])["set_aside"] == [bad]
+
+
+def test_the_hub_command_takes_the_clock_tolerance_and_the_offline_grace() -> None:
+    from tenace.cli import _parser
+
+    args = _parser().parse_args(["hub", "--clock-tolerance", "off", "--offline-grace", "20"])
+    assert args.job == "run" and args.clock_tolerance is False and args.offline_grace == 20.0
+    assert _parser().parse_args(["hub", "--clock-tolerance", "600"]).clock_tolerance == 600.0
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["hub", "--clock-tolerance", "-5"])
+    assert _parser().parse_args(["hub", "status"]).job == "status"
