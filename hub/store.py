@@ -201,7 +201,8 @@ class LogLoss:
                     f"{self.missing} acknowledged record{'s are' if self.missing != 1 else ' is'}"
                     " missing (the end of the -wal lost, or a copy without its -wal)")
         return (f"the record at position {self.noted[0]} is not the one the hub wrote there "
-                f"(noted in {LOG_NAME}.head): the log's end was lost and written again")
+                f"(noted in {LOG_NAME}.head): the log's end was lost and written again, "
+                "or another log was put in its place")
 
 
 def new_event_id(prefix: str = "hub") -> str:

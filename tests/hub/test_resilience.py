@@ -105,6 +105,26 @@ def test_a_log_behind_its_noted_head_is_reported_once_at_start(tmp_path: Path) -
         again.log.close()
 
 
+def test_a_torn_last_wal_transaction_is_reported_not_silently_lost(tmp_path: Path) -> None:
+    live, torn = tmp_path / "live", tmp_path / "torn"
+    _new_log(live)
+    with data_log(live) as log:          # left open: everything is in the -wal
+        for n in range(4):
+            log.append(Record.from_envelope(_checkin(f"t-{n}", n + 1, "NS", 1), "A1"))
+        torn.mkdir()
+        for name in (LOG_NAME, f"{LOG_NAME}.head"):
+            shutil.copyfile(live / name, torn / name)
+        wal = (live / f"{LOG_NAME}-wal").read_bytes()
+        (torn / f"{LOG_NAME}-wal").write_bytes(wal[:-3])   # the power went mid-write
+    hub = Hub(data_log(torn), url=NOWHERE, setup_loader=loader)
+    try:
+        assert hub.log_behind == 1 and hub.room.snapshot()["events"] == 3
+        [alert] = _damage(hub)
+        assert alert.facts["missing"] == 1
+    finally:
+        hub.log.close()
+
+
 def test_sequence_gaps_are_logged_and_counted_per_device(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     hub = Hub(data_log(tmp_path), url=NOWHERE, setup=MitchellSetup(), setup_loader=loader)
