@@ -58,7 +58,7 @@ from types import TracebackType
 from typing import Any
 
 from hub.errors import HubError
-from hub.logfile import file_damage, read_head, write_head
+from hub.logfile import HeadFile, file_damage, read_head
 from wire.durability import Durability
 from wire.protocol import Envelope
 
@@ -316,6 +316,7 @@ class EventLog:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._note_head = note_head and not self._memory
+        self._head_file: HeadFile | None = None   # opened at the first commit
         self.noted_head: tuple[int, str] | None = None   # events.sqlite3.head when opened
         if not self._memory:
             file = Path(path)
@@ -467,6 +468,9 @@ class EventLog:
     def close(self) -> None:
         """Close the file (idempotent). Every returned append is already durable."""
         with self._lock:
+            if self._head_file is not None:
+                self._head_file.close()
+                self._head_file = None
             if self._conn is not None:
                 conn, self._conn = self._conn, None
                 try:
@@ -542,7 +546,9 @@ class EventLog:
         """Note the head beside the file (after the commit: a failure here loses nothing,
         it only weakens the check at the next start, and is logged)."""
         try:
-            write_head(self.path, head, durable=self.durability is Durability.POWER)
+            if self._head_file is None:
+                self._head_file = HeadFile(self.path)
+            self._head_file.write(head, durable=self.durability is Durability.POWER)
         except OSError as err:
             log.error("%s: the log's head not noted beside it: %s", self.path, err)
 
