@@ -20,7 +20,8 @@ it sees, before SQLite opens anything:
   start it can tell whether the log is *behind* what it had acknowledged (:func:`read_head`):
   the end of the ``-wal`` lost, a ``-wal`` left out of a copy, an older backup put back.
 
-Standard library only; reads, never writes, except :func:`write_head`.
+Standard library only; reads, never writes, except the head file (:class:`HeadFile`,
+:func:`write_head`).
 """
 
 from __future__ import annotations

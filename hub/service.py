@@ -78,6 +78,7 @@ from msgspec import UNSET
 from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
+from hub.presence import OfflineGrace
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, ChainReport, EventLog, Record, StoredRecord, StoreError, log_head
@@ -230,8 +231,7 @@ class Hub:
         self._status_sent = -_STATUS_SECONDS     # time.monotonic() of the last hub/status
         self._status_last = ""
         self._status_timer: asyncio.TimerHandle | None = None
-        self._pending_offline: dict[str, tuple[str, float]] = {}  # device -> (table, since)
-        self._link_up = 0.0        # time.monotonic() of the last (re)connection to the broker
+        self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
 
     def _verify_chain(self) -> ChainReport | None:
         """The log's hash chain walked before anything is replayed (module docstring: a
@@ -732,7 +732,7 @@ class Hub:
         now = self.clock()
         body = {"device": device, "table": table}
         if online:
-            if self._pending_offline.pop(device, None) is not None:
+            if self.wills.back(device):
                 log.info("device %s at %s back within the grace: no offline alert", device,
                          table)
             if info is not None and info.online:
@@ -753,11 +753,10 @@ class Hub:
     # The broker restarting (module docstring) -------------------------------------------------
     def _offline_later(self, device: str, table: str) -> None:
         """A last will: the device has ``offline_grace`` seconds to come back."""
-        if device not in self._pending_offline:
-            self._pending_offline[device] = (table, time.monotonic())
+        if device not in self.wills.pending:
             log.info("device %s at %s went offline: an alert in %g s unless it comes back",
                      device, table, self.offline_grace)
-        self._offline_check_at(time.monotonic() + self.offline_grace, device)
+        self._offline_check_at(self.wills.will(device, table, time.monotonic()), device)
 
     def _offline_check_at(self, when: float, device: str) -> None:
         loop = self._loop
@@ -765,18 +764,15 @@ class Hub:
             loop.call_later(max(0.0, when - time.monotonic()), self._offline_due, device)
 
     def _offline_due(self, device: str) -> None:
-        """The grace of a device's will may be over: not while the hub itself is cut from
-        the broker, nor before ``offline_grace`` after its reconnection."""
-        pending = self._pending_offline.get(device)
+        """The grace of a device's will may be over (hub.presence): then it is an alert."""
         client = self._client
-        if pending is None or client is None or client.closed:
+        if device not in self.wills.pending or client is None or client.closed:
             return
-        table, since = pending
-        due = max(since, self._link_up) + self.offline_grace
-        if not client.connected.is_set() or time.monotonic() < due - 0.01:
-            self._offline_check_at(max(due, time.monotonic() + 0.5), device)
+        connected = client.connected.is_set()
+        table = self.wills.expire(device, time.monotonic(), connected)
+        if table is None:
+            self._offline_check_at(max(self.wills.due(device), time.monotonic() + 0.5), device)
             return
-        del self._pending_offline[device]
         info = self.room.devices.get(device)
         if info is not None and not info.online:
             return
@@ -808,7 +804,7 @@ class Hub:
             log.warning("the hub lost its broker: device wills are held until %g s after it "
                         "is back", self.offline_grace)
             return
-        self._link_up = time.monotonic()
+        self.wills.reconnected(time.monotonic())
         if client.connections <= 1:
             return   # the first connection: run() publishes everything
         self.stats.reconnections += 1

@@ -234,7 +234,7 @@ def _ride_out(url: str, hub: Hub, restart: Callable[[], None]) -> None:
                                      for a in hub.room.alerts if a.kind == "device_offline"])
 
         _wait(offline, what="the tablet gone reported")
-        _wait(lambda: hub.call(lambda: not hub._pending_offline), what="every grace over")
+        _wait(lambda: hub.call(lambda: not hub.wills.pending), what="every grace over")
         kinds = offline()
         stay.close()
     assert kinds == [("device_offline", "A3-tab")]
