@@ -293,3 +293,17 @@ def test_the_hub_command_takes_the_clock_tolerance_and_the_offline_grace() -> No
     with pytest.raises(SystemExit):
         _parser().parse_args(["hub", "--clock-tolerance", "-5"])
     assert _parser().parse_args(["hub", "status"]).job == "status"
+
+
+def test_the_console_overview_shows_the_hubs_counters(tmp_path: Path) -> None:
+    from hub.console import Console
+
+    hub = Hub(data_log(tmp_path), url=NOWHERE, setup=MitchellSetup(), setup_loader=loader)
+    try:
+        hub.handle([Message(topic_event("A1", "A1-tab"),
+                            _checkin("o-1", 1, "NS", 1).to_json().encode(), 1, False)])
+        shown = Console(hub).overview()["hub"]
+        assert shown["online"] is True and shown["counters"]["accepted"] == 1
+        assert shown["counters"]["devices"] == 1 and shown["chain"].startswith("2:")
+    finally:
+        hub.log.close()
