@@ -705,9 +705,10 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 def verify_data(data: Path | str, head: tuple[int, str] | None = None) -> ChainReport:
-    """Verify the event log of a hub's data directory, changing nothing (``tenace log
-    verify``): a missing log, one that is not a Tenace log, or a version 1 log (not chained
-    yet) raises StoreError."""
+    """Walk the hash chain of the event log of a hub's data directory, changing no record
+    (``tenace log verify`` says more, and reads a copy: hub.logcheck.diagnose): a missing
+    log, one that is not a Tenace log, or a version 1 log (not chained yet) raises
+    StoreError."""
     folder = Path(data)
     file = folder / LOG_NAME if folder.is_dir() else folder
     if not file.is_file():
