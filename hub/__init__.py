@@ -14,8 +14,11 @@
     scoring.py        live scoring: results, rankings and travellers as they arrive
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
+    logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
+    logcheck.py       tenace log verify | backup | salvage
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
+    presence.py       OfflineGrace: a device's last will held a grace before device_offline
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
     deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units

@@ -74,6 +74,7 @@ class HubKind(StrEnum):
     BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
     DEVICE_OVERREACH = "device_overreach"          # a device acted beyond its role (hub.roles)
     PAIRING_FAILURES = "pairing_failures"          # wrong pairing codes (hub.pairing)
+    LOG_DAMAGE = "log_damage"                      # the event log: a record set aside, a loss
 
 
 # The rectifications the Laws give the director for the hub's own findings.

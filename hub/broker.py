@@ -499,6 +499,12 @@ class EmbeddedBroker:
                 with contextlib.suppress(OSError):
                     stream.close()
 
+    def restart(self) -> EmbeddedBroker:
+        """Stop the broker and start it again on the same port (its retained messages and
+        sessions are gone: amqtt keeps them in memory)."""
+        self.stop()
+        return self.start()
+
     def __enter__(self) -> EmbeddedBroker:
         return self.start()
 

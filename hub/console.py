@@ -40,8 +40,9 @@ a role that may not is 403. Routes:
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
   deal, options) for a director; without ``facts`` and ``evidence`` for the other roles;
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
-  on each connection), then ``table``, ``alert`` and ``clock`` as they change; it ends when
-  its session does;
+  on each connection), then ``table``, ``alert``, ``clock`` and ``hub`` (the hub's
+  ``hub/status``: its counters, and what it found wrong with its log) as they change; it
+  ends when its session does;
 * ``POST /api/director``: a JSON director command (hub/director.py) for ``hub.director``,
   at most :data:`MAX_BODY` bytes, ``application/json``;
 * ``POST /api/pair``, ``GET /devices``, ``GET /api/devices``, ``POST /api/devices/pair``,
@@ -90,6 +91,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote
 
+import msgspec
 from aiohttp import web
 
 from hub.alerts import Alert
@@ -204,6 +206,7 @@ class Console:
         self._tables: set[str] = set()
         self._alerts: dict[str, None] = {}     # ids, in the order they changed
         self._clock_dirty = False
+        self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
         self._clock_key: tuple[int, float | None, float] | None = None
         self._flush_handle: asyncio.TimerHandle | None = None
         self._deadline_handle: asyncio.TimerHandle | None = None
@@ -284,6 +287,13 @@ class Console:
         self._tables.update(self.hub.room.tables)
         self._schedule()
 
+    def hub_changed(self, status: dict[str, Any]) -> None:
+        """The hub's status (counters, log damage: wire.views.HubStatus) changed."""
+        if self._off_loop(self.hub_changed, status):
+            return
+        self._hub_status = status
+        self._schedule()
+
     def _off_loop(self, fn: Any, *args: Any) -> bool:
         """Not on the loop: hand the call to it. Before start (or after stop): ignore."""
         loop = self._loop
@@ -327,6 +337,7 @@ class Console:
         clock_key = self._clock_now()
         clock_dirty = self._clock_dirty or clock_key != self._clock_key
         self._clock_dirty = False
+        hub_status, self._hub_status = self._hub_status, None
         if clock_key != self._clock_key:     # every table may have become late, or not
             self._clock_key = clock_key
             tables.update(self.hub.room.tables)
@@ -339,6 +350,8 @@ class Console:
             parts = []
             if clock_dirty:
                 parts.append(_event("clock", view.clock()))
+            if hub_status is not None:
+                parts.append(_event("hub", hub_status))
             parts += [_event("table", view.table(t)) for t in sorted(tables) if t in room.tables]
             parts += [_event("alert", alert_summary(room.alerts[a])) for a in alert_ids
                       if a in room.alerts]
@@ -372,7 +385,20 @@ class Console:
                 "sections": [s.name for s in room.sections],
                 "tables": [view.table(t) for t in room.tables],
                 "alerts": [alert_summary(a) for a in shown],
-                "counts": {"open": sum(view.open.values()), "total": len(room.alerts)}}
+                "counts": {"open": sum(view.open.values()), "total": len(room.alerts)},
+                "hub": self._status()}
+
+    def _status(self) -> dict[str, Any] | None:
+        """The hub's status as ``hub/status`` says it (None from a hub without one)."""
+        status = getattr(self.hub, "status", None)
+        if status is None:
+            return None
+        try:
+            data: dict[str, Any] = msgspec.to_builtins(status())
+        except Exception:  # the overview must not fail for it
+            log.exception("hub status not shown on the console")
+            return None
+        return data
 
     # HTTP --------------------------------------------------------------------------------
     def _app(self) -> web.Application:

@@ -5,7 +5,9 @@ With ``accounts`` (hub/accounts.py) it reads the password and ACL files generate
 accounts file, refuses anonymous clients and takes a client's username as its client id
 (``use_username_as_clientid``: no account can use another's client id, the hub's included);
 :meth:`Mosquitto.reload` (SIGHUP) makes it read them again after an account changed, and
-Mosquitto then disconnects the clients whose password no longer matches. Without accounts
+Mosquitto then disconnects the clients whose password no longer matches.
+:meth:`Mosquitto.restart` stops it (gracefully, or killed like a crash) and starts it again
+on the same port (the tests of the hub riding out a broker restart). Without accounts
 (``open_access=True``: say you mean it) the ``extra`` lines decide who may connect, and
 without such lines everyone may (benchmarks only).
 """
@@ -77,12 +79,26 @@ class Mosquitto:
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to 'mosquitto' and cannot write folder
         self.config.write_text("\n".join(lines) + "\n")
-        with self.log.open("wb") as log:
+        self._spawn("wb")
+
+    def _spawn(self, mode: str) -> None:
+        with self.log.open(mode) as log:
             self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)],
                                             stdout=log, stderr=subprocess.STDOUT)
         if not wait_for_port(self.port, 10.0, self.process):
             self.stop()
             raise BrokerError(f"mosquitto did not start:\n{self.log.read_text()}")
+
+    def restart(self, *, kill: bool = False) -> None:
+        """Stop Mosquitto and start it again on the same port with the same configuration:
+        gracefully (SIGTERM: it saves its persistence file and sends its clients' wills), or
+        with ``kill`` like a crash (SIGKILL: what was not saved is lost)."""
+        if kill and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        else:
+            self.stop()
+        self._spawn("ab")
 
     def reload(self) -> None:
         """Make Mosquitto read its password and ACL files again (SIGHUP), and wait until it

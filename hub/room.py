@@ -32,6 +32,12 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   recorded, they change nothing here
 * ``pairing_failures``: ``{"address", "count", "by"}`` -- repeated wrong pairing codes from
   one address: a ``pairing_failures`` alert on table ``hub`` (:data:`PAIRING_TABLE`)
+* ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
+  log damaged when it started (a record it could not apply, set aside; records missing at
+  the end): one alert to the director (table ``hub``), raised again by every replay
+
+A logged device event is replayed without judging its clock again: it was judged when it
+was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
-from hub.alerts import Alert, AlertBook
+from hub.alerts import Alert, AlertBook, HubKind
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
@@ -65,7 +71,7 @@ PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairin
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "public_results", "device_overreach", "pairing_code", "device_paired",
-         "device_revoked", "pairing_failures")
+         "device_revoked", "pairing_failures", "log_damage")
 
 
 class Replayable(Protocol):
@@ -383,6 +389,17 @@ class Room:
             return
         info.online = True
 
+    def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
+        """The hub's log was found damaged at start (module docstring): one alert per
+        finding, for the director (no table: ``hub``)."""
+        problem = str(body["problem"])
+        where = body.get("position", body.get("noted", ""))
+        alert = self.alerts.raise_alert(
+            f"log:{problem}:{where}", kind=HubKind.LOG_DAMAGE.value, law="", table="hub",
+            round=None, board=None, detected=hub_time, detail=str(body.get("detail", "")),
+            facts=dict(body))
+        return [] if alert is None else [alert]
+
     def set_strict(self, table: str, strict: bool) -> None:
         """Switch a table between bidding-box mode and strict mode."""
         if table not in self.tables:
@@ -413,6 +430,8 @@ class Room:
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":
             return self._overreach(body, hub_time)
+        if type == "log_damage":
+            return self.log_damage(body, hub_time)
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []
@@ -433,20 +452,27 @@ class Room:
     def replay(self, record: Replayable) -> None:
         """Apply one stored record: a device event, or a fact of :data:`FACTS`."""
         if record.source == "device":
-            if record.table_id is None:
-                if record.type in DEALER_EVENTS:   # a dealing machine's: no table
-                    self.dealing.replay(record.payload, record.hub_time)
-                return
-            try:
-                env = Envelope.from_json(record.payload)
-            except ProtocolError as err:
-                log.warning("stored event not replayed: %s", err)
-                return
-            self.apply(record.table_id, env, record.hub_time)
+            tolerance, self.clock_tolerance = self.clock_tolerance, None
+            try:   # judged when it was accepted (module docstring)
+                self._replay_event(record)
+            finally:
+                self.clock_tolerance = tolerance
         elif record.type in FACTS:
             self.fact(record.type, record.data(), record.hub_time)
         else:
             log.debug("record %s of type %s is not a room fact", record.source, record.type)
+
+    def _replay_event(self, record: Replayable) -> None:
+        if record.table_id is None:
+            if record.type in DEALER_EVENTS:   # a dealing machine's: no table
+                self.dealing.replay(record.payload, record.hub_time)
+            return
+        try:
+            env = Envelope.from_json(record.payload)
+        except ProtocolError as err:
+            log.warning("stored event not replayed: %s", err)
+            return
+        self.apply(record.table_id, env, record.hub_time)
 
     def rebuild(self, records: Iterable[Replayable]) -> Room:
         """Replay ``records`` in order into this (fresh) room; returns the room."""

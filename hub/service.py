@@ -37,6 +37,24 @@ Everything the room's state depends on is in the log: device events as accepted,
 hub's own facts (the event set-up first, then round starts, clock ticks that found
 something, devices going offline or online, the director's steps). Starting on an existing
 log rebuilds every table by replaying it, then republishes every retained view.
+
+A damaged log never stops the hub from starting. A logged record the room cannot apply
+(an exception while replaying it) is *set aside*: kept in the log, left out of the room,
+logged (error), listed in ``hub/status`` (``set_aside``) and raised to the director as a
+``log_damage`` alert (the fact ``log_damage`` is logged once, so the alert and the
+director's steps on it replay); the rest of the log is replayed. A log *behind* the head
+noted beside it (hub.store: records acknowledged and gone, a torn or missing ``-wal``) is
+reported the same way at start (``log_behind`` in ``hub/status``; devices holding those
+events must send them again). Sequence gaps (an accepted ``seq`` more than one above the
+device's last) are logged (info) and counted (``gaps``).
+
+The broker restarting: the hub hears its own connection go (paho's disconnect) and come
+back; on every reconnection it republishes every retained topic (tables' states and seats,
+results, rankings and travellers, open alerts, and clears those resolved; its status), as it
+does at start. A device's last will (``online: false``) raises ``device_offline`` only after
+``offline_grace`` seconds (default 15) counted from the will or from the hub's own
+reconnection, whichever is later, and only if the device has not come back meanwhile (its
+birth): a broker that restarts sends every will, and its clients come back within seconds.
 """
 
 from __future__ import annotations
@@ -60,9 +78,10 @@ from msgspec import UNSET
 from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
+from hub.presence import OfflineGrace
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import LOG_NAME, ChainReport, EventLog, Record, StoredRecord, StoreError
+from hub.store import LOG_NAME, ChainReport, EventLog, Record, StoredRecord, StoreError, log_head
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
@@ -95,7 +114,8 @@ from wire.views import (
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
 
-__all__ = ["SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats", "RoomSetup"]
+__all__ = ["OFFLINE_GRACE", "SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats",
+           "RoomSetup"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +123,7 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
+OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
 
 class RoomSetup(Protocol):
@@ -125,6 +146,9 @@ class HubStats:
     published: int = 0
     rejected_by_code: dict[str, int] = field(default_factory=dict)
     refused_by_code: dict[str, int] = field(default_factory=dict)   # not events: commands...
+    gaps: int = 0                    # accepted events whose seq skipped numbers
+    gaps_by_device: dict[str, int] = field(default_factory=dict)
+    reconnections: int = 0           # to the broker, after the first connection
 
     def refused(self) -> dict[str, int]:
         """Every message refused, events and others, by reason code."""
@@ -163,18 +187,29 @@ class Hub:
                  clock: Callable[[], float] = time.time,
                  console: tuple[str, int] | None = None, double_dummy: bool = True,
                  bridgemate: tuple[str, int] | None = None,
-                 console_options: dict[str, Any] | None = None):
+                 console_options: dict[str, Any] | None = None,
+                 clock_tolerance: float | bool | None = None,
+                 offline_grace: float = OFFLINE_GRACE):
+        """``clock_tolerance``: seconds, overriding the event's (False: no check; None:
+        the event's). ``offline_grace``: seconds before a last will is an alert (module
+        docstring; 0: at once)."""
         self.log = log_
         self.url = url
         self.client_id = client_id
         self.tick_seconds = tick_seconds
         self.clock = clock
         self.stats = HubStats()
+        self.clock_tolerance = clock_tolerance
+        self.offline_grace = offline_grace
+        self.set_aside: list[int] = []    # log positions not applied when the room was rebuilt
+        self.log_behind = 0               # records missing at start against the noted head
+        self._damage: list[Record] = []   # log_damage facts found while opening, to log
         self.double_dummy = double_dummy   # the result screens' tables (endplay, a worker)
         self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.room, self.setup = self._open_room(setup, setup_loader)
+        self._check_log_end()
         self._attach(self.room)
         self.console_address = console
         self.console_options = dict(console_options or {})   # hub.console.Console's: users...
@@ -196,6 +231,7 @@ class Hub:
         self._status_sent = -_STATUS_SECONDS     # time.monotonic() of the last hub/status
         self._status_last = ""
         self._status_timer: asyncio.TimerHandle | None = None
+        self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
 
     def _verify_chain(self) -> ChainReport | None:
         """The log's hash chain walked before anything is replayed (module docstring: a
@@ -251,8 +287,9 @@ class Hub:
             if record.type == SETUP_REPLACED:
                 kept, room = self._replaced(record, loader)
             else:
-                room.replay(record)
+                self._replay_one(room, record)
             n += 1
+        self._log_damage_facts()
         log.info("rebuilt %d tables from %d records of %s in %.2f s", len(room.tables), n,
                  self.log.path, time.perf_counter() - started)
         return room, kept
@@ -264,6 +301,7 @@ class Hub:
         """A write failed: the room goes back to exactly what the log holds (the set-up is
         its first record, or the last one that replaced it)."""
         self.room = self._room_since(self.setup)
+        self._damage.clear()   # found again while replaying: logged when it was first found
         self._attach(self.room)
 
     # A set-up replaced from outside (hub.bridgemate: the scoring program's) ------------------
@@ -320,15 +358,77 @@ class Hub:
                 break
             if record.type == SETUP_REPLACED:
                 continue
-            try:
-                room.replay(record)
-            except HubError as err:
-                log.warning("record %d not replayed on the new set-up: %s", record.position,
-                            err)
+            self._replay_one(room, record)
         return room
+
+    # A damaged log (module docstring) ----------------------------------------------------------
+    def _replay_one(self, room: Room, record: StoredRecord) -> bool:
+        """Replay one record; one the room cannot take is set aside (kept in the log, told
+        to the director), never fatal. Whether it was applied."""
+        try:
+            room.replay(record)
+            return True
+        except Exception as err:
+            reason = f"{type(err).__name__}: {err}"
+            if record.position not in self.set_aside:
+                self.set_aside.append(record.position)
+                log.error("event log %s: record %d (%s %r) cannot be applied and is set "
+                          "aside (kept in the log, left out of the room): %s", self.log.path,
+                          record.position, record.type, record.event_id, reason)
+            body = {"problem": "set_aside", "position": record.position,
+                    "event_id": record.event_id, "type": record.type,
+                    "table": record.table_id, "error": reason[:400],
+                    "detail": f"log record {record.position} ({record.type}"
+                              f"{' at table ' + record.table_id if record.table_id else ''}) "
+                              f"could not be applied and was set aside: {reason[:200]}. It "
+                              f"stays in the log; the room was rebuilt without it"}
+            with contextlib.suppress(Exception):
+                room.fact("log_damage", body, record.hub_time)
+            self._damage.append(Record.fact("log_damage", body, hub_time=record.hub_time,
+                                            event_id=f"hub:set-aside:{record.position}"))
+            return False
+
+    def _check_log_end(self) -> None:
+        """The log against the head noted beside it (hub.store): records lost at its end
+        are reported (critical, ``hub/status``, an alert), never fatal."""
+        try:
+            loss = self.log.behind()
+        except StoreError as err:
+            log.error("event log end not checked: %s", err)
+            return
+        if loss is None:
+            return
+        self.log_behind = loss.missing
+        noted = f"{loss.noted[0]}:{loss.noted[1]}"
+        log.critical("event log %s: %s. The hub goes on with what the log holds: devices "
+                     "must send those events again (tenace log verify)", self.log.path, loss)
+        now = self.clock()
+        body = {"problem": "behind", "noted": noted, "head": f"{loss.head[0]}:{loss.head[1]}",
+                "missing": loss.missing, "detail": f"the event log lost records at its end: "
+                                                   f"{loss}"}
+        self.room.fact("log_damage", body, now)
+        self._damage.append(Record.fact("log_damage", body, hub_time=now,
+                                        event_id=f"hub:log-behind:{noted}"))
+        self._log_damage_facts()
+
+    def _log_damage_facts(self) -> None:
+        """Log the damage found (once: their ids are fixed, a repeat is a duplicate)."""
+        facts, self._damage = self._damage, []
+        if facts:
+            try:
+                self.log.append_many(facts)
+            except StoreError as err:
+                log.critical("log damage not recorded in the log: %s", err)
+
+    def log_head(self) -> tuple[int, str]:
+        """``(count, head hash)`` of the event log (hub.store.log_head)."""
+        return log_head(self.log)
 
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
+        if self.clock_tolerance is not None:    # tenace hub --clock-tolerance
+            room.clock_tolerance = (None if self.clock_tolerance is False
+                                    else float(self.clock_tolerance))
         if not self.double_dummy:
             room.double_dummy.enabled = False
         room.double_dummy.background = self._solver.submit
@@ -358,7 +458,8 @@ class Hub:
         birth = (status, HubStatus(online=True, started=self._started,
                                    tables=len(self.room.tables)).to_json(), 1, True)
         client = MqttClient(self.url, self.client_id, will=will, birth=birth,
-                            on_message=self._receive, start=False)
+                            on_message=self._receive, start=False,
+                            on_connection=self._connection_changed)
         self._client = client
         # hub/cmd without an account too: refused, with a log line saying where to send it.
         for topic_filter in (f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status",
@@ -376,7 +477,8 @@ class Hub:
                 self.bridgemate = DataConnector(self, *self.bridgemate_address)
                 await self.bridgemate.start()
             self.republish()
-            if self.chain is not None and not self.chain.intact:
+            if (self.chain is not None and not self.chain.intact) or self.set_aside \
+                    or self.log_behind:
                 self._send_status()   # the director hears of it at once (else: birth first)
             _settle_memory()
             if self.room.double_dummy.enabled:   # ahead of the first table to finish
@@ -546,6 +648,8 @@ class Hub:
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
             return
+        info = self.room.devices.get(device)
+        last_seq = None if info is None else info.last_seq
         out = self.room.apply(table, env, now)
         reply = out.reply
         replies.append((reply_topic, reply.to_json()))
@@ -559,10 +663,21 @@ class Hub:
             self.stats.duplicates += 1
             return
         self.stats.accepted += 1
+        if last_seq is not None and last_seq >= 0 and env.seq > last_seq + 1:
+            self._sequence_gap(table, device, last_seq, env.seq)
         records.append(Record.from_envelope(env, table, now, payload))
         alerts.extend(out.alerts)
         if out.state_changed or out.alerts:
             changed.add(table)
+
+    def _sequence_gap(self, table: str, device: str, last: int, seq: int) -> None:
+        """An accepted ``seq`` that skipped numbers (docs/protocol.md section 6): a log line
+        and a counter, per device (a rejected event leaves a gap: nothing is wrong then)."""
+        self.stats.gaps += 1
+        self.stats.gaps_by_device[device] = self.stats.gaps_by_device.get(device, 0) + 1
+        log.info("sequence gap from %s at table %s: seq %d accepted after %d (%d skipped; "
+                 "%d gaps from this device)", device, table, seq, last, seq - last - 1,
+                 self.stats.gaps_by_device[device])
 
     def _dealer_event(self, device: str, payload: bytes, records: list[Record],
                       replies: list[tuple[str, str]], alerts: list[Alert]) -> None:
@@ -617,6 +732,9 @@ class Hub:
         now = self.clock()
         body = {"device": device, "table": table}
         if online:
+            if self.wills.back(device):
+                log.info("device %s at %s back within the grace: no offline alert", device,
+                         table)
             if info is not None and info.online:
                 return
             records.append(Record.fact("device_online", body, hub_time=now))
@@ -624,10 +742,77 @@ class Hub:
         else:
             if info is not None and not info.online:
                 return
+            if self.offline_grace > 0:
+                self._offline_later(device, table)
+                return
             raised = self.room.device_offline(device, now, table)
             records.append(Record.fact("device_offline", body, hub_time=now))
             alerts.extend(raised)
         changed.add(table)
+
+    # The broker restarting (module docstring) -------------------------------------------------
+    def _offline_later(self, device: str, table: str) -> None:
+        """A last will: the device has ``offline_grace`` seconds to come back."""
+        if device not in self.wills.pending:
+            log.info("device %s at %s went offline: an alert in %g s unless it comes back",
+                     device, table, self.offline_grace)
+        self._offline_check_at(self.wills.will(device, table, time.monotonic()), device)
+
+    def _offline_check_at(self, when: float, device: str) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_later(max(0.0, when - time.monotonic()), self._offline_due, device)
+
+    def _offline_due(self, device: str) -> None:
+        """The grace of a device's will may be over (hub.presence): then it is an alert."""
+        client = self._client
+        if device not in self.wills.pending or client is None or client.closed:
+            return
+        connected = client.connected.is_set()
+        table = self.wills.expire(device, time.monotonic(), connected)
+        if table is None:
+            self._offline_check_at(max(self.wills.due(device), time.monotonic() + 0.5), device)
+            return
+        info = self.room.devices.get(device)
+        if info is not None and not info.online:
+            return
+        now = self.clock()
+        alerts = self.room.device_offline(device, now, table)
+        try:
+            self.log.append(Record.fact("device_offline", {"device": device, "table": table},
+                                        hub_time=now))
+        except StoreError as err:
+            log.critical("device_offline of %s not stored: %s", device, err)
+            self._rebuild_from_log()
+            return
+        self._publish_alerts(alerts)
+        self._publish_tables([table])
+        self._status_changed()
+
+    def _connection_changed(self, up: bool) -> None:
+        """On paho's network thread: the hub's own connection to the broker came (back) or
+        went; handled on the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._link_changed, up)
+
+    def _link_changed(self, up: bool) -> None:
+        client = self._client
+        if client is None or client.closed:
+            return
+        if not up:
+            log.warning("the hub lost its broker: device wills are held until %g s after it "
+                        "is back", self.offline_grace)
+            return
+        self.wills.reconnected(time.monotonic())
+        if client.connections <= 1:
+            return   # the first connection: run() publishes everything
+        self.stats.reconnections += 1
+        log.warning("the hub is connected to its broker again: every retained topic "
+                    "published again")
+        self.republish()
+        self._status_last = ""
+        self._send_status()
 
     def _command(self, account: str | None, payload: bytes, records: list[Record],
                  alerts: list[Alert], changed: set[str]) -> None:
@@ -737,11 +922,17 @@ class Hub:
         """What ``hub/status`` says while the hub runs."""
         position, digest = self.log.head()
         broken = self.chain.broken_at if self.chain is not None else None
+        with self._inbox_lock:
+            queued = len(self._inbox)
+        online = sum(1 for info in self.room.devices.values() if info.online)
         return HubStatus(online=True, started=self._started, tables=len(self.room.tables),
                          counters=HubCounters(self.stats.accepted, self.stats.duplicates,
-                                              self.stats.refused()),
+                                              self.stats.refused(), queued, online,
+                                              self.stats.gaps),
                          chain=f"{position}:{digest}",
-                         chain_broken=UNSET if broken is None else broken)
+                         chain_broken=UNSET if broken is None else broken,
+                         set_aside=list(self.set_aside) if self.set_aside else UNSET,
+                         log_behind=self.log_behind or UNSET)
 
     def _status_changed(self) -> None:
         """Republish ``hub/status`` soon: at once, or a second after the last time."""
@@ -766,6 +957,8 @@ class Hub:
             self._status_sent = time.monotonic()
             client.send(topic_hub_status(), payload, 1, True)
             self.stats.published += 1
+            if self.console is not None:
+                self.console.hub_changed(json.loads(payload))
 
     # Publishing ----------------------------------------------------------------------------
     def _retain(self, topic_name: str, payload: str, force: bool = False) -> None:
@@ -850,14 +1043,19 @@ class Hub:
             self._retain(topic_name, payload, force)
 
     def republish(self) -> None:
-        """Every retained view again (on start: a broker may have lost them)."""
+        """Every retained view again, and the resolved alerts cleared again (on start and
+        on every reconnection to the broker: a broker restarted may have lost them, or
+        restored an old save of them)."""
         self._publish_tables(self.room.tables, force=True)
         self._publish_scores(force=True)
         client = self._client
         if client is not None:
-            for alert in self.room.alerts.open():
-                client.send(topic_alert(alert.id),
-                            _view(AlertView, alert.to_json()), 1, True)
+            for alert in self.room.alerts:
+                if alert.is_open:
+                    client.send(topic_alert(alert.id),
+                                _view(AlertView, alert.to_json()), 1, True)
+                else:   # a broker restored from an old save may hold it still open
+                    client.send(topic_alert(alert.id), b"", 1, True)
 
 
 def _settle_memory() -> None:

@@ -28,6 +28,12 @@ in ``hub/status`` and ``tenace log verify --head POSITION:HASH`` checks a noted 
 of schema version 1 (no chain) is upgraded in place when opened: its chain is computed
 over the existing rows in one transaction, and the upgrade logged; no row is changed.
 
+Loss at the end (hub.logfile): after every commit the log notes its head beside the file,
+in ``events.sqlite3.head``; :attr:`EventLog.noted_head` is what that file said when the log
+was opened and :meth:`EventLog.behind` compares it with the log, so the hub can tell at start
+that acknowledged records are gone (a torn or missing ``-wal``, an old copy put back). A file
+cut short is refused with a message that says so (and by how much) before SQLite reads it.
+
 Exceptions::
 
     HubError
@@ -52,13 +58,14 @@ from types import TracebackType
 from typing import Any
 
 from hub.errors import HubError
+from hub.logfile import HeadFile, file_damage, read_head
 from wire.durability import Durability
 from wire.protocol import Envelope
 
 __all__ = [
     "GENESIS", "LOG_NAME", "SCHEMA_VERSION", "SOURCES", "ChainReport", "Durability", "EventLog",
-    "HubError", "Record", "SchemaVersionError", "StoreError", "StoredRecord", "chain_hash",
-    "new_event_id", "parse_head", "verify_data",
+    "HubError", "LogLoss", "Record", "SchemaVersionError", "StoreError", "StoredRecord",
+    "chain_hash", "log_head", "new_event_id", "parse_head", "verify_data",
 ]
 
 log = logging.getLogger(__name__)
@@ -177,6 +184,27 @@ class ChainReport:
                 f"({self.records} records, head {position}:{digest})")
 
 
+@dataclass(frozen=True, slots=True)
+class LogLoss:
+    """The log is behind the head noted beside it (:meth:`EventLog.behind`): ``noted`` was
+    the head after the last commit the hub made, ``head`` is the log's now; ``missing``
+    records are gone from its end (0 when the record at the noted position differs)."""
+
+    noted: tuple[int, str]
+    head: tuple[int, str]
+    missing: int
+
+    def __str__(self) -> str:
+        if self.missing:
+            return (f"the log ends at record {self.head[0]} but the hub had written up to "
+                    f"record {self.noted[0]} (noted in {LOG_NAME}.head): the last "
+                    f"{self.missing} acknowledged record{'s are' if self.missing != 1 else ' is'}"
+                    " missing (the end of the -wal lost, or a copy without its -wal)")
+        return (f"the record at position {self.noted[0]} is not the one the hub wrote there "
+                f"(noted in {LOG_NAME}.head): the log's end was lost and written again, "
+                "or another log was put in its place")
+
+
 def new_event_id(prefix: str = "hub") -> str:
     """A fresh id for a hub or director fact. The ``:`` is outside the device id alphabet
     (``[A-Za-z0-9_.-]``), so it never collides with an envelope id."""
@@ -277,7 +305,7 @@ class EventLog:
     """
 
     def __init__(self, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-                 verify: bool = True, upgrade: bool = True):
+                 verify: bool = True, upgrade: bool = True, note_head: bool = True):
         try:
             self.durability = Durability(durability)
         except ValueError:
@@ -287,11 +315,20 @@ class EventLog:
         self.path = str(path)
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._note_head = note_head and not self._memory
+        self._head_file: HeadFile | None = None   # opened at the first commit
+        self.noted_head: tuple[int, str] | None = None   # events.sqlite3.head when opened
         if not self._memory:
             file = Path(path)
             if file.is_dir():
                 raise StoreError(self.path, f"is a directory, not an event log (the hub keeps "
                                             f"its log in {file / LOG_NAME})")
+            damage = file_damage(file) if file.is_file() else None
+            if damage is not None:
+                raise StoreError(self.path, f"the event log {damage}. Nothing was changed: "
+                                            "`tenace log salvage` copies what can be read "
+                                            "to a new file")
+            self.noted_head = read_head(file)
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:
@@ -310,15 +347,17 @@ class EventLog:
 
     @classmethod
     def open(cls, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-             verify: bool = True, upgrade: bool = True) -> EventLog:
+             verify: bool = True, upgrade: bool = True, note_head: bool = True) -> EventLog:
         """Open the log at ``path``, creating it (and its directory) when it does not exist.
 
         An existing file that is not a readable Tenace event log raises StoreError and is left
         untouched; ``verify`` also runs SQLite's ``quick_check`` over the whole file. A log of
         schema version 1 is upgraded (its hash chain computed, module docstring), or, with
-        ``upgrade=False``, refused with SchemaVersionError and left as it is.
+        ``upgrade=False``, refused with SchemaVersionError and left as it is. ``note_head``:
+        write the head beside the file after each commit (module docstring).
         """
-        return cls(path, durability=durability, verify=verify, upgrade=upgrade)
+        return cls(path, durability=durability, verify=verify, upgrade=upgrade,
+                   note_head=note_head)
 
     @classmethod
     def memory(cls) -> EventLog:
@@ -429,6 +468,9 @@ class EventLog:
     def close(self) -> None:
         """Close the file (idempotent). Every returned append is already durable."""
         with self._lock:
+            if self._head_file is not None:
+                self._head_file.close()
+                self._head_file = None
             if self._conn is not None:
                 conn, self._conn = self._conn, None
                 try:
@@ -485,6 +527,8 @@ class EventLog:
                     else:
                         positions.append(None)
                 conn.execute("COMMIT")
+                if self._note_head and any(p is not None for p in positions):
+                    self._write_head((last, previous))
             except BaseException as err:
                 if conn.in_transaction:
                     try:
@@ -497,6 +541,16 @@ class EventLog:
                     raise StoreError(self.path, f"cannot append {what}: {err}") from err
                 raise
             return positions
+
+    def _write_head(self, head: tuple[int, str]) -> None:
+        """Note the head beside the file (after the commit: a failure here loses nothing,
+        it only weakens the check at the next start, and is logged)."""
+        try:
+            if self._head_file is None:
+                self._head_file = HeadFile(self.path)
+            self._head_file.write(head, durable=self.durability is Durability.POWER)
+        except OSError as err:
+            log.error("%s: the log's head not noted beside it: %s", self.path, err)
 
     # Reading ---------------------------------------------------------------------------
 
@@ -550,6 +604,20 @@ class EventLog:
         the log is empty. Noted elsewhere, it shows later whether records were removed."""
         rows = self._query("SELECT position, hash FROM chain ORDER BY position DESC LIMIT 1")
         return (int(rows[0][0]), str(rows[0][1])) if rows else (0, GENESIS)
+
+    def behind(self) -> LogLoss | None:
+        """Whether the log lacks records the hub had written (module docstring): compares
+        :attr:`noted_head` with the log; None when it holds them (or nothing was noted)."""
+        noted = self.noted_head
+        if noted is None or noted[0] == 0:
+            return None
+        head = self.head()
+        if head[0] < noted[0]:
+            return LogLoss(noted, head, noted[0] - head[0])
+        rows = self._query("SELECT hash FROM chain WHERE position = ?", (noted[0],))
+        if not rows or rows[0][0] != noted[1]:
+            return LogLoss(noted, head, 0)
+        return None
 
     def verify(self, head: tuple[int, str] | None = None) -> ChainReport:
         """Walk the hash chain from the first record; the report names the first position
@@ -618,6 +686,13 @@ class EventLog:
         return [_stored(row) for row in reversed(rows)]
 
 
+def log_head(log_: EventLog) -> tuple[int, str]:
+    """``(count, head hash)``: how many records the log holds and the hash of the last one
+    (positions run 1, 2, 3... without gaps, so the count is the head's position). What a
+    device's last acknowledged record can be checked against."""
+    return log_.head()
+
+
 def parse_head(text: str) -> tuple[int, str]:
     """``POSITION:HASH`` (as ``hub/status`` and :class:`ChainReport` print a head) as a pair;
     ValueError names what is wrong."""
@@ -630,9 +705,10 @@ def parse_head(text: str) -> tuple[int, str]:
 
 
 def verify_data(data: Path | str, head: tuple[int, str] | None = None) -> ChainReport:
-    """Verify the event log of a hub's data directory, changing nothing (``tenace log
-    verify``): a missing log, one that is not a Tenace log, or a version 1 log (not chained
-    yet) raises StoreError."""
+    """Walk the hash chain of the event log of a hub's data directory, changing no record
+    (``tenace log verify`` says more, and reads a copy: hub.logcheck.diagnose): a missing
+    log, one that is not a Tenace log, or a version 1 log (not chained yet) raises
+    StoreError."""
     folder = Path(data)
     file = folder / LOG_NAME if folder.is_dir() else folder
     if not file.is_file():

@@ -186,33 +186,80 @@ def _accounts(args: argparse.Namespace) -> int:
 
 
 def _add_log_parser(sub: Any) -> None:
-    """``tenace log verify``: the hub's event log checked without the hub (hub.store)."""
+    """``tenace log verify | backup | salvage``: the hub's event log checked, copied and
+    rescued without the hub (hub.logcheck)."""
     logs = sub.add_parser(
-        "log", help="the hub's event log: verify its hash chain",
-        description="Jobs on the event log a hub keeps in its data directory.")
+        "log", help="the hub's event log: verify, backup, salvage",
+        description="Jobs on the event log a hub keeps in its data directory "
+                    "(events.sqlite3, its -wal and its .head).")
     jobs = logs.add_subparsers(dest="job", required=True, metavar="JOB")
     verify = jobs.add_parser(
-        "verify", help="walk the hash chain; exit 0 intact, 1 broken, 2 unreadable",
-        description="Walk the log's hash chain and print the first position where a record "
-                    "was changed, inserted or removed. Reads only. Exit status: 0 intact, "
-                    "1 broken, 2 no log or not readable (or not chained yet: schema 1).")
-    verify.add_argument("--data", required=True, metavar="DIR",
-                        help="the hub's data directory (or the log file itself)")
+        "verify", help="find what is wrong; exit 0 sound, 1 damaged, 2 unreadable",
+        description="Say precisely what is wrong with the log: the file truncated, the -wal "
+                    "ending with a torn transaction, records missing at the end against the "
+                    "head the hub noted (a lost or forgotten -wal), the hash chain broken at "
+                    "record N (a record changed, inserted or removed). Reads only (from a "
+                    "copy). Exit status: 0 sound, 1 damaged, 2 no log or not readable (or "
+                    "not chained yet: schema 1).")
     verify.add_argument("--head", metavar="POSITION:HASH",
                         help="a chain head noted earlier (hub/status): the log must still "
                              "hold it, so records removed from the end are seen too")
     verify.set_defaults(run=_log_verify)
+    backup = jobs.add_parser(
+        "backup", help="an online backup (safe while the hub runs), verified after",
+        description="Copy the log through SQLite's backup API into a new, self-contained "
+                    "file (what the -wal holds included), then check the copy: SQLite's "
+                    "integrity check, the hash chain, the head. Safe while the hub runs. "
+                    "Copying events.sqlite3 alone is NOT a backup: it misses what is still "
+                    "in events.sqlite3-wal.")
+    backup.add_argument("target", help="the backup file to write (must not exist)")
+    backup.set_defaults(run=_log_backup)
+    salvage = jobs.add_parser(
+        "salvage", help="copy every readable, chain-valid record to a new log",
+        description="Read what can be read of a damaged log (truncated, pages unreadable, "
+                    "records changed) and copy every record whose hash holds, in order, into "
+                    "a new log; list every record lost and why. The damaged log is only "
+                    "read. Exit status 0 nothing lost, 1 records lost.")
+    salvage.add_argument("target", help="the new log file to write (must not exist)")
+    salvage.set_defaults(run=_log_salvage)
+    for job in (verify, backup, salvage):
+        job.add_argument("--data", required=True, metavar="DIR",
+                         help="the hub's data directory (or the log file itself)")
 
 
 def _log_verify(args: argparse.Namespace) -> int:
-    from hub.store import StoreError, parse_head, verify_data
+    from hub.logcheck import diagnose
+    from hub.store import StoreError, parse_head
     try:
         head = None if args.head is None else parse_head(args.head)
-        report = verify_data(args.data, head)
+        found = diagnose(args.data, head)
     except (StoreError, ValueError) as err:
         raise commands.CommandError(str(err)) from err
-    print(report)
-    return 0 if report.intact else 1
+    print("\n".join(found.lines()))
+    if not found.readable:
+        return 2
+    return 0 if found.sound else 1
+
+
+def _log_backup(args: argparse.Namespace) -> int:
+    from hub.logcheck import backup
+    from hub.store import StoreError
+    try:
+        print(backup(args.data, args.target))
+    except StoreError as err:
+        raise commands.CommandError(str(err)) from err
+    return 0
+
+
+def _log_salvage(args: argparse.Namespace) -> int:
+    from hub.logcheck import salvage
+    from hub.store import StoreError
+    try:
+        done = salvage(args.data, args.target)
+    except StoreError as err:
+        raise commands.CommandError(str(err)) from err
+    print("\n".join(done.lines()))
+    return 1 if done.lost else 0
 
 
 def _add_devices_parser(sub: Any) -> None:

@@ -24,7 +24,8 @@ from typing import Any
 
 from tenace.commands import CommandError
 
-__all__ = ["demo_director", "hub", "running_hub", "setup_from_args"]
+__all__ = ["demo_director", "hub", "hub_status", "running_hub", "setup_from_args",
+           "status_lines"]
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,9 @@ def _broker(url: str | None, listen: tuple[str, int], accounts: Path | None = No
 def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] | None,
               durability: str = "process", client_id: str = "tenace-hub",
               double_dummy: bool = True, bridgemate: tuple[str, int] | None = None,
-              console_options: dict[str, Any] | None = None) -> Any:
+              console_options: dict[str, Any] | None = None,
+              clock_tolerance: float | bool | None = None,
+              offline_grace: float | None = None) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -108,9 +111,11 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
     try:
         store = (data_log(None) if data is None else
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
+        more: dict[str, Any] = {} if offline_grace is None else {
+            "offline_grace": offline_grace}
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
                    client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate,
-                   console_options=console_options)
+                   console_options=console_options, clock_tolerance=clock_tolerance, **more)
     except (HubError, WireError) as err:
         raise CommandError(str(err)) from err
 
@@ -190,7 +195,9 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
 
 
 def hub(args: argparse.Namespace) -> int:
-    """``tenace hub``: serve until interrupted."""
+    """``tenace hub``: serve until interrupted (``tenace hub status``: :func:`hub_status`)."""
+    if args.job == "status":
+        return hub_status(args)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     setup = None
@@ -221,7 +228,8 @@ def hub(args: argparse.Namespace) -> int:
         hub_url = url if credentials is None else credentials.url(url)
         hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
-                         console_options=options)
+                         console_options=options, clock_tolerance=args.clock_tolerance,
+                         offline_grace=args.offline_grace)
         for line in hub_.setup.summary():
             print(line)
         shown = url.rsplit("@", 1)[-1] if "@" in url else url  # never the password
@@ -373,7 +381,12 @@ def add_hub_parser(sub: Any) -> None:
         description="Run the hub. Without --broker it starts an embedded MQTT broker. "
                     "--data holds the append-only event log: on start the hub rebuilds every "
                     "table from it. A new event needs --event FILE.toml or --tables N.")
-    p.add_argument("--broker", help="external broker URL, e.g. mqtt://user:pass@host:1883")
+    p.add_argument("job", nargs="?", choices=["run", "status"], default="run",
+                   help="run (default): run the hub; status: print a running hub's counters "
+                        "from its retained hub/status (the console may be off)")
+    p.add_argument("--broker", help="external broker URL, e.g. mqtt://user:pass@host:1883 "
+                                    "(status: the hub's broker, default "
+                                    "mqtt://127.0.0.1:1883)")
     p.add_argument("--listen",
                    help="where the embedded broker listens (default 0.0.0.0:1883, or "
                         "0.0.0.0:8883 with TLS)")
@@ -419,9 +432,103 @@ def add_hub_parser(sub: Any) -> None:
                    help="answer the Bridgemate Data Connector API (BCS 5) for a scoring "
                         "program: it sets the event up (default off; port 5079, host "
                         "127.0.0.1)")
+    p.add_argument("--clock-tolerance", type=_tolerance, metavar="SECONDS|off",
+                   help="how far a device's clock may be from the hub's (default: the "
+                        "event's, 120 s unless its file says otherwise; off: no check)")
+    p.add_argument("--offline-grace", type=float, metavar="SECONDS",
+                   help="how long a device that dropped off has to come back before the "
+                        "director is alerted (default 15; a broker restart drops them all)")
+    st = p.add_argument_group("tenace hub status")
+    st.add_argument("--account", default="scorer",
+                    help="the account to read hub/status with (default scorer; its password "
+                         "from the --broker URL or the keyring, TENACE_MQTT_KEYRING). An "
+                         "account connects once: a program connected with it is dropped for "
+                         "a moment (it reconnects); director.watch avoids that")
+    st.add_argument("--timeout", type=float, default=5.0,
+                    help="seconds to wait for the retained status (default 5)")
+    st.add_argument("--json", action="store_true", help="print the status as received")
     add_event_arguments(p)
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(run=hub)
+
+
+def _tolerance(text: str) -> float | bool:
+    """``--clock-tolerance``: seconds (> 0), or off (False)."""
+    if text.strip().lower() in ("off", "false", "no"):
+        return False
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds or off, not {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, or off, not {text!r}")
+    return value
+
+
+def hub_status(args: argparse.Namespace) -> int:
+    """``tenace hub status``: the retained ``hub/status`` of a running hub, read with the
+    scorer's (or ``--account``'s) credentials, printed (the console may be off). Exit 0
+    online, 1 offline or nothing retained, 2 no broker."""
+    import json
+    import queue
+
+    from wire.errors import MqttError
+    from wire.mqtt import MqttClient
+    from wire.protocol import topic_hub_status
+
+    url = args.broker or "mqtt://127.0.0.1:1883"
+    try:
+        with MqttClient(url, args.account, clean_session=True) as client:
+            client.wait_connected(args.timeout)
+            client.subscribe(topic_hub_status(), 1, timeout=args.timeout)
+            try:
+                message = client.messages.get(timeout=args.timeout)
+            except queue.Empty:
+                print("no hub/status retained on this broker: no hub has run here")
+                return 1
+    except MqttError as err:
+        raise CommandError(str(err)) from err
+    text = message.payload.decode("utf-8", "replace")
+    if args.json:
+        print(text)
+    else:
+        try:
+            print("\n".join(status_lines(json.loads(text))))
+        except (ValueError, AttributeError, TypeError):
+            print(text)
+            return 1
+    return 0 if '"online":true' in text.replace(" ", "") else 1
+
+
+def status_lines(status: dict[str, Any]) -> list[str]:
+    """``hub/status`` (wire.views.HubStatus) as lines for a person."""
+    import time
+
+    if not status.get("online"):
+        return ["hub offline"]
+    started = status.get("started")
+    lines = ["hub online" + ("" if started is None else " since " + time.strftime(
+        "%Y-%m-%d %H:%M:%S", time.localtime(float(started)))) + (
+        f", {status['tables']} tables" if "tables" in status else "")]
+    counters = status.get("counters") or {}
+    if counters:
+        lines.append(f"events accepted {counters.get('accepted', 0)}, duplicates "
+                     f"{counters.get('duplicates', 0)}, sequence gaps {counters.get('gaps', 0)}")
+        lines.append(f"queue {counters.get('queue', 0)}, devices online "
+                     f"{counters.get('devices', 0)}")
+        refused = counters.get("refused") or {}
+        lines.append("refused: " + (", ".join(f"{code} {n}" for code, n in refused.items())
+                                    or "none"))
+    if "chain" in status:
+        lines.append(f"log head {status['chain']}")
+    if "chain_broken" in status:
+        lines.append(f"LOG: hash chain broken at record {status['chain_broken']}")
+    if status.get("set_aside"):
+        lines.append("LOG: records set aside (not applied): "
+                     + ", ".join(str(p) for p in status["set_aside"]))
+    if status.get("log_behind"):
+        lines.append(f"LOG: {status['log_behind']} acknowledged records were missing at start")
+    return lines
 
 
 def add_event_arguments(p: argparse.ArgumentParser, *, tables: int | None = None) -> None:

@@ -277,7 +277,9 @@ class MqttClient:
     :attr:`messages`; to ``loop.call_soon_threadsafe(on_message, message)`` when
     ``on_message`` and ``loop`` are both given; to ``on_message(message)`` on paho's network
     thread when only ``on_message`` is (it must return quickly). paho acknowledges a QoS 1 message
-    once it is handed over.
+    once it is handed over. ``on_connection(up)`` is called on the network thread when a
+    (re)connection is complete (resubscribed, birth sent: ``True``) and when the connection
+    is lost (``False``; not after :meth:`close`).
     """
 
     def __init__(self, url: str, client_id: str, *, will: Will | None = None,
@@ -285,7 +287,8 @@ class MqttClient:
                  keepalive: int = 30, reconnect_delay: tuple[float, float] = (0.5, 30.0),
                  on_message: Callable[[Message], None] | None = None,
                  loop: asyncio.AbstractEventLoop | None = None, start: bool = True,
-                 ca_file: str | os.PathLike[str] | None = None):
+                 ca_file: str | os.PathLike[str] | None = None,
+                 on_connection: Callable[[bool], None] | None = None):
         self.address = parse_url(url if ca_file is None else with_ca(url, ca_file))
         self.url = url
         if not client_id and not clean_session:
@@ -302,6 +305,7 @@ class MqttClient:
         self._refused: str | None = None  # TLS refused: waiting longer will not help
         self._answered = False  # a CONNACK on this connection
         self._on_message = on_message
+        self._on_connection = on_connection
         self._loop = loop
         self._lock = threading.Lock()
         self._subscriptions: dict[str, int] = {}
@@ -509,6 +513,15 @@ class MqttClient:
             self._publish(topic, payload, qos, retain)
         self.connections += 1
         self.connected.set()
+        self._connection_changed(True)
+
+    def _connection_changed(self, up: bool) -> None:
+        """Tell ``on_connection`` (on the network thread: it must return quickly)."""
+        if self._on_connection is not None:
+            try:
+                self._on_connection(up)
+            except Exception:  # nothing may kill the network thread
+                log.exception("%s: on_connection failed", self)
 
     def _handle_subscribe(self, client: paho.Client, userdata: Any, mid: int,
                           reason_codes: list[Any], properties: Any) -> None:
@@ -552,6 +565,7 @@ class MqttClient:
         self._resubscribe_mid = None
         if not self._closed:
             log.warning("%s: connection lost (%s), reconnecting", self, reason_code)
+            self._connection_changed(False)
 
     def _handle_connect_fail(self, client: paho.Client, userdata: Any) -> None:
         # paho calls this inside its ``except OSError`` block: the error is the one handled.

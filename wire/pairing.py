@@ -232,7 +232,7 @@ def _pinned_authority(request: PairingRequest, timeout: float) -> str:
                                   headers={"Accept": "application/x-pem-file"})
     try:
         with urllib.request.urlopen(http, timeout=timeout, context=unchecked) as response:
-            pem = response.read(64 * 1024).decode("ascii")
+            pem: str = response.read(64 * 1024).decode("ascii")
     except urllib.error.HTTPError as err:
         err.close()
         raise PairingFailed("ca_mismatch", f"{request.hub} gives no certificate authority "

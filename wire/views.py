@@ -62,7 +62,7 @@ AlertKind = Literal[
     "hand_not_dealt", "rotated_board", "hands_exchanged", "hand_differs", "foreign_card",
     "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
-    "board_markings", "device_overreach", "pairing_failures",
+    "board_markings", "device_overreach", "pairing_failures", "log_damage",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 
@@ -422,11 +422,17 @@ class HubCounters(Struct, frozen=True):
     """What the hub has taken since it started: events ``accepted`` (logged), ``duplicates``
     (acknowledged again, not logged), and every message ``refused``, by its reason code (the
     reply's ``code`` for an event; for a command, a presence or a topic the code the hub's
-    log line gives)."""
+    log line gives); ``queue``: messages received and not yet handled when the status was
+    made; ``devices``: table devices online (their status says so, or they sent an event
+    since); ``gaps``: accepted events whose ``seq`` skipped numbers after the device's last
+    accepted one (a rejected event leaves one; docs/protocol.md section 6)."""
 
     accepted: int
     duplicates: int
     refused: dict[str, int]
+    queue: int = 0
+    devices: int = 0
+    gaps: int = 0
 
 
 class HubStatus(View, frozen=True):
@@ -434,7 +440,12 @@ class HubStatus(View, frozen=True):
     While it runs the hub republishes it, at most once a second, with its ``counters`` and
     the head of its event log's hash chain (``chain``, ``POSITION:HASH``: noted, it shows
     later whether records were removed; ``chain_broken``: the first position where the
-    chain did not hold when the hub started, left out when it held)."""
+    chain did not hold when the hub started, left out when it held). ``set_aside``: the
+    positions of logged records the hub could not apply when it rebuilt the room (kept in
+    the log, left out of the room, shown to the director); ``log_behind``: how many records
+    the log lacked when the hub started, against the head the hub had noted beside it
+    (``events.sqlite3.head``): acknowledged events lost with the log's end or its ``-wal``.
+    Both are left out when there is nothing to say."""
 
     online: bool
     started: Number | UnsetType = UNSET
@@ -442,6 +453,8 @@ class HubStatus(View, frozen=True):
     counters: HubCounters | UnsetType = UNSET
     chain: str | UnsetType = UNSET
     chain_broken: int | UnsetType = UNSET
+    set_aside: list[int] | UnsetType = UNSET
+    log_behind: int | UnsetType = UNSET
 
 
 class DeviceStatus(View, frozen=True):

@@ -116,6 +116,7 @@
     source.addEventListener("table", (ev) => onTable(JSON.parse(ev.data)));
     source.addEventListener("alert", (ev) => onAlert(JSON.parse(ev.data)));
     source.addEventListener("clock", (ev) => onClock(JSON.parse(ev.data)));
+    source.addEventListener("hub", (ev) => renderHub(JSON.parse(ev.data)));
   }
 
   function setLink(up) {
@@ -138,6 +139,7 @@
       }
     }
     onClock(room.clock);
+    if (room.hub) renderHub(room.hub);
     renderMap();
     renderFeed();
     if (fresh) beep();
@@ -269,6 +271,20 @@
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
     $("map-summary").textContent = Object.keys(STATUS_TEXT)
       .filter((s) => counts[s]).map((s) => counts[s] + " " + STATUS_TEXT[s]).join(" · ");
+  }
+
+  // The hub's counters (hub/status) and what it found wrong with its log ------------------
+  function renderHub(status) {
+    const c = status.counters || {};
+    const refused = Object.entries(c.refused || {}).map(([code, n]) => code + " " + n);
+    const parts = [
+      "events " + (c.accepted || 0), "duplicates " + (c.duplicates || 0),
+      "refused " + (refused.length ? refused.join(", ") : "0"), "gaps " + (c.gaps || 0),
+      "queue " + (c.queue || 0), "devices online " + (c.devices || 0)];
+    if (status.chain_broken) parts.push("LOG CHAIN BROKEN at " + status.chain_broken);
+    if (status.set_aside) parts.push("LOG RECORDS SET ASIDE: " + status.set_aside.join(", "));
+    if (status.log_behind) parts.push("LOG LOST " + status.log_behind + " RECORDS");
+    $("hub-counters").textContent = "Hub: " + parts.join(" · ");
   }
 
   function renderLegend() {

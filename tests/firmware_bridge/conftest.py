@@ -115,7 +115,7 @@ class MitchellSetup:
 def hub_url(mosquitto: Mosquitto, tmp_path: Path) -> Iterator[str]:  # noqa: F811
     """A hub on Mosquitto for the Mitchell above: yields the broker's URL."""
     hub = Hub(data_log(tmp_path / "hub"), url=mosquitto.url, setup=MitchellSetup(),
-              setup_loader=lambda _: MitchellSetup(), tick_seconds=0.2)
+              setup_loader=lambda _: MitchellSetup(), tick_seconds=0.2, offline_grace=0.5)
     with HubRunner(hub):
         yield mosquitto.url
 

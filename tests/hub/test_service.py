@@ -177,7 +177,8 @@ def test_restart_rebuilds_every_table_and_republishes_its_state(broker_url: str,
 
 def test_a_device_gone_offline_is_reported_to_the_director(broker_url: str,
                                                            tmp_path: Path) -> None:
-    with HubRunner(hub_on(broker_url, tmp_path)), Observer(broker_url) as director:
+    with HubRunner(hub_on(broker_url, tmp_path, offline_grace=0.5)), \
+            Observer(broker_url) as director:
         status = "tenace/v1/t/A2/dev/A2-tab/status"
         tablet = MqttClient(broker_url, "A2-tab", will=(status, '{"online":false}', 1, True),
                             birth=(status, '{"online":true}', 1, True)).wait_connected()
