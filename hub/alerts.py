@@ -73,6 +73,7 @@ class HubKind(StrEnum):
     DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
     BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
     DEVICE_OVERREACH = "device_overreach"          # a device acted beyond its role (hub.roles)
+    READS_UNRESOLVED = "reads_unresolved"          # a card not read, the table not answering
 
 
 # The rectifications the Laws give the director for the hub's own findings.

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from bridgecore.board import Board
-from bridgecore.cards import Seat, Side
+from bridgecore.cards import Card, Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
@@ -38,6 +38,7 @@ from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
+from hub.reads import CardReads, ReadState
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import (
     SEATS,
@@ -70,7 +71,7 @@ _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.BOARD_ALREADY_PLAYED.value: "board_already_played"}
 
 
-class TableState(PocketReads):
+class TableState(PocketReads, CardReads):
     """One table of the room: seated pairs, the board in play, every board played here."""
 
     def __init__(self, table_id: str, context: TableContext, *, round: int = 1,
@@ -79,6 +80,10 @@ class TableState(PocketReads):
         self.context = context
         self.round = round
         self.strict = strict
+        self.tapping_only = False     # the director's: reader cards logged, not played
+        self.reader_errors: dict[str, dict[str, int]] = {}   # seat -> kind -> count
+        self._how_sure: str | None = None    # said in the alerts of reads settled late
+        self._read_states: dict[tuple[int, int], ReadState] = {}
         # side -> (pair, players, device time, round of the check-in)
         self.seated: dict[Side, tuple[int, list[Any], float, int]] = {}
         self.sitting: Sitting | None = None
@@ -87,7 +92,7 @@ class TableState(PocketReads):
             "checkin": self._checkin, "board": self._board, "hand": self._hand,
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
             "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
-            "director_call": self._director_call,
+            "director_call": self._director_call, "answer": self.answer,
         }
 
     # Entry point --------------------------------------------------------------------------
@@ -138,6 +143,8 @@ class TableState(PocketReads):
         data = irr.to_json()
         data.pop("options", None)
         data.update(facts or {})
+        if self._how_sure is not None:   # a read settled late, or a pocket in doubt (hub.reads)
+            data.setdefault("sure", self._how_sure)
         return self._alert(key, t, irr.kind.value, irr.law,
                            seats=() if irr.seat is None else (irr.seat,), call=irr.call,
                            trick=irr.trick, occurred=irr.time,
@@ -485,28 +492,43 @@ class TableState(PocketReads):
                 "before the first call)", facts={"card": str(card), "calls_made":
                                                  len(board.auction)},
                 options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
+        if not self.strict:   # what the read or tap means: hub.reads
+            if not play.history and self.read_state(s).sweeps:
+                early = self.sweeps_unanswered(s, t)
+                out = self.read_card(env, t, seat, card)
+                return replace(out, alerts=[a for a in early if a is not None] + out.alerts)
+            return self.read_card(env, t, seat, card)
         source = s.card_source.get(card)
         if source is not None and source[0] is seat and source[1] != env.device:
             # the reader and the tablet both report the card: played once (the last too)
             return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
         if play.is_complete:
             return self._reject(env, t, "wrong_state", "all 13 tricks are played")
+        turn = play.turn
+        if turn is None:
+            return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
+        if seat is not turn:
+            return self._reject(env, t, "not_your_turn",
+                                f"it is {turn.name.title()}'s turn to play")
+        try:
+            board.play_card(seat, card, env.time)
+        except IllegalPlayError as err:
+            return self._reject(env, t, "illegal_play", str(err))
+        board.pop()   # a legal card reveals nothing: recorded below like any other
+        return self._ack(env, t, True, self._push_card(seat, card, env.time, env.device, t))
+
+    def _push_card(self, seat: Seat, card: Card, time: float, device: str,
+                   t: float) -> list[Alert | None]:
+        """Record ``card`` played by ``seat`` (hub.reads decided what the report means) and
+        the alerts of what it reveals."""
+        s = self.sitting
+        assert s is not None
+        board = s.board
+        play = board.play
+        assert play is not None
         before = play.irregularities
-        if self.strict:
-            turn = play.turn
-            if turn is None:
-                return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
-            if seat is not turn:
-                return self._reject(env, t, "not_your_turn",
-                                    f"it is {turn.name.title()}'s turn to play")
-            try:
-                board.play_card(seat, card, env.time)
-            except IllegalPlayError as err:
-                return self._reject(env, t, "illegal_play", str(err))
-            found: tuple[Irregularity, ...] = ()  # a legal card reveals nothing
-        else:
-            found = board.push_card(seat, card, env.time)
-        s.card_source[card] = (seat, env.device)
+        found = board.push_card(seat, card, time)
+        s.card_source[card] = (seat, device)
         alerts: list[Alert | None] = []
         base = self._base()
         now = play.irregularities
@@ -530,8 +552,11 @@ class TableState(PocketReads):
                 key = f"{base}:{irr.kind.value}:{len(play.history)}"
                 s.play_keys[first + j] = key
                 alerts.append(self._irregularity_alert(key, irr, t))
+        doubt = self.read_state(s).sweeps.get(seat, 0)
+        if doubt >> card.index & 1:   # the card a sweep may have missed: it was there
+            alerts += self.sweep_completed(s, seat, 1 << card.index, t)
         alerts += self._after(s, t)
-        return self._ack(env, t, True, alerts)
+        return alerts
 
     def _not_in_hand(self, s: Sitting, irr: Irregularity, seat: Seat, t: float) -> Alert | None:
         play = s.board.play
@@ -832,6 +857,9 @@ class TableState(PocketReads):
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
                                 "status": claim.status.value}
+        prompts = self.prompts()
+        if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
+            out["prompts"] = prompts
         if s.over:
             out["result"] = self.result(s)
             out["confirmed"] = any(ok for ok, _ in s.confirmations.values())
