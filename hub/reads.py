@@ -13,20 +13,21 @@ events by the game record through it too):
   trick shown again, the tablet's tap of a card the reader read: one card);
 * a reader's card that the seat on turn holds is **that seat's card**, whatever zone read
   it (a cross-read: counted for the reader that read it, no alert);
-* a card (read or tapped) of the seat after the one on turn (or of any seat, the trick's
-  last card awaited: its lead to the next trick), while the table's readers are in use,
-  may be a play out of turn (57) or the card of the seat on turn missed by its reader:
+* a card (read or tapped) of another seat than the one on turn, while the table's readers
+  are in use, may be a play or lead out of turn (53-57) or the card of the seat on turn
+  (and the next) missed or read late:
   it is **held**, and the table asked "tap the card South played to trick 5"
   (a prompt in the table's public state). The answer (an ``answer`` event) places the
   missing card, and the held ones after it; "South had not played" confirms the play out
-  of turn. Without an answer, the skipped seat's own card arriving and the trick going on
-  settles it as recorded: the play out of turn goes to the director (``sure``: the table
-  did not answer). A missing card that is certain (the seat's last card) is placed at once;
+  of turn. Without an answer, the skipped seat's own card arriving and another card after
+  it (the trick going on) settles it as recorded: the play or lead out of turn goes to the
+  director within the trick (``sure``: the table did not answer). A missing card that is certain (the seat's last card) is placed at once;
 * a reader's card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
-* anything else is recorded as it comes: a true revoke, a true lead out of turn (two seats
-  skipped), a card not in hand are detected at once.
+* anything else is recorded as it comes: a true revoke, a card not in hand are detected at
+  once; with no reader in use (tapping only, or none read this board) a play or lead out of
+  turn too.
 
 With the table switched to tapping only (the director's ``tapping_only``), reader cards are
 logged and counted, not played. Each reader's errors are counted (:attr:`reader_errors`,
@@ -181,9 +182,12 @@ class CardReads:
         if turn is None:
             return self._push(h, t)
         holder = self._holder(s, h.card)
-        if h.reader and holder is not None and holder is not h.seat:
+        if (h.reader and holder is not None and holder is not h.seat
+                and (holder is turn or h.seat is not turn)):
+            # Read at the wrong zone: the card is its holder's (the seat on turn leading or
+            # playing a card another seat holds is a card not in his hand, 87, not this).
             self.count_error(h.zone, "cross")
-            h.seat = holder   # read at the wrong zone: the card is its holder's
+            h.seat = holder
         trick = len(play.completed_tricks) + 1
         told = rs.answers.get((turn, trick))
         if told is not None and (h.seat is not turn or h.card != told) \
@@ -202,10 +206,7 @@ class CardReads:
             return self._push(h, t)
         current = play.current_trick
         cards = () if current is None else current.cards
-        # The seat after the one on turn, or, the trick's last card missing, whoever may
-        # have won it and led to the next.
-        next_up = h.seat is turn.lho or len(cards) == 3
-        if (self._readers_live(s, rs) and next_up and holder in (h.seat, None)
+        if (self._readers_live(s, rs) and holder in (h.seat, None)
                 and not any(x is turn for x, _ in cards)):
             last = play.remaining(turn)
             if len(last) == 1 and s.has_record:
@@ -260,8 +261,10 @@ class CardReads:
         assert rs.missing is not None
         seat, _ = rs.missing
         held = rs.held
-        came = any(h.seat is seat or self._holder(s, h.card) is seat for h in held[1:])
-        if (rs.suspect and len(held) >= 3) or (not rs.suspect and came and len(held) >= 3):
+        # The skipped seat's own card came, and another after it: the trick went on.
+        came = next((i for i, h in enumerate(held) if i and (
+            h.seat is seat or self._holder(s, h.card) is seat)), None)
+        if (rs.suspect and len(held) >= 3) or (came is not None and len(held) > came + 1):
             return self._release(s, rs, t, "likely: the table did not answer (a read may "
                                  "have been late)")
         if len(held) >= UNANSWERED_AFTER and not rs.told:
@@ -303,7 +306,8 @@ class CardReads:
     # The table's answer ----------------------------------------------------------------------
     def answer(self, env: Envelope, t: float) -> Outcome:
         """``answer``: the table's answer to a prompt: the card a seat played to a trick
-        (``card`` null: it had not played), or cards a pocket holds that its reader missed."""
+        (``card`` null: it had not played; ``place``: its place in the trick, when it came
+        after cards played out of turn), or cards a pocket holds that its reader missed."""
         s = self.sitting
         if s is None:
             return self._reject(env, t, "wrong_state", "no board on the table")
@@ -328,9 +332,19 @@ class CardReads:
             late = [h for h in held if h.card == card]
             rest = [h for h in held if h.card != card]
             self.count_error(seat, "late" if late else "missed")
-            alerts = self._push(Held(seat, card, (late[0].time if late else held[0].time),
-                                     env.device, False, seat), t)
-            return self._ack(env, t, True, alerts + self._replace(s, rs, rest, t))
+            # ``place``: the card's place in the trick, when the players say it came after
+            # cards of seats out of turn (those are confirmed as they came).
+            before = max(0, int(body.get("place") or 0) - 1 - self._in_trick(s))
+            alerts: list[Alert | None] = []
+            self._how_sure = "confirmed by the table"
+            try:
+                for h in rest[:before]:
+                    alerts += self._push(h, t)
+            finally:
+                self._how_sure = None
+            alerts += self._push(Held(seat, card, (late[0].time if late else held[0].time),
+                                      env.device, False, seat), t)
+            return self._ack(env, t, True, alerts + self._replace(s, rs, rest[before:], t))
         if card is None:
             return self._ack(env, t, False, reason="nothing asked about it")
         recorded = self._played_to(s, seat, trick)
@@ -351,6 +365,12 @@ class CardReads:
             return self._ack(env, t, True, reason="noted")
         return self._ack(env, t, False, reason=f"{seat}'s card to trick {trick} is recorded as "
                          f"{recorded}: kept")
+
+    def _in_trick(self, s: Sitting) -> int:
+        play = s.board.play
+        assert play is not None
+        current = play.current_trick
+        return 0 if current is None else len(current.cards)
 
     def _played_to(self, s: Sitting, seat: Seat, trick: int) -> Card | None:
         play = s.board.play

@@ -165,12 +165,14 @@ class DirectorCallBody(_Closed, frozen=True):
 class AnswerBody(_Closed, frozen=True):
     """``answer``: the table answers the hub's prompt about what its readers saw
     (docs/protocol.md, "Asking the table"): the ``card`` ``seat`` played to ``trick``
-    (null: it had not played when the next seat did), or ``cards`` of ``seat``'s pocket its
+    (null: it had not played when the next seat did), its ``place`` in the trick (1: led;
+    when it came after a card played out of turn), or ``cards`` of ``seat``'s pocket its
     reader did not read."""
 
     seat: Seat
     trick: Annotated[int, Meta(ge=1, le=13)] | UnsetType | None = UNSET
     card: CardText | UnsetType | None = UNSET
+    place: Annotated[int, Meta(ge=1, le=4)] | UnsetType | None = UNSET
     cards: Annotated[list[CardText], Meta(max_length=13)] | UnsetType | None = UNSET
 
 

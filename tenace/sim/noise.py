@@ -13,7 +13,8 @@ table"), the simulated players answer as real ones would, truthfully, from the t
 tablet (``answer`` events):
 
 * a card played but not read (``missed``; a card with an ``unreadable`` tag): after the
-  next card, "South played the H7 to trick 5" (``{"seat", "trick", "card"}``);
+  next card, "South played the H7 to trick 5, third" (``{"seat", "trick", "card",
+  "place"}``);
 * a card read late (``late``: after the next card): the same answer, after both reads;
 * a hand swept out of the pocket with a card missed (``sweep``): the hand swept again, and
   read whole (a second ``hand`` event); a card whose tag cannot be read is named from the
@@ -99,11 +100,13 @@ def parse_noise(text: str) -> ReaderNoise:
 @dataclass(slots=True)
 class _Item:
     act: Any            # tenace.sim.board.Act
-    trick: int = 0      # the trick of a card played (its place in the play), else 0
+    trick: int = 0      # the trick of a card played, else 0
+    place: int = 0      # its place in the trick (1: led)
 
 
-def _answer(act_cls: Any, seat: str, trick: int, card: str) -> Any:
-    return act_cls("tab", "answer", {"seat": seat, "trick": trick, "card": card}, "again")
+def _answer(act_cls: Any, seat: str, trick: int, card: str, place: int) -> Any:
+    return act_cls("tab", "answer", {"seat": seat, "trick": trick, "card": card,
+                                     "place": place}, "again")
 
 
 def add_noise(acts: list[Any], noise: ReaderNoise, rng: random.Random,
@@ -125,14 +128,15 @@ def add_noise(acts: list[Any], noise: ReaderNoise, rng: random.Random,
     played = 0
     seen: set[str] = set()
     for act in acts:
-        trick = 0
+        trick = place = 0
         if act.type == "card":
             card = act.body["card"]
             if card not in seen:
                 seen.add(card)
                 played += 1
             trick = (played - 1) // 4 + 1
-        items.append(_Item(act, trick))
+            place = (played - 1) % 4 + 1
+        items.append(_Item(act, trick, place))
     # A tag that never reads, this board (its card still exists: the players see it).
     dead: str | None = None
     if noise.unreadable and rng.random() < noise.unreadable:
@@ -176,7 +180,7 @@ def add_noise(acts: list[Any], noise: ReaderNoise, rng: random.Random,
         if missed:
             count("missed")
             if not tapped:
-                answer = _answer(act_cls, seat, item.trick, card)
+                answer = _answer(act_cls, seat, item.trick, card, item.place)
                 if any(o.act.type == "card" for o in items[i + 1:]):
                     after_next.append(answer)
                 else:
@@ -201,7 +205,7 @@ def add_noise(acts: list[Any], noise: ReaderNoise, rng: random.Random,
                 # Read after the next card: held and put after it, then the answer.
                 after_next.append(act)
                 if not tapped:
-                    after_next.append(_answer(act_cls, seat, item.trick, card))
+                    after_next.append(_answer(act_cls, seat, item.trick, card, item.place))
                 continue
         elif u < noise.cross + noise.late + noise.repeat:
             count("repeat")
