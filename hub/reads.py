@@ -21,8 +21,9 @@ events by the game record through it too):
   missing card, and the held ones after it; "South had not played" confirms the play out
   of turn. Without an answer, the skipped seat's own card arriving and another card after
   it (the trick going on) settles it as recorded: the play or lead out of turn goes to the
-  director within the trick (``sure``: the table did not answer). A missing card that is certain (the seat's last card) is placed at once;
-* a reader's card that would be a revoke as the last card of a trick (the seat's card to
+  director within the trick (``sure``: the table did not answer). A missing card that is
+  certain (the seat's last card) is placed at once;
+* a card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
 * anything else is recorded as it comes: a true revoke, a card not in hand are detected at
@@ -198,7 +199,7 @@ class CardReads:
             out = self._push(Held(turn, told, h.time, "", False, turn), t)
             return out + self._place(s, rs, h, t)
         if h.seat is turn:
-            if h.reader and self._revoke_as_last(s, h):
+            if self._readers_live(s, rs) and self._revoke_as_last(s, h):
                 rs.held = [h]
                 rs.suspect = True
                 self._ask(s, rs, turn, trick, None)
