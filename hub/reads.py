@@ -262,6 +262,13 @@ class CardReads:
         assert rs.missing is not None
         seat, _ = rs.missing
         held = rs.held
+        first = held[0]
+        if first.zone is not first.seat and any(h.seat is first.seat for h in held[1:]):
+            # Taken for its holder's card, read at another zone: the holder then played his
+            # own. It was the card of the seat on turn, not in his hand (87).
+            first.seat = seat
+            rest = self._close_question(rs)[1:]
+            return self._push(first, t) + self._replace(s, rs, rest, t)
         # The skipped seat's own card came, and another after it: the trick went on.
         came = next((i for i, h in enumerate(held) if i and (
             h.seat is seat or self._holder(s, h.card) is seat)), None)
@@ -352,7 +359,13 @@ class CardReads:
         if recorded == card:
             return self._ack(env, t, False, reason="as recorded")
         turn = play.turn
-        if recorded is None and turn is seat and len(play.completed_tricks) + 1 == trick \
+        current = len(play.completed_tricks) + 1
+        place = int(body.get("place") or 0)
+        if (recorded is None and trick == current and card not in s.card_source
+                and 1 <= place <= self._in_trick(s) and not rs.held):
+            # Played before cards already recorded: out of turn (the table says so).
+            return self._ack(env, t, True, self._insert(s, seat, card, place, env, t))
+        if recorded is None and turn is seat and current == trick \
                 and card not in s.card_source:
             self.count_error(seat, "missed")
             return self._ack(env, t, True, self._push(Held(seat, card, env.time, env.device,
@@ -406,6 +419,29 @@ class CardReads:
         rs.held = []
         out = self._push(Held(seat, card, again[0].time, env.device, False, seat), t)
         return out + self._replace(s, rs, again + held, t)
+
+    def _insert(self, s: Sitting, seat: Seat, card: Card, place: int, env: Envelope,
+                t: float) -> list[Alert | None]:
+        """``seat``'s ``card``, not read, was the ``place``-th of the trick in progress: the
+        cards recorded after it are taken back and played again after it, as they came."""
+        board = s.board
+        again: list[Held] = []
+        for _ in range(self._in_trick(s) - place + 1):
+            popped = board.pop()
+            assert isinstance(popped, Card)
+            x, device = s.card_source.pop(popped, (seat, "hub"))
+            again.append(Held(x, popped, env.time, device, device.endswith("-rdr"), x))
+        again.reverse()
+        self.count_error(seat, "missed")
+        out: list[Alert | None] = []
+        self._how_sure = "confirmed by the table"
+        try:
+            out += self._push(Held(seat, card, again[0].time, env.device, False, seat), t)
+            for h in again:
+                out += self._push(h, t)
+        finally:
+            self._how_sure = None
+        return out
 
     def _answer_pocket(self, env: Envelope, t: float, s: Sitting, rs: ReadState, seat: Seat,
                        texts: list[str]) -> Outcome:
