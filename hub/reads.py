@@ -30,6 +30,10 @@ events by the game record through it too):
   once; with no reader in use (tapping only, or none read this board) a play or lead out of
   turn too.
 
+A card reported as ``source: "record"`` (a game record played through the hub, ``tenace
+replay``) is certain and recorded as it comes. A question still open when the table goes on
+to something else (a claim, a result, another board) is settled as recorded.
+
 With the table switched to tapping only (the director's ``tapping_only``), reader cards are
 logged and counted, not played. Each reader's errors are counted (:attr:`reader_errors`,
 per seat: ``missed``, ``cross``, ``late``, ``repeat``, ``sweep``, ``ignored``) for the
@@ -131,7 +135,11 @@ class CardReads:
         play = s.board.play
         assert play is not None
         rs = self.read_state(s)
-        reader = env.body.get("source") == "reader"
+        source = env.body.get("source")
+        reader = source == "reader"
+        if source == "record":   # a game record played through the hub: certain
+            return self._ack(env, t, True, self._push_card(seat, card, env.time, env.device,
+                                                           t))
         if reader:
             rs.live = True
             if self.tapping_only:
@@ -287,6 +295,17 @@ class CardReads:
                 facts={"seat": seat.letter, "trick": rs.missing[1], "held": [
                     [h.seat.letter, str(h.card)] for h in held], "sure": "reader problem"})]
         return []
+
+    def moved_on(self, t: float) -> list[Alert | None]:
+        """The table went on to something else (a claim, a result, another board) with a
+        question open: what is held is played as it came."""
+        s = self.sitting
+        if s is None or s.board.play is None:
+            return []
+        rs = self.read_state(s)
+        if not rs.held:
+            return []
+        return self._release(s, rs, t, "likely: the table went on without answering")
 
     def _release(self, s: Sitting, rs: ReadState, t: float, sure: str) -> list[Alert | None]:
         """Everything held, played as it came (the irregularity it shows is real)."""

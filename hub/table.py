@@ -71,6 +71,11 @@ _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.BOARD_ALREADY_PLAYED.value: "board_already_played"}
 
 
+# Events by which a table goes on to something else: a question of hub.reads still open is
+# settled first.
+_MOVING_ON = frozenset({"board", "claim", "claim_answer", "result_confirm"})
+
+
 class TableState(PocketReads, CardReads):
     """One table of the room: seated pairs, the board in play, every board played here."""
 
@@ -101,7 +106,13 @@ class TableState(PocketReads, CardReads):
         if handler is None:
             return self._reject(envelope, hub_time, "unknown_type",
                                 f"unknown event type {envelope.type!r}")
+        early: list[Alert | None] = []
+        if envelope.type in _MOVING_ON:
+            early = self.moved_on(hub_time)   # cards held by hub.reads, settled first
         out = handler(envelope, hub_time)
+        if early:
+            out = replace(out, alerts=[a for a in early if a is not None] + out.alerts,
+                          state_changed=True)
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
             reason = next(a.detail for a in out.alerts if a.kind in _NOTICE)
@@ -130,11 +141,16 @@ class TableState(PocketReads, CardReads):
                detail: str = "", facts: Mapping[str, Any] | None = None,
                options: Iterable[Rectification] = (), source: str = "") -> Alert | None:
         s = self.sitting
+        sure = self._how_sure   # a read settled late, or a pocket in doubt (hub.reads)
+        evidence: Callable[[], dict[str, Any]] = self.evidence
+        if sure is not None:
+            def evidence() -> dict[str, Any]:
+                return {**self.evidence(), "sure": sure}
         return self.context.alerts.raise_alert(
             key, kind=kind, law=law, table=self.id, round=self.round if s is None else s.round,
             board=None if s is None else s.board.number, detected=t,
             seats=[x.letter for x in seats], call=call, trick=trick, occurred=occurred,
-            detail=detail, facts=facts, evidence=self.evidence, options=options,
+            detail=detail, facts=facts, evidence=evidence, options=options,
             source=source)
 
     def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
@@ -143,8 +159,6 @@ class TableState(PocketReads, CardReads):
         data = irr.to_json()
         data.pop("options", None)
         data.update(facts or {})
-        if self._how_sure is not None:   # a read settled late, or a pocket in doubt (hub.reads)
-            data.setdefault("sure", self._how_sure)
         return self._alert(key, t, irr.kind.value, irr.law,
                            seats=() if irr.seat is None else (irr.seat,), call=irr.call,
                            trick=irr.trick, occurred=irr.time,
@@ -816,6 +830,8 @@ class TableState(PocketReads, CardReads):
                                "pairs": self._pairs_json(), "phase": "waiting",
                                "strict": self.strict,
                                "schedule": self.context.round_info(self.id, self.round)}
+        if self.tapping_only:   # the director's: reader cards not played (hub.reads)
+            out["tapping_only"] = True
         s = self.sitting
         if s is None:
             return out
@@ -921,7 +937,8 @@ class TableState(PocketReads, CardReads):
                 "exposed": [list(e) for e in s.exposed], "stops": list(s.stops),
                 "confirmations": {k: list(v) for k, v in s.confirmations.items()},
                 "result": self.result(s), "ended": s.ended})
-        return {"round": self.round, "strict": self.strict,
+        return {"round": self.round, "strict": self.strict, "tapping_only": self.tapping_only,
+                "reader_errors": self.reader_errors,
                 "seated": {str(k): [v[0], v[1], v[2], v[3]] for k, v in self.seated.items()},
                 "current": None if self.sitting is None else self.sitting.board.number,
                 "boards": boards, "public": self._replayable_state(),

@@ -341,10 +341,13 @@ class RoundStart(_Command, frozen=True, tag="round_start"):
 
 
 class TableMode(_Command, frozen=True, tag="table_mode"):
-    """Bidding-box mode (everything recorded) or strict mode (illegal calls refused)."""
+    """Bidding-box mode (everything recorded) or strict mode (illegal calls refused);
+    ``tapping_only``: the table's card readers' cards are logged, not played (a reader
+    that errs too often). One of the two at least (hub.director checks)."""
 
     table: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
-    strict: bool
+    strict: bool | UnsetType = UNSET
+    tapping_only: bool | UnsetType = UNSET
 
 
 Award = str | int | list[tuple[float, int]]
