@@ -124,6 +124,15 @@ class PocketReads:
                 alerts.append(self._check_rotation(s, t, env.time))
             else:
                 alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
+            mine = card_mask(cards)
+            for other, bits in list(rs.sweeps.items()):
+                if other is not seat and bits & mine:
+                    # The card a sweep may have missed is in this pocket: a hand that
+                    # differs, certain (87).
+                    rs.sweeps.pop(other)
+                    rs.prompts.pop(f"sweep:{other.letter}", None)
+                    alerts += self._check_hand(s, other, list(s.reads.get(other, ())), [],
+                                               t, env.time)
             alerts += self._four_pockets(s, rs, t)
         finally:
             self._how_sure = None
@@ -173,12 +182,12 @@ class PocketReads:
             record = card_mask(deal[x])
             if mask & ~record:
                 continue
-            union = mask | (previous if previous & ~record == 0 else 0)
+            union = mask | (previous if before is not None and previous & ~record == 0
+                            else 0)
             missing = record & ~union
-            if before is not None and union == record and union != mask:
-                # Swept again: the two sweeps together read the whole hand.
+            if union != mask:
+                # Swept again: the two sweeps together are what the pocket holds.
                 cards = [Card.from_index(i) for i in range(52) if union >> i & 1]
-                missing = 0
             if missing == 0:
                 break
             if bin(missing).count("1") > 2 or missing & others:

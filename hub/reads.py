@@ -11,8 +11,10 @@ events by the game record through it too):
 
 * a card already played, or already read and held, is **nothing** (a repeated read, a
   trick shown again, the tablet's tap of a card the reader read: one card);
-* a reader's card that the seat on turn holds is **that seat's card**, whatever zone read
-  it (a cross-read: counted for the reader that read it, no alert);
+* a reader's card that another seat holds is **that seat's card**, whatever zone read it
+  (a cross-read: counted for the reader that read it, no alert); when it is not the seat
+  on turn's, the next rule holds it, and its holder then playing his own card to the trick
+  shows that the seat on turn faced a card not in his hand (87);
 * a card (read or tapped) of another seat than the one on turn, while the table's readers
   are in use, may be a play or lead out of turn (53-57) or the card of the seat on turn
   (and the next) missed or read late:
@@ -26,9 +28,9 @@ events by the game record through it too):
 * a card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
-* anything else is recorded as it comes: a true revoke, a card not in hand are detected at
-  once; with no reader in use (tapping only, or none read this board) a play or lead out of
-  turn too.
+* anything else is recorded as it comes: a true revoke is detected at once (a tapped card
+  not in hand too); with no reader in use (tapping only, or none read this board) a play
+  or lead out of turn too.
 
 A card reported as ``source: "record"`` (a game record played through the hub, ``tenace
 replay``) is certain and recorded as it comes. A question still open when the table goes on
@@ -191,10 +193,9 @@ class CardReads:
         if turn is None:
             return self._push(h, t)
         holder = self._holder(s, h.card)
-        if (h.reader and holder is not None and holder is not h.seat
-                and (holder is turn or h.seat is not turn)):
-            # Read at the wrong zone: the card is its holder's (the seat on turn leading or
-            # playing a card another seat holds is a card not in his hand, 87, not this).
+        if h.reader and holder is not None and holder is not h.seat:
+            # Read at the wrong zone: the card is its holder's. (The seat on turn facing a
+            # card another holds, 87, shows when that seat then plays his own: _settle.)
             self.count_error(h.zone, "cross")
             h.seat = holder
         trick = len(play.completed_tricks) + 1
@@ -351,7 +352,10 @@ class CardReads:
         card = None if text is None else parse_card(text)
         if text is not None and card is None:
             return self._reject(env, t, "malformed", f"not a card: {text!r}")
-        if rs.missing == (seat, trick):
+        current = len(play.completed_tricks) + 1
+        placed = (rs.held and card is not None and trick == current and bool(body.get("place"))
+                  and self._played_to(s, seat, trick) is None)
+        if rs.missing == (seat, trick) or placed:
             if card is None:   # the seat had not played: what came first was out of turn
                 return self._ack(env, t, True, self._release(
                     s, rs, t, "confirmed by the table"))
@@ -378,7 +382,6 @@ class CardReads:
         if recorded == card:
             return self._ack(env, t, False, reason="as recorded")
         turn = play.turn
-        current = len(play.completed_tricks) + 1
         place = int(body.get("place") or 0)
         if (recorded is None and trick == current and card not in s.card_source
                 and 1 <= place <= self._in_trick(s) and not rs.held):
