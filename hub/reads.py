@@ -311,9 +311,21 @@ class CardReads:
     def _release(self, s: Sitting, rs: ReadState, t: float, sure: str) -> list[Alert | None]:
         """Everything held, played as it came (the irregularity it shows is real)."""
         out: list[Alert | None] = []
+        held = self._close_question(rs)
+        play = s.board.play
+        assert play is not None
         self._how_sure = sure
         try:
-            for h in self._close_question(rs):
+            for i, h in enumerate(held):
+                current = play.current_trick
+                there = () if current is None else [x for x, _ in current.cards]
+                if i and len(there) < 4 and (
+                        h.seat in there or self._holder(s, h.card) in there
+                        or (h.seat is play.turn and self._revoke_as_last(s, h))):
+                    # A second card of a seat in the trick (or a revoke as its last card):
+                    # maybe the next trick's, a card of this one missing. Asked from there.
+                    self._how_sure = None
+                    return out + self._replace(s, rs, held[i:], t)
                 out += self._push(h, t)
         finally:
             self._how_sure = None
