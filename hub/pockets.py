@@ -374,9 +374,28 @@ class PocketReads:
             if not s.has_record:
                 return []
             original = s.board.deal[seat].cards
-        if card_mask(cards) == card_mask(original) and len(cards) == 13 and not foreign:
-            return []
         got, want = card_mask(cards), card_mask(original)
+        rs = self.read_state(s)
+        key = f"back:{seat.letter}"
+        earlier = rs.backs.get(seat, 0)
+        if earlier and not foreign and (got | earlier) & ~want == 0:
+            got |= earlier   # swept back again: the two reads are what the pocket holds
+            cards = [Card.from_index(i) for i in range(52) if got >> i & 1]
+        if got == want and not foreign and bin(got).count("1") == 13:
+            rs.backs.pop(seat, None)
+            rs.prompts.pop(key, None)
+            return []
+        short = want & ~got
+        if (not foreign and not got & ~want and bin(short).count("1") <= 2
+                and seat not in rs.backs):
+            # A sweep back into the pocket missing a card or two: swept again first (7C).
+            self.count_error(seat, "sweep")
+            rs.backs[seat] = got
+            rs.prompts[key] = {"id": f"{self._base()}:{key}", "kind": "sweep",
+                               "seat": seat.letter, "count": bin(short).count("1")}
+            return []
+        rs.backs.pop(seat, None)
+        rs.prompts.pop(key, None)
         return [self._alert(
             f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
             seats=(seat,), occurred=occurred,

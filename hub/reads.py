@@ -80,6 +80,7 @@ class ReadState:
     told: bool = False                        # the director told of an unanswered question
     live: bool = False                        # the table's readers read on this board
     sweeps: dict[Seat, int] = field(default_factory=dict)   # seat -> cards missing (mask)
+    backs: dict[Seat, int] = field(default_factory=dict)    # seat -> read back short (mask)
     answers: dict[tuple[Seat, int], Card] = field(default_factory=dict)  # told before asked
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
 

@@ -369,3 +369,31 @@ def test_envelope_of_an_answer_is_bounded() -> None:
         assert "trick" in str(err)
     else:   # pragma: no cover - the bound must hold
         raise AssertionError("trick 14 accepted")
+
+
+def test_law_7c_a_hand_read_back_short_is_swept_again_before_any_alert() -> None:
+    d = Driver()
+    d.seat_pairs()
+    pockets(d)
+    north = [str(c) for c in BOARD_1[Seat.NORTH]]
+    assert d.ok("hand", "rdr", seat="N", cards=north[1:], when="back") == []
+    assert [p["kind"] for p in prompts(d)] == ["sweep"]
+    assert d.ok("hand", "rdr", seat="N", cards=north[:3], when="back") == []
+    assert prompts(d) == [] and list(d.room.alerts) == []
+    east = [str(c) for c in BOARD_1[Seat.EAST]]                 # a card of South's in it
+    found = d.ok("hand", "rdr", seat="E", cards=[*east[1:], "S6"], when="back")
+    assert only(found, "cards_returned_wrong").law == "7C"
+
+
+def test_tenace_sim_reader_noise_option_parses_the_issues_example() -> None:
+    from tenace.sim.noise import parse_noise
+    from tenace.sim.script import SimError
+
+    assert parse_noise("issue") == ISSUE_NOISE
+    assert parse_noise("missed=0.02,cross=0.01") == ReaderNoise(missed=0.02, cross=0.01)
+    for bad in ("lost=0.1", "missed", "missed=x", "missed=2"):
+        try:
+            parse_noise(bad)
+        except SimError:
+            continue
+        raise AssertionError(bad)
