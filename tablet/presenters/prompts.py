@@ -5,8 +5,9 @@ A card reader errs (a card missed, read late, a hand swept too fast): the hub as
 before it calls the director. Two questions:
 
 * ``card``: "tap the card South played to trick 5", with every card not seen played yet to
-  choose from (a table's tablet knows no hidden hand), and "South had not played yet" when a
-  card of ``after`` came first (a play out of turn: the director is called);
+  choose from (a table's tablet knows no hidden hand; dummy's cards for dummy), and "South
+  had not played yet" when a card of ``after`` came first (a play out of turn: the director
+  is called);
 * ``sweep``: "sweep North's hand over the reader again" (the players do it; the prompt goes
   when the hub has the whole hand), or, when a card's tag cannot be read, name it: the seat's
   own hand (its seat view) to pick from.
@@ -65,7 +66,7 @@ class PromptPresenter:
                 text = tr("prompt.card", seat=tr.seat(p.seat), trick=trick)
                 not_yet = "" if after is None else tr("prompt.not_yet", seat=tr.seat(p.seat),
                                                       after=tr.seat(after))
-                choices = self._unplayed()
+                choices = self._unplayed(p.seat)
             else:
                 text = tr("prompt.sweep", seat=tr.seat(p.seat), count=known(p.count) or 1)
                 not_yet = ""
@@ -79,19 +80,23 @@ class PromptPresenter:
         return CardOption(card, card[0], model.tr.rank(card[1:]),
                           suit_colour(card[0], model.four_colour), True, legal=False)
 
-    def _unplayed(self) -> list[CardOption]:
+    def _unplayed(self, seat: str) -> list[CardOption]:
+        """Dummy's cards for dummy (faced on the table), else every card not seen played
+        and not dummy's."""
         state = self.model.hub_state
         seen: set[str] = set()
         if state is not None:
+            dummy = known(state.dummy)
+            if dummy is not None and dummy.seat == seat:
+                return [self._option(c) for c in dummy.cards]
+            if dummy is not None:
+                seen.update(dummy.cards)
             trick = known(state.trick)
             if trick is not None:
                 seen.update(card for _, card in trick.cards)
             last = known(state.last_trick)
             if last is not None:
                 seen.update(card for _, card in last.cards)
-            dummy = known(state.dummy)
-            if dummy is not None:
-                seen.update(dummy.cards)
         return [self._option(str(c)) for c in ALL_CARDS if str(c) not in seen]
 
     def _own(self, seat: str) -> list[CardOption]:
