@@ -16,7 +16,9 @@ hand again (a ``sweep`` prompt in its public state); the new read, or the player
 the cards the reader cannot read (``answer``), or the seat playing the card, completes it
 with no alert. A pocket short again when swept again, or a pocket still in doubt when play
 starts, is a short hand (Laws 13, 14) and goes to the director with how sure it is. A card
-missing that another pocket holds is certain at once (87).
+missing that another pocket holds is certain at once (87). A hand read back into the pocket
+short of a card or two is asked to be swept back again before ``cards_returned_wrong``
+(7C); the two reads together are what the pocket holds.
 """
 
 from __future__ import annotations

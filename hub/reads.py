@@ -6,8 +6,9 @@ pocket (issue 15). A read is therefore evidence, weighed against what the Laws m
 whose turn it is (44, 45), the cards each seat holds (the hand record, the pockets read),
 the cards already played. :class:`CardReads` is the part of :class:`hub.table.TableState`
 that decides, for each ``card`` event in play (``answer`` events too), what it most likely
-is. It is the one place where reads are interpreted (the faults work orders a table's
-events by the game record through it too):
+is. It is the one place where reads are interpreted (the ordering of a table's events
+for offline play, issue 16, can reuse :meth:`CardReads.read_card` and
+:meth:`CardReads.answer`):
 
 * a card already played, or already read and held, is **nothing** (a repeated read, a
   trick shown again, the tablet's tap of a card the reader read: one card);
@@ -23,8 +24,13 @@ events by the game record through it too):
   missing card, and the held ones after it; "South had not played" confirms the play out
   of turn. Without an answer, the skipped seat's own card arriving and another card after
   it (the trick going on) settles it as recorded: the play or lead out of turn goes to the
-  director within the trick (``sure``: the table did not answer). A missing card that is
-  certain (the seat's last card) is placed at once;
+  director within the trick (``evidence["sure"]``: the table did not answer), up to a
+  second card of a seat in the trick, which asks again. An answer with the card's
+  ``place`` in the trick puts it after the cards held before it (they were out of turn);
+  an answer that comes before the question is kept for it. A missing card that is certain
+  (the seat's last card) is placed at once; still unanswered with
+  :data:`UNANSWERED_AFTER` cards held, the director is told of the reader
+  (``reads_unresolved``);
 * a card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
