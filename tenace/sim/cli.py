@@ -173,7 +173,7 @@ def demo(args: argparse.Namespace) -> int:
               "gone when it stops)", flush=True)
         if page and not args.no_browser:
             threading.Thread(target=webbrowser.open, args=(page,), daemon=True).start()
-        script = _script(setup, seed, inject, pace)
+        script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
         starts = sorted(script.round_starts.items())
         pacer = script.pacer()
 
@@ -250,6 +250,9 @@ def add_parsers(sub: Any) -> None:
                    "the movement has fewer)")
     d.add_argument("--inject", default=DEMO_RATES, help="kind=rate,... per board")
     d.add_argument("--seed", type=int)
+    d.add_argument("--reader-noise", metavar="KIND=RATE,...",
+                   help="card readers that err (as for sim; 'issue' for the issue's example): "
+                        "the console shows each reader's errors")
     d.add_argument("--pace", type=float, default=0.02,
                    help="fraction of a club's pace (default 0.02: about 8 s a board)")
     d.add_argument("--console", default="127.0.0.1:8080", help="console address HOST:PORT")
