@@ -166,7 +166,8 @@ class TableState(PocketReads, CardReads):
                            options=irr.options, source=source)
 
     def evidence(self) -> dict[str, Any]:
-        """The record so far, for the director: pairs, deal, hands read, auction, play."""
+        """The record so far, for the director: pairs, deal, hands read, auction, play, and
+        the readers' side (cards held, questions open, each reader's errors: hub.reads)."""
         out: dict[str, Any] = {"table": self.id, "round": self.round, "pairs": self._pairs_json()}
         s = self.sitting
         if s is None:
@@ -185,6 +186,12 @@ class TableState(PocketReads, CardReads):
             contract=None if play is None else str(play.contract),
             claims=[] if play is None else [str(c) for c in play.claims],
             exposed=[list(e) for e in s.exposed], stops=list(s.stops))
+        rs = self.read_state(s)
+        if rs.held or self.reader_errors:   # the readers' side (hub.reads)
+            out["reads"] = {"held": [[h.seat.letter, str(h.card)] for h in rs.held],
+                            "asked": [p["kind"] for p in rs.prompts.values()],
+                            "reader_errors": {k: dict(v) for k, v in
+                                              sorted(self.reader_errors.items())}}
         return out
 
     # Seating and boards -------------------------------------------------------------------
