@@ -1,6 +1,7 @@
-"""Card-reader benchmarks (issue 5). Prints figures; asserts nothing.
+"""Card-reader benchmarks (issues 5 and 15). Prints figures; asserts nothing.
 
     python benchmarks/readers.py [--boards 4] [--no-vpcd] [--lines 200000]
+    python benchmarks/readers.py --noise-only [--tables 7] [--seeds 3]
 
 * Latency: from the reader returning a tag's UID (the time stamped on the read: for PC/SC
   once ``FF CA 00 00 00`` has answered, so the reader's own read time is left out) to the
@@ -15,6 +16,16 @@
   virtual tag) on the first board when running as root; the others are simulated.
 * The serial readers' line parser: lines per second through ``TagLineParser.feed`` in
   4 KiB chunks, against splitting the same bytes on newlines (framing alone).
+* Readers that err (issue 15): the room simulator (``tenace.sim``, a Mitchell of
+  ``--tables`` tables, every round, ``--seeds`` sessions) with irregularities injected and
+  the card readers' errors (``tenace.sim.noise``) at three levels: none, the issue's (2%
+  missed, 1% cross-reads, 1% late, 1% repeated, 5% of sweeps missing a card, a tag that
+  cannot be read on 2% of boards) and double that; half the cards played are read by the
+  readers, the other half tapped. Played into the hub's room (hub.reads decides what each
+  read means; the simulated players answer what the table is asked). Prints the precision
+  and recall of the director's alerts per kind, the false director alerts per 100 boards
+  (target: at most 1) and the prompts to the table per board; every injected irregularity
+  must be detected.
 """
 
 from __future__ import annotations
@@ -289,15 +300,100 @@ def bench_parser(lines: int) -> None:
     _line("parser cost / framing alone", f"{parsed / framing:.0f}x")
 
 
+NOISE_INJECT = {"revoke": 0.04, "lead_out_of_turn": 0.03, "play_out_of_turn": 0.04,
+                "card_not_in_hand": 0.03, "call_out_of_rotation": 0.02,
+                "insufficient_bid": 0.02, "rotated_board": 0.03, "wrong_board": 0.01,
+                "disputed_claim": 0.02, "director_call": 0.01}
+
+
+def _noise_run(tables: int, seed: int, level: float) -> dict[str, Any]:
+    from bridgecore.bigdeal import random_deal
+    from bridgecore.movements import mitchell
+    from hub.room import Room, Section
+    from tenace.sim.devices import envelopes
+    from tenace.sim.noise import ISSUE_NOISE
+    from tenace.sim.script import compare
+    from tenace.sim.session import simulate
+
+    movement = mitchell(tables, boards_per_round=2)
+    deals = {b: random_deal(random.Random(1000 * seed + b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, inject=NOISE_INJECT,
+                      reader_noise=ISSUE_NOISE.scaled(level) if level else None,
+                      reader_rate=0.5)
+    room = Room(Section("A", movement), deals)
+    alerts: list[Any] = []
+    prompts: set[str] = set()
+    for table, env in envelopes(script.merged()):
+        out = room.apply(table, env, env.time)
+        alerts += out.alerts
+        prompts.update(p["id"] for p in room.tables[table].prompts())
+    report = compare(script.injected, alerts, script.expected, NOISE_INJECT)
+    found: dict[str, set[tuple[Any, ...]]] = {}
+    for a in alerts:
+        found.setdefault(a.kind, set()).add((a.table, a.round, a.board))
+    report["found"] = {k: len(v) for k, v in found.items()}
+    report["boards"] = sum(e.type == "board" for t in script.events_by_table.values()
+                           for e in t)
+    report["prompts"] = len(prompts)
+    report["errors"] = sum(script.reader_errors.values())
+    return report
+
+
+def bench_noise(tables: int, seeds: int) -> None:
+    levels = ((0.0, "no reader error"), (1.0, "the issue's errors"), (2.0, "double"))
+    print(f"Readers that err: room simulator, Mitchell of {tables} tables, {seeds} "
+          "session(s) per level, irregularities injected")
+    for level, name in levels:
+        injected: dict[str, int] = {}
+        detected: dict[str, int] = {}
+        found: dict[str, int] = {}
+        false: dict[str, int] = {}
+        boards = prompts = errors = 0
+        for seed in range(1, seeds + 1):
+            r = _noise_run(tables, seed, level)
+            for k, v in r["injected"].items():
+                injected[k] = injected.get(k, 0) + v
+            for k, v in r["detected"].items():
+                detected[k] = detected.get(k, 0) + v
+            for k, v in r["found"].items():
+                found[k] = found.get(k, 0) + v
+            for item in r["false_alarms"]:
+                false[item["kind"]] = false.get(item["kind"], 0) + 1
+            boards += r["boards"]
+            prompts += r["prompts"]
+            errors += r["errors"]
+        print(f"  {name}: {boards} boards, {errors} reader errors made "
+              f"({errors / max(boards, 1):.2f} a board)")
+        for kind in sorted(set(injected) | set(false)):
+            n, hit, f = injected.get(kind, 0), detected.get(kind, 0), false.get(kind, 0)
+            total = found.get(kind, 0)
+            precision = "-" if total == 0 else f"{(total - f) / total:.2f}"
+            recall = "-" if n == 0 else f"{hit / n:.2f}"
+            _line(f"    {kind}", f"recall {recall} ({hit}/{n})  precision {precision}",
+                  "", None if n == 0 else hit == n)
+        all_false = sum(false.values())
+        per100 = 100.0 * all_false / max(boards, 1)
+        _line("    false director alerts per 100 boards", f"{per100:.2f} ({all_false})",
+              "target <= 1", per100 <= 1.0)
+        _line("    prompts to the table per board", f"{prompts / max(boards, 1):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=4)
     parser.add_argument("--no-vpcd", action="store_true", help="simulated readers only")
     parser.add_argument("--lines", type=int, default=200_000)
+    parser.add_argument("--noise-only", action="store_true",
+                        help="only the readers-that-err figures (no broker needed)")
+    parser.add_argument("--tables", type=int, default=7, help="tables of the simulated room")
+    parser.add_argument("--seeds", type=int, default=3, help="sessions per noise level")
     args = parser.parse_args()
-    bench_parser(args.lines)
-    print()
-    bench_latency(args.boards, not args.no_vpcd and os.geteuid() == 0)
+    if not args.noise_only:
+        bench_parser(args.lines)
+        print()
+        bench_latency(args.boards, not args.no_vpcd and os.geteuid() == 0)
+        print()
+    bench_noise(args.tables, args.seeds)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,10 @@ a tag read means follows from the table's public state, as the hub publishes it:
 * in play: each tag is a **card played** by that seat, a ``card`` event at once, with the
   time the tag was read (revokes and plays out of turn follow from the sequence). A tag
   the seat has played already on this board is a trick shown again: ignored.
-* once the seat has played 13 cards, or the board is over: the hand **back into the
-  pocket**, sent as ``hand`` with ``when: back`` after the same gap (Law 7C).
+* once the seat has played 13 of its own cards (a card read here that was not in its
+  hand out of the pocket, another seat's read at this zone, does not count), or the board
+  is over: the hand **back into the pocket**, sent as ``hand`` with ``when: back`` after
+  the same gap (Law 7C).
 
 Cards are named through the :class:`firmware_bridge.decks.DeckStore`: a tag of no
 enrolled deck goes as ``?<UID>``, a card of another pack than the board's as
@@ -108,7 +110,10 @@ class TableReads:
         """A tag read at ``seat``'s reader."""
         s = self.seats[seat]
         uid = tag.uid
-        if len(s.played) >= 13 or self.phase == "over":
+        # A card of another seat read here (a cross-read: the hub works it out) does not
+        # count among the seat's 13.
+        own = sum(1 for u in s.played if not s.out or u in s.out)
+        if own >= 13 or self.phase == "over":
             when = "back"
         elif self.phase == "play":
             if uid in s.played:

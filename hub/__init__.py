@@ -7,7 +7,8 @@
     room.py           Room: every table, the movement, the round clock, the alert book
     roles.py          a device's role from its id, and the seats it may act for
     table.py          TableState: one table's events applied, irregularities detected as they
-                      happen (sitting.py check-in, pockets.py the card readers' pockets)
+                      happen (sitting.py check-in, pockets.py the card readers' pockets,
+                      reads.py what a card read means: readers that err, the table asked)
     alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
     dealing.py        the dealing machines' reports checked against the hand record
     director.py       the director's commands (acknowledge, rule, resolve, score rulings)

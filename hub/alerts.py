@@ -75,6 +75,7 @@ class HubKind(StrEnum):
     DEVICE_OVERREACH = "device_overreach"          # a device acted beyond its role (hub.roles)
     PAIRING_FAILURES = "pairing_failures"          # wrong pairing codes (hub.pairing)
     LOG_DAMAGE = "log_damage"                      # the event log: a record set aside, a loss
+    READS_UNRESOLVED = "reads_unresolved"          # a card not read, the table not answering
 
 
 # The rectifications the Laws give the director for the hub's own findings.

@@ -70,7 +70,11 @@ class RoomView:
             "status": _status(room, table_id, self.now, bool(self.offline.get(table_id)),
                               self.others[table_id], self.open[table_id]),
             "pairs": {"NS": ns, "EW": ew}, "alerts": self.open[table_id],
-            "strict": table.strict,
+            "strict": table.strict, "tapping_only": table.tapping_only,
+            # Each seat's reader's errors this session (hub.reads): one that misses often is
+            # a reader to move or replace.
+            "readers": {seat: dict(counts) for seat, counts in
+                        sorted(table.reader_errors.items())},
             "contract": None if play is None else str(play.contract),
             "declarer": None if play is None else play.declarer.letter,
             "boards": boards, "done": sum(1 for b in boards if table.finished(b)),

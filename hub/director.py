@@ -11,11 +11,17 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
     {"op": "round_start", "round": 2}                     -> round_start {"round"}
     {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
+    {"op": "table_mode", "table": "A1", "tapping_only": true}
+                                                          -> table_mode {"table", "tapping_only"}
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
     {"op": "public_results", "ranking": true, "names": true, "boards": true}
                                                           -> public_results {...}
+
+``table_mode`` takes ``strict``, ``tapping_only`` or both: tapping only, the table's card
+readers' cards are logged and counted but not played (a reader that errs too often,
+hub.reads); its pockets are still read.
 
 A ``ruling`` rescores at once (hub.scoring: its kinds and fields, Laws 12, 87, 90); the
 fact logged is the ruling as checked, with its id, section and round. ``by`` is added by the
@@ -68,7 +74,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False)}),
     "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
     "round_start": ("round_start", {"round": (int, True)}),
-    "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, True)}),
+    "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, False),
+                                  "tapping_only": (bool, False)}),
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
@@ -180,6 +187,8 @@ def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
     table = body["table"]
     if table not in room.tables:
         raise ConfigError(f"{op}: no table {table!r:.40} in this session")
+    if "strict" not in body and "tapping_only" not in body:
+        raise ProtocolError("malformed", f"{op}: missing field 'strict' (or 'tapping_only')")
 
 
 def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:

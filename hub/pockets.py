@@ -8,6 +8,17 @@ missing cards, 13 and 14; a foreign card, 1) and, read back at the end, with wha
 pack (a pocket's wrong count, a card read twice, a card missing) is one alert whichever
 check finds it: a pocket read first, then the four pockets together update it (a new
 version; ``evidence["found_by"]`` names the checks, :mod:`hub.alerts`).
+
+A reader misses a card of a hand swept too fast (issue 15): a pocket read that is its hand
+(or, the board turned, another seat's) but one or two cards, with the cards missing in no
+other pocket, is first taken for a sweep that missed them. The table is asked to sweep the
+hand again (a ``sweep`` prompt in its public state); the new read, or the players naming
+the cards the reader cannot read (``answer``), or the seat playing the card, completes it
+with no alert. A pocket short again when swept again, or a pocket still in doubt when play
+starts, is a short hand (Laws 13, 14) and goes to the director with how sure it is. A card
+missing that another pocket holds is certain at once (87). A hand read back into the pocket
+short of a card or two is asked to be swept back again before ``cards_returned_wrong``
+(7C); the two reads together are what the pocket holds.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal, Hand
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from hub.alerts import OPTIONS, Alert, HubKind
+from hub.reads import ReadState
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, card_mask, cards_of, parse_card
 from wire.protocol import Envelope
 
@@ -63,6 +75,9 @@ class PocketReads:
         def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
                                 facts: Any = None, detail: str | None = None,
                                 source: str = "") -> Alert | None: ...
+        def read_state(self, s: Sitting | None = None) -> ReadState: ...
+        def count_error(self, seat: Seat, kind: str, n: int = 1) -> None: ...
+        _how_sure: str | None
 
     # Hands from the card readers ----------------------------------------------------------
     def _hand(self, env: Envelope, t: float) -> Outcome:
@@ -97,22 +112,137 @@ class PocketReads:
                 s.reads.pop(seat, None)
                 s.foreign.pop(seat, None)
             return self._ack(env, t, False, back)
+        rs = self.read_state(s)
+        rs.live = True
+        cards, doubt = self._sweep(s, rs, seat, cards, foreign)
         s.out.add(seat)
         s.reads[seat] = tuple(cards)
         if foreign:
             s.foreign[seat] = tuple(foreign)
         else:
             s.foreign.pop(seat, None)
-        alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
-        if len(s.reads) == 4:  # the four pockets together: the pack as a whole (1, 13, 14)
-            read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
-            for irr in deal_irregularities(read):
-                alerts.append(self._irregularity_alert(
-                    _fact_key(self._base(), irr), irr, t, source="four pockets"))
+        try:
+            if doubt:
+                alerts.append(self._check_rotation(s, t, env.time))
+            else:
+                alerts += self._check_hand(s, seat, cards, foreign, t, env.time)
+            mine = card_mask(cards)
+            for other, bits in list(rs.sweeps.items()):
+                if other is not seat and bits & mine:
+                    # The card a sweep may have missed is in this pocket: a hand that
+                    # differs, certain (87).
+                    rs.sweeps.pop(other)
+                    rs.prompts.pop(f"sweep:{other.letter}", None)
+                    alerts += self._check_hand(s, other, list(s.reads.get(other, ())), [],
+                                               t, env.time)
+            alerts += self._four_pockets(s, rs, t)
+        finally:
+            self._how_sure = None
         if not s.has_record and s.board.play is None:  # no hand record: the reads are the deal
             s.board.deal = Deal({x: Hand.of(c) for x, c in s.reads.items()},
                                 unknown=[x for x in Seat if x not in s.reads])
         return self._ack(env, t, True, alerts)
+
+    def _four_pockets(self, s: Sitting, rs: ReadState, t: float) -> list[Alert | None]:
+        """The four pockets together: the pack as a whole (1, 13, 14), but for what a sweep
+        in doubt explains (its count, the cards it may have missed)."""
+        if len(s.reads) != 4:
+            return []
+        out: list[Alert | None] = []
+        doubt = 0
+        for bits in rs.sweeps.values():
+            doubt |= bits
+        read = Deal({x: Hand.of(c) for x, c in s.reads.items()})
+        for irr in deal_irregularities(read):
+            card = dict(irr.extra).get("card")
+            if irr.kind is Kind.WRONG_CARD_COUNT and irr.seat in rs.sweeps:
+                continue
+            if (irr.kind is Kind.MISSING_CARD and isinstance(card, str)
+                    and doubt >> Card.parse(card).index & 1):
+                continue
+            out.append(self._irregularity_alert(
+                _fact_key(self._base(), irr), irr, t, source="four pockets"))
+        return out
+
+    def _sweep(self, s: Sitting, rs: ReadState, seat: Seat, cards: list[Card],
+               foreign: list[str]) -> tuple[list[Card], bool]:
+        """The pocket's cards, with an earlier sweep of the same pocket that read what this
+        one missed; and whether it is in doubt (module docstring)."""
+        before = rs.sweeps.get(seat)
+        if not s.has_record or foreign or s.board.play is not None:
+            rs.sweeps.pop(seat, None)
+            rs.prompts.pop(f"sweep:{seat.letter}", None)
+            return cards, False
+        mask = card_mask(cards)
+        deal = s.board.deal
+        previous = card_mask(s.reads.get(seat, ()))
+        others = 0
+        for x, other in s.reads.items():
+            if x is not seat:
+                others |= card_mask(other)
+        for x in Seat:
+            record = card_mask(deal[x])
+            if mask & ~record:
+                continue
+            union = mask | (previous if before is not None and previous & ~record == 0
+                            else 0)
+            missing = record & ~union
+            if union != mask:
+                # Swept again: the two sweeps together are what the pocket holds.
+                cards = [Card.from_index(i) for i in range(52) if union >> i & 1]
+            if missing == 0:
+                break
+            if bin(missing).count("1") > 2 or missing & others:
+                break
+            if before is not None and before == missing:
+                break   # swept again, the same cards missing: a short hand
+            if before is None:
+                self.count_error(seat, "sweep")
+            rs.sweeps[seat] = missing
+            rs.prompts[f"sweep:{seat.letter}"] = {
+                "id": f"{self._base()}:sweep:{seat.letter}", "kind": "sweep",
+                "seat": seat.letter, "count": bin(missing).count("1")}
+            return cards, True
+        if before is not None:
+            self._how_sure = "swept again" if rs.sweeps.get(seat) else None
+        rs.sweeps.pop(seat, None)
+        rs.prompts.pop(f"sweep:{seat.letter}", None)
+        return cards, False
+
+    def sweep_completed(self, s: Sitting, seat: Seat, bits: int,
+                        t: float) -> list[Alert | None]:
+        """Cards of ``seat``'s pocket its reader missed are known to be there (named by the
+        players, or played): the pocket read is completed."""
+        rs = self.read_state(s)
+        missing = rs.sweeps.get(seat, 0) & ~bits
+        cards = s.reads.get(seat, ())
+        s.reads[seat] = tuple(sorted({*cards, *(Card.from_index(i) for i in range(52)
+                                                 if bits >> i & 1)}, key=lambda c: c.index))
+        if missing:
+            rs.sweeps[seat] = missing
+            return []
+        rs.sweeps.pop(seat, None)
+        rs.prompts.pop(f"sweep:{seat.letter}", None)
+        return []
+
+    def sweeps_unanswered(self, s: Sitting, t: float) -> list[Alert | None]:
+        """Play starts with pockets still in doubt: they are short hands as read (13, 14),
+        to the director with how sure it is."""
+        rs = self.read_state(s)
+        out: list[Alert | None] = []
+        if not rs.sweeps:
+            return out
+        self._how_sure = "likely: the reader may have missed it; the hand was not swept again"
+        try:
+            for seat in list(rs.sweeps):
+                rs.sweeps.pop(seat)
+                rs.prompts.pop(f"sweep:{seat.letter}", None)
+                cards = list(s.reads.get(seat, ()))
+                out += self._check_hand(s, seat, cards, [], t, t)
+            out += self._four_pockets(s, rs, t)
+        finally:
+            self._how_sure = None
+        return out
 
     def _check_hand(self, s: Sitting, seat: Seat, cards: list[Card], foreign: list[str],
                     t: float, occurred: float) -> list[Alert | None]:
@@ -207,6 +337,9 @@ class PocketReads:
         for seat, cards in s.reads.items():
             m = card_mask(cards)
             holder = next((x for x in Seat if record[x] == m), None)
+            doubt = self.read_state(s).sweeps.get(seat, 0)
+            if holder is None and doubt:   # a sweep in doubt: the hand it is part of
+                holder = next((x for x in Seat if record[x] == m | doubt), None)
             steps[seat] = None if holder is None else holder.distance_to(seat)
         if not any(k for k in steps.values()):
             return None
@@ -243,9 +376,28 @@ class PocketReads:
             if not s.has_record:
                 return []
             original = s.board.deal[seat].cards
-        if card_mask(cards) == card_mask(original) and len(cards) == 13 and not foreign:
-            return []
         got, want = card_mask(cards), card_mask(original)
+        rs = self.read_state(s)
+        key = f"back:{seat.letter}"
+        earlier = rs.backs.get(seat, 0)
+        if earlier and not foreign and (got | earlier) & ~want == 0:
+            got |= earlier   # swept back again: the two reads are what the pocket holds
+            cards = [Card.from_index(i) for i in range(52) if got >> i & 1]
+        if got == want and not foreign and bin(got).count("1") == 13:
+            rs.backs.pop(seat, None)
+            rs.prompts.pop(key, None)
+            return []
+        short = want & ~got
+        if (not foreign and not got & ~want and bin(short).count("1") <= 2
+                and seat not in rs.backs):
+            # A sweep back into the pocket missing a card or two: swept again first (7C).
+            self.count_error(seat, "sweep")
+            rs.backs[seat] = got
+            rs.prompts[key] = {"id": f"{self._base()}:{key}", "kind": "sweep",
+                               "seat": seat.letter, "count": bin(short).count("1")}
+            return []
+        rs.backs.pop(seat, None)
+        rs.prompts.pop(key, None)
         return [self._alert(
             f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
             seats=(seat,), occurred=occurred,

@@ -48,9 +48,10 @@ _SEATS = {s.letter: s for s in Seat}
 # The events each role sends; a seat tablet's are further bound to its seat by check().
 EVENTS: Mapping[Role, frozenset[str]] = {
     Role.TABLE_TABLET: frozenset({"checkin", "board", "hand", "call", "card", "undo", "claim",
-                                  "claim_answer", "result_confirm", "director_call"}),
+                                  "claim_answer", "result_confirm", "director_call",
+                                  "answer"}),
     Role.SEAT_TABLET: frozenset({"checkin", "board", "call", "card", "undo", "claim",
-                                 "claim_answer", "result_confirm", "director_call"}),
+                                 "claim_answer", "result_confirm", "director_call", "answer"}),
     Role.READER: frozenset({"hand", "card"}),
 }
 

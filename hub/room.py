@@ -419,7 +419,10 @@ class Room:
             self.device_online(str(body["device"]), hub_time, body.get("table"))
             return []
         if type == "table_mode":
-            self.set_strict(str(body["table"]), bool(body["strict"]))
+            if "strict" in body:
+                self.set_strict(str(body["table"]), bool(body["strict"]))
+            if "tapping_only" in body:   # reader cards logged, not played (hub.reads)
+                self.tables[str(body["table"])].tapping_only = bool(body["tapping_only"])
             return []
         if type == "alert_acknowledge":
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]

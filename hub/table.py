@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from bridgecore.board import Board
-from bridgecore.cards import Seat, Side
+from bridgecore.cards import Card, Seat, Side
 from bridgecore.deal import Deal
 from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
@@ -38,6 +38,7 @@ from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
+from hub.reads import CardReads, ReadState
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import (
     SEATS,
@@ -70,7 +71,12 @@ _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
            HubKind.BOARD_ALREADY_PLAYED.value: "board_already_played"}
 
 
-class TableState(PocketReads):
+# Events by which a table goes on to something else: a question of hub.reads still open is
+# settled first.
+_MOVING_ON = frozenset({"board", "claim", "claim_answer", "result_confirm"})
+
+
+class TableState(PocketReads, CardReads):
     """One table of the room: seated pairs, the board in play, every board played here."""
 
     def __init__(self, table_id: str, context: TableContext, *, round: int = 1,
@@ -79,6 +85,10 @@ class TableState(PocketReads):
         self.context = context
         self.round = round
         self.strict = strict
+        self.tapping_only = False     # the director's: reader cards logged, not played
+        self.reader_errors: dict[str, dict[str, int]] = {}   # seat -> kind -> count
+        self._how_sure: str | None = None    # said in the alerts of reads settled late
+        self._read_states: dict[tuple[int, int], ReadState] = {}
         # side -> (pair, players, device time, round of the check-in)
         self.seated: dict[Side, tuple[int, list[Any], float, int]] = {}
         self.sitting: Sitting | None = None
@@ -87,7 +97,7 @@ class TableState(PocketReads):
             "checkin": self._checkin, "board": self._board, "hand": self._hand,
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
             "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
-            "director_call": self._director_call,
+            "director_call": self._director_call, "answer": self.answer,
         }
 
     # Entry point --------------------------------------------------------------------------
@@ -96,7 +106,13 @@ class TableState(PocketReads):
         if handler is None:
             return self._reject(envelope, hub_time, "unknown_type",
                                 f"unknown event type {envelope.type!r}")
+        early: list[Alert | None] = []
+        if envelope.type in _MOVING_ON:
+            early = self.moved_on(hub_time)   # cards held by hub.reads, settled first
         out = handler(envelope, hub_time)
+        if early:
+            out = replace(out, alerts=[a for a in early if a is not None] + out.alerts,
+                          state_changed=True)
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
             reason = next(a.detail for a in out.alerts if a.kind in _NOTICE)
@@ -125,11 +141,16 @@ class TableState(PocketReads):
                detail: str = "", facts: Mapping[str, Any] | None = None,
                options: Iterable[Rectification] = (), source: str = "") -> Alert | None:
         s = self.sitting
+        sure = self._how_sure   # a read settled late, or a pocket in doubt (hub.reads)
+        evidence: Callable[[], dict[str, Any]] = self.evidence
+        if sure is not None:
+            def evidence() -> dict[str, Any]:
+                return {**self.evidence(), "sure": sure}
         return self.context.alerts.raise_alert(
             key, kind=kind, law=law, table=self.id, round=self.round if s is None else s.round,
             board=None if s is None else s.board.number, detected=t,
             seats=[x.letter for x in seats], call=call, trick=trick, occurred=occurred,
-            detail=detail, facts=facts, evidence=self.evidence, options=options,
+            detail=detail, facts=facts, evidence=evidence, options=options,
             source=source)
 
     def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
@@ -145,7 +166,8 @@ class TableState(PocketReads):
                            options=irr.options, source=source)
 
     def evidence(self) -> dict[str, Any]:
-        """The record so far, for the director: pairs, deal, hands read, auction, play."""
+        """The record so far, for the director: pairs, deal, hands read, auction, play, and
+        the readers' side (cards held, questions open, each reader's errors: hub.reads)."""
         out: dict[str, Any] = {"table": self.id, "round": self.round, "pairs": self._pairs_json()}
         s = self.sitting
         if s is None:
@@ -164,6 +186,12 @@ class TableState(PocketReads):
             contract=None if play is None else str(play.contract),
             claims=[] if play is None else [str(c) for c in play.claims],
             exposed=[list(e) for e in s.exposed], stops=list(s.stops))
+        rs = self.read_state(s)
+        if rs.held or self.reader_errors:   # the readers' side (hub.reads)
+            out["reads"] = {"held": [[h.seat.letter, str(h.card)] for h in rs.held],
+                            "asked": [p["kind"] for p in rs.prompts.values()],
+                            "reader_errors": {k: dict(v) for k, v in
+                                              sorted(self.reader_errors.items())}}
         return out
 
     # Seating and boards -------------------------------------------------------------------
@@ -485,28 +513,43 @@ class TableState(PocketReads):
                 "before the first call)", facts={"card": str(card), "calls_made":
                                                  len(board.auction)},
                 options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
+        if not self.strict:   # what the read or tap means: hub.reads
+            if not play.history and self.read_state(s).sweeps:
+                early = self.sweeps_unanswered(s, t)
+                out = self.read_card(env, t, seat, card)
+                return replace(out, alerts=[a for a in early if a is not None] + out.alerts)
+            return self.read_card(env, t, seat, card)
         source = s.card_source.get(card)
         if source is not None and source[0] is seat and source[1] != env.device:
             # the reader and the tablet both report the card: played once (the last too)
             return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
         if play.is_complete:
             return self._reject(env, t, "wrong_state", "all 13 tricks are played")
+        turn = play.turn
+        if turn is None:
+            return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
+        if seat is not turn:
+            return self._reject(env, t, "not_your_turn",
+                                f"it is {turn.name.title()}'s turn to play")
+        try:
+            board.play_card(seat, card, env.time)
+        except IllegalPlayError as err:
+            return self._reject(env, t, "illegal_play", str(err))
+        board.pop()   # a legal card reveals nothing: recorded below like any other
+        return self._ack(env, t, True, self._push_card(seat, card, env.time, env.device, t))
+
+    def _push_card(self, seat: Seat, card: Card, time: float, device: str,
+                   t: float) -> list[Alert | None]:
+        """Record ``card`` played by ``seat`` (hub.reads decided what the report means) and
+        the alerts of what it reveals."""
+        s = self.sitting
+        assert s is not None
+        board = s.board
+        play = board.play
+        assert play is not None
         before = play.irregularities
-        if self.strict:
-            turn = play.turn
-            if turn is None:
-                return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
-            if seat is not turn:
-                return self._reject(env, t, "not_your_turn",
-                                    f"it is {turn.name.title()}'s turn to play")
-            try:
-                board.play_card(seat, card, env.time)
-            except IllegalPlayError as err:
-                return self._reject(env, t, "illegal_play", str(err))
-            found: tuple[Irregularity, ...] = ()  # a legal card reveals nothing
-        else:
-            found = board.push_card(seat, card, env.time)
-        s.card_source[card] = (seat, env.device)
+        found = board.push_card(seat, card, time)
+        s.card_source[card] = (seat, device)
         alerts: list[Alert | None] = []
         base = self._base()
         now = play.irregularities
@@ -530,8 +573,11 @@ class TableState(PocketReads):
                 key = f"{base}:{irr.kind.value}:{len(play.history)}"
                 s.play_keys[first + j] = key
                 alerts.append(self._irregularity_alert(key, irr, t))
+        doubt = self.read_state(s).sweeps.get(seat, 0)
+        if doubt >> card.index & 1:   # the card a sweep may have missed: it was there
+            alerts += self.sweep_completed(s, seat, 1 << card.index, t)
         alerts += self._after(s, t)
-        return self._ack(env, t, True, alerts)
+        return alerts
 
     def _not_in_hand(self, s: Sitting, irr: Irregularity, seat: Seat, t: float) -> Alert | None:
         play = s.board.play
@@ -791,6 +837,8 @@ class TableState(PocketReads):
                                "pairs": self._pairs_json(), "phase": "waiting",
                                "strict": self.strict,
                                "schedule": self.context.round_info(self.id, self.round)}
+        if self.tapping_only:   # the director's: reader cards not played (hub.reads)
+            out["tapping_only"] = True
         s = self.sitting
         if s is None:
             return out
@@ -832,6 +880,9 @@ class TableState(PocketReads):
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
                                 "status": claim.status.value}
+        prompts = self.prompts()
+        if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
+            out["prompts"] = prompts
         if s.over:
             out["result"] = self.result(s)
             out["confirmed"] = any(ok for ok, _ in s.confirmations.values())
@@ -893,7 +944,8 @@ class TableState(PocketReads):
                 "exposed": [list(e) for e in s.exposed], "stops": list(s.stops),
                 "confirmations": {k: list(v) for k, v in s.confirmations.items()},
                 "result": self.result(s), "ended": s.ended})
-        return {"round": self.round, "strict": self.strict,
+        return {"round": self.round, "strict": self.strict, "tapping_only": self.tapping_only,
+                "reader_errors": self.reader_errors,
                 "seated": {str(k): [v[0], v[1], v[2], v[3]] for k, v in self.seated.items()},
                 "current": None if self.sitting is None else self.sitting.board.number,
                 "boards": boards, "public": self._replayable_state(),

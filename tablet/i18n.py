@@ -172,6 +172,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "play.picker": {"en": "Card played by {seat}", "fr": "Carte jouée par {seat}",
                     "it": "Carta giocata da {seat}"},
     # Claims (Laws 68-70)
+    "prompt.card": {"en": "The card reader missed a card: tap the card {seat} played to trick "
+                    "{trick}",
+                    "fr": "Le lecteur n'a pas lu une carte : touchez la carte jouée par {seat} "
+                    "à la levée {trick}",
+                    "it": "Il lettore non ha letto una carta: toccate la carta giocata da "
+                    "{seat} alla presa {trick}"},
+    "prompt.not_yet": {"en": "{seat} had not played when {after} did",
+                       "fr": "{seat} n'avait pas joué quand {after} a joué",
+                       "it": "{seat} non aveva giocato quando ha giocato {after}"},
+    "prompt.sweep": {"en": "The reader missed {count} card(s) of {seat}'s hand: sweep it over "
+                     "the reader again",
+                     "fr": "Le lecteur a manqué {count} carte(s) de la main de {seat} : "
+                     "repassez-la sur le lecteur",
+                     "it": "Il lettore non ha letto {count} carta/e della mano di {seat}: "
+                     "ripassatela sul lettore"},
     "claim.button": {"en": "Claim", "fr": "Revendiquer", "it": "Claim"},
     "claim.ask": {"en": "How many of the {remaining} remaining tricks do you claim?",
                   "fr": "Combien des {remaining} levées restantes revendiquez-vous ?",

@@ -44,6 +44,7 @@ from tablet.presenters import (
     CheckinPresenter,
     Event,
     PlayPresenter,
+    PromptPresenter,
     ResultPresenter,
 )
 
@@ -103,6 +104,7 @@ class TabletPresenter:
         self.board = BoardPresenter(self.model)
         self.auction = AuctionPresenter(self.model, stop_seconds)
         self.play = PlayPresenter(self.model)
+        self.prompts = PromptPresenter(self.model)   # the hub's questions on its reads
         self.result = ResultPresenter(self.model, confirming_side)
 
     # Input from the hub --------------------------------------------------------------------

@@ -184,6 +184,9 @@ class AuctionScreen(Screen):
             self.turn.bg = list(PALETTE["green"] if mine else PALETTE["bar"])
             self.turn_text.text = p.turn_text
         warning = self.host.presenter.board.warning
+        asked = self.host.presenter.prompts.prompts   # a hand to sweep over the reader again
+        if asked:
+            warning = asked[0].text
         self.warning_text.text = warning or ""
         show(self.warning, warning is not None, dp(70))
         self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)

@@ -1,6 +1,7 @@
 """The play: contract and tricks, the trick on the cloth, dummy once the lead is faced, the
-player's hand (a seat's tablet) or a card picker (the table's tablet), and claims: declarer
-states the tricks he claims, the opponents accept or dispute (68-70)."""
+player's hand (a seat's tablet) or a card picker (the table's tablet), claims: declarer
+states the tricks he claims, the opponents accept or dispute (68-70), and the hub's
+questions about what the card readers saw (tablet/presenters/prompts.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from tablet.widgets import (
     show,
 )
 
-__all__ = ["ClaimPanel", "PlayScreen"]
+__all__ = ["ClaimPanel", "PlayScreen", "PromptPanel"]
 
 
 class ClaimPanel(Panel):
@@ -123,6 +124,46 @@ class AnswerPanel(Panel):
         self.rows.add_widget(Widget())
 
 
+class PromptPanel(Panel):
+    """The hub asks the table (its card reader missed a card, or a hand's card): the
+    question, the cards to tap, and "had not played yet" when the hub offers it."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(orientation="vertical", bg=list(PALETTE["white"]), radius=dp(12),
+                         padding=dp(10), spacing=dp(8), **kw)
+        self.host = host
+        self.text = Text("", size=24, bold=True, size_hint_y=None, height=dp(60))
+        self.cards = HandView()
+        self.not_yet = Tap("", self.answer_not_yet, size=22, bg=PALETTE["orange"],
+                           size_hint_y=None, height=dp(64))
+        for w in (self.text, self.cards, self.not_yet):
+            self.add_widget(w)
+        self.prompt: Any = None
+
+    def answer_not_yet(self) -> None:
+        prompt = self.prompt
+        if prompt is not None:
+            self.host.act(self.host.presenter.prompts.answer_card, prompt.id, None)
+
+    def refresh(self) -> None:
+        presenter = self.host.presenter.prompts
+        prompts = presenter.prompts
+        self.prompt = prompt = prompts[0] if prompts else None
+        if prompt is None:
+            return
+        m = presenter.model
+        self.text.text = prompt.text
+        def tap(card: str) -> bool:
+            if prompt.kind == "card":
+                return bool(self.host.act(presenter.answer_card, prompt.id, card))
+            return bool(self.host.act(presenter.answer_sweep, prompt.id, [card]))
+
+        self.cards.show(list(prompt.choices), tap if prompt.choices else None, m.four_colour,
+                        card_size=22, max_width=90)
+        self.not_yet.text = prompt.not_yet
+        show(self.not_yet, bool(prompt.not_yet), dp(64))
+
+
 class PlayScreen(Screen):
     """Landscape: the cards on the left (dummy above, the hand below), the trick and the
     claim button on the right. Portrait: dummy, trick, hand, claim, top to bottom."""
@@ -167,6 +208,7 @@ class PlayScreen(Screen):
         self.actions.add_widget(self.claim_button)
         self.claim_panel = ClaimPanel(host)
         self.answer_panel = AnswerPanel(host)
+        self.prompt_panel = PromptPanel(host)
         self.bottom.add_widget(self.hand_area)
         self.cards_column = BoxLayout(orientation="vertical", spacing=dp(8))
         self.table_column = BoxLayout(orientation="vertical", spacing=dp(8))
@@ -264,7 +306,10 @@ class PlayScreen(Screen):
             if not shown:
                 button.width = 0
         show(self.actions, claim_shown or last_shown, dp(64))
-        if claim is not None and claim.answer_for:
+        if self.host.presenter.prompts.prompts:   # the hub asks first: its reads
+            self._bottom(self.prompt_panel)
+            self.prompt_panel.refresh()
+        elif claim is not None and claim.answer_for:
             self._bottom(self.answer_panel)
             self.answer_panel.refresh()
         elif self.claim_panel.open and p.claim_seat is not None:

@@ -220,7 +220,7 @@ def record_events(record: GameRecord, table: str, *, board: int | None = None,
     if contract is not None and contract.declarer is not None and reading.deal_ok:
         for card in record.plays:
             emit(reader, "card", {"seat": card.seat.letter, "card": str(card.card),
-                                  "source": "reader"}, card.time if real else None)
+                                  "source": "record"}, card.time if real else None)
     claim = _claim(record, reading, edition, found)
     if claim is not None:
         declarer, tricks = claim

@@ -32,7 +32,8 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "MAX_DEPTH", "MAX_PAYLOAD", "SCHEMA_VERSION",
-    "Acknowledge", "BoardBody", "BoardEvent", "CallBody", "CallEvent", "CardBody", "CardEvent",
+    "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent", "CallBody",
+    "CallEvent", "CardBody", "CardEvent",
     "CheckinBody", "CheckinEvent", "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody",
     "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent",
     "DealtBody", "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent",
@@ -161,6 +162,20 @@ class DirectorCallBody(_Closed, frozen=True):
     note: Note | UnsetType | None = UNSET
 
 
+class AnswerBody(_Closed, frozen=True):
+    """``answer``: the table answers the hub's prompt about what its readers saw
+    (docs/protocol.md, "Asking the table"): the ``card`` ``seat`` played to ``trick``
+    (null: it had not played when the next seat did), its ``place`` in the trick (1: led;
+    when it came after a card played out of turn), or ``cards`` of ``seat``'s pocket its
+    reader did not read."""
+
+    seat: Seat
+    trick: Annotated[int, Meta(ge=1, le=13)] | UnsetType | None = UNSET
+    card: CardText | UnsetType | None = UNSET
+    place: Annotated[int, Meta(ge=1, le=4)] | UnsetType | None = UNSET
+    cards: Annotated[list[CardText], Meta(max_length=13)] | UnsetType | None = UNSET
+
+
 class DealerError(_Closed, frozen=True):
     """What the dealing machine itself noticed: ``misread``, ``missing_card``..."""
 
@@ -240,6 +255,10 @@ class DirectorCallEvent(EventEnvelope, frozen=True, tag="director_call"):
     body: DirectorCallBody = DirectorCallBody()
 
 
+class AnswerEvent(EventEnvelope, frozen=True, tag="answer"):
+    body: AnswerBody
+
+
 class DealtEvent(EventEnvelope, frozen=True, tag="dealt"):
     body: DealtBody
 
@@ -249,7 +268,8 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
-               | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent)
+               | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
+               | AnswerEvent)
 DealerEvent = DealtEvent | DealerFaultEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
@@ -259,7 +279,7 @@ EVENT_TYPES: Final[EventTypes] = {
     "checkin": CheckinEvent, "board": BoardEvent, "hand": HandEvent, "call": CallEvent,
     "card": CardEvent, "undo": UndoEvent, "claim": ClaimEvent,
     "claim_answer": ClaimAnswerEvent, "result_confirm": ResultConfirmEvent,
-    "director_call": DirectorCallEvent,
+    "director_call": DirectorCallEvent, "answer": AnswerEvent,
 }
 # The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
 DEALER_EVENT_TYPES: Final[EventTypes] = {
@@ -321,10 +341,13 @@ class RoundStart(_Command, frozen=True, tag="round_start"):
 
 
 class TableMode(_Command, frozen=True, tag="table_mode"):
-    """Bidding-box mode (everything recorded) or strict mode (illegal calls refused)."""
+    """Bidding-box mode (everything recorded) or strict mode (illegal calls refused);
+    ``tapping_only``: the table's card readers' cards are logged, not played (a reader
+    that errs too often). One of the two at least (hub.director checks)."""
 
     table: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
-    strict: bool
+    strict: bool | UnsetType = UNSET
+    tapping_only: bool | UnsetType = UNSET
 
 
 Award = str | int | list[tuple[float, int]]

@@ -37,7 +37,7 @@ __all__ = [
     "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
     "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubCounters", "HubStatus",
     "LastTrick",
-    "NextPair", "NextRound", "Number", "Pairs", "RankingBoard", "RankingEntry",
+    "NextPair", "NextRound", "Number", "Pairs", "PromptView", "RankingBoard", "RankingEntry",
     "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
     "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
     "TrickCount", "TrickView", "View",
@@ -63,6 +63,7 @@ AlertKind = Literal[
     "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
     "board_markings", "device_overreach", "pairing_failures", "log_damage",
+    "reads_unresolved",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 
@@ -245,6 +246,20 @@ class DoubleDummy(_Part, frozen=True):
     par_score_ns: int
 
 
+class PromptView(_Part, frozen=True):
+    """A question the hub asks the table about what its card readers saw (hub.reads):
+    ``card``: tap the card ``seat`` played to ``trick`` (``after``: the seat whose card came
+    first; the answer may say ``seat`` had not played yet); ``sweep``: sweep ``seat``'s hand
+    over the reader again (``count``: cards the reader may have missed)."""
+
+    id: str
+    kind: Literal["card", "sweep"]
+    seat: SeatLetter
+    trick: int | UnsetType = UNSET
+    after: SeatLetter | UnsetType | None = UNSET
+    count: int | UnsetType = UNSET
+
+
 class TableView(View, frozen=True):
     """``t/{table}/state``: what all four players may see (never a hidden hand)."""
 
@@ -254,6 +269,7 @@ class TableView(View, frozen=True):
     phase: Phase
     strict: bool
     schedule: Schedule
+    tapping_only: bool | UnsetType = UNSET
     board: int | UnsetType = UNSET
     dealer: SeatLetter | UnsetType = UNSET
     vulnerability: str | UnsetType = UNSET
@@ -267,6 +283,7 @@ class TableView(View, frozen=True):
     last_trick: LastTrick | UnsetType = UNSET
     dummy: DummyView | UnsetType = UNSET
     claim: ClaimView | UnsetType = UNSET
+    prompts: list[PromptView] | UnsetType = UNSET
     result: ResultScore | UnsetType | None = UNSET
     confirmed: bool | UnsetType = UNSET
     deal: str | UnsetType = UNSET

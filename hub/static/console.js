@@ -329,6 +329,17 @@
           onclick: () => command({ op: "table_mode", table: t.id, strict: !t.strict }, message),
         }, t.strict ? "Switch to bidding box" : "Switch to strict")),
       tempoLink(t.id, t.board, null),
+      el("div", { class: "actions" },
+        el("span", {}, "Card readers: " + (Object.keys(t.readers || {}).length === 0 ?
+          "no error" : Object.entries(t.readers).map(([seat, counts]) => seat + " " +
+            Object.entries(counts).map(([k, n]) => k + " " + n).join(", ")).join(" · ")) +
+          (t.tapping_only ? " (tapping only: reader cards not played)" : "")),
+        el("span", {}),
+        el("button", {
+          class: "button", type: "button", id: "tapping-only",
+          onclick: () => command({ op: "table_mode", table: t.id,
+                                   tapping_only: !t.tapping_only }, message),
+        }, t.tapping_only ? "Use the card readers" : "Tapping only")),
       message,
       rulingForm(t.id, t.board, null));
     panel.hidden = false;

@@ -48,14 +48,16 @@ def _setup(tables: int, boards: int, rounds: int | None, movement: str, seed: in
         raise CommandError(str(err)) from err
 
 
-def _script(setup: Any, seed: int, inject: dict[str, float], pace: float) -> Any:
+def _script(setup: Any, seed: int, inject: dict[str, float], pace: float,
+            noise: Any = None) -> Any:
     from tenace.sim.script import SimError
     from tenace.sim.session import simulate
 
     room = setup.build_room()
     try:
         return simulate(room.sections, {n: room.deal(n) for n in setup.deals}, seed=seed,
-                        inject=inject, pace=pace, edition=room.edition, start=time.time())
+                        inject=inject, pace=pace, edition=room.edition, start=time.time(),
+                        reader_noise=noise)
     except SimError as err:
         raise CommandError(str(err)) from err
 
@@ -69,6 +71,18 @@ def _rates(text: str | None) -> dict[str, float]:
         raise CommandError(f"--inject: {err}") from err
 
 
+def _noise(text: str | None) -> Any:
+    from tenace.sim.noise import parse_noise
+    from tenace.sim.script import SimError
+
+    if not text:
+        return None
+    try:
+        return parse_noise(text)
+    except SimError as err:
+        raise CommandError(str(err)) from err
+
+
 def sim(args: argparse.Namespace) -> int:
     """``tenace sim``: one session, injected vs detected."""
     from tenace.live import running_hub
@@ -80,7 +94,7 @@ def sim(args: argparse.Namespace) -> int:
     inject = _rates(args.inject)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0)
-    script = _script(setup, seed, inject, args.pace)
+    script = _script(setup, seed, inject, args.pace, _noise(args.reader_noise))
     began = time.perf_counter()
     with running_hub(args.broker, None, setup) as (hub, url), Observer(url) as director:
         try:
@@ -96,6 +110,8 @@ def sim(args: argparse.Namespace) -> int:
     rejected = [{"table": t, "type": env.type, "code": reply.code, "reason": reply.reason}
                 for t, run in runs.items() for env, reply in run.rejected]
     report.update(events=script.events, seconds=round(seconds, 2), seed=seed)
+    if script.reader_errors:
+        report["reader_errors"] = script.reader_errors
     if rejected:
         report["rejected"] = rejected
     if args.json:
@@ -111,6 +127,9 @@ def _print_report(report: dict[str, Any], accepted: int) -> None:
     for kind in kinds:
         print(f"{kind:<24} {report['injected'].get(kind, 0):>8} "
               f"{report['detected'].get(kind, 0):>8}")
+    if report.get("reader_errors"):
+        print("reader errors made: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(report["reader_errors"].items())))
     for name in ("missed", "false_alarms"):
         items = report[name]
         print(f"{name.replace('_', ' ')}: {len(items)}")
@@ -154,7 +173,7 @@ def demo(args: argparse.Namespace) -> int:
               "gone when it stops)", flush=True)
         if page and not args.no_browser:
             threading.Thread(target=webbrowser.open, args=(page,), daemon=True).start()
-        script = _script(setup, seed, inject, pace)
+        script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
         starts = sorted(script.round_starts.items())
         pacer = script.pacer()
 
@@ -211,6 +230,10 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--movement", choices=["mitchell", "howell"], default="mitchell")
     p.add_argument("--inject", help="kind=rate,... e.g. revoke=0.02,lead_out_of_turn=0.01")
     p.add_argument("--seed", type=int, help="make the run reproducible")
+    p.add_argument("--reader-noise", metavar="KIND=RATE,...",
+                   help="card readers that err: missed, cross, late, repeat (per card read), "
+                        "sweep (per hand swept), unreadable (per board); 'issue' for the "
+                        "issue's example (2%% missed, 1%% cross, 1%% late...)")
     p.add_argument("--pace", type=float, default=0.002,
                    help="fraction of a club's pace (1.0: seven minutes a board; default 0.002)")
     p.add_argument("--broker", help="broker URL (a hub of the simulation's own runs there)")
@@ -227,6 +250,9 @@ def add_parsers(sub: Any) -> None:
                    "the movement has fewer)")
     d.add_argument("--inject", default=DEMO_RATES, help="kind=rate,... per board")
     d.add_argument("--seed", type=int)
+    d.add_argument("--reader-noise", metavar="KIND=RATE,...",
+                   help="card readers that err (as for sim; 'issue' for the issue's example): "
+                        "the console shows each reader's errors")
     d.add_argument("--pace", type=float, default=0.02,
                    help="fraction of a club's pace (default 0.02: about 8 s a board)")
     d.add_argument("--console", default="127.0.0.1:8080", help="console address HOST:PORT")

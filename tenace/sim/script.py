@@ -138,7 +138,8 @@ class Expected:
 @dataclass(slots=True)
 class SimScript:
     """A simulated session: each table's events, what was injected, what follows from it,
-    and when each round starts (device time, the same at every table)."""
+    when each round starts (device time, the same at every table), and the card readers'
+    errors made (:mod:`tenace.sim.noise`: not irregularities, no alert expected)."""
 
     events_by_table: dict[str, list[DeviceEvent]]
     injected: list[Injection] = field(default_factory=list)
@@ -146,6 +147,7 @@ class SimScript:
     round_starts: dict[int, float] = field(default_factory=dict)
     seed: int = 0
     rates: dict[str, float] = field(default_factory=dict)
+    reader_errors: dict[str, int] = field(default_factory=dict)  # kind -> errors made
 
     @property
     def events(self) -> int:

@@ -42,6 +42,7 @@ from bridgecore.movements import Assignment, Movement
 from hub.room import Room, Section
 from tenace.sim.board import Act, BoardPlay, Habits
 from tenace.sim.devices import DeviceEvent, apply_local, envelopes
+from tenace.sim.noise import ReaderNoise, add_noise
 from tenace.sim.script import (
     BOARD_KINDS,
     CONSEQUENCES,
@@ -77,6 +78,9 @@ class _Table:
         self.number = number
         self.section = section
         self.rng = random.Random(f"tenace-sim:{seed}:{tid}")
+        # The card readers' errors draw from their own stream: a noiseless script is the
+        # same with or without the model (tenace.sim.noise).
+        self.noise_rng = random.Random(f"tenace-noise:{seed}:{tid}")
         self.pace = pace
         self.clock = start
         self.events: list[DeviceEvent] = []
@@ -93,8 +97,10 @@ class _Sim:
     def __init__(self, sections: Sequence[Section], deals: Mapping[int, Deal], *, seed: int,
                  rates: dict[str, float], rounds: int | None, start: float, pace: float,
                  edition: Edition, claim_rate: float, reader_rate: float,
-                 double_report: float):
+                 double_report: float, noise: ReaderNoise | None = None):
         self.deals = deals
+        self.noise = noise
+        self.reader_errors: dict[str, int] = {}
         self.seed = seed
         self.rates = rates
         self.edition = edition
@@ -137,7 +143,8 @@ class _Sim:
                 self._round(table, a, prev)
             begin = max([t.clock for t, _ in self.tables] + [begin]) + _ROUND_GAP * self.pace
         return SimScript({t.id: t.events for t, _ in self.tables}, self.injected,
-                         self.expected, self.round_starts, self.seed, dict(self.rates))
+                         self.expected, self.round_starts, self.seed, dict(self.rates),
+                         dict(self.reader_errors))
 
     def _draw(self, table: _Table) -> str | None:
         u = table.rng.random()
@@ -207,6 +214,10 @@ class _Sim:
         board = Board(number, self.deals[number], edition=self.edition)
         play_board = BoardPlay(self.habits, table.rng, board, kind)
         acts = play_board.acts()
+        if self.noise is not None:
+            play = board.play
+            acts = add_noise(acts, self.noise, table.noise_rng, self.reader_errors,
+                             None if play is None else play.dummy)
         if kind is not None and play_board.injected:
             self.injected.append(Injection(table.id, a.round, number, kind,
                                            play_board.detail))
@@ -252,7 +263,8 @@ def simulate(sections: Section | Sequence[Section], deals: Mapping[int, Deal], *
              inject: Mapping[str, float] | None = None, rounds: int | None = None,
              start: float = 1_000_000.0, pace: float = 1.0,
              edition: Edition = DEFAULT_EDITION, claim_rate: float = 0.2,
-             reader_rate: float = 0.3, double_report: float = 0.05) -> SimScript:
+             reader_rate: float = 0.3, double_report: float = 0.05,
+             reader_noise: ReaderNoise | None = None) -> SimScript:
     """The whole session of every table of ``sections`` (each with its movement) on the
     hand records ``deals``, reproducible from ``seed``.
 
@@ -260,7 +272,8 @@ def simulate(sections: Section | Sequence[Section], deals: Mapping[int, Deal], *
     first rounds; ``start``: device time of the first round; ``pace``: scales every delay
     (1.0 is a club's pace, about seven minutes a board); ``claim_rate``: boards where
     declarer claims; ``reader_rate``: cards reported by the card reader rather than the
-    tablet; ``double_report``: cards reported by both."""
+    tablet; ``double_report``: cards reported by both; ``reader_noise``: the card readers'
+    errors (:mod:`tenace.sim.noise`), with the table's answers when the hub asks."""
     section_list = [sections] if isinstance(sections, Section) else list(sections)
     if pace <= 0:
         raise SimError(f"pace must be positive, not {pace}")
@@ -269,7 +282,7 @@ def simulate(sections: Section | Sequence[Section], deals: Mapping[int, Deal], *
     rates = check_rates(inject or {})
     return _Sim(section_list, deals, seed=seed, rates=rates, rounds=rounds, start=start,
                 pace=pace, edition=edition, claim_rate=claim_rate, reader_rate=reader_rate,
-                double_report=double_report).run()
+                double_report=double_report, noise=reader_noise).run()
 
 
 # Injected vs detected --------------------------------------------------------------------

@@ -183,10 +183,15 @@ def test_law_1_foreign_card_in_a_pocket() -> None:
 
 
 def test_laws_13_14_wrong_number_of_cards() -> None:
+    """Laws 13, 14. A pocket read short of one of its own cards may be a sweep that missed
+    it (issue 15): the table is asked to sweep it again; short again, it is a short hand."""
     d = Driver()
     d.seat_pairs()
     north = [str(c) for c in BOARD_1[Seat.NORTH]]
+    assert read(d, Seat.NORTH, north[:12]) == []
+    assert d.state.public_state()["prompts"][0]["kind"] == "sweep"
     assert only(read(d, Seat.NORTH, north[:12]), "wrong_card_count").law == "14"
+    assert "prompts" not in d.state.public_state()
     fourteen = [str(c) for c in BOARD_1[Seat.EAST]] + ["S2"]
     found = read(d, Seat.EAST, fourteen)
     assert only(found, "wrong_card_count").law == "13"

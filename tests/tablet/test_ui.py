@@ -353,3 +353,22 @@ def test_the_pad_by_touch_alert_with_its_explanation_and_undo() -> None:
     assert sent[-1] == ("undo", {"seat": "N"})
     assert tab.model.has_auction and tab.model.auction_entries == []
     root.close()
+
+
+def test_the_table_is_asked_for_a_card_its_reader_missed_by_touch() -> None:
+    """The card readers missed North's card (hub/reads.py): the play screen asks the table
+    for it; a touch on the card answers (tablet/presenters/prompts.py)."""
+    from tests.tablet.test_prompts import reader, to_play
+
+    t = to_play(Table([None]))
+    reader(t, "card", seat="W", card="S2", source="reader")
+    reader(t, "card", seat="E", card="ST", source="reader")
+    sent: list[tuple[str, dict[str, Any]]] = []
+    root = TabletRoot(t[None], send=lambda kind, body: sent.append((kind, body)))
+    show(root, LANDSCAPE)
+    panel = root.screens["play"].prompt_panel
+    assert "North played to trick 1" in panel.text.text and panel.not_yet.opacity == 1
+    tap(panel.cards.buttons["SA"])
+    assert sent == [("answer", {"seat": "N", "trick": 1, "card": "SA"})]
+    shot(root, "play_prompt_landscape")
+    root.close()

@@ -252,7 +252,7 @@ def test_events_are_what_the_table_devices_would_send():
     assert any(c.alert for c in record.calls) and any(c.explanation for c in record.calls)
     cards = [e for e in events if e.type == "card"]
     assert [(e.device, e.body["seat"], e.body["card"], e.body["source"]) for e in cards] == [
-        ("T7-rdr", c.seat.letter, str(c.card), "reader") for c in record.plays]
+        ("T7-rdr", c.seat.letter, str(c.card), "record") for c in record.plays]
     claim, *answers = [e for e in events if e.type.startswith("claim")]
     assert events[-3:] == [claim, *answers]
     # South declares 2H; NS won 7 of the 11 tricks played; the record says 9 (LIN mc 9).

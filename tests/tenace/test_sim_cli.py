@@ -64,3 +64,19 @@ def test_no_injection_no_alert(mosquitto: Mosquitto,
 def test_bad_rates_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--inject", "revoke=lots"]) == 2
     assert "--inject" in capsys.readouterr().err
+
+
+def test_reader_noise_over_mqtt_calls_the_director_for_nothing_but_the_injected(
+        mosquitto: Mosquitto, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15: the card readers err as the issue says (``--reader-noise issue``); the
+    simulated tables answer the hub's questions through the broker; every injection is
+    found and nothing else (Laws 54, 57, 61)."""
+    report = sim(capsys, "--tables", "3", "--boards", "2", "--rounds", "3", "--seed", "4",
+                 "--inject", "revoke=0.2,play_out_of_turn=0.2,lead_out_of_turn=0.1",
+                 "--reader-noise", "missed=0.06,cross=0.03,late=0.03,sweep=0.2",
+                 "--broker", mosquitto.url)
+    assert sum(report["reader_errors"].values()) > 5
+    assert report["missed"] == [] and report["false_alarms"] == []
+    assert "rejected" not in report
+    assert main(["sim", "--reader-noise", "lost=1"]) == 2
+    assert "--reader-noise" in capsys.readouterr().err
