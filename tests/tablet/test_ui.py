@@ -196,7 +196,9 @@ def test_a_whole_board_on_four_seat_tablets_with_touches(room: dict[str, Tablet]
     call(s, "3NT", 2, "bidding_pad")
     show(w)
     until(lambda: west.auction.stop_wait > 0, "West's STOP wait")
-    assert not any(o.enabled for o in west.auction.call_options) and west.auction.stop_wait > 8
+    # Locked for what is left of the 10 s (how much depends on how busy the machine is).
+    assert not any(o.enabled for o in west.auction.call_options)
+    assert 0 < west.auction.stop_wait <= 10
     shot(w, "bidding")
     touch(w.screens["auction"].pad.buttons["Pass"])   # locked: no call is made
     frames(5)
