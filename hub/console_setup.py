@@ -134,7 +134,7 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
     errors: list[dict[str, str]] = []
     if not isinstance(doc, Mapping):
         return {}, [{"field": "", "error": "a set-up is a JSON object"}]
-    out: dict[str, Any] = {k: v for k, v in doc.items() if k != "sections"}
+    out: dict[str, Any] = {k: v for k, v in doc.items() if k not in ("sections", "section")}
     if "section" in doc:
         errors.append({"field": "section", "error": "unknown key (did you mean 'sections'?)"})
     sections = doc.get("sections")
@@ -292,7 +292,7 @@ class _SetupRoutes:
         toml, errors = toml_document(doc, self.roster_of_hub, self._boards_dir)
         names = _section_names(toml.get("section"))
         setup: EventSetup | None = None
-        if toml:
+        if isinstance(doc, Mapping):
             setup, problems = read_document(toml, self._boards_dir())
             errors += error_fields(problems, names)
         if errors or setup is None:

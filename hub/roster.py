@@ -148,10 +148,17 @@ def _header_index(cells: list[str]) -> tuple[int | None, int | None, int | None,
     line is no header."""
     folded = [c.strip().casefold() for c in cells]
 
-    def find(names: tuple[str, ...]) -> int | None:
-        return next((i for i, c in enumerate(folded) if c in names), None)
+    def find(names: tuple[str, ...], *taken: int | None) -> int | None:
+        """The column named one of ``names``, else the first whose name starts with one
+        (``Numéro de membre``), not one of the columns ``taken``."""
+        free = [(i, c) for i, c in enumerate(folded) if i not in taken]
+        return next((i for i, c in free if c in names),
+                    next((i for i, c in free if any(c.startswith(n + " ") for n in names)),
+                         None))
 
-    name, first, last, number = find(_NAME), find(_FIRST), find(_LAST), find(_NUMBER)
+    first, last = find(_FIRST), find(_LAST)
+    name = find(_NAME, first, last)
+    number = find(_NUMBER, first, last, name)
     if number is None or (name is None and first is None and last is None):
         return None
     if name is not None and first is not None and last is None:   # nom, prénom
