@@ -182,7 +182,11 @@ def parse_csv(data: bytes) -> list[Member]:
         raise RosterError([(0, "the file is empty")])
     separator = max(SEPARATORS, key=first.count) if any(s in first for s in SEPARATORS) \
         else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    try:
+        rows = list(reader)
+    except csv.Error as err:
+        raise RosterError([(reader.line_num, f"not a CSV line: {err}")]) from None
     problems: list[tuple[int, str]] = []
     members: list[Member] = []
     seen: dict[int, int] = {}
