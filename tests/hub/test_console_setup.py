@@ -259,3 +259,27 @@ def test_only_a_director_sets_up_and_only_with_the_csrf_token(waiting: Any) -> N
     client.csrf = "wrong"
     assert send_setup(client, DOCUMENT)[0] == 403
     assert hub.setup.waiting
+
+
+def test_a_pbn_hand_record_larger_than_a_director_command_is_taken(waiting: Any) -> None:
+    hub, client, _, _ = waiting
+    deals = BigDeal(bytes.fromhex(SEED), "Club").deals(1, 26)
+    padding = "{" + "analysis " * 600 + "}\n"        # what dealing software adds per board
+    pbn = "".join(f'[Board "{b}"]\n[Dealer "{"NESW"[(b - 1) % 4]}"]\n'
+                  f'[Vulnerable "{_law_2_vulnerability(b)}"]\n[Deal "{deal.pbn()}"]\n'
+                  f"{padding}\n" for b, deal in deals.items())
+    assert len(pbn) > 100_000
+    doc = {"sections": [{"movement": "howell", "tables": 7, "boards_per_round": 2}],
+           "boards": {"file": {"name": "evening.pbn",
+                               "data": base64.b64encode(pbn.encode()).decode()}}}
+    status, result = send_setup(client, doc)
+    assert status == 200, result
+    assert dict(hub.setup.deals) == deals and "PBN file" in hub.setup.boards_source
+    huge = json.dumps({"sections": [], "pad": "x" * 2_200_000}).encode()
+    assert client.send("api/setup", huge)[0] == 413
+    assert hub.setup.deals == deals
+
+
+def _law_2_vulnerability(board: int) -> str:
+    from bridgecore.markings import Markings
+    return str(Markings.of_board(board).to_json()["vulnerability"])
