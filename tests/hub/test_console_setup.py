@@ -283,3 +283,31 @@ def test_a_pbn_hand_record_larger_than_a_director_command_is_taken(waiting: Any)
 def _law_2_vulnerability(board: int) -> str:
     from bridgecore.markings import Markings
     return str(Markings.of_board(board).to_json()["vulnerability"])
+
+
+def test_tenace_hub_on_a_new_data_directory_without_an_event_waits_for_the_console(
+        tmp_path: Path) -> None:
+    """``tenace hub`` with neither --event nor --tables: it starts, says it waits, and a
+    restart goes on waiting from the log (the waiting set-up is its first record)."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    for _ in range(2):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tenace", "hub", "--listen", "127.0.0.1:0",
+             "--console", "127.0.0.1:0", "--data", str(data), "--no-double-dummy"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert process.stdout is not None
+            lines = []
+            for line in process.stdout:
+                lines.append(line)
+                if line.startswith("hub ready"):
+                    break
+            out = "".join(lines)
+            assert "No event yet: the director sets it up on the console (/setup)" in out, out
+            assert "director console: http://" in out
+        finally:
+            process.terminate()
+            process.communicate(timeout=30)
