@@ -103,8 +103,14 @@
     const remove = el("button", { type: "button", class: "button small quiet", text: "Remove",
       onclick: () => {
         cards = cards.filter((c) => c !== card);
-        cards.forEach((c, i) => { c.index = i; });
         card.node.remove();
+        cards.forEach((c, i) => {     // the fields the hub's errors name follow the index
+          c.index = i;
+          c.node.querySelectorAll("[data-field]").forEach((n) => {
+            n.dataset.field = n.dataset.field.replace(/^sections\[\d+\]/, "sections[" + i + "]");
+          });
+          c.node.dataset.field = "sections[" + i + "]";
+        });
         cards.forEach(shape);
       } });
     card.node = el("div", { class: "section-card", "data-field": "sections[" + index + "]" },
@@ -250,6 +256,19 @@
       });
   }
 
+  // The names typed at check-in, matched to the roster (shown, never applied) ---------------
+  function loadCheckins() {
+    return api("/api/setup/checkins").then((data) => {
+      const rows = (data.checkins || []).map((c) => el("tr", {},
+        el("td", { text: c.table }), el("td", { text: c.side + " " + c.pair }),
+        el("td", { text: c.name }),
+        el("td", { class: c.members.length ? null : "none", text: c.members.length ?
+          c.members.map((m) => m.name + " #" + m.number).join(", ") : "not in the roster" })));
+      $("checkins").tBodies[0].replaceChildren(...rows);
+      $("checkins-panel").hidden = rows.length === 0;
+    });
+  }
+
   // Start ------------------------------------------------------------------------------------
   function start(state) {
     defaults = Object.assign(defaults, state.defaults || {});
@@ -275,6 +294,10 @@
     $("setup-form").addEventListener("submit", (e) => { e.preventDefault(); send(false); });
     $("boards-file").addEventListener("change", () => { $("boards-file-choice").checked = true; });
     $("roster-file").addEventListener("change", importRoster);
+    if (!state.waiting) {
+      loadCheckins();
+      setInterval(loadCheckins, 10000);
+    }
     return loadRoster().then(() => { document.body.dataset.loaded = "yes"; });
   }
 

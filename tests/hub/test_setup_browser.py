@@ -171,3 +171,28 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     driver.get(hub.console.url + "results")
     wait(driver, lambda d: "Ann Smith" in d.find_element("id", "content").text, timeout=30)
     driver.save_screenshot(str(SHOTS / "setup-played.png"))
+    # The names the pairs typed at check-in, matched to the roster for the director.
+    driver.get(hub.console.url + "setup")
+    wait(driver, lambda d: d.find_elements("css selector", "#checkins tbody tr"), timeout=20)
+    shown = driver.find_element("id", "checkins").text
+    assert "Ann Smith #101" in shown and "Bob Jones #102" in shown
+    assert "A. Guest not in the roster" in shown
+    assert "Play has started" in driver.find_element("id", "setup-locked").text
+    assert not driver.find_element("id", "setup-submit").is_enabled()
+
+
+def test_browser_a_section_removed_its_successors_errors_still_land_on_their_fields(
+        setup_page: Any) -> None:
+    driver, hub, _, _ = setup_page
+    driver.find_element("id", "add-section").click()
+    wait(driver, lambda d: len(d.find_elements("css selector", ".section-card")) == 2)
+    choose(field(driver, "sections[1].movement"), "howell")
+    type_in(field(driver, "sections[1].tables"), "0")
+    driver.find_element("css selector", ".section-card button").click()   # remove A
+    wait(driver, lambda d: len(d.find_elements("css selector", ".section-card")) == 1)
+    assert field(driver, "sections[0].movement").get_attribute("value") == "howell"
+    driver.find_element("id", "setup-check").click()
+    wait(driver, lambda d: "bad" in field(d, "sections[0].tables").get_attribute("class"))
+    assert "sections[0].tables" in driver.find_element("id", "setup-errors").text
+    assert hub.setup.waiting
+
