@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import time
-import urllib.request
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import pytest
 from bridgecore.bigdeal import BigDeal
 from bridgecore.dealfiles import write_dealfile
 from hub.broker import EmbeddedBroker
+from hub.console import Console
 from hub.event import EventSetup, WaitingSetup, setup_from_json
 from hub.service import NO_EVENT, Hub, HubRunner, data_log
 from hub.setup_facts import SETUP_REPLACED
@@ -85,7 +86,7 @@ def waiting(tmp_path: Path, embedded_broker: EmbeddedBroker
     data = tmp_path / "data"
     runner = start_hub(data, embedded_broker.url, users, WaitingSetup())
     with runner as hub:
-        assert hub.console is not None
+        assert isinstance(hub.console, Console)
         yield hub, Login.director(hub.console), data, users
 
 
@@ -149,7 +150,7 @@ def test_a_restart_rebuilds_the_event_set_up_from_the_console(
     users = make_users(tmp_path / "users")
     data = tmp_path / "data"
     with start_hub(data, embedded_broker.url, users, WaitingSetup()) as hub:
-        assert hub.console is not None
+        assert isinstance(hub.console, Console)
         client = Login.director(hub.console)
         doc = {**DOCUMENT, "sections": [DOCUMENT["sections"][1]]}
         assert send_setup(client, doc)[0] == 200
@@ -229,7 +230,7 @@ def test_roster_csv_errors_name_the_line_and_keep_the_roster(waiting: Any) -> No
     members = get(client, "api/roster")[1]["members"]
     assert [m["number"] for m in members] == [101, 102, 103, 104]
     assert client.send("api/roster", b"a,1", "application/json")[0] == 415
-    matched = get(client, "api/roster/match?name=" + urllib.request.quote("  zoe DUPRE "))[1]
+    matched = get(client, "api/roster/match?name=" + urllib.parse.quote("  zoe DUPRE "))[1]
     assert matched["members"] == [{"name": "Zoé Dupré", "number": 103}]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from hub.broker import EmbeddedBroker
+from hub.console import Console
 from hub.event import EventSetup, WaitingSetup
 from hub.results_pages import results_api
 from hub.service import Hub
@@ -35,7 +36,7 @@ def setup_page(browser: Any, tmp_path: Path, embedded_broker: EmbeddedBroker
     roster = tmp_path / "members.csv"
     roster.write_text(ROSTER, encoding="utf-8")
     with start_hub(tmp_path / "data", embedded_broker.url, users, WaitingSetup()) as hub:
-        assert hub.console is not None
+        assert isinstance(hub.console, Console)
         browser.delete_all_cookies()
         browser_login(browser, hub.console)
         wait(browser, lambda d: d.current_url.endswith("/setup")
