@@ -397,8 +397,9 @@ def _date(value: Any) -> str:
 
 
 def _scoring(value: Any) -> str:
+    """One of :data:`SCORINGS`, or "" (by the movement)."""
     text = _text(value).strip().lower()
-    if text not in SCORINGS:
+    if text and text not in SCORINGS:
         raise _Bad(f"unknown scoring {value!r} ({', '.join(SCORINGS)})")
     return text
 
@@ -726,7 +727,6 @@ def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None
         return None, [str(err)]
 
 
-
 @dataclass(frozen=True, slots=True)
 class EventSetup:
     """Everything the hub needs to run a session; see the module docstring.
@@ -736,7 +736,9 @@ class EventSetup:
     is the seconds a device clock may be off (None: no check); ``deals`` maps every board
     number the sections play to its deal; ``boards_source`` says where the deals came from;
     ``markings`` the dealer and vulnerability of the boards the hand record marks otherwise
-    than Law 2 (their markings govern; the others are Law 2's).
+    than Law 2 (their markings govern; the others are Law 2's). ``date`` (ISO, "" for none),
+    ``scoring`` (one of :data:`SCORINGS`, "" for the movement's) and ``live`` are kept with
+    the event for the director and the club's results; the live ranking does not read them.
     """
 
     sections: tuple[SectionSetup, ...]
@@ -761,7 +763,8 @@ class EventSetup:
         if not isinstance(self.strict, bool):
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
-        for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance)):
+        for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
+                           ("date", _date), ("scoring", _scoring), ("live", _bool)):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
