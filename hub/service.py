@@ -682,7 +682,7 @@ class Hub:
     def _no_event(self, table: str, device: str, env: Envelope, now: float, payload: bytes,
                   replies: list[tuple[str, str]]) -> None:
         """No event yet (a room without tables: the director is setting it up): the device
-        is told so plainly, and sends again once the event is there."""
+        is told so plainly (docs/protocol.md, ``no_event``); nothing is stored."""
         reason = "no event yet: the director is setting the evening up on the console"
         self._rejected(table, device, NO_EVENT, reason, payload)
         replies.append((topic_reply(table, device),
