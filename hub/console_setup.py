@@ -12,8 +12,9 @@ the session's CSRF token (docs/console-api.md has the whole API, for a club's sc
     GET  /api/roster              the club's members (hub.roster)
     POST /api/roster              a CSV file of members (text/csv) in place of the roster
     GET  /api/roster/match?name=  the members a name matches
-    GET  /api/setup/checkins      the names typed at check-in, each with the members it
-                                  matches (shown to the director, never applied)
+    GET  /api/setup/checkins      the names (or member numbers) typed at check-in, each with
+                                  the members it matches (shown to the director, never
+                                  applied)
 
 The document is the TOML event file's (hub.event) in JSON, ``sections`` a list counted
 from 0; a player may be ``{"member": 12}`` (the roster's name) or ``{"name": "..."}``, and
@@ -352,11 +353,15 @@ class _SetupRoutes:
                 pair, players = seated[0], seated[1]
                 for player in players:
                     name = player.get("name") if isinstance(player, Mapping) else player
+                    number = player.get("number") if isinstance(player, Mapping) else None
                     if not isinstance(name, str) or not name.strip():
-                        continue
-                    out.append({"table": tid, "side": getattr(side, "name", str(side)),
-                                "pair": pair, "name": name,
-                                "members": [m.to_json() for m in roster.match(name)]})
+                        name = ""
+                    found = [m for m in roster.members if m.number == number] or \
+                        (roster.match(name) if name else [])
+                    if name or number is not None:
+                        out.append({"table": tid, "side": getattr(side, "name", str(side)),
+                                    "pair": pair, "name": name, "number": number,
+                                    "members": [m.to_json() for m in found]})
         return json_response({"checkins": out})
 
 

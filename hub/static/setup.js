@@ -261,7 +261,7 @@
     return api("/api/setup/checkins").then((data) => {
       const rows = (data.checkins || []).map((c) => el("tr", {},
         el("td", { text: c.table }), el("td", { text: c.side + " " + c.pair }),
-        el("td", { text: c.name }),
+        el("td", { text: c.name || "#" + c.number }),
         el("td", { class: c.members.length ? null : "none", text: c.members.length ?
           c.members.map((m) => m.name + " #" + m.number).join(", ") : "not in the roster" })));
       $("checkins").tBodies[0].replaceChildren(...rows);

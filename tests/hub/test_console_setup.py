@@ -241,12 +241,15 @@ def test_names_typed_at_check_in_are_matched_to_the_roster_and_never_forced(
     assert send_setup(client, {"sections": [{"movement": "mitchell", "tables": 3}]})[0] == 200
     events = [DeviceEvent("A1", "A1-tab", "checkin", {
         "direction": "NS", "pair": 1,
-        "players": [{"name": "jurgen muller"}, {"name": "A. Guest"}]}, time.time())]
+        "players": [{"name": "jurgen muller"}, {"name": "A. Guest"}]}, time.time()),
+              DeviceEvent("A1", "A1-tab", "checkin", {
+                  "direction": "EW", "pair": 4, "players": [{"number": 103}]}, time.time())]
     messages = [Message(topic_event(t, "A1-tab"), e.to_json().encode())
                 for t, e in envelopes(events, run="names")]
     hub.call(lambda: hub.handle(messages))
     checkins = get(client, "api/setup/checkins")[1]["checkins"]
     assert [(c["name"], c["members"]) for c in checkins] == [
+        ("", [{"name": "Zoé Dupré", "number": 103}]),          # EW: its member number
         ("jurgen muller", [{"name": "Jürgen Müller", "number": 104}]), ("A. Guest", [])]
     assert hub.setup.sections[0].pairs == {}          # shown, never applied
 
