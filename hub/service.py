@@ -10,8 +10,9 @@ reply (the hub died before the commit) resends: the event id makes that harmless
 What the hub publishes (docs/protocol.md):
 
 * ``t/{table}/reply/{device}``: ``ack`` or ``reject`` with the reason, for every event
-  (``no_event`` while the hub waits for the director to set the event up: a room without
-  tables, hub.event.WaitingSetup; ``hub/status`` then says ``tables`` 0);
+  (``no_event`` while the hub waits for its event: a room without tables, hub.event's
+  WaitingSetup or a scoring program's set-up not sent yet; ``hub/status`` then says
+  ``tables`` 0);
 * ``t/{table}/state`` and ``t/{table}/seat/{seat}`` (retained), republished only when they
   change, never an alert and never a hand the seat could not see;
 * ``director/alert/{id}`` (retained while open: cleared once resolved), only for the
@@ -681,9 +682,11 @@ class Hub:
 
     def _no_event(self, table: str, device: str, env: Envelope, now: float, payload: bytes,
                   replies: list[tuple[str, str]]) -> None:
-        """No event yet (a room without tables: the director is setting it up): the device
-        is told so plainly (docs/protocol.md, ``no_event``); nothing is stored."""
-        reason = "no event yet: the director is setting the evening up on the console"
+        """No event yet (a room without tables: the director is setting it up on the
+        console, or the scoring program has not sent it): the device is told so plainly
+        (docs/protocol.md, ``no_event``); nothing is stored."""
+        reason = "no event yet: the evening is being set up (director's console or scoring " \
+                 "program)"
         self._rejected(table, device, NO_EVENT, reason, payload)
         replies.append((topic_reply(table, device),
                         Reply(env.id, env.seq, "reject", NO_EVENT, reason, now).to_json()))
