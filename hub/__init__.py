@@ -28,6 +28,8 @@
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows), results_pages.py
     console_devices.py  the console's Devices page and the devices' POST /api/pair
+    console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
+    roster.py         the club's members from a CSV file; check-in names matched to them
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     tempo.py          every call and card timed from the log (console_tempo.py: the director's
                       timelines, slow play, timed exports; docs/tempo.md)
@@ -51,6 +53,7 @@ Errors (hub.errors)::
     ├── RulingError (hub.scoring, ValueError)   a score ruling that cannot be applied
     ├── HttpError (hub.webserver)  an HTTP request refused, with its status
     ├── UserError (hub.users, ValueError)       a console account refused or unreadable
+    ├── RosterError (hub.roster, ValueError)    a roster file refused, every line's problem
     ├── PairingError (hub.pairing, ValueError)  a pairing code refused (unknown, expired,
     │                                           used, throttled)
     └── BridgemateError (hub.bridgemate)        a Data Connector request refused

@@ -24,6 +24,8 @@ Who may do what (hub.users has the users and their roles)::
         POST /api/devices/pair, /revoke
     GET /tempo, /api/tempo/*,             -           -            -             yes
         POST /api/tempo/attach
+    GET /setup, /api/setup, /api/roster*, -           -            -             yes
+        POST /api/setup, /api/roster
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -48,6 +50,10 @@ a role that may not is 403. Routes:
 * ``POST /api/pair``, ``GET /devices``, ``GET /api/devices``, ``POST /api/devices/pair``,
   ``POST /api/devices/revoke``: pairing devices with one-time codes and QR codes, revoking
   them (hub.console_devices, hub.pairing), when the console is given a ``pairing``;
+* ``GET /setup``, ``/api/setup``, ``/api/roster...``: the director sets the event up and
+  imports the club's roster (hub.console_setup, docs/console-api.md). While the hub has no
+  event yet (hub.event.WaitingSetup) ``GET /`` sends a director to ``/setup`` and the
+  overview says ``"waiting": true``;
 * ``GET /tempo`` and ``/api/tempo/...``: the director's tempo timelines, slow play and
   timed exports, and ``POST /api/tempo/attach`` (a timeline's reference in a ruling): see
   hub.console_tempo;
@@ -381,7 +387,7 @@ class Console:
         alerts = list(room.alerts)[::-1]
         shown = [a for a in alerts if a.is_open]
         shown += [a for a in alerts if not a.is_open][:RESOLVED_KEPT]
-        return {"hub_time": view.now, "clock": view.clock(),
+        return {"hub_time": view.now, "clock": view.clock(), "waiting": self.waiting,
                 "sections": [s.name for s in room.sections],
                 "tables": [view.table(t) for t in room.tables],
                 "alerts": [alert_summary(a) for a in shown],
@@ -426,7 +432,9 @@ class Console:
         post("/api/logout", need("viewer", self._logout, csrf=True))
         post("/api/director", need("scorer", self._director, csrf=True))
         from hub.console_devices import add_device_routes
+        from hub.console_setup import add_setup_routes
         add_device_routes(app, self)
+        add_setup_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -554,7 +562,14 @@ class Console:
         return web.Response(body=found[0], headers={"Content-Type": found[1]})
 
     async def _page(self, request: web.Request) -> web.Response:
+        if self.waiting and RANKS[request[_SESSION].role] >= RANKS["director"]:
+            raise web.HTTPSeeOther("/setup")    # no event yet: the director sets it up
         return self._file("console.html", request.path)
+
+    @property
+    def waiting(self) -> bool:
+        """No event yet: the hub waits for the director's set-up (hub.event.WaitingSetup)."""
+        return bool(getattr(getattr(self.hub, "setup", None), "waiting", False))
 
     async def _static(self, request: web.Request) -> web.Response:
         return self._file(request.match_info["name"], request.path)
@@ -651,7 +666,7 @@ def _unknown(request: web.Request) -> HttpError:
     if method not in ("GET", "HEAD"):
         return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
                               "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke, "
-                              "/api/tempo/attach")
+                              "/api/tempo/attach, /api/setup, /api/roster")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

@@ -6,14 +6,24 @@ and its players, and the deal of every board played. It comes from a TOML file
 (:meth:`EventSetup.load`), from the command line (:meth:`EventSetup.quick`, ``tenace hub
 --tables 12``) or from the first record of an event log (:meth:`EventSetup.from_json`: the
 hub logs :meth:`EventSetup.to_json` as the fact ``event_setup`` and rebuilds from the log
-alone). :meth:`EventSetup.build_room` makes the :class:`hub.room.Room`;
-:meth:`EventSetup.summary` gives the lines a director reads on start.
+alone). The director's console builds the same tables a TOML file holds and reads them
+with the same :func:`read_document` (hub.console_setup), so both give the same set-up and
+name a bad key the same way. :meth:`EventSetup.build_room` makes the :class:`hub.room.Room`;
+:meth:`EventSetup.summary` gives the lines a director reads on start. A hub started on an
+empty data directory with no event runs a :class:`WaitingSetup` (a room without tables)
+until the director sets the event up; :func:`setup_from_json` reads either back from the
+log.
 
 The TOML file (every key but the sections' ``movement`` and size is optional)::
 
     [event]
     name = "Monday pairs"
     session = "Evening"
+    date = "2026-11-26"           # the session's date (ISO), none by default
+    scoring = "matchpoints"       # "matchpoints", "imps", "butler" or "cross-imps": the
+                                  # method the club scores with, kept with the event (the live
+                                  # ranking is matchpoints for pairs, IMPs for teams)
+    live = true                   # the club shows scores as results arrive (default true)
     edition = "2017"              # Laws edition: "1997", "2007" or "2017" (default)
     minutes_per_round = 15        # default 15
     strict = false                # true: every table in strict mode; or ["A1", "B3"]
@@ -71,6 +81,7 @@ board out raises a ``board_markings`` alert (:mod:`hub.table`).
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import logging
 import string
@@ -93,7 +104,8 @@ from hub.errors import ConfigError
 from hub.room import Room, Section
 from wire.protocol import ProtocolError, topic_state
 
-__all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "EventSetup", "SectionSetup"]
+__all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
+           "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +114,8 @@ MOVEMENTS = ("mitchell", "howell", "teams")
 DEFAULT_OWNER = "Tenace"
 """BigDeal owner string when a seed is given without one."""
 JSON_VERSION = 1
+SCORINGS = ("matchpoints", "imps", "butler", "cross-imps")
+"""The scoring methods an event may name (``scoring``; empty: by the movement)."""
 BOARD_FORMATS = ("pbn", *FORMATS)
 
 T = TypeVar("T")
@@ -373,6 +387,23 @@ def _edition(value: Any) -> str:
         raise _Bad(str(err)) from None
 
 
+def _date(value: Any) -> str:
+    """An ISO date ``YYYY-MM-DD`` (a TOML date too)."""
+    text = value.isoformat() if isinstance(value, datetime.date) else _text(value)
+    try:
+        return datetime.date.fromisoformat(text).isoformat() if text else ""
+    except ValueError:
+        raise _Bad(f"a date such as \"2026-11-26\" is expected, not {value!r}") from None
+
+
+def _scoring(value: Any) -> str:
+    """One of :data:`SCORINGS`, or "" (by the movement)."""
+    text = _text(value).strip().lower()
+    if text and text not in SCORINGS:
+        raise _Bad(f"unknown scoring {value!r} ({', '.join(SCORINGS)})")
+    return text
+
+
 def _seed(value: Any) -> bytes:
     if isinstance(value, bytes):
         seed = value
@@ -459,6 +490,9 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
     out = {
         "name": keys.get("name", _text, ""),
         "session": keys.get("session", _text, ""),
+        "date": keys.get("date", _date, ""),
+        "scoring": keys.get("scoring", _scoring, ""),
+        "live": keys.get("live", _bool, True),
         "edition": keys.get("edition", _edition, "2017"),
         "minutes_per_round": keys.get("minutes_per_round", _number, 15.0),
         "strict": keys.get("strict", _strict, False),
@@ -666,6 +700,33 @@ def _boards(keys: _Keys, base: Path, sections: list[SectionSetup]
 # The set-up -------------------------------------------------------------------------------
 
 
+def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None, list[str]]:
+    """The set-up of a TOML event file's document (``tomllib.loads``, or the same tables
+    built another way: hub.console_setup), board files relative to ``base``; else None and
+    every problem, each ``key: what is wrong`` (``section[1].tables: ...``, sections counted
+    from 1; a section's own problems ``section[1]: section 'A': tables: ...``)."""
+    problems: list[str] = []
+    top = _Keys(doc, "", problems)
+    fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
+    sections = _sections(top.raw("section"), problems, "section")
+    boards = top.raw("boards")
+    top.done()
+    deals = None
+    if sections is not None:
+        deals = _boards(_Keys({} if boards is None else boards, "boards", problems),
+                        base, sections)
+    if problems or sections is None or deals is None:
+        return None, problems or ["the event cannot be set up"]
+    try:
+        return EventSetup(tuple(sections), deals[0], boards_source=deals[1],
+                          markings=deals[2], **fields), []
+    except ConfigError as err:
+        head, _, rest = str(err).partition(" problems:\n")
+        if rest and head.isdigit():
+            return None, [line.strip() for line in rest.splitlines()]
+        return None, [str(err)]
+
+
 @dataclass(frozen=True, slots=True)
 class EventSetup:
     """Everything the hub needs to run a session; see the module docstring.
@@ -675,7 +736,9 @@ class EventSetup:
     is the seconds a device clock may be off (None: no check); ``deals`` maps every board
     number the sections play to its deal; ``boards_source`` says where the deals came from;
     ``markings`` the dealer and vulnerability of the boards the hand record marks otherwise
-    than Law 2 (their markings govern; the others are Law 2's).
+    than Law 2 (their markings govern; the others are Law 2's). ``date`` (ISO, "" for none),
+    ``scoring`` (one of :data:`SCORINGS`, "" for the movement's) and ``live`` are kept with
+    the event for the director and the club's results; the live ranking does not read them.
     """
 
     sections: tuple[SectionSetup, ...]
@@ -683,6 +746,9 @@ class EventSetup:
     name: str = ""
     session: str = ""
     edition: str = "2017"
+    date: str = ""
+    scoring: str = ""
+    live: bool = True
     minutes_per_round: float = 15.0
     strict: bool | tuple[str, ...] = False
     clock_tolerance: float | None = 120.0
@@ -697,7 +763,8 @@ class EventSetup:
         if not isinstance(self.strict, bool):
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
-        for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance)):
+        for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
+                           ("date", _date), ("scoring", _scoring), ("live", _bool)):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
@@ -757,23 +824,10 @@ class EventSetup:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
             raise ConfigError(f"{p}: not valid TOML: {err}") from err
-        problems: list[str] = []
-        top = _Keys(doc, "", problems)
-        fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
-        sections = _sections(top.raw("section"), problems, "section")
-        boards = top.raw("boards")
-        top.done()
-        deals = None
-        if sections is not None:
-            deals = _boards(_Keys({} if boards is None else boards, "boards", problems),
-                            p.parent, sections)
-        if problems or sections is None or deals is None:
-            raise _fail(problems or ["the event cannot be set up"], str(p))
-        try:
-            return cls(tuple(sections), deals[0], boards_source=deals[1], markings=deals[2],
-                       **fields)
-        except ConfigError as err:
-            raise ConfigError(f"{p}: {err}") from None
+        setup, problems = read_document(doc, p.parent)
+        if setup is None:
+            raise _fail(problems, str(p))
+        return setup
 
     @classmethod
     def quick(cls, *, tables: int, boards_per_round: int = 2, movement: str = "mitchell",
@@ -828,13 +882,25 @@ class EventSetup:
                       "minutes_per_round": self.minutes_per_round,
                       "strict": (self.strict if isinstance(self.strict, bool)
                                  else list(self.strict)),
-                      "clock_tolerance": self.clock_tolerance},
+                      "clock_tolerance": self.clock_tolerance, **self._extras()},
             "section": [s.to_json() for s in self.sections],
             "boards": {"source": self.boards_source,
                        "deals": {str(b): d.pbn() for b, d in self.deals.items()},
                        **({"markings": {str(b): m.to_json() for b, m in self.markings.items()}}
                           if self.markings else {})},
         }
+
+    def _extras(self) -> dict[str, Any]:
+        """``date``, ``scoring`` and ``live`` when not their defaults (a log written before
+        they existed holds the same set-up)."""
+        out: dict[str, Any] = {}
+        if self.date:
+            out["date"] = self.date
+        if self.scoring:
+            out["scoring"] = self.scoring
+        if not self.live:
+            out["live"] = False
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> EventSetup:
@@ -891,7 +957,12 @@ class EventSetup:
     def summary(self) -> list[str]:
         """What a director reads when the hub starts: the event, each section, the boards."""
         title = ", ".join(x for x in (self.name, self.session) if x) or "Event"
+        if self.date:
+            title += f" of {self.date}"
         lines = [f"{title}: Laws of {self.edition}, {self.minutes_per_round:g} minutes a round"]
+        if self.scoring or not self.live:
+            lines.append(f"Scoring: {self.scoring or 'by the movement'}"
+                         + ("" if self.live else ", not shown live"))
         for s in self.sections:
             lines += s.summary()
         lines.append(f"Boards: {len(self.deals)} deals ({ranges(self.deals)}) from "
@@ -910,3 +981,49 @@ class EventSetup:
         lines.append("Device clock check: " + ("off" if self.clock_tolerance is None else
                                                f"within {self.clock_tolerance:g} s"))
         return lines
+
+
+# Waiting for the director ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingSetup:
+    """No event yet: a room without sections until the director sets the event up on the
+    console (hub.console_setup), which replaces it (``Hub.replace_setup``). Its JSON is
+    ``{"v": 1, "waiting": true, "event": {"edition", "minutes_per_round"}}``."""
+
+    edition: str = "2017"
+    minutes_per_round: float = 15.0
+    sections: tuple[SectionSetup, ...] = ()
+
+    waiting = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"v": JSON_VERSION, "waiting": True,
+                "event": {"edition": self.edition, "minutes_per_round": self.minutes_per_round}}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> WaitingSetup:
+        if not isinstance(obj, Mapping) or obj.get("waiting") is not True:
+            raise ConfigError("not a waiting set-up")
+        event = obj.get("event") or {}
+        try:
+            return cls(_edition(event.get("edition", "2017")),
+                       _number(event.get("minutes_per_round", 15.0)))
+        except _Bad as err:
+            raise ConfigError(f"waiting set-up (JSON): {err}") from None
+
+    def build_room(self) -> Room:
+        return Room([], {}, minutes_per_round=self.minutes_per_round,
+                    edition=laws_edition(self.edition))
+
+    def summary(self) -> list[str]:
+        return [f"No event yet: the director sets it up on the console (/setup); Laws of "
+                f"{self.edition}"]
+
+
+def setup_from_json(obj: Any) -> EventSetup | WaitingSetup:
+    """The set-up :meth:`EventSetup.to_json` or :meth:`WaitingSetup.to_json` wrote."""
+    if isinstance(obj, Mapping) and obj.get("waiting") is True:
+        return WaitingSetup.from_json(obj)
+    return EventSetup.from_json(obj)

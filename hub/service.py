@@ -9,7 +9,10 @@ reply (the hub died before the commit) resends: the event id makes that harmless
 
 What the hub publishes (docs/protocol.md):
 
-* ``t/{table}/reply/{device}``: ``ack`` or ``reject`` with the reason, for every event;
+* ``t/{table}/reply/{device}``: ``ack`` or ``reject`` with the reason, for every event
+  (``no_event`` while the hub waits for its event: a room without tables, hub.event's
+  WaitingSetup or a scoring program's set-up not sent yet; ``hub/status`` then says
+  ``tables`` 0);
 * ``t/{table}/state`` and ``t/{table}/seat/{seat}`` (retained), republished only when they
   change, never an alert and never a hand the seat could not see;
 * ``director/alert/{id}`` (retained while open: cleared once resolved), only for the
@@ -114,8 +117,8 @@ from wire.views import (
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
 
-__all__ = ["OFFLINE_GRACE", "SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner", "HubStats",
-           "RoomSetup"]
+__all__ = ["NO_EVENT", "OFFLINE_GRACE", "SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner",
+           "HubStats", "RoomSetup"]
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +127,7 @@ _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the he
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
+NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
 
 
 class RoomSetup(Protocol):
@@ -305,15 +309,18 @@ class Hub:
         self._attach(self.room)
 
     # A set-up replaced from outside (hub.bridgemate: the scoring program's) ------------------
-    def replace_setup(self, setup: RoomSetup, *, keep_play: bool) -> None:
+    def replace_setup(self, setup: RoomSetup, *, keep_play: bool,
+                      account: str | None = None) -> None:
         """The room becomes ``setup``'s (on the loop): empty for a new event, or, with
         ``keep_play``, with every record since the last new event replayed into it (the
         movement changed, hand records came: nothing played is lost). The fact
         ``setup_replaced`` is logged before the room changes (StoreError: nothing changes).
         Every retained view is published again; those of tables, results and alerts gone
-        are cleared."""
+        are cleared. ``account``: who replaced it (the console's user), logged with it."""
         room = self._room_since(setup) if keep_play else setup.build_room()
-        body = {"setup": setup.to_json(), "keep_play": keep_play}
+        body: dict[str, Any] = {"setup": setup.to_json(), "keep_play": keep_play}
+        if account is not None:
+            body["account"] = account
         position = self.log.append(Record.fact(SETUP_REPLACED, body, hub_time=self.clock()))
         if not keep_play and position is not None:
             self._epoch = position
@@ -648,6 +655,9 @@ class Hub:
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
             return
+        if not self.room.tables:
+            self._no_event(table, device, env, now, payload, replies)
+            return
         info = self.room.devices.get(device)
         last_seq = None if info is None else info.last_seq
         out = self.room.apply(table, env, now)
@@ -669,6 +679,17 @@ class Hub:
         alerts.extend(out.alerts)
         if out.state_changed or out.alerts:
             changed.add(table)
+
+    def _no_event(self, table: str, device: str, env: Envelope, now: float, payload: bytes,
+                  replies: list[tuple[str, str]]) -> None:
+        """No event yet (a room without tables: the director is setting it up on the
+        console, or the scoring program has not sent it): the device is told so plainly
+        (docs/protocol.md, ``no_event``); nothing is stored."""
+        reason = "no event yet: the evening is being set up (director's console or scoring " \
+                 "program)"
+        self._rejected(table, device, NO_EVENT, reason, payload)
+        replies.append((topic_reply(table, device),
+                        Reply(env.id, env.seq, "reject", NO_EVENT, reason, now).to_json()))
 
     def _sequence_gap(self, table: str, device: str, last: int, seq: int) -> None:
         """An accepted ``seq`` that skipped numbers (docs/protocol.md section 6): a log line

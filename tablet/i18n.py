@@ -298,6 +298,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "reply.storage": {"en": "The hub could not record it: please do it again",
                       "fr": "Le serveur n'a pas pu l'enregistrer : recommencez",
                       "it": "Il server non ha potuto registrarlo: rifatelo"},
+    "reply.no_event": {"en": "No event yet: the director is setting the evening up. Check in "
+                              "again in a moment",
+                       "fr": "Pas encore de tournoi : l'arbitre le prépare. Réessayez dans "
+                             "un instant",
+                       "it": "Nessun torneo ancora: l'arbitro lo sta preparando. Riprovate "
+                             "tra un momento"},
     "reply.malformed": {"en": "Refused: the hub did not understand the tablet ({code}), call "
                               "the director",
                         "fr": "Refusé : le serveur n'a pas compris la tablette ({code}), "
@@ -327,7 +333,7 @@ STRINGS: dict[str, dict[str, str]] = {
 
 # Reply codes with a message of their own; the rest share reply.malformed.
 _REPLY_KEYS = {"not_your_turn", "illegal_call", "illegal_play", "wrong_state", "clock_skew",
-               "wrong_table", "out_of_order", "storage"}
+               "wrong_table", "out_of_order", "storage", "no_event"}
 
 
 def reply_key(code: str) -> str | None:

@@ -67,8 +67,8 @@ def _loader(obj: dict[str, Any]) -> Any:
     if "bridgemate" in obj:       # set up by a scoring program (hub.bridgemate)
         from hub.bridgemate import BridgemateSetup
         return BridgemateSetup.from_json(obj)
-    from hub.event import EventSetup
-    return EventSetup.from_json(obj)
+    from hub.event import setup_from_json
+    return setup_from_json(obj)
 
 
 @contextlib.contextmanager
@@ -214,6 +214,9 @@ def hub(args: argparse.Namespace) -> int:
         setup = BridgemateSetup.waiting({"edition": args.edition, "strict": False,
                                          "minutes_per_round": args.minutes_per_round,
                                          "clock_tolerance": 120.0})
+    if setup is None and console is not None and not _has_event(args.data):
+        from hub.event import WaitingSetup  # the director sets the event up on the console
+        setup = WaitingSetup(args.edition, args.minutes_per_round)
     tls, ca = _tls(args)
     options = None if console is None else _console_options(args)
     listen = _address(args.listen or ("0.0.0.0:8883" if tls else "0.0.0.0:1883"), "--listen")

@@ -1,0 +1,407 @@
+"""The director sets the evening up from the console: the set-up page and its JSON API, and
+the club's roster.
+
+Routes added to the console's application (hub.console), director only, every POST with
+the session's CSRF token (docs/console-api.md has the whole API, for a club's scripts)::
+
+    GET  /setup                   the page (static/setup.*)
+    GET  /api/setup               the hub's set-up: waiting or not, the summary, the set-up
+                                  as this API takes it (without the deals), whether it may
+                                  be replaced, the page's defaults
+    POST /api/setup               a new event (the document below); ?check=1: checked only
+    GET  /api/roster              the club's members (hub.roster)
+    POST /api/roster              a CSV file of members (text/csv) in place of the roster
+    GET  /api/roster/match?name=  the members a name matches
+    GET  /api/setup/checkins      the names (or member numbers) typed at check-in, each with
+                                  the members it matches (shown to the director, never
+                                  applied)
+
+The document is the TOML event file's (hub.event) in JSON, ``sections`` a list counted
+from 0; a player may be ``{"member": 12}`` (the roster's name) or ``{"name": "..."}``, and
+the boards may come as a file sent with the set-up, ``"boards": {"file": {"name":
+"monday.pbn", "data": BASE64}}``, kept in the data directory's ``boards/``. The document is
+turned into the tables a TOML file gives and read by the same :func:`hub.event.read_document`:
+the same set-up, the same checks. A refused set-up is 400 ``{"ok": false, "errors":
+[{"field": "sections[0].tables", "error": "..."}]}``, every problem at once.
+
+A set-up accepted replaces the hub's (``Hub.replace_setup``, a new event: the fact
+``setup_replaced`` with the set-up and the director's account, so a restart rebuilds it
+from the log). It is refused (409) once a board has been started at a table: the late
+changes of a session are director commands, not a new set-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import logging
+import re
+import tempfile
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
+from hub.roster import Roster, RosterError
+from hub.store import StoreError
+from hub.users import Session
+from hub.webserver import HttpError, json_response
+
+__all__ = ["DEFAULTS", "MAX_BOARD_FILE", "MAX_ROSTER", "MAX_SETUP", "add_setup_routes",
+           "error_fields", "toml_document"]
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+MAX_BOARD_FILE = 1024 * 1024      # bytes of a board file sent with a set-up
+MAX_SETUP = 2 * MAX_BOARD_FILE    # a set-up (its board file in base64 included)
+MAX_ROSTER = 2 * 1024 * 1024      # a roster's CSV file
+BOARD_EXTENSIONS = (".pbn", ".dlm", ".dup", ".bri", ".dge")
+DEFAULTS: dict[str, Any] = {
+    "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
+    "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
+    "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
+    "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
+}
+"""What the page proposes for a usual club evening (the API's own defaults are the TOML
+file's: hub.event)."""
+
+
+class Console(Protocol):
+    """What these routes need of the console (hub.console.Console)."""
+
+    hub: Any
+    timeout: float
+    session_key: web.RequestKey[Session]
+
+    def need(self, role: str, handler: Handler, *, page: bool = False,
+             csrf: bool = False) -> Handler: ...
+    def static_file(self, name: str, path: str, what: str = "file") -> web.Response: ...
+
+
+def add_setup_routes(app: web.Application, console: Console) -> None:
+    """The routes of the module docstring on ``app`` (the console's)."""
+    routes = _SetupRoutes(console)
+    need = console.need
+    app.router.add_get("/setup", need("director", routes.page, page=True))
+    app.router.add_get("/api/setup", need("director", routes.current))
+    app.router.add_post("/api/setup", need("director", routes.set_up, csrf=True))
+    app.router.add_get("/api/roster", need("director", routes.roster))
+    app.router.add_post("/api/roster", need("director", routes.roster_import, csrf=True))
+    app.router.add_get("/api/roster/match", need("director", routes.match))
+    app.router.add_get("/api/setup/checkins", need("director", routes.checkins))
+
+
+def data_directory(hub: Any) -> Path | None:
+    """The hub's data directory (its event log's folder); None for a log in memory."""
+    path = getattr(getattr(hub, "log", None), "path", None)
+    if not path or str(path) == ":memory:":
+        return None
+    return Path(path).parent
+
+
+# The document -----------------------------------------------------------------------------
+
+def _players(value: Any, roster: Roster, where: str,
+             errors: list[dict[str, str]]) -> Any:
+    """A pair's players with ``{"member": n}`` and ``{"name": s}`` turned into names."""
+    if isinstance(value, str | Mapping):
+        value = [value]
+    if not isinstance(value, list):
+        return value     # read_document says what is wrong
+    names: list[Any] = []
+    for player in value:
+        if isinstance(player, Mapping) and "member" in player:
+            number = player["member"]
+            found = [m for m in roster.members if m.number == number]
+            if not found:
+                errors.append({"field": where, "error": f"no member {number!r} in the "
+                                                        "club's roster"})
+                continue
+            names.append(found[0].name)
+        elif isinstance(player, Mapping) and set(player) == {"name"}:
+            names.append(player["name"])
+        else:
+            names.append(player)
+    return names
+
+
+def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
+                  ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """The tables a TOML event file gives for the API's document ``doc`` (module
+    docstring), and the problems found on the way (roster members, the board file sent)."""
+    errors: list[dict[str, str]] = []
+    if not isinstance(doc, Mapping):
+        return {}, [{"field": "", "error": "a set-up is a JSON object"}]
+    out: dict[str, Any] = {k: v for k, v in doc.items() if k not in ("sections", "section")}
+    if "section" in doc:
+        errors.append({"field": "section", "error": "unknown key (did you mean 'sections'?)"})
+    sections = doc.get("sections")
+    if isinstance(sections, list):
+        converted = []
+        for i, section in enumerate(sections):
+            if isinstance(section, Mapping) and isinstance(section.get("pairs"), Mapping):
+                pairs = {str(p): _players(v, roster, f"sections[{i}].pairs.{p}", errors)
+                         for p, v in section["pairs"].items()}
+                section = {**section, "pairs": pairs}
+            converted.append(section)
+        out["section"] = converted
+    elif sections is not None:
+        out["section"] = sections
+    boards = doc.get("boards")
+    if isinstance(boards, Mapping) and isinstance(boards.get("file"), Mapping):
+        saved = _save_board_file(boards["file"], boards_dir, errors)
+        out["boards"] = {**boards, "file": saved or ""}
+    return out, errors
+
+
+def _save_board_file(sent: Mapping[str, Any], boards_dir: Callable[[], Path],
+                     errors: list[dict[str, str]]) -> str | None:
+    """Keep a board file sent with a set-up in the boards folder; its name there."""
+    name, data = sent.get("name"), sent.get("data")
+    if not isinstance(name, str) or not isinstance(data, str):
+        errors.append({"field": "boards.file", "error": "a file is {\"name\": ..., \"data\": "
+                                                        "base64}"})
+        return None
+    stem = re.sub(r"[^\w.-]+", "_", Path(name.replace("\\", "/")).name).lstrip(".")[:80]
+    if not stem:
+        errors.append({"field": "boards.file", "error": f"no file name in {name!r}"})
+        return None
+    try:
+        content = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        errors.append({"field": "boards.file", "error": "data: not base64"})
+        return None
+    if len(content) > MAX_BOARD_FILE:
+        errors.append({"field": "boards.file", "error": f"a board file of at most "
+                                                        f"{MAX_BOARD_FILE} bytes"})
+        return None
+    folder = boards_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / stem).write_bytes(content)
+    return stem
+
+
+_KEY = re.compile(r"^(?P<key>[A-Za-z_]\w*(?:\[\d+\])?(?:\.[\w-]+)*): (?P<rest>.*)$", re.S)
+_SECTION = re.compile(r"^section '(?P<name>[^']*)': (?P<rest>.*)$", re.S)
+_MANY = re.compile(r"^\d+ problems:\n(?P<lines>.*)$", re.S)
+
+
+def error_fields(problems: list[str], names: list[str]) -> list[dict[str, str]]:
+    """hub.event's problems (``section[1].tables: ...``) as the API's ``{"field":
+    "sections[0].tables", "error": ...}``; ``names``: the sections' names, in order."""
+    out: list[dict[str, str]] = []
+
+    def add(field: str, text: str, keyed_text: bool = True) -> None:
+        many = _MANY.match(text)
+        if many:
+            for line in many.group("lines").splitlines():
+                add(field, line.strip())
+            return
+        named = _SECTION.match(text)
+        if named:
+            name = named.group("name")
+            index = names.index(name) if name in names else None
+            add(field or ("sections" if index is None else f"sections[{index}]"),
+                named.group("rest"))
+            return
+        keyed = _KEY.match(text) if keyed_text else None
+        if keyed:
+            key = keyed.group("key")
+            section = re.match(r"^section\[(\d+)\](.*)$", key)
+            if section:
+                key = f"sections[{int(section.group(1)) - 1}]{section.group(2)}"
+            elif key == "section":
+                key = "sections"
+            inner = f"{field}.{key}" if field and not key.startswith("sections") else key
+            add(inner, keyed.group("rest"), re.fullmatch(r"sections\[\d+\]", inner) is not None)
+            return
+        out.append({"field": field, "error": text})
+
+    for problem in problems:
+        add("", problem)
+    return out
+
+
+def api_document(setup: Any) -> dict[str, Any] | None:
+    """A set-up as this API takes it, without its deals (None while waiting)."""
+    if not isinstance(setup, EventSetup):
+        return None
+    data = setup.to_json()
+    boards = data["boards"]
+    return {"event": data["event"], "sections": data["section"],
+            "boards": {"source": boards["source"], "numbers": sorted(map(int, boards["deals"]))}}
+
+
+# The routes -------------------------------------------------------------------------------
+
+class _SetupRoutes:
+    def __init__(self, console: Console):
+        self.console = console
+        self._temporary: tempfile.TemporaryDirectory[str] | None = None
+        self._roster: Roster | None = None
+
+    @property
+    def hub(self) -> Any:
+        return self.console.hub
+
+    @property
+    def roster_of_hub(self) -> Roster:
+        if self._roster is None:
+            try:
+                self._roster = Roster.in_directory(data_directory(self.hub))
+            except RosterError as err:
+                log.error("the club's roster cannot be read: %s", err)
+                self._roster = Roster()
+        return self._roster
+
+    def _boards_dir(self) -> Path:
+        folder = data_directory(self.hub)
+        if folder is not None:
+            return folder / "boards"
+        if self._temporary is None:   # a hub in memory: gone with the process
+            self._temporary = tempfile.TemporaryDirectory(prefix="tenace-boards-")
+        return Path(self._temporary.name)
+
+    def _user(self, request: web.Request) -> str:
+        return request[self.console.session_key].user
+
+    def started(self) -> list[str]:
+        """The boards started in the room (table, round, board)."""
+        return sorted(f"{tid} (round {r}, board {b})" for tid, t in
+                      self.hub.room.tables.items() for r, b in t.sittings)
+
+    async def page(self, request: web.Request) -> web.Response:
+        return self.console.static_file("setup.html", request.path, "page")
+
+    async def current(self, request: web.Request) -> web.Response:
+        setup: Any = getattr(self.hub, "setup", None)
+        started = self.started()
+        summary = setup.summary() if setup is not None and hasattr(setup, "summary") else []
+        return json_response({
+            "waiting": bool(getattr(setup, "waiting", False)), "summary": summary,
+            "setup": api_document(setup), "started": started[:10],
+            "can_set_up": not started and hasattr(self.hub, "replace_setup"),
+            "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
+
+    async def set_up(self, request: web.Request) -> web.Response:
+        body = await _read(request, MAX_SETUP, "a set-up", self.console.timeout)
+        doc = _json_body(request, body, "a set-up")
+        check_only = request.query.get("check") in ("1", "true")
+        toml, errors = toml_document(doc, self.roster_of_hub, self._boards_dir)
+        names = _section_names(toml.get("section"))
+        setup: EventSetup | None = None
+        if isinstance(doc, Mapping):
+            setup, problems = read_document(toml, self._boards_dir())
+            errors += error_fields(problems, names)
+        if errors or setup is None:
+            return json_response({"ok": False, "errors": errors or [
+                {"field": "", "error": "the event cannot be set up"}]}, 400)
+        if check_only:
+            return json_response({"ok": True, "checked": True, "summary": setup.summary()})
+        started = self.started()
+        if started:
+            raise HttpError(409, "the room has play recorded (boards started at "
+                                 f"{', '.join(started[:5])}): a new event needs a new data "
+                                 "directory; change the session with director commands")
+        replace = getattr(self.hub, "replace_setup", None)
+        if replace is None:
+            raise HttpError(503, "this hub cannot take a set-up from the console")
+        user = self._user(request)
+        try:
+            replace(setup, keep_play=False, account=user)
+        except StoreError as err:
+            log.error("set-up from the console not stored: %s", err)
+            raise HttpError(500, f"the hub could not store the set-up: {err}") from None
+        log.info("event set up from the console by %s: %s", user, setup.summary()[0])
+        return json_response({"ok": True, "summary": setup.summary(),
+                              "tables": [t for s in setup.sections for t in s.ids]})
+
+    async def roster(self, request: web.Request) -> web.Response:
+        return json_response({"members": self.roster_of_hub.to_json()})
+
+    async def roster_import(self, request: web.Request) -> web.Response:
+        body = await _read(request, MAX_ROSTER, "a roster", self.console.timeout)
+        kind = request.headers.get("Content-Type", "").split(";")[0].strip()
+        if kind not in ("text/csv", "text/plain", "application/octet-stream"):
+            raise HttpError(415, "a roster is sent as text/csv")
+        roster = self.roster_of_hub
+        try:
+            count = roster.replace_csv(body)
+        except RosterError as err:
+            return json_response({"ok": False, "errors": [
+                {"line": line, "error": problem} for line, problem in err.problems]}, 400)
+        except OSError as err:
+            raise HttpError(500, f"the roster could not be written: {err}") from None
+        log.info("club roster imported by %s: %d members", self._user(request), count)
+        return json_response({"ok": True, "members": count})
+
+    async def match(self, request: web.Request) -> web.Response:
+        name = request.query.get("name", "")[:200]
+        return json_response({"name": name, "members": [
+            m.to_json() for m in self.roster_of_hub.match(name)]})
+
+    async def checkins(self, request: web.Request) -> web.Response:
+        roster = self.roster_of_hub
+        out = []
+        for tid, table in self.hub.room.tables.items():
+            for side, seated in sorted(getattr(table, "seated", {}).items(),
+                                       key=lambda item: str(item[0])):
+                pair, players = seated[0], seated[1]
+                for player in players:
+                    name = player.get("name") if isinstance(player, Mapping) else player
+                    number = player.get("number") if isinstance(player, Mapping) else None
+                    if not isinstance(name, str) or not name.strip():
+                        name = ""
+                    found = [m for m in roster.members if m.number == number] or \
+                        (roster.match(name) if name else [])
+                    if name or number is not None:
+                        out.append({"table": tid, "side": getattr(side, "name", str(side)),
+                                    "pair": pair, "name": name, "number": number,
+                                    "members": [m.to_json() for m in found]})
+        return json_response({"checkins": out})
+
+
+def _section_names(sections: Any) -> list[str]:
+    """The sections' names as hub.event names them (default A, B, ...)."""
+    if isinstance(sections, Mapping):
+        sections = [sections]
+    if not isinstance(sections, list):
+        return []
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return [str(s.get("name")) if isinstance(s, Mapping) and isinstance(s.get("name"), str)
+            else (letters[i] if i < len(letters) else f"S{i + 1}")
+            for i, s in enumerate(sections)]
+
+
+async def _read(request: web.Request, limit: int, what: str, timeout: float) -> bytes:
+    """A body of at most ``limit`` bytes, over the console's usual limit (the application's
+    ``client_max_size`` is for director commands), with hub.webserver.read_body's refusals:
+    411 without a Content-Length or chunked, 413 over the limit, 408 too slow."""
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        raise HttpError(411, f"send {what} with a Content-Length, not chunked")
+    length = request.content_length
+    if length is None:
+        raise HttpError(411, f"{what} needs a Content-Length")
+    if length > limit:
+        raise HttpError(413, f"{what} of {length} bytes, limit {limit}")
+    try:
+        async with asyncio.timeout(timeout):
+            return await request.content.readexactly(length)
+    except TimeoutError:
+        raise HttpError(408, f"{what} not received in time") from None
+    except asyncio.IncompleteReadError:
+        raise HttpError(400, f"{what} ended before its Content-Length") from None
+
+
+def _json_body(request: web.Request, body: bytes, what: str) -> Any:
+    import json
+    if request.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+        raise HttpError(415, f"{what} is sent as application/json")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, ValueError) as err:
+        raise HttpError(400, f"{what} is not JSON: {err}") from None

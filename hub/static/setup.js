@@ -1,0 +1,310 @@
+// Tenace director console: the set-up page. Builds the set-up document of the console's API
+// (docs/console-api.md) from the form, checks it (POST /api/setup?check=1) or sends it (POST
+// /api/setup) with the session's CSRF token, and marks each field the hub names in its
+// errors. Imports the club's roster (POST /api/roster, text/csv) and offers its names for
+// the players ("Name #number": sent as {"member": number}). Texts go in through textContent.
+"use strict";
+
+(function () {
+  const { $, el } = window.tenaceDom;
+  const session = { user: null, role: null, csrf: "" };
+  let defaults = { event: {}, section: {}, movements: ["mitchell", "howell", "teams"],
+    scorings: [], editions: ["2017"] };
+  let cards = [];
+
+  function say(text, error) {
+    $("setup-message").textContent = text;
+    $("setup-message").className = "message" + (error ? " error" : "");
+  }
+
+  function api(path, options) {
+    return fetch(path, Object.assign({ cache: "no-store" }, options || {})).then((r) => {
+      if (r.status === 401) location.replace("/login?next=/setup");
+      return r.json().then((data) => Object.assign({ status: r.status }, data));
+    }).catch((err) => ({ ok: false, error: String(err) }));
+  }
+
+  function post(path, body, type) {
+    return api(path, { method: "POST", body: body,
+      headers: { "Content-Type": type || "application/json", "X-CSRF-Token": session.csrf } });
+  }
+
+  function options(select, values, chosen) {
+    select.replaceChildren(...values.map((v) => el("option", { value: v, text: v,
+      selected: String(v) === String(chosen) })));
+  }
+
+  // A section ------------------------------------------------------------------------------
+  function pairCount(card) {
+    const size = parseInt(card.size.value, 10) || 0;
+    return 2 * size;
+  }
+
+  function drawPairs(card) {
+    const count = Math.min(pairCount(card), 120);
+    const kept = {};
+    card.pairs.querySelectorAll("input").forEach((i) => { kept[i.dataset.key] = i.value; });
+    const missing = parseInt(card.missing.value, 10) || 0;
+    const rows = [];
+    for (let p = 1; p <= count; p++) {
+      const field = card.field("pairs." + p);
+      const input = (n) => el("input", { class: "player", list: "roster-names",
+        placeholder: n === 1 ? "player" : "partner", "data-field": field,
+        "data-key": p + "." + n, value: kept[p + "." + n] || null,
+        "aria-label": "pair " + p + " player " + n });
+      rows.push(el("div", { class: "pair" + (p === missing ? " out" : "") },
+        el("span", { class: "num", text: String(p) }), input(1), input(2)));
+    }
+    card.pairs.replaceChildren(...rows);
+    const selected = card.missing.value;
+    options(card.missing, ["", ...Array.from({ length: count }, (_, i) => String(i + 1))],
+      selected);
+    card.missing.options[0].textContent = "none";
+  }
+
+  function shape(card) {
+    const kind = card.movement.value;
+    card.sizeLabel.firstChild.textContent = kind === "teams" ? "Teams " : "Tables ";
+    card.size.dataset.field = card.field(kind === "teams" ? "teams" : "tables");
+    const even = (parseInt(card.size.value, 10) || 0) % 2 === 0;
+    card.relayLabel.hidden = kind !== "mitchell" || !even;
+    card.arrowLabel.hidden = kind !== "mitchell";
+    card.missingLabel.hidden = kind === "teams";
+    card.roundsLabel.hidden = kind === "teams";
+    drawPairs(card);
+  }
+
+  function addSection(values) {
+    const index = cards.length;
+    const v = Object.assign({}, defaults.section, values || {});
+    const card = { index: index, field: (key) => "sections[" + card.index + "]." + key };
+    card.name = el("input", { class: "short sec-name", value: v.name ||
+      String.fromCharCode(65 + index), "data-field": card.field("name") });
+    card.movement = el("select", { class: "sec-movement", "data-field": card.field("movement") });
+    options(card.movement, defaults.movements, v.movement || "mitchell");
+    card.size = el("input", { type: "number", min: 1, max: 60, class: "short sec-size",
+      value: v.tables || v.teams || 8 });
+    card.sizeLabel = el("label", {}, "Tables ", card.size);
+    card.bpr = el("input", { type: "number", min: 1, max: 36, class: "short sec-bpr",
+      value: v.boards_per_round || 3, "data-field": card.field("boards_per_round") });
+    card.rounds = el("input", { type: "number", min: 1, class: "short sec-rounds",
+      placeholder: "all", value: v.rounds || null, "data-field": card.field("rounds") });
+    card.roundsLabel = el("label", {}, "Rounds ", card.rounds);
+    card.relay = el("select", { class: "sec-relay", "data-field": card.field("relay") });
+    card.relay.append(el("option", { value: "skip", text: "skip" }),
+      el("option", { value: "relay", text: "relay and bye-stand" }));
+    card.relayLabel = el("label", {}, "Even tables ", card.relay);
+    card.arrow = el("input", { type: "checkbox", class: "sec-arrow",
+      "data-field": card.field("arrow_switch") });
+    card.arrowLabel = el("label", { class: "choice" }, card.arrow, " arrow-switch the last round");
+    card.missing = el("select", { class: "sec-missing", "data-field": card.field("missing_pair") });
+    card.missingLabel = el("label", {}, "Sit-out: pair absent ", card.missing);
+    card.pairs = el("div", { class: "pairs" });
+    const remove = el("button", { type: "button", class: "button small quiet", text: "Remove",
+      onclick: () => {
+        cards = cards.filter((c) => c !== card);
+        card.node.remove();
+        cards.forEach((c, i) => {     // the fields the hub's errors name follow the index
+          c.index = i;
+          c.node.querySelectorAll("[data-field]").forEach((n) => {
+            n.dataset.field = n.dataset.field.replace(/^sections\[\d+\]/, "sections[" + i + "]");
+          });
+          c.node.dataset.field = "sections[" + i + "]";
+        });
+        cards.forEach(shape);
+      } });
+    card.node = el("div", { class: "section-card", "data-field": "sections[" + index + "]" },
+      el("h3", {}, "Section", remove),
+      el("div", { class: "row" },
+        el("label", {}, "Name ", card.name), el("label", {}, "Movement ", card.movement),
+        card.sizeLabel, el("label", {}, "Boards a round ", card.bpr), card.roundsLabel,
+        card.relayLabel, card.missingLabel, card.arrowLabel),
+      el("details", { open: true }, el("summary", { text: "Pairs and players" }), card.pairs));
+    for (const input of [card.movement, card.size]) {
+      input.addEventListener("change", () => shape(card));
+    }
+    card.missing.addEventListener("change", () => drawPairs(card));
+    cards.push(card);
+    $("sections").append(card.node);
+    shape(card);
+    return card;
+  }
+
+  // The document -----------------------------------------------------------------------------
+  function player(text) {
+    const m = /^(.*\S)\s+#(\d+)$/.exec(text.trim());
+    return m ? { member: parseInt(m[2], 10) } : text.trim();
+  }
+
+  function sectionDoc(card) {
+    const kind = card.movement.value;
+    const number = (input) => (input.value === "" ? undefined : Number(input.value));
+    const out = { name: card.name.value.trim(), movement: kind,
+      boards_per_round: number(card.bpr) };
+    out[kind === "teams" ? "teams" : "tables"] = number(card.size);
+    if (kind !== "teams" && card.rounds.value !== "") out.rounds = number(card.rounds);
+    if (kind !== "teams" && card.missing.value !== "") out.missing_pair = number(card.missing);
+    if (kind === "mitchell" && !card.relayLabel.hidden && card.relay.value === "relay") {
+      out.relay = true;
+    }
+    if (kind === "mitchell" && card.arrow.checked) out.arrow_switch = true;
+    const pairs = {};
+    card.pairs.querySelectorAll(".pair").forEach((row) => {
+      const names = [...row.querySelectorAll("input")].map((i) => i.value)
+        .filter((t) => t.trim()).map(player);
+      if (names.length) pairs[row.querySelector(".num").textContent] = names;
+    });
+    if (Object.keys(pairs).length) out.pairs = pairs;
+    return out;
+  }
+
+  function readFile(file) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+  }
+
+  function documentOf() {
+    const event = { name: $("ev-name").value.trim(), edition: $("ev-edition").value,
+      scoring: $("ev-scoring").value };
+    if ($("ev-date").value) event.date = $("ev-date").value;
+    if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
+    const doc = { event: event, sections: cards.map(sectionDoc) };
+    const file = $("boards-file").files[0];
+    if ($("boards-file-choice").checked) {
+      if (!file) return Promise.resolve(Object.assign(doc, { boards: { file: "" } }));
+      return readFile(file).then((data) => Object.assign(doc,
+        { boards: { file: { name: file.name, data: data } } }));
+    }
+    return Promise.resolve(doc);
+  }
+
+  // Errors -----------------------------------------------------------------------------------
+  function clearErrors() {
+    document.querySelectorAll(".bad").forEach((n) => n.classList.remove("bad"));
+    $("setup-errors").replaceChildren();
+  }
+
+  function showErrors(errors) {
+    clearErrors();
+    for (const e of errors) {
+      let field = e.field || "";
+      let nodes = [];
+      while (field) {     // the field, else the nearest field it belongs to
+        nodes = document.querySelectorAll('[data-field="' + CSS.escape(field) + '"]');
+        if (nodes.length) break;
+        field = field.includes(".") ? field.slice(0, field.lastIndexOf(".")) : "";
+      }
+      nodes.forEach((n) => { n.classList.add("bad"); n.title = e.error; });
+      $("setup-errors").append(el("li", { "data-field": e.field || "" },
+        e.field ? el("code", { text: e.field }) : null, e.field ? ": " : "", e.error));
+    }
+  }
+
+  function send(check) {
+    clearErrors();
+    say(check ? "checking…" : "setting up…", false);
+    documentOf().then((doc) => post("/api/setup" + (check ? "?check=1" : ""),
+      JSON.stringify(doc))).then((result) => {
+      if (result.ok) {
+        say(check ? "the set-up is good" : "event set up", false);
+        if (check) {
+          $("setup-errors").replaceChildren(...result.summary.map((line) =>
+            el("li", { class: "fine", text: line })));
+          return;
+        }
+        $("setup-done-summary").textContent = result.summary.join("\n");
+        $("setup-done").hidden = false;
+        $("setup-form").hidden = true;
+        $("setup-waiting").hidden = true;
+        document.body.dataset.done = "yes";
+        return;
+      }
+      say(result.errors ? result.errors.length + " problem(s)" : (result.error || "refused"),
+        true);
+      if (result.errors) showErrors(result.errors);
+    });
+  }
+
+  // The roster -------------------------------------------------------------------------------
+  function loadRoster() {
+    return api("/api/roster").then((data) => {
+      const members = data.members || [];
+      $("roster-names").replaceChildren(...members.map((m) =>
+        el("option", { value: m.name + " #" + m.number })));
+      $("roster-count").textContent = members.length + " members";
+      document.body.dataset.roster = String(members.length);
+    });
+  }
+
+  function importRoster() {
+    const file = $("roster-file").files[0];
+    if (!file) return;
+    file.arrayBuffer().then((bytes) => post("/api/roster", bytes, "text/csv"))
+      .then((result) => {
+        if (result.ok) {
+          say(result.members + " members imported", false);
+          loadRoster();
+        } else {
+          say("the roster was not imported", true);
+          showErrors((result.errors || [{ error: result.error }]).map((e) =>
+            ({ field: "", error: (e.line ? "line " + e.line + ": " : "") + e.error })));
+        }
+      });
+  }
+
+  // The names typed at check-in, matched to the roster (shown, never applied) ---------------
+  function loadCheckins() {
+    return api("/api/setup/checkins").then((data) => {
+      const rows = (data.checkins || []).map((c) => el("tr", {},
+        el("td", { text: c.table }), el("td", { text: c.side + " " + c.pair }),
+        el("td", { text: c.name || "#" + c.number }),
+        el("td", { class: c.members.length ? null : "none", text: c.members.length ?
+          c.members.map((m) => m.name + " #" + m.number).join(", ") : "not in the roster" })));
+      $("checkins").tBodies[0].replaceChildren(...rows);
+      $("checkins-panel").hidden = rows.length === 0;
+    });
+  }
+
+  // Start ------------------------------------------------------------------------------------
+  function start(state) {
+    defaults = Object.assign(defaults, state.defaults || {});
+    $("setup-waiting").hidden = !state.waiting;
+    if (!state.waiting && state.summary.length) {
+      $("setup-current").hidden = false;
+      $("setup-summary").textContent = state.summary.join("\n");
+    }
+    if (!state.can_set_up) {
+      $("setup-locked").hidden = false;
+      $("setup-locked").textContent = state.started.length ?
+        "Play has started (" + state.started.join(", ") + "): the evening is changed with " +
+        "director commands, not a new set-up." : "This hub takes no set-up from the console.";
+      $("setup-submit").disabled = true;
+    }
+    options($("ev-edition"), defaults.editions, defaults.event.edition || "2017");
+    options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints");
+    $("ev-minutes").value = defaults.event.minutes_per_round || 20;
+    $("ev-date").value = new Date().toISOString().slice(0, 10);
+    addSection();
+    $("add-section").addEventListener("click", () => addSection());
+    $("setup-check").addEventListener("click", () => send(true));
+    $("setup-form").addEventListener("submit", (e) => { e.preventDefault(); send(false); });
+    $("boards-file").addEventListener("change", () => { $("boards-file-choice").checked = true; });
+    $("roster-file").addEventListener("change", importRoster);
+    if (!state.waiting) {
+      loadCheckins();
+      setInterval(loadCheckins, 10000);
+    }
+    return loadRoster().then(() => { document.body.dataset.loaded = "yes"; });
+  }
+
+  api("/api/session").then((s) => {
+    if (!s.user) throw new Error("no session");
+    Object.assign(session, s);
+    $("user").textContent = s.user + " · " + s.role;
+    return api("/api/setup");
+  }).then(start).catch(() => location.replace("/login?next=/setup"));
+}());
