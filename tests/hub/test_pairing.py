@@ -19,6 +19,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -52,7 +53,10 @@ from wire.mqtt import MqttClient, using_keyring
 from wire.outbox import Outbox
 
 DEVICES = [f"A{t}-{d}" for t in (1, 2, 3) for d in ("tab", "N", "E", "S", "W", "rdr")]
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "console-devices.png"
+# A temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the committed one.
+SCREENSHOT = Path(os.environ.get("TENACE_SCREENSHOTS")
+                  or os.path.join(tempfile.gettempdir(), "tenace-screenshots")) \
+    / "console-devices.png"
 DIRECTOR = ("dora", "director-pass-1")
 
 

@@ -7,6 +7,8 @@ docs/screenshots/ (setup.png, setup-errors.png, setup-done.png, setup-played.png
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +28,14 @@ from tests.hub.test_console_setup import ROSTER, start_hub
 
 __all__ = ["browser"]    # the Chromium fixture, shared with the console's tests
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# A temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the committed ones.
+SHOTS = Path(os.environ.get("TENACE_SCREENSHOTS")
+             or os.path.join(tempfile.gettempdir(), "tenace-screenshots"))
+
+
+def shot(driver: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(SHOTS / name)), name
 
 
 @pytest.fixture
@@ -90,7 +99,7 @@ def test_browser_a_7_table_howell_errors_marked_on_their_field_then_set_up(
     errors = driver.find_element("id", "setup-errors").text
     assert "sections[0].movement: a Howell has 1 to 13 rounds, not 40" in errors
     assert "bad" in field(driver, "sections[0].movement").get_attribute("class")
-    driver.save_screenshot(str(SHOTS / "setup-errors.png"))
+    shot(driver, "setup-errors.png")
     assert hub.setup.waiting                                   # nothing changed
     type_in(field(driver, "sections[0].rounds"), "")
     submit(driver)
@@ -141,9 +150,9 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     type_in(first, "Ann Smith #101")                          # picked from the roster
     type_in(second, "Bob Jones #102")
     type_in(driver.find_element("css selector", "input[data-key='2.1']"), "A. Guest")
-    driver.save_screenshot(str(SHOTS / "setup.png"))
+    shot(driver, "setup.png")
     submit(driver)
-    driver.save_screenshot(str(SHOTS / "setup-done.png"))
+    shot(driver, "setup-done.png")
     setup = hub.setup
     assert isinstance(setup, EventSetup)
     section = setup.sections[0]
@@ -171,7 +180,7 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     assert hub.console is not None
     driver.get(hub.console.url + "results")
     wait(driver, lambda d: "Ann Smith" in d.find_element("id", "content").text, timeout=30)
-    driver.save_screenshot(str(SHOTS / "setup-played.png"))
+    shot(driver, "setup-played.png")
     # The names the pairs typed at check-in, matched to the roster for the director.
     driver.get(hub.console.url + "setup")
     wait(driver, lambda d: d.find_elements("css selector", "#checkins tbody tr"), timeout=20)
