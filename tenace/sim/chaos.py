@@ -372,28 +372,29 @@ def _accounts(folder: Path, setup: Any) -> Iterator[Any]:
 
 def run_chaos(setup: Any, script: SimScript, *, seed: int, plan: ChaosPlan,
               folder: str | Path | None = None, reply_timeout: float = 2.0,
-              event_timeout: float = 120.0) -> dict[str, Any]:
-    """Play ``script`` (of ``setup``'s room) under ``plan``'s faults drawn from ``seed``;
-    returns the report (module docstring). ``folder`` keeps the broker's, the hub's and the
-    accounts' files (default: a temporary folder, removed). ``reply_timeout``: a device
-    sends an unanswered event again after it; ``event_timeout``: a waiting table
-    (``play_on`` False) gives up on an event after it, and every outbox must be empty that
-    long after the last table has played."""
+              event_timeout: float = 120.0, chaos_seed: int | None = None) -> dict[str, Any]:
+    """Play ``script`` (of ``setup``'s room, drawn from ``seed``) under ``plan``'s faults
+    drawn from ``chaos_seed`` (default ``seed``); returns the report (module docstring).
+    ``folder`` keeps the broker's, the hub's and the accounts' files (default: a temporary
+    folder, removed). ``reply_timeout``: a device sends an unanswered event again after it;
+    ``event_timeout``: a waiting table (``play_on`` False) gives up on an event after it,
+    and every outbox must be empty that long after the last table has played."""
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="tenace-chaos-") as temporary:
             return _run(setup, script, seed, plan, Path(temporary), reply_timeout,
-                        event_timeout)
-    return _run(setup, script, seed, plan, Path(folder), reply_timeout, event_timeout)
+                        event_timeout, seed if chaos_seed is None else chaos_seed)
+    return _run(setup, script, seed, plan, Path(folder), reply_timeout, event_timeout,
+                seed if chaos_seed is None else chaos_seed)
 
 
 def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path,
-         reply_timeout: float, event_timeout: float) -> dict[str, Any]:
+         reply_timeout: float, event_timeout: float, chaos_seed: int) -> dict[str, Any]:
     from hub.broker import BrokerError
     from hub.mosquitto import Mosquitto
     from tenace.sim.proxy import Proxies, ProxyError
 
     began = time.perf_counter()
-    rng = random.Random(f"tenace-chaos:{seed}")
+    rng = random.Random(f"tenace-chaos:{chaos_seed}")
     scripts = script.events_by_table
     folder.mkdir(parents=True, exist_ok=True)
     with _accounts(folder, setup) as accounts:
@@ -406,7 +407,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
             hub.start()
             with Proxies(("127.0.0.1", broker.port)) as proxies:
                 table_proxies = {
-                    t: proxies.add(t, rng=random.Random(f"tenace-chaos:{seed}:{t}"),
+                    t: proxies.add(t, rng=random.Random(f"tenace-chaos:{chaos_seed}:{t}"),
                                    duplicate=plan.duplicate, delay=plan.delay)
                     for t in scripts}
                 outcome = _play(setup, script, plan, rng, hub, broker, table_proxies,
@@ -443,6 +444,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
                 "broker": sum(1 for f in outcome["done"] if f.kind.startswith("broker"))}
     report.update(
         events=script.events, seconds=round(time.perf_counter() - began, 2), seed=seed,
+        chaos_seed=chaos_seed,
         lost=len(lost), duplicated=sum(n - 1 for n in counts.values() if n > 1),
         restarts=restarts, results_equal=not differences,
         faults=[{"at": round(f.at, 2), "kind": f.kind,

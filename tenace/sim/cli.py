@@ -197,7 +197,8 @@ def _chaos(args: argparse.Namespace, setup: Any, script: Any, seed: int) -> int:
                          cut_seconds=args.cut_seconds, duplicate=args.duplicate,
                          delay=(args.delay_ms[0] / 1000, args.delay_ms[1] / 1000),
                          play_on=not args.wait_offline)
-        report = run_chaos(setup, script, seed=seed, plan=plan, folder=args.keep)
+        report = run_chaos(setup, script, seed=seed, plan=plan, folder=args.keep,
+                           chaos_seed=args.chaos if args.chaos >= 0 else None)
     except SimError as err:
         raise CommandError(str(err)) from err
     if args.json:
@@ -356,8 +357,10 @@ def add_parsers(sub: Any) -> None:
         "the seed (default: --seed). --json adds lost, duplicated, restarts and "
         "results_equal (against a clean run of the same seed).")
     chaos.add_argument("--chaos", nargs="?", type=int, const=-1, metavar="SEED",
-                       help="run under faults (SEED: the session's and the faults' seed)")
-    chaos.add_argument("--hub-kills", type=int, default=2, metavar="N")
+                       help="run under faults (SEED: the faults' seed, and the session's "
+                            "unless --seed is given)")
+    chaos.add_argument("--hub-kills", type=int, default=2, metavar="N",
+                       help="SIGKILLs of the hub, each restarted at once (default 2)")
     chaos.add_argument("--broker-restarts", type=int, default=1, metavar="N",
                        help="graceful restarts of Mosquitto (default 1)")
     chaos.add_argument("--broker-kills", type=int, default=1, metavar="N",
