@@ -372,13 +372,17 @@ def _accounts(folder: Path, setup: Any) -> Iterator[Any]:
 
 def run_chaos(setup: Any, script: SimScript, *, seed: int, plan: ChaosPlan,
               folder: str | Path | None = None, reply_timeout: float = 2.0,
-              event_timeout: float = 120.0, chaos_seed: int | None = None) -> dict[str, Any]:
+              event_timeout: float | None = None,
+              chaos_seed: int | None = None) -> dict[str, Any]:
     """Play ``script`` (of ``setup``'s room, drawn from ``seed``) under ``plan``'s faults
     drawn from ``chaos_seed`` (default ``seed``); returns the report (module docstring).
     ``folder`` keeps the broker's, the hub's and the accounts' files (default: a temporary
     folder, removed). ``reply_timeout``: a device sends an unanswered event again after it;
     ``event_timeout``: a waiting table (``play_on`` False) gives up on an event after it,
-    and every outbox must be empty that long after the last table has played."""
+    and every outbox must be empty that long after the last table has played (default: the
+    longest cut and two minutes more)."""
+    if event_timeout is None:
+        event_timeout = plan.cut_seconds[1] + 120.0
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="tenace-chaos-") as temporary:
             return _run(setup, script, seed, plan, Path(temporary), reply_timeout,
