@@ -22,10 +22,12 @@ at the kill), a graceful restart of the broker (SIGTERM: it saves its persistenc
 crash of the broker (SIGKILL), and cuts of a table's network for a while. Two ways for a
 cut-off table (``play_on``):
 
-* ``True`` (the real tablet and card reader): the players go on, each device's events wait
-  in its outbox and go when the network is back;
+* ``True`` (the real tablet and card reader): while its device is online, each event waits
+  for the hub's answer before the next one is played (the players see it on the tablet);
+  while the device is offline (its table cut off, the broker or the hub away), the players
+  go on, the device's events wait in its outbox and go when the network is back;
 * ``False``: a device waits for the hub's answer to each event before the next one is
-  played (what the issue found to hold).
+  played, online or not (what the issue found to hold).
 
 When every table has played and every outbox is empty, the hub is stopped and the report
 made from its event log (the truth the hub keeps): ``lost`` (events a device entered that
@@ -228,8 +230,16 @@ class _Room:
             self._answered.notify_all()
 
     @staticmethod
-    def _settled(run: _TableRun, ref: str, stop: threading.Event) -> bool:
-        return ref in run.replies or stop.is_set()
+    def _settled(run: _TableRun, ref: str, stop: threading.Event,
+                 offline: Callable[[], bool] | None) -> bool:
+        """Whether the table may go on: the event answered, the run stopped, or (a table
+        that plays on) its device offline."""
+        return ref in run.replies or stop.is_set() or (offline is not None and offline())
+
+    @staticmethod
+    def _offline(link: Any) -> bool:
+        from wire.link import LinkState
+        return link.connection is not LinkState.ONLINE
 
     def acked_ids(self) -> set[str]:
         with self._lock:
@@ -246,15 +256,19 @@ class _Room:
                     return
                 if stop.is_set():
                     return
-                env = links[event.device].send(event.type, dict(event.body))
+                link = links[event.device]
+                env = link.send(event.type, dict(event.body))
                 run.entered[env.id] = (env.device, env.seq)
-                if not play_on:
-                    with self._answered:
-                        if not self._answered.wait_for(
-                                functools.partial(self._settled, run, env.id, stop), timeout):
+                offline = functools.partial(self._offline, link) if play_on else None
+                deadline = time.monotonic() + timeout
+                with self._answered:   # polled: a link says nothing when it goes offline
+                    while not self._settled(run, env.id, stop, offline):
+                        left = deadline - time.monotonic()
+                        if left <= 0:
                             run.error = f"table {table}: no reply to {env.type} {env.id} " \
                                         f"in {timeout:g} s"
                             return
+                        self._answered.wait(min(left, 0.05))
         except Exception as err:   # reported, not raised in a thread
             run.error = f"table {table}: {err}"
 

@@ -200,6 +200,8 @@ class Proxy:
         try:
             await asyncio.gather(self._from_device(reader, up_writer),
                                  self._forward(up_reader, writer))
+        except asyncio.CancelledError:   # the proxies closing: asyncio would log it
+            pass
         finally:
             self._writers -= {writer, up_writer}
             for w in (writer, up_writer):
