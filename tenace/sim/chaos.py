@@ -20,7 +20,7 @@ happen at moments drawn from the seed, one after the other: SIGKILL of the hub (
 once on the same data directory; every event acknowledged to a device must be in the log
 at the kill), a graceful restart of the broker (SIGTERM: it saves its persistence file), a
 crash of the broker (SIGKILL), and cuts of a table's network for a while. Two ways for a
-cut-off table (``play_on``):
+table whose devices are offline (``play_on``):
 
 * ``True`` (the real tablet and card reader): while its device is online, each event waits
   for the hub's answer before the next one is played (the players see it on the tablet);
@@ -37,9 +37,13 @@ the log holds more than once), ``refused`` (events refused that a clean run acce
 table, every traveller and every ranking equal to those of :func:`clean_room`: the same
 script applied to a room without any network). ``differences`` lists what differs.
 
-Errors: :class:`ChaosError` (a :class:`tenace.sim.script.SimError`) when the room cannot be
-set up or a table cannot finish (names what); the broker's and the proxies' own errors are
-wrapped in it.
+The injected vs detected counts come from the alerts of the room the log holds (a table cut
+off for longer than the hub's offline grace is expected to raise ``device_offline``).
+
+Errors: :class:`ChaosError` (a RuntimeError) when the broker, the hub or the proxies cannot
+be set up or a table cannot finish (names what; the broker's and the proxies' own errors
+are wrapped in it); :class:`tenace.sim.script.SimError` for a :class:`ChaosPlan` that makes
+no sense.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ _KINDS = {"tab": "tablet", "rdr": "reader"}
 _OFFLINE_GRACE = 15.0   # the hub's default grace before a device_offline alert
 
 
-class ChaosError(SimError):
+class ChaosError(RuntimeError):
     """The chaos run could not be set up or could not finish (names what)."""
 
 
@@ -102,15 +106,15 @@ class ChaosPlan:
     def __post_init__(self) -> None:
         counts = (self.hub_kills, self.broker_restarts, self.broker_kills, self.cuts)
         if min(counts) < 0:
-            raise ChaosError(f"fault counts cannot be negative: {counts}")
+            raise SimError(f"fault counts cannot be negative: {counts}")
         for name, (lo, hi) in (("cut_seconds", self.cut_seconds), ("delay", self.delay),
                                ("window", self.window)):
             if lo < 0 or hi < lo:
-                raise ChaosError(f"{name}: a range (low, high) from 0, not {(lo, hi)}")
+                raise SimError(f"{name}: a range (low, high) from 0, not {(lo, hi)}")
         if self.window[1] > 1:
-            raise ChaosError(f"window: fractions of the session, not {self.window}")
+            raise SimError(f"window: fractions of the session, not {self.window}")
         if not 0 <= self.duplicate <= 1:
-            raise ChaosError(f"duplicate: a rate from 0 to 1, not {self.duplicate}")
+            raise SimError(f"duplicate: a rate from 0 to 1, not {self.duplicate}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,7 +186,7 @@ def _hub_setup(args: argparse.Namespace, seed: int) -> Any:
 
 
 def _chaos(args: argparse.Namespace, setup: Any, script: Any, seed: int) -> int:
-    from tenace.sim.chaos import ChaosPlan, report_lines, run_chaos
+    from tenace.sim.chaos import ChaosError, ChaosPlan, report_lines, run_chaos
     from tenace.sim.script import SimError
 
     for name in ("wire.mqtt", "wire.mqtt.paho", "wire.link"):   # every cut says so
@@ -199,7 +199,7 @@ def _chaos(args: argparse.Namespace, setup: Any, script: Any, seed: int) -> int:
                          play_on=not args.wait_offline)
         report = run_chaos(setup, script, seed=seed, plan=plan, folder=args.keep,
                            chaos_seed=args.chaos if args.chaos >= 0 else None)
-    except SimError as err:
+    except (SimError, ChaosError) as err:
         raise CommandError(str(err)) from err
     if args.json:
         print(json.dumps(report, ensure_ascii=False))

@@ -161,11 +161,16 @@ def test_a_room_plays_against_a_hub_running_elsewhere(
         assert sum(1 for r in event_log.replay() if r.source == "device") == report["events"]
 
 
-def test_hub_needs_the_hubs_set_up(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_options_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--hub", "mqtt://127.0.0.1:1"]) == 2
     assert "--event FILE" in capsys.readouterr().err
     assert main(["sim", "--chaos", "--broker", "mqtt://127.0.0.1:1"]) == 2
     assert "--broker" in capsys.readouterr().err
+    assert main(["sim", "--chaos", "--hub-kills", "-1"]) == 2
+    assert "negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["sim", "--chaos", "--cut-seconds", "5:1"])
+    assert "LOW <= HIGH" in capsys.readouterr().err
 
 
 # Chaos -----------------------------------------------------------------------------------------
