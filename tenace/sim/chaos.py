@@ -568,7 +568,7 @@ def report_lines(report: Mapping[str, Any]) -> list[str]:
              f", {report['copies']} messages duplicated on the way",
              f"lost {report['lost']}, duplicated {report['duplicated']}, results "
              f"{'equal' if report['results_equal'] else 'DIFFERENT'} to a clean run"
-             f" (tables {'played on' if report['play_on'] else 'waited'} while cut off)"]
+             f" (tables {'played on' if report['play_on'] else 'waited'} while offline)"]
     for item in report.get("refused", [])[:20]:
         lines.append(f"  refused at {item['table']}: {item['device']} #{item['seq']}: "
                      f"{item['code']}: {item['reason']}")
