@@ -10,8 +10,8 @@ data and writes it back byte for byte):
   ``Dealer``, ``Vulnerable``, ``Deal`` (from the dealer), the double-dummy tags the hand
   record had (``DoubleDummyTricks``, ``OptimumResultTable``), then the ``ScoreTable``
   ``PairId_NS\\4R;PairId_EW\\4R;Contract\\5L;Declarer\\1R;Result\\2R``: one line per table,
-  a doubled contract written ``3S*`` (redoubled ``3S**``), a pass-out ``PO``, an adjusted
-  score ``A A A`` (BridgeWebs scores the session again from the results: it takes no
+  a doubled contract written ``3S*`` (redoubled ``3S**``), a pass-out ``PO``, a line with an
+  adjusted score ``A A A`` (BridgeWebs scores the session again from the results: it takes no
   matchpoints from this file); and ``Scoring``, ``Declarer``, ``Contract`` and ``Result`` of
   the board as a whole (``?``);
 * CRLF line ends, a blank line between boards.
@@ -41,7 +41,7 @@ def _contract(contract: Contract) -> str:
 
 def _line(row: TableResult) -> str:
     r = row.result
-    if r.score_ns is None and r.adjustment is not None:
+    if r.adjustment is not None:
         contract, declarer, tricks = "A", "A", "A"
     elif row.passed_out:
         contract, declarer, tricks = "PO", "-", "-"

@@ -24,6 +24,12 @@ Who may do what (hub.users has the users and their roles)::
         POST /api/devices/pair, /revoke
     GET /tempo, /api/tempo/*,             -           -            -             yes
         POST /api/tempo/attach
+    GET /evening, /check, /cards,         -           -            -             yes
+        /api/evening, /api/evening/check,
+        /api/evening/guide, POST /api/evening/cards
+    GET /api/evening/export/{name}        -           -            yes           yes
+    GET /screen, /api/i18n,               yes         yes          yes           yes
+        POST /api/i18n
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -51,6 +57,10 @@ a role that may not is 403. Routes:
 * ``GET /tempo`` and ``/api/tempo/...``: the director's tempo timelines, slow play and
   timed exports, and ``POST /api/tempo/attach`` (a timeline's reference in a ruling): see
   hub.console_tempo;
+* ``GET /evening``, ``/check``, ``/cards``, ``/screen``, ``/api/evening...``,
+  ``/api/i18n``: the director's evening (late changes, the device check, table and guide
+  cards, the room screen, the results files) and the console's language: see
+  hub.console_session;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
   (hub.results_pages): public and read-only, showing what the director chose (the
@@ -95,6 +105,7 @@ import msgspec
 from aiohttp import web
 
 from hub.alerts import Alert
+from hub.console_i18n import Languages
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
@@ -189,6 +200,7 @@ class Console:
         self.throttle = throttle if throttle is not None else LoginThrottle()
         self.create_director = create_director
         self.pairing = pairing             # None: no device is paired here
+        self.languages = Languages()       # each user's language (hub.console_i18n)
         self.tls = tls                     # (certificate chain, key): served over HTTPS
         self.session_key = _SESSION
         self.host = host
@@ -427,6 +439,8 @@ class Console:
         post("/api/director", need("scorer", self._director, csrf=True))
         from hub.console_devices import add_device_routes
         add_device_routes(app, self)
+        from hub.console_session import add_session_routes
+        add_session_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -651,7 +665,7 @@ def _unknown(request: web.Request) -> HttpError:
     if method not in ("GET", "HEAD"):
         return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
                               "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke, "
-                              "/api/tempo/attach")
+                              "/api/tempo/attach, /api/evening/cards, /api/i18n")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

@@ -122,6 +122,7 @@ log = logging.getLogger(__name__)
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
+_REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "time")
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
@@ -232,6 +233,7 @@ class Hub:
         self._status_last = ""
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
+        self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
 
     def _verify_chain(self) -> ChainReport | None:
         """The log's hash chain walked before anything is replayed (module docstring: a
@@ -716,7 +718,8 @@ class Hub:
     def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
                   alerts: list[Alert], changed: set[str]) -> None:
         try:   # bounded (size, depth, valid text) before it is parsed, like every message
-            online = msgspec.json.decode(check_payload(payload))["online"]
+            status = msgspec.json.decode(check_payload(payload))
+            online = status["online"]
             if not isinstance(online, bool):
                 raise TypeError("online must be true or false")
         except (ValueError, KeyError, TypeError, RecursionError, msgspec.DecodeError) as err:
@@ -728,6 +731,7 @@ class Hub:
             self._refused("unknown_table")
             log.warning("status of %s for unknown table %s ignored", device, table)
             return
+        self.device_reports[device] = {k: status[k] for k in _REPORTED if k in status}
         info = self.room.devices.get(device)
         now = self.clock()
         body = {"device": device, "table": table}
