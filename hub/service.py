@@ -894,8 +894,8 @@ class Hub:
             return {"ok": False, "error": str(err)}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
-        if kind in ("round_start", "table_mode"):
-            changed.update(self.room.tables)
+        if kind in ("round_start", "table_mode", "round_pause", "round_time"):
+            changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
         if kind == "ruling":
