@@ -22,7 +22,8 @@ Routes added to the console's application::
                                        one section after another (static/screen.*), public
     GET  /api/evening/export/{name}    a results file (hub.session_export: usebio.xml,
                                        results.pbn, bridgewebs.pbn, ecats.xml),
-                                       ``?section=`` (the first by default); scorer or director
+                                       ``?section=`` (the first by default), ``?title=`` (the
+                                       event's name and session); scorer or director
     GET  /api/i18n, POST /api/i18n     the user's language and its words (hub.console_i18n);
                                        ``{"language"}`` chooses it (remembered for the user
                                        and in the cookie ``tenace_lang``)
@@ -244,7 +245,9 @@ class _Evening:
         section = request.query.get("section", names[0] if names else "")
         if section not in names:
             raise HttpError(404, f"no section {section!r:.40}")
-        title = request.query.get("title", "")[:120]
+        setup = getattr(self.console.hub, "setup", None)    # the event's name by default
+        default = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
+        title = request.query.get("title", default.strip())[:120]
         body, kind = await asyncio.to_thread(export, self.room, name, section, title=title,
                                              now=self.console.hub.hub_time())
         stem, _, suffix = name.partition(".")
