@@ -22,6 +22,7 @@ from bridgecore.movements import mitchell
 from bridgecore.results_io import read_pbn_results
 from bridgecore.usebio import read_usebio
 from hub.console import Console
+from hub.console_session import device_check
 from hub.director import parse_command
 from hub.errors import HubError
 from hub.room import Room, Section
@@ -338,3 +339,24 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
         assert browser.find_element("css selector", ".table-card").is_displayed()
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_the_hub_keeps_what_a_device_reports_for_the_device_check(tmp_path: Path) -> None:
+    """A device's retained status (docs/protocol.md, section 14) with its battery and signal:
+    the hub keeps them for /check, beside the presence it has always read."""
+    from hub.service import Hub, data_log
+    from tests.hub.test_service import MitchellSetup, loader
+
+    hub = Hub(data_log(tmp_path), url="mqtt://127.0.0.1:1", setup=MitchellSetup(),
+              setup_loader=loader)
+    try:
+        table = next(iter(hub.room.tables))
+        hub._presence(table, f"{table}-N", b'{"online": true, "device": "x", "seat": "N", '
+                      b'"kind": "tablet", "battery": 64, "signal": -58}', [], [], set())
+        assert hub.device_reports[f"{table}-N"] == {"seat": "N", "kind": "tablet",
+                                                    "battery": 64, "signal": -58}
+        assert hub.room.devices[f"{table}-N"].online
+        assert device_check(hub.room, None, hub.device_reports)[0]["devices"][0][
+            "battery"] == 64
+    finally:
+        hub.log.close()
