@@ -11,7 +11,9 @@
                       reads.py what a card read means: readers that err, the table asked)
     alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
     dealing.py        the dealing machines' reports checked against the hand record
-    director.py       the director's commands (acknowledge, rule, resolve, score rulings)
+    director.py       the director's commands (acknowledge, rule, resolve, score rulings,
+                      late changes)
+    late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
@@ -30,6 +32,9 @@
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them
+    console_session.py  the director's evening: late changes page, device check, table and
+                      guide cards, the room screen, results files (session_export.py)
+    console_i18n.py   the console's words in French, English and Italian
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     tempo.py          every call and card timed from the log (console_tempo.py: the director's
                       timelines, slow play, timed exports; docs/tempo.md)

@@ -26,6 +26,12 @@ Who may do what (hub.users has the users and their roles)::
         POST /api/tempo/attach
     GET /setup, /api/setup, /api/roster*, -           -            -             yes
         POST /api/setup, /api/roster
+    GET /evening, /check, /cards,         -           -            -             yes
+        /api/evening, /api/evening/check,
+        /api/evening/guide, POST /api/evening/cards
+    GET /api/evening/export/{name}        -           -            yes           yes
+    GET /screen, /api/i18n,               yes         yes          yes           yes
+        POST /api/i18n
 
 Without a session a page is a redirect (303) to ``/login?next=...`` and the API answers 401;
 a role that may not is 403. Routes:
@@ -57,6 +63,10 @@ a role that may not is 403. Routes:
 * ``GET /tempo`` and ``/api/tempo/...``: the director's tempo timelines, slow play and
   timed exports, and ``POST /api/tempo/attach`` (a timeline's reference in a ruling): see
   hub.console_tempo;
+* ``GET /evening``, ``/check``, ``/cards``, ``/screen``, ``/api/evening...``,
+  ``/api/i18n``: the director's evening (late changes, the device check, table and guide
+  cards, the room screen, the results files) and the console's language: see
+  hub.console_session;
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
   pages (static/results.*), and the JSON behind them, ``GET /api/results...``
   (hub.results_pages): public and read-only, showing what the director chose (the
@@ -101,6 +111,7 @@ import msgspec
 from aiohttp import web
 
 from hub.alerts import Alert
+from hub.console_i18n import Languages
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
@@ -195,6 +206,7 @@ class Console:
         self.throttle = throttle if throttle is not None else LoginThrottle()
         self.create_director = create_director
         self.pairing = pairing             # None: no device is paired here
+        self.languages = Languages()       # each user's language (hub.console_i18n)
         self.tls = tls                     # (certificate chain, key): served over HTTPS
         self.session_key = _SESSION
         self.host = host
@@ -435,6 +447,8 @@ class Console:
         from hub.console_setup import add_setup_routes
         add_device_routes(app, self)
         add_setup_routes(app, self)
+        from hub.console_session import add_session_routes
+        add_session_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -666,7 +680,8 @@ def _unknown(request: web.Request) -> HttpError:
     if method not in ("GET", "HEAD"):
         return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
                               "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke, "
-                              "/api/tempo/attach, /api/setup, /api/roster")
+                              "/api/tempo/attach, /api/setup, /api/roster, /api/evening/cards, "
+                              "/api/i18n")
     return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
 
 

@@ -16,8 +16,20 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
-    {"op": "public_results", "ranking": true, "names": true, "boards": true}
-                                                          -> public_results {...}
+    {"op": "public_results", "ranking": true, "names": true, "boards": true,
+     "hide_last_rounds"?: 2}                              -> public_results {...}
+    {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
+                                                          -> pair_add {...}
+    {"op": "pair_names", "section": "A", "pair": 3, "names": [...]} -> pair_names {...}
+    {"op": "pair_withdraw", "section": "A", "pair": 5, "text"?: ...} -> pair_withdraw {...}
+    {"op": "round_pause", "paused": true}                 -> round_pause {"paused"}
+    {"op": "round_time", "minutes": 16}                   -> round_time {"minutes"}
+
+The late changes (``pair_*``, ``round_pause``, ``round_time``) are hub.late_changes': a late
+pair takes a pair number nobody had, a withdrawn pair keeps its results, a board cancelled
+at a table is a ``ruling`` of kind ``artificial`` (Laws 6, 12C2, 16, 87: the adjusted score
+is the director's). ``hide_last_rounds`` hides the public ranking during the session's last
+rounds (hub.results_pages).
 
 ``table_mode`` takes ``strict``, ``tapping_only`` or both: tapping only, the table's card
 readers' cards are logged and counted but not played (a reader that errs too often,
@@ -40,7 +52,9 @@ Refusals, each with a reason naming the command and the field:
 * :class:`hub.errors.AlertError`: no such alert, or a step out of order (an alert
   acknowledged twice, anything after it is resolved);
 * :class:`hub.errors.ConfigError`: no such table, a round that is not after the one in
-  progress or beyond the movement;
+  progress or beyond the movement; a late change that does not fit (hub.late_changes: no
+  such section or pair, a pair already named or withdrawn, names too long, a pause twice,
+  a round of 0 or over 240 minutes), naming the field;
 * :class:`hub.scoring.RulingError`: a ruling on a table, board, pair or alert that does not
   exist, or a score the Laws do not allow.
 """
@@ -54,6 +68,8 @@ from typing import Any
 
 from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
+from hub.late_changes import FACTS as LATE_FACTS
+from hub.late_changes import check_change
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
 from wire.messages import check_payload
@@ -79,7 +95,16 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
-                                          "boards": (bool, True)}),
+                                          "boards": (bool, True),
+                                          "hide_last_rounds": (int, False)}),
+    "pair_add": ("pair_add", {"section": (str, True), "pair": (int, True),
+                              "names": (list, True)}),
+    "pair_names": ("pair_names", {"section": (str, True), "pair": (int, True),
+                                  "names": (list, True)}),
+    "pair_withdraw": ("pair_withdraw", {"section": (str, True), "pair": (int, True),
+                                        "text": (str, False)}),
+    "round_pause": ("round_pause", {"paused": (bool, True)}),
+    "round_time": ("round_time", {"minutes": (float, True)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -128,7 +153,9 @@ def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, di
             if required:
                 raise ProtocolError("malformed", f"{op}: missing field {name!r}")
             continue
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind in (int, float) and isinstance(value, bool)):
             raise ProtocolError("malformed", f"{op}: field {name!r} must be "
                                              f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
         body[name] = value
@@ -138,7 +165,7 @@ def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, di
 
 
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object",
-               list: "a list"}
+               list: "a list", float: "a number"}
 
 
 def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
@@ -198,9 +225,16 @@ def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
     body.update(checked)
 
 
+def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
+    hide = body.get("hide_last_rounds")
+    if hide is not None and not 0 <= hide <= 99:
+        raise ConfigError(f"{op}: hide_last_rounds: 0 to 99 rounds, not {hide}")
+
+
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
-    "public_results": lambda op, body, room: None,     # three booleans: nothing to check
+    "public_results": _check_public,
+    **{op: check_change for op in LATE_FACTS},
 }

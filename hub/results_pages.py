@@ -15,9 +15,10 @@ public view, which never shows a board's hands, traveller or any pair's result o
 table that plays it has not finished it (Law 16: :func:`finished_everywhere`), and shows
 what the director chose during the session with the ``public_results`` command
 (:class:`PublicResults`, logged as a director fact, so it survives a restart): the rankings
-or not, the players' names or not, the finished boards or none. A director or a scorer
-logged in to the console gets the full view (``public=False``). The tablets see a board's
-traveller only once they have finished it (hub.traveller).
+or not (or not during the session's last ``hide_last_rounds`` rounds, to keep the suspense
+until the prize-giving), the players' names or not, the finished boards or none. A director
+or a scorer logged in to the console gets the full view (``public=False``). The tablets see a
+board's traveller only once they have finished it (hub.traveller).
 """
 
 from __future__ import annotations
@@ -52,20 +53,35 @@ def is_page(path: str) -> bool:
 class PublicResults:
     """What the public results pages show (the director's ``public_results`` command):
     ``ranking`` the rankings (and the pairs' places), ``names`` the players' names,
-    ``boards`` the boards every table has finished (never the others)."""
+    ``boards`` the boards every table has finished (never the others), ``hide_last_rounds``
+    the last rounds of the movement during which the ranking is hidden (0: never)."""
 
     ranking: bool = True
     names: bool = True
     boards: bool = True
+    hide_last_rounds: int = 0
 
     @classmethod
     def of(cls, settings: Mapping[str, Any] | None) -> PublicResults:
         settings = settings or {}
-        return cls(**{k: bool(settings[k]) for k in ("ranking", "names", "boards")
-                      if k in settings})
+        found: dict[str, Any] = {k: bool(settings[k]) for k in ("ranking", "names", "boards")
+                                 if k in settings}
+        return cls(**found, hide_last_rounds=int(settings.get("hide_last_rounds", 0)))
 
-    def to_json(self) -> dict[str, bool]:
-        return {"ranking": self.ranking, "names": self.names, "boards": self.boards}
+    def ranking_shown(self, round: int, rounds: int) -> bool:
+        """Whether the ranking is shown while ``round`` of ``rounds`` is played."""
+        if not self.ranking:
+            return False
+        return not (self.hide_last_rounds and rounds
+                    and round > rounds - self.hide_last_rounds)
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings (``hide_last_rounds`` only when the director gave it)."""
+        out: dict[str, Any] = {"ranking": self.ranking, "names": self.names,
+                               "boards": self.boards}
+        if self.hide_last_rounds:
+            out["hide_last_rounds"] = self.hide_last_rounds
+        return out
 
 
 def finished_everywhere(room: Room, board: int) -> bool:
@@ -104,6 +120,12 @@ def _settings(room: Room) -> PublicResults:
     return PublicResults.of(getattr(room, "public_results", None))
 
 
+def _ranking_shown(room: Room, settings: PublicResults) -> bool:
+    rounds = max((s.movement.rounds for s in room.sections if s.movement is not None),
+                 default=0)
+    return settings.ranking_shown(room.clock.round, rounds)
+
+
 def _shown_boards(room: Room, settings: PublicResults) -> set[int]:
     boards = set(room.board_numbers())
     for scored in room.scoring.sections():
@@ -129,16 +151,18 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
         data = scored.ranking_json()
         data["boards"] = [b for b in data["boards"] if b["board"] in shown]
         data["problems"] = []
-        if not settings.ranking:
+        if not _ranking_shown(room, settings):
             data["ranking"], data["penalties"] = [], []
         elif not settings.names:
             for entry in data["ranking"]:
                 entry["names"] = []
         sections.append(data)
     rulings = [{k: v for k, v in r.items() if k != "by"} for r in scoring.rulings_json()
-               if r.get("board") in shown or (r.get("board") is None and settings.ranking)]
+               if r.get("board") in shown
+               or (r.get("board") is None and _ranking_shown(room, settings))]
     return {"sections": sections, "boards": [b for b in room.board_numbers() if b in shown],
-            "rulings": rulings, "public": settings.to_json(), "full": False}
+            "rulings": rulings, "public": settings.to_json(),
+            "ranking_shown": _ranking_shown(room, settings), "full": False}
 
 
 def _sections_playing(room: Room, board: int) -> list[str]:
@@ -200,7 +224,7 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
             players = []
             if place is not None:
                 place = dict(place, names=[])
-        if not settings.ranking:
+        if not _ranking_shown(room, settings):
             place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
             "names": players, "method": scored.method.value,

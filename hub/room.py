@@ -22,8 +22,10 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
   applied by :attr:`Room.scoring` (hub.scoring), which is told of every accepted event
-* ``public_results``: ``{"ranking", "names", "boards"}``: what the public results pages show
-  (hub.results_pages), kept in :attr:`Room.public_results`
+* ``public_results``: ``{"ranking", "names", "boards", "hide_last_rounds"?}``: what the public
+  results pages show (hub.results_pages), kept in :attr:`Room.public_results`
+* ``pair_add``, ``pair_names``, ``pair_withdraw``, ``round_pause``, ``round_time``: the
+  director's late changes (hub.late_changes), kept in :attr:`Room.late`
 * ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
   "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
   (``fact``) that refused it: the event is not logged, the fact is
@@ -55,6 +57,8 @@ from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook, HubKind
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
+from hub.late_changes import FACTS as LATE_FACTS
+from hub.late_changes import LateChanges
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
@@ -71,7 +75,7 @@ PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairin
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "public_results", "device_overreach", "pairing_code", "device_paired",
-         "device_revoked", "pairing_failures", "log_damage")
+         "device_revoked", "pairing_failures", "log_damage", *LATE_FACTS)
 
 
 class Replayable(Protocol):
@@ -132,7 +136,7 @@ class Room:
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
-        self.public_results: dict[str, bool] = {}   # the director's last public_results
+        self.public_results: dict[str, bool | int] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self._deals = dict(deals)
@@ -170,6 +174,7 @@ class Room:
         self.double_dummy = DoubleDummyTables(
             enabled=any(s.movement is not None for s in self.sections))
         self.scoring = LiveScoring(self)   # rankings and travellers, rulings (hub.scoring)
+        self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
 
     # TableContext -----------------------------------------------------------------------
     def deal(self, board: int) -> Deal | None:
@@ -357,7 +362,7 @@ class Room:
     def tick(self, hub_time: float) -> list[Alert]:
         """The hub's clock: after the end of the round, late tables and unconfirmed results."""
         deadline = self.clock.deadline
-        if deadline is None or hub_time < deadline:
+        if deadline is None or hub_time < deadline or self.late.paused:
             return []
         out: list[Alert] = []
         for table in self.tables.values():
@@ -440,6 +445,11 @@ class Room:
             return []
         if type == "public_results":
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
+            if "hide_last_rounds" in body:
+                self.public_results["hide_last_rounds"] = int(body["hide_last_rounds"])
+            return []
+        if type in LATE_FACTS:
+            self.late.fact(type, body, hub_time)
             return []
         if type in ("pairing_code", "device_paired", "device_revoked"):   # recorded only
             return []
@@ -498,6 +508,7 @@ class Room:
             "events": len(self._seen),
             "dealing": self.dealing.snapshot(),
             "scoring": self.scoring.snapshot(),
+            "late": self.late.snapshot(),
         }
 
 

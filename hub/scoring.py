@@ -366,6 +366,10 @@ class LiveScoring:
             rows[key] = row
         self._changed(section)
 
+    def names_changed(self, section: str) -> None:
+        """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
+        self._changed(section)
+
     def _changed(self, section: str) -> None:
         self._dirty.add(section)
         self._unpublished.add(section)

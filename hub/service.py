@@ -125,6 +125,7 @@ log = logging.getLogger(__name__)
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
+_REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "time")
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
@@ -236,6 +237,7 @@ class Hub:
         self._status_last = ""
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
+        self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
 
     def _verify_chain(self) -> ChainReport | None:
         """The log's hash chain walked before anything is replayed (module docstring: a
@@ -737,7 +739,8 @@ class Hub:
     def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
                   alerts: list[Alert], changed: set[str]) -> None:
         try:   # bounded (size, depth, valid text) before it is parsed, like every message
-            online = msgspec.json.decode(check_payload(payload))["online"]
+            status = msgspec.json.decode(check_payload(payload))
+            online = status["online"]
             if not isinstance(online, bool):
                 raise TypeError("online must be true or false")
         except (ValueError, KeyError, TypeError, RecursionError, msgspec.DecodeError) as err:
@@ -749,6 +752,7 @@ class Hub:
             self._refused("unknown_table")
             log.warning("status of %s for unknown table %s ignored", device, table)
             return
+        self.device_reports[device] = {k: status[k] for k in _REPORTED if k in status}
         info = self.room.devices.get(device)
         now = self.clock()
         body = {"device": device, "table": table}
@@ -911,8 +915,8 @@ class Hub:
             return {"ok": False, "error": str(err)}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
-        if kind in ("round_start", "table_mode"):
-            changed.update(self.room.tables)
+        if kind in ("round_start", "table_mode", "round_pause", "round_time"):
+            changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
         if kind == "ruling":

@@ -35,13 +35,12 @@ __all__ = [
     "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent", "CallBody",
     "CallEvent", "CardBody", "CardEvent",
     "CheckinBody", "CheckinEvent", "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody",
-    "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent",
-    "DealtBody", "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent",
-    "DirectorCommand", "EventEnvelope", "EventTypes", "HandBody", "HandEvent", "Player",
-    "PublicResults",
-    "ReplyMessage", "Resolve", "ResultConfirmBody", "ResultConfirmEvent", "RoundStart", "Rule",
-    "Ruling", "RulingUndo", "TableMode", "UndoBody", "UndoEvent", "check_payload",
-    "decode_event", "validation_reason",
+    "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent", "DealtBody",
+    "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent", "DirectorCommand",
+    "EventEnvelope", "EventTypes", "HandBody", "HandEvent", "PairAdd", "PairNames", "PairWithdraw",
+    "Player", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
+    "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
+    "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -388,10 +387,52 @@ class PublicResults(_Command, frozen=True, tag="public_results"):
     ranking: bool
     names: bool
     boards: bool
+    hide_last_rounds: Annotated[int, Meta(ge=0, le=99)] | UnsetType | None = UNSET
+
+
+PlayerName = Annotated[str, Meta(min_length=1, max_length=80)]
+Names = Annotated[list[PlayerName], Meta(min_length=1, max_length=4)]
+
+
+class PairAdd(_Command, frozen=True, tag="pair_add"):
+    """A late pair takes a pair number of the movement that nobody had yet."""
+
+    section: Word
+    pair: PairNumber
+    names: Names
+
+
+class PairNames(_Command, frozen=True, tag="pair_names"):
+    """The players' names of a pair corrected; its number and results stay."""
+
+    section: Word
+    pair: PairNumber
+    names: Names
+
+
+class PairWithdraw(_Command, frozen=True, tag="pair_withdraw"):
+    """The pair leaves the session; what it played stays."""
+
+    section: Word
+    pair: PairNumber
+    text: Text | UnsetType | None = UNSET
+
+
+class RoundPause(_Command, frozen=True, tag="round_pause"):
+    """The round clock stops (no late tables while paused) or runs again."""
+
+    paused: bool
+
+
+class RoundTime(_Command, frozen=True, tag="round_time"):
+    """The round's length in minutes, from now on."""
+
+    minutes: Annotated[float, Meta(ge=1, le=240)]
 
 
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | PublicResults)
+                   | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
+                   | RoundTime)
 
 
 # Decoding ----------------------------------------------------------------------------------

@@ -26,10 +26,10 @@ view                   topic                                  built by
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from wire.errors import ProtocolError
 
@@ -486,3 +486,5 @@ class DeviceStatus(View, frozen=True):
     detail: str | UnsetType = UNSET
     time: Number | UnsetType = UNSET
     seats: dict[str, str] | UnsetType = UNSET
+    battery: Annotated[int, Meta(ge=0, le=100)] | UnsetType | None = UNSET   # percent
+    signal: Annotated[int, Meta(ge=-120, le=0)] | UnsetType | None = UNSET   # Wi-Fi, dBm

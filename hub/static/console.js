@@ -738,15 +738,18 @@
   function publicSettings() {       // the director's: what /results shows the room
     const boxes = { ranking: $("public-ranking"), names: $("public-names"),
       boards: $("public-boards") };
+    let hideLast = 0;      // set on the evening page (/evening): kept when a box changes
     fetch("/api/results", { cache: "no-store" }).then((r) => r.json()).then((data) => {
       const current = data.public || {};
       for (const [name, box] of Object.entries(boxes)) box.checked = current[name] !== false;
+      hideLast = current.hide_last_rounds || 0;
       $("public-panel").hidden = false;
     });
     for (const box of Object.values(boxes)) {
       box.addEventListener("change", () => {
         const cmd = { op: "public_results" };
         for (const [name, b] of Object.entries(boxes)) cmd[name] = b.checked;
+        if (hideLast) cmd.hide_last_rounds = hideLast;
         say($("public-message"), "sending…", false);
         post(cmd).then((result) => say($("public-message"), result.ok ? "saved" :
           (result.error || "refused"), !result.ok));

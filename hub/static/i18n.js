@@ -1,0 +1,65 @@
+// The console's languages (hub/console_i18n.py): GET /api/i18n gives the user's language
+// and its words; every element with data-i18n="key" gets its text (textContent), with
+// data-i18n-title its tooltip. A <select id="lang"> becomes the language switch: POST
+// /api/i18n remembers the choice for the user and in the browser. window.tenaceI18n.t(key)
+// gives a word to the page's own script; tenaceI18n.ready is a promise of the catalogue.
+"use strict";
+
+(function () {
+  let strings = {};
+  let resolve;
+  const ready = new Promise((r) => { resolve = r; });
+
+  function apply() {
+    for (const node of document.querySelectorAll("[data-i18n]")) {
+      const text = strings[node.dataset.i18n];
+      if (text) node.textContent = text;
+    }
+    for (const node of document.querySelectorAll("[data-i18n-title]")) {
+      const text = strings[node.dataset.i18nTitle];
+      if (text) node.title = text;
+    }
+    document.dispatchEvent(new CustomEvent("tenace-language"));
+  }
+
+  function load(data) {
+    strings = data.strings || {};
+    document.documentElement.lang = data.language || "en";
+    const select = document.getElementById("lang");
+    if (select && data.languages) {
+      select.replaceChildren(...Object.entries(data.languages).map(([code, name]) => {
+        const option = document.createElement("option");
+        option.value = code;
+        option.textContent = name;
+        option.selected = code === data.language;
+        return option;
+      }));
+    }
+    apply();
+    resolve(data);
+  }
+
+  function choose(language) {
+    const csrf = window.tenaceCsrf || "";
+    return fetch("/api/i18n", {
+      method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ language: language }),
+    }).then((r) => r.json()).then((data) => {
+      if (data.ok) { strings = data.strings; document.documentElement.lang = language; apply(); }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const select = document.getElementById("lang");
+    if (select) select.addEventListener("change", () => choose(select.value));
+    fetch("/api/i18n", { cache: "no-store" }).then((r) => r.json()).then(load)
+      .catch(() => resolve({}));
+  });
+
+  window.tenaceI18n = Object.freeze({
+    t: (key) => strings[key] || key,
+    ready: ready,
+    choose: choose,
+  });
+})();

@@ -1,0 +1,162 @@
+"""The director's late changes (hub.late_changes through hub.director): a late pair, a pair
+withdrawn, names corrected, the round clock paused, resumed and lengthened, a board
+cancelled; each logged with the account that gave it, replayed to the same room, and
+nothing played lost."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from hub.director import parse_command
+from hub.errors import ConfigError
+from hub.results_pages import overview
+from hub.room import Room
+from tests.hub.test_director import START, Tables, make_room
+
+
+@dataclass
+class _Fact:
+    type: str
+    payload: str
+    hub_time: float
+    source: str = "director"
+    table_id: str | None = None
+
+    def data(self) -> Any:
+        return json.loads(self.payload)
+
+
+class Director:
+    """Gives commands as the console does, keeping the facts logged."""
+
+    def __init__(self, room: Room):
+        self.room = room
+        self.log: list[_Fact] = []
+
+    def __call__(self, t: float, account: str = "anne", **command: Any) -> dict[str, Any]:
+        fact, body = parse_command(command, self.room, account)
+        self.room.fact(fact, body, t)
+        self.log.append(_Fact(fact, json.dumps(body), t))
+        return body
+
+
+def played_room() -> tuple[Room, Director]:
+    """A room where table A1 has finished its first board (pairs 1 and 7 in the 6-table
+    Mitchell)."""
+    room = make_room()
+    tables = Tables(room)
+    a = room.assignment("A1", 1)
+    assert a is not None
+    tables.sit("A1", a.boards[0])
+    tables.calls("A1", "1NT", "Pass", "Pass", "Pass")
+    table = room.tables["A1"]
+    assert table.sitting is not None
+    return room, Director(room)
+
+
+def test_a_late_pair_takes_a_free_number_and_is_named_in_the_ranking() -> None:
+    room, director = played_room()
+    body = director(START + 100, op="pair_add", section="A", pair=12,
+                    names=["  Ada   Lovelace ", "Alan Turing"])
+    assert body == {"section": "A", "pair": 12, "names": ["Ada Lovelace", "Alan Turing"],
+                    "by": "anne"}
+    assert room.sections[0].pairs[12] == ("Ada Lovelace", "Alan Turing")
+    assert room.late.to_json()["late"] == [{"section": "A", "pair": 12}]
+    assert room.scoring.section("A").names[12] == ["Ada Lovelace", "Alan Turing"]
+    with pytest.raises(ConfigError, match="pair_add: pair: pair 12 of section A already"):
+        director(START + 101, op="pair_add", section="A", pair=12, names=["X"])
+    with pytest.raises(ConfigError, match="pair_add: pair: no pair 13 in section A"):
+        director(START + 101, op="pair_add", section="A", pair=13, names=["X"])
+    with pytest.raises(ConfigError, match="no section 'B'"):
+        director(START + 101, op="pair_add", section="B", pair=1, names=["X"])
+    with pytest.raises(ConfigError, match="names: each name"):
+        director(START + 101, op="pair_add", section="A", pair=11, names=["x" * 81])
+
+
+def test_names_corrected_keep_the_pair_and_its_results() -> None:
+    room, director = played_room()
+    director(START + 100, op="pair_add", section="A", pair=1, names=["Jon Smith", "B"])
+    before = room.scoring.section("A").card(1)
+    director(START + 110, account="bob", op="pair_names", section="A", pair=1,
+             names=["John Smith", "Betty Smith"])
+    assert room.scoring.section("A").names[1] == ["John Smith", "Betty Smith"]
+    assert room.scoring.section("A").card(1) == before
+    assert director.log[-1].data()["by"] == "bob"
+
+
+def test_law_82_a_withdrawn_pair_keeps_what_it_played() -> None:
+    room, director = played_room()
+    snapshot = room.snapshot()["tables"]
+    director(START + 100, op="pair_withdraw", section="A", pair=7, text=" ill ")
+    assert room.late.to_json()["withdrawn"] == [
+        {"section": "A", "pair": 7, "time": START + 100, "by": "anne", "text": "ill"}]
+    assert room.snapshot()["tables"] == snapshot
+    with pytest.raises(ConfigError, match="already withdrawn"):
+        director(START + 101, op="pair_withdraw", section="A", pair=7)
+
+
+def test_a_paused_round_reports_no_late_table_and_its_deadline_moves() -> None:
+    room, director = played_room()
+    deadline = room.clock.deadline
+    assert deadline == START + 15 * 60
+    director(START + 600, op="round_pause", paused=True)
+    assert room.tick(START + 2000) == []
+    with pytest.raises(ConfigError, match="already paused"):
+        director(START + 601, op="round_pause", paused=True)
+    director(START + 900, op="round_pause", paused=False)
+    assert room.clock.deadline == deadline + 300
+    director(START + 901, op="round_time", minutes=20)
+    assert room.clock.deadline == START + 300 + 20 * 60
+    with pytest.raises(ConfigError, match="round_time: minutes"):
+        director(START + 902, op="round_time", minutes=0)
+    assert room.tick(START + 300 + 20 * 60 + 1) != []     # A1 is late now
+
+
+def test_law_12c2_a_board_cancelled_is_an_artificial_score_of_the_director() -> None:
+    """A board cancelled at a table before it was played (Law 6D, 16D): the director's
+    artificial adjusted score, given with the existing ``ruling`` command."""
+    room, director = played_room()
+    a = room.assignment("A2", 1)
+    assert a is not None
+    body = director(START + 100, op="ruling", kind="artificial", table="A2",
+                    board=a.boards[1], ns="A=", ew="A=", text="board cancelled: fouled")
+    assert body["by"] == "anne" and body["kind"] == "artificial"
+    lines = room.scoring.section("A").lines[a.boards[1]]
+    (line,) = [line for line in lines if line["table"] == "A2"]
+    assert line["ruling"] == body["id"] and line["adjustment"]
+
+
+def test_late_changes_replay_to_the_same_room() -> None:
+    room, director = played_room()
+    director(START + 100, op="pair_add", section="A", pair=12, names=["Ada", "Alan"])
+    director(START + 110, op="pair_withdraw", section="A", pair=3)
+    director(START + 120, op="round_pause", paused=True)
+    director(START + 130, op="round_pause", paused=False)
+    director(START + 140, op="round_time", minutes=18)
+    fresh = make_room()
+    for fact in director.log:
+        fresh.replay(fact)
+    assert fresh.late.snapshot() == room.late.snapshot()
+    assert (fresh.clock.started, fresh.clock.minutes) == (room.clock.started, 18.0)
+    assert fresh.sections[0].pairs[12] == ("Ada", "Alan")
+
+
+def test_the_ranking_is_hidden_during_the_last_rounds() -> None:
+    room, director = played_room()
+    director(START + 1, op="public_results", ranking=True, names=True, boards=True,
+             hide_last_rounds=2)
+    assert overview(room, public=True)["ranking_shown"] is True
+    movement = room.sections[0].movement
+    assert movement is not None
+    room.start_round(movement.rounds - 1, START + 10)
+    data = overview(room, public=True)
+    assert data["ranking_shown"] is False
+    assert all(s["ranking"] == [] for s in data["sections"])
+    assert overview(room, public=False)["full"] is True
+    with pytest.raises(ConfigError, match="hide_last_rounds"):
+        director(START + 20, op="public_results", ranking=True, names=True, boards=True,
+                 hide_last_rounds=100)
