@@ -73,6 +73,8 @@ class HubKind(StrEnum):
     DEALER_FAULT = "dealer_fault"                  # 6: the dealing machine stopped
     BOARD_MARKINGS = "board_markings"              # 2: hand record's dealer/vul not Law 2's
     DEVICE_OVERREACH = "device_overreach"          # a device acted beyond its role (hub.roles)
+    CLOCK_JUMP = "clock_jump"                      # a device's clock jumped (hub.clock)
+    HISTORY_MISSING = "history_missing"            # the log lacks acknowledged events (hub.clock)
 
 
 # The rectifications the Laws give the director for the hub's own findings.

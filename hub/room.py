@@ -27,6 +27,13 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``device_overreach``: ``{"table", "device", "role", "type", "seat", "code", "reason",
   "law", "time"}`` -- a refused event's alert, in the :class:`Outcome` of :meth:`Room.apply`
   (``fact``) that refused it: the event is not logged, the fact is
+* ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
+  the hub had acknowledged events its log lacks (hub.clock.history_alert)
+
+Device clocks (hub.clock): the clock check judges each event's time corrected by the offset
+it declares (:func:`hub.clock.judge`); :attr:`Room.clocks` keeps each device's offset as its
+accepted events declare it (rebuilt by the replay), and a jump raises ``clock_jump``
+(replayed with the events, no fact of its own).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook
+from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
@@ -57,7 +65,7 @@ log = logging.getLogger(__name__)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
-         "public_results", "device_overreach")
+         "public_results", "device_overreach", "history_missing")
 
 
 class Replayable(Protocol):
@@ -121,6 +129,7 @@ class Room:
         self.public_results: dict[str, bool] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
+        self.clocks = ClockBook()   # each device's clock offset (hub.clock)
         self._deals = dict(deals)
         self._markings = dict(markings or {})
         self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
@@ -273,10 +282,9 @@ class Room:
             if env.seq <= device.last_seq:
                 return _reject(env, hub_time, "out_of_order", f"seq {env.seq} after "
                                f"{device.last_seq}")
-        tolerance = self.clock_tolerance
-        if tolerance is not None and abs(env.clock - hub_time) > tolerance:
-            return _reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
-                           f"{env.clock - hub_time:+.1f} s from the hub's")
+        skew = judge(env, hub_time, self.clock_tolerance)
+        if skew is not None:
+            return _reject(env, hub_time, "clock_skew", skew)
         refusal = check(role, env.type, env.body, table.declarer())
         if refusal is not None:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
@@ -292,7 +300,23 @@ class Room:
             device.last_seq = env.seq
             device.last_seen = hub_time
             self.scoring.note(table_id)
+            self._clock_noted(table, env, hub_time, out.alerts)
         return out
+
+    def _clock_noted(self, table: TableState, env: Envelope, hub_time: float,
+                     alerts: list[Alert]) -> None:
+        """An accepted event's declared clock offset (hub.clock): a jump is alerted."""
+        jump = self.clocks.observe(env.device, env.offset, hub_time)
+        if jump is None:
+            return
+        known = self.clocks.get(env.device)
+        s = table.sitting
+        alert = clock_jump_alert(self.alerts, table.id, table.round if s is None else s.round,
+                                 None if s is None else s.board.number, env.device, jump,
+                                 self.clocks.offset(env.device),
+                                 0 if known is None else known.jumps, hub_time)
+        if alert is not None:
+            alerts.append(alert)
 
     def _home_table(self, device: str) -> str | None:
         """The table of this session whose device ``device`` is, if any."""
@@ -408,6 +432,15 @@ class Room:
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []
+        if type == "history_missing":
+            table = self.tables.get(str(body["table"]))
+            if table is None:
+                raise ConfigError(f"no table {body['table']!r}")
+            s = table.sitting
+            alert = history_alert(self.alerts, table.id,
+                                  table.round if s is None else s.round,
+                                  None if s is None else s.board.number, body, hub_time)
+            return [] if alert is None else [alert]
         if type == "public_results":
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             return []

@@ -18,8 +18,13 @@ What the hub publishes (docs/protocol.md):
 * ``results/ranking/{section}`` and ``results/traveller/{section}/{board}`` (retained): the
   live scores (hub.scoring), again when a result or a ruling changes them;
 * ``hub/status`` (retained): birth and last will; while it runs, at most once a second when
-  they change, its counters (events accepted, duplicates, messages refused by reason code)
-  and the head of the log's hash chain.
+  they change, its counters (events accepted, duplicates, messages refused by reason code),
+  the head of the log's hash chain and its clock (``time``).
+
+Device clocks (hub.clock): every reply carries the hub's clock (``time``), from which a
+device learns its offset; the room judges each event's time corrected by the offset it
+declares. A device's ``hello`` (:meth:`Hub._hello`) gets the last ``seq`` the log holds of
+it, and a log that lacks what the device was told is stored raises ``history_missing``.
 
 Director commands come on ``hub/cmd/{account}``: only from the ``director`` and ``scorer``
 accounts (hub.director), and the fact logged names the account (``by``). A command on the
@@ -68,6 +73,8 @@ from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
+    EVENT_TYPES,
+    HELLO_TYPES,
     ROOT,
     Envelope,
     ProtocolError,
@@ -103,6 +110,8 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
+_TABLE_TYPES = {**EVENT_TYPES, **HELLO_TYPES}           # what a table device's topic takes
+_DEALER_TYPES = {**DEALER_EVENT_TYPES, **HELLO_TYPES}   # a dealing machine's
 
 
 class RoomSetup(Protocol):
@@ -536,7 +545,7 @@ class Hub:
         now = self.clock()
         reply_topic = topic_reply(table, device)
         try:
-            env = Envelope.from_json(payload)
+            env = Envelope.from_json(payload, _TABLE_TYPES)
             if env.device != device:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
@@ -545,6 +554,9 @@ class Hub:
             self._rejected(table, device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
+            return
+        if env.type == "hello":
+            self._hello(table, env, now, reply_topic, records, replies, alerts)
             return
         out = self.room.apply(table, env, now)
         reply = out.reply
@@ -564,13 +576,46 @@ class Hub:
         if out.state_changed or out.alerts:
             changed.add(table)
 
+    def _hello(self, table: str, env: Envelope, now: float, reply_topic: str,
+               records: list[Record], replies: list[tuple[str, str]],
+               alerts: list[Alert]) -> None:
+        """A device (re)connecting says ``hello`` (docs/protocol.md, section 6). The reply
+        carries the hub's clock (the device's offset comes from it) and ``last``, the last
+        ``seq`` of the device the log holds. When the device says the hub acknowledged more
+        (``acked``: a restored or damaged log), the director is told (the fact
+        ``history_missing``, hub.clock) and the device sends the rest again from its outbox.
+        Not an event of the game: nothing else is logged, the sequence does not move."""
+        if table not in self.room.tables:
+            reason = f"no table {table!r} in this session"
+            self._rejected(table, env.device, "wrong_table", reason, b"")
+            replies.append((reply_topic, Reply(env.id, env.seq, "reject", "wrong_table",
+                                               reason, now).to_json()))
+            return
+        info = self.room.devices.get(env.device)
+        last = None if info is None or info.last_seq < 0 else info.last_seq
+        acked = env.body.get("acked")
+        reason = ""
+        if type(acked) is int and (last is None or last < acked):
+            reason = (f"the hub's log holds this device's events up to seq {last}, not "
+                      f"{acked}: send the rest again")
+            log.error("device %s at table %s: the hub had acknowledged its events up to seq "
+                      "%d, the log holds them up to %s (a restored or damaged log): the "
+                      "device sends them again", env.device, table, acked, last)
+            body = {"device": env.device, "table": table, "last": last, "acked": acked}
+            raised = self.room.fact("history_missing", body, now)
+            if raised:   # once per device and gap: the same hello again changes nothing
+                records.append(Record.fact("history_missing", body, hub_time=now))
+                alerts.extend(raised)
+        replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", reason, now,
+                                           last=last).to_json()))
+
     def _dealer_event(self, device: str, payload: bytes, records: list[Record],
                       replies: list[tuple[str, str]], alerts: list[Alert]) -> None:
         """A dealing machine's board or fault (hub.dealing): logged with no table."""
         now = self.clock()
         reply_topic = topic_dealer_reply(device)
         try:
-            env = Envelope.from_json(payload, DEALER_EVENT_TYPES)
+            env = Envelope.from_json(payload, _DEALER_TYPES)
             if env.device != device:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
@@ -579,6 +624,13 @@ class Hub:
             self._rejected("dealing", device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
+            return
+        if env.type == "hello":   # the hub's clock; a machine's history is not checked
+            known = self.room.dealing.devices.get(device)
+            replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", "", now,
+                                               last=None if known is None
+                                               or known.last_seq < 0 else known.last_seq
+                                               ).to_json()))
             return
         reply, raised = self.room.dealing.apply(device, env, now)
         replies.append((reply_topic, reply.to_json()))
@@ -725,7 +777,8 @@ class Hub:
         """What ``hub/status`` says while the hub runs."""
         position, digest = self.log.head()
         broken = self.chain.broken_at if self.chain is not None else None
-        return HubStatus(online=True, started=self._started, tables=len(self.room.tables),
+        return HubStatus(online=True, started=self._started, time=self.clock(),
+                         tables=len(self.room.tables),
                          counters=HubCounters(self.stats.accepted, self.stats.duplicates,
                                               self.stats.refused()),
                          chain=f"{position}:{digest}",
@@ -745,12 +798,14 @@ class Hub:
         if client is None or client.closed:
             return
         try:
-            payload = self.status().to_json()
+            status = self.status()
         except StoreError as err:
             log.error("hub status not published: %s", err)
             return
-        if payload != self._status_last:
-            self._status_last = payload
+        unchanged = msgspec.structs.replace(status, time=UNSET).to_json()  # the clock moves
+        payload = status.to_json()
+        if unchanged != self._status_last:
+            self._status_last = unchanged
             self._status_sent = time.monotonic()
             client.send(topic_hub_status(), payload, 1, True)
             self.stats.published += 1

@@ -62,7 +62,7 @@ AlertKind = Literal[
     "hand_not_dealt", "rotated_board", "hands_exchanged", "hand_differs", "foreign_card",
     "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
-    "board_markings", "device_overreach",
+    "board_markings", "device_overreach", "clock_jump", "history_missing",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 
@@ -434,7 +434,8 @@ class HubStatus(View, frozen=True):
     While it runs the hub republishes it, at most once a second, with its ``counters`` and
     the head of its event log's hash chain (``chain``, ``POSITION:HASH``: noted, it shows
     later whether records were removed; ``chain_broken``: the first position where the
-    chain did not hold when the hub started, left out when it held)."""
+    chain did not hold when the hub started, left out when it held; ``time``: the hub's clock
+    when it was published, so a device may see how far its own is off)."""
 
     online: bool
     started: Number | UnsetType = UNSET
@@ -442,6 +443,7 @@ class HubStatus(View, frozen=True):
     counters: HubCounters | UnsetType = UNSET
     chain: str | UnsetType = UNSET
     chain_broken: int | UnsetType = UNSET
+    time: Number | UnsetType = UNSET
 
 
 class DeviceStatus(View, frozen=True):
