@@ -8,7 +8,13 @@ app being killed (``kill -9``) and the tablet restarting. :class:`wire.link.Devi
 sends the pending envelopes in order and settles each one with the hub's reply:
 :meth:`Outbox.done` (``ack``, ``duplicate`` included) or :meth:`Outbox.rejected` (the hub
 refused it: the envelope is returned so that the screen can say why). Settled envelopes stay
-in the file, marked, as the tablet's own record.
+in the file, marked, as the tablet's own record, for the whole life of the file (a session's
+few thousand events are a few hundred kilobytes): they are the device's history. On
+(re)connecting the link tells the hub the last ``seq`` it acknowledged (:meth:`acked`, in a
+``hello``); when the hub's log lacks some of them (a restored or damaged log) they become
+pending again (:meth:`resend_after`) and go again, in order. An acknowledgement of an
+envelope the hub had refused (another copy, sent before the refusal and delayed) clears the
+refusal (:meth:`cleared`): the device never shows a refusal for an event the hub logged.
 
 Numbering, as the hub's :meth:`hub.room.Room.apply` wants it:
 
@@ -333,6 +339,47 @@ class Outbox:
                            (status, None if reply is None else reply.code,
                             None if reply is None else reply.reason, ref))
         return env
+
+    def cleared(self, ref: str, reply: Reply) -> Envelope | None:
+        """The hub acknowledged ``ref`` after refusing it (a late copy that waited through an
+        outage was accepted after a refusal of another copy): the refusal is cleared, the
+        envelope is done. Returns it; None when ``ref`` was not refused."""
+        with self._lock:
+            rows = self._query(f"SELECT {_COLUMNS} FROM entries WHERE id = ? AND device = ? "
+                               "AND status = 'rejected'", (ref, self.device))
+            if not rows:
+                return None
+            with self._transaction() as db:
+                db.execute("UPDATE entries SET status = 'done', code = ?, reason = ? "
+                           "WHERE id = ?", (reply.code, reply.reason, ref))
+        log.info("outbox: %s acknowledged after a refusal: the refusal is cleared", ref)
+        return _envelope(rows[0])
+
+    def acked(self) -> int | None:
+        """The highest ``seq`` of this device the hub acknowledged (None: none yet): what a
+        ``hello`` tells the hub on (re)connecting."""
+        rows = self._query("SELECT max(seq) FROM entries WHERE device = ? AND status = 'done'",
+                           (self.device,))
+        return None if rows[0][0] is None else int(rows[0][0])
+
+    def resend_after(self, last: int | None) -> list[Envelope]:
+        """The hub's log lacks this device's acknowledged envelopes after ``last`` (None:
+        all of them; a restored or damaged log): they are pending again, to be sent again in
+        order, ahead of the envelopes entered since. Returns them, oldest first."""
+        floor = -1 if last is None else last
+        with self._lock:
+            rows = self._query(f"SELECT {_COLUMNS} FROM entries WHERE device = ? AND "
+                               "status = 'done' AND seq > ? ORDER BY seq", (self.device, floor))
+            if rows:
+                with self._transaction() as db:
+                    db.execute("UPDATE entries SET status = 'pending', code = NULL, "
+                               "reason = NULL WHERE device = ? AND status = 'done' AND seq > ?",
+                               (self.device, floor))
+        found = [_envelope(row) for row in rows]
+        if found:
+            log.warning("outbox %s: the hub lacks %d acknowledged event(s) of %s after seq %s: "
+                        "sent again", self.path, len(found), self.device, last)
+        return found
 
     def rejections(self) -> list[tuple[Envelope, str, str]]:
         """Every envelope of this device the hub refused: (envelope, code, reason)."""
