@@ -59,7 +59,9 @@ first publishes a ``hello`` (not in the outbox, never logged) saying the last ``
 acknowledged to it (:meth:`Outbox.acked`), and sends nothing else until the hub answers it.
 The reply says the last ``seq`` the hub's log holds of this device (``last``); when that is
 behind (a restored or damaged log) the envelopes after it are pending again
-(:meth:`Outbox.resend_after`) and go again first, in order; the hub tells the director.
+(:meth:`Outbox.resend_after`) and go again first, in order; the hub tells the director. Any
+answer will do (a hub of an earlier version refuses ``hello`` as ``unknown_type``: its clock
+still counts); after :data:`HELLO_TRIES` hellos without one, the events go without it.
 
 Time stamps and the hub's clock: the envelope's ``time`` is when the player acted on the
 device's clock, and stays so. Each copy published also carries ``sent``, the device's clock
@@ -126,6 +128,7 @@ from wire.protocol import (
 )
 
 __all__ = [
+    "HELLO_TRIES",
     "JUMP",
     "SAMPLES",
     "TRANSIENT_CODES",
@@ -144,6 +147,10 @@ TRANSIENT_CODES = frozenset({"storage"})
 
 SAMPLES = 8
 """Clock samples kept (wire.link's docstring): the one of the lowest delay is used."""
+
+HELLO_TRIES = 3
+"""Hellos unanswered (one per reply timeout) before the link sends its events without one:
+a hub that answers events but not ``hello`` never blocks a device."""
 
 JUMP = 2.0
 """Seconds the device's clock may move against the monotonic clock before it is a jump."""
@@ -269,7 +276,8 @@ class DeviceLink:
 
     ``clock`` gives the device time of each event (seconds since the epoch). ``hello``: say
     hello on each (re)connection and wait for its answer before sending (module docstring;
-    False only for tests of earlier clients). ``views``:
+    False only for tests of earlier clients). ``steady_clock``: the clock that ``clock`` is
+    compared with to notice a jump of the device's clock (default ``time.monotonic``). ``views``:
     read the table's state, this seat's view and the commands (a tablet); False reads only
     the replies. ``presence``: a birth and a last will on the device's status topic, the
     birth saying ``kind``. ``client_id``: the MQTT client id (default ``device``).
@@ -282,7 +290,9 @@ class DeviceLink:
                  on_reply: Callable[[Reply, Envelope], None] | None = None,
                  on_connection: Callable[[LinkState], None] | None = None,
                  on_command: Callable[[dict[str, Any]], None] | None = None,
-                 clock: Callable[[], float] = time.time, reply_timeout: float = 3.0,
+                 clock: Callable[[], float] = time.time,
+                 steady_clock: Callable[[], float] = time.monotonic,
+                 reply_timeout: float = 3.0,
                  stamp_sent: bool = True, hello: bool = True, views: bool = True,
                  presence: bool = True,
                  kind: str = "tablet", client_id: str | None = None,
@@ -311,6 +321,7 @@ class DeviceLink:
         self.seat = seat
         self.outbox = outbox
         self.clock = clock
+        self.steady_clock = steady_clock
         self.reply_timeout = reply_timeout
         self.stamp_sent = stamp_sent
         self.hello = hello
@@ -324,7 +335,7 @@ class DeviceLink:
         self.on_reply = on_reply
         self.on_connection = on_connection
         self.on_command = on_command
-        self.published = 0      # envelopes published, copies sent again included
+        self.published = 0      # envelopes published, copies sent again included (no hello)
         self.state: dict[str, Any] | None = None       # the latest public state received
         self.seat_view: dict[str, Any] | None = None   # the latest view of this seat
         self.hub_online: bool | None = None            # the hub's presence (None: unknown)
@@ -498,7 +509,7 @@ class DeviceLink:
 
     def _look_at_clock(self) -> None:
         """Notice a jump of the device's clock (module docstring)."""
-        base = self.clock() - time.monotonic()
+        base = self.clock() - self.steady_clock()
         last, self._wall_base = self._wall_base, base
         if last is None or abs(base - last) <= JUMP:
             return
@@ -549,8 +560,12 @@ class DeviceLink:
             # reconnection); another copy would only pile up behind it.
             return
         if not self._greeted:
-            self._say_hello(flight, now)
-            return
+            if flight is None or not flight.hello or flight.tries < HELLO_TRIES:
+                self._say_hello(flight, now)
+                return
+            log.warning("%s: no answer to hello after %d tries: events go without it", self,
+                        flight.tries)
+            self._greeted, flight = True, None
         env = self.outbox.head()
         if env is None:
             self._flight = None
@@ -586,7 +601,8 @@ class DeviceLink:
         flight.stamped = self.clock() if wire.sent is None else wire.sent
         try:
             flight.delivery = self.client.publish(self.event_topic, wire.to_json(), 1)
-            self.published += 1
+            if not flight.hello:
+                self.published += 1
         except MqttError as err:  # closed or paho's queue full: tried again after the timeout
             log.warning("%s: %s not published: %s", self, flight.envelope.id, err)
 
