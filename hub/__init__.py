@@ -9,6 +9,7 @@
     table.py          TableState: one table's events applied, irregularities detected as they
                       happen (sitting.py check-in, pockets.py the card readers' pockets)
     alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
+    clock.py          device clocks: the clock check, each device's offset (ClockBook)
     dealing.py        the dealing machines' reports checked against the hand record
     director.py       the director's commands (acknowledge, rule, resolve, score rulings)
     scoring.py        live scoring: results, rankings and travellers as they arrive
