@@ -597,8 +597,8 @@ class DeviceLink:
 
     def _publish(self, flight: _Flight) -> None:
         self._flight = flight
-        wire = self._stamp(flight.envelope)
-        flight.stamped = self.clock() if wire.sent is None else wire.sent
+        flight.stamped = self.clock()   # t0 of the clock sample its reply gives
+        wire = self._stamp(flight.envelope, flight.stamped)
         try:
             flight.delivery = self.client.publish(self.event_topic, wire.to_json(), 1)
             if not flight.hello:
@@ -606,13 +606,14 @@ class DeviceLink:
         except MqttError as err:  # closed or paho's queue full: tried again after the timeout
             log.warning("%s: %s not published: %s", self, flight.envelope.id, err)
 
-    def _stamp(self, env: Envelope) -> Envelope:
-        """The envelope as published: with ``sent``, the clock now (never before ``time``),
-        and ``offset``, the hub's clock minus the device's as estimated (when known)."""
+    def _stamp(self, env: Envelope, now: float) -> Envelope:
+        """The envelope as published: with ``sent``, the clock ``now`` (never before
+        ``time``), and ``offset``, the hub's clock minus the device's as estimated (when
+        known)."""
         if not self.stamp_sent:
             return env
         offset = self.clock_estimate.offset
-        return dataclasses.replace(env, sent=max(self.clock(), env.time),
+        return dataclasses.replace(env, sent=max(now, env.time),
                                    offset=None if offset is None else round(offset, 6))
 
     # Receiving -----------------------------------------------------------------------------
