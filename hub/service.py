@@ -183,6 +183,7 @@ class Hub:
         self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
+        self.log_id = ""  # the id of that set-up's record: what a device's history refers to
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._attach(self.room)
         self.console_address = console
@@ -236,8 +237,9 @@ class Hub:
             if setup is None:
                 raise ConfigError(f"{self.log.path}: an empty event log and no event set-up: "
                                   "give the event (--event FILE or --tables N)")
-            self._epoch = self.log.append(Record.fact(SETUP_FACT, setup.to_json(),
-                                                      hub_time=self.clock())) or 0
+            record = Record.fact(SETUP_FACT, setup.to_json(), hub_time=self.clock())
+            self._epoch = self.log.append(record) or 0
+            self.log_id = record.event_id
             return setup.build_room(), setup
         if first.type != SETUP_FACT:
             raise ConfigError(f"{self.log.path}: the log does not start with the event set-up "
@@ -254,6 +256,7 @@ class Hub:
             kept = loader(stored)
         room = kept.build_room()
         self._epoch = first.position   # play counts from the last new event (its set-up)
+        self.log_id = first.event_id
         started = time.perf_counter()
         n = 0
         for record in records:
@@ -285,9 +288,11 @@ class Hub:
         are cleared."""
         room = self._room_since(setup) if keep_play else setup.build_room()
         body = {"setup": setup.to_json(), "keep_play": keep_play}
-        position = self.log.append(Record.fact(SETUP_REPLACED, body, hub_time=self.clock()))
+        record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
+        position = self.log.append(record)
         if not keep_play and position is not None:
             self._epoch = position
+            self.log_id = record.event_id
         old, self.room, self.setup = self.room, room, setup
         self._attach(self.room)
         last, results = self._last, self._results
@@ -317,6 +322,7 @@ class Hub:
         setup = loader(body["setup"])
         if not body["keep_play"]:
             self._epoch = record.position
+            self.log_id = record.event_id
         return setup, self._room_since(setup, before=record.position)
 
     def _room_since(self, setup: RoomSetup, before: int | None = None) -> Room:
@@ -580,10 +586,12 @@ class Hub:
                records: list[Record], replies: list[tuple[str, str]],
                alerts: list[Alert]) -> None:
         """A device (re)connecting says ``hello`` (docs/protocol.md, section 6). The reply
-        carries the hub's clock (the device's offset comes from it) and ``last``, the last
-        ``seq`` of the device the log holds. When the device says the hub acknowledged more
-        (``acked``: a restored or damaged log), the director is told (the fact
-        ``history_missing``, hub.clock) and the device sends the rest again from its outbox.
+        carries the hub's clock (the device's offset comes from it), ``last``, the last
+        ``seq`` of the device the log holds, and ``log``, the id of this event's log
+        (:attr:`log_id`). When the device says this log acknowledged more (``acked`` under
+        the same ``log``: a restored or damaged log), the director is told (the fact
+        ``history_missing``, hub.clock) and the device sends the rest again from its outbox;
+        a device whose history is another log's (a new session, a new event) is not.
         Not an event of the game: nothing else is logged, the sequence does not move."""
         if table not in self.room.tables:
             reason = f"no table {table!r} in this session"
@@ -595,7 +603,8 @@ class Hub:
         last = None if info is None or info.last_seq < 0 else info.last_seq
         acked = env.body.get("acked")
         reason = ""
-        if type(acked) is int and (last is None or last < acked):
+        ours = env.body.get("log") == self.log_id
+        if ours and type(acked) is int and (last is None or last < acked):
             reason = (f"the hub's log holds this device's events up to seq {last}, not "
                       f"{acked}: send the rest again")
             log.error("device %s at table %s: the hub had acknowledged its events up to seq "
@@ -607,7 +616,7 @@ class Hub:
                 records.append(Record.fact("history_missing", body, hub_time=now))
                 alerts.extend(raised)
         replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", reason, now,
-                                           last=last).to_json()))
+                                           last=last, log=self.log_id).to_json()))
 
     def _dealer_event(self, device: str, payload: bytes, records: list[Record],
                       replies: list[tuple[str, str]], alerts: list[Alert]) -> None:

@@ -57,9 +57,11 @@ refusal for an event the hub logged.
 ``hello``: on every (re)connection, and when the hub's presence comes back online, the link
 first publishes a ``hello`` (not in the outbox, never logged) saying the last ``seq`` the hub
 acknowledged to it (:meth:`Outbox.acked`), and sends nothing else until the hub answers it.
-The reply says the last ``seq`` the hub's log holds of this device (``last``); when that is
-behind (a restored or damaged log) the envelopes after it are pending again
-(:meth:`Outbox.resend_after`) and go again first, in order; the hub tells the director. Any
+The reply says the last ``seq`` the hub's log holds of this device (``last``) and names that
+log (``log``); when the log is the one that acknowledged them (:meth:`Outbox.adopt_log`)
+and ``last`` is behind (a restored or damaged log), the envelopes after it are pending again
+(:meth:`Outbox.resend_after`) and go again first, in order; the hub tells the director. The
+history of another log (last week's session, another event) is never sent to a new one. Any
 answer will do (a hub of an earlier version refuses ``hello`` as ``unknown_type``: its clock
 still counts); after :data:`HELLO_TRIES` hellos without one, the events go without it.
 
@@ -584,10 +586,12 @@ class DeviceLink:
         if tries == 1:
             self._hellos += 1
             tail = f"-hello-{secrets.token_hex(3)}{self._hellos}"
-            acked = self.outbox.acked()
+            body: dict[str, Any] = {}
+            acked, hub_log = self.outbox.acked(), self.outbox.hub_log
+            if acked is not None and hub_log is not None:
+                body = {"acked": acked, "log": hub_log}
             env = Envelope(f"{self.device[:64 - len(tail)]}{tail}", self.device,
-                           self.outbox.last_seq, stamp, "hello",
-                           {} if acked is None else {"acked": acked})
+                           self.outbox.last_seq, stamp, "hello", body)
         else:
             assert flight is not None
             env = flight.envelope
@@ -745,7 +749,9 @@ class DeviceLink:
         self._greeted = True
         log.info("%s: hello answered (%s), the hub's clock %s", self, reply.code,
                  _seconds(self.clock_estimate.offset))
-        if reply.status != "ack":
+        if reply.status != "ack" or reply.log is None:
+            return
+        if self.outbox.adopt_log(reply.log):   # another log: the history is not its own
             return
         acked = self.outbox.acked()
         if acked is not None and (reply.last is None or reply.last < acked):

@@ -169,10 +169,13 @@ class DirectorCallBody(_Closed, frozen=True):
 
 class HelloBody(_Closed, frozen=True):
     """``hello``: a device (re)connecting says the last ``seq`` the hub acknowledged to it
-    (``acked``, null before any); the hub's reply says the last it holds (``last``). Not an
-    event of the game: never logged, never numbered (its ``seq`` repeats the device's last)."""
+    (``acked``, null before any) and the hub's event log that acknowledged it (``log``, as
+    the hub's last reply to a hello named it); the hub's reply says the last it holds
+    (``last``) and its log (``log``). Not an event of the game: never logged, never numbered
+    (its ``seq`` repeats the device's last)."""
 
     acked: Seq | UnsetType | None = UNSET
+    log: Annotated[str, Meta(max_length=64)] | UnsetType | None = UNSET
 
 
 class DealerError(_Closed, frozen=True):
@@ -296,8 +299,8 @@ HELLO_TYPES: Final[EventTypes] = {"hello": HelloEvent}
 class ReplyMessage(Struct, frozen=True):
     """Hub -> device: ``ack`` (``code`` ``duplicate`` when the id was already taken) or
     ``reject`` with a code and a reason; ``notice``: what the table itself must hear;
-    ``time``: the hub's clock; ``last`` (a ``hello``'s reply): the last ``seq`` of the device
-    the hub holds, null for none."""
+    ``time``: the hub's clock; ``last`` and ``log`` (a ``hello``'s reply): the last ``seq`` of
+    the device the hub holds (null for none), and the id of the hub's event log."""
 
     type: Literal["ack", "reject"]
     ref: str
@@ -308,6 +311,7 @@ class ReplyMessage(Struct, frozen=True):
     time: float = 0.0
     notice: str | UnsetType | None = UNSET
     last: int | UnsetType | None = UNSET
+    log: str | UnsetType | None = UNSET
 
 
 # The director's commands (``hub/cmd``, ``POST /api/director``) --------------------------------

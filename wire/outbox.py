@@ -12,7 +12,9 @@ in the file, marked, as the tablet's own record, for the whole life of the file 
 few thousand events are a few hundred kilobytes): they are the device's history. On
 (re)connecting the link tells the hub the last ``seq`` it acknowledged (:meth:`acked`, in a
 ``hello``); when the hub's log lacks some of them (a restored or damaged log) they become
-pending again (:meth:`resend_after`) and go again, in order. An acknowledgement of an
+pending again (:meth:`resend_after`) and go again, in order: only those the same log
+acknowledged (the hub names its log in the answer, :meth:`adopt_log`), never another
+session's. An acknowledgement of an
 envelope the hub had refused (another copy, sent before the refusal and delayed) clears the
 refusal (:meth:`cleared`): the device never shows a refusal for an event the hub logged.
 
@@ -362,11 +364,39 @@ class Outbox:
                            (self.device,))
         return None if rows[0][0] is None else int(rows[0][0])
 
+    @property
+    def hub_log(self) -> str | None:
+        """The id of the hub's event log that acknowledges this device's envelopes now (as
+        the hub's last answer to a ``hello`` named it), None before any."""
+        return self._meta(f"hub_log:{self.device}")
+
+    def adopt_log(self, log_id: str) -> bool:
+        """The hub answers from the event log ``log_id``: when it is another one than
+        :attr:`hub_log` (a new session or event, a hub of another data directory), the
+        envelopes acknowledged so far are another log's history, never sent to this one
+        again (:meth:`resend_after`). True when the log changed."""
+        with self._lock:
+            if self.hub_log == log_id:
+                return False
+            floor = self.acked()
+            with self._transaction() as db:
+                for key, value in ((f"hub_log:{self.device}", log_id),
+                                   (f"hub_log_floor:{self.device}",
+                                    str(-1 if floor is None else floor))):
+                    db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
+                               "SET value = excluded.value", (key, value))
+        log.info("outbox %s: %s answered by the hub's event log %s", self.path, self.device,
+                 log_id)
+        return True
+
     def resend_after(self, last: int | None) -> list[Envelope]:
         """The hub's log lacks this device's acknowledged envelopes after ``last`` (None:
         all of them; a restored or damaged log): they are pending again, to be sent again in
-        order, ahead of the envelopes entered since. Returns them, oldest first."""
-        floor = -1 if last is None else last
+        order, ahead of the envelopes entered since. Only those the current log
+        acknowledged (:meth:`adopt_log`) go. Returns them, oldest first."""
+        stored_floor = self._meta(f"hub_log_floor:{self.device}")
+        floor = max(-1 if last is None else last,
+                    -1 if stored_floor is None else int(stored_floor))
         with self._lock:
             rows = self._query(f"SELECT {_COLUMNS} FROM entries WHERE device = ? AND "
                                "status = 'done' AND seq > ? ORDER BY seq", (self.device, floor))

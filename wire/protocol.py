@@ -306,8 +306,8 @@ NOTICES = ("wrong_seating", "wrong_board", "board_already_played")
 class Reply:
     """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``.
     ``time``: the hub's clock when it handled the message (devices learn the hub's clock
-    from it); ``last``: in the reply to a ``hello``, the last ``seq`` of the device the hub's
-    log holds (None: none)."""
+    from it); ``last`` and ``log``: in the reply to a ``hello``, the last ``seq`` of the
+    device the hub's log holds (None: none) and the id of that log (docs/protocol.md, 6)."""
 
     ref: str
     seq: int | None
@@ -317,6 +317,7 @@ class Reply:
     time: float = 0.0      # hub clock
     notice: str | None = None   # what the table itself must hear (see NOTICES)
     last: int | None = None
+    log: str | None = None
 
     @property
     def timed(self) -> bool:
@@ -330,6 +331,8 @@ class Reply:
             obj["notice"] = self.notice
         if self.last is not None:
             obj["last"] = self.last
+        if self.log is not None:
+            obj["log"] = self.log
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -345,7 +348,8 @@ class Reply:
             raise ProtocolError(err.code, f"not a reply: {err.reason}") from None
         return cls(msg.ref, msg.seq, msg.type, msg.code, msg.reason, msg.time,
                    msg.notice if isinstance(msg.notice, str) else None,
-                   msg.last if type(msg.last) is int else None)
+                   msg.last if type(msg.last) is int else None,
+                   msg.log if isinstance(msg.log, str) else None)
 
 
 _REPLY = msgspec.json.Decoder(ReplyMessage)

@@ -138,6 +138,19 @@ def test_the_outbox_refills_what_the_hub_lacks_and_clears_a_refusal_then_accepte
         assert box.rejections() == []
 
 
+def test_the_outbox_never_sends_another_logs_history_to_a_new_log() -> None:
+    with Outbox(":memory:", "A1-tab") as box:
+        envs = [box.add("board", {"board": 1}, 10.0 + n) for n in range(5)]
+        assert box.hub_log is None and box.adopt_log("hub:a") and not box.adopt_log("hub:a")
+        for e in envs[:3]:
+            box.done(e.id)
+        assert box.adopt_log("hub:b")                   # last week's hub, a new session
+        for e in envs[3:]:
+            box.done(e.id)
+        assert box.hub_log == "hub:b"
+        assert [e.seq for e in box.resend_after(None)] == [4, 5]      # only hub:b's
+
+
 # Live: a real hub and broker ------------------------------------------------------------------
 
 class QuietCable(Cable):
@@ -369,6 +382,35 @@ def test_a_log_restored_from_an_older_backup_is_refilled_from_the_outbox(
             assert len(missing) == 1
             assert missing[0].facts == {"device": "A1-tab", "last": 3, "acked": 7}
             assert link.wait_delivered() and refusals(screen) == []
+    finally:
+        if link is not None:
+            link.close()
+        box.close()
+
+
+def test_a_new_sessions_log_gets_no_history_of_the_last_one(broker_url: str,
+                                                             tmp_path: Path) -> None:
+    """The same tablet, its outbox kept, at next week's session (a new data directory): its
+    hello names last week's log, the new hub neither alerts nor takes the old events."""
+    screen = Screen()
+    box = Outbox(tmp_path / OUTBOX_NAME, "A1-tab")
+    link: DeviceLink | None = None
+    try:
+        with running_hub(broker_url, tmp_path / "week1") as hub:
+            link = open_link(hub.url, box, screen)
+            assert link.wait_online()
+            seat_pairs(link)
+            assert link.wait_delivered()
+            first = box.hub_log
+            assert first == hub.log_id
+        with running_hub(broker_url, tmp_path / "week2") as hub:
+            assert screen.wait(lambda: box.hub_log == hub.log_id, 30)
+            assert first != hub.log_id
+            new = link.send("checkin", {"direction": "NS", "pair": 1})
+            assert link.wait_delivered()
+            assert [r.event_id for r in device_records(hub, "A1-tab")] == [new.id]
+            assert not hub.call(lambda: [a for a in hub.room.alerts
+                                         if a.kind == "history_missing"])
     finally:
         if link is not None:
             link.close()
