@@ -145,6 +145,7 @@ class DealingRoom:
         skew = judge(env, hub_time, self.context.clock_tolerance)
         if skew is not None:
             return self._reject(env, hub_time, "clock_skew", skew), []
+        env = env.corrected()   # the machine's times on the hub's clock
         handler = self._handlers.get(env.type)
         if handler is None:
             return self._reject(env, hub_time, "unknown_type",

@@ -31,9 +31,10 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
 Device clocks (hub.clock): the clock check judges each event's time corrected by the offset
-it declares (:func:`hub.clock.judge`); :attr:`Room.clocks` keeps each device's offset as its
-accepted events declare it (rebuilt by the replay), and a jump raises ``clock_jump``
-(replayed with the events, no fact of its own).
+it declares (:func:`hub.clock.judge`), and the table gets the event with its times read on
+the hub's clock (:meth:`wire.protocol.Envelope.corrected`); :attr:`Room.clocks` keeps each
+device's offset as its accepted events declare it (rebuilt by the replay), and a jump
+raises ``clock_jump`` (replayed with the events, no fact of its own).
 """
 
 from __future__ import annotations
@@ -285,6 +286,8 @@ class Room:
         skew = judge(env, hub_time, self.clock_tolerance)
         if skew is not None:
             return _reject(env, hub_time, "clock_skew", skew)
+        offset = env.offset
+        env = env.corrected()   # the table reads every device's times on the hub's clock
         refusal = check(role, env.type, env.body, table.declarer())
         if refusal is not None:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
@@ -300,20 +303,20 @@ class Room:
             device.last_seq = env.seq
             device.last_seen = hub_time
             self.scoring.note(table_id)
-            self._clock_noted(table, env, hub_time, out.alerts)
+            self._clock_noted(table, env.device, offset, hub_time, out.alerts)
         return out
 
-    def _clock_noted(self, table: TableState, env: Envelope, hub_time: float,
-                     alerts: list[Alert]) -> None:
+    def _clock_noted(self, table: TableState, device: str, offset: float | None,
+                     hub_time: float, alerts: list[Alert]) -> None:
         """An accepted event's declared clock offset (hub.clock): a jump is alerted."""
-        jump = self.clocks.observe(env.device, env.offset, hub_time)
+        jump = self.clocks.observe(device, offset, hub_time)
         if jump is None:
             return
-        known = self.clocks.get(env.device)
+        known = self.clocks.get(device)
         s = table.sitting
         alert = clock_jump_alert(self.alerts, table.id, table.round if s is None else s.round,
-                                 None if s is None else s.board.number, env.device, jump,
-                                 self.clocks.offset(env.device),
+                                 None if s is None else s.board.number, device, jump,
+                                 self.clocks.offset(device),
                                  0 if known is None else known.jumps, hub_time)
         if alert is not None:
             alerts.append(alert)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -249,6 +249,16 @@ class Envelope:
         """When the player acted, on the hub's clock as far as the device knows it: ``time``
         corrected by ``offset`` (``time`` itself without one)."""
         return self.time if self.offset is None else self.time + self.offset
+
+    def corrected(self) -> Envelope:
+        """This envelope read on the hub's clock: ``time`` and ``sent`` moved by ``offset``,
+        which is then None (itself when it has no ``offset``). The hub hands this to its
+        tables, so that the times of every device of a table are on one clock."""
+        if self.offset is None:
+            return self
+        return replace(self, time=self.time + self.offset,
+                       sent=None if self.sent is None else self.sent + self.offset,
+                       offset=None)
 
     def event(self) -> EventEnvelope:
         """This envelope as its typed message (ProtocolError if it is not one)."""

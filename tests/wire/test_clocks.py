@@ -273,6 +273,10 @@ def test_a_tablet_minutes_or_an_hour_off_plays_a_board_with_true_times(
             for record in records:                 # the player's times, on the hub's clock
                 stored = Envelope.from_json(record.payload)
                 assert abs(stored.acted - record.hub_time) < 5.0
+            times = hub.call(lambda: [e.time for e in
+                                      hub.room.tables["A1"].sittings[1, 1].board.auction.entries])
+            assert len(times) == 4                 # the table reads them on the hub's clock
+            assert all(t is not None and abs(t - clocks.hub()) < 30.0 for t in times)
             assert not [a for a in hub.room.alerts if a.kind == "clock_jump"]
         finally:
             link.close()
