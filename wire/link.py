@@ -76,9 +76,11 @@ pause, stay true). The estimate is NTP's: every reply carries the hub's clock ``
 arrived, one sample is ``T - (t0 + t1) / 2`` with a delay ``t1 - t0``; the link keeps the last
 :data:`SAMPLES` samples and uses the one of the lowest delay (only copies answered at the
 first try count: with two copies out, which one was answered is not known). A jump of the
-device's clock (its difference to the monotonic clock moves by more than :data:`JUMP`: someone
-set the tablet's time) is logged and the samples are moved by the jump, so events stay
-corrected; the hub notices the changed offset (a ``clock_jump`` notice to the director).
+device's clock (its difference to :func:`steady_clock`, which counts while the device
+sleeps, moves by more than :data:`JUMP`: someone set the tablet's time) is logged, the
+samples are dropped and the link says hello again before its next event, for a fresh
+estimate (without hello, the samples move by the jump); the hub notices the changed offset
+(a ``clock_jump`` notice to the director).
 
 Threads: paho's network thread only puts messages on a queue. **Every callback runs on the
 link's worker thread** (``tenace-link-{device}``), never on Kivy's: a Kivy app marshals each
@@ -140,6 +142,7 @@ __all__ = [
     "LinkState",
     "device_id",
     "spare_device_id",
+    "steady_clock",
 ]
 
 log = logging.getLogger(__name__)
@@ -191,6 +194,16 @@ def _check_seat(seat: str) -> str:
     return seat
 
 
+def steady_clock() -> float:
+    """Seconds that pass at the same pace as the device's clock should, never set and
+    counting while the device sleeps (Linux and Android: ``CLOCK_BOOTTIME``; elsewhere
+    ``time.monotonic``): what the device's clock is compared with to notice a jump."""
+    return time.clock_gettime(_BOOTTIME) if _BOOTTIME is not None else time.monotonic()
+
+
+_BOOTTIME: int | None = getattr(time, "CLOCK_BOOTTIME", None)
+
+
 def _seconds(offset: float | None) -> str:
     return "unknown" if offset is None else f"{offset:+.3f} s from the device's"
 
@@ -229,6 +242,10 @@ class ClockEstimate:
         """A hub clock read with no exchange (``hub/status`` as it is published): a sample
         of a large ``delay``, used only until an exchange gives a better one."""
         self._samples.append((delay, hub_time - received))
+
+    def clear(self) -> None:
+        """Forget every sample (the next exchange starts the estimate again)."""
+        self._samples.clear()
 
     def shift(self, jump: float) -> None:
         """The device's clock jumped by ``jump`` seconds: every sample moves with it."""
@@ -279,7 +296,8 @@ class DeviceLink:
     ``clock`` gives the device time of each event (seconds since the epoch). ``hello``: say
     hello on each (re)connection and wait for its answer before sending (module docstring;
     False only for tests of earlier clients). ``steady_clock``: the clock that ``clock`` is
-    compared with to notice a jump of the device's clock (default ``time.monotonic``). ``views``:
+    compared with to notice a jump of the device's clock (default :func:`steady_clock`).
+    ``views``:
     read the table's state, this seat's view and the commands (a tablet); False reads only
     the replies. ``presence``: a birth and a last will on the device's status topic, the
     birth saying ``kind``. ``client_id``: the MQTT client id (default ``device``).
@@ -293,7 +311,7 @@ class DeviceLink:
                  on_connection: Callable[[LinkState], None] | None = None,
                  on_command: Callable[[dict[str, Any]], None] | None = None,
                  clock: Callable[[], float] = time.time,
-                 steady_clock: Callable[[], float] = time.monotonic,
+                 steady_clock: Callable[[], float] = steady_clock,
                  reply_timeout: float = 3.0,
                  stamp_sent: bool = True, hello: bool = True, views: bool = True,
                  presence: bool = True,
@@ -517,7 +535,11 @@ class DeviceLink:
             return
         jump = base - last
         self.clock_jumps += 1
-        self.clock_estimate.shift(jump)
+        if self.hello:   # a fresh sample (the hello's) before the next event
+            self.clock_estimate.clear()
+            self._greeted = False
+        else:
+            self.clock_estimate.shift(jump)
         log.warning("%s: the device's clock jumped by %+.1f s: the hub's clock is now "
                     "estimated %s", self, jump, _seconds(self.clock_estimate.offset))
 
