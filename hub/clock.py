@@ -13,11 +13,12 @@ own). The hub judges the corrected time ``sent + offset`` (docs/protocol.md, sec
   an ``offset`` it is a copy that waited in a queue or an outbox through an outage, and it is
   taken when it is at most :data:`MAX_HELD` old; without an ``offset`` (a device of an
   earlier version) the tolerance holds both ways, as before.
-* :class:`ClockBook` keeps each device's offset as its accepted events declared it
-  (``offset(device)``: what the tempo checks add to a device's times) and notices a device
-  whose clock jumps in mid-session (its declared offset moves by more than
-  :data:`JUMP_SECONDS`): logged and raised to the director as a ``clock_jump`` alert, never
-  a refusal.
+* :class:`ClockBook` (``Room.clocks``) keeps each device's offset as its accepted events
+  declared it and notices a device whose clock jumps in mid-session (its declared offset
+  moves by more than :data:`JUMP_SECONDS`): logged and raised to the director as a
+  ``clock_jump`` alert, never a refusal. The tables get every event already read on the
+  hub's clock (:meth:`wire.protocol.Envelope.corrected`); ``offset(device)`` is for a
+  device's raw times (a stored record's ``device_time``, a status's ``time``).
 * :func:`history_alert`: a device said (``hello``) that the hub had acknowledged events the
   log no longer holds (a restored or damaged log): the director is told (``history_missing``)
   while the device sends them again from its outbox.
@@ -86,10 +87,12 @@ class DeviceClock:
 class ClockBook:
     """Each device's clock offset, from the ``offset`` its accepted events declare.
 
-    ``offset(device)`` is the seconds to add to a device's time stamps to read them on the
-    hub's clock (0.0 for a device that never declared one: an earlier version's device, or
-    one whose clock is taken as right). :meth:`observe` is called with every accepted event;
-    it returns the jump (new offset minus old) when the device's clock jumped."""
+    ``offset(device)`` is the seconds to add to a device's raw time stamps to read them on
+    the hub's clock (0.0 for a device that never declared one: an earlier version's device,
+    or one whose clock is taken as right); the times a table is handed are corrected already.
+    :meth:`observe` is called with every accepted event (by the room, so a replay of the log
+    rebuilds the book); it returns the jump when the device's clock jumped: seconds its
+    clock moved (the old offset minus the new)."""
 
     def __init__(self, jump: float = JUMP_SECONDS):
         self.jump = jump
