@@ -7,7 +7,10 @@ publishes as one device, ``{table}-rdr`` (the card reader of docs/protocol.md), 
 :class:`wire.link.DeviceLink`: every event is committed to the outbox before anything is
 sent, published one at a time in order, resent with the same id until the hub answers, and
 kept across broker or hub outages and restarts of the daemon. Events are in the order the
-tags were read across the four seats, which is the order of play.
+tags were read across the four seats, which is the order of play. The link says ``hello`` on
+each connection and learns the hub's clock from its replies: each event keeps the time its
+tag was read on the daemon's clock, and the hub reads it corrected by the offset the link
+stamps (docs/protocol.md, section 6), so a reader's machine with no time server plays too.
 
 Each reader's presence is a device of its own, ``{table}-rdr-{seat}``, whose retained
 status (``t/{table}/dev/{table}-rdr-{seat}/status``: ``online``, and ``detail`` in words)

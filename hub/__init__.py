@@ -10,6 +10,7 @@
                       happen (sitting.py check-in, pockets.py the card readers' pockets,
                       reads.py what a card read means: readers that err, the table asked)
     alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
+    clock.py          device clocks: the clock check, each device's offset (ClockBook)
     dealing.py        the dealing machines' reports checked against the hand record
     director.py       the director's commands (acknowledge, rule, resolve, score rulings,
                       late changes)

@@ -76,6 +76,8 @@ class HubKind(StrEnum):
     PAIRING_FAILURES = "pairing_failures"          # wrong pairing codes (hub.pairing)
     LOG_DAMAGE = "log_damage"                      # the event log: a record set aside, a loss
     READS_UNRESOLVED = "reads_unresolved"          # a card not read, the table not answering
+    CLOCK_JUMP = "clock_jump"                      # a device's clock jumped (hub.clock)
+    HISTORY_MISSING = "history_missing"            # the log lacks acknowledged events (hub.clock)
 
 
 # The rectifications the Laws give the director for the hub's own findings.

@@ -30,6 +30,7 @@ from bridgecore.dealcheck import DealtCheck, PocketDifference, check_dealt
 from bridgecore.errors import ParseError
 from bridgecore.irregularity import Rectification
 from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
+from hub.clock import judge
 from wire.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
 
 __all__ = ["DEALER_EVENTS", "DealingRoom", "DealtCheck", "PocketDifference", "check_dealt",
@@ -141,10 +142,10 @@ class DealingRoom:
         if info is not None and env.seq <= info.last_seq:
             return self._reject(env, hub_time, "out_of_order",
                                 f"seq {env.seq} after {info.last_seq}"), []
-        tolerance = self.context.clock_tolerance
-        if tolerance is not None and abs(env.clock - hub_time) > tolerance:
-            return self._reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
-                                f"{env.clock - hub_time:+.1f} s from the hub's"), []
+        skew = judge(env, hub_time, self.context.clock_tolerance)
+        if skew is not None:
+            return self._reject(env, hub_time, "clock_skew", skew), []
+        env = env.corrected()   # the machine's times on the hub's clock
         handler = self._handlers.get(env.type)
         if handler is None:
             return self._reject(env, hub_time, "unknown_type",

@@ -37,9 +37,17 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
   log damaged when it started (a record it could not apply, set aside; records missing at
   the end): one alert to the director (table ``hub``), raised again by every replay
+* ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
+  the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
 A logged device event is replayed without judging its clock again: it was judged when it
 was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
+
+Device clocks (hub.clock): the clock check judges each event's time corrected by the offset
+it declares (:func:`hub.clock.judge`), and the table gets the event with its times read on
+the hub's clock (:meth:`wire.protocol.Envelope.corrected`); :attr:`Room.clocks` keeps each
+device's offset as its accepted events declare it (rebuilt by the replay), and a jump
+raises ``clock_jump`` (replayed with the events, no fact of its own).
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
 from hub.alerts import Alert, AlertBook, HubKind
+from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
@@ -75,7 +84,7 @@ PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairin
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "public_results", "device_overreach", "pairing_code", "device_paired",
-         "device_revoked", "pairing_failures", "log_damage", *LATE_FACTS)
+         "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
 
 
 class Replayable(Protocol):
@@ -139,6 +148,7 @@ class Room:
         self.public_results: dict[str, bool | int] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
+        self.clocks = ClockBook()   # each device's clock offset (hub.clock)
         self._deals = dict(deals)
         self._markings = dict(markings or {})
         self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
@@ -292,10 +302,11 @@ class Room:
             if env.seq <= device.last_seq:
                 return _reject(env, hub_time, "out_of_order", f"seq {env.seq} after "
                                f"{device.last_seq}")
-        tolerance = self.clock_tolerance
-        if tolerance is not None and abs(env.clock - hub_time) > tolerance:
-            return _reject(env, hub_time, "clock_skew", f"device clock {env.clock:.3f} is "
-                           f"{env.clock - hub_time:+.1f} s from the hub's")
+        skew = judge(env, hub_time, self.clock_tolerance)
+        if skew is not None:
+            return _reject(env, hub_time, "clock_skew", skew)
+        offset = env.offset
+        env = env.corrected()   # the table reads every device's times on the hub's clock
         refusal = check(role, env.type, env.body, table.declarer())
         if refusal is not None:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
@@ -311,7 +322,23 @@ class Room:
             device.last_seq = env.seq
             device.last_seen = hub_time
             self.scoring.note(table_id)
+            self._clock_noted(table, env.device, offset, hub_time, out.alerts)
         return out
+
+    def _clock_noted(self, table: TableState, device: str, offset: float | None,
+                     hub_time: float, alerts: list[Alert]) -> None:
+        """An accepted event's declared clock offset (hub.clock): a jump is alerted."""
+        jump = self.clocks.observe(device, offset, hub_time)
+        if jump is None:
+            return
+        known = self.clocks.get(device)
+        s = table.sitting
+        alert = clock_jump_alert(self.alerts, table.id, table.round if s is None else s.round,
+                                 None if s is None else s.board.number, device, jump,
+                                 self.clocks.offset(device),
+                                 0 if known is None else known.jumps, hub_time)
+        if alert is not None:
+            alerts.append(alert)
 
     def _home_table(self, device: str) -> str | None:
         """The table of this session whose device ``device`` is, if any."""
@@ -443,6 +470,15 @@ class Room:
         if type in ("ruling", "ruling_undo"):
             self.scoring.fact(type, body, hub_time)
             return []
+        if type == "history_missing":
+            table = self.tables.get(str(body["table"]))
+            if table is None:
+                raise ConfigError(f"no table {body['table']!r}")
+            s = table.sitting
+            alert = history_alert(self.alerts, table.id,
+                                  table.round if s is None else s.round,
+                                  None if s is None else s.board.number, body, hub_time)
+            return [] if alert is None else [alert]
         if type == "public_results":
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             if "hide_last_rounds" in body:

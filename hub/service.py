@@ -21,8 +21,13 @@ What the hub publishes (docs/protocol.md):
 * ``results/ranking/{section}`` and ``results/traveller/{section}/{board}`` (retained): the
   live scores (hub.scoring), again when a result or a ruling changes them;
 * ``hub/status`` (retained): birth and last will; while it runs, at most once a second when
-  they change, its counters (events accepted, duplicates, messages refused by reason code)
-  and the head of the log's hash chain.
+  they change, its counters (events accepted, duplicates, messages refused by reason code),
+  the head of the log's hash chain and its clock (``time``).
+
+Device clocks (hub.clock): every reply carries the hub's clock (``time``), from which a
+device learns its offset; the room judges each event's time corrected by the offset it
+declares. A device's ``hello`` (:meth:`Hub._hello`) gets the last ``seq`` the log holds of
+it, and a log that lacks what the device was told is stored raises ``history_missing``.
 
 Director commands come on ``hub/cmd/{account}``: only from the ``director`` and ``scorer``
 accounts (hub.director), and the fact logged names the account (``by``). A command on the
@@ -90,6 +95,8 @@ from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
     DEALER_EVENT_TYPES,
+    EVENT_TYPES,
+    HELLO_TYPES,
     ROOT,
     Envelope,
     ProtocolError,
@@ -129,6 +136,8 @@ _REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
+_TABLE_TYPES = {**EVENT_TYPES, **HELLO_TYPES}           # what a table device's topic takes
+_DEALER_TYPES = {**DEALER_EVENT_TYPES, **HELLO_TYPES}   # a dealing machine's
 
 
 class RoomSetup(Protocol):
@@ -213,6 +222,7 @@ class Hub:
         self._solver = ThreadPoolExecutor(1, thread_name_prefix="tenace-dd")
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
+        self.log_id = ""  # the id of that set-up's record: what a device's history refers to
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
         self._attach(self.room)
@@ -269,8 +279,9 @@ class Hub:
             if setup is None:
                 raise ConfigError(f"{self.log.path}: an empty event log and no event set-up: "
                                   "give the event (--event FILE or --tables N)")
-            self._epoch = self.log.append(Record.fact(SETUP_FACT, setup.to_json(),
-                                                      hub_time=self.clock())) or 0
+            record = Record.fact(SETUP_FACT, setup.to_json(), hub_time=self.clock())
+            self._epoch = self.log.append(record) or 0
+            self.log_id = record.event_id
             return setup.build_room(), setup
         if first.type != SETUP_FACT:
             raise ConfigError(f"{self.log.path}: the log does not start with the event set-up "
@@ -287,6 +298,7 @@ class Hub:
             kept = loader(stored)
         room = kept.build_room()
         self._epoch = first.position   # play counts from the last new event (its set-up)
+        self.log_id = first.event_id
         started = time.perf_counter()
         n = 0
         for record in records:
@@ -323,9 +335,11 @@ class Hub:
         body: dict[str, Any] = {"setup": setup.to_json(), "keep_play": keep_play}
         if account is not None:
             body["account"] = account
-        position = self.log.append(Record.fact(SETUP_REPLACED, body, hub_time=self.clock()))
+        record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
+        position = self.log.append(record)
         if not keep_play and position is not None:
             self._epoch = position
+            self.log_id = record.event_id
         old, self.room, self.setup = self.room, room, setup
         self._attach(self.room)
         last, results = self._last, self._results
@@ -355,6 +369,7 @@ class Hub:
         setup = loader(body["setup"])
         if not body["keep_play"]:
             self._epoch = record.position
+            self.log_id = record.event_id
         return setup, self._room_since(setup, before=record.position)
 
     def _room_since(self, setup: RoomSetup, before: int | None = None) -> Room:
@@ -647,7 +662,7 @@ class Hub:
         now = self.clock()
         reply_topic = topic_reply(table, device)
         try:
-            env = Envelope.from_json(payload)
+            env = Envelope.from_json(payload, _TABLE_TYPES)
             if env.device != device:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
@@ -659,6 +674,9 @@ class Hub:
             return
         if not self.room.tables:
             self._no_event(table, device, env, now, payload, replies)
+            return
+        if env.type == "hello":
+            self._hello(table, env, now, reply_topic, records, replies, alerts)
             return
         info = self.room.devices.get(device)
         last_seq = None if info is None else info.last_seq
@@ -702,13 +720,49 @@ class Hub:
                  "%d gaps from this device)", device, table, seq, last, seq - last - 1,
                  self.stats.gaps_by_device[device])
 
+    def _hello(self, table: str, env: Envelope, now: float, reply_topic: str,
+               records: list[Record], replies: list[tuple[str, str]],
+               alerts: list[Alert]) -> None:
+        """A device (re)connecting says ``hello`` (docs/protocol.md, section 6). The reply
+        carries the hub's clock (the device's offset comes from it), ``last``, the last
+        ``seq`` of the device the log holds, and ``log``, the id of this event's log
+        (:attr:`log_id`). When the device says this log acknowledged more (``acked`` under
+        the same ``log``: a restored or damaged log), the director is told (the fact
+        ``history_missing``, hub.clock) and the device sends the rest again from its outbox;
+        a device whose history is another log's (a new session, a new event) is not.
+        Not an event of the game: nothing else is logged, the sequence does not move."""
+        if table not in self.room.tables:
+            reason = f"no table {table!r} in this session"
+            self._rejected(table, env.device, "wrong_table", reason, b"")
+            replies.append((reply_topic, Reply(env.id, env.seq, "reject", "wrong_table",
+                                               reason, now).to_json()))
+            return
+        info = self.room.devices.get(env.device)
+        last = None if info is None or info.last_seq < 0 else info.last_seq
+        acked = env.body.get("acked")
+        reason = ""
+        ours = env.body.get("log") == self.log_id
+        if ours and type(acked) is int and (last is None or last < acked):
+            reason = (f"the hub's log holds this device's events up to seq {last}, not "
+                      f"{acked}: send the rest again")
+            log.error("device %s at table %s: the hub had acknowledged its events up to seq "
+                      "%d, the log holds them up to %s (a restored or damaged log): the "
+                      "device sends them again", env.device, table, acked, last)
+            body = {"device": env.device, "table": table, "last": last, "acked": acked}
+            raised = self.room.fact("history_missing", body, now)
+            if raised:   # once per device and gap: the same hello again changes nothing
+                records.append(Record.fact("history_missing", body, hub_time=now))
+                alerts.extend(raised)
+        replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", reason, now,
+                                           last=last, log=self.log_id).to_json()))
+
     def _dealer_event(self, device: str, payload: bytes, records: list[Record],
                       replies: list[tuple[str, str]], alerts: list[Alert]) -> None:
         """A dealing machine's board or fault (hub.dealing): logged with no table."""
         now = self.clock()
         reply_topic = topic_dealer_reply(device)
         try:
-            env = Envelope.from_json(payload, DEALER_EVENT_TYPES)
+            env = Envelope.from_json(payload, _DEALER_TYPES)
             if env.device != device:
                 raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
                                     f"published on the topic of device {device!r}")
@@ -717,6 +771,13 @@ class Hub:
             self._rejected("dealing", device, err.code, err.reason, payload)
             replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
                                                now).to_json()))
+            return
+        if env.type == "hello":   # the hub's clock; a machine's history is not checked
+            known = self.room.dealing.devices.get(device)
+            replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", "", now,
+                                               last=None if known is None
+                                               or known.last_seq < 0 else known.last_seq
+                                               ).to_json()))
             return
         reply, raised = self.room.dealing.apply(device, env, now)
         replies.append((reply_topic, reply.to_json()))
@@ -950,7 +1011,8 @@ class Hub:
         with self._inbox_lock:
             queued = len(self._inbox)
         online = sum(1 for info in self.room.devices.values() if info.online)
-        return HubStatus(online=True, started=self._started, tables=len(self.room.tables),
+        return HubStatus(online=True, started=self._started, time=self.clock(),
+                         tables=len(self.room.tables),
                          counters=HubCounters(self.stats.accepted, self.stats.duplicates,
                                               self.stats.refused(), queued, online,
                                               self.stats.gaps),
@@ -973,12 +1035,14 @@ class Hub:
         if client is None or client.closed:
             return
         try:
-            payload = self.status().to_json()
+            status = self.status()
         except StoreError as err:
             log.error("hub status not published: %s", err)
             return
-        if payload != self._status_last:
-            self._status_last = payload
+        unchanged = msgspec.structs.replace(status, time=UNSET).to_json()  # the clock moves
+        payload = status.to_json()
+        if unchanged != self._status_last:
+            self._status_last = unchanged
             self._status_sent = time.monotonic()
             client.send(topic_hub_status(), payload, 1, True)
             self.stats.published += 1

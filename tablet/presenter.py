@@ -106,6 +106,7 @@ class TabletPresenter:
         self.play = PlayPresenter(self.model)
         self.prompts = PromptPresenter(self.model)   # the hub's questions on its reads
         self.result = ResultPresenter(self.model, confirming_side)
+        self._refused: Any = None   # the id of the event whose refusal the screen shows
 
     # Input from the hub --------------------------------------------------------------------
     def on_state(self, state: dict[str, Any]) -> None:
@@ -143,11 +144,17 @@ class TabletPresenter:
         model.take_hub_time(hub_time)
         model.answered(envelope)
         kind, body = _event_of(envelope)
+        ref = (envelope.get("id") if isinstance(envelope, dict)
+               else getattr(envelope, "id", None))
         text: str | None = None
         level = "error"
         if status == "ack" and body is not None:
             self.checkin.accepted(kind, body)
+        if status == "ack" and ref is not None and ref == self._refused:
+            self._refused = None   # accepted after all (a delayed copy): no refusal shown
+            model.dismiss_message()
         if status == "reject":
+            self._refused = ref
             log.warning("the hub refused an event (%s): %s", code, reason)
             if body is not None:
                 for screen in (self.checkin, self.play, self.result):

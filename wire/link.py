@@ -47,10 +47,40 @@ the hub, for the screen to resynchronise; the events behind it go on (each gets 
 answer). A ``storage`` refusal (the hub could not write its log) is transient: kept and
 resent.
 
-Time stamps: the envelope's ``time`` is when the player acted, and stays so. Each copy
-published also carries ``sent``, the device's clock at publication (docs/protocol.md): the hub
-checks its tolerance (``clock_skew``) on ``sent``, so what was entered during a long outage is
-accepted with the times it really happened (the Laws' timings, 25A's pause, stay true).
+Copies: a copy the broker has not acknowledged yet (paho holds it through an outage, and
+sends it again itself on reconnection) is never doubled: the reply timeout publishes another
+copy only once the broker has taken the last one, so an outage piles nothing up in the MQTT
+client. An ``ack`` (``duplicate`` included) of an envelope the hub had refused clears the
+refusal (:meth:`Outbox.cleared`) and is reported like any ``ack``: a device never shows a
+refusal for an event the hub logged.
+
+``hello``: on every (re)connection, and when the hub's presence comes back online, the link
+first publishes a ``hello`` (not in the outbox, never logged) saying the last ``seq`` the hub
+acknowledged to it (:meth:`Outbox.acked`), and sends nothing else until the hub answers it.
+The reply says the last ``seq`` the hub's log holds of this device (``last``) and names that
+log (``log``); when the log is the one that acknowledged them (:meth:`Outbox.adopt_log`)
+and ``last`` is behind (a restored or damaged log), the envelopes after it are pending again
+(:meth:`Outbox.resend_after`) and go again first, in order; the hub tells the director. The
+history of another log (last week's session, another event) is never sent to a new one. Any
+answer will do (a hub of an earlier version refuses ``hello`` as ``unknown_type``: its clock
+still counts); after :data:`HELLO_TRIES` hellos without one, the events go without it.
+
+Time stamps and the hub's clock: the envelope's ``time`` is when the player acted on the
+device's clock, and stays so. Each copy published also carries ``sent``, the device's clock
+at publication, and ``offset``, the link's estimate of the hub's clock minus the device's
+(docs/protocol.md, section 6): the hub judges ``sent + offset`` against its tolerance, and
+reads the player's time as ``time + offset``, so a tablet minutes or hours off plays, and what
+was entered during a long outage keeps the times it really happened (the Laws' timings, 25A's
+pause, stay true). The estimate is NTP's: every reply carries the hub's clock ``T``; with
+``t0`` the device's clock when the copy answered was published and ``t1`` when the reply
+arrived, one sample is ``T - (t0 + t1) / 2`` with a delay ``t1 - t0``; the link keeps the last
+:data:`SAMPLES` samples and uses the one of the lowest delay (only copies answered at the
+first try count: with two copies out, which one was answered is not known). A jump of the
+device's clock (its difference to :func:`steady_clock`, which counts while the device
+sleeps, moves by more than :data:`JUMP`: someone set the tablet's time) is logged, the
+samples are dropped and the link says hello again before its next event, for a fresh
+estimate (without hello, the samples move by the jump); the hub notices the changed offset
+(a ``clock_jump`` notice to the director).
 
 Threads: paho's network thread only puts messages on a queue. **Every callback runs on the
 link's worker thread** (``tenace-link-{device}``), never on Kivy's: a Kivy app marshals each
@@ -70,16 +100,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import math
 import queue
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
 from wire.errors import LinkError, MqttError
-from wire.mqtt import Message, MqttClient
+from wire.mqtt import Delivery, Message, MqttClient
 from wire.outbox import Outbox
 from wire.protocol import (
     Envelope,
@@ -100,18 +132,33 @@ from wire.protocol import (
 )
 
 __all__ = [
+    "HELLO_TRIES",
+    "JUMP",
+    "SAMPLES",
     "TRANSIENT_CODES",
+    "ClockEstimate",
     "DeviceLink",
     "LinkError",
     "LinkState",
     "device_id",
     "spare_device_id",
+    "steady_clock",
 ]
 
 log = logging.getLogger(__name__)
 
 TRANSIENT_CODES = frozenset({"storage"})
 """Refusals that say "send it again" rather than "no": the envelope stays in the outbox."""
+
+SAMPLES = 8
+"""Clock samples kept (wire.link's docstring): the one of the lowest delay is used."""
+
+HELLO_TRIES = 3
+"""Hellos unanswered (one per reply timeout) before the link sends its events without one:
+a hub that answers events but not ``hello`` never blocks a device."""
+
+JUMP = 2.0
+"""Seconds the device's clock may move against the monotonic clock before it is a jump."""
 
 _SEATS = ("N", "E", "S", "W")
 _POLL = 0.1             # seconds between looks at the connection when nothing arrives
@@ -147,6 +194,20 @@ def _check_seat(seat: str) -> str:
     return seat
 
 
+def steady_clock() -> float:
+    """Seconds that pass at the same pace as the device's clock should, never set and
+    counting while the device sleeps (Linux and Android: ``CLOCK_BOOTTIME``; elsewhere
+    ``time.monotonic``): what the device's clock is compared with to notice a jump."""
+    return time.clock_gettime(_BOOTTIME) if _BOOTTIME is not None else time.monotonic()
+
+
+_BOOTTIME: int | None = getattr(time, "CLOCK_BOOTTIME", None)
+
+
+def _seconds(offset: float | None) -> str:
+    return "unknown" if offset is None else f"{offset:+.3f} s from the device's"
+
+
 def _object(payload: bytes, what: str) -> dict[str, Any] | None:
     """The JSON object of a payload, or None (logged) when it is not one."""
     def no_constant(name: str) -> Any:
@@ -164,11 +225,59 @@ def _object(payload: bytes, what: str) -> dict[str, Any] | None:
     return obj
 
 
+class ClockEstimate:
+    """The hub's clock minus the device's, from timed exchanges (module docstring): the
+    sample of the lowest delay among the last :data:`SAMPLES`. Thread-safe to read."""
+
+    def __init__(self, keep: int = SAMPLES):
+        self._samples: deque[tuple[float, float]] = deque(maxlen=keep)  # (delay, offset)
+
+    def add(self, t0: float, t1: float, hub_time: float) -> None:
+        """One exchange: published at ``t0``, answered at ``t1`` (device clock), the hub's
+        clock ``hub_time`` in the answer."""
+        delay = max(0.0, t1 - t0)
+        self._samples.append((delay, hub_time - (t0 + t1) / 2))
+
+    def add_one_way(self, received: float, hub_time: float, delay: float = 60.0) -> None:
+        """A hub clock read with no exchange (``hub/status`` as it is published): a sample
+        of a large ``delay``, used only until an exchange gives a better one."""
+        self._samples.append((delay, hub_time - received))
+
+    def clear(self) -> None:
+        """Forget every sample (the next exchange starts the estimate again)."""
+        self._samples.clear()
+
+    def shift(self, jump: float) -> None:
+        """The device's clock jumped by ``jump`` seconds: every sample moves with it."""
+        self._samples = deque(((d, o - jump) for d, o in self._samples),
+                              maxlen=self._samples.maxlen)
+
+    @property
+    def offset(self) -> float | None:
+        """The best estimate (hub minus device, seconds), None before any sample."""
+        samples = list(self._samples)
+        if not samples:
+            return None
+        return min(samples)[1]
+
+    @property
+    def delay(self) -> float | None:
+        """The round trip of the sample used (None before any)."""
+        samples = list(self._samples)
+        return min(samples)[0] if samples else None
+
+    def __len__(self) -> int:
+        return len(self._samples)
+
+
 @dataclasses.dataclass(slots=True)
 class _Flight:
     envelope: Envelope
     sent_at: float       # time.monotonic()
     tries: int = 1
+    stamped: float = 0.0              # the device's clock when this copy was published
+    delivery: Delivery | None = None  # the broker's acknowledgement of this copy
+    hello: bool = False
 
 
 class DeviceLink:
@@ -184,7 +293,11 @@ class DeviceLink:
     * ``on_connection(state: LinkState)``: each change of :attr:`connection`;
     * ``on_command(command: dict)``: a message on the table's or this device's ``cmd`` topic.
 
-    ``clock`` gives the device time of each event (seconds since the epoch). ``views``:
+    ``clock`` gives the device time of each event (seconds since the epoch). ``hello``: say
+    hello on each (re)connection and wait for its answer before sending (module docstring;
+    False only for tests of earlier clients). ``steady_clock``: the clock that ``clock`` is
+    compared with to notice a jump of the device's clock (default :func:`steady_clock`).
+    ``views``:
     read the table's state, this seat's view and the commands (a tablet); False reads only
     the replies. ``presence``: a birth and a last will on the device's status topic, the
     birth saying ``kind``. ``client_id``: the MQTT client id (default ``device``).
@@ -197,8 +310,11 @@ class DeviceLink:
                  on_reply: Callable[[Reply, Envelope], None] | None = None,
                  on_connection: Callable[[LinkState], None] | None = None,
                  on_command: Callable[[dict[str, Any]], None] | None = None,
-                 clock: Callable[[], float] = time.time, reply_timeout: float = 3.0,
-                 stamp_sent: bool = True, views: bool = True, presence: bool = True,
+                 clock: Callable[[], float] = time.time,
+                 steady_clock: Callable[[], float] = steady_clock,
+                 reply_timeout: float = 3.0,
+                 stamp_sent: bool = True, hello: bool = True, views: bool = True,
+                 presence: bool = True,
                  kind: str = "tablet", client_id: str | None = None,
                  reconnect_delay: tuple[float, float] = (0.5, 5.0), keepalive: int = 15,
                  start: bool = True):
@@ -225,14 +341,21 @@ class DeviceLink:
         self.seat = seat
         self.outbox = outbox
         self.clock = clock
+        self.steady_clock = steady_clock
         self.reply_timeout = reply_timeout
         self.stamp_sent = stamp_sent
+        self.hello = hello
+        self.clock_estimate = ClockEstimate()
+        self.clock_jumps = 0    # jumps of the device's clock noticed
+        self._greeted = not hello   # the hub answered this connection's hello
+        self._hellos = 0
+        self._wall_base: float | None = None   # clock() - time.monotonic() at the last look
         self.on_state = on_state
         self.on_seat = on_seat
         self.on_reply = on_reply
         self.on_connection = on_connection
         self.on_command = on_command
-        self.published = 0      # envelopes published, copies sent again included
+        self.published = 0      # envelopes published, copies sent again included (no hello)
         self.state: dict[str, Any] | None = None       # the latest public state received
         self.seat_view: dict[str, Any] | None = None   # the latest view of this seat
         self.hub_online: bool | None = None            # the hub's presence (None: unknown)
@@ -318,6 +441,11 @@ class DeviceLink:
         return 0 if self.outbox.closed else self.outbox.count()
 
     @property
+    def clock_offset(self) -> float | None:
+        """The hub's clock minus the device's, as estimated (None before the first reply)."""
+        return self.clock_estimate.offset
+
+    @property
     def in_flight(self) -> Envelope | None:
         """The envelope published and waiting for its reply, if any."""
         flight = self._flight
@@ -386,6 +514,7 @@ class DeviceLink:
                     except queue.Empty:
                         item = None
                 self._look_at_connection()
+                self._look_at_clock()
                 self._pump()
             except Exception:  # the link must outlive any bug and any bad file
                 log.exception("%s: worker step failed", self)
@@ -398,14 +527,31 @@ class DeviceLink:
         except Exception:
             log.exception("%s: callback %r failed", self, callback)
 
+    def _look_at_clock(self) -> None:
+        """Notice a jump of the device's clock (module docstring)."""
+        base = self.clock() - self.steady_clock()
+        last, self._wall_base = self._wall_base, base
+        if last is None or abs(base - last) <= JUMP:
+            return
+        jump = base - last
+        self.clock_jumps += 1
+        if self.hello:   # a fresh sample (the hello's) before the next event
+            self.clock_estimate.clear()
+            self._greeted = False
+        else:
+            self.clock_estimate.shift(jump)
+        log.warning("%s: the device's clock jumped by %+.1f s: the hub's clock is now "
+                    "estimated %s", self, jump, _seconds(self.clock_estimate.offset))
+
     def _look_at_connection(self) -> None:
         connections = self.client.connections
         connected = self.client.connected.is_set()
         if connections != self._connections:
             # (Re)connected, resubscribed and born: the reply to what was in flight may be
-            # lost with the old connection, so the head goes again at once.
+            # lost with the old connection, so the head goes again at once, after a hello.
             self._connections = connections
             self._flight = None
+            self._greeted = not self.hello
             log.info("%s: connected (%d)", self, connections)
         elif not connected:
             self._flight = None
@@ -433,6 +579,17 @@ class DeviceLink:
         if flight is not None and (now - flight.sent_at < self.reply_timeout
                                    or self.hub_online is False):
             return
+        if flight is not None and flight.delivery is not None and not flight.delivery.done:
+            # The broker has not taken the last copy: paho holds it (and sends it again on
+            # reconnection); another copy would only pile up behind it.
+            return
+        if not self._greeted:
+            if flight is None or not flight.hello or flight.tries < HELLO_TRIES:
+                self._say_hello(flight, now)
+                return
+            log.warning("%s: no answer to hello after %d tries: events go without it", self,
+                        flight.tries)
+            self._greeted, flight = True, None
         env = self.outbox.head()
         if env is None:
             self._flight = None
@@ -442,19 +599,48 @@ class DeviceLink:
             tries = flight.tries + 1
             log.info("%s: no reply to %s after %.1f s: sent again (try %d)", self, env.id,
                      self.reply_timeout, tries)
-        self._flight = _Flight(env, now, tries)
-        wire = self._stamp(env)
-        try:
-            self.client.send(self.event_topic, wire.to_json(), 1)
-            self.published += 1
-        except MqttError as err:  # closed or paho's queue full: tried again after the timeout
-            log.warning("%s: %s not published: %s", self, env.id, err)
+        self._publish(_Flight(env, now, tries))
 
-    def _stamp(self, env: Envelope) -> Envelope:
-        """The envelope as published: with ``sent``, the clock now (never before ``time``)."""
+    def _say_hello(self, flight: _Flight | None, now: float) -> None:
+        """Publish this connection's ``hello`` (again, when the last one got no answer)."""
+        tries = flight.tries + 1 if flight is not None and flight.hello else 1
+        stamp = self.clock()
+        if tries == 1:
+            self._hellos += 1
+            tail = f"-hello-{secrets.token_hex(3)}{self._hellos}"
+            body: dict[str, Any] = {}
+            acked, hub_log = self.outbox.acked(), self.outbox.hub_log
+            if acked is not None and hub_log is not None:
+                body = {"acked": acked, "log": hub_log}
+            env = Envelope(f"{self.device[:64 - len(tail)]}{tail}", self.device,
+                           self.outbox.last_seq, stamp, "hello", body)
+        else:
+            assert flight is not None
+            env = flight.envelope
+            log.info("%s: no answer to hello after %.1f s: said again (try %d)", self,
+                     self.reply_timeout, tries)
+        self._publish(_Flight(env, now, tries, hello=True))
+
+    def _publish(self, flight: _Flight) -> None:
+        self._flight = flight
+        flight.stamped = self.clock()   # t0 of the clock sample its reply gives
+        wire = self._stamp(flight.envelope, flight.stamped)
+        try:
+            flight.delivery = self.client.publish(self.event_topic, wire.to_json(), 1)
+            if not flight.hello:
+                self.published += 1
+        except MqttError as err:  # closed or paho's queue full: tried again after the timeout
+            log.warning("%s: %s not published: %s", self, flight.envelope.id, err)
+
+    def _stamp(self, env: Envelope, now: float) -> Envelope:
+        """The envelope as published: with ``sent``, the clock ``now`` (never before
+        ``time``), and ``offset``, the hub's clock minus the device's as estimated (when
+        known)."""
         if not self.stamp_sent:
             return env
-        return dataclasses.replace(env, sent=max(self.clock(), env.time))
+        offset = self.clock_estimate.offset
+        return dataclasses.replace(env, sent=max(now, env.time),
+                                   offset=None if offset is None else round(offset, 6))
 
     # Receiving -----------------------------------------------------------------------------
     def _handle(self, message: Message) -> None:
@@ -464,7 +650,7 @@ class DeviceLink:
             log.warning("%s: message on %r ignored: %s", self, message.topic, err.reason)
             return
         if topic.kind == "hub_status":
-            self._hub_status(message.payload)
+            self._hub_status(message.payload, message.retain)
             return
         if topic.kind == "dealer_reply" and self.table is None:
             if topic.device != self.device:
@@ -535,13 +721,22 @@ class DeviceLink:
         if reply.status not in ("ack", "reject") or not isinstance(reply.ref, str):
             log.warning("%s: reply ignored: type %r, ref %r", self, reply.status, reply.ref)
             return
+        flight = self._flight
+        ours = flight is not None and flight.envelope.id == reply.ref
+        if ours and flight is not None:
+            self._sample(flight, reply)
+            if flight.hello:
+                self._hello_answered(reply)
+                return
         env = self.outbox.find(reply.ref)
         if env is None:
+            cleared = self.outbox.cleared(reply.ref, reply) if reply.status == "ack" else None
+            if cleared is not None:   # a refusal, then a copy accepted: it was logged
+                self._emit(self.on_reply, reply, cleared)
+                return
             log.debug("%s: reply %s %s to %s: nothing pending", self, reply.status,
                       reply.code, reply.ref)
             return
-        flight = self._flight
-        ours = flight is not None and flight.envelope.id == reply.ref
         if reply.status == "ack":
             self.outbox.done(reply.ref, reply)
             if ours:
@@ -563,6 +758,29 @@ class DeviceLink:
         if self.state is not None:  # resynchronise: the hub's state is the truth
             self._emit(self.on_state, self.state)
 
+    def _sample(self, flight: _Flight, reply: Reply) -> None:
+        """A clock sample from the reply to the copy in flight (module docstring)."""
+        if flight.tries == 1 and reply.timed:
+            self.clock_estimate.add(flight.stamped, self.clock(), reply.time)
+
+    def _hello_answered(self, reply: Reply) -> None:
+        """The hub answered this connection's hello: events may go. Whatever its answer (a
+        hub of an earlier version refuses ``hello`` as ``unknown_type``), its clock counts;
+        ``last`` behind what the hub acknowledged: those envelopes go again."""
+        self._flight = None
+        self._greeted = True
+        log.info("%s: hello answered (%s), the hub's clock %s", self, reply.code,
+                 _seconds(self.clock_estimate.offset))
+        if reply.status != "ack" or reply.log is None:
+            return
+        if self.outbox.adopt_log(reply.log):   # another log: the history is not its own
+            return
+        acked = self.outbox.acked()
+        if acked is not None and (reply.last is None or reply.last < acked):
+            again = self.outbox.resend_after(reply.last)
+            log.warning("%s: the hub's log holds this device's events up to seq %s, it had "
+                        "acknowledged %d: %d sent again", self, reply.last, acked, len(again))
+
     def _command(self, payload: bytes) -> None:
         obj = _object(payload, "command")
         if obj is None:
@@ -574,7 +792,7 @@ class DeviceLink:
                 self._emit(self.on_seat, self.seat_view)
         self._emit(self.on_command, obj)
 
-    def _hub_status(self, payload: bytes) -> None:
+    def _hub_status(self, payload: bytes, retained: bool = False) -> None:
         if not payload:
             online = None
         else:
@@ -585,7 +803,12 @@ class DeviceLink:
             if not isinstance(online, bool):
                 log.warning("%s: hub status ignored: online %r", self, online)
                 return
+            hub_time = obj.get("time")
+            if (not retained and not len(self.clock_estimate)
+                    and isinstance(hub_time, int | float) and math.isfinite(hub_time)):
+                self.clock_estimate.add_one_way(self.clock(), float(hub_time))
         if online and self.hub_online is False:
-            self._flight = None   # the hub is back: what was in flight goes again now
+            self._flight = None   # the hub is back: what was in flight goes again now,
+            self._greeted = not self.hello   # after a hello (its log may be another)
         self.hub_online = online
         self._set_connection(self.client.connected.is_set())

@@ -10,7 +10,8 @@ field is looked at, a payload over :data:`MAX_PAYLOAD` bytes, one nested deeper 
 and NaN or Infinity (not JSON).
 
 * Device events: an envelope (:class:`EventEnvelope`, ``type`` is its tag) whose ``body`` is
-  one of :data:`EVENT_TYPES`; a dealing machine's events are :data:`DEALER_EVENT_TYPES`.
+  one of :data:`EVENT_TYPES`; a dealing machine's events are :data:`DEALER_EVENT_TYPES`; a
+  device's ``hello`` on (re)connecting, on either topic, :data:`HELLO_TYPES`.
 * The hub's reply: :class:`ReplyMessage`.
 * The director's commands on ``hub/cmd``: :data:`DirectorCommand`, tagged by ``op``
   (hub.director checks them against the room).
@@ -31,13 +32,13 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from wire.errors import ProtocolError
 
 __all__ = [
-    "DEALER_EVENT_TYPES", "EVENT_TYPES", "MAX_DEPTH", "MAX_PAYLOAD", "SCHEMA_VERSION",
-    "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent", "CallBody",
-    "CallEvent", "CardBody", "CardEvent",
-    "CheckinBody", "CheckinEvent", "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody",
-    "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent", "DealtBody",
-    "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent", "DirectorCommand",
-    "EventEnvelope", "EventTypes", "HandBody", "HandEvent", "PairAdd", "PairNames", "PairWithdraw",
+    "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
+    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
+    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
+    "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
+    "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
+    "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
+    "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
     "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
@@ -50,6 +51,7 @@ MAX_BOARD: Final = 999
 MAX_PAIR: Final = 9999
 MAX_SEQ: Final = 2 ** 63 - 1        # SQLite's INTEGER
 MAX_TIME: Final = 1e11              # seconds since the epoch: the year 5138
+MAX_OFFSET: Final = 1e10            # seconds a device clock may be off the hub's, either way
 
 # The shapes every message shares --------------------------------------------------------------
 
@@ -60,6 +62,8 @@ Board = Annotated[int, Meta(ge=1, le=MAX_BOARD, description="a board number")]
 PairNumber = Annotated[int, Meta(ge=1, le=MAX_PAIR, description="a pair's number")]
 Seq = Annotated[int, Meta(ge=0, le=MAX_SEQ)]
 Time = Annotated[float, Meta(ge=0, le=MAX_TIME, description="seconds since the epoch")]
+Offset = Annotated[float, Meta(ge=-MAX_OFFSET, le=MAX_OFFSET,
+                               description="hub clock minus device clock, seconds")]
 CardText = Annotated[str, Meta(min_length=1, max_length=80,
                                description='"SA"..., "?{uid}" (no known tag), '
                                            '"{deck}:{card}" (another pack)')]
@@ -175,6 +179,17 @@ class AnswerBody(_Closed, frozen=True):
     cards: Annotated[list[CardText], Meta(max_length=13)] | UnsetType | None = UNSET
 
 
+class HelloBody(_Closed, frozen=True):
+    """``hello``: a device (re)connecting says the last ``seq`` the hub acknowledged to it
+    (``acked``, null before any) and the hub's event log that acknowledged it (``log``, as
+    the hub's last reply to a hello named it); the hub's reply says the last it holds
+    (``last``) and its log (``log``). Not an event of the game: never logged, never numbered
+    (its ``seq`` repeats the device's last)."""
+
+    acked: Seq | UnsetType | None = UNSET
+    log: Annotated[str, Meta(max_length=64)] | UnsetType | None = UNSET
+
+
 class DealerError(_Closed, frozen=True):
     """What the dealing machine itself noticed: ``misread``, ``missing_card``..."""
 
@@ -204,7 +219,8 @@ class DealerFaultBody(_Closed, frozen=True):
 
 class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     """One event: ``id`` its idempotency key, ``seq`` increasing per device, ``time`` the
-    device's clock when the player acted, ``sent`` when this copy was published."""
+    device's clock when the player acted, ``sent`` when this copy was published, ``offset``
+    the device's estimate of the hub's clock minus its own when it published this copy."""
 
     v: Literal[1]
     id: Id
@@ -212,6 +228,11 @@ class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     seq: Seq
     time: Time
     sent: Time | UnsetType | None = UNSET
+    offset: Offset | UnsetType | None = UNSET
+
+
+class HelloEvent(EventEnvelope, frozen=True, tag="hello"):
+    body: HelloBody = HelloBody()
 
 
 class CheckinEvent(EventEnvelope, frozen=True, tag="checkin"):
@@ -268,8 +289,8 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
                | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
-               | AnswerEvent)
-DealerEvent = DealtEvent | DealerFaultEvent
+               | AnswerEvent | HelloEvent)
+DealerEvent = DealtEvent | DealerFaultEvent | HelloEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
 
@@ -284,13 +305,18 @@ EVENT_TYPES: Final[EventTypes] = {
 DEALER_EVENT_TYPES: Final[EventTypes] = {
     "dealt": DealtEvent, "dealer_fault": DealerFaultEvent,
 }
+# A device's ``hello`` (re)connecting, on either event topic: not an event of the game (no
+# outbox takes it; the hub answers it and logs nothing of it).
+HELLO_TYPES: Final[EventTypes] = {"hello": HelloEvent}
 
 
 # The hub's reply ------------------------------------------------------------------------------
 
 class ReplyMessage(Struct, frozen=True):
     """Hub -> device: ``ack`` (``code`` ``duplicate`` when the id was already taken) or
-    ``reject`` with a code and a reason; ``notice``: what the table itself must hear."""
+    ``reject`` with a code and a reason; ``notice``: what the table itself must hear;
+    ``time``: the hub's clock; ``last`` and ``log`` (a ``hello``'s reply): the last ``seq`` of
+    the device the hub holds (null for none), and the id of the hub's event log."""
 
     type: Literal["ack", "reject"]
     ref: str
@@ -300,6 +326,8 @@ class ReplyMessage(Struct, frozen=True):
     reason: str = ""
     time: float = 0.0
     notice: str | UnsetType | None = UNSET
+    last: int | UnsetType | None = UNSET
+    log: str | UnsetType | None = UNSET
 
 
 # The director's commands (``hub/cmd``, ``POST /api/director``) --------------------------------

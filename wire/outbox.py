@@ -8,7 +8,15 @@ app being killed (``kill -9``) and the tablet restarting. :class:`wire.link.Devi
 sends the pending envelopes in order and settles each one with the hub's reply:
 :meth:`Outbox.done` (``ack``, ``duplicate`` included) or :meth:`Outbox.rejected` (the hub
 refused it: the envelope is returned so that the screen can say why). Settled envelopes stay
-in the file, marked, as the tablet's own record.
+in the file, marked, as the tablet's own record, for the whole life of the file (a session's
+few thousand events are a few hundred kilobytes): they are the device's history. On
+(re)connecting the link tells the hub the last ``seq`` it acknowledged (:meth:`acked`, in a
+``hello``); when the hub's log lacks some of them (a restored or damaged log) they become
+pending again (:meth:`resend_after`) and go again, in order: only those the same log
+acknowledged (the hub names its log in the answer, :meth:`adopt_log`), never another
+session's. An acknowledgement of an
+envelope the hub had refused (another copy, sent before the refusal and delayed) clears the
+refusal (:meth:`cleared`): the device never shows a refusal for an event the hub logged.
 
 Numbering, as the hub's :meth:`hub.room.Room.apply` wants it:
 
@@ -337,6 +345,75 @@ class Outbox:
                            (status, None if reply is None else reply.code,
                             None if reply is None else reply.reason, ref))
         return env
+
+    def cleared(self, ref: str, reply: Reply) -> Envelope | None:
+        """The hub acknowledged ``ref`` after refusing it (a late copy that waited through an
+        outage was accepted after a refusal of another copy): the refusal is cleared, the
+        envelope is done. Returns it; None when ``ref`` was not refused."""
+        with self._lock:
+            rows = self._query(f"SELECT {_COLUMNS} FROM entries WHERE id = ? AND device = ? "
+                               "AND status = 'rejected'", (ref, self.device))
+            if not rows:
+                return None
+            with self._transaction() as db:
+                db.execute("UPDATE entries SET status = 'done', code = ?, reason = ? "
+                           "WHERE id = ?", (reply.code, reply.reason, ref))
+        log.info("outbox: %s acknowledged after a refusal: the refusal is cleared", ref)
+        return _envelope(rows[0])
+
+    def acked(self) -> int | None:
+        """The highest ``seq`` of this device the hub acknowledged (None: none yet): what a
+        ``hello`` tells the hub on (re)connecting."""
+        rows = self._query("SELECT max(seq) FROM entries WHERE device = ? AND status = 'done'",
+                           (self.device,))
+        return None if rows[0][0] is None else int(rows[0][0])
+
+    @property
+    def hub_log(self) -> str | None:
+        """The id of the hub's event log that acknowledges this device's envelopes now (as
+        the hub's last answer to a ``hello`` named it), None before any."""
+        return self._meta(f"hub_log:{self.device}")
+
+    def adopt_log(self, log_id: str) -> bool:
+        """The hub answers from the event log ``log_id``: when it is another one than
+        :attr:`hub_log` (a new session or event, a hub of another data directory), the
+        envelopes acknowledged so far are another log's history, never sent to this one
+        again (:meth:`resend_after`). True when the log changed."""
+        with self._lock:
+            if self.hub_log == log_id:
+                return False
+            floor = self.acked()
+            with self._transaction() as db:
+                for key, value in ((f"hub_log:{self.device}", log_id),
+                                   (f"hub_log_floor:{self.device}",
+                                    str(-1 if floor is None else floor))):
+                    db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
+                               "SET value = excluded.value", (key, value))
+        log.info("outbox %s: %s answered by the hub's event log %s", self.path, self.device,
+                 log_id)
+        return True
+
+    def resend_after(self, last: int | None) -> list[Envelope]:
+        """The hub's log lacks this device's acknowledged envelopes after ``last`` (None:
+        all of them; a restored or damaged log): they are pending again, to be sent again in
+        order, ahead of the envelopes entered since. Only those the current log
+        acknowledged (:meth:`adopt_log`) go. Returns them, oldest first."""
+        stored_floor = self._meta(f"hub_log_floor:{self.device}")
+        floor = max(-1 if last is None else last,
+                    -1 if stored_floor is None else int(stored_floor))
+        with self._lock:
+            rows = self._query(f"SELECT {_COLUMNS} FROM entries WHERE device = ? AND "
+                               "status = 'done' AND seq > ? ORDER BY seq", (self.device, floor))
+            if rows:
+                with self._transaction() as db:
+                    db.execute("UPDATE entries SET status = 'pending', code = NULL, "
+                               "reason = NULL WHERE device = ? AND status = 'done' AND seq > ?",
+                               (self.device, floor))
+        found = [_envelope(row) for row in rows]
+        if found:
+            log.warning("outbox %s: the hub lacks %d acknowledged event(s) of %s after seq %s: "
+                        "sent again", self.path, len(found), self.device, last)
+        return found
 
     def rejections(self) -> list[tuple[Envelope, str, str]]:
         """Every envelope of this device the hub refused: (envelope, code, reason)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -20,6 +20,7 @@ from wire.errors import ProtocolError
 from wire.messages import (
     DEALER_EVENT_TYPES,
     EVENT_TYPES,
+    HELLO_TYPES,
     MAX_DEPTH,
     MAX_PAYLOAD,
     SCHEMA_VERSION,
@@ -32,7 +33,8 @@ from wire.messages import (
 )
 
 __all__ = [
-    "DEALER_EVENT_TYPES", "EVENT_TYPES", "MAX_PAYLOAD", "NOTICES", "ROOT", "SCHEMA_VERSION",
+    "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_PAYLOAD", "NOTICES", "ROOT",
+    "SCHEMA_VERSION",
     "Envelope", "ProtocolError", "Reply", "Topic",
     "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
@@ -221,7 +223,10 @@ class Envelope:
     ``time`` is the device's clock when the player acted (seconds since the epoch); ``sent``,
     when given, its clock when this copy was published (an event kept in a tablet's outbox
     through a network outage is sent late: the hub checks the clock on ``sent`` and keeps
-    ``time`` as when it happened). ``body`` is the event's body as plain JSON values, as
+    ``time`` as when it happened); ``offset``, when given, the device's estimate of the hub's
+    clock minus its own when it published this copy (learnt from the hub's replies,
+    :mod:`wire.link`): the hub judges ``sent + offset`` and the player acted at
+    :attr:`acted` on the hub's clock. ``body`` is the event's body as plain JSON values, as
     received (:meth:`event` gives it typed, :mod:`wire.messages`)."""
 
     id: str
@@ -232,21 +237,40 @@ class Envelope:
     body: dict[str, Any] = field(default_factory=dict)
     v: int = SCHEMA_VERSION
     sent: float | None = None
+    offset: float | None = None
 
     @property
     def clock(self) -> float:
-        """The device's clock as the hub compares it with its own."""
+        """The device's clock as the hub compares it with its own (uncorrected)."""
         return self.time if self.sent is None else self.sent
+
+    @property
+    def acted(self) -> float:
+        """When the player acted, on the hub's clock as far as the device knows it: ``time``
+        corrected by ``offset`` (``time`` itself without one)."""
+        return self.time if self.offset is None else self.time + self.offset
+
+    def corrected(self) -> Envelope:
+        """This envelope read on the hub's clock: ``time`` and ``sent`` moved by ``offset``,
+        which is then None (itself when it has no ``offset``). The hub hands this to its
+        tables, so that the times of every device of a table are on one clock."""
+        if self.offset is None:
+            return self
+        return replace(self, time=self.time + self.offset,
+                       sent=None if self.sent is None else self.sent + self.offset,
+                       offset=None)
 
     def event(self) -> EventEnvelope:
         """This envelope as its typed message (ProtocolError if it is not one)."""
-        return decode_event(self.to_json(), {**EVENT_TYPES, **DEALER_EVENT_TYPES})
+        return decode_event(self.to_json(), {**EVENT_TYPES, **DEALER_EVENT_TYPES, **HELLO_TYPES})
 
     def to_json(self) -> str:
         obj = {"v": self.v, "id": self.id, "device": self.device, "seq": self.seq,
                "time": self.time, "type": self.type, "body": self.body}
         if self.sent is not None:
             obj["sent"] = self.sent
+        if self.offset is not None:
+            obj["offset"] = self.offset
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -257,9 +281,10 @@ class Envelope:
         (default :data:`EVENT_TYPES`)."""
         event = decode_event(payload, types)
         body: dict[str, Any] = msgspec.to_builtins(event.body)  # type: ignore[attr-defined]
-        sent = event.sent
+        sent, offset = event.sent, event.offset
         return cls(event.id, event.device, event.seq, event.time, str(event.__struct_config__.tag),
-                   body, sent=sent if isinstance(sent, float) else None)
+                   body, sent=sent if isinstance(sent, float) else None,
+                   offset=offset if isinstance(offset, float) else None)
 
 
 def salvage(payload: bytes | str) -> tuple[str, int | None]:
@@ -289,7 +314,10 @@ NOTICES = ("wrong_seating", "wrong_board", "board_already_played")
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``."""
+    """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``.
+    ``time``: the hub's clock when it handled the message (devices learn the hub's clock
+    from it); ``last`` and ``log``: in the reply to a ``hello``, the last ``seq`` of the
+    device the hub's log holds (None: none) and the id of that log (docs/protocol.md, 6)."""
 
     ref: str
     seq: int | None
@@ -298,13 +326,23 @@ class Reply:
     reason: str = ""
     time: float = 0.0      # hub clock
     notice: str | None = None   # what the table itself must hear (see NOTICES)
+    last: int | None = None
+    log: str | None = None
 
+    @property
+    def timed(self) -> bool:
+        """The reply carries the hub's clock (a hub before the protocol said so sent 0)."""
+        return self.time > 0
     def to_json(self) -> str:
         obj: dict[str, Any] = {"v": SCHEMA_VERSION, "type": self.status, "ref": self.ref,
                                "seq": self.seq, "code": self.code, "reason": self.reason,
                                "time": self.time}
         if self.notice is not None:
             obj["notice"] = self.notice
+        if self.last is not None:
+            obj["last"] = self.last
+        if self.log is not None:
+            obj["log"] = self.log
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -319,7 +357,9 @@ class Reply:
         except ProtocolError as err:
             raise ProtocolError(err.code, f"not a reply: {err.reason}") from None
         return cls(msg.ref, msg.seq, msg.type, msg.code, msg.reason, msg.time,
-                   msg.notice if isinstance(msg.notice, str) else None)
+                   msg.notice if isinstance(msg.notice, str) else None,
+                   msg.last if type(msg.last) is int else None,
+                   msg.log if isinstance(msg.log, str) else None)
 
 
 _REPLY = msgspec.json.Decoder(ReplyMessage)

@@ -64,6 +64,7 @@ AlertKind = Literal[
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
     "board_markings", "device_overreach", "pairing_failures", "log_damage",
     "reads_unresolved",
+    "clock_jump", "history_missing",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 
@@ -462,7 +463,8 @@ class HubStatus(View, frozen=True):
     the log, left out of the room, shown to the director); ``log_behind``: how many records
     the log lacked when the hub started, against the head the hub had noted beside it
     (``events.sqlite3.head``): acknowledged events lost with the log's end or its ``-wal``.
-    Both are left out when there is nothing to say."""
+    Both are left out when there is nothing to say. ``time``: the hub's clock when it was
+    published, so a device may see how far its own is off."""
 
     online: bool
     started: Number | UnsetType = UNSET
@@ -472,6 +474,7 @@ class HubStatus(View, frozen=True):
     chain_broken: int | UnsetType = UNSET
     set_aside: list[int] | UnsetType = UNSET
     log_behind: int | UnsetType = UNSET
+    time: Number | UnsetType = UNSET
 
 
 class DeviceStatus(View, frozen=True):

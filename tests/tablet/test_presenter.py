@@ -278,3 +278,17 @@ def test_offline_a_refused_event_is_dropped_and_the_screen_resynchronises() -> N
     assert [(c.seat, c.call, c.pending) for c in tab.auction.cells] == [
         ("N", "1C", False), ("E", "Pass", False)]
     assert tab.model.state == tab.model.hub_state and tab.model.pending_count == 0
+
+
+def test_a_refusal_then_an_ack_of_the_same_event_clears_the_refusal_shown() -> None:
+    """A delayed copy refused, another accepted (the link reports the ack after the refusal:
+    wire.link): the screen never keeps showing a refusal for an event the hub logged."""
+    presenter = TabletPresenter("A1")
+    env = Envelope("A1-tab-x-000004", "A1-tab", 4, 100.0, "call", {"seat": "N", "call": "1C"})
+    other = Envelope("A1-tab-x-000005", "A1-tab", 5, 101.0, "call", {"seat": "E", "call": "X"})
+    assert presenter.on_reply(Reply(env.id, 4, "reject", "clock_skew", "late", 200.0), env)
+    assert presenter.model.message is not None
+    assert presenter.on_reply(Reply(other.id, 5, "ack", "ok", "", 201.0), other) is None
+    assert presenter.model.message is not None        # another event's ack: still shown
+    assert presenter.on_reply(Reply(env.id, 4, "ack", "duplicate", "", 202.0), env) is None
+    assert presenter.model.message is None
