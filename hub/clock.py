@@ -103,6 +103,10 @@ class ClockBook:
         known = self._devices.get(device)
         return 0.0 if known is None else known.offset
 
+    def offsets(self) -> dict[str, float]:
+        """Every known device's offset (a copy: another thread may read it)."""
+        return {device: known.offset for device, known in self._devices.items()}
+
     def known(self, device: str) -> bool:
         """The device declared an offset."""
         return device in self._devices

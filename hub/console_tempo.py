@@ -2,8 +2,8 @@
 
 Director only (a viewer or a scorer gets 403; players' tablets never see any of it). Every
 answer is computed from the hub's event log (``hub.log``, hub.store) and the room, with the
-devices' clock offsets when the hub keeps them (``hub.clock_offsets``: a mapping device ->
-its clock minus the hub's, hub.tempo)::
+devices' clock offsets: each logged event's own, else the room's ``ClockBook`` (hub.clock:
+the hub's clock minus the device's, hub.tempo)::
 
     GET  /tempo                              the page (static/tempo.html): with ?table=&board=
                                              a board's timeline, else the slow-play panel
@@ -109,7 +109,8 @@ class TempoRoutes:
         if log is None:
             raise HttpError(404, "this hub keeps no event log: no tempo")
         facts = RoomFacts.of(self.hub.room)
-        offsets = _Offsets(getattr(self.hub, "clock_offsets", None))
+        clocks = getattr(self.hub.room, "clocks", None)
+        offsets = _Offsets(None if clocks is None else clocks.offsets())
 
         def work() -> list[BoardTempo]:
             return session_tempo(facts, log.replay(), offsets, upto=upto)

@@ -5,10 +5,11 @@ rebuilds, for each board played at each table, the :class:`bridgecore.tempo.Boar
 the tempo rules read: the board's start (its first ``board`` event), the calls (a call
 taken back under Law 25A is dropped with those after it, as hub.table drops them), the
 cards played (a card reported by both the reader and a tablet counted once, the first
-report; a card faced during the auction is no play). Each time is the device's own,
-corrected by its clock offset: ``offsets[device]`` is that device's clock minus the hub's
-(seconds; hub.clock's ``ClockBook.offset(device)`` once it is wired), so the corrected time
-is ``device_time - offset``. Its precision is the source's (``Source.TAP`` for a tablet,
+report; a card faced during the auction is no play). Each time is the device's own, read on
+the hub's clock: corrected by the offset the event itself declared (the envelope's
+``offset``, hub clock minus the device's: docs/protocol.md section 6), else by
+``offsets[device]`` (the same sense: the room's ``ClockBook``, hub.clock), so the corrected
+time is ``device_time + offset``. Its precision is the source's (``Source.TAP`` for a tablet,
 ``Source.TAG`` for a card reader: bridgecore.tempo.PRECISION); an event without a device
 time falls back on the hub's time of receipt (``Source.HUB``).
 
@@ -88,7 +89,21 @@ def _time(record: StoredRecord, offsets: Mapping[str, float], source: Source
           ) -> tuple[float, Source]:
     if record.device_time is None:
         return record.hub_time, Source.HUB
-    return record.device_time - offsets.get(record.device or "", 0.0), source
+    declared = _declared_offset(record)
+    offset = declared if declared is not None else offsets.get(record.device or "", 0.0)
+    return record.device_time + offset, source
+
+
+def _declared_offset(record: StoredRecord) -> float | None:
+    """The clock offset the logged envelope declared (hub.clock), None without one."""
+    if '"offset"' not in record.payload:
+        return None
+    try:
+        value = json.loads(record.payload).get("offset")
+    except (ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+        else None
 
 
 def boards_from_log(records: Iterable[StoredRecord], offsets: Mapping[str, float] | None = None,

@@ -214,14 +214,15 @@ def test_law_9b_director_attaches_the_timeline_to_a_ruling(live: dict[str, Any])
 
 
 def test_offsets_correct_each_devices_clock(live: dict[str, Any]) -> None:
-    """A reader whose clock runs 2 s ahead: its cards' times are 2 s earlier."""
+    """A reader whose clock runs 2 s ahead (the hub's clock minus its own: -2 s, as
+    hub.clock's ClockBook keeps it): its cards' times are 2 s earlier."""
     with data_log(live["folder"] / "data") as stored:
         records = list(stored.replay())
     def kept(boards: list[Any]) -> Any:
         return next(b for b in boards if (b.table, b.board) == ("A1", A1_KEPT))
 
     plain = kept(boards_from_log(records))
-    shifted = kept(boards_from_log(records, {"A1-rdr": 2.0}))
+    shifted = kept(boards_from_log(records, {"A1-rdr": -2.0}))
     card, moved = plain.actions[-1], shifted.actions[-1]
     assert card.device == "A1-rdr" and card.source is Source.TAG
     assert moved.at == pytest.approx((card.at or 0) - 2.0)

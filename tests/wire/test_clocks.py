@@ -278,6 +278,13 @@ def test_a_tablet_minutes_or_an_hour_off_plays_a_board_with_true_times(
             assert len(times) == 4                 # the table reads them on the hub's clock
             assert all(t is not None and abs(t - clocks.hub()) < 30.0 for t in times)
             assert not [a for a in hub.room.alerts if a.kind == "clock_jump"]
+            # the tempo evidence (issue 14) reads the same true times from the log
+            from hub.tempo import boards_from_log
+            logged = hub.call(lambda: list(hub.log.replay()))
+            timed = [a for b in boards_from_log(logged) for a in b.actions
+                     if a.device == "A1-tab"]
+            assert len([a for a in timed if a.kind == "call"]) == 4 and len(timed) == 56
+            assert all(a.at is not None and abs(a.at - clocks.hub()) < 30.0 for a in timed)
         finally:
             link.close()
             box.close()
