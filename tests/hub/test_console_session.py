@@ -2,13 +2,16 @@
 cards.*, screen.*): late changes posted as director commands with the user's name, the
 device check, table cards whose QR codes zbarimg reads, guide cards from the movement, the
 room screen following what the director lets the room see, results files downloaded and
-read back, the console in French, English and Italian. Screenshots go to docs/screenshots/.
+read back, the console in French, English and Italian. Screenshots go to a temporary folder,
+or to docs/screenshots/ with TENACE_SCREENSHOTS=docs/screenshots.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -39,7 +42,8 @@ from tests.hub.test_pairing import DEVICES, make_pairing
 from tests.hub.test_results_pages import get, post
 from wire.protocol import ProtocolError
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("TENACE_SCREENSHOTS")
+             or os.path.join(tempfile.gettempdir(), "tenace-screenshots"))
 MOVEMENT = mitchell(6, boards_per_round=2)
 DEALS = {n: random_deal(random.Random(1000 + n)) for n in range(1, 13)}
 NAMES = {1: ("Ann Archer", "Bob Baker"), 2: ("Cid Cole", "Dee Dunn"), 7: ("Eve Ellis", "Fay Ford")}
@@ -298,6 +302,7 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
                                                "names": True, "boards": True})[0] == 200
     wait(browser, lambda d: len(d.find_elements("css selector", "#body tr")) >= 6)
     assert "Anne Archer" in browser.find_element("id", "body").text
+    SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-screen.png"))
 
 
@@ -313,6 +318,7 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
         "css selector", "#check tr[data-account='A1-N']").text)
     assert "-58 dBm" in browser.find_element("css selector",
                                              "#check tr[data-account='A1-N']").text
+    SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-check.png"))
     browser.get(console.url + "cards")
     wait(browser, lambda d: len(d.find_elements("css selector", ".guide-card")) == 12)
@@ -330,6 +336,7 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
                              text=True, timeout=30)
     assert decoded.stdout.strip() == uri and uri.startswith("tenace-pair:?hub=")
     browser.execute_script("window.scrollTo(0, 0)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-cards.png"))
     # printed: the page's print rules leave the cards only
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
