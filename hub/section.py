@@ -15,16 +15,19 @@ __all__ = ["Section"]
 
 
 class Section:
-    """A section: its movement, its tables (hub table id -> movement table number) and its
-    pairs (pair number -> players, for the director's evidence). Pair numbers are unique
+    """A section: its movement, its tables (hub table id -> movement table number), its
+    pairs (pair number -> players, for the director's evidence) and the scoring the
+    director chose (``scoring``: "matchpoints", "imps", "butler", "cross-imps", or "" for
+    the movement's; :mod:`hub.scoring` says what each means). Pair numbers are unique
     within a section. Without ``tables`` the ids are the section name and the number
     (``A1``, ``A2``...)."""
 
     def __init__(self, name: str, movement: Movement | None = None, *,
                  tables: Mapping[str, int] | Sequence[str] | None = None,
-                 pairs: Mapping[int, Sequence[str]] | None = None):
+                 pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = ""):
         self.name = name
         self.movement = movement
+        self.scoring = scoring
         if tables is None:
             if movement is None:
                 raise ConfigError(f"section {name!r}: give a movement or its tables")
