@@ -125,7 +125,7 @@ def exported(s: Session, name: str) -> bytes:
 @pytest.mark.parametrize(("scoring", "usebio", "pbn"), [
     ("matchpoints", "MATCH_POINTS", "MatchPoints;MP2"),
     ("imps", "BUTLER_IMPS", "IMP;Butler"),
-    ("butler", "BUTLER_IMPS", "IMP;Butler"),
+    ("butler", "BUTLER_IMPS", "IMP;Butler-2"),
     ("cross-imps", "CROSS_IMPS", "IMP;Cross2"),
 ])
 def test_the_results_files_say_the_method_and_read_back_with_it(
@@ -159,3 +159,25 @@ def test_a_teams_section_is_imps_whatever_the_pairs_scoring() -> None:
         scored = room.scoring.section("T")
         assert {e["pair"]: e["total"] for e in scored.ranking()} == {1: 11.0, 2: -11.0}
         assert (scored.method.value, scored.units) == ("imp", "IMPs")
+
+
+def test_a_teams_section_is_exported_as_a_teams_event_in_imps() -> None:
+    """USEBIO's teams shape (TEAM, MATCH with the IMPs of each board) with IMPS as both the
+    board and the match scoring; PBN ``IMP`` with the teams' columns; both read back with
+    the teams."""
+    from bridgecore.movements import teams
+
+    room = Room(Section("T", teams(2, boards_per_round=2), scoring="imps"), DEALS)
+    s = Session(room)
+    s.play([(1, "T1", 1, "4S", 10), (1, "T2", 1, "4S", 8)])
+    data, _ = export(room, "usebio.xml", "T", now=1_780_000_000)
+    xml = data.decode("latin-1")
+    assert "<EVENT_TYPE>" not in xml and 'EVENT_TYPE="TEAMS"' in xml
+    assert "<BOARD_SCORING_METHOD>IMPS</BOARD_SCORING_METHOD>" in xml
+    assert "<MATCH_SCORING_METHOD>IMPS</MATCH_SCORING_METHOD>" in xml
+    assert "<IMPS>11</IMPS>" in xml
+    back = read_usebio(data)
+    assert back.teams == {1: 1, 2: 1, 3: 2, 4: 2} and back.scoring == "IMP"
+    text = export(room, "results.pbn", "T", now=1_780_000_000)[0].decode("latin-1")
+    assert '[Scoring "IMP"]' in text and "Team_NS" in text
+    assert read_pbn_results(text).teams == {1: 1, 2: 1, 3: 2, 4: 2}
