@@ -78,7 +78,7 @@ from bridgecore.adjusted import (
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
 from hub.errors import HubError
-from hub.section import Section
+from hub.section import PAIRS_METHODS, Section
 from hub.traveller import expected_results, result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -124,11 +124,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 _COMMON = frozenset({"kind", "text", "alert"})
 
-METHODS: dict[str, tuple[Method, int]] = {
-    "": (Method.MATCHPOINTS, 0), "matchpoints": (Method.MATCHPOINTS, 0),
-    "imps": (Method.BUTLER, 0), "butler": (Method.BUTLER, 1),
-    "cross-imps": (Method.CROSS_IMPS, 0),
-}
+METHODS = PAIRS_METHODS
 """A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
 each end of a Butler datum (module docstring)."""
 _LEVEL = re.compile(r"^A([+=-])$")
@@ -616,7 +612,7 @@ class LiveScoring:
         """The section's method and Butler trim: IMPs for teams, else its scoring's."""
         if teams is not None:
             return Method.IMPS, 0
-        return METHODS.get(section.scoring, METHODS[""])
+        return section.pairs_method
 
     def _units(self, name: str) -> tuple[str, ...]:
         section = self._sections[name]

@@ -9,9 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bridgecore.movements import Movement
+from bridgecore.ranking import Method
 from hub.errors import ConfigError
 
-__all__ = ["Section"]
+__all__ = ["PAIRS_METHODS", "Section"]
+
+PAIRS_METHODS: dict[str, tuple[Method, int]] = {
+    "": (Method.MATCHPOINTS, 0), "matchpoints": (Method.MATCHPOINTS, 0),
+    "imps": (Method.BUTLER, 0), "butler": (Method.BUTLER, 1),
+    "cross-imps": (Method.CROSS_IMPS, 0),
+}
+"""A pairs section's scoring (hub.event.SCORINGS, "" for the default) -> its method (Law 78)
+and the scores left out at each end of a Butler datum: ``imps`` is IMPs against the mean
+of every score, ``butler`` without the top and bottom one (:mod:`hub.scoring`)."""
 
 
 class Section:
@@ -27,6 +37,9 @@ class Section:
                  pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = ""):
         self.name = name
         self.movement = movement
+        if scoring not in PAIRS_METHODS:
+            raise ConfigError(f"section {name!r}: unknown scoring {scoring!r} "
+                              f"({', '.join(m for m in PAIRS_METHODS if m)})")
         self.scoring = scoring
         if tables is None:
             if movement is None:
@@ -44,3 +57,9 @@ class Section:
         self.tables = numbers
         self.ids = {n: tid for tid, n in numbers.items()}
         self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
+
+    @property
+    def pairs_method(self) -> tuple[Method, int]:
+        """The method and Butler trim of the section's scoring when it is a pairs section (a
+        teams section is IMPs between its rooms whatever it says, :mod:`hub.scoring`)."""
+        return PAIRS_METHODS[self.scoring]

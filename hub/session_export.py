@@ -37,7 +37,6 @@ from bridgecore.ranking import EventScore, Method
 from bridgecore.record import GameRecord
 from bridgecore.results_io import ResultsFile, TableResult, scoring_tag, write_results_pbn
 from bridgecore.usebio import write_usebio
-from hub.scoring import METHODS
 
 if TYPE_CHECKING:
     from hub.room import Room
@@ -54,7 +53,7 @@ def results_file(room: Room, section: str, *, title: str = "",
     source = ResultsFile(title=title or f"Tenace session, section {section}", date=date)
     found = next(s for s in room.sections if s.name == section)
     source.scoring = scoring_tag(scored.event)
-    if scored.method is Method.BUTLER and METHODS.get(found.scoring, METHODS[""])[1]:
+    if scored.method is Method.BUTLER and found.pairs_method[1]:
         source.scoring += "-2"          # PBN: the datum without the two extremes
     if scored.method is Method.IMPS and found.movement is not None:  # hub.scoring's teams
         source.teams = {p: (p + 1) // 2 for p in found.movement.pairs}

@@ -43,6 +43,7 @@ from hub.event import SCORINGS, EventSetup
 from hub.room import Room, Section
 from hub.scoring import METHODS
 from hub.session_export import export
+from hub.traveller import traveller_fields
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session
 from tests.hub.test_table import DEALS, MOVEMENT
 
@@ -181,3 +182,22 @@ def test_a_teams_section_is_exported_as_a_teams_event_in_imps() -> None:
     text = export(room, "results.pbn", "T", now=1_780_000_000)[0].decode("latin-1")
     assert '[Scoring "IMP"]' in text and "Team_NS" in text
     assert read_pbn_results(text).teams == {1: 1, 2: 1, 3: 2, 4: 2}
+
+
+@pytest.mark.parametrize("scoring", list(HAND))
+def test_the_tables_traveller_shows_the_sections_imps(scoring: str) -> None:
+    """The traveller a table sees once it has finished a board (hub.traveller, Law 16) is
+    in the section's method: table A2 finishes board 1 last (pairs 2 v 6), so its traveller
+    has every result, each row with its IMPs as the ranking has them."""
+    board_1, _, _, _, method = HAND[scoring]
+    s = played(scoring)
+    state = s.room.tables["A2"]
+    assert state.sitting is not None and state.sitting.board.number == 2
+    sitting = next(v for (_, b), v in state.sittings.items() if b == 1)
+    fields = traveller_fields(state, sitting)
+    if method == "mp":
+        assert fields["imps"] is None and fields["field"]["method"] == "MP"
+        return
+    assert fields["field"]["method"] == "IMP"
+    assert {r["NS"]: r["imps_ns"] for r in fields["traveller"]} == board_1
+    assert fields["imps"] == {"NS": board_1[2], "EW": -board_1[2]}
