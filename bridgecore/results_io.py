@@ -517,12 +517,15 @@ def _score_table_of(event: EventScore, source: ResultsFile, board: int,
     return Table(columns, rows)
 
 
-def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1) -> str:
+def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
+                      scoring: str | None = None) -> str:
     """A PBN results file: a game per board (its deal, when known) with the board's
     ScoreTable, the event's TotalScoreTable on the first, and after each board the
-    game records of its tables that have an auction or a play (tagged PairNS/PairEW)."""
+    game records of its tables that have an auction or a play (tagged PairNS/PairEW).
+    ``scoring`` is the Scoring tag when it says more than :func:`scoring_tag` can (a
+    Butler datum without the extremes, ``IMP;Butler-2``)."""
     records: list[GameRecord] = []
-    scoring = scoring_tag(event, units)
+    scoring = scoring or scoring_tag(event, units)
     for board, lines in export_lines(source, event).items():
         base = source.boards.get(board)
         game = GameRecord(board=board,

@@ -20,9 +20,12 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     name = "Monday pairs"
     session = "Evening"
     date = "2026-11-26"           # the session's date (ISO), none by default
-    scoring = "matchpoints"       # "matchpoints", "imps", "butler" or "cross-imps": the
-                                  # method the club scores with, kept with the event (the live
-                                  # ranking is matchpoints for pairs, IMPs for teams)
+    scoring = "matchpoints"       # "matchpoints", "imps" (against a datum), "butler" (the
+                                  # datum without the top and bottom scores) or "cross-imps":
+                                  # how the pairs sections are scored (the live ranking, the
+                                  # travellers, the results files); a teams section is always
+                                  # IMPs between its two rooms (victory points in a round
+                                  # robin). Default: by the movement (matchpoints for pairs)
     live = true                   # the club shows scores as results arrive (default true)
     edition = "2017"              # Laws edition: "1997", "2007" or "2017" (default)
     minutes_per_round = 15        # default 15
@@ -253,10 +256,11 @@ class SectionSetup:
             return self.table_ids
         return tuple(f"{self.name}{t}" for t in range(1, self.movement.tables + 1))
 
-    def room_section(self) -> Section:
-        """The :class:`hub.room.Section` of this section."""
+    def room_section(self, scoring: str = "") -> Section:
+        """The :class:`hub.room.Section` of this section, scored by ``scoring`` (the
+        event's, :data:`SCORINGS`; "" for the movement's)."""
         return Section(self.name, self.movement, tables=list(self.ids),
-                       pairs=dict(self.pairs))
+                       pairs=dict(self.pairs), scoring=scoring)
 
     def summary(self) -> list[str]:
         m = self.movement
@@ -868,7 +872,7 @@ class EventSetup:
 
     def build_room(self) -> Room:
         """A fresh :class:`hub.room.Room` for this set-up."""
-        return Room([s.room_section() for s in self.sections], dict(self.deals),
+        return Room([s.room_section(self.scoring) for s in self.sections], dict(self.deals),
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
                     clock_tolerance=self.clock_tolerance, markings=self.markings)

@@ -5,10 +5,22 @@ it of every event it accepts (:meth:`LiveScoring.note`): when the board in play 
 table has just ended, or its result changed, the table's section is marked for rescoring.
 Only the result of the board in play can change, so the results are kept as they arrive
 (one row per board over at a table, :func:`hub.traveller.result_row`) and a rescoring is
-one :func:`bridgecore.ranking.score_event` of that section: matchpoints (Law 78A, Neuberg to
-the number of results the movement plays), or IMPs for a teams movement (78B; victory
-points in a round-robin, 78D). The field is one-winner when the movement seats a pair both
-ways (a Howell, an arrow-switched Mitchell, teams), else two-winner.
+one :func:`bridgecore.ranking.score_event` of that section, by the method the director chose
+at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
+
+* ``matchpoints`` (78A), and "" (the default) for a pairs section: one matchpoint a score
+  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays;
+* ``imps`` (78B): IMPs against a datum, the mean North-South score of the board rounded
+  to the nearest 10 (:func:`bridgecore.methods.butler_board`);
+* ``butler`` (78B): the same with the datum taken without the board's top and bottom
+  scores (when more than two results remain);
+* ``cross-imps`` (78B): each result against every other of its direction, the IMPs summed
+  and divided by the number of comparisons (:func:`bridgecore.methods.cross_imp_board`);
+* a teams section is IMPs between the two rooms of each match whatever the scoring says
+  (78B; victory points in a round-robin, 78D), the only teams method bridgecore has.
+
+The field is one-winner when the movement seats a pair both ways (a Howell, an
+arrow-switched Mitchell, teams), else two-winner.
 
 The director's rulings are director commands (hub.director: ``ruling`` and
 ``ruling_undo``), checked here (:meth:`LiveScoring.check`) and logged as facts of the same
@@ -66,7 +78,7 @@ from bridgecore.adjusted import (
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
 from hub.errors import HubError
-from hub.section import Section
+from hub.section import PAIRS_METHODS, Section
 from hub.traveller import expected_results, result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -77,7 +89,7 @@ if TYPE_CHECKING:
     from hub.alerts import AlertBook
     from hub.table import TableState
 
-__all__ = ["KINDS", "RULING_FIELDS", "LiveScoring", "RulingError", "ScoredRoom",
+__all__ = ["KINDS", "METHODS", "RULING_FIELDS", "LiveScoring", "RulingError", "ScoredRoom",
            "SectionScore"]
 
 log = logging.getLogger(__name__)
@@ -111,6 +123,10 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "fouled": (frozenset({"board", "groups"}), frozenset({"section"})),
 }
 _COMMON = frozenset({"kind", "text", "alert"})
+
+METHODS = PAIRS_METHODS
+"""A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
+each end of a Butler datum (module docstring)."""
 _LEVEL = re.compile(r"^A([+=-])$")
 
 
@@ -591,11 +607,19 @@ class LiveScoring:
             return None
         return {p: (p + 1) // 2 for p in movement.pairs}
 
+    @staticmethod
+    def _method(section: Section, teams: Mapping[Pair, Pair] | None) -> tuple[Method, int]:
+        """The section's method and Butler trim: IMPs for teams, else its scoring's."""
+        if teams is not None:
+            return Method.IMPS, 0
+        return section.pairs_method
+
     def _units(self, name: str) -> tuple[str, ...]:
         section = self._sections[name]
         teams = self._teams(section)
         if teams is None:
-            return ("mp", "percent")
+            method, _ = self._method(section, None)
+            return ("mp", "percent") if method is Method.MATCHPOINTS else ("imp",)
         return ("vp", "imp") if len(set(teams.values())) > 2 else ("imp",)
 
     def _in_force(self, section: str) -> dict[tuple[Any, ...], dict[str, Any]]:
@@ -678,7 +702,7 @@ class LiveScoring:
         expected = max((expected_results(movement, b, len(lines))
                         for b, lines in ordered.items()), default=1)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
-        method = Method.MATCHPOINTS if teams is None else Method.IMPS
+        method, trim = self._method(section, teams)
         victory = teams is not None and len(set(teams.values())) > 2
         event = score_event(
             results, method, edition=self.room.edition,
@@ -686,7 +710,7 @@ class LiveScoring:
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
             options=ScoringOptions(
-                expected=expected, teams=teams, victory_points=victory,
+                expected=expected, teams=teams, victory_points=victory, butler_trim=trim,
                 vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
@@ -699,7 +723,7 @@ class LiveScoring:
         problems += [str(p) for p in event.problems]
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
-            "MP" if teams is None else "VP" if victory else "IMPs", event, ordered,
+            "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
             self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],

@@ -9,22 +9,38 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bridgecore.movements import Movement
+from bridgecore.ranking import Method
 from hub.errors import ConfigError
 
-__all__ = ["Section"]
+__all__ = ["PAIRS_METHODS", "Section"]
+
+PAIRS_METHODS: dict[str, tuple[Method, int]] = {
+    "": (Method.MATCHPOINTS, 0), "matchpoints": (Method.MATCHPOINTS, 0),
+    "imps": (Method.BUTLER, 0), "butler": (Method.BUTLER, 1),
+    "cross-imps": (Method.CROSS_IMPS, 0),
+}
+"""A pairs section's scoring (hub.event.SCORINGS, "" for the default) -> its method (Law 78)
+and the scores left out at each end of a Butler datum: ``imps`` is IMPs against the mean
+of every score, ``butler`` without the top and bottom one (:mod:`hub.scoring`)."""
 
 
 class Section:
-    """A section: its movement, its tables (hub table id -> movement table number) and its
-    pairs (pair number -> players, for the director's evidence). Pair numbers are unique
+    """A section: its movement, its tables (hub table id -> movement table number), its
+    pairs (pair number -> players, for the director's evidence) and the scoring the
+    director chose (``scoring``: "matchpoints", "imps", "butler", "cross-imps", or "" for
+    the movement's; :mod:`hub.scoring` says what each means). Pair numbers are unique
     within a section. Without ``tables`` the ids are the section name and the number
     (``A1``, ``A2``...)."""
 
     def __init__(self, name: str, movement: Movement | None = None, *,
                  tables: Mapping[str, int] | Sequence[str] | None = None,
-                 pairs: Mapping[int, Sequence[str]] | None = None):
+                 pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = ""):
         self.name = name
         self.movement = movement
+        if scoring not in PAIRS_METHODS:
+            raise ConfigError(f"section {name!r}: unknown scoring {scoring!r} "
+                              f"({', '.join(m for m in PAIRS_METHODS if m)})")
+        self.scoring = scoring
         if tables is None:
             if movement is None:
                 raise ConfigError(f"section {name!r}: give a movement or its tables")
@@ -41,3 +57,9 @@ class Section:
         self.tables = numbers
         self.ids = {n: tid for tid, n in numbers.items()}
         self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
+
+    @property
+    def pairs_method(self) -> tuple[Method, int]:
+        """The method and Butler trim of the section's scoring when it is a pairs section (a
+        teams section is IMPs between its rooms whatever it says, :mod:`hub.scoring`)."""
+        return PAIRS_METHODS[self.scoring]

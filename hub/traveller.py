@@ -18,9 +18,12 @@ the hand record, which follows the same rule.
   :func:`bridgecore.methods.matchpoint_board`): a result alone is 50%, a top among two of
   three results is not yet 100%. ``field`` says how many results there are and how many the
   movement expects.
-* ``imps`` (teams movements only, :func:`bridgecore.movements.teams`, else None): cross-IMPs
-  (Law 78B) of this table's result against every other table's, averaged per comparison; in
-  a match of two rooms, the IMPs against the other room.
+* ``imps`` (teams movements, :func:`bridgecore.movements.teams`, and pairs sections scored in
+  IMPs, else None): in a teams movement, cross-IMPs (Law 78B) of this table's result
+  against every other table's, averaged per comparison (in a match of two rooms, the IMPs
+  against the other room); in a pairs section, the section's own method
+  (:attr:`hub.section.Section.pairs_method`: IMPs against the datum of the results so far,
+  with or without their top and bottom, or cross-IMPs), each row's as ``imps_ns``.
 * ``field``: ``{"board", "results", "expected", "method"}``: the board these are of, the
   results in, the results the movement plays, ``"MP"`` or ``"IMP"``.
 * ``dd``: the double-dummy tricks of each declarer in each strain and the par
@@ -37,7 +40,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bridgecore.adjusted import BoardResult
@@ -46,9 +49,11 @@ from bridgecore.deal import Deal
 from bridgecore.doubledummy import solve_deals
 from bridgecore.errors import AnalysisUnavailable
 from bridgecore.markings import Markings
-from bridgecore.methods import cross_imp_board, matchpoint_board
+from bridgecore.methods import butler_board, cross_imp_board, matchpoint_board
 from bridgecore.movements import Movement
+from bridgecore.ranking import Method
 from bridgecore.vulnerability import Vulnerability
+from hub.section import PAIRS_METHODS, Section
 
 if TYPE_CHECKING:
     from hub.sitting import Sitting
@@ -87,6 +92,9 @@ class TravellerContext(Protocol):
 
     @property
     def tables(self) -> Mapping[str, TravellerTable]: ...
+
+    @property
+    def sections(self) -> Sequence[Section]: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -258,9 +266,20 @@ def percentages(scores: list[int], expected: int) -> list[float]:
     return [ns / top * 100 for ns, _ in matchpoint_board(results, expected)]
 
 
-def _imps(scores: list[int]) -> list[float]:
+def _imps(scores: list[int], method: Method = Method.CROSS_IMPS, trim: int = 0) -> list[float]:
+    """North-South IMPs of each score among ``scores`` (Law 78B): cross-IMPs averaged per
+    comparison, or against the Butler datum (``trim`` scores left out at each end)."""
     results = [BoardResult(0, i, i, s) for i, s in enumerate(scores)]
+    if method is Method.BUTLER:
+        return [ns for ns, _ in butler_board(results, trim=trim)]
     return [ns for ns, _ in cross_imp_board(results)]
+
+
+def _pairs_method(context: TravellerContext, table: str) -> tuple[Method, int]:
+    """The method of ``table``'s section when it is scored as pairs (matchpoints for a
+    table of no section)."""
+    section = next((s for s in context.sections if table in s.tables), None)
+    return PAIRS_METHODS[""] if section is None else section.pairs_method
 
 
 def _is_teams(movement: Movement | None) -> bool:
@@ -291,8 +310,10 @@ def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
         if row is own:
             pct = value
     imps = None
-    if _is_teams(movement):
-        for row, value in zip(rows, _imps(scores), strict=True):
+    method, trim = (Method.CROSS_IMPS, 0) if _is_teams(movement) else \
+        _pairs_method(context, table.id)
+    if method is not Method.MATCHPOINTS:
+        for row, value in zip(rows, _imps(scores, method, trim), strict=True):
             row["imps_ns"] = round(value, 2) + 0.0  # never -0.0
         imps = {"NS": own["imps_ns"], "EW": -own["imps_ns"] + 0.0}
     dd = context.double_dummy.get(number, board.deal, board.dealer, board.vulnerability)

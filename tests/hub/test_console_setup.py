@@ -186,6 +186,27 @@ def test_errors_name_the_field_and_change_nothing(waiting: Any) -> None:
     assert hub.setup.waiting and not hub.room.tables
 
 
+@pytest.mark.parametrize(("scoring", "method", "units"), [
+    ("matchpoints", "mp", "MP"), ("imps", "butler", "IMPs"), ("butler", "butler", "IMPs"),
+    ("cross-imps", "crossimp", "IMPs"), (None, "mp", "MP")])
+def test_the_scoring_sent_with_the_set_up_scores_the_live_ranking(
+        waiting: Any, scoring: str | None, method: str, units: str) -> None:
+    """Law 78: the scoring the director picks is the live ranking's method (the pairs
+    sections'; a teams section stays IMPs), kept in the log's set-up."""
+    hub, client, _, _ = waiting
+    assert get(client, "api/setup")[1]["defaults"]["scorings"] == [
+        "matchpoints", "imps", "butler", "cross-imps"]
+    event = {} if scoring is None else {"scoring": scoring}
+    status, result = send_setup(client, {"event": event, "sections": [
+        {"movement": "mitchell", "tables": 3},
+        {"name": "T", "movement": "teams", "teams": 2}]})
+    assert status == 200 and result["ok"], result
+    assert hub.setup.scoring == (scoring or "")
+    views = hub.call(lambda: [s.ranking_json() for s in hub.room.scoring.sections()])
+    assert [(v["method"], v["units"]) for v in views] == [(method, units), ("imp", "IMPs")]
+    assert get(client, "api/setup")[1]["setup"]["event"].get("scoring") == scoring
+
+
 def test_boards_from_a_dealing_machines_file_sent_with_the_set_up(waiting: Any) -> None:
     hub, client, data, _ = waiting
     deals = BigDeal(bytes.fromhex(SEED), "Club").deals(1, 12)
