@@ -26,7 +26,9 @@
   const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
   const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
   const ranks = (text) => (text || "").replace(/T/g, "10");
-  const unit = (method) => (method === "imp" ? "IMPs" : "MP");
+  const unit = (method) => (method === "mp" ? "MP" : method === "total" ? "points" : "IMPs");
+  const methodName = (method) => ({ mp: "matchpoints", imp: "IMPs", butler: "Butler IMPs",
+    crossimp: "cross-IMPs", total: "total points" })[method] || method;
 
   function contractText(contract) {
     if (contract === null || contract === undefined) return "–";
@@ -75,7 +77,7 @@
       section.ranking.filter((e) => d === null || e.direction === d)));
     return el("section", { class: "section", id: "section-" + section.key },
       el("h2", {}, "Section " + section.section,
-        el("span", { class: "dim" }, " · " + (section.method === "imp" ? "IMPs" : "matchpoints") +
+        el("span", { class: "dim" }, " · " + methodName(section.method) +
           " · " + section.field)),
       el("div", { class: "fields" }, tables),
       section.penalties.length ? el("p", { class: "dim" }, "Procedural penalties (Law 90): " +
