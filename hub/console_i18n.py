@@ -823,6 +823,85 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "tempo.allowance": ("Allowance", "Temps alloué", "Tempo concesso"),
     "tempo.over_share": ("Over their share", "Au-delà de leur part", "Oltre la loro parte"),
     "tempo.share": ("Share", "Part", "Quota"),
+    "ruling.hint.artificial": (
+        "NS EW: A+ A- (12C2: 60/50/40%, ±3 IMPs)",
+        "NS EO : A+ A- (12C2 : 60/50/40 %, ±3 IMP)",
+        "NS EO: A+ A- (12C2: 60/50/40%, ±3 IMP)"),
+    "ruling.hint.assigned": (
+        "NS score: 420 (12C1(a))",
+        "marque NS : 420 (12C1(a))",
+        "punteggio NS: 420 (12C1(a))"),
+    "ruling.hint.weighted": (
+        "60% 420, 40% -100 (12C1(c))",
+        "60% 420, 40% -100 (12C1(c))",
+        "60% 420, 40% -100 (12C1(c))"),
+    "ruling.hint.split": (
+        "NS / EW, each A+ A= A-, a score or weights: 420 / A- (12C1(f))",
+        "NS / EO, chacun A+ A= A-, une marque ou des pondérations : 420 / A- (12C1(f))",
+        "NS / EO, ciascuno A+ A= A-, un punteggio o dei pesi: 420 / A- (12C1(f))"),
+    "ruling.hint.penalty": (
+        "NS 1.5 mp, or pair 3 10 percent (Law 90; mp, percent, imp, vp)",
+        "NS 1.5 mp, ou pair 3 10 percent (Loi 90 ; mp, percent, imp, vp)",
+        "NS 1.5 mp, o pair 3 10 percent (Legge 90; mp, percent, imp, vp)"),
+    "ruling.hint.fouled": (
+        "tables of each changed form: A3 A4; A5 (Law 87)",
+        "tables de chaque forme modifiée : A3 A4; A5 (Loi 87)",
+        "tavoli di ogni forma modificata: A3 A4; A5 (Legge 87)"),
+    "ruling.not_score": (
+        "'{text}' is not a score",
+        "« {text} » n'est pas une marque",
+        "«{text}» non è un punteggio"),
+    "ruling.not_weight": (
+        "'{text}' is not 'percent% score'",
+        "« {text} » n'est pas « pourcentage% marque »",
+        "«{text}» non è «percentuale% punteggio»"),
+    "ruling.give_board": ("give the board", "indiquez la donne", "indicate il board"),
+    "ruling.give_groups": (
+        "give the tables of each changed form",
+        "indiquez les tables de chaque forme modifiée",
+        "indicate i tavoli di ogni forma modificata"),
+    "ruling.give_penalty": (
+        "write the side (NS, EW or pair N), the amount and the unit",
+        "écrivez le camp (NS, EW ou pair N), le montant et l'unité",
+        "scrivete la linea (NS, EW o pair N), l'importo e l'unità"),
+    "ruling.give_table": ("give the table", "indiquez la table", "indicate il tavolo"),
+    "ruling.give_artificial": (
+        "write the NS and EW scores: A+ A-",
+        "écrivez les marques NS et EO : A+ A-",
+        "scrivete i punteggi NS ed EO: A+ A-"),
+    "ruling.give_split": ("write NS / EW", "écrivez NS / EO", "scrivete NS / EO"),
+    "ruling.kind": ("Kind of ruling", "Type de décision", "Tipo di decisione"),
+    "ruling.kind.artificial": ("artificial", "artificielle", "artificiale"),
+    "ruling.kind.assigned": ("assigned", "attribuée", "assegnato"),
+    "ruling.kind.weighted": ("weighted", "pondérée", "ponderato"),
+    "ruling.kind.split": ("split", "scindée", "diviso"),
+    "ruling.kind.penalty": ("penalty", "pénalité", "penalità"),
+    "ruling.kind.fouled": ("fouled", "donne faussée", "board alterato"),
+    "ruling.score": ("Score", "Marque", "Punteggio"),
+    "ruling.reason_hint": (
+        "law and reason (optional)",
+        "loi et motif (facultatif)",
+        "legge e motivo (facoltativo)"),
+    "ruling.to_withdraw": ("Ruling to withdraw", "Décision à retirer", "Decisione da ritirare"),
+    "ruling.apply": ("Apply ruling", "Appliquer la décision", "Applica la decisione"),
+    "ruling.applied": (
+        "ruling {id} applied: rescored",
+        "décision {id} appliquée : marques recalculées",
+        "decisione {id} applicata: punteggi ricalcolati"),
+    "ruling.give_id": (
+        "give the ruling's id (R1, R2…)",
+        "indiquez le numéro de la décision (R1, R2…)",
+        "indicate il numero della decisione (R1, R2…)"),
+    "ruling.withdrawn": (
+        "ruling {id} withdrawn: rescored",
+        "décision {id} retirée : marques recalculées",
+        "decisione {id} ritirata: punteggi ricalcolati"),
+    "ruling.legend": (
+        "Score ruling (rescores at once)",
+        "Décision sur la marque (recalcul immédiat)",
+        "Decisione sul punteggio (ricalcolo immediato)"),
+    "ruling.withdraw": ("withdraw", "retirer", "ritira"),
+    "ruling.results": ("results", "résultats", "risultati"),
 }
 # END WORDS
 

@@ -17,7 +17,7 @@ STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 # data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...),
 # tr("key"), word("key") and the dataset form { i18n: "key" }.
 _HTML = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
-_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*)"|\bi18n: "([a-z][\w.-]*)"')
+_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"')
 
 
 def used_keys() -> dict[str, set[str]]:
@@ -39,7 +39,7 @@ def fields(text: str) -> set[str]:
 def test_the_pages_use_keys_and_scripts_go_through_t() -> None:
     keys = used_keys()
     assert len(keys) > 200
-    for page in ("console.js", "setup.js", "devices.js", "tempo.js", "setup.html",
+    for page in ("console.js", "ruling.js", "setup.js", "devices.js", "tempo.js", "setup.html",
                  "console.html", "tempo.html", "devices.html", "evening.html"):
         assert any(page in files for files in keys.values()), page
 
