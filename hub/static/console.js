@@ -841,6 +841,7 @@
     renderRoundButton();
     if (source !== null) setLink(source.readyState === EventSource.OPEN);
     if (state.hub) renderHub(state.hub);
+    if (state.known === null) return;     // the room not there yet: drawn when it comes
     renderMap();
     renderFeed();
     if (state.detail !== null && state.selected !== null) renderDetail(state.detail);

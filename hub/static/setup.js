@@ -57,7 +57,8 @@
     for (let p = 1; p <= count; p++) {
       const field = card.field("pairs." + p);
       const input = (n) => el("input", { class: "player", list: "roster-names",
-        placeholder: n === 1 ? t("setup.player") : t("setup.partner"), "data-field": field,
+        placeholder: t(n === 1 ? "setup.player" : "setup.partner"), "data-field": field,
+        "data-i18n-placeholder": n === 1 ? "setup.player" : "setup.partner",
         "data-key": p + "." + n, value: kept[p + "." + n] || null,
         "aria-label": t("setup.player_label", { pair: p, player: n }) });
       rows.push(el("div", { class: "pair" + (p === missing ? " out" : "") },
@@ -99,7 +100,8 @@
     card.bpr = el("input", { type: "number", min: 1, max: 36, class: "short sec-bpr",
       value: v.boards_per_round || 3, "data-field": card.field("boards_per_round") });
     card.rounds = el("input", { type: "number", min: 1, class: "short sec-rounds",
-      placeholder: t("setup.all"), value: v.rounds || null, "data-field": card.field("rounds") });
+      placeholder: t("setup.all"), "data-i18n-placeholder": "setup.all", value: v.rounds || null,
+      "data-field": card.field("rounds") });
     card.roundsLabel = el("label", {}, word("setup.rounds"), " ", card.rounds);
     card.relay = el("select", { class: "sec-relay", "data-field": card.field("relay") });
     card.relay.append(

@@ -15,9 +15,10 @@ from hub.console_i18n import LANGUAGES, STRINGS, catalogue, choose
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 
 # data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...),
-# tr("key"), word("key") and the dataset form { i18n: "key" }.
+# tr("key"), word("key"), the dataset form { i18n: "key" } and "data-i18n-placeholder": "key".
 _HTML = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
-_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"')
+_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+                 r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
 
 
 def used_keys() -> dict[str, set[str]]:

@@ -1,0 +1,87 @@
+"""The console in French and Italian, in Debian's headless Chromium against a real hub on an
+empty data directory: the director switches the set-up page to French, then to Italian, sets
+the evening up, finds the room console in Italian (the language is remembered for the user)
+and switches it to French. Screenshots go to a temporary folder (TENACE_SCREENSHOTS=dir to
+keep them): setup-fr.png, setup-it.png, console-it.png, console-fr.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.hub.test_console import wait
+from tests.hub.test_setup_browser import browser, field, setup_page, shot, submit
+
+__all__ = ["browser", "setup_page"]    # the fixtures, shared with the set-up page's tests
+
+
+def switch(driver: Any, language: str) -> None:
+    from selenium.webdriver.support.ui import Select
+    Select(driver.find_element("id", "lang")).select_by_value(language)
+
+
+def text(driver: Any, css: str) -> str:
+    return str(driver.find_element("css selector", css).text)
+
+
+def shows(driver: Any, css: str, wanted: str) -> None:
+    wait(driver, lambda d: d.find_elements("css selector", css) and text(d, css) == wanted)
+
+
+def option(driver: Any, name: str, value: str) -> str:
+    select = field(driver, name)
+    return str(select.find_element("css selector", f"option[value='{value}']").text)
+
+
+def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
+        setup_page: Any) -> None:
+    driver, hub, _, _ = setup_page
+    assert text(driver, "#setup-form h2") == "Event"
+    switch(driver, "fr")
+    shows(driver, "#setup-form h2", "Tournoi")
+    assert text(driver, "#setup-submit") == "Créer le tournoi"
+    assert text(driver, "#add-section") == "Ajouter une section"
+    card = driver.find_element("css selector", ".section-card")     # built by setup.js
+    assert "Mouvement" in card.text and "Donnes par tour" in card.text
+    assert "Paires et joueurs" in card.text
+    assert option(driver, "event.scoring", "matchpoints") == "points de match (top)"
+    assert field(driver, "sections[0].pairs.1").get_attribute("placeholder") == "joueur"
+    shot(driver, "setup-fr.png")
+
+    switch(driver, "it")
+    shows(driver, "#setup-form h2", "Torneo")
+    assert text(driver, "#setup-submit") == "Crea il torneo"
+    card = driver.find_element("css selector", ".section-card")
+    assert "Movimento" in card.text and "Board per turno" in card.text
+    assert option(driver, "sections[0].movement", "teams") == "Squadre"
+    shot(driver, "setup-it.png")
+    submit(driver)
+    assert text(driver, "#setup-done h2") == "Torneo creato"
+
+    # The room console: Italian, remembered for the user.
+    driver.get(hub.console.url)
+    wait(driver, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
+    shows(driver, "#setup-link", "Preparazione")
+    shows(driver, "#round-start", "Avvia il turno 1")
+    assert text(driver, "#clock-round") == "Turno –"
+    assert text(driver, "#feed .empty") == "Nessun avviso."
+    assert "in attesa" in text(driver, "#legend")
+    assert driver.title == "Tenace arbitro"
+    driver.find_element("css selector", "#map .tile").click()
+    wait(driver, lambda d: d.find_elements("css selector", "#detail h2")
+         and text(d, "#detail h2").startswith("Tavolo A1"))
+    assert text(driver, "#detail .close") == "Chiudi"
+    shot(driver, "console-it.png")
+
+    switch(driver, "fr")
+    shows(driver, "#round-start", "Lancer le tour 1")
+    shows(driver, "#detail .close", "Fermer")
+    assert text(driver, "#table-mode") in ("Passer en mode strict", "Passer en boîte à enchères")
+    assert text(driver, "#feed .empty") == "Aucune alerte."
+    assert "en attente" in text(driver, "#legend")
+    assert text(driver, "#setup-link") == "Préparation"
+    assert driver.title == "Tenace arbitre"
+    shot(driver, "console-fr.png")
+
+    switch(driver, "en")
+    shows(driver, "#round-start", "Start round 1")
+    assert text(driver, "#detail .close") == "Close"
