@@ -1,10 +1,16 @@
 """The console's words in French, English and Italian (the tablet's languages, tablet/i18n.py,
 which the console does not import).
 
-The pages mark each text to translate with ``data-i18n="key"`` (and ``data-i18n-title`` for a
-tooltip); static/i18n.js fetches ``GET /api/i18n`` once (the user's language and its
-catalogue: :func:`catalogue`) and puts each text in through ``textContent``. A key missing in
-a language falls back to English, an unknown key to the key itself.
+The pages mark each text to translate with ``data-i18n="key"`` (``data-i18n-title`` for a
+tooltip, ``data-i18n-placeholder`` for a field's hint); static/i18n.js fetches ``GET
+/api/i18n`` once (the user's language and its catalogue: :func:`catalogue`) and puts each
+text in through ``textContent``. What the scripts build (the alert feed, an alert's kind and
+explanation, the table panels, the set-up page's sections, messages) goes through
+``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields; a page draws its own
+texts again on the ``tenace-language`` event. A key missing in a language would fall back to
+English, an unknown key to the key itself: tests/hub/test_console_i18n.py makes both a test
+failure. Texts that come from the hub itself (an alert's detail, the Laws' rectifications,
+an error) stay as the hub writes them.
 
 The language is chosen with the switch on each page (``POST /api/i18n {"language"}``:
 hub.console_session) and remembered for the user (:class:`Languages`, for every session of
@@ -152,7 +158,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Turno {round} non avviato: {error}"),
     "console.round": ("Round {round}", "Tour {round}", "Turno {round}"),
     "console.round_none": ("Round –", "Tour –", "Turno –"),
-    "console.not_started": ("not started", "pas commencé", "non iniziato"),
+    "console.not_started": ("not started", "pas lancé", "non avviato"),
     "console.over": ("+{time} over", "+{time} de dépassement", "+{time} oltre il tempo"),
     "console.sound_on": ("Sound on", "Son activé", "Suono attivo"),
     "console.sound_off": ("Sound off: click", "Son coupé : cliquez", "Suono spento: clicca"),
@@ -1005,6 +1011,16 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "elenca, rimuove e modifica gli account (ruoli: director, scorer, viewer)."),
     "login.no_answer": ("the hub does not answer", "le hub ne répond pas", "l'hub non risponde"),
     "login.checking": ("checking…", "vérification…", "verifica…"),
+    "cards.page": (
+        "Tenace table and guide cards",
+        "Tenace cartes de table et de guidage",
+        "Tenace cartellini dei tavoli e di guida"),
+    "check.page": (
+        "Tenace device check",
+        "Tenace vérification des appareils",
+        "Tenace verifica dei dispositivi"),
+    "evening.page": ("Tenace evening", "Tenace soirée", "Tenace serata"),
+    "screen.page": ("Tenace results", "Tenace résultats", "Tenace risultati"),
 }
 # END WORDS
 

@@ -251,6 +251,7 @@
       const members = data.members || [];
       $("roster-names").replaceChildren(...members.map((m) =>
         el("option", { value: m.name + " #" + m.number })));
+      $("roster-count").dataset.count = String(members.length);
       $("roster-count").textContent = t("setup.members", { n: members.length });
       document.body.dataset.roster = String(members.length);
     });
@@ -319,6 +320,10 @@
     return loadRoster().then(() => { document.body.dataset.loaded = "yes"; });
   }
 
+  document.addEventListener("tenace-language", () => {    // what data-i18n does not redraw
+    const count = $("roster-count").dataset.count;
+    if (count !== undefined) $("roster-count").textContent = t("setup.members", { n: count });
+  });
   window.tenaceI18n.ready.then(() => api("/api/session")).then((s) => {
     if (!s.user) throw new Error("no session");
     Object.assign(session, s);
