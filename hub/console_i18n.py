@@ -32,7 +32,6 @@ LANGUAGES: dict[str, str] = {"fr": "Français", "en": "English", "it": "Italiano
 # donne/donneur/vulnérable/entame/renonce/arbitre/étui; board/mazziere/zona/attacco/
 # renonce (revoca)/arbitro. tests/hub/test_console_i18n.py checks that every key the pages use
 # is here and that each has its three texts with the same {fields}.
-# BEGIN WORDS
 _WORDS: dict[str, tuple[str, str, str]] = {
     "nav.room": ("Room", "Salle", "Sala"),
     "nav.devices": ("Devices", "Appareils", "Dispositivi"),
@@ -1022,7 +1021,6 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "evening.page": ("Tenace evening", "Tenace soirée", "Tenace serata"),
     "screen.page": ("Tenace results", "Tenace résultats", "Tenace risultati"),
 }
-# END WORDS
 
 STRINGS: dict[str, dict[str, str]] = {
     language: {key: texts[i] for key, texts in _WORDS.items()}
