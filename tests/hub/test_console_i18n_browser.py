@@ -1,11 +1,13 @@
 """The console in French and Italian, in Debian's headless Chromium against a real hub on an
 empty data directory: the director switches the set-up page to French, then to Italian, sets
 the evening up, finds the room console in Italian (the language is remembered for the user)
-and switches it to French. Screenshots go to a temporary folder (TENACE_SCREENSHOTS=dir to
-keep them): setup-fr.png, setup-it.png, console-it.png, console-fr.png."""
+with a revoke in the alert feed, and switches it to French. Screenshots go to a temporary
+folder (TENACE_SCREENSHOTS=dir to keep them): setup-fr.png, setup-it.png, console-it.png,
+console-fr.png."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.hub.test_console import wait
@@ -71,18 +73,41 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     wait(driver, lambda d: d.find_elements("css selector", "#detail h2")
          and text(d, "#detail h2").startswith("Tavolo A1"))
     assert text(driver, "#detail .close") == "Chiudi"
+    assert text(driver, "#table-mode") in ("Passa alla modalità rigorosa", "Passa al bidding box")
+
+    # A revoke (Law 64) in the feed and in full: its kind, law and explanation in Italian.
+    def revoke() -> None:
+        alert = hub.room.alerts.raise_alert(
+            "test:revoke", kind="revoke", law="64", table="A1", round=1, board=1,
+            detected=time.time(), seats=("W",), detail="West did not follow suit")
+        assert alert is not None
+        hub.console.alert_changed(alert)
+    hub.call(revoke)
+    shows(driver, "#feed li .kind", "Renonce (revoca) · Legge 64")
+    assert "Ovest" in text(driver, "#feed li .where")
+    driver.find_element("css selector", "#feed li").click()
+    wait(driver, lambda d: d.find_elements("id", "detail-explain"))
+    assert text(driver, "#detail-explain").startswith("Un giocatore non ha risposto al colore")
+    detail = text(driver, "#detail").lower()         # the headings are in capitals
+    assert "licitazione" in detail and "gioco della carta" in detail
+    assert text(driver, "#do-acknowledge") == "Presa visione"
     shot(driver, "console-it.png")
 
     switch(driver, "fr")
     shows(driver, "#round-start", "Lancer le tour 1")
-    shows(driver, "#detail .close", "Fermer")
-    assert text(driver, "#table-mode") in ("Passer en mode strict", "Passer en boîte à enchères")
-    assert text(driver, "#feed .empty") == "Aucune alerte."
+    shows(driver, "#detail-explain", "Un joueur n'a pas fourni alors qu'il le pouvait "
+          "(Lois 61-64).")
+    assert text(driver, "#feed li .kind") == "Renonce · Loi 64"
+    assert "enchères" in text(driver, "#detail").lower()
+    assert "Ouest" in text(driver, "#feed li .where")
+    assert text(driver, "#do-acknowledge") == "Vu"
+    assert text(driver, "#detail .close") == "Fermer"
     assert "en attente" in text(driver, "#legend")
     assert text(driver, "#setup-link") == "Préparation"
-    assert driver.title == "Tenace arbitre"
+    assert driver.title == "(1) Tenace arbitre"      # one alert open
     shot(driver, "console-fr.png")
 
     switch(driver, "en")
     shows(driver, "#round-start", "Start round 1")
     assert text(driver, "#detail .close") == "Close"
+    assert text(driver, "#feed li .kind") == "Revoke · Law 64"
