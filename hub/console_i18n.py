@@ -173,12 +173,12 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "what the room sees on /results",
         "ce que la salle voit sur /results",
         "cosa vede la sala su /results"),
-    "console.board": ("Board {board}", "Donne {board}", "Board {board}"),
+    "console.board": ("Board {board}", "Donne {board}", "Smazzata {board}"),
     "console.pairs": ("NS {ns} · EW {ew}", "NS {ns} · EO {ew}", "NS {ns} · EO {ew}"),
     "console.boards_done": (
         "{done}/{total} boards",
         "{done}/{total} donnes",
-        "{done}/{total} board"),
+        "{done}/{total} smazzate"),
     "console.offline": ("offline: {devices}", "hors ligne : {devices}", "non in linea: {devices}"),
     "console.alerts_open": ("alerts open", "alertes ouvertes", "avvisi aperti"),
     "console.table": ("Table {table}", "Table {table}", "Tavolo {table}"),
@@ -186,7 +186,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "console.table_line": (
         "{done}/{total} boards finished · {online} device(s) online",
         "{done}/{total} donnes finies · {online} appareil(s) en ligne",
-        "{done}/{total} board finiti · {online} dispositivo/i in linea"),
+        "{done}/{total} smazzate finite · {online} dispositivo/i in linea"),
     "console.mode": ("Mode: {mode}", "Mode : {mode}", "Modalità: {mode}"),
     "console.mode_strict": (
         "strict (illegal calls and cards refused)",
@@ -221,7 +221,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "console.no_alert": ("No alert.", "Aucune alerte.", "Nessun avviso."),
     "console.open": ("{n} open", "{n} ouverte(s)", "{n} aperti"),
     "console.feed_table": ("table {table}", "table {table}", "tavolo {table}"),
-    "console.at_board": ("board {board}", "donne {board}", "board {board}"),
+    "console.at_board": ("board {board}", "donne {board}", "smazzata {board}"),
     "console.at_round": ("round {round}", "tour {round}", "turno {round}"),
     "console.at_call": ("call {call}", "enchère {call}", "dichiarazione {call}"),
     "console.at_trick": ("trick {trick}", "levée {trick}", "presa {trick}"),
@@ -237,7 +237,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Décision (loi, rectification, score ajusté…)",
         "Decisione (legge, rettifica, punteggio rettificato…)"),
     "console.note_placeholder": ("Note (optional)", "Note (facultative)", "Nota (facoltativa)"),
-    "console.h_board": ("Board", "Donne", "Board"),
+    "console.h_board": ("Board", "Donne", "Smazzata"),
     "console.h_auction": ("Auction", "Enchères", "Licitazione"),
     "console.h_play": ("Play", "Jeu de la carte", "Gioco della carta"),
     "console.h_options": (
@@ -267,7 +267,10 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Nessuna rettifica prevista."),
     "console.hand_record": ("hand record", "diagramme des donnes", "diagramma delle smazzate"),
     "console.cards_read": ("cards read", "cartes lues", "carte lette"),
-    "console.no_board": ("No board in play.", "Aucune donne en jeu.", "Nessun board in gioco."),
+    "console.no_board": (
+        "No board in play.",
+        "Aucune donne en jeu.",
+        "Nessuna smazzata in gioco."),
     "console.not_known": ("not known", "inconnue", "sconosciuta"),
     "console.read": ("read: {cards}", "lu : {cards}", "letto: {cards}"),
     "console.dealer": ("Dealer {seat}", "Donneur {seat}", "Mazziere {seat}"),
@@ -295,7 +298,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "console.timeline": (
         "Tempo timeline of board {board}",
         "Chronologie du tempo de la donne {board}",
-        "Cronologia dei tempi del board {board}"),
+        "Cronologia dei tempi della smazzata {board}"),
     "hub.line": ("Hub: {parts}", "Hub : {parts}", "Hub: {parts}"),
     "hub.events": ("events {n}", "événements {n}", "eventi {n}"),
     "hub.duplicates": ("duplicates {n}", "doublons {n}", "duplicati {n}"),
@@ -406,7 +409,10 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "kind.wrong_table": ("Wrong table", "Mauvaise table", "Tavolo sbagliato"),
     "kind.wrong_direction": ("Wrong direction", "Mauvaise orientation", "Linea sbagliata"),
     "kind.wrong_pair": ("Wrong pair", "Mauvaise paire", "Coppia sbagliata"),
-    "kind.board_already_played": ("Board already played", "Donne déjà jouée", "Board già giocato"),
+    "kind.board_already_played": (
+        "Board already played",
+        "Donne déjà jouée",
+        "Smazzata già giocata"),
     "kind.hand_not_dealt": (
         "Hand of another board",
         "Main d'un autre étui",
@@ -543,7 +549,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "explain.board_already_played": (
         "One of the pairs has already played this board (Law 15B).",
         "L'une des paires a déjà joué cette donne (Loi 15B).",
-        "Una delle coppie ha già giocato questo board (Legge 15B)."),
+        "Una delle coppie ha già giocato questa smazzata (Legge 15B)."),
     "explain.hand_not_dealt": (
         "A hand of another board was taken (Law 17D).",
         "Une main d'un autre étui a été prise (Loi 17D).",
@@ -645,7 +651,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "setup.scoring": ("Scoring", "Marque", "Punteggio"),
     "setup.minutes": ("Minutes a round", "Minutes par tour", "Minuti per turno"),
     "setup.add_section": ("Add a section", "Ajouter une section", "Aggiungi una sezione"),
-    "setup.boards": ("Boards", "Donnes", "Board"),
+    "setup.boards": ("Boards", "Donnes", "Smazzate"),
     "setup.dealt": ("Dealt by the hub", "Distribuées par le hub", "Distribuiti dall'hub"),
     "setup.from_file": (
         "From the dealing machine's file",
@@ -685,7 +691,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "setup.remove": ("Remove", "Supprimer", "Rimuovi"),
     "setup.section": ("Section", "Section", "Sezione"),
     "setup.movement": ("Movement", "Mouvement", "Movimento"),
-    "setup.bpr": ("Boards a round", "Donnes par tour", "Board per turno"),
+    "setup.bpr": ("Boards a round", "Donnes par tour", "Smazzate per turno"),
     "setup.pairs": ("Pairs and players", "Paires et joueurs", "Coppie e giocatori"),
     "setup.checking": ("checking…", "vérification…", "verifica…"),
     "setup.setting_up": ("setting up…", "création…", "creazione…"),
@@ -860,7 +866,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "'{text}' is not 'percent% score'",
         "« {text} » n'est pas « pourcentage% marque »",
         "«{text}» non è «percentuale% punteggio»"),
-    "ruling.give_board": ("give the board", "indiquez la donne", "indicate il board"),
+    "ruling.give_board": ("give the board", "indiquez la donne", "indicate la smazzata"),
     "ruling.give_groups": (
         "give the tables of each changed form",
         "indiquez les tables de chaque forme modifiée",
@@ -930,11 +936,11 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "results.hidden_boards": (
         "The boards are not shown during the session.",
         "Les donnes ne sont pas affichées pendant la séance.",
-        "I board non sono mostrati durante la sessione."),
+        "Le smazzate non sono mostrate durante la sessione."),
     "results.board_when_finished": (
         "A board is shown once every table has finished it.",
         "Une donne est affichée quand toutes les tables l'ont finie.",
-        "Un board è mostrato quando tutti i tavoli lo hanno finito."),
+        "Una smazzata è mostrata quando tutti i tavoli l'hanno finita."),
     "results.rulings": ("Rulings", "Décisions", "Decisioni"),
     "results.no_hands": ("No hand record.", "Pas de diagramme.", "Nessun diagramma."),
     "results.dd_pending": (
@@ -952,7 +958,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "results.plot": (
         "Board {board}: North-South scores, {n} result(s)",
         "Donne {board} : marques de Nord-Sud, {n} résultat(s)",
-        "Board {board}: punteggi di Nord-Sud, {n} risultato/i"),
+        "Smazzata {board}: punteggi di Nord-Sud, {n} risultato/i"),
     "results.form": ("(form {form})", "(forme {form})", "(forma {form})"),
     "results.not_scored": ("not scored yet", "pas encore marquée", "non ancora calcolato"),
     "results.of": (
@@ -1020,6 +1026,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Tenace verifica dei dispositivi"),
     "evening.page": ("Tenace evening", "Tenace soirée", "Tenace serata"),
     "screen.page": ("Tenace results", "Tenace résultats", "Tenace risultati"),
+    "devices.seat_tablet": ("seat tablet", "tablette de place", "tablet del posto"),
 }
 
 STRINGS: dict[str, dict[str, str]] = {

@@ -10,7 +10,8 @@
   const session = { user: null, role: null, csrf: "" };
   const t = (key, params) => window.tenaceI18n.t(key, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
-  const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers" };  // the hub's
+  const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers",
+    "seat tablet": "devices.seat_tablet" };   // the hub's names of the devices
 
   function say(text, error) {
     $("devices-message").textContent = text;

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hub.console_i18n import LANGUAGES, STRINGS, catalogue, choose
+from tablet.i18n import STRINGS as TABLET  # pure Python, no Kivy
 
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 
@@ -72,6 +73,22 @@ def test_the_bridge_words_are_the_tablets() -> None:
     assert fr["console.h_options"].endswith("l'arbitre")
     assert it["console.h_options"].endswith("l'arbitro")
     assert fr["kind.wrong_board"] == "Mauvais étui"
+
+
+# The console's key -> the tablet's key (tablet/i18n.py) that says the same thing.
+SAME_AS_THE_TABLET = {
+    "console.board": "header.board", "console.dealer": "header.dealer",
+    "console.round": "header.round", "console.table": "header.table",
+    "console.passed_out": "auction.passed_out", "results.pass": "call.pass",
+    "seat.N": "seat.N", "seat.E": "seat.E", "seat.S": "seat.S", "seat.W": "seat.W",
+    "results.north_south": "side.NS", "results.east_west": "side.EW",
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "it"])
+def test_the_console_says_what_the_tablet_says(language: str) -> None:
+    for console_key, tablet_key in SAME_AS_THE_TABLET.items():
+        assert STRINGS[language][console_key] == TABLET[tablet_key][language], console_key
 
 
 def test_catalogue_and_choice() -> None:

@@ -3,7 +3,7 @@ empty data directory: the director switches the set-up page to French, then to I
 the evening up, finds the room console in Italian (the language is remembered for the user)
 with a revoke in the alert feed, and switches it to French. Screenshots go to a temporary
 folder (TENACE_SCREENSHOTS=dir to keep them): setup-fr.png, setup-it.png, console-it.png,
-console-fr.png."""
+console-fr.png, results-it.png (the public results pages follow the same switch)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     shows(driver, "#setup-form h2", "Torneo")
     assert text(driver, "#setup-submit") == "Crea il torneo"
     card = driver.find_element("css selector", ".section-card")
-    assert "Movimento" in card.text and "Board per turno" in card.text
+    assert "Movimento" in card.text and "Smazzate per turno" in card.text
     assert option(driver, "sections[0].movement", "teams") == "Squadre"
     shot(driver, "setup-it.png")
     submit(driver)
@@ -107,7 +107,19 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     assert driver.title == "(1) Tenace arbitre"      # one alert open
     shot(driver, "console-fr.png")
 
+    # The public results pages, in the same language.
+    driver.get(hub.console.url + "results")
+    shows(driver, "#bar h1", "Résultats")
+    wait(driver, lambda d: d.find_elements("css selector", ".ranking th"))
+    assert text(driver, ".ranking th") == "Place"
+    assert text(driver, "#section-A h2").startswith("Section A")
+    switch(driver, "it")
+    shows(driver, ".ranking th", "Posizione")
+    assert "Sezione A" in text(driver, "#section-A h2")
+    shot(driver, "results-it.png")
+    driver.get(hub.console.url)
+    wait(driver, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
+
     switch(driver, "en")
     shows(driver, "#round-start", "Start round 1")
-    assert text(driver, "#detail .close") == "Close"
     assert text(driver, "#feed li .kind") == "Revoke · Law 64"
