@@ -6,6 +6,9 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key) => window.tenaceI18n.t(key);
+  const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers",
+    "seat tablet": "devices.seat_tablet" };   // the hub's names of the devices
+  const kind = (name) => (KINDS[name] ? t(KINDS[name]) : name);
   let data = null;
 
   function yes(value) {
@@ -33,7 +36,7 @@
         const decks = d.decks ? Object.entries(d.decks).map(([s, r]) => s + ": " + r).join(", ") : "";
         rows.push(el("tr", { dataset: { account: d.account } },
           el("td", { text: table.table }),
-          el("td", { text: d.account + (d.seat ? " (" + d.seat + ")" : "") + " · " + d.kind }),
+          el("td", { text: d.account + (d.seat ? " (" + d.seat + ")" : "") + " · " + kind(d.kind) }),
           el("td", {}, yes(d.paired)), el("td", {}, yes(d.online)),
           el("td", { class: "battery" }, battery(d.battery)),
           el("td", { class: "signal" }, signal(d.signal)),

@@ -1,19 +1,16 @@
 // Tenace director console: the room map, the alert feed (with a sound), an alert's detail with
 // the board drawn as a diagram, and the round clock. Live over Server-Sent Events
 // (/api/events), commands posted to /api/director. Plain JS: no framework, nothing loaded
-// from elsewhere. Every text from the hub goes in through textContent, never as HTML.
+// from elsewhere. Every text from the hub goes in through textContent, never as HTML; every
+// text of the page's own is t(key, params) of i18n.js, drawn again when the language changes.
 "use strict";
 
 (function () {
   const SEATS = ["N", "E", "S", "W"];
-  const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
   const SUITS = ["S", "H", "D", "C"];
   const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const RANKS = "AKQJT98765432";
-  const STATUS_TEXT = {
-    waiting: "waiting", bidding: "bidding", playing: "playing", finished: "finished",
-    late: "late", alert: "alert", offline: "offline",
-  };
+  const STATUSES = ["waiting", "bidding", "playing", "finished", "late", "alert", "offline"];
   const VOID_CALLS = new Set(["cancelled", "withdrawn"]);
 
   const state = {
@@ -38,6 +35,13 @@
 
   const hubNow = () => Date.now() / 1000 + state.offset;
   const human = (kind) => (kind || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const t = (key, params) => window.tenaceI18n.t(key, params);
+  const tr = t;   // where a table is called t
+  const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
+  const seatName = (seat) => known("seat." + seat, seat);
+  const statusText = (status) => known("status." + status, status);
+  const kindName = (kind) => known("kind." + kind, human(kind));
+  const alertStatus = (status) => known("alert." + status, status);
 
   function clockTime(t) {
     if (t === null || t === undefined) return "–";
@@ -87,7 +91,7 @@
   function showSound() {
     const on = audio !== null && audio.state === "running";
     const button = $("sound");
-    button.textContent = on ? "Sound on" : "Sound off: click";
+    button.textContent = on ? t("console.sound_on") : t("console.sound_off");
     button.classList.toggle("off", !on);
   }
 
@@ -121,7 +125,8 @@
 
   function setLink(up) {
     const link = $("link");
-    link.textContent = up ? "live" : "reconnecting…";
+    link.textContent = up ? t("console.live") : t("console.reconnecting");
+    link.dataset.up = up ? "yes" : "no";
     link.className = "link " + (up ? "up" : "down");
   }
 
@@ -175,12 +180,12 @@
     const clock = state.clock;
     const box = $("clock");
     if (!clock || !clock.round) {
-      $("clock-round").textContent = "Round –";
-      $("clock-left").textContent = "not started";
+      $("clock-round").textContent = t("console.round_none");
+      $("clock-left").textContent = t("console.not_started");
       box.className = "clock";
       return;
     }
-    $("clock-round").textContent = "Round " + clock.round;
+    $("clock-round").textContent = t("console.round", { round: clock.round });
     if (clock.deadline === null) {
       $("clock-left").textContent = "--:--";
       return;
@@ -188,7 +193,7 @@
     const left = clock.deadline - hubNow();
     const secs = Math.floor(Math.abs(left));
     const text = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
-    $("clock-left").textContent = left >= 0 ? text : "+" + text + " over";
+    $("clock-left").textContent = left >= 0 ? text : t("console.over", { time: text });
     box.className = "clock" + (left < 0 ? " over" : left < 120 ? " low" : "");
   }
 
@@ -201,7 +206,7 @@
   function renderRoundButton() {
     const button = $("round-start");
     if (armed !== null) return;
-    button.textContent = "Start round " + nextRound();
+    button.textContent = t("console.start_round_n", { round: nextRound() });
     button.classList.remove("armed");
   }
 
@@ -209,7 +214,7 @@
     const button = $("round-start");
     if (armed === null) {           // first click arms, the second within 5 s starts
       armed = setTimeout(() => { armed = null; renderRoundButton(); }, 5000);
-      button.textContent = "Confirm: start round " + nextRound();
+      button.textContent = t("console.confirm_round", { round: nextRound() });
       button.classList.add("armed");
       return;
     }
@@ -218,7 +223,9 @@
     const round = nextRound();
     renderRoundButton();
     post({ op: "round_start", round: round }).then((result) => {
-      if (!result.ok) window.alert("Round " + round + " not started: " + result.error);
+      if (!result.ok) {
+        window.alert(t("console.round_refused", { round: round, error: result.error }));
+      }
     });
   }
 
@@ -233,21 +240,24 @@
 
   function renderTile(t) {
     const info = [];
-    if (t.board !== null) info.push("Board " + t.board);
-    info.push("Round " + t.round);
+    if (t.board !== null) info.push(tr("console.board", { board: t.board }));
+    info.push(tr("console.round", { round: t.round }));
     const lines = [el("div", { class: "info" }, info.join(" · "))];
     if (t.pairs.NS !== null || t.pairs.EW !== null) {
-      lines.push(el("div", { class: "info" }, "NS " + (t.pairs.NS ?? "–") + " · EW " +
-        (t.pairs.EW ?? "–")));
+      lines.push(el("div", { class: "info" }, tr("console.pairs",
+        { ns: t.pairs.NS ?? "–", ew: t.pairs.EW ?? "–" })));
     }
     if (t.contract && t.phase === "play") {
-      lines.push(el("div", { class: "info" }, contractText(t.contract) + " " + t.declarer));
+      lines.push(el("div", { class: "info" }, contractText(t.contract) + " " +
+        known("letter." + t.declarer, t.declarer)));
     }
     if (t.boards.length) {
-      lines.push(el("div", { class: "info" }, t.done + "/" + t.boards.length + " boards"));
+      lines.push(el("div", { class: "info" }, tr("console.boards_done",
+        { done: t.done, total: t.boards.length })));
     }
     if (t.devices.offline.length) {
-      lines.push(el("div", { class: "info" }, "offline: " + t.devices.offline.join(", ")));
+      lines.push(el("div", { class: "info" }, tr("console.offline",
+        { devices: t.devices.offline.join(", ") })));
     }
     const tile = el("div", {
       class: "tile s-" + t.status + (state.table === t.id ? " selected" : ""),
@@ -257,8 +267,9 @@
       onkeydown: (ev) => { if (ev.key === "Enter") selectTable(t.id); },
     },
     el("div", { class: "name" }, t.id,
-      t.alerts ? el("span", { class: "badge", title: "alerts open" }, String(t.alerts)) : null),
-    el("div", { class: "state" }, STATUS_TEXT[t.status] || t.status),
+      t.alerts ? el("span", { class: "badge", title: tr("console.alerts_open") },
+        String(t.alerts)) : null),
+    el("div", { class: "state" }, statusText(t.status)),
     lines);
     const old = state.tiles.get(t.id);
     if (old && old.parentNode) old.replaceWith(tile);
@@ -269,8 +280,8 @@
   function renderSummary() {
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
-    $("map-summary").textContent = Object.keys(STATUS_TEXT)
-      .filter((s) => counts[s]).map((s) => counts[s] + " " + STATUS_TEXT[s]).join(" · ");
+    $("map-summary").textContent = STATUSES
+      .filter((s) => counts[s]).map((s) => counts[s] + " " + statusText(s)).join(" · ");
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
@@ -278,18 +289,20 @@
     const c = status.counters || {};
     const refused = Object.entries(c.refused || {}).map(([code, n]) => code + " " + n);
     const parts = [
-      "events " + (c.accepted || 0), "duplicates " + (c.duplicates || 0),
-      "refused " + (refused.length ? refused.join(", ") : "0"), "gaps " + (c.gaps || 0),
-      "queue " + (c.queue || 0), "devices online " + (c.devices || 0)];
-    if (status.chain_broken) parts.push("LOG CHAIN BROKEN at " + status.chain_broken);
-    if (status.set_aside) parts.push("LOG RECORDS SET ASIDE: " + status.set_aside.join(", "));
-    if (status.log_behind) parts.push("LOG LOST " + status.log_behind + " RECORDS");
-    $("hub-counters").textContent = "Hub: " + parts.join(" · ");
+      t("hub.events", { n: c.accepted || 0 }), t("hub.duplicates", { n: c.duplicates || 0 }),
+      t("hub.refused", { n: refused.length ? refused.join(", ") : "0" }),
+      t("hub.gaps", { n: c.gaps || 0 }), t("hub.queue", { n: c.queue || 0 }),
+      t("hub.devices", { n: c.devices || 0 })];
+    if (status.chain_broken) parts.push(t("hub.chain_broken", { at: status.chain_broken }));
+    if (status.set_aside) parts.push(t("hub.set_aside", { records: status.set_aside.join(", ") }));
+    if (status.log_behind) parts.push(t("hub.log_lost", { n: status.log_behind }));
+    $("hub-counters").textContent = t("hub.line", { parts: parts.join(" · ") });
+    state.hub = status;
   }
 
   function renderLegend() {
-    $("legend").replaceChildren(...Object.keys(STATUS_TEXT).map(
-      (s) => el("span", { class: "s-" + s }, STATUS_TEXT[s])));
+    $("legend").replaceChildren(...STATUSES.map(
+      (s) => el("span", { class: "s-" + s }, statusText(s))));
   }
 
   function selectTable(id) {
@@ -312,34 +325,37 @@
     const message = el("div", { class: "message" });
     fill(panel,
       el("div", { class: "detail-head" },
-        el("h2", {}, "Table " + t.id, el("span", { class: "dim" }, STATUS_TEXT[t.status])),
+        el("h2", {}, tr("console.table", { table: t.id }),
+          el("span", { class: "dim" }, statusText(t.status))),
         el("button", { class: "button quiet close", type: "button", onclick: closeDetail },
-          "Close")),
+          tr("console.close"))),
       el("p", { class: "detail-text" },
-        (t.board !== null ? "Board " + t.board + " · " : "") + "Round " + t.round +
-        " · NS " + (t.pairs.NS ?? "–") + " · EW " + (t.pairs.EW ?? "–") + " · " +
-        t.done + "/" + t.boards.length + " boards finished · " + t.devices.online +
-        " device(s) online"),
+        (t.board !== null ? tr("console.board", { board: t.board }) + " · " : "") +
+        tr("console.round", { round: t.round }) + " · " +
+        tr("console.pairs", { ns: t.pairs.NS ?? "–", ew: t.pairs.EW ?? "–" }) + " · " +
+        tr("console.table_line", { done: t.done, total: t.boards.length,
+          online: t.devices.online })),
       el("div", { class: "actions" },
-        el("span", {}, "Mode: " + (t.strict ? "strict (illegal calls and cards refused)" :
-          "bidding box (everything recorded, irregularities alerted)")),
+        el("span", {}, tr("console.mode", { mode: t.strict ? tr("console.mode_strict") :
+          tr("console.mode_box") })),
         el("span", {}),
         el("button", {
           class: "button", type: "button", id: "table-mode",
           onclick: () => command({ op: "table_mode", table: t.id, strict: !t.strict }, message),
-        }, t.strict ? "Switch to bidding box" : "Switch to strict")),
+        }, t.strict ? tr("console.to_box") : tr("console.to_strict"))),
       tempoLink(t.id, t.board, null),
       el("div", { class: "actions" },
-        el("span", {}, "Card readers: " + (Object.keys(t.readers || {}).length === 0 ?
-          "no error" : Object.entries(t.readers).map(([seat, counts]) => seat + " " +
-            Object.entries(counts).map(([k, n]) => k + " " + n).join(", ")).join(" · ")) +
-          (t.tapping_only ? " (tapping only: reader cards not played)" : "")),
+        el("span", {}, tr("console.readers", { errors: Object.keys(t.readers || {}).length === 0
+          ? tr("console.no_error") : Object.entries(t.readers).map(([seat, counts]) =>
+            known("letter." + seat, seat) + " " + Object.entries(counts).map(([k, n]) =>
+              known("reader." + k, k) + " " + n).join(", ")).join(" · ") }) +
+          (t.tapping_only ? tr("console.tapping_note") : "")),
         el("span", {}),
         el("button", {
           class: "button", type: "button", id: "tapping-only",
           onclick: () => command({ op: "table_mode", table: t.id,
                                    tapping_only: !t.tapping_only }, message),
-        }, t.tapping_only ? "Use the card readers" : "Tapping only")),
+        }, t.tapping_only ? tr("console.use_readers") : tr("console.tapping_only"))),
       message,
       rulingForm(t.id, t.board, null));
     panel.hidden = false;
@@ -353,21 +369,30 @@
     const shown = [...open, ...all.filter((a) => a.status === "resolved")]
       .filter((a) => state.table === null || a.table === state.table);
     feed.replaceChildren(...shown.map(feedItem));
-    if (!shown.length) feed.append(el("li", { class: "empty" }, "No alert."));
-    $("feed-count").textContent = open.length + " open" +
-      (state.table !== null ? " · table " + state.table : "");
+    if (!shown.length) feed.append(el("li", { class: "empty" }, t("console.no_alert")));
+    $("feed-count").textContent = t("console.open", { n: open.length }) +
+      (state.table !== null ? " · " + t("console.feed_table", { table: state.table }) : "");
     $("feed-all").hidden = state.table === null;
-    document.title = (open.length ? "(" + open.length + ") " : "") + "Tenace director";
+    document.title = (open.length ? "(" + open.length + ") " : "") + t("console.title");
+  }
+
+  function whereOf(a) {
+    const where = [t("console.table", { table: a.table })];
+    if (a.board !== null) where.push(t("console.at_board", { board: a.board }));
+    if (a.round !== null) where.push(t("console.at_round", { round: a.round }));
+    if (a.seats.length) where.push(a.seats.map(seatName).join(", "));
+    return where;
   }
 
   function feedItem(a) {
-    const where = ["Table " + a.table];
-    if (a.board !== null) where.push("board " + a.board);
-    if (a.round !== null) where.push("round " + a.round);
-    if (a.seats.length) where.push(a.seats.map((s) => SEAT_NAMES[s] || s).join(", "));
-    const times = ["detected " + clockTime(a.detected)];
-    if (a.occurred !== null) times.unshift("occurred " + clockTime(a.occurred));
-    if (a.acknowledged_at !== null) times.push("acknowledged " + clockTime(a.acknowledged_at));
+    const where = whereOf(a);
+    const times = [t("console.detected", { time: clockTime(a.detected) })];
+    if (a.occurred !== null) {
+      times.unshift(t("console.occurred", { time: clockTime(a.occurred) }));
+    }
+    if (a.acknowledged_at !== null) {
+      times.push(t("console.acknowledged", { time: clockTime(a.acknowledged_at) }));
+    }
     const item = el("li", {
       class: a.status + (state.selected === a.id ? " selected" : "") +
         (state.fresh.has(a.id) ? " fresh" : ""),
@@ -376,9 +401,9 @@
       onkeydown: (ev) => { if (ev.key === "Enter") selectAlert(a.id); },
     },
     el("div", { class: "top" },
-      el("span", { class: "kind" }, human(a.kind),
-        a.law ? el("span", { class: "dim" }, " · Law " + a.law) : null),
-      el("span", { class: "chip " + a.status }, a.status)),
+      el("span", { class: "kind" }, kindName(a.kind),
+        a.law ? el("span", { class: "dim" }, " · " + t("console.law", { law: a.law })) : null),
+      el("span", { class: "chip " + a.status }, alertStatus(a.status))),
     el("div", { class: "where" }, where.join(" · ")),
     el("div", { class: "times" }, times.join(" · ")));
     return item;
@@ -429,53 +454,56 @@
     const panel = $("detail");
     const message = el("div", { class: "message", id: "action-message" });
     const ruleText = el("textarea", { id: "rule-text", rows: "2",
-      placeholder: "Ruling (law, rectification, adjusted score…)" });
+      placeholder: t("console.ruling_placeholder") });
     const resolveText = el("textarea", { id: "resolve-text", rows: "1",
-      placeholder: "Note (optional)" });
+      placeholder: t("console.note_placeholder") });
     const closed = a.status === "resolved";
-    const where = ["Table " + a.table];
-    if (a.board !== null) where.push("board " + a.board);
-    if (a.round !== null) where.push("round " + a.round);
-    if (a.seats.length) where.push(a.seats.map((s) => SEAT_NAMES[s] || s).join(", "));
-    if (a.call !== null) where.push("call " + a.call);
-    if (a.trick !== null) where.push("trick " + a.trick);
+    const where = whereOf(a);
+    if (a.call !== null) where.push(t("console.at_call", { call: a.call }));
+    if (a.trick !== null) where.push(t("console.at_trick", { trick: a.trick }));
+    const explain = known("explain." + a.kind, null);
 
     fill(panel,
       el("div", { class: "detail-head" },
-        el("h2", {}, human(a.kind), el("span", { class: "law" }, a.law ? "Law " + a.law : ""),
-          el("span", { class: "chip " + a.status, id: "detail-status" }, a.status)),
+        el("h2", {}, kindName(a.kind),
+          el("span", { class: "law" }, a.law ? t("console.law", { law: a.law }) : ""),
+          el("span", { class: "chip " + a.status, id: "detail-status" }, alertStatus(a.status))),
         el("button", { class: "button quiet close", type: "button", onclick: closeDetail },
-          "Close")),
+          t("console.close"))),
       el("div", { class: "where" }, where.join(" · ")),
+      explain ? el("p", { class: "detail-explain dim", id: "detail-explain" }, explain) : null,
       el("p", { class: "detail-text" }, a.detail),
       el("div", { class: "detail-grid" },
-        el("div", {}, el("h3", {}, "Board"), diagram(ev, a)),
-        el("div", {}, el("h3", {}, "Auction"), contractLine(ev), auctionTable(ev, a)),
-        el("div", {}, el("h3", {}, "Play"), playTable(ev, a))),
-      el("h3", { style: null }, "What the Laws give the director"),
+        el("div", {}, el("h3", {}, t("console.h_board")), diagram(ev, a)),
+        el("div", {}, el("h3", {}, t("console.h_auction")), contractLine(ev),
+          auctionTable(ev, a)),
+        el("div", {}, el("h3", {}, t("console.h_play")), playTable(ev, a))),
+      el("h3", { style: null }, t("console.h_options")),
       optionsList(a.options || []),
       factsLine(a.facts || {}),
       el("div", { class: "stamp" }, stamps(a)),
       tempoLink(a.table, a.board, a.id),
-      a.ruling ? el("div", { class: "stamp" }, "Ruling: " + a.ruling.text) : null,
+      a.ruling ? el("div", { class: "stamp" }, t("console.ruling_is", { text: a.ruling.text }))
+        : null,
       el("div", { class: "actions" },
         el("button", {
           class: "button primary", type: "button", id: "do-acknowledge",
           disabled: a.status !== "open",
           onclick: () => command({ op: "acknowledge", id: a.id }, message),
-        }, "Acknowledge"),
+        }, t("console.acknowledge")),
         el("span", { class: "dim" }, a.acknowledged_at !== null
-          ? "attention drawn " + clockTime(a.acknowledged_at) : "records the time you saw it"),
+          ? t("console.attention", { time: clockTime(a.acknowledged_at) })
+          : t("console.records_time")),
         el("span", {}),
-        el("span", {}, "Ruling"), ruleText,
+        el("span", {}, t("console.ruling")), ruleText,
         el("button", {
           class: "button", type: "button", id: "do-rule", disabled: closed,
           onclick: () => {
-            if (!ruleText.value.trim()) { say(message, "Write the ruling first.", true); return; }
+            if (!ruleText.value.trim()) { say(message, t("console.write_first"), true); return; }
             command({ op: "rule", id: a.id, text: ruleText.value }, message);
           },
-        }, "Rule"),
-        el("span", {}, "Close"), resolveText,
+        }, t("console.rule")),
+        el("span", {}, t("console.close")), resolveText,
         el("button", {
           class: "button danger", type: "button", id: "do-resolve", disabled: closed,
           onclick: () => {
@@ -483,7 +511,7 @@
             if (resolveText.value.trim()) cmd.text = resolveText.value;
             command(cmd, message);
           },
-        }, "Resolve")),
+        }, t("console.resolve"))),
       message,
       rulingForm(a.table, a.board, a.id));
     panel.hidden = false;
@@ -491,20 +519,22 @@
 
   function stamps(a) {
     const out = [];
-    if (a.occurred !== null) out.push("occurred " + clockTime(a.occurred));
-    out.push("detected " + clockTime(a.detected));
-    if (a.acknowledged_at !== null) out.push("acknowledged " + clockTime(a.acknowledged_at));
-    if (a.ruled_at !== null) out.push("ruled " + clockTime(a.ruled_at));
-    if (a.resolved_at !== null) out.push("resolved " + clockTime(a.resolved_at));
-    out.push("version " + a.version);
+    const at = (key, time) => out.push(t(key, { time: clockTime(time) }));
+    if (a.occurred !== null) at("console.occurred", a.occurred);
+    at("console.detected", a.detected);
+    if (a.acknowledged_at !== null) at("console.acknowledged", a.acknowledged_at);
+    if (a.ruled_at !== null) at("console.ruled", a.ruled_at);
+    if (a.resolved_at !== null) at("console.resolved", a.resolved_at);
+    out.push(t("console.version", { version: a.version }));
     return out.join(" · ");
   }
 
   function optionsList(options) {
-    if (!options.length) return el("p", { class: "empty" }, "No rectification listed.");
+    if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
       el("span", { class: "law" }, o.law), o.text,
-      o.chooser ? el("span", { class: "dim" }, " (" + o.chooser + ")") : null)));
+      o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
+        ")") : null)));
   }
 
   function factsLine(facts) {
@@ -561,12 +591,12 @@
 
   function diagram(ev, a) {
     let hands = parseDeal(ev.deal);
-    let source = "hand record";
+    let source = t("console.hand_record");
     if (!hands && ev.hands_read && Object.keys(ev.hands_read).length) {
       hands = handsRead(ev.hands_read);
-      source = "cards read";
+      source = t("console.cards_read");
     }
-    if (ev.board === undefined) return el("p", { class: "empty" }, "No board in play.");
+    if (ev.board === undefined) return el("p", { class: "empty" }, t("console.no_board"));
     const played = new Set((ev.play || []).map((p) => p[1]));
     const seats = new Set(a.seats || []);
     const box = el("div", { class: "diagram", id: "diagram" });
@@ -574,9 +604,9 @@
       const hand = hands ? hands[seat] : null;
       const node = el("div", { class: "hand " + seat + (seats.has(seat) ? " highlight" : ""),
         dataset: { seat: seat } },
-      el("div", { class: "seat" }, SEAT_NAMES[seat] + pairOf(ev, seat)));
+      el("div", { class: "seat" }, seatName(seat) + pairOf(ev, seat)));
       if (!hand) {
-        node.append(el("div", { class: "empty" }, "not known"));
+        node.append(el("div", { class: "empty" }, t("console.not_known")));
       } else {
         for (const s of SUITS) {
           const ranks = [...(hand[s] || "")];
@@ -586,15 +616,17 @@
               class: played.has(s + r) ? "played" : null }, rankText(r))) : "–"));
         }
         if (hand.other && hand.other.length) {
-          node.append(el("div", { class: "line alerted" }, "read: " + hand.other.join(" ")));
+          node.append(el("div", { class: "line alerted" },
+            t("console.read", { cards: hand.other.join(" ") })));
         }
       }
       box.append(node);
     }
     box.append(el("div", { class: "centre" },
-      el("strong", {}, "Board " + ev.board),
-      el("span", {}, "Dealer " + (SEAT_NAMES[ev.dealer] || "–")),
-      el("span", {}, "Vul " + (ev.vulnerability || "–")),
+      el("strong", {}, t("console.board", { board: ev.board })),
+      el("span", {}, t("console.dealer", { seat: ev.dealer ? seatName(ev.dealer) : "–" })),
+      el("span", {}, t("console.vul", { vul: ev.vulnerability
+        ? known("vul." + ev.vulnerability, ev.vulnerability) : "–" })),
       el("span", { class: "dim" }, source)));
     return box;
   }
@@ -602,13 +634,13 @@
   function pairOf(ev, seat) {
     const pairs = ev.pairs || {};
     const pair = seat === "N" || seat === "S" ? pairs.NS : pairs.EW;
-    return pair === null || pair === undefined ? "" : " · pair " + pair;
+    return pair === null || pair === undefined ? "" : " · " + t("console.pair", { pair: pair });
   }
 
   function contractText(contract) {
     const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract || "");
     if (!m) return contract || "";
-    return m[1] + (m[2] === "NT" ? "NT" : SYMBOLS[m[2]]) + m[3];
+    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
   }
 
   function declarerOf(auction) {
@@ -626,17 +658,17 @@
     if (ev.board === undefined) return null;
     if (ev.contract) {
       const declarer = declarerOf(ev.auction);
-      return el("div", { class: "contract", id: "contract" }, "Contract ",
+      return el("div", { class: "contract", id: "contract" }, t("console.contract") + " ",
         el("strong", {}, contractText(ev.contract)),
-        declarer ? " by " + SEAT_NAMES[declarer] : "");
+        declarer ? " " + t("console.by", { seat: seatName(declarer) }) : "");
     }
     return el("div", { class: "contract dim", id: "contract" },
-      ev.phase === "over" ? "Passed out" : "Auction in progress");
+      ev.phase === "over" ? t("console.passed_out") : t("console.auction_running"));
   }
 
   function auctionTable(ev, a) {
     const auction = ev.auction || [];
-    if (!auction.length) return el("p", { class: "empty" }, "No call yet.");
+    if (!auction.length) return el("p", { class: "empty" }, t("console.no_call"));
     const start = SEATS.indexOf(ev.dealer) >= 0 ? SEATS.indexOf(ev.dealer) : 0;
     const order = [0, 1, 2, 3].map((i) => SEATS[(start + i) % 4]);
     const rows = [];
@@ -650,17 +682,17 @@
       const cell = el("td", {
         class: [VOID_CALLS.has(entry[4]) ? "void" : "", a.call === i + 1 ? "mark" : ""]
           .join(" ").trim() || null,
-        title: entry[4] + (entry[3] ? ", alerted" : ""),
+        title: entry[4] + (entry[3] ? ", " + t("console.alerted") : ""),
         dataset: { index: String(i + 1) },
-      }, bid ? [bid[1], bid[2] === "NT" ? "NT" : el("span", { class: "sym-" + bid[2] },
-        SYMBOLS[bid[2]])] : call, entry[3] ? el("span", { class: "alerted" }, "!") : null);
+      }, bid ? [bid[1], bid[2] === "NT" ? known("strain.NT", "NT") : el("span",
+        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call), entry[3] ? el("span", { class: "alerted" }, "!") : null);
       row[col] = cell;
       next = col + 1;
       if (next === 4) { rows.push(row); row = [null, null, null, null]; next = 0; }
     });
     if (row.some((c) => c !== null)) rows.push(row);
     return el("table", { class: "auction", id: "auction" },
-      el("thead", {}, el("tr", {}, order.map((s) => el("th", {}, SEAT_NAMES[s])))),
+      el("thead", {}, el("tr", {}, order.map((s) => el("th", {}, seatName(s))))),
       el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => c || el("td", {}))))));
   }
 
@@ -679,7 +711,7 @@
 
   function playTable(ev, a) {
     const play = ev.play || [];
-    if (!play.length) return el("p", { class: "empty" }, "No card played yet.");
+    if (!play.length) return el("p", { class: "empty" }, t("console.no_card"));
     const m = /^[1-7](NT|[SHDC])/.exec(ev.contract || "");
     const trump = m && m[1] !== "NT" ? m[1] : null;
     const rows = [];
@@ -690,7 +722,7 @@
       const cells = {};
       for (const c of cards) {
         const td = el("td", { class: c === win ? "win" : null,
-          title: c === cards[0] ? "lead" : null },
+          title: c === cards[0] ? t("console.lead") : null },
         c === cards[0] ? "\u25B8" : "", cardNode(c[1]));
         if (cells[c[0]]) cells[c[0]].append(" ", ...td.childNodes);
         else cells[c[0]] = td;
@@ -699,11 +731,11 @@
         dataset: { trick: String(number) } },
       el("td", { class: "dim" }, String(number)),
       SEATS.map((s) => cells[s] || el("td", {})),
-      el("td", { class: "dim" }, win ? win[0] : "")));
+      el("td", { class: "dim" }, win ? known("letter." + win[0], win[0]) : "")));
     }
     return el("table", { class: "play", id: "play" },
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), SEATS.map((s) => el("th", {}, s)),
-        el("th", {}, "won"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "#"),
+        SEATS.map((s) => el("th", {}, known("letter." + s, s))), el("th", {}, t("console.won")))),
       el("tbody", {}, rows));
   }
 
@@ -750,9 +782,9 @@
         const cmd = { op: "public_results" };
         for (const [name, b] of Object.entries(boxes)) cmd[name] = b.checked;
         if (hideLast) cmd.hide_last_rounds = hideLast;
-        say($("public-message"), "sending…", false);
-        post(cmd).then((result) => say($("public-message"), result.ok ? "saved" :
-          (result.error || "refused"), !result.ok));
+        say($("public-message"), t("console.sending"), false);
+        post(cmd).then((result) => say($("public-message"), result.ok ? t("console.saved") :
+          (result.error || t("console.refused")), !result.ok));
       });
     }
   }
@@ -776,7 +808,7 @@
     const href = "/tempo?table=" + encodeURIComponent(table) + "&board=" + board +
       (alertId ? "&alert=" + encodeURIComponent(alertId) : "");
     return el("div", { class: "actions" }, el("a", { class: "button quiet", href: href,
-      target: "_blank", id: "tempo-link" }, "Tempo timeline of board " + board));
+      target: "_blank", id: "tempo-link" }, t("console.timeline", { board: board })));
   }
 
   function rulingForm(table, board, alertId) {   // hub/static/ruling.js: score rulings
@@ -790,16 +822,30 @@
   }
 
   function command(cmd, message) {
-    say(message, "sending…", false);
+    say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
       if (result.ok) {
-        say(message, "done", false);
+        say(message, t("console.done"), false);
         refreshDetail();
       } else {
-        say(message, result.error || "refused", true);
+        say(message, result.error || t("console.refused"), true);
       }
       return result;
     });
+  }
+
+  function redraw() {             // the language changed: every text of the page again
+    renderLegend();
+    showSound();
+    renderClock();
+    renderRoundButton();
+    if (source !== null) setLink(source.readyState === EventSource.OPEN);
+    if (state.hub) renderHub(state.hub);
+    if (state.known === null) return;     // the room not there yet: drawn when it comes
+    renderMap();
+    renderFeed();
+    if (state.detail !== null && state.selected !== null) renderDetail(state.detail);
+    else if (state.table !== null) renderTablePanel();
   }
 
   // Start ---------------------------------------------------------------------------------
@@ -817,6 +863,7 @@
     document.addEventListener("keydown", unlockSound, { once: true });
     $("logout").addEventListener("click", logout);
     setInterval(renderClock, 250);
-    start().then(connect, toLogin);
+    document.addEventListener("tenace-language", redraw);
+    window.tenaceI18n.ready.then(() => { redraw(); return start(); }).then(connect, toLogin);
   });
 }());

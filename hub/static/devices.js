@@ -1,12 +1,17 @@
 // Tenace director console: the Devices page. Lists the event's device accounts (GET
 // /api/devices), draws a pairing code with its QR code (POST /api/devices/pair) and revokes
 // an account (POST /api/devices/revoke), each with the session's CSRF token. Texts go in
-// through textContent; the QR code is the hub's own SVG (segno), parsed as SVG, not HTML.
+// through textContent (the page's own are t(key, params) of i18n.js, the table drawn again
+// when the language changes); the QR code is the hub's own SVG (segno), parsed as SVG.
 "use strict";
 
 (function () {
   const { $, el } = window.tenaceDom;
   const session = { user: null, role: null, csrf: "" };
+  const t = (key, params) => window.tenaceI18n.t(key, params);
+  const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
+  const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers",
+    "seat tablet": "devices.seat_tablet" };   // the hub's names of the devices
 
   function say(text, error) {
     $("devices-message").textContent = text;
@@ -41,10 +46,10 @@
   }
 
   function pair(account) {
-    say("drawing a code for " + account + "…", false);
+    say(t("devices.drawing", { account: account }), false);
     post("/api/devices/pair", account).then((result) => {
-      if (!result.ok) { say(result.error || "refused", true); return; }
-      say("code for " + account + ": give it to the device", false);
+      if (!result.ok) { say(result.error || t("devices.refused"), true); return; }
+      say(t("devices.code_for", { account: account }), false);
       showCode(result);
       load();
     });
@@ -53,31 +58,35 @@
   function revoke(account, button) {
     if (button.dataset.armed !== "yes") {      // two clicks: a revocation cuts a device off
       button.dataset.armed = "yes";
-      button.textContent = "Confirm revoke";
+      button.textContent = t("devices.confirm_revoke");
       button.classList.add("armed");
       return;
     }
-    say("revoking " + account + "…", false);
+    say(t("devices.revoking", { account: account }), false);
     post("/api/devices/revoke", account).then((result) => {
-      say(result.ok ? account + " revoked" : (result.error || "refused"), !result.ok);
+      say(result.ok ? t("devices.revoked", { account: account })
+        : (result.error || t("devices.refused")), !result.ok);
       load();
     });
   }
 
   function row(d) {
     const revokeButton = el("button", { type: "button", class: "button small danger",
-      text: "Revoke", disabled: !d.paired, dataset: { account: d.account, job: "revoke" } });
+      text: t("devices.revoke"), disabled: !d.paired,
+      dataset: { account: d.account, job: "revoke" } });
     revokeButton.addEventListener("click", () => revoke(d.account, revokeButton));
     return el("tr", { dataset: { account: d.account } },
       el("td", { text: d.table }),
-      el("td", { text: d.kind + (d.seat ? " " + d.seat : "") }),
+      el("td", { text: (KINDS[d.kind] ? known(KINDS[d.kind], d.kind) : d.kind) +
+        (d.seat ? " " + known("letter." + d.seat, d.seat) : "") }),
       el("td", { text: d.account, class: "mono" }),
-      el("td", { text: d.paired ? "yes" : "no" }),
+      el("td", { text: d.paired ? t("check.yes") : t("check.no") }),
       el("td", { class: d.online === null ? "dim" : (d.online ? "online" : "offline"),
-        text: d.online === null ? "never seen" : (d.online ? "online" : "offline") }),
-      el("td", { text: d.code_expires ? "until " + time(d.code_expires) : "" }),
+        text: d.online === null ? t("devices.never") :
+          (d.online ? t("devices.online") : t("devices.offline")) }),
+      el("td", { text: d.code_expires ? t("devices.until", { time: time(d.code_expires) }) : "" }),
       el("td", {},
-        el("button", { type: "button", class: "button small primary", text: "Pair",
+        el("button", { type: "button", class: "button small primary", text: t("devices.pair"),
           dataset: { account: d.account, job: "pair" }, onclick: () => pair(d.account) }),
         " ", revokeButton));
   }
@@ -87,16 +96,17 @@
       if (r.status === 401) location.replace("/login?next=/devices");
       return r.json();
     }).then((data) => {
-      if (!data.devices) { say(data.error || "no devices", true); return; }
+      if (!data.devices) { say(data.error || t("devices.none"), true); return; }
       $("devices").tBodies[0].replaceChildren(...data.devices.map(row));
       const online = data.devices.filter((d) => d.online).length;
-      $("devices-summary").textContent = data.devices.length + " accounts, " + online +
-        " online" + (data.tls ? " · TLS" : "");
+      $("devices-summary").textContent = t("devices.summary",
+        { accounts: data.devices.length, online: online }) + (data.tls ? " · TLS" : "");
       document.body.dataset.loaded = "yes";
     });
   }
 
-  fetch("/api/session", { cache: "no-store" }).then((r) => {
+  document.addEventListener("tenace-language", () => load());
+  window.tenaceI18n.ready.then(() => fetch("/api/session", { cache: "no-store" })).then((r) => {
     if (!r.ok) throw new Error("no session");
     return r.json();
   }).then((s) => {

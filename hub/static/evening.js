@@ -26,7 +26,7 @@
       return r.json();
     }).then((result) => {
       if (result.ok) say(t("evening.done") + " " + body.op);
-      else say(result.error || "refused", true);
+      else say(result.error || t("console.refused"), true);
       return refresh().then(() => result);
     }).catch((err) => say(String(err), true));
   }

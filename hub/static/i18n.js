@@ -1,14 +1,24 @@
 // The console's languages (hub/console_i18n.py): GET /api/i18n gives the user's language
 // and its words; every element with data-i18n="key" gets its text (textContent), with
-// data-i18n-title its tooltip. A <select id="lang"> becomes the language switch: POST
-// /api/i18n remembers the choice for the user and in the browser. window.tenaceI18n.t(key)
-// gives a word to the page's own script; tenaceI18n.ready is a promise of the catalogue.
+// data-i18n-title its tooltip, with data-i18n-placeholder its placeholder. A <select
+// id="lang"> becomes the language switch: POST /api/i18n remembers the choice for the user
+// and in the browser. window.tenaceI18n.t(key, params) gives a text to the page's own
+// script, its {name} fields filled from params (the key itself while the catalogue is not
+// there); tenaceI18n.ready is a promise of the catalogue, and the event "tenace-language" on
+// document tells a page to draw its own texts again.
 "use strict";
 
 (function () {
   let strings = {};
   let resolve;
   const ready = new Promise((r) => { resolve = r; });
+
+  function t(key, params) {
+    const text = strings[key] || key;
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, name) =>
+      (params[name] === undefined || params[name] === null ? whole : String(params[name])));
+  }
 
   function apply() {
     for (const node of document.querySelectorAll("[data-i18n]")) {
@@ -18,6 +28,10 @@
     for (const node of document.querySelectorAll("[data-i18n-title]")) {
       const text = strings[node.dataset.i18nTitle];
       if (text) node.title = text;
+    }
+    for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
+      const text = strings[node.dataset.i18nPlaceholder];
+      if (text) node.placeholder = text;
     }
     document.dispatchEvent(new CustomEvent("tenace-language"));
   }
@@ -58,7 +72,7 @@
   });
 
   window.tenaceI18n = Object.freeze({
-    t: (key) => strings[key] || key,
+    t: t,
     ready: ready,
     choose: choose,
   });

@@ -1,10 +1,12 @@
 // Tenace director console: the login page. Posts the name and the password as JSON to
 // /api/login (the hub sets an HttpOnly session cookie), then goes to the page asked for.
-// Says so when the hub has no director's account yet, with the command that makes one.
+// Says so when the hub has no director's account yet, with the command that makes one. Its
+// texts: t(key) of i18n.js (the browser's language or the cookie's).
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  const t = (key) => window.tenaceI18n.t(key);
 
   function next() {
     const wanted = new URLSearchParams(location.search).get("next") || "/";
@@ -24,13 +26,13 @@
       }
       $("no-director").hidden = s.director_account;
       $("create-command").textContent = s.create;
-    }).catch(() => say("the hub does not answer", true));
+    }).catch(() => say(t("login.no_answer"), true));
   }
 
   function submit(ev) {
     ev.preventDefault();
     $("login-submit").disabled = true;
-    say("checking…", false);
+    say(t("login.checking"), false);
     fetch("/api/login", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name: $("login-name").value, password: $("login-password").value }),
@@ -40,7 +42,7 @@
         return;
       }
       $("login-password").value = "";
-      say(result.error || "refused", true);
+      say(result.error || t("console.refused"), true);
     }).catch((err) => say(String(err), true))
       .finally(() => { $("login-submit").disabled = false; });
   }

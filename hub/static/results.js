@@ -2,12 +2,12 @@
 // par, traveller and a plot of its scores (/results/board/N), a pair's score card
 // (/results/pair/SECTION/N). The data comes from /api/results... (hub/results_pages.py) and is
 // fetched again every few seconds while the session runs. Plain JS, nothing loaded from
-// elsewhere; every text from the hub goes in through textContent, never as HTML.
+// elsewhere; every text from the hub goes in through textContent, never as HTML, the page's
+// own through t(key, params) of i18n.js (the language of the cookie, the switch in the bar).
 "use strict";
 
 (function () {
   const SEATS = ["N", "E", "S", "W"];
-  const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
   const SUITS = ["S", "H", "D", "C"];
   const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const STRAINS = ["NT", "S", "H", "D", "C"];
@@ -15,6 +15,12 @@
   const SVG = "http://www.w3.org/2000/svg";
 
   const { $, el } = window.tenaceDom;
+  const t = (key, params) => window.tenaceI18n.t(key, params);
+  const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
+  const seatName = (seat) => known("seat." + seat, seat || "–");
+  const letter = (seat) => (seat ? known("letter." + seat, seat) : "");
+  const vul = (v) => known("vul." + v, v);
+  const side = (d) => known("side." + d, d);
 
   function svg(tag, attrs, text) {
     const node = document.createElementNS(SVG, tag);
@@ -26,16 +32,18 @@
   const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
   const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
   const ranks = (text) => (text || "").replace(/T/g, "10");
-  const unit = (method) => (method === "mp" ? "MP" : method === "total" ? "points" : "IMPs");
-  const methodName = (method) => ({ mp: "matchpoints", imp: "IMPs", butler: "Butler IMPs",
-    crossimp: "cross-IMPs", total: "total points" })[method] || method;
+  const unit = (method) => (method === "mp" ? t("results.mp") : method === "total"
+    ? t("results.points") : t("results.imps"));
+  const methodName = (method) => ({ mp: t("scoring.matchpoints"), imp: t("results.imps"),
+    butler: t("scoring.butler"), crossimp: t("scoring.cross-imps"),
+    total: t("scoring.total") })[method] || method;
 
   function contractText(contract) {
     if (contract === null || contract === undefined) return "–";
-    if (contract === "PASS") return "Pass";
+    if (contract === "PASS") return t("results.pass");
     const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract);
     if (!m) return contract;
-    return m[1] + (m[2] === "NT" ? "NT" : SYMBOLS[m[2]]) + m[3];
+    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
   }
 
   function pairLink(key, pair) {
@@ -43,7 +51,8 @@
     return el("a", { href: "/results/pair/" + encodeURIComponent(key) + "/" + pair }, String(pair));
   }
 
-  const boardLink = (board) => el("a", { href: "/results/board/" + board }, "Board " + board);
+  const boardLink = (board) => el("a", { href: "/results/board/" + board },
+    t("console.board", { board: board }));
 
   // Rankings ------------------------------------------------------------------------------
   function rankingTable(section, direction, entries) {
@@ -52,7 +61,7 @@
       const tied = entries.some((o, j) => j !== i && o.rank === e.rank);
       return el("tr", { dataset: { pair: String(e.pair) } },
         el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
-        el("td", { class: "num" }, section.method === "imp" ? "Team " + e.pair
+        el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
           : pairLink(section.key, e.pair)),
         el("td", {}, e.names.join(" – ")),
         el("td", { class: "num" }, String(e.boards)),
@@ -61,11 +70,14 @@
     });
     const id = "ranking-" + section.key + (direction ? "-" + direction : "");
     return el("div", {},
-      direction ? el("h3", {}, direction === "NS" ? "North-South" : "East-West") : null,
+      direction ? el("h3", {}, direction === "NS" ? t("results.north_south")
+        : t("results.east_west")) : null,
       el("table", { class: "grid ranking", id: id },
-        el("thead", {}, el("tr", {}, el("th", {}, "Rank"),
-          el("th", {}, section.method === "imp" ? "Team" : "Pair"), el("th", {}, "Players"),
-          el("th", {}, "Boards"), el("th", {}, section.units),
+        el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
+          el("th", {}, section.method === "imp" ? t("results.team") : t("evening.pair")),
+          el("th", {}, t("results.players")),
+          el("th", {}, t("cards.boards")), el("th", {}, known("units." + section.units,
+            section.units)),
           percent ? el("th", {}, "%") : null)),
         el("tbody", {}, rows)));
   }
@@ -76,14 +88,15 @@
     const tables = field.map((d) => rankingTable(section, d,
       section.ranking.filter((e) => d === null || e.direction === d)));
     return el("section", { class: "section", id: "section-" + section.key },
-      el("h2", {}, "Section " + section.section,
-        el("span", { class: "dim" }, " · " + methodName(section.method) +
-          " · " + section.field)),
+      el("h2", {}, t("results.section", { section: section.section }),
+        el("span", { class: "dim" }, " · " + methodName(section.method) + " · " +
+          known("field." + section.field, section.field))),
       el("div", { class: "fields" }, tables),
-      section.penalties.length ? el("p", { class: "dim" }, "Procedural penalties (Law 90): " +
-        section.penalties.map((p) => "pair " + p.pair + " −" + p.amount + " " + p.unit +
-          (p.board !== null ? " (board " + p.board + ")" : "")).join("; ")) : null,
-      el("h3", {}, "Boards"),
+      section.penalties.length ? el("p", { class: "dim" }, t("results.penalties") + " " +
+        section.penalties.map((p) => t("console.pair", { pair: p.pair }) + " −" + p.amount +
+          " " + p.unit + (p.board !== null ? " (" + t("console.at_board", { board: p.board }) +
+          ")" : "")).join("; ")) : null,
+      el("h3", {}, t("cards.boards")),
       el("ul", { class: "boards-list" }, section.boards.map((b) =>
         el("li", {}, boardLink(b.board), el("span", { class: "dim" },
           " " + b.scored + "/" + section.expected)))),
@@ -92,23 +105,23 @@
   }
 
   function renderOverview(data) {
-    document.title = "Results · Tenace";
+    document.title = t("results.title");
     const pub = data.public || {};
     const parts = !data.full && pub.ranking === false
       ? [el("p", { class: "dim", id: "hidden-ranking" },
-        "The rankings are not shown during the session.")]
+        t("results.hidden_ranking"))]
       : data.sections.map(sectionBlock);
     if (!data.full) {       // the public view: say why a board is not there yet
       parts.push(el("p", { class: "dim", id: "public-note" }, pub.boards === false
-        ? "The boards are not shown during the session."
-        : "A board is shown once every table has finished it."));
+        ? t("results.hidden_boards") : t("results.board_when_finished")));
     }
     if (data.rulings.length) {
-      parts.push(el("section", { class: "section" }, el("h2", {}, "Rulings"),
+      parts.push(el("section", { class: "section" }, el("h2", {}, t("results.rulings")),
         el("ol", { class: "rulings", id: "rulings" }, data.rulings.map((r) =>
           el("li", { dataset: { ruling: r.id, status: r.status } },
             r.id + ": " + r.summary + (r.text ? " — " + r.text : ""),
-            el("span", { class: "dim" }, " (" + r.status + ")"))))));
+            el("span", { class: "dim" }, " (" + known("ruling.status." + r.status.replace(" ", "_"), r.status) +
+              ")"))))));
     }
     return parts;
   }
@@ -116,34 +129,36 @@
   // A board -------------------------------------------------------------------------------
   function hand(hands, seat) {
     return el("div", { class: "hand", dataset: { seat: seat } },
-      el("div", { class: "seat" }, SEAT_NAMES[seat]),
+      el("div", { class: "seat" }, seatName(seat)),
       SUITS.map((s) => el("div", { class: "suit-" + s, dataset: { suit: s } },
         SYMBOLS[s] + " " + (ranks(hands[seat][s]) || "–"))));
   }
 
   function diagram(data) {
-    if (!data.hands) return el("p", { class: "dim" }, "No hand record.");
+    if (!data.hands) return el("p", { class: "dim" }, t("results.no_hands"));
     return el("div", { class: "diagram", id: "diagram" },
       SEATS.map((seat) => hand(data.hands, seat)),
-      el("div", { class: "centre" }, el("span", {}, "Dealer " + SEAT_NAMES[data.dealer]),
-        el("span", {}, "Vul " + data.vulnerability)));
+      el("div", { class: "centre" }, el("span", {}, t("console.dealer",
+        { seat: seatName(data.dealer) })),
+        el("span", {}, t("console.vul", { vul: vul(data.vulnerability) }))));
   }
 
   function ddTable(data) {
     if (!data.dd) {
       return el("p", { class: "dim", id: "dd" },
-        data.dd_pending ? "Double-dummy table being solved…" : "No double-dummy table.");
+        data.dd_pending ? t("results.dd_pending") : t("results.no_dd"));
     }
     const tricks = data.dd.tricks;
     return el("div", { id: "dd" },
       el("table", { class: "grid dd" },
         el("thead", {}, el("tr", {}, el("th", {}, ""),
           STRAINS.map((s) => el("th", { class: s === "NT" ? "" : "suit-" + s },
-            s === "NT" ? "NT" : SYMBOLS[s])))),
+            s === "NT" ? known("strain.NT", "NT") : SYMBOLS[s])))),
         el("tbody", {}, ["N", "S", "E", "W"].map((seat) => el("tr", { dataset: { seat: seat } },
-          el("th", {}, SEAT_NAMES[seat]),
+          el("th", {}, seatName(seat)),
           STRAINS.map((s) => el("td", { class: "num" }, String(tricks[seat][s]))))))),
-      el("p", { id: "par" }, "Par: " + (data.dd.par || "–") + " (NS " + data.dd.par_score_ns + ")"));
+      el("p", { id: "par" }, t("results.par", { par: data.dd.par || "–",
+        score: data.dd.par_score_ns })));
   }
 
   function plot(section) {
@@ -160,8 +175,8 @@
     const step = (width - 40) / scores.length;
     const chart = svg("svg", { class: "plot", id: "plot-" + section.key, width: width,
       height: height, viewBox: "0 0 " + width + " " + height, role: "img" });
-    chart.append(svg("title", {}, "Board " + section.board + ": North-South scores, " +
-      section.results.length + " result(s)"));
+    chart.append(svg("title", {}, t("results.plot", { board: section.board,
+      n: section.results.length })));
     chart.append(svg("line", { class: "axis", x1: 20, y1: base, x2: width - 20, y2: base }));
     scores.forEach((score, i) => {
       const n = counts.get(score);
@@ -186,25 +201,27 @@
     el("td", { class: "num" }, pairLink(section.key, r.NS)),
     el("td", { class: "num" }, pairLink(section.key, r.EW)),
     el("td", {}, contractText(r.contract)),
-    el("td", {}, r.declarer || ""),
+    el("td", {}, letter(r.declarer)),
     el("td", { class: "num" }, r.tricks === null ? "" : String(r.tricks)),
     el("td", { class: "num" }, r.score_ns === null ? "" : String(r.score_ns)),
     el("td", { class: "num" }, num(r.ns_points)),
     el("td", { class: "num" }, num(r.ew_points)),
     mp ? el("td", { class: "num" }, pct(r.ns_percent)) : null,
-    el("td", {}, (r.adjustment || "") + (r.form ? " (form " + r.form + ")" : "") +
-      (r.scored ? "" : " not scored yet"))));
+    el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
+      (r.scored ? "" : " " + t("results.not_scored")))));
     return el("section", { class: "traveller", id: "traveller-" + section.key },
-      el("h2", {}, "Section " + section.section, el("span", { class: "dim" },
-        " · " + section.results.length + " of " + section.expected + " results" +
-        (mp && section.top !== null ? " · top " + num(section.top) : "") +
-        (section.fouled ? " · fouled board (Law 87)" : ""))),
+      el("h2", {}, t("results.section", { section: section.section }), el("span", { class: "dim" },
+        " · " + t("results.of", { n: section.results.length, expected: section.expected }) +
+        (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
+        (section.fouled ? " · " + t("results.fouled") : ""))),
       el("table", { class: "grid traveller-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, "NS"), el("th", {}, "EW"),
-          el("th", {}, "Contract"), el("th", {}, "By"), el("th", {}, "Tricks"),
-          el("th", {}, "Score NS"), el("th", {}, unit(section.method) + " NS"),
-          el("th", {}, unit(section.method) + " EW"), mp ? el("th", {}, "% NS") : null,
-          el("th", {}, "Ruling"))),
+        el("thead", {}, el("tr", {}, el("th", {}, side("NS")), el("th", {}, side("EW")),
+          el("th", {}, t("console.contract")), el("th", {}, t("results.by")),
+          el("th", {}, t("results.tricks")),
+          el("th", {}, t("results.score_ns")), el("th", {}, unit(section.method) + " " + side("NS")),
+          el("th", {}, unit(section.method) + " " + side("EW")),
+          mp ? el("th", {}, "% " + side("NS")) : null,
+          el("th", {}, t("console.ruling")))),
         el("tbody", {}, rows)),
       plot(section));
   }
@@ -213,17 +230,20 @@
     const i = data.boards.indexOf(data.board);
     const prev = i > 0 ? data.boards[i - 1] : null;
     const next = i >= 0 && i < data.boards.length - 1 ? data.boards[i + 1] : null;
-    return [el("a", { href: "/results" }, "Rankings"),
-      prev !== null ? el("a", { href: "/results/board/" + prev, id: "prev" }, "‹ Board " + prev) : null,
-      next !== null ? el("a", { href: "/results/board/" + next, id: "next" }, "Board " + next + " ›") : null];
+    return [el("a", { href: "/results" }, t("results.rankings")),
+      prev !== null ? el("a", { href: "/results/board/" + prev, id: "prev" },
+        "‹ " + t("console.board", { board: prev })) : null,
+      next !== null ? el("a", { href: "/results/board/" + next, id: "next" },
+        t("console.board", { board: next }) + " ›") : null];
   }
 
   function renderBoard(data) {
-    document.title = "Board " + data.board + " · Tenace";
+    document.title = t("console.board", { board: data.board }) + " · Tenace";
     $("nav").replaceChildren(...boardNav(data).filter(Boolean));
     return [
-      el("h2", {}, "Board " + data.board, el("span", { class: "dim" },
-        " · dealer " + SEAT_NAMES[data.dealer] + " · vulnerable " + data.vulnerability)),
+      el("h2", {}, t("console.board", { board: data.board }), el("span", { class: "dim" },
+        " · " + t("results.dealer", { seat: seatName(data.dealer) }) + " · " +
+        t("results.vulnerable", { vul: vul(data.vulnerability) }))),
       el("div", { class: "board-head" }, diagram(data), ddTable(data)),
       data.sections.map(traveller),
     ];
@@ -231,8 +251,8 @@
 
   // A pair's score card -----------------------------------------------------------------
   function renderCard(data) {
-    document.title = "Pair " + data.pair + " · Tenace";
-    $("nav").replaceChildren(el("a", { href: "/results" }, "Rankings"));
+    document.title = t("tempo.pair", { pair: data.pair }) + " · Tenace";
+    $("nav").replaceChildren(el("a", { href: "/results" }, t("results.rankings")));
     const place = data.place;
     const mp = data.method === "mp";
     const rows = data.boards.map((b) => el("tr", {
@@ -241,30 +261,33 @@
     el("td", {}, boardLink(b.board)),
     el("td", { class: "num" }, String(b.round)),
     el("td", {}, b.table),
-    el("td", {}, b.direction),
+    el("td", {}, side(b.direction)),
     el("td", { class: "num" }, pairLink(data.key, b.opponents)),
     el("td", {}, contractText(b.contract)),
-    el("td", {}, b.declarer || ""),
+    el("td", {}, letter(b.declarer)),
     el("td", { class: "num" }, b.tricks === null ? "" : String(b.tricks)),
     el("td", { class: "num" }, b.score === null ? "" : String(b.score)),
     el("td", { class: "num" }, num(b.points)),
     mp ? el("td", { class: "num" }, pct(b.percent)) : null,
     el("td", {}, b.adjustment || "")));
     return [
-      el("h2", { id: "card-title" }, "Pair " + data.pair + " · section " + data.section,
-        data.team !== null ? el("span", { class: "dim" }, " · team " + data.team) : null),
+      el("h2", { id: "card-title" }, t("results.card_title", { pair: data.pair,
+        section: data.section }), data.team !== null ? el("span", { class: "dim" },
+        " · " + t("results.team_of", { team: data.team })) : null),
       el("p", {}, data.names.join(" – ")),
-      place ? el("p", { id: "place" }, "Rank " + place.rank +
-        (place.direction ? " " + place.direction : "") + " · " + num(place.total) + " " +
+      place ? el("p", { id: "place" }, t("results.rank_n", { rank: place.rank }) +
+        (place.direction ? " " + side(place.direction) : "") + " · " + num(place.total) + " " +
         unit(data.method) + (place.percent !== null ? " · " + pct(place.percent) : "")) : null,
       el("table", { class: "grid card", id: "card" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Board"), el("th", {}, "Round"),
-          el("th", {}, "Table"), el("th", {}, "Sat"), el("th", {}, "Opponents"),
-          el("th", {}, "Contract"), el("th", {}, "By"), el("th", {}, "Tricks"),
-          el("th", {}, "Score"), el("th", {}, unit(data.method)), mp ? el("th", {}, "%") : null,
-          el("th", {}, "Ruling"))),
+        el("thead", {}, el("tr", {}, el("th", {}, t("evening.board")),
+          el("th", {}, t("evening.round")), el("th", {}, t("check.table")),
+          el("th", {}, t("results.sat")), el("th", {}, t("results.opponents")),
+          el("th", {}, t("console.contract")), el("th", {}, t("results.by")),
+          el("th", {}, t("results.tricks")), el("th", {}, t("ruling.score")),
+          el("th", {}, unit(data.method)), mp ? el("th", {}, "%") : null,
+          el("th", {}, t("console.ruling")))),
         el("tbody", {}, rows)),
-      data.penalties.length ? el("p", {}, "Procedural penalties (Law 90): " +
+      data.penalties.length ? el("p", {}, t("results.penalties") + " " +
         data.penalties.map((p) => "−" + p.amount + " " + p.unit + (p.text ? " (" + p.text + ")" : ""))
           .join("; ")) : null,
     ];
@@ -290,13 +313,14 @@
       .then(({ ok, data }) => {
         const main = $("content");
         if (!ok) {
-          main.replaceChildren(el("p", { class: "error", id: "error" }, data.error || "not found"));
+          main.replaceChildren(el("p", { class: "error", id: "error" },
+            data.error || t("results.not_found")));
           return;
         }
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         window.scrollTo(0, y);
-        $("updated").textContent = "updated " + new Date().toLocaleTimeString();
+        $("updated").textContent = t("results.updated", { time: new Date().toLocaleTimeString() });
         document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
         timer = setTimeout(load, data.dd_pending ? 1500 : REFRESH);
       })
@@ -305,6 +329,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("print").addEventListener("click", () => window.print());
-    load();
+    document.addEventListener("tenace-language", load);
+    window.tenaceI18n.ready.then(load);
   });
 }());

@@ -2,11 +2,17 @@
 // (docs/console-api.md) from the form, checks it (POST /api/setup?check=1) or sends it (POST
 // /api/setup) with the session's CSRF token, and marks each field the hub names in its
 // errors. Imports the club's roster (POST /api/roster, text/csv) and offers its names for
-// the players ("Name #number": sent as {"member": number}). Texts go in through textContent.
+// the players ("Name #number": sent as {"member": number}). Texts go in through textContent;
+// the page's own are t(key, params) of i18n.js, and the labels it builds carry data-i18n so
+// that the language switch redraws them.
 "use strict";
 
 (function () {
   const { $, el } = window.tenaceDom;
+  const t = (key, params) => window.tenaceI18n.t(key, params);
+  const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
+  // A text the language switch redraws (i18n.js puts data-i18n keys in again).
+  const word = (key) => el("span", { dataset: { i18n: key } }, t(key));
   const session = { user: null, role: null, csrf: "" };
   let defaults = { event: {}, section: {}, movements: ["mitchell", "howell", "teams"],
     scorings: [], editions: ["2017"] };
@@ -29,8 +35,10 @@
       headers: { "Content-Type": type || "application/json", "X-CSRF-Token": session.csrf } });
   }
 
-  function options(select, values, chosen) {
-    select.replaceChildren(...values.map((v) => el("option", { value: v, text: v,
+  function options(select, values, chosen, prefix) {   // prefix: the options' words, if any
+    select.replaceChildren(...values.map((v) => el("option", { value: v,
+      text: prefix ? known(prefix + v, String(v)) : v,
+      dataset: prefix && t(prefix + v) !== prefix + v ? { i18n: prefix + v } : null,
       selected: String(v) === String(chosen) })));
   }
 
@@ -49,9 +57,10 @@
     for (let p = 1; p <= count; p++) {
       const field = card.field("pairs." + p);
       const input = (n) => el("input", { class: "player", list: "roster-names",
-        placeholder: n === 1 ? "player" : "partner", "data-field": field,
+        placeholder: t(n === 1 ? "setup.player" : "setup.partner"), "data-field": field,
+        "data-i18n-placeholder": n === 1 ? "setup.player" : "setup.partner",
         "data-key": p + "." + n, value: kept[p + "." + n] || null,
-        "aria-label": "pair " + p + " player " + n });
+        "aria-label": t("setup.player_label", { pair: p, player: n }) });
       rows.push(el("div", { class: "pair" + (p === missing ? " out" : "") },
         el("span", { class: "num", text: String(p) }), input(1), input(2)));
     }
@@ -59,12 +68,15 @@
     const selected = card.missing.value;
     options(card.missing, ["", ...Array.from({ length: count }, (_, i) => String(i + 1))],
       selected);
-    card.missing.options[0].textContent = "none";
+    card.missing.options[0].textContent = t("setup.none");
+    card.missing.options[0].dataset.i18n = "setup.none";
   }
 
   function shape(card) {
     const kind = card.movement.value;
-    card.sizeLabel.firstChild.textContent = kind === "teams" ? "Teams " : "Tables ";
+    const sizeKey = kind === "teams" ? "setup.teams" : "setup.tables";
+    card.sizeLabel.firstChild.dataset.i18n = sizeKey;
+    card.sizeLabel.firstChild.textContent = t(sizeKey);
     card.size.dataset.field = card.field(kind === "teams" ? "teams" : "tables");
     const even = (parseInt(card.size.value, 10) || 0) % 2 === 0;
     card.relayLabel.hidden = kind !== "mitchell" || !even;
@@ -81,26 +93,29 @@
     card.name = el("input", { class: "short sec-name", value: v.name ||
       String.fromCharCode(65 + index), "data-field": card.field("name") });
     card.movement = el("select", { class: "sec-movement", "data-field": card.field("movement") });
-    options(card.movement, defaults.movements, v.movement || "mitchell");
+    options(card.movement, defaults.movements, v.movement || "mitchell", "movement.");
     card.size = el("input", { type: "number", min: 1, max: 60, class: "short sec-size",
       value: v.tables || v.teams || 8 });
-    card.sizeLabel = el("label", {}, "Tables ", card.size);
+    card.sizeLabel = el("label", {}, word("setup.tables"), " ", card.size);
     card.bpr = el("input", { type: "number", min: 1, max: 36, class: "short sec-bpr",
       value: v.boards_per_round || 3, "data-field": card.field("boards_per_round") });
     card.rounds = el("input", { type: "number", min: 1, class: "short sec-rounds",
-      placeholder: "all", value: v.rounds || null, "data-field": card.field("rounds") });
-    card.roundsLabel = el("label", {}, "Rounds ", card.rounds);
+      placeholder: t("setup.all"), "data-i18n-placeholder": "setup.all", value: v.rounds || null,
+      "data-field": card.field("rounds") });
+    card.roundsLabel = el("label", {}, word("setup.rounds"), " ", card.rounds);
     card.relay = el("select", { class: "sec-relay", "data-field": card.field("relay") });
-    card.relay.append(el("option", { value: "skip", text: "skip" }),
-      el("option", { value: "relay", text: "relay and bye-stand" }));
-    card.relayLabel = el("label", {}, "Even tables ", card.relay);
+    card.relay.append(
+      el("option", { value: "skip", text: t("setup.skip"), dataset: { i18n: "setup.skip" } }),
+      el("option", { value: "relay", text: t("setup.relay"), dataset: { i18n: "setup.relay" } }));
+    card.relayLabel = el("label", {}, word("setup.even"), " ", card.relay);
     card.arrow = el("input", { type: "checkbox", class: "sec-arrow",
       "data-field": card.field("arrow_switch") });
-    card.arrowLabel = el("label", { class: "choice" }, card.arrow, " arrow-switch the last round");
+    card.arrowLabel = el("label", { class: "choice" }, card.arrow, " ", word("setup.arrow"));
     card.missing = el("select", { class: "sec-missing", "data-field": card.field("missing_pair") });
-    card.missingLabel = el("label", {}, "Sit-out: pair absent ", card.missing);
+    card.missingLabel = el("label", {}, word("setup.missing"), " ", card.missing);
     card.pairs = el("div", { class: "pairs" });
-    const remove = el("button", { type: "button", class: "button small quiet", text: "Remove",
+    const remove = el("button", { type: "button", class: "button small quiet",
+      text: t("setup.remove"), dataset: { i18n: "setup.remove" },
       onclick: () => {
         cards = cards.filter((c) => c !== card);
         card.node.remove();
@@ -114,12 +129,13 @@
         cards.forEach(shape);
       } });
     card.node = el("div", { class: "section-card", "data-field": "sections[" + index + "]" },
-      el("h3", {}, "Section", remove),
+      el("h3", {}, word("setup.section"), remove),
       el("div", { class: "row" },
-        el("label", {}, "Name ", card.name), el("label", {}, "Movement ", card.movement),
-        card.sizeLabel, el("label", {}, "Boards a round ", card.bpr), card.roundsLabel,
+        el("label", {}, word("setup.name"), " ", card.name),
+        el("label", {}, word("setup.movement"), " ", card.movement),
+        card.sizeLabel, el("label", {}, word("setup.bpr"), " ", card.bpr), card.roundsLabel,
         card.relayLabel, card.missingLabel, card.arrowLabel),
-      el("details", { open: true }, el("summary", { text: "Pairs and players" }), card.pairs));
+      el("details", { open: true }, el("summary", {}, word("setup.pairs")), card.pairs));
     for (const input of [card.movement, card.size]) {
       input.addEventListener("change", () => shape(card));
     }
@@ -206,11 +222,11 @@
 
   function send(check) {
     clearErrors();
-    say(check ? "checking…" : "setting up…", false);
+    say(check ? t("setup.checking") : t("setup.setting_up"), false);
     documentOf().then((doc) => post("/api/setup" + (check ? "?check=1" : ""),
       JSON.stringify(doc))).then((result) => {
       if (result.ok) {
-        say(check ? "the set-up is good" : "event set up", false);
+        say(check ? t("setup.good") : t("setup.done"), false);
         if (check) {
           $("setup-errors").replaceChildren(...result.summary.map((line) =>
             el("li", { class: "fine", text: line })));
@@ -223,8 +239,8 @@
         document.body.dataset.done = "yes";
         return;
       }
-      say(result.errors ? result.errors.length + " problem(s)" : (result.error || "refused"),
-        true);
+      say(result.errors ? t("setup.problems", { n: result.errors.length })
+        : (result.error || t("setup.refused")), true);
       if (result.errors) showErrors(result.errors);
     });
   }
@@ -235,7 +251,8 @@
       const members = data.members || [];
       $("roster-names").replaceChildren(...members.map((m) =>
         el("option", { value: m.name + " #" + m.number })));
-      $("roster-count").textContent = members.length + " members";
+      $("roster-count").dataset.count = String(members.length);
+      $("roster-count").textContent = t("setup.members", { n: members.length });
       document.body.dataset.roster = String(members.length);
     });
   }
@@ -246,12 +263,13 @@
     file.arrayBuffer().then((bytes) => post("/api/roster", bytes, "text/csv"))
       .then((result) => {
         if (result.ok) {
-          say(result.members + " members imported", false);
+          say(t("setup.imported", { n: result.members }), false);
           loadRoster();
         } else {
-          say("the roster was not imported", true);
+          say(t("setup.not_imported"), true);
           showErrors((result.errors || [{ error: result.error }]).map((e) =>
-            ({ field: "", error: (e.line ? "line " + e.line + ": " : "") + e.error })));
+            ({ field: "", error: (e.line ? t("setup.line", { line: e.line }) + ": " : "") +
+              e.error })));
         }
       });
   }
@@ -260,10 +278,11 @@
   function loadCheckins() {
     return api("/api/setup/checkins").then((data) => {
       const rows = (data.checkins || []).map((c) => el("tr", {},
-        el("td", { text: c.table }), el("td", { text: c.side + " " + c.pair }),
+        el("td", { text: c.table }),
+        el("td", { text: known("side." + c.side, c.side) + " " + c.pair }),
         el("td", { text: c.name || "#" + c.number }),
         el("td", { class: c.members.length ? null : "none", text: c.members.length ?
-          c.members.map((m) => m.name + " #" + m.number).join(", ") : "not in the roster" })));
+          c.members.map((m) => m.name + " #" + m.number).join(", ") : t("setup.not_member") })));
       $("checkins").tBodies[0].replaceChildren(...rows);
       $("checkins-panel").hidden = rows.length === 0;
     });
@@ -280,12 +299,12 @@
     if (!state.can_set_up) {
       $("setup-locked").hidden = false;
       $("setup-locked").textContent = state.started.length ?
-        "Play has started (" + state.started.join(", ") + "): the evening is changed with " +
-        "director commands, not a new set-up." : "This hub takes no set-up from the console.";
+        t("setup.started", { sections: state.started.join(", ") }) : t("setup.no_setup");
       $("setup-submit").disabled = true;
     }
     options($("ev-edition"), defaults.editions, defaults.event.edition || "2017");
-    options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints");
+    options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints",
+      "scoring.");
     $("ev-minutes").value = defaults.event.minutes_per_round || 20;
     $("ev-date").value = new Date().toISOString().slice(0, 10);
     addSection();
@@ -301,7 +320,11 @@
     return loadRoster().then(() => { document.body.dataset.loaded = "yes"; });
   }
 
-  api("/api/session").then((s) => {
+  document.addEventListener("tenace-language", () => {    // what data-i18n does not redraw
+    const count = $("roster-count").dataset.count;
+    if (count !== undefined) $("roster-count").textContent = t("setup.members", { n: count });
+  });
+  window.tenaceI18n.ready.then(() => api("/api/session")).then((s) => {
     if (!s.user) throw new Error("no session");
     Object.assign(session, s);
     $("user").textContent = s.user + " · " + s.role;

@@ -1,11 +1,14 @@
 // Tenace director console: tempo. A board's timeline (?table=&board=, opened from an alert
 // with &alert= to attach it to the ruling) and the slow-play panel. Data from /api/tempo/*
-// (hub/console_tempo.py). Every text from the hub goes in through textContent.
+// (hub/console_tempo.py). Every text from the hub goes in through textContent; the page's
+// own are t(key, params) of i18n.js, the page drawn again when the language changes.
 "use strict";
 
 (function () {
   const { $, el } = window.tenaceDom;
-  const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+  const t = (key, params) => window.tenaceI18n.t(key, params);
+  const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
+  const seatName = (seat) => known("seat." + seat, seat);
   const query = new URLSearchParams(location.search);
   const session = { csrf: "" };
 
@@ -38,7 +41,7 @@
     const rows = [];
     let phase = null;
     for (const a of view.actions) {
-      const now = a.kind === "call" ? "Auction" : "Play";
+      const now = a.kind === "call" ? t("console.h_auction") : t("console.h_play");
       if (now !== phase) {
         phase = now;
         rows.push(el("tr", { class: "phase" }, el("td", { colspan: "8" }, now)));
@@ -46,23 +49,25 @@
       const mine = marks.get(a.index) || [];
       const think = a.think || 0;
       const track = el("div", { class: "bar-track" },
-        a.stop_wait ? bar("bar-stop", 0, a.stop_wait / longest, "STOP wait") : null,
+        a.stop_wait ? bar("bar-stop", 0, a.stop_wait / longest, t("tempo.stop_wait")) : null,
         bar("bar-think", a.stop_wait / longest, Math.max(0.003, think / longest), null));
       rows.push(el("tr", { class: mine.length ? "marked" : null,
         dataset: { index: String(a.index), marks: mine.map((m) => m.kind).join(" ") } },
         el("td", { class: "num" }, String(a.index)),
-        el("td", {}, SEAT_NAMES[a.seat] + (a.player !== a.seat ? " (by " + a.player + ")" : "")),
+        el("td", {}, seatName(a.seat) + (a.player !== a.seat
+          ? " " + t("tempo.by", { seat: known("letter." + a.player, a.player) }) : "")),
         el("td", {}, a.item + (a.stop ? " STOP" : "")),
         el("td", {}, clock(a.at)),
         el("td", { class: "num" }, secs(a.think)),
-        el("td", { class: "num dim" }, a.stop_wait ? "+" + secs(a.stop_wait) + " stop" : ""),
+        el("td", { class: "num dim" }, a.stop_wait ? t("tempo.stop", { time: secs(a.stop_wait) })
+          : ""),
         el("td", { class: "num dim" }, "±" + a.precision.toFixed(1) + " " + a.source),
         el("td", { class: "bar" }, track,
           mine.map((m) => el("div", { class: "mark" }, m.detail + " (" + m.law + ")")))));
     }
     return el("table", { class: "timeline", id: "timeline" },
-      el("thead", {}, el("tr", {}, ["#", "Seat", "Call / card", "At", "Think", "", "Precision",
-        "Time"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ["#", t("tempo.seat"), t("tempo.item"), t("tempo.at"),
+        t("tempo.think"), "", t("tempo.precision"), t("tempo.time")].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows));
   }
 
@@ -70,7 +75,7 @@
     const alertId = query.get("alert");
     if (!alertId) return null;
     const text = el("textarea", { id: "attach-text", rows: "2",
-      placeholder: "Ruling (the timeline's reference is added)" });
+      placeholder: t("tempo.ruling_placeholder") });
     const message = el("div", { class: "message", id: "attach-message" });
     const button = el("button", { class: "button primary", type: "button", id: "attach",
       onclick: () => {
@@ -80,12 +85,12 @@
           body: JSON.stringify({ alert: alertId, table: view.table, board: view.board,
             text: text.value }),
         }).then((r) => r.json()).then((res) => {
-          message.textContent = res.ok ? "Attached to the ruling of " + alertId + ": " +
-            res.reference : "Refused: " + res.error;
+          message.textContent = res.ok ? t("tempo.attached", { alert: alertId,
+            reference: res.reference }) : t("tempo.refused", { error: res.error });
           message.className = "message" + (res.ok ? "" : " error");
         });
-      } }, "Attach to the ruling");
-    return el("div", {}, el("h3", {}, "Attach to the ruling of " + alertId),
+      } }, t("tempo.attach"));
+    return el("div", {}, el("h3", {}, t("tempo.attach_to", { alert: alertId })),
       el("div", { class: "attach" }, text, button), message);
   }
 
@@ -95,16 +100,18 @@
       .then(({ status, data }) => {
         panel.hidden = false;
         if (status !== 200) {
-          panel.replaceChildren(el("p", { class: "empty" }, data.error || "No timeline"));
+          panel.replaceChildren(el("p", { class: "empty" }, data.error || t("tempo.no_timeline")));
           return;
         }
         const sides = data.side_seconds;
         panel.replaceChildren(
-          el("h2", {}, "Table " + data.table + " · board " + data.board,
-            el("span", { class: "dim" }, "round " + (data.round ?? "–") + " · NS " +
-              (data.ns ?? "–") + " · EW " + (data.ew ?? "–") + " · " + minutes(data.seconds) +
-              " at the table (NS " + minutes(sides.NS) + ", EW " + minutes(sides.EW) + ")")),
-          el("p", { class: "dim", id: "mark-count" }, data.marks.length + " mark(s)"),
+          el("h2", {}, t("console.table", { table: data.table }) + " · " +
+            t("console.at_board", { board: data.board }),
+            el("span", { class: "dim" }, t("console.at_round", { round: data.round ?? "–" }) +
+              " · " + t("console.pairs", { ns: data.ns ?? "–", ew: data.ew ?? "–" }) + " · " +
+              t("tempo.at_table", { time: minutes(data.seconds), ns: minutes(sides.NS),
+                ew: minutes(sides.EW) }))),
+          el("p", { class: "dim", id: "mark-count" }, t("tempo.marks", { n: data.marks.length })),
           timeline(data),
           attachForm(data),
           el("p", { class: "ref", id: "reference" }, data.reference));
@@ -117,44 +124,55 @@
     get("/api/tempo/slow").then(({ status, data }) => {
       const panel = $("slow-panel");
       if (status !== 200) {
-        panel.replaceChildren(el("p", { class: "empty" }, data.error || "No data"));
+        panel.replaceChildren(el("p", { class: "empty" }, data.error || t("tempo.no_data")));
         return;
       }
       const boards = data.boards.map((b) => el("tr", {
         class: b.over ? "over" : null, dataset: { table: b.table, board: String(b.board) } },
         el("td", {}, b.table), el("td", {}, String(b.round ?? "–")),
         el("td", {}, el("a", { href: "/tempo?table=" + encodeURIComponent(b.table) +
-          "&board=" + b.board }, "Board " + b.board)),
+          "&board=" + b.board }, t("console.board", { board: b.board }))),
         el("td", { class: "num" + (b.over ? " over" : "") }, minutes(b.seconds)),
         el("td", { class: "num" }, minutes(b.allowance)),
-        el("td", { class: "num" }, "NS " + (b.pairs.NS ?? "–") + " " + minutes(b.sides.NS)),
-        el("td", { class: "num" }, "EW " + (b.pairs.EW ?? "–") + " " + minutes(b.sides.EW)),
+        el("td", { class: "num" }, t("tempo.ns", { pair: b.pairs.NS ?? "–" }) + " " +
+          minutes(b.sides.NS)),
+        el("td", { class: "num" }, t("tempo.ew", { pair: b.pairs.EW ?? "–" }) + " " +
+          minutes(b.sides.EW)),
         el("td", { class: "over" }, b.slow_sides.join(", "))));
       const pairs = data.pairs.map((p) => el("tr", { class: p.over ? "over" : null },
-        el("td", {}, "Pair " + p.pair), el("td", { class: "num" }, minutes(p.seconds)),
+        el("td", {}, t("tempo.pair", { pair: p.pair })),
+        el("td", { class: "num" }, minutes(p.seconds)),
         el("td", { class: "num" }, minutes(p.share)), el("td", { class: "num" },
           String(p.boards))));
       panel.replaceChildren(
-        el("h2", {}, "Slow play", el("span", { class: "dim" }, "Law " + data.law + " · " +
-          data.minutes_per_round + " minutes a round · slow tables: " +
-          (data.slow_tables.join(", ") || "none"))),
+        el("h2", {}, t("nav.tempo"), el("span", { class: "dim" },
+          t("console.law", { law: data.law }) + " · " + t("tempo.slow_line", {
+            minutes: data.minutes_per_round,
+            tables: data.slow_tables.join(", ") || t("tempo.none") }))),
         el("table", { class: "timeline slow", id: "slow" },
-          el("thead", {}, el("tr", {}, ["Table", "Round", "Board", "Time", "Allowance", "NS",
-            "EW", "Over their share"].map((h) => el("th", {}, h)))),
+          el("thead", {}, el("tr", {}, [t("check.table"), t("evening.round"), t("evening.board"),
+            t("tempo.time"), t("tempo.allowance"), t("evening.ns"), t("evening.ew"),
+            t("tempo.over_share")].map((h) => el("th", {}, h)))),
           el("tbody", {}, boards)),
-        el("h3", {}, "Pairs"),
+        el("h3", {}, t("evening.pairs")),
         el("table", { class: "timeline slow", id: "slow-pairs" },
-          el("thead", {}, el("tr", {}, ["Pair", "Time", "Share", "Boards"].map(
+          el("thead", {}, el("tr", {}, [t("evening.pair"), t("tempo.time"), t("tempo.share"),
+            t("cards.boards")].map(
             (h) => el("th", {}, h)))),
           el("tbody", {}, pairs)));
       if (!query.get("table")) document.body.dataset.ready = "slow";
     });
   }
 
-  get("/api/session").then(({ data }) => {
-    session.csrf = data.csrf || "";
+  function show() {
     if (query.get("table") && query.get("board")) showTimeline(query.get("table"),
       query.get("board"));
     showSlow();
+  }
+
+  document.addEventListener("tenace-language", show);
+  window.tenaceI18n.ready.then(() => get("/api/session")).then(({ data }) => {
+    session.csrf = data.csrf || "";
+    show();
   });
 })();

@@ -1,0 +1,99 @@
+"""The console's words (hub/console_i18n.py): every key the pages use is in the English
+catalogue, French and Italian have every English key with the same {fields}, so that nothing
+falls back to English (or to the key) without a test failing."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from hub.console_i18n import LANGUAGES, STRINGS, catalogue, choose
+from tablet.i18n import STRINGS as TABLET  # pure Python, no Kivy
+
+STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
+
+# data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...),
+# tr("key"), word("key"), the dataset form { i18n: "key" } and "data-i18n-placeholder": "key".
+_HTML = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
+_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+                 r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
+
+
+def used_keys() -> dict[str, set[str]]:
+    """Each key the static pages name literally -> the files that name it."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        pattern = _HTML if path.suffix == ".html" else _JS
+        for match in pattern.finditer(text):
+            key = next(g for g in match.groups() if g)
+            found.setdefault(key, set()).add(path.name)
+    return found
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_pages_use_keys_and_scripts_go_through_t() -> None:
+    keys = used_keys()
+    assert len(keys) > 200
+    for page in ("console.js", "ruling.js", "setup.js", "devices.js", "tempo.js", "setup.html",
+                 "console.html", "tempo.html", "devices.html", "evening.html"):
+        assert any(page in files for files in keys.values()), page
+
+
+def test_every_key_a_page_uses_is_in_the_english_catalogue() -> None:
+    missing = {key: sorted(files) for key, files in used_keys().items()
+               if key not in STRINGS["en"]}
+    assert missing == {}
+
+
+@pytest.mark.parametrize("language", ["fr", "it"])
+def test_french_and_italian_have_every_english_key_with_the_same_fields(language: str) -> None:
+    assert set(STRINGS[language]) == set(STRINGS["en"])
+    for key, english in STRINGS["en"].items():
+        text = STRINGS[language][key]
+        assert text.strip(), (language, key)
+        assert fields(text) == fields(english), (language, key)
+
+
+def test_the_bridge_words_are_the_tablets() -> None:
+    """Law 2's dealer and vulnerability, Law 61's revoke, Law 41's opening lead: the words
+    the tablet (tablet/i18n.py) uses."""
+    fr, it = catalogue("fr"), catalogue("it")
+    assert (fr["console.dealer"], it["console.dealer"]) == ("Donneur {seat}", "Mazziere {seat}")
+    assert fr["kind.revoke"] == "Renonce" and "revoca" in it["kind.revoke"].lower()
+    assert (fr["console.lead"], it["console.lead"]) == ("entame", "attacco")
+    assert fr["console.vul"].startswith("Vulnérable") and it["console.vul"].startswith("Zona")
+    assert (fr["strain.NT"], it["strain.NT"]) == ("SA", "SA")
+    assert fr["console.h_options"].endswith("l'arbitre")
+    assert it["console.h_options"].endswith("l'arbitro")
+    assert fr["kind.wrong_board"] == "Mauvais étui"
+
+
+# The console's key -> the tablet's key (tablet/i18n.py) that says the same thing.
+SAME_AS_THE_TABLET = {
+    "console.board": "header.board", "console.dealer": "header.dealer",
+    "console.round": "header.round", "console.table": "header.table",
+    "console.passed_out": "auction.passed_out", "results.pass": "call.pass",
+    "seat.N": "seat.N", "seat.E": "seat.E", "seat.S": "seat.S", "seat.W": "seat.W",
+    "results.north_south": "side.NS", "results.east_west": "side.EW",
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "en", "it"])
+def test_the_console_says_what_the_tablet_says(language: str) -> None:
+    for console_key, tablet_key in SAME_AS_THE_TABLET.items():
+        assert STRINGS[language][console_key] == TABLET[tablet_key][language], console_key
+
+
+def test_catalogue_and_choice() -> None:
+    assert set(LANGUAGES) == {"fr", "en", "it"}
+    assert catalogue("de") == STRINGS["en"]
+    assert choose(None, "xx", accept="it-IT,it;q=0.9,en;q=0.8") == "it"
+    assert choose("fr", accept="it") == "fr"
+    assert choose(accept="de") == "en"
