@@ -31,9 +31,7 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +39,7 @@ from typing import Any
 
 from hub.access import device_role, grants, mosquitto_acl
 from hub.errors import HubError
+from wire.pairing import write_private as _write_private
 
 __all__ = [
     "ACCOUNTS_FILE", "AccountError", "Accounts", "Credentials", "event_accounts",
@@ -127,19 +126,6 @@ def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[s
     for dealer in dealers:
         names[dealer] = "dealer"
     return names
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, readable by its owner only (0600)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_keyring(path: Path, credentials: Iterable[Credentials]) -> Path:

@@ -32,7 +32,6 @@ changes of a session are director commands, not a new set-up.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import logging
@@ -48,7 +47,7 @@ from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
 from hub.store import StoreError
 from hub.users import Session
-from hub.webserver import HttpError, json_response
+from hub.webserver import HttpError, json_response, read_body
 
 __all__ = ["DEFAULTS", "MAX_BOARD_FILE", "MAX_ROSTER", "MAX_SETUP", "add_setup_routes",
            "error_fields", "toml_document"]
@@ -288,7 +287,8 @@ class _SetupRoutes:
             "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
 
     async def set_up(self, request: web.Request) -> web.Response:
-        body = await _read(request, MAX_SETUP, "a set-up", self.console.timeout)
+        body = await read_body(request, MAX_SETUP, "a set-up", self.console.timeout,
+                               over_app_limit=True)
         doc = _json_body(request, body, "a set-up")
         check_only = request.query.get("check") in ("1", "true")
         toml, errors = toml_document(doc, self.roster_of_hub, self._boards_dir)
@@ -324,7 +324,8 @@ class _SetupRoutes:
         return json_response({"members": self.roster_of_hub.to_json()})
 
     async def roster_import(self, request: web.Request) -> web.Response:
-        body = await _read(request, MAX_ROSTER, "a roster", self.console.timeout)
+        body = await read_body(request, MAX_ROSTER, "a roster", self.console.timeout,
+                               over_app_limit=True)
         kind = request.headers.get("Content-Type", "").split(";")[0].strip()
         if kind not in ("text/csv", "text/plain", "application/octet-stream"):
             raise HttpError(415, "a roster is sent as text/csv")
@@ -375,26 +376,6 @@ def _section_names(sections: Any) -> list[str]:
     return [str(s.get("name")) if isinstance(s, Mapping) and isinstance(s.get("name"), str)
             else (letters[i] if i < len(letters) else f"S{i + 1}")
             for i, s in enumerate(sections)]
-
-
-async def _read(request: web.Request, limit: int, what: str, timeout: float) -> bytes:
-    """A body of at most ``limit`` bytes, over the console's usual limit (the application's
-    ``client_max_size`` is for director commands), with hub.webserver.read_body's refusals:
-    411 without a Content-Length or chunked, 413 over the limit, 408 too slow."""
-    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
-        raise HttpError(411, f"send {what} with a Content-Length, not chunked")
-    length = request.content_length
-    if length is None:
-        raise HttpError(411, f"{what} needs a Content-Length")
-    if length > limit:
-        raise HttpError(413, f"{what} of {length} bytes, limit {limit}")
-    try:
-        async with asyncio.timeout(timeout):
-            return await request.content.readexactly(length)
-    except TimeoutError:
-        raise HttpError(408, f"{what} not received in time") from None
-    except asyncio.IncompleteReadError:
-        raise HttpError(400, f"{what} ended before its Content-Length") from None
 
 
 def _json_body(request: web.Request, body: bytes, what: str) -> Any:

@@ -128,8 +128,8 @@ def update_device_credentials(folder: Path, credentials: Iterable[Credentials] =
     """Keep ``device-credentials.json`` of a deploy directory (hub.deploy) true after an
     account was issued or revoked outside ``deploy init``; None when ``folder`` has none
     (only deploy init makes the file: a hub's data directory has no passwords in clear)."""
-    from hub.accounts import _write_private
     from hub.deploy import DEVICE_CREDENTIALS
+    from wire.pairing import write_private as _write_private
     path = Path(folder) / DEVICE_CREDENTIALS
     if not path.exists():
         return None

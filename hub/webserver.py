@@ -112,8 +112,12 @@ def json_response(data: Any, status: int = 200, *, charset: bool = False) -> web
                         charset="utf-8" if charset else None)
 
 
-async def read_body(request: web.Request, limit: int, what: str, timeout: float) -> bytes:
-    """The body of ``request`` (``what`` names it in the refusals), at most ``limit`` bytes."""
+async def read_body(request: web.Request, limit: int, what: str, timeout: float, *,
+                    over_app_limit: bool = False) -> bytes:
+    """The body of ``request`` (``what`` names it in the refusals), at most ``limit`` bytes:
+    411 without a Content-Length or chunked, 413 over ``limit``, 408 too slow.
+    ``over_app_limit``: ``limit`` may exceed the application's ``client_max_size`` (an
+    uploaded file: the body is read past aiohttp's own check)."""
     if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
         raise HttpError(411, f"send {what} with a Content-Length, not chunked")
     length = request.content_length
@@ -123,9 +127,13 @@ async def read_body(request: web.Request, limit: int, what: str, timeout: float)
         raise HttpError(413, f"{what} of {length} bytes, limit {limit}")
     try:
         async with asyncio.timeout(timeout):
+            if over_app_limit:
+                return await request.content.readexactly(length)
             return await request.read()
     except TimeoutError:
         raise HttpError(408, f"{what} not received in time") from None
+    except asyncio.IncompleteReadError:
+        raise HttpError(400, f"{what} ended before its Content-Length") from None
 
 
 def _hostname(authority: str) -> str:

@@ -44,7 +44,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 from wire.errors import PairingFailed
 
 __all__ = ["CONFIG_ENV", "DEFAULT_CONFIG", "DeviceConfig", "PairingFailed", "PairingRequest",
-           "ca_fingerprint", "config_path", "load", "pair_or_load", "parse_pairing", "redeem"]
+           "ca_fingerprint", "config_path", "load", "pair_or_load", "parse_pairing", "redeem",
+           "write_private"]
 
 CONFIG_ENV = "TENACE_DEVICE_CONFIG"
 DEFAULT_CONFIG = Path("~/.config/tenace/device.json")
@@ -144,16 +145,18 @@ class DeviceConfig:
         config = self
         if ca_pem is not None:
             ca_path = path.with_name(CA_NAME)
-            _write_private(ca_path, ca_pem)
+            write_private(ca_path, ca_pem)
             config = DeviceConfig(**{**asdict(self), "ca_file": str(ca_path)})
-        _write_private(path, json.dumps({"version": 1, **asdict(config)}, indent=1))
+        write_private(path, json.dumps({"version": 1, **asdict(config)}, indent=1))
         return path
 
     def __repr__(self) -> str:   # never the password
         return f"DeviceConfig(account={self.account!r}, broker={self.broker!r})"
 
 
-def _write_private(path: Path, text: str) -> None:
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by its owner only (0600): a secret
+    (the device's credentials here; hub.accounts' files too)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "w") as out:
