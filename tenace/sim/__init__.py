@@ -15,9 +15,16 @@ through a real broker and hub.
   through its own :class:`wire.link.DeviceLink`;
 * :mod:`tenace.sim.observer`  the director's side over MQTT (alerts, results, states) and
   :func:`~tenace.sim.observer.wait_for_hub`;
+* :mod:`tenace.sim.chaos`     a room under faults (the hub killed, the broker restarted,
+  tables cut off) and its results against a clean run (``tenace sim --chaos``);
+* :mod:`tenace.sim.proxy`     the TCP proxy that cuts a table off, duplicates and delays;
 * :mod:`tenace.sim.cli`       ``tenace sim`` and ``tenace demo``.
 
-Exceptions: :class:`tenace.sim.script.SimError` (a ValueError: a simulation that cannot be
-made) and :class:`tenace.sim.driver.DriverError` (a RuntimeError: a table could not get its
-events through). Importing the package imports none of its modules (``tenace`` starts fast).
+Exceptions::
+
+    SimError     (script; a ValueError)     a simulation or a chaos plan that cannot be made
+    DriverError  (driver; a RuntimeError)   a table could not get its events through
+    ChaosError   (chaos; a RuntimeError)    the chaos run's broker, hub or tables failed
+    ProxyError   (proxy; a RuntimeError)    a proxy could not start (wrapped in ChaosError)
+ Importing the package imports none of its modules (``tenace`` starts fast).
 """

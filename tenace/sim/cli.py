@@ -1,7 +1,12 @@
 """``tenace sim`` and ``tenace demo``: a simulated room through the real broker and hub.
 
 ``sim`` plays one session (:func:`tenace.sim.session.simulate`) with irregularities
-injected, waits for the director's alerts and prints injected vs detected per kind.
+injected, waits for the director's alerts and prints injected vs detected per kind: with a
+hub of its own (on the embedded broker, or on ``--broker``), or with ``--hub URL`` against
+a hub running elsewhere (its set-up from ``--event`` or ``--deals-seed``, the devices'
+passwords from the keyring or ``--credentials``). ``--chaos [SEED]`` plays it under faults
+(:mod:`tenace.sim.chaos`) and adds ``lost``, ``duplicated``, ``restarts`` and
+``results_equal`` to the report.
 ``demo`` is the main job of the README: a hub with its embedded broker and the director's
 console, and a room of simulated tables playing session after session, slowly enough to
 watch. Only this module of the package speaks argparse.
@@ -84,26 +89,79 @@ def _noise(text: str | None) -> Any:
 
 
 def sim(args: argparse.Namespace) -> int:
-    """``tenace sim``: one session, injected vs detected."""
+    """``tenace sim``: one session, injected vs detected (``--hub``: against a hub running
+    elsewhere; ``--chaos``: under faults, :mod:`tenace.sim.chaos`)."""
+    import contextlib
+
+    from wire.mqtt import using_keyring
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    inject = _rates(args.inject)
+    if args.hub and (args.chaos is not None or args.broker):
+        raise CommandError("--hub: not with --chaos or --broker (the hub runs elsewhere)")
+    if args.chaos is not None and args.broker:
+        raise CommandError("--chaos starts its own Mosquitto and hub: not with --broker")
+    if (args.event or args.deals_seed) and not args.hub:
+        raise CommandError("--event and --deals-seed are the set-up of a hub running "
+                           "elsewhere: only with --hub")
+    seed = args.seed
+    if seed is None and args.chaos is not None and args.chaos >= 0:
+        seed = args.chaos
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    pace = args.pace if args.pace is not None else (
+        CHAOS_PACE if args.chaos is not None else 0.002)
+    if args.hub:
+        setup = _hub_setup(args, seed)
+    else:
+        setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0)
+    script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
+    keyring = (using_keyring(args.credentials) if args.credentials
+               else contextlib.nullcontext())
+    with keyring:
+        if args.chaos is not None:
+            return _chaos(args, setup, script, seed)
+        report, accepted = _session(args, setup, script, seed)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        _print_report(report, accepted)
+    return 0
+
+
+CHAOS_PACE = 0.01
+"""``--chaos``'s default pace: slow enough that faults land in mid-board."""
+
+
+def _session(args: argparse.Namespace, setup: Any, script: Any,
+             seed: int) -> tuple[dict[str, Any], int]:
+    """One clean session through the broker: with its own hub, or the one at ``--hub``."""
+    import contextlib
+
     from tenace.live import running_hub
     from tenace.sim.driver import DriverError, run_tables
     from tenace.sim.observer import Observer
     from tenace.sim.script import compare
+    from wire.errors import MqttError
 
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    inject = _rates(args.inject)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0)
-    script = _script(setup, seed, inject, args.pace, _noise(args.reader_noise))
     began = time.perf_counter()
-    with running_hub(args.broker, None, setup) as (hub, url), Observer(url) as director:
+    hub_here = (contextlib.nullcontext((None, args.hub)) if args.hub
+                else running_hub(args.broker, None, setup))
+    with hub_here as (hub, url):
         try:
-            runs = run_tables(url, script.events_by_table, realtime=script.pacer())
-        except DriverError as err:
-            raise CommandError(str(err)) from err
-        director.settle()
-        alerts = director.alert_list()
-        stats = hub.call(lambda: hub.stats)
+            director = Observer(url)
+        except MqttError as err:
+            raise CommandError(f"the director's view of {_shown(url)}: {err} (the "
+                               "director's account must be in the credentials)") from err
+        with director:
+            try:
+                runs = run_tables(url, script.events_by_table, realtime=script.pacer())
+            except DriverError as err:
+                raise CommandError(str(err)) from err
+            director.settle()
+            alerts = director.alert_list()
+            accepted = (hub.call(lambda: hub.stats).accepted if hub is not None else
+                        sum(run.codes.get("ok", 0) for run in runs.values()))
     seconds = time.perf_counter() - began
     report = compare(script.injected, alerts, script.expected,
                      [k for k, rate in script.rates.items() if rate > 0])
@@ -114,11 +172,70 @@ def sim(args: argparse.Namespace) -> int:
         report["reader_errors"] = script.reader_errors
     if rejected:
         report["rejected"] = rejected
+    return report, accepted
+
+
+def _shown(url: str) -> str:
+    """A broker URL without its password."""
+    scheme, sep, rest = url.partition("://")
+    return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}"
+
+
+def _hub_setup(args: argparse.Namespace, seed: int) -> Any:
+    """The set-up of the hub at ``--hub``: its event file, or its quick set-up from
+    ``--tables``... and its BigDeal seed (``tenace hub --tables N --seed HEX``)."""
+    from hub.errors import ConfigError
+    from hub.event import EventSetup
+
+    try:
+        if args.event:
+            return EventSetup.load(args.event)
+        if args.deals_seed:
+            return EventSetup.quick(tables=args.tables, boards_per_round=args.boards,
+                                    rounds=args.rounds, movement=args.movement,
+                                    seed=args.deals_seed)
+    except ConfigError as err:
+        raise CommandError(str(err)) from err
+    raise CommandError("--hub: give the hub's set-up, --event FILE (its event file) or "
+                       "--deals-seed HEX (its --seed, with the same --tables, --boards, "
+                       "--rounds and --movement)")
+
+
+def _chaos(args: argparse.Namespace, setup: Any, script: Any, seed: int) -> int:
+    from tenace.sim.chaos import ChaosError, ChaosPlan, report_lines, run_chaos
+    from tenace.sim.script import SimError
+
+    for name in ("wire.mqtt", "wire.mqtt.paho", "wire.link"):   # every cut says so
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    try:
+        plan = ChaosPlan(hub_kills=args.hub_kills, broker_restarts=args.broker_restarts,
+                         broker_kills=args.broker_kills, cuts=args.cuts,
+                         cut_seconds=args.cut_seconds, duplicate=args.duplicate,
+                         delay=(args.delay_ms[0] / 1000, args.delay_ms[1] / 1000),
+                         play_on=not args.wait_offline)
+        report = run_chaos(setup, script, seed=seed, plan=plan, folder=args.keep,
+                           chaos_seed=args.chaos if args.chaos >= 0 else None)
+    except (SimError, ChaosError) as err:
+        raise CommandError(str(err)) from err
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
-        _print_report(report, stats.accepted)
+        _print_report(report, report["events"] - report["lost"])
+        for line in report_lines(report):
+            print(line)
     return 0
+
+
+def _range(text: str) -> tuple[float, float]:
+    """``LOW:HIGH`` (or one number) -> (low, high), both 0 or more."""
+    low, _, high = text.partition(":")
+    try:
+        lo, hi = float(low), float(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"LOW:HIGH, not {text!r}") from None
+    if not 0 <= lo <= hi < float("inf"):
+        raise argparse.ArgumentTypeError(f"0 <= LOW <= HIGH, not {text!r}")
+    return lo, hi
 
 
 def _print_report(report: dict[str, Any], accepted: int) -> None:
@@ -234,10 +351,56 @@ def add_parsers(sub: Any) -> None:
                    help="card readers that err: missed, cross, late, repeat (per card read), "
                         "sweep (per hand swept), unreadable (per board); 'issue' for the "
                         "issue's example (2%% missed, 1%% cross, 1%% late...)")
-    p.add_argument("--pace", type=float, default=0.002,
-                   help="fraction of a club's pace (1.0: seven minutes a board; default 0.002)")
+    p.add_argument("--pace", type=float,
+                   help="fraction of a club's pace (1.0: seven minutes a board; default 0.002, "
+                        f"{CHAOS_PACE} with --chaos)")
     p.add_argument("--broker", help="broker URL (a hub of the simulation's own runs there)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    remote = p.add_argument_group(
+        "a hub running elsewhere",
+        "The room plays against that hub through its broker; the sim must know its set-up "
+        "(the deals) and each simulated device's password (and the director's, whose view "
+        "it reads): from the keyring (TENACE_MQTT_KEYRING) or --credentials. Give it a hub "
+        "with a fresh event.")
+    remote.add_argument("--hub", metavar="URL",
+                        help="the broker URL of a hub running elsewhere (no hub started here)")
+    remote.add_argument("--credentials", metavar="FILE",
+                        help="JSON {device: password}: tenace deploy init's "
+                             "device-credentials.json, or a keyring file")
+    remote.add_argument("--event", metavar="FILE",
+                        help="the hub's event file (TOML): its sections and deals")
+    remote.add_argument("--deals-seed", metavar="HEX",
+                        help="or the hub's quick set-up: its --seed (BigDeal, 40 hex digits) "
+                             "with the same --tables, --boards, --rounds and --movement")
+    chaos = p.add_argument_group(
+        "chaos",
+        "--chaos [SEED]: Mosquitto and the hub in its own process started here; the hub "
+        "killed (SIGKILL) and restarted, the broker restarted and crashed, tables cut off "
+        "while they play on, device messages duplicated and delayed, at moments drawn from "
+        "the seed (default: --seed). --json adds lost, duplicated, restarts and "
+        "results_equal (against a clean run of the same seed).")
+    chaos.add_argument("--chaos", nargs="?", type=int, const=-1, metavar="SEED",
+                       help="run under faults (SEED: the faults' seed, and the session's "
+                            "unless --seed is given)")
+    chaos.add_argument("--hub-kills", type=int, default=2, metavar="N",
+                       help="SIGKILLs of the hub, each restarted at once (default 2)")
+    chaos.add_argument("--broker-restarts", type=int, default=1, metavar="N",
+                       help="graceful restarts of Mosquitto (default 1)")
+    chaos.add_argument("--broker-kills", type=int, default=1, metavar="N",
+                       help="crashes of Mosquitto, SIGKILL (default 1)")
+    chaos.add_argument("--cuts", type=int, default=2, metavar="N",
+                       help="a table's network cut off (default 2)")
+    chaos.add_argument("--cut-seconds", type=_range, default=(30.0, 120.0),
+                       metavar="LOW:HIGH", help="how long a cut lasts (default 30:120)")
+    chaos.add_argument("--duplicate", type=float, default=0.02, metavar="RATE",
+                       help="device messages sent twice (default 0.02)")
+    chaos.add_argument("--delay-ms", type=_range, default=(0.0, 20.0), metavar="LOW:HIGH",
+                       help="each device message held back this long (default 0:20)")
+    chaos.add_argument("--wait-offline", action="store_true",
+                       help="a table waits for the hub's answer to each event instead of "
+                            "playing on while cut off")
+    chaos.add_argument("--keep", metavar="DIR",
+                       help="keep the broker's, the hub's and the accounts' files in DIR")
     p.set_defaults(run=sim)
 
     d = sub.add_parser(
