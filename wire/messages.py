@@ -38,7 +38,7 @@ __all__ = [
     "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent",
     "DealtBody", "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent",
     "DirectorCommand", "EventEnvelope", "EventTypes", "HandBody", "HandEvent", "Player",
-    "PublicResults",
+    "Position", "PublicResults",
     "ReplyMessage", "Resolve", "ResultConfirmBody", "ResultConfirmEvent", "RoundStart", "Rule",
     "Ruling", "RulingUndo", "TableMode", "UndoBody", "UndoEvent", "check_payload",
     "decode_event", "validation_reason",
@@ -51,6 +51,7 @@ MAX_BOARD: Final = 999
 MAX_PAIR: Final = 9999
 MAX_SEQ: Final = 2 ** 63 - 1        # SQLite's INTEGER
 MAX_TIME: Final = 1e11              # seconds since the epoch: the year 5138
+MAX_CALLS: Final = 400              # calls of one board (the longest auction has 319)
 
 # The shapes every message shares --------------------------------------------------------------
 
@@ -201,11 +202,23 @@ class DealerFaultBody(_Closed, frozen=True):
     detail: Note | UnsetType | None = UNSET
 
 
+class Position(_Closed, frozen=True):
+    """``at``: where in the table's game record an event belongs, as its device saw the
+    record when the player acted (docs/protocol.md section 6, ordering by the record): the
+    board, the ``call`` events and the distinct cards of ``card`` events reported on it so
+    far. Each field optional: the hub orders an event by the fields given."""
+
+    board: Board | UnsetType = UNSET
+    calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    cards: Annotated[int, Meta(ge=0, le=52)] | UnsetType = UNSET
+
+
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
 
 class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     """One event: ``id`` its idempotency key, ``seq`` increasing per device, ``time`` the
-    device's clock when the player acted, ``sent`` when this copy was published."""
+    device's clock when the player acted, ``sent`` when this copy was published, ``at``
+    where in the table's record it belongs (:class:`Position`)."""
 
     v: Literal[1]
     id: Id
@@ -213,6 +226,7 @@ class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     seq: Seq
     time: Time
     sent: Time | UnsetType | None = UNSET
+    at: Position | UnsetType | None = UNSET
 
 
 class CheckinEvent(EventEnvelope, frozen=True, tag="checkin"):

@@ -25,6 +25,7 @@ from wire.messages import (
     SCHEMA_VERSION,
     EventEnvelope,
     EventTypes,
+    Position,
     ReplyMessage,
     check_payload,
     decode_event,
@@ -222,7 +223,10 @@ class Envelope:
     when given, its clock when this copy was published (an event kept in a tablet's outbox
     through a network outage is sent late: the hub checks the clock on ``sent`` and keeps
     ``time`` as when it happened). ``body`` is the event's body as plain JSON values, as
-    received (:meth:`event` gives it typed, :mod:`wire.messages`)."""
+    received (:meth:`event` gives it typed, :mod:`wire.messages`). ``at``, when given,
+    where in the table's game record the event belongs as the device saw it (``board``,
+    ``calls``, ``cards``: :class:`wire.messages.Position`); the hub applies a table's events
+    in that order (docs/protocol.md section 6)."""
 
     id: str
     device: str
@@ -232,6 +236,7 @@ class Envelope:
     body: dict[str, Any] = field(default_factory=dict)
     v: int = SCHEMA_VERSION
     sent: float | None = None
+    at: dict[str, int] | None = None
 
     @property
     def clock(self) -> float:
@@ -247,6 +252,8 @@ class Envelope:
                "time": self.time, "type": self.type, "body": self.body}
         if self.sent is not None:
             obj["sent"] = self.sent
+        if self.at is not None:
+            obj["at"] = self.at
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -258,8 +265,10 @@ class Envelope:
         event = decode_event(payload, types)
         body: dict[str, Any] = msgspec.to_builtins(event.body)  # type: ignore[attr-defined]
         sent = event.sent
+        at = event.at
         return cls(event.id, event.device, event.seq, event.time, str(event.__struct_config__.tag),
-                   body, sent=sent if isinstance(sent, float) else None)
+                   body, sent=sent if isinstance(sent, float) else None,
+                   at=msgspec.to_builtins(at) if isinstance(at, Position) else None)
 
 
 def salvage(payload: bytes | str) -> tuple[str, int | None]:
