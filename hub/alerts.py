@@ -76,6 +76,8 @@ class HubKind(StrEnum):
     PAIRING_FAILURES = "pairing_failures"          # wrong pairing codes (hub.pairing)
     LOG_DAMAGE = "log_damage"                      # the event log: a record set aside, a loss
     READS_UNRESOLVED = "reads_unresolved"          # a card not read, the table not answering
+    RECORD_CONFLICT = "record_conflict"            # two cards reported at one place (hub.ordering)
+    EVENTS_HELD = "events_held"                    # events waited too long for their place
 
 
 # The rectifications the Laws give the director for the hub's own findings.

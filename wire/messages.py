@@ -51,7 +51,7 @@ MAX_BOARD: Final = 999
 MAX_PAIR: Final = 9999
 MAX_SEQ: Final = 2 ** 63 - 1        # SQLite's INTEGER
 MAX_TIME: Final = 1e11              # seconds since the epoch: the year 5138
-MAX_CALLS: Final = 400              # calls of one board (the longest auction has 319)
+MAX_CALLS: Final = 400              # calls (or card reports) of one board: 319 calls at most
 
 # The shapes every message shares --------------------------------------------------------------
 
@@ -205,12 +205,14 @@ class DealerFaultBody(_Closed, frozen=True):
 class Position(_Closed, frozen=True):
     """``at``: where in the table's game record an event belongs, as its device saw the
     record when the player acted (docs/protocol.md section 6, ordering by the record): the
-    board, the ``call`` events and the distinct cards of ``card`` events reported on it so
-    far. Each field optional: the hub orders an event by the fields given."""
+    board, the ``hand`` events (the pockets' sweeps), the ``call`` events and the ``card``
+    events reported on it so far (a card reported by two devices counts twice). Each field
+    optional: the hub orders an event by the fields given."""
 
     board: Board | UnsetType = UNSET
+    hands: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
-    cards: Annotated[int, Meta(ge=0, le=52)] | UnsetType = UNSET
+    cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
 
 
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
