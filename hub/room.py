@@ -6,7 +6,11 @@ boards each pair has already played (Law 15B), the round clock and the
 :class:`hub.alerts.AlertBook`. ``apply(table, envelope, hub_time)`` checks what the protocol
 asks of every event (duplicate id, device bound to another table, sequence, clock skew),
 then the device's role (hub.roles: which events it sends, for which seats), and hands it to
-the table. A device acting beyond its role is refused and alerted (``device_overreach``).
+the table in the order of the table's record (hub.ordering: an event ahead of it is held,
+acknowledged ``held``, until what precedes it is applied; two cards at one place are one
+``record_conflict`` alert, ``conflict``; events held too long are the director's,
+``events_held``, from :meth:`Room.tick`). A device acting beyond its role is refused and
+alerted (``device_overreach``).
 
 Deterministic: nothing here reads the wall clock; times come in as arguments. The state is
 a function of the log: :meth:`Room.rebuild` replays stored records (device events and the
