@@ -68,3 +68,16 @@ def test_a_table_offline_for_a_round_ends_with_the_record_it_played(first: str) 
     assert played == _record(clean.tables["A1"].snapshot())
     assert alerts == [] and not clean.alerts.to_json()
     assert stats == (len(events), {})   # every event accepted, none refused
+
+
+def test_an_events_place_survives_the_outbox(tmp_path: Any) -> None:
+    """The outbox keeps each event's ``at`` with it: sent again after a restart, it still
+    says where in the record it belongs."""
+    at = {"board": 3, "hands": 4, "calls": 7, "cards": 12}
+    with Outbox(tmp_path / "outbox.sqlite3", "A1-rdr") as box:
+        env = box.add("card", {"seat": "N", "card": "SA", "source": "reader"}, 1.0, at=at)
+        plain = box.add("card", {"seat": "E", "card": "S2", "source": "reader"}, 2.0)
+    assert env.at == at and plain.at is None
+    with Outbox(tmp_path / "outbox.sqlite3") as box:
+        assert [(e.id, e.at, e.body["card"]) for e in box.pending()] == \
+            [(env.id, at, "SA"), (plain.id, None, "S2")]
