@@ -5,16 +5,16 @@ events in each device's outbox: the tablet's calls and taps, the card reader's s
 cards. When the network comes back each device empties its own outbox, so the hub receives
 the reader's cards of a board before the tablet's auction of it, or the tablet's
 ``result_confirm`` before the cards it confirms. Each event may say where in the record it
-belongs, its envelope's ``at`` (``board``, ``hands``, ``calls``, ``cards``: the board, the
-``hand`` events, the ``call`` events and the ``card`` events reported at the table before
-it, as the device saw them; a card reported by two devices counts twice).
+belongs, its envelope's ``at`` (``board``, ``hands``, ``answers``, ``calls``, ``cards``: the
+board, and the ``hand``, ``answer``, ``call`` and ``card`` events reported at the table on
+it before this one, as the device saw them; a card reported by two devices counts twice).
 :class:`TableOrder` is the part of :class:`hub.room.Room` that, per table:
 
-* keeps the **tally** of each board as reported at the table: its ``hand`` events, the
-  calls of the ``call`` events accepted on it, the cards of its ``card`` events (with the
-  seat and the device that reported each), and the boards the table has been at;
+* keeps the **tally** of each board as reported at the table: its ``hand`` and ``answer``
+  events, the calls of the ``call`` events accepted on it, the cards of its ``card`` events
+  (with the seat and the device that reported each), and the boards the table has been at;
 * **holds** an event whose ``at`` the tally has not reached (a board the table has not been
-  at, fewer calls or cards than it names), and every later event of the same device (a
+  at, fewer events of a kind than it names), and every later event of the same device (a
   device's events keep their order): it is acknowledged ``held`` and logged, and applied as
   soon as what precedes it has been (:meth:`TableOrder.ready`);
 * finds a **conflict**: a ``card`` event whose ``at`` names a place the tally has already
@@ -47,10 +47,11 @@ MAX_HELD = 600        # events held at one table (a whole session of one table's
 
 @dataclass(slots=True)
 class Tally:
-    """One board's record as reported at a table: ``hand`` events, calls, and the cards of
-    ``card`` events (card, seat, device), in the order the table applied them."""
+    """One board's record as reported at a table: ``hand`` and ``answer`` events, calls, the
+    cards of ``card`` events (card, seat, device), in the order the table applied them."""
 
     hands: int = 0
+    answers: int = 0
     calls: list[str] = field(default_factory=list)
     cards: list[tuple[str, str, str]] = field(default_factory=list)
 
@@ -113,11 +114,12 @@ class TableOrder:
             return True
         board = self._board(env, current)
         if board is None:
-            return not (at.get("hands") or at.get("calls") or at.get("cards"))
+            return not any(at.get(k) for k in ("hands", "answers", "calls", "cards"))
         tally = self.tallies.get(board)
         if tally is None:
             return False
-        return (tally.hands >= at.get("hands", 0) and len(tally.calls) >= at.get("calls", 0)
+        return (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
+                and len(tally.calls) >= at.get("calls", 0)
                 and len(tally.cards) >= at.get("cards", 0))
 
     def must_wait(self, env: Envelope, current: int | None) -> bool:
@@ -146,7 +148,7 @@ class TableOrder:
         """An event the table accepted: count its sweep, call or card (``current``: the
         board the table is at after it, in ``sitting``)."""
         self.reached(current, sitting)
-        if env.type not in ("hand", "call", "card"):
+        if env.type not in ("hand", "answer", "call", "card"):
             return
         board = self._board(env, current)
         if board is None:
@@ -154,6 +156,9 @@ class TableOrder:
         tally = self.tallies.setdefault(board, Tally())
         if env.type == "hand":
             tally.hands += 1
+            return
+        if env.type == "answer":
+            tally.answers += 1
             return
         if env.type == "call":
             tally.calls.append(str(env.body.get("call", "")))
@@ -188,5 +193,5 @@ class TableOrder:
 
     def snapshot(self) -> dict[str, Any]:
         return {"held": [w.env.id for w in self.held],
-                "boards": {str(b): [t.hands, len(t.calls), len(t.cards)]
+                "boards": {str(b): [t.hands, t.answers, len(t.calls), len(t.cards)]
                            for b, t in sorted(self.tallies.items())}}

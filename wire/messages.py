@@ -205,12 +205,14 @@ class DealerFaultBody(_Closed, frozen=True):
 class Position(_Closed, frozen=True):
     """``at``: where in the table's game record an event belongs, as its device saw the
     record when the player acted (docs/protocol.md section 6, ordering by the record): the
-    board, the ``hand`` events (the pockets' sweeps), the ``call`` events and the ``card``
-    events reported on it so far (a card reported by two devices counts twice). Each field
+    board, the ``hand`` events (the pockets' sweeps), the ``answer`` events (the table's
+    answers to the hub's questions), the ``call`` events and the ``card`` events reported on
+    it so far (a card reported by two devices counts twice). Each field
     optional: the hub orders an event by the fields given."""
 
     board: Board | UnsetType = UNSET
     hands: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    answers: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
 

@@ -14,6 +14,7 @@ from bridgecore.bigdeal import random_deal
 from bridgecore.movements import mitchell
 from hub.room import CONFLICT, HELD, Room, Section
 from tenace.sim.devices import DeviceEvent, apply_local
+from tenace.sim.noise import parse_noise
 from tenace.sim.session import simulate
 from wire.protocol import Envelope
 
@@ -68,6 +69,26 @@ def test_a_table_offline_for_a_whole_session_ends_with_the_record_it_played(
     again = Room(Section("A", movement), deals)
     apply_local(again, late)
     assert again.snapshot() == room.snapshot()
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_readers_that_err_and_a_table_that_answers_converge_too(seed: int) -> None:
+    """Issue 15's reader errors (missed, cross, late, repeated reads, short sweeps) and the
+    table's answers to the hub's questions, the reader's outbox emptied first: the record
+    and the readers' error counts of the clean run, no alert."""
+    movement = mitchell(4, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed,
+                      reader_noise=parse_noise("issue"))
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    room = Room(Section("A", movement), deals)
+    late = [e for events in script.events_by_table.values()
+            for dev in ("rdr", "tab") for e in events if e.device.endswith(dev)]
+    outcomes, _ = apply_local(room, late)
+    assert all(o.reply.status == "ack" for o in outcomes)
+    assert _tables(room) == _tables(clean)
+    assert _kinds(room) == _kinds(clean) == []
 
 
 def test_injected_irregularities_are_still_found_once_when_played_offline() -> None:
