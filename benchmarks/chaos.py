@@ -19,8 +19,8 @@ table's events by the game record (hub.ordering). Seed 2026 on a loaded 2-core m
 16's closing note): with --wait-offline, 3 hub kills, a broker crash and restart, 3 cuts of
 64-98 s: lost 0, duplicated 0, results equal, no false alarm; playing on, before the
 ordering: lost 31 (refused ``wrong_state``), duplicated 0, results different, 158 false
-alarms. Playing on with the ordering (``--tables 6 --rounds 3 --cut-seconds 30:70``, seed
-2026): 3 hub kills, a broker crash and restart, 3 cuts of 45-60 s: lost 0, duplicated 0,
+alarms. Playing on with the ordering, the defaults (seed 2026, 12 tables, 4 rounds, 6,377
+events): 3 hub kills, a broker crash and restart, 3 cuts of 64-98 s: lost 0, duplicated 0,
 refused 0, results equal, no false alarm.
 """
 
