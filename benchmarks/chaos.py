@@ -14,11 +14,14 @@ what differs. Target: 0 lost, 0 duplicated, results equal.
 
 The pace is a club's times ``--pace`` (default 0.05: about 20 s a board), so that a cut of a
 minute spans boards. Online, a table always waits for the hub's answer to each event; a
-table that plays on while offline is what the issue found broken, until the hub orders each
-table's events by the game record. Seed 2026 on a loaded 2-core machine (issue 16's closing
-note): with --wait-offline, 3 hub kills, a broker crash and restart, 3 cuts of 64-98 s:
-lost 0, duplicated 0, results equal, no false alarm; playing on: lost 31 (refused
-``wrong_state``), duplicated 0, results different, 158 false alarms.
+table that plays on while offline is what the issue found broken before the hub ordered each
+table's events by the game record (hub.ordering). Seed 2026 on a loaded 2-core machine (issue
+16's closing note): with --wait-offline, 3 hub kills, a broker crash and restart, 3 cuts of
+64-98 s: lost 0, duplicated 0, results equal, no false alarm; playing on, before the
+ordering: lost 31 (refused ``wrong_state``), duplicated 0, results different, 158 false
+alarms. Playing on with the ordering, the defaults (seed 2026, 12 tables, 4 rounds, 6,377
+events): 3 hub kills, a broker crash and restart, 3 cuts of 64-98 s: lost 0, duplicated 0,
+refused 0, results equal, no false alarm.
 """
 
 from __future__ import annotations

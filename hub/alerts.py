@@ -78,6 +78,8 @@ class HubKind(StrEnum):
     READS_UNRESOLVED = "reads_unresolved"          # a card not read, the table not answering
     CLOCK_JUMP = "clock_jump"                      # a device's clock jumped (hub.clock)
     HISTORY_MISSING = "history_missing"            # the log lacks acknowledged events (hub.clock)
+    RECORD_CONFLICT = "record_conflict"            # two cards reported at one place (hub.ordering)
+    EVENTS_HELD = "events_held"                    # events waited too long for their place
 
 
 # The rectifications the Laws give the director for the hub's own findings.

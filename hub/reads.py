@@ -6,9 +6,8 @@ pocket (issue 15). A read is therefore evidence, weighed against what the Laws m
 whose turn it is (44, 45), the cards each seat holds (the hand record, the pockets read),
 the cards already played. :class:`CardReads` is the part of :class:`hub.table.TableState`
 that decides, for each ``card`` event in play (``answer`` events too), what it most likely
-is. It is the one place where reads are interpreted (the ordering of a table's events
-for offline play, issue 16, can reuse :meth:`CardReads.read_card` and
-:meth:`CardReads.answer`):
+is. It is the one place where reads are interpreted (the events of a table played offline
+come here in the order of its record, hub.ordering, and are interpreted the same way):
 
 * a card already played, or already read and held, is **nothing** (a repeated read, a
   trick shown again, the tablet's tap of a card the reader read: one card);

@@ -6,7 +6,11 @@ boards each pair has already played (Law 15B), the round clock and the
 :class:`hub.alerts.AlertBook`. ``apply(table, envelope, hub_time)`` checks what the protocol
 asks of every event (duplicate id, device bound to another table, sequence, clock skew),
 then the device's role (hub.roles: which events it sends, for which seats), and hands it to
-the table. A device acting beyond its role is refused and alerted (``device_overreach``).
+the table in the order of the table's record (hub.ordering: an event ahead of it is held,
+acknowledged ``held``, until what precedes it is applied; two cards at one place are one
+``record_conflict`` alert, ``conflict``; events held too long are the director's,
+``events_held``, from :meth:`Room.tick`). A device acting beyond its role is refused and
+alerted (``device_overreach``).
 
 Deterministic: nothing here reads the wall clock; times come in as arguments. The state is
 a function of the log: :meth:`Room.rebuild` replays stored records (device events and the
@@ -68,6 +72,7 @@ from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import LateChanges
+from hub.ordering import HOLD_SECONDS, Conflict, TableOrder
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
@@ -79,6 +84,8 @@ __all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
 
 log = logging.getLogger(__name__)
 
+HELD = "held"           # an ack's code: applied once what precedes it arrives (hub.ordering)
+CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
@@ -185,6 +192,9 @@ class Room:
             enabled=any(s.movement is not None for s in self.sections))
         self.scoring = LiveScoring(self)   # rankings and travellers, rulings (hub.scoring)
         self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
+        # Each table's events in the order of its record (hub.ordering): held, released.
+        self.order = {tid: TableOrder() for tid in self.tables}
+        self.hold_seconds = HOLD_SECONDS
 
     # TableContext -----------------------------------------------------------------------
     def deal(self, board: int) -> Deal | None:
@@ -311,18 +321,107 @@ class Room:
         if refusal is not None:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
                                 refusal.law)
-        out = table.apply(env, hub_time)
+        order = self.order[table_id]
+        if order.must_wait(env, _board_of(table)):
+            # Ahead of the record (hub.ordering): acknowledged and logged, applied once
+            # what precedes it has been.
+            order.hold(env, hub_time)
+            self._accepted(table_id, env, hub_time)
+            return Outcome(Reply(env.id, env.seq, "ack", HELD, "held until what precedes it "
+                                 "in the table's record arrives", hub_time))
+        out = self._place(table, env, hub_time)
         if out.reply.code == NOT_YOUR_SEAT:   # a seat the Laws do not let answer (hub.table)
             return self._refuse(table, env, role, NOT_YOUR_SEAT, out.reply.reason, hub_time,
                                 LAWS.get(env.type, ""))
         if out.reply.status == "ack":
-            self._seen.add(env.id)
-            if device is None:
-                device = self.devices[env.device] = DeviceInfo(table_id)
-            device.last_seq = env.seq
-            device.last_seen = hub_time
-            self.scoring.note(table_id)
+            self._accepted(table_id, env, hub_time)
             self._clock_noted(table, env.device, offset, hub_time, out.alerts)
+            alerts, changed = self._release(table, hub_time)
+            if alerts or changed:
+                out = Outcome(out.reply, out.alerts + alerts, True, out.fact)
+        return out
+
+    def _accepted(self, table_id: str, env: Envelope, hub_time: float) -> None:
+        self._seen.add(env.id)
+        device = self.devices.get(env.device)
+        if device is None:
+            device = self.devices[env.device] = DeviceInfo(table_id)
+        device.last_seq = env.seq
+        device.last_seen = hub_time
+        self.scoring.note(table_id)
+
+    # The order of the record (hub.ordering) -------------------------------------------------
+    def _place(self, table: TableState, env: Envelope, hub_time: float) -> Outcome:
+        """Apply an event whose place in the record has come: a card conflicting with the
+        one recorded there is the director's (one alert, both versions), not the table's."""
+        order = self.order[table.id]
+        conflict = order.conflict(env, _board_of(table))
+        if conflict is not None:
+            alert = self._conflict_alert(table, conflict, hub_time)
+            return Outcome(Reply(env.id, env.seq, "ack", CONFLICT, f"another card, "
+                                 f"{conflict.recorded[0]}, is recorded at this place: the "
+                                 "director decides", hub_time),
+                           [] if alert is None else [alert])
+        out = table.apply(env, hub_time)
+        if out.reply.status == "ack":
+            s = table.sitting
+            order.note(env, _board_of(table), None if s is None else (s.round, s.board.number))
+        return out
+
+    def _conflict_alert(self, table: TableState, conflict: Conflict,
+                        hub_time: float) -> Alert | None:
+        card, seat, device = conflict.reported
+        first, first_seat, first_device = conflict.recorded
+        return self.alerts.raise_alert(
+            f"{table.id}:b{conflict.board}:conflict:{conflict.place + 1}",
+            kind=HubKind.RECORD_CONFLICT.value, law="", table=table.id, round=table.round,
+            board=conflict.board, detected=hub_time,
+            seats=sorted({s for s in (seat, first_seat) if s}),
+            detail=f"card {conflict.place + 1} of board {conflict.board}: {first} "
+                   f"({first_seat}, {first_device}) recorded, {card} ({seat}, {device}) "
+                   "reported at the same place",
+            facts=conflict.facts())
+
+    def _release(self, table: TableState, hub_time: float) -> tuple[list[Alert], bool]:
+        """Apply the held events whose place has come, in order (hub.ordering)."""
+        order = self.order[table.id]
+        alerts: list[Alert] = []
+        changed = False
+        while (waiting := order.ready(_board_of(table))) is not None:
+            changed |= self._apply_held(table, waiting.env, hub_time, alerts)
+        return alerts, changed
+
+    def _apply_held(self, table: TableState, env: Envelope, hub_time: float,
+                    alerts: list[Alert]) -> bool:
+        out = self._place(table, env, hub_time)
+        if out.reply.status != "ack":
+            log.warning("held event %s of %s at table %s refused when applied: %s %s",
+                        env.id, env.device, table.id, out.reply.code, out.reply.reason)
+        alerts.extend(out.alerts)
+        self.scoring.note(table.id)
+        return out.state_changed or bool(out.alerts)
+
+    def _overdue(self, hub_time: float) -> list[Alert]:
+        """Events held too long (or too many): the director is told, and they are applied
+        as they came (hub.ordering)."""
+        out: list[Alert] = []
+        for table in self.tables.values():
+            order = self.order[table.id]
+            if not order.overdue(hub_time, self.hold_seconds):
+                continue
+            held = order.take_all()
+            alert = self.alerts.raise_alert(
+                f"{table.id}:held:{held[0].env.id}", kind=HubKind.EVENTS_HELD.value, law="",
+                table=table.id, round=table.round, board=_board_of(table), detected=hub_time,
+                detail=f"{len(held)} events waited {hub_time - held[0].since:.0f} s for what "
+                       "precedes them in the table's record: applied as they came",
+                facts={"events": [[w.env.device, w.env.type, w.env.seq] for w in held],
+                       "since": held[0].since})
+            if alert is not None:
+                out.append(alert)
+            for waiting in held:
+                self._apply_held(table, waiting.env, hub_time, out)
+            out += self._release(table, hub_time)[0]
         return out
 
     def _clock_noted(self, table: TableState, device: str, offset: float | None,
@@ -388,10 +487,10 @@ class Room:
 
     def tick(self, hub_time: float) -> list[Alert]:
         """The hub's clock: after the end of the round, late tables and unconfirmed results."""
+        out = self._overdue(hub_time)
         deadline = self.clock.deadline
         if deadline is None or hub_time < deadline or self.late.paused:
-            return []
-        out: list[Alert] = []
+            return out
         for table in self.tables.values():
             out += table.check_round_end(self.clock.round, deadline, hub_time)
         return out
@@ -545,7 +644,13 @@ class Room:
             "dealing": self.dealing.snapshot(),
             "scoring": self.scoring.snapshot(),
             "late": self.late.snapshot(),
+            "order": {tid: o.snapshot() for tid, o in self.order.items()},
         }
+
+
+def _board_of(table: TableState) -> int | None:
+    """The board the table is at."""
+    return None if table.sitting is None else table.sitting.board.number
 
 
 def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:

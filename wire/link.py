@@ -452,15 +452,16 @@ class DeviceLink:
         return None if flight is None else flight.envelope
 
     def send(self, type: str, body: dict[str, Any], *,
-             device_time: float | None = None) -> Envelope:
+             device_time: float | None = None, at: dict[str, int] | None = None) -> Envelope:
         """Enter one event (any thread): stored in the outbox before this returns, published
         as soon as the hub can take it. Returns its envelope (``id``, ``seq``).
-        ``device_time``: when it happened (default: ``clock()`` now).
+        ``device_time``: when it happened (default: ``clock()`` now); ``at``: where in the
+        table's record it belongs (docs/protocol.md section 6, ordering by the record).
         InvalidEventError (a ValueError) for an event the hub could not parse."""
         if self._closed:
             raise LinkError(f"{self}: closed, {type} {body} not sent")
         env = self.outbox.add(type, body,
-                              self.clock() if device_time is None else device_time)
+                              self.clock() if device_time is None else device_time, at=at)
         self._inbox.put(_WAKE)
         return env
 

@@ -39,7 +39,7 @@ __all__ = [
     "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
-    "Player", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
+    "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
     "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
 ]
@@ -52,6 +52,7 @@ MAX_PAIR: Final = 9999
 MAX_SEQ: Final = 2 ** 63 - 1        # SQLite's INTEGER
 MAX_TIME: Final = 1e11              # seconds since the epoch: the year 5138
 MAX_OFFSET: Final = 1e10            # seconds a device clock may be off the hub's, either way
+MAX_CALLS: Final = 400              # calls (or card reports) of one board: 319 calls at most
 
 # The shapes every message shares --------------------------------------------------------------
 
@@ -215,12 +216,28 @@ class DealerFaultBody(_Closed, frozen=True):
     detail: Note | UnsetType | None = UNSET
 
 
+class Position(_Closed, frozen=True):
+    """``at``: where in the table's game record an event belongs, as its device saw the
+    record when the player acted (docs/protocol.md section 6, ordering by the record): the
+    board, the ``hand`` events (the pockets' sweeps), the ``answer`` events (the table's
+    answers to the hub's questions), the ``call`` events and the ``card`` events reported on
+    it so far (a card reported by two devices counts twice). Each field
+    optional: the hub orders an event by the fields given."""
+
+    board: Board | UnsetType = UNSET
+    hands: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    answers: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+
+
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
 
 class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     """One event: ``id`` its idempotency key, ``seq`` increasing per device, ``time`` the
     device's clock when the player acted, ``sent`` when this copy was published, ``offset``
-    the device's estimate of the hub's clock minus its own when it published this copy."""
+    the device's estimate of the hub's clock minus its own when it published this copy,
+    ``at`` where in the table's record it belongs (:class:`Position`)."""
 
     v: Literal[1]
     id: Id
@@ -229,6 +246,7 @@ class EventEnvelope(_Closed, frozen=True, kw_only=True, tag_field="type"):
     time: Time
     sent: Time | UnsetType | None = UNSET
     offset: Offset | UnsetType | None = UNSET
+    at: Position | UnsetType | None = UNSET
 
 
 class HelloEvent(EventEnvelope, frozen=True, tag="hello"):

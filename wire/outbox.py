@@ -99,9 +99,21 @@ _SCHEMA = (
 _COLUMNS = "id, device, seq, device_time, type, body"
 
 
+_AT = "@at"   # the envelope's ``at``, kept in the stored body (no body has such a field)
+
+
 def _envelope(row: tuple[Any, ...]) -> Envelope:
     msg_id, device, seq, device_time, kind, body = row
-    return Envelope(msg_id, device, int(seq), float(device_time), kind, json.loads(body))
+    data = json.loads(body)
+    at = data.pop(_AT, None)
+    return Envelope(msg_id, device, int(seq), float(device_time), kind, data, at=at)
+
+
+def _stored_body(env: Envelope) -> str:
+    """The ``body`` column: the event's body, with its ``at`` (where in the table's record it
+    belongs, docs/protocol.md section 6) under :data:`_AT` when it has one."""
+    data = env.body if env.at is None else {**env.body, _AT: env.at}
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 class Outbox:
@@ -263,8 +275,10 @@ class Outbox:
                 raise OutboxError(self.path, f"cannot read the outbox: {err}") from err
 
     # The queue -----------------------------------------------------------------------------
-    def add(self, type: str, body: dict[str, Any], device_time: float) -> Envelope:
+    def add(self, type: str, body: dict[str, Any], device_time: float, *,
+            at: dict[str, int] | None = None) -> Envelope:
         """Number a new event and store it (committed when this returns): its envelope.
+        ``at``: where in the table's record it belongs (:class:`wire.messages.Position`).
 
         The envelope is checked as the hub will check it; :class:`InvalidEventError`
         (nothing stored) for one the hub would refuse as malformed."""
@@ -278,7 +292,7 @@ class Outbox:
                                   (self.device,))[0][0]) + 1
             tail = f"-{self.epoch}-{seq:06d}"
             env = Envelope(f"{self.device[:_ID_LIMIT - len(tail)]}{tail}", self.device, seq,
-                           device_time, type, body)
+                           device_time, type, body, at=None if at is None else dict(at))
             try:
                 Envelope.from_json(env.to_json(), self.types)
             except ProtocolError as err:
@@ -287,7 +301,7 @@ class Outbox:
             with self._transaction() as db:
                 db.execute(f"INSERT INTO entries ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                            (env.id, env.device, env.seq, env.time, env.type,
-                            json.dumps(env.body, separators=(",", ":"), ensure_ascii=False)))
+                            _stored_body(env)))
                 db.execute("UPDATE devices SET last_seq = ? WHERE device = ?",
                            (seq, self.device))
         log.debug("outbox: %s %s %s stored", env.id, env.type, env.body)

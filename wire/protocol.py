@@ -26,6 +26,7 @@ from wire.messages import (
     SCHEMA_VERSION,
     EventEnvelope,
     EventTypes,
+    Position,
     ReplyMessage,
     check_payload,
     decode_event,
@@ -227,7 +228,10 @@ class Envelope:
     clock minus its own when it published this copy (learnt from the hub's replies,
     :mod:`wire.link`): the hub judges ``sent + offset`` and the player acted at
     :attr:`acted` on the hub's clock. ``body`` is the event's body as plain JSON values, as
-    received (:meth:`event` gives it typed, :mod:`wire.messages`)."""
+    received (:meth:`event` gives it typed, :mod:`wire.messages`). ``at``, when given,
+    where in the table's game record the event belongs as the device saw it (``board``,
+    ``calls``, ``cards``: :class:`wire.messages.Position`); the hub applies a table's events
+    in that order (docs/protocol.md section 6)."""
 
     id: str
     device: str
@@ -238,6 +242,7 @@ class Envelope:
     v: int = SCHEMA_VERSION
     sent: float | None = None
     offset: float | None = None
+    at: dict[str, int] | None = None
 
     @property
     def clock(self) -> float:
@@ -271,6 +276,8 @@ class Envelope:
             obj["sent"] = self.sent
         if self.offset is not None:
             obj["offset"] = self.offset
+        if self.at is not None:
+            obj["at"] = self.at
         return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -281,10 +288,11 @@ class Envelope:
         (default :data:`EVENT_TYPES`)."""
         event = decode_event(payload, types)
         body: dict[str, Any] = msgspec.to_builtins(event.body)  # type: ignore[attr-defined]
-        sent, offset = event.sent, event.offset
+        sent, offset, at = event.sent, event.offset, event.at
         return cls(event.id, event.device, event.seq, event.time, str(event.__struct_config__.tag),
                    body, sent=sent if isinstance(sent, float) else None,
-                   offset=offset if isinstance(offset, float) else None)
+                   offset=offset if isinstance(offset, float) else None,
+                   at=msgspec.to_builtins(at) if isinstance(at, Position) else None)
 
 
 def salvage(payload: bytes | str) -> tuple[str, int | None]:

@@ -63,8 +63,7 @@ AlertKind = Literal[
     "cards_returned_wrong", "card_exposed", "result_disagrees", "result_unconfirmed",
     "late_table", "device_offline", "director_call", "misdealt_board", "dealer_fault",
     "board_markings", "device_overreach", "pairing_failures", "log_damage",
-    "reads_unresolved",
-    "clock_jump", "history_missing",
+    "reads_unresolved", "clock_jump", "history_missing", "record_conflict", "events_held",
 ]
 AlertStatus = Literal["open", "acknowledged", "ruled", "resolved"]
 

@@ -261,7 +261,7 @@ class _Room:
                 if stop.is_set():
                     return
                 link = links[event.device]
-                env = link.send(event.type, dict(event.body))
+                env = link.send(event.type, dict(event.body), at=event.at)
                 run.entered[env.id] = (env.device, env.seq)
                 offline = functools.partial(self._offline, link) if play_on else None
                 deadline = time.monotonic() + timeout

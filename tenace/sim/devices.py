@@ -32,13 +32,16 @@ __all__ = ["DeviceEvent", "VirtualDevice", "apply_local", "envelopes"]
 
 @dataclass(frozen=True, slots=True)
 class DeviceEvent:
-    """One event a device of ``table`` publishes at device time ``time`` (seconds)."""
+    """One event a device of ``table`` publishes at device time ``time`` (seconds), ``at``
+    the place in the table's record it belongs (every device of a simulated table sees the
+    record as the table's events so far report it)."""
 
     table: str
     device: str
     type: str
     body: dict[str, Any] = field(default_factory=dict)
     time: float = 0.0
+    at: dict[str, int] | None = None   # where in the table's record (the envelope's ``at``)
 
 
 class VirtualDevice:
@@ -53,7 +56,8 @@ class VirtualDevice:
         self.seq += 1
         prefix = f"{self.run}-" if self.run else ""
         return Envelope(f"{prefix}{self.device}-{self.seq:06d}", self.device, self.seq,
-                        event.time, event.type, dict(event.body))
+                        event.time, event.type, dict(event.body),
+                        at=None if event.at is None else dict(event.at))
 
 
 def envelopes(events: Iterable[DeviceEvent], run: str = "",

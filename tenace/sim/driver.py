@@ -107,7 +107,8 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
             started = time.perf_counter()
             # With ``realtime`` the device's clock is now.
             env = link.send(event.type, dict(event.body),
-                            device_time=time.time() if realtime is not None else event.time)
+                            device_time=time.time() if realtime is not None else event.time,
+                            at=event.at)
             sent += 1
             reply = _reply_to(devices.replies, env, started + timeout * (retries + 1))
             if reply is None:

@@ -85,12 +85,39 @@ class _Table:
         self.clock = start
         self.events: list[DeviceEvent] = []
         self.sat: set[int] = set()  # boards played here this round
+        # The record as the table's events report it (the events' ``at``, hub.ordering).
+        self.board: int | None = None
+        self.hands = 0
+        self.answers = 0
+        self.calls = 0
+        self.cards: list[str] = []
 
     def emit(self, act: Act) -> None:
         lo, hi = _DELAYS[act.delay]
         self.clock += max(1e-6, self.rng.uniform(lo, hi) * self.pace)
         self.events.append(DeviceEvent(self.id, f"{self.id}-{act.device}", act.type,
-                                       act.body, round(self.clock, 6)))
+                                       act.body, round(self.clock, 6), self._at(act)))
+
+    def _at(self, act: Act) -> dict[str, int] | None:
+        """Where ``act`` belongs in the table's record (the envelope's ``at``, hub.ordering):
+        the board, its hand sweeps, answers, calls and card reports so far (a card reported twice,
+        by the tablet and the reader, counts twice). Counted as the hub counts them."""
+        board = self.board
+        at = None if board is None else {"board": board, "hands": self.hands,
+                                         "answers": self.answers, "calls": self.calls,
+                                         "cards": len(self.cards)}
+        if act.type == "board":
+            self.board = int(act.body["board"])
+            self.hands, self.answers, self.calls, self.cards = 0, 0, 0, []
+        elif act.type == "hand" and board is not None:
+            self.hands += 1
+        elif act.type == "answer" and board is not None:
+            self.answers += 1
+        elif act.type == "call" and board is not None:
+            self.calls += 1
+        elif act.type == "card" and board is not None:
+            self.cards.append(str(act.body.get("card", "")))
+        return at
 
 
 class _Sim:

@@ -179,7 +179,7 @@ def test_a_short_chaos_run_loses_nothing_and_scores_like_a_clean_run(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One SIGKILL of the hub, one graceful restart of Mosquitto and a table cut off for two
     seconds, device messages duplicated and delayed, each table waiting for the hub's
-    answers (the cut of a table that plays on is the long run's: benchmarks/chaos.py)."""
+    answers (tables that play on: the next test)."""
     assert main(["sim", "--json", "--chaos", "7", "--tables", "3", "--boards", "2",
                  "--rounds", "2", "--hub-kills", "1", "--broker-restarts", "1",
                  "--broker-kills", "0", "--cuts", "1", "--cut-seconds", "2:3",
@@ -189,6 +189,27 @@ def test_a_short_chaos_run_loses_nothing_and_scores_like_a_clean_run(
     assert report["restarts"] == {"hub": 1, "broker": 1}
     assert [f["kind"] for f in report["faults"]].count("cut") == 1
     assert report["copies"] > 0
+    assert report["lost"] == 0 and report["lost_at_kill"] == []
+    assert report["duplicated"] == 0
+    assert "refused" not in report
+    assert report["results_equal"] is True, report.get("differences")
+    assert report["missed"] == [] and report["false_alarms"] == []
+
+
+def test_tables_that_play_on_while_cut_off_lose_nothing_and_score_like_a_clean_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same faults, the tables playing on while offline (the hub killed, the broker
+    restarting, a table cut off): each device empties its outbox on its own when it is back,
+    and the hub applies each table's events in the order of its record (hub.ordering)."""
+    assert main(["sim", "--json", "--chaos", "7", "--tables", "3", "--boards", "2",
+                 "--rounds", "2", "--hub-kills", "1", "--broker-restarts", "1",
+                 "--broker-kills", "0", "--cuts", "1", "--cut-seconds", "2:3",
+                 "--duplicate", "0.05", "--delay-ms", "0:10",
+                 "--keep", str(tmp_path / "chaos")]) == 0
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert report["play_on"] is True
+    assert report["restarts"] == {"hub": 1, "broker": 1}
+    assert [f["kind"] for f in report["faults"]].count("cut") == 1
     assert report["lost"] == 0 and report["lost_at_kill"] == []
     assert report["duplicated"] == 0
     assert "refused" not in report

@@ -1,0 +1,197 @@
+"""A table's events applied in the order of its game record, whichever device sent them.
+
+A table that plays on while cut off from the hub (docs/protocol.md section 6) keeps its
+events in each device's outbox: the tablet's calls and taps, the card reader's sweeps and
+cards. When the network comes back each device empties its own outbox, so the hub receives
+the reader's cards of a board before the tablet's auction of it, or the tablet's
+``result_confirm`` before the cards it confirms. Each event may say where in the record it
+belongs, its envelope's ``at`` (``board``, ``hands``, ``answers``, ``calls``, ``cards``: the
+board, and the ``hand``, ``answer``, ``call`` and ``card`` events reported at the table on
+it before this one, as the device saw them; a card reported by two devices counts twice).
+:class:`TableOrder` is the part of :class:`hub.room.Room` that, per table:
+
+* keeps the **tally** of each board as reported at the table: its ``hand`` and ``answer``
+  events, the calls of the ``call`` events accepted on it, the cards of its ``card`` events
+  (with the seat and the device that reported each), and the boards the table has been at;
+* **holds** an event whose ``at`` the tally has not reached (a board the table has not been
+  at, fewer events of a kind than it names), and every later event of the same device (a
+  device's events keep their order): it is acknowledged ``held`` and logged, and applied as
+  soon as what precedes it has been (:meth:`TableOrder.ready`);
+* finds a **conflict**: a ``card`` event whose ``at`` names a place the tally has already
+  filled with another card, its own card reported nowhere before on the board. The director
+  gets one ``record_conflict`` alert with both versions (the one recorded first stays in the
+  record), and the event is acknowledged ``conflict``, not applied. The same card reported
+  twice (the tablet's tap and the reader's read) is no conflict: it goes to the table, which
+  takes it as one card (hub.reads);
+* tells the director when events wait too long (:data:`HOLD_SECONDS` of hub time, or more
+  than :data:`MAX_HELD` held at the table): one ``events_held`` alert, and the events held
+  are applied as they came (:meth:`hub.room.Room.tick`).
+
+An event without ``at`` (an older client) is applied as it comes, after the held events of
+its device. Everything here is a function of the events applied and the hub times given:
+replaying the log (held events included) holds and releases them again at the same points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wire.protocol import Envelope
+
+__all__ = ["HOLD_SECONDS", "MAX_HELD", "Conflict", "TableOrder", "Tally", "Waiting"]
+
+HOLD_SECONDS = 60.0   # hub seconds an event may wait for what precedes it in the record
+MAX_HELD = 600        # events held at one table (a whole session of one table's devices)
+
+
+@dataclass(slots=True)
+class Tally:
+    """One board's record as reported at a table: ``hand`` and ``answer`` events, calls, the
+    cards of ``card`` events (card, seat, device), in the order the table applied them."""
+
+    hands: int = 0
+    answers: int = 0
+    calls: list[str] = field(default_factory=list)
+    cards: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def has_card(self, card: str) -> bool:
+        return any(c == card for c, _, _ in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """An event held, and the hub time it came."""
+
+    env: Envelope
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two different cards reported at the same place of a board's play."""
+
+    board: int
+    place: int                         # cards played before it
+    recorded: tuple[str, str, str]     # card, seat, device: the version in the record
+    reported: tuple[str, str, str]     # the other version
+
+    def facts(self) -> dict[str, Any]:
+        def version(v: tuple[str, str, str]) -> dict[str, str]:
+            return {"card": v[0], "seat": v[1], "device": v[2]}
+        return {"board": self.board, "place": self.place + 1,
+                "recorded": version(self.recorded), "reported": version(self.reported)}
+
+
+class TableOrder:
+    """The tally and the held events of one table (module docstring)."""
+
+    def __init__(self) -> None:
+        self.tallies: dict[int, Tally] = {}
+        self.held: list[Waiting] = []
+        self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
+
+    # Where the table is -------------------------------------------------------------------
+    def reached(self, board: int | None, sitting: object = None) -> None:
+        """The table is at ``board`` (after an event was applied), in ``sitting`` (its
+        round and board): a board played again in another sitting starts a new tally."""
+        if board is None:
+            return
+        if board not in self.tallies or self._sittings.get(board, sitting) != sitting:
+            self.tallies[board] = Tally()
+        self._sittings[board] = sitting
+
+    def _board(self, env: Envelope, current: int | None) -> int | None:
+        at = env.at or {}
+        board = at.get("board")
+        return current if board is None else board
+
+    def fits(self, env: Envelope, current: int | None) -> bool:
+        """Whether the record has reached the place ``env.at`` names (``current``: the
+        board the table is at)."""
+        at = env.at
+        if not at:
+            return True
+        board = self._board(env, current)
+        if board is None:
+            return not any(at.get(k) for k in ("hands", "answers", "calls", "cards"))
+        tally = self.tallies.get(board)
+        if tally is None:
+            return False
+        return (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
+                and len(tally.calls) >= at.get("calls", 0)
+                and len(tally.cards) >= at.get("cards", 0))
+
+    def must_wait(self, env: Envelope, current: int | None) -> bool:
+        """Hold ``env``: an earlier event of its device is held, or its place is not
+        reached yet."""
+        return (any(w.env.device == env.device for w in self.held)
+                or not self.fits(env, current))
+
+    def conflict(self, env: Envelope, current: int | None) -> Conflict | None:
+        """The other card already recorded at the place a ``card`` event names, if any."""
+        at = env.at
+        if env.type != "card" or not at or "cards" not in at:
+            return None
+        board = self._board(env, current)
+        tally = None if board is None else self.tallies.get(board)
+        card = str(env.body.get("card", ""))
+        place = at["cards"]
+        if board is None or tally is None or place >= len(tally.cards) \
+                or tally.has_card(card):
+            return None
+        recorded = tally.cards[place]
+        return Conflict(board, place, recorded,
+                        (card, str(env.body.get("seat", "")), env.device))
+
+    def note(self, env: Envelope, current: int | None, sitting: object = None) -> None:
+        """An event the table accepted: count its sweep, call or card (``current``: the
+        board the table is at after it, in ``sitting``)."""
+        self.reached(current, sitting)
+        if env.type not in ("hand", "answer", "call", "card"):
+            return
+        board = self._board(env, current)
+        if board is None:
+            return
+        tally = self.tallies.setdefault(board, Tally())
+        if env.type == "hand":
+            tally.hands += 1
+            return
+        if env.type == "answer":
+            tally.answers += 1
+            return
+        if env.type == "call":
+            tally.calls.append(str(env.body.get("call", "")))
+            return
+        tally.cards.append((str(env.body.get("card", "")), str(env.body.get("seat", "")),
+                            env.device))
+
+    # Held events --------------------------------------------------------------------------
+    def hold(self, env: Envelope, hub_time: float) -> None:
+        self.held.append(Waiting(env, hub_time))
+
+    def ready(self, current: int | None) -> Waiting | None:
+        """The first held event that fits now and is its device's first held one (taken
+        out of the held events), or None."""
+        devices: set[str] = set()
+        for i, w in enumerate(self.held):
+            if w.env.device in devices:
+                continue
+            devices.add(w.env.device)
+            if self.fits(w.env, current):
+                return self.held.pop(i)
+        return None
+
+    def overdue(self, hub_time: float, hold_seconds: float) -> bool:
+        """Events have waited too long, or too many wait."""
+        return bool(self.held) and (hub_time - self.held[0].since >= hold_seconds
+                                    or len(self.held) > MAX_HELD)
+
+    def take_all(self) -> list[Waiting]:
+        held, self.held = self.held, []
+        return held
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"held": [w.env.id for w in self.held],
+                "boards": {str(b): [t.hands, t.answers, len(t.calls), len(t.cards)]
+                           for b, t in sorted(self.tallies.items())}}

@@ -1,0 +1,159 @@
+"""A table's events applied in the order of its game record (hub.ordering, issue 16): a
+table that played on while cut off, its tablet and its card reader emptying their outboxes
+one after the other, ends with exactly the record it played and no alert; the same card
+from two devices is one card; two different cards at one place are one alert with both."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.movements import mitchell
+from hub.room import CONFLICT, HELD, Room, Section
+from tenace.sim.devices import DeviceEvent, apply_local
+from tenace.sim.noise import parse_noise
+from tenace.sim.session import simulate
+from wire.protocol import Envelope
+
+
+def _session(seed: int, inject: dict[str, float] | None = None) -> tuple[Any, Any, Any]:
+    movement = mitchell(3, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, inject=inject)
+    return movement, deals, script
+
+
+def _record(value: Any) -> Any:
+    """A snapshot without the hub's times of applying (a board's ``ended``): the record."""
+    if isinstance(value, dict):
+        return {k: _record(v) for k, v in value.items() if k != "ended"}
+    if isinstance(value, list):
+        return [_record(v) for v in value]
+    return value
+
+
+def _tables(room: Room) -> dict[str, Any]:
+    return {tid: _record(t.snapshot()) for tid, t in room.tables.items()}
+
+
+def _kinds(room: Room) -> list[str]:
+    return sorted(a["kind"] for a in room.alerts.to_json())
+
+
+@pytest.mark.parametrize("first", ["rdr", "tab"])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_table_offline_for_a_whole_session_ends_with_the_record_it_played(
+        first: str, seed: int) -> None:
+    """Each table's devices empty their outboxes one after the other (the reader's first,
+    then the tablet's, or the other way): the same record as in order, no alert."""
+    movement, deals, script = _session(seed)
+    clean = Room(Section("A", movement), deals)
+    outcomes, _ = apply_local(clean, script.merged())
+    assert all(o.reply.status == "ack" for o in outcomes)
+    assert _kinds(clean) == []
+    room = Room(Section("A", movement), deals)
+    late: list[DeviceEvent] = []
+    for events in script.events_by_table.values():
+        mine = [e for e in events if e.device.endswith(first)]
+        late += mine + [e for e in events if not e.device.endswith(first)]
+    outcomes, _ = apply_local(room, late)
+    codes = {o.reply.code for o in outcomes}
+    assert all(o.reply.status == "ack" for o in outcomes) and HELD in codes
+    assert _tables(room) == _tables(clean)
+    assert _kinds(room) == []
+    assert all(not o.held for o in room.order.values())
+    # The log replayed (held events included) gives the same room.
+    again = Room(Section("A", movement), deals)
+    apply_local(again, late)
+    assert again.snapshot() == room.snapshot()
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_readers_that_err_and_a_table_that_answers_converge_too(seed: int) -> None:
+    """Issue 15's reader errors (missed, cross, late, repeated reads, short sweeps) and the
+    table's answers to the hub's questions, the reader's outbox emptied first: the record
+    and the readers' error counts of the clean run, no alert."""
+    movement = mitchell(4, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed,
+                      reader_noise=parse_noise("issue"))
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    room = Room(Section("A", movement), deals)
+    late = [e for events in script.events_by_table.values()
+            for dev in ("rdr", "tab") for e in events if e.device.endswith(dev)]
+    outcomes, _ = apply_local(room, late)
+    assert all(o.reply.status == "ack" for o in outcomes)
+    assert _tables(room) == _tables(clean)
+    assert _kinds(room) == _kinds(clean) == []
+
+
+def test_injected_irregularities_are_still_found_once_when_played_offline() -> None:
+    movement, deals, script = _session(5, {"revoke": 0.3, "insufficient_bid": 0.3})
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    room = Room(Section("A", movement), deals)
+    late = [e for events in script.events_by_table.values()
+            for dev in ("rdr", "tab") for e in events if e.device.endswith(dev)]
+    apply_local(room, late)
+    assert _kinds(clean) and _kinds(room) == _kinds(clean)
+    assert _tables(room) == _tables(clean)
+
+
+def _board_events(script: Any, table: str = "A1") -> list[DeviceEvent]:
+    events = script.events_by_table[table]
+    boards = [i for i, e in enumerate(events) if e.type == "board"]
+    return events[:boards[1]]
+
+
+def test_two_different_cards_at_one_place_are_one_alert_with_both_versions() -> None:
+    movement, deals, script = _session(4)
+    events = _board_events(script)
+    cards = [e for e in events if e.type == "card"]
+    first, later = cards[0], cards[5]
+    wrong = DeviceEvent("A1", "A1-rdr" if first.device == "A1-tab" else "A1-tab", "card",
+                        {"seat": first.body["seat"], "card": later.body["card"],
+                         "source": "reader"}, first.time + 0.1, first.at)
+    room = Room(Section("A", movement), deals)
+    at = events.index(first) + 1
+    outcomes, _ = apply_local(room, [*events[:at], wrong, wrong, *events[at:]])
+    assert outcomes[at].reply.code == CONFLICT and outcomes[at].reply.status == "ack"
+    alerts = room.alerts.to_json()
+    assert [a["kind"] for a in alerts] == ["record_conflict"]
+    facts = alerts[0]["facts"]
+    assert facts["place"] == 1
+    assert facts["recorded"]["card"] == first.body["card"]
+    assert facts["reported"]["card"] == later.body["card"]
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, events)
+    assert _tables(room) == _tables(clean)   # the record keeps the first version
+
+
+def test_events_that_wait_too_long_go_to_the_director_and_are_applied() -> None:
+    movement, deals, script = _session(6)
+    events = _board_events(script)
+    cards = [e for e in events if e.type == "card"]
+    room = Room(Section("A", movement), deals)
+    skip = cards[3]
+    outcomes, _ = apply_local(room, [e for e in events if e is not skip])
+    assert outcomes[-1].reply.code == HELD
+    held = room.order["A1"].held
+    since = held[0].since
+    assert room.tick(since + room.hold_seconds - 1) == []
+    alerts = room.tick(since + room.hold_seconds)
+    assert [a.kind for a in alerts if a.kind == "events_held"] == ["events_held"]
+    assert not room.order["A1"].held
+
+
+def test_an_event_without_at_is_applied_as_it_comes() -> None:
+    movement, deals, script = _session(7)
+    events = [DeviceEvent(e.table, e.device, e.type, e.body, e.time)
+              for e in script.events_by_table["A1"]]
+    room = Room(Section("A", movement), deals)
+    outcomes, _ = apply_local(room, events)
+    assert {o.reply.code for o in outcomes} <= {"ok"}
+    env = Envelope("x-1", "A1-tab", 1, 1.0, "call", {"seat": "N", "call": "Pass"})
+    assert env.at is None and Envelope.from_json(env.to_json()).at is None
