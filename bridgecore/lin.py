@@ -261,7 +261,7 @@ class _LinReader:
 
     def read_md(self, board: _Board, value: str, line: int) -> None:
         text = value.strip()
-        if text[:1].isdigit():
+        if text[:1].isdecimal():
             digit = int(text[0])
             if 1 <= digit <= 4:
                 board.dealer = _LIN_SEATS[digit - 1]
@@ -315,7 +315,7 @@ class _LinReader:
             except ParseError:
                 board.problems.append((f"not a card: pc|{value}|", line))
         else:
-            if text.isdigit() and 0 <= int(text) <= 13:
+            if text.isdecimal() and 0 <= int(text) <= 13:
                 board.claim = int(text)
             else:
                 board.problems.append((f"claim is not 0-13 tricks: mc|{value}|", line))

@@ -52,7 +52,7 @@ def write_asc(movement: Movement) -> str:
 
 
 def _group(token: str) -> int | None:
-    if token.isdigit():
+    if token.isdecimal():
         return int(token)
     if len(token) == 1 and token.isalpha() and token.isascii():
         return ord(token.upper()) - ord("A") + 1
@@ -96,7 +96,7 @@ def read_asc(text: str | bytes, *, boards_per_round: int = 1, file: str | None =
         return None, problems
     n, header = lines[0]
     fields = header.split()
-    if len(fields) not in (4, 5) or not all(f.isdigit() for f in fields):
+    if len(fields) not in (4, 5) or not all(f.isdecimal() for f in fields):
         problem(f"expected 'pairs tables rounds boardgroups individual', got {header!r}", n)
         return None, problems
     if len(fields) == 4:
@@ -122,7 +122,7 @@ def read_asc(text: str | bytes, *, boards_per_round: int = 1, file: str | None =
         for t in range(1, min(tables, len(tokens) // 3) + 1):
             ns_text, ew_text, group_text = tokens[3 * t - 3: 3 * t]
             board_set = _group(group_text)
-            if not (ns_text.isdigit() and ew_text.isdigit()) or board_set is None:
+            if not (ns_text.isdecimal() and ew_text.isdecimal()) or board_set is None:
                 problem(f"round {r}, table {t}: not 'NS-EW group': "
                         f"{ns_text}-{ew_text} {group_text}", n)
                 continue

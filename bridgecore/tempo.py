@@ -527,7 +527,7 @@ def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:
     name = table or tags.get("Table") or tags.get("Room") or "?"
     rnd = tags.get("Round", "")
     return BoardActions(name, number, dealer, tuple(actions), started,
-                        int(rnd) if rnd.isdigit() else None,
+                        int(rnd) if rnd.isdecimal() else None,
                         tags.get("PairNS") or None, tags.get("PairEW") or None)
 
 

@@ -184,6 +184,6 @@ class TempoRoutes:
 
 
 def _int(text: str, what: str) -> int:
-    if not text.isdigit() or len(text) > 12:
+    if not text.isdecimal() or len(text) > 12:
         raise HttpError(404, f"{what} must be a whole number, not {text!r:.20}")
     return int(text)

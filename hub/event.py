@@ -516,7 +516,7 @@ def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
     out: dict[int, tuple[str, ...]] = {}
     for number, names in raw.items():
         key = f"pairs.{number}"
-        if not str(number).isdigit() or int(number) < 1:
+        if not str(number).isdecimal() or int(number) < 1:
             keys.bad(key, "pair numbers are whole numbers from 1")
         elif isinstance(names, str):
             out[int(number)] = (names,)
@@ -726,7 +726,7 @@ def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None
                           markings=deals[2], **fields), []
     except ConfigError as err:
         head, _, rest = str(err).partition(" problems:\n")
-        if rest and head.isdigit():
+        if rest and head.isdecimal():
             return None, [line.strip() for line in rest.splitlines()]
         return None, [str(err)]
 
@@ -933,7 +933,7 @@ class EventSetup:
             raw_marks = {}
         for number, marks in raw_marks.items():
             try:
-                if not str(number).isdigit():
+                if not str(number).isdecimal():
                     raise _Bad("board numbers are whole numbers")
                 markings[int(number)] = Markings.from_json(marks)
             except (_Bad, BridgeError) as err:
@@ -944,7 +944,7 @@ class EventSetup:
             raw = {}
         for number, text in raw.items():
             try:
-                if not str(number).isdigit():
+                if not str(number).isdecimal():
                     raise _Bad("board numbers are whole numbers")
                 deals[int(number)] = Deal.parse(_text(text))
             except (_Bad, BridgeError) as err:

@@ -213,7 +213,7 @@ def parse_csv(data: bytes) -> list[Member]:
             problems.append((index, "no name"))
         elif len(name) > MAX_NAME:
             problems.append((index, f"a name of at most {MAX_NAME} characters"))
-        if not raw.isdigit() or int(raw) < 1:
+        if not raw.isdecimal() or int(raw) < 1:
             problems.append((index, f"member number {raw!r}: a whole number from 1 is "
                                     "expected" if raw else "no member number"))
             continue

@@ -419,7 +419,7 @@ class EventLog:
             self._upgrade(conn)
             return
         if found != str(SCHEMA_VERSION):
-            newer = found is not None and found.isdigit() and int(found) > SCHEMA_VERSION
+            newer = found is not None and found.isdecimal() and int(found) > SCHEMA_VERSION
             hint = " (written by a newer Tenace: upgrade the hub)" if newer else ""
             raise SchemaVersionError(self.path, f"event log schema version {found!r}, this hub "
                                                 f"reads version {SCHEMA_VERSION}{hint}")
@@ -697,7 +697,7 @@ def parse_head(text: str) -> tuple[int, str]:
     """``POSITION:HASH`` (as ``hub/status`` and :class:`ChainReport` print a head) as a pair;
     ValueError names what is wrong."""
     position, _, digest = text.strip().partition(":")
-    if not position.isdigit() or len(digest) != 64 or any(
+    if not position.isdecimal() or len(digest) != 64 or any(
             c not in "0123456789abcdef" for c in digest):
         raise ValueError(f"a chain head is POSITION:HASH (64 lowercase hex digits), "
                          f"not {text!r:.100}")

@@ -196,8 +196,8 @@ def parse_topic(topic: str) -> Topic:
         elif rest[:2] == ["hub", "cmd"] and len(rest) in (2, 3):
             return Topic("hub_cmd", account=_check("account", rest[2], _ID)
                          if len(rest) == 3 else None)
-        elif (rest[0] == "result" and len(rest) == 4 and rest[2].isdigit()
-              and rest[3].isdigit()):
+        elif (rest[0] == "result" and len(rest) == 4 and rest[2].isdecimal()
+              and rest[3].isdecimal()):
             return Topic("result", _check("table", rest[1], _TABLE), round=int(rest[2]),
                          board=int(rest[3]))
         elif (rest[0] == "dealer" and len(rest) == 3
@@ -206,7 +206,7 @@ def parse_topic(topic: str) -> Topic:
         elif rest[0] == "results" and rest[1:2] == ["ranking"] and len(rest) == 3:
             return Topic("ranking", section=_check("section", rest[2], _TABLE))
         elif (rest[0] == "results" and rest[1:2] == ["traveller"] and len(rest) == 4
-              and rest[3].isdigit() and int(rest[3]) >= 1):
+              and rest[3].isdecimal() and int(rest[3]) >= 1):
             return Topic("traveller", board=int(rest[3]),
                          section=_check("section", rest[2], _TABLE))
         elif rest[0] == "director" and len(rest) == 3 and rest[1] == "alert":

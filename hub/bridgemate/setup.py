@@ -66,7 +66,7 @@ def _doc_problems(doc: Mapping[str, Any]) -> list[str]:
             except ProtocolError:
                 out.append(f"section {letters}: table {t} makes a table id longer than 16")
     for number, text in doc["deals"].items():
-        if not str(number).isdigit():
+        if not str(number).isdecimal():
             out.append(f"deals: {number!r} is not a board number")
         try:
             Deal.parse(text)
