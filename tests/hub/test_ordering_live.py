@@ -21,12 +21,23 @@ from wire.outbox import Outbox
 
 
 def _record(value: Any) -> Any:
-    """A snapshot without the hub's times of applying (a board's ``ended``): the record."""
+    """A snapshot without the hub's times of applying (a board's ``ended``) and with each
+    action's time apart (:func:`_times`): the record."""
     if isinstance(value, dict):
         return {k: _record(v) for k, v in value.items() if k != "ended"}
     if isinstance(value, list):
         return [_record(v) for v in value]
-    return value
+    return "time" if isinstance(value, float) else value
+
+
+def _times(value: Any) -> list[float]:
+    """Every time in a snapshot, in order (the hub reads a device's times on its own clock,
+    corrected by the device's estimate of the offset: a fraction of a millisecond here)."""
+    if isinstance(value, dict):
+        return [t for k, v in value.items() if k != "ended" for t in _times(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _times(v)]
+    return [value] if isinstance(value, float) else []
 
 
 @pytest.mark.parametrize("first", ["A1-rdr", "A1-tab"])
@@ -61,11 +72,15 @@ def test_a_table_offline_for_a_round_ends_with_the_record_it_played(first: str) 
         finally:
             for link in links:
                 link.close(farewell=False)
-        played = hub.call(lambda: _record(hub.room.tables["A1"].snapshot()))
+        snapshot = hub.call(lambda: hub.room.tables["A1"].snapshot())
+        played = _record(snapshot)
         alerts = hub.call(lambda: [a["kind"] for a in hub.room.alerts.to_json()
                                    if a["table"] == "A1"])
         stats = hub.call(lambda: (hub.stats.accepted, hub.stats.refused()))
     assert played == _record(clean.tables["A1"].snapshot())
+    times, clean_times = _times(snapshot), _times(clean.tables["A1"].snapshot())
+    assert len(times) == len(clean_times)
+    assert all(abs(a - b) < 1.0 for a, b in zip(times, clean_times, strict=True))
     assert alerts == [] and not clean.alerts.to_json()
     assert stats == (len(events), {})   # every event accepted, none refused
 
