@@ -87,12 +87,13 @@ class _Table:
 def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   timeout: float, retries: int, realtime: Callable[[float], float] | None,
                   out: TableRun, errors: list[str], announce: bool,
-                  stop: threading.Event | None = None) -> None:
+                  stop: threading.Event | None = None,
+                  on_sent: Callable[[str, int, float], None] | None = None) -> None:
     devices: _Table | None = None
     sent = 0
     try:
         devices = _Table(url, table, (e.device for e in events), timeout, announce)
-        for event in events:
+        for index, event in enumerate(events):
             if stop is not None and stop.is_set():
                 return
             if realtime is not None:
@@ -109,6 +110,8 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
             env = link.send(event.type, dict(event.body),
                             device_time=time.time() if realtime is not None else event.time)
             sent += 1
+            if on_sent is not None:
+                on_sent(table, index, time.monotonic())
             reply = _reply_to(devices.replies, env, started + timeout * (retries + 1))
             if reply is None:
                 errors.append(f"table {table}: no reply to {env.type} {env.id} after "
@@ -143,7 +146,9 @@ def _reply_to(replies: queue.Queue[tuple[Reply, Envelope]], env: Envelope,
 def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeout: float = 5.0,
                retries: int = 3, realtime: Callable[[float], float] | None = None,
                announce: bool = True,
-               stop: threading.Event | None = None) -> dict[str, TableRun]:
+               stop: threading.Event | None = None,
+               on_sent: Callable[[str, int, float], None] | None = None
+               ) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -151,12 +156,14 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     more tries' time the table gives up. With ``realtime`` (device time -> seconds to wait
     first), events keep their pace and carry the real clock. ``announce`` publishes each
     device's birth status first (and sets its last will); ``stop`` ends every table's script
-    early (its connections closed cleanly)."""
+    early (its connections closed cleanly). ``on_sent(table, index, when)`` is called (on the
+    table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``."""
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, timeout, retries, realtime,
-                                      results[table], errors, announce, stop), daemon=True)
+                                      results[table], errors, announce, stop, on_sent),
+                               daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
         thread.start()
