@@ -68,8 +68,8 @@ from typing import Any
 from tenace.sim.devices import DeviceEvent, apply_local, envelopes
 from tenace.sim.script import Expected, SimError, SimScript, compare
 
-__all__ = ["MOSQUITTO_EXTRA", "ChaosError", "ChaosPlan", "clean_room", "published_differences",
-           "report_lines", "results_of", "run_chaos"]
+__all__ = ["MOSQUITTO_EXTRA", "ChaosError", "ChaosPlan", "HubProcess", "clean_room",
+           "published_differences", "report_lines", "results_of", "run_chaos"]
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +312,7 @@ class _Room:
 
 # The hub in its own process -----------------------------------------------------------------
 
-class _HubProcess:
+class HubProcess:
     """``python -m tenace hub`` on ``data`` against ``url``, killed and started again."""
 
     def __init__(self, url: str, data: Path, setup: Any):
@@ -439,7 +439,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
             broker = Mosquitto(folder / "mosquitto", MOSQUITTO_EXTRA, accounts=accounts)
         except BrokerError as err:
             raise ChaosError(f"the broker: {err}") from err
-        hub = _HubProcess(broker.url, folder / "data", setup)
+        hub = HubProcess(broker.url, folder / "data", setup)
         try:
             hub.start()
             with Proxies(("127.0.0.1", broker.port)) as proxies:
@@ -505,7 +505,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
 
 
 def _play(setup: Any, script: SimScript, plan: ChaosPlan, rng: random.Random,
-          hub: _HubProcess, broker: Any, proxies: Mapping[str, Any], reply_timeout: float,
+          hub: HubProcess, broker: Any, proxies: Mapping[str, Any], reply_timeout: float,
           event_timeout: float) -> dict[str, Any]:
     scripts = script.events_by_table
     room = _Room(lambda t: proxies[t].url(broker.url), scripts, reply_timeout=reply_timeout,
