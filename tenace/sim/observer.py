@@ -2,13 +2,16 @@
 whether the hub is up.
 
 :class:`Observer` collects the alerts (the latest version of each), the results and,
-optionally, the tables' public states the hub publishes. :meth:`Observer.settle` waits until
+optionally, the tables' public states and the live rankings and travellers the hub
+publishes (with when each result first reached a traveller). :meth:`Observer.settle` waits until
 everything the hub published before the call has arrived: the observer publishes a marker
 on a topic of its own and waits for it to come back. A broker forwards to each subscriber
 in the order it received, so once the marker is back, every message the broker had for the
 observer before it has been taken: the hub publishes the alerts and views of a batch of
 events before its replies (:meth:`hub.service.Hub.handle`), so a settle called once a
-device has its reply finds the alerts that event raised. :func:`wait_for_hub` waits for
+device has its reply finds the alerts that event raised; the rankings and travellers come
+after the replies, within the hub's ``score_interval``: a settle whose ``quiet`` is longer
+than that finds them too. :func:`wait_for_hub` waits for
 a hub's retained presence.
 
 Both connect with an account (hub/access.py): the observer as ``director`` (its client id;
