@@ -1,13 +1,15 @@
 """A championship on one hub (issue 16). Prints figures; asserts nothing.
 
     python benchmarks/championship.py [--tables 1000] [--sections 10] [--boards-per-round 3]
-                                      [--rounds 9] [--pace 0.05] [--seed 2026] [--json]
+                                      [--rounds 9] [--pace 0.05] [--seed 2026]
+                                      [--processes 1] [--json]
 
 ``--tables`` tables (``--tables 100`` for a quick run) in ``--sections`` Mitchell sections,
 ``--rounds`` x ``--boards-per-round`` boards a table (27 by default), at ``--pace`` of a
 club's pace (1.0: about seven minutes a board), irregularities injected, live scoring on,
 against ``tenace hub`` in its own process through Mosquitto with every account and topic
-checked (tenace/sim/championship.py says how each figure is taken). It prints:
+checked (tenace/sim/championship.py says how each figure is taken); ``--processes N``
+shares the tables out among N driver processes. It prints:
 
 * the broker's own round trip p50/p99 (the baseline, the same client in the same moments)
   and a device event to the director's alert p50/p99, their ratios, and what the hub adds
@@ -52,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="fraction of a club's pace (default 0.05: about 21 s a board)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--probes", type=int, default=400)
+    p.add_argument("--processes", type=int, default=1,
+                   help="driver processes the tables are shared out among (default 1)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -60,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     result = run_championship(tables=args.tables, sections=args.sections,
                               boards_per_round=args.boards_per_round, rounds=args.rounds,
                               pace=args.pace, seed=args.seed, inject=INJECT,
-                              probes=args.probes)
+                              probes=args.probes, processes=args.processes)
     s = summary(result)
     if args.json:
         print(json.dumps(s))

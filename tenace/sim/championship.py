@@ -223,29 +223,30 @@ def run_championship(*, tables: int = 1000, sections: int = 10, boards_per_round
                      rounds: int = 9, pace: float = 0.05, seed: int = 2026,
                      inject: Mapping[str, float] | None = None, probes: int = 400,
                      probe_gap: float = 0.05, memory_every: float = 1.0,
-                     reply_timeout: float = 10.0, folder: str | Path | None = None
-                     ) -> Championship:
+                     reply_timeout: float = 10.0, processes: int = 1,
+                     folder: str | Path | None = None) -> Championship:
     """One championship (module docstring): ``tables`` in ``sections``, each table playing
     ``rounds`` rounds of ``boards_per_round`` boards at ``pace`` of a club's pace;
     ``inject``: rates by kind (:mod:`tenace.sim.script`); ``probes`` alert probes at most,
     ``probe_gap`` seconds apart. ``folder`` keeps the broker's, the hub's and the accounts'
-    files (default: a temporary folder, removed)."""
+    files (default: a temporary folder, removed). ``processes``: the tables shared out among
+    that many driver processes (one device link per device all the same)."""
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="tenace-championship-") as temporary:
             return _run(Path(temporary), tables, sections, boards_per_round, rounds, pace,
-                        seed, inject or {}, probes, probe_gap, memory_every, reply_timeout)
+                        seed, inject or {}, probes, probe_gap, memory_every, reply_timeout,
+                        processes)
     return _run(Path(folder), tables, sections, boards_per_round, rounds, pace, seed,
-                inject or {}, probes, probe_gap, memory_every, reply_timeout)
+                inject or {}, probes, probe_gap, memory_every, reply_timeout, processes)
 
 
 def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds: int,
          pace: float, seed: int, inject: Mapping[str, float], probes: int, probe_gap: float,
-         memory_every: float, reply_timeout: float) -> Championship:
+         memory_every: float, reply_timeout: float, processes: int) -> Championship:
     from hub.broker import BrokerError
     from hub.mosquitto import Mosquitto
     from hub.store import LOG_NAME
     from tenace.sim.chaos import MOSQUITTO_EXTRA, ChaosError, HubProcess
-    from tenace.sim.driver import run_tables
     from tenace.sim.observer import Observer
     from tenace.sim.session import simulate
 
@@ -259,10 +260,6 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
                        sittings=sum(1 for ev in scripts.values() for e in ev
                                     if e.type == "board"))
     sent: dict[str, list[float]] = {t: [0.0] * len(ev) for t, ev in scripts.items()}
-
-    def on_sent(table: str, index: int, when: float) -> None:
-        sent[table][index] = when
-
     folder.mkdir(parents=True, exist_ok=True)
     with _accounts(folder, setup) as accounts:
         try:
@@ -290,8 +287,9 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
                 sampler.start()
                 probe.thread.start()
                 try:
-                    runs = run_tables(broker.url, scripts, realtime=script.pacer(),
-                                      timeout=reply_timeout, on_sent=on_sent)
+                    pacer = _Pacer(script.round_starts.get(1, 0.0), time.time())
+                    rejected = _play(broker.url, scripts, pacer, reply_timeout, processes,
+                                     sent)
                 finally:
                     out.seconds = time.monotonic() - began
                     probe.close()
@@ -321,9 +319,86 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
     out.report["results_equal"] = not differences
     if differences:
         out.report["differences"] = differences[:50]
-    out.rejected = [{"table": t, "type": env.type, "code": reply.code, "reason": reply.reason}
-                    for t, run in runs.items() for env, reply in run.rejected]
+    out.rejected = rejected
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Pacer:
+    """:meth:`tenace.sim.script.SimScript.pacer` as a value a driver process can be given:
+    device time -> seconds to wait, round 1 starting at ``wall`` (``time.time()``)."""
+
+    origin: float
+    wall: float
+
+    def __call__(self, device_time: float) -> float:
+        return (device_time - self.origin) - (time.time() - self.wall)
+
+
+def _play_part(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
+               reply_timeout: float, results: Any) -> None:
+    """In a driver process of its own: play ``scripts``, put (sent, rejected, error)."""
+    from tenace.sim.driver import DriverError, run_tables
+
+    sent = {t: [0.0] * len(ev) for t, ev in scripts.items()}
+
+    def on_sent(table: str, index: int, when: float) -> None:
+        sent[table][index] = when
+    error = None
+    rejected: list[dict[str, Any]] = []
+    try:
+        runs = run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
+                          on_sent=on_sent)
+        rejected = _rejected(runs)
+    except DriverError as err:
+        error = str(err)
+    results.put((sent, rejected, error))
+
+
+def _rejected(runs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"table": t, "type": env.type, "code": reply.code, "reason": reply.reason}
+            for t, run in runs.items() for env, reply in run.rejected]
+
+
+def _play(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
+          reply_timeout: float, processes: int,
+          sent: dict[str, list[float]]) -> list[dict[str, Any]]:
+    """Every table's script through the real device link: in this process, or shared out
+    among ``processes`` driver processes (spawned, not forked: this process has threads;
+    each gets its tables' scripts and the pacer, and the keyring through the environment;
+    ``time.monotonic()`` is the machine's, the same in all of them). Fills ``sent``;
+    returns the events refused; DriverError if a table could not get an event through."""
+    from tenace.sim.driver import DriverError, run_tables
+
+    if processes <= 1:
+        def on_sent(table: str, index: int, when: float) -> None:
+            sent[table][index] = when
+        return _rejected(run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
+                                    on_sent=on_sent))
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    tables = list(scripts)
+    parts = [{t: scripts[t] for t in tables[k::processes]} for k in range(processes)]
+    workers = [context.Process(target=_play_part, name=f"championship-driver-{k}",
+                               args=(url, part, pacer, reply_timeout, results), daemon=True)
+               for k, part in enumerate(parts) if part]
+    for worker in workers:
+        worker.start()
+    rejected: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for _ in workers:
+        part_sent, part_rejected, error = results.get()
+        sent.update(part_sent)
+        rejected += part_rejected
+        if error:
+            errors.append(error)
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise DriverError("; ".join(errors))
+    return rejected
 
 
 def _board_times(out: Championship, scripts: Mapping[str, Sequence[DeviceEvent]],

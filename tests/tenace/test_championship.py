@@ -1,4 +1,5 @@
-"""A small championship (issue 16): 20 tables in two sections against ``tenace hub`` in its
+"""A small championship (issue 16): 20 tables in two sections (two driver processes) against
+``tenace hub`` in its
 own process through Mosquitto, live scoring on; every injected irregularity detected, no
 false alarm, every ranking and traveller the hub published equal to the ground truth. The
 figures it measures are printed by benchmarks/championship.py, never asserted."""
@@ -17,7 +18,7 @@ INJECT = {"revoke": 0.1, "lead_out_of_turn": 0.05, "insufficient_bid": 0.05,
 
 def test_twenty_tables_in_two_sections_detected_and_scored_right(keyring: Any) -> None:
     result = run_championship(tables=20, sections=2, boards_per_round=2, rounds=2,
-                              pace=0.01, seed=7, inject=INJECT, probes=20)
+                              pace=0.01, seed=7, inject=INJECT, probes=20, processes=2)
     figures = summary(result)
     report = result.report
     assert figures["injected"] >= 5
