@@ -1,8 +1,8 @@
-"""A small championship (issue 16): 20 tables in two sections (two driver processes) against
-``tenace hub`` in its
-own process through Mosquitto, live scoring on; every injected irregularity detected, no
-false alarm, every ranking and traveller the hub published equal to the ground truth. The
-figures it measures are printed by benchmarks/championship.py, never asserted."""
+"""A small championship (issue 16): 20 tables in two sections (two driver processes)
+against ``tenace hub`` in its own process through Mosquitto, live scoring on; every
+injected irregularity detected, no false alarm, every ranking and traveller the hub
+published equal to the ground truth. The figures it measures are printed by
+benchmarks/championship.py, never asserted."""
 
 from __future__ import annotations
 
