@@ -11,7 +11,9 @@ set-up). The event is :func:`championship_setup`: ``tables`` tables shared out a
 two tables where nobody plays. Every table plays its script (:func:`tenace.sim.session.
 simulate`, irregularities injected) through the real device link, one
 :class:`wire.link.DeviceLink` per device (the accounts allow no less: a device writes only
-its own topic, hub/access.py), at the script's pace (:func:`tenace.sim.driver.run_tables`).
+its own topic, hub/access.py), at the script's pace (:func:`tenace.sim.driver.run_tables`),
+with a keepalive of 120 s (a thousand simulated devices on two cores starve their network
+threads as no real tablet is starved), in one process or shared out among several.
 
 Meanwhile it measures, with the director's view (:class:`tenace.sim.observer.Observer`,
 the rankings and travellers included) and a probe client (a hub-role account):
@@ -62,6 +64,7 @@ log = logging.getLogger(__name__)
 
 PROBE_SECTION = "P"
 PROBE_ACCOUNT = "tenace-hub.probe"
+_KEEPALIVE = 120   # the simulated devices' (driver.run_tables): the driver, not they, starves
 _PLAY = frozenset({"card", "claim_answer"})   # what ends the play of a board (or a call)
 
 
@@ -348,7 +351,7 @@ def _play_part(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: An
     rejected: list[dict[str, Any]] = []
     try:
         runs = run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
-                          on_sent=on_sent)
+                          on_sent=on_sent, keepalive=_KEEPALIVE)
         rejected = _rejected(runs)
     except DriverError as err:
         error = str(err)
@@ -374,7 +377,7 @@ def _play(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
         def on_sent(table: str, index: int, when: float) -> None:
             sent[table][index] = when
         return _rejected(run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
-                                    on_sent=on_sent))
+                                    on_sent=on_sent, keepalive=_KEEPALIVE))
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")

@@ -60,7 +60,7 @@ class _Table:
     """One table's devices, each with its link; the replies of all of them on one queue."""
 
     def __init__(self, url: str, table: str, devices: Iterable[str],
-                 timeout: float, announce: bool):
+                 timeout: float, announce: bool, keepalive: int = 15):
         self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
         self.links: dict[str, DeviceLink] = {}
         try:
@@ -70,7 +70,7 @@ class _Table:
                     presence=announce, kind=_kind(device), stamp_sent=False,
                     reply_timeout=timeout,
                     on_reply=lambda reply, env: self.replies.put((reply, env)),
-                    reconnect_delay=(0.1, 1.0))
+                    reconnect_delay=(0.1, 1.0), keepalive=keepalive)
             for link in self.links.values():
                 link.client.wait_connected(timeout)
         except BaseException:
@@ -88,11 +88,13 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   timeout: float, retries: int, realtime: Callable[[float], float] | None,
                   out: TableRun, errors: list[str], announce: bool,
                   stop: threading.Event | None = None,
-                  on_sent: Callable[[str, int, float], None] | None = None) -> None:
+                  on_sent: Callable[[str, int, float], None] | None = None,
+                  keepalive: int = 15) -> None:
     devices: _Table | None = None
     sent = 0
     try:
-        devices = _Table(url, table, (e.device for e in events), timeout, announce)
+        devices = _Table(url, table, (e.device for e in events), timeout, announce,
+                         keepalive)
         for index, event in enumerate(events):
             if stop is not None and stop.is_set():
                 return
@@ -147,8 +149,8 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
                retries: int = 3, realtime: Callable[[float], float] | None = None,
                announce: bool = True,
                stop: threading.Event | None = None,
-               on_sent: Callable[[str, int, float], None] | None = None
-               ) -> dict[str, TableRun]:
+               on_sent: Callable[[str, int, float], None] | None = None,
+               keepalive: int = 15) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -157,12 +159,16 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     first), events keep their pace and carry the real clock. ``announce`` publishes each
     device's birth status first (and sets its last will); ``stop`` ends every table's script
     early (its connections closed cleanly). ``on_sent(table, index, when)`` is called (on the
-    table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``."""
+    table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``.
+    ``keepalive``: the devices' MQTT keepalive, seconds (the link's 15 by default; a room of
+    a thousand simulated devices on two cores may starve their network threads longer than
+    a real tablet's ever is, and the broker would drop them)."""
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, timeout, retries, realtime,
-                                      results[table], errors, announce, stop, on_sent),
+                                      results[table], errors, announce, stop, on_sent,
+                                      keepalive),
                                daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
