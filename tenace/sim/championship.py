@@ -68,6 +68,7 @@ log = logging.getLogger(__name__)
 PROBE_SECTION = "P"
 PROBE_ACCOUNT = "tenace-hub.probe"
 _KEEPALIVE = 120   # the simulated devices' (driver.run_tables): the driver, not they, starves
+_CONNECT = 300.0   # seconds a simulated device may take to connect (a thousand at once)
 _IDLE_POLL = 1.0   # a driver process's links look at their connection this often when idle
 _PLAY = frozenset({"card", "claim_answer"})   # what ends the play of a board (or a call)
 
@@ -359,7 +360,8 @@ def _play_part(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: An
     rejected: list[dict[str, Any]] = []
     try:
         runs = run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
-                          on_sent=on_sent, keepalive=_KEEPALIVE)
+                          on_sent=on_sent, keepalive=_KEEPALIVE,
+                          connect_timeout=_CONNECT)
         rejected = _rejected(runs)
     except DriverError as err:
         error = str(err)
@@ -385,7 +387,8 @@ def _play(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
         def on_sent(table: str, index: int, when: float) -> None:
             sent[table][index] = when
         return _rejected(run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
-                                    on_sent=on_sent, keepalive=_KEEPALIVE))
+                                    on_sent=on_sent, keepalive=_KEEPALIVE,
+                                    connect_timeout=_CONNECT))
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")

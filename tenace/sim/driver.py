@@ -60,7 +60,8 @@ class _Table:
     """One table's devices, each with its link; the replies of all of them on one queue."""
 
     def __init__(self, url: str, table: str, devices: Iterable[str],
-                 timeout: float, announce: bool, keepalive: int = 15):
+                 timeout: float, announce: bool, keepalive: int = 15,
+                 connect_timeout: float | None = None):
         self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
         self.links: dict[str, DeviceLink] = {}
         try:
@@ -72,7 +73,7 @@ class _Table:
                     on_reply=lambda reply, env: self.replies.put((reply, env)),
                     reconnect_delay=(0.1, 1.0), keepalive=keepalive)
             for link in self.links.values():
-                link.client.wait_connected(timeout)
+                link.client.wait_connected(connect_timeout or timeout)
         except BaseException:
             self.close()
             raise
@@ -89,12 +90,12 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   out: TableRun, errors: list[str], announce: bool,
                   stop: threading.Event | None = None,
                   on_sent: Callable[[str, int, float], None] | None = None,
-                  keepalive: int = 15) -> None:
+                  keepalive: int = 15, connect_timeout: float | None = None) -> None:
     devices: _Table | None = None
     sent = 0
     try:
         devices = _Table(url, table, (e.device for e in events), timeout, announce,
-                         keepalive)
+                         keepalive, connect_timeout)
         for index, event in enumerate(events):
             if stop is not None and stop.is_set():
                 return
@@ -150,7 +151,8 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
                announce: bool = True,
                stop: threading.Event | None = None,
                on_sent: Callable[[str, int, float], None] | None = None,
-               keepalive: int = 15) -> dict[str, TableRun]:
+               keepalive: int = 15,
+               connect_timeout: float | None = None) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -162,13 +164,14 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``.
     ``keepalive``: the devices' MQTT keepalive, seconds (the link's 15 by default; a room of
     a thousand simulated devices on two cores may starve their network threads longer than
-    a real tablet's ever is, and the broker would drop them)."""
+    a real tablet's ever is, and the broker would drop them); ``connect_timeout``: how long
+    a device may take to connect (default ``timeout``)."""
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, timeout, retries, realtime,
                                       results[table], errors, announce, stop, on_sent,
-                                      keepalive),
+                                      keepalive, connect_timeout),
                                daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
