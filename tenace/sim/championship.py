@@ -13,10 +13,7 @@ simulate`, irregularities injected) through the real device link, one
 :class:`wire.link.DeviceLink` per device (the accounts allow no less: a device writes only
 its own topic, hub/access.py), at the script's pace (:func:`tenace.sim.driver.run_tables`),
 with a keepalive of 120 s (a thousand simulated devices on two cores starve their network
-threads as no real tablet is starved), in one process or shared out among several; in a
-driver process of its own, each link looks at its connection and its resend clock once a
-second when idle, not ten times (two thousand idle links polling took the driver's CPU: a
-link wakes at once for each event entered and each reply all the same).
+threads as no real tablet is starved), in one process or shared out among several.
 
 Meanwhile it measures, with the director's view (:class:`tenace.sim.observer.Observer`,
 the rankings and travellers included) and a probe client (a hub-role account):
@@ -69,7 +66,6 @@ PROBE_SECTION = "P"
 PROBE_ACCOUNT = "tenace-hub.probe"
 _KEEPALIVE = 120   # the simulated devices' (driver.run_tables): the driver, not they, starves
 _CONNECT = 300.0   # seconds a simulated device may take to connect (a thousand at once)
-_IDLE_POLL = 1.0   # a driver process's links look at their connection this often when idle
 _PLAY = frozenset({"card", "claim_answer"})   # what ends the play of a board (or a call)
 
 
@@ -345,12 +341,8 @@ class _Pacer:
 
 def _play_part(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
                reply_timeout: float, results: Any) -> None:
-    """In a driver process of its own: play ``scripts``, put (sent, rejected, error).
-    The links' idle poll is made slower here (:data:`_IDLE_POLL`)."""
-    import wire.link
+    """In a driver process of its own: play ``scripts``, put (sent, rejected, error)."""
     from tenace.sim.driver import DriverError, run_tables
-
-    wire.link._POLL = _IDLE_POLL   # this process's simulated devices only
 
     sent = {t: [0.0] * len(ev) for t, ev in scripts.items()}
 
