@@ -19,7 +19,11 @@ What the hub publishes (docs/protocol.md):
   director's account;
 * ``result/{table}/{round}/{board}`` (retained) once a board is over, again when confirmed;
 * ``results/ranking/{section}`` and ``results/traveller/{section}/{board}`` (retained): the
-  live scores (hub.scoring), again when a result or a ruling changes them;
+  live scores (hub.scoring), again when a result or a ruling changes them. They are off the
+  path that answers devices: a batch's replies go out first, and the sections it changed
+  are rescored and published after, coalesced (at most once every ``score_interval``
+  seconds, default 0.25: a burst of results is one rescoring; always eventually, and at
+  once on :meth:`Hub.republish`);
 * ``hub/status`` (retained): birth and last will; while it runs, at most once a second when
   they change, its counters (events accepted, duplicates, messages refused by reason code),
   the head of the log's hash chain and its clock (``time``).
@@ -124,8 +128,8 @@ from wire.views import (
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
 
-__all__ = ["NO_EVENT", "OFFLINE_GRACE", "SETUP_FACT", "SETUP_REPLACED", "Hub", "HubRunner",
-           "HubStats", "RoomSetup"]
+__all__ = ["NO_EVENT", "OFFLINE_GRACE", "SCORE_INTERVAL", "SETUP_FACT", "SETUP_REPLACED",
+           "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +137,7 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
 _REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "time")
+SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
@@ -203,10 +208,12 @@ class Hub:
                  bridgemate: tuple[str, int] | None = None,
                  console_options: dict[str, Any] | None = None,
                  clock_tolerance: float | bool | None = None,
-                 offline_grace: float = OFFLINE_GRACE):
+                 offline_grace: float = OFFLINE_GRACE,
+                 score_interval: float = SCORE_INTERVAL):
         """``clock_tolerance``: seconds, overriding the event's (False: no check; None:
         the event's). ``offline_grace``: seconds before a last will is an alert (module
-        docstring; 0: at once)."""
+        docstring; 0: at once). ``score_interval``: the least time between two live score
+        publications (module docstring; 0: after every batch, still after its replies)."""
         self.log = log_
         self.url = url
         self.client_id = client_id
@@ -215,6 +222,11 @@ class Hub:
         self.stats = HubStats()
         self.clock_tolerance = clock_tolerance
         self.offline_grace = offline_grace
+        if score_interval < 0:
+            raise ConfigError(f"score_interval must be 0 or more, not {score_interval}")
+        self.score_interval = score_interval
+        self._scores_timer: asyncio.TimerHandle | None = None   # a publication due
+        self._scores_sent = -score_interval     # time.monotonic() of the last publication
         self.set_aside: list[int] = []    # log positions not applied when the room was rebuilt
         self.log_behind = 0               # records missing at start against the noted head
         self._damage: list[Record] = []   # log_damage facts found while opening, to log
@@ -515,6 +527,9 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
             self._flush()
+            if self._scores_timer is not None:   # the last scores, before leaving
+                self._scores_timer.cancel()
+                self._scores_due()
         finally:
             if self._status_timer is not None:
                 self._status_timer.cancel()
@@ -636,12 +651,13 @@ class Hub:
         # tables that have finished it).
         self._publish_alerts(alerts)
         self._publish_tables(changed | showing_traveller(self.room, changed))
-        self._publish_scores()
         client = self._client
         if client is not None:
             for topic_name, payload in replies:
                 client.send(topic_name, payload, 1)
             self.stats.published += len(replies)
+        # The live scores after the replies, coalesced: scoring never delays an answer.
+        self._scores_later()
 
     def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
         """The batch could not be written: nothing of it may count. The room goes back to
@@ -1120,6 +1136,27 @@ class Hub:
             if self.console is not None:
                 self.console.table_changed(table_id)
 
+    def _scores_later(self) -> None:
+        """Publish the live scores once the replies are out: at the next turn of the loop,
+        or ``score_interval`` after the last publication if that is later; one publication
+        covers every batch until then. Without a running loop (a hub driven by ``handle``
+        directly), at once."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            self._publish_scores()
+            return
+        if self._scores_timer is not None:
+            return   # already due: it will take this batch's changes too
+        wait = self._scores_sent + self.score_interval - time.monotonic()
+        self._scores_timer = loop.call_later(max(0.0, wait), self._scores_due)
+
+    def _scores_due(self) -> None:
+        self._scores_timer = None
+        client = self._client
+        if client is None or client.closed:
+            return
+        self._publish_scores()
+
     def _publish_scores(self, force: bool = False) -> None:
         """The rankings and travellers of the sections whose results or rulings changed
         (hub.scoring); a payload that is the same as the last one is not sent again."""
@@ -1128,6 +1165,8 @@ class Hub:
         except Exception:  # the scores must never stop the room
             log.exception("live scoring failed")
             return
+        finally:
+            self._scores_sent = time.monotonic()
         for topic_name, payload in publications:
             self._retain(topic_name, payload, force)
 
@@ -1136,6 +1175,9 @@ class Hub:
         on every reconnection to the broker: a broker restarted may have lost them, or
         restored an old save of them)."""
         self._publish_tables(self.room.tables, force=True)
+        if self._scores_timer is not None:   # this publication covers it
+            self._scores_timer.cancel()
+            self._scores_timer = None
         self._publish_scores(force=True)
         client = self._client
         if client is not None:

@@ -18,13 +18,16 @@ through a real broker and hub.
 * :mod:`tenace.sim.chaos`     a room under faults (the hub killed, the broker restarted,
   tables cut off) and its results against a clean run (``tenace sim --chaos``);
 * :mod:`tenace.sim.proxy`     the TCP proxy that cuts a table off, duplicates and delays;
+* :mod:`tenace.sim.championship` many tables in several sections against the hub in its own
+  process, live scoring on: the figures of benchmarks/championship.py and the ground truth;
 * :mod:`tenace.sim.cli`       ``tenace sim`` and ``tenace demo``.
 
 Exceptions::
 
     SimError     (script; a ValueError)     a simulation or a chaos plan that cannot be made
     DriverError  (driver; a RuntimeError)   a table could not get its events through
-    ChaosError   (chaos; a RuntimeError)    the chaos run's broker, hub or tables failed
+    ChaosError   (chaos; a RuntimeError)    the chaos run's (or a championship's) broker,
+                                            hub or tables failed
     ProxyError   (proxy; a RuntimeError)    a proxy could not start (wrapped in ChaosError)
  Importing the package imports none of its modules (``tenace`` starts fast).
 """

@@ -68,8 +68,8 @@ from typing import Any
 from tenace.sim.devices import DeviceEvent, apply_local, envelopes
 from tenace.sim.script import Expected, SimError, SimScript, compare
 
-__all__ = ["MOSQUITTO_EXTRA", "ChaosError", "ChaosPlan", "clean_room", "report_lines",
-           "results_of", "run_chaos"]
+__all__ = ["MOSQUITTO_EXTRA", "ChaosError", "ChaosPlan", "HubProcess", "clean_room",
+           "published_differences", "report_lines", "results_of", "run_chaos"]
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +171,26 @@ def results_of(room: Any) -> dict[str, Any]:
     return out
 
 
-def _differences(clean: Mapping[str, Any], chaos: Mapping[str, Any]) -> list[str]:
+def published_differences(clean: Any, published: Mapping[str, Any]) -> list[str]:
+    """What the hub published of the live scores (``published``: the latest payload of each
+    ``results/ranking/...`` and ``results/traveller/...`` topic, as JSON values) against the
+    same publications of the ``clean`` room (:func:`clean_room`, the ground truth: every
+    ranking and traveller of every section); empty if every one is equal. A traveller the
+    hub emptied (its last result gone) counts as absent."""
+    import json
+
+    truth = {topic: json.loads(payload)
+             for topic, payload in clean.scoring.publications(force=True)}
+    live = {topic: data for topic, data in published.items() if data}
+    return _differences(truth, live, "not published by the hub")
+
+
+def _differences(clean: Mapping[str, Any], chaos: Mapping[str, Any],
+                 missing: str = "missing after the chaos run") -> list[str]:
     out = []
     for key in sorted(clean.keys() | chaos.keys()):
         if key not in chaos:
-            out.append(f"{key}: missing after the chaos run")
+            out.append(f"{key}: {missing}")
         elif key not in clean:
             out.append(f"{key}: not in the clean run")
         elif clean[key] != chaos[key]:
@@ -297,7 +312,7 @@ class _Room:
 
 # The hub in its own process -----------------------------------------------------------------
 
-class _HubProcess:
+class HubProcess:
     """``python -m tenace hub`` on ``data`` against ``url``, killed and started again."""
 
     def __init__(self, url: str, data: Path, setup: Any):
@@ -424,7 +439,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
             broker = Mosquitto(folder / "mosquitto", MOSQUITTO_EXTRA, accounts=accounts)
         except BrokerError as err:
             raise ChaosError(f"the broker: {err}") from err
-        hub = _HubProcess(broker.url, folder / "data", setup)
+        hub = HubProcess(broker.url, folder / "data", setup)
         try:
             hub.start()
             with Proxies(("127.0.0.1", broker.port)) as proxies:
@@ -490,7 +505,7 @@ def _run(setup: Any, script: SimScript, seed: int, plan: ChaosPlan, folder: Path
 
 
 def _play(setup: Any, script: SimScript, plan: ChaosPlan, rng: random.Random,
-          hub: _HubProcess, broker: Any, proxies: Mapping[str, Any], reply_timeout: float,
+          hub: HubProcess, broker: Any, proxies: Mapping[str, Any], reply_timeout: float,
           event_timeout: float) -> dict[str, Any]:
     scripts = script.events_by_table
     room = _Room(lambda t: proxies[t].url(broker.url), scripts, reply_timeout=reply_timeout,

@@ -36,21 +36,43 @@ DEMO_RATES = ("revoke=0.04,lead_out_of_turn=0.03,call_out_of_rotation=0.03,"
 
 
 def _setup(tables: int, boards: int, rounds: int | None, movement: str, seed: int,
-           minutes: float) -> Any:
-    """The event: a section of ``tables`` tables, deals drawn from ``seed``."""
+           minutes: float, sections: int = 1) -> Any:
+    """The event: ``tables`` tables, in ``sections`` sections (:func:`section_sizes`, named
+    A, B, C...) each playing the movement on the same board numbers (the same deals),
+    deals drawn from ``seed``."""
     from bridgecore.bigdeal import random_deal
     from hub.errors import ConfigError
-    from hub.event import EventSetup
+    from hub.event import EventSetup, SectionSetup
 
     try:
-        shape = EventSetup.quick(tables=tables, boards_per_round=boards, rounds=rounds,
-                                 movement=movement, seed="0" * 40, minutes_per_round=minutes)
+        parts = tuple(SectionSetup(section_name(i), movement, tables=size,
+                                   boards_per_round=boards, rounds=rounds)
+                      for i, size in enumerate(section_sizes(tables, sections)))
         rng = random.Random(seed)
-        deals = {n: random_deal(rng) for n in sorted(shape.deals)}
-        return EventSetup.quick(tables=tables, boards_per_round=boards, rounds=rounds,
-                                movement=movement, deals=deals, minutes_per_round=minutes)
+        numbers = sorted({b for part in parts for b in part.movement.boards})
+        deals = {n: random_deal(rng) for n in numbers}
+        return EventSetup(parts, deals, minutes_per_round=minutes, boards_source="deals given")
     except ConfigError as err:
         raise CommandError(str(err)) from err
+
+
+def section_sizes(tables: int, sections: int) -> list[int]:
+    """``tables`` shared out as evenly as the sections allow, the first sections the larger."""
+    if sections < 1 or tables < sections:
+        raise CommandError(f"--sections {sections}: from 1 to the number of tables "
+                           f"({tables})")
+    share, extra = divmod(tables, sections)
+    return [share + (i < extra) for i in range(sections)]
+
+
+def section_name(index: int) -> str:
+    """A, B, ... Z, then AA, AB...: the name of the section ``index`` (from 0)."""
+    name = ""
+    index += 1
+    while index:
+        index, letter = divmod(index - 1, 26)
+        name = chr(ord("A") + letter) + name
+    return name
 
 
 def _script(setup: Any, seed: int, inject: dict[str, float], pace: float,
@@ -101,6 +123,9 @@ def sim(args: argparse.Namespace) -> int:
         raise CommandError("--hub: not with --chaos or --broker (the hub runs elsewhere)")
     if args.chaos is not None and args.broker:
         raise CommandError("--chaos starts its own Mosquitto and hub: not with --broker")
+    if args.sections != 1 and (args.event or args.deals_seed):
+        raise CommandError("--sections: not with --event or --deals-seed (the hub's event "
+                           "file says its sections)")
     if (args.event or args.deals_seed) and not args.hub:
         raise CommandError("--event and --deals-seed are the set-up of a hub running "
                            "elsewhere: only with --hub")
@@ -114,7 +139,8 @@ def sim(args: argparse.Namespace) -> int:
     if args.hub:
         setup = _hub_setup(args, seed)
     else:
-        setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0)
+        setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0,
+                       args.sections)
     script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
     keyring = (using_keyring(args.credentials) if args.credentials
                else contextlib.nullcontext())
@@ -139,6 +165,7 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
     import contextlib
 
     from tenace.live import running_hub
+    from tenace.sim.chaos import clean_room, published_differences
     from tenace.sim.driver import DriverError, run_tables
     from tenace.sim.observer import Observer
     from tenace.sim.script import compare
@@ -149,7 +176,7 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
                 else running_hub(args.broker, None, setup))
     with hub_here as (hub, url):
         try:
-            director = Observer(url)
+            director = Observer(url, scores=True)
         except MqttError as err:
             raise CommandError(f"the director's view of {_shown(url)}: {err} (the "
                                "director's account must be in the credentials)") from err
@@ -158,8 +185,10 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
                 runs = run_tables(url, script.events_by_table, realtime=script.pacer())
             except DriverError as err:
                 raise CommandError(str(err)) from err
-            director.settle()
+            director.settle(quiet=1.0)   # the live scores follow the replies (hub.service)
             alerts = director.alert_list()
+            with director.lock:
+                published = dict(director.scores)
             accepted = (hub.call(lambda: hub.stats).accepted if hub is not None else
                         sum(run.codes.get("ok", 0) for run in runs.values()))
     seconds = time.perf_counter() - began
@@ -167,7 +196,11 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
                      [k for k, rate in script.rates.items() if rate > 0])
     rejected = [{"table": t, "type": env.type, "code": reply.code, "reason": reply.reason}
                 for t, run in runs.items() for env, reply in run.rejected]
-    report.update(events=script.events, seconds=round(seconds, 2), seed=seed)
+    differences = published_differences(clean_room(setup, script)[0], published)
+    report.update(events=script.events, seconds=round(seconds, 2), seed=seed,
+                  results_equal=not differences)
+    if differences:
+        report["differences"] = differences[:50]
     if script.reader_errors:
         report["reader_errors"] = script.reader_errors
     if rejected:
@@ -256,6 +289,12 @@ def _print_report(report: dict[str, Any], accepted: int) -> None:
           f"{report['seconds']} s, seed {report['seed']}")
     for item in report.get("rejected", [])[:20]:
         print(f"  refused at {item['table']}: {item['type']}: {item['code']}: {item['reason']}")
+    if "results_equal" in report and "lost" not in report:   # a chaos run says it itself
+        print("results, travellers and rankings published: " + (
+            "equal to the ground truth" if report["results_equal"] else "DIFFERENT from the "
+            "ground truth (the script's results scored)"))
+        for item in report.get("differences", [])[:20]:
+            print(f"  {item}")
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -341,7 +380,11 @@ def add_parsers(sub: Any) -> None:
                     "deals, legal auctions and plays) through the broker and a hub, with "
                     "irregularities injected at the given rates per board; prints injected vs "
                     "detected per kind. Without --broker it starts the embedded broker.")
-    p.add_argument("--tables", type=int, default=6)
+    p.add_argument("--tables", type=int, default=6,
+                   help="tables in all (default 6), shared out among the sections")
+    p.add_argument("--sections", type=int, default=1, metavar="K",
+                   help="sections A, B, C... (default 1), each its own movement on the same "
+                        "boards, each ranked on its own")
     p.add_argument("--boards", type=int, default=2, help="boards per round (default 2)")
     p.add_argument("--rounds", type=int, help="rounds to play (default: the whole movement)")
     p.add_argument("--movement", choices=["mitchell", "howell"], default="mitchell")

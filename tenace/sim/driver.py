@@ -60,7 +60,8 @@ class _Table:
     """One table's devices, each with its link; the replies of all of them on one queue."""
 
     def __init__(self, url: str, table: str, devices: Iterable[str],
-                 timeout: float, announce: bool):
+                 timeout: float, announce: bool, keepalive: int = 15,
+                 connect_timeout: float | None = None):
         self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
         self.links: dict[str, DeviceLink] = {}
         try:
@@ -70,9 +71,9 @@ class _Table:
                     presence=announce, kind=_kind(device), stamp_sent=False,
                     reply_timeout=timeout,
                     on_reply=lambda reply, env: self.replies.put((reply, env)),
-                    reconnect_delay=(0.1, 1.0))
+                    reconnect_delay=(0.1, 1.0), keepalive=keepalive)
             for link in self.links.values():
-                link.client.wait_connected(timeout)
+                link.client.wait_connected(connect_timeout or timeout)
         except BaseException:
             self.close()
             raise
@@ -87,12 +88,15 @@ class _Table:
 def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   timeout: float, retries: int, realtime: Callable[[float], float] | None,
                   out: TableRun, errors: list[str], announce: bool,
-                  stop: threading.Event | None = None) -> None:
+                  stop: threading.Event | None = None,
+                  on_sent: Callable[[str, int, float], None] | None = None,
+                  keepalive: int = 15, connect_timeout: float | None = None) -> None:
     devices: _Table | None = None
     sent = 0
     try:
-        devices = _Table(url, table, (e.device for e in events), timeout, announce)
-        for event in events:
+        devices = _Table(url, table, (e.device for e in events), timeout, announce,
+                         keepalive, connect_timeout)
+        for index, event in enumerate(events):
             if stop is not None and stop.is_set():
                 return
             if realtime is not None:
@@ -110,6 +114,8 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                             device_time=time.time() if realtime is not None else event.time,
                             at=event.at)
             sent += 1
+            if on_sent is not None:
+                on_sent(table, index, time.monotonic())
             reply = _reply_to(devices.replies, env, started + timeout * (retries + 1))
             if reply is None:
                 errors.append(f"table {table}: no reply to {env.type} {env.id} after "
@@ -144,7 +150,10 @@ def _reply_to(replies: queue.Queue[tuple[Reply, Envelope]], env: Envelope,
 def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeout: float = 5.0,
                retries: int = 3, realtime: Callable[[float], float] | None = None,
                announce: bool = True,
-               stop: threading.Event | None = None) -> dict[str, TableRun]:
+               stop: threading.Event | None = None,
+               on_sent: Callable[[str, int, float], None] | None = None,
+               keepalive: int = 15,
+               connect_timeout: float | None = None) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -152,12 +161,19 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     more tries' time the table gives up. With ``realtime`` (device time -> seconds to wait
     first), events keep their pace and carry the real clock. ``announce`` publishes each
     device's birth status first (and sets its last will); ``stop`` ends every table's script
-    early (its connections closed cleanly)."""
+    early (its connections closed cleanly). ``on_sent(table, index, when)`` is called (on the
+    table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``.
+    ``keepalive``: the devices' MQTT keepalive, seconds (the link's 15 by default; a room of
+    a thousand simulated devices on two cores may starve their network threads longer than
+    a real tablet's ever is, and the broker would drop them); ``connect_timeout``: how long
+    a device may take to connect (default ``timeout``)."""
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, timeout, retries, realtime,
-                                      results[table], errors, announce, stop), daemon=True)
+                                      results[table], errors, announce, stop, on_sent,
+                                      keepalive, connect_timeout),
+                               daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
         thread.start()

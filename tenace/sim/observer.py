@@ -2,13 +2,16 @@
 whether the hub is up.
 
 :class:`Observer` collects the alerts (the latest version of each), the results and,
-optionally, the tables' public states the hub publishes. :meth:`Observer.settle` waits until
+optionally, the tables' public states and the live rankings and travellers the hub
+publishes (with when each result first reached a traveller). :meth:`Observer.settle` waits until
 everything the hub published before the call has arrived: the observer publishes a marker
 on a topic of its own and waits for it to come back. A broker forwards to each subscriber
 in the order it received, so once the marker is back, every message the broker had for the
 observer before it has been taken: the hub publishes the alerts and views of a batch of
 events before its replies (:meth:`hub.service.Hub.handle`), so a settle called once a
-device has its reply finds the alerts that event raised. :func:`wait_for_hub` waits for
+device has its reply finds the alerts that event raised; the rankings and travellers come
+after the replies, within the hub's ``score_interval``: a settle whose ``quiet`` is longer
+than that finds them too. :func:`wait_for_hub` waits for
 a hub's retained presence.
 
 Both connect with an account (hub/access.py): the observer as ``director`` (its client id;
@@ -40,8 +43,16 @@ class Observer:
     """The director's view over MQTT: alerts (latest version by id) and results."""
 
     def __init__(self, url: str, *, client_id: str | None = None, states: bool = False,
-                 fresh: bool = True):
+                 fresh: bool = True, scores: bool = False):
+        """``states``: the tables' public states too; ``scores``: the live rankings and
+        travellers too (:attr:`scores`, the latest payload by topic, and the moments each
+        arrived: :attr:`row_seen`, :attr:`ranking_seen`)."""
         self.alerts: dict[str, dict[str, Any]] = {}
+        self.alert_seen: dict[str, float] = {}   # alert id -> first arrival (monotonic)
+        self.scores: dict[str, dict[str, Any]] = {}   # results/... topic -> latest payload
+        # (section key, board, table, round) -> when its row first reached a traveller
+        self.row_seen: dict[tuple[str, int, str, int], float] = {}
+        self.ranking_seen: dict[str, list[float]] = {}   # section key -> every arrival
         self.results: dict[tuple[str, int, int], dict[str, Any]] = {}
         self.states: dict[str, dict[str, Any]] = {}   # table -> latest public state
         self.received = 0
@@ -60,6 +71,9 @@ class Observer:
         self._client.subscribe(f"{ROOT}/result/+/+/+", 1, wait=False)
         if states:
             self._client.subscribe(f"{ROOT}/t/+/state", 1, wait=False)
+        if scores:
+            self._client.subscribe(f"{ROOT}/results/ranking/+", 1, wait=False)
+            self._client.subscribe(f"{ROOT}/results/traveller/+/+", 1, wait=False)
         self._client.subscribe(self._marker_topic, 1, wait=False)
         self._client.start()
         self._client.wait_connected(10.0)
@@ -84,14 +98,30 @@ class Observer:
                 return
             if message.topic.endswith("/state"):
                 self.states[message.topic.split("/")[3]] = data
+            elif "/results/" in message.topic:
+                self._score(message.topic, data)
             elif "/director/alert/" in message.topic:
                 old = self.alerts.get(data.get("id"))
                 if old is None or (data.get("version", 0), _rank(data)) >= (
                         old.get("version", 0), _rank(old)):
                     self.alerts[data["id"]] = data
+                self.alert_seen.setdefault(data["id"], self._last)
             else:
                 key = (data.get("table"), data.get("round"), data.get("board"))
                 self.results[key] = data  # type: ignore[index]
+
+    def _score(self, topic: str, data: Any) -> None:
+        """A ranking or a traveller (under the lock): kept, and when its news arrived."""
+        self.scores[topic] = data
+        if not isinstance(data, dict):
+            return
+        if "/results/ranking/" in topic:
+            self.ranking_seen.setdefault(str(data.get("key")), []).append(self._last)
+            return
+        for row in data.get("results", ()):
+            key = (str(data.get("key")), int(data.get("board", 0)), str(row.get("table")),
+                   int(row.get("round", 0)))
+            self.row_seen.setdefault(key, self._last)
 
     def settle(self, quiet: float = 0.3, limit: float = 15.0) -> bool:
         """Wait until everything the broker had for this observer when called has arrived
@@ -116,6 +146,11 @@ class Observer:
         if not back:
             log.warning("observer: settle marker %d not back after %.1f s", marker, limit)
         return back
+
+    @property
+    def lock(self) -> threading.Condition:
+        """Held while a message is taken: hold it to read the collections consistently."""
+        return self._changed
 
     def alert_list(self) -> list[dict[str, Any]]:
         with self._changed:
