@@ -326,21 +326,25 @@ def _pairing(args: argparse.Namespace, url: str, ca: str | None) -> Any:
 def _console_tls(args: argparse.Namespace) -> tuple[str, str] | None:
     """The console's HTTPS certificate chain and key: the broker's (--tls-cert/--tls-key, or
     --deploy DIR's broker.crt and broker.key, also beside an external broker), else None."""
-    deploy = Path(args.deploy) if args.deploy else None
-    cert = args.tls_cert or (str(deploy / "broker.crt") if deploy else None)
-    key = args.tls_key or (str(deploy / "broker.key") if deploy else None)
+    cert, key, _ = _tls_files(args)
     if cert is None or key is None or not (Path(cert).is_file() and Path(key).is_file()):
         return None
     return cert, key
 
 
+def _tls_files(args: argparse.Namespace) -> tuple[str | None, str | None, str | None]:
+    """(certificate chain, key, CA) named by --tls-cert, --tls-key and --tls-ca, else by
+    --deploy DIR's broker.crt, broker.key and ca.crt, else None."""
+    deploy = Path(args.deploy) if args.deploy else None
+    return (args.tls_cert or (str(deploy / "broker.crt") if deploy else None),
+            args.tls_key or (str(deploy / "broker.key") if deploy else None),
+            args.tls_ca or (str(deploy / "ca.crt") if deploy else None))
+
+
 def _tls(args: argparse.Namespace) -> tuple[tuple[str, str] | None, str | None]:
     """((certificate chain, key) of the embedded broker, or None; the CA the hub verifies
     its broker with) from --deploy DIR and the --tls-* options."""
-    deploy = Path(args.deploy) if args.deploy else None
-    cert = args.tls_cert or (str(deploy / "broker.crt") if deploy else None)
-    key = args.tls_key or (str(deploy / "broker.key") if deploy else None)
-    ca = args.tls_ca or (str(deploy / "ca.crt") if deploy else None)
+    cert, key, ca = _tls_files(args)
     if args.broker:   # an external broker: only its CA matters
         return None, ca
     if (cert is None) != (key is None):
