@@ -7,10 +7,14 @@ publishes as one device, ``{table}-rdr`` (the card reader of docs/protocol.md), 
 :class:`wire.link.DeviceLink`: every event is committed to the outbox before anything is
 sent, published one at a time in order, resent with the same id until the hub answers, and
 kept across broker or hub outages and restarts of the daemon. Events are in the order the
-tags were read across the four seats, which is the order of play. The link says ``hello`` on
-each connection and learns the hub's clock from its replies: each event keeps the time its
-tag was read on the daemon's clock, and the hub reads it corrected by the offset the link
-stamps (docs/protocol.md, section 6), so a reader's machine with no time server plays too.
+tags were read across the four seats, which is the order of play, each with its place in
+the table's record (the board it was read on: :class:`firmware_bridge.seats.Report`). Cut off
+from the hub, the daemon keeps reading: :class:`TableReads` follows the table from the tags
+alone (the opening lead, the next board) until the hub's state comes again. The link says
+``hello`` on each connection and learns the hub's clock from its replies: each event keeps
+the time its tag was read on the daemon's clock, and the hub reads it corrected by the
+offset the link stamps (docs/protocol.md, section 6), so a reader's machine with no time
+server plays too.
 
 Each reader's presence is a device of its own, ``{table}-rdr-{seat}``, whose retained
 status (``t/{table}/dev/{table}-rdr-{seat}/status``: ``online``, and ``detail`` in words)
@@ -78,6 +82,7 @@ class TableDaemon:
         self._threads: list[threading.Thread] = []
         self.link = DeviceLink(url, table, self.device, outbox=outbox,
                                on_state=lambda state: self._queue.put(("state", state)),
+                               on_connection=lambda link: self._queue.put(("link", link)),
                                clock=self._clock, reply_timeout=reply_timeout,
                                reconnect_delay=reconnect_delay, start=False)
         status = topic_device_status(table, self.device)
@@ -85,6 +90,7 @@ class TableDaemon:
             {"online": True, "device": self.device, "table": table, "kind": "card_reader",
              "seats": {seat.letter: reader.spec for seat, reader in self.readers.items()}},
             separators=(",", ":")), 1, True)
+        self.reads.connection(self.link.connection is LinkState.ONLINE)
         if start:
             self.start()
 
@@ -200,6 +206,9 @@ class TableDaemon:
             item.set()   # a barrier: everything queued before it is handled
             return
         first, payload = item
+        if first == "link":   # cut off, the readers follow the table from the tags alone
+            self.reads.connection(payload is LinkState.ONLINE)
+            return
         if first == "state":
             if payload.get("table", self.table) == self.table:
                 self.state = payload
@@ -215,7 +224,7 @@ class TableDaemon:
         for report in reports:
             self._acted.time = report.time
             try:
-                env = self.link.send(report.type, report.body)
+                env = self.link.send(report.type, report.body, at=report.at)
             finally:
                 self._acted.time = None
             self.reported += 1

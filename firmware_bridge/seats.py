@@ -23,6 +23,22 @@ enrolled deck goes as ``?<UID>``, a card of another pack than the board's as
 board's pack is the deck enrolled for that board number, else the deck of the first tag
 of an enrolled deck read at the table for the board.
 
+Cut off from the hub (:meth:`TableReads.connection`), no state comes while the table plays
+on, and the tags alone say where it is:
+
+* a card of a seat's hand read out already, read again on its own (no other tag at that
+  seat for ``hand_gap`` seconds), is a card played: during the auction as last known, the
+  opening lead (the auction has ended); several read together are the hand going back into
+  the pocket (a board passed out, or the rest of a hand after a claim). A card played is
+  thus sent ``hand_gap`` seconds after its tag, with the tag's time;
+* a tag of the pack enrolled for another board alone, once this board is over at every seat
+  (13 cards played or the hand back), is the next board.
+
+Each event says the board it was read on (:attr:`Report.at`): the hub places a card after
+its board's auction, whichever device comes back first (docs/protocol.md section 6). Back
+online, a state that has not caught up with what was read meanwhile (a board left, an
+auction the tags showed over) is passed over until it has.
+
 :class:`TableReads` holds no thread, no clock and no connection: it is fed reads,
 states and the time (:meth:`TableReads.tick`) and returns :class:`Report` values
 (tests drive it directly; :class:`firmware_bridge.daemon.TableDaemon` runs it).
@@ -49,12 +65,14 @@ HAND_GAP = 1.5
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """One event for the hub: its ``type``, ``body`` and ``time`` (when it happened: the
-    tag's read time)."""
+    """One event for the hub: its ``type``, ``body``, ``time`` (when it happened: the
+    tag's read time) and ``at``, its place in the table's record (docs/protocol.md
+    section 6): the board it was read on, all the readers know of the record."""
 
     type: str
     body: dict[str, Any]
     time: float
+    at: dict[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -68,6 +86,8 @@ class _Seat:
     open: str | None = None          # the hand being read: "out" or "back"
     last: float = 0.0                # the time of its last tag
     waiting: bool = False            # complete, kept until a board number is known
+    # Cut off from the hub: tags of this seat's hand read again, kept for the gap (below).
+    again: list[tuple[str, float]] = field(default_factory=list)
 
 
 class TableReads:
@@ -84,6 +104,14 @@ class TableReads:
         self.deck: str | None = None      # the board's pack, once known
         self.seats = {seat: _Seat() for seat in Seat}
         self._warned: set[str] = set()
+        self.offline = False               # no state comes from the hub (connection())
+        self._left: set[int] = set()       # boards left while cut off, the hub behind
+        self._inferred: int | None = None  # the board whose play began while cut off
+
+    def connection(self, online: bool) -> None:
+        """The link to the hub is up or down. Down, no state comes while the table plays
+        on: the readers work out from the tags where the table is (module docstring)."""
+        self.offline = not online
 
     # Inputs --------------------------------------------------------------------------------
     def view(self, state: Mapping[str, Any]) -> list[Report]:
@@ -93,6 +121,12 @@ class TableReads:
         if not isinstance(board, int) or isinstance(board, bool):
             board = None
         phase = state.get("phase")
+        if board in self._left:
+            return []   # the hub has not yet applied what was read here while cut off
+        self._left.clear()
+        if board == self.board == self._inferred and phase in (None, "waiting", "auction"):
+            return []   # nor the auction's end, which the tags showed
+        self._inferred = None
         out: list[Report] = []
         if board != self.board:
             if self.board is not None:
@@ -108,8 +142,18 @@ class TableReads:
 
     def read(self, seat: Seat, tag: TagRead) -> list[Report]:
         """A tag read at ``seat``'s reader."""
+        if not self.offline:
+            return self._read(seat, tag.uid, tag.time)
+        out = self._next_board(tag.uid)
         s = self.seats[seat]
-        uid = tag.uid
+        if self.board is not None and s.open != "out" and tag.uid in s.out \
+                and tag.uid not in s.played and self.phase != "over":
+            s.again.append((tag.uid, tag.time))   # played, or the hand going back: the gap says
+            return out
+        return out + self._read(seat, tag.uid, tag.time)
+
+    def _read(self, seat: Seat, uid: str, time: float) -> list[Report]:
+        s = self.seats[seat]
         # A card of another seat read here (a cross-read: the hub works it out) does not
         # count among the seat's 13.
         own = sum(1 for u in s.played if not s.out or u in s.out)
@@ -123,7 +167,7 @@ class TableReads:
             out = self._close(seat, s) if s.open == "out" else []
             name = s.played[uid] = self._name(uid)
             return [*out, Report("card", {"seat": seat.letter, "card": name,
-                                          "source": "reader"}, tag.time)]
+                                          "source": "reader"}, time, self._at())]
         else:
             when = "out"
         out = []
@@ -133,7 +177,7 @@ class TableReads:
         if uid not in hand:
             hand[uid] = None
             s.open = when
-            s.last = tag.time
+            s.last = time
             s.waiting = False
         return out
 
@@ -141,6 +185,10 @@ class TableReads:
         """The time is ``now`` (the readers' clock): hands with no new tag for the gap are
         complete."""
         out: list[Report] = []
+        settled = [seat for seat, s in self.seats.items()
+                   if s.again and now - s.again[-1][1] >= self.hand_gap]
+        for seat in sorted(settled, key=lambda x: self.seats[x].again[0][1]):  # as played
+            out += self._settle(seat, self.seats[seat])
         for seat, s in self.seats.items():
             if s.open is not None and not s.waiting and now - s.last >= self.hand_gap:
                 out += self._close(seat, s)
@@ -155,7 +203,53 @@ class TableReads:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
         times = [s.last + self.hand_gap for s in self.seats.values()
                  if s.open is not None and not s.waiting]
+        times += [s.again[-1][1] + self.hand_gap for s in self.seats.values() if s.again]
         return min(times) if times else None
+
+    # Cut off from the hub ----------------------------------------------------------------------
+    def _settle(self, seat: Seat, s: _Seat) -> list[Report]:
+        """Tags of the seat's hand read again while cut off, the gap passed: one alone is a
+        card played (during the auction, as the hub would have said, the opening lead: the
+        auction is over); several together are the hand going back into the pocket (a board
+        passed out, or the rest of a hand after a claim)."""
+        again, s.again = s.again, []
+        if len(again) == 1:
+            uid, time = again[0]
+            out: list[Report] = []
+            if self.phase != "play":
+                self.phase, self._inferred = "play", self.board
+                out += self._close_all("out")
+            return out + self._read(seat, uid, time)
+        out = self._close(seat, s) if s.open is not None else []
+        for uid, _ in again:
+            s.back[uid] = None
+        s.open, s.last, s.waiting = "back", again[-1][1], False
+        return out + self._close(seat, s)
+
+    def _next_board(self, uid: str) -> list[Report]:
+        """A tag of the pack enrolled for another board alone, once this board is over at
+        every seat (its 13 cards played, or the hand back in the pocket): the table has
+        moved to that board (while cut off, no state says so)."""
+        found = self.decks.lookup(uid)
+        boards = () if found is None else self.decks.decks[found[0]].boards
+        if len(boards) != 1 or boards[0] == self.board:
+            return []
+        out: list[Report] = []
+        for seat in sorted((x for x, s in self.seats.items() if s.again),
+                           key=lambda x: self.seats[x].again[0][1]):
+            out += self._settle(seat, self.seats[seat])
+        if self.board is not None and not all(
+                s.back or sum(1 for u in s.played if u in s.out) >= 13
+                for s in self.seats.values()):
+            return out
+        out += self._close_all()
+        if self.board is not None:
+            self._left.add(self.board)
+        self.seats = {seat: _Seat() for seat in Seat}
+        self.board, self.phase, self.deck, self._inferred = boards[0], None, None, None
+        log.info("table %s: cut off from the hub, a tag of board %s's pack: the table is at "
+                 "board %s", self.table, boards[0], boards[0])
+        return out + self._close_waiting()
 
     # Hands ---------------------------------------------------------------------------------
     def _close_all(self, only: str | None = None) -> list[Report]:
@@ -193,7 +287,10 @@ class TableReads:
         s.sent[when] = cards
         body: dict[str, Any] = {"seat": seat.letter, "cards": list(cards), "when": when,
                                 "board": board}
-        return [Report("hand", body, s.last)]
+        return [Report("hand", body, s.last, {"board": board})]
+
+    def _at(self) -> dict[str, int] | None:
+        return None if self.board is None else {"board": self.board}
 
     def _board_of_deck(self) -> int | None:
         if self.deck is None:

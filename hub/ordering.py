@@ -7,7 +7,16 @@ the reader's cards of a board before the tablet's auction of it, or the tablet's
 ``result_confirm`` before the cards it confirms. Each event may say where in the record it
 belongs, its envelope's ``at`` (``board``, ``hands``, ``answers``, ``calls``, ``cards``: the
 board, and the ``hand``, ``answer``, ``call`` and ``card`` events reported at the table on
-it before this one, as the device saw them; a card reported by two devices counts twice).
+it before this one, as the device saw them; a card reported by two devices counts twice, so
+the cards a device saw played are never more than the reports of them). Each count is
+optional: a device gives those it knows, and what it leaves out the kind of its event says
+(:func:`_kind_fits`). A card reader knows its reads, not the auction the tablet took: its
+``card``, or its ``hand`` going back into the pocket, comes after the board's auction has
+ended at the table (so does a ``claim`` without ``calls``). A tablet cut off from the hub
+knows its calls, not the cards the readers saw: its ``board`` or ``result_confirm`` without
+``cards`` comes after the play of the board it names has ended (a board left in the middle
+of its play waits, and goes to the director with the other held events after
+:data:`HOLD_SECONDS`).
 :class:`TableOrder` is the part of :class:`hub.room.Room` that, per table:
 
 * keeps the **tally** of each board as reported at the table: its ``hand`` and ``answer``
@@ -41,6 +50,7 @@ from wire.protocol import Envelope
 
 __all__ = ["HOLD_SECONDS", "MAX_HELD", "Conflict", "TableOrder", "Tally", "Waiting"]
 
+COUNTS = ("hands", "answers", "calls", "cards")   # the counts an ``at`` may give
 HOLD_SECONDS = 60.0   # hub seconds an event may wait for what precedes it in the record
 MAX_HELD = 600        # events held at one table (a whole session of one table's devices)
 
@@ -106,27 +116,29 @@ class TableOrder:
         board = at.get("board")
         return current if board is None else board
 
-    def fits(self, env: Envelope, current: int | None) -> bool:
+    def fits(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
         """Whether the record has reached the place ``env.at`` names (``current``: the
-        board the table is at)."""
+        board the table is at, ``phase`` its phase there: ``auction``, ``play``, ``over``)."""
         at = env.at
         if not at:
             return True
         board = self._board(env, current)
         if board is None:
-            return not any(at.get(k) for k in ("hands", "answers", "calls", "cards"))
+            return not any(at.get(k) for k in COUNTS)
         tally = self.tallies.get(board)
         if tally is None:
             return False
-        return (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
+        if not (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
                 and len(tally.calls) >= at.get("calls", 0)
-                and len(tally.cards) >= at.get("cards", 0))
+                and len(tally.cards) >= at.get("cards", 0)):
+            return False
+        return _kind_fits(env, board == current, phase)
 
-    def must_wait(self, env: Envelope, current: int | None) -> bool:
+    def must_wait(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not
         reached yet."""
         return (any(w.env.device == env.device for w in self.held)
-                or not self.fits(env, current))
+                or not self.fits(env, current, phase))
 
     def conflict(self, env: Envelope, current: int | None) -> Conflict | None:
         """The other card already recorded at the place a ``card`` event names, if any."""
@@ -170,7 +182,7 @@ class TableOrder:
     def hold(self, env: Envelope, hub_time: float) -> None:
         self.held.append(Waiting(env, hub_time))
 
-    def ready(self, current: int | None) -> Waiting | None:
+    def ready(self, current: int | None, phase: str | None = None) -> Waiting | None:
         """The first held event that fits now and is its device's first held one (taken
         out of the held events), or None."""
         devices: set[str] = set()
@@ -178,7 +190,7 @@ class TableOrder:
             if w.env.device in devices:
                 continue
             devices.add(w.env.device)
-            if self.fits(w.env, current):
+            if self.fits(w.env, current, phase):
                 return self.held.pop(i)
         return None
 
@@ -195,3 +207,18 @@ class TableOrder:
         return {"held": [w.env.id for w in self.held],
                 "boards": {str(b): [t.hands, t.answers, len(t.calls), len(t.cards)]
                            for b, t in sorted(self.tallies.items())}}
+
+
+def _kind_fits(env: Envelope, here: bool, phase: str | None) -> bool:
+    """What a device that cannot know part of the record leaves out, the kind of its event
+    says (module docstring). ``here``: the table is at the board ``env.at`` names, in
+    ``phase`` (``auction``, ``play``, ``over``)."""
+    at, kind = env.at or {}, env.type
+    if "calls" not in at:
+        if kind in ("card", "claim"):   # played after the auction, at that board
+            return here and phase in ("play", "over")
+        if kind == "hand" and env.body.get("when") == "back":   # after the auction
+            return not here or phase != "auction"
+    if kind in ("board", "result_confirm") and "cards" not in at:
+        return not (here and phase == "play")   # after the play
+    return True

@@ -322,7 +322,7 @@ class Room:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
                                 refusal.law)
         order = self.order[table_id]
-        if order.must_wait(env, _board_of(table)):
+        if order.must_wait(env, _board_of(table), _phase_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -387,7 +387,7 @@ class Room:
         order = self.order[table.id]
         alerts: list[Alert] = []
         changed = False
-        while (waiting := order.ready(_board_of(table))) is not None:
+        while (waiting := order.ready(_board_of(table), _phase_of(table))) is not None:
             changed |= self._apply_held(table, waiting.env, hub_time, alerts)
         return alerts, changed
 
@@ -651,6 +651,11 @@ class Room:
 def _board_of(table: TableState) -> int | None:
     """The board the table is at."""
     return None if table.sitting is None else table.sitting.board.number
+
+
+def _phase_of(table: TableState) -> str | None:
+    """The table's phase on its board: ``auction``, ``play`` or ``over`` (None: no board)."""
+    return None if table.sitting is None else table.sitting.phase
 
 
 def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:

@@ -491,7 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     link = DeviceLink(url, args.table, device, seat=args.seat, outbox=outbox,
                       on_state=app.post_state, on_seat=app.post_seat,
                       on_reply=app.post_reply, on_connection=app.post_connection)
-    app.send = link.send
+    app.send = presenter.send_through(link.send)
     app.pending = outbox.pending
     try:
         app.run()

@@ -102,6 +102,7 @@ class TableModel:
         self.hand_view: SeatView | None = None
         self.marks = Pending()                    # what of them the hub has not confirmed
         self.hub_state: TableState | None = None  # the hub's last public state
+        self.play_left: int | None = None   # the board whose play was left to the readers
         self.hub_view: SeatView | None = None     # the hub's last view of this seat
         self._pending: list[Any] = []          # events not answered yet, oldest first
         self._in_hub: set[str] = set()         # ids of those the hub's state already has
@@ -272,6 +273,35 @@ class TableModel:
     def pending_stopped(self) -> str | None:
         """Why they wait."""
         return self.marks.stopped
+
+    @property
+    def left_to_readers(self) -> bool:
+        """The players went on from this board's play while cut off, the card readers
+        recording it (:meth:`tablet.presenters.play.PlayPresenter.leave`)."""
+        return self.play_left is not None and self.play_left == self.board_number
+
+    def place(self, kind: str) -> dict[str, int] | None:
+        """Where an event of ``kind`` entered now belongs in the table's record: the
+        envelope's ``at`` (docs/protocol.md section 6, *Ordering by the record*), worked out
+        from what the screen shows (the hub's state with the events still waiting on top),
+        before the event joins them. It gives what this tablet knows: the board; the calls
+        of its auction while the auction is shown (until the opening lead is faced); while
+        the link is online, the cards played, except for a card (a tap races the reader's
+        read of the card before it: the hub places a card after the auction). Cut off, the
+        cards the readers see do not reach the tablet: ``cards`` is left out, and the hub
+        takes a ``board`` or a ``result_confirm`` once the play of the board has ended.
+        None before the table has a board."""
+        state = self.state
+        board = None if state is None else known(state.board)
+        if state is None or board is None:
+            return None
+        at = {"board": board}
+        auction = known(state.auction)
+        if auction is not None:
+            at["calls"] = len(auction)
+        if kind != "card" and self.connection == "online":
+            at["cards"] = _cards_played(state)
+        return at
 
     @property
     def pending_cards(self) -> set[str]:
@@ -467,3 +497,12 @@ class TableModel:
     def deal(self) -> str | None:
         """The hand record: the state carries it only once the board is over here."""
         return None if self.state is None else known(self.state.deal)
+
+
+def _cards_played(state: TableState) -> int:
+    """The cards played on the board as ``state`` shows them: the tricks before the one in
+    progress, and its cards (13 tricks complete: no trick in progress)."""
+    trick = known(state.trick)
+    if trick is not None:
+        return 4 * (trick.number - 1) + len(trick.cards)
+    return 52 if known(state.tricks) is not None and state.trick is None else 0

@@ -132,6 +132,15 @@ class TabletPresenter:
         """One more event entered here (the envelope the link's ``send`` returned)."""
         self.model.add_pending(event)
 
+    def send_through(self, send: Callable[..., Any]) -> Callable[[str, dict[str, Any]], Any]:
+        """``send(type, body, at=...)`` (:meth:`wire.link.DeviceLink.send`) as the window's
+        ``send(type, body)``: each event goes with its place in the table's record (its
+        envelope's ``at``, :meth:`tablet.model.TableModel.place`), worked out when the player
+        acts, before the event joins the pending ones."""
+        def send_placed(kind: str, body: dict[str, Any]) -> Any:
+            return send(kind, body, at=self.model.place(kind))
+        return send_placed
+
     def on_reply(self, reply: Any, envelope: Any = None) -> str | None:
         """The hub's reply to an event (a reply dict as on the wire, or a
         :class:`wire.protocol.Reply`), with the envelope it answers when the link knows it:
@@ -188,7 +197,7 @@ class TabletPresenter:
         if phase == "auction":
             return "auction"
         if phase == "play":
-            return "play"
+            return "board" if self.model.left_to_readers else "play"
         if phase == "over":
             return "board" if self.result.dismissed else "result"
         if not self.checkin.done:

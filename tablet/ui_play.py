@@ -204,8 +204,12 @@ class PlayScreen(Screen):
         self.peeking = False
         self.last_button = Tap("", self.toggle_last_trick, size=20, bg=PALETTE["grey"])
         self.actions = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(8))
+        # Cut off, the card readers record the play: the players may go on (PlayPresenter).
+        self.leave_button = Tap("", lambda: self.host.act(self._leave), size=20,
+                                bg=PALETTE["orange"])
         self.actions.add_widget(self.last_button)
         self.actions.add_widget(self.claim_button)
+        self.actions.add_widget(self.leave_button)
         self.claim_panel = ClaimPanel(host)
         self.answer_panel = AnswerPanel(host)
         self.prompt_panel = PromptPanel(host)
@@ -244,6 +248,9 @@ class PlayScreen(Screen):
     def toggle_last_trick(self) -> None:
         self.peeking = not self.peeking
         self.host.refresh(force=True)
+
+    def _leave(self) -> None:
+        self.host.presenter.play.leave()   # no event: the board screen announces the next
 
     def open_claim(self) -> None:
         self.claim_panel.open = True
@@ -299,13 +306,16 @@ class PlayScreen(Screen):
         self.last_button.text = tr("play.back_to_trick") if self.peeking else \
             tr("play.last_trick")
         self.last_button.selected = self.peeking
+        self.leave_button.text = tr("play.leave")
+        leave_shown = p.can_leave
         for button, shown in ((self.claim_button, claim_shown),
-                              (self.last_button, last_shown)):
+                              (self.last_button, last_shown),
+                              (self.leave_button, leave_shown)):
             show(button, shown)
             button.size_hint_x = 1 if shown else None
             if not shown:
                 button.width = 0
-        show(self.actions, claim_shown or last_shown, dp(64))
+        show(self.actions, claim_shown or last_shown or leave_shown, dp(64))
         if self.host.presenter.prompts.prompts:   # the hub asks first: its reads
             self._bottom(self.prompt_panel)
             self.prompt_panel.refresh()

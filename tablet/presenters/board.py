@@ -72,6 +72,7 @@ class BoardPresenter:
         """Announce the board put on the table."""
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             raise PresenterError("board.missing")
-        if self.model.phase in ("auction", "play"):
+        phase = self.model.phase
+        if phase == "auction" or (phase == "play" and not self.model.left_to_readers):
             raise PresenterError("err.not_now")
         return "board", {"board": number, "source": "tablet"}

@@ -73,6 +73,23 @@ class PlayPresenter:
         self._played: set[str] = set()                   # cards seen played this board
         self._played_board: Any = None
 
+    # Cut off at a table whose readers record the play -------------------------------------
+    @property
+    def can_leave(self) -> bool:
+        """Cut off from the hub in play, only a table's tablet (the whole table's): the card
+        readers record the play, and their cards do not reach the tablet until the hub is
+        back. The players may go on to the next board; the hub places it after the play
+        (docs/protocol.md section 6, *Ordering by the record*)."""
+        m = self.model
+        return m.per_table and m.phase == "play" and m.connection != "online"
+
+    def leave(self) -> None:
+        """The players go on to the next board (:attr:`can_leave`): the board screen."""
+        if not self.can_leave:
+            raise PresenterError("err.not_now")
+        self.model.play_left = self.model.board_number
+        self.model.changed()
+
     def hub_state_changed(self) -> None:
         """Note the cards the hub shows played on this board (the picker leaves them out)."""
         state = self.model.hub_state

@@ -8,9 +8,10 @@ from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import TagRead
 from firmware_bridge.seats import Report, TableReads
 from tests.firmware_bridge.conftest import make_deck, uid
-from tests.hub.test_table import BOARD_1
+from tests.hub.test_table import BOARD_1, DEALS
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
+DEALS_2 = DEALS[2]
 T0 = 1_000.0
 
 
@@ -55,7 +56,7 @@ def test_law_7_a_hand_read_out_of_the_pocket_is_one_event_once_no_tag_comes(
     assert table.wait(0.5) == []
     [report] = table.wait(0.5)
     assert report == Report("hand", {"seat": "N", "cards": hand(N), "when": "out", "board": 1},
-                            last)
+                            last, {"board": 1})
     assert table.wait(5) == [] and table.reads.deadline is None
     # A card found in the pocket later, before play: the hand goes again, complete.
     assert table.read(E, *hand(E)[:12]) == []
@@ -80,7 +81,8 @@ def test_cards_played_go_at_once_a_trick_shown_again_is_ignored_then_the_hand_go
     table = Table(decks)
     table.state(1, "play")
     [lead] = table.read(W, "S2")
-    assert lead == Report("card", {"seat": "W", "card": "S2", "source": "reader"}, table.clock)
+    assert lead == Report("card", {"seat": "W", "card": "S2", "source": "reader"}, table.clock,
+                          {"board": 1})
     assert table.read(W, "S2") == []                  # the quitted trick shown again
     played = table.read(W, *hand(W)[1:])
     assert [r.body["card"] for r in played] == hand(W)[1:]
@@ -152,3 +154,108 @@ def test_hands_being_read_when_the_readers_stop_are_sent_as_they_are(
     [report] = table.reads.flush()
     assert report.body["cards"] == hand(W)[:7] and report.time == table.clock
     assert table.reads.flush() == []
+
+
+# Cut off from the hub (issue 16): the tags alone say where the table is --------------------
+def _legal_play(contract: str = "1H", declarer: Seat = S) -> list[tuple[Seat, str]]:
+    """Board 1 played out, each seat playing its lowest legal card (bridgecore's Play)."""
+    from bridgecore.calls import Contract
+    from bridgecore.play import Play
+
+    play = Play(BOARD_1, Contract.parse(contract, declarer))
+    out: list[tuple[Seat, str]] = []
+    while (seat := play.turn) is not None:
+        card = min(play.legal_cards, key=lambda c: c.index)
+        play.play_card(seat, card)
+        out.append((seat, str(card)))
+    return out
+
+
+def _offline_with_hands_out(decks: DeckStore) -> Table:
+    table = Table(decks, gap=1.0)
+    table.state(1, "auction")
+    table.reads.connection(False)
+    for seat in Seat:
+        table.read(seat, *hand(seat))
+    assert len(table.wait(1.0)) == 4          # the four hands out, as online
+    return table
+
+
+def test_cut_off_a_card_read_again_alone_is_played_the_auction_being_over(
+        decks: DeckStore) -> None:
+    """Law 41: the opening lead comes after the auction; cut off, no state says the auction
+    ended, and a card of West's hand read again on its own is that lead: it goes, the gap
+    later, with its tag's time and the board it was read on."""
+    table = _offline_with_hands_out(decks)
+    assert table.read(W, "S2") == []          # kept for the gap: alone, or a hand going back?
+    read_at = table.clock
+    assert table.reads.deadline == read_at + 1.0
+    [lead] = table.wait(1.0)
+    assert lead == Report("card", {"seat": "W", "card": "S2", "source": "reader"}, read_at,
+                          {"board": 1})
+    assert table.reads.phase == "play"
+    # The next cards of the trick, each alone at its seat: played, in the order read even
+    # when they settle in the same moment.
+    table.read(N, "SA")
+    table.read(E, "ST")
+    table.read(S, "S3")
+    assert [(r.body["seat"], r.body["card"]) for r in table.wait(1.0)] == [
+        ("N", "SA"), ("E", "ST"), ("S", "S3")]
+
+
+def test_cut_off_a_hand_read_again_together_goes_back_into_the_pocket(
+        decks: DeckStore) -> None:
+    """Law 7C: a board passed out, the hands go back: several tags at once are no card."""
+    table = _offline_with_hands_out(decks)
+    table.read(N, *hand(N))
+    [back] = table.wait(1.0)
+    assert back.type == "hand" and back.body == {"seat": "N", "cards": hand(N),
+                                                 "when": "back", "board": 1}
+    assert back.at == {"board": 1} and table.reads.phase == "auction"
+
+
+def test_cut_off_the_next_boards_pack_is_the_next_board_once_this_one_is_played(
+        decks: DeckStore) -> None:
+    """Board 2's pack (deck "blue", enrolled for board 2 alone) read once every seat has
+    played its 13 cards: the table is at board 2, whose hands go out with its number."""
+    table = _offline_with_hands_out(decks)
+    played: list[Report] = []
+    for i, (seat, card) in enumerate(_legal_play()):
+        played += table.read(seat, card)
+        if i % 4 == 3:
+            played += table.wait(1.0)        # each trick quitted before the next lead
+    played += table.wait(1.0)
+    assert [r.body["card"] for r in played if r.type == "card"] == \
+        [card for _, card in _legal_play()]
+    board2 = [str(c) for c in DEALS_2[N]]
+    assert table.read(N, *board2, deck=2) == []
+    assert table.reads.board == 2 and table.reads.phase is None
+    [out] = table.wait(1.0)
+    assert out.body["board"] == 2 and out.body["when"] == "out" and out.at == {"board": 2}
+
+
+def test_board_two_pack_read_in_the_middle_of_the_play_is_a_foreign_card_not_a_new_board(
+        decks: DeckStore) -> None:
+    """Law 1: a card of another pack mid-play is foreign; the board does not change."""
+    table = _offline_with_hands_out(decks)
+    table.read(W, "S2")
+    table.wait(1.0)
+    [foreign] = table.read(N, str(next(iter(DEALS_2[N]))), deck=2)
+    assert table.reads.board == 1 and foreign.body["card"].startswith("blue:")
+
+
+def test_back_online_a_state_behind_what_was_read_is_passed_over(decks: DeckStore) -> None:
+    """The hub has not applied yet what the table did while cut off (the tablet's calls
+    still in its outbox): its state of board 1 in the auction does not undo the play the
+    tags showed; once it shows the play, it leads again."""
+    table = _offline_with_hands_out(decks)
+    table.read(W, "S2")
+    table.wait(1.0)
+    table.reads.connection(True)
+    assert table.state(1, "auction") == []
+    assert table.reads.phase == "play"
+    [card] = table.read(N, "SA")                # online: at once, as the state says play
+    assert card.body["card"] == "SA"
+    table.state(1, "play")
+    table.state(1, "over")
+    assert table.reads.phase == "over"
