@@ -100,6 +100,8 @@ class TableOrder:
         self.tallies: dict[int, Tally] = {}
         self.held: list[Waiting] = []
         self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
+        self._visits: list[int] = []               # the boards the table has been at, in order
+        self._readers: dict[str, int] = {}         # card readers' device -> last board named
 
     # Where the table is -------------------------------------------------------------------
     def reached(self, board: int | None, sitting: object = None) -> None:
@@ -110,6 +112,27 @@ class TableOrder:
         if board not in self.tallies or self._sittings.get(board, sitting) != sitting:
             self.tallies[board] = Tally()
         self._sittings[board] = sitting
+        if not self._visits or self._visits[-1] != board:
+            self._visits.append(board)
+
+    def arrived(self, env: Envelope) -> None:
+        """An event has come (held or applied): a card reader's says which board its reads
+        have reached (its events keep their order: those of earlier boards came before)."""
+        board = (env.at or {}).get("board")
+        if board is not None and is_reader(env.device):
+            self._readers[env.device] = board
+
+    def _readers_past(self, board: int) -> bool:
+        """Every card reader that has reported at the table has reported on a board the
+        table reached after ``board``, or has not reached yet: all it read on ``board`` has
+        come (True at a table without readers)."""
+        for named in self._readers.values():
+            if named == board:
+                return False
+            if named in self._visits and board in self._visits and \
+                    _last(self._visits, named) < _last(self._visits, board):
+                return False
+        return True
 
     def _board(self, env: Envelope, current: int | None) -> int | None:
         at = env.at or {}
@@ -132,7 +155,24 @@ class TableOrder:
                 and len(tally.calls) >= at.get("calls", 0)
                 and len(tally.cards) >= at.get("cards", 0)):
             return False
-        return _kind_fits(env, board == current, phase)
+        return self._kind_fits(env, board, board == current, phase)
+
+    def _kind_fits(self, env: Envelope, board: int, here: bool, phase: str | None) -> bool:
+        """What a device that cannot know part of the record leaves out, the kind of its
+        event says (module docstring). ``here``: the table is at ``board``, the one
+        ``env.at`` names, in ``phase`` (``auction``, ``play``, ``over``)."""
+        at, kind = env.at or {}, env.type
+        if "calls" not in at:
+            if kind in ("card", "claim"):   # played after the auction, at that board
+                return here and phase in ("play", "over")
+            if kind == "hand" and env.body.get("when") == "back":   # after the auction
+                return not here or phase != "auction"
+        if kind in ("board", "result_confirm") and "cards" not in at:
+            if here and phase == "play":    # after the play
+                return False
+            if kind == "board" and here:    # and after all the readers read of the board
+                return self._readers_past(board)
+        return True
 
     def must_wait(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not
@@ -209,16 +249,10 @@ class TableOrder:
                            for b, t in sorted(self.tallies.items())}}
 
 
-def _kind_fits(env: Envelope, here: bool, phase: str | None) -> bool:
-    """What a device that cannot know part of the record leaves out, the kind of its event
-    says (module docstring). ``here``: the table is at the board ``env.at`` names, in
-    ``phase`` (``auction``, ``play``, ``over``)."""
-    at, kind = env.at or {}, env.type
-    if "calls" not in at:
-        if kind in ("card", "claim"):   # played after the auction, at that board
-            return here and phase in ("play", "over")
-        if kind == "hand" and env.body.get("when") == "back":   # after the auction
-            return not here or phase != "auction"
-    if kind in ("board", "result_confirm") and "cards" not in at:
-        return not (here and phase == "play")   # after the play
-    return True
+def _last(boards: list[int], board: int) -> int:
+    return len(boards) - 1 - boards[::-1].index(board)
+
+
+def is_reader(device: str) -> bool:
+    """A card readers' device id: ``{table}-rdr`` (a spare ``{table}-rdr.2`` too)."""
+    return device.split(".", 1)[0].endswith("-rdr")

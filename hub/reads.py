@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Card, Seat
 from hub.alerts import Alert, HubKind
+from hub.ordering import is_reader
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, parse_card
 from wire.protocol import Envelope
 
@@ -63,9 +64,6 @@ READER_ERROR_KINDS = ("missed", "cross", "late", "repeat", "sweep", "unreadable"
 UNANSWERED_AFTER = 8   # cards held without an answer before the director is told
 
 
-def _is_reader(device: str) -> bool:
-    """A card readers' device id: ``{table}-rdr`` (a spare ``{table}-rdr.2`` too)."""
-    return device.split(".", 1)[0].endswith("-rdr")
 
 
 @dataclass(slots=True)
@@ -183,7 +181,7 @@ class CardReads:
         source = s.card_source.get(card)
         if source is None:
             return False
-        return reader or _is_reader(source[1]) or (source[0] is seat
+        return reader or is_reader(source[1]) or (source[0] is seat
                                                         and source[1] != device)
 
     def _holder(self, s: Sitting, card: Card) -> Seat | None:
@@ -457,7 +455,7 @@ class CardReads:
             board.pop()
             source = s.card_source.pop(c, (x, "hub"))
             again.append(Held(x, c, tm or env.time, source[1],
-                              _is_reader(source[1]), x))
+                              is_reader(source[1]), x))
         again.reverse()
         self.count_error(seat, "missed")
         held = rs.held
@@ -475,7 +473,7 @@ class CardReads:
             popped = board.pop()
             assert isinstance(popped, Card)
             x, device = s.card_source.pop(popped, (seat, "hub"))
-            again.append(Held(x, popped, env.time, device, _is_reader(device), x))
+            again.append(Held(x, popped, env.time, device, is_reader(device), x))
         again.reverse()
         self.count_error(seat, "missed")
         out: list[Alert | None] = []

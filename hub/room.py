@@ -322,13 +322,17 @@ class Room:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
                                 refusal.law)
         order = self.order[table_id]
+        order.arrived(env)
         if order.must_wait(env, _board_of(table), _phase_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
             self._accepted(table_id, env, hub_time)
+            # A card reader's event held says its reads of earlier boards have all come: a
+            # tablet's next board may be free now (hub.ordering).
+            alerts, changed = self._release(table, hub_time)
             return Outcome(Reply(env.id, env.seq, "ack", HELD, "held until what precedes it "
-                                 "in the table's record arrives", hub_time))
+                                 "in the table's record arrives", hub_time), alerts, changed)
         out = self._place(table, env, hub_time)
         if out.reply.code == NOT_YOUR_SEAT:   # a seat the Laws do not let answer (hub.table)
             return self._refuse(table, env, role, NOT_YOUR_SEAT, out.reply.reason, hub_time,

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from hub.room import Room
     from hub.table import Outcome
 
-__all__ = ["DeviceEvent", "VirtualDevice", "apply_local", "envelopes"]
+__all__ = ["DeviceEvent", "VirtualDevice", "apply_local", "as_cut_off", "envelopes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,23 @@ class DeviceEvent:
     body: dict[str, Any] = field(default_factory=dict)
     time: float = 0.0
     at: dict[str, int] | None = None   # where in the table's record (the envelope's ``at``)
+
+
+def as_cut_off(events: Iterable[DeviceEvent]) -> list[DeviceEvent]:
+    """The events with the places a real table's devices give while cut off from the hub
+    (docs/protocol.md section 6): the card reader knows the board it read on
+    (firmware_bridge.daemon), the tablet its board and the calls entered on it, not the
+    cards the reader saw (tablet.model.TableModel.place). The simulator's own places are
+    every device's view of the whole record."""
+    out = []
+    for event in events:
+        at = event.at
+        if at is not None and "board" in at:
+            known = ("board",) if event.device.endswith("-rdr") else ("board", "calls")
+            at = {k: v for k, v in at.items() if k in known}
+        out.append(DeviceEvent(event.table, event.device, event.type, event.body, event.time,
+                               at))
+    return out
 
 
 class VirtualDevice:

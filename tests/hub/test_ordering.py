@@ -13,7 +13,7 @@ import pytest
 from bridgecore.bigdeal import random_deal
 from bridgecore.movements import mitchell
 from hub.room import CONFLICT, HELD, Room, Section
-from tenace.sim.devices import DeviceEvent, apply_local
+from tenace.sim.devices import DeviceEvent, apply_local, as_cut_off
 from tenace.sim.noise import parse_noise
 from tenace.sim.session import simulate
 from wire.protocol import Envelope
@@ -157,3 +157,61 @@ def test_an_event_without_at_is_applied_as_it_comes() -> None:
     assert {o.reply.code for o in outcomes} <= {"ok"}
     env = Envelope("x-1", "A1-tab", 1, 1.0, "call", {"seat": "N", "call": "Pass"})
     assert env.at is None and Envelope.from_json(env.to_json()).at is None
+
+
+CUT = 8   # the events of a table before its network is cut: the check-ins, a board, hands
+
+
+@pytest.mark.parametrize("first", ["rdr", "tab"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_table_whose_devices_know_only_their_own_part_converges_too(
+        first: str, seed: int) -> None:
+    """The places real devices give cut off (tenace.sim.devices.as_cut_off): the reader
+    only the board of its reads, the tablet the board and its calls, never the cards. The
+    cards (Law 41: played after the auction) wait for the auction's end; the tablet's result
+    and next board (Law 65: the board's play over first) for the cards. Reader first or
+    tablet first, the record of the clean run and no alert."""
+    movement = mitchell(3, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, reader_rate=1.0,
+                      double_report=0.0, claim_rate=0.0)
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    assert _kinds(clean) == []
+    room = Room(Section("A", movement), deals)
+    late: list[DeviceEvent] = []
+    for events in script.events_by_table.values():
+        events = as_cut_off(events)
+        online, cut = events[:CUT], events[CUT:]   # the readers have reported: then the cut
+        late += online + [e for e in cut if e.device.endswith(first)]
+        late += [e for e in cut if not e.device.endswith(first)]
+    assert all(e.at is None or set(e.at) <= {"board", "calls"} for e in late)
+    outcomes, _ = apply_local(room, late)
+    assert all(o.reply.status == "ack" for o in outcomes)
+    assert HELD in {o.reply.code for o in outcomes}
+    assert _tables(room) == _tables(clean)
+    assert _kinds(room) == []
+    assert all(not o.held for o in room.order.values())
+
+
+def test_without_the_kind_rules_the_readers_cards_would_land_in_the_auction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same cut-off table, its reader first, with the hub ignoring what a place leaves
+    out: cards refused or misplaced (the record differs). The kind rules are what make the
+    test above pass."""
+    from hub.ordering import TableOrder
+
+    movement = mitchell(3, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=0, reader_rate=1.0,
+                      double_report=0.0, claim_rate=0.0)
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    events = as_cut_off(script.events_by_table["A1"])
+    late = events[:CUT] + [e for e in events[CUT:] if e.device.endswith("rdr")] + \
+        [e for e in events[CUT:] if e.device.endswith("tab")]
+    monkeypatch.setattr(TableOrder, "_kind_fits", lambda *args: True)
+    room = Room(Section("A", movement), deals)
+    outcomes, _ = apply_local(room, late)
+    assert any(o.reply.status == "reject" for o in outcomes)
+    assert _tables(room)["A1"] != _tables(clean)["A1"]
