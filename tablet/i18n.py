@@ -166,9 +166,13 @@ STRINGS: dict[str, dict[str, str]] = {
                        "fr": "Levée {number}\nfaite par {seat}",
                        "it": "Presa {number}\nvinta da {seat}"},
     "play.last_trick": {"en": "Last trick", "fr": "Dernière levée", "it": "Ultima presa"},
-    "play.leave": {"en": "Next board (the card readers keep this play)",
-                   "fr": "Donne suivante (les lecteurs gardent ce jeu de la carte)",
-                   "it": "Smazzata seguente (i lettori tengono questo gioco)"},
+    "play.leave": {"en": "Next board", "fr": "Donne suivante", "it": "Smazzata seguente"},
+    "play.readers_keep": {"en": "Not connected: the card readers record the play. Play on; "
+                                "at the end, go on to the next board.",
+                          "fr": "Pas de connexion : les lecteurs enregistrent le jeu de la "
+                                "carte. Jouez ; à la fin, passez à la donne suivante.",
+                          "it": "Non connesso: i lettori registrano il gioco. Giocate; alla "
+                                "fine, passate alla smazzata seguente."},
     "play.back_to_trick": {"en": "Back to the trick", "fr": "Retour à la levée",
                            "it": "Torna alla presa"},
     "play.your_hand": {"en": "Your hand", "fr": "Votre main", "it": "La vostra mano"},

@@ -279,6 +279,8 @@ class PlayScreen(Screen):
             notice = f"{claim.text}. {tr('claim.waiting')}"
         elif claim is not None and claim.status in ("disputed", "void"):
             notice = tr("claim.disputed")
+        elif p.can_leave:   # cut off, the readers record the play (PlayPresenter.can_leave)
+            notice = tr("play.readers_keep")
         else:
             notice = self.host.presenter.board.warning
         self.notice_text.text = notice or ""

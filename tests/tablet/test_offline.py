@@ -574,3 +574,53 @@ def test_offline_the_table_bids_and_leads_without_network_and_the_hub_agrees(
         cable.close()
         box.close()
         root.close()
+
+
+# Where each event belongs in the table's record (issue 16: the envelope's ``at``) -----------
+
+def test_each_event_says_where_in_the_record_it_belongs_as_far_as_the_tablet_knows() -> None:
+    """Online: the board, the calls while the auction is shown, the cards played (none for a
+    card: a tap races the reader's read of the card before it). Cut off: no cards, which the
+    readers may be recording unseen here. The hub's tally agrees with what it is told."""
+    from tests.tablet.tables import Table as HubTable
+
+    t = HubTable([None]).seated()
+    tab = t[None]
+    sent: list[tuple[str, dict[str, Any], dict[str, int] | None]] = []
+    send = tab.send_through(lambda kind, body, at: sent.append((kind, body, at)))
+    tab.on_connection("online")
+    t.calls("1S", "Pass")
+    send(*tab.auction.call("2S"))
+    assert sent[-1][2] == {"board": 1, "calls": 2, "cards": 0}
+    t.calls("2S", "Pass", "4S", "Pass", "Pass", "Pass")
+    t.cards("HJ", "H8", "H2", "HA", "S2")
+    send("claim", {"seat": "N", "tricks": 10})
+    send("card", {"seat": "N", "card": "S3"})
+    assert [at for _, _, at in sent[-2:]] == [{"board": 1, "cards": 5}, {"board": 1}]
+    tally = t.room.order["A1"].tallies[1]
+    assert len(tally.calls) == 8 and len(tally.cards) == 5   # what the hub counted
+    tab.on_connection("offline")
+    send("result_confirm", {"seat": "E", "accept": True})
+    assert sent[-1][2] == {"board": 1}
+
+
+def test_only_a_tables_tablet_cut_off_in_play_lets_the_players_go_on() -> None:
+    """The readers record the play; a table's tablet cut off does not see it. It offers the
+    next board (the hub places it after the play); online, or a seat's tablet, never."""
+    from tablet.presenters import PresenterError
+    from tests.tablet.tables import in_play as played
+
+    t = played(seats=[None, "N"])
+    tab, north = t[None], t["N"]
+    tab.on_connection("online")
+    north.on_connection("offline")
+    assert not tab.play.can_leave and not north.play.can_leave
+    with pytest.raises(PresenterError):
+        tab.board.announce(2)
+    tab.on_connection("offline")
+    assert tab.play.can_leave and tab.screen == "play"
+    tab.play.leave()
+    assert tab.screen == "board" and tab.board.announce(2) == ("board", {"board": 2,
+                                                                         "source": "tablet"})
+    tab.on_connection("online")
+    assert tab.screen == "board"   # what the players chose stays, until the board changes
