@@ -298,9 +298,13 @@ def test_browser_timeline_opened_from_an_alert_marks_the_hesitation(
     assert "/tempo?table=A1" in href and "alert=" in href
     browser.get(href.replace(f"board={A1_KEPT}", f"board={A1_HESITATION}"))
     wait(browser, lambda d: d.find_elements("css selector", "body[data-ready='timeline']"))
-    marked = browser.find_elements("css selector", "#timeline tr.marked")
-    assert {r.get_attribute("data-index") for r in marked} >= {"4", "6"}
-    assert "16B" in marked[0].text
+    # Read in one script: the page redraws the timeline as the hub's updates come, and an
+    # element found before a redraw is stale after it.
+    marked = browser.execute_script(
+        "return [...document.querySelectorAll('#timeline tr.marked')]"
+        ".map(r => [r.dataset.index, r.textContent]);")
+    assert {index for index, _ in marked} >= {"4", "6"}
+    assert "16B" in marked[0][1]
     assert browser.find_element("id", "attach").is_displayed()
     wait(browser, lambda d: d.find_elements("css selector", "#slow tr.over"))
     SHOTS.mkdir(parents=True, exist_ok=True)
