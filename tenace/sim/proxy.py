@@ -10,6 +10,9 @@ can lose its network while the others play:
   closed at once, as a dead access point would) until :meth:`Proxy.restore`, or for a given
   time: the MQTT client notices, reconnects through the proxy, and gets through again once
   the cut is over;
+* :meth:`Proxy.stall` makes the network go silent instead: the connections stay open and
+  every byte either way is read and dropped (a Wi-Fi that stops carrying traffic, which TCP
+  and the MQTT client only notice when their keepalive runs out), until :meth:`Proxy.cut`;
 * ``duplicate``: each MQTT PUBLISH a device sends is sent twice to the broker at that rate
   (the copy with the DUP flag, as a client resending it would: the same packet id, the
   same envelope);
@@ -63,6 +66,7 @@ class ProxyStats:
     published: int = 0     # PUBLISH packets from the devices, forwarded
     duplicated: int = 0    # of which sent twice
     delayed: int = 0       # packets held back before they went on
+    dropped_bytes: int = 0  # bytes read and dropped while stalled
 
 
 def split_packets(buffer: bytearray) -> list[bytes]:
@@ -115,6 +119,7 @@ class Proxy:
         self.stats = ProxyStats()
         self.port = 0
         self._cut = False
+        self._stalled = False
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._restore: asyncio.TimerHandle | None = None
@@ -141,12 +146,22 @@ class Proxy:
         """Let connections through again."""
         self.owner.call(self._do_restore())
 
+    def stall(self) -> None:
+        """Go silent: the connections stay open, every byte is dropped, until :meth:`cut`."""
+        self.owner.call(self._do_stall())
+
     # On the loop ------------------------------------------------------------------------------
     async def _start(self) -> None:
         self._server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
 
+    async def _do_stall(self) -> None:
+        if not self._stalled:
+            log.info("proxy %s: stalled", self.name)
+        self._stalled = True
+
     async def _do_cut(self, seconds: float | None) -> None:
+        self._stalled = False
         if self._restore is not None:
             self._restore.cancel()
             self._restore = None
@@ -212,6 +227,9 @@ class Proxy:
         buffer = bytearray()
         try:
             while data := await reader.read(_CHUNK):
+                if self._stalled:
+                    self.stats.dropped_bytes += len(data)
+                    continue
                 buffer += data
                 for packet in split_packets(buffer):
                     await self._send(packet, writer)
@@ -239,6 +257,9 @@ class Proxy:
                        writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(_CHUNK):
+                if self._stalled:
+                    self.stats.dropped_bytes += len(data)
+                    continue
                 writer.write(data)
                 await writer.drain()
         except OSError as err:

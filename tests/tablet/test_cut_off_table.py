@@ -25,12 +25,12 @@ from hub.mosquitto import Mosquitto
 from hub.service import Hub, HubRunner, data_log
 from tablet.app import TabletRoot
 from tablet.presenter import TabletPresenter
+from tests.cable import Cable
 from tests.firmware_bridge.conftest import MitchellSetup, make_deck
 from tests.firmware_bridge.kit import ReaderTable
 from tests.hub.conftest import mosquitto  # noqa: F401  (a fixture, used by name)
 from tests.hub.test_table import BOARD_1, DEALS
 from tests.tablet.test_ui import shot, show, tap, until
-from tests.wire.test_link import Cable
 from wire.outbox import OUTBOX_NAME, Outbox
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST

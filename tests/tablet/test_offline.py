@@ -5,7 +5,7 @@ The oracle is a real hub table (hub.room.Room through tests/hub/test_table.py's 
 same events are applied to it, and the projection made from the state before them is
 compared with the hub's state after them (without the pending marks, and without dummy's
 cards when the tablet could not know them). Then one tablet for the whole table against a
-real hub and broker, through wire.link, with its network cut (test_link's Cable): it goes
+real hub and broker, through wire.link, with its network cut (tests/cable.py): it goes
 on with the auction and the opening lead offline, and once the network is back the hub's
 state is what the tablet showed."""
 
@@ -33,9 +33,10 @@ from tablet.offline import Projection, already_applied, event_of, footprint, pro
 from tablet.presenter import TabletPresenter
 from tablet.state import CallEntry, TableState, table_state
 from tablet.state import seat_view as decode_seat
+from tests.cable import Cable
 from tests.hub.test_table import Driver
 from tests.tablet.test_ui import show, until
-from tests.wire.test_link import SEED, Cable
+from tests.wire.test_link import SEED
 from wire.link import DeviceLink
 from wire.outbox import OUTBOX_NAME, Outbox
 from wire.protocol import Envelope

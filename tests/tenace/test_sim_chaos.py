@@ -116,6 +116,29 @@ def test_the_proxy_duplicates_publishes_cuts_and_restores(echo: int) -> None:
         assert proxy.stats.cuts == 2 and proxy.stats.refused == 2 and proxy.stats.dropped >= 1
 
 
+def test_a_stalled_proxy_keeps_the_connection_and_drops_every_byte_until_cut(
+        echo: int) -> None:
+    """A Wi-Fi that stops carrying traffic without a word: nothing comes back, the socket
+    stays open; a cut ends it and a new connection goes through."""
+    ping = bytes([0xC0, 0])
+    with Proxies(("127.0.0.1", echo)) as proxies:
+        proxy = proxies.add("A1")
+        with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as held:
+            held.sendall(ping)
+            assert held.recv(16) == ping
+            proxy.stall()
+            held.sendall(ping + ping)
+            held.settimeout(0.5)
+            with pytest.raises(TimeoutError):        # silent, not closed
+                held.recv(16)
+            assert proxy.stats.dropped_bytes == 4
+            proxy.cut()
+            held.settimeout(5)
+            assert _dropped(held)
+        proxy.restore()
+        assert _exchange(proxy.port, ping) == ping   # the cut ended the silence
+
+
 # A hub running elsewhere -------------------------------------------------------------------------
 
 @pytest.fixture

@@ -3,8 +3,8 @@ hub's clock from its replies and stamps each copy with its offset; the hub judge
 corrected time, takes a late copy of an outage, notices a clock that jumps; a device's
 ``hello`` refills a hub log restored from an older backup from the device's outbox.
 
-The live tests run a real hub and broker; the tablet reaches the broker through test_link's
-:class:`Cable`, here with a silent cut too (:class:`Cable.stall`: the bytes stop, the
+The live tests run a real hub and broker; the tablet reaches the broker through
+:class:`tests.cable.Cable`, here with a silent cut too (:class:`Cable.stall`: the bytes stop, the
 sockets stay open, as when Wi-Fi drops without a word). Time that passes during a cut is
 virtual: the hub's and the tablet's clocks (and the steady clock the tablet compares its own
 with) move together by the length of the cut."""
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +28,8 @@ from hub.clock import JUMP_SECONDS, MAX_HELD, ClockBook, history_alert, judge
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from hub.store import LOG_NAME
-from tests.wire.test_link import Cable, Screen, device_records, open_link, seat_pairs
+from tests.cable import Cable
+from tests.wire.test_link import Screen, device_records, open_link, seat_pairs
 from wire.link import ClockEstimate, DeviceLink
 from wire.outbox import OUTBOX_NAME, Outbox
 from wire.protocol import Envelope, Reply
@@ -153,49 +152,6 @@ def test_the_outbox_never_sends_another_logs_history_to_a_new_log() -> None:
 
 # Live: a real hub and broker ------------------------------------------------------------------
 
-class QuietCable(Cable):
-    """test_link's :class:`Cable` that can also go silent: :meth:`stall` stops every byte
-    (kept, never delivered) while the sockets stay open."""
-
-    def __init__(self, broker_url: str):
-        self.stalled = threading.Event()
-        super().__init__(broker_url)
-
-    def _accept(self, server: socket.socket) -> None:
-        while True:
-            try:
-                near, _ = server.accept()
-            except OSError:
-                return
-            try:
-                far = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                near.close()
-                continue
-            with self._lock:
-                self._sockets += [near, far]
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self._relay, args=(a, b), daemon=True).start()
-
-    def _relay(self, a: socket.socket, b: socket.socket) -> None:
-        try:
-            while data := a.recv(65536):
-                if not self.stalled.is_set():
-                    b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def stall(self) -> None:
-        self.stalled.set()
-
-    def cut(self) -> None:
-        super().cut()
-        self.stalled.clear()
-
-
 class Clocks:
     """Virtual time: ``passed`` seconds added to the hub's clock, the device's and the
     steady clock the device compares its own with; ``device_off`` on the device's only."""
@@ -297,7 +253,7 @@ def test_a_160_s_silent_cut_with_120_s_tolerance_loses_nothing_and_shows_no_refu
     is shown refused, and the MQTT client never held a second copy of the one in flight."""
     clocks = Clocks(device_off=45.0)
     with running_hub(broker_url, tmp_path / "hub", clocks.hub) as hub:
-        cable = QuietCable(hub.url)
+        cable = Cable(hub.url)
         screen = Screen()
         box = Outbox(tmp_path / OUTBOX_NAME, "A1-tab")
         link = open_link(cable.url, box, screen, clock=clocks.device,

@@ -1,15 +1,15 @@
 """The tablet's link (tablet/link.py) against real brokers and a real hub: entries made
 offline, app restarts, lost and late replies, refusals, a spare tablet, bad messages.
 
-The tablet reaches the broker through :class:`Cable`, a TCP relay the test can unplug: the
-tablet's network goes down while the hub's stays up, as when a tablet's Wi-Fi drops."""
+The tablet reaches the broker through :class:`tests.cable.Cable` (the simulator's chaos
+proxy) that the test can unplug: the tablet's network goes down while the hub's stays up, as
+when a tablet's Wi-Fi drops."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import logging
-import socket
 import sqlite3
 import threading
 import time
@@ -23,9 +23,10 @@ from bridgecore.cards import Seat
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from hub.store import StoredRecord
+from tests.cable import Cable
 from tests.conftest import Keyring
 from wire.link import DeviceLink, LinkError, LinkState, device_id, spare_device_id
-from wire.mqtt import MqttClient, parse_url
+from wire.mqtt import MqttClient
 from wire.outbox import OUTBOX_NAME, Outbox
 from wire.protocol import (
     Envelope,
@@ -43,72 +44,6 @@ FAST = {"reconnect_delay": (0.1, 0.5)}
 
 
 # A cable the test can pull -------------------------------------------------------------------
-
-class Cable:
-    """A TCP relay from a port of its own to the broker: ``cut()`` drops every connection
-    and refuses new ones, ``plug()`` listens again on the same port."""
-
-    def __init__(self, broker_url: str):
-        self.target = parse_url(broker_url).port
-        self._lock = threading.Lock()
-        self._sockets: list[socket.socket] = []
-        self._server: socket.socket | None = None
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"mqtt://127.0.0.1:{self.port}"
-        self.plug()
-
-    def plug(self) -> None:
-        server = socket.socket()
-        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", self.port))
-        server.listen()
-        self._server = server
-        threading.Thread(target=self._accept, args=(server,), daemon=True).start()
-
-    def _accept(self, server: socket.socket) -> None:
-        while True:
-            try:
-                near, _ = server.accept()
-            except OSError:
-                return
-            try:
-                far = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                near.close()
-                continue
-            with self._lock:
-                self._sockets += [near, far]
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            with contextlib.suppress(OSError):
-                server.shutdown(socket.SHUT_RDWR)   # wakes accept()
-            server.close()
-        with self._lock:
-            sockets, self._sockets = self._sockets, []
-        for s in sockets:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-            s.close()
-
-    close = cut
-
 
 # What a screen is told -----------------------------------------------------------------------
 
