@@ -323,7 +323,8 @@ class BoardScorer:
         scored = {b: list(reuse[b]) if b in reuse else self.board(b, self._rule(None))
                   for b in self.boards}
         with_artificial = [b for b, results in scored.items()
-                           if any(_artificial(s.result, side) for s in results for side in Side)]
+                           if any(s.result.adjustment is not None and _artificial(s.result, side)
+                                  for s in results for side in Side)]
         if with_artificial and self.ed.session_percentage_rule:
             rule = self._rule(self._session(scored))
             for b in with_artificial:
@@ -476,20 +477,52 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
                          "total)") from None
     ed = edition_named(edition)
     opts = options or ScoringOptions()
-    boards, problems = check_results(results, ed, rulings=rulings,
+    rows = list(results)
+    checked = None if rulings or previous is None else _checked_before(rows, previous)
+    fresh = rows if checked is None else [r for r in rows if not _board_in(r, checked)]
+    boards, problems = check_results(fresh, ed, rulings=rulings,
                                      individual=opts.individual, teams=opts.teams,
                                      total_points=how is Method.TOTAL_POINTS,
                                      vulnerability=opts.vulnerability)
+    if checked:   # a board's checks look at its own results only
+        boards = dict(sorted({**boards, **checked}.items()))
     expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
     scorer = BoardScorer(boards, how, ed, opts, expected, problems)
     reuse = _unchanged(previous, boards, how, expected)
-    scored = {b: tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
-                                    round_points(s.ew_points, opts.digits)) for s in results)
+    scored = {b: reuse[b] if b in reuse else
+              tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
+                                 round_points(s.ew_points, opts.digits)) for s in results)
               for b, results in scorer.score(reuse).items() if results}
     totals = EventTotals(scorer, scored, problems)
     applied = totals.apply(penalties)
     return EventScore(how, scored, totals.ranking(), tuple(problems), scorer.tops,
                       expected if how is Method.MATCHPOINTS else None, applied)
+
+
+def _board_in(r: object, boards: Mapping[int, object]) -> bool:
+    board = getattr(r, "board", None)
+    return isinstance(board, int) and not isinstance(board, bool) and board in boards
+
+
+def _checked_before(rows: Sequence[BoardResult], previous: EventScore
+                    ) -> dict[int, list[BoardResult]]:
+    """The boards whose results are those ``previous`` scored, all of them accepted then
+    (no problem on the board): checked already, they need not be checked again."""
+    troubled = {p.board for p in previous.problems}
+    if None in troubled:
+        return {}
+    by_board: dict[int, list[BoardResult]] = defaultdict(list)
+    for r in rows:
+        if isinstance(r, BoardResult) and isinstance(r.board, int) \
+                and not isinstance(r.board, bool):
+            by_board[r.board].append(r)
+    out: dict[int, list[BoardResult]] = {}
+    for b, group in by_board.items():
+        before = previous.boards.get(b)
+        if before is not None and b not in troubled and len(before) == len(group) and \
+                all(s.result == r for s, r in zip(before, group, strict=True)):
+            out[b] = group
+    return out
 
 
 def _unchanged(previous: EventScore | None, boards: Mapping[int, list[BoardResult]],
