@@ -1,6 +1,7 @@
 """Tenace scoring benchmarks (issue 6). Prints figures; asserts nothing.
 
     python benchmarks/scoring.py [--tables 200] [--boards 27] [--pairs 1000] [--repeat 7]
+                                 [--batch 50]
 
 * Rescoring after one correction: an event of ``--tables`` tables (a Mitchell: each NS
   pair meets a different EW pair on every board) and ``--boards`` boards of plausible
@@ -13,6 +14,15 @@
   and the ranking alone (ranks with ties over the pairs' totals) against Python's
   ``sorted`` of the same totals as the baseline.
 * ``tenace score --json`` of the event written as a PBN results file: read, score, JSON.
+* Live scoring (issue 16): the same event's results arriving round by round as a Mitchell
+  plays them (each round every table plays one board; ``--batch`` results between two
+  rescorings, as the hub coalesces them), each rescoring given the event scored before it
+  (``score_event``'s ``previous``: a board whose results are unchanged is neither checked
+  nor scored again) against scoring from nothing each time, in the same run; the total and
+  the last rescoring (the whole event in), and the ratio. In a Mitchell each table plays
+  another board, so a batch touches nearly every board and little is kept: what bounds
+  live scoring in the hub is that it takes at most a quarter of its thread
+  (hub.service.SCORE_SHARE), rescoring less often when a rescoring costs more.
 """
 
 from __future__ import annotations
@@ -142,17 +152,44 @@ def bench_cli(rows: list[TableResult]) -> None:
     _line("  score, rank and write JSON", _ms(t_score))
 
 
+def bench_live(rows: list[TableResult], tables: int, boards: int, batch: int) -> None:
+    """Results in the order of play: in round r table t plays board (t + r) % boards + 1."""
+    by_key = {(r.result.board, int(r.result.ns)): r.result for r in rows}
+    arriving = [by_key[(t + r) % boards + 1, t] for r in range(boards)
+                for t in range(1, tables + 1)]
+    cuts = [*range(batch, len(arriving), batch), len(arriving)]
+    print(f"live scoring: {len(arriving):,} results in the order of play, rescored every "
+          f"{batch} ({len(cuts)} rescorings)")
+    for method in (Method.MATCHPOINTS, Method.CROSS_IMPS):
+        times: dict[bool, list[float]] = {True: [], False: []}
+        for live in (False, True):
+            previous = None
+            for cut in cuts:
+                t0 = time.perf_counter()
+                event = score_event(arriving[:cut], method, previous=previous if live else None)
+                times[live].append(time.perf_counter() - t0)
+                previous = event
+        inc, base = sum(times[True]), sum(times[False])
+        _line(f"  {method.value}: every rescoring given the last", _ms(inc),
+              f"last {_ms(times[True][-1])}")
+        _line("    baseline: each scored from nothing", _ms(base),
+              f"ratio {inc / base:.2f} of it")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--boards", type=int, default=27)
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--batch", type=int, default=50,
+                        help="results between two live rescorings (default 50)")
     args = parser.parse_args()
     rows = mitchell(random.Random(2026), args.tables, args.boards)
     bench_correction(rows, args.tables, args.boards, args.repeat)
     bench_ranking(args.pairs, args.boards, args.repeat)
     bench_cli(rows)
+    bench_live(rows, args.tables, args.boards, args.batch)
 
 
 if __name__ == "__main__":

@@ -315,10 +315,16 @@ class BoardScorer:
         scale = 100.0 if self.how is Method.MATCHPOINTS else 1.0
         return {c: scale * sums[c] / d for c, d in denominators.items() if d > 0}
 
-    def score(self) -> dict[int, list[ScoredResult]]:
-        scored = {b: self.board(b, self._rule(None)) for b in self.boards}
+    def score(self, reuse: Mapping[int, Sequence[ScoredResult]] | None = None
+              ) -> dict[int, list[ScoredResult]]:
+        """Every board scored; a board in ``reuse`` (scored before, its results unchanged,
+        none of them artificial) is taken as it was."""
+        reuse = reuse or {}
+        scored = {b: list(reuse[b]) if b in reuse else self.board(b, self._rule(None))
+                  for b in self.boards}
         with_artificial = [b for b, results in scored.items()
-                           if any(_artificial(s.result, side) for s in results for side in Side)]
+                           if any(s.result.adjustment is not None and _artificial(s.result, side)
+                                  for s in results for side in Side)]
         if with_artificial and self.ed.session_percentage_rule:
             rule = self._rule(self._session(scored))
             for b in with_artificial:
@@ -447,13 +453,22 @@ _IMP_METHODS = (Method.IMPS, Method.BUTLER, Method.CROSS_IMPS)
 def score_event(results: Iterable[BoardResult], method: Method | str = Method.MATCHPOINTS, *,
                 edition: Edition | str | None = None, rulings: Iterable[BoardResult] = (),
                 penalties: Iterable[Penalty] = (),
-                options: ScoringOptions | None = None) -> EventScore:
+                options: ScoringOptions | None = None,
+                previous: EventScore | None = None) -> EventScore:
     """Score and rank an event: ``method`` is ``mp``, ``imp`` (teams), ``butler``,
     ``crossimp`` or ``total`` (Law 78); ``edition`` selects the adjusted-score rules.
 
     ``rulings`` are results that replace the result of the same board and pairs (a
     corrected score, an adjusted score) or add one on a board of the event. Results,
     rulings and penalties that cannot be scored are reported in ``problems``.
+
+    ``previous``: the same event scored before with the same method and options, some
+    results added or changed since (live scoring). A board's points depend on its own
+    results only (and on the expected number of results, for matchpoints), so a board whose
+    results are the same as then is not scored again; the totals and the ranking are added
+    up again. With an artificial score anywhere (Law 12C2: under 12C2(c) a session's
+    percentage reaches every board) or another expected number of results, everything is
+    scored again. The event is the one scoring from nothing gives (the tests compare).
     """
     try:
         how = Method(method)
@@ -462,16 +477,69 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
                          "total)") from None
     ed = edition_named(edition)
     opts = options or ScoringOptions()
-    boards, problems = check_results(results, ed, rulings=rulings,
+    rows = list(results)
+    checked = None if rulings or previous is None else _checked_before(rows, previous)
+    fresh = rows if checked is None else [r for r in rows if not _board_in(r, checked)]
+    boards, problems = check_results(fresh, ed, rulings=rulings,
                                      individual=opts.individual, teams=opts.teams,
                                      total_points=how is Method.TOTAL_POINTS,
                                      vulnerability=opts.vulnerability)
+    if checked:   # a board's checks look at its own results only
+        boards = dict(sorted({**boards, **checked}.items()))
     expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
     scorer = BoardScorer(boards, how, ed, opts, expected, problems)
-    scored = {b: tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
-                                    round_points(s.ew_points, opts.digits)) for s in results)
-              for b, results in scorer.score().items() if results}
+    reuse = _unchanged(previous, boards, how, expected)
+    scored = {b: reuse[b] if b in reuse else
+              tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
+                                 round_points(s.ew_points, opts.digits)) for s in results)
+              for b, results in scorer.score(reuse).items() if results}
     totals = EventTotals(scorer, scored, problems)
     applied = totals.apply(penalties)
     return EventScore(how, scored, totals.ranking(), tuple(problems), scorer.tops,
                       expected if how is Method.MATCHPOINTS else None, applied)
+
+
+def _board_in(r: object, boards: Mapping[int, object]) -> bool:
+    board = getattr(r, "board", None)
+    return isinstance(board, int) and not isinstance(board, bool) and board in boards
+
+
+def _checked_before(rows: Sequence[BoardResult], previous: EventScore
+                    ) -> dict[int, list[BoardResult]]:
+    """The boards whose results are those ``previous`` scored, all of them accepted then
+    (no problem on the board): checked already, they need not be checked again."""
+    troubled = {p.board for p in previous.problems}
+    if None in troubled:
+        return {}
+    by_board: dict[int, list[BoardResult]] = defaultdict(list)
+    for r in rows:
+        if isinstance(r, BoardResult) and isinstance(r.board, int) \
+                and not isinstance(r.board, bool):
+            by_board[r.board].append(r)
+    out: dict[int, list[BoardResult]] = {}
+    for b, group in by_board.items():
+        before = previous.boards.get(b)
+        if before is not None and b not in troubled and len(before) == len(group) and \
+                all(s.result == r for s, r in zip(before, group, strict=True)):
+            out[b] = group
+    return out
+
+
+def _unchanged(previous: EventScore | None, boards: Mapping[int, list[BoardResult]],
+               how: Method, expected: int) -> dict[int, tuple[ScoredResult, ...]]:
+    """The boards of ``previous`` that ``score_event`` may take as they were (its
+    docstring): none if an artificial score is anywhere or the expected number of results
+    (matchpoints) moved; else each board whose results are the same, in the same order."""
+    if previous is None or previous.method is not how or \
+            (how is Method.MATCHPOINTS and previous.expected != expected):
+        return {}
+    if any(_artificial(r, side) for rows in boards.values() for r in rows
+           if r.adjustment is not None for side in Side):
+        return {}
+    out: dict[int, tuple[ScoredResult, ...]] = {}
+    for b, rows in boards.items():
+        before = previous.boards.get(b)
+        if before is not None and len(before) == len(rows) and \
+                all(s.result == r for s, r in zip(before, rows, strict=True)):
+            out[b] = before
+    return out

@@ -79,7 +79,7 @@ from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
 from hub.errors import HubError
 from hub.section import PAIRS_METHODS, Section
-from hub.traveller import expected_results, result_row, row_order
+from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
 
@@ -360,7 +360,9 @@ class LiveScoring:
         self._scored: dict[str, SectionScore] = {}
         self._dirty: set[str] = set(self._sections)
         self._unpublished: set[str] = set(self._sections)
-        self._published: dict[str, set[int]] = defaultdict(set)
+        # section -> board -> (lines, top, expected) of the traveller last published
+        self._published: dict[str, dict[int, tuple[Any, ...]]] = defaultdict(dict)
+        self._schedules: dict[str, dict[int, int]] = {}   # section -> board -> results
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -699,13 +701,16 @@ class LiveScoring:
                 index[board, ns, ew] = line
         if teams is not None:
             results = _whole_matches(results, teams)
-        expected = max((expected_results(movement, b, len(lines))
+        scheduled = self._scheduled(name)
+        expected = max((max(scheduled.get(b, 0) if movement else 0, len(lines))
                         for b, lines in ordered.items()), default=1)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
         victory = teams is not None and len(set(teams.values())) > 2
+        before = self._scored.get(name)
         event = score_event(
             results, method, edition=self.room.edition,
+            previous=None if before is None else before.event,   # its unchanged boards kept
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
@@ -730,6 +735,20 @@ class LiveScoring:
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}})
 
+    def _scheduled(self, name: str) -> dict[int, int]:
+        """How many results of each board the section's movement plays (worked out once:
+        the movement does not change)."""
+        counts = self._schedules.get(name)
+        if counts is None:
+            movement = self._sections[name].movement
+            counts = {}
+            for a in (movement.assignments if movement else ()):
+                if a.plays:
+                    for b in a.boards:
+                        counts[b] = counts.get(b, 0) + 1
+            self._schedules[name] = counts
+        return counts
+
     @staticmethod
     def _one_winner(section: Section, teams: Mapping[Pair, Pair] | None) -> bool:
         movement = section.movement
@@ -751,22 +770,36 @@ class LiveScoring:
         return dict(out)
 
     # Publishing -----------------------------------------------------------------------------
-    def publications(self, force: bool = False) -> list[tuple[str, str]]:
-        """(topic, payload) of every ranking and traveller of the sections that changed since
-        the last call (every section with ``force``): a board whose last result went away
-        gets an empty traveller once."""
-        names = [n for n in self._sections if force or n in self._unpublished]
+    def unpublished(self) -> list[str]:
+        """The sections whose results or rulings changed since they were last published."""
+        return [n for n in self._sections if n in self._unpublished]
+
+    def publications(self, force: bool = False, only: Iterable[str] | None = None
+                     ) -> list[tuple[str, str]]:
+        """(topic, payload) of the ranking and the travellers that changed of each section
+        that changed since the last call (every section, every traveller with ``force``;
+        ``only`` these sections): a board whose last result went away gets an empty
+        traveller once."""
+        names = [n for n in self._sections if (force or n in self._unpublished)
+                 and (only is None or n in only)]
         self._unpublished.difference_update(names)
         out = []
         for name in names:
             scored = self.section(name)
             out.append((topic_ranking(scored.key),
                         RankingView.from_builtins(scored.ranking_json()).to_json()))
-            boards = set(scored.lines)
-            for board in sorted(boards | self._published[name]):
+            sent = self._published[name]
+            for board in sorted(set(scored.lines) | set(sent)):
+                # A traveller is made again only when its lines or its top changed.
+                now = (scored.lines.get(board), scored.event.tops.get(board), scored.expected)
+                if not force and sent.get(board) == now:
+                    continue
                 out.append((topic_traveller(scored.key, board),
                             TravellerView.from_builtins(scored.traveller_json(board)).to_json()))
-            self._published[name] = boards
+                if board in scored.lines:
+                    sent[board] = now
+                else:
+                    sent.pop(board, None)
         return out
 
     # Views ----------------------------------------------------------------------------------

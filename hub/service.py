@@ -23,7 +23,8 @@ What the hub publishes (docs/protocol.md):
   path that answers devices: a batch's replies go out first, and the sections it changed
   are rescored and published after, coalesced (at most once every ``score_interval``
   seconds, default 0.25: a burst of results is one rescoring; always eventually, and at
-  once on :meth:`Hub.republish`);
+  once on :meth:`Hub.republish`), one section per turn of the loop, and at most
+  :data:`SCORE_SHARE` of the hub's thread (a costly round waits longer before the next);
 * ``hub/status`` (retained): birth and last will; while it runs, at most once a second when
   they change, its counters (events accepted, duplicates, messages refused by reason code),
   the head of the log's hash chain and its clock (``time``).
@@ -128,7 +129,8 @@ from wire.views import (
 if TYPE_CHECKING:
     from hub.webserver import HttpFront, RoomFeed
 
-__all__ = ["NO_EVENT", "OFFLINE_GRACE", "SCORE_INTERVAL", "SETUP_FACT", "SETUP_REPLACED",
+__all__ = ["NO_EVENT", "OFFLINE_GRACE", "SCORE_INTERVAL", "SCORE_SHARE", "SETUP_FACT",
+           "SETUP_REPLACED",
            "Hub", "HubRunner", "HubStats", "RoomSetup"]
 
 log = logging.getLogger(__name__)
@@ -138,6 +140,7 @@ _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the he
 _RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
 _REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "time")
 SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
+SCORE_SHARE = 0.25           # of the hub's thread, at most, spent on live scores
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
@@ -227,6 +230,9 @@ class Hub:
         self.score_interval = score_interval
         self._scores_timer: asyncio.TimerHandle | None = None   # a publication due
         self._scores_sent = -score_interval     # time.monotonic() of the last publication
+        self._scores_wait = score_interval      # from the last publication to the next
+        self._scores_round: list[str] = []      # sections still to publish this round
+        self._scores_spent = 0.0                # seconds this round has taken so far
         self.set_aside: list[int] = []    # log positions not applied when the room was rebuilt
         self.log_behind = 0               # records missing at start against the noted head
         self._damage: list[Record] = []   # log_damage facts found while opening, to log
@@ -1138,16 +1144,16 @@ class Hub:
 
     def _scores_later(self) -> None:
         """Publish the live scores once the replies are out: at the next turn of the loop,
-        or ``score_interval`` after the last publication if that is later; one publication
-        covers every batch until then. Without a running loop (a hub driven by ``handle``
-        directly), at once."""
+        or when the last publication allows (:meth:`_scores_step`) if that is later; one
+        publication covers every batch until then. Without a running loop (a hub driven by
+        ``handle`` directly), at once."""
         loop = self._loop
         if loop is None or not loop.is_running():
             self._publish_scores()
             return
-        if self._scores_timer is not None:
-            return   # already due: it will take this batch's changes too
-        wait = self._scores_sent + self.score_interval - time.monotonic()
+        if self._scores_timer is not None or self._scores_round:
+            return   # already due, or under way: it will take this batch's changes too
+        wait = self._scores_sent + self._scores_wait - time.monotonic()
         self._scores_timer = loop.call_later(max(0.0, wait), self._scores_due)
 
     def _scores_due(self) -> None:
@@ -1155,13 +1161,39 @@ class Hub:
         client = self._client
         if client is None or client.closed:
             return
-        self._publish_scores()
+        self._scores_round = self.room.scoring.unpublished()
+        self._scores_spent = 0.0
+        self._scores_step()
 
-    def _publish_scores(self, force: bool = False) -> None:
+    def _scores_step(self) -> None:
+        """Rescore and publish one section of the round, then give the loop back (the
+        replies and events that came meanwhile go first) before the next. At the end of
+        the round, the next one waits ``score_interval``, or longer when the round was
+        costly: live scoring takes at most :data:`SCORE_SHARE` of the hub's thread, so a
+        room of a thousand tables never starves the devices' replies."""
+        client = self._client
+        if client is None or client.closed:
+            self._scores_round = []
+            return
+        if self._scores_round:
+            name = self._scores_round.pop(0)
+            started = time.perf_counter()
+            self._publish_scores(only=(name,))
+            self._scores_spent += time.perf_counter() - started
+            if self._scores_round and self._loop is not None:
+                self._loop.call_soon(self._scores_step)
+                return
+        self._scores_wait = max(self.score_interval,
+                                self._scores_spent * (1 - SCORE_SHARE) / SCORE_SHARE)
+        if self.room.scoring.unpublished():   # changed during the round: the next one
+            self._scores_later()
+
+    def _publish_scores(self, force: bool = False, only: Iterable[str] | None = None) -> None:
         """The rankings and travellers of the sections whose results or rulings changed
-        (hub.scoring); a payload that is the same as the last one is not sent again."""
+        (hub.scoring; ``only`` these); a payload that is the same as the last one is not
+        sent again."""
         try:
-            publications = self.room.scoring.publications(force)
+            publications = self.room.scoring.publications(force, only)
         except Exception:  # the scores must never stop the room
             log.exception("live scoring failed")
             return

@@ -120,3 +120,44 @@ def test_incremental_rescoring_equals_scoring_everything(rows, data, method, nam
         scorer.correct(ruling)
         same(scorer.event, score_event(rows, method, edition=name, options=options,
                                        rulings=corrections[:k]))
+
+
+# Live scoring: results arriving one at a time (score_event's ``previous``) -------------------
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.builds(BoardResult, st.integers(1, 4), st.integers(1, 5), st.integers(6, 9),
+                          scores, st.one_of(st.none(), st.none(), st.none(), adjustments)),
+                min_size=1, max_size=16, unique_by=lambda r: (r.board, r.ns)),
+       st.sampled_from([Method.MATCHPOINTS, Method.BUTLER, Method.CROSS_IMPS]),
+       st.sampled_from(["1997", "2017"]), st.booleans(), st.sampled_from([None, 5]))
+def test_law_78_live_scoring_result_by_result_equals_scoring_everything(
+        rows, method, name, neuberg, expected):
+    """Law 78: each result that arrives is scored with the event scored before it; the
+    boards it leaves alone are not scored again (artificial scores, 12C2(c), and a change of
+    the expected results rescore everything): always the event scored from nothing."""
+    options = ScoringOptions(neuberg=neuberg, digits=2 if neuberg else None, expected=expected)
+    previous = None
+    for k in range(1, len(rows) + 1):
+        live = score_event(rows[:k], method, edition=name, options=options, previous=previous)
+        same(live, score_event(rows[:k], method, edition=name, options=options))
+        previous = live
+
+
+def test_law_78a_a_result_on_one_board_scores_only_that_board_again(monkeypatch):
+    """The matchpoints of the other boards are taken as they were (their results unchanged,
+    the expected number of results set by the movement)."""
+    import bridgecore.ranking as ranking
+
+    options = ScoringOptions(expected=3)
+    before = score_event(field()[:-1], "mp", options=options)
+    scored: list[int] = []
+    board = ranking.BoardScorer.board
+
+    def counting(self, b, rule):
+        scored.append(b)
+        return board(self, b, rule)
+
+    monkeypatch.setattr(ranking.BoardScorer, "board", counting)
+    after = score_event(field(), "mp", options=options, previous=before)
+    assert scored == [3]
+    same(after, score_event(field(), "mp", options=options))

@@ -168,6 +168,26 @@ def test_law_78a_ranking_follows_the_results_as_they_arrive() -> None:
                                  {"board": 2, "results": 3, "scored": 3}]
 
 
+def test_law_78a_a_new_result_sends_the_ranking_and_its_boards_traveller_only() -> None:
+    """A result on board 2 changes board 2's matchpoints and the totals, nothing on board 1:
+    the ranking and board 2's traveller are published again, board 1's is not (a room of a
+    thousand tables would send every traveller of the section at each result); a forced
+    publication (the broker restarted) sends them all."""
+    s = Session()
+    s.play(ROUND_ROBIN[:3])
+    first = dict(s.room.scoring.publications())
+    assert topic_traveller("A", 1) in first and topic_traveller("A", 2) in first
+    assert s.room.scoring.publications() == []         # nothing new: nothing sent
+    s.play(ROUND_ROBIN[3:4])                          # A3's board 2
+    again = dict(s.room.scoring.publications())
+    assert set(again) == {topic_ranking("A"), topic_traveller("A", 2)}
+    assert again[topic_traveller("A", 2)] != first[topic_traveller("A", 2)]
+    forced = dict(s.room.scoring.publications(force=True))
+    assert set(forced) == {topic_ranking("A"), topic_traveller("A", 1),
+                           topic_traveller("A", 2)}
+    assert forced[topic_traveller("A", 1)] == first[topic_traveller("A", 1)]
+
+
 def test_law_2_the_traveller_carries_the_hand_records_markings() -> None:
     """Law 2: board 1 is marked dealer West, both vulnerable: West declares 4S and makes it,
     620 to East-West vulnerable; the published traveller says dealer W, vulnerability All;

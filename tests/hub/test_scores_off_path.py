@@ -4,6 +4,7 @@ every ``score_interval``, always eventually and at once on ``republish``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -11,11 +12,14 @@ from typing import Any
 
 import pytest
 
+import hub.service as service
 from hub.errors import ConfigError
+from hub.room import Room, Section
 from hub.service import Hub, HubRunner, data_log
 from tenace.sim.devices import VirtualDevice, envelopes
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session, board_script
 from tests.hub.test_service import MitchellSetup, listen, loader
+from tests.hub.test_table import DEALS, MOVEMENT
 from wire.mqtt import Message, MqttClient
 from wire.protocol import topic_ranking
 
@@ -102,3 +106,59 @@ def test_scores_at_once_without_a_loop_and_a_bad_interval_is_refused(
     hub.handle(_burst(hub, 1, {}))
     assert hub.room.scoring.section("A").ranking_json()["boards"]
     assert hub._scores_timer is None
+
+
+# A room of many sections: one section a turn of the loop, live scoring at most a share ------
+
+class _Client:
+    """What the hub publishes, in order (the broker's side is not under test here)."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send(self, topic: str, payload: Any, qos: int = 1, retain: bool = False) -> None:
+        self.sent.append(topic)
+
+
+def test_a_round_of_live_scores_gives_the_loop_back_between_sections_and_keeps_its_share(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sections changed: one is rescored and published, then the loop runs what came
+    meanwhile (a device's reply) before the other. The round took 0.4 s of the hub's thread
+    (a clock of the test's): the next one waits three times that (SCORE_SHARE, a quarter),
+    not the 0.25 s of a cheap round."""
+    class TwoSections(MitchellSetup):
+        def build_room(self) -> Room:
+            return Room([Section("A", MOVEMENT), Section("B", MOVEMENT)], DEALS)
+
+    hub = Hub(data_log(tmp_path / "hub"), url="mqtt://127.0.0.1:1", setup=TwoSections(),
+              setup_loader=lambda _: TwoSections())
+    client = _Client()
+    hub._client = client    # type: ignore[assignment]
+    hub.room.scoring.publications(force=True)   # both sections published once
+    for name in ("A", "B"):
+        hub.room.scoring._changed(name)
+    now = [100.0]
+
+    def slow(force: bool = False, only: Any = None) -> list[tuple[str, str]]:
+        now[0] += 0.2                            # each section costs 0.2 s of the thread
+        if now[0] < 100.3:                       # a device's event came meanwhile
+            asyncio.get_running_loop().call_soon(client.send, "reply", "")
+        names = hub.room.scoring.unpublished() if only is None else list(only)
+        hub.room.scoring._unpublished.difference_update(names)
+        return [(f"results/ranking/{n}", n) for n in names]
+
+    monkeypatch.setattr(hub.room.scoring, "publications", slow)
+    monkeypatch.setattr(service.time, "perf_counter", lambda: now[0])
+
+    async def run() -> list[str]:
+        hub._loop = asyncio.get_running_loop()
+        hub._scores_due()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return client.sent
+
+    order = asyncio.run(run())
+    assert [t.rsplit("/", 1)[-1] for t in order] == ["A", "reply", "B"]
+    assert hub._scores_wait == pytest.approx(0.4 * 3)   # 0.4 s spent: 1.2 s before the next
