@@ -7,7 +7,10 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from bridgecore.calls import Contract
 from bridgecore.cards import Seat
+from bridgecore.deal import Deal
+from bridgecore.play import Play
 from firmware_bridge.daemon import TableDaemon
 from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import CardReader, open_reader
@@ -16,9 +19,21 @@ from tests.firmware_bridge.conftest import uid, wait_until
 from wire.link import DeviceLink
 from wire.outbox import Outbox
 
-__all__ = ["ReaderTable", "Tablet"]
+__all__ = ["ReaderTable", "Tablet", "played_out"]
 
 Presenter = Callable[[str], object]
+
+
+def played_out(deal: Deal, contract: str, declarer: Seat) -> list[tuple[Seat, str]]:
+    """``deal`` played out in ``contract`` by ``declarer``, each seat playing its lowest
+    legal card (bridgecore's Play): (seat, card) in the order played."""
+    play = Play(deal, Contract.parse(contract, declarer))
+    out: list[tuple[Seat, str]] = []
+    while (seat := play.turn) is not None:
+        card = min(play.legal_cards, key=lambda c: c.index)
+        play.play_card(seat, card)
+        out.append((seat, str(card)))
+    return out
 
 
 class Tablet:

@@ -8,6 +8,7 @@ from firmware_bridge.decks import DeckStore
 from firmware_bridge.readers import TagRead
 from firmware_bridge.seats import Report, TableReads
 from tests.firmware_bridge.conftest import make_deck, uid
+from tests.firmware_bridge.kit import played_out
 from tests.hub.test_table import BOARD_1, DEALS
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
@@ -157,18 +158,8 @@ def test_hands_being_read_when_the_readers_stop_are_sent_as_they_are(
 
 
 # Cut off from the hub (issue 16): the tags alone say where the table is --------------------
-def _legal_play(contract: str = "1H", declarer: Seat = S) -> list[tuple[Seat, str]]:
-    """Board 1 played out, each seat playing its lowest legal card (bridgecore's Play)."""
-    from bridgecore.calls import Contract
-    from bridgecore.play import Play
-
-    play = Play(BOARD_1, Contract.parse(contract, declarer))
-    out: list[tuple[Seat, str]] = []
-    while (seat := play.turn) is not None:
-        card = min(play.legal_cards, key=lambda c: c.index)
-        play.play_card(seat, card)
-        out.append((seat, str(card)))
-    return out
+def _legal_play() -> list[tuple[Seat, str]]:
+    return played_out(BOARD_1, "1H", S)
 
 
 def _offline_with_hands_out(decks: DeckStore) -> Table:

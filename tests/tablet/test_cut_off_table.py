@@ -17,9 +17,7 @@ from typing import Any
 
 import pytest
 
-from bridgecore.calls import Contract
 from bridgecore.cards import Seat
-from bridgecore.play import Play
 from firmware_bridge.decks import DeckStore
 from hub.mosquitto import Mosquitto
 from hub.service import Hub, HubRunner, data_log
@@ -27,7 +25,7 @@ from tablet.app import TabletRoot
 from tablet.presenter import TabletPresenter
 from tests.cable import Cable
 from tests.firmware_bridge.conftest import MitchellSetup, make_deck
-from tests.firmware_bridge.kit import ReaderTable
+from tests.firmware_bridge.kit import ReaderTable, played_out
 from tests.hub.conftest import mosquitto  # noqa: F401  (a fixture, used by name)
 from tests.hub.test_table import BOARD_1, DEALS
 from tests.tablet.test_ui import shot, show, tap, until
@@ -56,17 +54,6 @@ def hub(broker_url: str, tmp_path: Path) -> Iterator[Hub]:
         running.log.close()
 
 
-def board_1_played() -> list[tuple[Seat, str]]:
-    """Board 1 in 1H by South, each seat playing its lowest legal card (bridgecore)."""
-    play = Play(BOARD_1, Contract.parse("1H", S))
-    out: list[tuple[Seat, str]] = []
-    while (seat := play.turn) is not None:
-        card = min(play.legal_cards, key=lambda c: c.index)
-        play.play_card(seat, card)
-        out.append((seat, str(card)))
-    return out
-
-
 def hand(board: int, seat: Seat) -> list[str]:
     return [str(c) for c in DEALS[board][seat]]
 
@@ -93,7 +80,7 @@ def test_a_table_cut_off_plays_two_boards_and_the_hub_gets_exactly_that_record(
                       reconnect_delay=(0.1, 0.5))
     root.send, root.pending = presenter.send_through(link.send), box.pending
     readers = ReaderTable(readers_cable.url, tmp_path, decks, hand_gap=GAP)
-    played = board_1_played()
+    played = played_out(BOARD_1, "1H", S)   # lowest legal cards
     try:
         show(root)
         until(lambda: presenter.model.connection == "online" and presenter.model.state,
