@@ -185,6 +185,12 @@ class Play:
         seat, card, _, _ = self._log.pop()
         return seat, card
 
+    def forget_undo(self) -> None:
+        """Drop what :meth:`pop` needs (a state per card and per claim answer): the play
+        stays as recorded and can no longer be undone. For a finished board kept only for
+        its record."""
+        self._undo.clear()
+
     # Placing a card in a trick -----------------------------------------------------------
     def _add(self, irregularity: Irregularity) -> None:
         self._irregularities += (irregularity,)
