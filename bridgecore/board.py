@@ -123,6 +123,7 @@ class Board:
         """Drop what :meth:`pop` needs: the board stays as recorded and can no longer be
         undone (``pop`` raises StateError). For a finished board kept only for its record."""
         self._history.clear()
+        self.auction.forget_undo()
         if self.play is not None:
             self.play.forget_undo()
 
