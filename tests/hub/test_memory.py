@@ -14,6 +14,7 @@ from bridgecore.bigdeal import random_deal
 from bridgecore.errors import StateError
 from bridgecore.movements import mitchell
 from hub.room import Room, Section
+from hub.seen import EventIds
 from hub.sitting import Sitting
 from tenace.sim.chaos import results_of
 from tenace.sim.noise import ReaderNoise
@@ -60,3 +61,33 @@ def test_settling_changes_nothing_a_consumer_sees(monkeypatch: pytest.MonkeyPatc
     whole, _ = _session()
     assert settled.snapshot() == whole.snapshot()
     assert results_of(settled) == results_of(whole)
+
+
+def test_event_ids_behave_as_a_set_of_strings() -> None:
+    """hub.seen.EventIds against a set, on ids of every shape: the outbox's, the
+    simulator's, numbers out of order and repeated, and ids that only look numbered."""
+    rng = random.Random(16)
+    shapes = [lambda n: f"A1-tab-k3x9-{n:06d}", lambda n: f"A1-rdr-{n:06d}",
+              lambda n: f"B2-N-{n:07d}", lambda n: f"x-{n:05d}", lambda n: f"x-0{n:06d}",
+              lambda n: f"{n:06d}", lambda n: f"-{n:06d}", lambda n: f"id{n}",
+              lambda n: f"C-{n:06d}".replace("0", "\u0660"), lambda n: f"C--{n:06d}"]
+    ids, truth = EventIds(), set()
+    for _ in range(5000):
+        shape = rng.choice(shapes)
+        event_id = shape(rng.choice([rng.randrange(1, 40), rng.randrange(1, 10**7)]))
+        assert (event_id in ids) == (event_id in truth), event_id
+        ids.add(event_id)
+        truth.add(event_id)
+        assert len(ids) == len(truth) and bool(ids)
+    probes = [shape(n) for shape in shapes for n in range(0, 60)]
+    assert [p in ids for p in probes] == [p in truth for p in probes]
+    assert not EventIds() and 5 not in ids
+
+
+def test_a_session_keeps_its_event_ids_in_runs() -> None:
+    """A device's ids numbered one after the other are one run, whatever the session's
+    length: the room's memory of them does not grow with its events."""
+    room, report = _session()
+    seen = room._seen
+    assert len(seen) == report["events"] > 0 and not seen._other
+    assert all(len(runs.starts) <= 2 for runs in seen._runs.values())
