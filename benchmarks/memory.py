@@ -17,11 +17,14 @@ Python's allocations are traced (:mod:`tracemalloc`, ``--frames`` deep) from the
 built; at boards 1, 3 (the end of the first round), 9, 18 and 27 (every table has finished
 that many boards), after a garbage collection, it prints the memory traced, the process's
 RSS, and the memory added per sitting (a board played at a table) since the end of the first
-round. What is kept for the results (a finished board's record and result, the scores: the
-modules of :data:`RESULT_OWNERS`) legitimately grows with the boards played: it is printed
-apart from the rest (``transient``), whose ratio last/first after the first round is the
-figure: flat is about 1.0. Then the bytes added per sitting from board 9 to 27, by the module
-that allocated them (the innermost frame of this repository).
+round and since the mark before. At board 27 every table's last round is still whole (a
+board is settled when its table is in a later round: hub.table.TableState.settle_finished),
+so the last step counts one round of boards in full. What is kept for the results (a
+finished board's record and result, the scores: the modules of :data:`RESULT_OWNERS`)
+legitimately grows with the boards played: it is printed apart from the rest
+(``transient``), whose ratio last/first after the first round is the figure (flat: about
+1.0). Then the bytes added per sitting from board 9 to 27, by the module that allocated them
+(the innermost frame of this repository), and with ``--sites`` by line.
 """
 
 from __future__ import annotations
@@ -188,9 +191,13 @@ def measure(tables: int, sections: int, through: str, frames: int, seed: int,
         tracemalloc.stop()
     first = next(r for r in rows if r["board"] == 3)
     last = rows[-1]
+    prev = None
     for r in rows:
         extra = r["sittings"] - first["sittings"]
         r["per_sitting"] = (r["traced"] - first["traced"]) / extra if extra > 0 else None
+        step = 0 if prev is None else r["sittings"] - prev["sittings"]
+        r["interval"] = (r["traced"] - prev["traced"]) / step if prev and step > 0 else None
+        prev = r
     nine = next(r for r in rows if r["board"] == 9)
     span = last["sittings"] - nine["sittings"]
     growth = owners[27] - owners[9]
@@ -213,12 +220,14 @@ def _report(out: dict[str, Any]) -> None:
     print(f"{out['tables']} tables x 27 boards through the {out['through']}, "
           f"{out['events']:,} events; memory traced from the set-up built")
     print(f"{'board':>5} {'sittings':>9} {'traced MiB':>11} {'results MiB':>12} "
-          f"{'transient MiB':>14} {'RSS MiB':>8} {'B/sitting since board 3':>24}")
+          f"{'transient MiB':>14} {'RSS MiB':>8} {'B/sitting since board 3':>24} "
+          f"{'since the mark before':>22}")
     for r in out["marks"]:
         per = "" if r["per_sitting"] is None else f"{r['per_sitting']:,.0f}"
+        step = "" if r["interval"] is None else f"{r['interval']:,.0f}"
         print(f"{r['board']:>5} {r['sittings']:>9,} {r['traced'] / 2**20:>11.2f} "
               f"{r['results'] / 2**20:>12.2f} {r['transient'] / 2**20:>14.2f} "
-              f"{r['rss'] / 2**20:>8.1f} {per:>24}")
+              f"{r['rss'] / 2**20:>8.1f} {per:>24} {step:>22}")
     print(f"ratio last/first after the first round (board 27 / board 3): traced "
           f"{out['ratio_traced']:.2f}, transient {out['ratio_transient']:.2f} (flat: about "
           f"1.0), results {_ratio(out['ratio_results'])}, RSS {_ratio(out['ratio_rss'])}")
