@@ -1,7 +1,8 @@
 """The hub's memory across a session (issue 16: flat). A board the table can no longer come
 back to (over, and the table in a later round) keeps its record and result and drops what
 only the play in progress needed (hub.sitting.Sitting.settle): no undo states, no card
-sources, no reads' state. Structural bounds only: the bytes are benchmarks/memory.py's."""
+sources, no reads' state; the accepted events' ids are runs of numbers per device
+(hub.seen). Structural bounds only: the bytes are benchmarks/memory.py's."""
 
 from __future__ import annotations
 
