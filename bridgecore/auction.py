@@ -305,6 +305,12 @@ class Auction:
         self._entries = None
         return entry
 
+    def forget_undo(self) -> None:
+        """Drop what :meth:`pop` and the rectifications of a later call need (the state
+        before each call): the auction stays as recorded and takes no more calls or pops.
+        For a finished board kept only for its record."""
+        self._undo.clear()
+
     # -- state save/restore ------------------------------------------------------------------
 
     def _save(self) -> tuple[Any, ...]:

@@ -119,6 +119,14 @@ class Board:
         self._start_play()
         return entry.call
 
+    def forget_undo(self) -> None:
+        """Drop what :meth:`pop` needs: the board stays as recorded and can no longer be
+        undone (``pop`` raises StateError). For a finished board kept only for its record."""
+        self._history.clear()
+        self.auction.forget_undo()
+        if self.play is not None:
+            self.play.forget_undo()
+
     def _start_play(self) -> None:
         contract = self.auction.contract
         if self.play is None and self.auction.is_over and contract is not None:

@@ -43,6 +43,10 @@ __all__ = ["Play", "PlayResult", "Trick", "trick_winner"]
 
 _BIT: dict[Card, int] = {c: 1 << c.index for c in ALL_CARDS}
 _SUIT_BITS: dict[Suit, int] = {s: sum(_BIT[c] for c in ALL_CARDS if c.suit is s) for s in Suit}
+# One (seat, card) pair per seat and card, shared by every trick that holds it: a finished
+# board's tricks cost no new pair per card.
+_PAIR: dict[tuple[Seat, Card], tuple[Seat, Card]] = {(s, c): (s, c) for s in Seat
+                                                     for c in ALL_CARDS}
 _SUIT_NAME = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
               Suit.SPADES: "spade"}
 
@@ -185,6 +189,12 @@ class Play:
         seat, card, _, _ = self._log.pop()
         return seat, card
 
+    def forget_undo(self) -> None:
+        """Drop what :meth:`pop` needs (a state per card and per claim answer): the play
+        stays as recorded and can no longer be undone. For a finished board kept only for
+        its record."""
+        self._undo.clear()
+
     # Placing a card in a trick -----------------------------------------------------------
     def _add(self, irregularity: Irregularity) -> None:
         self._irregularities += (irregularity,)
@@ -202,7 +212,7 @@ class Play:
                from_hand: bool, was_played: bool) -> None:
         trick = len(self._completed) + 1
         if not self._cards:
-            self._cards = ((seat, card),)
+            self._cards = (_PAIR[seat, card],)
             self._leader, self._led = seat, card.suit
             self._lead_state = (from_hand, was_played)
             if seat is not self._proper:
@@ -233,7 +243,7 @@ class Play:
                 found = Revoke(seat, trick, card, led, time, faced=seat is self.dummy)
                 self._revokes += ((found, index),)
                 self._add(found.detected(_ascending(hold & _SUIT_BITS[led])))
-        self._cards += ((seat, card),)
+        self._cards += (_PAIR[seat, card],)
         if len(self._cards) == 4:
             led = self._led
             winner = trick_winner(self._cards, led, self._trump)
@@ -266,7 +276,7 @@ class Play:
             if not was_played:
                 self._played &= ~bit
             self._withdrawn += ((offender, led_card),)
-            self._cards = ((seat, card),)
+            self._cards = (_PAIR[seat, card],)
             self._leader, self._led = seat, card.suit
             if offender.side is not proper.side:
                 law = self.edition.correct_lead_after_lead_out_of_turn_law

@@ -5,6 +5,7 @@
     event.py          EventSetup: sections, movements, pairs, boards and their markings, edition
     section.py        a section of the room: its movement, tables and pairs
     room.py           Room: every table, the movement, the round clock, the alert book
+                      (seen.py: the accepted events' ids, compact)
     ordering.py       a table's events in the order of its record, whichever device sent them
     roles.py          a device's role from its id, and the seats it may act for
     table.py          TableState: one table's events applied, irregularities detected as they

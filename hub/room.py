@@ -76,6 +76,7 @@ from hub.ordering import HOLD_SECONDS, Conflict, TableOrder
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
+from hub.seen import EventIds
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
@@ -184,7 +185,7 @@ class Room:
                 self._hands.setdefault(m, []).append((number, seat))
         self._played: dict[tuple[str, int], dict[int, tuple[str, int]]] = {}
         self.devices: dict[str, DeviceInfo] = {}
-        self._seen: set[str] = set()
+        self._seen = EventIds()   # every accepted event's id (hub.seen: compact)
         self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
         # Double-dummy tables for the result screens, solved once per board (hub.traveller);
         # a session without a movement (the replay of files) solves none.

@@ -75,6 +75,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
 import json
 import logging
 import threading
@@ -256,8 +257,10 @@ class Hub:
         self._inbox_lock = threading.Lock()
         self._flush_scheduled = False
         self._stopping: asyncio.Event | None = None
-        self._last: dict[str, str] = {}          # topic -> last payload published (retained)
-        self._results: dict[tuple[str, int, int], str] = {}
+        # topic -> the digest of the last payload published (retained; _digest): a result
+        # per board played, kept all session, costs a few bytes rather than its text
+        self._last: dict[str, bytes] = {}
+        self._results: dict[tuple[str, int, int], bytes] = {}
         self._seat_keys: dict[tuple[str, Seat], tuple[Any, ...]] = {}
         self.listeners: list[Callable[[str, Any], None]] = []  # (what, data) after changes
         self._started = 0.0
@@ -1073,9 +1076,10 @@ class Hub:
 
     # Publishing ----------------------------------------------------------------------------
     def _retain(self, topic_name: str, payload: str, force: bool = False) -> None:
-        if not force and self._last.get(topic_name) == payload:
+        digest = _digest(payload)
+        if not force and self._last.get(topic_name) == digest:
             return
-        self._last[topic_name] = payload
+        self._last[topic_name] = digest
         if self._client is not None:
             self._client.send(topic_name, payload, 1, True)
             self.stats.published += 1
@@ -1130,8 +1134,9 @@ class Hub:
                             ended=sitting.ended)
                 text = _view(ResultView, data)
                 key = (table_id, round_, board)
-                if force or self._results.get(key) != text:
-                    self._results[key] = text
+                digest = _digest(text)
+                if force or self._results.get(key) != digest:
+                    self._results[key] = digest
                     if self._client is not None:
                         self._client.send(topic_result(table_id, round_, board), text, 1,
                                              True)
@@ -1264,6 +1269,11 @@ class HubRunner:
         self.hub.stop()
         if self._thread is not None:
             self._thread.join(self.timeout)
+
+
+def _digest(payload: str) -> bytes:
+    """What the hub keeps of a payload it published, to know whether the next one differs."""
+    return hashlib.blake2b(payload.encode(), digest_size=16).digest()
 
 
 def data_log(data: Path | str | None) -> EventLog:

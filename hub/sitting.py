@@ -121,6 +121,17 @@ class Sitting:
     generation: int = 0
     ended: float | None = None
 
+    def settle(self) -> None:
+        """The table can no longer come back to this board (it is over and the table is in
+        a later round, :meth:`hub.table.TableState.settle_finished`): drop what only the
+        play in progress needs (the undo states of its calls and cards, which device
+        reported each card, the alert keys of its play irregularities). The record, the
+        reads, the confirmations and the result stay for the scores, the console, the late
+        changes and the exports."""
+        self.board.forget_undo()
+        self.card_source.clear()
+        self.play_keys.clear()
+
     @property
     def over(self) -> bool:
         """The board is over: passed out, 13 tricks played, or a claim accepted (cheaper than

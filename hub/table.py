@@ -93,6 +93,7 @@ class TableState(PocketReads, CardReads):
         self.seated: dict[Side, tuple[int, list[Any], float, int]] = {}
         self.sitting: Sitting | None = None
         self.sittings: dict[tuple[int, int], Sitting] = {}
+        self._unsettled: list[tuple[int, int]] = []   # sittings not yet settled (settle_finished)
         self._handlers: dict[str, Callable[[Envelope, float], Outcome]] = {
             "checkin": self._checkin, "board": self._board, "hand": self._hand,
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
@@ -324,8 +325,26 @@ class TableState(PocketReads, CardReads):
                           vulnerability=marks.vulnerability, edition=self.context.edition)
             sitting = Sitting(board, r, deal is not None)
             self.sittings[(r, number)] = sitting
+            self._unsettled.append((r, number))
         self.sitting = sitting
+        self.settle_finished()
         return self._check_board(t, occurred)
+
+    def settle_finished(self) -> None:
+        """Compact the sittings the table can no longer come back to: over, not the board
+        on the table, and of a round before the table's (``_round_of`` gives a finished
+        board of the round before to no event). What a finished board keeps is its record
+        (:meth:`Sitting.settle`); its reads' state (hub.reads) goes, so a table's memory
+        does not grow with every board played beyond its record and result."""
+        keep = []
+        for key in self._unsettled:
+            s = self.sittings[key]
+            if s is not self.sitting and s.round < self.round and s.over:
+                s.settle()
+                self._read_states.pop(key, None)
+            else:
+                keep.append(key)
+        self._unsettled = keep
 
     def _check_board(self, t: float, occurred: float) -> list[Alert | None]:
         s = self.sitting

@@ -1,0 +1,94 @@
+"""The hub's memory across a session (issue 16: flat). A board the table can no longer come
+back to (over, and the table in a later round) keeps its record and result and drops what
+only the play in progress needed (hub.sitting.Sitting.settle): no undo states, no card
+sources, no reads' state; the accepted events' ids are runs of numbers per device
+(hub.seen). Structural bounds only: the bytes are benchmarks/memory.py's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.errors import StateError
+from bridgecore.movements import mitchell
+from hub.room import Room, Section
+from hub.seen import EventIds
+from hub.sitting import Sitting
+from tenace.sim.chaos import results_of
+from tenace.sim.noise import ReaderNoise
+from tenace.sim.session import run_local, simulate
+
+BOARDS_PER_ROUND = 3
+INJECT = {"revoke": 0.05, "lead_out_of_turn": 0.05, "insufficient_bid": 0.05,
+          "result_disagrees": 0.05}
+
+
+def _session() -> tuple[Room, dict[str, Any]]:
+    movement = mitchell(4, boards_per_round=BOARDS_PER_ROUND)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=7, inject=INJECT,
+                      reader_noise=ReaderNoise(missed=0.02, cross=0.02, late=0.02, repeat=0.02))
+    room = Room(Section("A", movement), deals)
+    report = run_local(room, script)
+    return room, report
+
+
+def test_a_finished_board_of_an_earlier_round_keeps_only_its_record() -> None:
+    room, report = _session()
+    assert report["rejected"] == []
+    settled = 0
+    for table in room.tables.values():
+        for (r, _), s in table.sittings.items():
+            if s is table.sitting or r >= table.round or not s.over:
+                continue
+            settled += 1
+            assert s.card_source == {} and s.play_keys == {}
+            with pytest.raises(StateError):
+                s.board.pop()   # no undo states kept
+            assert table.result(s) is not None and s.board.auction.entries
+        # the reads' state of the boards the table can still come back to, no more
+        assert len(table._read_states) <= BOARDS_PER_ROUND + 1
+    assert settled >= len(room.tables) * BOARDS_PER_ROUND * (room.clock.round or 1) // 2
+
+
+def test_settling_changes_nothing_a_consumer_sees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The snapshot (every record, result, alert and view) and the scores are the same
+    whether finished boards are settled or kept whole."""
+    settled, _ = _session()
+    monkeypatch.setattr(Sitting, "settle", lambda self: None)
+    whole, _ = _session()
+    assert settled.snapshot() == whole.snapshot()
+    assert results_of(settled) == results_of(whole)
+
+
+def test_event_ids_behave_as_a_set_of_strings() -> None:
+    """hub.seen.EventIds against a set, on ids of every shape: the outbox's, the
+    simulator's, numbers out of order and repeated, and ids that only look numbered."""
+    rng = random.Random(16)
+    shapes = [lambda n: f"A1-tab-k3x9-{n:06d}", lambda n: f"A1-rdr-{n:06d}",
+              lambda n: f"B2-N-{n:07d}", lambda n: f"x-{n:05d}", lambda n: f"x-0{n:06d}",
+              lambda n: f"{n:06d}", lambda n: f"-{n:06d}", lambda n: f"id{n}",
+              lambda n: f"C-{n:06d}".replace("0", "\u0660"), lambda n: f"C--{n:06d}"]
+    ids, truth = EventIds(), set()
+    for _ in range(5000):
+        shape = rng.choice(shapes)
+        event_id = shape(rng.choice([rng.randrange(1, 40), rng.randrange(1, 10**7)]))
+        assert (event_id in ids) == (event_id in truth), event_id
+        ids.add(event_id)
+        truth.add(event_id)
+        assert len(ids) == len(truth) and bool(ids)
+    probes = [shape(n) for shape in shapes for n in range(0, 60)]
+    assert [p in ids for p in probes] == [p in truth for p in probes]
+    assert not EventIds() and 5 not in ids
+
+
+def test_a_session_keeps_its_event_ids_in_runs() -> None:
+    """A device's ids numbered one after the other are one run, whatever the session's
+    length: the room's memory of them does not grow with its events."""
+    room, report = _session()
+    seen = room._seen
+    assert len(seen) == report["events"] > 0 and not seen._other
+    assert all(len(runs.starts) <= 2 for runs in seen._runs.values())
