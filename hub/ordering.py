@@ -43,6 +43,7 @@ replaying the log (held events included) holds and releases them again at the sa
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,16 +58,24 @@ MAX_HELD = 600        # events held at one table (a whole session of one table's
 
 @dataclass(slots=True)
 class Tally:
-    """One board's record as reported at a table: ``hand`` and ``answer`` events, calls, the
-    cards of ``card`` events (card, seat, device), in the order the table applied them."""
+    """One board's record as reported at a table: how many ``hand``, ``answer``, ``call``
+    and ``card`` events the table applied on it and, while the board may still be played,
+    the cards themselves (card, seat, device), in the order the table applied them: the
+    conflicts are found in them. A board of an earlier round keeps its counts only."""
 
     hands: int = 0
     answers: int = 0
-    calls: list[str] = field(default_factory=list)
-    cards: list[tuple[str, str, str]] = field(default_factory=list)
+    calls: int = 0
+    cards: int = 0
+    played: list[tuple[str, str, str]] | None = field(default_factory=list)
 
     def has_card(self, card: str) -> bool:
-        return any(c == card for c, _, _ in self.cards)
+        return self.played is not None and any(c == card for c, _, _ in self.played)
+
+    def add_card(self, card: str, seat: str, device: str) -> None:
+        self.cards += 1
+        if self.played is not None:   # the same few strings all session: one copy of each
+            self.played.append((sys.intern(card), sys.intern(seat), sys.intern(device)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +111,7 @@ class TableOrder:
         self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
+        self._round: int | None = None             # the round of the table's sitting
 
     # Where the table is -------------------------------------------------------------------
     def reached(self, board: int | None, sitting: object = None) -> None:
@@ -114,6 +124,13 @@ class TableOrder:
         self._sittings[board] = sitting
         if not self._visits or self._visits[-1] != board:
             self._visits.append(board)
+        now = _round_of(sitting)
+        if now is not None and now != self._round:
+            self._round = now   # a board of an earlier round is not played again here
+            for b, tally in self.tallies.items():
+                then = _round_of(self._sittings.get(b))
+                if then is not None and then < now:
+                    tally.played = None
 
     def arrived(self, env: Envelope) -> None:
         """An event has come (held or applied): a card reader's says which board its reads
@@ -152,8 +169,7 @@ class TableOrder:
         if tally is None:
             return False
         if not (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
-                and len(tally.calls) >= at.get("calls", 0)
-                and len(tally.cards) >= at.get("cards", 0)):
+                and tally.calls >= at.get("calls", 0) and tally.cards >= at.get("cards", 0)):
             return False
         return self._kind_fits(env, board, board == current, phase)
 
@@ -189,10 +205,10 @@ class TableOrder:
         tally = None if board is None else self.tallies.get(board)
         card = str(env.body.get("card", ""))
         place = at["cards"]
-        if board is None or tally is None or place >= len(tally.cards) \
-                or tally.has_card(card):
+        if board is None or tally is None or tally.played is None \
+                or place >= len(tally.played) or tally.has_card(card):
             return None
-        recorded = tally.cards[place]
+        recorded = tally.played[place]
         return Conflict(board, place, recorded,
                         (card, str(env.body.get("seat", "")), env.device))
 
@@ -213,10 +229,9 @@ class TableOrder:
             tally.answers += 1
             return
         if env.type == "call":
-            tally.calls.append(str(env.body.get("call", "")))
+            tally.calls += 1
             return
-        tally.cards.append((str(env.body.get("card", "")), str(env.body.get("seat", "")),
-                            env.device))
+        tally.add_card(str(env.body.get("card", "")), str(env.body.get("seat", "")), env.device)
 
     # Held events --------------------------------------------------------------------------
     def hold(self, env: Envelope, hub_time: float) -> None:
@@ -245,8 +260,15 @@ class TableOrder:
 
     def snapshot(self) -> dict[str, Any]:
         return {"held": [w.env.id for w in self.held],
-                "boards": {str(b): [t.hands, t.answers, len(t.calls), len(t.cards)]
+                "boards": {str(b): [t.hands, t.answers, t.calls, t.cards]
                            for b, t in sorted(self.tallies.items())}}
+
+
+def _round_of(sitting: object) -> int | None:
+    """The round of a sitting as :class:`hub.room.Room` gives it: (round, board)."""
+    if isinstance(sitting, tuple) and sitting and isinstance(sitting[0], int):
+        return sitting[0]
+    return None
 
 
 def _last(boards: list[int], board: int) -> int:

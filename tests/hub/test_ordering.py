@@ -215,3 +215,19 @@ def test_without_the_kind_rules_the_readers_cards_would_land_in_the_auction(
     outcomes, _ = apply_local(room, late)
     assert any(o.reply.status == "reject" for o in outcomes)
     assert _tables(room)["A1"] != _tables(clean)["A1"]
+
+
+def test_a_board_of_an_earlier_round_keeps_its_counts_not_its_cards() -> None:
+    """Memory across a session: once the table is in a later round its earlier boards can
+    never be played there again; their tallies keep the counts (a late event naming them
+    is still placed) and drop the cards (only a board in play may have a conflict)."""
+    movement, deals, script = _session(8)
+    room = Room(Section("A", movement), deals)
+    apply_local(room, script.merged())
+    order = room.order["A1"]
+    table = room.tables["A1"]
+    last_round = table.round
+    for board, tally in order.tallies.items():
+        (round_, _), = [k for k in table.sittings if k[1] == board][-1:]
+        assert tally.cards > 0 or tally.calls > 0
+        assert (tally.played is None) == (round_ < last_round), (board, round_)
