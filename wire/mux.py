@@ -141,6 +141,21 @@ class LinkLoop:
         return f"LinkLoop({self.name!r}, {len(self._conns)} clients)"
 
     @property
+    def clients(self) -> int:
+        """The clients driven (a detached one counts until its DISCONNECT is written)."""
+        return len(self._conns)
+
+    def wait_detached(self, timeout: float = 10.0) -> bool:
+        """From another thread: True once every client is detached and its DISCONNECT
+        written; False after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while self._conns:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    @property
     def in_loop(self) -> bool:
         """True on the loop's own thread."""
         return threading.current_thread() is self._thread
