@@ -83,12 +83,12 @@ estimate (without hello, the samples move by the jump); the hub notices the chan
 (a ``clock_jump`` notice to the director).
 
 Threads (a link of its own, as on a tablet): paho's network thread only puts messages on a
-queue. **Every callback runs on the
-link's worker thread** (``tenace-link-{device}``), never on Kivy's: a Kivy app marshals each
-one to its main thread, e.g. ``on_state=lambda s: Clock.schedule_once(lambda dt:
-presenter.show(s))``. A callback that raises is logged and the link goes on. Anything
-malformed from the network (bad topic, bad JSON, a state of another table, a hand of another
-seat, a reply to nobody) is logged and dropped; nothing received can stop the worker.
+queue. **Every callback runs on the link's worker thread** (``tenace-link-{device}``), never
+on Kivy's: a Kivy app marshals each one to its main thread, e.g. ``on_state=lambda s:
+Clock.schedule_once(lambda dt: presenter.show(s))``. A callback that raises is logged and the
+link goes on. Anything malformed from the network (bad topic, bad JSON, a state of another
+table, a hand of another seat, a reply to nobody) is logged and dropped; nothing received
+can stop the worker.
 
 A process that runs many links (the simulator's rooms) gives them one
 :class:`wire.mux.LinkLoop` instead (``loop=``): the link then starts no thread; paho's
