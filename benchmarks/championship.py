@@ -9,7 +9,8 @@
 club's pace (1.0: about seven minutes a board), irregularities injected, live scoring on,
 against ``tenace hub`` in its own process through Mosquitto with every account and topic
 checked (tenace/sim/championship.py says how each figure is taken); ``--processes N``
-shares the tables out among N driver processes. It prints:
+shares the tables out among N driver processes (each drives all its devices, every one its
+own link and account, on one thread: wire/mux.py). It prints:
 
 * the broker's own round trip p50/p99 (the baseline, the same client in the same moments)
   and a device event to the director's alert p50/p99, their ratios, and what the hub adds

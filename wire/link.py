@@ -82,12 +82,20 @@ samples are dropped and the link says hello again before its next event, for a f
 estimate (without hello, the samples move by the jump); the hub notices the changed offset
 (a ``clock_jump`` notice to the director).
 
-Threads: paho's network thread only puts messages on a queue. **Every callback runs on the
-link's worker thread** (``tenace-link-{device}``), never on Kivy's: a Kivy app marshals each
-one to its main thread, e.g. ``on_state=lambda s: Clock.schedule_once(lambda dt:
-presenter.show(s))``. A callback that raises is logged and the link goes on. Anything
-malformed from the network (bad topic, bad JSON, a state of another table, a hand of another
-seat, a reply to nobody) is logged and dropped; nothing received can stop the worker.
+Threads (a link of its own, as on a tablet): paho's network thread only puts messages on a
+queue. **Every callback runs on the link's worker thread** (``tenace-link-{device}``), never
+on Kivy's: a Kivy app marshals each one to its main thread, e.g. ``on_state=lambda s:
+Clock.schedule_once(lambda dt: presenter.show(s))``. A callback that raises is logged and the
+link goes on. Anything malformed from the network (bad topic, bad JSON, a state of another
+table, a hand of another seat, a reply to nobody) is logged and dropped; nothing received
+can stop the worker.
+
+A process that runs many links (the simulator's rooms) gives them one
+:class:`wire.mux.LinkLoop` instead (``loop=``): the link then starts no thread; paho's
+network work, the messages received, the connection's changes, the events entered and the
+reply timeouts (a timer booked for when the reply in flight is due, no polling) all run the
+link's step on the loop's one thread, where its callbacks run too. Everything else above
+holds as it is.
 
 Errors::
 
@@ -108,7 +116,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wire.errors import LinkError, MqttError
 from wire.mqtt import Delivery, Message, MqttClient
@@ -130,6 +138,9 @@ from wire.protocol import (
     topic_state,
     topic_table_command,
 )
+
+if TYPE_CHECKING:
+    from wire.mux import LinkLoop
 
 __all__ = [
     "HELLO_TRIES",
@@ -301,6 +312,8 @@ class DeviceLink:
     read the table's state, this seat's view and the commands (a tablet); False reads only
     the replies. ``presence``: a birth and a last will on the device's status topic, the
     birth saying ``kind``. ``client_id``: the MQTT client id (default ``device``).
+    ``loop``: a :class:`wire.mux.LinkLoop` that drives this link on its thread (module
+    docstring; started, :meth:`start` attaches the link to it).
     """
 
     def __init__(self, url: str, table: str | None, device: str, *, seat: str | None = None,
@@ -317,7 +330,7 @@ class DeviceLink:
                  presence: bool = True,
                  kind: str = "tablet", client_id: str | None = None,
                  reconnect_delay: tuple[float, float] = (0.5, 5.0), keepalive: int = 15,
-                 start: bool = True):
+                 start: bool = True, loop: LinkLoop | None = None):
         # ProtocolError (ValueError) for a bad table or device id
         if table is None:
             self.event_topic = topic_dealer_event(device)
@@ -365,13 +378,18 @@ class DeviceLink:
         self._inbox: queue.Queue[object] = queue.Queue()
         self._closed = False
         self._worker: threading.Thread | None = None
+        self.loop = loop
+        self._attached = False
+        self._timer: Any = None   # with a loop: the next look at the reply timeout
         birth = json.dumps({"online": True, "device": device, "table": table, "seat": seat,
                             "kind": kind}, separators=(",", ":"))
         self.client = MqttClient(url, client_id or device,
                                  will=(status, '{"online":false}', 1, True) if presence else None,
                                  birth=(status, birth, 1, True) if presence else None,
                                  keepalive=keepalive, reconnect_delay=reconnect_delay,
-                                 on_message=self._inbox.put, start=False)
+                                 on_message=self._inbox.put if loop is None else self._step,
+                                 on_connection=None if loop is None else self._connected,
+                                 start=False)
         filters = [reply_topic, topic_hub_status()]
         if views and table is not None:
             filters = [topic_state(table), reply_topic, topic_table_command(table),
@@ -396,6 +414,11 @@ class DeviceLink:
         """Start the worker and connect in the background (idempotent)."""
         if self._closed:
             raise LinkError(f"{self}: closed")
+        if self.loop is not None:
+            if not self._attached:
+                self._attached = True
+                self.loop.attach(self.client)
+            return self
         if self._worker is None:
             self._worker = threading.Thread(target=self._run, name=f"tenace-link-{self.device}",
                                             daemon=True)
@@ -411,6 +434,11 @@ class DeviceLink:
         if self._closed:
             return
         self._closed = True
+        if self.loop is not None:
+            if self._timer is not None:
+                self._timer.cancel()
+            self.loop.detach(self.client, farewell=farewell)
+            return
         self._inbox.put(_STOP)   # the worker first: no callback after close() returns
         if self._worker is not None and self._worker is not threading.current_thread():
             self._worker.join(timeout)
@@ -462,7 +490,10 @@ class DeviceLink:
             raise LinkError(f"{self}: closed, {type} {body} not sent")
         env = self.outbox.add(type, body,
                               self.clock() if device_time is None else device_time, at=at)
-        self._inbox.put(_WAKE)
+        if self.loop is None:
+            self._inbox.put(_WAKE)
+        else:
+            self.loop.call_soon(self._step)
         return env
 
     def wait_online(self, timeout: float = 10.0) -> bool:
@@ -519,6 +550,47 @@ class DeviceLink:
                 self._pump()
             except Exception:  # the link must outlive any bug and any bad file
                 log.exception("%s: worker step failed", self)
+
+    def _step(self, message: Message | None = None) -> None:
+        """With a :class:`wire.mux.LinkLoop`, on its thread: what the worker does for one
+        item (a message received, an event entered, the connection changed, a timeout due),
+        then the next look at the reply timeout is booked."""
+        if self._closed:
+            return
+        try:
+            self._look_at_connection()
+            if message is not None:
+                self._handle(message)
+                self._look_at_connection()
+            self._look_at_clock()
+            self._pump()
+        except Exception:  # the link must outlive any bug and any bad file
+            log.exception("%s: step failed", self)
+        self._book()
+
+    def _connected(self, up: bool) -> None:
+        self._step()
+
+    def _book(self) -> None:
+        """Book the step that looks at the reply in flight when it is due (a copy the
+        broker has not taken yet, or a hub away: looked at again every second)."""
+        flight, loop = self._flight, self.loop
+        if flight is None or loop is None or self._closed:
+            return
+        now = time.monotonic()
+        due = flight.sent_at + self.reply_timeout
+        if due <= now:
+            due = now + min(1.0, self.reply_timeout)
+        timer = self._timer
+        if timer is not None and not timer.cancelled and now < timer.when <= due:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._timer = loop.call_at(due, self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        self._step()
 
     def _emit(self, callback: Callable[..., None] | None, *args: Any) -> None:
         if callback is None or self._closed:

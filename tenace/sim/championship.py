@@ -12,8 +12,9 @@ two tables where nobody plays. Every table plays its script (:func:`tenace.sim.s
 simulate`, irregularities injected) through the real device link, one
 :class:`wire.link.DeviceLink` per device (the accounts allow no less: a device writes only
 its own topic, hub/access.py), at the script's pace (:func:`tenace.sim.driver.run_tables`),
-with a keepalive of 120 s (a thousand simulated devices on two cores starve their network
-threads as no real tablet is starved), in one process or shared out among several.
+all the links of a process driven by one :class:`wire.mux.LinkLoop` thread (``mux``: no
+thread per device or table, the link's usual keepalive), in one process or shared out among
+several.
 
 Meanwhile it measures, with the director's view (:class:`tenace.sim.observer.Observer`,
 the rankings and travellers included) and a probe client (a hub-role account):
@@ -64,7 +65,7 @@ log = logging.getLogger(__name__)
 
 PROBE_SECTION = "P"
 PROBE_ACCOUNT = "tenace-hub.probe"
-_KEEPALIVE = 120   # the simulated devices' (driver.run_tables): the driver, not they, starves
+_KEEPALIVE = 15    # the simulated devices' (driver.run_tables): the link's own
 _CONNECT = 300.0   # seconds a simulated device may take to connect (a thousand at once)
 _PLAY = frozenset({"card", "claim_answer"})   # what ends the play of a board (or a call)
 
@@ -353,7 +354,7 @@ def _play_part(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: An
     try:
         runs = run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
                           on_sent=on_sent, keepalive=_KEEPALIVE,
-                          connect_timeout=_CONNECT)
+                          connect_timeout=_CONNECT, mux=True)
         rejected = _rejected(runs)
     except DriverError as err:
         error = str(err)
@@ -380,7 +381,7 @@ def _play(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], pacer: Any,
             sent[table][index] = when
         return _rejected(run_tables(url, scripts, realtime=pacer, timeout=reply_timeout,
                                     on_sent=on_sent, keepalive=_KEEPALIVE,
-                                    connect_timeout=_CONNECT))
+                                    connect_timeout=_CONNECT, mux=True))
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")

@@ -182,7 +182,8 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
                                "director's account must be in the credentials)") from err
         with director:
             try:
-                runs = run_tables(url, script.events_by_table, realtime=script.pacer())
+                runs = run_tables(url, script.events_by_table, realtime=script.pacer(),
+                                  mux=True)
             except DriverError as err:
                 raise CommandError(str(err)) from err
             director.settle(quiet=1.0)   # the live scores follow the replies (hub.service)
@@ -368,7 +369,8 @@ def demo(args: argparse.Namespace) -> int:
 def _play(run_tables: Any, error: type[Exception], url: str, script: Any, pacer: Any,
           stop: threading.Event) -> None:
     try:
-        run_tables(url, script.events_by_table, realtime=pacer, timeout=10.0, stop=stop)
+        run_tables(url, script.events_by_table, realtime=pacer, timeout=10.0, stop=stop,
+                   mux=True)
     except error as err:
         log.error("simulated room: %s", err)
 

@@ -7,7 +7,10 @@ ids unique to the run, ``seq`` from 1 per device) and reading only its replies
 (``views=False``). A table sends its events in order and waits for each reply, as a player
 waits for the tablet to show his call; the link sends an event again with the same id when
 its reply is late (the protocol's rule: the id makes it harmless), and not while the hub is
-known to be away. Tables run in parallel threads.
+known to be away. Tables run in parallel threads, or (``mux=True``, a room of hundreds of
+tables) all of them on one :class:`wire.mux.LinkLoop` thread: every link driven by the loop,
+each table's script a chain of timers on it (the next event booked when the last one is
+answered, at its time), no thread per table or device.
 
 A virtual device connects as its own account (its device id is its MQTT client id and
 username, hub/access.py), its password in the URL or the keyring (wire/mqtt.py): the
@@ -25,6 +28,7 @@ from dataclasses import dataclass, field
 
 from tenace.sim.devices import DeviceEvent
 from wire.link import DeviceLink
+from wire.mux import LinkLoop, Timer
 from wire.outbox import Outbox
 from wire.protocol import Envelope, Reply
 
@@ -153,7 +157,8 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
                stop: threading.Event | None = None,
                on_sent: Callable[[str, int, float], None] | None = None,
                keepalive: int = 15,
-               connect_timeout: float | None = None) -> dict[str, TableRun]:
+               connect_timeout: float | None = None,
+               mux: bool = False) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -166,7 +171,12 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     ``keepalive``: the devices' MQTT keepalive, seconds (the link's 15 by default; a room of
     a thousand simulated devices on two cores may starve their network threads longer than
     a real tablet's ever is, and the broker would drop them); ``connect_timeout``: how long
-    a device may take to connect (default ``timeout``)."""
+    a device may take to connect (default ``timeout``). ``mux``: every table and device on
+    one :class:`wire.mux.LinkLoop` thread (module docstring), every device connected before
+    the first event; ``on_sent`` is then called on that thread."""
+    if mux:
+        return _run_on_loop(url, scripts, timeout, retries, realtime, announce, stop, on_sent,
+                            keepalive, connect_timeout)
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
@@ -190,3 +200,168 @@ def tables_of(events: Iterable[DeviceEvent]) -> dict[str, list[DeviceEvent]]:
     for event in events:
         out.setdefault(event.table, []).append(event)
     return out
+
+
+class _LoopTable:
+    """One table's script on a :class:`wire.mux.LinkLoop`: each event sent when its time
+    comes and the one before it is answered (as :func:`_table_worker` does in a thread)."""
+
+    def __init__(self, loop: LinkLoop, url: str, table: str, events: Sequence[DeviceEvent],
+                 timeout: float, retries: int, realtime: Callable[[float], float] | None,
+                 out: TableRun, announce: bool, keepalive: int,
+                 on_sent: Callable[[str, int, float], None] | None,
+                 finished: Callable[[_LoopTable, str | None], None]):
+        self.loop, self.table, self.events = loop, table, events
+        self.timeout, self.retries, self.realtime = timeout, retries, realtime
+        self.out, self.on_sent, self.finished = out, on_sent, finished
+        self.index = 0
+        self.sent = 0
+        self.waiting: Envelope | None = None
+        self.started = 0.0
+        self.timer: Timer | None = None
+        self.done = False
+        self.links: dict[str, DeviceLink] = {}
+        try:
+            for device in sorted({e.device for e in events}):
+                self.links[device] = DeviceLink(
+                    url, table, device, outbox=Outbox(":memory:", device), views=False,
+                    presence=announce, kind=_kind(device), stamp_sent=False,
+                    reply_timeout=timeout, on_reply=self._reply,
+                    reconnect_delay=(0.1, 1.0), keepalive=keepalive, loop=loop)
+        except BaseException:
+            self.close()
+            raise
+
+    def connected(self) -> bool:
+        return all(link.client.connected.is_set() for link in self.links.values())
+
+    def next(self) -> None:
+        """Book the next event (on the loop), or finish."""
+        self.timer = None
+        if self.done:
+            return
+        if self.index >= len(self.events):
+            self.finish(None)
+            return
+        if self.realtime is not None:
+            delay = self.realtime(self.events[self.index].time)
+            if delay > 0:
+                self.timer = self.loop.call_later(delay, self.fire)
+                return
+        self.fire()
+
+    def fire(self) -> None:
+        self.timer = None
+        if self.done:
+            return
+        event = self.events[self.index]
+        self.started = time.perf_counter()
+        try:
+            self.waiting = self.links[event.device].send(
+                event.type, dict(event.body),
+                device_time=time.time() if self.realtime is not None else event.time,
+                at=event.at)
+        except Exception as err:
+            self.finish(f"table {self.table}: {err}")
+            return
+        self.sent += 1
+        if self.on_sent is not None:
+            self.on_sent(self.table, self.index, time.monotonic())
+        self.timer = self.loop.call_later(self.timeout * (self.retries + 1), self.late,
+                                          self.waiting)
+
+    def late(self, env: Envelope) -> None:
+        if self.waiting is env and not self.done:
+            self.finish(f"table {self.table}: no reply to {env.type} {env.id} after "
+                        f"{self.retries + 1} tries")
+
+    def _reply(self, reply: Reply, env: Envelope) -> None:
+        if self.waiting is None or env.id != self.waiting.id or self.done:
+            return
+        self.waiting = None
+        if self.timer is not None:
+            self.timer.cancel()
+        out = self.out
+        out.latencies.append(time.perf_counter() - self.started)
+        out.codes[reply.code] = out.codes.get(reply.code, 0) + 1
+        if reply.status != "ack":
+            out.rejected.append((env, reply))
+        self.index += 1
+        self.next()
+
+    def finish(self, error: str | None) -> None:
+        if self.done:
+            return
+        self.done = True
+        if self.timer is not None:
+            self.timer.cancel()
+        self.out.sent = sum(link.published for link in self.links.values())
+        self.out.resent = max(0, self.out.sent - self.sent)
+        self.finished(self, error)
+
+    def close(self) -> None:
+        """Leave without a farewell, as the threaded tables do."""
+        for link in self.links.values():
+            link.close(farewell=False)
+            link.outbox.close()
+
+
+def _run_on_loop(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], timeout: float,
+                 retries: int, realtime: Callable[[float], float] | None, announce: bool,
+                 stop: threading.Event | None,
+                 on_sent: Callable[[str, int, float], None] | None, keepalive: int,
+                 connect_timeout: float | None) -> dict[str, TableRun]:
+    """:func:`run_tables` with every table on one :class:`wire.mux.LinkLoop`."""
+    results = {table: TableRun(table) for table in scripts}
+    errors: list[str] = []
+    left = {"tables": len(scripts)}
+    all_done = threading.Event()
+
+    def finished(table: _LoopTable, error: str | None) -> None:
+        if error is not None:
+            errors.append(error)
+        left["tables"] -= 1
+        if left["tables"] <= 0:
+            all_done.set()
+
+    tables: list[_LoopTable] = []
+    with LinkLoop(f"sim-links-{len(scripts)}") as loop:
+        try:
+            def build() -> None:
+                for table, events in scripts.items():
+                    tables.append(_LoopTable(loop, url, table, events, timeout, retries,
+                                             realtime, results[table], announce, keepalive,
+                                             on_sent, finished))
+                for table_ in tables:
+                    for link in table_.links.values():
+                        link.start()
+            loop.run(build, timeout=600.0)
+            deadline = time.monotonic() + (connect_timeout or timeout)
+            while not all(t.connected() for t in tables):
+                if time.monotonic() > deadline or (stop is not None and stop.is_set()):
+                    late = [t.table for t in tables if not t.connected()]
+                    if stop is not None and stop.is_set():
+                        return results
+                    raise DriverError(f"tables {', '.join(late[:10])} ({len(late)} in all): "
+                                      f"not connected after {connect_timeout or timeout} s")
+                time.sleep(0.1)
+            if not tables:
+                all_done.set()
+            for table_ in tables:
+                loop.call_soon(table_.next)
+            while not all_done.wait(0.2):
+                if stop is not None and stop.is_set():
+                    def end() -> None:
+                        for t in tables:
+                            t.finish(None)
+                    loop.run(end)
+                    break
+        finally:
+            def close() -> None:
+                for t in tables:
+                    t.close()
+            loop.run(close, timeout=600.0)
+            loop.wait_detached(30.0)   # the DISCONNECTs written: no last will sent
+    if errors:
+        raise DriverError("; ".join(errors))
+    return results
