@@ -68,11 +68,13 @@ def script() -> list[DeviceEvent]:
             DeviceEvent("A1", "A1-tab", "call", {"seat": "E", "call": "Pass"}, 103.0)]
 
 
+@pytest.mark.parametrize("mux", [False, True], ids=["threads", "one-loop"])
 def test_each_device_sends_in_order_and_a_lost_reply_means_the_same_id_again(
-        mosquitto: Mosquitto) -> None:
+        mosquitto: Mosquitto, mux: bool) -> None:
+    """Threads per device, or every table on one wire.mux.LinkLoop thread: the same."""
     hub = StandInHub(mosquitto.url, drop_once={"call:1C"})
     try:
-        runs = run_tables(mosquitto.url, {"A1": script()}, timeout=0.3, retries=5)
+        runs = run_tables(mosquitto.url, {"A1": script()}, timeout=0.3, retries=5, mux=mux)
     finally:
         hub.close()
     run = runs["A1"]
