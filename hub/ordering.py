@@ -10,7 +10,7 @@ board, and the ``hand``, ``answer``, ``call`` and ``card`` events reported at th
 it before this one, as the device saw them; a card reported by two devices counts twice, so
 the cards a device saw played are never more than the reports of them). Each count is
 optional: a device gives those it knows, and what it leaves out the kind of its event says
-(:func:`_kind_fits`). A card reader knows its reads, not the auction the tablet took: its
+(:meth:`TableOrder._kind_fits`). A card reader knows its reads, not the auction the tablet took: its
 ``card``, or its ``hand`` going back into the pocket, comes after the board's auction has
 ended at the table (so does a ``claim`` without ``calls``). A tablet cut off from the hub
 knows its calls, not the cards the readers saw: its ``board`` or ``result_confirm`` without
