@@ -335,17 +335,53 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
     decoded = subprocess.run(["zbarimg", "--raw", "-q", str(shot)], capture_output=True,
                              text=True, timeout=30)
     assert decoded.stdout.strip() == uri and uri.startswith("tenace-pair:?hub=")
+    _each_card_carries_its_own_code_only(browser)
     browser.execute_script("window.scrollTo(0, 0)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-cards.png"))
-    # printed: the page's print rules leave the cards only
+    # printed: the page's print rules leave the cards only, each table's on its own page
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
-        time.sleep(0.2)
-        assert not browser.find_element("id", "bar").is_displayed()
+        wait(browser, lambda d: not d.find_element("id", "bar").is_displayed())
         assert browser.find_element("css selector", ".table-card").is_displayed()
+        breaks = browser.execute_script(
+            "return [...document.querySelectorAll('.table-group')].map("
+            "(g) => getComputedStyle(g).breakAfter)")
+        assert breaks == ["page"] * 6
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def _each_card_carries_its_own_code_only(browser: Any) -> None:
+    """Issue 23, hostile: a player handed his seat's card must not read an opponent's code
+    on it (redeemed first, it would pair as the opponent and show his hand). Every code the
+    hub drew is looked for in every printed card (its text and its elements' attributes, the
+    QR codes' addresses among them): each card holds exactly its own device's, and one QR
+    code, its own; the table card the table tablet's only."""
+    cards = browser.execute_script("""
+        return [...document.querySelectorAll('.table-card, .device-card')].map((c) => ({
+          table: c.dataset.table, account: c.dataset.account || null,
+          text: c.innerText,
+          attrs: [...c.querySelectorAll('*')].flatMap((n) => [...n.attributes].filter(
+            (a) => a.name !== 'd').map((a) => a.value)),
+          qrs: [...c.querySelectorAll('.qr')].map((q) => q.dataset.account)}));""")
+    codes = browser.execute_script("""
+        return Object.fromEntries([...document.querySelectorAll('.qr')].map((q) =>
+          [q.dataset.account, q.querySelector('.code').textContent]));""")
+    assert set(codes) == set(DEVICES) and len(set(codes.values())) == len(DEVICES)
+    seen = set()
+    for card in cards:
+        own = card["account"] or f"{card['table']}-tab"
+        if card["account"] is None and card["table"] not in {d.split("-")[0] for d in DEVICES}:
+            assert card["qrs"] == [], card["table"]
+            own = None
+        else:
+            assert card["qrs"] == [own]
+            seen.add(own)
+        for account, code in codes.items():
+            carried = code in card["text"] or any(code in a for a in card["attrs"])
+            assert carried == (account == own), (card["account"] or card["table"], account)
+    assert seen == set(DEVICES)        # every device has its card, the table's its table card
 
 
 def test_the_hub_keeps_what_a_device_reports_for_the_device_check(tmp_path: Path) -> None:
