@@ -226,6 +226,7 @@ class Console:
         self._clock_dirty = False
         self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
         self._clock_key: tuple[int, float | None, float] | None = None
+        self._doing: tuple[Any, ...] | None = None     # the rounds the room is doing, sent
         self._flush_handle: asyncio.TimerHandle | None = None
         self._deadline_handle: asyncio.TimerHandle | None = None
 
@@ -366,8 +367,11 @@ class Console:
             room = self.hub.room
             view = RoomView(room, self.hub.hub_time())
             parts = []
-            if clock_dirty:
-                parts.append(_event("clock", view.clock()))
+            clock = view.clock()
+            doing = (clock["in_play"], clock["finished"], clock["behind"])
+            if clock_dirty or doing != self._doing:  # what the room does follows the tables
+                self._doing = doing
+                parts.append(_event("clock", clock))
             if hub_status is not None:
                 parts.append(_event("hub", hub_status))
             parts += [_event("table", view.table(t)) for t in sorted(tables) if t in room.tables]
@@ -645,7 +649,10 @@ class Console:
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
         page = _Page(request, self.queue_size, session.token)
-        page.push(_event("room", self.overview()))
+        overview = self.overview()
+        clock = overview["clock"]
+        self._doing = (clock["in_play"], clock["finished"], clock["behind"])
+        page.push(_event("room", overview))
         self._pages.add(page)
         try:
             await response.write(b"retry: 2000\n\n")

@@ -43,7 +43,6 @@ EVENING_WORDS: dict[str, tuple[str, str, str]] = {
         "Cartellini dei dispositivi (ritagliate; ogni cartellino al suo dispositivo)"),
     "cards.refused": ("Refused: {error}", "Refusé : {error}", "Rifiutato: {error}"),
     # The room's rounds (the console's header) and the round button.
-    "rounds.none": ("No round started", "Aucun tour commencé", "Nessun turno iniziato"),
     "rounds.one": ("Round {round} in play", "Tour {round} en cours", "Turno {round} in corso"),
     "rounds.many": (
         "Rounds {first}-{last} in play",

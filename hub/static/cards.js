@@ -26,9 +26,11 @@
           hour: "2-digit", minute: "2-digit" }) }) }));
   }
 
+  const SEATS = { N: "cards.seat_N", E: "cards.seat_E", S: "cards.seat_S", W: "cards.seat_W" };
+
   function deviceTitle(table, device) {
     if (device.seat) {
-      return t("cards.seat_card", { table: table, seat: t("cards.seat_" + device.seat) });
+      return t("cards.seat_card", { table: table, seat: t(SEATS[device.seat]) });
     }
     return t(device.kind === "table tablet" ? "cards.tab_card" : "cards.rdr_card",
       { table: table });

@@ -176,18 +176,41 @@
   }
 
   // The round clock -----------------------------------------------------------------------
+  // What the room is really doing, from the tables (hub.console_views.rounds): "Rounds 6-9
+  // in play; round 5 finished", then the time left of the clock's round (started by the
+  // first table to start a board of it, or by the director).
+  function roundsText(clock) {
+    const playing = clock.in_play || [];
+    const parts = [];
+    if (playing.length === 1) parts.push(t("rounds.one", { round: playing[0] }));
+    else if (playing.length > 1) {
+      parts.push(t("rounds.many", { first: playing[0], last: playing[playing.length - 1] }));
+    }
+    if (clock.finished) {
+      parts.push(t(parts.length ? "rounds.finished" : "rounds.all_finished",
+        { round: clock.finished }));
+    }
+    if (!parts.length) {
+      return clock.round ? t("console.round", { round: clock.round }) : t("console.round_none");
+    }
+    return parts.join("; ");
+  }
+
   function renderClock() {
     const clock = state.clock;
     const box = $("clock");
-    if (!clock || !clock.round) {
+    if (!clock) {
       $("clock-round").textContent = t("console.round_none");
       $("clock-left").textContent = t("console.not_started");
       box.className = "clock";
       return;
     }
-    $("clock-round").textContent = t("console.round", { round: clock.round });
-    if (clock.deadline === null) {
-      $("clock-left").textContent = "--:--";
+    $("clock-round").textContent = roundsText(clock);
+    $("clock-round").dataset.round = String(clock.round);
+    $("clock-which").textContent = clock.round ? t("rounds.clock", { round: clock.round }) : "";
+    if (!clock.round || clock.deadline === null) {
+      $("clock-left").textContent = clock.round ? "--:--" : t("console.not_started");
+      box.className = "clock";
       return;
     }
     const left = clock.deadline - hubNow();
@@ -197,31 +220,24 @@
     box.className = "clock" + (left < 0 ? " over" : left < 120 ? " low" : "");
   }
 
-  let armed = null;
-
   function nextRound() {
     return state.clock && state.clock.round ? state.clock.round + 1 : 1;
   }
 
   function renderRoundButton() {
-    const button = $("round-start");
-    if (armed !== null) return;
-    button.textContent = t("console.start_round_n", { round: nextRound() });
-    button.classList.remove("armed");
+    $("round-start").textContent = t("console.start_round_n", { round: nextRound() });
   }
 
+  // One click starts the round the button names. When tables have not finished the clock's
+  // round, the director is asked first (they will be reported late); an answer "no" leaves
+  // everything as it was, and says so.
   function onRoundStart() {
-    const button = $("round-start");
-    if (armed === null) {           // first click arms, the second within 5 s starts
-      armed = setTimeout(() => { armed = null; renderRoundButton(); }, 5000);
-      button.textContent = t("console.confirm_round", { round: nextRound() });
-      button.classList.add("armed");
+    const round = nextRound();
+    const clock = state.clock || {};
+    if (clock.round && clock.behind > 0 && !window.confirm(t("rounds.confirm",
+      { n: clock.behind, round: clock.round, next: round }))) {
       return;
     }
-    clearTimeout(armed);
-    armed = null;
-    const round = nextRound();
-    renderRoundButton();
     post({ op: "round_start", round: round }).then((result) => {
       if (!result.ok) {
         window.alert(t("console.round_refused", { round: round, error: result.error }));

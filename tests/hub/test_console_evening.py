@@ -1,0 +1,124 @@
+"""The director's evening as the console shows it (issue 25, "the console's evening"): the
+round clock follows the tables and the header says what the room is doing, the start button
+does what it says in one click, a table's panel shows the live auction and play, every
+message in a director's words. Chromium tests look at the pages; their screenshots go to a
+temporary folder, or to docs/screenshots/ with TENACE_SCREENSHOTS=docs/screenshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.console import Console
+from hub.console_views import rounds
+from hub.room import Room, Section
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    Loop,
+    browser,
+    browser_login,
+    make_users,
+    wait,
+)
+from tests.hub.test_console_session import DEALS, MOVEMENT, SHOTS, EveningHub
+from tests.hub.test_live_scoring import Session, board_script
+from tests.hub.test_pairing import make_pairing
+from tenace.sim.devices import envelopes
+
+
+def play(session: Session, plays: list[tuple[int, str, int, str, int | None]]) -> None:
+    """The tables play, the director never starting a round."""
+    for round_, table, board, contract, tricks in plays:
+        session.now += 60
+        events = board_script(session.room, table, round_, board, contract, tricks,
+                              session.now)
+        for tid, env in envelopes(events, devices=session.devices):
+            out = session.room.apply(tid, env, env.time)
+            assert out.reply.status == "ack", out.reply
+
+
+def round_boards(round_: int, tables: range) -> list[tuple[int, str, int, str, int | None]]:
+    out = []
+    for table in tables:
+        a = MOVEMENT.assignment(round_, table)
+        assert a is not None
+        out += [(round_, f"A{table}", b, "1NT", 7) for b in a.boards]
+    return out
+
+
+def test_the_round_clock_follows_the_tables() -> None:
+    """Nobody presses "start round": the first table to start a board of round 1 starts
+    it, the first of round 2 starts round 2 (at that board's time), and what the room is
+    doing is read from the tables: rounds in play, the last round every table finished,
+    how many tables are behind the clock's round."""
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    room = session.room
+    assert (room.clock.round, room.clock.started) == (0, None)
+    assert rounds(room) == {"in_play": [], "finished": 0, "behind": 0}
+    play(session, round_boards(1, range(1, 7))[:1])
+    first = room.clock.started
+    assert room.clock.round == 1 and first is not None and abs(first - session.now) < 60
+    assert rounds(room) == {"in_play": [1], "finished": 0, "behind": 6}
+    play(session, round_boards(1, range(1, 7))[1:])
+    assert rounds(room) == {"in_play": [], "finished": 1, "behind": 0}
+    assert room.clock.started == first                  # the same round: the same clock
+    play(session, round_boards(2, range(1, 4)) + round_boards(3, range(1, 2))[:1])
+    assert room.clock.round == 3 and room.clock.started is not None \
+        and room.clock.started > first
+    # A1 plays round 3, A2 and A3 have finished round 2, A4 to A6 have not begun it.
+    assert rounds(room) == {"in_play": [3], "finished": 1, "behind": 6}
+    play(session, round_boards(2, range(4, 5))[:1])
+    assert rounds(room)["in_play"] == [2, 3]
+    # the log replayed gives the same clock
+    assert room.snapshot()["round"] == 3
+
+
+@pytest.fixture
+def evening(tmp_path: Path) -> Iterator[tuple[Loop, EveningHub, Console]]:
+    loop = Loop()
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    loop.call(play, session, round_boards(1, range(1, 7)) + round_boards(2, range(1, 4))
+              + round_boards(3, range(1, 2))[:1] + round_boards(2, range(4, 5))[:1])
+    hub = EveningHub(session)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"),
+                      pairing=make_pairing(tmp_path))
+    loop.run(console.start())
+    Login.director(console)
+    try:
+        yield loop, hub, console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def test_browser_the_header_says_what_the_room_is_doing(browser: Any,  # noqa: F811
+                                                        evening: Any) -> None:
+    """"Rounds 2-3 in play; round 1 finished" while the clock is at round 3; "Start round 4"
+    asks first (tables behind), a "no" changes nothing and the button still says round 4
+    (never a silent revert); a "yes" starts it in one click."""
+    loop, hub, console = evening
+    browser_login(browser, console)
+    browser.get(console.url)
+    wait(browser, lambda d: "in play" in d.find_element("id", "clock-round").text)
+    assert browser.find_element("id", "clock-round").text \
+        == "Rounds 2-3 in play; round 1 finished"
+    assert browser.find_element("id", "clock-which").text == "clock of round 3"
+    button = browser.find_element("id", "round-start")
+    assert button.text == "Start round 4"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "console-rounds.png"))
+    button.click()
+    alert = browser.switch_to.alert
+    assert "have not finished round 3" in alert.text and "start round 4" in alert.text
+    alert.dismiss()
+    assert button.text == "Start round 4" and loop.call(lambda: hub.room.clock.round) == 3
+    button.click()
+    browser.switch_to.alert.accept()
+    wait(browser, lambda d: loop.call(lambda: hub.room.clock.round) == 4)
+    assert hub.session.facts[-1][:2] == ("round_start", {"round": 4, "by": "dora"})
+    loop.call(console.clock_changed)           # as the hub does after a round_start
+    wait(browser, lambda d: d.find_element("id", "round-start").text == "Start round 5")
