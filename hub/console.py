@@ -117,7 +117,15 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
-from hub.users import MAX_PASSWORD, LoginThrottle, Session, Sessions, UserError, UserStore
+from hub.users import (
+    MAX_PASSWORD,
+    LoginThrottle,
+    Session,
+    Sessions,
+    UserError,
+    UserStore,
+    name_key,
+)
 from hub.webserver import (
     HostAllowList,
     HttpError,
@@ -527,7 +535,7 @@ class Console:
         if users is None or not users.has_director():
             raise HttpError(503, f"no director's account on this hub yet: "
                                  f"{self.create_director}")
-        keys = (f"address {request.remote}", f"user {name}")
+        keys = (f"address {request.remote}", f"user {name_key(name)}")   # any case, one user
         wait = self.throttle.wait(*keys)
         if wait > 0:
             log.warning("console login of %r from %s throttled (%.0f s)", name,
