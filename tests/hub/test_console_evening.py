@@ -7,6 +7,7 @@ temporary folder, or to docs/screenshots/ with TENACE_SCREENSHOTS=docs/screensho
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -122,3 +123,64 @@ def test_browser_the_header_says_what_the_room_is_doing(browser: Any,  # noqa: F
     assert hub.session.facts[-1][:2] == ("round_start", {"round": 4, "by": "dora"})
     loop.call(console.clock_changed)           # as the hub does after a round_start
     wait(browser, lambda d: d.find_element("id", "round-start").text == "Start round 5")
+
+
+# Every message in words ---------------------------------------------------------------------
+
+INTERNALS = re.compile(r"\{'|'\w+': |\bNone\b|_add:|_names:|_withdraw:|Done\. |Seat\.|"
+                       r"<\w+ object|\w+\(\w+=")
+
+
+def _texts(alert: dict[str, Any]) -> list[str]:
+    """What the console shows a director of an alert: its detail, the Laws' options, the
+    facts' own sentences."""
+    facts = alert.get("facts") or {}
+    return [alert["detail"], *(o["text"] for o in alert.get("options") or []),
+            *(str(facts[k]) for k in ("detail", "resolution") if facts.get(k))]
+
+
+def test_an_evening_with_irregularities_speaks_to_the_director_in_words(tmp_path: Path
+                                                                         ) -> None:
+    """Issue 25: "W does not agree with the result {'contract': '2NT', ...}". A simulated
+    evening with every irregularity the simulator injects, a result disagreed among them;
+    every alert the console serves (the overview and each alert in full) is scanned for
+    Python's internals: a dict or a repr, None, a command's name, "Done. op"."""
+    import random
+
+    from bridgecore.bigdeal import random_deal
+    from bridgecore.movements import mitchell
+    from tenace.sim.script import INJECTABLE
+    from tenace.sim.session import run_local, simulate
+
+    movement = mitchell(7, boards_per_round=3)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=3,
+                      inject={k: 0.05 for k in INJECTABLE})
+    room = Room(Section("A", movement), deals)
+    run_local(room, script, director=True)
+    kinds = {a.kind for a in room.alerts}
+    assert "result_disagrees" in kinds and len(kinds) >= 10
+    loop = Loop()
+    hub = EveningHub(Session(room))
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"))
+    loop.run(console.start())
+    try:
+        Login.director(console)
+        from tests.hub.test_results_pages import get
+        status, _, overview = get(console.url + "api/room")
+        assert status == 200 and overview["alerts"]
+        texts = [a["detail"] for a in overview["alerts"]]
+        for summary in overview["alerts"]:
+            status, _, alert = get(console.url + "api/alert/" + summary["id"])
+            assert status == 200
+            texts += _texts(alert)
+        bad = [t for t in texts if INTERNALS.search(t)]
+        assert bad == []
+        disagrees = [t for t in texts if "does not agree with the result" in t]
+        assert disagrees and all(re.search(r"^(North|East|South|West) does not agree with the "
+                                           r"result, (passed out|\d(C|D|H|S|NT)X{0,2} by "
+                                           r"(North|East|South|West), \d+ tricks \(NS [+-]\d+\))",
+                                           t) for t in disagrees), disagrees
+    finally:
+        loop.run(console.stop())
+        loop.close()

@@ -203,6 +203,13 @@ def _row(driver: Any, pair: int) -> Any:
     return driver.find_element("css selector", f"#pairs tr[data-pair='{pair}']")
 
 
+def _said(driver: Any) -> str:
+    """What the evening page's message says (no command's name, no "Done. op")."""
+    text: str = driver.find_element("id", "message").text
+    assert "_" not in text and "Done." not in text and "{" not in text, text
+    return text
+
+
 def _type(driver: Any, element_id: str, text: str) -> None:
     field = driver.find_element("id", element_id)
     field.clear()
@@ -231,6 +238,12 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     wait(browser, lambda d: "late" in _row(d, 12).text and "Gil Grant" in _row(d, 12).text)
     assert facts[-1][:2] == ("pair_add", {"section": "A", "pair": 12,
                                           "names": ["Gil Grant", "Hal Hart"], "by": "dora"})
+    # what the page says is in words, never a command's name (issue 25)
+    assert _said(browser) == "Pair 12 of section A added."
+    browser.find_element("id", "pair-add").click()         # the same pair again: refused
+    wait(browser, lambda d: "error" in d.find_element("id", "message").get_attribute("class"))
+    assert _said(browser) == ("Adding a late pair: pair 12 of section A already has players "
+                              "or results (correct its names instead)")
     # names corrected: pair 1 keeps its results
     card = hub.room.scoring.section("A").card(1)
     _row(browser, 1).find_element("css selector", "button").click()
@@ -245,11 +258,12 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     _type(browser, "withdraw-text", "unwell")
     browser.find_element("id", "withdraw").click()
     wait(browser, lambda d: "withdrawn" in (_row(d, 7).get_attribute("class") or ""))
+    assert _said(browser) == "Pair 7 of section A withdrawn; its results stay."
     assert len(hub.room.scoring.section("A").card(7)) == 2
     # the clock: paused, resumed, 20 minutes a round
     browser.find_element("id", "round-pause").click()
     wait(browser, lambda d: "⏸" in d.find_element("id", "clock-state").text)
-    assert hub.room.late.paused
+    assert hub.room.late.paused and _said(browser) == "The clock is paused."
     browser.find_element("id", "round-resume").click()
     wait(browser, lambda d: "⏸" not in d.find_element("id", "clock-state").text)
     _type(browser, "round-minutes", "20")
