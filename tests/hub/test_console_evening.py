@@ -184,3 +184,53 @@ def test_an_evening_with_irregularities_speaks_to_the_director_in_words(tmp_path
     finally:
         loop.run(console.stop())
         loop.close()
+
+
+# The room screen by direction ---------------------------------------------------------------
+
+def test_browser_the_room_screen_by_direction_with_ties(browser: Any,  # noqa: F811
+                                                        tmp_path: Path) -> None:
+    """Issue 25: the screen mixed North-South and East-West in one list with two "1"s and no
+    "=" for ties. A Mitchell's screen shows its NS list, then its EW list, each ranked on
+    its own, a shared rank "2=" on each pair that shares it."""
+    from tests.hub.test_console_session import make_session
+
+    session = make_session()
+    session.play([(2, "A6", 1, "4S", 11), (2, "A6", 2, "3NT", 9), (2, "A1", 3, "2H", 8)])
+    loop = Loop()
+    hub = EveningHub(session)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"))
+    loop.run(console.start())
+    try:
+        ranking = loop.call(lambda: session.room.scoring.section("A").ranking())
+        expected = {}
+        for direction in ("NS", "EW"):
+            rows = [e for e in ranking if e["direction"] == direction]
+            ranks = [e["rank"] for e in rows]
+            expected[direction] = [(str(e["pair"]), f"{e['rank']}"
+                                    + ("=" if ranks.count(e["rank"]) > 1 else ""))
+                                   for e in rows]
+        # hand-checked: NS 6 alone first, 2 and 3 share second, 1 fourth; EW 7 first, three
+        # pairs share second
+        assert expected["NS"] == [("6", "1"), ("2", "2="), ("3", "2="), ("1", "4")]
+        assert [r for _, r in expected["EW"]] == ["1", "2=", "2=", "2=", "5"]
+        browser.get(console.url + "screen?every=2&rows=20")
+        seen = {}
+        subtitles = {}
+        for _ in range(2):
+            wait(browser, lambda d: (d.find_elements("css selector", "#body table")
+                                     and d.find_element("css selector", "#body table")
+                                     .get_attribute("data-direction") not in seen), 15)
+            table = browser.find_element("css selector", "#body table")
+            direction = table.get_attribute("data-direction")
+            seen[direction] = [(tr.get_attribute("data-pair"),
+                                tr.find_element("css selector", ".rank").text)
+                               for tr in table.find_elements("css selector", "tr")]
+            subtitles[direction] = browser.find_element("id", "sub").text
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(SHOTS / f"console-screen-{direction}.png"))
+        assert seen == expected
+        assert subtitles == {"NS": "Section A · North-South", "EW": "Section A · East-West"}
+    finally:
+        loop.run(console.stop())
+        loop.close()
