@@ -16,6 +16,7 @@ Who may do what (hub.users has the users and their roles)::
     GET /, /api/room, /api/events,        -           yes          yes           yes
         /api/session
     GET /api/alert/{id}                   -           no evidence  no evidence   with the deal
+    GET /api/table/{id}                   -           -            -             yes
     POST /api/logout                      -           yes          yes           yes
     POST /api/director                    -           -            ruling,       every command
                                                                    ruling_undo
@@ -47,6 +48,8 @@ a role that may not is 403. Routes:
   the round clock, the alerts not yet resolved and the last ones resolved;
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
   deal, options) for a director; without ``facts`` and ``evidence`` for the other roles;
+* ``GET /api/table/{id}``: a table's board live, its whole auction with the alerts, every
+  trick so far, whose turn (hub.console_table), for the table's panel;
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
   on each connection), then ``table``, ``alert``, ``clock`` and ``hub`` (the hub's
   ``hub/status``: its counters, and what it found wrong with its log) as they change; it
@@ -446,6 +449,7 @@ class Console:
         add("/api/session", need("viewer", self._session))
         add("/api/room", need("viewer", self._room))
         add("/api/alert/{id:.*}", need("viewer", self._alert))
+        add("/api/table/{id}", need("director", self._table))
         add("/api/events", need("viewer", self._feed), allow_head=False)
         add("/api/results", self._results)
         add("/api/results/{rest:.*}", self._results)
@@ -612,6 +616,14 @@ class Console:
         if request[_SESSION].role != "director":   # the deal is the director's only
             data["facts"], data["evidence"], data["restricted"] = {}, {}, True
         return json_response(data)
+
+    async def _table(self, request: web.Request) -> web.Response:
+        """A table's board live: its auction, tricks and turn (hub.console_table)."""
+        from hub.console_table import live_table
+        table_id = request.match_info["id"]
+        if table_id not in self.hub.room.tables:
+            raise HttpError(404, f"no table {table_id!r:.40}")
+        return json_response(live_table(self.hub.room, table_id))
 
     async def _results(self, request: web.Request) -> web.Response:
         session = self.session_of(request)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bridgecore.cards import Seat
 from hub.console import Console
 from hub.console_views import rounds
 from hub.room import Room, Section
@@ -25,7 +26,7 @@ from tests.hub.test_console import (  # noqa: F401 - the browser fixture
     make_users,
     wait,
 )
-from tests.hub.test_console_session import DEALS, MOVEMENT, SHOTS, EveningHub
+from tests.hub.test_console_session import DEALS, MOVEMENT, SHOTS, EveningHub, fetch
 from tests.hub.test_live_scoring import Session, board_script
 from tests.hub.test_pairing import make_pairing
 from tenace.sim.devices import envelopes
@@ -231,6 +232,95 @@ def test_browser_the_room_screen_by_direction_with_ties(browser: Any,  # noqa: F
             browser.save_screenshot(str(SHOTS / f"console-screen-{direction}.png"))
         assert seen == expected
         assert subtitles == {"NS": "Section A · North-South", "EW": "Section A · East-West"}
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+# A table's board live -----------------------------------------------------------------------
+
+def _event(session: Session, type: str, **body: Any) -> None:
+    """A1's tablet sends one event (the hub's own path: Room.apply)."""
+    from tenace.sim.devices import DeviceEvent
+
+    session.now += 1
+    (item,) = envelopes([DeviceEvent("A1", "A1-tab", type, body, session.now)],
+                        devices=session.devices)
+    out = session.room.apply(*item, session.now)
+    assert out.reply.status == "ack", out.reply
+
+
+def test_browser_a_tables_panel_follows_the_auction_and_the_play(  # noqa: F811
+        browser: Any, tmp_path: Path) -> None:
+    """Issue 25: a table's panel showed a summary. Opened on A1, it shows the auction as it
+    is bid (an alerted call with its explanation), whose turn, then each trick as it is
+    played with its leader and winner, live from the feed's table events."""
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    room = session.room
+    loop = Loop()
+    hub = EveningHub(session)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"))
+    loop.run(console.start())
+
+    def send(type: str, **body: Any) -> None:
+        loop.call(_event, session, type, **body)
+        loop.call(console.table_changed, "A1")        # as the hub does after each event
+
+    try:
+        Login.director(console)
+        a = MOVEMENT.assignment(1, 1)
+        assert a is not None
+        send("checkin", direction="NS", pair=a.ns)
+        send("checkin", direction="EW", pair=a.ew)
+        send("board", board=1)
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: d.find_elements("id", "tile-A1"))
+        browser.find_element("id", "tile-A1").click()
+        dealer = room.markings(1).dealer
+        wait(browser, lambda d: d.find_element("id", "live-turn").text
+             == f"{dealer.name.title()} to call")
+        seat = dealer
+        for call, extra in (("1NT", {}), ("2C", {"alert": True, "explanation": "both majors"}),
+                            ("Pass", {}), ("2H", {}), ("Pass", {}), ("Pass", {}),
+                            ("Pass", {})):
+            send("call", seat=seat.letter, call=call, **extra)
+            seat = seat.lho
+        wait(browser, lambda d: len(d.find_elements(
+            "css selector", "#live-auction td[data-index]")) == 7)
+        alerted = browser.find_element("css selector", "#live-auction td[data-index='2']")
+        assert "!" in alerted.text and "both majors" in alerted.text
+        assert "both majors" in alerted.get_attribute("title")
+        play = loop.call(lambda: room.tables["A1"].sitting.board.play)  # type: ignore
+        declarer = play.declarer
+        assert "2♥" in browser.find_element("id", "live-table").text
+        # five cards: the first trick, then the lead to the second
+        for _ in range(5):
+            seat, card = loop.call(lambda: (play.turn, play.legal_cards[0]))
+            send("card", seat=seat.letter, card=str(card))
+        first = loop.call(lambda: play.tricks[0])
+        wait(browser, lambda d: len(d.find_elements("css selector", "#live-tricks tbody tr"))
+             == 2)
+        row = browser.find_element("css selector", "#live-tricks tr[data-trick='1']")
+        cells = row.find_elements("css selector", "td")[1:]
+        assert [c.text for c in cells] == [
+            f"{'♠♥♦♣'['SHDC'.index(str(first.card_of(s))[0])]}{str(first.card_of(s))[1:]}"
+            for s in (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)]
+        order = ["N", "E", "S", "W"]
+        assert "lead" in cells[order.index(first.leader.letter)].get_attribute("class")
+        assert "win" in cells[order.index(first.winner.letter)].get_attribute("class")
+        turn = loop.call(lambda: play.turn)
+        assert browser.find_element("id", "live-turn").text == f"{turn.name.title()} to play"
+        assert declarer.letter in "NESW"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "console-table-live.png"))
+        # an API for the director alone
+        from tests.hub.test_results_pages import get
+        assert get(console.url + "api/table/A1")[0] == 200
+        assert get(console.url + "api/table/Z9")[0] == 404
+        viewer = Login(console)
+        assert viewer.login("vic")[0] == 200
+        assert fetch(console.url + "api/table/A1", viewer)[0] == 403
     finally:
         loop.run(console.stop())
         loop.close()
