@@ -193,9 +193,11 @@ def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
         try:
             size = len(json.dumps(score, allow_nan=False))
         except (TypeError, ValueError) as err:
-            raise ProtocolError("malformed", f"{doing(op)}: the score is not JSON: {err}") from None
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: the score is not JSON: {err}") from None
         if size > _MAX_SCORE:
-            raise ProtocolError("malformed", f"{doing(op)}: a score of {size} bytes, limit {_MAX_SCORE}")
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: a score of {size} bytes, limit {_MAX_SCORE}")
 
 
 def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
@@ -204,10 +206,12 @@ def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
     if number < 1:
         raise ConfigError(f"{doing(op)}: rounds start at 1, not {number}")
     if number < current:
-        raise ConfigError(f"{doing(op)}: round {number} is before the round in progress ({current})")
+        raise ConfigError(f"{doing(op)}: round {number} is before the round in progress "
+                          f"({current})")
     rounds = [s.movement.rounds for s in room.sections if s.movement is not None]
     if rounds and number > max(rounds):
-        raise ConfigError(f"{doing(op)}: round {number} is beyond the movement ({max(rounds)} rounds)")
+        raise ConfigError(f"{doing(op)}: round {number} is beyond the movement "
+                          f"({max(rounds)} rounds)")
 
 
 def _check_table(op: str, body: dict[str, Any], room: Room) -> None:

@@ -405,9 +405,9 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.tables.now
     status, result = post(url, json.dumps({"op": "acknowledge", "id": alert_id}).encode())
-    assert status == 400 and result == {"ok": False,
-                                        "error": f"Acknowledging the alert: alert {alert_id} is already "
-                                                 "acknowledged"}
+    assert status == 400 and result == {
+        "ok": False, "error": f"Acknowledging the alert: alert {alert_id} is already "
+                              "acknowledged"}
     post(url, json.dumps({"op": "rule", "id": alert_id, "text": "27B1"}).encode())
     status, result = post(url, json.dumps({"op": "resolve", "id": alert_id}).encode())
     assert status == 200 and loop.call(lambda: hub.room.alerts[alert_id].is_open) is False

@@ -18,6 +18,7 @@ from bridgecore.cards import Seat
 from hub.console import Console
 from hub.console_views import rounds
 from hub.room import Room, Section
+from tenace.sim.devices import envelopes
 from tests.hub.test_console import (  # noqa: F401 - the browser fixture
     Login,
     Loop,
@@ -29,7 +30,6 @@ from tests.hub.test_console import (  # noqa: F401 - the browser fixture
 from tests.hub.test_console_session import DEALS, MOVEMENT, SHOTS, EveningHub, fetch
 from tests.hub.test_live_scoring import Session, board_script
 from tests.hub.test_pairing import make_pairing
-from tenace.sim.devices import envelopes
 
 
 def play(session: Session, plays: list[tuple[int, str, int, str, int | None]]) -> None:
@@ -250,8 +250,8 @@ def _event(session: Session, type: str, **body: Any) -> None:
     assert out.reply.status == "ack", out.reply
 
 
-def test_browser_a_tables_panel_follows_the_auction_and_the_play(  # noqa: F811
-        browser: Any, tmp_path: Path) -> None:
+def test_browser_a_tables_panel_follows_the_auction_and_the_play(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """Issue 25: a table's panel showed a summary. Opened on A1, it shows the auction as it
     is bid (an alerted call with its explanation), whose turn, then each trick as it is
     played with its leader and winner, live from the feed's table events."""

@@ -12,7 +12,6 @@ import os
 import random
 import subprocess
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -367,20 +366,20 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
-def _each_card_carries_its_own_code_only(browser: Any) -> None:
+def _each_card_carries_its_own_code_only(driver: Any) -> None:
     """Issue 23, hostile: a player handed his seat's card must not read an opponent's code
     on it (redeemed first, it would pair as the opponent and show his hand). Every code the
     hub drew is looked for in every printed card (its text and its elements' attributes, the
     QR codes' addresses among them): each card holds exactly its own device's, and one QR
     code, its own; the table card the table tablet's only."""
-    cards = browser.execute_script("""
+    cards = driver.execute_script("""
         return [...document.querySelectorAll('.table-card, .device-card')].map((c) => ({
           table: c.dataset.table, account: c.dataset.account || null,
           text: c.innerText,
           attrs: [...c.querySelectorAll('*')].flatMap((n) => [...n.attributes].filter(
             (a) => a.name !== 'd').map((a) => a.value)),
           qrs: [...c.querySelectorAll('.qr')].map((q) => q.dataset.account)}));""")
-    codes = browser.execute_script("""
+    codes = driver.execute_script("""
         return Object.fromEntries([...document.querySelectorAll('.qr')].map((q) =>
           [q.dataset.account, q.querySelector('.code').textContent]));""")
     assert set(codes) == set(DEVICES) and len(set(codes.values())) == len(DEVICES)
