@@ -50,22 +50,9 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from hub.errors import HubError
 
-__all__ = [
-    "MIN_PASSWORD",
-    "ROLES",
-    "USERS_NAME",
-    "LoginThrottle",
-    "Session",
-    "Sessions",
-    "User",
-    "UserError",
-    "UserStore",
-    "check_name",
-    "check_password",
-    "name_key",
-    "new_password",
-    "users_job",
-]
+__all__ = ["MIN_PASSWORD", "ROLES", "USERS_NAME", "LoginThrottle", "Session", "Sessions",
+           "User", "UserError", "UserStore", "check_name", "check_password", "name_key",
+           "new_password", "users_job"]
 
 log = logging.getLogger(__name__)
 
