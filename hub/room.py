@@ -386,6 +386,9 @@ class Room:
         when the director starts a round himself (:meth:`start_round`)."""
         log.info("round %d started by its first table (the clock was at round %d)", round,
                  self.clock.round)
+        paused_at = self.late.paused_at
+        if paused_at is not None:   # the clock stands: the round's time counts from the resume
+            started = paused_at
         self.clock.round, self.clock.started = round, started
 
     def _conflict_alert(self, table: TableState, conflict: Conflict,
