@@ -330,3 +330,26 @@ def test_browser_a_tables_panel_follows_the_auction_and_the_play(
     finally:
         loop.run(console.stop())
         loop.close()
+
+
+def test_browser_the_device_check_says_good_news_as_good(browser: Any,  # noqa: F811
+                                                          tmp_path: Path) -> None:
+    """Every device the room has seen is online (no pairing on this hub): the check's
+    summary says so in words, in green, not as a count in an error's colour."""
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    play(session, round_boards(1, range(1, 7)))
+    loop = Loop()
+    console = Console(EveningHub(session), coalesce=0.05,
+                      users=make_users(tmp_path / "users"))
+    loop.run(console.start())
+    try:
+        Login.director(console)
+        browser_login(browser, console)
+        browser.get(console.url + "check")
+        wait(browser, lambda d: d.find_element("id", "summary").text)
+        summary = browser.find_element("id", "summary")
+        assert summary.text == "✓ Every device is paired and online."
+        assert summary.get_attribute("class") == "ok"
+    finally:
+        loop.run(console.stop())
+        loop.close()

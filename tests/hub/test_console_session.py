@@ -332,6 +332,8 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
         "css selector", "#check tr[data-account='A1-N']").text)
     assert "-58 dBm" in browser.find_element("css selector",
                                              "#check tr[data-account='A1-N']").text
+    summary = browser.find_element("id", "summary")          # devices not paired yet
+    assert (summary.get_attribute("class"), summary.text) == ("warn", f"0 / {len(DEVICES)}")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-check.png"))
     browser.get(console.url + "cards")
