@@ -1,17 +1,15 @@
-"""The tablet's words (tablet/i18n.py): French, English and Italian complete and consistent;
-cards and calls written as each country's players read them, and read back by bridgecore."""
+"""The tablet's words (tablet/locale's catalogs, through tablet/i18n.py): French, English and
+Italian complete and consistent; cards and calls written as each country's players read them, and read back by bridgecore."""
 
 from __future__ import annotations
-
-import string
 
 import pytest
 
 from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgecore.cards import ALL_CARDS, Card
 from tablet.i18n import (
+    CATALOGS,
     LANGUAGES,
-    STRINGS,
     Translator,
     call_label,
     card_label,
@@ -29,16 +27,11 @@ REPLY_CODES = ("ok", "duplicate", "malformed", "unsupported_version", "unknown_t
                "storage", "no_event")
 
 
-def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
 def test_every_text_exists_in_french_english_and_italian_with_the_same_fields() -> None:
-    assert set(LANGUAGES) == {"fr", "en", "it"}
-    for key, texts in STRINGS.items():
-        assert set(texts) == set(LANGUAGES), key
-        assert all(t.strip() for t in texts.values()), key
-        assert fields(texts["fr"]) == fields(texts["en"]) == fields(texts["it"]), key
+    assert {"fr", "en", "it"} <= set(LANGUAGES)
+    for language in LANGUAGES:
+        assert CATALOGS.problems(language) == [], language
+    assert all(text.strip() for text in CATALOGS.source.values())
 
 
 def test_card_letters_per_language() -> None:
@@ -79,7 +72,7 @@ def test_every_reply_code_has_a_message_in_every_language() -> None:
         if code in ("ok", "duplicate"):
             assert key is None
             continue
-        assert key in STRINGS, code
+        assert key in CATALOGS.source, code
         for language in LANGUAGES:
             text = Translator(language)(key, seat="x", code=code)
             assert text and "{" not in text, (code, language)
