@@ -39,12 +39,12 @@ SOURCES: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
 }
 
 
-def source_text(path: str, ref: str | None) -> str | None:
+def source_text(path: str, ref: str | None, root: Path = ROOT) -> str | None:
     """The file at ``ref`` (or in the work tree); None when it is not there."""
     if ref is None:
-        file = ROOT / path
+        file = root / path
         return file.read_text(encoding="utf-8") if file.exists() else None
-    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{ref}:{path}"],
+    done = subprocess.run(["git", "-C", str(root), "show", f"{ref}:{path}"],
                           capture_output=True, text=True, check=False)
     return done.stdout if done.returncode == 0 else None
 
@@ -72,18 +72,18 @@ def load(path: Path, language: str, domain: str) -> Catalog:
     return Catalog(locale=language, domain=domain, project="Tenace", fuzzy=False)
 
 
-def fold(app: str, ref: str | None, overwrite: bool) -> list[str]:
+def fold(app: str, ref: str | None, overwrite: bool, root: Path = ROOT) -> list[str]:
     """Fold ``app``'s old tables into its catalogs; the lines saying what changed."""
     folder, domain, files = SOURCES[app]
     words: dict[str, dict[str, str]] = {}
     for path, name in files:
-        text = source_text(path, ref)
+        text = source_text(path, ref, root)
         if text is not None:
             words.update(table(text, name))
     said: list[str] = []
     languages = sorted({lang for texts in words.values() for lang in texts})
     for language in languages:
-        path = ROOT / folder / language / "LC_MESSAGES" / f"{domain}.po"
+        path = root / folder / language / "LC_MESSAGES" / f"{domain}.po"
         catalog = load(path, language, domain)
         changed = 0
         for key, texts in words.items():
@@ -100,7 +100,7 @@ def fold(app: str, ref: str | None, overwrite: bool) -> list[str]:
             catalog.fuzzy = False
             with path.open("wb") as handle:
                 write_po(handle, catalog, width=100, omit_header=False)
-            said.append(f"{path.relative_to(ROOT)}: {changed} text(s) added or changed")
+            said.append(f"{path.relative_to(root)}: {changed} text(s) added or changed")
     return said
 
 

@@ -27,6 +27,7 @@ thread, and the screen would step back. Offline, the connection button counts th
 from __future__ import annotations
 
 import argparse
+import locale
 import logging
 import os
 import sys
@@ -44,7 +45,13 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from tablet.i18n import LANGUAGES, SUIT_SYMBOLS, suit_colour
+from tablet.i18n import (
+    LANGUAGES,
+    SUIT_SYMBOLS,
+    remember_language,
+    remembered_language,
+    suit_colour,
+)
 from tablet.presenter import TabletPresenter
 from tablet.presenters import PresenterError
 from tablet.ui_auction import AuctionScreen
@@ -250,7 +257,7 @@ class TabletRoot(BoxLayout):
         return True
 
     def next_language(self) -> None:
-        self.presenter.model.next_language()
+        remember_language(Path(self.user_data_dir), self.presenter.model.next_language())
         self.refresh(force=True)
 
     def toggle_colours(self) -> None:
@@ -401,7 +408,9 @@ def _parser() -> argparse.ArgumentParser:
                               "without --table, the tablet runs with them")
     pairing.add_argument("--pair-only", action="store_true",
                          help="with --pair: store the credentials and exit (set-up scripts)")
-    p.add_argument("--language", choices=list(LANGUAGES), default="fr")
+    p.add_argument("--language", choices=list(LANGUAGES),
+                   help="the players' language (default: the one last chosen on this "
+                        "device, else the system's, else English)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
     p.add_argument("--strict", action="store_true",
                    help="offer only legal calls and cards (else bidding-box mode)")
@@ -479,9 +488,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, WireError) as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2
-    presenter = TabletPresenter(args.table, seat=args.seat, language=args.language,
+    presenter = TabletPresenter(args.table, seat=args.seat, language=args.language or "en",
                                 four_colour=args.four_colour, strict=args.strict)
     app = TabletApp(presenter)
+    if args.language is None:
+        presenter.model.set_language(remembered_language(Path(app.user_data_dir),
+                                                         locale.getlocale()[0]))
     path = Path(args.outbox) if args.outbox else Path(app.user_data_dir) / OUTBOX_NAME
     try:
         outbox = Outbox(path, device, first_seq=first_seq)

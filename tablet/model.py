@@ -123,7 +123,7 @@ class TableModel:
         self.changed()
 
     def next_language(self) -> str:
-        """Cycle fr -> en -> it (the language button)."""
+        """The next offered language, in turn: en -> fr -> it -> en (the language button)."""
         codes = list(LANGUAGES)
         self.set_language(codes[(codes.index(self.language) + 1) % len(codes)])
         return self.language

@@ -21,15 +21,18 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+import re
 import string
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-__all__ = ["PSEUDO", "SOURCE", "Catalogs", "fields", "pseudo"]
+__all__ = ["PSEUDO", "SOURCE", "Catalogs", "extract_markup", "fields", "pseudo"]
 
 SOURCE = "en"
 PSEUDO = "en_XA"
@@ -143,3 +146,23 @@ class Catalogs:
             return "[Þšéûðö]"
         name = Locale.parse(code).get_display_name(code) or code
         return name[:1].upper() + name[1:]
+
+
+# The keys a page or a script names literally: data-i18n="key" (and -title, -placeholder) in
+# HTML; t("key"), tr("key"), word("key"), the dataset form { i18n: "key" } and
+# "data-i18n-placeholder": "key" in JavaScript.
+_HTML_KEYS = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
+_SCRIPT_KEYS = re.compile(
+    r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+    r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
+
+
+def extract_markup(fileobj: IO[bytes], keywords: object, comment_tags: object,
+                   options: object) -> Iterator[tuple[int, None, str, list[str]]]:
+    """A Babel extractor (babel.cfg: ``[extractors] markup = wire.catalogs:extract_markup``)
+    for the console's pages and scripts: each key they name, with its line."""
+    text = fileobj.read().decode("utf-8")
+    html = str(getattr(fileobj, "name", "")).endswith((".html", ".htm"))
+    for match in (_HTML_KEYS if html else _SCRIPT_KEYS).finditer(text):
+        key = next(group for group in match.groups() if group)
+        yield text.count("\n", 0, match.start()) + 1, None, key, []
