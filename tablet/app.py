@@ -60,6 +60,7 @@ from tablet.ui_checkin import CheckinScreen
 from tablet.ui_play import PlayScreen
 from tablet.ui_result import ResultScreen
 from tablet.widgets import PALETTE, Panel, Screen, Tap, Text, show
+from wire.catalogs import PSEUDO
 
 __all__ = ["TabletApp", "TabletRoot", "main"]
 
@@ -408,7 +409,7 @@ def _parser() -> argparse.ArgumentParser:
                               "without --table, the tablet runs with them")
     pairing.add_argument("--pair-only", action="store_true",
                          help="with --pair: store the credentials and exit (set-up scripts)")
-    p.add_argument("--language", choices=list(LANGUAGES),
+    p.add_argument("--language", choices=[*LANGUAGES, PSEUDO],
                    help="the players' language (default: the one last chosen on this "
                         "device, else the system's, else English)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits")
