@@ -61,6 +61,26 @@ def pseudo(text: str) -> str:
     return "[" + "".join(out) + "]"
 
 
+def _key(msgid: object) -> str:
+    return str(msgid[0] if isinstance(msgid, (tuple, list)) else msgid)
+
+
+def _forms(string_: object) -> tuple[str, ...]:
+    if isinstance(string_, (tuple, list)):
+        return tuple(str(s) for s in string_)
+    return (str(string_),) if string_ else ()
+
+
+def _last(string_: object) -> str:
+    forms = _forms(string_)
+    return forms[-1] if forms else ""
+
+
+def _fields_of(string_: object) -> set[str]:
+    """The fields of a text, or of all the plural forms of one together."""
+    return set().union(*(fields(form) for form in _forms(string_))) if _forms(string_) else set()
+
+
 class Catalogs:
     """The catalogs of one domain under one ``locale`` folder."""
 
@@ -84,8 +104,19 @@ class Catalogs:
 
     @functools.cached_property
     def source(self) -> dict[str, str]:
-        """Every key -> its English text (the source catalog)."""
-        return {str(m.id): str(m.string) for m in self.read(SOURCE) if m.id}
+        """Every key -> its English text (the source catalog); a text with plural forms
+        (``msgid_plural``, for :meth:`plural`) gives its last form."""
+        return {_key(m.id): _last(m.string) for m in self.read(SOURCE) if m.id}
+
+    def plural(self, language: str, key: str, n: int, **values: object) -> str:
+        """The form of ``key`` for the count ``n`` in ``language`` (gettext's ``ngettext``,
+        the catalog's ``Plural-Forms``), its fields filled from ``n`` and ``values``."""
+        text = self.translation(language).ngettext(key, key, n)
+        return text.format(n=n, **values)
+
+    def say(self, language: str, key: str, **values: object) -> str:
+        """The text of ``key`` in ``language``, its fields filled from ``values``."""
+        return self.translation(language).gettext(key).format(**values)
 
     @functools.cache  # noqa: B019 - one per domain for the process's life
     def translation(self, language: str) -> gettext.NullTranslations:
@@ -97,8 +128,10 @@ class Catalogs:
             return english
         if language == PSEUDO:
             made = Catalog(locale="en", domain=self.domain, fuzzy=False)
-            for key, text in self.source.items():
-                made.add(key, pseudo(text))
+            for message in self.read(SOURCE):
+                if message.id:
+                    made.add(message.id, tuple(pseudo(t) for t in message.string)
+                             if isinstance(message.string, tuple) else pseudo(message.string))
             return self._compiled(made)
         translation = self._compiled(self.read(language))
         translation.add_fallback(english)
@@ -114,22 +147,29 @@ class Catalogs:
     def texts(self, language: str) -> dict[str, str]:
         """Every key -> its text in ``language``."""
         translation = self.translation(language)
-        return {key: translation.gettext(key) for key in self.source}
+        return {key: translation.ngettext(key, key, 2) if key in self._plurals
+                else translation.gettext(key) for key in self.source}
+
+    @functools.cached_property
+    def _plurals(self) -> set[str]:
+        return {_key(m.id) for m in self.read(SOURCE) if m.id and m.pluralizable}
 
     def problems(self, language: str) -> list[str]:
         """What keeps ``language`` from being offered: each key missing, empty, fuzzy or with
         fields other than the English text's, and each key English does not have."""
         found: list[str] = []
-        messages = {str(m.id): m for m in self.read(language) if m.id}
-        for key, english in self.source.items():
+        messages = {_key(m.id): m for m in self.read(language) if m.id}
+        english_fields = {_key(m.id): _fields_of(m.string) for m in self.read(SOURCE) if m.id}
+        for key in self.source:
             message = messages.get(key)
-            if message is None or not message.string:
+            forms = () if message is None else _forms(message.string)
+            if not forms or not all(forms):
                 found.append(f"{key}: no text")
-            elif message.fuzzy:
+            elif message is not None and message.fuzzy:
                 found.append(f"{key}: fuzzy (to check)")
-            elif fields(str(message.string)) != fields(english):
-                found.append(f"{key}: fields {sorted(fields(str(message.string)))}, "
-                             f"English has {sorted(fields(english))}")
+            elif (got := set().union(*map(fields, forms))) != english_fields[key]:
+                found.append(f"{key}: fields {sorted(got)}, "
+                             f"English has {sorted(english_fields[key])}")
         found.extend(f"{key}: not in English" for key in messages if key not in self.source)
         return found
 

@@ -894,7 +894,7 @@
     }).then((s) => {
       Object.assign(session, s);
       document.body.dataset.role = s.role;
-      $("user").textContent = s.user + " · " + s.role;
+      tenaceI18n.who($("user"), s.user, s.role);
       $("round-start").hidden = s.role !== "director";
       $("devices-link").hidden = s.role !== "director";
       if (s.role === "director") publicSettings();

@@ -111,7 +111,7 @@
     return r.json();
   }).then((s) => {
     Object.assign(session, s);
-    $("user").textContent = s.user + " · " + s.role;
+    tenaceI18n.who($("user"), s.user, s.role);
     $("pair-close").addEventListener("click", () => { $("pair-panel").hidden = true; });
     load();
     setInterval(load, 5000);

@@ -330,7 +330,7 @@
   window.tenaceI18n.ready.then(() => api("/api/session")).then((s) => {
     if (!s.user) throw new Error("no session");
     Object.assign(session, s);
-    $("user").textContent = s.user + " · " + s.role;
+    tenaceI18n.who($("user"), s.user, s.role);
     return api("/api/setup");
   }).then(start).catch(() => location.replace("/login?next=/setup"));
 }());
