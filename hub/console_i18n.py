@@ -23,12 +23,18 @@ logged in: the public results pages and the room screen). The default is the bro
 
 from __future__ import annotations
 
+import datetime
 import threading
 from pathlib import Path
 
+from babel.dates import format_date
+
 from wire.catalogs import PSEUDO, Catalogs
 
-__all__ = ["CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose"]
+__all__ = [
+    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text", "plural",
+    "say",
+]
 
 COOKIE = "tenace_lang"
 
@@ -45,6 +51,28 @@ def catalogue(language: str) -> dict[str, str]:
     """Every key -> its text in ``language`` (English where it has none: a test failure for
     an offered language)."""
     return CATALOGS.texts(language)
+
+
+def say(language: str, key: str, **values: object) -> str:
+    """The text of ``key`` in ``language``, its ``{fields}`` filled from ``values``: what the
+    hub itself writes for a reader (a set-up summary, ...) made in that reader's language."""
+    return CATALOGS.say(language, key, **values)
+
+
+def plural(language: str, key: str, n: int, **values: object) -> str:
+    """The form of ``key`` for the count ``n`` (gettext's ngettext, the language's plural
+    rules): ``plural("fr", "section.rounds", 2)`` -> ``"2 tours"``."""
+    return CATALOGS.plural(language, key, n, **values)
+
+
+def date_text(iso: str, language: str) -> str:
+    """A date the way ``language`` writes it (``2026-11-28`` -> ``28 novembre 2026``); any
+    other text as it is."""
+    try:
+        day = datetime.date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return format_date(day, "long", locale="en" if language == PSEUDO else language)
 
 
 def choose(*candidates: str | None, accept: str = "") -> str:

@@ -130,8 +130,8 @@ class Catalogs:
             made = Catalog(locale="en", domain=self.domain, fuzzy=False)
             for message in self.read(SOURCE):
                 if message.id:
-                    made.add(message.id, tuple(pseudo(t) for t in message.string)
-                             if isinstance(message.string, tuple) else pseudo(message.string))
+                    made.add(message.id, tuple(pseudo(str(t)) for t in message.string)
+                             if isinstance(message.string, tuple) else pseudo(str(message.string)))
             return self._compiled(made)
         translation = self._compiled(self.read(language))
         translation.add_fallback(english)

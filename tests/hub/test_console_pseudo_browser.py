@@ -45,7 +45,9 @@ def untranslated(driver: Any, data: set[str]) -> list[tuple[str, str]]:
     """Each visible text that is neither bracketed (from the catalog) nor data."""
     found = []
     for text, where in driver.execute_script(_VISIBLE_TEXTS):
-        words = re.sub(r"\[[^\[\]]*\]", "", text)        # the catalog's texts, taken out
+        words, before = text, ""
+        while words != before:                      # the catalog's texts (nested), taken out
+            before, words = words, re.sub(r"\[[^\[\]]*\]", "", words)
         for name in data:
             words = words.replace(name, "")
         if _DATA.match(words):
