@@ -64,6 +64,12 @@
     });
   }
 
+  // The page's language as a BCP 47 tag for Intl (dates and times as its readers write
+  // them: 24-hour in French and Italian), "en_XA" -> "en-XA".
+  function locale() {
+    return (document.documentElement.lang || "en").replace("_", "-");
+  }
+
   // "dora · arbitre": the user's name, then the role in the page's language (a data-i18n
   // span, so that a change of language redraws it too).
   function who(node, user, role) {
@@ -86,5 +92,6 @@
     ready: ready,
     choose: choose,
     who: who,
+    locale: locale,
   });
 })();

@@ -320,7 +320,8 @@
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         window.scrollTo(0, y);
-        $("updated").textContent = t("results.updated", { time: new Date().toLocaleTimeString() });
+        $("updated").textContent = t("results.updated",
+          { time: new Date().toLocaleTimeString(tenaceI18n.locale()) });
         document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
         timer = setTimeout(load, data.dd_pending ? 1500 : REFRESH);
       })

@@ -15,7 +15,8 @@
   const secs = (x) => (x === null || x === undefined ? "–" : x.toFixed(1) + " s");
   const minutes = (x) => (x === null || x === undefined ? "–"
     : Math.floor(x / 60) + ":" + String(Math.round(x % 60)).padStart(2, "0"));
-  const clock = (t) => (t === null ? "–" : new Date(t * 1000).toLocaleTimeString([], {
+  const clock = (t) => (t === null ? "–"
+    : new Date(t * 1000).toLocaleTimeString(tenaceI18n.locale(), {
     hour: "2-digit", minute: "2-digit", second: "2-digit" }));
 
   function get(url) {

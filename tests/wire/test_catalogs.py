@@ -7,6 +7,7 @@ converter from the old word tables folds a late table in once."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import textwrap
 from pathlib import Path
 from types import ModuleType
@@ -74,7 +75,12 @@ def test_the_catalogs_compile_cleanly_and_no_compiled_catalog_is_in_the_tree(app
         texts = catalogs.texts(language)
         for message in catalogs.read(language):
             if message.id and message.string and not message.fuzzy:
-                assert texts[str(message.id)] == message.string
+                if message.pluralizable:        # the forms, through ngettext
+                    for n, form in ((1, 0), (2, -1)):
+                        assert catalogs.plural(language, message.id[0], n) == \
+                            message.string[form].format(n=n)
+                else:
+                    assert texts[str(message.id)] == message.string
 
 
 def test_a_missing_key_or_a_changed_field_keeps_a_language_from_being_offered(
@@ -93,6 +99,18 @@ def test_a_missing_key_or_a_changed_field_keeps_a_language_from_being_offered(
     assert catalogs.texts("fr")["b"] == "Pass"          # English behind a missing text
     assert catalogs.texts("it") == {"a": "Smazzata {board}", "b": "Passo"}
     assert catalogs.texts("de") == catalogs.source      # no catalog at all
+
+
+def test_plural_forms_follow_each_language() -> None:
+    """gettext's ngettext with each catalog's Plural-Forms: French counts 0 as singular."""
+    catalogs = APPS["hub"][0]
+    assert [catalogs.plural("en", "section.rounds", n) for n in (0, 1, 2)] == \
+        ["0 rounds", "1 round", "2 rounds"]
+    assert [catalogs.plural("fr", "section.rounds", n) for n in (0, 1, 2)] == \
+        ["0 tour", "1 tour", "2 tours"]
+    assert [catalogs.plural("it", "section.boards", n) for n in (1, 3)] == \
+        ["1 smazzata", "3 smazzate"]
+    assert catalogs.plural(PSEUDO, "section.rounds", 2) == "[2 ŕöûñðš]"
 
 
 def test_the_pseudo_locale_accents_and_brackets_every_text_and_keeps_its_fields() -> None:
@@ -127,3 +145,14 @@ def test_the_converter_folds_a_late_table_in_once(tmp_path: Path) -> None:
     catalogs = Catalogs(tmp_path / "tablet" / "locale", "tablet")
     assert catalogs.texts("it") == {"seat.N": "Nord", "late.word": "Tardi {n}"}
     assert Catalogs(tmp_path / "hub" / "locale", "console").texts("fr") == {"x.y": "Salle"}
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_no_text_shows_a_reader_a_repository_path(app: str) -> None:
+    """A director reads "the reference line", not "the rule of docs/tempo.md"."""
+    catalogs = APPS[app][0]
+    path = re.compile(r"\b(?:docs|hub|tablet|wire|bridgecore|tests)/[\w./-]+")
+    for language in catalogs.present():
+        shown = {key: text for key, text in catalogs.texts(language).items()
+                 if path.search(text)}
+        assert shown == {}, language
