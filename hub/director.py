@@ -24,6 +24,12 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "pair_withdraw", "section": "A", "pair": 5, "text"?: ...} -> pair_withdraw {...}
     {"op": "round_pause", "paused": true}                 -> round_pause {"paused"}
     {"op": "round_time", "minutes": 16}                   -> round_time {"minutes"}
+    {"op": "allow_board", "table": "A2", "board": 5, "round"?: 2}
+                                                          -> board_allowed {...}
+
+``allow_board`` lets a table see a board the movement does not give it that round (its
+round when not given): until then the board is withheld, nothing of it shown there
+(hub.withheld, protocol section 8).
 
 The late changes (``pair_*``, ``round_pause``, ``round_time``) are hub.late_changes': a late
 pair takes a pair number nobody had, a withdrawn pair keeps its results, a board cancelled
@@ -105,6 +111,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
                                         "text": (str, False)}),
     "round_pause": ("round_pause", {"paused": (bool, True)}),
     "round_time": ("round_time", {"minutes": (float, True)}),
+    "allow_board": ("board_allowed", {"table": (str, True), "board": (int, True),
+                                      "round": (int, False)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -231,10 +239,21 @@ def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
         raise ConfigError(f"{op}: hide_last_rounds: 0 to 99 rounds, not {hide}")
 
 
+def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:
+    table = room.tables.get(body["table"])
+    if table is None:
+        raise ConfigError(f"{op}: no table {body['table']!r:.40} in this session")
+    if not 1 <= body["board"] <= 999:
+        raise ConfigError(f"{op}: board {body['board']}: boards are 1 to 999")
+    body.setdefault("round", table.round)
+    if not 1 <= body["round"] <= 999:
+        raise ConfigError(f"{op}: round {body['round']}: rounds are 1 to 999")
+
+
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
-    "public_results": _check_public,
+    "public_results": _check_public, "allow_board": _check_allow,
     **{op: check_change for op in LATE_FACTS},
 }

@@ -22,6 +22,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
 * ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
+* ``board_allowed``: ``{"table", "round", "board", "by"}``: a board the movement does not
+  give that table shown there after all (hub.withheld)
 * ``alert_acknowledge``: ``{"id"}``, ``alert_rule``: ``{"id", "text", "score"?}``,
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
@@ -90,6 +92,7 @@ CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+         "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "public_results", "device_overreach", "pairing_code", "device_paired",
          "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
@@ -559,6 +562,12 @@ class Room:
                 self.set_strict(str(body["table"]), bool(body["strict"]))
             if "tapping_only" in body:   # reader cards logged, not played (hub.reads)
                 self.tables[str(body["table"])].tapping_only = bool(body["tapping_only"])
+            return []
+        if type == "board_allowed":   # the director lets a table see a board (hub.withheld)
+            table = self.tables.get(str(body["table"]))
+            if table is None:
+                raise ConfigError(f"no table {body['table']!r}")
+            table.allow_board(int(body["round"]), int(body["board"]))
             return []
         if type == "alert_acknowledge":
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]

@@ -1004,6 +1004,8 @@ class Hub:
         if kind in ("round_start", "table_mode", "round_pause", "round_time"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
+        if kind == "board_allowed":
+            changed.add(body["table"])
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
         if kind == "ruling":
             done["ruling"] = body["id"]

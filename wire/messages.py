@@ -476,9 +476,18 @@ class RoundTime(_Command, frozen=True, tag="round_time"):
     minutes: Annotated[float, Meta(ge=1, le=240)]
 
 
+class AllowBoard(_Command, frozen=True, tag="allow_board"):
+    """A board the movement does not give the table this round (withheld: nothing of it
+    shown there) is shown after all; ``round``: the table's round when not given."""
+
+    table: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
+    board: Board
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType = UNSET
+
+
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
                    | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
-                   | RoundTime)
+                   | RoundTime | AllowBoard)
 
 
 # Decoding ----------------------------------------------------------------------------------

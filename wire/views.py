@@ -292,15 +292,18 @@ class TableView(View, frozen=True):
     imps: SideFloats | UnsetType | None = UNSET
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 class SeatView(View, frozen=True):
-    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
+    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards (none,
+    with ``withheld`` saying why, for a board not this table's this round)."""
 
     table: str
     seat: SeatLetter
     board: int | None
     hand: list[str]
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 # The director's and the scorers' views ------------------------------------------------------
