@@ -165,7 +165,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # The live feed ----------------------------------------------------------------------------
 
 def _event(name: str, data: Any) -> bytes:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return f"event: {name}\ndata: {text}\n\n".encode()
 
 

@@ -144,7 +144,7 @@ def update_device_credentials(folder: Path, credentials: Iterable[Credentials] =
         known[c.username] = c.password
     for name in removed:
         known.pop(name, None)
-    _write_private(path, json.dumps(known, indent=1, sort_keys=True))
+    _write_private(path, json.dumps(known, indent=1, sort_keys=True, allow_nan=False))
     return path
 
 
@@ -221,7 +221,7 @@ class Pairing:
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "salt": base64.b64encode(self._salt).decode(),
-                           "codes": self._codes}, indent=1, sort_keys=True)
+                           "codes": self._codes}, indent=1, sort_keys=True, allow_nan=False)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
         try:
             with os.fdopen(fd, "w") as out:

@@ -54,8 +54,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,7 +75,16 @@ from bridgecore.adjusted import (
 )
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
-from hub.errors import HubError
+from hub.ruling_values import (
+    MAX_PENALTY,
+    RulingError,
+    artificial_level,
+    bounded_number,
+    out_of_bounds,
+    outcomes_value,
+    score_value,
+    side_award,
+)
 from hub.section import PAIRS_METHODS, Section
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
@@ -127,57 +134,6 @@ _COMMON = frozenset({"kind", "text", "alert"})
 METHODS = PAIRS_METHODS
 """A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
 each end of a Butler datum (module docstring)."""
-_LEVEL = re.compile(r"^A([+=-])$")
-
-
-class RulingError(HubError, ValueError):
-    """A ruling the hub cannot take: a table, board, pair or alert that does not exist, or a
-    score the Laws do not allow. The message names the ruling and what is wrong."""
-
-
-# Rulings as values ------------------------------------------------------------------------
-
-def _number(value: Any, name: str, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise RulingError(f"{where}: {name} must be a number, not {value!r:.40}")
-    return float(value)
-
-
-def _level(value: Any, name: str, where: str) -> ArtificialScore:
-    match = _LEVEL.match(value.strip().upper()) if isinstance(value, str) else None
-    if match is None:
-        raise RulingError(f"{where}: {name} {value!r:.40} is not an artificial adjusted score "
-                          "(A+, A= or A-, Law 12C2)")
-    return ArtificialScore("A" + match.group(1))
-
-
-def _score(value: Any, name: str, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value % 10:
-        raise RulingError(f"{where}: {name} {value!r:.40} is not a score (a whole multiple "
-                          "of 10, North-South's)")
-    return value
-
-
-def _outcomes(value: Any, name: str, where: str) -> list[list[float | int]]:
-    if not isinstance(value, list) or not value:
-        raise RulingError(f"{where}: {name} is a list of [weight, score_ns] (Law 12C1(c))")
-    out: list[list[float | int]] = []
-    for item in value:
-        if not isinstance(item, list) or len(item) != 2:
-            raise RulingError(f"{where}: {name}: {item!r:.40} is not [weight, score_ns]")
-        out.append([_number(item[0], "a weight", where), _score(item[1], "score", where)])
-    return out
-
-
-def _side_award(value: Any, name: str, where: str) -> str | int | list[list[float | int]]:
-    """One side's award of a split score, normalised: "A+", a score, or weighted outcomes."""
-    if isinstance(value, str):
-        return str(_level(value, name, where))
-    if isinstance(value, list):
-        return _outcomes(value, name, where)
-    return _score(value, name, where)
-
-
 def _side(value: Any) -> SideAward:
     if isinstance(value, str):
         return ArtificialScore(value)
@@ -398,6 +354,11 @@ class LiveScoring:
             ruling = dict(body, at=hub_time)
             self._rulings.append(ruling)
             self._by_id[ruling["id"]] = ruling
+            problem = out_of_bounds(ruling)
+            if problem:   # logged by an earlier hub that did not bound it: never applied
+                log.error("ruling %s in the log is not applied: %s (give it again)",
+                          ruling["id"], problem)
+                self._withdrawn[ruling["id"]] = hub_time
         elif type == "ruling_undo":
             ruling = self._by_id[body["id"]]
             self._withdrawn[ruling["id"]] = hub_time
@@ -504,18 +465,18 @@ class LiveScoring:
         out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
                                "round": round_, "board": board}
         if kind == "artificial":
-            out["ns"] = str(_level(body["ns"], "ns", where))
-            out["ew"] = str(_level(body["ew"], "ew", where))
+            out["ns"] = str(artificial_level(body["ns"], "ns", where))
+            out["ew"] = str(artificial_level(body["ew"], "ew", where))
             for name in ("ns_percent", "ew_percent"):
                 if body.get(name) is not None:
-                    out[name] = _number(body[name], name, where)
+                    out[name] = bounded_number(body[name], name, where, 0.0, 100.0)
         elif kind == "assigned":
-            out["score_ns"] = _score(body["score_ns"], "score_ns", where)
+            out["score_ns"] = score_value(body["score_ns"], "score_ns", where)
         elif kind == "weighted":
-            out["outcomes"] = _outcomes(body["outcomes"], "outcomes", where)
+            out["outcomes"] = outcomes_value(body["outcomes"], "outcomes", where)
         else:
-            out["ns"] = _side_award(body["ns"], "ns", where)
-            out["ew"] = _side_award(body["ew"], "ew", where)
+            out["ns"] = side_award(body["ns"], "ns", where)
+            out["ew"] = side_award(body["ew"], "ew", where)
         try:
             adjustment = adjustment_of(out)
         except (ValueError, TypeError) as err:
@@ -528,13 +489,13 @@ class LiveScoring:
         return out
 
     def _check_penalty(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
-        amount = _number(body["amount"], "amount", where)
-        if amount <= 0:
-            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
-                              f"{amount:g}")
         unit = body["unit"]
         if unit not in _UNITS:
             raise RulingError(f"{where}: unit {unit!r:.20} is not one of {', '.join(_UNITS)}")
+        amount = bounded_number(body["amount"], "amount", where, -1e6, MAX_PENALTY[unit])
+        if amount <= 0:
+            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
+                              f"{amount:g}")
         out: dict[str, Any] = {"amount": amount, "unit": unit}
         if body.get("pair") is not None:
             if body.get("table") is not None or body.get("side") is not None:
@@ -830,4 +791,4 @@ def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

@@ -182,7 +182,7 @@ class HubStats:
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _view(kind: type[View], obj: dict[str, Any]) -> str:

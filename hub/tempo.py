@@ -302,7 +302,8 @@ def played_records(facts: RoomFacts, boards: Iterable[BoardTempo]) -> list[GameR
 
 def timeline_reference(view: Mapping[str, Any], position: int) -> str:
     """What a ruling records of a timeline view: where to compute it again and its digest."""
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
     digest = hashlib.sha256(text.encode("ascii")).hexdigest()
     return (f"tempo view table {view.get('table')} board {view.get('board')} at log "
             f"position {position} (sha256 {digest})")

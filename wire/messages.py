@@ -395,7 +395,10 @@ class TableMode(_Command, frozen=True, tag="table_mode"):
     tapping_only: bool | UnsetType = UNSET
 
 
-Award = str | int | list[tuple[float, int]]
+Score = Annotated[int, Meta(ge=-10_000, le=10_000, multiple_of=10)]
+Weight = Annotated[float, Meta(ge=0, le=1)]
+Percent = Annotated[float, Meta(ge=0, le=100)]
+Award = str | Score | list[tuple[Weight, Score]]
 
 
 class Ruling(_Command, frozen=True, tag="ruling"):
@@ -410,11 +413,11 @@ class Ruling(_Command, frozen=True, tag="ruling"):
     pair: PairNumber | UnsetType | None = UNSET
     ns: Award | UnsetType | None = UNSET
     ew: Award | UnsetType | None = UNSET
-    ns_percent: float | UnsetType | None = UNSET
-    ew_percent: float | UnsetType | None = UNSET
-    score_ns: int | UnsetType | None = UNSET
-    outcomes: list[tuple[float, int]] | UnsetType | None = UNSET
-    amount: float | UnsetType | None = UNSET
+    ns_percent: Percent | UnsetType | None = UNSET
+    ew_percent: Percent | UnsetType | None = UNSET
+    score_ns: Score | UnsetType | None = UNSET
+    outcomes: list[tuple[Weight, Score]] | UnsetType | None = UNSET
+    amount: Annotated[float, Meta(gt=0, le=10_000)] | UnsetType | None = UNSET   # by unit: hub
     unit: Literal["mp", "percent", "imp", "vp"] | UnsetType | None = UNSET
     groups: list[list[str]] | UnsetType | None = UNSET
     text: Text | UnsetType | None = UNSET

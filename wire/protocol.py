@@ -278,7 +278,7 @@ class Envelope:
             obj["offset"] = self.offset
         if self.at is not None:
             obj["at"] = self.at
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
     @classmethod
     def from_json(cls, payload: bytes | str,
@@ -351,7 +351,7 @@ class Reply:
             obj["last"] = self.last
         if self.log is not None:
             obj["log"] = self.log
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> Reply:
