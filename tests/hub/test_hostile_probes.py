@@ -11,6 +11,7 @@ club's network, or holding a paired device, tried and must not get.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -153,3 +154,135 @@ def test_a_board_of_its_own_schedule_or_of_a_late_round_is_never_withheld(
         {"ok": 3}
     hands = runner.call(lambda: hub.room.tables["A2"].seat_view(Seat.NORTH))
     assert len(hands["hand"]) == 13 and "withheld" not in hands
+
+
+def strict_json(text: str | bytes) -> Any:
+    """``text`` as JSON, refusing NaN and Infinity (which are not JSON)."""
+    def refuse(name: str) -> Any:
+        raise AssertionError(f"{name} in JSON the hub wrote")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("ruling", [
+    {"kind": "penalty", "pair": 1, "amount": 1e308, "unit": "percent"},
+    {"kind": "penalty", "pair": 1, "amount": 101, "unit": "percent"},
+    {"kind": "penalty", "pair": 1, "amount": 1e9, "unit": "mp"},
+    {"kind": "assigned", "table": "A1", "board": 1, "score_ns": 10 ** 12},
+    {"kind": "artificial", "table": "A1", "board": 1, "ns": "A+", "ew": "A-",
+     "ns_percent": 1e308},
+    {"kind": "weighted", "table": "A1", "board": 1, "outcomes": [[1e308, 420], [0.5, 50]]},
+], ids=["penalty_1e308_percent", "penalty_101_percent", "penalty_1e9_mp", "score_1e12",
+        "percent_1e308", "weight_1e308"])
+def test_a_ruling_out_of_bounds_is_refused_with_a_reason_and_results_stay_json(
+        broker_url: str, running: tuple[Hub, HubRunner], ruling: dict[str, Any],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A scoring program's account sends a ruling with a number beyond any the Laws allow
+    (the probe: a 1e308 % penalty made /api/results -Infinity): refused, counted, logged
+    with the field and its bounds; a sane one after it is taken; every ranking and traveller
+    the hub publishes is strict JSON."""
+    hub, runner = running
+    assert run_tables(broker_url, {"A1": passed_out("A1", (1, 4), 1)})["A1"].codes == {"ok": 7}
+    tool = listen(broker_url, "tenace/v1/results/#")
+    try:
+        tool.publish(topic_hub_command("scorer"), json.dumps({"op": "ruling", **ruling}), 1,
+                     wait=True)
+        tool.publish(topic_hub_command("scorer"), json.dumps(
+            {"op": "ruling", "kind": "penalty", "pair": 1, "amount": 10, "unit": "percent"}),
+            1, wait=True)
+        assert wait_until(lambda: runner.call(hub.room.scoring.rulings_json))
+        rulings = runner.call(hub.room.scoring.rulings_json)
+        assert [(r["kind"], r.get("amount")) for r in rulings] == [("penalty", 10.0)]
+        assert runner.call(hub.stats.refused).get("refused") == 1
+        assert "out of bounds" in caplog.text or "is not a score" in caplog.text
+        published = wait_until(lambda: [m for m in drain(tool, 0.3) if m.payload])
+        assert published
+        for message in published:
+            strict_json(message.payload)
+        ranking = runner.call(lambda: hub.room.scoring.section("A").ranking_json())
+        strict_json(json.dumps(ranking, allow_nan=False))
+    finally:
+        tool.close()
+
+
+def test_a_ruling_out_of_bounds_logged_by_an_earlier_hub_is_not_applied_after_a_restart(
+        broker_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The probe's second half: the -Infinity came back after every restart. A ruling an
+    earlier hub logged with a 1e308 % penalty is kept in the log (never rewritten) but not
+    applied: the results are JSON, and the hub says which ruling and why."""
+    from hub.store import Record
+    hub = hub_on(broker_url, tmp_path)
+    with HubRunner(hub):
+        assert run_tables(broker_url, {"A1": passed_out("A1", (1, 4), 1)})["A1"].codes == \
+            {"ok": 7}
+    with data_log(tmp_path) as stored:
+        stored.append_many([Record.fact("ruling", {
+            "id": "R1", "kind": "penalty", "amount": 1e308, "unit": "percent",
+            "section": "A", "pair": 1, "by": "scorer"}, hub_time=time.time(),
+            source="director")])
+    again = hub_on(broker_url, tmp_path)
+    with HubRunner(again) as runner:
+        ranking = runner.call(lambda: again.room.scoring.section("A").ranking_json())
+        strict_json(json.dumps(ranking, allow_nan=False))
+    assert "ruling R1 in the log is not applied" in caplog.text
+
+
+def modes(folder: Path) -> dict[str, int]:
+    """Every path under ``folder`` (itself as ".") -> its permission bits."""
+    out = {".": folder.stat().st_mode & 0o777}
+    for path in folder.rglob("*"):
+        out[str(path.relative_to(folder))] = path.lstat().st_mode & 0o777
+    return out
+
+
+def test_the_data_directory_is_private_on_the_plain_hub_path_and_fixed_at_start(
+        broker_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The probe: ``events.sqlite3*`` (every deal) 0644 in a 0755 directory on the plain
+    ``tenace hub --data DIR`` path (which opens the log with ``EventLog.open``). Now the
+    directory is 0700 and every file in it 0600, the log's -wal and -shm included; a
+    directory or file opened up later is told in the log at the next start and fixed."""
+    from hub.store import LOG_NAME, EventLog
+    from tests.hub.test_service import MitchellSetup, loader
+    folder = tmp_path / "data"
+    os.umask(old := os.umask(0o022))   # what a default login gives: 0644 files, 0755 dirs
+    try:
+        def start() -> Hub:
+            return Hub(EventLog.open(folder / LOG_NAME), url=broker_url,
+                       setup=MitchellSetup(), setup_loader=loader, tick_seconds=0.2)
+        hub = start()
+        with HubRunner(hub):
+            assert run_tables(broker_url, {"A1": passed_out("A1", (1, 4), 1)})["A1"].codes \
+                == {"ok": 7}
+            seen = modes(folder)
+        assert {f"{LOG_NAME}-wal", f"{LOG_NAME}-shm", LOG_NAME} <= set(seen), seen
+        assert seen.pop(".") == 0o700
+        assert set(seen.values()) == {0o600}, seen
+        # Someone opens it up; the next start says so and closes it again.
+        os.chmod(folder, 0o755)
+        os.chmod(folder / LOG_NAME, 0o644)
+        (folder / "notes").mkdir(mode=0o755)
+        (folder / "notes" / "deals.txt").write_text("copied")
+        os.chmod(folder / "notes" / "deals.txt", 0o664)
+        caplog.clear()
+        with HubRunner(start()):
+            pass
+        fixed = [r.getMessage() for r in caplog.records if "readable or writable by others"
+                 in r.getMessage()]
+        assert len(fixed) == 4, fixed
+        assert any("deals.txt" in m and "0664" in m for m in fixed)
+        seen = modes(folder)
+        assert seen.pop(".") == 0o700 and seen.pop("notes") == 0o700
+        assert set(seen.values()) == {0o600}, seen
+    finally:
+        os.umask(old)
+
+
+def test_a_folder_that_is_not_a_hubs_has_only_itself_made_private(tmp_path: Path) -> None:
+    """``--data`` pointed at a folder of other things changes none of those things."""
+    from hub.private import make_private
+    folder = tmp_path / "mine"
+    folder.mkdir(mode=0o755)
+    (folder / "photo.jpg").write_bytes(b"x")
+    os.chmod(folder / "photo.jpg", 0o644)
+    assert make_private(folder, "events.sqlite3") == [folder]
+    assert (folder / "photo.jpg").stat().st_mode & 0o777 == 0o644
+    assert (folder / "events.sqlite3").stat().st_mode & 0o777 == 0o600
