@@ -25,6 +25,7 @@ from hub.service import Hub, HubRunner, data_log
 from hub.withheld import message as withheld_message
 from tenace.sim.devices import DeviceEvent
 from tenace.sim.driver import run_tables
+from tests.conftest import Keyring
 from tests.hub.test_service import drain, hub_on, listen, wait_until
 from tests.hub.test_table import DEALS
 from wire.mqtt import MqttClient
@@ -286,3 +287,103 @@ def test_a_folder_that_is_not_a_hubs_has_only_itself_made_private(tmp_path: Path
     assert make_private(folder, "events.sqlite3") == [folder]
     assert (folder / "photo.jpg").stat().st_mode & 0o777 == 0o644
     assert (folder / "events.sqlite3").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("broker", ["amqtt", "mosquitto"])
+def test_thirty_parallel_wrong_pairing_codes_from_one_address_get_at_most_five_checked(
+        broker: str, tmp_path: Path) -> None:
+    """The probe got 9-10 of 30 parallel wrong codes checked (each passed the throttle
+    before any was counted). The check and the count are one step: 5 checked, 25 told to
+    wait (429), and the right code from that address waits too."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.hub.test_pairing import Club
+    club = Club(tmp_path, broker=broker)
+    try:
+        drawn = club.draw("A1-S")
+        with ThreadPoolExecutor(30) as pool:
+            statuses = list(pool.map(
+                lambda n: club.http("/api/pair", {"code": f"2345-{6789 + n % 2}"})[0],
+                range(30)))
+        assert sorted(set(statuses)) == [404, 429] and statuses.count(404) == 5, statuses
+        assert club.pairing.failures == 5
+        assert club.http("/api/pair", {"code": drawn["code"]})[0] == 429
+    finally:
+        club.close()
+
+
+def _packet(body: bytes, kind: int = 0x10) -> bytes:
+    """An MQTT packet of ``body`` (its remaining length encoded as the spec says)."""
+    n, length = len(body), b""
+    while True:
+        byte, n = n % 128, n // 128
+        length += bytes([byte | (0x80 if n else 0)])
+        if not n:
+            return bytes([kind]) + length + body
+
+
+def _s16(data: bytes) -> bytes:
+    return len(data).to_bytes(2, "big") + data
+
+
+def _head(flags: int, name: bytes = b"MQTT", level: int = 4) -> bytes:
+    return _s16(name) + bytes([level, flags]) + (60).to_bytes(2, "big")
+
+
+MALFORMED_CONNECTS = {
+    "client_id_64k": _packet(_head(2) + _s16(b"x" * 65_000)),
+    "username_64k": _packet(_head(0xC2) + _s16(b"c") + _s16(b"u" * 60_000) + _s16(b"p")),
+    "protocol_name": _packet(_head(2, b"XXXX") + _s16(b"c")),
+    "protocol_level": _packet(_head(2, level=9) + _s16(b"c")),
+    "will_missing": _packet(_head(0x06) + _s16(b"c")),
+    "username_missing": _packet(_head(0x82) + _s16(b"c")),
+    "truncated": _packet(_head(2)[:5]),
+    "remaining_length": b"\x10\xff\xff\xff\xff\x7f",
+    "not_utf8": _packet(_head(0xC2) + _s16(b"\xff\xfe" * 40) + _s16(b"\xed\xa0\x80")
+                        + _s16(b"p")),
+}
+
+
+@pytest.mark.parametrize("broker", ["amqtt", "mosquitto"])
+def test_malformed_connects_log_one_short_line_each_and_never_a_traceback(
+        broker: str, keyring: Keyring, tmp_path: Path,
+        request: pytest.FixtureRequest) -> None:
+    """Each malformed CONNECT is refused; the embedded broker logs one line for it, never a
+    traceback (a client gone before its refusal was sent raised one) and never the 64 KB
+    client id it sent (shown cut and escaped); after them a good client still connects.
+    Mosquitto refuses them too and logs no traceback; it logs a client id as it was sent
+    (its own logging, which no setting shortens: security.md says so)."""
+    import socket
+
+    from hub.broker import EmbeddedBroker
+    if broker == "amqtt":
+        log_file = tmp_path / "broker.log"
+        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                                  log=log_file).start()
+        request.addfinalizer(embedded.stop)
+        url, port = embedded.url, embedded.port
+    else:
+        mosquitto = request.getfixturevalue("mosquitto")
+        url, port, log_file = mosquitto.url, mosquitto.port, mosquitto.log
+    for name, data in MALFORMED_CONNECTS.items():
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(data)
+            sock.settimeout(1.0)
+            try:
+                answer = sock.recv(16)
+            except (TimeoutError, ConnectionError):
+                answer = b""
+            assert answer in (b"", b" \x02\x00\x05", b" \x02\x00\x01",
+                              b" \x02\x00\x02"), (name, answer)
+    good = listen(url)       # the broker is up and still lets a client in
+    good.close()
+    time.sleep(0.5)
+    text = log_file.read_text(errors="replace")
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines and "Traceback" not in text, text[:2000]
+    if broker == "amqtt":
+        assert "xxxxxxxxxx" * 10 not in text and max(map(len, lines)) < 400, lines
+        refused = [line for line in lines if "Failed to initialize client session" in line]
+        assert len(lines) == len(refused) <= len(MALFORMED_CONNECTS), lines
+        assert any("(65000 characters)" in line for line in refused)
+
