@@ -17,7 +17,7 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
-     "hide_last_rounds"?: 2}                              -> public_results {...}
+     "hide_last_rounds"?: 2, "live_ranking"?: "finished"} -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
                                                           -> pair_add {...}
     {"op": "pair_names", "section": "A", "pair": 3, "names": [...]} -> pair_names {...}
@@ -76,6 +76,7 @@ from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import check_change
+from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
 from wire.messages import check_payload
@@ -102,7 +103,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
                                           "boards": (bool, True),
-                                          "hide_last_rounds": (int, False)}),
+                                          "hide_last_rounds": (int, False),
+                                          "live_ranking": (str, False)}),
     "pair_add": ("pair_add", {"section": (str, True), "pair": (int, True),
                               "names": (list, True)}),
     "pair_names": ("pair_names", {"section": (str, True), "pair": (int, True),
@@ -237,6 +239,10 @@ def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
         raise ConfigError(f"{op}: hide_last_rounds: 0 to 99 rounds, not {hide}")
+    live = body.get("live_ranking")
+    if live is not None and live not in LIVE_RANKINGS:
+        raise ConfigError(f"{op}: live_ranking: one of {', '.join(LIVE_RANKINGS)}, not "
+                          f"{live!r:.20}")
 
 
 def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:

@@ -596,6 +596,8 @@ class Room:
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             if "hide_last_rounds" in body:
                 self.public_results["hide_last_rounds"] = int(body["hide_last_rounds"])
+            if "live_ranking" in body:   # "finished" (Law 16) or "all" (hub.public_ranking)
+                self.public_results["live_ranking"] = str(body["live_ranking"])
             return []
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)

@@ -437,6 +437,7 @@ class PublicResults(_Command, frozen=True, tag="public_results"):
     names: bool
     boards: bool
     hide_last_rounds: Annotated[int, Meta(ge=0, le=99)] | UnsetType | None = UNSET
+    live_ranking: Literal["finished", "all"] | UnsetType | None = UNSET
 
 
 PlayerName = Annotated[str, Meta(min_length=1, max_length=80)]

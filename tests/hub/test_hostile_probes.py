@@ -387,3 +387,56 @@ def test_malformed_connects_log_one_short_line_each_and_never_a_traceback(
         assert len(lines) == len(refused) <= len(MALFORMED_CONNECTS), lines
         assert any("(65000 characters)" in line for line in refused)
 
+
+def test_law_16_the_public_ranking_counts_only_boards_every_table_has_finished(
+        broker_url: str, tmp_path: Path, keyring: Keyring) -> None:
+    """Boards 1 and 2 are finished at every table; board 3 only at A2 (pairs 2 and 5), still
+    to be played at A1 and A3. The public ranking, during play, counts boards 1 and 2 only:
+    each pair's total is the sum of its points on its public score card, so nothing of
+    board 3 can be worked out from it. Until the director chooses ``live_ranking: "all"``."""
+    from hub.results_pages import results_api
+    from tests.hub.test_live_scoring import ROUND_ROBIN, board_script
+    for round_ in (1, 2, 3):
+        for table in ("A1", "A2", "A3"):
+            keyring.issue(f"{table}-tab.r{round_}")
+    plays = [*ROUND_ROBIN, (1, "A2", 3, "4S", 12)]
+    hub = hub_on(broker_url, tmp_path)
+    with HubRunner(hub) as runner:
+        for round_ in (1, 2, 3):
+            assert runner.call(lambda r=round_: hub.director({"op": "round_start",
+                                                              "round": r}))["ok"]
+            scripts: dict[str, list[DeviceEvent]] = {}
+            for _, table, board, contract, tricks in (p for p in plays if p[0] == round_):
+                scripts.setdefault(table, []).extend(board_script(
+                    hub.room, table, round_, board, contract, tricks, time.time(),
+                    device=f"{table}-tab.r{round_}"))
+            run_tables(broker_url, scripts)
+
+        def pages() -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[str, Any]]:
+            public = results_api(hub.room, "", public=True)
+            cards = {p: results_api(hub.room, f"/pair/A/{p}", public=True)
+                     for p in range(1, 7)}
+            return public, cards, results_api(hub.room, "", public=False)
+
+        def scored_board_3() -> bool:
+            full = runner.call(pages)[2]
+            return any(b["board"] == 3 and b["scored"] for b in full["sections"][0]["boards"])
+
+        assert wait_until(scored_board_3)
+        public, cards, full = runner.call(pages)
+        assert public["boards"] == [1, 2]
+        totals = {e["pair"]: e["total"] for e in public["sections"][0]["ranking"]}
+        full_totals = {e["pair"]: e["total"] for e in full["sections"][0]["ranking"]}
+        for pair, card in cards.items():
+            assert {c["board"] for c in card["boards"]} <= {1, 2}
+            shown = round(sum(c["points"] for c in card["boards"]), 2)
+            assert totals[pair] == shown, (pair, totals[pair], shown)
+            assert card["place"]["total"] == shown
+        assert full_totals[2] != totals[2] and full_totals[5] != totals[5]   # board 3 hidden
+        # The director may choose the ranking of every result so far.
+        assert runner.call(lambda: hub.director({
+            "op": "public_results", "ranking": True, "names": True, "boards": True,
+            "live_ranking": "all"}))["ok"]
+        public, _, full = runner.call(pages)
+        assert public["sections"][0]["ranking"] == full["sections"][0]["ranking"]
+        assert public["public"]["live_ranking"] == "all"
