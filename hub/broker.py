@@ -186,10 +186,25 @@ def _server_classes() -> tuple[type[Any], ...]:
         NOT_AUTHORIZED,
         ConnackPacket,
     )
+    from amqtt.mqtt.packet import MQTTFixedHeader  # type: ignore[import-untyped]
     from amqtt.mqtt.protocol.broker_handler import (  # type: ignore[import-untyped]
         BrokerProtocolHandler,
     )
+    from amqtt.mqtt.protocol.handler import ProtocolHandler  # type: ignore[import-untyped]
     from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
+
+    from hub.broker_limits import (
+        ConnectionRate,
+        QueueLimit,
+        limit_inflight,
+        limit_packet_size,
+    )
+
+    # Mosquitto's limits, which amqtt has no setting for (hub.broker_limits).
+    limit_packet_size(MQTTFixedHeader)
+    limit_inflight(ProtocolHandler)
+    connections = ConnectionRate()
+    queues = QueueLimit()
 
     class AccountsAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         """Admit a client by its account (module docstring), without marking its session
@@ -207,6 +222,24 @@ def _server_classes() -> tuple[type[Any], ...]:
 
     class TenaceBroker(Broker):  # type: ignore[misc]
         """amqtt's broker with the delivery and access fixes of the module docstring."""
+
+        async def _client_connected(self, listener_name: str, reader: Any,
+                                    writer: Any) -> None:
+            """An address connecting too often is closed before its CONNECT is read."""
+            peer = writer.get_peer_info()
+            if peer is not None and not connections.allow(str(peer[0])):
+                with contextlib.suppress(Exception):
+                    await writer.close()
+                return
+            await super()._client_connected(listener_name, reader, writer)
+
+        async def _retain_broadcast_message(self, broadcast: dict[str, Any], qos: int,
+                                            target_session: Any) -> None:
+            """A client away keeps at most MAX_QUEUED messages (Mosquitto's setting)."""
+            if queues.full(str(target_session.client_id),
+                           target_session.retained_messages.qsize()):
+                return
+            await super()._retain_broadcast_message(broadcast, qos, target_session)
 
         async def _initialize_client_session(self, reader: Any, writer: Any,
                                              remote_address: str, remote_port: int) -> Any:

@@ -92,6 +92,7 @@ from msgspec import UNSET
 from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.errors import ConfigError, HubError
+from hub.fairness import DeviceBuckets
 from hub.presence import OfflineGrace
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
@@ -224,6 +225,7 @@ class Hub:
         self.tick_seconds = tick_seconds
         self.clock = clock
         self.stats = HubStats()
+        self.fairness = DeviceBuckets()   # events a device may send (hub.fairness)
         self.clock_tolerance = clock_tolerance
         self.offline_grace = offline_grace
         if score_interval < 0:
@@ -686,6 +688,13 @@ class Hub:
                replies: list[tuple[str, str]], alerts: list[Alert], changed: set[str]) -> None:
         now = self.clock()
         reply_topic = topic_reply(table, device)
+        if not self.fairness.take(device):   # over its rate: refused unread (hub.fairness)
+            self.stats.rejected += 1
+            self.stats.rejected_by_code["rate_limited"] = \
+                self.stats.rejected_by_code.get("rate_limited", 0) + 1
+            replies.append((reply_topic, Reply(*salvage(payload), "reject", "rate_limited",
+                                               self.fairness.reason(device), now).to_json()))
+            return
         try:
             env = Envelope.from_json(payload, _TABLE_TYPES)
             if env.device != device:

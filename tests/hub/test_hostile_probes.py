@@ -440,3 +440,144 @@ def test_law_16_the_public_ranking_counts_only_boards_every_table_has_finished(
         public, _, full = runner.call(pages)
         assert public["sections"][0]["ranking"] == full["sections"][0]["ranking"]
         assert public["public"]["live_ranking"] == "all"
+
+
+def rss(pid: int) -> int:
+    """Resident memory of process ``pid``, bytes (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+@pytest.mark.parametrize("broker", ["amqtt", "mosquitto"])
+def test_a_64_mb_publish_is_refused_without_growing_the_broker(
+        broker: str, keyring: Keyring, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The probe grew the embedded broker by 139-262 MB with one 64 MB publish from a seat
+    tablet. The broker refuses any packet over 1 MiB as soon as its header announces it
+    (Mosquitto: ``max_packet_size``), closes that connection, grows by a few MB at most
+    (measured: its resident memory before and after, a generous 24 MB margin) and goes on
+    delivering to everyone else."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from hub.broker import EmbeddedBroker
+    if broker == "amqtt":
+        log_file = tmp_path / "broker.log"
+        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                                  log=log_file).start()
+        request.addfinalizer(embedded.stop)
+        url, pid = embedded.url, embedded.pid
+    else:
+        mosquitto = request.getfixturevalue("mosquitto")
+        url, pid, log_file = mosquitto.url, mosquitto.process.pid, mosquitto.log
+    assert pid is not None
+    watcher = listen(url, "tenace/v1/t/A2/#")
+    try:
+        time.sleep(0.5)
+        before = rss(pid)
+        seat = keyring.issue("A2-N")
+        connect = _packet(_head(0xC2) + _s16(b"A2-N") + _s16(b"A2-N")
+                          + _s16(seat.password.encode()))
+        topic = topic_event("A2", "A2-N").encode()
+        body = b"x" * (64 * 1024 * 1024)
+        publish = _packet(_s16(topic) + (1).to_bytes(2, "big") + body, 0x32)
+        port = urlsplit(url).port
+        assert port is not None
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(connect)
+            assert sock.recv(4) == b" \x02\x00\x00"        # CONNACK: accepted
+            sent = 0
+            try:
+                for start in range(0, len(publish), 1 << 20):
+                    sent += sock.send(publish[start:start + (1 << 20)])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        assert sent < len(publish), "the broker read the whole 64 MB"
+        time.sleep(1.0)
+        grown = rss(pid) - before
+        assert grown < 24 * 1024 * 1024, f"the broker grew by {grown / 2**20:.1f} MB"
+        # Still delivering to the others.
+        keyring.issue("tenace-hub.other")
+        other = listen(url, account="tenace-hub.other")
+        other.publish("tenace/v1/t/A2/state", b'{"ok": 1}', 1, wait=True)
+        message = watcher.messages.get(timeout=10)
+        assert message.payload == b'{"ok": 1}'
+        other.close()
+    finally:
+        watcher.close()
+    if broker == "amqtt":
+        text = log_file.read_text(errors="replace")
+        assert "Traceback" not in text and "limit 1048576" in text, text[-2000:]
+
+
+def test_a_flooding_seat_tablet_slows_only_itself(
+        broker_url: str, running: tuple[Hub, HubRunner], keyring: Keyring) -> None:
+    """The probe: 10,000 events from one seat tablet in a few seconds made another table's
+    good events wait 4.7-37 s. A2's North floods 10,000 events (QoS 1, as fast as its client
+    sends them) while A1's table tablet sends its good events one at a time: every one of
+    A1's is acknowledged, the flooder's excess is refused ``rate_limited`` with its reason
+    and counted in the hub's status, and A1's median acknowledgement time stays within a
+    generous multiple of the same run without the flood (a guard against a stall, not a
+    timing: the ratio, measured in the same test)."""
+    import statistics
+    import threading
+    hub, runner = running
+    seated = run_tables(broker_url, {"A1": passed_out("A1", (1, 4), 1)[:2],
+                                     "A2": passed_out("A2", (2, 5), 3)[:2]})
+    assert [r.codes for r in seated.values()] == [{"ok": 2}, {"ok": 2}]
+    keyring.issue("A1-tab.good")
+    good = listen(broker_url, "tenace/v1/t/A1/reply/A1-tab.good", account="A1-tab.good")
+    flooder = listen(broker_url, "tenace/v1/t/A2/reply/A2-N", account="A2-N")
+    seq = iter(range(1, 10 ** 6))
+
+    def acknowledged(n: int) -> list[float]:
+        times = []
+        for _ in range(n):
+            k = next(seq)
+            env = Envelope(f"good-{k}", "A1-tab.good", k, time.time(), "director_call",
+                           {"seat": "N", "note": "good"})
+            started = time.monotonic()
+            good.publish(topic_event("A1", "A1-tab.good"), env.to_json(), 1)
+            while True:
+                reply = Reply.from_json(good.messages.get(timeout=120).payload)
+                if reply.ref == env.id:
+                    break
+            assert (reply.status, reply.code) == ("ack", "ok"), reply
+            times.append(time.monotonic() - started)
+        return times
+
+    try:
+        quiet = acknowledged(20)
+
+        def flood() -> None:
+            for k in range(10_000):
+                env = Envelope(f"flood-{k}", "A2-N", 10 + k, time.time(), "call",
+                               {"seat": "N", "call": "7NT"})
+                flooder.send(topic_event("A2", "A2-N"), env.to_json(), 1)
+
+        thread = threading.Thread(target=flood)
+        thread.start()
+        busy = acknowledged(20)
+        thread.join()
+        limited = 0
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            reply = Reply.from_json(flooder.messages.get(timeout=120).payload)
+            if reply.code == "rate_limited":
+                limited += 1
+                assert reply.status == "reject" and "sends faster than" in reply.reason
+            if reply.ref == "flood-9999":
+                break
+        assert limited > 1000, limited
+        refused = runner.call(hub.stats.refused)
+        assert refused["rate_limited"] == runner.call(lambda: hub.fairness.limited["A2-N"])
+        assert refused["rate_limited"] >= limited
+        ratio = statistics.median(busy) / max(statistics.median(quiet), 1e-3)
+        assert ratio < 1000, (ratio, statistics.median(busy), statistics.median(quiet))
+        print(f"flood: A1's median acknowledgement {statistics.median(busy) * 1000:.1f} ms "
+              f"against {statistics.median(quiet) * 1000:.1f} ms quiet (x{ratio:.1f}); "
+              f"{limited} refused rate_limited")
+    finally:
+        good.close()
+        flooder.close()
