@@ -58,9 +58,10 @@ class Attacker:
         out, self.seen = [*self.seen, *drain(self.client, settle)], []
         return out
 
-    def send(self, device: str, type: str, **body: Any) -> Reply:
+    def send(self, device: str, type: str, at: float | None = None, **body: Any) -> Reply:
         self.seq += 1
-        env = Envelope(f"atk-{device}-{self.seq}", device, self.seq, time.time(), type, body)
+        env = Envelope(f"atk-{device}-{self.seq}", device, self.seq,
+                       time.time() if at is None else at, type, body)
         self.client.publish(topic_event(self.table, device), env.to_json(), 1)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
@@ -581,3 +582,45 @@ def test_a_flooding_seat_tablet_slows_only_itself(
     finally:
         good.close()
         flooder.close()
+
+
+def test_a_device_cannot_shape_its_own_tempo_times(
+        broker_url: str, running: tuple[Hub, HubRunner]) -> None:
+    """Device times were the device's word. A seat tablet claims its call was made a minute
+    after the hub received it (within the clock check's tolerance), another that its lead
+    was made before its own previous call: neither is believed; the tempo evidence takes
+    the hub's time of receipt for them and says so (``source`` ``hub``), while the honest
+    times stay the devices' (``tap``)."""
+    from hub.tempo import boards_from_log
+    hub, runner = running
+    spy = listen(broker_url, "tenace/v1/t/A1/reply/#")
+    table = Attacker(spy, "A1")
+    try:
+        table.send("A1-tab", "checkin", direction="NS", pair=1)
+        table.send("A1-tab", "checkin", direction="EW", pair=4)
+        table.send("A1-tab", "board", board=1)
+        now = time.time()
+        assert table.send("A1-N", "call", at=now + 60, seat="N", call="1H").code == "ok"
+        east_pass = time.time()
+        assert table.send("A1-E", "call", at=east_pass, seat="E", call="Pass").code == "ok"
+        assert table.send("A1-S", "call", seat="S", call="Pass").code == "ok"
+        assert table.send("A1-W", "call", seat="W", call="Pass").code == "ok"
+        lead = str(next(iter(DEALS[1][Seat.EAST])))
+        assert table.send("A1-E", "card", at=east_pass - 30, seat="E", card=lead).status == \
+            "ack"
+    finally:
+        spy.close()
+
+    def actions() -> list[Any]:
+        (board,) = boards_from_log(hub.log.replay())
+        return list(board.actions)
+
+    timed = runner.call(actions)
+    assert [(a.item, a.source.value) for a in timed] == [
+        ("1H", "hub"), ("Pass", "tap"), ("Pass", "tap"), ("Pass", "tap"), (lead, "hub")]
+    received = runner.call(lambda: {r.event_id: r.hub_time for r in hub.log.replay()})
+    assert timed[0].at is not None and timed[0].at < now + 30      # not the claimed minute
+    assert timed[0].at == received["atk-A1-N-4"]
+    assert timed[1].at == east_pass
+    assert timed[4].at == received["atk-A1-E-8"] and timed[4].at is not None \
+        and timed[4].at >= east_pass
