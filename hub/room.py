@@ -156,7 +156,7 @@ class Room:
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
-        self.public_results: dict[str, bool | int] = {}   # the director's last public_results
+        self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self.clocks = ClockBook()   # each device's clock offset (hub.clock)
