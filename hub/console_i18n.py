@@ -183,6 +183,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "console.alerts_open": ("alerts open", "alertes ouvertes", "avvisi aperti"),
     "console.table": ("Table {table}", "Table {table}", "Tavolo {table}"),
     "console.close": ("Close", "Fermer", "Chiudi"),
+    "console.allow_board": ("Show board {board} at this table", "Montrer l'étui {board} à "
+                            "cette table", "Mostrare il board {board} a questo tavolo"),
     "console.table_line": (
         "{done}/{total} boards finished · {online} device(s) online",
         "{done}/{total} donnes finies · {online} appareil(s) en ligne",

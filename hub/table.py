@@ -374,12 +374,14 @@ class TableState(PocketReads, CardReads):
         facts: dict[str, Any] = {"board": number}
         if a is not None and number not in a.boards:
             elsewhere = ctx.tables_with(self.id, number, s.round)
-            facts.update(scheduled=list(a.boards), at_tables=elsewhere)
+            facts.update(scheduled=list(a.boards), at_tables=elsewhere, withheld=s.withheld)
             out.append(self._alert(
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
                 detail=f"board {number} at table {self.id}, round {s.round}: the movement "
                 f"gives boards {', '.join(map(str, a.boards)) or 'none'}"
-                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else ""),
+                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else "")
+                + ("; nothing of it is shown at the table until you allow it"
+                   if s.withheld else ""),
                 facts=facts, options=OPTIONS["wrong_board"]))
         elif ctx.has_deals() and not s.has_record:
             out.append(self._alert(
