@@ -30,9 +30,14 @@ OPEN_BITS = 0o077          # group and others: none of them, on anything of the 
 
 def _fix(path: Path, mode: int, what: str, fixed: list[Path]) -> None:
     new = (mode & 0o700) | (0o700 if what == "directory" else 0o600)
+    try:
+        os.chmod(path, new, follow_symlinks=False)
+    except OSError as err:   # not ours (a copy read by another user): said, never fatal
+        log.warning("data %s %s is readable or writable by others (mode %04o) and cannot "
+                    "be made private: %s", what, path, mode & 0o777, err)
+        return
     log.warning("data %s %s was readable or writable by others (mode %04o): made %04o",
                 what, path, mode & 0o777, new)
-    os.chmod(path, new, follow_symlinks=False)
     fixed.append(path)
 
 
