@@ -56,7 +56,10 @@ def make_private(folder: Path, log_name: str) -> list[Path]:
         for root, dirs, files in os.walk(folder):
             for name in [*dirs, *files]:
                 path = Path(root) / name
-                info = path.lstat()
+                try:
+                    info = path.lstat()
+                except OSError:   # gone meanwhile (SQLite's -shm and -wal come and go)
+                    continue
                 if stat.S_ISLNK(info.st_mode) or not info.st_mode & OPEN_BITS:
                     continue
                 _fix(path, info.st_mode, "directory" if stat.S_ISDIR(info.st_mode)
