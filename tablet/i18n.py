@@ -77,6 +77,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "director.button": {"en": "Director", "fr": "Arbitre", "it": "Arbitro"},
     "director.called": {"en": "The director has been called", "fr": "L'arbitre est appelé",
                         "it": "L'arbitro è stato chiamato"},
+    # Kiosk mode (tablet.kiosk): leaving with the exit PIN
+    "kiosk.pin": {"en": "Exit PIN", "fr": "Code de sortie", "it": "Codice di uscita"},
+    "kiosk.wrong": {"en": "Wrong PIN", "fr": "Code faux", "it": "Codice errato"},
+    "kiosk.cancel": {"en": "Cancel", "fr": "Annuler", "it": "Annulla"},
+    "kiosk.leave": {"en": "Leave", "fr": "Quitter", "it": "Esci"},
     # Check-in (Law 5)
     "checkin.title": {"en": "Check in", "fr": "Enregistrement", "it": "Registrazione"},
     "checkin.pair": {"en": "Pair", "fr": "Paire", "it": "Coppia"},

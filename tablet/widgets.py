@@ -279,6 +279,7 @@ class HandView(BoxLayout):
             return
         self._key = key
         self._max = dp(max_width)
+        self._card_size = card_size
         counts = [sum(1 for o in options if o.suit == suit) for suit in rows]
         self._longest = max([4, *counts])
         # A card keeps its button from trick to trick (its text is rendered once); a row is
@@ -315,8 +316,13 @@ class HandView(BoxLayout):
     def _layout(self, *_: Any) -> None:
         room = self.width - dp(34) - dp(4) * (self._longest + 1)
         width = max(dp(30), min(getattr(self, "_max", dp(96)), room / self._longest))
+        # A narrow window (800 pixels, 13 cards a row): the font shrinks so that "10" keeps
+        # to one line.
+        font = min(sp(getattr(self, "_card_size", 26)), (width - dp(6)) / 1.5)
         for button in self.buttons.values():
             button.width = width
+            if button.font_size != font:
+                button.font_size = font
 
 
 class AuctionGrid(GridLayout):
