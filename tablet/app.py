@@ -66,6 +66,7 @@ Remember = Callable[[str, bool], None]     # (language, four colours) kept for t
 _LEVEL_COLOURS = {"info": "blue", "warning": "orange", "error": "red"}
 _MESSAGE_SECONDS = 8.0
 _CONNECTION_COLOURS = {"online": "green", "offline": "red", "connecting": "orange"}
+DIRECTOR_CONFIRM_SECONDS = 5.0   # the director button's second tap, to call him
 ONE_ROW_INFO = 330   # dp: "Table A1   Round 1   You: North" in the bar's font, in Italian
 
 
@@ -129,7 +130,7 @@ class TopBar(Panel):
             self.second.width = sum(w.width for w in self.second.children) + \
                 dp(8) * (len(self.second.children) - 1)
 
-    def refresh(self, p: TabletPresenter) -> None:
+    def refresh(self, p: TabletPresenter, director_asked: bool = False) -> None:
         m = p.model
         tr = m.tr
         first = tr("header.table", table=m.table)
@@ -165,7 +166,8 @@ class TopBar(Panel):
         self.colours.text = "".join(f"[color={_hex(c)}]{SUIT_SYMBOLS[s]}[/color]"
                                     for s, c in suits)
         self.colours.selected = m.four_colour
-        self.director.text = tr("director.button")
+        self.director.text = tr("director.confirm" if director_asked else "director.button")
+        self.director.bg = list(PALETTE["red" if director_asked else "orange"])
 
 
 def _hex(rgba: Sequence[float]) -> str:
@@ -199,6 +201,7 @@ class TabletRoot(BoxLayout):
         self._message_at = 0.0
         self._message: Any = None
         self._ticked: Any = None
+        self._director_asked: float | None = None
         self.bind(size=lambda *_: self.refresh(force=True))
         self._ticker = Clock.schedule_interval(lambda dt: self.tick(), 0.25)
         self.sync_pending()
@@ -285,7 +288,20 @@ class TabletRoot(BoxLayout):
             log.exception("could not keep the tablet's settings")
 
     def call_director(self) -> None:
+        """The first tap asks "Call the director?" on the button itself; a second tap
+        within ``DIRECTOR_CONFIRM_SECONDS`` calls him (a brush of the bar calls nobody)."""
+        now = time.monotonic()
+        if self._director_asked is None or now - self._director_asked > DIRECTOR_CONFIRM_SECONDS:
+            self._director_asked = now
+            self.refresh(force=True)
+            return
+        self._director_asked = None
         self.act(self.presenter.director_call)
+
+    @property
+    def director_asked(self) -> bool:
+        asked = self._director_asked
+        return asked is not None and time.monotonic() - asked <= DIRECTOR_CONFIRM_SECONDS
 
     # Drawing ---------------------------------------------------------------------------------
     def tick(self) -> None:
@@ -296,7 +312,8 @@ class TabletRoot(BoxLayout):
                 time.monotonic() - self._message_at > _MESSAGE_SECONDS:
             m.dismiss_message()
         wait = p.auction.stop_wait
-        key = (int(wait + 0.999) if wait > 0 else 0, p.auction.stop_banner, p.clock_text)
+        key = (int(wait + 0.999) if wait > 0 else 0, p.auction.stop_banner, p.clock_text,
+               self.director_asked)
         if key != self._ticked or m.revision != self._seen:
             self._ticked = key
             self.refresh(force=True)
@@ -323,7 +340,7 @@ class TabletRoot(BoxLayout):
         elif self.current is not None:
             self.current.arrange(landscape)
         self.bar.arrange(landscape, self.width)
-        self.bar.refresh(p)
+        self.bar.refresh(p, self.director_asked)
         message = p.model.message
         if message is not self._message:
             self._message = message

@@ -75,6 +75,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "conn.offline": {"en": "Not connected", "fr": "Non connecté", "it": "Non connesso"},
     "conn.connecting": {"en": "Connecting", "fr": "Connexion", "it": "Connessione"},
     "director.button": {"en": "Director", "fr": "Arbitre", "it": "Arbitro"},
+    "director.confirm": {"en": "Call? Tap", "fr": "Appeler ? Touchez", "it": "Chiamare? Tocca"},
     "director.called": {"en": "The director has been called", "fr": "L'arbitre est appelé",
                         "it": "L'arbitro è stato chiamato"},
     # Kiosk mode (tablet.kiosk): leaving with the exit PIN
@@ -140,6 +141,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "auction.passed_out": {"en": "Passed out", "fr": "Donne passée", "it": "Smazzata passata"},
     "call.pass": {"en": "Pass", "fr": "Passe", "it": "Passo"},
     "pad.alert": {"en": "Alert", "fr": "Alerte", "it": "Alert"},
+    "pad.alert_armed": {"en": "\u2713 Alert", "fr": "\u2713 Alerte", "it": "\u2713 Alert"},
     "pad.stop": {"en": "STOP", "fr": "STOP", "it": "STOP"},
     "pad.undo": {"en": "Undo", "fr": "Annuler", "it": "Annulla"},
     "pad.explanation": {"en": "Explanation for the opponents (optional)",

@@ -528,9 +528,20 @@ class HandRecord(GridLayout):
                 box = Panel(bg=PALETTE["vul"] if vulnerable(seat) else PALETTE["light"],
                             radius=dp(8), padding=dp(3))
                 inner = Panel(bg=PALETTE["white"], radius=dp(6), padding=(dp(10), dp(4)))
-                inner.add_widget(Text("\n".join(lines), size=20, halign="left"))
+                text = Text("\n".join(lines), size=20, halign="left")
+                text.bind(size=_fit_lines)
+                inner.add_widget(text)
                 box.add_widget(inner)
                 self.add_widget(box)
+
+
+def _fit_lines(text: Text, size: Sequence[float]) -> None:
+    """A hand's five lines (the seat, then a suit a line) shrink to the box's height: a
+    message strip above must not push the seat's name out of sight."""
+    lines = text.text.count("\n") + 1
+    font = max(sp(9), min(sp(20), (size[1] - dp(4)) / (lines * 1.2)))
+    if text.font_size != font:
+        text.font_size = font
 
 
 class NumberField(Tap):

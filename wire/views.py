@@ -269,6 +269,7 @@ class TableView(View, frozen=True):
     phase: Phase
     strict: bool
     schedule: Schedule
+    checked_in: list[Literal["NS", "EW"]] | UnsetType = UNSET
     tapping_only: bool | UnsetType = UNSET
     board: int | UnsetType = UNSET
     dealer: SeatLetter | UnsetType = UNSET

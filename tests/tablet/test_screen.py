@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel
 from kivy.core.window import Window
 
 from tablet.app import TabletRoot
 from tablet.kiosk import Kiosk
 from tablet.settings import TabletSettings, settings_path, system_language
+from tablet.widgets import HandRecord, Text
 from tests.tablet.tables import Table, in_play
 from tests.tablet.test_ui import shot, show
 
@@ -155,3 +157,34 @@ def test_kiosk_mode_refuses_close_and_escape_and_leaves_with_the_chord_and_pin()
         assert Window.dispatch("on_request_close") is not True        # leaving now
     finally:
         Window.unbind(on_request_close=kiosk.on_request_close, on_keyboard=kiosk.on_keyboard)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_hand_record_keeps_its_seat_labels_while_a_message_strip_shows(
+        size: tuple[int, int]) -> None:
+    """A message strip above the result screen pushed each hand's first line, the seat's
+    name, out of its box (issue 22): the lines now shrink to the box."""
+    t = in_play()
+    north, east, west = t["N"], t["E"], t["W"]
+    t.ok(north, north.play.claim(11))
+    t.ok(east, east.play.claim_answer(True))
+    t.ok(west, west.play.claim_answer(True))
+    t.ok(east, east.result.confirm(True))
+    north.model.notify("The director has been called", "info")
+    root = show(TabletRoot(north), size)
+    assert root.message.opacity == 1 and north.result.hand_record
+    record = next(w for w in root.walk() if isinstance(w, HandRecord))
+    texts = [w for w in record.walk(restrict=True) if isinstance(w, Text)]
+    assert sorted(x.text.split("\n")[0] for x in texts) == [
+        "[b]East[/b]", "[b]North[/b]", "[b]South[/b]", "[b]West[/b]"]
+    for text in texts:      # the five lines at the font shown fit the box
+        whole = MarkupLabel(text=text.text, font_size=text.font_size,
+                          font_name=text.font_name, text_size=(text.width - 8, None))
+        whole.refresh()
+        assert whole.texture.size[1] <= text.height + 1, (text.text, text.height)
+    # Nothing of the result screen is drawn over another part: it scrolls instead.
+    screen = root.screens["result"]
+    assert screen.body.height >= screen.scroll.height
+    assert screen.next.top <= screen.body.height + 1 and screen.record.y >= 0
+    shot(root, f"result_message_{size[0]}x{size[1]}")
+    root.close()
