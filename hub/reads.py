@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Card, Seat
+from bridgecore.tricks import trick_winner
 from hub.alerts import Alert, HubKind
 from hub.ordering import is_reader
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, parse_card
@@ -90,6 +91,7 @@ class ReadState:
     sweeps: dict[Seat, int] = field(default_factory=dict)   # seat -> cards missing (mask)
     backs: dict[Seat, int] = field(default_factory=dict)    # seat -> read back short (mask)
     answers: dict[tuple[Seat, int], Card] = field(default_factory=dict)  # told before asked
+    recorded: Card | None = None    # asked about an earlier trick: the card recorded there
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -235,9 +237,44 @@ class CardReads:
                 return out + self._place(s, rs, h, t)
             rs.held = [h]
             rs.suspect = False
+            earlier = self._missed_last(s, h)
+            if earlier is not None:
+                # The cards since fit, in turn, had an earlier trick's last card been its
+                # seat's lead to the next one, his own card to it not read: asked of that
+                # trick (the answer corrects it; "as recorded" asks the usual question).
+                self._ask(s, rs, earlier[0], earlier[1], None, recorded=earlier[2])
+                return []
             self._ask(s, rs, turn, trick, h.seat)
             return []
         return self._push(h, t)
+
+    def _missed_last(self, s: Sitting, h: Held) -> tuple[Seat, int, Card] | None:
+        """(seat, trick, card): the latest trick whose last card, ``seat``'s ``card``, taken
+        as his lead to the next trick (his own card to it missed, and he winning it), puts
+        every card since and ``h`` in turn; None when there is none (within the last 8
+        cards, as :meth:`_correct` takes back)."""
+        play = s.board.play
+        assert play is not None
+        history = [(x, c) for x, c, _ in play.history]
+        trump = play.contract.strain.suit
+        completed = play.completed_tricks
+        for number in range(len(completed), 0, -1):
+            seat, card = completed[number - 1].cards[-1]
+            at = next((i for i, (x, c) in enumerate(history) if x is seat and c == card), None)
+            if at is None or len(history) - at > 8:
+                return None
+            turn, trick = seat, []
+            for x, c in [*history[at:], (h.seat, h.card)]:
+                if x is not turn:
+                    break
+                trick.append((x, c))
+                if len(trick) == 4:
+                    turn, trick = trick_winner(tuple(trick), None, trump), []
+                else:
+                    turn = turn.lho
+            else:
+                return seat, number, card
+        return None
 
     def _revoke_as_last(self, s: Sitting, h: Held) -> bool:
         """``h`` would be a revoke as the last card of the trick (module docstring)."""
@@ -258,17 +295,21 @@ class CardReads:
 
     # Holding and settling ------------------------------------------------------------------
     def _ask(self, s: Sitting, rs: ReadState, seat: Seat, trick: int,
-             after: Seat | None) -> None:
+             after: Seat | None, recorded: Card | None = None) -> None:
         rs.missing = (seat, trick)
+        rs.recorded = recorded
         key = f"card:{trick}:{seat.letter}"
         rs.prompts = {k: v for k, v in rs.prompts.items() if not k.startswith("card:")}
         rs.prompts[key] = {"id": f"{self._base()}:{key}", "kind": "card", "seat": seat.letter,
                            "trick": trick, "after": None if after is None else after.letter}
+        if recorded is not None:
+            rs.prompts[key]["recorded"] = str(recorded)
 
     def _close_question(self, rs: ReadState) -> list[Held]:
         held = rs.held
         rs.held = []
         rs.missing = None
+        rs.recorded = None
         rs.suspect = False
         rs.told = False
         rs.prompts = {k: v for k, v in rs.prompts.items() if not k.startswith("card:")}
@@ -374,6 +415,8 @@ class CardReads:
         if text is not None and card is None:
             return self._reject(env, t, "malformed", f"not a card: {text!r}")
         current = len(play.completed_tricks) + 1
+        if rs.recorded is not None and rs.missing == (seat, trick):
+            return self._answer_earlier(env, t, s, rs, seat, trick, card)
         placed = (rs.held and card is not None and trick == current and bool(body.get("place"))
                   and self._played_to(s, seat, trick) is None)
         if rs.missing == (seat, trick) or placed:
@@ -422,6 +465,26 @@ class CardReads:
             return self._ack(env, t, True, reason="noted")
         return self._ack(env, t, False, reason=f"{seat}'s card to trick {trick} is recorded as "
                          f"{recorded}: kept")
+
+    def _answer_earlier(self, env: Envelope, t: float, s: Sitting, rs: ReadState,
+                        seat: Seat, trick: int, card: Card | None) -> Outcome:
+        """The answer to a question about an earlier trick (:meth:`_missed_last`): another
+        card than the one recorded corrects that trick and replays the cards since; the
+        recorded one (or none) keeps the record and asks the usual question."""
+        play = s.board.play
+        assert play is not None and rs.recorded is not None
+        recorded = rs.recorded
+        held = self._close_question(rs)
+        rs.held = held
+        if card is None or card == recorded or card in s.card_source:
+            turn = play.turn
+            if turn is None or not held:
+                return self._ack(env, t, True, self._release(s, rs, t, "as recorded"))
+            self._ask(s, rs, turn, len(play.completed_tricks) + 1, held[0].seat)
+            return self._ack(env, t, True, reason=f"{seat}'s card to trick {trick} is "
+                             f"{recorded} as recorded")
+        return self._ack(env, t, True, self._correct(s, rs, seat, trick, recorded, card,
+                                                     env, t))
 
     def _in_trick(self, s: Sitting) -> int:
         play = s.board.play

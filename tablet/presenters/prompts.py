@@ -68,6 +68,10 @@ class PromptPresenter:
                 not_yet = "" if after is None else tr("prompt.not_yet", seat=tr.seat(p.seat),
                                                       after=tr.seat(after))
                 choices = self._unplayed(p.seat)
+                recorded = known(p.recorded)
+                if recorded and all(o.card != recorded for o in choices):
+                    # asked about an earlier trick: the card recorded there keeps the record
+                    choices = [self._option(recorded), *choices]
             else:
                 text = tr("prompt.sweep", seat=tr.seat(p.seat), count=known(p.count) or 1)
                 not_yet = ""

@@ -397,3 +397,43 @@ def test_tenace_sim_reader_noise_option_parses_the_issues_example() -> None:
         except SimError:
             continue
         raise AssertionError(bad)
+
+
+def test_an_answer_corrects_an_earlier_trick_whose_last_card_was_missed() -> None:
+    """Issue 22: West's ruff (H2), the last card of trick 2 and the winning one, not read.
+    His lead to trick 3 (D2) was taken for his card to trick 2, the trick given to North;
+    the cards since went on in that belief until North's DK came at West's turn. The table
+    is asked about trick 2 (what the cards since show), not whether West had played to
+    trick 3 (whose honest answer confirmed a lead out of turn that never happened): its
+    answer corrects trick 2 and the cards after it, and nobody is called (Laws 44, 45)."""
+    d = to_play(Driver())
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"),   # trick 1: N
+                       ("N", "SK"), ("E", "S9"), ("S", "S4"),                # W ruffs: unread
+                       ("W", "D2"), ("N", "DA"), ("E", "D9"), ("S", "D6")):  # trick 3
+        assert rd(d, seat, card) == []
+    assert played(d)[7] == ("W", "D2")               # taken for West's card to trick 2
+    assert rd(d, "N", "DK") == []                    # North leads trick 4
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"], prompt["recorded"]) == ("W", 2, "D2")
+    assert d.ok("answer", seat="W", trick=2, card="H2") == []
+    assert prompts(d) == [] and list(d.room.alerts) == []
+    assert played(d)[4:] == [("N", "SK"), ("E", "S9"), ("S", "S4"), ("W", "H2"),
+                             ("W", "D2"), ("N", "DA"), ("E", "D9"), ("S", "D6"), ("N", "DK")]
+    play = d.state.sitting.board.play
+    assert [t.winner.letter for t in play.completed_tricks] == ["N", "W", "N"]
+    assert errors(d) == {"W": {"missed": 1}}
+
+
+def test_an_earlier_trick_kept_as_recorded_asks_the_usual_question() -> None:
+    """The same cards, but West had truly won trick 2 with D2 (the table says so: the
+    recorded card): the usual question follows, about the seat on turn."""
+    d = to_play(Driver())
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"),
+                       ("N", "SK"), ("E", "S9"), ("S", "S4"), ("W", "D2"),
+                       ("N", "DA"), ("E", "D9"), ("S", "D6")):
+        rd(d, seat, card)
+    rd(d, "N", "DK")
+    assert d.ok("answer", seat="W", trick=2, card="D2") == []
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"], prompt["after"]) == ("W", 3, "N")
+    assert "recorded" not in prompt

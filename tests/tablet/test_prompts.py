@@ -90,3 +90,22 @@ def test_the_card_dummy_played_is_asked_of_declarers_tablet_not_dummys_45() -> N
     t.ok(south, south.prompts.answer_card(prompt.id, "SA"))
     assert t.alerts == [] and south.prompts.prompts == []
     assert [c for _, c in south.model.hub_state.trick.cards] == ["S2", "SA", "ST"]
+
+
+def test_a_question_about_an_earlier_trick_offers_the_card_recorded_there() -> None:
+    """hub/reads.py asks about trick 2 when its last card may have been missed: the tablet
+    offers the card recorded there (to keep it) beside the others, and the answer corrects
+    the trick."""
+    t = to_play(Table([None]))
+    tab = t[None]
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"), ("N", "SK"),
+                       ("E", "S9"), ("S", "S4"), ("W", "D2"), ("N", "DA"), ("E", "D9"),
+                       ("S", "D6"), ("N", "DK")):
+        reader(t, "card", seat=seat, card=card, source="reader")
+    (prompt,) = tab.prompts.prompts
+    assert prompt.seat == "W" and prompt.trick == 2 and prompt.not_yet == ""
+    cards = [o.card for o in prompt.choices]
+    assert cards[0] == "D2" and "H2" in cards
+    t.ok(tab, tab.prompts.answer_card(prompt.id, "H2"))
+    assert tab.prompts.prompts == [] and t.alerts == []
+    assert tab.model.hub_state.tricks.EW == 1
