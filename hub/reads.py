@@ -30,6 +30,15 @@ come here in the order of its record, hub.ordering, and are interpreted the same
   (the seat's last card) is placed at once; still unanswered with
   :data:`UNANSWERED_AFTER` cards held, the director is told of the reader
   (``reads_unresolved``);
+* a card held at another seat's turn that would be in turn had an earlier trick's last
+  card been its seat's lead to the next trick (his own card to that trick missed, the
+  trick given to the wrong side, the cards since taken in that belief) asks about that
+  trick instead, with the card recorded there (``recorded``): another card corrects the
+  trick and the cards since are placed again; the recorded one asks the usual question;
+* a seat's last card not read (nothing follows it to show it was missed): with the
+  readers silent :data:`LAST_CARD_WAIT` seconds, the hub's clock (``Room.tick``) asks the
+  table, about that seat's card or the earlier trick as above, so that a board never waits
+  for ever on a card nobody read;
 * a card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
@@ -59,10 +68,12 @@ from hub.ordering import is_reader
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, parse_card
 from wire.protocol import Envelope
 
-__all__ = ["READER_ERROR_KINDS", "UNANSWERED_AFTER", "CardReads", "Held", "ReadState"]
+__all__ = ["LAST_CARD_WAIT", "READER_ERROR_KINDS", "UNANSWERED_AFTER", "CardReads", "Held",
+           "ReadState"]
 
 READER_ERROR_KINDS = ("missed", "cross", "late", "repeat", "sweep", "unreadable", "ignored")
 UNANSWERED_AFTER = 8   # cards held without an answer before the director is told
+LAST_CARD_WAIT = 15.0  # s: a seat's last card not read for so long, the table is asked
 
 
 
@@ -92,6 +103,7 @@ class ReadState:
     backs: dict[Seat, int] = field(default_factory=dict)    # seat -> read back short (mask)
     answers: dict[tuple[Seat, int], Card] = field(default_factory=dict)  # told before asked
     recorded: Card | None = None    # asked about an earlier trick: the card recorded there
+    last_at: float | None = None    # hub time of the last card reported (LAST_CARD_WAIT)
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -148,6 +160,7 @@ class CardReads:
         play = s.board.play
         assert play is not None
         rs = self.read_state(s)
+        rs.last_at = t
         source = env.body.get("source")
         reader = source == "reader"
         if source == "record":   # a game record played through the hub: certain
@@ -224,6 +237,8 @@ class CardReads:
                 rs.suspect = True
                 self._ask(s, rs, turn, trick, None)
                 return []
+            if rs.missing == (turn, trick) and not rs.held:
+                self._close_question(rs)   # the card asked for (LAST_CARD_WAIT) came
             return self._push(h, t)
         current = play.current_trick
         cards = () if current is None else current.cards
@@ -248,7 +263,29 @@ class CardReads:
             return []
         return self._push(h, t)
 
-    def _missed_last(self, s: Sitting, h: Held) -> tuple[Seat, int, Card] | None:
+    def waiting_tick(self, t: float) -> bool:
+        """The hub's clock (Room.tick): the seat on turn has one card left, the readers read
+        this board, and no card came for :data:`LAST_CARD_WAIT` s: its card was not read (or
+        an earlier one of his, :meth:`_missed_last`). The table is asked, so that a board
+        never waits for ever on a card nobody read. True when a question was opened."""
+        s = self.sitting
+        play = None if s is None else s.board.play
+        if s is None or play is None or play.is_complete or play.claims or not s.has_record:
+            return False
+        rs = self.read_state(s)
+        turn = play.turn
+        if (turn is None or rs.held or rs.missing is not None or rs.last_at is None
+                or t - rs.last_at < LAST_CARD_WAIT or not self._readers_live(s, rs)
+                or len(play.remaining(turn)) != 1):
+            return False
+        earlier = self._missed_last(s, None)
+        if earlier is not None and earlier[0] is turn:
+            self._ask(s, rs, turn, earlier[1], None, recorded=earlier[2])
+        else:
+            self._ask(s, rs, turn, len(play.completed_tricks) + 1, None)
+        return True
+
+    def _missed_last(self, s: Sitting, h: Held | None) -> tuple[Seat, int, Card] | None:
         """(seat, trick, card): the latest trick whose last card, ``seat``'s ``card``, taken
         as his lead to the next trick (his own card to it missed, and he winning it), puts
         every card since and ``h`` in turn; None when there is none (within the last 8
@@ -264,7 +301,7 @@ class CardReads:
             if at is None or len(history) - at > 8:
                 return None
             turn, trick = seat, []
-            for x, c in [*history[at:], (h.seat, h.card)]:
+            for x, c in history[at:] + ([] if h is None else [(h.seat, h.card)]):
                 if x is not turn:
                     break
                 trick.append((x, c))
@@ -437,8 +474,8 @@ class CardReads:
                     alerts += self._push(h, t)
             finally:
                 self._how_sure = None
-            alerts += self._push(Held(seat, card, (late[0].time if late else held[0].time),
-                                      env.device, False, seat), t)
+            when = late[0].time if late else held[0].time if held else env.time
+            alerts += self._push(Held(seat, card, when, env.device, False, seat), t)
             return self._ack(env, t, True, alerts + self._replace(s, rs, rest[before:], t))
         if card is None:
             return self._ack(env, t, False, reason="nothing asked about it")
@@ -478,9 +515,10 @@ class CardReads:
         rs.held = held
         if card is None or card == recorded or card in s.card_source:
             turn = play.turn
-            if turn is None or not held:
+            if turn is None:
                 return self._ack(env, t, True, self._release(s, rs, t, "as recorded"))
-            self._ask(s, rs, turn, len(play.completed_tricks) + 1, held[0].seat)
+            self._ask(s, rs, turn, len(play.completed_tricks) + 1,
+                      held[0].seat if held else None)
             return self._ack(env, t, True, reason=f"{seat}'s card to trick {trick} is "
                              f"{recorded} as recorded")
         return self._ack(env, t, True, self._correct(s, rs, seat, trick, recorded, card,
