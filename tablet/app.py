@@ -85,7 +85,7 @@ class TopBar(Panel):
         self.vul.add_widget(self.vul_text)
         self.clock = Text("", size=20, bold=True, ink=PALETTE["yellow"], size_hint_x=None,
                           width=dp(120))
-        self.connection = Tap("", None, size=15, size_hint_x=None, width=dp(112))
+        self.connection = Tap("", None, size=15, size_hint_x=None, width=dp(128))
         self.language = Tap("", root.next_language, size=18, bg=PALETTE["white"],
                             fg=PALETTE["ink"], size_hint_x=None, width=dp(60))
         self.colours = Tap("", root.toggle_colours, size=17, bg=PALETTE["white"],
