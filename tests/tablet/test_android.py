@@ -110,6 +110,7 @@ def test_the_staged_folder_holds_the_tablets_packages_only(tmp_path: Path) -> No
 PROBE = """
 import json, os, runpy, sys
 from kivy.clock import Clock
+TRIES = []
 
 def probe(_dt):
     from kivy.app import App
@@ -117,14 +118,20 @@ def probe(_dt):
     from kivy.metrics import Metrics
     app = App.get_running_app()
     tablet = getattr(app, "tablet", None)
-    if tablet is None or tablet.presenter.model.connection != "online":
+    pairing = type(app).__name__ == "PairingApp"
+    waiting = (tablet is None or tablet.presenter.model.connection != "online") \
+        if not pairing else list(Window.size) == [800, 600]   # full screen not applied yet
+    TRIES.append(1)
+    if waiting and len(TRIES) < 300:
         Clock.schedule_once(probe, 0.2)
         return
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump({"modules": sorted(sys.modules), "size": list(Window.size),
                    "fullscreen": Window.fullscreen, "density": Metrics.density,
-                   "bar_rows": tablet.bar.orientation, "app": type(app).__name__,
-                   "language": tablet.presenter.model.language}, out)
+                   "app": type(app).__name__,
+                   "bar_rows": None if pairing else tablet.bar.orientation,
+                   "language": app.language if pairing else tablet.presenter.model.language},
+                  out)
     app.stop()
 
 Clock.schedule_once(probe, 0.5)
@@ -178,3 +185,35 @@ def test_the_staged_app_starts_with_the_android_settings_under_xvfb(
     loaded = {m.split(".")[0] for m in probe["modules"]}
     assert not loaded & set(DESKTOP_ONLY), loaded & set(DESKTOP_ONLY)
     assert (folder / "tablet.json").exists() is False   # nothing chosen on the tablet yet
+
+
+def test_an_unpaired_tablet_opens_the_pairing_screen_with_the_same_settings(
+        tmp_path: Path) -> None:
+    """Not paired yet: main.py opens the pairing screen (tablet/ui_pairing.py), full screen,
+    in the system's language, still without a desktop module."""
+    staged = stage(tmp_path / "android")
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
+                             "-nolisten", "tcp"], pass_fds=(write,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as displayfd:
+        display = f":{displayfd.readline().strip()}"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SDL_VIDEODRIVER", "TENACE_CONFIG", "TENACE_DEVICE_CONFIG")}
+    env.update(DISPLAY=display, ANDROID_PRIVATE=str(tmp_path / "private"),
+               KIVY_HOME=str(tmp_path / "kivy"), PROBE_OUT=str(tmp_path / "probe.json"),
+               LANG="fr_FR.UTF-8", PYTHONPATH=str(staged))
+    try:
+        out = subprocess.run([sys.executable, "-c", PROBE], cwd=staged, env=env,
+                             capture_output=True, text=True, timeout=180)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+    assert out.returncode == 0, out.stderr[-3000:]
+    probe = json.loads((tmp_path / "probe.json").read_text())
+    assert probe["app"] == "PairingApp" and probe["fullscreen"] == "auto"
+    assert probe["size"] == [1280, 800] and probe["language"] == "fr"
+    loaded = {m.split(".")[0] for m in probe["modules"]}
+    assert not loaded & set(DESKTOP_ONLY), loaded & set(DESKTOP_ONLY)
+    assert not (tmp_path / "private" / "tenace" / "device.json").exists()
