@@ -30,6 +30,7 @@ from pathlib import Path
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_HOME", os.path.join(tempfile.gettempdir(), "tenace-kivy-bench"))
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")   # as tablet/app.py sets it
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

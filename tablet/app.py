@@ -36,6 +36,10 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # our argv is ours, not Kivy's
+# No multisampled framebuffer: on a software renderer (Mesa's llvmpipe, a Linux machine
+# without a GPU) it held 32 MB of the process (docs/android.md, "Memory"); the cards and
+# buttons are flat rectangles that need no antialiasing.
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
 
 from kivy.app import App
 from kivy.clock import Clock

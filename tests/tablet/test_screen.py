@@ -5,6 +5,7 @@ tests have a display (scripts/test), offscreen else; screenshots saved as in tes
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -188,3 +189,20 @@ def test_the_hand_record_keeps_its_seat_labels_while_a_message_strip_shows(
     assert screen.next.top <= screen.body.height + 1 and screen.record.y >= 0
     shot(root, f"result_message_{size[0]}x{size[1]}")
     root.close()
+
+
+def test_the_app_asks_for_no_multisampled_framebuffer(tmp_path: Path) -> None:
+    """On a software renderer the multisampled framebuffer held 32 MB of a real window's
+    process (docs/android.md, "Memory in a real window"): the app turns it off before Kivy
+    reads its configuration, unless the machine's environment says otherwise."""
+    code = ("import tablet.app\nfrom kivy.config import Config\n"
+            "print(Config.getint('graphics', 'multisamples'))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
+    env.update(KIVY_HOME=str(tmp_path / "kivy"), SDL_VIDEODRIVER="offscreen")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert out.returncode == 0 and out.stdout.split()[-1] == "0", out.stderr[-2000:]
+    env["KCFG_GRAPHICS_MULTISAMPLES"] = "4"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert out.stdout.split()[-1] == "4"
