@@ -200,6 +200,7 @@ class Room:
         self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
         # Each table's events in the order of its record (hub.ordering): held, released.
         self.order = {tid: TableOrder() for tid in self.tables}
+        self.asked: set[str] = set()   # tables the clock asked about a card (tick)
         self.hold_seconds = HOLD_SECONDS
 
     # TableContext -----------------------------------------------------------------------
@@ -512,8 +513,13 @@ class Room:
         return out
 
     def tick(self, hub_time: float) -> list[Alert]:
-        """The hub's clock: after the end of the round, late tables and unconfirmed results."""
+        """The hub's clock: after the end of the round, late tables and unconfirmed results;
+        a card nobody read, asked of the table (hub.reads ``waiting_tick``; the tables asked
+        in :attr:`asked`, for the service to log the tick and publish them)."""
         out = self._overdue(hub_time)
+        for table in self.tables.values():
+            if table.waiting_tick(hub_time):
+                self.asked.add(table.id)
         deadline = self.clock.deadline
         if deadline is None or hub_time < deadline or self.late.paused:
             return out

@@ -369,10 +369,11 @@ class Hub(DeviceEvents, LogStartup):
     def _tick(self) -> None:
         now = self.clock()
         alerts = self.room.tick(now)
-        if alerts:
+        asked, self.room.asked = self.room.asked, set()   # a card nobody read (hub.reads)
+        if alerts or asked:
             self._record_fact("tick", {}, now)
             self._publish_alerts(alerts)
-            self._publish_tables({a.table for a in alerts})
+            self._publish_tables({a.table for a in alerts} | asked)
 
     # Receiving -----------------------------------------------------------------------------
     def _receive(self, message: Message) -> None:

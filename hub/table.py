@@ -876,6 +876,11 @@ class TableState(PocketReads, CardReads):
                                "pairs": self._pairs_json(), "phase": "waiting",
                                "strict": self.strict,
                                "schedule": self.context.round_info(self.id, self.round)}
+        checked_in = [side.value for side in (Side.NS, Side.EW)
+                      if (seated := self.seated.get(side)) is not None
+                      and seated[3] == self.round]
+        if checked_in:          # Law 5: a partner's tablet does not ask again
+            out["checked_in"] = checked_in
         if self.tapping_only:   # the director's: reader cards not played (hub.reads)
             out["tapping_only"] = True
         s = self.sitting

@@ -249,8 +249,9 @@ class DoubleDummy(_Part, frozen=True):
 class PromptView(_Part, frozen=True):
     """A question the hub asks the table about what its card readers saw (hub.reads):
     ``card``: tap the card ``seat`` played to ``trick`` (``after``: the seat whose card came
-    first; the answer may say ``seat`` had not played yet); ``sweep``: sweep ``seat``'s hand
-    over the reader again (``count``: cards the reader may have missed)."""
+    first; the answer may say ``seat`` had not played yet; ``recorded``: the card recorded as
+    ``seat``'s to that earlier trick, which may have been his next lead); ``sweep``: sweep
+    ``seat``'s hand over the reader again (``count``: cards the reader may have missed)."""
 
     id: str
     kind: Literal["card", "sweep"]
@@ -258,6 +259,7 @@ class PromptView(_Part, frozen=True):
     trick: int | UnsetType = UNSET
     after: SeatLetter | UnsetType | None = UNSET
     count: int | UnsetType = UNSET
+    recorded: str | UnsetType = UNSET
 
 
 class TableView(View, frozen=True):
@@ -269,6 +271,7 @@ class TableView(View, frozen=True):
     phase: Phase
     strict: bool
     schedule: Schedule
+    checked_in: list[Literal["NS", "EW"]] | UnsetType = UNSET
     tapping_only: bool | UnsetType = UNSET
     board: int | UnsetType = UNSET
     dealer: SeatLetter | UnsetType = UNSET
