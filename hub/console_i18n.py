@@ -963,6 +963,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Smazzata {board}: punteggi di Nord-Sud, {n} risultato/i"),
     "results.form": ("(form {form})", "(forme {form})", "(forma {form})"),
     "results.not_scored": ("not scored yet", "pas encore marquée", "non ancora calcolato"),
+    "results.cancelled": ("not scored", "non marquée", "non calcolato"),
     "results.of": (
         "{n} of {expected} results",
         "{n} résultats sur {expected}",

@@ -278,7 +278,7 @@ class SectionScore:
         return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
                 "field": "one-winner" if self.one_winner else "two-winner",
                 "expected": self.expected, "units": self.units,
-                "boards": [{"board": b, "results": len(rows),
+                "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
@@ -313,7 +313,8 @@ class SectionScore:
                     "points": _r(r["ns_points" if ns else "ew_points"]),
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"]})
+                    "ruling": r["ruling"], "scored": r["scored"],
+                    "not_scored": r.get("not_scored")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 
@@ -363,6 +364,9 @@ class LiveScoring:
         # section -> board -> (lines, top, expected) of the traveller last published
         self._published: dict[str, dict[int, tuple[Any, ...]]] = defaultdict(dict)
         self._schedules: dict[str, dict[int, int]] = {}   # section -> board -> results
+        # section -> (board, table, round) -> when the board was over there (hub time): the
+        # order in time of a board's plays, for Law 15B (the first play stands)
+        self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -378,10 +382,14 @@ class LiveScoring:
         row = result_row(state, sitting.round, sitting)
         if rows.get(key) == row:
             return
+        when = self._when[section]
         if row is None:
             del rows[key]
+            when.pop((sitting.board.number, *key), None)
         else:
             rows[key] = row
+            when[sitting.board.number, *key] = (sitting.ended if sitting.ended is not None
+                                                else math.inf)
         self._changed(section)
 
     def names_changed(self, section: str) -> None:
@@ -676,7 +684,7 @@ class LiveScoring:
                 line.update(form=forms.get((board, line["table"]), 0),
                             adjustment=None if adjustment is None else str(adjustment),
                             ns_points=None, ew_points=None, ns_percent=None,
-                            ew_percent=None, scored=False)
+                            ew_percent=None, scored=False, not_scored=None)
         return ordered, adjustments
 
     def _score(self, name: str) -> SectionScore:
@@ -688,22 +696,30 @@ class LiveScoring:
         problems: list[str] = []
         results: list[BoardResult] = []
         index: dict[tuple[int, int, int], dict[str, Any]] = {}
+        valid: dict[int, int] = {}
+        played = self._when[name]
         for board, lines in ordered.items():
-            for line in lines:
-                ns, ew = line["NS"], line["EW"]
-                if ns is None or ew is None:
+            first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
+            for line in self._in_time(name, board, lines):
+                reason = _not_scored(line, first)
+                if (board, line["table"], line["round"]) in played:    # not a ruling alone
+                    for pair in (line["NS"], line["EW"]):
+                        if pair is not None:
+                            first.setdefault(pair, line)
+                if reason is not None:
+                    line["not_scored"] = reason
                     problems.append(f"board {board}: table {line['table']}, round "
-                                    f"{line['round']}: the pairs are not known, not scored")
+                                    f"{line['round']}: {reason}, not scored")
                     continue
+                ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
                                            line["form"]))
                 index[board, ns, ew] = line
+                valid[board] = valid.get(board, 0) + 1
         if teams is not None:
             results = _whole_matches(results, teams)
-        scheduled = self._scheduled(name)
-        expected = max((max(scheduled.get(b, 0) if movement else 0, len(lines))
-                        for b, lines in ordered.items()), default=1)
+        expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
         victory = teams is not None and len(set(teams.values())) > 2
@@ -734,6 +750,26 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}})
+
+    def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+        """``board``'s lines in the order they were played (Law 15B: the first play in time
+        stands): by when the board was over at the table, as the log has it (a pair plays
+        at one table at a time, so this is the order its plays began), then by round; a
+        line of a ruling on a board not played there comes after those played."""
+        when = self._when[name]
+        return sorted(lines, key=lambda line: (
+            when.get((board, line["table"], line["round"]), math.inf), line["round"],
+            line["table"]))
+
+    def _expected(self, name: str, valid: Mapping[int, int]) -> int:
+        """The number of results a board is matchpointed against (Neuberg's E): the most
+        results any board of the movement is scheduled to have, or more when more were
+        validly played. A line never to be scored (a second play, Law 15B) counts for
+        nothing: it neither raises the top nor scales the other results."""
+        scheduled = self._scheduled(name) if self._sections[name].movement else {}
+        return max((max(scheduled.get(b, 0), n) for b, n in valid.items()),
+                   default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
         """How many results of each board the section's movement plays (worked out once:
@@ -818,6 +854,22 @@ class LiveScoring:
     def snapshot(self) -> dict[str, Any]:
         """The rulings as the log gives them (Room.snapshot)."""
         return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn)}
+
+
+def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
+    played the board before (Law 15B: "the second score is cancelled for both sides";
+    ``first`` holds the line where each pair first played the board, earlier in time,
+    scored or not: a pair whose first play was cancelled has still played the board)."""
+    ns, ew = line["NS"], line["EW"]
+    if ns is None or ew is None:
+        return "the pairs are not known"
+    for pair in (ns, ew):
+        before = first.get(pair)
+        if before is not None:
+            return (f"pair {pair} played the board before, at table {before['table']} in "
+                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+    return None
 
 
 def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]

@@ -415,6 +415,7 @@ class TravellerResult(_Part, frozen=True):
     ns_percent: Number | None
     ew_percent: Number | None
     scored: bool
+    not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
 
 
 class TravellerView(View, frozen=True):

@@ -196,7 +196,7 @@
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
-      class: r.adjustment ? "adjusted" : (r.scored ? "" : "pending"),
+      class: r.adjustment ? "adjusted" : (r.scored ? "" : (r.not_scored ? "cancelled" : "pending")),
       dataset: { table: r.table, ns: String(r.NS), ew: String(r.EW) } },
     el("td", { class: "num" }, pairLink(section.key, r.NS)),
     el("td", { class: "num" }, pairLink(section.key, r.EW)),
@@ -208,10 +208,13 @@
     el("td", { class: "num" }, num(r.ew_points)),
     mp ? el("td", { class: "num" }, pct(r.ns_percent)) : null,
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
-      (r.scored ? "" : " " + t("results.not_scored")))));
+      (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))),
+    r.not_scored ? el("span", { class: "dim", title: r.not_scored }, " (" + r.not_scored + ")") : null));
+    // A line never to be scored (a second play, Law 15B) is not one of the board's results.
+    const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
       el("h2", {}, t("results.section", { section: section.section }), el("span", { class: "dim" },
-        " · " + t("results.of", { n: section.results.length, expected: section.expected }) +
+        " · " + t("results.of", { n: counted, expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),
       el("table", { class: "grid traveller-table" },
