@@ -58,10 +58,16 @@ _NOT_PLAIN = re.compile(r'[\s"{};\[\]\\%]')
 _WIDTH = re.compile(r"\\(\d{1,4})([LR]?)")
 
 
-def write_pbn(records: Iterable[GameRecord], *, export: bool = True) -> str:
-    """A PBN file of ``records``: a ``%`` header, then the games separated by empty lines."""
+def write_pbn(records: Iterable[GameRecord], *, export: bool = True,
+              charset: str | None = None) -> str:
+    """A PBN file of ``records``: a ``%`` header, then the games separated by empty lines.
+    ``charset`` (e.g. ``"UTF-8"``) adds the escape line real files carry to say how the
+    text is encoded, ``%Content-type: text/x-pbn; charset=...``, for a file written in
+    other than PBN's ISO-8859-1 (the caller encodes the text so)."""
     eol = "\r\n" if export else "\n"
-    parts = [eol.join(("% PBN 2.1", "% EXPORT") if export else ("% PBN 2.1",)) + eol]
+    header = ["% PBN 2.1", *(["% EXPORT"] if export else []),
+              *([f"%Content-type: text/x-pbn; charset={charset}"] if charset else [])]
+    parts = [eol.join(header) + eol]
     for i, record in enumerate(records):
         if i:
             parts.append(eol)

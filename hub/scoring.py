@@ -392,6 +392,12 @@ class LiveScoring:
                                                 else math.inf)
         self._changed(section)
 
+    def first_result(self) -> float | None:
+        """The hub time the session's first board was over (the session's day, for the
+        results files), or None before any."""
+        times = [t for when in self._when.values() for t in when.values() if t != math.inf]
+        return min(times, default=None)
+
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
         self._changed(section)
