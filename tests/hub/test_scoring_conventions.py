@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from bridgecore.bigdeal import random_deal
-from bridgecore.movements import howell
+from bridgecore.movements import howell, mitchell
 from hub.room import Room, Section
 from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.test_live_scoring import Session, neuberg
@@ -130,3 +130,20 @@ def test_law_15b_the_log_rebuilds_the_same_order() -> None:
     for play in MISPLAYED:
         play_board(again, *play)
     assert again.points(5) == s.points(5) and again.points(1) == s.points(1)
+
+
+def test_a_sit_out_lowers_the_top_and_no_board_is_neuberg_scaled() -> None:
+    """A 3-table Mitchell with East-West pair 6 absent (its opponents sit out): each board
+    is played twice, so the top is 1 and a board with both its results is matchpointed as
+    it stands (the programs all take the movement's count, not the tables'; counting 3
+    would scale every board by Neuberg). Board 1: A1 (1 v 4) 420, A3 in round 2 (3 v 5)
+    450: 450 beats 420, 1 to pair 3 and pair 4, 0 to pairs 1 and 5."""
+    s = Session(Room(Section("A", mitchell(3, boards_per_round=2, missing_pair=6)),
+                     {n: random_deal(random.Random(200 + n)) for n in range(1, 7)}))
+    s.play([(1, "A1", 1, "4S", 10), (2, "A3", 1, "4S", 11)])
+    scored = s.room.scoring.section("A")
+    assert scored.expected == 2
+    assert scored.traveller_json(1)["top"] == 1.0
+    assert s.points(1) == {(1, 4): (0.0, 1.0), (3, 5): (1.0, 0.0)}
+    ranking = s.ranking()
+    assert ranking[3] == (1.0, 100.0, 1, "NS") and ranking[1] == (0.0, 0.0, 2, "NS")
