@@ -24,6 +24,9 @@ Routes added to the console's application::
                                        results.pbn, bridgewebs.pbn, ecats.xml),
                                        ``?section=`` (the first by default), ``?title=`` (the
                                        event's name and session); scorer or director
+    GET  /api/evening/corrections      every result corrected (hub.corrections), in order:
+                                       the result as corrected, the one it replaced
+                                       (``was``), ``by``, ``at``, ``status``; scorer or director
     GET  /api/i18n, POST /api/i18n     the user's language and its words (hub.console_i18n);
                                        ``{"language"}`` chooses it (remembered for the user
                                        and in the cookie ``tenace_lang``)
@@ -91,6 +94,7 @@ def add_session_routes(app: web.Application, console: Console) -> None:
     get("/api/evening/guide", need("director", routes.guide))
     post("/api/evening/cards", need("director", routes.cards, csrf=True))
     get("/api/evening/export/{name}", need("scorer", routes.export))
+    get("/api/evening/corrections", need("scorer", routes.corrections))
     get("/api/i18n", routes.i18n)
     post("/api/i18n", routes.choose)
 
@@ -256,6 +260,9 @@ class _Evening:
         return web.Response(body=body, headers={
             "Content-Type": kind,
             "Content-Disposition": f'attachment; filename="{stem}-{section}.{suffix}"'})
+
+    async def corrections(self, request: web.Request) -> web.Response:
+        return json_response({"corrections": self.room.scoring.corrections.history()})
 
     def _export(self, name: str, section: str, title: str, date: str) -> tuple[bytes, str]:
         """The file (a worker thread): the club's roster read for the member numbers."""

@@ -77,6 +77,7 @@ from bridgecore.adjusted import (
 )
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
+from hub.corrections import Corrections
 from hub.errors import HubError
 from hub.section import PAIRS_METHODS, Section
 from hub.traveller import result_row, row_order
@@ -314,7 +315,7 @@ class SectionScore:
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
                     "ruling": r["ruling"], "scored": r["scored"],
-                    "not_scored": r.get("not_scored")})
+                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 
@@ -367,6 +368,7 @@ class LiveScoring:
         # section -> (board, table, round) -> when the board was over there (hub time): the
         # order in time of a board's plays, for Law 15B (the first play stands)
         self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
+        self.corrections = Corrections()     # results corrected by the director (hub.corrections)
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -408,6 +410,9 @@ class LiveScoring:
 
     def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> None:
         """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
+        if type == "result_corrected":
+            self._changed(self.corrections.fact(body, hub_time))
+            return
         if type == "ruling":
             ruling = dict(body, at=hub_time)
             self._rulings.append(ruling)
@@ -457,6 +462,14 @@ class LiveScoring:
         if previous is not None:
             out["replaces"] = previous["id"]
         return out
+
+    def check_correction(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``result_corrected`` fact for the command ``body`` (hub.corrections);
+        CorrectionError naming what is wrong."""
+        def played(table: str, round_: int, board: int) -> Mapping[str, Any] | None:
+            return self._rows[self._section_of[table]].get(board, {}).get((table, round_))
+        return self.corrections.check(body, section_of=self._section_of, rounds=self._rounds,
+                                      played=played, markings=self.room.markings)
 
     def check_undo(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The ``ruling_undo`` fact for ``{"id"}``: the ruling must exist and be in force or
@@ -668,7 +681,12 @@ class LiveScoring:
         found: dict[int, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)
         for board, played in self._rows[name].items():
             for key, row in played.items():
-                found[board][key] = dict(row, ruling=None)
+                kept = found[board][key] = dict(row, ruling=None, corrected=None)
+                correction = self.corrections.in_force(key[0], key[1], board)
+                if correction is not None:       # the result as it really was
+                    kept.update({k: correction[k] for k in ("contract", "declarer", "tricks",
+                                                            "score_ns")},
+                                corrected=correction["id"])
         adjustments: dict[str, Adjustment] = {}
         for ruling in in_force.values():
             if ruling["kind"] not in _RESULT_KINDS:
@@ -679,7 +697,7 @@ class LiveScoring:
                 ns, ew = self.room.tables[table].pairs(round_)
                 line = found[board][table, round_] = {
                     "table": table, "round": round_, "NS": ns, "EW": ew, "contract": None,
-                    "declarer": None, "tricks": None, "score_ns": None}
+                    "declarer": None, "tricks": None, "score_ns": None, "corrected": None}
             adjustments[ruling["id"]] = adjustment_of(ruling)
             line["ruling"] = ruling["id"]
         ordered: dict[int, list[dict[str, Any]]] = {}
@@ -859,7 +877,8 @@ class LiveScoring:
 
     def snapshot(self) -> dict[str, Any]:
         """The rulings as the log gives them (Room.snapshot)."""
-        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn)}
+        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
+                "corrections": self.corrections.snapshot()}
 
 
 def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:

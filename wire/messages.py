@@ -40,8 +40,9 @@ __all__ = [
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
-    "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
-    "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
+    "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
+    "Ruling", "RulingUndo", "TableMode", "UndoBody", "UndoEvent", "check_payload",
+    "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -427,6 +428,19 @@ class RulingUndo(_Command, frozen=True, tag="ruling_undo"):
     id: Id
 
 
+class ResultCorrect(_Command, frozen=True, tag="result_correct"):
+    """A table's result corrected (not an adjusted score): the result as it really was."""
+
+    table: str
+    board: Board
+    contract: Annotated[str, Meta(min_length=1, max_length=8)]
+    declarer: Literal["N", "E", "S", "W"] | UnsetType | None = UNSET
+    tricks: Annotated[int, Meta(ge=0, le=13)] | UnsetType | None = UNSET
+    lead: Annotated[str, Meta(min_length=2, max_length=3)] | UnsetType | None = UNSET
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType | None = UNSET
+    text: Text | UnsetType | None = UNSET
+
+
 class PublicResults(_Command, frozen=True, tag="public_results"):
     """What the public results pages show: rankings, players' names, finished boards."""
 
@@ -477,7 +491,7 @@ class RoundTime(_Command, frozen=True, tag="round_time"):
 
 
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
+                   | ResultCorrect | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
                    | RoundTime)
 
 
