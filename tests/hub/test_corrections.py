@@ -119,7 +119,7 @@ def test_what_is_no_correction_is_refused_and_changes_nothing(fields: dict[str, 
 def test_the_console_corrects_a_result_and_shows_who_did(served: Any) -> None:  # noqa: F811
     """POST /api/director ``result_correct`` as the logged-in director; GET
     /api/evening/corrections gives the history with her name as ``by``."""
-    loop, hub, console = served
+    _, _, console = served
     status, answer = post(console.url + "api/director", {
         "op": "result_correct", "table": "A1", "board": 1, "contract": "4S",
         "declarer": "N", "tricks": 11})
