@@ -19,6 +19,14 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "result_correct", "table": "A2", "board": 5, "contract": "4SX", "declarer": "N",
      "tricks": 9, "lead"?: "HK", "round"?: 3, "text"?: ...}
                                                           -> result_corrected {"id": "C1", ...}
+    {"op": "substitute", "section": "A", "pair": 3, "player": 2, "name": "Zoé Roux",
+     "rounds": [3, 4], "member"?: 1009}                   -> substitute {...}
+    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...]}
+                                                          -> pair_names {..., "checkin"}
+
+``substitute`` and ``checkin_accept`` are hub.substitutes': a substitute is named for the
+rounds he played (the pair keeps its number; the results files credit him too), and the
+names typed at check-in become the pair's once the director accepts them.
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
      "hide_last_rounds"?: 2}                              -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
@@ -78,6 +86,7 @@ from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import check_change
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
 from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
@@ -101,6 +110,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
     "result_correct": ("result_corrected", CORRECTION_FIELDS),
+    "substitute": ("substitute", SUBSTITUTE_FIELDS),
+    "checkin_accept": ("pair_names", CHECKIN_FIELDS),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
                                           "boards": (bool, True),
                                           "hide_last_rounds": (int, False)}),
@@ -250,6 +261,9 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
     "result_correct": _check_correction,
+    "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
+    "checkin_accept": lambda op, body, room: check_checkin(
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
     "public_results": _check_public,
     **{op: check_change for op in LATE_FACTS},
 }

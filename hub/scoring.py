@@ -80,6 +80,7 @@ from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_e
 from hub.corrections import Corrections
 from hub.errors import HubError
 from hub.section import PAIRS_METHODS, Section
+from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -369,6 +370,7 @@ class LiveScoring:
         # order in time of a board's plays, for Law 15B (the first play stands)
         self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
         self.corrections = Corrections()     # results corrected by the director (hub.corrections)
+        self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -412,6 +414,9 @@ class LiveScoring:
         """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
         if type == "result_corrected":
             self._changed(self.corrections.fact(body, hub_time))
+            return
+        if type == "substitute":
+            self._changed(self.substitutes.fact(body))
             return
         if type == "ruling":
             ruling = dict(body, at=hub_time)
@@ -769,7 +774,7 @@ class LiveScoring:
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
-            self._names(section, teams),
+            self.substitutes.names(section) if teams is None else self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
@@ -878,7 +883,8 @@ class LiveScoring:
     def snapshot(self) -> dict[str, Any]:
         """The rulings as the log gives them (Room.snapshot)."""
         return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
-                "corrections": self.corrections.snapshot()}
+                "corrections": self.corrections.snapshot(),
+                "substitutes": self.substitutes.snapshot()}
 
 
 def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:

@@ -23,7 +23,8 @@ percentage or IMP columns):
 
 Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
 player and his ``NATIONAL_ID_NUMBER`` where the club's roster (hub.roster) has exactly one
-member of that name; ``results.pbn`` is UTF-8, said by its ``%Content-type`` line (PBN
+member of that name (a substitute, hub.substitutes, is one more PLAYER of the pair, so
+that he is credited too); ``results.pbn`` is UTF-8, said by its ``%Content-type`` line (PBN
 escape lines; bridgecore's reader and endplay's read it); ``bridgewebs.pbn`` is ISO-8859-1,
 as BridgeWebs takes it, its names transliterated (bridgecore.latin1) and its
 ``TotalScoreTable`` carrying them. Each file carries the event's name and the session's
@@ -76,10 +77,16 @@ def results_file(room: Room, section: str, *, title: str = "",
         source.scoring += "-2"          # PBN: the datum without the two extremes
     if scored.method is Method.IMPS and found.movement is not None:  # hub.scoring's teams
         source.teams = {p: (p + 1) // 2 for p in found.movement.pairs}
-    source.names = {p: " - ".join(n) for p, n in found.pairs.items() if n}
     numbers = _numbers(roster)
     source.players = {p: [Player(name, numbers.get(name_key(name), "")) for name in n]
                       for p, n in found.pairs.items() if n}
+    for pair in {*found.pairs, *(found.movement.pairs if found.movement else ())}:
+        for sub in room.scoring.substitutes.of_pair(section, pair):   # credited too
+            number = str(sub["member"]) if sub.get("member") else \
+                numbers.get(name_key(sub["name"]), "")
+            source.players.setdefault(pair, []).append(Player(sub["name"], number))
+    source.names = {p: " - ".join(one.name for one in players)
+                    for p, players in source.players.items() if players}
     for board, lines in scored.lines.items():
         by_pairs = {(int(s.result.ns), int(s.result.ew)): s.result
                     for s in scored.event.boards.get(board, ())}

@@ -34,14 +34,15 @@ from wire.errors import ProtocolError
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
     "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
-    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
+    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept", "CheckinBody",
+    "CheckinEvent",
     "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
     "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
-    "Ruling", "RulingUndo", "TableMode", "UndoBody", "UndoEvent", "check_payload",
+    "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
     "decode_event", "validation_reason",
 ]
 
@@ -441,6 +442,27 @@ class ResultCorrect(_Command, frozen=True, tag="result_correct"):
     text: Text | UnsetType | None = UNSET
 
 
+class Substitute(_Command, frozen=True, tag="substitute"):
+    """A substitute played for the pair's first or second player in these rounds."""
+
+    section: Word
+    pair: PairNumber
+    player: Literal[1, 2]
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    rounds: Annotated[list[Annotated[int, Meta(ge=1, le=999)]], Meta(min_length=1,
+                                                                       max_length=999)]
+    member: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
+
+
+class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
+    """The names typed at check-in (or as the director corrected them) become the pair's."""
+
+    table: str
+    side: Literal["NS", "EW"]
+    names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
+                     Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+
+
 class PublicResults(_Command, frozen=True, tag="public_results"):
     """What the public results pages show: rankings, players' names, finished boards."""
 
@@ -491,8 +513,8 @@ class RoundTime(_Command, frozen=True, tag="round_time"):
 
 
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | ResultCorrect | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
-                   | RoundTime)
+                   | ResultCorrect | Substitute | CheckinAccept | PublicResults | PairAdd
+                   | PairNames | PairWithdraw | RoundPause | RoundTime)
 
 
 # Decoding ----------------------------------------------------------------------------------
