@@ -964,6 +964,18 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "results.form": ("(form {form})", "(forme {form})", "(forma {form})"),
     "results.not_scored": ("not scored yet", "pas encore marquée", "non ancora calcolato"),
     "results.cancelled": ("not scored", "non marquée", "non calcolato"),
+    "results.correct_title": (
+        "Correct a result of board {board}",
+        "Corriger un résultat de la donne {board}",
+        "Correggere un risultato della smazzata {board}"),
+    "results.correct": ("Correct", "Corriger", "Correggi"),
+    "results.corrected": (
+        "Corrected: the traveller shows the result as it was.",
+        "Corrigé : la feuille ambulante montre le résultat tel qu'il était.",
+        "Corretto: il viaggiatore mostra il risultato com'era."),
+    "results.correct_note": ("Note", "Note", "Nota"),
+    "results.corrected_mark": ("corrected ({id})", "corrigé ({id})", "corretto ({id})"),
+    "results.lead": ("Lead", "Entame", "Attacco"),
     "results.of": (
         "{n} of {expected} results",
         "{n} résultats sur {expected}",

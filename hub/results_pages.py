@@ -7,7 +7,8 @@ live scores (:class:`hub.scoring.LiveScoring`).
   every ruling given, with its status;
 * ``/api/results/board/{n}``: the board's hands, dealer, vulnerability, double-dummy table
   and par (None while the solver works on it: ``dd_pending``), and its traveller in each
-  section that plays it;
+  section that plays it; ``full`` true in the director's or scorer's view (the page then
+  offers the director the form correcting a result, ``result_correct``);
 * ``/api/results/pair/{section}/{n}``: the pair's players, place and score card.
 
 The pages are public and read-only. What anyone sees (``public=True``, the default) is the
@@ -196,7 +197,8 @@ def board_page(room: Room, board: int, *, public: bool = False) -> dict[str, Any
             "dd_pending": dd is None and deal is not None and solver.enabled
             and solver.available is not False,
             "boards": sorted(_shown_boards(room, settings)) if public else room.board_numbers(),
-            "sections": [room.scoring.section(name).traveller_json(board) for name in sections]}
+            "sections": [room.scoring.section(name).traveller_json(board) for name in sections],
+            "full": not public}
 
 
 def pair_card(room: Room, section: str, pair: int, *, public: bool = False
