@@ -147,3 +147,16 @@ def test_a_sit_out_lowers_the_top_and_no_board_is_neuberg_scaled() -> None:
     assert s.points(1) == {(1, 4): (0.0, 1.0), (3, 5): (1.0, 0.0)}
     ranking = s.ranking()
     assert ranking[3] == (1.0, 100.0, 1, "NS") and ranking[1] == (0.0, 0.0, 2, "NS")
+
+
+def test_law_15b_the_tables_traveller_leaves_a_second_play_unscored() -> None:
+    """What a table sees after the board (Law 16's traveller): A4 finishing board 1 in round
+    7 (3 v 4, 420) sees the 5 lines, the second play (1 v 2, 480) without a percentage,
+    and 4 results of 4: its 420 beats -50 and ties 420, 1.5 of a top of 3, 50%."""
+    s = misplayed_session()
+    state = s.room.tables["A4"].public_state()
+    lines = {(r["NS"], r["EW"]): r for r in state["traveller"]}
+    assert len(lines) == 5 and "percent_ns" not in lines[1, 2]
+    assert state["field"]["results"] == 4 and state["field"]["expected"] == 4
+    assert lines[3, 4]["percent_ns"] == 50.0 and lines[6, 2]["percent_ns"] == 100.0
+    assert state["percentage"] == {"NS": 50.0, "EW": 50.0}
