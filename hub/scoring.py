@@ -9,7 +9,8 @@ one :func:`bridgecore.ranking.score_event` of that section, by the method the di
 at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
 
 * ``matchpoints`` (78A), and "" (the default) for a pairs section: one matchpoint a score
-  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays;
+  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays (more
+  only where more were validly played);
 * ``imps`` (78B): IMPs against a datum, the mean North-South score of the board rounded
   to the nearest 10 (:func:`bridgecore.methods.butler_board`);
 * ``butler`` (78B): the same with the datum taken without the board's top and bottom
@@ -18,6 +19,11 @@ at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
   and divided by the number of comparisons (:func:`bridgecore.methods.cross_imp_board`);
 * a teams section is IMPs between the two rooms of each match whatever the scoring says
   (78B; victory points in a round-robin, 78D), the only teams method bridgecore has.
+
+A board played twice by a pair (Law 15B): the first play in time stands, by the hub time the
+board was over at each table (the log's order); every later play by a pair that had played
+the board is cancelled for both sides, never scored (``not_scored`` says why), and counts
+neither in the board's results nor in the expected number (docs/scoring.md).
 
 The field is one-winner when the movement seats a pair both ways (a Howell, an
 arrow-switched Mitchell, teams), else two-winner.
@@ -411,7 +417,8 @@ class LiveScoring:
         self._unpublished.add(section)
 
     def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> None:
-        """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
+        """Apply a logged ``ruling``, ``ruling_undo``, ``result_corrected`` (hub.corrections)
+        or ``substitute`` (hub.substitutes) fact, checked when it was given."""
         if type == "result_corrected":
             self._changed(self.corrections.fact(body, hub_time))
             return
