@@ -974,6 +974,18 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Corrigé : la feuille ambulante montre le résultat tel qu'il était.",
         "Corretto: il viaggiatore mostra il risultato com'era."),
     "results.correct_note": ("Note", "Note", "Nota"),
+    "results.sub_title": (
+        "A substitute for pair {pair}",
+        "Un remplaçant pour la paire {pair}",
+        "Un sostituto per la coppia {pair}"),
+    "results.sub_for": ("In place of", "À la place de", "Al posto di"),
+    "results.sub_name": ("Substitute", "Remplaçant", "Sostituto"),
+    "results.sub_rounds": ("Rounds", "Tours", "Turni"),
+    "results.sub_do": ("Record", "Enregistrer", "Registra"),
+    "results.sub_done": (
+        "Recorded: the substitute is named for those rounds.",
+        "Enregistré : le remplaçant est nommé pour ses tours.",
+        "Registrato: il sostituto è indicato per i suoi turni."),
     "results.corrected_mark": ("corrected ({id})", "corrigé ({id})", "corretto ({id})"),
     "results.lead": ("Lead", "Entame", "Attacco"),
     "results.of": (

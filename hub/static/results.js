@@ -344,6 +344,44 @@
     });
   }
 
+  // A substitute named (the director, on a pair's page) -----------------------------------
+  let substituting = false;
+
+  function substituteForm(data) {
+    if (substituting) return;
+    substituting = true;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null)).then((s) => {
+      if (!s || s.role !== "director") return;
+      const message = el("p", { id: "sub-message", class: "dim" });
+      const player = el("select", { id: "sub-player" },
+        el("option", { value: "1" }, data.names[0] || "1"),
+        el("option", { value: "2" }, data.names[1] || "2"));
+      const form = el("form", { id: "sub-form", class: "no-print" },
+        el("h2", {}, t("results.sub_title", { pair: data.pair })),
+        el("label", {}, t("results.sub_for") + " ", player),
+        el("label", {}, t("results.sub_name") + " ", el("input", { id: "sub-name", size: 24 })),
+        el("label", {}, t("results.sub_rounds") + " ",
+          el("input", { id: "sub-rounds", size: 8, placeholder: "3, 4" })),
+        el("button", { type: "submit", id: "do-sub", class: "button" }, t("results.sub_do")),
+        message);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const rounds = $("sub-rounds").value.split(/[\s,;]+/).filter(Boolean).map(Number);
+        const cmd = { op: "substitute", section: data.section, pair: data.pair,
+          player: Number(player.value), name: $("sub-name").value.trim(), rounds: rounds };
+        fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": s.csrf } })
+          .then((r) => r.json())
+          .then((answer) => {
+            message.className = answer.ok ? "ok" : "error";
+            message.textContent = answer.ok ? t("results.sub_done") : (answer.error || "?");
+            if (answer.ok) load();
+          });
+      });
+      $("content").after(form);
+    });
+  }
+
   // Loading -------------------------------------------------------------------------------
   function route() {
     const path = location.pathname.replace(/\/$/, "");
@@ -371,6 +409,7 @@
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
+        if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
         $("updated").textContent = t("results.updated", { time: new Date().toLocaleTimeString() });
         document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);

@@ -434,3 +434,33 @@ def test_browser_director_corrects_a_result_on_the_board_page(served: Any,
     assert (correction["lead"], correction["by"]) == ("HK", "console")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "results-correct.png"))
+
+
+def test_browser_director_names_a_substitute_on_the_pair_page(served: Any,
+                                                              browser: Any) -> None:  # noqa: F811
+    """The pair page's substitute form (the director's): Zoé Roux played rounds 2 and 3
+    for pair 1's second player; the page names her for those rounds, the pair keeps its
+    results; a round the movement does not have is refused with the hub's reason.
+    Screenshot: results-substitute.png."""
+    loop, hub, console = served
+    browser_login(browser, console)
+    wait(browser, lambda d: d.find_elements("id", "tile-A2"))
+    open_page(browser, console.url + "results/pair/A/1")
+    form = wait(browser, lambda d: d.find_elements("id", "sub-form"))[0]
+    before = loop.call(lambda: hub.session.ranking())
+    form.find_element("css selector", '#sub-player option[value="2"]').click()
+    form.find_element("id", "sub-name").send_keys("Zoé Roux")
+    rounds = form.find_element("id", "sub-rounds")
+    rounds.send_keys("2, 9")
+    form.find_element("id", "do-sub").click()
+    message = form.find_element("id", "sub-message")
+    wait(browser, lambda d: "rounds" in message.text and message.get_attribute("class") == "error")
+    rounds.clear()
+    rounds.send_keys("3, 2")
+    form.find_element("id", "do-sub").click()
+    wait(browser, lambda d: message.get_attribute("class") == "ok")
+    wait(browser, lambda d: "Zoé Roux (for player 2, rounds 2-3)" in d.find_element(
+        "id", "content").text)
+    assert loop.call(lambda: hub.session.ranking()) == before
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "results-substitute.png"))
