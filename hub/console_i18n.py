@@ -644,6 +644,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "setup.pair": ("Pair", "Paire", "Coppia"),
     "setup.typed": ("Typed", "Saisi", "Inserito"),
     "setup.roster": ("Roster", "Membres", "Soci"),
+    "setup.accept": ("Accept these names", "Accepter ces noms", "Accetta questi nomi"),
+    "setup.accepted": ("Names accepted", "Noms acceptés", "Nomi accettati"),
     "setup.event": ("Event", "Tournoi", "Torneo"),
     "setup.name": ("Name", "Nom", "Nome"),
     "setup.date": ("Date", "Date", "Data"),
