@@ -160,3 +160,33 @@ def test_law_15b_the_tables_traveller_leaves_a_second_play_unscored() -> None:
     assert state["field"]["results"] == 4 and state["field"]["expected"] == 4
     assert lines[3, 4]["percent_ns"] == 50.0 and lines[6, 2]["percent_ns"] == 100.0
     assert state["percentage"] == {"NS": 50.0, "EW": 50.0}
+
+
+def test_law_15b_a_nine_table_mitchell_misplayed_keeps_its_top_of_8() -> None:
+    """The issue's room: a 9-table Mitchell (one board a round). Board 1 is played by its 9
+    tables, and once more at A1 in round 9 (1 v 11: pair 1 had played it in round 1, pair
+    11 in round 5: "1 plays the board twice"). That line is cancelled and no result: the
+    board has 9 of 9 results, a top of 8, and whole matchpoints, 0 to 8 (a program counting
+    it gives E = 10, "9/10", and every score Neuberg-scaled by 10/9). North plays 4S and
+    takes 4 to 12 tricks round by round (none vulnerable: -300, -250, ..., +480), so round
+    r's North-South pair scores r - 1."""
+    plays = [(1, "A1", 1), (2, "A9", 1), (3, "A8", 1), (4, "A7", 1), (5, "A6", 1),
+             (6, "A5", 1), (7, "A4", 1), (8, "A3", 1), (9, "A2", 1)]
+    s = Session(Room(Section("A", mitchell(9)),
+                     {n: random_deal(random.Random(300 + n)) for n in range(1, 10)}))
+    for round_, table, board in plays:
+        play_board(s, round_, table, board, "4S", 3 + round_)
+    play_board(s, 9, "A1", 1, "4S", 13)                       # the wrong board: 1 v 11
+    scored = s.room.scoring.section("A")
+    assert scored.expected == 9
+    traveller = scored.traveller_json(1)
+    assert traveller["top"] == 8.0
+    points = s.points(1)
+    assert points[1, 11] == (None, None)
+    ns_points = {ns: p[0] for (ns, ew), p in points.items() if (ns, ew) != (1, 11)}
+    # round r is played by North-South pair 1 (round 1), then 9, 8, ..., 2
+    by_round = {1: 1, 2: 9, 3: 8, 4: 7, 5: 6, 6: 5, 7: 4, 8: 3, 9: 2}
+    assert {r: ns_points[pair] for r, pair in by_round.items()} == {
+        r: float(r - 1) for r in range(1, 10)}
+    assert {b["board"]: (b["results"], b["scored"])
+            for b in scored.ranking_json()["boards"]}[1] == (9, 9)
