@@ -96,6 +96,7 @@ PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairin
 FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
          "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
          "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
 
@@ -604,7 +605,7 @@ class Room:
             return self._overreach(body, hub_time)
         if type == "log_damage":
             return self.log_damage(body, hub_time)
-        if type in ("ruling", "ruling_undo"):
+        if type in ("ruling", "ruling_undo", "result_corrected", "substitute"):
             self.scoring.fact(type, body, hub_time)
             return []
         if type == "history_missing":

@@ -34,14 +34,16 @@ from wire.errors import ProtocolError
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
     "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
-    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
+    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept", "CheckinBody",
+    "CheckinEvent",
     "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
     "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
-    "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
-    "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
+    "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
+    "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
+    "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -430,6 +432,40 @@ class RulingUndo(_Command, frozen=True, tag="ruling_undo"):
     id: Id
 
 
+class ResultCorrect(_Command, frozen=True, tag="result_correct"):
+    """A table's result corrected (not an adjusted score): the result as it really was."""
+
+    table: str
+    board: Board
+    contract: Annotated[str, Meta(min_length=1, max_length=8)]
+    declarer: Literal["N", "E", "S", "W"] | UnsetType | None = UNSET
+    tricks: Annotated[int, Meta(ge=0, le=13)] | UnsetType | None = UNSET
+    lead: Annotated[str, Meta(min_length=2, max_length=3)] | UnsetType | None = UNSET
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType | None = UNSET
+    text: Text | UnsetType | None = UNSET
+
+
+class Substitute(_Command, frozen=True, tag="substitute"):
+    """A substitute played for the pair's first or second player in these rounds."""
+
+    section: Word
+    pair: PairNumber
+    player: Literal[1, 2]
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    rounds: Annotated[list[Annotated[int, Meta(ge=1, le=999)]], Meta(min_length=1,
+                                                                       max_length=999)]
+    member: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
+
+
+class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
+    """The names typed at check-in (or as the director corrected them) become the pair's."""
+
+    table: str
+    side: Literal["NS", "EW"]
+    names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
+                     Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+
+
 class PublicResults(_Command, frozen=True, tag="public_results"):
     """What the public results pages show: rankings, players' names, finished boards."""
 
@@ -490,8 +526,8 @@ class AllowBoard(_Command, frozen=True, tag="allow_board"):
 
 
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
-                   | RoundTime | AllowBoard)
+                   | ResultCorrect | Substitute | CheckinAccept | PublicResults | PairAdd
+                   | PairNames | PairWithdraw | RoundPause | RoundTime | AllowBoard)
 
 
 # Decoding ----------------------------------------------------------------------------------

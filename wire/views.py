@@ -421,6 +421,8 @@ class TravellerResult(_Part, frozen=True):
     ns_percent: Number | None
     ew_percent: Number | None
     scored: bool
+    not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
+    corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
 
 
 class TravellerView(View, frozen=True):
