@@ -207,6 +207,9 @@ class Hub(DeviceEvents, LogStartup):
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
         self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
+        self.greeted: set[str] = set()            # hub.device_events: a device's history
+        self.unheard: dict[str, float] = {}
+        self.recovering: dict[str, tuple[int | None, int, int]] = {}
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:

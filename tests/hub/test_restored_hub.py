@@ -1,0 +1,79 @@
+"""A hub restored from a mid-session backup gets back every event it had acknowledged
+(docs/protocol.md section 6, "Hello"; issue 24): the devices' outboxes hold them, and the
+broker (Mosquitto) outlives the hub, keeping for it the events sent while it was away.
+
+The failure this guards against: the restored hub took a queued event (seq 8, sent while it
+was down) before the device's ``hello``, accepted it with a gap after the backup's seq 3, and
+the ``hello`` then found the device's last number already reached, so 4..7 were never sent
+again. Now an event that skips numbers from a device that has not said ``hello`` since the
+hub started is held, unanswered, until that ``hello``; the reply's ``last`` sends the device's
+outbox back from the hole, and the director hears what came back (``history_recovered``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from hub.logcheck import backup
+from hub.mosquitto import Mosquitto
+from hub.store import LOG_NAME
+from tests.wire.test_clocks import refusals, running_hub
+from tests.wire.test_link import Screen, device_records, open_link, seat_pairs
+from wire.link import DeviceLink
+from wire.outbox import OUTBOX_NAME, Outbox
+
+
+def _wait(predicate: object, timeout: float = 30.0) -> bool:
+    assert callable(predicate)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return bool(predicate())
+
+
+def test_a_hub_restored_from_a_backup_gets_every_acknowledged_event_back(
+        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    """Three events acknowledged, a backup; four more acknowledged; the hub is lost; one more
+    entered while it is away waits in Mosquitto's queue for it; a hub on the backup alone
+    holds that one until the tablet's hello, gets 4..7 back from the outbox, then it."""
+    url = mosquitto.url
+    folder, saved, restored = tmp_path / "hub", tmp_path / "saved", tmp_path / "restored"
+    screen = Screen()
+    box = Outbox(tmp_path / OUTBOX_NAME, "A1-tab")
+    link: DeviceLink | None = None
+    try:
+        with running_hub(url, folder) as hub:
+            link = open_link(hub.url, box, screen)
+            assert link.wait_online()
+            sent = seat_pairs(link)
+            assert link.wait_delivered()
+            backup(folder, saved / LOG_NAME)        # tenace log backup, mid-session
+            for seat, call in (("N", "1C"), ("E", "Pass"), ("S", "1H"), ("W", "Pass")):
+                sent.append(link.send("call", {"seat": seat, "call": call}))
+            assert link.wait_delivered()
+            assert len(device_records(hub, "A1-tab")) == 7
+        assert _wait(lambda: link is not None and link.hub_online is False)
+        sent.append(link.send("call", {"seat": "N", "call": "2C"}))   # queued for the hub
+        assert _wait(lambda: link is not None and link.published >= 1)
+        restored.mkdir()
+        (saved / LOG_NAME).rename(restored / LOG_NAME)   # the backup alone, nothing else
+        with running_hub(url, restored) as hub:
+            assert _wait(lambda: len(device_records(hub, "A1-tab")) == 8)
+            assert link.wait_delivered(30)
+            assert [r.event_id for r in device_records(hub, "A1-tab")] == [e.id for e in sent]
+            assert refusals(screen) == []
+            [alert] = hub.call(lambda: [a for a in hub.room.alerts
+                                        if a.kind == "history_missing"])
+            assert alert.facts == {"device": "A1-tab", "last": 3, "acked": 7, "recovered": 4}
+            assert alert.version == 2 and "sent 4 event(s) again" in alert.detail
+            assert hub.stats.unheard >= 1
+            assert hub.stats.gaps == 0
+            calls = hub.call(lambda: [str(e.call) for e in hub.room.tables["A1"].sitting.board
+                                      .auction.entries])
+            assert calls == ["1C", "Pass", "1H", "Pass", "2C"]
+    finally:
+        if link is not None:
+            link.close()
+        box.close()
