@@ -91,7 +91,7 @@ class DeviceEvents:
     unheard: dict[str, float]        # device -> when an event of it first waited for hello
     recovering: dict[str, tuple[int | None, int, int]]   # device -> (last, acked, resent)
 
-    def _offline_later(self, device: str, table: str) -> None:
+    def _offline_later(self, device: str, table: str, since: float) -> None:
         raise NotImplementedError   # hub.service.Hub: the will's grace on the loop
 
     def _event(self, table: str, device: str, payload: bytes, records: list[Record],
@@ -314,15 +314,22 @@ class DeviceEvents:
             if self.wills.back(device):
                 log.info("device %s at %s back within the grace: no offline alert", device,
                          table)
-            if info is not None and info.online:
+            if info is not None and info.online and info.will is None:
                 return
             records.append(Record.fact("device_online", body, hub_time=now))
             self.room.device_online(device, now, table)
+            if info is not None and info.online:   # back within the grace: the will cleared
+                return
         else:
             if info is not None and not info.online:
                 return
             if self.offline_grace > 0:
-                self._offline_later(device, table)
+                if info is None or info.will is None:   # kept across restarts (presence)
+                    records.append(Record.fact("device_will", body, hub_time=now))
+                    self.room.device_will(device, now, table)
+                info = self.room.devices.get(device)
+                self._offline_later(device, table, now if info is None or info.will is None
+                                    else info.will)
                 return
             raised = self.room.device_offline(device, now, table)
             records.append(Record.fact("device_offline", body, hub_time=now))
