@@ -87,7 +87,7 @@ class DeviceEvents:
     offline_grace: float
     wills: OfflineGrace
     device_reports: dict[str, dict[str, Any]]
-    greeted: set[str]                # devices that said hello since the hub started
+    greeted: set[str]                # devices heard since the hub started (hello, answer)
     unheard: dict[str, float]        # device -> when an event of it first waited for hello
     recovering: dict[str, tuple[int | None, int, int]]   # device -> (last, acked, resent)
 
@@ -120,6 +120,7 @@ class DeviceEvents:
         if last_seq is not None and self._wait_for_hello(table, env, last_seq):
             return
         out = self.room.apply(table, env, now)
+        self.greeted.add(device)   # answered: its later gaps are refusals this hub saw
         reply = out.reply
         replies.append((reply_topic, reply.to_json()))
         if reply.status != "ack":
@@ -143,9 +144,10 @@ class DeviceEvents:
 
     # A device's history checked by its holes (docs/protocol.md section 6, "Hello") ----------
     def _wait_for_hello(self, table: str, env: Envelope, last_seq: int) -> bool:
-        """An event that skips sequence numbers from a device that has not said ``hello``
-        since the hub started (or whose hello found its history short, and that has not
-        sent it all again yet) is held: not applied, not logged, not answered. It is one a
+        """An event that skips sequence numbers from a device the hub has not heard since it
+        started (no ``hello``, no event answered), or whose hello found its history short
+        and that has not sent it all again yet, is held: not applied, not logged, not
+        answered. It is one a
         broker kept for the hub while it was away (a hub restored from a backup, a log that
         lost its end): taking it would hide the hole from the hello. The device's outbox
         keeps it; the hello's reply makes the device send the hole again, then it. A device
