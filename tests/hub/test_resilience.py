@@ -339,3 +339,29 @@ def test_the_console_overview_shows_the_hubs_counters(tmp_path: Path) -> None:
         assert shown["counters"]["devices"] == 1 and shown["chain"].startswith("2:")
     finally:
         hub.log.close()
+
+
+def test_a_device_that_never_says_hello_is_held_only_for_the_hello_wait(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client without ``hello`` (an older device) is never stuck: once its gapped event
+    has waited :data:`hub.device_events.HELLO_WAIT` for a hello, it is taken with the gap
+    (logged and counted), as before."""
+    from hub import device_events
+
+    topic = topic_event("A1", "A1-tab")
+    hub = Hub(data_log(tmp_path), url=NOWHERE, setup=MitchellSetup(), setup_loader=loader)
+    try:
+        hub.handle([Message(topic, _checkin("w-1", 1, "NS", 1).to_json().encode(), 1, False)])
+    finally:
+        hub.log.close()
+    again = Hub(data_log(tmp_path), url=NOWHERE, setup_loader=loader)
+    try:
+        late = Message(topic, _checkin("w-4", 4, "EW", 4).to_json().encode(), 1, False)
+        again.handle([late])
+        assert again.stats.accepted == 0 and again.stats.unheard == 1
+        monkeypatch.setattr(device_events, "HELLO_WAIT", 0.0)   # the wait is over
+        again.handle([late])                                        # its copy sent again
+        assert again.stats.accepted == 1 and again.stats.gaps == 1
+        assert again.room.devices["A1-tab"].last_seq == 4
+    finally:
+        again.log.close()
