@@ -5,9 +5,10 @@ broker (Mosquitto) outlives the hub, keeping for it the events sent while it was
 The failure this guards against: the restored hub took a queued event (seq 8, sent while it
 was down) before the device's ``hello``, accepted it with a gap after the backup's seq 3, and
 the ``hello`` then found the device's last number already reached, so 4..7 were never sent
-again. Now an event that skips numbers from a device that has not said ``hello`` since the
-hub started is held, unanswered, until that ``hello``; the reply's ``last`` sends the device's
-outbox back from the hole, and the director hears what came back (``history_recovered``)."""
+again. Now an event that skips numbers from a device the hub has not heard since it started
+is held, unanswered, until that ``hello``; the reply's ``last`` sends the device's outbox
+back from the hole, and the director hears what came back (the ``history_missing`` alert's
+next version, ``recovered``)."""
 
 from __future__ import annotations
 
