@@ -24,6 +24,8 @@
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
     logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
     logcheck.py       tenace log verify | backup | salvage
+                      (logpages.py: the rows of the leaf pages, read without SQLite;
+                      docs/log.md)
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
                       (device_events.py: a device's events, hello and replies in;

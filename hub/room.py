@@ -45,6 +45,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
   log damaged when it started (a record it could not apply, set aside; records missing at
   the end): one alert to the director (table ``hub``), raised again by every replay
+* ``device_will``: ``{"device", "table"}`` -- a device's last will, held for the grace
+  (hub.presence) from this time, across the hub's restarts, until ``device_online`` or
+  ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
@@ -93,7 +96,7 @@ HELD = "held"           # an ack's code: applied once what precedes it arrives (
 CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
-FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will", "table_mode",
          "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "result_corrected", "substitute",
@@ -139,6 +142,7 @@ class DeviceInfo:
     last_seen: float | None = None
     online: bool = True
     outages: int = 0
+    will: float | None = None     # hub time of its last will, held for the grace (presence)
 
 
 @dataclass(slots=True)
@@ -537,6 +541,7 @@ class Room:
                 log.info("device %s offline, table unknown", device)
                 return []
             info = self.devices[device] = DeviceInfo(table)
+        info.will = None
         if not info.online:
             return []
         info.online = False
@@ -552,6 +557,18 @@ class Room:
                 self.devices[device] = DeviceInfo(table, last_seen=hub_time)
             return
         info.online = True
+        info.will = None
+
+    def device_will(self, device: str, hub_time: float, table: str | None = None) -> None:
+        """A device's last will came (hub.presence): held for the grace, from this time,
+        across the hub's restarts; the first will of an outage counts."""
+        info = self.devices.get(device)
+        if info is None:
+            if table is None or table not in self.tables:
+                return
+            info = self.devices[device] = DeviceInfo(table)
+        if info.will is None:
+            info.will = hub_time
 
     def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         """The hub's log was found damaged at start (module docstring): one alert per
@@ -581,6 +598,9 @@ class Room:
             return self.device_offline(str(body["device"]), hub_time, body.get("table"))
         if type == "device_online":
             self.device_online(str(body["device"]), hub_time, body.get("table"))
+            return []
+        if type == "device_will":
+            self.device_will(str(body["device"]), hub_time, body.get("table"))
             return []
         if type == "table_mode":
             if "strict" in body:
