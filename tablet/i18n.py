@@ -22,8 +22,7 @@ from wire.catalogs import PSEUDO, Catalogs
 
 __all__ = [
     "CATALOGS", "LANGUAGES", "SUIT_SYMBOLS", "Translator", "call_label", "card_label",
-    "rank_label", "remember_language", "remembered_language", "reply_key", "seat_letter",
-    "strain_label", "suit_colour",
+    "rank_label", "reply_key", "seat_letter", "strain_label", "suit_colour",
 ]
 
 log = logging.getLogger(__name__)
@@ -110,33 +109,6 @@ class Translator:
 
     def strain(self, strain: str) -> str:
         return strain_label(strain, self.language)
-
-
-LANGUAGE_FILE = "language"
-
-
-def remembered_language(folder: Path, system: str | None = None) -> str:
-    """The language this device was last switched to (``folder/language``, the app's data
-    folder), else the system's (``system``, e.g. ``"it_IT"``) when offered, else English."""
-    try:
-        chosen = (folder / LANGUAGE_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        chosen = ""
-    if chosen in LANGUAGES or chosen == PSEUDO:
-        return chosen
-    if chosen:
-        log.warning("%s: language %r is not offered here", folder / LANGUAGE_FILE, chosen[:20])
-    code = (system or "").split("_")[0].split(".")[0].lower()
-    return code if code in LANGUAGES else "en"
-
-
-def remember_language(folder: Path, language: str) -> None:
-    """Keep the device's language for its next start (a failure is logged, never raised)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / LANGUAGE_FILE).write_text(language + "\n", encoding="utf-8")
-    except OSError as err:
-        log.warning("cannot keep the language in %s: %s", folder, err)
 
 
 def _word(key: str, language: str) -> str:

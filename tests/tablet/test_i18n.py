@@ -1,11 +1,8 @@
 """The tablet's words (tablet/locale's catalogs, through tablet/i18n.py): French, English and
 Italian complete and consistent; cards and calls written as each country's players read them,
-and read back by bridgecore; the device's language remembered."""
+and read back by bridgecore."""
 
 from __future__ import annotations
-
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,8 +15,6 @@ from tablet.i18n import (
     call_label,
     card_label,
     rank_label,
-    remember_language,
-    remembered_language,
     reply_key,
     seat_letter,
     strain_label,
@@ -30,7 +25,7 @@ from tablet.i18n import (
 REPLY_CODES = ("ok", "duplicate", "malformed", "unsupported_version", "unknown_type",
                "too_large", "bad_topic", "device_mismatch", "wrong_table", "out_of_order",
                "clock_skew", "illegal_call", "illegal_play", "wrong_state", "not_your_turn",
-               "storage", "no_event")
+               "storage", "no_event", "rate_limited")
 
 
 def test_every_text_exists_in_french_english_and_italian_with_the_same_fields() -> None:
@@ -94,17 +89,3 @@ def test_translator_falls_back_rather_than_failing() -> None:
     assert tr.strain("C") == "\u2663" and tr.seat_letter("W") == "O"
     with pytest.raises(ValueError):
         Translator("de")
-
-
-def test_the_device_remembers_its_language(tmp_path: Path, caplog: Any) -> None:
-    """Chosen once per device: kept in the app's data folder for the next start; before any
-    choice the system's language when offered, else English; a bad file is logged, not fatal."""
-    assert remembered_language(tmp_path, "it_IT") == "it"
-    assert remembered_language(tmp_path, "de_DE") == "en" == remembered_language(tmp_path)
-    remember_language(tmp_path / "data", "fr")
-    assert remembered_language(tmp_path / "data", "it_IT") == "fr"
-    (tmp_path / "data" / "language").write_text("klingon\n", encoding="utf-8")
-    assert remembered_language(tmp_path / "data", "it_IT") == "it"
-    assert "klingon" in caplog.text
-    remember_language(tmp_path / "data" / "language" / "x", "fr")     # a file in the way
-    assert "cannot keep the language" in caplog.text
