@@ -88,4 +88,14 @@ def test_translator_falls_back_rather_than_failing() -> None:
     assert tr.card("SQ") == "\u2660D" and tr.call("2NT") == "2SA" and tr.rank("J") == "F"
     assert tr.strain("C") == "\u2663" and tr.seat_letter("W") == "O"
     with pytest.raises(ValueError):
-        Translator("de")
+        Translator("xx")
+
+
+def test_german_is_offered_once_its_catalog_is_complete() -> None:
+    """A language added with pybabel and a PO editor alone (docs/translating.md): German
+    tablets write K D B for the honours, SA for no trump and O for East."""
+    assert LANGUAGES["de"] == "Deutsch" and CATALOGS.problems("de") == []
+    tr = Translator("de")
+    assert tr.card("SJ") == "\u2660B" and tr.card("HQ") == "\u2665D" and tr.call("3NT") == "3SA"
+    assert tr.call("Pass") == "Passe" and tr.seat_letter("E") == "O"
+    assert tr("auction.turn", seat=tr.seat("W")) == "West reizt"
