@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import threading
+import zlib
 from pathlib import Path
 
 from babel.dates import format_date
@@ -32,8 +33,8 @@ from babel.dates import format_date
 from wire.catalogs import PSEUDO, Catalogs
 
 __all__ = [
-    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text", "plural",
-    "say",
+    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
+    "option_key", "plural", "say",
 ]
 
 COOKIE = "tenace_lang"
@@ -73,6 +74,13 @@ def date_text(iso: str, language: str) -> str:
     except ValueError:
         return iso
     return format_date(day, "long", locale="en" if language == PSEUDO else language)
+
+
+def option_key(text: str) -> str:
+    """The catalog key of a rectification the Laws give the director (bridgecore's
+    ``Rectification.text``, English): ``rect.`` and the text's CRC-32, so that a changed text
+    is a new key, which tests/wire/test_catalogs.py finds missing until it is translated."""
+    return f"rect.{zlib.crc32(text.encode('utf-8')):08x}"
 
 
 def choose(*candidates: str | None, accept: str = "") -> str:

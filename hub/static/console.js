@@ -643,7 +643,7 @@
   function optionsList(options) {
     if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
-      el("span", { class: "law" }, o.law), o.text,
+      el("span", { class: "law" }, o.law), o.key ? known(o.key, o.text) : o.text,
       o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
         ")") : null)));
   }
