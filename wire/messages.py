@@ -33,11 +33,13 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
-    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
+    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "AskBody", "AskEvent",
+    "BoardBody", "BoardEvent",
     "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
     "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
     "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
+    "ExplainBody", "ExplainEvent",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
@@ -164,6 +166,23 @@ class DirectorCallBody(_Closed, frozen=True):
 
     seat: Seat | UnsetType | None = UNSET
     note: Note | UnsetType | None = UNSET
+
+
+class AskBody(_Closed, frozen=True):
+    """``ask``: an opponent asks what call number ``call`` means (Law 20F)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+
+
+class ExplainBody(_Closed, frozen=True):
+    """``explain``: the alerting side explains call number ``call`` (Laws 20F, 40B), or
+    announces it (``announce``)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+    text: Annotated[str, Meta(min_length=1, max_length=4000)]
+    announce: bool | UnsetType | None = UNSET
 
 
 class AnswerBody(_Closed, frozen=True):
@@ -297,6 +316,14 @@ class AnswerEvent(EventEnvelope, frozen=True, tag="answer"):
     body: AnswerBody
 
 
+class AskEvent(EventEnvelope, frozen=True, tag="ask"):
+    body: AskBody
+
+
+class ExplainEvent(EventEnvelope, frozen=True, tag="explain"):
+    body: ExplainBody
+
+
 class DealtEvent(EventEnvelope, frozen=True, tag="dealt"):
     body: DealtBody
 
@@ -307,7 +334,7 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
                | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
-               | AnswerEvent | HelloEvent)
+               | AnswerEvent | AskEvent | ExplainEvent | HelloEvent)
 DealerEvent = DealtEvent | DealerFaultEvent | HelloEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
@@ -317,7 +344,8 @@ EVENT_TYPES: Final[EventTypes] = {
     "checkin": CheckinEvent, "board": BoardEvent, "hand": HandEvent, "call": CallEvent,
     "card": CardEvent, "undo": UndoEvent, "claim": ClaimEvent,
     "claim_answer": ClaimAnswerEvent, "result_confirm": ResultConfirmEvent,
-    "director_call": DirectorCallEvent, "answer": AnswerEvent,
+    "director_call": DirectorCallEvent, "answer": AnswerEvent, "ask": AskEvent,
+    "explain": ExplainEvent,
 }
 # The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
 DEALER_EVENT_TYPES: Final[EventTypes] = {

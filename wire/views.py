@@ -13,6 +13,7 @@ view                   topic                                  built by
 =====================  =====================================  ==========================
 :class:`TableView`     ``t/{table}/state``                    ``hub.table`` public state
 :class:`SeatView`      ``t/{table}/seat/{seat}``              ``hub.table`` seat view
+:class:`TabletView`    ``t/{table}/tablet``                   ``hub.explain``
 :class:`AlertView`     ``director/alert/{id}``                ``hub.alerts.Alert``
 :class:`ResultView`    ``result/{table}/{round}/{board}``     ``hub.service``
 :class:`RankingView`   ``results/ranking/{section}``          ``hub.scoring``
@@ -35,12 +36,12 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
-    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubCounters", "HubStatus",
-    "LastTrick",
-    "NextPair", "NextRound", "Number", "Pairs", "PromptView", "RankingBoard", "RankingEntry",
-    "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
-    "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
-    "TrickCount", "TrickView", "View",
+    "DeviceStatus", "DoubleDummy", "DummyView", "Explanation", "FieldInfo", "HubCounters",
+    "HubStatus", "LastTrick", "NextPair", "NextRound", "Number", "Pairs", "PromptView",
+    "Question", "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
+    "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
+    "TabletView", "TravellerLine", "TravellerResult", "TravellerView", "TrickCount",
+    "TrickView", "View",
 ]
 
 MAX_VIEW = 4 * 1024 * 1024     # bytes: a view larger than this is not one the hub publishes
@@ -294,6 +295,27 @@ class TableView(View, frozen=True):
     dd: DoubleDummy | UnsetType | None = UNSET
 
 
+class Explanation(_Part, frozen=True):
+    """An explanation of call number ``call`` by ``by`` (docs/protocol.md 7.14)."""
+
+    call: int
+    seat: SeatLetter
+    by: SeatLetter
+    text: str
+    announce: bool
+    time: Number
+    to: str | UnsetType = UNSET
+
+
+class Question(_Part, frozen=True):
+    """An open question about call number ``call`` asked by ``by`` (protocol 7.13)."""
+
+    call: int
+    by: SeatLetter
+    time: Number
+    to: SeatLetter | UnsetType = UNSET
+
+
 class SeatView(View, frozen=True):
     """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
 
@@ -301,6 +323,17 @@ class SeatView(View, frozen=True):
     seat: SeatLetter
     board: int | None
     hand: list[str]
+    explanations: list[Explanation] | UnsetType = UNSET
+    questions: list[Question] | UnsetType = UNSET
+
+
+class TabletView(View, frozen=True):
+    """``t/{table}/tablet``: the explanations the table tablet shows each side (``to``)."""
+
+    table: str
+    board: int | None
+    explanations: list[Explanation]
+    questions: list[Question]
 
 
 # The director's and the scorers' views ------------------------------------------------------

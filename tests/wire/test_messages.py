@@ -43,6 +43,8 @@ BODIES: dict[str, dict[str, Any]] = {
     "claim": {"seat": "S", "tricks": 9, "statement": "drawing trumps"},
     "claim_answer": {"seat": "W", "accept": False},
     "result_confirm": {"seat": "E", "accept": True},
+    "ask": {"seat": "E", "call": 1},
+    "explain": {"seat": "S", "call": 1, "text": "precision: 16+", "announce": False},
     "director_call": {"note": "revoke?"},
     "dealt": {"board": 4, "copy": 2, "pockets": {"N": ["SA"], "E": ["?"], "S": [], "W": []},
               "errors": [{"code": "misread", "pocket": "E"}]},
