@@ -35,14 +35,24 @@ from bridgecore.errors import BridgeError
 from bridgecore.vulnerability import Vulnerability
 from tablet.i18n import LANGUAGES, Translator
 from tablet.offline import Pending, already_applied, event_of, projection
-from tablet.state import CallEntry, ClaimState, TableState, seat_view, table_state
+from tablet.state import (
+    CallEntry,
+    ClaimState,
+    TableState,
+    seat_view,
+    table_state,
+    tablet_view,
+)
 from wire.views import (
     DummyView,
+    Explanation,
     LastTrick,
     Pairs,
+    Question,
     ResultScore,
     Schedule,
     SeatView,
+    TabletView,
     TrickCount,
     TrickView,
 )
@@ -104,6 +114,7 @@ class TableModel:
         self.hub_state: TableState | None = None  # the hub's last public state
         self.play_left: int | None = None   # the board whose play was left to the readers
         self.hub_view: SeatView | None = None     # the hub's last view of this seat
+        self.tablet_view: TabletView | None = None   # a table tablet's own view (11.3)
         self._pending: list[Any] = []          # events not answered yet, oldest first
         self._in_hub: set[str] = set()         # ids of those the hub's state already has
         self.connection = "connecting"
@@ -168,8 +179,19 @@ class TableModel:
         self._project()
         return True
 
+    def take_tablet(self, payload: Any) -> bool:
+        """The table tablet's own view (``t/{table}/tablet``: the explanations it shows each
+        side); a seat tablet has none: ignored."""
+        own = tablet_view(payload)
+        if self.seat is not None or own is None or own.table != self.table:
+            log.info("table tablet's view ignored (this tablet: %s)", self.seat or "table")
+            return False
+        self.tablet_view = own
+        return True
+
     def take_seat(self, payload: Any) -> bool:
-        """This seat's own view (its hand). A per-table tablet shows no hand: ignored."""
+        """This seat's own view (its hand, the explanations it may see). A per-table tablet
+        shows no hand: ignored."""
         view = seat_view(payload)
         if view is None or view.table != self.table:
             log.warning("seat view for another table ignored")
@@ -254,6 +276,27 @@ class TableModel:
         self.auction = self._rebuild()
         for watcher in self._watchers:
             watcher()
+
+    # Explanations (Laws 16, 20F; hub.explain) ---------------------------------------------
+    def _board_view(self) -> SeatView | TabletView | None:
+        view = self.tablet_view if self.seat is None else self.hub_view
+        if view is None or view.board != self.board_number:
+            return None    # another board's (a view late after the next board)
+        return view
+
+    @property
+    def explanations(self) -> dict[int, Explanation]:
+        """The explanations this tablet may show, by call number (1: the first call): a
+        seat's only what the hub sends him (never partner's, Law 16)."""
+        view = self._board_view()
+        found = [] if view is None else known(view.explanations) or []
+        return {e.call: e for e in found}
+
+    @property
+    def questions(self) -> list[Question]:
+        """The questions this tablet is to answer (a seat's, or any on the table tablet)."""
+        view = self._board_view()
+        return [] if view is None else list(known(view.questions) or [])
 
     @property
     def pending_count(self) -> int:

@@ -43,6 +43,7 @@ from tablet.presenters import (
     BoardPresenter,
     CheckinPresenter,
     Event,
+    ExplainPresenter,
     PlayPresenter,
     PromptPresenter,
     ResultPresenter,
@@ -105,6 +106,7 @@ class TabletPresenter:
         self.auction = AuctionPresenter(self.model, stop_seconds)
         self.play = PlayPresenter(self.model)
         self.prompts = PromptPresenter(self.model)   # the hub's questions on its reads
+        self.explain = ExplainPresenter(self.model)  # questions on calls (20F)
         self.result = ResultPresenter(self.model, confirming_side)
         self._refused: Any = None   # the id of the event whose refusal the screen shows
 
@@ -121,6 +123,11 @@ class TabletPresenter:
     def on_seat(self, view: dict[str, Any]) -> None:
         """This seat's own view (its hand). A per-table tablet shows no hand: ignored."""
         if self.model.take_seat(view):
+            self.model.changed()
+
+    def on_tablet(self, view: dict[str, Any]) -> None:
+        """The table tablet's own view (``t/{table}/tablet``: the explanations it shows)."""
+        if self.model.take_tablet(view):
             self.model.changed()
 
     def set_pending(self, events: Iterable[Any]) -> None:

@@ -16,6 +16,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from bridgecore.calls import ALL_BIDS
+from tablet.ui_explain import ExplainStrip
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -153,6 +154,8 @@ class AuctionScreen(Screen):
         scroll = ScrollView(do_scroll_x=False, size_hint_y=0.45)
         scroll.add_widget(self.grid)
         self.left.add_widget(scroll)
+        self.explain = ExplainStrip(host)   # questions on calls and answers (20F)
+        self.left.add_widget(self.explain)
         self.hand_title = Text("", size=18, size_hint_y=None, height=dp(28))
         self.hand = HandView(size_hint_y=0.55)
         self.left.add_widget(self.hand_title)
@@ -190,6 +193,7 @@ class AuctionScreen(Screen):
         self.warning_text.text = warning or ""
         show(self.warning, warning is not None, dp(70))
         self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)
+        self.explain.refresh()
         cards = p.hand
         self.hand_title.text = tr("play.your_hand") if cards else ""
         self.hand.show(cards, None, m.four_colour, card_size=24, max_width=80)

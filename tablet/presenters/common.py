@@ -11,7 +11,7 @@ from bridgecore.auction import CallStatus
 from bridgecore.calls import Call
 from bridgecore.errors import BridgeError
 from tablet.i18n import Translator, suit_colour
-from tablet.model import SEATS, TableModel, known, side_of
+from tablet.model import SEATS, TableModel, side_of
 
 __all__ = [
     "LIVE", "AuctionCell", "CallOption", "CardOption", "Event", "PresenterError",
@@ -93,12 +93,15 @@ def is_jump(call: Call, last_bid: Call | None) -> bool:
 def auction_cells(model: TableModel) -> list[AuctionCell]:
     """The auction record while the Laws let it be seen: until the opening lead is faced
     (then the state carries no auction: 41C). Partner's self-alerts are not shown to a
-    seat's tablet (16, 40); opponents see alerts and explanations."""
+    seat's tablet (16, 40); the explanations are those the hub sent this tablet (the
+    opponents' calls', never partner's: hub.explain), on the table tablet marked with the
+    side they are for."""
     columns = model.columns
     out: list[AuctionCell] = []
     row, last = 0, -1
     seat_here = model.seat
     partner = None if seat_here is None else SEATS[(SEATS.index(seat_here) + 2) % 4]
+    explained = model.explanations
     for index, entry in enumerate(model.auction_entries):
         seat, call = entry.seat, entry.call
         col = columns.index(seat)
@@ -110,12 +113,15 @@ def auction_cells(model: TableModel) -> list[AuctionCell]:
         except (BridgeError, ValueError):
             label = call
         visible = seat != partner
-        explanation = known(entry.explanation)
-        opponent = seat_here is None or side_of(seat) != side_of(seat_here)
+        given = explained.get(index + 1)
+        explanation = None
+        if given is not None and given.seat == seat:
+            opponents = "EW" if side_of(seat) == "NS" else "NS"
+            explanation = given.text if seat_here is not None else model.tr(
+                "explain.for", side=model.tr.side(opponents), text=given.text)
         out.append(AuctionCell(
             seat, call, label, row, col, entry.status, alert=entry.alert and visible,
-            explanation=explanation if opponent else None,
-            pending=model.call_pending(index)))
+            explanation=explanation, pending=model.call_pending(index)))
     return out
 
 

@@ -90,3 +90,30 @@ def test_an_undone_call_takes_its_explanation_away_law_25a() -> None:
     d.ok("explain", "S", seat="S", call=1, text="could be short")
     d.ok("undo", "N", seat="N")
     assert all(not texts(v) for v in views(d).values())
+
+
+def test_the_exports_write_the_explanation_beside_its_call_pbn_note_and_lin_an() -> None:
+    """The director's exports (console /api/tempo/export.pbn and .lin, hub.tempo): the
+    explanation given to the opponents is the call's PBN note and its LIN an|."""
+    from bridgecore.lin import read_lin, write_lin
+    from bridgecore.pbn import read_pbn
+    from bridgecore.pbn_writer import write_pbn
+    from bridgecore.record import CallRecord, GameRecord
+    from hub.tempo import call_notes, with_notes
+
+    d = Driver(make_room())
+    d.seat_pairs()
+    d.ok("call", "N", seat="N", call="1C", alert=True)
+    d.ok("ask", "E", seat="E", call=1)
+    d.ok("explain", "S", seat="S", call=1, text="precision 16+")
+    d.calls("Pass", "1NT", "Pass", "Pass", "Pass")
+    sitting = d.state.sitting
+    calls = [CallRecord(e.seat, e.call, e.time) for e in sitting.board.auction.entries]
+    record = GameRecord(board=1, dealer=Seat.NORTH, vulnerability=sitting.board.vulnerability,
+                        deal=sitting.board.deal, calls=with_notes(calls, call_notes(sitting)))
+    pbn = write_pbn([record])
+    assert '[Note "1:precision 16+"]' in pbn and "1C =1=" in pbn
+    assert "an|precision 16+|" in write_lin([record])
+    back = read_pbn(pbn).records[0].calls[0]
+    assert back.explanation == "precision 16+"
+    assert read_lin(write_lin([record])).records[0].calls[0].explanation == "precision 16+"
