@@ -565,7 +565,7 @@ class Room:
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]
         if type == "alert_rule":
             return [self.alerts.rule(str(body["id"]), hub_time, str(body["text"]),
-                                     body.get("score"), body.get("by"))]
+                                     body.get("score"), body.get("by"), body.get("option"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":

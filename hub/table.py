@@ -36,7 +36,7 @@ from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
-from hub import explain
+from hub import explain, rectify
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
@@ -100,7 +100,7 @@ class TableState(PocketReads, CardReads):
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
             "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
             "director_call": self._director_call, "answer": self.answer,
-            "ask": self._explaining, "explain": self._explaining,
+            "ask": self._explaining, "explain": self._explaining, "rectify": self._rectify,
         }
 
     # Entry point --------------------------------------------------------------------------
@@ -460,6 +460,14 @@ class TableState(PocketReads, CardReads):
         if refused is not None:
             return self._reject(env, t, *refused)
         return self._ack(env, t, True)
+
+    def _rectify(self, env: Envelope, t: float) -> Outcome:
+        """A player takes the option the Laws give him (7.15: hub.rectify)."""
+        alert, refused = rectify.accept(self.context.alerts, self.id, self.sitting, env.body,
+                                        t, env.acted)
+        if refused is not None:
+            return self._reject(env, t, *refused)
+        return self._ack(env, t, True, [alert])
 
     def tablet_view(self) -> dict[str, Any]:
         """``t/{table}/tablet``: what the table tablet shows each side (11.3)."""
@@ -920,6 +928,9 @@ class TableState(PocketReads, CardReads):
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
                                 "status": claim.status.value}
+        seen = rectify.irregularities(self.context.alerts, self.id, s)
+        if seen:   # what happened at the table, the director called (7.15)
+            out["irregularities"] = seen
         prompts = self.prompts()
         if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
             out["prompts"] = prompts

@@ -41,7 +41,8 @@ __all__ = [
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "ExplainBody", "ExplainEvent",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
-    "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
+    "Player", "Position", "PublicResults", "RectifyBody", "RectifyEvent", "ReplyMessage",
+    "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
     "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
 ]
@@ -185,6 +186,14 @@ class ExplainBody(_Closed, frozen=True):
     announce: bool | UnsetType | None = UNSET
 
 
+class RectifyBody(_Closed, frozen=True):
+    """``rectify``: a player takes the option the Laws give him (27A1, 29A, 53A...)."""
+
+    seat: Seat
+    irregularity: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+    choice: Literal["accept"]
+
+
 class AnswerBody(_Closed, frozen=True):
     """``answer``: the table answers the hub's prompt about what its readers saw
     (docs/protocol.md, "Asking the table"): the ``card`` ``seat`` played to ``trick``
@@ -324,6 +333,10 @@ class ExplainEvent(EventEnvelope, frozen=True, tag="explain"):
     body: ExplainBody
 
 
+class RectifyEvent(EventEnvelope, frozen=True, tag="rectify"):
+    body: RectifyBody
+
+
 class DealtEvent(EventEnvelope, frozen=True, tag="dealt"):
     body: DealtBody
 
@@ -334,7 +347,7 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
                | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
-               | AnswerEvent | AskEvent | ExplainEvent | HelloEvent)
+               | AnswerEvent | AskEvent | ExplainEvent | RectifyEvent | HelloEvent)
 DealerEvent = DealtEvent | DealerFaultEvent | HelloEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
@@ -345,7 +358,7 @@ EVENT_TYPES: Final[EventTypes] = {
     "card": CardEvent, "undo": UndoEvent, "claim": ClaimEvent,
     "claim_answer": ClaimAnswerEvent, "result_confirm": ResultConfirmEvent,
     "director_call": DirectorCallEvent, "answer": AnswerEvent, "ask": AskEvent,
-    "explain": ExplainEvent,
+    "explain": ExplainEvent, "rectify": RectifyEvent,
 }
 # The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
 DEALER_EVENT_TYPES: Final[EventTypes] = {
@@ -398,6 +411,7 @@ class Rule(_Command, frozen=True, tag="rule"):
     id: AlertId
     text: Text
     score: dict[str, Any] | UnsetType | None = UNSET
+    option: Annotated[int, Meta(ge=0, le=31)] | UnsetType | None = UNSET
 
 
 class Resolve(_Command, frozen=True, tag="resolve"):

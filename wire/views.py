@@ -35,10 +35,11 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from wire.errors import ProtocolError
 
 __all__ = [
-    "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
-    "DeviceStatus", "DoubleDummy", "DummyView", "Explanation", "FieldInfo", "HubCounters",
-    "HubStatus", "LastTrick", "NextPair", "NextRound", "Number", "Pairs", "PromptView",
-    "Question", "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
+    "MAX_VIEW", "Accepted", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry",
+    "ChosenRectification", "ClaimView", "DeviceStatus", "DoubleDummy", "DummyView",
+    "Explanation", "FieldInfo", "HubCounters", "HubStatus", "IrregularityView", "LastTrick",
+    "NextPair", "NextRound", "Number", "Pairs", "PlayerOption", "PromptView", "Question",
+    "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
     "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
     "TabletView", "TravellerLine", "TravellerResult", "TravellerView", "TrickCount",
     "TrickView", "View",
@@ -284,6 +285,7 @@ class TableView(View, frozen=True):
     last_trick: LastTrick | UnsetType = UNSET
     dummy: DummyView | UnsetType = UNSET
     claim: ClaimView | UnsetType = UNSET
+    irregularities: list[IrregularityView] | UnsetType = UNSET
     prompts: list[PromptView] | UnsetType = UNSET
     result: ResultScore | UnsetType | None = UNSET
     confirmed: bool | UnsetType = UNSET
@@ -314,6 +316,44 @@ class Question(_Part, frozen=True):
     by: SeatLetter
     time: Number
     to: SeatLetter | UnsetType = UNSET
+
+
+class PlayerOption(_Part, frozen=True):
+    """A choice the Laws give a player at the table (protocol 7.15)."""
+
+    choice: str
+    seat: SeatLetter
+    law: str
+
+
+class Accepted(_Part, frozen=True):
+    """Who accepted an irregularity, and when (hub time)."""
+
+    seat: SeatLetter
+    time: Number
+
+
+class ChosenRectification(_Part, frozen=True):
+    """The rectification the director chose (``option``: its index in the alert's)."""
+
+    law: str
+    text: str
+    option: int
+
+
+class IrregularityView(_Part, frozen=True):
+    """An irregularity the table saw, the director called (protocol 11.1, 7.15)."""
+
+    id: str
+    kind: str
+    law: str
+    seat: SeatLetter | None
+    call: int | None
+    trick: int | None
+    director: Literal["called", "ruled"]
+    options: list[PlayerOption]
+    accepted: Accepted | None
+    ruling: ChosenRectification | None
 
 
 class SeatView(View, frozen=True):

@@ -45,6 +45,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "result_confirm": {"seat": "E", "accept": True},
     "ask": {"seat": "E", "call": 1},
     "explain": {"seat": "S", "call": 1, "text": "precision: 16+", "announce": False},
+    "rectify": {"seat": "S", "irregularity": "A1-1-insufficient_bid-1", "choice": "accept"},
     "director_call": {"note": "revoke?"},
     "dealt": {"board": 4, "copy": 2, "pockets": {"N": ["SA"], "E": ["?"], "S": [], "W": []},
               "errors": [{"code": "misread", "pocket": "E"}]},
