@@ -46,6 +46,7 @@ from tablet.presenters import (
     ExplainPresenter,
     PlayPresenter,
     PromptPresenter,
+    RectifyPresenter,
     ResultPresenter,
 )
 
@@ -107,6 +108,7 @@ class TabletPresenter:
         self.play = PlayPresenter(self.model)
         self.prompts = PromptPresenter(self.model)   # the hub's questions on its reads
         self.explain = ExplainPresenter(self.model)  # questions on calls (20F)
+        self.rectify = RectifyPresenter(self.model)  # irregularities seen at the table
         self.result = ResultPresenter(self.model, confirming_side)
         self._refused: Any = None   # the id of the event whose refusal the screen shows
 

@@ -16,7 +16,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from bridgecore.calls import ALL_BIDS
-from tablet.ui_explain import ExplainStrip
+from tablet.ui_explain import ExplainStrip, IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -148,6 +148,8 @@ class AuctionScreen(Screen):
         self.warning, self.warning_text = banner(bg=PALETTE["orange"], size=20, height=70)
         self.add_widget(self.turn)
         self.add_widget(self.warning)
+        self.irregularity = IrregularityBar(host)   # the director called (7.15)
+        self.add_widget(self.irregularity)
         self.body = BoxLayout(spacing=dp(12))
         self.left = BoxLayout(orientation="vertical", spacing=dp(8))
         self.grid = AuctionGrid()
@@ -194,6 +196,7 @@ class AuctionScreen(Screen):
         show(self.warning, warning is not None, dp(70))
         self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)
         self.explain.refresh()
+        self.irregularity.refresh()
         cards = p.hand
         self.hand_title.text = tr("play.your_hand") if cards else ""
         self.hand.show(cards, None, m.four_colour, card_size=24, max_width=80)

@@ -1,4 +1,5 @@
-"""Asking what the opponents' calls mean, and answering (tablet/presenters/explain.py).
+"""Asking what the opponents' calls mean, and answering (tablet/presenters/explain.py); the
+irregularities the table saw, the director called (tablet/presenters/rectify.py).
 
 A strip under the auction record: the question this tablet is to answer, with a field for the
 explanation and its button, and a button per call of the other side to ask about (the newest
@@ -13,9 +14,9 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
-from tablet.widgets import FONT, PALETTE, Tap, Text, show
+from tablet.widgets import FONT, PALETTE, Tap, Text, banner, show
 
-__all__ = ["ExplainStrip"]
+__all__ = ["ExplainStrip", "IrregularityBar"]
 
 _ASKS = 4   # buttons shown to ask about calls, the newest first
 
@@ -78,3 +79,43 @@ class ExplainStrip(BoxLayout):
             button.opacity = 1 if here else 0
             button.disabled = not here
         self.height = sum(w.height for w in self.children) + dp(4) * len(self.children)
+
+
+class IrregularityBar(BoxLayout):
+    """What happened at the table and that the director is called, full width (every
+    tablet), with the choice the Laws give this tablet's player (tablet.presenters.rectify).
+    ``refresh()`` shows what ``host.presenter.rectify`` says."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(orientation="vertical", spacing=dp(4), size_hint_y=None, **kw)
+        self.host = host
+        self.panel, self.text = banner(bg=PALETTE["orange"], size=20, height=60)
+        self.choices = BoxLayout(spacing=dp(6), size_hint_y=None, height=dp(52))
+        self.buttons = [Tap("", lambda i=i: self._choose(i), size=20, bg=PALETTE["blue"])
+                        for i in range(2)]
+        for button in self.buttons:
+            self.choices.add_widget(button)
+        self.add_widget(self.panel)
+        self.add_widget(self.choices)
+        self._ids: list[str] = []
+
+    def _choose(self, i: int) -> None:
+        if i < len(self._ids):
+            p = self.host.presenter.rectify
+            self.host.act(p.accept, self._ids[i])
+
+    def refresh(self) -> None:
+        p = self.host.presenter.rectify
+        notices = p.notices
+        choices = p.choices[:len(self.buttons)]
+        self._ids = [c.irregularity for c in choices]
+        self.text.text = "\n".join(notices)
+        show(self.panel, bool(notices), dp(30 + 30 * len(notices)))
+        show(self.choices, bool(choices), dp(52))
+        for i, button in enumerate(self.buttons):
+            here = i < len(choices)
+            button.text = choices[i].label if here else ""
+            button.opacity = 1 if here else 0
+            button.disabled = not here
+        self.height = self.panel.height + self.choices.height
+        self.opacity = 1 if notices else 0

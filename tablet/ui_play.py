@@ -14,6 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
+from tablet.ui_explain import IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -180,6 +181,8 @@ class PlayScreen(Screen):
         self.add_widget(status)
         self.notice, self.notice_text = banner(bg=PALETTE["orange"], size=22, height=60)
         self.add_widget(self.notice)
+        self.irregularity = IrregularityBar(host)   # the director called (7.15)
+        self.add_widget(self.irregularity)
         self.body = BoxLayout(spacing=dp(10))
         self.add_widget(self.body)
         self.side = BoxLayout(orientation="vertical", spacing=dp(4))
@@ -263,6 +266,7 @@ class PlayScreen(Screen):
             self._showing = widget
 
     def refresh(self) -> None:
+        self.irregularity.refresh()
         p = self.host.presenter.play
         m = p.model
         tr = m.tr
