@@ -927,7 +927,12 @@ class TableState(PocketReads, CardReads):
                 claim = play.claims[-1]
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
-                                "status": claim.status.value}
+                                "status": claim.status.value, "total": claim.tricks + sum(
+                                    1 for x in play.tricks[:13 - claim.remaining]
+                                    if x.winner is not None
+                                    and x.winner.side is claim.claimer.side)}
+                if claim.status.value == "open":   # 68C: he faces his hand
+                    out["claim"]["cards"] = [str(c) for c in play.remaining(claim.claimer)]
         seen = rectify.irregularities(self.context.alerts, self.id, s)
         if seen:   # what happened at the table, the director called (7.15)
             out["irregularities"] = seen

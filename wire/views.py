@@ -195,6 +195,8 @@ class ClaimView(_Part, frozen=True):
     remaining: int
     statement: str | None
     status: str
+    total: int | UnsetType = UNSET             # the claimer's side's tricks on the board
+    cards: list[str] | UnsetType = UNSET       # his remaining cards, faced while open (68C)
 
 
 class ResultScore(_Part, frozen=True):

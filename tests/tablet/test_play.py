@@ -104,8 +104,17 @@ def test_law_68_69_declarers_claim_is_answered_by_both_defenders() -> None:
     t.ok(north, event)
     assert north.play.claim_seat is None and not enabled(north.play.hand)  # play has ceased (68D)
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ("E",)
-    assert east.play.claim_view.text == "North claims 12 of the 12 remaining tricks"
+    # Tricks as a total for the board (North won trick 1): "declarer claims 13".
+    assert east.play.claim_view.text == "North claims 13 tricks"
+    # Law 68C: the claimer's remaining cards are faced for the defenders to consider.
+    north_hand = t.room.tables["A1"].seat_view(Seat.NORTH)["hand"]
+    assert sorted(o.card for o in east.play.claim_cards) == sorted(north_hand)
+    assert len(north_hand) == 12 and "HA" not in north_hand
     assert south.play.claim_view is not None and south.play.claim_view.answer_for == ()
+    # Dummy (South) may dispute (68D), never accept (69A).
+    assert south.play.claim_view.dispute_for == ("S",)
+    with pytest.raises(PresenterError):
+        south.play.claim_answer(True)
     t.ok(east, east.play.claim_answer(True))
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ()
     assert west.play.claim_view is not None and west.play.claim_view.answer_for == ("W",)
@@ -187,3 +196,17 @@ def test_law_66a_table_tablet_may_show_it_until_both_sides_have_played() -> None
     assert tablet.play.last_trick_allowed                # East-West have not played yet
     t.cards(any_card_of(t, "E"))
     assert not tablet.play.last_trick_allowed
+
+
+def test_law_68_claims_as_a_total_all_the_rest_and_concede() -> None:
+    """The claim screen counts tricks for the board: North has won one trick, "12" more is
+    a claim of 13 in all; "concede" is 0 of the remaining (68B)."""
+    t = in_play()
+    north, east = t["N"], t["E"]
+    assert north.play.claim_won == 1
+    assert north.play.claim_total(13) == ("claim", {"seat": "N", "tricks": 12})
+    assert north.play.claim_total(10, "ruff a club") == ("claim", {
+        "seat": "N", "tricks": 9, "statement": "ruff a club"})
+    t.ok(east, east.play.claim(0))     # East concedes the rest
+    assert north.play.claim_view is not None
+    assert north.play.claim_view.text == "East concedes the remaining tricks"
