@@ -323,7 +323,7 @@ class TableModel:
         recording it (:meth:`tablet.presenters.play.PlayPresenter.leave`)."""
         return self.play_left is not None and self.play_left == self.board_number
 
-    def place(self, kind: str) -> dict[str, int] | None:
+    def place(self, kind: str, seat: str | None = None) -> dict[str, int] | None:
         """Where an event of ``kind`` entered now belongs in the table's record: the
         envelope's ``at`` (docs/protocol.md section 6, *Ordering by the record*), worked out
         from what the screen shows (the hub's state with the events still waiting on top),
@@ -344,7 +344,35 @@ class TableModel:
             at["calls"] = len(auction)
         if kind != "card" and self.connection == "online":
             at["cards"] = _cards_played(state)
+        if kind == "card" and seat is not None:
+            trick = self._trick_of(seat)
+            if trick is not None:   # one card of each seat to each trick (44)
+                at["trick"] = trick
+                shown = known(state.trick)
+                if self.connection == "online" and shown is not None \
+                        and shown.number == trick and len(shown.cards) < 4:
+                    at["position"] = len(shown.cards) + 1
         return at
+
+    def _trick_of(self, seat: str) -> int | None:
+        """The trick ``seat``'s next card goes to: the cards of his the hub has, and those
+        entered here it has not answered yet, plus one (a seat tablet knows it cut off: its
+        own cards, and dummy's on declarer's); None when this tablet does not know them."""
+        if self.hub_state is None:
+            return None
+        if seat == self.seat and self.hub_view is not None:
+            held = len(self.hub_view.hand)
+        elif seat == self.dummy_seat and self.seat is not None \
+                and self.seat == self.declarer:
+            dummy = known(self.hub_state.dummy)
+            held = 13 if not isinstance(dummy, DummyView) else len(dummy.cards)
+        else:
+            return None
+        waiting = sum(1 for e in self._pending if event_of(e)[1] == "card"
+                      and event_of(e)[0] not in self._in_hub
+                      and (event_of(e)[2] or {}).get("seat") == seat)
+        trick = 13 - held + waiting + 1
+        return trick if 1 <= trick <= 13 else None
 
     @property
     def pending_cards(self) -> set[str]:

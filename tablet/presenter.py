@@ -147,7 +147,7 @@ class TabletPresenter:
         envelope's ``at``, :meth:`tablet.model.TableModel.place`), worked out when the player
         acts, before the event joins the pending ones."""
         def send_placed(kind: str, body: dict[str, Any]) -> Any:
-            return send(kind, body, at=self.model.place(kind))
+            return send(kind, body, at=self.model.place(kind, body.get("seat")))
         return send_placed
 
     def on_reply(self, reply: Any, envelope: Any = None) -> str | None:

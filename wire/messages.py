@@ -257,6 +257,8 @@ class Position(_Closed, frozen=True):
     answers: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    trick: Annotated[int, Meta(ge=1, le=13)] | UnsetType = UNSET      # a card's trick
+    position: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET    # ... and its place
 
 
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
