@@ -72,6 +72,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "clock.left": {"en": "{time} left", "fr": "Reste {time}", "it": "Restano {time}"},
     "clock.over": {"en": "Time is up", "fr": "Temps écoulé", "it": "Tempo scaduto"},
     "conn.online": {"en": "Connected", "fr": "Connecté", "it": "Connesso"},
+    "link.cut_off": {"en": "CUT OFF FROM THE HUB: play on, {count} entries wait and will be "
+                           "sent in order",
+                     "fr": "COUPÉ DU SERVEUR : continuez à jouer, {count} saisies attendent "
+                           "et partiront dans l'ordre",
+                     "it": "SCOLLEGATO DAL SERVER: continuate a giocare, {count} voci "
+                           "attendono e partiranno in ordine"},
+    "link.waiting_cards": {"en": "Waiting for the hub: {cards}",
+                           "fr": "En attente du serveur : {cards}",
+                           "it": "In attesa del server: {cards}"},
     "conn.offline": {"en": "Not connected", "fr": "Non connecté", "it": "Non connesso"},
     "conn.connecting": {"en": "Connecting", "fr": "Connexion", "it": "Connessione"},
     "director.button": {"en": "Director", "fr": "Arbitre", "it": "Arbitro"},

@@ -469,6 +469,17 @@ class TableModel:
         """Whether the auction's call at ``index`` was entered here and is not confirmed."""
         return index in self.marks.calls
 
+    @property
+    def waiting_cards(self) -> list[str]:
+        """The cards entered here that the hub has not answered yet, oldest first (shown
+        or not: cut off, a card may wait for the others' before it)."""
+        out = []
+        for e in self._pending:
+            ref, kind, body = event_of(e)
+            if kind == "card" and ref not in self._in_hub and isinstance(body.get("card"), str):
+                out.append(body["card"])
+        return out
+
     def card_pending(self, card: str) -> bool:
         """Whether ``card`` was played here on this board and is not confirmed."""
         return card in self.marks.cards

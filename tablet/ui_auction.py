@@ -16,7 +16,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from bridgecore.calls import ALL_BIDS
-from tablet.ui_explain import ExplainStrip, IrregularityBar
+from tablet.ui_explain import CutOffBanner, ExplainStrip, IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -150,6 +150,8 @@ class AuctionScreen(Screen):
         self.add_widget(self.warning)
         self.irregularity = IrregularityBar(host)   # the director called (7.15)
         self.add_widget(self.irregularity)
+        self.cut_off = CutOffBanner(host)   # cut off from the hub: the entries wait
+        self.add_widget(self.cut_off)
         self.body = BoxLayout(spacing=dp(12))
         self.left = BoxLayout(orientation="vertical", spacing=dp(8))
         self.grid = AuctionGrid()
@@ -197,6 +199,7 @@ class AuctionScreen(Screen):
         self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)
         self.explain.refresh()
         self.irregularity.refresh()
+        self.cut_off.refresh()
         cards = p.hand
         self.hand_title.text = tr("play.your_hand") if cards else ""
         self.hand.show(cards, None, m.four_colour, card_size=24, max_width=80)

@@ -14,9 +14,10 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
+from tablet.presenters.common import cut_off_banner
 from tablet.widgets import FONT, PALETTE, Tap, Text, banner, show
 
-__all__ = ["ExplainStrip", "IrregularityBar"]
+__all__ = ["CutOffBanner", "ExplainStrip", "IrregularityBar"]
 
 _ASKS = 4   # buttons shown to ask about calls, the newest first
 
@@ -119,3 +120,21 @@ class IrregularityBar(BoxLayout):
             button.disabled = not here
         self.height = self.panel.height + self.choices.height
         self.opacity = 1 if notices else 0
+
+
+class CutOffBanner(BoxLayout):
+    """Full width, red, while the tablet is cut off from the hub; the cards still waiting
+    for the hub listed (tablet.presenters.common.cut_off_banner)."""
+
+    def __init__(self, host: Any, **kw: Any):
+        super().__init__(size_hint_y=None, height=0, **kw)
+        self.host = host
+        self.panel, self.text = banner(bg=PALETTE["red"], size=20, height=64)
+        self.add_widget(self.panel)
+
+    def refresh(self) -> None:
+        text = cut_off_banner(self.host.presenter.model)
+        self.text.text = text or ""
+        lines = 0 if text is None else text.count("\n") + 1
+        show(self.panel, text is not None, dp(34 * lines + 10))
+        show(self, text is not None, dp(34 * lines + 10))

@@ -14,7 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
-from tablet.ui_explain import IrregularityBar
+from tablet.ui_explain import CutOffBanner, IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -205,6 +205,8 @@ class PlayScreen(Screen):
         self.add_widget(self.notice)
         self.irregularity = IrregularityBar(host)   # the director called (7.15)
         self.add_widget(self.irregularity)
+        self.cut_off = CutOffBanner(host)   # cut off from the hub: the entries wait
+        self.add_widget(self.cut_off)
         self.body = BoxLayout(spacing=dp(10))
         self.add_widget(self.body)
         self.side = BoxLayout(orientation="vertical", spacing=dp(4))
@@ -289,6 +291,7 @@ class PlayScreen(Screen):
 
     def refresh(self) -> None:
         self.irregularity.refresh()
+        self.cut_off.refresh()
         p = self.host.presenter.play
         m = p.model
         tr = m.tr

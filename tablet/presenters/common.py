@@ -14,8 +14,16 @@ from tablet.i18n import Translator, suit_colour
 from tablet.model import SEATS, TableModel, side_of
 
 __all__ = [
-    "LIVE", "AuctionCell", "CallOption", "CardOption", "Event", "PresenterError",
-    "auction_cells", "card_options", "is_jump",
+    "LIVE",
+    "AuctionCell",
+    "CallOption",
+    "CardOption",
+    "Event",
+    "PresenterError",
+    "auction_cells",
+    "card_options",
+    "cut_off_banner",
+    "is_jump",
 ]
 
 Event = tuple[str, dict[str, Any]]
@@ -149,3 +157,17 @@ def card_options(model: TableModel, cards: Sequence[str], seat: str | None) -> l
         out.append(CardOption(card, card[0], model.tr.rank(card[1:]),
                               suit_colour(card[0], model.four_colour), enabled, ok))
     return out
+
+
+def cut_off_banner(model: TableModel) -> str | None:
+    """The full-width line a tablet shows while it is cut off from the hub (its link
+    offline: the players play on, their entries wait in order for the hub), with the cards
+    still waiting for the hub; None otherwise when nothing waits."""
+    waiting = [model.tr.card(c) for c in model.waiting_cards]
+    if model.connection != "offline":
+        return None if not waiting else model.tr("link.waiting_cards",
+                                                 cards=", ".join(waiting))
+    text = model.tr("link.cut_off", count=model.pending_count)
+    if waiting:
+        text += "\n" + model.tr("link.waiting_cards", cards=", ".join(waiting))
+    return text

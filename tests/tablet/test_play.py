@@ -210,3 +210,21 @@ def test_law_68_claims_as_a_total_all_the_rest_and_concede() -> None:
     t.ok(east, east.play.claim(0))     # East concedes the rest
     assert north.play.claim_view is not None
     assert north.play.claim_view.text == "East concedes the remaining tricks"
+
+
+def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> None:
+    """Cut off, the players play on (their entries wait, in order): every screen says so
+    and names the cards the hub has not had yet; each card carries its trick (Law 44)."""
+    from tablet.presenters.common import cut_off_banner
+
+    t = in_play()
+    east = t["E"]
+    assert cut_off_banner(east.model) is None
+    east.model.on_connection("offline")
+    card = any_card_of(t, "E")
+    assert east.model.place("card", "E") == {"board": 1, "trick": 2}   # cut off: no position
+    east.model.add_pending(("card", {"seat": "E", "card": card}))
+    text = cut_off_banner(east.model)
+    assert text is not None and text.startswith("CUT OFF FROM THE HUB")
+    assert text.endswith(f"Waiting for the hub: {east.model.tr.card(card)}")
+    assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
