@@ -150,10 +150,11 @@ def card_options(model: TableModel, cards: Sequence[str], seat: str | None) -> l
     playing = seat is not None and model.phase == "play" and not model.claim_stands
     legal = legal_cards(model, cards)
     in_turn = seat is not None and seat == model.turn
+    waiting = set(model.waiting_cards)   # played here, waiting for the hub: not again
     out = []
     for card in cards:
         ok = card in legal and in_turn
-        enabled = playing and (ok if model.strict else True)
+        enabled = playing and (ok if model.strict else True) and card not in waiting
         out.append(CardOption(card, card[0], model.tr.rank(card[1:]),
                               suit_colour(card[0], model.four_colour), enabled, ok))
     return out

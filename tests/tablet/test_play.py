@@ -228,3 +228,5 @@ def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> No
     assert text is not None and text.startswith("CUT OFF FROM THE HUB")
     assert text.endswith(f"Waiting for the hub: {east.model.tr.card(card)}")
     assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
+    # The card waiting for the hub is not offered again.
+    assert not next(o for o in east.play.hand if o.card == card).enabled
