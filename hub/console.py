@@ -230,7 +230,8 @@ class Console:
         # terminal that started the hub prints the whole command).
         self.create_director = without_path(create_director)
         self.pairing = pairing             # None: no device is paired here
-        self.languages = Languages()       # each user's language (hub.console_i18n)
+        self.languages = Languages(         # each user's language (hub.console_i18n)
+            None if users is None else users.path.with_name("languages.json"))
         self.tls = tls                     # (certificate chain, key): served over HTTPS
         self.session_key = _SESSION
         self.host = host

@@ -15,15 +15,19 @@ tests/test_catalogs.py make both a test failure. Texts that come from the hub it
 alert's detail, the Laws' rectifications, an error) stay as the hub writes them.
 
 The language is chosen with the switch on each page (``POST /api/i18n {"language"}``:
-hub.console_session) and remembered for the user (:class:`Languages`, for every session of
-that user while the hub runs) and in the browser (cookie ``tenace_lang``, read when no user is
-logged in: the public results pages and the room screen). The default is the browser's
+hub.console_session) and remembered for the user's account (:class:`Languages`, in
+``languages.json`` beside the users file, across restarts) and in the browser (cookie
+``tenace_lang``, read when no user is logged in: the public results pages and the room
+screen). The default is the browser's
 ``Accept-Language`` when it names one of :data:`LANGUAGES`, else English.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
+import logging
+import os
 import threading
 import zlib
 from pathlib import Path
@@ -36,6 +40,8 @@ __all__ = [
     "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
     "option_key", "plural", "say",
 ]
+
+log = logging.getLogger(__name__)
 
 COOKIE = "tenace_lang"
 
@@ -98,11 +104,29 @@ def choose(*candidates: str | None, accept: str = "") -> str:
 
 
 class Languages:
-    """The language each user chose (while the hub runs; any thread)."""
+    """The language each user chose (any thread), kept for the user's account in ``path``
+    (``languages.json`` beside the users file: a JSON object user -> language, 0600) so that
+    the choice outlives the hub; without a path, while the hub runs. A file that cannot be
+    read or written is logged, never fatal: the language is a comfort, not a record."""
 
-    def __init__(self) -> None:
-        self._chosen: dict[str, str] = {}
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._chosen: dict[str, str] = self._load()
         self._lock = threading.Lock()
+
+    def _load(self) -> dict[str, str]:
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            log.warning("%s: unreadable (%s); the users' languages start afresh", self.path, err)
+            return {}
+        if not isinstance(data, dict):
+            log.warning("%s: not a JSON object; the users' languages start afresh", self.path)
+            return {}
+        return {str(user): language for user, language in data.items()
+                if isinstance(language, str) and (language in LANGUAGES or language == PSEUDO)}
 
     def get(self, user: str | None) -> str | None:
         with self._lock:
@@ -113,3 +137,17 @@ class Languages:
             raise ValueError(f"language {language!r:.20}: one of {', '.join(LANGUAGES)}")
         with self._lock:
             self._chosen[user] = language
+            if self.path is not None:
+                self._save(dict(self._chosen))
+
+    def _save(self, chosen: dict[str, str]) -> None:
+        assert self.path is not None
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(chosen, out, indent=1, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError as err:
+            log.warning("could not keep the users' languages in %s: %s", self.path, err)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hub.console_i18n import CATALOGS, LANGUAGES, catalogue, choose
+from hub.console_i18n import CATALOGS, LANGUAGES, Languages, catalogue, choose
 from tablet.i18n import CATALOGS as TABLET  # pure Python, no Kivy
 
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
@@ -98,3 +99,21 @@ def test_catalogue_and_choice() -> None:
     assert choose(None, "xx", accept="it-IT,it;q=0.9,en;q=0.8") == "it"
     assert choose("fr", accept="it") == "fr"
     assert choose(accept="de") == "en"
+
+
+def test_the_language_is_kept_for_the_users_account_across_restarts(tmp_path: Path,
+                                                                     caplog: Any) -> None:
+    path = tmp_path / "console" / "languages.json"
+    first = Languages(path)
+    first.set("dora", "it")
+    first.set("marc", "fr")
+    assert Languages(path).get("dora") == "it" and Languages(path).get("marc") == "fr"
+    assert Languages(path).get("nobody") is None and Languages(path).get(None) is None
+    assert path.stat().st_mode & 0o777 == 0o600
+    with pytest.raises(ValueError):
+        first.set("dora", "klingon")
+    path.write_text('{"dora": "klingon", "marc": "it"}')       # edited by hand
+    assert Languages(path).get("dora") is None and Languages(path).get("marc") == "it"
+    path.write_text("not json")
+    assert Languages(path).get("marc") is None and "unreadable" in caplog.text
+    assert Languages().get("dora") is None                     # no file: while the hub runs
