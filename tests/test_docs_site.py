@@ -1,0 +1,190 @@
+"""The documentation site and the README, kept true (docs/choosing-mkdocs.md).
+
+* ``mkdocs build --strict`` builds ``docs/`` with ``mkdocs.yml``: a broken link between
+  pages, a link MkDocs does not recognise or a missing anchor is a warning, and any warning
+  fails the build and this test.
+* README.md lies outside ``docs/``, where MkDocs does not look: its relative links and
+  images must name files that exist, and its anchors headings of the page they point to
+  (for a page of the site, an ``id`` of the page as built).
+* README.md is the front door: 250 lines at most; the rest belongs on the site.
+* docs/commands.md documents every ``tenace`` command and each of its options, read from the
+  command line's own parsers (the tablet's from ``tablet/app.py``, read without Kivy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import html.parser
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = REPO / "docs"
+README_MAX_LINES = 250
+
+# [text](target) and ![alt](target), a title after the target allowed; code spans and
+# fenced blocks are taken out first.
+LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built strict into a temporary folder; the build's log checked."""
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # Material's end-of-life notice
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
+         str(REPO / "mkdocs.yml"), "--site-dir", str(out)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    log = run.stdout + run.stderr
+    warnings = [line for line in log.splitlines() if line.startswith(("WARNING", "ERROR"))]
+    assert run.returncode == 0 and not warnings, (
+        f"mkdocs build --strict failed (exit {run.returncode}):\n{log}")
+    assert (out / "index.html").is_file(), f"no index.html in the built site:\n{log}"
+    return out
+
+
+def test_the_site_builds_strict_with_every_page(site: Path) -> None:
+    """Each page of docs/ is built, at the name use_directory_urls: false gives it."""
+    pages = sorted(p.relative_to(DOCS) for p in DOCS.rglob("*.md"))
+    assert pages, "docs/ holds no page"
+    missing = [str(p) for p in pages if not (site / p.with_suffix(".html")).is_file()]
+    assert not missing, f"pages of docs/ not in the built site: {missing}"
+
+
+def test_the_readme_is_a_front_door() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, (
+        f"README.md has {len(lines)} lines, more than {README_MAX_LINES}: move the detail to "
+        "a page of docs/ and link to it")
+
+
+def _links(markdown: str) -> Iterator[str]:
+    text = CODE_SPAN.sub("", FENCE.sub("", markdown))
+    for match in LINK.finditer(text):
+        yield match.group(1)
+
+
+class _Ids(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.ids.update(value for name, value in attrs if name == "id" and value)
+
+
+def _html_ids(page: Path) -> set[str]:
+    parser = _Ids()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.ids
+
+
+def _github_slugs(markdown: str) -> set[str]:
+    """The anchors a Git host gives a Markdown file's headings (for files outside docs/)."""
+    slugs: set[str] = set()
+    for line in FENCE.sub("", markdown).splitlines():
+        heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if heading:
+            words = re.sub(r"[^\w\- ]", "", heading.group(1).lower())
+            slugs.add(words.replace(" ", "-"))
+    return slugs
+
+
+def test_the_readme_links_and_anchors_resolve(site: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    links = list(_links(text))
+    assert any(link.startswith("docs/") for link in links), "README.md links to no page"
+    problems = []
+    for link in links:
+        if re.match(r"[a-z][a-z0-9+.-]*:", link):  # https:, mailto:: not checked offline
+            continue
+        path, _, anchor = link.partition("#")
+        target = (README.parent / path).resolve() if path else README
+        if not target.exists():
+            problems.append(f"{link}: {path} does not exist")
+            continue
+        if not anchor:
+            continue
+        if target.is_relative_to(DOCS) and target.suffix == ".md":
+            built = site / target.relative_to(DOCS).with_suffix(".html")
+            ids = _html_ids(built)
+        elif target.suffix == ".md":
+            ids = _github_slugs(target.read_text(encoding="utf-8"))
+        else:
+            problems.append(f"{link}: an anchor into a file that is not a page")
+            continue
+        if anchor not in ids:
+            problems.append(f"{link}: {target.name} has no anchor #{anchor}")
+    assert not problems, "README.md's links:\n" + "\n".join(problems)
+
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...]
+              ) -> Iterator[tuple[tuple[str, ...], list[str]]]:
+    """Each command's words and its option strings (help aside), its subcommands after it."""
+    options = [o for a in parser._actions if not isinstance(a, argparse._HelpAction)
+               for o in a.option_strings]
+    yield path, options
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            seen: set[int] = set()
+            for name, sub in action.choices.items():
+                if id(sub) not in seen:  # an alias (analyze, enroll) is the same parser
+                    seen.add(id(sub))
+                    yield from _commands(sub, (*path, name))
+
+
+def _tablet_options() -> list[str]:
+    """The tablet's options from tablet/app.py's ``_parser``, without importing Kivy."""
+    tree = ast.parse((REPO / "tablet" / "app.py").read_text(encoding="utf-8"))
+    function = next(n for n in ast.walk(tree)
+                    if isinstance(n, ast.FunctionDef) and n.name == "_parser")
+    return [arg.value for call in ast.walk(function)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "add_argument"
+            for arg in call.args
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            and arg.value.startswith("-")]
+
+
+def _sections(markdown: str) -> dict[str, str]:
+    """Each heading's text (code marks taken out) -> its section, subsections included."""
+    lines = markdown.splitlines()
+    headings = [(i, len(m.group(1)), m.group(2).replace("`", "").strip())
+                for i, line in enumerate(lines)
+                if (m := re.match(r"(#{1,6})\s+(.*?)\s*$", line))]
+    sections = {}
+    for k, (start, level, title) in enumerate(headings):
+        end = next((i for i, lv, _ in headings[k + 1:] if lv <= level), len(lines))
+        sections[title] = "\n".join(lines[start:end])
+    return sections
+
+
+def test_every_command_and_option_is_in_the_commands_reference() -> None:
+    from tenace.cli import _parser
+
+    sections = _sections(FENCE.sub("", (DOCS / "commands.md").read_text(encoding="utf-8")))
+    commands = list(_commands(_parser(), ("tenace",)))[1:]
+    commands.append((("tenace", "tablet"), _tablet_options()))
+    assert len(commands) > 30 and len(_tablet_options()) > 10
+    problems = []
+    for words, options in commands:
+        name = " ".join(words)
+        section = sections.get(name)
+        if section is None:
+            problems.append(f"{name}: no heading '{name}' in docs/commands.md")
+            continue
+        spans = " ".join(CODE_SPAN.findall(section))
+        problems += [f"{name}: option {o} is not in its section" for o in options
+                     if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", spans)]
+    assert not problems, "docs/commands.md:\n" + "\n".join(problems)
