@@ -62,6 +62,15 @@ def test_the_site_builds_strict_with_every_page(site: Path) -> None:
     assert not missing, f"pages of docs/ not in the built site: {missing}"
 
 
+def test_the_site_loads_nothing_from_the_internet(site: Path) -> None:
+    """A club's hub may have no internet: no script, style, font or image from elsewhere."""
+    remote = re.compile(r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=[\"']?(?:https?:)?//")
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 10
+    loading = [str(p.relative_to(site)) for p in pages if remote.search(p.read_text("utf-8"))]
+    assert not loading, f"pages that load something from the internet: {loading}"
+
+
 def test_the_readme_is_a_front_door() -> None:
     lines = README.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_MAX_LINES, (
