@@ -24,6 +24,9 @@
     logcheck.py       tenace log verify | backup | salvage
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
+                      (device_events.py: a device's events, hello and replies in;
+                      log_startup.py: the log at start, its chain and damage checked, the
+                      room rebuilt from it)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate

@@ -130,7 +130,7 @@ def test_sequence_gaps_are_logged_and_counted_per_device(
     hub = Hub(data_log(tmp_path), url=NOWHERE, setup=MitchellSetup(), setup_loader=loader)
     try:
         topic = topic_event("A1", "A1-tab")
-        with caplog.at_level(logging.INFO, logger="hub.service"):
+        with caplog.at_level(logging.INFO, logger="hub"):
             for env in (_checkin("g-1", 1, "NS", 1), _checkin("g-2", 5, "EW", 4)):
                 hub.handle([Message(topic, env.to_json().encode(), 1, False)])
         assert hub.stats.accepted == 2 and hub.stats.gaps == 1
