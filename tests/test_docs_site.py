@@ -7,8 +7,10 @@
   images must name files that exist, and its anchors headings of the page they point to
   (for a page of the site, an ``id`` of the page as built).
 * README.md is the front door: 250 lines at most; the rest belongs on the site.
-* docs/commands.md documents every ``tenace`` command and each of its options, read from the
-  command line's own parsers (the tablet's from ``tablet/app.py``, read without Kivy).
+* The built commands page names every ``tenace`` command and each of its options, read from
+  the command line's own parsers (the tablet's from ``tablet/app.py``, read without Kivy):
+  described by hand in docs/commands.md, or added from ``--help`` by the build's hook
+  (scripts/mkdocs_hooks.py) until someone describes them.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import argparse
 import ast
 import html.parser
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -166,34 +170,92 @@ def _tablet_options() -> list[str]:
             and arg.value.startswith("-")]
 
 
-def _sections(markdown: str) -> dict[str, str]:
-    """Each heading's text (code marks taken out) -> its section, subsections included."""
-    lines = markdown.splitlines()
-    headings = [(i, len(m.group(1)), m.group(2).replace("`", "").strip())
-                for i, line in enumerate(lines)
-                if (m := re.match(r"(#{1,6})\s+(.*?)\s*$", line))]
-    sections = {}
-    for k, (start, level, title) in enumerate(headings):
-        end = next((i for i, lv, _ in headings[k + 1:] if lv <= level), len(lines))
-        sections[title] = "\n".join(lines[start:end])
-    return sections
+class _Sections(html.parser.HTMLParser):
+    """A built page's headings, each with the text of its code elements up to the next."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[tuple[int, str, list[str]]] = []  # level, title, code texts
+        self._in: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if re.fullmatch(r"h[1-6]", tag) or (tag == "code" and self._in is None):
+            self._in, self._text = tag, []
+
+    def handle_data(self, data: str) -> None:
+        if self._in:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag != self._in:
+            return
+        text = "".join(self._text)
+        if tag == "code":
+            if self.headings:
+                self.headings[-1][2].append(text)
+        else:
+            self.headings.append((int(tag[1]), text.replace("\N{PILCROW SIGN}", "").strip(), []))
+        self._in = None
+
+    def section(self, title: str) -> str | None:
+        """The code texts under a heading, its subsections included."""
+        for k, (level, name, codes) in enumerate(self.headings):
+            if name == title:
+                texts = list(codes)
+                for lv, _, more in self.headings[k + 1:]:
+                    if lv <= level:
+                        break
+                    texts += more
+                return " ".join(texts)
+        return None
 
 
-def test_every_command_and_option_is_in_the_commands_reference() -> None:
+def test_the_commands_page_names_every_command_and_option(site: Path) -> None:
+    """Every command of the command line has its section on the built page, and every option
+    is named there: by hand in docs/commands.md, or by the build's hook from ``--help``."""
     from tenace.cli import _parser
 
-    sections = _sections(FENCE.sub("", (DOCS / "commands.md").read_text(encoding="utf-8")))
+    page = _Sections()
+    page.feed((site / "commands.html").read_text(encoding="utf-8"))
     commands = list(_commands(_parser(), ("tenace",)))[1:]
     commands.append((("tenace", "tablet"), _tablet_options()))
     assert len(commands) > 30 and len(_tablet_options()) > 10
     problems = []
     for words, options in commands:
         name = " ".join(words)
-        section = sections.get(name)
-        if section is None:
-            problems.append(f"{name}: no heading '{name}' in docs/commands.md")
+        codes = page.section(name)
+        if codes is None:
+            problems.append(f"{name}: no section on the built page")
             continue
-        spans = " ".join(CODE_SPAN.findall(section))
         problems += [f"{name}: option {o} is not in its section" for o in options
-                     if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", spans)]
-    assert not problems, "docs/commands.md:\n" + "\n".join(problems)
+                     if not re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", codes)]
+    assert not problems, "commands.html:\n" + "\n".join(problems)
+
+
+def _hooks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mkdocs_hooks", REPO / "scripts" /
+                                                  "mkdocs_hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hook_adds_what_the_text_does_not_name_and_only_that() -> None:
+    hooks = _hooks()
+    page = ("# Commands\n\n## `tenace tablet`\n\n| `--hub` | the broker |\n\n"
+            "## `tenace score`\n\nScores a file (`--json`).\n")
+    kiosk = hooks.Option(("--kiosk",), "", "full screen | no way out")
+    commands = {"tenace tablet": [hooks.Option(("--hub",), "HUB", "the broker"), kiosk],
+                "tenace score": [hooks.Option(("--json",), "", "JSON")],
+                "tenace new": [hooks.Option(("-n", "--number"), "N", "how many")]}
+    text, added = hooks.complete(page, commands)
+    assert added == ["tenace tablet --kiosk", "tenace new"]
+    tablet = text[text.index("## `tenace tablet`"):text.index("## `tenace score`")]
+    assert "| `--kiosk` | full screen \\| no way out |" in tablet
+    assert text.count("`--hub`") == 1 and text.count("`--json`") == 1
+    assert "## `tenace new`" in text and "| `-n`, `--number` `N` | how many |" in text
+    assert hooks.complete(text, commands)[1] == []  # complete once added
+
