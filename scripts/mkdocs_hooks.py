@@ -82,8 +82,11 @@ def _constant(node: ast.expr | None) -> Any:
 def tablet_options() -> list[Option]:
     """The tablet's options, read from ``tablet/app.py``'s ``_parser`` without running it."""
     tree = ast.parse((REPO / "tablet" / "app.py").read_text(encoding="utf-8"))
-    function = next(n for n in ast.walk(tree)
-                    if isinstance(n, ast.FunctionDef) and n.name == "_parser")
+    function = next((n for n in ast.walk(tree)
+                     if isinstance(n, ast.FunctionDef) and n.name == "_parser"), None)
+    if function is None:
+        raise RuntimeError("tablet/app.py has no _parser() any more: tell "
+                           "scripts/mkdocs_hooks.py where the tablet's options are")
     options = []
     for call in ast.walk(function):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
