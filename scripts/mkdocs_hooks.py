@@ -16,6 +16,7 @@ import argparse
 import ast
 import logging
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,8 @@ def _from_parser(parser: argparse.ArgumentParser) -> list[Option]:
 
 def cli_commands() -> dict[str, list[Option]]:
     """``tenace X Y`` -> its options, every command and job of the command line."""
+    if str(REPO) not in sys.path:  # this checkout's command line, whatever is installed
+        sys.path.insert(0, str(REPO))
     from tenace.cli import _parser
 
     commands: dict[str, list[Option]] = {}
