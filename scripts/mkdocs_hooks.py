@@ -56,7 +56,7 @@ def _from_parser(parser: argparse.ArgumentParser) -> list[Option]:
 
 def cli_commands() -> dict[str, list[Option]]:
     """``tenace X Y`` -> its options, every command and job of the command line."""
-    if str(REPO) not in sys.path:  # this checkout's command line, whatever is installed
+    if sys.path[:1] != [str(REPO)]:  # this checkout's command line, whatever is installed
         sys.path.insert(0, str(REPO))
     from tenace.cli import _parser
 
