@@ -34,13 +34,15 @@
     accounts.py       the MQTT accounts of an event (hashed passwords, Mosquitto's files)
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
-    console.py        the director's console (console_views.py: what it shows), results_pages.py
+    console.py        the director's console (console_views.py: what it shows; console_table.py:
+                      a table's board live), results_pages.py
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
-    console_i18n.py   the console's words in French, English and Italian
+    console_i18n.py   the console's words in French, English and Italian (console_words.py:
+                      the evening's)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     tempo.py          every call and card timed from the log (console_tempo.py: the director's
                       timelines, slow play, timed exports; docs/tempo.md)

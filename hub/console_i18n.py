@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import threading
 
+from hub.console_words import EVENING_WORDS
+
 __all__ = ["COOKIE", "LANGUAGES", "STRINGS", "Languages", "catalogue", "choose"]
 
 COOKIE = "tenace_lang"
@@ -1030,6 +1032,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "screen.page": ("Tenace results", "Tenace résultats", "Tenace risultati"),
     "devices.seat_tablet": ("seat tablet", "tablette de place", "tablet del posto"),
 }
+
+_WORDS.update(EVENING_WORDS)    # the director's evening (hub.console_words)
 
 STRINGS: dict[str, dict[str, str]] = {
     language: {key: texts[i] for key, texts in _WORDS.items()}

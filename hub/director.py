@@ -69,7 +69,7 @@ from typing import Any
 from hub.alerts import AlertStatus
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
-from hub.late_changes import check_change
+from hub.late_changes import check_change, doing
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
 from wire.messages import check_payload
@@ -145,18 +145,18 @@ def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, di
     fact, schema = found
     unknown = sorted(str(k) for k in obj if k not in schema and k not in ("op", "v"))
     if unknown:
-        raise ProtocolError("malformed", f"{op}: unknown field(s) {', '.join(unknown)}")
+        raise ProtocolError("malformed", f"{doing(op)}: unknown field(s) {', '.join(unknown)}")
     body: dict[str, Any] = {}
     for name, (kind, required) in schema.items():
         value = obj.get(name)
         if value is None:
             if required:
-                raise ProtocolError("malformed", f"{op}: missing field {name!r}")
+                raise ProtocolError("malformed", f"{doing(op)}: missing field {name!r}")
             continue
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, kind) or (kind in (int, float) and isinstance(value, bool)):
-            raise ProtocolError("malformed", f"{op}: field {name!r} must be "
+            raise ProtocolError("malformed", f"{doing(op)}: field {name!r} must be "
                                              f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
         body[name] = value
     _CHECKS[op](op, body, room)
@@ -171,51 +171,55 @@ _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: 
 def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
     alert_id = body["id"]
     if not _ID.match(alert_id):
-        raise ProtocolError("malformed", f"{op}: alert id {alert_id!r:.80} is not "
+        raise ProtocolError("malformed", f"{doing(op)}: alert id {alert_id!r:.80} is not "
                                          "[A-Za-z0-9_.-], 1-64")
     if alert_id not in room.alerts:
-        raise AlertError(f"{op}: no alert {alert_id!r}")
+        raise AlertError(f"{doing(op)}: no alert {alert_id!r}")
     status = room.alerts[alert_id].status
     if status not in _FROM[op]:
-        raise AlertError(f"{op}: alert {alert_id} is already {status.value}")
+        raise AlertError(f"{doing(op)}: alert {alert_id} is already {status.value}")
     text = body.get("text")
     if text is not None:
         body["text"] = text = text.strip()
         if len(text) > MAX_TEXT:
-            raise ProtocolError("malformed", f"{op}: text of {len(text)} characters, limit "
+            raise ProtocolError("malformed", f"{doing(op)}: text of {len(text)} characters, limit "
                                              f"{MAX_TEXT}")
         if not text:
             if op == "rule":
-                raise AlertError(f"rule: alert {alert_id}: a ruling needs a text")
+                raise AlertError(f"{doing(op)}: alert {alert_id}: a ruling needs a text")
             del body["text"]
     score = body.get("score")
     if score is not None:
         try:
             size = len(json.dumps(score, allow_nan=False))
         except (TypeError, ValueError) as err:
-            raise ProtocolError("malformed", f"rule: score is not JSON: {err}") from None
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: the score is not JSON: {err}") from None
         if size > _MAX_SCORE:
-            raise ProtocolError("malformed", f"rule: score of {size} bytes, limit {_MAX_SCORE}")
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: a score of {size} bytes, limit {_MAX_SCORE}")
 
 
 def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
     number = body["round"]
     current = room.clock.round
     if number < 1:
-        raise ConfigError(f"{op}: rounds start at 1, not {number}")
+        raise ConfigError(f"{doing(op)}: rounds start at 1, not {number}")
     if number < current:
-        raise ConfigError(f"{op}: round {number} is before the round in progress ({current})")
+        raise ConfigError(f"{doing(op)}: round {number} is before the round in progress "
+                          f"({current})")
     rounds = [s.movement.rounds for s in room.sections if s.movement is not None]
     if rounds and number > max(rounds):
-        raise ConfigError(f"{op}: round {number} is beyond the movement ({max(rounds)} rounds)")
+        raise ConfigError(f"{doing(op)}: round {number} is beyond the movement "
+                          f"({max(rounds)} rounds)")
 
 
 def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
     table = body["table"]
     if table not in room.tables:
-        raise ConfigError(f"{op}: no table {table!r:.40} in this session")
+        raise ConfigError(f"{doing(op)}: no table {table!r:.40} in this session")
     if "strict" not in body and "tapping_only" not in body:
-        raise ProtocolError("malformed", f"{op}: missing field 'strict' (or 'tapping_only')")
+        raise ProtocolError("malformed", f"{doing(op)}: missing field 'strict' (or 'tapping_only')")
 
 
 def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
@@ -228,7 +232,7 @@ def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
 def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
-        raise ConfigError(f"{op}: hide_last_rounds: 0 to 99 rounds, not {hide}")
+        raise ConfigError(f"{doing(op)}: 0 to 99 last rounds hidden, not {hide}")
 
 
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {

@@ -18,7 +18,9 @@ facts below) into a fresh room, and :meth:`Room.snapshot` gives the JSON to comp
 
 Facts the service must log to be replayed (``type``: body), each produced by a method:
 
-* ``round_start``: ``{"round": n}`` -- :meth:`Room.start_round`
+* ``round_start``: ``{"round": n}`` -- :meth:`Room.start_round` (the director's; without
+  it the first table to start a board of a later round starts that round's clock, from the
+  device event itself: :meth:`Room._round_reached`)
 * ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
 * ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
@@ -371,7 +373,23 @@ class Room:
         if out.reply.status == "ack":
             s = table.sitting
             order.note(env, _board_of(table), None if s is None else (s.round, s.board.number))
+            if s is not None and s.round > self.clock.round:
+                self._round_reached(s.round, min(env.time, hub_time))
         return out
+
+    def _round_reached(self, round: int, started: float) -> None:
+        """The first table to start a board of ``round`` starts the round clock (the clock
+        follows the tables: the director need not start each round), at the time the event
+        says on the hub's clock, never later than the hub received it (an event that waited
+        in an outbox started the round when it was played). Nothing is checked of the
+        tables still in an earlier round: they are late only at the round's end (tick), or
+        when the director starts a round himself (:meth:`start_round`)."""
+        log.info("round %d started by its first table (the clock was at round %d)", round,
+                 self.clock.round)
+        paused_at = self.late.paused_at
+        if paused_at is not None:   # the clock stands: the round's time counts from the resume
+            started = paused_at
+        self.clock.round, self.clock.started = round, started
 
     def _conflict_alert(self, table: TableState, conflict: Conflict,
                         hub_time: float) -> Alert | None:

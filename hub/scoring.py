@@ -449,9 +449,10 @@ class LiveScoring:
         replaced, not already withdrawn."""
         ruling_id = body.get("id")
         if ruling_id not in self._by_id:
-            raise RulingError(f"ruling_undo: no ruling {ruling_id!r:.40}")
+            raise RulingError(f"Withdrawing the score ruling: no ruling {ruling_id!r:.40}")
         if ruling_id in self._withdrawn:
-            raise RulingError(f"ruling_undo: ruling {ruling_id} is already withdrawn")
+            raise RulingError(f"Withdrawing the score ruling: ruling {ruling_id} is already "
+                              "withdrawn")
         return {"id": ruling_id}
 
     def _board_exists(self, board: int, section: Section, where: str) -> None:

@@ -747,7 +747,8 @@ class TableState(PocketReads, CardReads):
             alerts.append(self._alert(
                 f"{self._base()}:result:{seat.letter}", t, HubKind.RESULT_DISAGREES.value,
                 "79A", seats=(seat,), occurred=env.time,
-                detail=f"{seat} does not agree with the result {result} (Laws 79A, 79B)",
+                detail=f"{seat.name.title()} does not agree with the result, "
+                       f"{result_words(result)} (Laws 79A, 79B)",
                 facts={"result": result, "by": seat.letter, "winners": [] if play is None
                        else [x.winner.letter if x.winner else None
                              for x in play.completed_tricks]},
@@ -970,3 +971,14 @@ class TableState(PocketReads, CardReads):
                 "boards": boards, "public": self._replayable_state(),
                 "seats": {x.letter: self.seat_view(x) for x in Seat}}
 
+
+def result_words(result: dict[str, Any] | None) -> str:
+    """A table's result (:meth:`TableState.result`) as a director reads it: "3NT by North,
+    8 tricks (NS -50)", "passed out"."""
+    if result is None:
+        return "no result yet"
+    if result["contract"] == "PASS" or result["declarer"] is None:
+        return "passed out"
+    declarer = Seat.parse(result["declarer"]).name.title()
+    return (f"{result['contract']} by {declarer}, {result['tricks']} tricks "
+            f"(NS {result['score_ns']:+d})")

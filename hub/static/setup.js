@@ -200,6 +200,8 @@
 
   // Errors -----------------------------------------------------------------------------------
   function clearErrors() {
+    $("setup-good").replaceChildren();
+    $("setup-good").hidden = true;
     document.querySelectorAll(".bad").forEach((n) => n.classList.remove("bad"));
     $("setup-errors").replaceChildren();
   }
@@ -228,8 +230,9 @@
       if (result.ok) {
         say(check ? t("setup.good") : t("setup.done"), false);
         if (check) {
-          $("setup-errors").replaceChildren(...result.summary.map((line) =>
+          $("setup-good").replaceChildren(...result.summary.map((line) =>
             el("li", { class: "fine", text: line })));
+          $("setup-good").hidden = false;
           return;
         }
         $("setup-done-summary").textContent = result.summary.join("\n");

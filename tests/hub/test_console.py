@@ -351,7 +351,9 @@ def test_room_overview_has_every_status_the_clock_and_open_alerts(served: Any) -
     assert by_id["A4"]["done"] == 2 and by_id["A4"]["boards"] == [7, 8]
     assert by_id["A5"]["devices"]["offline"] == ["A5-tab"] and by_id["A5"]["section"] == "A"
     assert room["clock"] == {"round": 1, "started": START, "deadline": START + 900,
-                             "minutes": 15, "hub_time": hub.tables.now}
+                             "minutes": 15, "hub_time": hub.tables.now,
+                             # from the tables: A4 alone of the 7 has finished round 1
+                             "in_play": [1], "finished": 0, "behind": 6}
     ids = [a["id"] for a in room["alerts"]]
     assert set(ids) == {a.id for a in hub.room.alerts.open()}
     assert ids[0] == alerts["revoke"].id                   # newest first
@@ -403,9 +405,9 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.tables.now
     status, result = post(url, json.dumps({"op": "acknowledge", "id": alert_id}).encode())
-    assert status == 400 and result == {"ok": False,
-                                        "error": f"acknowledge: alert {alert_id} is already "
-                                                 "acknowledged"}
+    assert status == 400 and result == {
+        "ok": False, "error": f"Acknowledging the alert: alert {alert_id} is already "
+                              "acknowledged"}
     post(url, json.dumps({"op": "rule", "id": alert_id, "text": "27B1"}).encode())
     status, result = post(url, json.dumps({"op": "resolve", "id": alert_id}).encode())
     assert status == 200 and loop.call(lambda: hub.room.alerts[alert_id].is_open) is False
@@ -641,7 +643,8 @@ def test_browser_map_shows_every_table_with_its_status(page: Any) -> None:
 
 def test_browser_clock_counts_down_the_round(page: Any) -> None:
     driver, _, hub, _ = page
-    assert driver.find_element("id", "clock-round").text == "Round 1"
+    assert driver.find_element("id", "clock-round").text == "Round 1 in play"
+    assert driver.find_element("id", "clock-which").text == "clock of round 1"
     left = driver.find_element("id", "clock-left").text
     minutes, seconds = map(int, re.fullmatch(r"(\d+):(\d\d)", left).groups())  # type: ignore
     remaining = START + 900 - hub.hub_time()

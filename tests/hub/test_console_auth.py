@@ -458,6 +458,39 @@ def test_users_file_holds_argon2id_hashes_only_and_is_private(tmp_path: Path) ->
         users.add("../eve", "viewer", "long-enough-password")
 
 
+def test_any_letter_makes_a_login_name_compared_in_any_case(served: Served,
+                                                           tmp_path: Path) -> None:
+    """Issue 25: "gaëlle" was refused as not letters. A name is letters of any script
+    (NFC-normalised, so the decomposed "gaëlle" a keyboard may type is the same name) and is
+    compared case-folded; a name with a space, a slash or a quote is still refused."""
+    import unicodedata
+
+    users = make_users(tmp_path / "unicode")
+    for name in ("gaëlle", "Łukasz", "山田太郎", "zoë.o-brien"):
+        assert users.add(name, "viewer", "long-enough-password").name == name
+    decomposed = unicodedata.normalize("NFD", "Gaëlle")
+    assert decomposed != "Gaëlle" and len(decomposed) == 7
+    user = users.verify(decomposed, "long-enough-password")
+    assert user is not None and user.name == "gaëlle"
+    user = users.verify("ŁUKASZ", "long-enough-password")
+    assert user is not None and user.name == "Łukasz"
+    with pytest.raises(UserError, match="exists already"):
+        users.add("GAËLLE", "viewer", "long-enough-password")
+    for bad in ("gaëlle martin", "a/b", "o'brien", "-x", "", "é" * 65):
+        with pytest.raises(UserError, match=r"letters \(of any script\)"):
+            users.add(bad, "viewer", "long-enough-password")
+    users.passwd("łukasz", "another-long-password")
+    assert users.verify("Łukasz", "another-long-password") is not None
+    users.remove("山田太郎")
+    assert set(users.users()) == {"dora", "sam", "vic", "gaëlle", "Łukasz", "zoë.o-brien"}
+    # through the console: the session names the user as written
+    console = served[2]
+    assert console.users is not None
+    console.users.add("Gaëlle.B", "director", "long-enough-password")
+    status, body = Login(console).login("gaëlle.b", "long-enough-password")
+    assert status == 200 and body["user"] == "Gaëlle.B" and body["role"] == "director"
+
+
 def test_tenace_users_add_list_passwd_remove(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     from tenace.cli import main

@@ -27,9 +27,12 @@ def _session(seed: int, inject: dict[str, float] | None = None) -> tuple[Any, An
 
 
 def _record(value: Any) -> Any:
-    """A snapshot without the hub's times of applying (a board's ``ended``): the record."""
+    """A snapshot without the hub's times of applying (a board's ``ended``; the round clock's
+    ``started`` and ``deadline``: the time of the event that started the round's first
+    board, which depends on which device's outbox came first): the record."""
     if isinstance(value, dict):
-        return {k: _record(v) for k, v in value.items() if k != "ended"}
+        return {k: _record(v) for k, v in value.items()
+                if k not in ("ended", "started", "deadline")}
     if isinstance(value, list):
         return [_record(v) for v in value]
     return value

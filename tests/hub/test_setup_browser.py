@@ -102,6 +102,17 @@ def test_browser_a_7_table_howell_errors_marked_on_their_field_then_set_up(
     shot(driver, "setup-errors.png")
     assert hub.setup.waiting                                   # nothing changed
     type_in(field(driver, "sections[0].rounds"), "")
+    # Check: its summary is good news (issue 25: it was shown as the errors' red bullets)
+    driver.find_element("id", "setup-check").click()
+    wait(driver, lambda d: d.find_elements("css selector", "#setup-good li"))
+    assert driver.find_elements("css selector", "#setup-errors li") == []
+    good = driver.find_element("id", "setup-good")
+    assert good.get_attribute("role") == "status" and "Howell" in good.text
+    colour = driver.execute_script(
+        "return getComputedStyle(document.querySelector('#setup-good li')).color")
+    red, green, _ = (int(x) for x in colour[colour.index("(") + 1:-1].split(",")[:3])
+    assert green > red, colour
+    shot(driver, "setup-check.png")
     submit(driver)
     setup = hub.setup
     assert isinstance(setup, EventSetup) and setup.name == "Thursday Howell"
