@@ -150,8 +150,9 @@ def check(role: DeviceRole, type: str, body: Mapping[str, Any],
             return Refusal(NOT_YOUR_SEAT, f"{role} is dummy's: declarer plays dummy's cards "
                            "(Laws 43A, 45)", seat, "45")
         return None
-    if type == "card" and declarer is not None and mine is declarer and seat is mine.partner:
-        return None   # declarer plays dummy's cards (45)
+    if type in ("card", "answer") and declarer is not None and mine is declarer \
+            and seat is mine.partner:
+        return None   # declarer plays dummy's cards (45), and says which the readers missed
     return Refusal(NOT_YOUR_SEAT, f"{role} ({role.device}) acts only for {_name(mine)}, not "
                    f"for {_name(seat)}", seat, LAWS.get(type, ""))
 

@@ -75,8 +75,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "conn.offline": {"en": "Not connected", "fr": "Non connecté", "it": "Non connesso"},
     "conn.connecting": {"en": "Connecting", "fr": "Connexion", "it": "Connessione"},
     "director.button": {"en": "Director", "fr": "Arbitre", "it": "Arbitro"},
+    "director.confirm": {"en": "Call? Tap", "fr": "Appeler ? Touchez", "it": "Chiamare? Tocca"},
     "director.called": {"en": "The director has been called", "fr": "L'arbitre est appelé",
                         "it": "L'arbitro è stato chiamato"},
+    # Kiosk mode (tablet.kiosk): leaving with the exit PIN
+    "kiosk.pin": {"en": "Exit PIN", "fr": "Code de sortie", "it": "Codice di uscita"},
+    "kiosk.wrong": {"en": "Wrong PIN", "fr": "Code faux", "it": "Codice errato"},
+    "kiosk.cancel": {"en": "Cancel", "fr": "Annuler", "it": "Annulla"},
+    "kiosk.leave": {"en": "Leave", "fr": "Quitter", "it": "Esci"},
     # Check-in (Law 5)
     "checkin.title": {"en": "Check in", "fr": "Enregistrement", "it": "Registrazione"},
     "checkin.pair": {"en": "Pair", "fr": "Paire", "it": "Coppia"},
@@ -135,6 +141,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "auction.passed_out": {"en": "Passed out", "fr": "Donne passée", "it": "Smazzata passata"},
     "call.pass": {"en": "Pass", "fr": "Passe", "it": "Passo"},
     "pad.alert": {"en": "Alert", "fr": "Alerte", "it": "Alert"},
+    "pad.alert_armed": {"en": "\u2713 Alert", "fr": "\u2713 Alerte", "it": "\u2713 Alert"},
     "pad.stop": {"en": "STOP", "fr": "STOP", "it": "STOP"},
     "pad.undo": {"en": "Undo", "fr": "Annuler", "it": "Annulla"},
     "pad.explanation": {"en": "Explanation for the opponents (optional)",
@@ -305,6 +312,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "reply.storage": {"en": "The hub could not record it: please do it again",
                       "fr": "Le serveur n'a pas pu l'enregistrer : recommencez",
                       "it": "Il server non ha potuto registrarlo: rifatelo"},
+    "reply.rate_limited": {"en": "Too fast: the hub takes this tablet's actions more slowly. "
+                                 "Do it again in a moment",
+                           "fr": "Trop rapide : le serveur ralentit cette tablette. "
+                                 "Recommencez dans un instant",
+                           "it": "Troppo veloce: il server rallenta questo tablet. "
+                                 "Rifatelo tra un momento"},
     "reply.no_event": {"en": "No event yet: the director is setting the evening up. Check in "
                               "again in a moment",
                        "fr": "Pas encore de tournoi : l'arbitre le prépare. Réessayez dans "

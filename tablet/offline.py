@@ -521,7 +521,9 @@ class _Table:
         direction, pair = body.get("direction"), body.get("pair")
         if direction not in ("NS", "EW") or not isinstance(pair, int) or pair < 1:
             raise _Stop("malformed: check-in")
-        self.s = replace(self.s, pairs=replace(self.s.pairs, **{direction: pair}))
+        done = set(self.s.checked_in or ()) | {direction}   # as the hub lists them
+        self.s = replace(self.s, pairs=replace(self.s.pairs, **{direction: pair}),
+                         checked_in=[side for side in ("NS", "EW") if side in done])
 
     def director_call(self, body: dict[str, Any]) -> None:
         """Nothing shows at the table."""

@@ -128,8 +128,13 @@ class BidPad(BoxLayout):
             # bidding-box mode: a call that is not proper stays possible, drawn pale
             button.opacity = 1.0 if option.proper or not option.enabled else 0.55
         active = m.phase == "auction" and p.pad_seat is not None
-        self.alert.text = tr("pad.alert")
-        self.alert.selected = p.alert_armed
+        # Armed: dark with a yellow edge and text, and says so (a yellow edge on the yellow
+        # button did not show).
+        armed = p.alert_armed
+        self.alert.text = tr("pad.alert_armed" if armed else "pad.alert")
+        self.alert.selected = armed
+        self.alert.bg = list(PALETTE["ink" if armed else "yellow"])
+        self.alert.fg = list(PALETTE["yellow" if armed else "ink"])
         self.alert.disabled = not active
         self.stop.text = tr("pad.stop")
         self.stop.selected = p.stop_armed

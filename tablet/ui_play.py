@@ -104,7 +104,7 @@ class AnswerPanel(Panel):
             return
         self.text.text = claim.text
         self.statement.text = f"\u201c{claim.statement}\u201d" if claim.statement else ""
-        key = (claim.answer_for, tr.language)
+        key = (claim.answer_for, claim.dispute_only, tr.language)
         if key == self._key:
             return
         self._key = key
@@ -114,8 +114,8 @@ class AnswerPanel(Panel):
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(80))
             row.add_widget(Text(tr("claim.answer_for", seat=tr.seat(seat)), size=22,
                                 size_hint_x=0.4))
-            for accept, key_, colour in ((True, "claim.accept", "green"),
-                                         (False, "claim.dispute", "red")):
+            answers = ((True, "claim.accept", "green"), (False, "claim.dispute", "red"))
+            for accept, key_, colour in answers[claim.dispute_only:]:   # dummy: dispute only
                 button = Tap(tr(key_), lambda s=seat, a=accept: self.host.act(
                     p.claim_answer, a, s), size=24, bg=PALETTE[colour])
                 self.buttons[seat, accept] = button
@@ -266,9 +266,7 @@ class PlayScreen(Screen):
         p = self.host.presenter.play
         m = p.model
         tr = m.tr
-        mine = m.turn is not None and m.turn in ({m.seat} | (
-            {m.dummy_seat} if m.seat is not None and m.seat == m.declarer else set()))
-        self.turn.bg = list(PALETTE["green"] if mine and m.seat else PALETTE["bar"])
+        self.turn.bg = list(PALETTE["green"] if p.my_turn else PALETTE["bar"])
         self.turn_text.text = p.turn_text
         self.contract.text = m.contract_text or ""
         ns, ew = m.tricks_won

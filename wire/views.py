@@ -249,8 +249,9 @@ class DoubleDummy(_Part, frozen=True):
 class PromptView(_Part, frozen=True):
     """A question the hub asks the table about what its card readers saw (hub.reads):
     ``card``: tap the card ``seat`` played to ``trick`` (``after``: the seat whose card came
-    first; the answer may say ``seat`` had not played yet); ``sweep``: sweep ``seat``'s hand
-    over the reader again (``count``: cards the reader may have missed)."""
+    first; the answer may say ``seat`` had not played yet; ``recorded``: the card recorded as
+    ``seat``'s to that earlier trick, which may have been his next lead); ``sweep``: sweep
+    ``seat``'s hand over the reader again (``count``: cards the reader may have missed)."""
 
     id: str
     kind: Literal["card", "sweep"]
@@ -258,6 +259,7 @@ class PromptView(_Part, frozen=True):
     trick: int | UnsetType = UNSET
     after: SeatLetter | UnsetType | None = UNSET
     count: int | UnsetType = UNSET
+    recorded: str | UnsetType = UNSET
 
 
 class TableView(View, frozen=True):
@@ -269,6 +271,7 @@ class TableView(View, frozen=True):
     phase: Phase
     strict: bool
     schedule: Schedule
+    checked_in: list[Literal["NS", "EW"]] | UnsetType = UNSET
     tapping_only: bool | UnsetType = UNSET
     board: int | UnsetType = UNSET
     dealer: SeatLetter | UnsetType = UNSET
@@ -292,15 +295,18 @@ class TableView(View, frozen=True):
     imps: SideFloats | UnsetType | None = UNSET
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 class SeatView(View, frozen=True):
-    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
+    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards (none,
+    with ``withheld`` saying why, for a board not this table's this round)."""
 
     table: str
     seat: SeatLetter
     board: int | None
     hand: list[str]
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 # The director's and the scorers' views ------------------------------------------------------
@@ -415,6 +421,8 @@ class TravellerResult(_Part, frozen=True):
     ns_percent: Number | None
     ew_percent: Number | None
     scored: bool
+    not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
+    corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
 
 
 class TravellerView(View, frozen=True):

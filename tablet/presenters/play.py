@@ -50,6 +50,7 @@ class ClaimView:
     answer_for: tuple[str, ...]
     text: str
     pending: bool = False     # made or answered here, not yet confirmed by the hub
+    dispute_only: bool = False   # dummy's tablet: dummy may dispute, not accept (68D)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,14 @@ class PlayPresenter:
         return tr("play.lead" if lead else "play.turn", seat=tr.seat(turn))
 
     @property
+    def my_turn(self) -> bool:
+        """A card is due from this seat's tablet (its own, or dummy's for declarer): the
+        green banner. Never on dummy's tablet: dummy plays no card (43A1)."""
+        model = self.model
+        return model.phase == "play" and model.seat is not None and \
+            model.turn is not None and model.turn in self.plays_for()
+
+    @property
     def auction_cells(self) -> list[AuctionCell]:
         """The auction record, in the clarification period until the opening lead (41C)."""
         return auction_cells(self.model)
@@ -207,8 +216,11 @@ class PlayPresenter:
 
     @property
     def dummy(self) -> list[CardOption]:
-        """Dummy's cards: tappable by declarer's tablet (or per table) in play."""
+        """Dummy's cards: tappable by declarer's tablet (or per table) in play. Not on
+        dummy's own tablet: they are its hand, shown once, below."""
         seat = self.model.dummy_seat
+        if seat is not None and self.model.seat == seat:
+            return []
         plays = self.plays_for()
         return card_options(self.model, self.model.dummy_cards, seat if seat in plays else None)
 
@@ -262,13 +274,19 @@ class PlayPresenter:
         key = (model.board_number, claimer, claim.tricks, claim.remaining)
         mine = answerers if model.seat is None else [s for s in answerers if s == model.seat]
         status = claim.status
+        dispute_only = False
+        if model.seat is not None and model.seat == model.dummy_seat and \
+                claimer != model.seat:
+            # Law 68D: a claim disputed by any player, dummy included, calls the director.
+            mine, dispute_only = [model.seat], True
         answer_for = tuple(s for s in mine if (*key, s) not in self._answered) \
             if status == "open" else ()
         tricks, remaining = claim.tricks, claim.remaining
         return ClaimView(claimer, tricks, remaining, claim.statement or "",
                          status, answer_for,
                          model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
-                                  remaining=remaining), pending=model.marks.claim)
+                                  remaining=remaining), pending=model.marks.claim,
+                         dispute_only=dispute_only)
 
     # Commands: each returns the event to send ------------------------------------------------
     def card(self, card: str, seat: str | None = None) -> Event:
@@ -324,7 +342,7 @@ class PlayPresenter:
         if claim is None or not claim.answer_for:
             raise PresenterError("err.not_now")
         who = seat if seat is not None else claim.answer_for[0]
-        if who not in claim.answer_for:
+        if who not in claim.answer_for or (accept and claim.dispute_only):
             raise PresenterError("err.not_now")
         self._answered.add((model.board_number, claim.claimer, claim.tricks, claim.remaining,
                             who))

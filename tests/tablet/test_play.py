@@ -84,6 +84,9 @@ def test_law_43_dummy_does_not_play_declarer_plays_dummys_cards() -> None:
     assert t["E"].play.turn_text == south.play.turn_text
     assert south.play.hand and not south.play.plays_own_hand
     assert enabled(south.play.hand) == []
+    # Dummy's cards are shown once on his tablet (his hand), and no green "your turn".
+    assert south.play.dummy == [] and len(north.play.dummy) == len(south.play.hand) == 13
+    assert not south.play.my_turn and north.play.my_turn and not t["E"].play.my_turn
     assert south.play.claim_seat is None  # dummy: no claim (43A1c)
     with pytest.raises(PresenterError):
         south.play.card("H8")
@@ -105,7 +108,9 @@ def test_law_68_69_declarers_claim_is_answered_by_both_defenders() -> None:
     assert north.play.claim_seat is None and not enabled(north.play.hand)  # play has ceased (68D)
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ("E",)
     assert east.play.claim_view.text == "North claims 12 of the 12 remaining tricks"
-    assert south.play.claim_view is not None and south.play.claim_view.answer_for == ()
+    # Dummy may dispute (68D), never accept: the answer is the defenders'.
+    assert south.play.claim_view is not None and south.play.claim_view.answer_for == ("S",)
+    assert south.play.claim_view.dispute_only
     t.ok(east, east.play.claim_answer(True))
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ()
     assert west.play.claim_view is not None and west.play.claim_view.answer_for == ("W",)
@@ -187,3 +192,18 @@ def test_law_66a_table_tablet_may_show_it_until_both_sides_have_played() -> None
     assert tablet.play.last_trick_allowed                # East-West have not played yet
     t.cards(any_card_of(t, "E"))
     assert not tablet.play.last_trick_allowed
+
+
+def test_law_68d_dummy_may_dispute_declarers_claim_never_accept_it() -> None:
+    """Dummy had no Dispute (issue 22): a claim disputed by any player, dummy included, calls
+    the director (68D)."""
+    t = in_play()
+    north, south = t["N"], t["S"]
+    t.ok(north, north.play.claim(12))
+    view = south.play.claim_view
+    assert view is not None and view.answer_for == ("S",) and view.dispute_only
+    with pytest.raises(PresenterError):
+        south.play.claim_answer(True)
+    t.ok(south, south.play.claim_answer(False))
+    assert "disputed_claim" in {a.kind for a in t.alerts}
+    assert north.play.claim_view is not None and north.play.claim_view.status == "disputed"
