@@ -48,7 +48,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
-from hub.console_i18n import Languages, choose
+from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
 from hub.store import StoreError
@@ -282,17 +282,18 @@ class _SetupRoutes:
                       request.cookies.get(LANGUAGE_COOKIE),
                       accept=request.headers.get("Accept-Language", ""))
 
-    def started(self) -> list[str]:
-        """The boards started in the room (table, round, board)."""
-        return sorted(f"{tid} (round {r}, board {b})" for tid, t in
-                      self.hub.room.tables.items() for r, b in t.sittings)
+    def started(self, language: str = "en") -> list[str]:
+        """The boards started in the room (table, round, board), in ``language``."""
+        return [say(language, "setup.started_board", table=tid, round=r, board=b)
+                for tid, r, b in sorted((tid, r, b) for tid, t in self.hub.room.tables.items()
+                                        for r, b in t.sittings)]
 
     async def page(self, request: web.Request) -> web.Response:
         return self.console.static_file("setup.html", request.path, "page")
 
     async def current(self, request: web.Request) -> web.Response:
         setup: Any = getattr(self.hub, "setup", None)
-        started = self.started()
+        started = self.started(self._language(request))
         summary = (setup.summary(self._language(request))
                    if setup is not None and hasattr(setup, "summary") else [])
         return json_response({
