@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hub.accounts import mosquitto_hash
-from hub.simultaneous.event import SimEvent, topic
+from hub.simultaneous.event import SimError, SimEvent, topic
 from wire.pairing import write_private
 
-__all__ = ["ORGANISER", "OrganiserBroker", "bridge_stanza", "club_acl", "write_organiser_files"]
+__all__ = [
+    "ORGANISER", "OrganiserBroker", "bridge_stanza", "club_acl", "club_topics",
+    "organiser_listener", "write_organiser_files",
+]
 
 ORGANISER = "organiser"   # the organiser's service account on its own broker
 CLUB_OUT = ("result", "finished")
@@ -36,13 +39,19 @@ def club_topics(event: SimEvent, club: str) -> tuple[list[str], list[str]]:
     return out, into
 
 
-def club_acl(event: SimEvent) -> str:
-    """The organiser's Mosquitto ACL file for ``event`` (module docstring)."""
+def club_acl(event: SimEvent, observers: dict[str, str] | None = None) -> str:
+    """The organiser's Mosquitto ACL file for ``event`` (module docstring); ``observers``
+    (account -> club) may read what that club reads and write nothing: what a club could
+    see at worst, checked without taking the club's bridge session over."""
     lines = [f"user {ORGANISER}", f"topic readwrite tenace/sim/v1/{event.id}/#", ""]
     for club in event.clubs:
         out, into = club_topics(event, club.id)
         lines += [f"user {club.id}", *(f"topic write {t}" for t in out),
                   *(f"topic read {t}" for t in into), ""]
+    for name, club_id in (observers or {}).items():
+        event.club(club_id)
+        _, into = club_topics(event, club_id)
+        lines += [f"user {name}", *(f"topic read {t}" for t in into), ""]
     return "\n".join(lines)
 
 
@@ -57,15 +66,19 @@ class OrganiserBroker:
 
 
 def write_organiser_files(event: SimEvent, folder: Path,
-                          passwords: dict[str, str] | None = None) -> OrganiserBroker:
+                          passwords: dict[str, str] | None = None,
+                          observers: dict[str, str] | None = None) -> OrganiserBroker:
     """Write ``sim.passwd`` and ``sim.acl`` (0600) for the organiser's Mosquitto: the
-    organiser's account and one per club, with new random passwords unless given."""
+    organiser's account, one per club and the ``observers`` (:func:`club_acl`), with new
+    random passwords unless given."""
     folder.mkdir(parents=True, exist_ok=True)
-    names = [ORGANISER, *(c.id for c in event.clubs)]
+    names = [ORGANISER, *(c.id for c in event.clubs), *(observers or {})]
+    if len(set(names)) != len(names):
+        raise SimError(f"event {event.id}: an account name is used twice: {sorted(names)}")
     chosen = {name: (passwords or {}).get(name) or secrets.token_urlsafe(16) for name in names}
     passwd, acl = folder / "sim.passwd", folder / "sim.acl"
     write_private(passwd, "".join(f"{n}:{mosquitto_hash(p)}\n" for n, p in chosen.items()))
-    write_private(acl, club_acl(event))
+    write_private(acl, club_acl(event, observers))
     return OrganiserBroker(passwd, acl, chosen)
 
 

@@ -93,7 +93,8 @@ class Organiser:
                     batch.append(self._inbox.get_nowait())
                 except queue.Empty:
                     break
-            if any(m is not None and self._take(m) for m in batch):
+            taken = [self._take(m) for m in batch if m is not None]   # every one: no any()
+            if any(taken):
                 self._publish_scores()
 
     def release_due(self) -> None:
