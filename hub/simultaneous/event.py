@@ -31,7 +31,7 @@ from hub.errors import HubError
 
 __all__ = [
     "ROOT", "Club", "SimError", "SimEvent", "generate_key", "load_private_key",
-    "load_public_key", "open_signed", "parse_topic", "public_pem", "sign", "topic",
+    "load_public_key", "open_signed", "parse_topic", "private_pem", "public_pem", "sign", "topic",
 ]
 
 ROOT = "tenace/sim/v1"

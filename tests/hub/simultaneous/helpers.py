@@ -9,13 +9,15 @@ import signal
 import subprocess
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from hub.accounts import mosquitto_hash
 from hub.mosquitto import free_port, wait_for_port
 from hub.simultaneous import Club, SimEvent
 
 RANKS = "AKQJT98765432"
-SCORES = (0, 110, -110, 140, -140, 170, -170, 90, -90, 120, 100, -100, 200, -200, 80)  # any vulnerability
+# Scores possible at any vulnerability (no problem of Law 77 whatever the board).
+SCORES = (0, 110, -110, 140, -140, 170, -170, 90, -90, 120, 100, -100, 200, -200, 80)
 
 
 def deals_pbn(boards: int, seed: int = 7) -> str:
@@ -40,7 +42,7 @@ def make_event(starts: dict[str, tuple[datetime, int]], boards: int = 4) -> SimE
 
 
 def club_results(club: str, tables: int, boards: int, seed: int,
-                 sit_out: set[tuple[int, int]] = frozenset()) -> list[dict[str, object]]:
+                 sit_out: frozenset[tuple[int, int]] = frozenset()) -> list[dict[str, Any]]:
     """Each board played at every table (NS 1..n against EW n+1..2n), but for the (board,
     table) of ``sit_out``; as a club hub publishes them."""
     rng = random.Random(seed)

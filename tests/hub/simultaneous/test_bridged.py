@@ -24,6 +24,7 @@ import pytest
 
 from bridgecore.adjusted import BoardResult
 from bridgecore.ranking import ScoringOptions, score_event
+from hub.accounts import mosquitto_hash
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.bridging import (
     bridge_stanza,
@@ -69,13 +70,12 @@ class Moments:
 
 
 def _listen(url: str, client_id: str, filters: tuple[str, ...], moments: Moments) -> Listener:
-    listener = Listener(MqttClient(url, client_id, clean_session=True, start=False))
+    seen: list[tuple[str, bytes, frozenset[str]]] = []
 
     def take(message: Message) -> None:
-        listener.seen.append((message.topic, message.payload, moments.now()))
+        seen.append((message.topic, message.payload, moments.now()))
 
-    listener.client._on_message = take   # noqa: SLF001 (set before start: no race)
-    listener.client.start()
+    listener = Listener(MqttClient(url, client_id, clean_session=True, on_message=take), seen)
     listener.client.wait_connected()
     for f in filters:
         listener.client.subscribe(f)
@@ -107,7 +107,6 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     audit = tmp_path / "organiser" / "sim.acl"
     audit.write_text(audit.read_text() + "user audit\ntopic read #\n")   # sees everything
     passwd = tmp_path / "organiser" / "sim.passwd"
-    from hub.accounts import mosquitto_hash
     passwd.write_text(passwd.read_text() + f"audit:{mosquitto_hash('audit-secret')}\n")
     org = Mosquitto(tmp_path / "organiser" / "broker", extra, open_access=True,
                     tls=(pki.ca_cert, pki.broker_cert, pki.broker_key))
@@ -161,8 +160,7 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     north.client.publish("tenace/v1/table/1/hand/N", b"AKQJ.T98.765.432", 1)
     north_rows = club_results("north", 4, BOARDS, seed=1)
     for row in north_rows[:8]:
-        north.publish_result(str(row["id"]), int(row["board"]), str(row["ns"]),  # type: ignore[call-overload]
-                             str(row["ew"]), int(row["score_ns"]))  # type: ignore[call-overload]
+        north.publish_result(row["id"], row["board"], row["ns"], row["ew"], row["score_ns"])
     for board in (1, 2):
         moments.add(f"north finished {board}")
         north.publish_finished(board, 4)
@@ -171,20 +169,18 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     # North is cut off mid-session and plays on; south's session starts meanwhile.
     relays["north"].cut()
     for row in north_rows[8:]:
-        north.publish_result(str(row["id"]), int(row["board"]), str(row["ns"]),  # type: ignore[call-overload]
-                             str(row["ew"]), int(row["score_ns"]))  # type: ignore[call-overload]
-    north.publish_result(str(north_rows[0]["id"]), 1, "1", "5",
-                         int(north_rows[0]["score_ns"]))  # type: ignore[call-overload]
+        north.publish_result(row["id"], row["board"], row["ns"], row["ew"], row["score_ns"])
+    first = north_rows[0]   # sent again after the cut: counted once
+    north.publish_result(first["id"], first["board"], first["ns"], first["ew"], first["score_ns"])
     for board in (3, 4):
         moments.add(f"north finished {board}")
         north.publish_finished(board, 4)
     moments.add("south released")
     clock[0] = T0 + timedelta(hours=1)
     assert south.wait_for(lambda link: link.deals is not None, 60), "south never got its deals"
-    south_rows = club_results("south", 3, BOARDS, seed=2, sit_out={(2, 3)})
+    south_rows = club_results("south", 3, BOARDS, seed=2, sit_out=frozenset({(2, 3)}))
     for row in south_rows:
-        south.publish_result(str(row["id"]), int(row["board"]), str(row["ns"]),  # type: ignore[call-overload]
-                             str(row["ew"]), int(row["score_ns"]))  # type: ignore[call-overload]
+        south.publish_result(row["id"], row["board"], row["ns"], row["ew"], row["score_ns"])
     for board in range(1, BOARDS + 1):
         moments.add(f"south finished {board}")
         south.publish_finished(board, 2 if board == 2 else 3)
@@ -201,8 +197,8 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
 
     # The organiser's field ranking is the offline scoring of all the clubs' results.
     offline = score_event(
-        [BoardResult(int(r["board"]), field_pair(club, r["ns"]),  # type: ignore[call-overload]
-                     field_pair(club, r["ew"]), int(r["score_ns"]))  # type: ignore[call-overload]
+        [BoardResult(r["board"], field_pair(club, r["ns"]), field_pair(club, r["ew"]),
+                     r["score_ns"])
          for club, rows in (("north", north_rows), ("south", south_rows)) for r in rows],
         options=ScoringOptions(expected=7))
     assert organiser.field.score is not None
@@ -220,8 +216,8 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
             if name.endswith("/deals"):
                 assert f"{club} released" in done, f"{club} saw its deals before its start"
             if "/field/" in name:
-                board = name.rsplit("/", 1)[1]
-                assert f"{club} finished {board}" in done, f"{club} saw board {board} early"
+                number = name.rsplit("/", 1)[1]
+                assert f"{club} finished {number}" in done, f"{club} saw board {number} early"
         assert any("/field/" in name for name, _, _ in eye.seen)
     # Nothing of a club's broker but its results and finished boards reaches the organiser.
     assert audit_listener.seen, "the audit listener saw nothing"

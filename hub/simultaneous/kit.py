@@ -1,0 +1,93 @@
+"""What ``tenace sim-event init`` writes for an event: the organiser's side and one kit per club.
+
+``DIR/organiser/``: ``signing.key`` (Ed25519, 0600: it never leaves the organiser),
+``organiser.password`` (the organiser service's account, 0600),
+``sim.passwd`` and ``sim.acl`` (hub.simultaneous.bridging), ``mosquitto.conf`` (a TLS listener,
+no anonymous client, persistence), the certificate authority and broker certificate
+(hub.tls). ``DIR/clubs/<club>/``: ``bridge.conf`` (the club's Mosquitto bridge stanza with its
+password: a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``organiser.pub``
+(to check the deals' signature). A club copies its folder to ``club_path`` on its hub and adds
+``include_dir`` (or the stanza) to its Mosquitto configuration (docs/simultaneous.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.simultaneous.bridging import (
+    ORGANISER,
+    bridge_stanza,
+    organiser_listener,
+    write_organiser_files,
+)
+from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
+from hub.tls import TlsError, write_club_pki
+from wire.pairing import write_private
+
+__all__ = ["PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "write_kit"]
+
+SIGNING_KEY = "signing.key"
+PASSWORD_FILE = "organiser.password"
+PUBLIC_KEY = "organiser.pub"
+
+
+@dataclass(frozen=True, slots=True)
+class Kit:
+    organiser: Path
+    clubs: dict[str, Path]
+
+
+def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 8883,
+              club_path: str | None = None, force: bool = False) -> Kit:
+    """Write the organiser's folder and each club's kit (module docstring). Keys already
+    there are kept unless ``force`` (new keys mean new kits for every club)."""
+    org = folder / "organiser"
+    key_file = org / SIGNING_KEY
+    if key_file.exists() and not force:
+        raise SimError(f"{key_file} exists: the event is set up already (--force replaces "
+                       "its keys; every club then needs its new kit)")
+    if not hosts:
+        raise SimError("give the name (or address) the clubs reach the organiser's broker by")
+    try:
+        pki = write_club_pki(org / "tls", hosts, club=f"Tenace simultaneous {event.id}",
+                             force=force)
+    except TlsError as err:
+        raise SimError(str(err)) from err
+    key = generate_key()
+    write_private(key_file, private_pem(key).decode())
+    broker = write_organiser_files(event, org)
+    write_private(org / PASSWORD_FILE, broker.passwords[ORGANISER] + "\n")
+    conf = [f"# the organiser's Mosquitto for simultaneous {event.id} (tenace sim-event)",
+            "per_listener_settings false", *organiser_listener(broker),
+            f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
+            f"keyfile {pki.broker_key}", "tls_version tlsv1.2",
+            "persistence true", f"persistence_location {org}/",
+            "max_queued_messages 100000"]
+    (org / "mosquitto.conf").write_text("\n".join(conf) + "\n")
+    (org / PUBLIC_KEY).write_bytes(public_pem(key))
+    clubs: dict[str, Path] = {}
+    for club in event.clubs:
+        kit = folder / "clubs" / club.id
+        kit.mkdir(parents=True, exist_ok=True)
+        where = Path(club_path or f"/etc/tenace/sim/{event.id}")
+        write_private(kit / "bridge.conf", bridge_stanza(
+            event, club.id, broker.passwords[club.id], host=hosts[0], port=port,
+            ca_file=where / "ca.crt"))
+        shutil.copyfile(pki.ca_cert, kit / "ca.crt")
+        (kit / PUBLIC_KEY).write_bytes(public_pem(key))
+        (kit / "start.txt").write_text(f"{event.id}: the deals come at {club.start.isoformat()}"
+                                       f"\n")
+        clubs[club.id] = kit
+    return Kit(org, clubs)
+
+
+def organiser_url(folder: Path, broker: str) -> str:
+    """The organiser service's URL on its broker ``host:port`` (its account, the CA)."""
+    org = folder / "organiser"
+    try:
+        password = (org / PASSWORD_FILE).read_text().strip()
+    except OSError as err:
+        raise SimError(f"the organiser's password: {err}") from err
+    return f"mqtts://{ORGANISER}:{password}@{broker}?ca={org / 'tls' / 'ca.crt'}"

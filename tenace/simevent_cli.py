@@ -1,0 +1,103 @@
+"""``tenace sim-event init|run``: the organiser's side of a simultaneous event across clubs
+(hub.simultaneous, docs/simultaneous.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from tenace.commands import CommandError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: Any) -> None:
+    sim = sub.add_parser(
+        "sim-event", help="a simultaneous event across clubs: set it up, run it",
+        description="The organiser's side of a simultaneous pairs across clubs: each club's "
+                    "Mosquitto is bridged to the organiser's (docs/simultaneous.md).")
+    jobs = sim.add_subparsers(dest="job", required=True, metavar="JOB")
+    init = jobs.add_parser(
+        "init", help="write the organiser's broker configuration and each club's kit",
+        description="Write DIR/organiser (signing key, Mosquitto configuration with TLS, an "
+                    "account and ACL per club) and DIR/clubs/<club> (bridge.conf, ca.crt, "
+                    "organiser.pub) from the event file.")
+    init.add_argument("event", metavar="EVENT.json", help="the event file")
+    init.add_argument("dir", metavar="DIR", help="where to write (created if needed)")
+    init.add_argument("--host", action="append", default=[], required=True,
+                      help="a name or address the clubs reach the organiser's broker by")
+    init.add_argument("--port", type=int, default=8883, help="its TLS port (default 8883)")
+    init.add_argument("--club-path", metavar="PATH",
+                      help="where each club keeps its kit (default /etc/tenace/sim/EVENT)")
+    init.add_argument("--force", action="store_true", help="replace the keys of DIR")
+    init.set_defaults(run=_init)
+    run = jobs.add_parser(
+        "run", help="release the deals at each club's start, score the field",
+        description="Connect to the organiser's broker as 'organiser', release each club's "
+                    "deals at its start time, score the field as results arrive, publish "
+                    "each club's field results and write DIR/ranking.json; until Ctrl-C.")
+    run.add_argument("event", metavar="EVENT.json")
+    run.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
+    run.add_argument("--broker", required=True, metavar="HOST:PORT",
+                     help="the organiser's broker (TLS, checked against DIR's authority)")
+    run.set_defaults(run=_run)
+
+
+def _event(path: str) -> Any:
+    from hub.simultaneous import SimError, SimEvent
+    try:
+        return SimEvent.load(Path(path))
+    except SimError as err:
+        raise CommandError(str(err)) from err
+
+
+def _init(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import write_kit
+    event = _event(args.event)
+    try:
+        kit = write_kit(event, Path(args.dir), hosts=args.host, port=args.port,
+                        club_path=args.club_path, force=args.force)
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    print(f"organiser: {kit.organiser} (mosquitto -c {kit.organiser / 'mosquitto.conf'})")
+    for club, folder in kit.clubs.items():
+        print(f"club {club}: {folder} (bridge.conf holds its password: send it privately)")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.event import load_private_key
+    from hub.simultaneous.field import FieldScorer
+    from hub.simultaneous.kit import SIGNING_KEY, organiser_url
+    from hub.simultaneous.organiser import Organiser
+    from wire.errors import MqttError
+    event = _event(args.event)
+    folder = Path(args.dir)
+    try:
+        key = load_private_key((folder / "organiser" / SIGNING_KEY).read_bytes())
+        url = organiser_url(folder, args.broker)
+    except OSError as err:
+        raise CommandError(f"the organiser's signing key: {err}") from err
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    out = folder / "ranking.json"
+
+    def write(field: FieldScorer) -> None:
+        out.write_text(json.dumps(field.ranking_payload(), indent=1))
+
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with Organiser(event, url, key, on_scored=write):
+            print(f"sim-event {event.id}: running (Ctrl-C stops); ranking in {out}")
+            stop.wait()
+    except MqttError as err:
+        raise CommandError(f"the organiser's broker: {err}") from err
+    return 0
