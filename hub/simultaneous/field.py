@@ -9,6 +9,13 @@ once those k results are in, and only then may it see the field's results of the
 16). Matchpoints (or cross-IMPs, Butler) across the field, Neuberg (Law 78) to the field's
 expected number of results per board: a board a club did not play, a pair that sat out, are
 missing results scaled up, not zeros.
+
+Rescoring is incremental: a board's points depend on its own results and the expected number
+of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
+the boards that received a result are scored again (each alone, by ``score_event``); the
+totals of the pairs that played them are added up again in board order, as bridgecore's
+``EventTotals`` adds them, and ranked by it. The event is the one scoring every result
+together gives (the tests compare).
 """
 
 from __future__ import annotations
@@ -17,8 +24,18 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from bridgecore.adjusted import BoardResult
-from bridgecore.ranking import EventScore, ScoringOptions, score_event
+from bridgecore.adjusted import BoardResult, Pair, ScoreProblem
+from bridgecore.cards import Side
+from bridgecore.editions import edition as edition_named
+from bridgecore.ranking import (
+    BoardScorer,
+    EventScore,
+    EventTotals,
+    Method,
+    ScoredResult,
+    ScoringOptions,
+    score_event,
+)
 from hub.simultaneous.event import SimError, SimEvent
 
 __all__ = ["FieldScorer", "check_finished", "check_result", "field_pair"]
@@ -81,6 +98,16 @@ class FieldScorer:
         self._finished: dict[tuple[str, int], int] = {}
         self.score: EventScore | None = None
         self.duplicates = 0
+        self._rows: dict[int, dict[tuple[str, str], BoardResult]] = defaultdict(dict)
+        self._dirty: set[int] = set()
+        self._scored: dict[int, tuple[ScoredResult, ...]] = {}
+        self._tops: dict[int, float] = {}
+        self._problems: dict[int, tuple[ScoreProblem, ...]] = {}
+        self._points: dict[Pair, dict[int, tuple[float, Side]]] = defaultdict(dict)
+        self._total: dict[Pair, float] = {}
+        self._played: dict[Pair, int] = {}
+        self._pair_tops: dict[Pair, float] = {}
+        self._sides: dict[Pair, set[Side]] = {}
 
     def add_result(self, club: str, data: object) -> bool:
         """Take a club's result; False for a duplicate (already counted, the same)."""
@@ -94,8 +121,12 @@ class FieldScorer:
         if before is not None:
             log.info("club %s corrects result %s: %s -> %s", club, rid, before, field)
             self._per_club[(club, before.board)].discard(rid)
+            del self._rows[before.board][(club, rid)]
+            self._dirty.add(before.board)
         self.results[(club, rid)] = field
         self._per_club[(club, r.board)].add(rid)
+        self._rows[r.board][(club, rid)] = field
+        self._dirty.add(r.board)
         return True
 
     def finish(self, club: str, data: object) -> int:
@@ -113,10 +144,52 @@ class FieldScorer:
         return tuple(b for b in self.boards if self.has_finished(club, b))
 
     def rescore(self) -> EventScore:
-        """Score the field again (only the boards whose results changed are scored again:
-        score_event's ``previous``)."""
-        self.score = score_event(self.results.values(), self.event.method,
-                                 options=self.options, previous=self.score)
+        """Score the field again: the boards that received a result since, then the totals of
+        their pairs and the ranking (module docstring)."""
+        touched: set[Pair] = set()
+        for board in sorted(self._dirty):
+            for s in self._scored.get(board, ()):
+                for pair in (s.result.ns, s.result.ew):
+                    self._points[pair].pop(board, None)
+                    touched.add(pair)
+            alone = score_event(self._rows[board].values(), self.event.method,
+                                options=self.options)
+            self._scored[board] = alone.boards.get(board, ())
+            self._tops[board] = alone.tops.get(board, 0.0)
+            self._problems[board] = alone.problems
+            for s in self._scored[board]:
+                self._points[s.result.ns][board] = (s.ns_points, Side.NS)
+                self._points[s.result.ew][board] = (s.ew_points, Side.EW)
+                touched.update((s.result.ns, s.result.ew))
+        self._dirty.clear()
+        for pair in touched:
+            boards = sorted(self._points[pair])
+            if not boards:
+                for table in (self._total, self._played, self._pair_tops, self._sides):
+                    table.pop(pair, None)
+                continue
+            total = tops = 0.0
+            for b in boards:            # in board order, as EventTotals adds them up
+                total += self._points[pair][b][0]
+                tops += self._tops.get(b, 0.0)
+            self._total[pair], self._played[pair] = total, len(boards)
+            self._pair_tops[pair] = tops
+            self._sides[pair] = {side for _, side in self._points[pair].values()}
+        problems = [p for b in sorted(self._problems) for p in self._problems[b]]
+        ed = edition_named(None)
+        scorer = BoardScorer({}, self.event.method, ed, self.options, self.event.expected,
+                             problems)
+        scorer.tops = dict(self._tops)
+        totals = EventTotals(scorer, {}, problems)
+        totals.total.update(self._total)
+        totals.played.update(self._played)
+        totals.tops.update(self._pair_tops)
+        totals.sides.update(self._sides)
+        scored = {b: self._scored[b] for b in sorted(self._scored) if self._scored[b]}
+        self.score = EventScore(self.event.method, scored, totals.ranking(), tuple(problems),
+                                {b: self._tops[b] for b in scored},
+                                self.event.expected
+                                if self.event.method is Method.MATCHPOINTS else None)
         return self.score
 
     def board_payload(self, board: int) -> dict[str, Any]:

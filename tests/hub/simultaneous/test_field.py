@@ -87,3 +87,22 @@ def test_bad_results_are_refused_by_name(change: dict[str, object], words: str) 
 def test_an_unknown_club_is_refused() -> None:
     with pytest.raises(SimError, match="no club 'zz'"):
         _field().add_result("zz", club_results("a", 3, 3, seed=4)[0])
+
+
+def test_a_correction_rescored_incrementally_equals_the_offline_field() -> None:
+    field = _field()
+    rows = {"a": club_results("a", 3, 3, seed=7), "b": club_results("b", 2, 3, seed=8)}
+    for club, club_rows in rows.items():
+        for row in club_rows:
+            field.add_result(club, row)
+    field.rescore()
+    rows["a"][4] = {**rows["a"][4], "score_ns": rows["a"][4]["score_ns"] + 1000}
+    field.add_result("a", rows["a"][4])            # the club's correction, same id
+    score = field.rescore()
+    offline = score_event([BoardResult(r["board"], field_pair(c, r["ns"]),
+                                       field_pair(c, r["ew"]), r["score_ns"])
+                           for c, club_rows in rows.items() for r in club_rows],
+                          options=ScoringOptions(expected=5))
+    assert score.ranking == offline.ranking
+    assert {b: len(s) for b, s in score.boards.items()} == \
+        {b: len(s) for b, s in offline.boards.items()}
