@@ -7,7 +7,8 @@ the console's logged-in user on the console.
 A command is one JSON object with an ``op`` and its fields (``v``, when given, must be 1)::
 
     {"op": "acknowledge", "id": "A1-3-revoke-1"}          -> alert_acknowledge {"id"}
-    {"op": "rule", "id": ..., "text": ..., "score"?: {}}  -> alert_rule {"id", "text", "score"?}
+    {"op": "rule", "id": ..., "text": ..., "score"?: {}, "option"?: 2}
+                                                -> alert_rule {"id", "text", "score"?, "option"?}
     {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
     {"op": "round_start", "round": 2}                     -> round_start {"round"}
     {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
@@ -16,6 +17,17 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
+    {"op": "result_correct", "table": "A2", "board": 5, "contract": "4SX", "declarer": "N",
+     "tricks": 9, "lead"?: "HK", "round"?: 3, "text"?: ...}
+                                                          -> result_corrected {"id": "C1", ...}
+    {"op": "substitute", "section": "A", "pair": 3, "player": 2, "name": "Zoé Roux",
+     "rounds": [3, 4], "member"?: 1009}                   -> substitute {...}
+    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...]}
+                                                          -> pair_names {..., "checkin"}
+
+``substitute`` and ``checkin_accept`` are hub.substitutes': a substitute is named for the
+rounds he played (the pair keeps its number; the results files credit him too), and the
+names typed at check-in become the pair's once the director accepts them.
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
      "hide_last_rounds"?: 2, "live_ranking"?: "finished"} -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
@@ -62,7 +74,9 @@ Refusals, each with a reason naming the command and the field:
   such section or pair, a pair already named or withdrawn, names too long, a pause twice,
   a round of 0 or over 240 minutes), naming the field;
 * :class:`hub.scoring.RulingError`: a ruling on a table, board, pair or alert that does not
-  exist, or a score the Laws do not allow.
+  exist, or a score the Laws do not allow;
+* :class:`hub.corrections.CorrectionError`: a correction of a result not played there, or
+  of a result that is no result (no declarer, tricks over 13, a lead that is no card).
 """
 
 from __future__ import annotations
@@ -73,12 +87,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hub.alerts import AlertStatus
+from hub.corrections import FIELDS as CORRECTION_FIELDS
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import check_change, doing
 from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
 from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
@@ -94,13 +110,17 @@ _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 # op -> (fact type, fields: name -> (type, required))
 COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "acknowledge": ("alert_acknowledge", {"id": (str, True)}),
-    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False)}),
+    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False),
+                            "option": (int, False)}),
     "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
     "round_start": ("round_start", {"round": (int, True)}),
     "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, False),
                                   "tapping_only": (bool, False)}),
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
+    "result_correct": ("result_corrected", CORRECTION_FIELDS),
+    "substitute": ("substitute", SUBSTITUTE_FIELDS),
+    "checkin_accept": ("pair_names", CHECKIN_FIELDS),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
                                           "boards": (bool, True),
                                           "hide_last_rounds": (int, False),
@@ -198,6 +218,10 @@ def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
             if op == "rule":
                 raise AlertError(f"{doing(op)}: alert {alert_id}: a ruling needs a text")
             del body["text"]
+    option = body.get("option")
+    if option is not None and not 0 <= option < len(room.alerts[alert_id].options):
+        raise AlertError(f"rule: alert {alert_id} has no option {option} (it has "
+                         f"{len(room.alerts[alert_id].options)})")
     score = body.get("score")
     if score is not None:
         try:
@@ -239,6 +263,13 @@ def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
     body.update(checked)
 
 
+def _check_correction(op: str, body: dict[str, Any], room: Room) -> None:
+    """The correction as hub.corrections checks it: the body becomes the fact to log."""
+    checked = room.scoring.check_correction(body)
+    body.clear()
+    body.update(checked)
+
+
 def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
@@ -264,6 +295,10 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
+    "result_correct": _check_correction,
+    "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
+    "checkin_accept": lambda op, body, room: check_checkin(
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
     "public_results": _check_public, "allow_board": _check_allow,
     **{op: check_change for op in LATE_FACTS},
 }

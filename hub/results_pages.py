@@ -7,8 +7,11 @@ live scores (:class:`hub.scoring.LiveScoring`).
   every ruling given, with its status;
 * ``/api/results/board/{n}``: the board's hands, dealer, vulnerability, double-dummy table
   and par (None while the solver works on it: ``dd_pending``), and its traveller in each
-  section that plays it;
-* ``/api/results/pair/{section}/{n}``: the pair's players, place and score card.
+  section that plays it; ``full`` true in the director's or scorer's view (the page then
+  offers the director the form correcting a result, ``result_correct``);
+* ``/api/results/pair/{section}/{n}``: the pair's players (with its substitutes), place and
+  score card; ``full`` as for a board (the page then offers the director the form naming a
+  substitute, ``substitute``).
 
 The pages are public and read-only. What anyone sees (``public=True``, the default) is the
 public view, which never shows a board's hands, traveller or any pair's result on it while a
@@ -205,7 +208,8 @@ def board_page(room: Room, board: int, *, public: bool = False) -> dict[str, Any
             "dd_pending": dd is None and deal is not None and solver.enabled
             and solver.available is not False,
             "boards": sorted(_shown_boards(room, settings)) if public else room.board_numbers(),
-            "sections": [room.scoring.section(name).traveller_json(board) for name in sections]}
+            "sections": [room.scoring.section(name).traveller_json(board) for name in sections],
+            "full": not public}
 
 
 def pair_card(room: Room, section: str, pair: int, *, public: bool = False
@@ -223,7 +227,8 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
     team = (pair + 1) // 2 if scored.method is Method.IMPS else None   # hub.scoring's teams
     contestant = pair if team is None else team
     place = next((p for p in scored.ranking() if p["pair"] == contestant), None)
-    players = list(names[0].pairs.get(pair, ()))
+    players = list(names[0].pairs.get(pair, ()) if team is not None else
+                   scored.names.get(pair, ()))     # with its substitutes (hub.substitutes)
     penalties = [p for p in scored.penalties if p["pair"] == pair]
     if public:
         settings = _settings(room)
@@ -240,4 +245,5 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
             place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
             "names": players, "method": scored.method.value,
-            "team": team, "place": place, "boards": card, "penalties": penalties}
+            "team": team, "place": place, "boards": card, "penalties": penalties,
+            "full": not public}

@@ -45,6 +45,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
   log damaged when it started (a record it could not apply, set aside; records missing at
   the end): one alert to the director (table ``hub``), raised again by every replay
+* ``device_will``: ``{"device", "table"}`` -- a device's last will, held for the grace
+  (hub.presence) from this time, across the hub's restarts, until ``device_online`` or
+  ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
@@ -76,7 +79,7 @@ from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import LateChanges
-from hub.ordering import HOLD_SECONDS, Conflict, TableOrder
+from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
@@ -93,9 +96,10 @@ HELD = "held"           # an ack's code: applied once what precedes it arrives (
 CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
-FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will", "table_mode",
          "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
          "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
 
@@ -138,6 +142,7 @@ class DeviceInfo:
     last_seen: float | None = None
     online: bool = True
     outages: int = 0
+    will: float | None = None     # hub time of its last will, held for the grace (presence)
 
 
 @dataclass(slots=True)
@@ -154,9 +159,10 @@ class Room:
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
-                 markings: Mapping[int, Markings] | None = None):
+                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu"):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
+        self.alerting = alerting    # who explains alerted calls (hub.explain)
         self.alerts = AlertBook()
         self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
@@ -330,7 +336,7 @@ class Room:
                                 refusal.law)
         order = self.order[table_id]
         order.arrived(env)
-        if order.must_wait(env, _board_of(table), _phase_of(table)):
+        if order.must_wait(env, _board_of(table), _phase_of(table), _trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -414,7 +420,8 @@ class Room:
         order = self.order[table.id]
         alerts: list[Alert] = []
         changed = False
-        while (waiting := order.ready(_board_of(table), _phase_of(table))) is not None:
+        while (waiting := order.ready(_board_of(table), _phase_of(table),
+                                      _trick_of(table))) is not None:
             changed |= self._apply_held(table, waiting.env, hub_time, alerts)
         return alerts, changed
 
@@ -536,6 +543,7 @@ class Room:
                 log.info("device %s offline, table unknown", device)
                 return []
             info = self.devices[device] = DeviceInfo(table)
+        info.will = None
         if not info.online:
             return []
         info.online = False
@@ -551,6 +559,18 @@ class Room:
                 self.devices[device] = DeviceInfo(table, last_seen=hub_time)
             return
         info.online = True
+        info.will = None
+
+    def device_will(self, device: str, hub_time: float, table: str | None = None) -> None:
+        """A device's last will came (hub.presence): held for the grace, from this time,
+        across the hub's restarts; the first will of an outage counts."""
+        info = self.devices.get(device)
+        if info is None:
+            if table is None or table not in self.tables:
+                return
+            info = self.devices[device] = DeviceInfo(table)
+        if info.will is None:
+            info.will = hub_time
 
     def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         """The hub's log was found damaged at start (module docstring): one alert per
@@ -581,6 +601,9 @@ class Room:
         if type == "device_online":
             self.device_online(str(body["device"]), hub_time, body.get("table"))
             return []
+        if type == "device_will":
+            self.device_will(str(body["device"]), hub_time, body.get("table"))
+            return []
         if type == "table_mode":
             if "strict" in body:
                 self.set_strict(str(body["table"]), bool(body["strict"]))
@@ -597,14 +620,14 @@ class Room:
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]
         if type == "alert_rule":
             return [self.alerts.rule(str(body["id"]), hub_time, str(body["text"]),
-                                     body.get("score"), body.get("by"))]
+                                     body.get("score"), body.get("by"), body.get("option"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":
             return self._overreach(body, hub_time)
         if type == "log_damage":
             return self.log_damage(body, hub_time)
-        if type in ("ruling", "ruling_undo"):
+        if type in ("ruling", "ruling_undo", "result_corrected", "substitute"):
             self.scoring.fact(type, body, hub_time)
             return []
         if type == "history_missing":
@@ -691,6 +714,19 @@ class Room:
 def _board_of(table: TableState) -> int | None:
     """The board the table is at."""
     return None if table.sitting is None else table.sitting.board.number
+
+
+def _trick_of(table: TableState) -> TrickPlace | None:
+    """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
+    progress, the seat on turn; None without a play."""
+    play = None if table.sitting is None else table.sitting.board.play
+    if play is None:
+        return None
+    done = play.tricks_won(Side.NS) + play.tricks_won(Side.EW)
+    trick = play.current_trick
+    cards = 0 if trick is None or trick.number != done + 1 else len(trick.cards)
+    turn = table.sitting.board.turn if table.sitting is not None else None
+    return done, cards, None if turn is None else turn.letter
 
 
 def _phase_of(table: TableState) -> str | None:

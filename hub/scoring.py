@@ -9,7 +9,8 @@ one :func:`bridgecore.ranking.score_event` of that section, by the method the di
 at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
 
 * ``matchpoints`` (78A), and "" (the default) for a pairs section: one matchpoint a score
-  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays;
+  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays (more
+  only where more were validly played);
 * ``imps`` (78B): IMPs against a datum, the mean North-South score of the board rounded
   to the nearest 10 (:func:`bridgecore.methods.butler_board`);
 * ``butler`` (78B): the same with the datum taken without the board's top and bottom
@@ -18,6 +19,11 @@ at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
   and divided by the number of comparisons (:func:`bridgecore.methods.cross_imp_board`);
 * a teams section is IMPs between the two rooms of each match whatever the scoring says
   (78B; victory points in a round-robin, 78D), the only teams method bridgecore has.
+
+A board played twice by a pair (Law 15B): the first play in time stands, by the hub time the
+board was over at each table (the log's order); every later play by a pair that had played
+the board is cancelled for both sides, never scored (``not_scored`` says why), and counts
+neither in the board's results nor in the expected number (docs/scoring.md).
 
 The field is one-winner when the movement seats a pair both ways (a Howell, an
 arrow-switched Mitchell, teams), else two-winner.
@@ -54,6 +60,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +82,7 @@ from bridgecore.adjusted import (
 )
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
+from hub.corrections import Corrections
 from hub.ruling_values import (
     MAX_PENALTY,
     RulingError,
@@ -86,6 +94,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
+from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -234,7 +243,7 @@ class SectionScore:
         return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
                 "field": "one-winner" if self.one_winner else "two-winner",
                 "expected": self.expected, "units": self.units,
-                "boards": [{"board": b, "results": len(rows),
+                "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
@@ -269,7 +278,8 @@ class SectionScore:
                     "points": _r(r["ns_points" if ns else "ew_points"]),
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"]})
+                    "ruling": r["ruling"], "scored": r["scored"],
+                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 
@@ -319,6 +329,11 @@ class LiveScoring:
         # section -> board -> (lines, top, expected) of the traveller last published
         self._published: dict[str, dict[int, tuple[Any, ...]]] = defaultdict(dict)
         self._schedules: dict[str, dict[int, int]] = {}   # section -> board -> results
+        # section -> (board, table, round) -> when the board was over there (hub time): the
+        # order in time of a board's plays, for Law 15B (the first play stands)
+        self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
+        self.corrections = Corrections()     # results corrected by the director (hub.corrections)
+        self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -334,11 +349,21 @@ class LiveScoring:
         row = result_row(state, sitting.round, sitting)
         if rows.get(key) == row:
             return
+        when = self._when[section]
         if row is None:
             del rows[key]
+            when.pop((sitting.board.number, *key), None)
         else:
             rows[key] = row
+            when[sitting.board.number, *key] = (sitting.ended if sitting.ended is not None
+                                                else math.inf)
         self._changed(section)
+
+    def first_result(self) -> float | None:
+        """The hub time the session's first board was over (the session's day, for the
+        results files), or None before any."""
+        times = [t for when in self._when.values() for t in when.values() if t != math.inf]
+        return min(times, default=None)
 
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
@@ -349,7 +374,14 @@ class LiveScoring:
         self._unpublished.add(section)
 
     def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> None:
-        """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
+        """Apply a logged ``ruling``, ``ruling_undo``, ``result_corrected`` (hub.corrections)
+        or ``substitute`` (hub.substitutes) fact, checked when it was given."""
+        if type == "result_corrected":
+            self._changed(self.corrections.fact(body, hub_time))
+            return
+        if type == "substitute":
+            self._changed(self.substitutes.fact(body))
+            return
         if type == "ruling":
             ruling = dict(body, at=hub_time)
             self._rulings.append(ruling)
@@ -404,6 +436,14 @@ class LiveScoring:
         if previous is not None:
             out["replaces"] = previous["id"]
         return out
+
+    def check_correction(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``result_corrected`` fact for the command ``body`` (hub.corrections);
+        CorrectionError naming what is wrong."""
+        def played(table: str, round_: int, board: int) -> Mapping[str, Any] | None:
+            return self._rows[self._section_of[table]].get(board, {}).get((table, round_))
+        return self.corrections.check(body, section_of=self._section_of, rounds=self._rounds,
+                                      played=played, markings=self.room.markings)
 
     def check_undo(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The ``ruling_undo`` fact for ``{"id"}``: the ruling must exist and be in force or
@@ -616,7 +656,12 @@ class LiveScoring:
         found: dict[int, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)
         for board, played in self._rows[name].items():
             for key, row in played.items():
-                found[board][key] = dict(row, ruling=None)
+                kept = found[board][key] = dict(row, ruling=None, corrected=None)
+                correction = self.corrections.in_force(key[0], key[1], board)
+                if correction is not None:       # the result as it really was
+                    kept.update({k: correction[k] for k in ("contract", "declarer", "tricks",
+                                                            "score_ns")},
+                                corrected=correction["id"])
         adjustments: dict[str, Adjustment] = {}
         for ruling in in_force.values():
             if ruling["kind"] not in _RESULT_KINDS:
@@ -627,7 +672,7 @@ class LiveScoring:
                 ns, ew = self.room.tables[table].pairs(round_)
                 line = found[board][table, round_] = {
                     "table": table, "round": round_, "NS": ns, "EW": ew, "contract": None,
-                    "declarer": None, "tricks": None, "score_ns": None}
+                    "declarer": None, "tricks": None, "score_ns": None, "corrected": None}
             adjustments[ruling["id"]] = adjustment_of(ruling)
             line["ruling"] = ruling["id"]
         ordered: dict[int, list[dict[str, Any]]] = {}
@@ -638,7 +683,7 @@ class LiveScoring:
                 line.update(form=forms.get((board, line["table"]), 0),
                             adjustment=None if adjustment is None else str(adjustment),
                             ns_points=None, ew_points=None, ns_percent=None,
-                            ew_percent=None, scored=False)
+                            ew_percent=None, scored=False, not_scored=None)
         return ordered, adjustments
 
     def _score(self, name: str) -> SectionScore:
@@ -650,22 +695,30 @@ class LiveScoring:
         problems: list[str] = []
         results: list[BoardResult] = []
         index: dict[tuple[int, int, int], dict[str, Any]] = {}
+        valid: dict[int, int] = {}
+        played = self._when[name]
         for board, lines in ordered.items():
-            for line in lines:
-                ns, ew = line["NS"], line["EW"]
-                if ns is None or ew is None:
+            first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
+            for line in self._in_time(name, board, lines):
+                reason = _not_scored(line, first)
+                if (board, line["table"], line["round"]) in played:    # not a ruling alone
+                    for pair in (line["NS"], line["EW"]):
+                        if pair is not None:
+                            first.setdefault(pair, line)
+                if reason is not None:
+                    line["not_scored"] = reason
                     problems.append(f"board {board}: table {line['table']}, round "
-                                    f"{line['round']}: the pairs are not known, not scored")
+                                    f"{line['round']}: {reason}, not scored")
                     continue
+                ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
                                            line["form"]))
                 index[board, ns, ew] = line
+                valid[board] = valid.get(board, 0) + 1
         if teams is not None:
             results = _whole_matches(results, teams)
-        scheduled = self._scheduled(name)
-        expected = max((max(scheduled.get(b, 0) if movement else 0, len(lines))
-                        for b, lines in ordered.items()), default=1)
+        expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
         victory = teams is not None and len(set(teams.values())) > 2
@@ -691,11 +744,31 @@ class LiveScoring:
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
-            self._names(section, teams),
+            self.substitutes.names(section) if teams is None else self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}})
+
+    def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+        """``board``'s lines in the order they were played (Law 15B: the first play in time
+        stands): by when the board was over at the table, as the log has it (a pair plays
+        at one table at a time, so this is the order its plays began), then by round; a
+        line of a ruling on a board not played there comes after those played."""
+        when = self._when[name]
+        return sorted(lines, key=lambda line: (
+            when.get((board, line["table"], line["round"]), math.inf), line["round"],
+            line["table"]))
+
+    def _expected(self, name: str, valid: Mapping[int, int]) -> int:
+        """The number of results a board is matchpointed against (Neuberg's E): the most
+        results any board of the movement is scheduled to have, or more when more were
+        validly played. A line never to be scored (a second play, Law 15B) counts for
+        nothing: it neither raises the top nor scales the other results."""
+        scheduled = self._scheduled(name) if self._sections[name].movement else {}
+        return max((max(scheduled.get(b, 0), n) for b, n in valid.items()),
+                   default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
         """How many results of each board the section's movement plays (worked out once:
@@ -779,7 +852,25 @@ class LiveScoring:
 
     def snapshot(self) -> dict[str, Any]:
         """The rulings as the log gives them (Room.snapshot)."""
-        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn)}
+        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
+                "corrections": self.corrections.snapshot(),
+                "substitutes": self.substitutes.snapshot()}
+
+
+def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
+    played the board before (Law 15B: "the second score is cancelled for both sides";
+    ``first`` holds the line where each pair first played the board, earlier in time,
+    scored or not: a pair whose first play was cancelled has still played the board)."""
+    ns, ew = line["NS"], line["EW"]
+    if ns is None or ew is None:
+        return "the pairs are not known"
+    for pair in (ns, ew):
+        before = first.get(pair)
+        if before is not None:
+            return (f"pair {pair} played the board before, at table {before['table']} in "
+                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+    return None
 
 
 def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]

@@ -47,9 +47,10 @@ The broker restarting: the hub hears its own connection go (paho's disconnect) a
 back; on every reconnection it republishes every retained topic (tables' states and seats,
 results, rankings and travellers, open alerts, and clears those resolved; its status), as it
 does at start. A device's last will (``online: false``) raises ``device_offline`` only after
-``offline_grace`` seconds (default 15) counted from the will or from the hub's own
-reconnection, whichever is later, and only if the device has not come back meanwhile (its
-birth): a broker that restarts sends every will, and its clients come back within seconds.
+``offline_grace`` seconds (default 15) counted from the will (logged: a restarted hub keeps
+counting from it; a few seconds more after the hub's own reconnection, hub.presence), and
+only if the device has not come back meanwhile (its birth): a broker that restarts sends
+every will, and its clients come back within seconds.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ from wire.protocol import (
     topic_result,
     topic_seat,
     topic_state,
+    topic_tablet,
 )
 from wire.views import (
     AlertView,
@@ -99,6 +101,7 @@ from wire.views import (
     HubStatus,
     ResultView,
     SeatView,
+    TabletView,
     TableView,
     View,
 )
@@ -209,6 +212,9 @@ class Hub(DeviceEvents, LogStartup):
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
         self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
+        self.greeted: set[str] = set()            # hub.device_events: a device's history
+        self.unheard: dict[str, float] = {}
+        self.recovering: dict[str, tuple[int | None, int, int]] = {}
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:
@@ -310,6 +316,10 @@ class Hub(DeviceEvents, LogStartup):
                 self.bridgemate = DataConnector(self, *self.bridgemate_address)
                 await self.bridgemate.start()
             self.republish()
+            if self.offline_grace > 0:   # wills a hub before this one held (hub.presence)
+                for device, info in self.room.devices.items():
+                    if info.will is not None and info.online:
+                        self._offline_later(device, info.table, info.will)
             if (self.chain is not None and not self.chain.intact) or self.set_aside \
                     or self.log_behind:
                 self._send_status()   # the director hears of it at once (else: birth first)
@@ -472,12 +482,15 @@ class Hub(DeviceEvents, LogStartup):
             client.send(topic_name, _dumps(reply), 1)
 
     # The broker restarting (module docstring) -------------------------------------------------
-    def _offline_later(self, device: str, table: str) -> None:
-        """A last will: the device has ``offline_grace`` seconds to come back."""
+    def _offline_later(self, device: str, table: str, since: float) -> None:
+        """A last will, come at ``since`` (the hub's clock; logged, so a restarted hub
+        holds it from then): the device has ``offline_grace`` seconds to come back."""
+        now = time.monotonic()
+        held = now - min(max(0.0, self.clock() - since), 86400.0)
         if device not in self.wills.pending:
-            log.info("device %s at %s went offline: an alert in %g s unless it comes back",
-                     device, table, self.offline_grace)
-        self._offline_check_at(self.wills.will(device, table, time.monotonic()), device)
+            log.info("device %s at %s went offline %.0f s ago: an alert %g s after it went, "
+                     "unless it comes back", device, table, now - held, self.offline_grace)
+        self._offline_check_at(self.wills.will(device, table, held), device)
 
     def _offline_check_at(self, when: float, device: str) -> None:
         loop = self._loop
@@ -726,6 +739,8 @@ class Hub(DeviceEvents, LogStartup):
                     self._retain(topic_seat(table_id, seat.letter),
                                  _view(SeatView, table.seat_view(seat)),
                                  force)
+            # The table tablet's explanations (hub.explain; _retain skips an unchanged one).
+            self._retain(topic_tablet(table_id), _view(TabletView, table.tablet_view()), force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (

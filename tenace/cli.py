@@ -262,7 +262,7 @@ def _log_salvage(args: argparse.Namespace) -> int:
     except StoreError as err:
         raise commands.CommandError(str(err)) from err
     print("\n".join(done.lines()))
-    return 1 if done.lost else 0
+    return 0 if done.complete else 1
 
 
 def _add_devices_parser(sub: Any) -> None:
