@@ -46,11 +46,14 @@ class Mosquitto:
     ``extra`` lines go first in the configuration; ``accounts`` (or ``open_access``) as in the
     module docstring. ``tls`` (CA file, certificate chain, key file: hub.tls's ``ca.crt``,
     ``broker.crt``, ``broker.key``) makes the listener a TLS one (TLS 1.2 at least) and
-    :attr:`url` a ``mqtts://`` URL with that CA."""
+    :attr:`url` a ``mqtts://`` URL with that CA. ``listener_extra`` lines follow the listener's
+    (settings of that listener, such as ``use_username_as_clientid``: given before any
+    ``listener`` line, Mosquitto would open its default listener on port 1883 for them)."""
 
     def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
                  queued: int = 10000, tls: tuple[Path, Path, Path] | None = None,
-                 accounts: Accounts | None = None, open_access: bool = False):
+                 accounts: Accounts | None = None, open_access: bool = False,
+                 listener_extra: tuple[str, ...] = ()):
         if accounts is None and not open_access:
             raise BrokerError("Mosquitto needs accounts (hub/accounts.py) or open access")
         if not Path(MOSQUITTO).exists():
@@ -66,7 +69,7 @@ class Mosquitto:
             self.url = f"mqtts://127.0.0.1:{self.port}?ca={quote(str(ca), safe='/')}"
             listener += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}",
                          "tls_version tlsv1.2"]
-        lines = [*extra, *listener, "set_tcp_nodelay true",
+        lines = [*extra, *listener, *listener_extra, "set_tcp_nodelay true",
                  "persistence true",
                  f"persistence_location {folder}/", f"max_queued_messages {queued}",
                  "max_packet_size 1048576"]   # as deploy/mosquitto.conf and the embedded

@@ -83,8 +83,9 @@ def write_organiser_files(event: SimEvent, folder: Path,
 
 
 def organiser_listener(broker: OrganiserBroker) -> tuple[str, ...]:
-    """The lines of the organiser's mosquitto.conf that make its accounts and ACL count
-    (its TLS listener beside them: hub.tls's certificates)."""
+    """The lines of the organiser's mosquitto.conf that make its accounts and ACL count, to
+    follow its (TLS) ``listener`` line: ``use_username_as_clientid`` is that listener's
+    setting (before any listener, Mosquitto would open a default one on 1883 for it)."""
     return (f"password_file {broker.passwd_file}", f"acl_file {broker.acl_file}",
             "allow_anonymous false", "use_username_as_clientid true",
             "persistent_client_expiration 14d")

@@ -60,9 +60,8 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
     broker = write_organiser_files(event, org)
     write_private(org / PASSWORD_FILE, broker.passwords[ORGANISER] + "\n")
     conf = [f"# the organiser's Mosquitto for simultaneous {event.id} (tenace sim-event)",
-            "per_listener_settings false", *organiser_listener(broker),
             f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
-            f"keyfile {pki.broker_key}", "tls_version tlsv1.2",
+            f"keyfile {pki.broker_key}", "tls_version tlsv1.2", *organiser_listener(broker),
             "persistence true", f"persistence_location {org}/",
             "max_queued_messages 100000"]
     (org / "mosquitto.conf").write_text("\n".join(conf) + "\n")

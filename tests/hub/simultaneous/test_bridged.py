@@ -103,13 +103,13 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     pki = write_club_pki(tmp_path / "pki", ["localhost"], club="Organiser")
     files = write_organiser_files(
         event, tmp_path / "organiser", observers={"north-eye": "north", "south-eye": "south"})
-    extra = (*organiser_listener(files), "log_type all")
     audit = tmp_path / "organiser" / "sim.acl"
     audit.write_text(audit.read_text() + "user audit\ntopic read #\n")   # sees everything
     passwd = tmp_path / "organiser" / "sim.passwd"
     passwd.write_text(passwd.read_text() + f"audit:{mosquitto_hash('audit-secret')}\n")
-    org = Mosquitto(tmp_path / "organiser" / "broker", extra, open_access=True,
-                    tls=(pki.ca_cert, pki.broker_cert, pki.broker_key))
+    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
+                    tls=(pki.ca_cert, pki.broker_cert, pki.broker_key),
+                    listener_extra=organiser_listener(files))
     closing.append(org)
 
     def org_url(name: str, password: str) -> str:

@@ -147,6 +147,8 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             time.sleep(0.05)
         assert [m.payload for m in seen["lyon"]] == [b"lyon's deals", b"end"]
         assert [m.payload for m in seen["york"]] == [b"york's deals", b"end"]
+        opened = (tmp_path / "mosquitto.log").read_text()
+        assert f"port {port}" in opened and "port 1883" not in opened   # one listener only
     finally:
         for client in clients:
             client.close()
