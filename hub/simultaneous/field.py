@@ -100,6 +100,7 @@ class FieldScorer:
         self.duplicates = 0
         self._rows: dict[int, dict[tuple[str, str], BoardResult]] = defaultdict(dict)
         self._dirty: set[int] = set()
+        self.changed: frozenset[int] = frozenset()   # the boards the last rescoring scored
         self._scored: dict[int, tuple[ScoredResult, ...]] = {}
         self._tops: dict[int, float] = {}
         self._problems: dict[int, tuple[ScoreProblem, ...]] = {}
@@ -147,6 +148,7 @@ class FieldScorer:
         """Score the field again: the boards that received a result since, then the totals of
         their pairs and the ranking (module docstring)."""
         touched: set[Pair] = set()
+        self.changed = frozenset(self._dirty)
         for board in sorted(self._dirty):
             for s in self._scored.get(board, ()):
                 for pair in (s.result.ns, s.result.ew):

@@ -37,6 +37,10 @@ def deals_body(event: SimEvent, club: str, released: datetime) -> dict[str, Any]
             "released": released.isoformat(), "pbn": event.deals}
 
 
+def _encode(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, allow_nan=False).encode()
+
+
 class Organiser:
     """Run the event on the organiser's broker at ``url`` (its ``organiser`` account)."""
 
@@ -51,7 +55,8 @@ class Organiser:
         self.scored = threading.Condition()
         self.rescorings = 0
         self._on_scored = on_scored
-        self._sent: dict[str, str] = {}     # topic -> digest of the last payload published
+        self._sent: dict[str, bytes] = {}   # topic -> digest of the last payload published
+        self._boards: dict[int, bytes] = {}  # board -> its field results, as published
         self._inbox: queue.Queue[Message | None] = queue.Queue()
         self._stop = threading.Event()
         self.client = MqttClient(url, ORGANISER, on_message=self._inbox.put, start=False)
@@ -125,24 +130,31 @@ class Organiser:
             return False
 
     def _publish_scores(self) -> None:
+        """Score the field, then publish to each club the boards it has finished whose field
+        results it has not had as they are now, and the ranking once it has finished them
+        all (each payload made once, whatever the number of clubs)."""
         self.field.rescore()
+        for board in self.field.changed:
+            self._boards[board] = _encode(self.field.board_payload(board))
+        ranking: bytes | None = None
         for club in self.event.clubs:
             done = self.field.finished_boards(club.id)
             for board in done:
-                self._publish(topic(self.event.id, club.id, "field", board),
-                              self.field.board_payload(board))
+                if board not in self._boards:   # finished with no result of the field yet
+                    self._boards[board] = _encode(self.field.board_payload(board))
+                self._publish(topic(self.event.id, club.id, "field", board), self._boards[board])
             if len(done) == len(self.field.boards):
-                self._publish(topic(self.event.id, club.id, "ranking"),
-                              self.field.ranking_payload())
+                ranking = ranking or _encode(self.field.ranking_payload())
+                self._publish(topic(self.event.id, club.id, "ranking"), ranking)
         with self.scored:
             self.rescorings += 1
             self.scored.notify_all()
         if self._on_scored is not None:
             self._on_scored(self.field)
 
-    def _publish(self, name: str, data: dict[str, Any]) -> None:
-        payload = json.dumps(data, sort_keys=True).encode()
-        digest = hashlib.sha256(payload).hexdigest()
+    def _publish(self, name: str, payload: bytes) -> None:
+        """Publish (retained) unless ``name`` has exactly this payload already."""
+        digest = hashlib.sha256(payload).digest()
         if self._sent.get(name) != digest:
             self.client.publish(name, payload, qos=1, retain=True)
             self._sent[name] = digest

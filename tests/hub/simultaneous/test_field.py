@@ -106,3 +106,11 @@ def test_a_correction_rescored_incrementally_equals_the_offline_field() -> None:
     assert score.ranking == offline.ranking
     assert {b: len(s) for b, s in score.boards.items()} == \
         {b: len(s) for b, s in offline.boards.items()}
+
+
+def test_a_board_finished_without_results_has_an_empty_field_payload() -> None:
+    field = _field()
+    field.finish("b", {"v": 1, "board": 3, "results": 0})   # the club did not play it
+    assert field.has_finished("b", 3)
+    field.rescore()
+    assert field.board_payload(3)["results"] == []
