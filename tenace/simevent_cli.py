@@ -45,6 +45,21 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--broker", required=True, metavar="HOST:PORT",
                      help="the organiser's broker (TLS, checked against DIR's authority)")
     run.set_defaults(run=_run)
+    club = jobs.add_parser(
+        "club", help="a club's side: the checked deals in, the hub's results out",
+        description="On the club's hub, beside its Mosquitto (bridged by KIT/bridge.conf): "
+                    "check the deals against KIT/organiser.pub and write KIT/deals.pbn, relay "
+                    "the hub's results to the event, write the field's ranking to "
+                    "KIT/field-ranking.json; until Ctrl-C.")
+    club.add_argument("kit", metavar="KIT", help="the club's kit folder")
+    club.add_argument("--event", required=True, help="the event's id")
+    club.add_argument("--club", required=True, help="the club's id")
+    club.add_argument("--broker", required=True, metavar="URL",
+                      help="the club's broker, with the account 'sim-link' (reads the hub's "
+                           "results, writes the event's topics)")
+    club.add_argument("--plays", type=int, required=True,
+                      help="how many times the club plays each board")
+    club.set_defaults(run=_club)
 
 
 def _event(path: str) -> Any:
@@ -100,4 +115,18 @@ def _run(args: argparse.Namespace) -> int:
             stop.wait()
     except MqttError as err:
         raise CommandError(f"the organiser's broker: {err}") from err
+    return 0
+
+
+def _club(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import run_club
+    from wire.errors import MqttError
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        run_club(Path(args.kit), args.event, args.club, args.broker, args.plays, stop)
+    except (SimError, MqttError) as err:
+        raise CommandError(str(err)) from err
     return 0

@@ -12,7 +12,9 @@ password: a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``or
 
 from __future__ import annotations
 
+import json
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,9 @@ from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem
 from hub.tls import TlsError, write_club_pki
 from wire.pairing import write_private
 
-__all__ = ["PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "write_kit"]
+__all__ = [
+    "PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "run_club", "write_kit",
+]
 
 SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
@@ -90,3 +94,34 @@ def organiser_url(folder: Path, broker: str) -> str:
     except OSError as err:
         raise SimError(f"the organiser's password: {err}") from err
     return f"mqtts://{ORGANISER}:{password}@{broker}?ca={org / 'tls' / 'ca.crt'}"
+
+
+def run_club(kit: Path, event: str, club: str, url: str, plays: int,
+             stop: threading.Event, *, poll: float = 0.2) -> None:
+    """The club's side until ``stop``: its link and relay on the club's broker at ``url``;
+    the deals, once checked against ``kit/organiser.pub``, written to ``kit/deals.pbn``, the
+    field's ranking to ``kit/field-ranking.json``."""
+    from hub.simultaneous.club import ClubLink
+    from hub.simultaneous.event import load_public_key
+    from hub.simultaneous.relay import ClubRelay
+    try:
+        public = load_public_key((kit / PUBLIC_KEY).read_bytes())
+    except OSError as err:
+        raise SimError(f"the organiser's public key: {err}") from err
+    link = ClubLink(event, club, url, public, client_id="sim-link").start()
+    relay = ClubRelay(link, url, plays).start()
+    written: tuple[object, object] = (None, None)
+    try:
+        while not stop.wait(poll):
+            with link.changed:
+                now = (link.deals, link.ranking)
+            if now == written:
+                continue
+            if now[0] is not None and now[0] is not written[0]:
+                (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
+            if now[1] is not None and now[1] is not written[1]:
+                (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
+            written = now
+    finally:
+        relay.close()
+        link.close()
