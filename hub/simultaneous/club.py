@@ -19,7 +19,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from hub.simultaneous.event import SimError, open_signed, parse_topic, topic
+from hub.simultaneous.event import ROOT, SimError, open_signed, parse_topic, topic
 from wire.mqtt import Message, MqttClient
 
 __all__ = ["ClubLink"]
@@ -39,6 +39,7 @@ class ClubLink:
         self.ranking: dict[str, Any] | None = None
         self.refused: list[str] = []
         self.changed = threading.Condition()
+        self.others: Callable[[Message], None] | None = None   # the rest (ClubRelay)
         self.client = MqttClient(url, client_id, on_message=self._take, start=False)
 
     def start(self) -> ClubLink:
@@ -64,6 +65,9 @@ class ClubLink:
                             json.dumps({"v": 1, "board": board, "results": results}), 1)
 
     def _take(self, message: Message) -> None:   # paho's thread: parse and store only
+        if not message.topic.startswith(ROOT + "/") and self.others is not None:
+            self.others(message)
+            return
         try:
             event, club, kind, board = parse_topic(message.topic)
             if (event, club) != (self.event, self.club):

@@ -109,7 +109,7 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     except OSError as err:
         raise SimError(f"the organiser's public key: {err}") from err
     link = ClubLink(event, club, url, public, client_id="sim-link").start()
-    relay = ClubRelay(link, url, plays).start()
+    relay = ClubRelay(link, plays).start()
     written: tuple[object, object] = (None, None)
     try:
         while not stop.wait(poll):

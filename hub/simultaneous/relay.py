@@ -4,7 +4,9 @@ publishes each table's result (docs/protocol.md 12.1, ``tenace/v1/result/{table}
 (id ``{table}-{round}-{board}``: the hub's result published again, or corrected, keeps its id)
 and, once the club's tables have all played a board (``plays`` results), ``finished``.
 
-Messages leave paho's thread for the relay's own worker thread; a malformed hub result is
+It rides on the link's connection (one account, ``sim-link``, whatever binds the client id to
+the username); messages leave paho's thread for the relay's own worker thread; a malformed
+hub result is
 logged and skipped, never fatal.
 """
 
@@ -18,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 
 from hub.simultaneous.club import ClubLink
-from wire.mqtt import Message, MqttClient
+from wire.mqtt import Message
 from wire.protocol import ROOT, ProtocolError, parse_topic
 
 __all__ = ["ClubRelay"]
@@ -27,33 +29,31 @@ log = logging.getLogger(__name__)
 
 
 class ClubRelay:
-    """Relay the hub's results on ``url`` (the club's broker, ``client_id``'s account, which
-    reads the hub's results) through ``link``. ``plays``: times the club plays each board
-    (one number, or board -> number)."""
+    """Relay the hub's results through ``link``, on its connection (its account reads the
+    hub's results). ``plays``: times the club plays each board (one number, or board ->
+    number)."""
 
-    def __init__(self, link: ClubLink, url: str, plays: int | Mapping[int, int], *,
-                 client_id: str = "sim-relay"):
+    def __init__(self, link: ClubLink, plays: int | Mapping[int, int]):
         self.link = link
         self.plays = plays
         self.ids: dict[int, set[str]] = defaultdict(set)
         self.finished: set[int] = set()
         self.relayed = 0
         self._inbox: queue.Queue[Message | None] = queue.Queue()
-        self.client = MqttClient(url, client_id, on_message=self._inbox.put, start=False)
         self._worker = threading.Thread(target=self._run, name="sim-relay", daemon=True)
 
     def start(self) -> ClubRelay:
-        self.client.start()
-        self.client.wait_connected()
+        """Start relaying (the link started already)."""
+        self.link.others = self._inbox.put
         self._worker.start()
-        self.client.subscribe(f"{ROOT}/result/+/+/+")
+        self.link.client.subscribe(f"{ROOT}/result/+/+/+")
         return self
 
     def close(self) -> None:
+        self.link.others = None
         self._inbox.put(None)
         if self._worker.is_alive():
             self._worker.join(10)
-        self.client.close()
 
     def _expected(self, board: int) -> int:
         return self.plays if isinstance(self.plays, int) else self.plays.get(board, 0)

@@ -40,7 +40,7 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
     kit.mkdir()
     (kit / PUBLIC_KEY).write_bytes(public_pem(key))
     lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
-                                              for n in ("sim-link", "sim-relay", "bridge")})
+                                              for n in ("sim-link", "bridge")})
     seen: list[Message] = []
     stop = threading.Event()
     with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:

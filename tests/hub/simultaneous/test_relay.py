@@ -27,7 +27,7 @@ def _hub_result(table: str, rnd: int, board: int, ns: int, ew: int, score: int) 
 
 
 def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
-    names = ("tenace-hub", "sim-link", "sim-relay", "watch")
+    names = ("tenace-hub", "sim-link", "watch")
     lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
                                               for n in names})
     seen: list[Message] = []
@@ -40,7 +40,7 @@ def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
         link = ClubLink("spring", "lyon", url.format("sim-link"),
                         load_public_key(public_pem(generate_key())),
                         client_id="sim-link").start()
-        relay = ClubRelay(link, url.format("sim-relay"), {1: 2, 2: 1}).start()
+        relay = ClubRelay(link, {1: 2, 2: 1}).start()
         hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
         hub.wait_connected()
         try:
