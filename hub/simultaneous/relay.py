@@ -6,8 +6,7 @@ and, once the club's tables have all played a board (``plays`` results), ``finis
 
 It rides on the link's connection (one account, ``sim-link``, whatever binds the client id to
 the username); messages leave paho's thread for the relay's own worker thread; a malformed
-hub result is
-logged and skipped, never fatal.
+hub result is logged and skipped, never fatal.
 """
 
 from __future__ import annotations
