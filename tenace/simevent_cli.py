@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import threading
 from pathlib import Path
@@ -87,34 +86,18 @@ def _init(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
-    from hub.simultaneous.event import load_private_key
-    from hub.simultaneous.field import FieldScorer
-    from hub.simultaneous.kit import SIGNING_KEY, organiser_url
-    from hub.simultaneous.organiser import Organiser
+    from hub.simultaneous.kit import run_organiser
     from wire.errors import MqttError
     event = _event(args.event)
-    folder = Path(args.dir)
-    try:
-        key = load_private_key((folder / "organiser" / SIGNING_KEY).read_bytes())
-        url = organiser_url(folder, args.broker)
-    except OSError as err:
-        raise CommandError(f"the organiser's signing key: {err}") from err
-    except SimError as err:
-        raise CommandError(str(err)) from err
-    out = folder / "ranking.json"
-
-    def write(field: FieldScorer) -> None:
-        out.write_text(json.dumps(field.ranking_payload(), indent=1))
-
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"sim-event {event.id}: running (Ctrl-C stops); ranking in "
+          f"{Path(args.dir) / 'ranking.json'}", flush=True)
     try:
-        with Organiser(event, url, key, on_scored=write):
-            print(f"sim-event {event.id}: running (Ctrl-C stops); ranking in {out}")
-            stop.wait()
-    except MqttError as err:
-        raise CommandError(f"the organiser's broker: {err}") from err
+        run_organiser(event, Path(args.dir), args.broker, stop)
+    except (SimError, MqttError) as err:
+        raise CommandError(str(err)) from err
     return 0
 
 

@@ -29,7 +29,8 @@ from hub.tls import TlsError, write_club_pki
 from wire.pairing import write_private
 
 __all__ = [
-    "PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "run_club", "write_kit",
+    "PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "run_club",
+    "run_organiser", "write_kit",
 ]
 
 SIGNING_KEY = "signing.key"
@@ -125,3 +126,23 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     finally:
         relay.close()
         link.close()
+
+
+def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Event) -> None:
+    """The organiser's side until ``stop`` (``tenace sim-event run``): its service on the
+    broker ``host:port`` with the kit's account, key and authority; the field's ranking
+    written to ``folder/ranking.json`` after each scoring."""
+    from hub.simultaneous.event import load_private_key
+    from hub.simultaneous.field import FieldScorer
+    from hub.simultaneous.organiser import Organiser
+    try:
+        key = load_private_key((folder / "organiser" / SIGNING_KEY).read_bytes())
+    except OSError as err:
+        raise SimError(f"the organiser's signing key: {err}") from err
+    out = folder / "ranking.json"
+
+    def write(field: FieldScorer) -> None:
+        out.write_text(json.dumps(field.ranking_payload(), indent=1))
+
+    with Organiser(event, organiser_url(folder, broker), key, on_scored=write):
+        stop.wait()

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,7 @@ from hub.simultaneous.event import (
     sign,
     topic,
 )
-from hub.simultaneous.kit import organiser_url
+from hub.simultaneous.kit import organiser_url, run_organiser
 from tenace.cli import main
 from tests.hub.simultaneous.helpers import deals_pbn
 from wire.mqtt import Message, MqttClient
@@ -84,6 +86,15 @@ def test_deals_signed_by_the_organiser_and_nobody_else() -> None:
         open_signed(public, json.dumps(outer).encode())
     with pytest.raises(SimError, match="malformed"):
         open_signed(public, b"{not json")
+
+
+def _wait(test: Callable[[], bool], timeout: float = 60.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _password(bridge_conf: Path) -> str:
@@ -147,6 +158,26 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             time.sleep(0.05)
         assert [m.payload for m in seen["lyon"]] == [b"lyon's deals", b"end"]
         assert [m.payload for m in seen["york"]] == [b"york's deals", b"end"]
+        # The organiser run from the kit (sim-event run): lyon's start has come (2026-04-12),
+        # so its deals are released, signed with the kit's key; york's result is scored.
+        stop = threading.Event()
+        worker = threading.Thread(target=run_organiser, args=(
+            SimEvent.load(tmp_path / "event.json"), out, f"localhost:{port}", stop))
+        worker.start()
+        try:
+            assert _wait(lambda: any(m.payload.startswith(b'{"v": 1') for m in seen["lyon"]))
+            public = load_public_key((kit / "organiser.pub").read_bytes())
+            signed = next(m for m in seen["lyon"] if m.payload.startswith(b'{"v": 1'))
+            assert open_signed(public, signed.payload)["club"] == "lyon"
+            york = clients[1]
+            york.publish(topic("spring", "york", "result"), json.dumps(
+                {"v": 1, "id": "A1-1-1", "board": 1, "ns": 1, "ew": 2, "score_ns": 110}))
+            assert _wait(lambda: (out / "ranking.json").exists())
+            ranking = json.loads((out / "ranking.json").read_text())["ranking"]
+            assert {r["pair"] for r in ranking} == {"york:1", "york:2"}
+        finally:
+            stop.set()
+            worker.join(30)
         opened = (tmp_path / "mosquitto.log").read_text()
         assert f"port {port}" in opened and "port 1883" not in opened   # one listener only
     finally:
