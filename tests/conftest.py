@@ -1,4 +1,4 @@
-"""Shared test fixtures: where the real data files are, and the MQTT accounts every broker of
+"""Shared test fixtures: where the real data files are (tests/data/realdata), and the MQTT accounts every broker of
 the tests checks (hub/accounts.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-REALDATA = REPO.parent / "shared" / "realdata"
+REALDATA = REPO / "tests" / "data" / "realdata"
 
 # The tables whose devices have an account from the start (sections A and B, replays of up
 # to 100 tables, and the wire tests' t3).
@@ -26,10 +26,8 @@ TEST_TOOLS = {"tenace-hub": "hub", "tenace-hub.observer": "hub",
 
 @pytest.fixture(scope="session")
 def realdata() -> Path:
-    """../shared/realdata: real files written by other programs (never copied into the repo).
-
-    Their absence is a failure, not a skip: CI runs with shared/ beside the clone.
-    """
+    """tests/data/realdata: real files written by other programs (its SOURCES.md says where
+    each came from). Their absence is a failure, not a skip."""
     assert REALDATA.is_dir(), f"real data files not found at {REALDATA}"
     return REALDATA
 
