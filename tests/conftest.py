@@ -1,9 +1,12 @@
-"""Shared test fixtures: where the real data files are (tests/data/realdata), and the MQTT accounts every broker of
-the tests checks (hub/accounts.py)."""
+"""Shared test fixtures: where the real data files are (tests/data/realdata), and the MQTT
+accounts every broker of the tests checks (hub/accounts.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +15,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = REPO / "tests" / "data" / "realdata"
+
+# Hypothesis keeps its examples and caches out of the repository: in HYPOTHESIS_STORAGE_DIRECTORY
+# when set, else in a temporary folder of this checkout's own (shared by xdist's workers).
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    from hypothesis.configuration import set_hypothesis_home_dir
+    _checkout = hashlib.sha256(str(REPO).encode()).hexdigest()[:12]
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / f"tenace-hypothesis-{_checkout}")
 
 # The tables whose devices have an account from the start (sections A and B, replays of up
 # to 100 tables, and the wire tests' t3).
@@ -90,3 +100,17 @@ def keyring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyring]:
     ring = Keyring(tmp_path_factory.mktemp("keyring"))
     with using_keyring(ring.path):
         yield ring
+
+
+# Under pytest-xdist (scripts/test runs the suite on several workers, ``--dist loadgroup``),
+# session fixtures are per worker: each worker has its keyring, its brokers, its Chromium.
+# What there can be only one of on a machine runs on one worker: pcscd (it owns /run/pcscd).
+ONE_PER_MACHINE = {"pcscd": "pcscd", "pcscd_session": "pcscd"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        groups = {ONE_PER_MACHINE[f] for f in getattr(item, "fixturenames", ())
+                  if f in ONE_PER_MACHINE}
+        for group in sorted(groups):
+            item.add_marker(pytest.mark.xdist_group(group))
