@@ -12,12 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 REALDATA = REPO / "tests" / "data" / "realdata"
 
 # Hypothesis keeps its examples and caches out of the repository: in HYPOTHESIS_STORAGE_DIRECTORY
 # when set, else in a temporary folder of this checkout's own (shared by xdist's workers).
+# No Hypothesis deadline: a wall-clock limit per example fails on a busy machine, not on slow
+# code (a test that wants one sets it with @settings).
+settings.register_profile("tenace", deadline=None)
+settings.load_profile("tenace")
+
 if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
     from hypothesis.configuration import set_hypothesis_home_dir
     _checkout = hashlib.sha256(str(REPO).encode()).hexdigest()[:12]
@@ -101,16 +107,3 @@ def keyring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyring]:
     with using_keyring(ring.path):
         yield ring
 
-
-# Under pytest-xdist (scripts/test runs the suite on several workers, ``--dist loadgroup``),
-# session fixtures are per worker: each worker has its keyring, its brokers, its Chromium.
-# What there can be only one of on a machine runs on one worker: pcscd (it owns /run/pcscd).
-ONE_PER_MACHINE = {"pcscd": "pcscd", "pcscd_session": "pcscd"}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        groups = {ONE_PER_MACHINE[f] for f in getattr(item, "fixturenames", ())
-                  if f in ONE_PER_MACHINE}
-        for group in sorted(groups):
-            item.add_marker(pytest.mark.xdist_group(group))
