@@ -157,7 +157,7 @@ def tablet(hub_url: str) -> Iterator[Any]:
         made.close()
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
+def wait_until(predicate: Callable[[], object], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"not true after {timeout} s: {predicate}"
