@@ -77,6 +77,9 @@ def pcscd(tmp_path: Path) -> Iterator[Pcscd]:
     with machine_lock(PCSCD_LOCK, PCSCD_TURN):
         daemon = Pcscd(tmp_path / "pcscd").start()
         try:
+            # Its readers' ports open before its own socket: ready when PC/SC lists them.
+            from firmware_bridge.readers import available_readers
+            wait_until(lambda: len(available_readers("pcsc")) == len(daemon.READERS))
             yield daemon
         finally:
             daemon.stop()
