@@ -18,12 +18,19 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
+    corrections.py    results the director corrects (result_correct), with their history
+    substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
     logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
     logcheck.py       tenace log verify | backup | salvage
+                      (logpages.py: the rows of the leaf pages, read without SQLite;
+                      docs/log.md)
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
+                      (device_events.py: a device's events, hello and replies in;
+                      log_startup.py: the log at start, its chain and damage checked, the
+                      room rebuilt from it)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
@@ -31,13 +38,15 @@
     accounts.py       the MQTT accounts of an event (hashed passwords, Mosquitto's files)
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
-    console.py        the director's console (console_views.py: what it shows), results_pages.py
+    console.py        the director's console (console_views.py: what it shows; console_table.py:
+                      a table's board live), results_pages.py
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
-    console_i18n.py   the console's words in French, English and Italian
+    console_i18n.py   the console's words in French, English and Italian (console_words.py:
+                      the evening's)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     tempo.py          every call and card timed from the log (console_tempo.py: the director's
                       timelines, slow play, timed exports; docs/tempo.md)

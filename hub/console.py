@@ -16,6 +16,7 @@ Who may do what (hub.users has the users and their roles)::
     GET /, /api/room, /api/events,        -           yes          yes           yes
         /api/session
     GET /api/alert/{id}                   -           no evidence  no evidence   with the deal
+    GET /api/table/{id}                   -           -            -             yes
     POST /api/logout                      -           yes          yes           yes
     POST /api/director                    -           -            ruling,       every command
                                                                    ruling_undo
@@ -47,6 +48,8 @@ a role that may not is 403. Routes:
   the round clock, the alerts not yet resolved and the last ones resolved;
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
   deal, options) for a director; without ``facts`` and ``evidence`` for the other roles;
+* ``GET /api/table/{id}``: a table's board live, its whole auction with the alerts, every
+  trick so far, whose turn (hub.console_table), for the table's panel;
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
   on each connection), then ``table``, ``alert``, ``clock`` and ``hub`` (the hub's
   ``hub/status``: its counters, and what it found wrong with its log) as they change; it
@@ -117,7 +120,15 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
-from hub.users import MAX_PASSWORD, LoginThrottle, Session, Sessions, UserError, UserStore
+from hub.users import (
+    MAX_PASSWORD,
+    LoginThrottle,
+    Session,
+    Sessions,
+    UserError,
+    UserStore,
+    name_key,
+)
 from hub.webserver import (
     HostAllowList,
     HttpError,
@@ -146,8 +157,17 @@ RESOLVED_KEPT = 50            # resolved alerts kept in the overview, newest fir
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
           ".json": "application/json"}
+# No page of the console or the results may be framed by another site (clickjacking): CSP
+# frame-ancestors for today's browsers, X-Frame-Options for older ones.
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Security-Policy": "default-src 'self'"}
+            "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+            "X-Frame-Options": "DENY"}
+
+
+def without_path(command: str) -> str:
+    """``command`` with the folder after ``--data`` replaced by ``DIR``."""
+    head, found, _ = command.partition(" --data ")
+    return f"{head} --data DIR" if found else command
 
 
 class ConsoleHub(Protocol):
@@ -165,7 +185,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # The live feed ----------------------------------------------------------------------------
 
 def _event(name: str, data: Any) -> bytes:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return f"event: {name}\ndata: {text}\n\n".encode()
 
 
@@ -204,7 +224,9 @@ class Console:
         self.allowed = HostAllowList(allowed_hosts, bind=host)
         self.sessions = sessions if sessions is not None else Sessions()
         self.throttle = throttle if throttle is not None else LoginThrottle()
-        self.create_director = create_director
+        # Told to anyone who opens the login page: never the data directory's path (the
+        # terminal that started the hub prints the whole command).
+        self.create_director = without_path(create_director)
         self.pairing = pairing             # None: no device is paired here
         self.languages = Languages()       # each user's language (hub.console_i18n)
         self.tls = tls                     # (certificate chain, key): served over HTTPS
@@ -226,6 +248,7 @@ class Console:
         self._clock_dirty = False
         self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
         self._clock_key: tuple[int, float | None, float] | None = None
+        self._doing: tuple[Any, ...] | None = None     # the rounds the room is doing, sent
         self._flush_handle: asyncio.TimerHandle | None = None
         self._deadline_handle: asyncio.TimerHandle | None = None
 
@@ -366,8 +389,11 @@ class Console:
             room = self.hub.room
             view = RoomView(room, self.hub.hub_time())
             parts = []
-            if clock_dirty:
-                parts.append(_event("clock", view.clock()))
+            clock = view.clock()
+            doing = (clock["in_play"], clock["finished"], clock["behind"])
+            if clock_dirty or doing != self._doing:  # what the room does follows the tables
+                self._doing = doing
+                parts.append(_event("clock", clock))
             if hub_status is not None:
                 parts.append(_event("hub", hub_status))
             parts += [_event("table", view.table(t)) for t in sorted(tables) if t in room.tables]
@@ -434,6 +460,7 @@ class Console:
         add("/api/session", need("viewer", self._session))
         add("/api/room", need("viewer", self._room))
         add("/api/alert/{id:.*}", need("viewer", self._alert))
+        add("/api/table/{id}", need("director", self._table))
         add("/api/events", need("viewer", self._feed), allow_head=False)
         add("/api/results", self._results)
         add("/api/results/{rest:.*}", self._results)
@@ -523,7 +550,7 @@ class Console:
         if users is None or not users.has_director():
             raise HttpError(503, f"no director's account on this hub yet: "
                                  f"{self.create_director}")
-        keys = (f"address {request.remote}", f"user {name}")
+        keys = (f"address {request.remote}", f"user {name_key(name)}")   # any case, one user
         wait = self.throttle.wait(*keys)
         if wait > 0:
             log.warning("console login of %r from %s throttled (%.0f s)", name,
@@ -601,6 +628,14 @@ class Console:
             data["facts"], data["evidence"], data["restricted"] = {}, {}, True
         return json_response(data)
 
+    async def _table(self, request: web.Request) -> web.Response:
+        """A table's board live: its auction, tricks and turn (hub.console_table)."""
+        from hub.console_table import live_table
+        table_id = request.match_info["id"]
+        if table_id not in self.hub.room.tables:
+            raise HttpError(404, f"no table {table_id!r:.40}")
+        return json_response(live_table(self.hub.room, table_id))
+
     async def _results(self, request: web.Request) -> web.Response:
         session = self.session_of(request)
         full = session is not None and RANKS[session.role] >= RANKS["scorer"]
@@ -645,7 +680,10 @@ class Console:
                                                "X-Accel-Buffering": "no"})
         await response.prepare(request)
         page = _Page(request, self.queue_size, session.token)
-        page.push(_event("room", self.overview()))
+        overview = self.overview()
+        clock = overview["clock"]
+        self._doing = (clock["in_play"], clock["finished"], clock["behind"])
+        page.push(_event("room", overview))
         self._pages.add(page)
         try:
             await response.write(b"retry: 2000\n\n")

@@ -12,6 +12,10 @@ the session's CSRF token (docs/console-api.md has the whole API, for a club's sc
     GET  /api/roster              the club's members (hub.roster)
     POST /api/roster              a CSV file of members (text/csv) in place of the roster
     GET  /api/roster/match?name=  the members a name matches
+    GET  /api/setup/deals         the whole set-up with its deals (hub.event's JSON form,
+                                  ``EventSetup.to_json``): what a simulator (``tenace sim
+                                  --console``) or a scoring program needs to know the deals
+                                  the hub dealt; a director's only, each reading logged
     GET  /api/setup/checkins      the names (or member numbers) typed at check-in, each with
                                   the members it matches (shown to the director, never
                                   applied)
@@ -92,6 +96,7 @@ def add_setup_routes(app: web.Application, console: Console) -> None:
     app.router.add_post("/api/roster", need("director", routes.roster_import, csrf=True))
     app.router.add_get("/api/roster/match", need("director", routes.match))
     app.router.add_get("/api/setup/checkins", need("director", routes.checkins))
+    app.router.add_get("/api/setup/deals", need("director", routes.deals))
 
 
 def data_directory(hub: Any) -> Path | None:
@@ -285,6 +290,16 @@ class _SetupRoutes:
             "setup": api_document(setup), "started": started[:10],
             "can_set_up": not started and hasattr(self.hub, "replace_setup"),
             "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
+
+    async def deals(self, request: web.Request) -> web.Response:
+        """The set-up with every deal (the director's own: he may read any deal; never a
+        device's account, which has no console session)."""
+        setup: Any = getattr(self.hub, "setup", None)
+        if not isinstance(setup, EventSetup):
+            raise HttpError(409, "no event yet: the hub waits for its set-up (/setup)")
+        log.warning("the deals of the event read from the console by %s from %s",
+                    self._user(request), request.remote)
+        return json_response({"ok": True, "setup": setup.to_json()})
 
     async def set_up(self, request: web.Request) -> web.Response:
         body = await read_body(request, MAX_SETUP, "a set-up", self.console.timeout,

@@ -16,7 +16,7 @@ from typing import Any
 from hub.alerts import Alert, HubKind
 from hub.room import Room
 
-__all__ = ["STATUSES", "RoomView", "alert_summary", "table_status"]
+__all__ = ["STATUSES", "RoomView", "alert_summary", "rounds", "table_status"]
 
 STATUSES = ("waiting", "bidding", "playing", "finished", "late", "alert", "offline")
 _PHASES = {"auction": "bidding", "play": "playing"}
@@ -83,9 +83,33 @@ class RoomView:
         }
 
     def clock(self) -> dict[str, Any]:
+        """The round clock and what the room is really doing (:func:`rounds`)."""
         clock = self.room.clock
         return {"round": clock.round, "started": clock.started, "deadline": clock.deadline,
-                "minutes": clock.minutes, "hub_time": self.now}
+                "minutes": clock.minutes, "hub_time": self.now, **rounds(self.room)}
+
+
+def rounds(room: Room) -> dict[str, Any]:
+    """What the room is doing, from the tables themselves: ``in_play``, the rounds some
+    table has a board of on the table and not every board of it finished (sorted);
+    ``finished``, the last round every table has finished (0: none); ``behind``, the tables
+    that have not finished the clock's round (what starting the next one would report
+    late)."""
+    in_play: set[int] = set()
+    last = room.clock.round
+    for table in room.tables.values():
+        s = table.sitting
+        if s is not None and not table.round_done(s.round):
+            in_play.add(s.round)
+        last = max(last, table.round)
+    finished = 0
+    for number in range(1, last + 1):
+        if not all(t.round_done(number) for t in room.tables.values()):
+            break
+        finished = number
+    behind = 0 if room.clock.round < 1 else sum(
+        1 for t in room.tables.values() if not t.round_done(room.clock.round))
+    return {"in_play": sorted(in_play), "finished": finished, "behind": behind}
 
 
 def table_status(room: Room, table_id: str, now: float) -> str:

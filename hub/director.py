@@ -7,7 +7,8 @@ the console's logged-in user on the console.
 A command is one JSON object with an ``op`` and its fields (``v``, when given, must be 1)::
 
     {"op": "acknowledge", "id": "A1-3-revoke-1"}          -> alert_acknowledge {"id"}
-    {"op": "rule", "id": ..., "text": ..., "score"?: {}}  -> alert_rule {"id", "text", "score"?}
+    {"op": "rule", "id": ..., "text": ..., "score"?: {}, "option"?: 2}
+                                                -> alert_rule {"id", "text", "score"?, "option"?}
     {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
     {"op": "round_start", "round": 2}                     -> round_start {"round"}
     {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
@@ -16,14 +17,31 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
+    {"op": "result_correct", "table": "A2", "board": 5, "contract": "4SX", "declarer": "N",
+     "tricks": 9, "lead"?: "HK", "round"?: 3, "text"?: ...}
+                                                          -> result_corrected {"id": "C1", ...}
+    {"op": "substitute", "section": "A", "pair": 3, "player": 2, "name": "Zoé Roux",
+     "rounds": [3, 4], "member"?: 1009}                   -> substitute {...}
+    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...]}
+                                                          -> pair_names {..., "checkin"}
+
+``substitute`` and ``checkin_accept`` are hub.substitutes': a substitute is named for the
+rounds he played (the pair keeps its number; the results files credit him too), and the
+names typed at check-in become the pair's once the director accepts them.
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
-     "hide_last_rounds"?: 2}                              -> public_results {...}
+     "hide_last_rounds"?: 2, "live_ranking"?: "finished"} -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
                                                           -> pair_add {...}
     {"op": "pair_names", "section": "A", "pair": 3, "names": [...]} -> pair_names {...}
     {"op": "pair_withdraw", "section": "A", "pair": 5, "text"?: ...} -> pair_withdraw {...}
     {"op": "round_pause", "paused": true}                 -> round_pause {"paused"}
     {"op": "round_time", "minutes": 16}                   -> round_time {"minutes"}
+    {"op": "allow_board", "table": "A2", "board": 5, "round"?: 2}
+                                                          -> board_allowed {...}
+
+``allow_board`` lets a table see a board the movement does not give it that round (its
+round when not given): until then the board is withheld, nothing of it shown there
+(hub.withheld, protocol section 8).
 
 The late changes (``pair_*``, ``round_pause``, ``round_time``) are hub.late_changes': a late
 pair takes a pair number nobody had, a withdrawn pair keeps its results, a board cancelled
@@ -56,7 +74,9 @@ Refusals, each with a reason naming the command and the field:
   such section or pair, a pair already named or withdrawn, names too long, a pause twice,
   a round of 0 or over 240 minutes), naming the field;
 * :class:`hub.scoring.RulingError`: a ruling on a table, board, pair or alert that does not
-  exist, or a score the Laws do not allow.
+  exist, or a score the Laws do not allow;
+* :class:`hub.corrections.CorrectionError`: a correction of a result not played there, or
+  of a result that is no result (no declarer, tricks over 13, a lead that is no card).
 """
 
 from __future__ import annotations
@@ -67,11 +87,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hub.alerts import AlertStatus
+from hub.corrections import FIELDS as CORRECTION_FIELDS
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
-from hub.late_changes import check_change
+from hub.late_changes import check_change, doing
+from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
 from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
@@ -87,16 +110,21 @@ _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 # op -> (fact type, fields: name -> (type, required))
 COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "acknowledge": ("alert_acknowledge", {"id": (str, True)}),
-    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False)}),
+    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False),
+                            "option": (int, False)}),
     "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
     "round_start": ("round_start", {"round": (int, True)}),
     "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, False),
                                   "tapping_only": (bool, False)}),
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
+    "result_correct": ("result_corrected", CORRECTION_FIELDS),
+    "substitute": ("substitute", SUBSTITUTE_FIELDS),
+    "checkin_accept": ("pair_names", CHECKIN_FIELDS),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
                                           "boards": (bool, True),
-                                          "hide_last_rounds": (int, False)}),
+                                          "hide_last_rounds": (int, False),
+                                          "live_ranking": (str, False)}),
     "pair_add": ("pair_add", {"section": (str, True), "pair": (int, True),
                               "names": (list, True)}),
     "pair_names": ("pair_names", {"section": (str, True), "pair": (int, True),
@@ -105,6 +133,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
                                         "text": (str, False)}),
     "round_pause": ("round_pause", {"paused": (bool, True)}),
     "round_time": ("round_time", {"minutes": (float, True)}),
+    "allow_board": ("board_allowed", {"table": (str, True), "board": (int, True),
+                                      "round": (int, False)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -145,18 +175,18 @@ def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, di
     fact, schema = found
     unknown = sorted(str(k) for k in obj if k not in schema and k not in ("op", "v"))
     if unknown:
-        raise ProtocolError("malformed", f"{op}: unknown field(s) {', '.join(unknown)}")
+        raise ProtocolError("malformed", f"{doing(op)}: unknown field(s) {', '.join(unknown)}")
     body: dict[str, Any] = {}
     for name, (kind, required) in schema.items():
         value = obj.get(name)
         if value is None:
             if required:
-                raise ProtocolError("malformed", f"{op}: missing field {name!r}")
+                raise ProtocolError("malformed", f"{doing(op)}: missing field {name!r}")
             continue
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, kind) or (kind in (int, float) and isinstance(value, bool)):
-            raise ProtocolError("malformed", f"{op}: field {name!r} must be "
+            raise ProtocolError("malformed", f"{doing(op)}: field {name!r} must be "
                                              f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
         body[name] = value
     _CHECKS[op](op, body, room)
@@ -171,51 +201,59 @@ _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: 
 def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
     alert_id = body["id"]
     if not _ID.match(alert_id):
-        raise ProtocolError("malformed", f"{op}: alert id {alert_id!r:.80} is not "
+        raise ProtocolError("malformed", f"{doing(op)}: alert id {alert_id!r:.80} is not "
                                          "[A-Za-z0-9_.-], 1-64")
     if alert_id not in room.alerts:
-        raise AlertError(f"{op}: no alert {alert_id!r}")
+        raise AlertError(f"{doing(op)}: no alert {alert_id!r}")
     status = room.alerts[alert_id].status
     if status not in _FROM[op]:
-        raise AlertError(f"{op}: alert {alert_id} is already {status.value}")
+        raise AlertError(f"{doing(op)}: alert {alert_id} is already {status.value}")
     text = body.get("text")
     if text is not None:
         body["text"] = text = text.strip()
         if len(text) > MAX_TEXT:
-            raise ProtocolError("malformed", f"{op}: text of {len(text)} characters, limit "
+            raise ProtocolError("malformed", f"{doing(op)}: text of {len(text)} characters, limit "
                                              f"{MAX_TEXT}")
         if not text:
             if op == "rule":
-                raise AlertError(f"rule: alert {alert_id}: a ruling needs a text")
+                raise AlertError(f"{doing(op)}: alert {alert_id}: a ruling needs a text")
             del body["text"]
+    option = body.get("option")
+    if option is not None and not 0 <= option < len(room.alerts[alert_id].options):
+        raise AlertError(f"rule: alert {alert_id} has no option {option} (it has "
+                         f"{len(room.alerts[alert_id].options)})")
     score = body.get("score")
     if score is not None:
         try:
             size = len(json.dumps(score, allow_nan=False))
         except (TypeError, ValueError) as err:
-            raise ProtocolError("malformed", f"rule: score is not JSON: {err}") from None
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: the score is not JSON: {err}") from None
         if size > _MAX_SCORE:
-            raise ProtocolError("malformed", f"rule: score of {size} bytes, limit {_MAX_SCORE}")
+            raise ProtocolError("malformed",
+                                f"{doing(op)}: a score of {size} bytes, limit {_MAX_SCORE}")
 
 
 def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
     number = body["round"]
     current = room.clock.round
     if number < 1:
-        raise ConfigError(f"{op}: rounds start at 1, not {number}")
+        raise ConfigError(f"{doing(op)}: rounds start at 1, not {number}")
     if number < current:
-        raise ConfigError(f"{op}: round {number} is before the round in progress ({current})")
+        raise ConfigError(f"{doing(op)}: round {number} is before the round in progress "
+                          f"({current})")
     rounds = [s.movement.rounds for s in room.sections if s.movement is not None]
     if rounds and number > max(rounds):
-        raise ConfigError(f"{op}: round {number} is beyond the movement ({max(rounds)} rounds)")
+        raise ConfigError(f"{doing(op)}: round {number} is beyond the movement "
+                          f"({max(rounds)} rounds)")
 
 
 def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
     table = body["table"]
     if table not in room.tables:
-        raise ConfigError(f"{op}: no table {table!r:.40} in this session")
+        raise ConfigError(f"{doing(op)}: no table {table!r:.40} in this session")
     if "strict" not in body and "tapping_only" not in body:
-        raise ProtocolError("malformed", f"{op}: missing field 'strict' (or 'tapping_only')")
+        raise ProtocolError("malformed", f"{doing(op)}: missing field 'strict' (or 'tapping_only')")
 
 
 def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
@@ -225,16 +263,42 @@ def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
     body.update(checked)
 
 
+def _check_correction(op: str, body: dict[str, Any], room: Room) -> None:
+    """The correction as hub.corrections checks it: the body becomes the fact to log."""
+    checked = room.scoring.check_correction(body)
+    body.clear()
+    body.update(checked)
+
+
 def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
-        raise ConfigError(f"{op}: hide_last_rounds: 0 to 99 rounds, not {hide}")
+        raise ConfigError(f"{doing(op)}: 0 to 99 last rounds hidden, not {hide}")
+    live = body.get("live_ranking")
+    if live is not None and live not in LIVE_RANKINGS:
+        raise ConfigError(f"{doing(op)}: live_ranking: one of {', '.join(LIVE_RANKINGS)}, "
+                          f"not {live!r:.20}")
+
+
+def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:
+    table = room.tables.get(body["table"])
+    if table is None:
+        raise ConfigError(f"{doing(op)}: no table {body['table']!r:.40} in this session")
+    if not 1 <= body["board"] <= 999:
+        raise ConfigError(f"{doing(op)}: board {body['board']}: boards are 1 to 999")
+    body.setdefault("round", table.round)
+    if not 1 <= body["round"] <= 999:
+        raise ConfigError(f"{doing(op)}: round {body['round']}: rounds are 1 to 999")
 
 
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
-    "public_results": _check_public,
+    "result_correct": _check_correction,
+    "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
+    "checkin_accept": lambda op, body, room: check_checkin(
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
+    "public_results": _check_public, "allow_board": _check_allow,
     **{op: check_change for op in LATE_FACTS},
 }

@@ -112,6 +112,24 @@ def _section(room: Room, name: str) -> Section:
     raise ConfigError(f"no section {name!r:.40} in this session")
 
 
+# What each director command does, in a director's words: the start of every error it
+# gets (hub.director), never the command's name.
+DOING: dict[str, str] = {
+    "acknowledge": "Acknowledging the alert", "rule": "The ruling on the alert",
+    "resolve": "Resolving the alert", "round_start": "Starting the round",
+    "table_mode": "Changing the table's mode", "ruling": "The score ruling",
+    "ruling_undo": "Withdrawing the score ruling", "public_results": "What the room sees",
+    "pair_add": "Adding a late pair", "pair_names": "Correcting the pair's names",
+    "pair_withdraw": "Withdrawing the pair", "round_pause": "Pausing the clock",
+    "round_time": "Changing the time of a round",
+}
+
+
+def doing(op: str) -> str:
+    """What the command ``op`` does, in words (:data:`DOING`)."""
+    return DOING.get(op, "The director's command")
+
+
 def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     """Check the late change ``op`` (its fields typed by hub.director) against ``room``;
     ConfigError names the field that is wrong. Names are stripped in place."""
@@ -122,11 +140,11 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         movement = section.movement
         known = set(movement.pairs) if movement is not None else set(section.pairs)
         if pair not in known:
-            raise ConfigError(f"{op}: pair: no pair {pair} in section {section.name}")
+            raise ConfigError(f"{doing(op)}: no pair {pair} in section {section.name}")
         key = (section.name, pair)
         if op == "pair_withdraw":
             if key in changes.withdrawn:
-                raise ConfigError(f"{op}: pair {pair} of section {section.name} has already "
+                raise ConfigError(f"{doing(op)}: pair {pair} of section {section.name} has already "
                                   "withdrawn")
             text = body.get("text")
             if text is not None:
@@ -134,25 +152,25 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
             return
         names = body["names"]
         if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
-            raise ConfigError(f"{op}: names: one to four names (text), not {names!r:.80}")
+            raise ConfigError(f"{doing(op)}: one to four names, not {len(names)}")
         body["names"] = names = [" ".join(n.split()) for n in names]
         if not all(0 < len(n) <= MAX_NAME for n in names):
-            raise ConfigError(f"{op}: names: each name 1-{MAX_NAME} characters")
+            raise ConfigError(f"{doing(op)}: each name has 1 to {MAX_NAME} characters")
         if op == "pair_add" and (section.pairs.get(pair)
                                  or room.scoring.section(section.name).card(pair)):
-            raise ConfigError(f"{op}: pair: pair {pair} of section {section.name} already "
-                              "has players or results (pair_names corrects names)")
+            raise ConfigError(f"{doing(op)}: pair {pair} of section {section.name} already "
+                              "has players or results (correct its names instead)")
         return
     if op == "round_pause":
         if body["paused"] and changes.paused:
-            raise ConfigError(f"{op}: paused: the clock is already paused")
+            raise ConfigError(f"{doing(op)}: the clock is already paused")
         if not body["paused"] and not changes.paused:
-            raise ConfigError(f"{op}: paused: the clock is not paused")
+            raise ConfigError("Restarting the clock: the clock is not paused")
         return
     if op == "round_time":
         minutes = body["minutes"]
         if isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
-            raise ConfigError(f"{op}: minutes: 1 to {MAX_MINUTES:g}, not {minutes!r}")
+            raise ConfigError(f"{doing(op)}: 1 to {MAX_MINUTES:g} minutes, not {minutes!r}")
         body["minutes"] = float(minutes)
         return
     raise ConfigError(f"unknown late change {op!r}")

@@ -30,6 +30,15 @@ come here in the order of its record, hub.ordering, and are interpreted the same
   (the seat's last card) is placed at once; still unanswered with
   :data:`UNANSWERED_AFTER` cards held, the director is told of the reader
   (``reads_unresolved``);
+* a card held at another seat's turn that would be in turn had an earlier trick's last
+  card been its seat's lead to the next trick (his own card to that trick missed, the
+  trick given to the wrong side, the cards since taken in that belief) asks about that
+  trick instead, with the card recorded there (``recorded``): another card corrects the
+  trick and the cards since are placed again; the recorded one asks the usual question;
+* a seat's last card not read (nothing follows it to show it was missed): with the
+  readers silent :data:`LAST_CARD_WAIT` seconds, the hub's clock (``Room.tick``) asks the
+  table, about that seat's card or the earlier trick as above, so that a board never waits
+  for ever on a card nobody read;
 * a card that would be a revoke as the last card of a trick (the seat's card to
   the trick may have been missed, and this be its lead to the next one) is held likewise
   for two more cards or the answer;
@@ -53,15 +62,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Card, Seat
+from bridgecore.tricks import trick_winner
 from hub.alerts import Alert, HubKind
 from hub.ordering import is_reader
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, parse_card
 from wire.protocol import Envelope
 
-__all__ = ["READER_ERROR_KINDS", "UNANSWERED_AFTER", "CardReads", "Held", "ReadState"]
+__all__ = ["LAST_CARD_WAIT", "READER_ERROR_KINDS", "UNANSWERED_AFTER", "CardReads", "Held",
+           "ReadState"]
 
 READER_ERROR_KINDS = ("missed", "cross", "late", "repeat", "sweep", "unreadable", "ignored")
 UNANSWERED_AFTER = 8   # cards held without an answer before the director is told
+LAST_CARD_WAIT = 15.0  # s: a seat's last card not read for so long, the table is asked
 
 
 
@@ -90,6 +102,8 @@ class ReadState:
     sweeps: dict[Seat, int] = field(default_factory=dict)   # seat -> cards missing (mask)
     backs: dict[Seat, int] = field(default_factory=dict)    # seat -> read back short (mask)
     answers: dict[tuple[Seat, int], Card] = field(default_factory=dict)  # told before asked
+    recorded: Card | None = None    # asked about an earlier trick: the card recorded there
+    last_at: float | None = None    # hub time of the last card reported (LAST_CARD_WAIT)
     prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -146,6 +160,7 @@ class CardReads:
         play = s.board.play
         assert play is not None
         rs = self.read_state(s)
+        rs.last_at = t
         source = env.body.get("source")
         reader = source == "reader"
         if source == "record":   # a game record played through the hub: certain
@@ -222,6 +237,8 @@ class CardReads:
                 rs.suspect = True
                 self._ask(s, rs, turn, trick, None)
                 return []
+            if rs.missing == (turn, trick) and not rs.held:
+                self._close_question(rs)   # the card asked for (LAST_CARD_WAIT) came
             return self._push(h, t)
         current = play.current_trick
         cards = () if current is None else current.cards
@@ -235,9 +252,66 @@ class CardReads:
                 return out + self._place(s, rs, h, t)
             rs.held = [h]
             rs.suspect = False
+            earlier = self._missed_last(s, h)
+            if earlier is not None:
+                # The cards since fit, in turn, had an earlier trick's last card been its
+                # seat's lead to the next one, his own card to it not read: asked of that
+                # trick (the answer corrects it; "as recorded" asks the usual question).
+                self._ask(s, rs, earlier[0], earlier[1], None, recorded=earlier[2])
+                return []
             self._ask(s, rs, turn, trick, h.seat)
             return []
         return self._push(h, t)
+
+    def waiting_tick(self, t: float) -> bool:
+        """The hub's clock (Room.tick): the seat on turn has one card left, the readers read
+        this board, and no card came for :data:`LAST_CARD_WAIT` s: its card was not read (or
+        an earlier one of his, :meth:`_missed_last`). The table is asked, so that a board
+        never waits for ever on a card nobody read. True when a question was opened."""
+        s = self.sitting
+        play = None if s is None else s.board.play
+        if s is None or play is None or play.is_complete or play.claims or not s.has_record:
+            return False
+        rs = self.read_state(s)
+        turn = play.turn
+        if (turn is None or rs.held or rs.missing is not None or rs.last_at is None
+                or t - rs.last_at < LAST_CARD_WAIT or not self._readers_live(s, rs)
+                or len(play.remaining(turn)) != 1):
+            return False
+        earlier = self._missed_last(s, None)
+        if earlier is not None and earlier[0] is turn:
+            self._ask(s, rs, turn, earlier[1], None, recorded=earlier[2])
+        else:
+            self._ask(s, rs, turn, len(play.completed_tricks) + 1, None)
+        return True
+
+    def _missed_last(self, s: Sitting, h: Held | None) -> tuple[Seat, int, Card] | None:
+        """(seat, trick, card): the latest trick whose last card, ``seat``'s ``card``, taken
+        as his lead to the next trick (his own card to it missed, and he winning it), puts
+        every card since and ``h`` in turn; None when there is none (within the last 8
+        cards, as :meth:`_correct` takes back)."""
+        play = s.board.play
+        assert play is not None
+        history = [(x, c) for x, c, _ in play.history]
+        trump = play.contract.strain.suit
+        completed = play.completed_tricks
+        for number in range(len(completed), 0, -1):
+            seat, card = completed[number - 1].cards[-1]
+            at = next((i for i, (x, c) in enumerate(history) if x is seat and c == card), None)
+            if at is None or len(history) - at > 8:
+                return None
+            turn, trick = seat, []
+            for x, c in history[at:] + ([] if h is None else [(h.seat, h.card)]):
+                if x is not turn:
+                    break
+                trick.append((x, c))
+                if len(trick) == 4:
+                    turn, trick = trick_winner(tuple(trick), None, trump), []
+                else:
+                    turn = turn.lho
+            else:
+                return seat, number, card
+        return None
 
     def _revoke_as_last(self, s: Sitting, h: Held) -> bool:
         """``h`` would be a revoke as the last card of the trick (module docstring)."""
@@ -258,17 +332,21 @@ class CardReads:
 
     # Holding and settling ------------------------------------------------------------------
     def _ask(self, s: Sitting, rs: ReadState, seat: Seat, trick: int,
-             after: Seat | None) -> None:
+             after: Seat | None, recorded: Card | None = None) -> None:
         rs.missing = (seat, trick)
+        rs.recorded = recorded
         key = f"card:{trick}:{seat.letter}"
         rs.prompts = {k: v for k, v in rs.prompts.items() if not k.startswith("card:")}
         rs.prompts[key] = {"id": f"{self._base()}:{key}", "kind": "card", "seat": seat.letter,
                            "trick": trick, "after": None if after is None else after.letter}
+        if recorded is not None:
+            rs.prompts[key]["recorded"] = str(recorded)
 
     def _close_question(self, rs: ReadState) -> list[Held]:
         held = rs.held
         rs.held = []
         rs.missing = None
+        rs.recorded = None
         rs.suspect = False
         rs.told = False
         rs.prompts = {k: v for k, v in rs.prompts.items() if not k.startswith("card:")}
@@ -374,6 +452,8 @@ class CardReads:
         if text is not None and card is None:
             return self._reject(env, t, "malformed", f"not a card: {text!r}")
         current = len(play.completed_tricks) + 1
+        if rs.recorded is not None and rs.missing == (seat, trick):
+            return self._answer_earlier(env, t, s, rs, seat, trick, card)
         placed = (rs.held and card is not None and trick == current and bool(body.get("place"))
                   and self._played_to(s, seat, trick) is None)
         if rs.missing == (seat, trick) or placed:
@@ -394,8 +474,8 @@ class CardReads:
                     alerts += self._push(h, t)
             finally:
                 self._how_sure = None
-            alerts += self._push(Held(seat, card, (late[0].time if late else held[0].time),
-                                      env.device, False, seat), t)
+            when = late[0].time if late else held[0].time if held else env.time
+            alerts += self._push(Held(seat, card, when, env.device, False, seat), t)
             return self._ack(env, t, True, alerts + self._replace(s, rs, rest[before:], t))
         if card is None:
             return self._ack(env, t, False, reason="nothing asked about it")
@@ -422,6 +502,27 @@ class CardReads:
             return self._ack(env, t, True, reason="noted")
         return self._ack(env, t, False, reason=f"{seat}'s card to trick {trick} is recorded as "
                          f"{recorded}: kept")
+
+    def _answer_earlier(self, env: Envelope, t: float, s: Sitting, rs: ReadState,
+                        seat: Seat, trick: int, card: Card | None) -> Outcome:
+        """The answer to a question about an earlier trick (:meth:`_missed_last`): another
+        card than the one recorded corrects that trick and replays the cards since; the
+        recorded one (or none) keeps the record and asks the usual question."""
+        play = s.board.play
+        assert play is not None and rs.recorded is not None
+        recorded = rs.recorded
+        held = self._close_question(rs)
+        rs.held = held
+        if card is None or card == recorded or card in s.card_source:
+            turn = play.turn
+            if turn is None:
+                return self._ack(env, t, True, self._release(s, rs, t, "as recorded"))
+            self._ask(s, rs, turn, len(play.completed_tricks) + 1,
+                      held[0].seat if held else None)
+            return self._ack(env, t, True, reason=f"{seat}'s card to trick {trick} is "
+                             f"{recorded} as recorded")
+        return self._ack(env, t, True, self._correct(s, rs, seat, trick, recorded, card,
+                                                     env, t))
 
     def _in_trick(self, s: Sitting) -> int:
         play = s.board.play

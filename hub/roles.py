@@ -49,9 +49,10 @@ _SEATS = {s.letter: s for s in Seat}
 EVENTS: Mapping[Role, frozenset[str]] = {
     Role.TABLE_TABLET: frozenset({"checkin", "board", "hand", "call", "card", "undo", "claim",
                                   "claim_answer", "result_confirm", "director_call",
-                                  "answer"}),
+                                  "answer", "ask", "explain", "rectify"}),
     Role.SEAT_TABLET: frozenset({"checkin", "board", "call", "card", "undo", "claim",
-                                 "claim_answer", "result_confirm", "director_call", "answer"}),
+                                 "claim_answer", "result_confirm", "director_call", "answer",
+                                 "ask", "explain", "rectify"}),
     Role.READER: frozenset({"hand", "card"}),
 }
 
@@ -150,8 +151,9 @@ def check(role: DeviceRole, type: str, body: Mapping[str, Any],
             return Refusal(NOT_YOUR_SEAT, f"{role} is dummy's: declarer plays dummy's cards "
                            "(Laws 43A, 45)", seat, "45")
         return None
-    if type == "card" and declarer is not None and mine is declarer and seat is mine.partner:
-        return None   # declarer plays dummy's cards (45)
+    if type in ("card", "answer") and declarer is not None and mine is declarer \
+            and seat is mine.partner:
+        return None   # declarer plays dummy's cards (45), and says which the readers missed
     return Refusal(NOT_YOUR_SEAT, f"{role} ({role.device}) acts only for {_name(mine)}, not "
                    f"for {_name(seat)}", seat, LAWS.get(type, ""))
 

@@ -18,10 +18,14 @@ facts below) into a fresh room, and :meth:`Room.snapshot` gives the JSON to comp
 
 Facts the service must log to be replayed (``type``: body), each produced by a method:
 
-* ``round_start``: ``{"round": n}`` -- :meth:`Room.start_round`
+* ``round_start``: ``{"round": n}`` -- :meth:`Room.start_round` (the director's; without
+  it the first table to start a board of a later round starts that round's clock, from the
+  device event itself: :meth:`Room._round_reached`)
 * ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
 * ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
+* ``board_allowed``: ``{"table", "round", "board", "by"}``: a board the movement does not
+  give that table shown there after all (hub.withheld)
 * ``alert_acknowledge``: ``{"id"}``, ``alert_rule``: ``{"id", "text", "score"?}``,
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
@@ -41,6 +45,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
   log damaged when it started (a record it could not apply, set aside; records missing at
   the end): one alert to the director (table ``hub``), raised again by every replay
+* ``device_will``: ``{"device", "table"}`` -- a device's last will, held for the grace
+  (hub.presence) from this time, across the hub's restarts, until ``device_online`` or
+  ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
@@ -72,7 +79,7 @@ from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import LateChanges
-from hub.ordering import HOLD_SECONDS, Conflict, TableOrder
+from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
@@ -89,8 +96,10 @@ HELD = "held"           # an ack's code: applied once what precedes it arrives (
 CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
-FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will", "table_mode",
+         "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
          "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
 
@@ -133,6 +142,7 @@ class DeviceInfo:
     last_seen: float | None = None
     online: bool = True
     outages: int = 0
+    will: float | None = None     # hub time of its last will, held for the grace (presence)
 
 
 @dataclass(slots=True)
@@ -149,11 +159,12 @@ class Room:
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
-                 markings: Mapping[int, Markings] | None = None):
+                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu"):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
+        self.alerting = alerting    # who explains alerted calls (hub.explain)
         self.alerts = AlertBook()
-        self.public_results: dict[str, bool | int] = {}   # the director's last public_results
+        self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self.clocks = ClockBook()   # each device's clock offset (hub.clock)
@@ -195,6 +206,7 @@ class Room:
         self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
         # Each table's events in the order of its record (hub.ordering): held, released.
         self.order = {tid: TableOrder() for tid in self.tables}
+        self.asked: set[str] = set()   # tables the clock asked about a card (tick)
         self.hold_seconds = HOLD_SECONDS
 
     # TableContext -----------------------------------------------------------------------
@@ -324,7 +336,7 @@ class Room:
                                 refusal.law)
         order = self.order[table_id]
         order.arrived(env)
-        if order.must_wait(env, _board_of(table), _phase_of(table)):
+        if order.must_wait(env, _board_of(table), _phase_of(table), _trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -371,7 +383,23 @@ class Room:
         if out.reply.status == "ack":
             s = table.sitting
             order.note(env, _board_of(table), None if s is None else (s.round, s.board.number))
+            if s is not None and s.round > self.clock.round:
+                self._round_reached(s.round, min(env.time, hub_time))
         return out
+
+    def _round_reached(self, round: int, started: float) -> None:
+        """The first table to start a board of ``round`` starts the round clock (the clock
+        follows the tables: the director need not start each round), at the time the event
+        says on the hub's clock, never later than the hub received it (an event that waited
+        in an outbox started the round when it was played). Nothing is checked of the
+        tables still in an earlier round: they are late only at the round's end (tick), or
+        when the director starts a round himself (:meth:`start_round`)."""
+        log.info("round %d started by its first table (the clock was at round %d)", round,
+                 self.clock.round)
+        paused_at = self.late.paused_at
+        if paused_at is not None:   # the clock stands: the round's time counts from the resume
+            started = paused_at
+        self.clock.round, self.clock.started = round, started
 
     def _conflict_alert(self, table: TableState, conflict: Conflict,
                         hub_time: float) -> Alert | None:
@@ -392,7 +420,8 @@ class Room:
         order = self.order[table.id]
         alerts: list[Alert] = []
         changed = False
-        while (waiting := order.ready(_board_of(table), _phase_of(table))) is not None:
+        while (waiting := order.ready(_board_of(table), _phase_of(table),
+                                      _trick_of(table))) is not None:
             changed |= self._apply_held(table, waiting.env, hub_time, alerts)
         return alerts, changed
 
@@ -491,8 +520,13 @@ class Room:
         return out
 
     def tick(self, hub_time: float) -> list[Alert]:
-        """The hub's clock: after the end of the round, late tables and unconfirmed results."""
+        """The hub's clock: after the end of the round, late tables and unconfirmed results;
+        a card nobody read, asked of the table (hub.reads ``waiting_tick``; the tables asked
+        in :attr:`asked`, for the service to log the tick and publish them)."""
         out = self._overdue(hub_time)
+        for table in self.tables.values():
+            if table.waiting_tick(hub_time):
+                self.asked.add(table.id)
         deadline = self.clock.deadline
         if deadline is None or hub_time < deadline or self.late.paused:
             return out
@@ -509,6 +543,7 @@ class Room:
                 log.info("device %s offline, table unknown", device)
                 return []
             info = self.devices[device] = DeviceInfo(table)
+        info.will = None
         if not info.online:
             return []
         info.online = False
@@ -524,6 +559,18 @@ class Room:
                 self.devices[device] = DeviceInfo(table, last_seen=hub_time)
             return
         info.online = True
+        info.will = None
+
+    def device_will(self, device: str, hub_time: float, table: str | None = None) -> None:
+        """A device's last will came (hub.presence): held for the grace, from this time,
+        across the hub's restarts; the first will of an outage counts."""
+        info = self.devices.get(device)
+        if info is None:
+            if table is None or table not in self.tables:
+                return
+            info = self.devices[device] = DeviceInfo(table)
+        if info.will is None:
+            info.will = hub_time
 
     def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         """The hub's log was found damaged at start (module docstring): one alert per
@@ -554,24 +601,33 @@ class Room:
         if type == "device_online":
             self.device_online(str(body["device"]), hub_time, body.get("table"))
             return []
+        if type == "device_will":
+            self.device_will(str(body["device"]), hub_time, body.get("table"))
+            return []
         if type == "table_mode":
             if "strict" in body:
                 self.set_strict(str(body["table"]), bool(body["strict"]))
             if "tapping_only" in body:   # reader cards logged, not played (hub.reads)
                 self.tables[str(body["table"])].tapping_only = bool(body["tapping_only"])
             return []
+        if type == "board_allowed":   # the director lets a table see a board (hub.withheld)
+            table = self.tables.get(str(body["table"]))
+            if table is None:
+                raise ConfigError(f"no table {body['table']!r}")
+            table.allow_board(int(body["round"]), int(body["board"]))
+            return []
         if type == "alert_acknowledge":
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]
         if type == "alert_rule":
             return [self.alerts.rule(str(body["id"]), hub_time, str(body["text"]),
-                                     body.get("score"), body.get("by"))]
+                                     body.get("score"), body.get("by"), body.get("option"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":
             return self._overreach(body, hub_time)
         if type == "log_damage":
             return self.log_damage(body, hub_time)
-        if type in ("ruling", "ruling_undo"):
+        if type in ("ruling", "ruling_undo", "result_corrected", "substitute"):
             self.scoring.fact(type, body, hub_time)
             return []
         if type == "history_missing":
@@ -587,6 +643,8 @@ class Room:
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             if "hide_last_rounds" in body:
                 self.public_results["hide_last_rounds"] = int(body["hide_last_rounds"])
+            if "live_ranking" in body:   # "finished" (Law 16) or "all" (hub.public_ranking)
+                self.public_results["live_ranking"] = str(body["live_ranking"])
             return []
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)
@@ -656,6 +714,19 @@ class Room:
 def _board_of(table: TableState) -> int | None:
     """The board the table is at."""
     return None if table.sitting is None else table.sitting.board.number
+
+
+def _trick_of(table: TableState) -> TrickPlace | None:
+    """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
+    progress, the seat on turn; None without a play."""
+    play = None if table.sitting is None else table.sitting.board.play
+    if play is None:
+        return None
+    done = play.tricks_won(Side.NS) + play.tricks_won(Side.EW)
+    trick = play.current_trick
+    cards = 0 if trick is None or trick.number != done + 1 else len(trick.cards)
+    turn = table.sitting.board.turn if table.sitting is not None else None
+    return done, cards, None if turn is None else turn.letter
 
 
 def _phase_of(table: TableState) -> str | None:

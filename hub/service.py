@@ -31,43 +31,26 @@ What the hub publishes (docs/protocol.md):
 
 Device clocks (hub.clock): every reply carries the hub's clock (``time``), from which a
 device learns its offset; the room judges each event's time corrected by the offset it
-declares. A device's ``hello`` (:meth:`Hub._hello`) gets the last ``seq`` the log holds of
-it, and a log that lacks what the device was told is stored raises ``history_missing``.
+declares. What comes from a device (its events, ``hello``, its status) is taken in
+hub.device_events (:class:`hub.device_events.DeviceEvents`, a part of :class:`Hub`).
 
 Director commands come on ``hub/cmd/{account}``: only from the ``director`` and ``scorer``
 accounts (hub.director), and the fact logged names the account (``by``). A command on the
 bare ``hub/cmd`` of earlier versions, or for any other account, is refused with a log line
 and counted; commands get no reply.
 
-The event log's hash chain (hub.store) is verified when the hub starts. A broken chain never
-stops it: the position and the problem are logged (critical) and published in ``hub/status``
-(``chain_broken``), every record is kept and replayed as stored (the hub cannot tell which
-version of a changed record is true: the director can, from the evidence, which stays in the
-file), nothing is refused, and new records are chained to the stored head. The break stays
-reported at every start until the log is replaced by a new data directory.
-
-Everything the room's state depends on is in the log: device events as accepted, and the
-hub's own facts (the event set-up first, then round starts, clock ticks that found
-something, devices going offline or online, the director's steps). Starting on an existing
-log rebuilds every table by replaying it, then republishes every retained view.
-
-A damaged log never stops the hub from starting. A logged record the room cannot apply
-(an exception while replaying it) is *set aside*: kept in the log, left out of the room,
-logged (error), listed in ``hub/status`` (``set_aside``) and raised to the director as a
-``log_damage`` alert (the fact ``log_damage`` is logged once, so the alert and the
-director's steps on it replay); the rest of the log is replayed. A log *behind* the head
-noted beside it (hub.store: records acknowledged and gone, a torn or missing ``-wal``) is
-reported the same way at start (``log_behind`` in ``hub/status``; devices holding those
-events must send them again). Sequence gaps (an accepted ``seq`` more than one above the
-device's last) are logged (info) and counted (``gaps``).
+The log at start (hub.log_startup, :class:`hub.log_startup.LogStartup`, a part of
+:class:`Hub`): its hash chain verified, the room rebuilt by replaying it, a damaged log (a
+broken chain, a record set aside, a log behind its noted head) reported, never fatal.
 
 The broker restarting: the hub hears its own connection go (paho's disconnect) and come
 back; on every reconnection it republishes every retained topic (tables' states and seats,
 results, rankings and travellers, open alerts, and clears those resolved; its status), as it
 does at start. A device's last will (``online: false``) raises ``device_offline`` only after
-``offline_grace`` seconds (default 15) counted from the will or from the hub's own
-reconnection, whichever is later, and only if the device has not come back meanwhile (its
-birth): a broker that restarts sends every will, and its clients come back within seconds.
+``offline_grace`` seconds (default 15) counted from the will (logged: a restarted hub keeps
+counting from it; a few seconds more after the hub's own reconnection, hub.presence), and
+only if the device has not come back meanwhile (its birth): a broker that restarts sends
+every will, and its clients come back within seconds.
 """
 
 from __future__ import annotations
@@ -82,40 +65,35 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec import UNSET
 
 from bridgecore.cards import Seat
 from hub.alerts import Alert
+from hub.device_events import NO_EVENT, DeviceEvents, HubStats
 from hub.errors import ConfigError, HubError
+from hub.fairness import DeviceBuckets
+from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import LOG_NAME, ChainReport, EventLog, Record, StoredRecord, StoreError, log_head
+from hub.store import LOG_NAME, EventLog, Record, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (
-    DEALER_EVENT_TYPES,
-    EVENT_TYPES,
-    HELLO_TYPES,
     ROOT,
-    Envelope,
     ProtocolError,
-    Reply,
     parse_topic,
-    salvage,
     topic_alert,
-    topic_dealer_reply,
     topic_hub_status,
-    topic_reply,
     topic_result,
     topic_seat,
     topic_state,
+    topic_tablet,
 )
 from wire.views import (
     AlertView,
@@ -123,6 +101,7 @@ from wire.views import (
     HubStatus,
     ResultView,
     SeatView,
+    TabletView,
     TableView,
     View,
 )
@@ -132,57 +111,20 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_EVENT", "OFFLINE_GRACE", "SCORE_INTERVAL", "SCORE_SHARE", "SETUP_FACT",
            "SETUP_REPLACED",
-           "Hub", "HubRunner", "HubStats", "RoomSetup"]
+           "Hub", "HubRunner", "HubStats", "RoomSetup", "data_log"]
 
 log = logging.getLogger(__name__)
 
 _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
-_RAW_KEPT = 512              # bytes of a rejected payload kept in the log, as evidence
-_REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "time")
 SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
 SCORE_SHARE = 0.25           # of the hub's thread, at most, spent on live scores
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
-NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
-_TABLE_TYPES = {**EVENT_TYPES, **HELLO_TYPES}           # what a table device's topic takes
-_DEALER_TYPES = {**DEALER_EVENT_TYPES, **HELLO_TYPES}   # a dealing machine's
-
-
-class RoomSetup(Protocol):
-    """What the hub needs of an event set-up (hub.event.EventSetup)."""
-
-    def to_json(self) -> dict[str, Any]: ...
-    def build_room(self) -> Room: ...
-
-
-@dataclass(slots=True)
-class HubStats:
-    """Counters for the operator and the benchmarks."""
-
-    received: int = 0
-    accepted: int = 0
-    duplicates: int = 0
-    rejected: int = 0
-    alerts: int = 0
-    batches: int = 0
-    published: int = 0
-    rejected_by_code: dict[str, int] = field(default_factory=dict)
-    refused_by_code: dict[str, int] = field(default_factory=dict)   # not events: commands...
-    gaps: int = 0                    # accepted events whose seq skipped numbers
-    gaps_by_device: dict[str, int] = field(default_factory=dict)
-    reconnections: int = 0           # to the broker, after the first connection
-
-    def refused(self) -> dict[str, int]:
-        """Every message refused, events and others, by reason code."""
-        out = dict(self.rejected_by_code)
-        for code, n in self.refused_by_code.items():
-            out[code] = out.get(code, 0) + n
-        return dict(sorted(out.items()))
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _view(kind: type[View], obj: dict[str, Any]) -> str:
@@ -195,7 +137,7 @@ def _view(kind: type[View], obj: dict[str, Any]) -> str:
         return _dumps(obj)
 
 
-class Hub:
+class Hub(DeviceEvents, LogStartup):
     """``Hub(log, setup_loader, url=...)``: ``await hub.run()`` until ``hub.stop()``.
 
     ``setup`` is the event set-up to start a new log with; an existing log carries its own
@@ -224,6 +166,7 @@ class Hub:
         self.tick_seconds = tick_seconds
         self.clock = clock
         self.stats = HubStats()
+        self.fairness = DeviceBuckets()   # events a device may send (hub.fairness)
         self.clock_tolerance = clock_tolerance
         self.offline_grace = offline_grace
         if score_interval < 0:
@@ -269,70 +212,11 @@ class Hub:
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
         self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
-
-    def _verify_chain(self) -> ChainReport | None:
-        """The log's hash chain walked before anything is replayed (module docstring: a
-        broken chain is reported, never fatal). None when the log cannot be read for it (the
-        replay that follows says why)."""
-        started = time.perf_counter()
-        try:
-            report = self.log.verify()
-        except StoreError as err:
-            log.error("event log hash chain not verified: %s", err)
-            return None
-        if report.intact:
-            log.info("event log %s: %s (%.2f s)", self.log.path, report,
-                     time.perf_counter() - started)
-        else:
-            log.critical("event log %s: %s. The hub goes on: every record is kept and "
-                         "replayed as stored, new ones are chained to the stored head; the "
-                         "director must look at the record at position %d (tenace log verify)",
-                         self.log.path, report, report.broken_at)
-        return report
+        self.greeted: set[str] = set()            # hub.device_events: a device's history
+        self.unheard: dict[str, float] = {}
+        self.recovering: dict[str, tuple[int | None, int, int]] = {}
 
     # The room and its log ------------------------------------------------------------------
-    def _open_room(self, setup: RoomSetup | None,
-                   loader: Callable[[dict[str, Any]], RoomSetup] | None
-                   ) -> tuple[Room, RoomSetup]:
-        records = self.log.replay()
-        first = next(records, None)
-        if first is None:
-            if setup is None:
-                raise ConfigError(f"{self.log.path}: an empty event log and no event set-up: "
-                                  "give the event (--event FILE or --tables N)")
-            record = Record.fact(SETUP_FACT, setup.to_json(), hub_time=self.clock())
-            self._epoch = self.log.append(record) or 0
-            self.log_id = record.event_id
-            return setup.build_room(), setup
-        if first.type != SETUP_FACT:
-            raise ConfigError(f"{self.log.path}: the log does not start with the event set-up "
-                              f"(first record: {first.type!r})")
-        stored = first.data()
-        if setup is not None and setup.to_json() != stored:
-            raise ConfigError(f"{self.log.path} holds another event: start with a new data "
-                              "directory, or without an event set-up to go on with this one")
-        if loader is None:
-            if setup is None:
-                raise ConfigError("a set-up loader is needed to rebuild from an existing log")
-            kept = setup
-        else:
-            kept = loader(stored)
-        room = kept.build_room()
-        self._epoch = first.position   # play counts from the last new event (its set-up)
-        self.log_id = first.event_id
-        started = time.perf_counter()
-        n = 0
-        for record in records:
-            if record.type == SETUP_REPLACED:
-                kept, room = self._replaced(record, loader)
-            else:
-                self._replay_one(room, record)
-            n += 1
-        self._log_damage_facts()
-        log.info("rebuilt %d tables from %d records of %s in %.2f s", len(room.tables), n,
-                 self.log.path, time.perf_counter() - started)
-        return room, kept
-
     def hub_time(self) -> float:
         return self.clock()
 
@@ -378,96 +262,6 @@ class Hub:
         for alert in old.alerts.open():
             if alert.id not in self.room.alerts or not self.room.alerts[alert.id].is_open:
                 client.send(topic_alert(alert.id), b"", 1, True)
-
-    def _replaced(self, record: StoredRecord,
-                  loader: Callable[[dict[str, Any]], RoomSetup] | None
-                  ) -> tuple[RoomSetup, Room]:
-        """Replaying the log: the set-up replaced at ``record``, and its room."""
-        if loader is None:
-            raise ConfigError(f"{self.log.path}: the set-up was replaced (record "
-                              f"{record.position}): a set-up loader is needed")
-        body = record.data()
-        setup = loader(body["setup"])
-        if not body["keep_play"]:
-            self._epoch = record.position
-            self.log_id = record.event_id
-        return setup, self._room_since(setup, before=record.position)
-
-    def _room_since(self, setup: RoomSetup, before: int | None = None) -> Room:
-        """A fresh room of ``setup`` with the records since the last new event replayed
-        (up to position ``before``). A record the set-up cannot take is logged, not fatal:
-        a director's step on an alert the new movement no longer raises, say."""
-        room = setup.build_room()
-        for record in self.log.replay(after=self._epoch):
-            if before is not None and record.position >= before:
-                break
-            if record.type == SETUP_REPLACED:
-                continue
-            self._replay_one(room, record)
-        return room
-
-    # A damaged log (module docstring) ----------------------------------------------------------
-    def _replay_one(self, room: Room, record: StoredRecord) -> bool:
-        """Replay one record; one the room cannot take is set aside (kept in the log, told
-        to the director), never fatal. Whether it was applied."""
-        try:
-            room.replay(record)
-            return True
-        except Exception as err:
-            reason = f"{type(err).__name__}: {err}"
-            if record.position not in self.set_aside:
-                self.set_aside.append(record.position)
-                log.error("event log %s: record %d (%s %r) cannot be applied and is set "
-                          "aside (kept in the log, left out of the room): %s", self.log.path,
-                          record.position, record.type, record.event_id, reason)
-            body = {"problem": "set_aside", "position": record.position,
-                    "event_id": record.event_id, "type": record.type,
-                    "table": record.table_id, "error": reason[:400],
-                    "detail": f"log record {record.position} ({record.type}"
-                              f"{' at table ' + record.table_id if record.table_id else ''}) "
-                              f"could not be applied and was set aside: {reason[:200]}. It "
-                              f"stays in the log; the room was rebuilt without it"}
-            with contextlib.suppress(Exception):
-                room.fact("log_damage", body, record.hub_time)
-            self._damage.append(Record.fact("log_damage", body, hub_time=record.hub_time,
-                                            event_id=f"hub:set-aside:{record.position}"))
-            return False
-
-    def _check_log_end(self) -> None:
-        """The log against the head noted beside it (hub.store): records lost at its end
-        are reported (critical, ``hub/status``, an alert), never fatal."""
-        try:
-            loss = self.log.behind()
-        except StoreError as err:
-            log.error("event log end not checked: %s", err)
-            return
-        if loss is None:
-            return
-        self.log_behind = loss.missing
-        noted = f"{loss.noted[0]}:{loss.noted[1]}"
-        log.critical("event log %s: %s. The hub goes on with what the log holds: devices "
-                     "must send those events again (tenace log verify)", self.log.path, loss)
-        now = self.clock()
-        body = {"problem": "behind", "noted": noted, "head": f"{loss.head[0]}:{loss.head[1]}",
-                "missing": loss.missing, "detail": f"the event log lost records at its end: "
-                                                   f"{loss}"}
-        self.room.fact("log_damage", body, now)
-        self._damage.append(Record.fact("log_damage", body, hub_time=now,
-                                        event_id=f"hub:log-behind:{noted}"))
-        self._log_damage_facts()
-
-    def _log_damage_facts(self) -> None:
-        """Log the damage found (once: their ids are fixed, a repeat is a duplicate)."""
-        facts, self._damage = self._damage, []
-        if facts:
-            try:
-                self.log.append_many(facts)
-            except StoreError as err:
-                log.critical("log damage not recorded in the log: %s", err)
-
-    def log_head(self) -> tuple[int, str]:
-        """``(count, head hash)`` of the event log (hub.store.log_head)."""
-        return log_head(self.log)
 
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
@@ -522,6 +316,10 @@ class Hub:
                 self.bridgemate = DataConnector(self, *self.bridgemate_address)
                 await self.bridgemate.start()
             self.republish()
+            if self.offline_grace > 0:   # wills a hub before this one held (hub.presence)
+                for device, info in self.room.devices.items():
+                    if info.will is not None and info.online:
+                        self._offline_later(device, info.table, info.will)
             if (self.chain is not None and not self.chain.intact) or self.set_aside \
                     or self.log_behind:
                 self._send_status()   # the director hears of it at once (else: birth first)
@@ -581,10 +379,11 @@ class Hub:
     def _tick(self) -> None:
         now = self.clock()
         alerts = self.room.tick(now)
-        if alerts:
+        asked, self.room.asked = self.room.asked, set()   # a card nobody read (hub.reads)
+        if alerts or asked:
             self._record_fact("tick", {}, now)
             self._publish_alerts(alerts)
-            self._publish_tables({a.table for a in alerts})
+            self._publish_tables({a.table for a in alerts} | asked)
 
     # Receiving -----------------------------------------------------------------------------
     def _receive(self, message: Message) -> None:
@@ -682,192 +481,16 @@ class Hub:
                          reason="the hub could not store the event; send it again")
             client.send(topic_name, _dumps(reply), 1)
 
-    def _event(self, table: str, device: str, payload: bytes, records: list[Record],
-               replies: list[tuple[str, str]], alerts: list[Alert], changed: set[str]) -> None:
-        now = self.clock()
-        reply_topic = topic_reply(table, device)
-        try:
-            env = Envelope.from_json(payload, _TABLE_TYPES)
-            if env.device != device:
-                raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
-                                    f"published on the topic of device {device!r}")
-        except ProtocolError as err:
-            ref, seq = salvage(payload)
-            self._rejected(table, device, err.code, err.reason, payload)
-            replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
-                                               now).to_json()))
-            return
-        if not self.room.tables:
-            self._no_event(table, device, env, now, payload, replies)
-            return
-        if env.type == "hello":
-            self._hello(table, env, now, reply_topic, records, replies, alerts)
-            return
-        info = self.room.devices.get(device)
-        last_seq = None if info is None else info.last_seq
-        out = self.room.apply(table, env, now)
-        reply = out.reply
-        replies.append((reply_topic, reply.to_json()))
-        if reply.status != "ack":
-            self._rejected(table, device, reply.code, reply.reason, payload)
-            if out.fact is not None:   # refused, but the director's alert must replay
-                records.append(Record.fact(*out.fact, hub_time=now))
-                alerts.extend(out.alerts)
-            return
-        if reply.code == "duplicate":
-            self.stats.duplicates += 1
-            return
-        self.stats.accepted += 1
-        if last_seq is not None and last_seq >= 0 and env.seq > last_seq + 1:
-            self._sequence_gap(table, device, last_seq, env.seq)
-        records.append(Record.from_envelope(env, table, now, payload))
-        alerts.extend(out.alerts)
-        if out.state_changed or out.alerts:
-            changed.add(table)
-
-    def _no_event(self, table: str, device: str, env: Envelope, now: float, payload: bytes,
-                  replies: list[tuple[str, str]]) -> None:
-        """No event yet (a room without tables: the director is setting it up on the
-        console, or the scoring program has not sent it): the device is told so plainly
-        (docs/protocol.md, ``no_event``); nothing is stored."""
-        reason = "no event yet: the evening is being set up (director's console or scoring " \
-                 "program)"
-        self._rejected(table, device, NO_EVENT, reason, payload)
-        replies.append((topic_reply(table, device),
-                        Reply(env.id, env.seq, "reject", NO_EVENT, reason, now).to_json()))
-
-    def _sequence_gap(self, table: str, device: str, last: int, seq: int) -> None:
-        """An accepted ``seq`` that skipped numbers (docs/protocol.md section 6): a log line
-        and a counter, per device (a rejected event leaves a gap: nothing is wrong then)."""
-        self.stats.gaps += 1
-        self.stats.gaps_by_device[device] = self.stats.gaps_by_device.get(device, 0) + 1
-        log.info("sequence gap from %s at table %s: seq %d accepted after %d (%d skipped; "
-                 "%d gaps from this device)", device, table, seq, last, seq - last - 1,
-                 self.stats.gaps_by_device[device])
-
-    def _hello(self, table: str, env: Envelope, now: float, reply_topic: str,
-               records: list[Record], replies: list[tuple[str, str]],
-               alerts: list[Alert]) -> None:
-        """A device (re)connecting says ``hello`` (docs/protocol.md, section 6). The reply
-        carries the hub's clock (the device's offset comes from it), ``last``, the last
-        ``seq`` of the device the log holds, and ``log``, the id of this event's log
-        (:attr:`log_id`). When the device says this log acknowledged more (``acked`` under
-        the same ``log``: a restored or damaged log), the director is told (the fact
-        ``history_missing``, hub.clock) and the device sends the rest again from its outbox;
-        a device whose history is another log's (a new session, a new event) is not.
-        Not an event of the game: nothing else is logged, the sequence does not move."""
-        if table not in self.room.tables:
-            reason = f"no table {table!r} in this session"
-            self._rejected(table, env.device, "wrong_table", reason, b"")
-            replies.append((reply_topic, Reply(env.id, env.seq, "reject", "wrong_table",
-                                               reason, now).to_json()))
-            return
-        info = self.room.devices.get(env.device)
-        last = None if info is None or info.last_seq < 0 else info.last_seq
-        acked = env.body.get("acked")
-        reason = ""
-        ours = env.body.get("log") == self.log_id
-        if ours and type(acked) is int and (last is None or last < acked):
-            reason = (f"the hub's log holds this device's events up to seq {last}, not "
-                      f"{acked}: send the rest again")
-            log.error("device %s at table %s: the hub had acknowledged its events up to seq "
-                      "%d, the log holds them up to %s (a restored or damaged log): the "
-                      "device sends them again", env.device, table, acked, last)
-            body = {"device": env.device, "table": table, "last": last, "acked": acked}
-            raised = self.room.fact("history_missing", body, now)
-            if raised:   # once per device and gap: the same hello again changes nothing
-                records.append(Record.fact("history_missing", body, hub_time=now))
-                alerts.extend(raised)
-        replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", reason, now,
-                                           last=last, log=self.log_id).to_json()))
-
-    def _dealer_event(self, device: str, payload: bytes, records: list[Record],
-                      replies: list[tuple[str, str]], alerts: list[Alert]) -> None:
-        """A dealing machine's board or fault (hub.dealing): logged with no table."""
-        now = self.clock()
-        reply_topic = topic_dealer_reply(device)
-        try:
-            env = Envelope.from_json(payload, _DEALER_TYPES)
-            if env.device != device:
-                raise ProtocolError("device_mismatch", f"envelope device {env.device!r} "
-                                    f"published on the topic of device {device!r}")
-        except ProtocolError as err:
-            ref, seq = salvage(payload)
-            self._rejected("dealing", device, err.code, err.reason, payload)
-            replies.append((reply_topic, Reply(ref, seq, "reject", err.code, err.reason,
-                                               now).to_json()))
-            return
-        if env.type == "hello":   # the hub's clock; a machine's history is not checked
-            known = self.room.dealing.devices.get(device)
-            replies.append((reply_topic, Reply(env.id, env.seq, "ack", "ok", "", now,
-                                               last=None if known is None
-                                               or known.last_seq < 0 else known.last_seq
-                                               ).to_json()))
-            return
-        reply, raised = self.room.dealing.apply(device, env, now)
-        replies.append((reply_topic, reply.to_json()))
-        if reply.status != "ack":
-            self._rejected("dealing", device, reply.code, reply.reason, payload)
-        elif reply.code == "duplicate":
-            self.stats.duplicates += 1
-        else:
-            self.stats.accepted += 1
-            records.append(Record.from_envelope(env, None, now, payload))
-            alerts.extend(raised)
-
-    def _rejected(self, table: str, device: str, code: str, reason: str,
-                  payload: bytes) -> None:
-        self.stats.rejected += 1
-        self.stats.rejected_by_code[code] = self.stats.rejected_by_code.get(code, 0) + 1
-        log.warning("event from %s at table %s rejected (%s): %s", device, table, code, reason)
-        log.debug("rejected payload: %r", payload[:_RAW_KEPT])
-
-    def _presence(self, table: str, device: str, payload: bytes, records: list[Record],
-                  alerts: list[Alert], changed: set[str]) -> None:
-        try:   # bounded (size, depth, valid text) before it is parsed, like every message
-            status = msgspec.json.decode(check_payload(payload))
-            online = status["online"]
-            if not isinstance(online, bool):
-                raise TypeError("online must be true or false")
-        except (ValueError, KeyError, TypeError, RecursionError, msgspec.DecodeError) as err:
-            if payload:  # an empty retained payload clears the status: nothing to say
-                self._refused("bad_status")
-                log.warning("status of %s at %s not understood: %.200s", device, table, err)
-            return
-        if table not in self.room.tables:
-            self._refused("unknown_table")
-            log.warning("status of %s for unknown table %s ignored", device, table)
-            return
-        self.device_reports[device] = {k: status[k] for k in _REPORTED if k in status}
-        info = self.room.devices.get(device)
-        now = self.clock()
-        body = {"device": device, "table": table}
-        if online:
-            if self.wills.back(device):
-                log.info("device %s at %s back within the grace: no offline alert", device,
-                         table)
-            if info is not None and info.online:
-                return
-            records.append(Record.fact("device_online", body, hub_time=now))
-            self.room.device_online(device, now, table)
-        else:
-            if info is not None and not info.online:
-                return
-            if self.offline_grace > 0:
-                self._offline_later(device, table)
-                return
-            raised = self.room.device_offline(device, now, table)
-            records.append(Record.fact("device_offline", body, hub_time=now))
-            alerts.extend(raised)
-        changed.add(table)
-
     # The broker restarting (module docstring) -------------------------------------------------
-    def _offline_later(self, device: str, table: str) -> None:
-        """A last will: the device has ``offline_grace`` seconds to come back."""
+    def _offline_later(self, device: str, table: str, since: float) -> None:
+        """A last will, come at ``since`` (the hub's clock; logged, so a restarted hub
+        holds it from then): the device has ``offline_grace`` seconds to come back."""
+        now = time.monotonic()
+        held = now - min(max(0.0, self.clock() - since), 86400.0)
         if device not in self.wills.pending:
-            log.info("device %s at %s went offline: an alert in %g s unless it comes back",
-                     device, table, self.offline_grace)
-        self._offline_check_at(self.wills.will(device, table, time.monotonic()), device)
+            log.info("device %s at %s went offline %.0f s ago: an alert %g s after it went, "
+                     "unless it comes back", device, table, now - held, self.offline_grace)
+        self._offline_check_at(self.wills.will(device, table, held), device)
 
     def _offline_check_at(self, when: float, device: str) -> None:
         loop = self._loop
@@ -957,10 +580,6 @@ class Hub:
             self._refused(result.get("code", "refused"))
             log.warning("director command from %s refused: %s", account, result.get("error"))
 
-    def _refused(self, code: str) -> None:
-        """A message other than an event refused (events: :meth:`_rejected`)."""
-        self.stats.refused_by_code[code] = self.stats.refused_by_code.get(code, 0) + 1
-
     # Director ------------------------------------------------------------------------------
     def director(self, command: Any, account: str = "console") -> dict[str, Any]:
         """A director command from the console (on the loop): logged, applied, published.
@@ -1004,6 +623,8 @@ class Hub:
         if kind in ("round_start", "table_mode", "round_pause", "round_time"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
+        if kind == "board_allowed":
+            changed.add(body["table"])
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
         if kind == "ruling":
             done["ruling"] = body["id"]
@@ -1118,6 +739,8 @@ class Hub:
                     self._retain(topic_seat(table_id, seat.letter),
                                  _view(SeatView, table.seat_view(seat)),
                                  force)
+            # The table tablet's explanations (hub.explain; _retain skips an unchanged one).
+            self._retain(topic_tablet(table_id), _view(TabletView, table.tablet_view()), force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (

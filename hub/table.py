@@ -36,6 +36,7 @@ from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
+from hub import explain, rectify
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
@@ -50,6 +51,8 @@ from hub.sitting import (
     parse_card,
 )
 from hub.traveller import traveller_fields
+from hub.withheld import hide_state
+from hub.withheld import message as withheld_message
 from wire.protocol import Envelope, Reply
 
 __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
@@ -94,11 +97,13 @@ class TableState(PocketReads, CardReads):
         self.sitting: Sitting | None = None
         self.sittings: dict[tuple[int, int], Sitting] = {}
         self._unsettled: list[tuple[int, int]] = []   # sittings not yet settled (settle_finished)
+        self.allowed: set[tuple[int, int]] = set()      # (round, board) the director allowed
         self._handlers: dict[str, Callable[[Envelope, float], Outcome]] = {
             "checkin": self._checkin, "board": self._board, "hand": self._hand,
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
             "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
             "director_call": self._director_call, "answer": self.answer,
+            "ask": self._explaining, "explain": self._explaining, "rectify": self._rectify,
         }
 
     # Entry point --------------------------------------------------------------------------
@@ -116,7 +121,7 @@ class TableState(PocketReads, CardReads):
                           state_changed=True)
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
-            reason = next(a.detail for a in out.alerts if a.kind in _NOTICE)
+            reason = out.reply.reason or next(a.detail for a in out.alerts if a.kind in _NOTICE)
             out = replace(out, reply=replace(out.reply, notice=notice, reason=reason))
         return out
 
@@ -186,7 +191,8 @@ class TableState(PocketReads, CardReads):
             play=[] if play is None else [[x.letter, str(c), tm] for x, c, tm in play.history],
             contract=None if play is None else str(play.contract),
             claims=[] if play is None else [str(c) for c in play.claims],
-            exposed=[list(e) for e in s.exposed], stops=list(s.stops))
+            exposed=[list(e) for e in s.exposed], stops=list(s.stops),
+            **explain.record(s))
         rs = self.read_state(s)
         if rs.held or self.reader_errors:   # the readers' side (hub.reads)
             out["reads"] = {"held": [[h.seat.letter, str(h.card)] for h in rs.held],
@@ -298,7 +304,18 @@ class TableState(PocketReads, CardReads):
         if current is not None and current is self.sittings.get((self._round_of(number),
                                                                    number)):
             return self._ack(env, t, False, reason="board already on the table")
-        return self._ack(env, t, True, self._start_board(number, t, env.time))
+        alerts = self._start_board(number, t, env.time)
+        withheld = self.sitting is not None and self.sitting.withheld
+        return self._ack(env, t, True, alerts, withheld_message(number) if withheld else "")
+
+    def allow_board(self, round_: int, number: int) -> None:
+        """The director lets the table see board ``number`` of round ``round_`` although the
+        movement does not give it here (hub.withheld)."""
+        self.allowed.add((round_, number))
+        sitting = self.sittings.get((round_, number))
+        if sitting is not None and sitting.withheld:
+            sitting.withheld = False
+            sitting.generation += 1
 
     def _round_of(self, number: int) -> int:
         """The round a board belongs to here: the table's round, or the round before when
@@ -324,6 +341,9 @@ class TableState(PocketReads, CardReads):
             board = Board(number, deal if deal is not None else _NO_DEAL, dealer=marks.dealer,
                           vulnerability=marks.vulnerability, edition=self.context.edition)
             sitting = Sitting(board, r, deal is not None)
+            a = self.context.assignment(self.id, r)
+            sitting.withheld = (a is not None and number not in a.boards
+                                and (r, number) not in self.allowed)
             self.sittings[(r, number)] = sitting
             self._unsettled.append((r, number))
         self.sitting = sitting
@@ -357,12 +377,14 @@ class TableState(PocketReads, CardReads):
         facts: dict[str, Any] = {"board": number}
         if a is not None and number not in a.boards:
             elsewhere = ctx.tables_with(self.id, number, s.round)
-            facts.update(scheduled=list(a.boards), at_tables=elsewhere)
+            facts.update(scheduled=list(a.boards), at_tables=elsewhere, withheld=s.withheld)
             out.append(self._alert(
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
                 detail=f"board {number} at table {self.id}, round {s.round}: the movement "
                 f"gives boards {', '.join(map(str, a.boards)) or 'none'}"
-                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else ""),
+                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else "")
+                + ("; nothing of it is shown at the table until you allow it"
+                   if s.withheld else ""),
                 facts=facts, options=OPTIONS["wrong_board"]))
         elif ctx.has_deals() and not s.has_record:
             out.append(self._alert(
@@ -428,6 +450,7 @@ class TableState(PocketReads, CardReads):
         found = board.push_call(seat, call, time, alert=bool(body.get("alert")),
                                 explanation=body.get("explanation"))
         index = len(board.auction)
+        explain.from_call(s, self.regulation, seat, index, body.get("explanation"), t, time)
         if body.get("stop"):
             s.stops.append(index)
         if first:
@@ -443,6 +466,31 @@ class TableState(PocketReads, CardReads):
             alerts.append(self._called_with_wrong_hand(s, seat, index, t))
         alerts += self._after(s, t)
         return self._ack(env, t, True, alerts)
+
+    @property
+    def regulation(self) -> explain.Regulation:
+        """Who explains alerted calls at this event (hub.explain)."""
+        return explain.REGULATIONS[self.context.alerting]
+
+    def _explaining(self, env: Envelope, t: float) -> Outcome:
+        """``ask`` and ``explain`` (7.13, 7.14: hub.explain)."""
+        record = explain.ask if env.type == "ask" else explain.explain
+        refused = record(self.sitting, self.regulation, env.body, t, env.acted)
+        if refused is not None:
+            return self._reject(env, t, *refused)
+        return self._ack(env, t, True)
+
+    def _rectify(self, env: Envelope, t: float) -> Outcome:
+        """A player takes the option the Laws give him (7.15: hub.rectify)."""
+        alert, refused = rectify.accept(self.context.alerts, self.id, self.sitting, env.body,
+                                        t, env.acted)
+        if refused is not None:
+            return self._reject(env, t, *refused)
+        return self._ack(env, t, True, [alert])
+
+    def tablet_view(self) -> dict[str, Any]:
+        """``t/{table}/tablet``: what the table tablet shows each side (11.3)."""
+        return explain.tablet_view(self.id, self.sitting)
 
     def _called_with_wrong_hand(self, s: Sitting, seat: Seat, index: int,
                                 t: float) -> Alert | None:
@@ -747,7 +795,8 @@ class TableState(PocketReads, CardReads):
             alerts.append(self._alert(
                 f"{self._base()}:result:{seat.letter}", t, HubKind.RESULT_DISAGREES.value,
                 "79A", seats=(seat,), occurred=env.time,
-                detail=f"{seat} does not agree with the result {result} (Laws 79A, 79B)",
+                detail=f"{seat.name.title()} does not agree with the result, "
+                       f"{result_words(result)} (Laws 79A, 79B)",
                 facts={"result": result, "by": seat.letter, "winners": [] if play is None
                        else [x.winner.letter if x.winner else None
                              for x in play.completed_tricks]},
@@ -856,6 +905,11 @@ class TableState(PocketReads, CardReads):
                                "pairs": self._pairs_json(), "phase": "waiting",
                                "strict": self.strict,
                                "schedule": self.context.round_info(self.id, self.round)}
+        checked_in = [side.value for side in (Side.NS, Side.EW)
+                      if (seated := self.seated.get(side)) is not None
+                      and seated[3] == self.round]
+        if checked_in:          # Law 5: a partner's tablet does not ask again
+            out["checked_in"] = checked_in
         if self.tapping_only:   # the director's: reader cards not played (hub.reads)
             out["tapping_only"] = True
         s = self.sitting
@@ -898,7 +952,15 @@ class TableState(PocketReads, CardReads):
                 claim = play.claims[-1]
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
-                                "status": claim.status.value}
+                                "status": claim.status.value, "total": claim.tricks + sum(
+                                    1 for x in play.tricks[:13 - claim.remaining]
+                                    if x.winner is not None
+                                    and x.winner.side is claim.claimer.side)}
+                if claim.status.value == "open":   # 68C: he faces his hand
+                    out["claim"]["cards"] = [str(c) for c in play.remaining(claim.claimer)]
+        seen = rectify.irregularities(self.context.alerts, self.id, s)
+        if seen:   # what happened at the table, the director called (7.15)
+            out["irregularities"] = seen
         prompts = self.prompts()
         if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
             out["prompts"] = prompts
@@ -909,6 +971,8 @@ class TableState(PocketReads, CardReads):
                 out["deal"] = board.deal.pbn()
                 # The traveller so far, the percentage, the double-dummy table (Law 16).
                 out.update(traveller_fields(self, s))
+        if s.withheld:   # not this table's board this round: nothing of it (hub.withheld)
+            hide_state(out, board.number)
         return out
 
     def seat_key(self, seat: Seat) -> tuple[Any, ...]:
@@ -917,9 +981,12 @@ class TableState(PocketReads, CardReads):
         if s is None:
             return ()
         play = s.board.play
+        said = (len(s.explained), len(s.asked), sum(q.answered is None for q in s.asked),
+                len(s.board.auction))
         if play is not None:
-            return (s.round, s.board.number, s.generation, play.held_mask(seat))
-        return (s.round, s.board.number, s.generation, s.has_record or s.reads.get(seat))
+            return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat), said)
+        return (s.round, s.board.number, s.generation, s.withheld,
+                s.has_record or s.reads.get(seat), said)
 
     def seat_view(self, seat: Seat) -> dict[str, Any]:
         """What only ``seat`` may see: his own remaining cards. It changes only when his hand
@@ -932,10 +999,16 @@ class TableState(PocketReads, CardReads):
         board = s.board
         play = board.play
         out["board"] = board.number
-        if play is not None:
+        if s.withheld:   # not this table's board this round: no hand (hub.withheld)
+            out["withheld"] = withheld_message(board.number)
+        elif play is not None:
             out["hand"] = [str(c) for c in play.remaining(seat)]
         else:
             out["hand"] = [str(c) for c in board.deal[seat]]
+        for key, found in (("explanations", explain.explanations_for(s, seat)),
+                           ("questions", explain.questions_for(s, seat))):
+            if found:   # never partner's explanation (Law 16: hub.explain)
+                out[key] = found
         return out
 
     def _replayable_state(self) -> dict[str, Any]:
@@ -970,3 +1043,14 @@ class TableState(PocketReads, CardReads):
                 "boards": boards, "public": self._replayable_state(),
                 "seats": {x.letter: self.seat_view(x) for x in Seat}}
 
+
+def result_words(result: dict[str, Any] | None) -> str:
+    """A table's result (:meth:`TableState.result`) as a director reads it: "3NT by North,
+    8 tricks (NS -50)", "passed out"."""
+    if result is None:
+        return "no result yet"
+    if result["contract"] == "PASS" or result["declarer"] is None:
+        return "passed out"
+    declarer = Seat.parse(result["declarer"]).name.title()
+    return (f"{result['contract']} by {declarer}, {result['tricks']} tricks "
+            f"(NS {result['score_ns']:+d})")

@@ -1,7 +1,11 @@
 """The director's console's users (people, not MQTT accounts), their sessions, and the
 throttle on their logins.
 
-A user has a name, a role and an argon2id hash of the password (argon2-cffi):
+A user has a name, a role and an argon2id hash of the password (argon2-cffi). A name is
+any letters of any script and digits, with ``_ . @ -`` after the first character ("gaëlle",
+"Łukasz", "山田"), 1-64 characters: it is kept NFC-normalised as written, and compared
+case-folded (:func:`name_key`): "Gaëlle" logs in as "gaëlle", and a second "GAËLLE" is the
+same user. The roles:
 
 * ``director``: everything, the alerts with their deals included;
 * ``scorer``: the console read-only, plus score rulings (``ruling``, ``ruling_undo``) and the
@@ -33,9 +37,9 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +51,8 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from hub.errors import HubError
 
 __all__ = ["MIN_PASSWORD", "ROLES", "USERS_NAME", "LoginThrottle", "Session", "Sessions",
-           "User", "UserError", "UserStore", "check_password", "new_password", "users_job"]
+           "User", "UserError", "UserStore", "check_name", "check_password", "name_key",
+           "new_password", "users_job"]
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +60,26 @@ USERS_NAME = "users.json"
 ROLES = ("director", "scorer", "viewer")
 MIN_PASSWORD = 10
 MAX_PASSWORD = 1024
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
+_NAME_MARKS = "_.@-"
+MAX_NAME = 64
+
+
+def check_name(name: str) -> str:
+    """``name`` NFC-normalised when it is a user name (module docstring), else UserError."""
+    name = unicodedata.normalize("NFC", name)
+    ok = 1 <= len(name) <= MAX_NAME and name[0].isalnum() and all(
+        c.isalnum() or c in _NAME_MARKS or unicodedata.category(c) in ("Mn", "Mc")
+        for c in name)
+    if not ok:
+        raise UserError(f"user name {name!r:.80}: letters (of any script), digits and "
+                        f"{' '.join(_NAME_MARKS)}, 1-{MAX_NAME} characters, starting with a "
+                        "letter or a digit")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFC, case-folded (``"Gaëlle"`` and ``"GAËLLE"``)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 class UserError(HubError, ValueError):
@@ -122,7 +146,13 @@ class UserStore:
             raise UserError(f"{self.path}: not a users file: {err}") from err
 
     def get(self, name: str) -> User | None:
-        return self.users().get(name)
+        """The user of ``name`` as written or in any case (:func:`name_key`)."""
+        users = self.users()
+        found = users.get(name)
+        if found is not None:
+            return found
+        key = name_key(name)
+        return next((u for u in users.values() if name_key(u.name) == key), None)
 
     def has_director(self) -> bool:
         try:
@@ -133,7 +163,7 @@ class UserStore:
 
     def verify(self, name: str, password: str) -> User | None:
         """The user when ``password`` is theirs, else None (as slow for an unknown name)."""
-        user = self.users().get(name)
+        user = self.get(name)
         if len(password) > MAX_PASSWORD:
             return None
         try:
@@ -144,23 +174,22 @@ class UserStore:
             return None
         if self.hasher.check_needs_rehash(user.hash):
             try:
-                self._write({**self.users(), name: User(name, user.role,
-                                                        self.hasher.hash(password))})
+                self._write({**self.users(), user.name: User(user.name, user.role,
+                                                             self.hasher.hash(password))})
             except UserError as err:
-                log.warning("password of %s not rehashed: %s", name, err)
-        return self.users().get(name, user)
+                log.warning("password of %s not rehashed: %s", user.name, err)
+        return self.users().get(user.name, user)
 
     # Changing ----------------------------------------------------------------------------
     def add(self, name: str, role: str, password: str) -> User:
-        if not _NAME.match(name):
-            raise UserError(f"user name {name!r:.80}: letters, digits and _ . @ -, 1-64, "
-                            "starting with a letter or a digit")
+        name = check_name(name)
         if role not in ROLES:
             raise UserError(f"role {role!r:.40}: one of {', '.join(ROLES)}")
         users = dict(self.users())
-        if name in users:
-            raise UserError(f"user {name!r} exists already (tenace users passwd to change "
-                            "the password)")
+        same = self.get(name)
+        if same is not None:
+            raise UserError(f"user {same.name!r} exists already (tenace users passwd to "
+                            "change the password)")
         check_password(password)
         users[name] = user = User(name, role, self.hasher.hash(password))
         self._write(users)
@@ -168,23 +197,25 @@ class UserStore:
 
     def passwd(self, name: str, password: str) -> None:
         users = dict(self.users())
-        user = users.get(name)
+        user = self.get(name)
         if user is None:
             raise UserError(f"no user {name!r:.80}")
         check_password(password)
-        users[name] = User(name, user.role, self.hasher.hash(password))
+        users[user.name] = User(user.name, user.role, self.hasher.hash(password))
         self._write(users)
 
     def remove(self, name: str) -> None:
         users = dict(self.users())
-        if users.pop(name, None) is None:
+        user = self.get(name)
+        if user is None:
             raise UserError(f"no user {name!r:.80}")
+        del users[user.name]
         self._write(users)
 
     def _write(self, users: dict[str, User]) -> None:
         data = {"v": 1, "users": {u.name: {"role": u.role, "hash": u.hash}
                                   for u in sorted(users.values(), key=lambda u: u.name)}}
-        text = json.dumps(data, indent=1) + "\n"
+        text = json.dumps(data, indent=1, allow_nan=False) + "\n"
         tmp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(4)}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,9 +11,10 @@ drawing what its own presenter (``presenter.checkin``, ``presenter.auction``...)
 calling its commands.
 
 Threads never touch widgets: the link's callbacks (network thread) go through
-``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
-Kivy clock; the presenter and the widgets live on the UI thread only. The payloads are
-decoded into typed views there, by the table model (:mod:`tablet.state`).
+``post_state`` / ``post_seat`` / ``post_tablet`` / ``post_reply`` / ``post_connection``,
+which hand them to the Kivy clock; the presenter and the widgets live on the UI thread
+only. The payloads are decoded into typed views there, by the table model
+(:mod:`tablet.state`).
 
 The table plays on while the network is down (:mod:`tablet.offline`): the screen shows
 the events the hub has not answered yet on top of its last state. ``pending`` (the link's
@@ -36,6 +37,10 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # our argv is ours, not Kivy's
+# No multisampled framebuffer: on a software renderer (Mesa's llvmpipe, a Linux machine
+# without a GPU) it held 32 MB of the process (docs/android.md, "Memory"); the cards and
+# buttons are flat rectangles that need no antialiasing.
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -45,8 +50,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from tablet.i18n import LANGUAGES, SUIT_SYMBOLS, suit_colour
+from tablet.kiosk import Kiosk, go_fullscreen
 from tablet.presenter import TabletPresenter
 from tablet.presenters import PresenterError
+from tablet.settings import TabletSettings, settings_path
 from tablet.ui_auction import AuctionScreen
 from tablet.ui_board import BoardScreen
 from tablet.ui_checkin import CheckinScreen
@@ -60,9 +67,12 @@ log = logging.getLogger(__name__)
 
 Send = Callable[[str, dict[str, Any]], Any]
 Pending = Callable[[], Sequence[Any]]
+Remember = Callable[[str, bool], None]     # (language, four colours) kept for the next start
 _LEVEL_COLOURS = {"info": "blue", "warning": "orange", "error": "red"}
 _MESSAGE_SECONDS = 8.0
 _CONNECTION_COLOURS = {"online": "green", "offline": "red", "connecting": "orange"}
+DIRECTOR_CONFIRM_SECONDS = 5.0   # the director button's second tap, to call him
+ONE_ROW_INFO = 330   # dp: "Table A1   Round 1   You: North" in the bar's font, in Italian
 
 
 class TopBar(Panel):
@@ -80,7 +90,7 @@ class TopBar(Panel):
         self.vul.add_widget(self.vul_text)
         self.clock = Text("", size=20, bold=True, ink=PALETTE["yellow"], size_hint_x=None,
                           width=dp(120))
-        self.connection = Tap("", None, size=15, size_hint_x=None, width=dp(112))
+        self.connection = Tap("", None, size=15, size_hint_x=None, width=dp(128))
         self.language = Tap("", root.next_language, size=18, bg=PALETTE["white"],
                             fg=PALETTE["ink"], size_hint_x=None, width=dp(60))
         self.colours = Tap("", root.toggle_colours, size=17, bg=PALETTE["white"],
@@ -97,14 +107,24 @@ class TopBar(Panel):
         self.add_widget(self.second)
         self._landscape: bool | None = None
 
-    def arrange(self, landscape: bool) -> None:
-        if landscape == self._landscape:
+    def arrange(self, landscape: bool, width: float | None = None) -> None:
+        """One row when the window is wide enough for the buttons, the vulnerability and
+        the table's line in full (``ONE_ROW_INFO``); two rows else (portrait, and a
+        landscape window as narrow as 800 pixels)."""
+        one_row = landscape and (width is None or width >= self.one_row_width())
+        if one_row == self._landscape:
             return
-        self._landscape = landscape
-        self.orientation = "horizontal" if landscape else "vertical"
-        self.height = dp(72) if landscape else dp(132)
-        self.second.size_hint_x = None if landscape else 1
+        self._landscape = one_row
+        self.orientation = "horizontal" if one_row else "vertical"
+        self.height = dp(72) if one_row else dp(120)
+        self.second.size_hint_x = None if one_row else 1
         self._fit()
+
+    def one_row_width(self) -> float:
+        """The width one row needs: the buttons at their widths, the vulnerability and the
+        table's line."""
+        buttons = sum(w.width for w in self.second.children if w is not self.clock)
+        return buttons + dp(120) + self.vul.width + dp(ONE_ROW_INFO) + dp(8) * 8
 
     def _fit(self) -> None:
         """Landscape: the buttons keep their width on the right; portrait: the clock takes
@@ -115,7 +135,7 @@ class TopBar(Panel):
             self.second.width = sum(w.width for w in self.second.children) + \
                 dp(8) * (len(self.second.children) - 1)
 
-    def refresh(self, p: TabletPresenter) -> None:
+    def refresh(self, p: TabletPresenter, director_asked: bool = False) -> None:
         m = p.model
         tr = m.tr
         first = tr("header.table", table=m.table)
@@ -151,7 +171,8 @@ class TopBar(Panel):
         self.colours.text = "".join(f"[color={_hex(c)}]{SUIT_SYMBOLS[s]}[/color]"
                                     for s, c in suits)
         self.colours.selected = m.four_colour
-        self.director.text = tr("director.button")
+        self.director.text = tr("director.confirm" if director_asked else "director.button")
+        self.director.bg = list(PALETTE["red" if director_asked else "orange"])
 
 
 def _hex(rgba: Sequence[float]) -> str:
@@ -169,6 +190,7 @@ class TabletRoot(BoxLayout):
         self.presenter = presenter
         self.send = send
         self.pending = pending
+        self.remember: Remember | None = None
         self.bar = TopBar(self)
         self.add_widget(self.bar)
         self.message = Tap("", self.presenter.model.dismiss_message, size=22, radius=0,
@@ -184,6 +206,7 @@ class TabletRoot(BoxLayout):
         self._message_at = 0.0
         self._message: Any = None
         self._ticked: Any = None
+        self._director_asked: float | None = None
         self.bind(size=lambda *_: self.refresh(force=True))
         self._ticker = Clock.schedule_interval(lambda dt: self.tick(), 0.25)
         self.sync_pending()
@@ -214,6 +237,9 @@ class TabletRoot(BoxLayout):
 
     def post_seat(self, view: dict[str, Any]) -> None:
         self.post(self.presenter.on_seat, view)
+
+    def post_tablet(self, view: dict[str, Any]) -> None:
+        self.post(self.presenter.on_tablet, view)
 
     def post_reply(self, reply: Any, envelope: Any = None) -> None:
         self.post(self.presenter.on_reply, reply, envelope)
@@ -251,15 +277,39 @@ class TabletRoot(BoxLayout):
 
     def next_language(self) -> None:
         self.presenter.model.next_language()
+        self._remember()
         self.refresh(force=True)
 
     def toggle_colours(self) -> None:
         model = self.presenter.model
         model.set_four_colour(not model.four_colour)
+        self._remember()
         self.refresh(force=True)
 
+    def _remember(self) -> None:
+        """The device keeps the player's choice (tablet.settings) for its next start."""
+        if self.remember is None:
+            return
+        try:
+            self.remember(self.presenter.model.language, self.presenter.model.four_colour)
+        except Exception:   # a settings file that cannot be written must not close the window
+            log.exception("could not keep the tablet's settings")
+
     def call_director(self) -> None:
+        """The first tap asks "Call the director?" on the button itself; a second tap
+        within ``DIRECTOR_CONFIRM_SECONDS`` calls him (a brush of the bar calls nobody)."""
+        now = time.monotonic()
+        if self._director_asked is None or now - self._director_asked > DIRECTOR_CONFIRM_SECONDS:
+            self._director_asked = now
+            self.refresh(force=True)
+            return
+        self._director_asked = None
         self.act(self.presenter.director_call)
+
+    @property
+    def director_asked(self) -> bool:
+        asked = self._director_asked
+        return asked is not None and time.monotonic() - asked <= DIRECTOR_CONFIRM_SECONDS
 
     # Drawing ---------------------------------------------------------------------------------
     def tick(self) -> None:
@@ -270,7 +320,8 @@ class TabletRoot(BoxLayout):
                 time.monotonic() - self._message_at > _MESSAGE_SECONDS:
             m.dismiss_message()
         wait = p.auction.stop_wait
-        key = (int(wait + 0.999) if wait > 0 else 0, p.auction.stop_banner, p.clock_text)
+        key = (int(wait + 0.999) if wait > 0 else 0, p.auction.stop_banner, p.clock_text,
+               self.director_asked)
         if key != self._ticked or m.revision != self._seen:
             self._ticked = key
             self.refresh(force=True)
@@ -296,8 +347,8 @@ class TabletRoot(BoxLayout):
                 screen.arrange(landscape)
         elif self.current is not None:
             self.current.arrange(landscape)
-        self.bar.arrange(landscape)
-        self.bar.refresh(p)
+        self.bar.arrange(landscape, self.width)
+        self.bar.refresh(p, self.director_asked)
         message = p.model.message
         if message is not self._message:
             self._message = message
@@ -326,16 +377,28 @@ class TabletApp(App):
     title = "Tenace"
 
     def __init__(self, presenter: TabletPresenter, send: Send | None = None,
-                 pending: Pending | None = None, **kw: Any):
+                 pending: Pending | None = None, *, remember: Remember | None = None,
+                 fullscreen: bool = False, kiosk: bool = False,
+                 exit_pin: Callable[[str], bool] | None = None, **kw: Any):
         super().__init__(**kw)
         self.presenter = presenter
         self.send = send
         self.pending = pending
+        self.remember = remember
+        self.fullscreen = fullscreen or kiosk
+        self.kiosk: Kiosk | None = None
+        if kiosk:
+            self.kiosk = Kiosk(self.stop, exit_pin, lambda: self.presenter.model.tr)
         self.tablet: TabletRoot | None = None
 
     def build(self) -> Widget:
         Window.clearcolor = PALETTE["page"]
+        if self.fullscreen:
+            go_fullscreen(Window)
+        if self.kiosk is not None:
+            self.kiosk.attach(Window)
         self.tablet = TabletRoot(self.presenter, self._send, self._pending)
+        self.tablet.remember = self.remember
         return self.tablet
 
     def _pending(self) -> Sequence[Any]:
@@ -358,6 +421,9 @@ class TabletApp(App):
 
     def post_seat(self, view: dict[str, Any]) -> None:
         self._post("seat", view)
+
+    def post_tablet(self, view: dict[str, Any]) -> None:
+        self._post("tablet", view)
 
     def post_reply(self, reply: Any, envelope: Any = None) -> None:
         self._post("reply", reply, envelope)
@@ -401,8 +467,18 @@ def _parser() -> argparse.ArgumentParser:
                               "without --table, the tablet runs with them")
     pairing.add_argument("--pair-only", action="store_true",
                          help="with --pair: store the credentials and exit (set-up scripts)")
-    p.add_argument("--language", choices=list(LANGUAGES), default="fr")
-    p.add_argument("--four-colour", action="store_true", help="four-colour suits")
+    p.add_argument("--language", choices=list(LANGUAGES),
+                   help="the players' language, kept for the next starts (default: the one "
+                        "kept, else the system's, LANG, else English)")
+    p.add_argument("--four-colour", action="store_true", help="four-colour suits (kept)")
+    screen = p.add_argument_group("the screen")
+    screen.add_argument("--fullscreen", action="store_true",
+                        help="the whole screen, no window decorations")
+    screen.add_argument("--kiosk", action="store_true",
+                        help="full screen, and no way out but Ctrl+Shift+Q and the exit PIN")
+    screen.add_argument("--set-exit-pin", metavar="PIN",
+                        help="keep the kiosk's exit PIN (4 to 12 digits, stored hashed) and "
+                             "exit")
     p.add_argument("--strict", action="store_true",
                    help="offer only legal calls and cards (else bidding-box mode)")
     p.add_argument("--outbox", help="file of the events entered, kept until the hub has "
@@ -456,6 +532,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from wire.link import DeviceLink, device_id
     from wire.outbox import OUTBOX_NAME, Outbox, OutboxError
 
+    if args.set_exit_pin is not None:
+        path = settings_path(args.device_config)
+        try:
+            kept = TabletSettings.load(path).with_exit_pin(args.set_exit_pin).save(path)
+        except ValueError as err:
+            print(f"tenace tablet: --set-exit-pin: {err}", file=sys.stderr)
+            return 2
+        if not kept:
+            print(f"tenace tablet: could not write {path}", file=sys.stderr)
+            return 2
+        print(f"the kiosk's exit PIN is kept in {path}")
+        return 0
     first_seq = 0
     try:
         from wire.pairing import pair_or_load
@@ -479,9 +567,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, WireError) as err:
         print(f"tenace tablet: {err}", file=sys.stderr)
         return 2
-    presenter = TabletPresenter(args.table, seat=args.seat, language=args.language,
-                                four_colour=args.four_colour, strict=args.strict)
-    app = TabletApp(presenter)
+    settings_file = settings_path(args.device_config)
+    settings = TabletSettings.load(settings_file)
+    language = settings.language_for(args.language)
+    four_colour = args.four_colour or settings.four_colour
+    if args.language or args.four_colour:
+        settings = settings.with_language(language).with_four_colour(four_colour)
+        settings.save(settings_file)
+
+    def remember(language: str, four_colour: bool) -> None:
+        nonlocal settings
+        settings = settings.with_language(language).with_four_colour(four_colour)
+        settings.save(settings_file)
+
+    presenter = TabletPresenter(args.table, seat=args.seat, language=language,
+                                four_colour=four_colour, strict=args.strict)
+    app = TabletApp(presenter, remember=remember, fullscreen=args.fullscreen, kiosk=args.kiosk,
+                    exit_pin=settings.exit_pin_matches if settings.has_exit_pin else None)
     path = Path(args.outbox) if args.outbox else Path(app.user_data_dir) / OUTBOX_NAME
     try:
         outbox = Outbox(path, device, first_seq=first_seq)
@@ -490,6 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     link = DeviceLink(url, args.table, device, seat=args.seat, outbox=outbox,
                       on_state=app.post_state, on_seat=app.post_seat,
+                      on_tablet=app.post_tablet,
                       on_reply=app.post_reply, on_connection=app.post_connection)
     app.send = presenter.send_through(link.send)
     app.pending = outbox.pending

@@ -521,19 +521,23 @@ class _Table:
         direction, pair = body.get("direction"), body.get("pair")
         if direction not in ("NS", "EW") or not isinstance(pair, int) or pair < 1:
             raise _Stop("malformed: check-in")
-        self.s = replace(self.s, pairs=replace(self.s.pairs, **{direction: pair}))
+        done = set(self.s.checked_in or ()) | {direction}   # as the hub lists them
+        self.s = replace(self.s, pairs=replace(self.s.pairs, **{direction: pair}),
+                         checked_in=[side for side in ("NS", "EW") if side in done])
 
     def director_call(self, body: dict[str, Any]) -> None:
         """Nothing shows at the table."""
 
     hand = director_call
+    ask = director_call       # a question and an explanation show once the hub has them
+    explain = director_call
 
 
 _HANDLERS = {"call": _Table.call, "undo": _Table.undo, "card": _Table.card,
              "claim": _Table.claim_made, "claim_answer": _Table.claim_answer,
              "result_confirm": _Table.result_confirm, "board": _Table.board,
              "checkin": _Table.checkin, "director_call": _Table.director_call,
-             "hand": _Table.hand}
+             "hand": _Table.hand, "ask": _Table.ask, "explain": _Table.explain}
 
 
 def projection(state: TableState | None, seat_view: SeatView | None,

@@ -79,6 +79,10 @@ class CellGrid(GridLayout):
         return box
 
 
+# dp the result screen's body needs (landscape, portrait): the result card, the answer,
+# the next board button and the traveller's first lines beside (or above) the hand record and
+# the double-dummy table.
+RESULT_MIN_HEIGHT = (700, 1080)
 # The traveller's columns: pairs narrow, the contract wide.
 _WEIGHTS = (0.7, 0.7, 1.25, 0.85, 1.0, 1.0, 1.0, 1.0)
 
@@ -137,7 +141,13 @@ class ResultScreen(Screen):
         self._dd_shown = False
         self.body.add_widget(left)
         self.body.add_widget(self.side_pane)
-        self.add_widget(self.body)
+        # A window shorter than the screen needs (800x600, a message strip shown) scrolls
+        # rather than drawing the panes over each other.
+        self.body.size_hint_y = None
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=dp(8))
+        self.scroll.add_widget(self.body)
+        self.scroll.bind(height=self._fit_body)
+        self.add_widget(self.scroll)
         self.landscape = True
         self._record_key: Any = None
         self._traveller_key: Any = None
@@ -147,6 +157,13 @@ class ResultScreen(Screen):
         self.body.orientation = "horizontal" if landscape else "vertical"
         self._proportions()
         self._place_dd()
+        self._fit_body()
+
+    def _fit_body(self, *_: Any) -> None:
+        """The body fills the screen, or scrolls when the screen is shorter than its
+        panes need (``RESULT_MIN_HEIGHT``)."""
+        need = dp(RESULT_MIN_HEIGHT[0] if self.landscape else RESULT_MIN_HEIGHT[1])
+        self.body.height = max(self.scroll.height, need)
 
     def _proportions(self) -> None:
         """Landscape side by side; portrait stacked, the left pane taller when it holds

@@ -279,6 +279,7 @@ class HandView(BoxLayout):
             return
         self._key = key
         self._max = dp(max_width)
+        self._card_size = card_size
         counts = [sum(1 for o in options if o.suit == suit) for suit in rows]
         self._longest = max([4, *counts])
         # A card keeps its button from trick to trick (its text is rendered once); a row is
@@ -315,8 +316,13 @@ class HandView(BoxLayout):
     def _layout(self, *_: Any) -> None:
         room = self.width - dp(34) - dp(4) * (self._longest + 1)
         width = max(dp(30), min(getattr(self, "_max", dp(96)), room / self._longest))
+        # A narrow window (800 pixels, 13 cards a row): the font shrinks so that "10" keeps
+        # to one line.
+        font = min(sp(getattr(self, "_card_size", 26)), (width - dp(6)) / 1.5)
         for button in self.buttons.values():
             button.width = width
+            if button.font_size != font:
+                button.font_size = font
 
 
 class AuctionGrid(GridLayout):
@@ -393,7 +399,10 @@ class AuctionGrid(GridLayout):
             text += " [color=888888]\u2026[/color]"
         box.bg = list(PALETTE["pending"] if cell.pending else
                       PALETTE["white"] if cell.live else PALETTE["light"])
-        box.height = dp(64 if cell.explanation else 40)
+        # A line of the call, and the explanation's lines under it (about 16 characters a
+        # line in a quarter of the record): the call stays in view above its explanation.
+        lines = 0 if not cell.explanation else 1 + len(cell.explanation) // 16
+        box.height = dp(40 + 18 * lines)
         label.text = text
 
 
@@ -522,9 +531,20 @@ class HandRecord(GridLayout):
                 box = Panel(bg=PALETTE["vul"] if vulnerable(seat) else PALETTE["light"],
                             radius=dp(8), padding=dp(3))
                 inner = Panel(bg=PALETTE["white"], radius=dp(6), padding=(dp(10), dp(4)))
-                inner.add_widget(Text("\n".join(lines), size=20, halign="left"))
+                text = Text("\n".join(lines), size=20, halign="left")
+                text.bind(size=_fit_lines)
+                inner.add_widget(text)
                 box.add_widget(inner)
                 self.add_widget(box)
+
+
+def _fit_lines(text: Text, size: Sequence[float]) -> None:
+    """A hand's five lines (the seat, then a suit a line) shrink to the box's height: a
+    message strip above must not push the seat's name out of sight."""
+    lines = text.text.count("\n") + 1
+    font = max(sp(9), min(sp(20), (size[1] - dp(4)) / (lines * 1.2)))
+    if text.font_size != font:
+        text.font_size = font
 
 
 class NumberField(Tap):

@@ -33,15 +33,17 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
-    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
-    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
-    "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
-    "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
-    "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
-    "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
-    "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
-    "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
-    "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
+    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "AskBody", "AskEvent",
+    "BoardBody", "BoardEvent", "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept",
+    "CheckinBody", "CheckinEvent", "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody",
+    "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent", "DealtBody",
+    "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent", "DirectorCommand",
+    "EventEnvelope", "EventTypes", "ExplainBody", "ExplainEvent", "HandBody", "HandEvent",
+    "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw", "Player", "Position",
+    "PublicResults", "RectifyBody", "RectifyEvent", "ReplyMessage", "Resolve", "ResultConfirmBody",
+    "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
+    "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
+    "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -166,6 +168,31 @@ class DirectorCallBody(_Closed, frozen=True):
     note: Note | UnsetType | None = UNSET
 
 
+class AskBody(_Closed, frozen=True):
+    """``ask``: an opponent asks what call number ``call`` means (Law 20F)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+
+
+class ExplainBody(_Closed, frozen=True):
+    """``explain``: the alerting side explains call number ``call`` (Laws 20F, 40B), or
+    announces it (``announce``)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+    text: Annotated[str, Meta(min_length=1, max_length=4000)]
+    announce: bool | UnsetType | None = UNSET
+
+
+class RectifyBody(_Closed, frozen=True):
+    """``rectify``: a player takes the option the Laws give him (27A1, 29A, 53A...)."""
+
+    seat: Seat
+    irregularity: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+    choice: Literal["accept"]
+
+
 class AnswerBody(_Closed, frozen=True):
     """``answer``: the table answers the hub's prompt about what its readers saw
     (docs/protocol.md, "Asking the table"): the ``card`` ``seat`` played to ``trick``
@@ -229,6 +256,8 @@ class Position(_Closed, frozen=True):
     answers: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    trick: Annotated[int, Meta(ge=1, le=13)] | UnsetType = UNSET      # a card's trick
+    position: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET    # ... and its place
 
 
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
@@ -297,6 +326,18 @@ class AnswerEvent(EventEnvelope, frozen=True, tag="answer"):
     body: AnswerBody
 
 
+class AskEvent(EventEnvelope, frozen=True, tag="ask"):
+    body: AskBody
+
+
+class ExplainEvent(EventEnvelope, frozen=True, tag="explain"):
+    body: ExplainBody
+
+
+class RectifyEvent(EventEnvelope, frozen=True, tag="rectify"):
+    body: RectifyBody
+
+
 class DealtEvent(EventEnvelope, frozen=True, tag="dealt"):
     body: DealtBody
 
@@ -307,7 +348,7 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
                | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
-               | AnswerEvent | HelloEvent)
+               | AnswerEvent | AskEvent | ExplainEvent | RectifyEvent | HelloEvent)
 DealerEvent = DealtEvent | DealerFaultEvent | HelloEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
@@ -317,7 +358,8 @@ EVENT_TYPES: Final[EventTypes] = {
     "checkin": CheckinEvent, "board": BoardEvent, "hand": HandEvent, "call": CallEvent,
     "card": CardEvent, "undo": UndoEvent, "claim": ClaimEvent,
     "claim_answer": ClaimAnswerEvent, "result_confirm": ResultConfirmEvent,
-    "director_call": DirectorCallEvent, "answer": AnswerEvent,
+    "director_call": DirectorCallEvent, "answer": AnswerEvent, "ask": AskEvent,
+    "explain": ExplainEvent, "rectify": RectifyEvent,
 }
 # The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
 DEALER_EVENT_TYPES: Final[EventTypes] = {
@@ -370,6 +412,7 @@ class Rule(_Command, frozen=True, tag="rule"):
     id: AlertId
     text: Text
     score: dict[str, Any] | UnsetType | None = UNSET
+    option: Annotated[int, Meta(ge=0, le=31)] | UnsetType | None = UNSET
 
 
 class Resolve(_Command, frozen=True, tag="resolve"):
@@ -395,7 +438,10 @@ class TableMode(_Command, frozen=True, tag="table_mode"):
     tapping_only: bool | UnsetType = UNSET
 
 
-Award = str | int | list[tuple[float, int]]
+Score = Annotated[int, Meta(ge=-10_000, le=10_000, multiple_of=10)]
+Weight = Annotated[float, Meta(ge=0, le=1)]
+Percent = Annotated[float, Meta(ge=0, le=100)]
+Award = str | Score | list[tuple[Weight, Score]]
 
 
 class Ruling(_Command, frozen=True, tag="ruling"):
@@ -410,11 +456,11 @@ class Ruling(_Command, frozen=True, tag="ruling"):
     pair: PairNumber | UnsetType | None = UNSET
     ns: Award | UnsetType | None = UNSET
     ew: Award | UnsetType | None = UNSET
-    ns_percent: float | UnsetType | None = UNSET
-    ew_percent: float | UnsetType | None = UNSET
-    score_ns: int | UnsetType | None = UNSET
-    outcomes: list[tuple[float, int]] | UnsetType | None = UNSET
-    amount: float | UnsetType | None = UNSET
+    ns_percent: Percent | UnsetType | None = UNSET
+    ew_percent: Percent | UnsetType | None = UNSET
+    score_ns: Score | UnsetType | None = UNSET
+    outcomes: list[tuple[Weight, Score]] | UnsetType | None = UNSET
+    amount: Annotated[float, Meta(gt=0, le=10_000)] | UnsetType | None = UNSET   # by unit: hub
     unit: Literal["mp", "percent", "imp", "vp"] | UnsetType | None = UNSET
     groups: list[list[str]] | UnsetType | None = UNSET
     text: Text | UnsetType | None = UNSET
@@ -427,6 +473,40 @@ class RulingUndo(_Command, frozen=True, tag="ruling_undo"):
     id: Id
 
 
+class ResultCorrect(_Command, frozen=True, tag="result_correct"):
+    """A table's result corrected (not an adjusted score): the result as it really was."""
+
+    table: str
+    board: Board
+    contract: Annotated[str, Meta(min_length=1, max_length=8)]
+    declarer: Literal["N", "E", "S", "W"] | UnsetType | None = UNSET
+    tricks: Annotated[int, Meta(ge=0, le=13)] | UnsetType | None = UNSET
+    lead: Annotated[str, Meta(min_length=2, max_length=3)] | UnsetType | None = UNSET
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType | None = UNSET
+    text: Text | UnsetType | None = UNSET
+
+
+class Substitute(_Command, frozen=True, tag="substitute"):
+    """A substitute played for the pair's first or second player in these rounds."""
+
+    section: Word
+    pair: PairNumber
+    player: Literal[1, 2]
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    rounds: Annotated[list[Annotated[int, Meta(ge=1, le=999)]], Meta(min_length=1,
+                                                                       max_length=999)]
+    member: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
+
+
+class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
+    """The names typed at check-in (or as the director corrected them) become the pair's."""
+
+    table: str
+    side: Literal["NS", "EW"]
+    names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
+                     Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+
+
 class PublicResults(_Command, frozen=True, tag="public_results"):
     """What the public results pages show: rankings, players' names, finished boards."""
 
@@ -434,6 +514,7 @@ class PublicResults(_Command, frozen=True, tag="public_results"):
     names: bool
     boards: bool
     hide_last_rounds: Annotated[int, Meta(ge=0, le=99)] | UnsetType | None = UNSET
+    live_ranking: Literal["finished", "all"] | UnsetType | None = UNSET
 
 
 PlayerName = Annotated[str, Meta(min_length=1, max_length=80)]
@@ -476,9 +557,18 @@ class RoundTime(_Command, frozen=True, tag="round_time"):
     minutes: Annotated[float, Meta(ge=1, le=240)]
 
 
+class AllowBoard(_Command, frozen=True, tag="allow_board"):
+    """A board the movement does not give the table this round (withheld: nothing of it
+    shown there) is shown after all; ``round``: the table's round when not given."""
+
+    table: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
+    board: Board
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType = UNSET
+
+
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
-                   | RoundTime)
+                   | ResultCorrect | Substitute | CheckinAccept | PublicResults | PairAdd
+                   | PairNames | PairWithdraw | RoundPause | RoundTime | AllowBoard)
 
 
 # Decoding ----------------------------------------------------------------------------------

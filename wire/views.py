@@ -13,6 +13,7 @@ view                   topic                                  built by
 =====================  =====================================  ==========================
 :class:`TableView`     ``t/{table}/state``                    ``hub.table`` public state
 :class:`SeatView`      ``t/{table}/seat/{seat}``              ``hub.table`` seat view
+:class:`TabletView`    ``t/{table}/tablet``                   ``hub.explain``
 :class:`AlertView`     ``director/alert/{id}``                ``hub.alerts.Alert``
 :class:`ResultView`    ``result/{table}/{round}/{board}``     ``hub.service``
 :class:`RankingView`   ``results/ranking/{section}``          ``hub.scoring``
@@ -34,13 +35,14 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from wire.errors import ProtocolError
 
 __all__ = [
-    "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
-    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubCounters", "HubStatus",
-    "LastTrick",
-    "NextPair", "NextRound", "Number", "Pairs", "PromptView", "RankingBoard", "RankingEntry",
-    "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
-    "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
-    "TrickCount", "TrickView", "View",
+    "MAX_VIEW", "Accepted", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry",
+    "ChosenRectification", "ClaimView", "DeviceStatus", "DoubleDummy", "DummyView",
+    "Explanation", "FieldInfo", "HubCounters", "HubStatus", "IrregularityView", "LastTrick",
+    "NextPair", "NextRound", "Number", "Pairs", "PlayerOption", "PromptView", "Question",
+    "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
+    "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
+    "TabletView", "TravellerLine", "TravellerResult", "TravellerView", "TrickCount",
+    "TrickView", "View",
 ]
 
 MAX_VIEW = 4 * 1024 * 1024     # bytes: a view larger than this is not one the hub publishes
@@ -193,6 +195,8 @@ class ClaimView(_Part, frozen=True):
     remaining: int
     statement: str | None
     status: str
+    total: int | UnsetType = UNSET             # the claimer's side's tricks on the board
+    cards: list[str] | UnsetType = UNSET       # his remaining cards, faced while open (68C)
 
 
 class ResultScore(_Part, frozen=True):
@@ -249,8 +253,9 @@ class DoubleDummy(_Part, frozen=True):
 class PromptView(_Part, frozen=True):
     """A question the hub asks the table about what its card readers saw (hub.reads):
     ``card``: tap the card ``seat`` played to ``trick`` (``after``: the seat whose card came
-    first; the answer may say ``seat`` had not played yet); ``sweep``: sweep ``seat``'s hand
-    over the reader again (``count``: cards the reader may have missed)."""
+    first; the answer may say ``seat`` had not played yet; ``recorded``: the card recorded as
+    ``seat``'s to that earlier trick, which may have been his next lead); ``sweep``: sweep
+    ``seat``'s hand over the reader again (``count``: cards the reader may have missed)."""
 
     id: str
     kind: Literal["card", "sweep"]
@@ -258,6 +263,7 @@ class PromptView(_Part, frozen=True):
     trick: int | UnsetType = UNSET
     after: SeatLetter | UnsetType | None = UNSET
     count: int | UnsetType = UNSET
+    recorded: str | UnsetType = UNSET
 
 
 class TableView(View, frozen=True):
@@ -269,6 +275,7 @@ class TableView(View, frozen=True):
     phase: Phase
     strict: bool
     schedule: Schedule
+    checked_in: list[Literal["NS", "EW"]] | UnsetType = UNSET
     tapping_only: bool | UnsetType = UNSET
     board: int | UnsetType = UNSET
     dealer: SeatLetter | UnsetType = UNSET
@@ -283,6 +290,7 @@ class TableView(View, frozen=True):
     last_trick: LastTrick | UnsetType = UNSET
     dummy: DummyView | UnsetType = UNSET
     claim: ClaimView | UnsetType = UNSET
+    irregularities: list[IrregularityView] | UnsetType = UNSET
     prompts: list[PromptView] | UnsetType = UNSET
     result: ResultScore | UnsetType | None = UNSET
     confirmed: bool | UnsetType = UNSET
@@ -292,15 +300,88 @@ class TableView(View, frozen=True):
     imps: SideFloats | UnsetType | None = UNSET
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
+
+
+class Explanation(_Part, frozen=True):
+    """An explanation of call number ``call`` by ``by`` (docs/protocol.md 7.14)."""
+
+    call: int
+    seat: SeatLetter
+    by: SeatLetter
+    text: str
+    announce: bool
+    time: Number
+    to: str | UnsetType = UNSET
+
+
+class Question(_Part, frozen=True):
+    """An open question about call number ``call`` asked by ``by`` (protocol 7.13)."""
+
+    call: int
+    by: SeatLetter
+    time: Number
+    to: SeatLetter | UnsetType = UNSET
+
+
+class PlayerOption(_Part, frozen=True):
+    """A choice the Laws give a player at the table (protocol 7.15)."""
+
+    choice: str
+    seat: SeatLetter
+    law: str
+
+
+class Accepted(_Part, frozen=True):
+    """Who accepted an irregularity, and when (hub time)."""
+
+    seat: SeatLetter
+    time: Number
+
+
+class ChosenRectification(_Part, frozen=True):
+    """The rectification the director chose (``option``: its index in the alert's)."""
+
+    law: str
+    text: str
+    option: int
+
+
+class IrregularityView(_Part, frozen=True):
+    """An irregularity the table saw, the director called (protocol 11.1, 7.15)."""
+
+    id: str
+    kind: str
+    law: str
+    seat: SeatLetter | None
+    call: int | None
+    trick: int | None
+    director: Literal["called", "ruled"]
+    options: list[PlayerOption]
+    accepted: Accepted | None
+    ruling: ChosenRectification | None
 
 
 class SeatView(View, frozen=True):
-    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
+    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards (none,
+    with ``withheld`` saying why, for a board not this table's this round)."""
 
     table: str
     seat: SeatLetter
     board: int | None
     hand: list[str]
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
+    explanations: list[Explanation] | UnsetType = UNSET
+    questions: list[Question] | UnsetType = UNSET
+
+
+class TabletView(View, frozen=True):
+    """``t/{table}/tablet``: the explanations the table tablet shows each side (``to``)."""
+
+    table: str
+    board: int | None
+    explanations: list[Explanation]
+    questions: list[Question]
 
 
 # The director's and the scorers' views ------------------------------------------------------
@@ -415,6 +496,8 @@ class TravellerResult(_Part, frozen=True):
     ns_percent: Number | None
     ew_percent: Number | None
     scored: bool
+    not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
+    corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
 
 
 class TravellerView(View, frozen=True):

@@ -1,37 +1,69 @@
-// Tenace director console: printable table cards and guide cards. The guide (GET
+// Tenace director console: the printable sheet for the whole room. The guide (GET
 // /api/evening/guide) is drawn at once: a card per table (each round's pairs and boards) and
 // a card per pair (each round's table, direction and boards). "Draw the pairing codes" (POST
-// /api/evening/cards, CSRF) adds each table's devices' QR codes to its card: the hub's own
-// SVG (segno), parsed as SVG. Printing uses the page's @media print rules (evening.css).
+// /api/evening/cards, CSRF) draws one code per device and gives each device a card of its
+// own: the table card carries the table tablet's code only, each seat tablet's card its own
+// seat's code only, the card readers' card theirs (a player who could read an opponent's
+// code could pair as him and read his hand: issue 23). The QR codes are the hub's own SVG
+// (segno), parsed as SVG. Printing uses the page's @media print rules (evening.css): each
+// table's cards on a page of their own, no card cut across two pages.
 "use strict";
 
 (function () {
   const { $, el } = window.tenaceDom;
-  const t = (key) => window.tenaceI18n.t(key);
+  const t = (key, params) => window.tenaceI18n.t(key, params);
   let guide = null;
-  let codes = {};          // table -> devices with their QR codes
+  let codes = {};          // table -> its devices, each with its own code and QR code
   let csrf = "";
 
   function qr(device) {
     const svg = new DOMParser().parseFromString(device.svg, "image/svg+xml").documentElement;
     return el("div", { class: "qr", dataset: { account: device.account, uri: device.uri } },
       document.importNode(svg, true), el("div", { text: device.account }),
-      el("div", { text: device.code }));
+      el("div", { class: "code", text: device.code }),
+      el("div", { class: "dim", text: t("cards.expires", {
+        time: new Date(device.expires * 1000).toLocaleTimeString([], {
+          hour: "2-digit", minute: "2-digit" }) }) }));
+  }
+
+  const SEATS = { N: "cards.seat_N", E: "cards.seat_E", S: "cards.seat_S", W: "cards.seat_W" };
+
+  function deviceTitle(table, device) {
+    if (device.seat) {
+      return t("cards.seat_card", { table: table, seat: t(SEATS[device.seat]) });
+    }
+    return t(device.kind === "table tablet" ? "cards.tab_card" : "cards.rdr_card",
+      { table: table });
+  }
+
+  // One card per device but the table tablet's (whose code is on the table card).
+  function deviceCards(table) {
+    return (codes[table] || []).filter((d) => d.kind !== "table tablet").map((device) =>
+      el("div", { class: "card device-card", dataset: { account: device.account, table: table } },
+        el("h3", { text: deviceTitle(table, device) }), qr(device),
+        el("p", { class: "small", text: t("cards.only_this") })));
+  }
+
+  function tableCard(table) {
+    const rows = table.rounds.map((r) => el("tr", {},
+      el("td", { text: String(r.round) }), el("td", { text: r.ns === null ? "–" : String(r.ns) }),
+      el("td", { text: r.ew === null ? "–" : String(r.ew) }), el("td", { text: r.boards.join(", ") })));
+    const tab = (codes[table.table] || []).filter((d) => d.kind === "table tablet");
+    return el("div", { class: "card table-card", dataset: { table: table.table } },
+      el("h3", { text: t("cards.table") + " " + table.table }),
+      tab.length ? el("div", { class: "qr-row" }, el("div", {},
+        el("div", { class: "small", text: deviceTitle(table.table, tab[0]) }), tab.map(qr))) : null,
+      el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("cards.round") }),
+        el("th", { text: "NS" }), el("th", { text: "EW" }), el("th", { text: t("cards.boards") }))),
+      el("tbody", {}, rows)));
   }
 
   function render() {
     const tables = [], guides = [];
     for (const section of guide.sections) {
       for (const table of section.tables) {
-        const rows = table.rounds.map((r) => el("tr", {},
-          el("td", { text: String(r.round) }), el("td", { text: r.ns === null ? "–" : String(r.ns) }),
-          el("td", { text: r.ew === null ? "–" : String(r.ew) }), el("td", { text: r.boards.join(", ") })));
-        tables.push(el("div", { class: "card table-card", dataset: { table: table.table } },
-          el("h3", { text: t("cards.table") + " " + table.table }),
-          el("div", { class: "qr-row" }, (codes[table.table] || []).map(qr)),
-          el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("cards.round") }),
-            el("th", { text: "NS" }), el("th", { text: "EW" }), el("th", { text: t("cards.boards") }))),
-          el("tbody", {}, rows))));
+        tables.push(el("div", { class: "table-group", dataset: { table: table.table } },
+          tableCard(table), deviceCards(table.table)));
       }
       for (const pair of section.pairs) {
         const rows = pair.rounds.map((r, i) => el("tr", {},
@@ -56,10 +88,14 @@
     fetch("/api/evening/cards", { method: "POST", cache: "no-store",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" })
       .then((r) => r.json()).then((data) => {
-        if (!data.ok) { $("message").textContent = data.error || "refused"; return; }
+        if (!data.ok) {
+          $("message").textContent = t("cards.refused", { error: data.error || "" });
+          return;
+        }
         codes = {};
-        for (const table of data.tables) codes[table.table] = table.devices;
-        $("message").textContent = data.tables.length + " ✓";
+        let n = 0;
+        for (const table of data.tables) { codes[table.table] = table.devices; n += table.devices.length; }
+        $("message").textContent = t("cards.drawn", { n: n });
         render();
       });
   }

@@ -48,7 +48,10 @@
       }
     }
     $("check").tBodies[0].replaceChildren(...rows);
-    $("summary").textContent = ready + " / " + total;
+    // Good news as good news: every device ready is said in words, in green.
+    const all = total > 0 && ready === total;
+    $("summary").textContent = all ? "✓ " + t("check.all_good") : ready + " / " + total;
+    $("summary").className = all ? "ok" : "warn";
   }
 
   function refresh() {

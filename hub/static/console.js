@@ -22,6 +22,7 @@
     selected: null,        // alert id shown in the detail panel
     table: null,           // table id the feed is filtered on
     detail: null,          // the full alert shown
+    live: null,            // the selected table's board live (GET /api/table/{id})
     fresh: new Set(),
     tiles: new Map(),
   };
@@ -156,6 +157,7 @@
     renderTile(table);
     renderSummary();
     if (state.table === table.id && state.selected === null) renderTablePanel();
+    else if (state.table === table.id) loadLive(table.id);
   }
 
   function onAlert(alert) {
@@ -176,18 +178,41 @@
   }
 
   // The round clock -----------------------------------------------------------------------
+  // What the room is really doing, from the tables (hub.console_views.rounds): "Rounds 6-9
+  // in play; round 5 finished", then the time left of the clock's round (started by the
+  // first table to start a board of it, or by the director).
+  function roundsText(clock) {
+    const playing = clock.in_play || [];
+    const parts = [];
+    if (playing.length === 1) parts.push(t("rounds.one", { round: playing[0] }));
+    else if (playing.length > 1) {
+      parts.push(t("rounds.many", { first: playing[0], last: playing[playing.length - 1] }));
+    }
+    if (clock.finished) {
+      parts.push(t(parts.length ? "rounds.finished" : "rounds.all_finished",
+        { round: clock.finished }));
+    }
+    if (!parts.length) {
+      return clock.round ? t("console.round", { round: clock.round }) : t("console.round_none");
+    }
+    return parts.join("; ");
+  }
+
   function renderClock() {
     const clock = state.clock;
     const box = $("clock");
-    if (!clock || !clock.round) {
+    if (!clock) {
       $("clock-round").textContent = t("console.round_none");
       $("clock-left").textContent = t("console.not_started");
       box.className = "clock";
       return;
     }
-    $("clock-round").textContent = t("console.round", { round: clock.round });
-    if (clock.deadline === null) {
-      $("clock-left").textContent = "--:--";
+    $("clock-round").textContent = roundsText(clock);
+    $("clock-round").dataset.round = String(clock.round);
+    $("clock-which").textContent = clock.round ? t("rounds.clock", { round: clock.round }) : "";
+    if (!clock.round || clock.deadline === null) {
+      $("clock-left").textContent = clock.round ? "--:--" : t("console.not_started");
+      box.className = "clock";
       return;
     }
     const left = clock.deadline - hubNow();
@@ -197,31 +222,24 @@
     box.className = "clock" + (left < 0 ? " over" : left < 120 ? " low" : "");
   }
 
-  let armed = null;
-
   function nextRound() {
     return state.clock && state.clock.round ? state.clock.round + 1 : 1;
   }
 
   function renderRoundButton() {
-    const button = $("round-start");
-    if (armed !== null) return;
-    button.textContent = t("console.start_round_n", { round: nextRound() });
-    button.classList.remove("armed");
+    $("round-start").textContent = t("console.start_round_n", { round: nextRound() });
   }
 
+  // One click starts the round the button names. When tables have not finished the clock's
+  // round, the director is asked first (they will be reported late); an answer "no" leaves
+  // everything as it was, and says so.
   function onRoundStart() {
-    const button = $("round-start");
-    if (armed === null) {           // first click arms, the second within 5 s starts
-      armed = setTimeout(() => { armed = null; renderRoundButton(); }, 5000);
-      button.textContent = t("console.confirm_round", { round: nextRound() });
-      button.classList.add("armed");
+    const round = nextRound();
+    const clock = state.clock || {};
+    if (clock.round && clock.behind > 0 && !window.confirm(t("rounds.confirm",
+      { n: clock.behind, round: clock.round, next: round }))) {
       return;
     }
-    clearTimeout(armed);
-    armed = null;
-    const round = nextRound();
-    renderRoundButton();
     post({ op: "round_start", round: round }).then((result) => {
       if (!result.ok) {
         window.alert(t("console.round_refused", { round: round, error: result.error }));
@@ -356,9 +374,89 @@
           onclick: () => command({ op: "table_mode", table: t.id,
                                    tapping_only: !t.tapping_only }, message),
         }, t.tapping_only ? tr("console.use_readers") : tr("console.tapping_only"))),
+      liveBox(t.id),
       message,
       rulingForm(t.id, t.board, null));
     panel.hidden = false;
+    loadLive(t.id);
+  }
+
+  // The table's board live (GET /api/table/{id}, hub.console_table): fetched again at each
+  // "table" event of the feed while the table's panel is open; only its own box is redrawn.
+  let liveAsked = null;      // the table whose board is being fetched
+  let liveAgain = false;     // a change came while fetching: fetch once more after
+
+  function loadLive(id) {
+    if (liveAsked === id) { liveAgain = true; return; }
+    liveAsked = id;
+    fetch("/api/table/" + encodeURIComponent(id), { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null)).then((data) => {
+        liveAsked = null;
+        if (data && data.table === id) state.live = data;
+        const box = $("live-table");
+        if (box && state.table === id) box.replaceWith(liveBox(id));
+        if (liveAgain) { liveAgain = false; if (state.table === id) loadLive(id); }
+      }, () => { liveAsked = null; });
+  }
+
+  function cardText(card) {
+    return el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] + card.slice(1));
+  }
+
+  function liveBox(id) {
+    const live = state.live && state.live.table === id ? state.live : null;
+    const box = el("div", { class: "live", id: "live-table" },
+      el("h3", {}, t("live.title")));
+    if (!live) return box;
+    if (live.board === null) {
+      box.append(el("p", { class: "dim" }, t("live.none")));
+      return box;
+    }
+    box.dataset.board = String(live.board);
+    box.append(el("p", { class: "detail-text" }, t("live.board", { board: live.board,
+      dealer: seatName(live.dealer), vul: known("vul." + live.vulnerability,
+        live.vulnerability) })));
+    box.append(el("p", { class: "turn", id: "live-turn" }, live.over ? t("live.over")
+      : live.turn ? t("live.turn", { seat: seatName(live.turn),
+        what: live.phase === "auction" ? t("live.to_call") : t("live.to_play") }) : ""));
+    const auction = auctionTable({ dealer: live.dealer, auction: live.auction.map((e) =>
+      [e.seat, e.call, null, e.alert, e.status]) }, { call: null });
+    auction.id = "live-auction";
+    live.auction.forEach((e, i) => {      // an alert's explanation on its call
+      const cell = auction.querySelector("td[data-index='" + (i + 1) + "']");
+      if (cell && e.alert) {
+        cell.title = t("live.alerted") + (e.explanation ? ": " + e.explanation : "");
+        if (e.explanation) cell.append(el("div", { class: "explain" }, e.explanation));
+      }
+    });
+    box.append(auction);
+    if (live.contract) {
+      box.append(el("div", { class: "contract" }, live.contract === "PASS"
+        ? t("console.passed_out") : [t("console.contract") + " ",
+          el("strong", {}, contractText(live.contract)),
+          live.declarer ? " " + t("console.by", { seat: seatName(live.declarer) }) : ""]));
+    }
+    if (live.tricks.length) {
+      const rows = live.tricks.map((trick) => {
+        const cards = Object.fromEntries(trick.cards.map(([seat, card]) => [seat, card]));
+        return el("tr", { dataset: { trick: String(trick.number) } },
+          el("td", { class: "dim" }, String(trick.number)),
+          SEATS.map((seat) => el("td", {
+            class: [seat === trick.leader ? "lead" : "", seat === trick.winner ? "win" : ""]
+              .join(" ").trim() || null,
+            title: seat === trick.leader ? t("live.lead") : (seat === trick.winner
+              ? t("live.won", { seat: seatName(seat) }) : null),
+          }, cards[seat] ? cardText(cards[seat]) : "")));
+      });
+      box.append(el("table", { class: "play", id: "live-tricks" },
+        el("thead", {}, el("tr", {}, el("th", {}, "#"), SEATS.map((s) => el("th", {}, seatName(s))))),
+        el("tbody", {}, rows)));
+    }
+    if (live.won) {
+      box.append(el("p", { class: "dim", id: "live-won" }, t("live.tricks",
+        { ns: live.won.NS, ew: live.won.EW })));
+    }
+    return box;
   }
 
   // The alert feed ------------------------------------------------------------------------
@@ -483,6 +581,7 @@
       factsLine(a.facts || {}),
       el("div", { class: "stamp" }, stamps(a)),
       tempoLink(a.table, a.board, a.id),
+      allowBoard(a, message),
       a.ruling ? el("div", { class: "stamp" }, t("console.ruling_is", { text: a.ruling.text }))
         : null,
       el("div", { class: "actions" },
@@ -515,6 +614,17 @@
       message,
       rulingForm(a.table, a.board, a.id));
     panel.hidden = false;
+  }
+
+  // A board not this table's this round is withheld there until the director allows it
+  // (docs/protocol.md section 8): the command is logged with his name.
+  function allowBoard(a, message) {
+    if (a.kind !== "wrong_board" || !(a.facts || {}).withheld) return null;
+    return el("div", { class: "actions" }, el("button", {
+      class: "button", type: "button", id: "do-allow-board",
+      onclick: () => command({ op: "allow_board", table: a.table, board: a.board,
+                               round: a.round }, message),
+    }, t("console.allow_board", { board: a.board })));
   }
 
   function stamps(a) {

@@ -6,7 +6,7 @@
 
 (function () {
   const { $, el } = window.tenaceDom;
-  const t = (key) => window.tenaceI18n.t(key);
+  const t = (key, params) => window.tenaceI18n.t(key, params);
   let state = null;
   let selected = null;      // {section, pair}
   let csrf = "";
@@ -14,6 +14,19 @@
   function say(text, error) {
     $("message").textContent = text;
     $("message").className = "message" + (error ? " error" : "");
+  }
+
+  // What a command did, in the director's words (never the command's name).
+  const DONE = {
+    pair_add: "done.pair_add", pair_names: "done.pair_names",
+    pair_withdraw: "done.pair_withdraw", round_start: "done.round_start",
+    round_time: "done.round_time", ruling: "done.ruling",
+    public_results: "done.public_results",
+  };
+
+  function done(body) {
+    if (body.op === "round_pause") return t(body.paused ? "done.round_pause" : "done.round_resume");
+    return DONE[body.op] ? t(DONE[body.op], body) : t("evening.done");
   }
 
   function command(body) {
@@ -25,7 +38,7 @@
       if (r.status === 401) location.replace("/login?next=/evening");
       return r.json();
     }).then((result) => {
-      if (result.ok) say(t("evening.done") + " " + body.op);
+      if (result.ok) say(done(body));
       else say(result.error || t("console.refused"), true);
       return refresh().then(() => result);
     }).catch((err) => say(String(err), true));

@@ -29,9 +29,14 @@ class CheckinPresenter:
         return ("NS", "EW") if seat is None else (side_of(seat),)
 
     def side_checked_in(self, side: str) -> bool:
-        """Checked in from this tablet for the table's round (or just sent)."""
+        """Checked in for the table's round: from this tablet (or just sent), or from the
+        partner's, as the hub's state says (``checked_in``)."""
         done = self._checked_in.get(side)
-        return done is not None and done[0] in (None, self.model.round)
+        if done is not None and done[0] in (None, self.model.round):
+            return True
+        hub = self.model.hub_state
+        return hub is not None and hub.round == self.model.round and \
+            side in (hub.checked_in or ())
 
     @property
     def done(self) -> bool:

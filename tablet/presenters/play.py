@@ -50,6 +50,9 @@ class ClaimView:
     answer_for: tuple[str, ...]
     text: str
     pending: bool = False     # made or answered here, not yet confirmed by the hub
+    total: int | None = None  # the claimer's side's tricks on the board ("claims 10")
+    cards: tuple[str, ...] = ()   # the claimer's cards, faced while it is open (68C)
+    dispute_for: tuple[str, ...] = ()   # dummy: may dispute, never accept (68D, 69A)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,14 @@ class PlayPresenter:
         return tr("play.lead" if lead else "play.turn", seat=tr.seat(turn))
 
     @property
+    def my_turn(self) -> bool:
+        """A card is due from this seat's tablet (its own, or dummy's for declarer): the
+        green banner. Never on dummy's tablet: dummy plays no card (43A1)."""
+        model = self.model
+        return model.phase == "play" and model.seat is not None and \
+            model.turn is not None and model.turn in self.plays_for()
+
+    @property
     def auction_cells(self) -> list[AuctionCell]:
         """The auction record, in the clarification period until the opening lead (41C)."""
         return auction_cells(self.model)
@@ -207,8 +218,11 @@ class PlayPresenter:
 
     @property
     def dummy(self) -> list[CardOption]:
-        """Dummy's cards: tappable by declarer's tablet (or per table) in play."""
+        """Dummy's cards: tappable by declarer's tablet (or per table) in play. Not on
+        dummy's own tablet: they are its hand, shown once, below."""
         seat = self.model.dummy_seat
+        if seat is not None and self.model.seat == seat:
+            return []
         plays = self.plays_for()
         return card_options(self.model, self.model.dummy_cards, seat if seat in plays else None)
 
@@ -265,10 +279,20 @@ class PlayPresenter:
         answer_for = tuple(s for s in mine if (*key, s) not in self._answered) \
             if status == "open" else ()
         tricks, remaining = claim.tricks, claim.remaining
+        total = known(claim.total)
+        text = (model.tr("claim.concedes", seat=model.tr.seat(claimer)) if tricks == 0 else
+                model.tr("claim.total", seat=model.tr.seat(claimer), total=total)
+                if isinstance(total, int) else
+                model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
+                         remaining=remaining))
+        dummy = model.dummy_seat
+        dispute_for = (dummy,) if status == "open" and dummy is not None \
+            and model.seat == dummy and (*key, dummy) not in self._answered else ()
         return ClaimView(claimer, tricks, remaining, claim.statement or "",
-                         status, answer_for,
-                         model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
-                                  remaining=remaining), pending=model.marks.claim)
+                         status, answer_for, text, pending=model.marks.claim,
+                         total=total if isinstance(total, int) else None,
+                         cards=tuple(known(claim.cards) or ()) if status == "open" else (),
+                         dispute_for=dispute_for)
 
     # Commands: each returns the event to send ------------------------------------------------
     def card(self, card: str, seat: str | None = None) -> Event:
@@ -317,14 +341,33 @@ class PlayPresenter:
             body["statement"] = statement.strip()
         return "claim", body
 
+    @property
+    def claim_cards(self) -> list[CardOption]:
+        """The claimer's cards faced while his claim is open (68C), to show (not play)."""
+        claim = self.claim_view
+        return [] if claim is None else card_options(self.model, claim.cards, None)
+
+    @property
+    def claim_won(self) -> int:
+        """The tricks the side of the seat who would claim from here has won so far."""
+        seat = self.claim_seat
+        ns, ew = self.model.tricks_won
+        return 0 if seat is None else (ns if side_of(seat) == "NS" else ew)
+
+    def claim_total(self, total: int, statement: str = "") -> Event:
+        """Claim ``total`` tricks in all for this side on the board ("declarer claims 10"):
+        sent as the tricks of the remaining ones the claim event counts (68)."""
+        return self.claim(total - self.claim_won, statement)
+
     def claim_answer(self, accept: bool, seat: str | None = None) -> Event:
-        """Accept or dispute the open claim (69A; a dispute calls the director, 68D)."""
+        """Accept or dispute the open claim (69A; a dispute calls the director, 68D; dummy
+        may dispute, never accept)."""
         model = self.model
         claim = self.claim_view
-        if claim is None or not claim.answer_for:
+        if claim is None or not (claim.answer_for or claim.dispute_for):
             raise PresenterError("err.not_now")
-        who = seat if seat is not None else claim.answer_for[0]
-        if who not in claim.answer_for:
+        who = seat if seat is not None else (claim.answer_for or claim.dispute_for)[0]
+        if who not in claim.answer_for and (accept or who not in claim.dispute_for):
             raise PresenterError("err.not_now")
         self._answered.add((model.board_number, claim.claimer, claim.tricks, claim.remaining,
                             who))

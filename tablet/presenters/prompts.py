@@ -12,7 +12,8 @@ before it calls the director. Two questions:
   when the hub has the whole hand), or, when a card's tag cannot be read, name it: the seat's
   own hand (its seat view) to pick from.
 
-A seat tablet answers only for its own seat; the table's tablet for any.
+A seat tablet answers only for its own seat, and declarer's for the card dummy played
+(dummy's tablet is not asked); the table's tablet for any.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class PromptPresenter:
         tr = model.tr
         out = []
         for p in known(state.prompts) or []:
-            if model.seat is not None and p.seat != model.seat:
+            if model.seat is not None and self.answerer(p.kind, p.seat) != model.seat:
                 continue
             trick = known(p.trick)
             after = known(p.after)
@@ -67,6 +68,10 @@ class PromptPresenter:
                 not_yet = "" if after is None else tr("prompt.not_yet", seat=tr.seat(p.seat),
                                                       after=tr.seat(after))
                 choices = self._unplayed(p.seat)
+                recorded = known(p.recorded)
+                if recorded and all(o.card != recorded for o in choices):
+                    # asked about an earlier trick: the card recorded there keeps the record
+                    choices = [self._option(recorded), *choices]
             else:
                 text = tr("prompt.sweep", seat=tr.seat(p.seat), count=known(p.count) or 1)
                 not_yet = ""
@@ -74,6 +79,14 @@ class PromptPresenter:
             out.append(Prompt(p.id, p.kind, p.seat, trick, after, text, not_yet,
                               tuple(choices)))
         return out
+
+    def answerer(self, kind: str, seat: str) -> str:
+        """The seat whose tablet answers: the seat asked about, but declarer for the card
+        dummy played (declarer plays dummy's cards, 45; dummy's tablet is not asked)."""
+        model = self.model
+        if kind == "card" and model.declarer is not None and seat == model.dummy_seat:
+            return model.declarer
+        return seat
 
     def _option(self, card: str) -> CardOption:
         model = self.model

@@ -126,9 +126,12 @@ def sim(args: argparse.Namespace) -> int:
     if args.sections != 1 and (args.event or args.deals_seed):
         raise CommandError("--sections: not with --event or --deals-seed (the hub's event "
                            "file says its sections)")
-    if (args.event or args.deals_seed) and not args.hub:
-        raise CommandError("--event and --deals-seed are the set-up of a hub running "
-                           "elsewhere: only with --hub")
+    if (args.event or args.deals_seed or args.console) and not args.hub:
+        raise CommandError("--event, --deals-seed and --console are the set-up of a hub "
+                           "running elsewhere: only with --hub")
+    if args.console and not args.director:
+        raise CommandError("--console: the director's account that reads the deals, "
+                           "--director NAME")
     seed = args.seed
     if seed is None and args.chaos is not None and args.chaos >= 0:
         seed = args.chaos
@@ -221,6 +224,10 @@ def _hub_setup(args: argparse.Namespace, seed: int) -> Any:
     from hub.errors import ConfigError
     from hub.event import EventSetup
 
+    if args.console:
+        from tenace.sim.from_console import console_setup
+        return console_setup(args.console, args.director, _console_password(args),
+                             args.console_ca)
     try:
         if args.event:
             return EventSetup.load(args.event)
@@ -230,9 +237,30 @@ def _hub_setup(args: argparse.Namespace, seed: int) -> Any:
                                     seed=args.deals_seed)
     except ConfigError as err:
         raise CommandError(str(err)) from err
-    raise CommandError("--hub: give the hub's set-up, --event FILE (its event file) or "
+    raise CommandError("--hub: give the hub's set-up, --event FILE (its event file), "
                        "--deals-seed HEX (its --seed, with the same --tables, --boards, "
-                       "--rounds and --movement)")
+                       "--rounds and --movement) or --console URL (the director's console, "
+                       "which says the deals it dealt)")
+
+
+CONSOLE_PASSWORD_ENV = "TENACE_CONSOLE_PASSWORD"
+
+
+def _console_password(args: argparse.Namespace) -> str:
+    """The director's console password: --password-file, else $TENACE_CONSOLE_PASSWORD."""
+    import os
+
+    if args.password_file:
+        try:
+            with open(args.password_file, encoding="utf-8") as source:
+                return source.readline().rstrip("\r\n")
+        except OSError as err:
+            raise CommandError(f"--password-file: {err}") from err
+    password = os.environ.get(CONSOLE_PASSWORD_ENV)
+    if not password:
+        raise CommandError(f"--console: the director's password in --password-file FILE or "
+                           f"${CONSOLE_PASSWORD_ENV}")
+    return password
 
 
 def _chaos(args: argparse.Namespace, setup: Any, script: Any, seed: int) -> int:
@@ -417,6 +445,17 @@ def add_parsers(sub: Any) -> None:
     remote.add_argument("--deals-seed", metavar="HEX",
                         help="or the hub's quick set-up: its --seed (BigDeal, 40 hex digits) "
                              "with the same --tables, --boards, --rounds and --movement")
+    remote.add_argument("--console", metavar="URL",
+                        help="or the hub's director's console (http(s)://host:port), for an "
+                             "event set up there, deals dealt by the hub: read with the "
+                             "director's account (docs/console-api.md)")
+    remote.add_argument("--director", metavar="NAME",
+                        help="with --console: the director's account name")
+    remote.add_argument("--password-file", metavar="FILE",
+                        help="with --console: the director's password, first line (else "
+                             f"${CONSOLE_PASSWORD_ENV})")
+    remote.add_argument("--console-ca", metavar="FILE",
+                        help="with --console over https: the CA that signed its certificate")
     chaos = p.add_argument_group(
         "chaos",
         "--chaos [SEED]: Mosquitto and the hub in its own process started here; the hub "

@@ -355,7 +355,9 @@ def test_room_overview_has_every_status_the_clock_and_open_alerts(served: Any) -
     assert by_id["A4"]["done"] == 2 and by_id["A4"]["boards"] == [7, 8]
     assert by_id["A5"]["devices"]["offline"] == ["A5-tab"] and by_id["A5"]["section"] == "A"
     assert room["clock"] == {"round": 1, "started": START, "deadline": START + 900,
-                             "minutes": 15, "hub_time": hub.tables.now}
+                             "minutes": 15, "hub_time": hub.tables.now,
+                             # from the tables: A4 alone of the 7 has finished round 1
+                             "in_play": [1], "finished": 0, "behind": 6}
     ids = [a["id"] for a in room["alerts"]]
     assert set(ids) == {a.id for a in hub.room.alerts.open()}
     assert ids[0] == alerts["revoke"].id                   # newest first
@@ -407,9 +409,9 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.tables.now
     status, result = post(url, json.dumps({"op": "acknowledge", "id": alert_id}).encode())
-    assert status == 400 and result == {"ok": False,
-                                        "error": f"acknowledge: alert {alert_id} is already "
-                                                 "acknowledged"}
+    assert status == 400 and result == {
+        "ok": False, "error": f"Acknowledging the alert: alert {alert_id} is already "
+                              "acknowledged"}
     post(url, json.dumps({"op": "rule", "id": alert_id, "text": "27B1"}).encode())
     status, result = post(url, json.dumps({"op": "resolve", "id": alert_id}).encode())
     assert status == 200 and loop.call(lambda: hub.room.alerts[alert_id].is_open) is False
@@ -476,13 +478,18 @@ def test_what_is_not_http_is_refused_by_the_server_and_the_console_keeps_serving
 
 
 def test_a_page_of_another_site_cannot_read_the_console(served: Any) -> None:
-    """Every answer forbids caching and limits the page to its own origin."""
+    """Every answer forbids caching, limits the page to its own origin and forbids any
+    other site to frame it (clickjacking: frame-ancestors, and X-Frame-Options for older
+    browsers; issue 23)."""
     _, _, console, _ = served
-    for path in ("", "static/console.js", "api/room", "results", "api/results", "login"):
+    for path in ("", "static/console.js", "api/room", "results", "api/results", "login",
+                 "api/login"):
         with _client(console.url).open(console.url + path, timeout=5) as r:
             assert r.headers["Cache-Control"] == "no-store", path
             assert r.headers["X-Content-Type-Options"] == "nosniff", path
-            assert r.headers["Content-Security-Policy"] == "default-src 'self'", path
+            assert r.headers["Content-Security-Policy"] == \
+                "default-src 'self'; frame-ancestors 'none'", path
+            assert r.headers["X-Frame-Options"] == "DENY", path
 
 
 def test_bad_director_commands_are_refused_and_change_nothing(served: Any) -> None:
@@ -645,7 +652,8 @@ def test_browser_map_shows_every_table_with_its_status(page: Any) -> None:
 
 def test_browser_clock_counts_down_the_round(page: Any) -> None:
     driver, _, hub, _ = page
-    assert driver.find_element("id", "clock-round").text == "Round 1"
+    assert driver.find_element("id", "clock-round").text == "Round 1 in play"
+    assert driver.find_element("id", "clock-which").text == "clock of round 1"
     left = driver.find_element("id", "clock-left").text
     minutes, seconds = map(int, re.fullmatch(r"(\d+):(\d\d)", left).groups())  # type: ignore
     remaining = START + 900 - hub.hub_time()

@@ -346,12 +346,14 @@ def test_a_hub_without_a_director_account_says_how_to_make_one(tmp_path: Path) -
     loop.run(console.start())
     try:
         status, _, body = anonymous(console, "api/login")
+        # Anyone may read this: never the data directory's path (issue 23).
         assert json.loads(body) == {"user": None, "role": None, "director_account": False,
                                     "create": "tenace users add NAME --role director "
-                                              "--data /srv/t"}
+                                              "--data DIR"}
         status, _, body = anonymous(console, "api/login", b'{"name": "a", "password": "b"}',
                                     {"Content-Type": "application/json"})
         assert status == 503 and "tenace users add NAME" in json.loads(body)["error"]
+        assert "/srv/t" not in json.loads(body)["error"]
         # Made while the hub runs (tenace users add): it counts at once.
         UserStore.in_directory(tmp_path, hasher=FAST_HASH).add("dora", "director",
                                                                PASSWORDS["dora"])
@@ -456,6 +458,39 @@ def test_users_file_holds_argon2id_hashes_only_and_is_private(tmp_path: Path) ->
         users.add("eve", "admin", "long-enough-password")
     with pytest.raises(UserError, match="user name"):
         users.add("../eve", "viewer", "long-enough-password")
+
+
+def test_any_letter_makes_a_login_name_compared_in_any_case(served: Served,
+                                                           tmp_path: Path) -> None:
+    """Issue 25: "gaëlle" was refused as not letters. A name is letters of any script
+    (NFC-normalised, so the decomposed "gaëlle" a keyboard may type is the same name) and is
+    compared case-folded; a name with a space, a slash or a quote is still refused."""
+    import unicodedata
+
+    users = make_users(tmp_path / "unicode")
+    for name in ("gaëlle", "Łukasz", "山田太郎", "zoë.o-brien"):
+        assert users.add(name, "viewer", "long-enough-password").name == name
+    decomposed = unicodedata.normalize("NFD", "Gaëlle")
+    assert decomposed != "Gaëlle" and len(decomposed) == 7
+    user = users.verify(decomposed, "long-enough-password")
+    assert user is not None and user.name == "gaëlle"
+    user = users.verify("ŁUKASZ", "long-enough-password")
+    assert user is not None and user.name == "Łukasz"
+    with pytest.raises(UserError, match="exists already"):
+        users.add("GAËLLE", "viewer", "long-enough-password")
+    for bad in ("gaëlle martin", "a/b", "o'brien", "-x", "", "é" * 65):
+        with pytest.raises(UserError, match=r"letters \(of any script\)"):
+            users.add(bad, "viewer", "long-enough-password")
+    users.passwd("łukasz", "another-long-password")
+    assert users.verify("Łukasz", "another-long-password") is not None
+    users.remove("山田太郎")
+    assert set(users.users()) == {"dora", "sam", "vic", "gaëlle", "Łukasz", "zoë.o-brien"}
+    # through the console: the session names the user as written
+    console = served[2]
+    assert console.users is not None
+    console.users.add("Gaëlle.B", "director", "long-enough-password")
+    status, body = Login(console).login("gaëlle.b", "long-enough-password")
+    assert status == 200 and body["user"] == "Gaëlle.B" and body["role"] == "director"
 
 
 def test_tenace_users_add_list_passwd_remove(tmp_path: Path,

@@ -12,7 +12,6 @@ import os
 import random
 import subprocess
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -203,6 +202,13 @@ def _row(driver: Any, pair: int) -> Any:
     return driver.find_element("css selector", f"#pairs tr[data-pair='{pair}']")
 
 
+def _said(driver: Any) -> str:
+    """What the evening page's message says (no command's name, no "Done. op")."""
+    text: str = driver.find_element("id", "message").text
+    assert "_" not in text and "Done." not in text and "{" not in text, text
+    return text
+
+
 def _type(driver: Any, element_id: str, text: str) -> None:
     field = driver.find_element("id", element_id)
     field.clear()
@@ -231,6 +237,12 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     wait(browser, lambda d: "late" in _row(d, 12).text and "Gil Grant" in _row(d, 12).text)
     assert facts[-1][:2] == ("pair_add", {"section": "A", "pair": 12,
                                           "names": ["Gil Grant", "Hal Hart"], "by": "dora"})
+    # what the page says is in words, never a command's name (issue 25)
+    assert _said(browser) == "Pair 12 of section A added."
+    browser.find_element("id", "pair-add").click()         # the same pair again: refused
+    wait(browser, lambda d: "error" in d.find_element("id", "message").get_attribute("class"))
+    assert _said(browser) == ("Adding a late pair: pair 12 of section A already has players "
+                              "or results (correct its names instead)")
     # names corrected: pair 1 keeps its results
     card = hub.room.scoring.section("A").card(1)
     _row(browser, 1).find_element("css selector", "button").click()
@@ -245,11 +257,12 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     _type(browser, "withdraw-text", "unwell")
     browser.find_element("id", "withdraw").click()
     wait(browser, lambda d: "withdrawn" in (_row(d, 7).get_attribute("class") or ""))
+    assert _said(browser) == "Pair 7 of section A withdrawn; its results stay."
     assert len(hub.room.scoring.section("A").card(7)) == 2
     # the clock: paused, resumed, 20 minutes a round
     browser.find_element("id", "round-pause").click()
     wait(browser, lambda d: "⏸" in d.find_element("id", "clock-state").text)
-    assert hub.room.late.paused
+    assert hub.room.late.paused and _said(browser) == "The clock is paused."
     browser.find_element("id", "round-resume").click()
     wait(browser, lambda d: "⏸" not in d.find_element("id", "clock-state").text)
     _type(browser, "round-minutes", "20")
@@ -300,8 +313,9 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     wait(browser, lambda d: "end" in d.find_element("id", "body").text)
     assert post(console.url + "api/director", {"op": "public_results", "ranking": True,
                                                "names": True, "boards": True})[0] == 200
-    wait(browser, lambda d: len(d.find_elements("css selector", "#body tr")) >= 6)
-    assert "Anne Archer" in browser.find_element("id", "body").text
+    # one direction's list at a time: North-South (pair 1, Anne Archer's), then East-West
+    wait(browser, lambda d: "Anne Archer" in d.find_element("id", "body").text, 20)
+    assert len(browser.find_elements("css selector", "#body tr")) == 3
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-screen.png"))
 
@@ -318,6 +332,8 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
         "css selector", "#check tr[data-account='A1-N']").text)
     assert "-58 dBm" in browser.find_element("css selector",
                                              "#check tr[data-account='A1-N']").text
+    summary = browser.find_element("id", "summary")          # devices not paired yet
+    assert (summary.get_attribute("class"), summary.text) == ("warn", f"0 / {len(DEVICES)}")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-check.png"))
     browser.get(console.url + "cards")
@@ -335,17 +351,53 @@ def test_browser_device_check_and_printable_cards(browser: Any, served: Any,  # 
     decoded = subprocess.run(["zbarimg", "--raw", "-q", str(shot)], capture_output=True,
                              text=True, timeout=30)
     assert decoded.stdout.strip() == uri and uri.startswith("tenace-pair:?hub=")
+    _each_card_carries_its_own_code_only(browser)
     browser.execute_script("window.scrollTo(0, 0)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-cards.png"))
-    # printed: the page's print rules leave the cards only
+    # printed: the page's print rules leave the cards only, each table's on its own page
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
-        time.sleep(0.2)
-        assert not browser.find_element("id", "bar").is_displayed()
+        wait(browser, lambda d: not d.find_element("id", "bar").is_displayed())
         assert browser.find_element("css selector", ".table-card").is_displayed()
+        breaks = browser.execute_script(
+            "return [...document.querySelectorAll('.table-group')].map("
+            "(g) => getComputedStyle(g).breakAfter)")
+        assert breaks == ["page"] * 6
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def _each_card_carries_its_own_code_only(driver: Any) -> None:
+    """Issue 23, hostile: a player handed his seat's card must not read an opponent's code
+    on it (redeemed first, it would pair as the opponent and show his hand). Every code the
+    hub drew is looked for in every printed card (its text and its elements' attributes, the
+    QR codes' addresses among them): each card holds exactly its own device's, and one QR
+    code, its own; the table card the table tablet's only."""
+    cards = driver.execute_script("""
+        return [...document.querySelectorAll('.table-card, .device-card')].map((c) => ({
+          table: c.dataset.table, account: c.dataset.account || null,
+          text: c.innerText,
+          attrs: [...c.querySelectorAll('*')].flatMap((n) => [...n.attributes].filter(
+            (a) => a.name !== 'd').map((a) => a.value)),
+          qrs: [...c.querySelectorAll('.qr')].map((q) => q.dataset.account)}));""")
+    codes = driver.execute_script("""
+        return Object.fromEntries([...document.querySelectorAll('.qr')].map((q) =>
+          [q.dataset.account, q.querySelector('.code').textContent]));""")
+    assert set(codes) == set(DEVICES) and len(set(codes.values())) == len(DEVICES)
+    seen = set()
+    for card in cards:
+        own = card["account"] or f"{card['table']}-tab"
+        if card["account"] is None and card["table"] not in {d.split("-")[0] for d in DEVICES}:
+            assert card["qrs"] == [], card["table"]
+            own = None
+        else:
+            assert card["qrs"] == [own]
+            seen.add(own)
+        for account, code in codes.items():
+            carried = code in card["text"] or any(code in a for a in card["attrs"])
+            assert carried == (account == own), (card["account"] or card["table"], account)
+    assert seen == set(DEVICES)        # every device has its card, the table's its table card
 
 
 def test_the_hub_keeps_what_a_device_reports_for_the_device_check(tmp_path: Path) -> None:

@@ -67,13 +67,13 @@ def test_a_late_pair_takes_a_free_number_and_is_named_in_the_ranking() -> None:
     assert room.sections[0].pairs[12] == ("Ada Lovelace", "Alan Turing")
     assert room.late.to_json()["late"] == [{"section": "A", "pair": 12}]
     assert room.scoring.section("A").names[12] == ["Ada Lovelace", "Alan Turing"]
-    with pytest.raises(ConfigError, match="pair_add: pair: pair 12 of section A already"):
+    with pytest.raises(ConfigError, match="Adding a late pair: pair 12 of section A already"):
         director(START + 101, op="pair_add", section="A", pair=12, names=["X"])
-    with pytest.raises(ConfigError, match="pair_add: pair: no pair 13 in section A"):
+    with pytest.raises(ConfigError, match="Adding a late pair: no pair 13 in section A"):
         director(START + 101, op="pair_add", section="A", pair=13, names=["X"])
     with pytest.raises(ConfigError, match="no section 'B'"):
         director(START + 101, op="pair_add", section="B", pair=1, names=["X"])
-    with pytest.raises(ConfigError, match="names: each name"):
+    with pytest.raises(ConfigError, match="each name has 1 to"):
         director(START + 101, op="pair_add", section="A", pair=11, names=["x" * 81])
 
 
@@ -111,7 +111,7 @@ def test_a_paused_round_reports_no_late_table_and_its_deadline_moves() -> None:
     assert room.clock.deadline == deadline + 300
     director(START + 901, op="round_time", minutes=20)
     assert room.clock.deadline == START + 300 + 20 * 60
-    with pytest.raises(ConfigError, match="round_time: minutes"):
+    with pytest.raises(ConfigError, match="Changing the time of a round: 1 to"):
         director(START + 902, op="round_time", minutes=0)
     assert room.tick(START + 300 + 20 * 60 + 1) != []     # A1 is late now
 
@@ -157,6 +157,6 @@ def test_the_ranking_is_hidden_during_the_last_rounds() -> None:
     assert data["ranking_shown"] is False
     assert all(s["ranking"] == [] for s in data["sections"])
     assert overview(room, public=False)["full"] is True
-    with pytest.raises(ConfigError, match="hide_last_rounds"):
+    with pytest.raises(ConfigError, match="What the room sees: 0 to 99 last rounds hidden"):
         director(START + 20, op="public_results", ranking=True, names=True, boards=True,
                  hide_last_rounds=100)

@@ -389,7 +389,8 @@ def test_undo_of_a_ruling_that_does_not_exist_or_is_withdrawn_is_refused() -> No
     ruling = s.rule(kind="assigned", table="A1", board=1, score_ns=450)
     assert s.director({"op": "ruling_undo", "id": ruling})["ok"]
     again = s.director({"op": "ruling_undo", "id": ruling})
-    assert again == {"ok": False, "error": "ruling_undo: ruling R1 is already withdrawn"}
+    assert again == {"ok": False, "error": "Withdrawing the score ruling: ruling R1 is "
+                                               "already withdrawn"}
     with pytest.raises(RulingError):
         s.room.scoring.check({"kind": "assigned", "table": "A1", "board": "1",
                               "score_ns": 420})

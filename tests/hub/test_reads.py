@@ -397,3 +397,104 @@ def test_tenace_sim_reader_noise_option_parses_the_issues_example() -> None:
         except SimError:
             continue
         raise AssertionError(bad)
+
+
+def test_an_answer_corrects_an_earlier_trick_whose_last_card_was_missed() -> None:
+    """Issue 22: West's ruff (H2), the last card of trick 2 and the winning one, not read.
+    His lead to trick 3 (D2) was taken for his card to trick 2, the trick given to North;
+    the cards since went on in that belief until North's DK came at West's turn. The table
+    is asked about trick 2 (what the cards since show), not whether West had played to
+    trick 3 (whose honest answer confirmed a lead out of turn that never happened): its
+    answer corrects trick 2 and the cards after it, and nobody is called (Laws 44, 45)."""
+    d = to_play(Driver())
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"),   # trick 1: N
+                       ("N", "SK"), ("E", "S9"), ("S", "S4"),                # W ruffs: unread
+                       ("W", "D2"), ("N", "DA"), ("E", "D9"), ("S", "D6")):  # trick 3
+        assert rd(d, seat, card) == []
+    assert played(d)[7] == ("W", "D2")               # taken for West's card to trick 2
+    assert rd(d, "N", "DK") == []                    # North leads trick 4
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"], prompt["recorded"]) == ("W", 2, "D2")
+    assert d.ok("answer", seat="W", trick=2, card="H2") == []
+    assert prompts(d) == [] and list(d.room.alerts) == []
+    assert played(d)[4:] == [("N", "SK"), ("E", "S9"), ("S", "S4"), ("W", "H2"),
+                             ("W", "D2"), ("N", "DA"), ("E", "D9"), ("S", "D6"), ("N", "DK")]
+    play = d.state.sitting.board.play
+    assert [t.winner.letter for t in play.completed_tricks] == ["N", "W", "N"]
+    assert errors(d) == {"W": {"missed": 1}}
+
+
+def test_an_earlier_trick_kept_as_recorded_asks_the_usual_question() -> None:
+    """The same cards, but West had truly won trick 2 with D2 (the table says so: the
+    recorded card): the usual question follows, about the seat on turn."""
+    d = to_play(Driver())
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"),
+                       ("N", "SK"), ("E", "S9"), ("S", "S4"), ("W", "D2"),
+                       ("N", "DA"), ("E", "D9"), ("S", "D6")):
+        rd(d, seat, card)
+    rd(d, "N", "DK")
+    assert d.ok("answer", seat="W", trick=2, card="D2") == []
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"], prompt["after"]) == ("W", 3, "N")
+    assert "recorded" not in prompt
+
+
+# The whole board with West's ruff at trick 12 not read (issue 22) -------------------------
+BOARD_1_PLAY = [  # 1H by South: North (dummy) cashes everything; West ruffs trick 12
+    ("W", "S2"), ("N", "SA"), ("E", "S7"), ("S", "S3"),
+    ("N", "DA"), ("E", "DJ"), ("S", "D6"), ("W", "D2"),
+    ("N", "DK"), ("E", "DT"), ("S", "D7"), ("W", "D3"),
+    ("N", "DQ"), ("E", "D9"), ("S", "D8"), ("W", "D4"),
+    ("N", "CA"), ("E", "CJ"), ("S", "C6"), ("W", "C2"),
+    ("N", "CK"), ("E", "CT"), ("S", "C7"), ("W", "C3"),
+    ("N", "CQ"), ("E", "C9"), ("S", "C8"), ("W", "C4"),
+    ("N", "HA"), ("E", "H9"), ("S", "H6"), ("W", "H2"),
+    ("N", "HK"), ("E", "HT"), ("S", "H7"), ("W", "H3"),
+    ("N", "HQ"), ("E", "HJ"), ("S", "H8"), ("W", "H4"),
+    ("N", "SK"), ("E", "S8"), ("S", "S4"), ("W", "D5"),
+    ("N", "SQ"), ("E", "S9"), ("S", "S5"), ("W", "H5"),    # trick 12: West's ruff
+    ("W", "C5"), ("N", "SJ"), ("E", "ST"), ("S", "S6"),    # trick 13: West leads
+]
+
+
+def test_a_board_never_waits_for_ever_on_a_card_nobody_read() -> None:
+    """Issue 22: West's ruff at trick 12 (H5) not read. His lead to trick 13 was taken for
+    his card to trick 12 and the trick given to North; the three cards of trick 13 then
+    came in turn, and the board waited for ever for West's last card: no question, no
+    alert. Now, the readers silent for LAST_CARD_WAIT seconds with West's last card due,
+    the table is asked (here about trick 12, which the cards since show), and its answer
+    ends the board as it was played: West's ruff and his last club, two tricks."""
+    from hub.reads import LAST_CARD_WAIT
+
+    d = to_play(Driver())
+    for seat, card in BOARD_1_PLAY:
+        if (seat, card) != ("W", "H5"):
+            assert rd(d, seat, card) == [], (seat, card)
+    play = d.state.sitting.board.play
+    assert not play.is_complete and play.turn is Seat.WEST and prompts(d) == []
+    d.room.tick(d.clock + 1)                                 # not yet: West may be slow
+    assert prompts(d) == [] and d.room.asked == set()
+    d.room.tick(d.clock + LAST_CARD_WAIT + 1)
+    assert d.room.asked == {"A1"}
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"], prompt["recorded"]) == ("W", 12, "C5")
+    assert d.ok("answer", seat="W", trick=12, card="H5") == []
+    assert play.is_complete and prompts(d) == [] and list(d.room.alerts) == []
+    assert [(x.letter, str(c)) for x, c, _ in play.history] == BOARD_1_PLAY
+    assert play.tricks_won(Seat.WEST) == 2 and errors(d) == {"W": {"missed": 1}}
+
+
+def test_a_last_card_not_read_is_asked_of_the_table_then_read_late_closes_the_question() -> None:
+    """The last card of the board not read, nothing earlier in doubt: the table is asked for
+    it; the reader reading it after all closes the question (no alert either way)."""
+    from hub.reads import LAST_CARD_WAIT
+
+    d = to_play(Driver())
+    for seat, card in BOARD_1_PLAY[:-1]:
+        rd(d, seat, card)
+    d.room.tick(d.clock + LAST_CARD_WAIT + 1)
+    (prompt,) = prompts(d)
+    assert (prompt["seat"], prompt["trick"]) == ("S", 13) and "recorded" not in prompt
+    assert rd(d, "S", "S6") == []
+    play = d.state.sitting.board.play
+    assert play.is_complete and prompts(d) == [] and list(d.room.alerts) == []

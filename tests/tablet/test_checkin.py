@@ -88,3 +88,17 @@ def test_law_5_a_new_round_checkin_moves_on_with_the_table() -> None:
     north.on_state({"table": "A1", "round": 3, "phase": "waiting", **WAITING,
                     "pairs": {"NS": None, "EW": None}})    # the director's round
     assert north.screen == "checkin"
+
+
+def test_law_5_partners_tablet_does_not_ask_again_once_north_checked_the_pair_in() -> None:
+    """North checked pair 1 in: South's tablet went on asking for it (issue 22). The hub's
+    state now says which sides are checked in this round (``checked_in``)."""
+    t = Table()
+    north, south, west = t["N"], t["S"], t["W"]
+    assert south.screen == "checkin"
+    t.ok(north, north.checkin.check_in(1))
+    assert south.model.hub_state is not None and south.model.hub_state.checked_in == ["NS"]
+    assert south.screen == "board" and west.screen == "checkin"
+    t.ok(t["E"], t["E"].checkin.check_in(4))
+    assert west.screen == "board"
+    assert south.model.hub_state.checked_in == ["NS", "EW"]

@@ -43,7 +43,7 @@ def test_the_table_is_asked_for_a_card_its_reader_missed_and_answers() -> None:
     assert prompt.text == "The card reader missed a card: tap the card North played to trick 1"
     assert prompt.not_yet == "North had not played when East did"
     assert "S2" not in {o.card for o in prompt.choices}          # played already
-    assert south.prompts.prompts == []                            # not South's to answer
+    assert len(south.prompts.prompts) == 1       # declarer answers for dummy (45)
     with pytest.raises(PresenterError):
         tab.prompts.answer_card(prompt.id, "S2")
     t.ok(tab, tab.prompts.answer_card(prompt.id, "SA"))
@@ -73,3 +73,39 @@ def test_a_hand_to_sweep_again_hides_its_cards_from_the_table_in_french() -> Non
     assert north[-1] in {o.card for o in own.choices}              # North sees his own
     t.ok(t["N"], t["N"].prompts.answer_sweep(own.id, [north[-1]]))
     assert t[None].prompts.prompts == [] and t.alerts == []
+
+
+def test_the_card_dummy_played_is_asked_of_declarers_tablet_not_dummys_45() -> None:
+    """South declares 1H, North is dummy. The readers miss dummy's card: declarer played it
+    (Law 45), so his tablet is asked, not dummy's (issue 22), and the hub takes his answer."""
+    t = to_play(Table(["N", "E", "S", "W"]))
+    north, south = t["N"], t["S"]
+    assert south.model.declarer == "S" and south.model.dummy_seat == "N"
+    reader(t, "card", seat="W", card="S2", source="reader")
+    reader(t, "card", seat="E", card="ST", source="reader")     # dummy's card not read
+    assert north.prompts.prompts == [] and t["E"].prompts.prompts == []
+    (prompt,) = south.prompts.prompts
+    assert prompt.seat == "N" and prompt.trick == 1
+    assert "SA" in {o.card for o in prompt.choices}               # dummy's faced cards
+    t.ok(south, south.prompts.answer_card(prompt.id, "SA"))
+    assert t.alerts == [] and south.prompts.prompts == []
+    assert [c for _, c in south.model.hub_state.trick.cards] == ["S2", "SA", "ST"]
+
+
+def test_a_question_about_an_earlier_trick_offers_the_card_recorded_there() -> None:
+    """hub/reads.py asks about trick 2 when its last card may have been missed: the tablet
+    offers the card recorded there (to keep it) beside the others, and the answer corrects
+    the trick."""
+    t = to_play(Table([None]))
+    tab = t[None]
+    for seat, card in (("W", "S2"), ("N", "SA"), ("E", "ST"), ("S", "S3"), ("N", "SK"),
+                       ("E", "S9"), ("S", "S4"), ("W", "D2"), ("N", "DA"), ("E", "D9"),
+                       ("S", "D6"), ("N", "DK")):
+        reader(t, "card", seat=seat, card=card, source="reader")
+    (prompt,) = tab.prompts.prompts
+    assert prompt.seat == "W" and prompt.trick == 2 and prompt.not_yet == ""
+    cards = [o.card for o in prompt.choices]
+    assert cards[0] == "D2" and "H2" in cards
+    t.ok(tab, tab.prompts.answer_card(prompt.id, "H2"))
+    assert tab.prompts.prompts == [] and t.alerts == []
+    assert tab.model.hub_state.tricks.EW == 1

@@ -33,7 +33,8 @@ def test_tenace_tablet_refuses_a_bad_table_without_a_traceback() -> None:
 
 
 def test_a_tablet_process_connects_and_announces_itself(embedded_broker: EmbeddedBroker,
-                                                        tmp_path: Path, keyring: Any) -> None:
+                                                        tmp_path: Path, keyring: Any,
+                                                        tablet_config: Path) -> None:
     host, port = embedded_broker.url.removeprefix("mqtt://").rsplit(":", 1)
     credentials = keyring.issue("A1-S")  # as `tenace accounts issue A1-S` prints them
     (tmp_path / "a1-s.json").write_text(json.dumps(
@@ -53,6 +54,8 @@ def test_a_tablet_process_connects_and_announces_itself(embedded_broker: Embedde
         status = json.loads(watcher.messages.get(timeout=60).payload)
         assert status["online"] is True and status["seat"] == "S"
         assert (tmp_path / "outbox.sqlite3").exists()
+        # --language it is kept for the device's next starts (tablet.settings)
+        assert json.loads((tablet_config / "tablet.json").read_text())["language"] == "it"
     finally:
         proc.terminate()
         proc.wait(20)

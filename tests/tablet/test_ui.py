@@ -34,6 +34,7 @@ from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from tablet.app import TabletApp, TabletRoot, broker_url, main
 from tablet.presenter import TabletPresenter
+from tablet.widgets import PALETTE
 from tests.tablet.tables import Table
 from wire.link import DeviceLink, device_id
 from wire.outbox import Outbox
@@ -299,8 +300,10 @@ def test_a_table_tablet_picker_director_call_and_language_switch() -> None:
     assert sent == [("card", {"seat": "W", "card": "H5", "source": "tablet"})]
     assert screen.hand.buttons["H8"].disabled     # played already
     shot(root, "play_table_portrait")
-    tap(root.bar.director)
-    assert sent[-1] == ("director_call", {})
+    tap(root.bar.director)          # a first tap asks on the button itself
+    assert sent[-1][0] == "card" and root.bar.director.text == "Call? Tap"
+    tap(root.bar.director)          # the second calls the director
+    assert sent[-1] == ("director_call", {}) and root.bar.director.text == "Director"
     assert root.message.opacity == 1 and "director" in root.message.text
     tap(root.bar.language)
     assert t[None].model.language == "it" and "Ovest" in screen.turn_text.text
@@ -343,8 +346,13 @@ def test_the_pad_by_touch_alert_with_its_explanation_and_undo() -> None:
     root = show(TabletRoot(tab, send=send))
     pad = root.screens["auction"].pad
     assert pad.undo.disabled and pad.explanation.opacity == 0
+    assert pad.alert.bg == list(PALETTE["yellow"]) and pad.alert.text == "Alert"
     tap(pad.alert)
     assert tab.auction.alert_armed and pad.explanation.opacity == 1
+    # Armed, it shows: dark with yellow text and a tick (yellow on yellow did not).
+    assert pad.alert.bg == list(PALETTE["ink"]) and pad.alert.color == list(PALETTE["yellow"])
+    assert pad.alert.text == "\u2713 Alert"
+    shot(root, "alert_armed")
     pad.explanation.insert_text("Precision: 16+")
     tap(pad.buttons["1C"])
     assert sent == [("call", {"seat": "N", "call": "1C", "alert": True,
