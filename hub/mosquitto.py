@@ -63,7 +63,8 @@ class Mosquitto:
             raise BrokerError(f"mosquitto is not installed ({MOSQUITTO}): apt install mosquitto")
         folder.mkdir(parents=True, exist_ok=True)
         for attempt in range(1, 4):
-            self._configure(folder, extra, port or free_port(), queued, tls, accounts)
+            self._configure(folder, extra, port or free_port(), queued, tls, accounts,
+                            listener_extra)
             try:
                 self._spawn("wb")
                 return
@@ -76,7 +77,8 @@ class Mosquitto:
                 log.warning("mosquitto: port %d taken meanwhile, another one", self.port)
 
     def _configure(self, folder: Path, extra: tuple[str, ...], port: int, queued: int,
-                   tls: tuple[Path, Path, Path] | None, accounts: Accounts | None) -> None:
+                   tls: tuple[Path, Path, Path] | None, accounts: Accounts | None,
+                   listener_extra: tuple[str, ...] = ()) -> None:
         self.port = port
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.config = folder / "mosquitto.conf"
