@@ -17,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import random
 import re
 import socket
+import tempfile
 import threading
 import time
 import urllib.error
@@ -53,7 +55,9 @@ MOVEMENT = mitchell(7, boards_per_round=2)
 DEALS = {n: random_deal(random.Random(n)) for n in range(1, 15)}
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENSHOT = Path("/tmp/notes/console.png")
+# A temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the committed one.
+SCREENSHOT = Path(os.environ.get("TENACE_SCREENSHOTS")
+                  or os.path.join(tempfile.gettempdir(), "tenace-screenshots")) / "console.png"
 # The room as the scenario leaves it, before the end of round 1.
 SCENARIO = {"A1": "alert", "A2": "bidding", "A3": "playing", "A4": "finished",
             "A5": "offline", "A6": "waiting", "A7": "alert"}
