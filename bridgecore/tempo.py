@@ -37,13 +37,13 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from bridgecore.auction import Auction
-from bridgecore.calls import Call, CallKind
-from bridgecore.cards import Card, Seat
+from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
+from bridgecore.cards import ALL_CARDS, Card, Seat
 from bridgecore.errors import ParseError
 from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
 
@@ -423,6 +423,9 @@ TEMPO_TABLE = "TempoTable"
 lists the columns, rows following; readers skip a tag they do not know)."""
 _COLUMNS = ["Action\\3R", "Seat", "Item\\4L", "Time\\16R", "Source", "Stop"]
 _START = "0"
+# the text of every card and call, looked up rather than formatted for each row read
+_TEXT: dict[Call | Card, str] = {x: str(x) for x in (*ALL_CARDS, *ALL_BIDS, PASS, DOUBLE,
+                                                     REDOUBLE)}
 
 
 def _time_text(at: float | None) -> str:
@@ -450,20 +453,29 @@ def tempo_table(record: GameRecord, *, started_at: float | None = None,
     return Table(list(_COLUMNS), rows)
 
 
+def _last_index(names: Sequence[str], name: str) -> int:
+    """The column ``name``'s index, the last when named twice (as a dict of the row
+    would keep), else -1."""
+    for i in range(len(names) - 1, -1, -1):
+        if names[i] == name:
+            return i
+    return -1
+
+
+def _cell(row: Sequence[str], at: int) -> str:
+    return row[at] if 0 <= at < len(row) else ""
+
+
 def _rows(record: GameRecord) -> dict[str, list[str]]:
     table = record.tables.get(TEMPO_TABLE)
     if table is None:
         return {}
     names = table.names
-    need = ("Action", "Time")
-    if not all(n in names for n in need):
+    action = _last_index(names, "Action")
+    if action < 0 or _last_index(names, "Time") < 0:
         return {}
-    out: dict[str, list[str]] = {}
-    for row in table.rows:
-        cells = dict(zip(names, row, strict=False))
-        out[cells.get("Action", "")] = [cells.get(n, "") for n in
-                                        ("Seat", "Item", "Time", "Source", "Stop")]
-    return out
+    at = [_last_index(names, n) for n in ("Seat", "Item", "Time", "Source", "Stop")]
+    return {_cell(row, action): [_cell(row, i) for i in at] for row in table.rows}
 
 
 def _float(text: str) -> float | None:
@@ -477,29 +489,42 @@ def _float(text: str) -> float | None:
 def apply_tempo_table(record: GameRecord) -> None:
     """Give ``record``'s calls and cards the times its :data:`TEMPO_TABLE` holds (a row
     whose item is not the record's is a problem of the record, and left out)."""
-    rows = _rows(record)
-    if not rows:
+    table = record.tables.get(TEMPO_TABLE)
+    if table is None:
         return
-    for i, c in enumerate(record.calls):
-        at = _row_time(record, rows, f"C{i + 1}", str(c.call))
+    names = table.names
+    action, item, time = (_last_index(names, n) for n in ("Action", "Item", "Time"))
+    if action < 0 or time < 0:
+        return
+    # one pass over the rows, then one look-up per action: this runs for every board of a
+    # file with tempo (issue 27: a dataclasses.replace per row was most of the read)
+    rows = {_cell(row, action): (_cell(row, item), _cell(row, time)) for row in table.rows}
+    calls = record.calls
+    for i, c in enumerate(calls):
+        at = _row_time(record, rows, f"C{i + 1}", c.call)
         if at is not None:
-            record.calls[i] = replace(c, time=at)
-    for i, p in enumerate(record.plays):
-        at = _row_time(record, rows, f"P{i + 1}", str(p.card))
+            calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
+    plays = record.plays
+    for i, p in enumerate(plays):
+        at = _row_time(record, rows, f"P{i + 1}", p.card)
         if at is not None:
-            record.plays[i] = replace(p, time=at)
+            plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
 
 
-def _row_time(record: GameRecord, rows: Mapping[str, list[str]], key: str,
-              item: str) -> float | None:
+def _row_time(record: GameRecord, rows: Mapping[str, tuple[str, str]], key: str,
+              thing: Call | Card) -> float | None:
     row = rows.get(key)
     if row is None:
         return None
-    if row[1] != item:
-        record.problem(f"{TEMPO_TABLE} {key}: {row[1]} is not the record's {item}: its time "
+    item, time = row
+    text = _TEXT.get(thing)
+    if text is None:
+        text = str(thing)
+    if item != text:
+        record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
                        "is left out")
         return None
-    return _float(row[2])
+    return _float(time)
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:
