@@ -498,17 +498,29 @@ def apply_tempo_table(record: GameRecord) -> None:
         return
     # one pass over the rows, then one look-up per action: this runs for every board of a
     # file with tempo (issue 27: a dataclasses.replace per row was most of the read)
-    rows = {_cell(row, action): (_cell(row, item), _cell(row, time)) for row in table.rows}
+    last = max(action, item, time)
+    if item >= 0 and all(len(row) > last for row in table.rows):
+        rows = {row[action]: (row[item], row[time]) for row in table.rows}
+    else:
+        rows = {_cell(row, action): (_cell(row, item), _cell(row, time)) for row in table.rows}
     calls = record.calls
     for i, c in enumerate(calls):
-        at = _row_time(record, rows, f"C{i + 1}", c.call)
+        at = _row_time(record, rows, _key("C", i), c.call)
         if at is not None:
             calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
     plays = record.plays
     for i, p in enumerate(plays):
-        at = _row_time(record, rows, f"P{i + 1}", p.card)
+        at = _row_time(record, rows, _key("P", i), p.card)
         if at is not None:
             plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+
+
+_KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}
+
+
+def _key(kind: str, i: int) -> str:
+    keys = _KEYS[kind]
+    return keys[i] if i < len(keys) else f"{kind}{i + 1}"
 
 
 def _row_time(record: GameRecord, rows: Mapping[str, tuple[str, str]], key: str,
@@ -517,14 +529,16 @@ def _row_time(record: GameRecord, rows: Mapping[str, tuple[str, str]], key: str,
     if row is None:
         return None
     item, time = row
-    text = _TEXT.get(thing)
-    if text is None:
-        text = str(thing)
+    text = _TEXT.get(thing) or str(thing)
     if item != text:
         record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
                        "is left out")
         return None
-    return _float(time)
+    try:
+        value = float(time)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:
