@@ -14,7 +14,14 @@ data and writes it back byte for byte):
   adjusted score ``A A A`` (BridgeWebs scores the session again from the results: it takes no
   matchpoints from this file); and ``Scoring``, ``Declarer``, ``Contract`` and ``Result`` of
   the board as a whole (``?``);
-* CRLF line ends, a blank line between boards.
+* CRLF line ends, a blank line between boards;
+* when the pairs' names are known, after the first board's ``ScoreTable`` a
+  ``TotalScoreTable`` ``PairId\\4R;Names\\40L`` (PBN's, which results sites read for the
+  names): each pair's players joined by " - ".
+
+The file is ISO-8859-1, as BridgeWebs takes it: every text in it (names, event, site) goes
+through :func:`bridgecore.latin1.to_latin1`, so that a name outside Latin-1 is a readable
+transliteration ("Lukasz Wisniewski"), never a ``?``.
 
 :func:`write_bridgewebs` takes a :class:`bridgecore.results_io.ResultsFile` (the hub makes
 one of the session, a results file read gives one): what is written reads back with
@@ -25,12 +32,14 @@ from __future__ import annotations
 
 from bridgecore.calls import Contract, Risk
 from bridgecore.cards import Seat
+from bridgecore.latin1 import to_latin1
 from bridgecore.results_io import ResultsFile, TableResult
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["SCORE_TABLE", "write_bridgewebs"]
+__all__ = ["NAMES_TABLE", "SCORE_TABLE", "write_bridgewebs"]
 
 SCORE_TABLE = "PairId_NS\\4R;PairId_EW\\4R;Contract\\5L;Declarer\\1R;Result\\2R"
+NAMES_TABLE = "PairId\\4R;Names\\40L"
 _RISK = {Risk.UNDOUBLED: "", Risk.DOUBLED: "*", Risk.REDOUBLED: "**"}
 _DD_TAGS = ("DoubleDummyTricks", "OptimumResultTable")
 
@@ -64,7 +73,7 @@ def write_bridgewebs(source: ResultsFile, *, title: str | None = None, site: str
         by_board.setdefault(row.result.board, []).append(row)
     lines = ["% PBN 2.1", "% EXPORT", "%Content-type: text/pbn; charset=ISO-8859-1",
              "%Creator: Bridgewebs", "%"]
-    first = True
+    first = first_board = True
     for board in sorted(set(by_board) | set(source.boards)):
         base = source.boards.get(board)
         tags = base.tags if base is not None else {}
@@ -75,8 +84,8 @@ def write_bridgewebs(source: ResultsFile, *, title: str | None = None, site: str
             lines.append("")
         first = False
         event = title if title is not None else tags.get("Event", source.title or "")
-        lines += [f'[Event "{event}"]',
-                  f'[Site "{site or tags.get("Site", "")}"]',
+        lines += [f'[Event "{_quoted(event)}"]',
+                  f'[Site "{_quoted(site or tags.get("Site", ""))}"]',
                   f'[Date "{date or tags.get("Date", source.date or "")}"]',
                   f'[Board "{board}"]',
                   '[West ""]', '[North ""]', '[East ""]', '[South ""]',
@@ -91,9 +100,31 @@ def write_bridgewebs(source: ResultsFile, *, title: str | None = None, site: str
                     lines += [_dd_row(row) for row in table.rows]
         lines.append(f'[ScoreTable "{SCORE_TABLE}"]')
         lines += [_line(row) for row in by_board.get(board, [])]
+        if first_board:
+            lines += _names(source)
+            first_board = False
         lines += [f'[Scoring "{scoring}"]', '[Declarer "?"]', '[Contract "?"]',
                   '[Result "?"]']
     return "\r\n".join(lines) + "\r\n"
+
+
+def _quoted(text: str) -> str:
+    """A PBN string's content in Latin-1: transliterated, quotes and backslashes escaped."""
+    return to_latin1(text, fallback="").replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _names(source: ResultsFile) -> list[str]:
+    """The ``TotalScoreTable`` of the pairs' names (none when no name is known)."""
+    pairs = sorted({p for p in (*source.names, *source.players) if source.players_of(p)},
+                   key=lambda p: (isinstance(p, str), p if isinstance(p, int) else 0, str(p)))
+    if not pairs:
+        return []
+    out = [f'[TotalScoreTable "{NAMES_TABLE}"]']
+    for pair in pairs:
+        names = " - ".join(to_latin1(p.name, fallback=f"#{p.number}" if p.number else
+                                     "N.N.") for p in source.players_of(pair))
+        out.append(f'{str(pair).rjust(4)} "{_quoted(names)}"')
+    return out
 
 
 def _dd_row(row: list[str]) -> str:

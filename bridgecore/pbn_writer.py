@@ -38,7 +38,8 @@ from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
 from bridgecore.tempo import TEMPO_TABLE, tempo_table
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["MANDATORY_TAGS", "dumps_record", "play_strain", "save_pbn", "write_pbn"]
+__all__ = ["MANDATORY_TAGS", "dumps_record", "pbn_bytes", "play_strain", "save_pbn",
+           "write_pbn"]
 
 MANDATORY_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
                   "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
@@ -58,10 +59,16 @@ _NOT_PLAIN = re.compile(r'[\s"{};\[\]\\%]')
 _WIDTH = re.compile(r"\\(\d{1,4})([LR]?)")
 
 
-def write_pbn(records: Iterable[GameRecord], *, export: bool = True) -> str:
-    """A PBN file of ``records``: a ``%`` header, then the games separated by empty lines."""
+def write_pbn(records: Iterable[GameRecord], *, export: bool = True,
+              charset: str | None = None) -> str:
+    """A PBN file of ``records``: a ``%`` header, then the games separated by empty lines.
+    ``charset`` (e.g. ``"UTF-8"``) adds the escape line real files carry to say how the
+    text is encoded, ``%Content-type: text/x-pbn; charset=...``, for a file written in
+    other than PBN's ISO-8859-1 (the caller encodes the text so)."""
     eol = "\r\n" if export else "\n"
-    parts = [eol.join(("% PBN 2.1", "% EXPORT") if export else ("% PBN 2.1",)) + eol]
+    header = ["% PBN 2.1", *(["% EXPORT"] if export else []),
+              *([f"%Content-type: text/x-pbn; charset={charset}"] if charset else [])]
+    parts = [eol.join(header) + eol]
     for i, record in enumerate(records):
         if i:
             parts.append(eol)
@@ -75,10 +82,21 @@ def dumps_record(record: GameRecord, *, export: bool = True) -> str:
     return text.replace("\n", "\r\n") if export else text
 
 
+def pbn_bytes(records: Iterable[GameRecord], *, export: bool = True) -> tuple[bytes, str]:
+    """The file's bytes and their charset: ISO-8859-1, PBN's own, when every character fits;
+    else UTF-8, said by the ``%Content-type`` escape line, so that no name becomes ``?``."""
+    records = list(records)
+    text = write_pbn(records, export=export)
+    try:
+        return text.encode("iso-8859-1"), "ISO-8859-1"
+    except UnicodeEncodeError:
+        return write_pbn(records, export=export, charset="UTF-8").encode("utf-8"), "UTF-8"
+
+
 def save_pbn(path: str | Path, records: Iterable[GameRecord], *, export: bool = True) -> None:
-    """Write ``records`` to ``path`` in ISO-8859-1 (characters outside it become ``?``)."""
-    Path(path).write_text(write_pbn(records, export=export), encoding="iso-8859-1",
-                          errors="replace", newline="")
+    """Write ``records`` to ``path``: ISO-8859-1, or UTF-8 when a name needs it
+    (:func:`pbn_bytes`)."""
+    Path(path).write_bytes(pbn_bytes(records, export=export)[0])
 
 
 def play_strain(record: GameRecord) -> Strain | None:

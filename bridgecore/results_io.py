@@ -48,7 +48,7 @@ from bridgecore.scoring import score_ns as law77_score_ns
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
-    "CSV_COLUMNS", "ResultsFile", "TableResult", "export_lines", "format_adjustment",
+    "CSV_COLUMNS", "Player", "ResultsFile", "TableResult", "export_lines", "format_adjustment",
     "method_of", "pair_id", "parse_adjustment", "read_pbn_results", "read_results_csv",
     "scoring_tag", "table_result", "write_results_csv", "write_results_pbn",
 ]
@@ -77,12 +77,24 @@ class TableResult:
     record: GameRecord | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as a results file names him: his name as written (any script) and his
+    national member number ("" when not known), which a federation credits."""
+
+    name: str
+    number: str = ""
+
+
 @dataclass(slots=True)
 class ResultsFile:
     """What a results file holds: the table results, each board's deal, the problems.
 
     ``teams`` maps each pair to its team in a teams event; ``scoring`` is the file's
-    PBN ``Scoring`` value (see :func:`method_of`); ``names`` the pairs' names if given.
+    PBN ``Scoring`` value (see :func:`method_of`); ``names`` the pairs' names if given
+    (the players joined by " - ", PBN's ``Names``); ``players`` each pair's players one by
+    one, with their member numbers, where the file gives them (USEBIO) or the event knows
+    them: :meth:`players_of` falls back on ``names``.
     """
 
     rows: list[TableResult] = field(default_factory=list)
@@ -94,6 +106,17 @@ class ResultsFile:
     title: str | None = None
     date: str | None = None  # PBN form, YYYY.MM.DD
     file: str | None = None
+    players: dict[Pair, list[Player]] = field(default_factory=dict)
+
+    def players_of(self, pair: Pair) -> list[Player]:
+        """The players of ``pair``: as given one by one, else its ``names`` split at " - "
+        (PBN, USEBIO readers) or " & "."""
+        given = self.players.get(pair)
+        if given:
+            return list(given)
+        text = self.names.get(pair, "")
+        parts = text.split(" - ") if " - " in text else text.split(" & ")
+        return [Player(n.strip()) for n in parts if n.strip()]
 
     @property
     def results(self) -> list[BoardResult]:
@@ -518,12 +541,14 @@ def _score_table_of(event: EventScore, source: ResultsFile, board: int,
 
 
 def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
-                      scoring: str | None = None) -> str:
+                      scoring: str | None = None, charset: str | None = None) -> str:
     """A PBN results file: a game per board (its deal, when known) with the board's
     ScoreTable, the event's TotalScoreTable on the first, and after each board the
     game records of its tables that have an auction or a play (tagged PairNS/PairEW).
     ``scoring`` is the Scoring tag when it says more than :func:`scoring_tag` can (a
-    Butler datum without the extremes, ``IMP;Butler-2``)."""
+    Butler datum without the extremes, ``IMP;Butler-2``). ``charset``: the encoding the
+    caller writes the text in when not ISO-8859-1 (``"UTF-8"``: every name as written),
+    said in the file's ``%Content-type`` line."""
     records: list[GameRecord] = []
     scoring = scoring or scoring_tag(event, units)
     for board, lines in export_lines(source, event).items():
@@ -534,7 +559,7 @@ def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
                                                        else None),
                           deal=base.deal if base else None)
         for tag, default in (("Event", source.title), ("Site", None), ("Date", source.date)):
-            value = base.tags.get(tag) if base else default
+            value = (base.tags.get(tag) if base else None) or default
             if value:
                 game.tags[tag] = value
         game.tags["Scoring"] = scoring
@@ -550,7 +575,7 @@ def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
                 tags["PairNS"], tags["PairEW"] = str(row.result.ns), str(row.result.ew)
                 records.append(replace(played, tags=tags, tables={
                     k: v for k, v in played.tables.items() if k not in results}))
-    return write_pbn(records)
+    return write_pbn(records, charset=charset)
 
 
 def write_results_csv(source: ResultsFile, event: EventScore) -> str:

@@ -51,6 +51,7 @@ __all__ = [
     "FIELD_MIN", "FIELD_QUANTILE", "FLOORS", "OWN_FACTOR", "OWN_MIN", "PRECISION",
     "STOP_WAIT_MAX", "STOP_WAIT_MIN", "TEMPO_TABLE", "Action", "BoardActions", "BoardTempo",
     "Mark", "SlowBoard", "Source", "TimedAction", "apply_tempo_table", "board_actions",
+    "counted",
     "is_jump", "mark_breaks", "nearest_rank", "player_key", "record_calls_cards",
     "slow_play", "tempo_table",
     "threshold", "time_board",
@@ -293,8 +294,9 @@ def time_board(board: BoardActions) -> BoardTempo:
             i, kind, act.seat, player, act.item, act.at, turn_at, think, stop_wait,
             after_jump, round(precision + (previous_precision if turn_at is not None else 0),
                               3), act.source, act.device, act.stop))
-        if act.at is not None:
-            previous_at, previous_precision = act.at, precision
+        # The next action's turn began when this one was made: unknown when this one has no
+        # time (the last timed action's time would add this one's to the next think time).
+        previous_at, previous_precision = act.at, precision
     return BoardTempo(board.table, board.board, board.dealer, auction.declarer, out,
                       board.started_at, board.round, board.ns, board.ew)
 
@@ -332,8 +334,9 @@ def threshold(kind: str, own: Sequence[float], field_: Sequence[float]
     return limit, own_median, field_p90
 
 
-def _counted(a: TimedAction) -> bool:
-    # The first call of a board includes taking the cards out and sorting them.
+def counted(a: TimedAction) -> bool:
+    """Whether ``a``'s think time counts in a player's pace and the field's: timed, and not
+    the board's first call (it includes taking the cards out and sorting them)."""
     return a.think is not None and a.index > 0
 
 
@@ -345,7 +348,7 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
     field_: dict[tuple[int, str], list[tuple[str, float]]] = defaultdict(list)
     for b in boards:
         for a in b.actions:
-            if _counted(a):
+            if counted(a):
                 assert a.think is not None
                 own[(player_key(b, a.player), a.kind)].append(a.think)
                 field_[(b.board, a.kind)].append((b.table, a.think))
@@ -362,7 +365,7 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
                         STOP_WAIT_MIN, detail=f"{a.player} called {a.item} {waited:.1f} s after "
                         f"{a.player.rho}'s jump bid: the STOP wait is {STOP_WAIT_MIN:g} to "
                         f"{STOP_WAIT_MAX:g} s (Annex I)"))
-            if not _counted(a):
+            if not counted(a):
                 continue
             others = [t for table, t in field_[(b.board, a.kind)] if table != b.table]
             limit, median, p90 = threshold(a.kind, own[(player_key(b, a.player), a.kind)],
@@ -370,7 +373,9 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
             if a.think > limit + a.precision:
                 partner = next((x.index for x in b.actions[a.index + 1:]
                                 if x.player is a.player.partner), None)
-                what = "call" if a.kind == "call" else "card"
+                # The partner's next action may be a card after the last call (16B).
+                what = "card" if partner is not None and b.actions[partner].kind != "call" \
+                    else "call"
                 marks.append(Mark(
                     a.index, "tempo_break", "16B, 73C, 73D", a.player, a.think, limit, median,
                     p90, partner, f"{a.player} took {a.think:.1f} s over {a.item} (limit "
@@ -475,7 +480,9 @@ def _rows(record: GameRecord) -> dict[str, list[str]]:
     if action < 0 or _last_index(names, "Time") < 0:
         return {}
     at = [_last_index(names, n) for n in ("Seat", "Item", "Time", "Source", "Stop")]
-    return {_cell(row, action): [_cell(row, i) for i in at] for row in table.rows}
+    # Two rows for one action: the first report counts (as the hub counts a card), so the
+    # rows are taken last to first and the first one's is the value kept.
+    return {_cell(row, action): [_cell(row, i) for i in at] for row in reversed(table.rows)}
 
 
 def _float(text: str) -> float | None:
@@ -496,13 +503,15 @@ def apply_tempo_table(record: GameRecord) -> None:
     action, item, time = (_last_index(names, n) for n in ("Action", "Item", "Time"))
     if action < 0 or time < 0:
         return
-    # one pass over the rows, then one look-up per action: this runs for every board of a
-    # file with tempo (issue 27: a dataclasses.replace per row was most of the read)
+    # one pass over the rows (last to first: the first row of an action counts, as in
+    # _rows), then one look-up per action: this runs for every board of a file with tempo
+    # (issue 27: a dataclasses.replace per row was most of the read)
     last = max(action, item, time)
     if item >= 0 and all(len(row) > last for row in table.rows):
-        rows = {row[action]: (row[item], row[time]) for row in table.rows}
+        rows = {row[action]: (row[item], row[time]) for row in reversed(table.rows)}
     else:
-        rows = {_cell(row, action): (_cell(row, item), _cell(row, time)) for row in table.rows}
+        rows = {_cell(row, action): (_cell(row, item), _cell(row, time))
+                for row in reversed(table.rows)}
     calls = record.calls
     for i, c in enumerate(calls):
         at = _row_time(record, rows, _key("C", i), c.call)

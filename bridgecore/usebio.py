@@ -9,8 +9,10 @@ rest is read.
 
 The writer follows the 1.2 skeleton: a pairs event has PARTICIPANTS (PAIR: number,
 direction in a two-winner field, players, PLACE with ``=`` for ties, TOTAL_SCORE,
-PERCENTAGE) and a BOARD per board with its TRAVELLER_LINEs; matchpoints are written in
-USEBIO's scale of 2 a score beaten (NS/EW_MATCH_POINTS), Butler and cross-IMPs as
+PERCENTAGE; one PLAYER a player, PLAYER_NAME as written and NATIONAL_ID_NUMBER when the
+event knows it; in UTF-8, as ScoreBridge and RealBridge write it) and a BOARD per board
+with its TRAVELLER_LINEs; matchpoints are written in USEBIO's scale of 2 a score beaten
+(NS/EW_MATCH_POINTS), Butler and cross-IMPs as
 NS/EW_CROSS_IMP_POINTS (the only pairs IMP elements real files show). A teams event has
 TEAMs and a MATCH per pair of teams, each BOARD with the IMPS of the TEAM and the two
 rooms' lines. A ruling that SCORE cannot carry (assigned, weighted, split) is written in
@@ -31,6 +33,7 @@ from bridgecore.methods import victory_points
 from bridgecore.pbn_values import parse_contract
 from bridgecore.ranking import EventScore, Method, ScoredResult
 from bridgecore.results_io import (
+    Player,
     ResultsFile,
     TableResult,
     export_lines,
@@ -93,10 +96,13 @@ def read_usebio(source: str | Path | bytes, *, file: str | None = None) -> Resul
     out.date = _pbn_date(_text(event, "DATE"))
     out.scoring = _SCORING.get(_text(event, "BOARD_SCORING_METHOD"))
     for pair in event.iter("PAIR"):
-        number, players = _pair(_text(pair, "PAIR_NUMBER")), [_text(p, "PLAYER_NAME")
-                                                              for p in pair.findall("PLAYER")]
-        if number is not None and any(players):
-            out.names.setdefault(number, " - ".join(p for p in players if p))
+        number = _pair(_text(pair, "PAIR_NUMBER"))
+        players = [Player(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
+                   for p in pair.findall("PLAYER")]
+        players = [p for p in players if p.name]
+        if number is not None and players:
+            out.names.setdefault(number, " - ".join(p.name for p in players))
+            out.players.setdefault(number, players)
     for team in event.iter("TEAM"):
         team_id = _pair(team.get("TEAM_ID", ""))
         for pair in team.iter("PAIR"):
@@ -226,10 +232,12 @@ def _traveller_line(parent: ET.Element, row: TableResult, scored: ScoredResult |
 
 
 def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
-    for name in source.names.get(pair, "").split(" - "):
-        if name.strip():
-            player = _add(parent, "PLAYER")
-            _add(player, "PLAYER_NAME", name.strip())
+    """One PLAYER a player, with his national member number when known."""
+    for one in source.players_of(pair):
+        player = _add(parent, "PLAYER")
+        _add(player, "PLAYER_NAME", one.name)
+        if one.number:
+            _add(player, "NATIONAL_ID_NUMBER", one.number)
 
 
 def _places(event: EventScore) -> dict[tuple[Pair, object], str]:
@@ -243,7 +251,8 @@ def _places(event: EventScore) -> dict[tuple[Pair, object], str]:
 
 def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
                  victory_points_scored: bool = False) -> bytes:
-    """A USEBIO 1.2 file (ISO-8859-1 bytes) of a scored event; matchpoints in MP1 units."""
+    """A USEBIO 1.2 file (UTF-8 bytes, as ScoreBridge and RealBridge write it: every name
+    as written) of a scored event; matchpoints in MP1 units."""
     root = ET.Element("USEBIO", Version="1.2")
     teams = event.method is Method.IMPS and source.teams is not None
     node = _add(root, "EVENT", EVENT_TYPE="TEAMS" if teams else "PAIRS")
@@ -296,10 +305,10 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
             for row, scored in board_lines:
                 _traveller_line(board, row, scored, points, scale)
     ET.indent(root, space="  ")
-    text = ('<?xml version="1.0" encoding="iso-8859-1"?>\n'
+    text = ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">\n'
             + ET.tostring(root, encoding="unicode") + "\n")
-    return text.encode("iso-8859-1", "xmlcharrefreplace")
+    return text.encode("utf-8")
 
 
 def _teams(section: ET.Element, participants: ET.Element, source: ResultsFile,

@@ -18,10 +18,14 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
+    corrections.py    results the director corrects (result_correct), with their history
+    substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
     logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
     logcheck.py       tenace log verify | backup | salvage
+                      (logpages.py: the rows of the leaf pages, read without SQLite;
+                      docs/log.md)
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
                       (device_events.py: a device's events, hello and replies in;

@@ -131,7 +131,7 @@ def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[s
 def write_keyring(path: Path, credentials: Iterable[Credentials]) -> Path:
     """A keyring file (JSON {client id: password}, mode 0600) for a process that runs many
     simulated devices: wire/mqtt.py reads it when ``TENACE_MQTT_KEYRING`` names it."""
-    _write_private(path, json.dumps({c.username: c.password for c in credentials}))
+    _write_private(path, json.dumps({c.username: c.password for c in credentials}, allow_nan=False))
     return path
 
 
@@ -225,7 +225,7 @@ class Accounts:
         """Write the accounts file and the Mosquitto password and ACL files (0600)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         _write_private(self.path, json.dumps({"version": 1, "accounts": self._accounts},
-                                             indent=1, sort_keys=True))
+                                             indent=1, sort_keys=True, allow_nan=False))
         _write_private(self.passwd_file, "".join(
             f"{name}:{self._accounts[name]['mosquitto']}\n" for name in self))
         _write_private(self.acl_file, mosquitto_acl(

@@ -186,10 +186,25 @@ def _server_classes() -> tuple[type[Any], ...]:
         NOT_AUTHORIZED,
         ConnackPacket,
     )
+    from amqtt.mqtt.packet import MQTTFixedHeader  # type: ignore[import-untyped]
     from amqtt.mqtt.protocol.broker_handler import (  # type: ignore[import-untyped]
         BrokerProtocolHandler,
     )
+    from amqtt.mqtt.protocol.handler import ProtocolHandler  # type: ignore[import-untyped]
     from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
+
+    from hub.broker_limits import (
+        ConnectionRate,
+        QueueLimit,
+        limit_inflight,
+        limit_packet_size,
+    )
+
+    # Mosquitto's limits, which amqtt has no setting for (hub.broker_limits).
+    limit_packet_size(MQTTFixedHeader)
+    limit_inflight(ProtocolHandler)
+    connections = ConnectionRate()
+    queues = QueueLimit()
 
     class AccountsAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         """Admit a client by its account (module docstring), without marking its session
@@ -208,24 +223,47 @@ def _server_classes() -> tuple[type[Any], ...]:
     class TenaceBroker(Broker):  # type: ignore[misc]
         """amqtt's broker with the delivery and access fixes of the module docstring."""
 
+        async def _client_connected(self, listener_name: str, reader: Any,
+                                    writer: Any) -> None:
+            """An address connecting too often is closed before its CONNECT is read."""
+            peer = writer.get_peer_info()
+            if peer is not None and not connections.allow(str(peer[0])):
+                with contextlib.suppress(Exception):
+                    await writer.close()
+                return
+            await super()._client_connected(listener_name, reader, writer)
+
+        async def _retain_broadcast_message(self, broadcast: dict[str, Any], qos: int,
+                                            target_session: Any) -> None:
+            """A client away keeps at most MAX_QUEUED messages (Mosquitto's setting)."""
+            if queues.full(str(target_session.client_id),
+                           target_session.retained_messages.qsize()):
+                return
+            await super()._retain_broadcast_message(broadcast, qos, target_session)
+
         async def _initialize_client_session(self, reader: Any, writer: Any,
                                              remote_address: str, remote_port: int) -> Any:
             """Refuse a client before amqtt merges its CONNECT into a stored session of the
             same client id (it would take over the connection and replace the will)."""
+            # A malformed or refused CONNECT is ONE line in the log (amqtt's "Failed to
+            # initialize client session: ..." with our text), never a traceback, never a
+            # 64 KB client id: what the client sent is shown short and escaped (issue 23).
             try:
                 _handler, incoming = await BrokerProtocolHandler.init_from_connect(
                     reader, writer, self.plugins_manager)
             except (AMQTTError, NoDataError) as exc:
-                raise AMQTTError(exc) from exc
-            except MQTTError as exc:
-                await writer.close()
-                raise MQTTError(exc) from exc
+                raise AMQTTError(f"from {remote_address}: {shown(exc, 200)}") from None
+            except Exception as exc:   # MQTTError, or the client gone while it was told
+                with contextlib.suppress(Exception):
+                    await writer.close()
+                raise MQTTError(f"from {remote_address}: {shown(exc, 200)}") from None
             if not _access.admit(incoming):
-                log.warning("refused client %r (user %r) from %s", incoming.client_id,
-                            incoming.username, remote_address)
-                await ConnackPacket.build(0, NOT_AUTHORIZED).to_stream(writer)
-                await writer.close()
-                raise MQTTError(f"client {incoming.client_id!r} not authorised")
+                with contextlib.suppress(Exception):
+                    await ConnackPacket.build(0, NOT_AUTHORIZED).to_stream(writer)
+                    await writer.close()
+                raise MQTTError(f"refused client {shown(incoming.client_id)} (user "
+                                f"{shown(incoming.username)}) from {remote_address}: not "
+                                "authorised")
             return await self._merge_session(_handler, incoming)
 
         async def _merge_session(self, handler: Any, client_session: Any) -> Any:
@@ -304,6 +342,16 @@ def _server_classes() -> tuple[type[Any], ...]:
         setattr(module, cls.__name__, cls)
     _classes = (TenaceBroker, AccountsAuthPlugin, AccountsTopicPlugin)
     return _classes
+
+
+def shown(value: object, limit: int = 64) -> str:
+    """``value`` as the log may show what a client sent: quoted, printable ASCII (the rest
+    escaped), at most ``limit`` characters, and how long it was when cut."""
+    text = str(value)
+    escaped = ascii(text)[1:-1]
+    if len(escaped) > limit:
+        escaped = f"{escaped[:limit]}... ({len(text)} characters)"
+    return f"'{escaped}'"
 
 
 def broker_config(host: str, port: int, tls: tuple[str, str] | None = None,
@@ -415,13 +463,15 @@ class EmbeddedBroker:
 
     ``tls`` (certificate chain, key: hub.tls's ``broker.crt``, ``broker.key``) makes the port
     a TLS one, and ``ca_file`` the authority its clients verify it with (in :attr:`url`);
-    ``plain_port`` opens a plain port beside it (with the same accounts).
+    ``plain_port`` opens a plain port beside it (with the same accounts). ``log``: a file the
+    broker's log lines go to (appended), instead of the hub's standard error.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
                  accounts: str | Path | None = None, open_access: bool = False,
                  start_timeout: float = 15.0, tls: tuple[str, str] | None = None,
-                 ca_file: str | None = None, plain_port: int | None = None):
+                 ca_file: str | None = None, plain_port: int | None = None,
+                 log: Path | None = None):
         if accounts is None and not open_access:
             raise BrokerError("the embedded broker needs an accounts file (hub/accounts.py)")
         self.host = host
@@ -432,6 +482,7 @@ class EmbeddedBroker:
         self.tls = tls
         self.ca_file = ca_file
         self.plain_port = plain_port
+        self.log = log
         self._process: subprocess.Popen[str] | None = None
 
     @property
@@ -465,8 +516,14 @@ class EmbeddedBroker:
             if self.plain_port is not None:
                 command += ["--plain-port", str(self.plain_port)]
         # Its own session: a Ctrl-C meant for the hub does not kill the broker under it.
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=None, text=True, start_new_session=True)
+        if self.log is None:
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=None, text=True, start_new_session=True)
+        else:
+            with self.log.open("a") as log_file:
+                process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                           stdout=subprocess.PIPE, stderr=log_file, text=True,
+                                           start_new_session=True)
         self._process = process
         assert process.stdout is not None
         deadline = time.monotonic() + self.start_timeout

@@ -157,15 +157,22 @@ def history_alert(alerts: AlertBook, table: str, round: int | None, board: int |
                   body: Mapping[str, Any], hub_time: float) -> Alert | None:
     """The fact ``history_missing`` ``{device, table, last, acked}``: the hub had acknowledged
     to ``device`` events up to ``acked`` and its log holds them only up to ``last`` (null:
-    none). The device sends them again from its outbox; the director is told."""
+    none). The device sends them again from its outbox; the director is told. The same fact
+    with ``recovered`` (how many came back once the device's events reached ``acked``) is the
+    alert's next version: what was recovered."""
     device, last, acked = str(body["device"]), body.get("last"), body.get("acked")
     held = "none of them" if last is None else f"them only up to seq {last}"
+    facts: dict[str, Any] = {"device": device, "last": last, "acked": acked}
+    detail = (f"the hub had acknowledged events of device {device} up to seq {acked}; its "
+              f"log holds {held} (a restored or damaged log): the device sends them again")
+    if "recovered" in body:
+        facts["recovered"] = body["recovered"]
+        detail = (f"the hub had acknowledged events of device {device} up to seq {acked}; its "
+                  f"log held {held} (a restored or damaged log): the device sent "
+                  f"{body['recovered']} event(s) again, now logged and applied")
     return alerts.raise_alert(
         f"{table}:history:{device}:{acked}", kind=HubKind.HISTORY_MISSING.value, law="",
-        table=table, round=round, board=board, detected=hub_time,
-        detail=f"the hub had acknowledged events of device {device} up to seq {acked}; its "
-               f"log holds {held} (a restored or damaged log): the device sends them again",
-        facts={"device": device, "last": last, "acked": acked})
+        table=table, round=round, board=board, detected=hub_time, detail=detail, facts=facts)
 
 
 def round_seconds(value: float) -> float:

@@ -157,8 +157,17 @@ RESOLVED_KEPT = 50            # resolved alerts kept in the overview, newest fir
 _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
           ".json": "application/json"}
+# No page of the console or the results may be framed by another site (clickjacking): CSP
+# frame-ancestors for today's browsers, X-Frame-Options for older ones.
 _HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Security-Policy": "default-src 'self'"}
+            "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+            "X-Frame-Options": "DENY"}
+
+
+def without_path(command: str) -> str:
+    """``command`` with the folder after ``--data`` replaced by ``DIR``."""
+    head, found, _ = command.partition(" --data ")
+    return f"{head} --data DIR" if found else command
 
 
 class ConsoleHub(Protocol):
@@ -176,7 +185,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # The live feed ----------------------------------------------------------------------------
 
 def _event(name: str, data: Any) -> bytes:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return f"event: {name}\ndata: {text}\n\n".encode()
 
 
@@ -215,7 +224,9 @@ class Console:
         self.allowed = HostAllowList(allowed_hosts, bind=host)
         self.sessions = sessions if sessions is not None else Sessions()
         self.throttle = throttle if throttle is not None else LoginThrottle()
-        self.create_director = create_director
+        # Told to anyone who opens the login page: never the data directory's path (the
+        # terminal that started the hub prints the whole command).
+        self.create_director = without_path(create_director)
         self.pairing = pairing             # None: no device is paired here
         self.languages = Languages()       # each user's language (hub.console_i18n)
         self.tls = tls                     # (certificate chain, key): served over HTTPS

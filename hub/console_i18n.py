@@ -185,6 +185,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "console.alerts_open": ("alerts open", "alertes ouvertes", "avvisi aperti"),
     "console.table": ("Table {table}", "Table {table}", "Tavolo {table}"),
     "console.close": ("Close", "Fermer", "Chiudi"),
+    "console.allow_board": ("Show board {board} at this table", "Montrer l'étui {board} à "
+                            "cette table", "Mostrare il board {board} a questo tavolo"),
     "console.table_line": (
         "{done}/{total} boards finished · {online} device(s) online",
         "{done}/{total} donnes finies · {online} appareil(s) en ligne",
@@ -646,6 +648,8 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     "setup.pair": ("Pair", "Paire", "Coppia"),
     "setup.typed": ("Typed", "Saisi", "Inserito"),
     "setup.roster": ("Roster", "Membres", "Soci"),
+    "setup.accept": ("Accept these names", "Accepter ces noms", "Accetta questi nomi"),
+    "setup.accepted": ("Names accepted", "Noms acceptés", "Nomi accettati"),
     "setup.event": ("Event", "Tournoi", "Torneo"),
     "setup.name": ("Name", "Nom", "Nome"),
     "setup.date": ("Date", "Date", "Data"),
@@ -965,6 +969,31 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "Smazzata {board}: punteggi di Nord-Sud, {n} risultato/i"),
     "results.form": ("(form {form})", "(forme {form})", "(forma {form})"),
     "results.not_scored": ("not scored yet", "pas encore marquée", "non ancora calcolato"),
+    "results.cancelled": ("not scored", "non marquée", "non calcolato"),
+    "results.correct_title": (
+        "Correct a result of board {board}",
+        "Corriger un résultat de la donne {board}",
+        "Correggere un risultato della smazzata {board}"),
+    "results.correct": ("Correct", "Corriger", "Correggi"),
+    "results.corrected": (
+        "Corrected: the traveller shows the result as it was.",
+        "Corrigé : la feuille ambulante montre le résultat tel qu'il était.",
+        "Corretto: il viaggiatore mostra il risultato com'era."),
+    "results.correct_note": ("Note", "Note", "Nota"),
+    "results.sub_title": (
+        "A substitute for pair {pair}",
+        "Un remplaçant pour la paire {pair}",
+        "Un sostituto per la coppia {pair}"),
+    "results.sub_for": ("In place of", "À la place de", "Al posto di"),
+    "results.sub_name": ("Substitute", "Remplaçant", "Sostituto"),
+    "results.sub_rounds": ("Rounds", "Tours", "Turni"),
+    "results.sub_do": ("Record", "Enregistrer", "Registra"),
+    "results.sub_done": (
+        "Recorded: the substitute is named for those rounds.",
+        "Enregistré : le remplaçant est nommé pour ses tours.",
+        "Registrato: il sostituto è indicato per i suoi turni."),
+    "results.corrected_mark": ("corrected ({id})", "corrigé ({id})", "corretto ({id})"),
+    "results.lead": ("Lead", "Entame", "Attacco"),
     "results.of": (
         "{n} of {expected} results",
         "{n} résultats sur {expected}",

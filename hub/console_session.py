@@ -24,6 +24,9 @@ Routes added to the console's application::
                                        results.pbn, bridgewebs.pbn, ecats.xml),
                                        ``?section=`` (the first by default), ``?title=`` (the
                                        event's name and session); scorer or director
+    GET  /api/evening/corrections      every result corrected (hub.corrections), in order:
+                                       the result as corrected, the one it replaced
+                                       (``was``), ``by``, ``at``, ``status``; scorer or director
     GET  /api/i18n, POST /api/i18n     the user's language and its words (hub.console_i18n);
                                        ``{"language"}`` chooses it (remembered for the user
                                        and in the cookie ``tenace_lang``)
@@ -45,8 +48,10 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue, choose
+from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
+from hub.roster import Roster, RosterError
 from hub.session_export import EXPORTS, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -89,6 +94,7 @@ def add_session_routes(app: web.Application, console: Console) -> None:
     get("/api/evening/guide", need("director", routes.guide))
     post("/api/evening/cards", need("director", routes.cards, csrf=True))
     get("/api/evening/export/{name}", need("scorer", routes.export))
+    get("/api/evening/corrections", need("scorer", routes.corrections))
     get("/api/i18n", routes.i18n)
     post("/api/i18n", routes.choose)
 
@@ -248,12 +254,26 @@ class _Evening:
         setup = getattr(self.console.hub, "setup", None)    # the event's name by default
         default = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
         title = request.query.get("title", default.strip())[:120]
-        body, kind = await asyncio.to_thread(export, self.room, name, section, title=title,
-                                             now=self.console.hub.hub_time())
+        date = str(getattr(setup, "date", "") or "")     # the session's, not the download's
+        body, kind = await asyncio.to_thread(self._export, name, section, title, date)
         stem, _, suffix = name.partition(".")
         return web.Response(body=body, headers={
             "Content-Type": kind,
             "Content-Disposition": f'attachment; filename="{stem}-{section}.{suffix}"'})
+
+    async def corrections(self, request: web.Request) -> web.Response:
+        return json_response({"corrections": self.room.scoring.corrections.history()})
+
+    def _export(self, name: str, section: str, title: str, date: str) -> tuple[bytes, str]:
+        """The file (a worker thread): the club's roster read for the member numbers."""
+        try:
+            roster = Roster.in_directory(data_directory(self.console.hub))
+        except RosterError as err:
+            log.error("results file without member numbers: the roster cannot be read: %s",
+                      err)
+            roster = None
+        return export(self.room, name, section, title=title, date=date, roster=roster,
+                      now=self.console.hub.hub_time())
 
     def _language(self, request: web.Request) -> str:
         session = self.console.session_of(request)

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from bridgecore.lin import write_lin
-from bridgecore.pbn_writer import write_pbn
+from bridgecore.pbn_writer import pbn_bytes
 from bridgecore.tempo import BoardTempo
 from hub.room import Room
 from hub.tempo import (
@@ -122,9 +122,9 @@ class TempoRoutes:
         return json_response(slow_play_report(facts, boards))
 
     async def _export_pbn(self, request: web.Request) -> web.Response:
-        text = write_pbn(played_records(*await self.boards()))
-        return web.Response(body=text.encode("latin-1", errors="replace"), headers={
-            "Content-Type": "application/x-pbn; charset=iso-8859-1",
+        body, charset = pbn_bytes(played_records(*await self.boards()))
+        return web.Response(body=body, headers={
+            "Content-Type": f"application/x-pbn; charset={charset.lower()}",
             "Content-Disposition": 'attachment; filename="tempo.pbn"'})
 
     async def _export_lin(self, request: web.Request) -> web.Response:

@@ -132,7 +132,8 @@ def write_access_files(folder: Path, setup: Any | None) -> list[Path]:
                 raise DeployError(f"{path}: {err}") from err
         known.update({c.username: c.password for c in devices})
         known = {name: password for name, password in known.items() if name in accounts}
-        write_file(path, json.dumps(known, indent=1, sort_keys=True).encode(), 0o600)
+        write_file(path, json.dumps(known, indent=1, sort_keys=True,
+                                     allow_nan=False).encode(), 0o600)
         written.append(path)
     return written
 

@@ -14,6 +14,7 @@ status (birth and last will, hub.presence) come in here too.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import msgspec
 
 from hub.alerts import Alert
+from hub.fairness import DeviceBuckets
 from hub.presence import OfflineGrace
 from hub.room import Room
 from hub.store import Record
@@ -37,7 +39,7 @@ from wire.protocol import (
     topic_reply,
 )
 
-__all__ = ["NO_EVENT", "DeviceEvents", "HubStats"]
+__all__ = ["HELLO_WAIT", "NO_EVENT", "DeviceEvents", "HubStats"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,7 @@ _REPORTED = ("seat", "kind", "reader", "detail", "seats", "battery", "signal", "
 NO_EVENT = "no_event"        # the reject code while the room has no tables (no event yet)
 _TABLE_TYPES = {**EVENT_TYPES, **HELLO_TYPES}           # what a table device's topic takes
 _DEALER_TYPES = {**DEALER_EVENT_TYPES, **HELLO_TYPES}   # a dealing machine's
+HELLO_WAIT = 30.0            # seconds an event with a gap waits for its device's hello
 
 
 @dataclass(slots=True)
@@ -64,6 +67,7 @@ class HubStats:
     gaps: int = 0                    # accepted events whose seq skipped numbers
     gaps_by_device: dict[str, int] = field(default_factory=dict)
     reconnections: int = 0           # to the broker, after the first connection
+    unheard: int = 0                 # events with a gap held for their device's hello
 
     def refused(self) -> dict[str, int]:
         """Every message refused, events and others, by reason code."""
@@ -80,18 +84,29 @@ class DeviceEvents:
     room: Room
     clock: Callable[[], float]
     stats: HubStats
+    fairness: DeviceBuckets
     log_id: str
     offline_grace: float
     wills: OfflineGrace
     device_reports: dict[str, dict[str, Any]]
+    greeted: set[str]                # devices heard since the hub started (hello, answer)
+    unheard: dict[str, float]        # device -> when an event of it first waited for hello
+    recovering: dict[str, tuple[int | None, int, int]]   # device -> (last, acked, resent)
 
-    def _offline_later(self, device: str, table: str) -> None:
+    def _offline_later(self, device: str, table: str, since: float) -> None:
         raise NotImplementedError   # hub.service.Hub: the will's grace on the loop
 
     def _event(self, table: str, device: str, payload: bytes, records: list[Record],
                replies: list[tuple[str, str]], alerts: list[Alert], changed: set[str]) -> None:
         now = self.clock()
         reply_topic = topic_reply(table, device)
+        if not self.fairness.take(device):   # over its rate: refused unread (hub.fairness)
+            self.stats.rejected += 1
+            self.stats.rejected_by_code["rate_limited"] = \
+                self.stats.rejected_by_code.get("rate_limited", 0) + 1
+            replies.append((reply_topic, Reply(*salvage(payload), "reject", "rate_limited",
+                                               self.fairness.reason(device), now).to_json()))
+            return
         try:
             env = Envelope.from_json(payload, _TABLE_TYPES)
             if env.device != device:
@@ -111,7 +126,10 @@ class DeviceEvents:
             return
         info = self.room.devices.get(device)
         last_seq = None if info is None else info.last_seq
+        if last_seq is not None and self._wait_for_hello(table, env, last_seq):
+            return
         out = self.room.apply(table, env, now)
+        self.greeted.add(device)   # answered: its later gaps are refusals this hub saw
         reply = out.reply
         replies.append((reply_topic, reply.to_json()))
         if reply.status != "ack":
@@ -130,6 +148,57 @@ class DeviceEvents:
         alerts.extend(out.alerts)
         if out.state_changed or out.alerts:
             changed.add(table)
+        if device in self.recovering:
+            self._recovered(table, env, now, records, alerts)
+
+    # A device's history checked by its holes (docs/protocol.md section 6, "Hello") ----------
+    def _wait_for_hello(self, table: str, env: Envelope, last_seq: int) -> bool:
+        """An event that skips sequence numbers from a device the hub has not heard since it
+        started (no ``hello``, no event answered), or whose hello found its history short
+        and that has not sent it all again yet, is held: not applied, not logged, not
+        answered. It is one a
+        broker kept for the hub while it was away (a hub restored from a backup, a log that
+        lost its end): taking it would hide the hole from the hello. The device's outbox
+        keeps it; the hello's reply makes the device send the hole again, then it. A device
+        that says no hello within :data:`HELLO_WAIT` seconds gets its event taken as before
+        (a sequence gap, logged and counted). Whether the event is held."""
+        device = env.device
+        if last_seq < 0 or env.seq <= last_seq + 1:
+            return False
+        if device in self.greeted and device not in self.recovering:
+            return False
+        first = self.unheard.setdefault(device, time.monotonic())
+        if time.monotonic() - first >= HELLO_WAIT:
+            log.warning("device %s at table %s: seq %d after %d and no hello for %g s: taken "
+                        "with the gap", device, table, env.seq, last_seq, HELLO_WAIT)
+            return False
+        self.stats.unheard += 1
+        log.info("device %s at table %s: seq %d after %d before its hello: held until the "
+                 "device sends what comes between (it stays in its outbox)", device, table,
+                 env.seq, last_seq)
+        return True
+
+    def _recovered(self, table: str, env: Envelope, now: float, records: list[Record],
+                   alerts: list[Alert]) -> None:
+        """An event of a device sending its history again after a hello found it short: once
+        its ``seq`` reaches what the hub had acknowledged, the director is told how many
+        came back (``history_missing`` again, with ``recovered``: the alert's new version)."""
+        device = env.device
+        last, acked, count = self.recovering[device]
+        if env.seq <= acked:
+            self.recovering[device] = (last, acked, count + 1)
+            count += 1
+        if env.seq < acked:
+            return
+        del self.recovering[device]
+        body = {"device": device, "table": table, "last": last, "acked": acked,
+                "recovered": count}
+        log.warning("device %s at table %s: %d event(s) after seq %s sent again and logged "
+                    "(the hub had acknowledged up to %d)", device, table, count, last, acked)
+        raised = self.room.fact("history_missing", body, now)
+        if raised:
+            records.append(Record.fact("history_missing", body, hub_time=now))
+            alerts.extend(raised)
 
     def _no_event(self, table: str, device: str, env: Envelope, now: float, payload: bytes,
                   replies: list[tuple[str, str]]) -> None:
@@ -173,7 +242,11 @@ class DeviceEvents:
         acked = env.body.get("acked")
         reason = ""
         ours = env.body.get("log") == self.log_id
+        self.greeted.add(env.device)
+        self.unheard.pop(env.device, None)
         if ours and type(acked) is int and (last is None or last < acked):
+            if self.recovering.get(env.device, (None, -1, 0))[1] != acked:   # not a repeat
+                self.recovering[env.device] = (last, acked, 0)
             reason = (f"the hub's log holds this device's events up to seq {last}, not "
                       f"{acked}: send the rest again")
             log.error("device %s at table %s: the hub had acknowledged its events up to seq "
@@ -252,15 +325,22 @@ class DeviceEvents:
             if self.wills.back(device):
                 log.info("device %s at %s back within the grace: no offline alert", device,
                          table)
-            if info is not None and info.online:
+            if info is not None and info.online and info.will is None:
                 return
             records.append(Record.fact("device_online", body, hub_time=now))
             self.room.device_online(device, now, table)
+            if info is not None and info.online:   # back within the grace: the will cleared
+                return
         else:
             if info is not None and not info.online:
                 return
             if self.offline_grace > 0:
-                self._offline_later(device, table)
+                if info is None or info.will is None:   # kept across restarts (presence)
+                    records.append(Record.fact("device_will", body, hub_time=now))
+                    self.room.device_will(device, now, table)
+                info = self.room.devices.get(device)
+                self._offline_later(device, table, now if info is None or info.will is None
+                                    else info.will)
                 return
             raised = self.room.device_offline(device, now, table)
             records.append(Record.fact("device_offline", body, hub_time=now))

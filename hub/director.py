@@ -16,14 +16,31 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
     {"op": "ruling", "kind": "artificial", "table": "A3", "board": 5, "ns": "A+", "ew": "A-"}
                                                           -> ruling {"id": "R1", ...}
     {"op": "ruling_undo", "id": "R1"}                     -> ruling_undo {"id"}
+    {"op": "result_correct", "table": "A2", "board": 5, "contract": "4SX", "declarer": "N",
+     "tricks": 9, "lead"?: "HK", "round"?: 3, "text"?: ...}
+                                                          -> result_corrected {"id": "C1", ...}
+    {"op": "substitute", "section": "A", "pair": 3, "player": 2, "name": "Zoé Roux",
+     "rounds": [3, 4], "member"?: 1009}                   -> substitute {...}
+    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...]}
+                                                          -> pair_names {..., "checkin"}
+
+``substitute`` and ``checkin_accept`` are hub.substitutes': a substitute is named for the
+rounds he played (the pair keeps its number; the results files credit him too), and the
+names typed at check-in become the pair's once the director accepts them.
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
-     "hide_last_rounds"?: 2}                              -> public_results {...}
+     "hide_last_rounds"?: 2, "live_ranking"?: "finished"} -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
                                                           -> pair_add {...}
     {"op": "pair_names", "section": "A", "pair": 3, "names": [...]} -> pair_names {...}
     {"op": "pair_withdraw", "section": "A", "pair": 5, "text"?: ...} -> pair_withdraw {...}
     {"op": "round_pause", "paused": true}                 -> round_pause {"paused"}
     {"op": "round_time", "minutes": 16}                   -> round_time {"minutes"}
+    {"op": "allow_board", "table": "A2", "board": 5, "round"?: 2}
+                                                          -> board_allowed {...}
+
+``allow_board`` lets a table see a board the movement does not give it that round (its
+round when not given): until then the board is withheld, nothing of it shown there
+(hub.withheld, protocol section 8).
 
 The late changes (``pair_*``, ``round_pause``, ``round_time``) are hub.late_changes': a late
 pair takes a pair number nobody had, a withdrawn pair keeps its results, a board cancelled
@@ -56,7 +73,9 @@ Refusals, each with a reason naming the command and the field:
   such section or pair, a pair already named or withdrawn, names too long, a pause twice,
   a round of 0 or over 240 minutes), naming the field;
 * :class:`hub.scoring.RulingError`: a ruling on a table, board, pair or alert that does not
-  exist, or a score the Laws do not allow.
+  exist, or a score the Laws do not allow;
+* :class:`hub.corrections.CorrectionError`: a correction of a result not played there, or
+  of a result that is no result (no declarer, tricks over 13, a lead that is no card).
 """
 
 from __future__ import annotations
@@ -67,11 +86,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hub.alerts import AlertStatus
+from hub.corrections import FIELDS as CORRECTION_FIELDS
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import check_change, doing
+from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
+from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
 from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
@@ -94,9 +116,13 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
                                   "tapping_only": (bool, False)}),
     "ruling": ("ruling", RULING_FIELDS),
     "ruling_undo": ("ruling_undo", {"id": (str, True)}),
+    "result_correct": ("result_corrected", CORRECTION_FIELDS),
+    "substitute": ("substitute", SUBSTITUTE_FIELDS),
+    "checkin_accept": ("pair_names", CHECKIN_FIELDS),
     "public_results": ("public_results", {"ranking": (bool, True), "names": (bool, True),
                                           "boards": (bool, True),
-                                          "hide_last_rounds": (int, False)}),
+                                          "hide_last_rounds": (int, False),
+                                          "live_ranking": (str, False)}),
     "pair_add": ("pair_add", {"section": (str, True), "pair": (int, True),
                               "names": (list, True)}),
     "pair_names": ("pair_names", {"section": (str, True), "pair": (int, True),
@@ -105,6 +131,8 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
                                         "text": (str, False)}),
     "round_pause": ("round_pause", {"paused": (bool, True)}),
     "round_time": ("round_time", {"minutes": (float, True)}),
+    "allow_board": ("board_allowed", {"table": (str, True), "board": (int, True),
+                                      "round": (int, False)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -229,16 +257,42 @@ def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
     body.update(checked)
 
 
+def _check_correction(op: str, body: dict[str, Any], room: Room) -> None:
+    """The correction as hub.corrections checks it: the body becomes the fact to log."""
+    checked = room.scoring.check_correction(body)
+    body.clear()
+    body.update(checked)
+
+
 def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
         raise ConfigError(f"{doing(op)}: 0 to 99 last rounds hidden, not {hide}")
+    live = body.get("live_ranking")
+    if live is not None and live not in LIVE_RANKINGS:
+        raise ConfigError(f"{doing(op)}: live_ranking: one of {', '.join(LIVE_RANKINGS)}, "
+                          f"not {live!r:.20}")
+
+
+def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:
+    table = room.tables.get(body["table"])
+    if table is None:
+        raise ConfigError(f"{doing(op)}: no table {body['table']!r:.40} in this session")
+    if not 1 <= body["board"] <= 999:
+        raise ConfigError(f"{doing(op)}: board {body['board']}: boards are 1 to 999")
+    body.setdefault("round", table.round)
+    if not 1 <= body["round"] <= 999:
+        raise ConfigError(f"{doing(op)}: round {body['round']}: rounds are 1 to 999")
 
 
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "acknowledge": _check_alert, "rule": _check_alert, "resolve": _check_alert,
     "round_start": _check_round, "table_mode": _check_table,
     "ruling": _check_ruling, "ruling_undo": _check_ruling,
-    "public_results": _check_public,
+    "result_correct": _check_correction,
+    "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
+    "checkin_accept": lambda op, body, room: check_checkin(
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
+    "public_results": _check_public, "allow_board": _check_allow,
     **{op: check_change for op in LATE_FACTS},
 }

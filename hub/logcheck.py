@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.logfile import WalState, file_damage, read_head, wal_state
+from hub.logpages import read_pages
 from hub.store import (
     _COLUMNS,
     GENESIS,
@@ -116,10 +117,24 @@ def diagnose(data: Path | str, head: tuple[int, str] | None = None) -> Diagnosis
     if not found.chain.intact:
         found.problems.append(f"hash chain broken at record {found.chain.broken_at}: "
                               f"{found.chain.problem}")
-    if noted is None:
+    if noted is None and head is None and not wal.exists and _wal_mode(file):
+        found.problems.append(
+            f"neither {file.name}-wal nor {file.name}.head beside it: the hub's log "
+            "(WAL mode) keeps its newest records in the -wal, and the head says how far it "
+            "went; a copy that left both behind may have lost records at its end unseen. "
+            "Find them, or verify against the head the hub last published (--head)")
+    elif noted is None:
         found.notes.append(f"no {file.name}.head beside it: a loss at the end cannot be "
                            "seen here (only against a head noted elsewhere, --head)")
     return found
+
+
+def _wal_mode(file: Path) -> bool:
+    """The file's header says it is in WAL mode (a backup of this module's is not: one
+    self-contained file)."""
+    with file.open("rb") as f:
+        header = f.read(20)
+    return len(header) >= 20 and header[18] == 2
 
 
 @contextlib.contextmanager
@@ -202,6 +217,11 @@ def backup(data: Path | str, target: Path | str, *, pages: int = -1) -> Backup:
             if not report.intact:
                 raise StoreError(str(out), f"the backup does not verify: {report}")
             done = Backup(str(out), opened.count(), opened.head(), report)
+        again = sqlite3.connect(out)   # opening it as a log made it WAL again: one file
+        try:
+            again.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            again.close()
     except BaseException:
         _remove(out)
         raise
@@ -219,7 +239,10 @@ def _remove(file: Path) -> None:
 @dataclass(slots=True)
 class Salvage:
     """What :func:`salvage` did: ``kept`` records copied, ``lost`` (position, why) for every
-    position not copied, ``highest`` the highest position seen (in a record or a hash)."""
+    position not copied, ``highest`` the highest position seen (in a record, a hash, or the
+    head noted beside the log), ``unknown`` a loss that cannot be counted (pages missing at
+    the end of the file past the highest position seen), ``from_pages`` records read from the
+    leaf pages where SQLite could not reach them (hub.logpages)."""
 
     source: str
     target: str
@@ -227,28 +250,53 @@ class Salvage:
     lost: list[tuple[int, str]] = field(default_factory=list)
     highest: int = 0
     problems: list[str] = field(default_factory=list)
+    unknown: str = ""
+    from_pages: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Nothing lost, counted or not."""
+        return not self.lost and not self.unknown
 
     def lines(self) -> list[str]:
         out = [f"salvaged {self.kept} of {self.highest} records from {self.source} "
                f"into {self.target}"]
         out += [f"  {p}" for p in self.problems]
+        if self.from_pages:
+            out.append(f"  {self.from_pages} records read from the file's pages where SQLite "
+                       "could not reach them (each checked against the hash chain)")
         out += [f"  lost record {position}: {why}" for position, why in self.lost]
-        if not self.lost:
+        if self.unknown:
+            out.append(f"  LOST, NOT COUNTED: {self.unknown}")
+        if self.complete:
             out.append("  nothing lost")
+        else:
+            out.append(f"  {len(self.lost)} record(s) lost" + (" and more not counted"
+                                                               if self.unknown else ""))
         return out
+
+
+def _named(value: Any) -> str:
+    """A value read from a damaged file, safe to print: escaped, never raw bytes."""
+    text = ascii(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 _ROW = f"SELECT position, {_COLUMNS} FROM events"
 
 
-def _read_rows(conn: sqlite3.Connection, found: Salvage) -> dict[int, tuple[Any, ...]]:
+def _read_rows(conn: sqlite3.Connection, found: Salvage,
+               unreadable: dict[int, str]) -> dict[int, tuple[Any, ...]]:
     """Every events row SQLite can still read: in chunks, and where a chunk fails, row by
-    row (a damaged page costs the rows on it, not the file)."""
+    row (a damaged page costs the rows on it, not the file). When neither table's highest
+    position can be read (an interior page gone), nothing is probed here: the leaf pages
+    are read directly (:func:`_page_rows`)."""
     rows: dict[int, tuple[Any, ...]] = {}
     try:
         top = conn.execute("SELECT max(position) FROM events").fetchone()[0] or 0
     except sqlite3.DatabaseError as err:
-        found.problems.append(f"the events table's index cannot be read ({err}): probing")
+        found.problems.append(f"the events table cannot be read through SQLite ({err}): "
+                              "its pages are read directly")
         top = 0
     with contextlib.suppress(sqlite3.DatabaseError):
         top = max(top, conn.execute("SELECT max(position) FROM chain").fetchone()[0] or 0)
@@ -265,12 +313,38 @@ def _read_rows(conn: sqlite3.Connection, found: Salvage) -> dict[int, tuple[Any,
                 try:
                     one = conn.execute(f"{_ROW} WHERE position = ?", (position,)).fetchone()
                 except sqlite3.DatabaseError as err:
-                    found.lost.append((position, f"unreadable ({err})"))
+                    unreadable[position] = f"unreadable ({err})"
                     continue
                 if one is not None:
                     rows[position] = tuple(one)
         at = end
     return rows
+
+
+_SOURCES = ("device", "hub", "director")
+
+
+def _page_rows(copy: Path, rows: dict[int, tuple[Any, ...]], hashes: dict[int, str],
+               found: Salvage) -> None:
+    """The rows SQLite could not reach, read from the leaf pages (hub.logpages): an events
+    row is ten values, the first null (the position is the rowid), the third a source; a
+    chain row two, the first null, the second a 64-character hash."""
+    pages = read_pages(copy)
+    for rowid, values in pages.rows:
+        if (len(values) == 10 and values[0] is None and values[2] in _SOURCES
+                and rowid not in rows):
+            row = [rowid, *values[1:]]
+            for real in (6, 7):   # REAL columns: SQLite stores a whole value as an integer
+                if type(row[real]) is int:
+                    row[real] = float(row[real])
+            rows[rowid] = tuple(row)
+            found.from_pages += 1
+        elif (len(values) == 2 and values[0] is None and isinstance(values[1], str)
+              and len(values[1]) == 64):
+            hashes.setdefault(rowid, values[1])
+    if pages.bad_pages or pages.bad_cells:
+        found.problems.append(f"{pages.bad_pages} page(s) and {pages.bad_cells} cell(s) of "
+                              "the file could not be read at all")
 
 
 def _read_hashes(conn: sqlite3.Connection, top: int) -> dict[int, str]:
@@ -314,48 +388,27 @@ def salvage(data: Path | str, target: Path | str) -> Salvage:
     wal = wal_state(source_file)
     if wal.problem:
         found.problems.append(wal.problem)
+    unreadable: dict[int, str] = {}
     with _snapshot(source_file) as copy:
-        if damage is not None:
-            _pad(copy)
+        missing_pages = _pad(copy) if damage is not None else 0
         try:
             conn = sqlite3.connect(copy)
         except sqlite3.Error as err:
             raise StoreError(str(source_file), f"SQLite cannot open it at all: {err}") from err
         try:
-            rows = _read_rows(conn, found)
+            rows = _read_rows(conn, found, unreadable)
             hashes = _read_hashes(conn, found.highest)
         finally:
             conn.close()
-    lost = {position for position, _ in found.lost}
-    kept: list[Record] = []
-    for position in range(1, found.highest + 1):
-        if position in lost:
-            continue
-        row = rows.get(position)
-        if row is None:
-            found.lost.append((position, "missing (removed, or on a page that is gone)"))
-            continue
-        stored = hashes.get(position)
-        previous = GENESIS if position == 1 else hashes.get(position - 1)
-        if stored is None:
-            found.lost.append((position, f"record {row[1]!r} has no hash"))
-            continue
-        if previous is None:
-            found.lost.append((position, f"record {row[1]!r}: the hash before it is gone, "
-                                         "so it cannot be checked"))
-            continue
-        try:
-            ok = chain_hash(previous, position, row[1:]) == stored
-            record = Record(row[1], row[2], row[8], row[9], row[7], row[3], row[4], row[5],
-                            row[6]) if ok else None
-        except (TypeError, ValueError) as err:
-            found.lost.append((position, f"record {row[1]!r} cannot be read back: {err}"))
-            continue
-        if record is None:
-            found.lost.append((position, f"record {row[1]!r} does not match its hash "
-                                         "(changed)"))
-            continue
-        kept.append(record)
+        _page_rows(copy, rows, hashes, found)
+    noted = read_head(source_file)
+    seen = max([found.highest, *rows, *hashes])
+    found.highest = max(seen, 0 if noted is None else noted[0])
+    if missing_pages and (noted is None or noted[0] <= seen):
+        found.unknown = (f"{missing_pages} page(s) missing at the end of the file: records "
+                         f"after position {seen} may have been on them (no head noted beside "
+                         "the log says how many)")
+    kept = _checked(rows, hashes, unreadable, found)
     found.lost.sort()
     with EventLog.open(out) as target_log:
         for at in range(0, len(kept), 1000):
@@ -364,16 +417,85 @@ def salvage(data: Path | str, target: Path | str) -> Salvage:
     return found
 
 
-def _pad(copy: Path) -> None:
-    """A file cut inside a page: zeros to the page's end, so SQLite reads the pages before
-    it (the copy only)."""
+def _checked(rows: dict[int, tuple[Any, ...]], hashes: dict[int, str],
+             unreadable: dict[int, str], found: Salvage) -> list[Record]:
+    """The records whose hash holds, in order. A record is checked against its stored hash,
+    computed after the hash before it (stored, or computed for a record checked); a record
+    whose own hash is gone (a lost page of the chain table) is checked by the next stored
+    hash, which holds only if every record between holds. Every other position is lost,
+    with the reason (what was read from the file named escaped, never as raw text)."""
+    kept: list[Record] = []
+    waiting: list[tuple[int, Record]] = []   # read, hash gone: checked by the next one
+    previous: str | None = GENESIS
+    for position in range(1, found.highest + 1):
+        row = rows.get(position)
+        stored = hashes.get(position)
+        if row is None:
+            found.lost.append((position, unreadable.get(
+                position, "missing (on a page that is gone or unreadable)")))
+            _unchecked(waiting, found, f"record {position} after it is gone")
+            previous = stored
+            continue
+        name = _named(row[1])
+        if previous is None:
+            found.lost.append((position, f"record {name}: the hash before it is gone, "
+                                         "so it cannot be checked"))
+            previous = stored
+            continue
+        try:
+            computed = chain_hash(previous, position, row[1:])
+            record = Record(row[1], row[2], row[8], row[9], row[7], row[3], row[4], row[5],
+                            row[6])
+        except (TypeError, ValueError) as err:
+            found.lost.append((position, f"record {name} cannot be read back "
+                                         f"({type(err).__name__})"))
+            _unchecked(waiting, found, f"record {position} after it cannot be read")
+            previous = stored
+            continue
+        if stored is None:
+            waiting.append((position, record))
+            previous = computed
+        elif computed == stored:
+            kept += [r for _, r in waiting] + [record]
+            waiting = []
+            previous = stored
+        else:
+            if waiting:
+                _unchecked(waiting, found, f"record {position}'s hash does not hold")
+                found.lost.append((position, f"record {name} does not match its hash, or "
+                                             "a record before it whose hash is gone changed"))
+            else:
+                found.lost.append((position, f"record {name} does not match its hash "
+                                             "(changed)"))
+            previous = stored
+    _unchecked(waiting, found, "no hash after it is left")
+    return kept
+
+
+def _unchecked(waiting: list[tuple[int, Record]], found: Salvage, why: str) -> None:
+    for position, record in waiting:
+        found.lost.append((position, f"record {_named(record.event_id)} has no hash and "
+                                     f"cannot be checked: {why}"))
+    waiting.clear()
+
+
+def _pad(copy: Path) -> int:
+    """A file cut short: zeros to the page count its header gives (or to the end of a page
+    cut), so SQLite reads the pages before the cut (the copy only). How many whole pages
+    were missing."""
     size = copy.stat().st_size
     with copy.open("rb") as f:
         header = f.read(100)
     if len(header) < 100:
-        return
+        return 0
     page = int.from_bytes(header[16:18], "big")
     page = 65536 if page == 1 else page
-    if page >= 512 and size % page:
+    if page < 512:
+        return 0
+    counted = int.from_bytes(header[28:32], "big")
+    whole = -(-size // page)
+    target = max(whole, counted) * page
+    if target > size:
         with copy.open("ab") as f:
-            f.write(b"\0" * (page - size % page))
+            f.write(b"\0" * (target - size))
+    return max(0, counted - whole)

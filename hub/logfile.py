@@ -65,7 +65,7 @@ class HeadFile:
         "power")."""
         if self._fd is None:
             raise ValueError(f"{self.path}: closed")
-        data = json.dumps({"position": head[0], "hash": head[1]}).encode("ascii")
+        data = json.dumps({"position": head[0], "hash": head[1]}, allow_nan=False).encode("ascii")
         os.pwrite(self._fd, data.ljust(self.SIZE), 0)
         if durable:
             os.fdatasync(self._fd)

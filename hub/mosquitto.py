@@ -68,7 +68,8 @@ class Mosquitto:
                          "tls_version tlsv1.2"]
         lines = [*extra, *listener, "set_tcp_nodelay true",
                  "persistence true",
-                 f"persistence_location {folder}/", f"max_queued_messages {queued}"]
+                 f"persistence_location {folder}/", f"max_queued_messages {queued}",
+                 "max_packet_size 1048576"]   # as deploy/mosquitto.conf and the embedded
         self.accounts = accounts
         if accounts is not None:
             accounts.save()

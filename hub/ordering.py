@@ -12,7 +12,9 @@ the cards a device saw played are never more than the reports of them). Each cou
 optional: a device gives those it knows, and what it leaves out the kind of its event says
 (:meth:`TableOrder._kind_fits`). A card reader knows its reads, not the auction the tablet took: its
 ``card``, or its ``hand`` going back into the pocket, comes after the board's auction has
-ended at the table (so does a ``claim`` without ``calls``). A tablet cut off from the hub
+ended at the table (so does a ``claim`` without ``calls``; a ``claim`` without ``cards``, entered
+where the readers' cards were not seen, comes after every card the readers read on the board
+before it: once one of them puts a hand back, or names a later board). A tablet cut off from the hub
 knows its calls, not the cards the readers saw: its ``board`` or ``result_confirm`` without
 ``cards`` comes after the play of the board it names has ended (a board left in the middle
 of its play waits, and goes to the director with the other held events after
@@ -68,6 +70,7 @@ class Tally:
     calls: int = 0
     cards: int = 0
     played: list[tuple[str, str, str]] | None = field(default_factory=list)
+    back: int = 0       # ``hand`` events of a card reader with ``when: back`` (the play over)
 
     def has_card(self, card: str) -> bool:
         return self.played is not None and any(c == card for c, _, _ in self.played)
@@ -183,6 +186,12 @@ class TableOrder:
                 return here and phase in ("play", "over")
             if kind == "hand" and env.body.get("when") == "back":   # after the auction
                 return not here or phase != "auction"
+        if kind == "claim" and "cards" not in at and here and phase == "play":
+            # A claim entered where the tablet did not see the cards (cut off at a table
+            # whose readers record the play): after all the readers read of the board before
+            # it, that is once a reader put a hand back, or named a later board.
+            tally = self.tallies.get(board)
+            return (tally is not None and tally.back > 0) or self._readers_past(board)
         if kind in ("board", "result_confirm") and "cards" not in at:
             if here and phase == "play":    # after the play
                 return False
@@ -224,6 +233,8 @@ class TableOrder:
         tally = self.tallies.setdefault(board, Tally())
         if env.type == "hand":
             tally.hands += 1
+            if env.body.get("when") == "back" and is_reader(env.device):
+                tally.back += 1
             return
         if env.type == "answer":
             tally.answers += 1

@@ -144,7 +144,7 @@ def update_device_credentials(folder: Path, credentials: Iterable[Credentials] =
         known[c.username] = c.password
     for name in removed:
         known.pop(name, None)
-    _write_private(path, json.dumps(known, indent=1, sort_keys=True))
+    _write_private(path, json.dumps(known, indent=1, sort_keys=True, allow_nan=False))
     return path
 
 
@@ -203,6 +203,7 @@ class Pairing:
         self._by_address: dict[str, int] = {}
         self._recent: deque[float] = deque()    # times of the last wrong codes, all clients
         self._lock = threading.Lock()
+        self._tries = threading.Lock()          # the throttle's check and count, as one step
         self._salt, self._codes = self._load()
 
     # The file -------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ class Pairing:
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "salt": base64.b64encode(self._salt).decode(),
-                           "codes": self._codes}, indent=1, sort_keys=True)
+                           "codes": self._codes}, indent=1, sort_keys=True, allow_nan=False)
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
         try:
             with os.fdopen(fd, "w") as out:
@@ -327,7 +328,7 @@ class Pairing:
         docstring): ``{"account", "username", "password", "role", "table", "seat",
         "broker", "ca"}``; PairingError otherwise. Slow on purpose (scrypt): call it off the
         event loop."""
-        self.check_throttle(address)
+        stamp = self._reserve(address)
         code = normalise_code(text)
         if len(code) != CODE_LENGTH or any(c not in ALPHABET for c in code):
             self._failed(address, "unknown_code")
@@ -361,6 +362,9 @@ class Pairing:
                 "used": "this pairing code was used already (ask the director for a new one)",
             }[state])
         self.throttle.succeeded(f"pair {address}")
+        with self._lock:   # a right code is not a wrong one for everyone's limit either
+            if stamp in self._recent:
+                self._recent.remove(stamp)
         if self.deploy is not None:
             update_device_credentials(self.deploy, [credentials])
         self._reloaded()
@@ -375,15 +379,28 @@ class Pairing:
                 "broker": self.broker, "ca": None if self.ca_pem is None
                 else self.ca_pem.decode()}
 
+    def _reserve(self, address: str) -> float:
+        """Check the throttle and count this try as a wrong code, in one step (issue 23:
+        30 parallel wrong codes from one address got 9-10 checked, each passing the check
+        before any was counted, instead of 5). A right code takes its count back
+        (:meth:`redeem`). Returns the try's mark in the all-clients window."""
+        with self._tries:
+            self.check_throttle(address)
+            stamp = time.monotonic()
+            with self._lock:
+                self._recent.append(stamp)
+            self.throttle.failed(f"pair {address}")
+        return stamp
+
     def _failed(self, address: str, why: str) -> None:
+        """A wrong code (counted by the throttle already, :meth:`_reserve`): the counts,
+        the log line and, every 10th from one address, the director's alert."""
         with self._lock:
             self.failures += 1
-            self._recent.append(time.monotonic())
             count = self._by_address.get(address, 0) + 1
             if len(self._by_address) > 10_000:
                 self._by_address.clear()
             self._by_address[address] = count
-        self.throttle.failed(f"pair {address}")
         log.warning("pairing refused (%s) from %s: %d wrong code(s) from it", why, address,
                     count)
         if count % ALERT_EVERY == 0 and self.on_failures is not None:

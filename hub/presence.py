@@ -3,10 +3,16 @@
 A broker that restarts sends the will of every client as it goes down (Mosquitto does, on
 SIGTERM), and every client, the hub included, comes back within seconds: one
 ``device_offline`` per device would be an alert storm for nothing. :class:`OfflineGrace`
-holds a will for ``grace`` seconds, counted from the will or from the hub's own
-reconnection to the broker, whichever is later, and never decides while the hub itself is
-cut off; a birth of the device meanwhile drops it. Only what is left when its time is over
-becomes ``device_offline``.
+holds a will for ``grace`` seconds counted from the will, and never decides while the hub
+itself is cut off; after the hub's own reconnection to the broker every held will waits at
+least :data:`SETTLE` seconds more (or the grace, if shorter), time for the devices to come
+back after it. A birth of the device meanwhile drops it. Only what is left when its time is
+over becomes ``device_offline``.
+
+The will's time is kept in the log (the fact ``device_will``, hub.room): a hub restarted
+during a cut holds the will again from when it came, not from its own start, so a cut longer
+than the grace is always reported, whatever restarts of the hub or the broker happen during
+it (the grace is never begun again).
 
 Plain bookkeeping on the hub's loop: times are ``time.monotonic()`` values passed in.
 """
@@ -15,7 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["OfflineGrace"]
+__all__ = ["SETTLE", "OfflineGrace"]
+
+SETTLE = 5.0   # seconds a device has after the hub's own reconnection to say it is back
 
 
 @dataclass(slots=True)
@@ -36,7 +44,8 @@ class OfflineGrace:
         return self.pending.pop(device, None) is not None
 
     def reconnected(self, now: float) -> None:
-        """The hub's own connection to the broker is back: every held will waits again."""
+        """The hub's own connection to the broker is back: every held will waits a little
+        more (module docstring), never a whole grace again."""
         self.link_up = now
 
     def due(self, device: str) -> float:
@@ -44,7 +53,7 @@ class OfflineGrace:
         held = self.pending.get(device)
         if held is None:
             return float("inf")
-        return max(held[1], self.link_up) + self.grace
+        return max(held[1] + self.grace, self.link_up + min(self.grace, SETTLE))
 
     def expire(self, device: str, now: float, connected: bool) -> str | None:
         """The table of ``device`` when its will is now an alert (and no longer held); None

@@ -7,8 +7,11 @@ live scores (:class:`hub.scoring.LiveScoring`).
   every ruling given, with its status;
 * ``/api/results/board/{n}``: the board's hands, dealer, vulnerability, double-dummy table
   and par (None while the solver works on it: ``dd_pending``), and its traveller in each
-  section that plays it;
-* ``/api/results/pair/{section}/{n}``: the pair's players, place and score card.
+  section that plays it; ``full`` true in the director's or scorer's view (the page then
+  offers the director the form correcting a result, ``result_correct``);
+* ``/api/results/pair/{section}/{n}``: the pair's players (with its substitutes), place and
+  score card; ``full`` as for a board (the page then offers the director the form naming a
+  substitute, ``substitute``).
 
 The pages are public and read-only. What anyone sees (``public=True``, the default) is the
 public view, which never shows a board's hands, traveller or any pair's result on it while a
@@ -16,7 +19,9 @@ table that plays it has not finished it (Law 16: :func:`finished_everywhere`), a
 what the director chose during the session with the ``public_results`` command
 (:class:`PublicResults`, logged as a director fact, so it survives a restart): the rankings
 or not (or not during the session's last ``hide_last_rounds`` rounds, to keep the suspense
-until the prize-giving), the players' names or not, the finished boards or none. A director
+until the prize-giving), the players' names or not, the finished boards or none; the ranking
+counts only the boards every table has finished (hub.public_ranking), unless the director
+chose ``live_ranking: "all"``. A director
 or a scorer logged in to the console gets the full view (``public=False``). The tablets see a
 board's traveller only once they have finished it (hub.traveller).
 """
@@ -30,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Seat
 from bridgecore.ranking import Method
+from hub.public_ranking import public_ranking
 
 if TYPE_CHECKING:
     from hub.room import Room
@@ -60,13 +66,15 @@ class PublicResults:
     names: bool = True
     boards: bool = True
     hide_last_rounds: int = 0
+    live_ranking: str = "finished"   # or "all": the ranking over boards still in play too
 
     @classmethod
     def of(cls, settings: Mapping[str, Any] | None) -> PublicResults:
         settings = settings or {}
         found: dict[str, Any] = {k: bool(settings[k]) for k in ("ranking", "names", "boards")
                                  if k in settings}
-        return cls(**found, hide_last_rounds=int(settings.get("hide_last_rounds", 0)))
+        return cls(**found, hide_last_rounds=int(settings.get("hide_last_rounds", 0)),
+                   live_ranking=str(settings.get("live_ranking", "finished")))
 
     def ranking_shown(self, round: int, rounds: int) -> bool:
         """Whether the ranking is shown while ``round`` of ``rounds`` is played."""
@@ -81,6 +89,8 @@ class PublicResults:
                                "boards": self.boards}
         if self.hide_last_rounds:
             out["hide_last_rounds"] = self.hide_last_rounds
+        if self.live_ranking != "finished":
+            out["live_ranking"] = self.live_ranking
         return out
 
 
@@ -150,6 +160,8 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
     for scored in scoring.sections():
         data = scored.ranking_json()
         data["boards"] = [b for b in data["boards"] if b["board"] in shown]
+        if settings.live_ranking == "finished":   # Law 16: never boards still in play
+            data["ranking"] = public_ranking(scored, shown)
         data["problems"] = []
         if not _ranking_shown(room, settings):
             data["ranking"], data["penalties"] = [], []
@@ -196,7 +208,8 @@ def board_page(room: Room, board: int, *, public: bool = False) -> dict[str, Any
             "dd_pending": dd is None and deal is not None and solver.enabled
             and solver.available is not False,
             "boards": sorted(_shown_boards(room, settings)) if public else room.board_numbers(),
-            "sections": [room.scoring.section(name).traveller_json(board) for name in sections]}
+            "sections": [room.scoring.section(name).traveller_json(board) for name in sections],
+            "full": not public}
 
 
 def pair_card(room: Room, section: str, pair: int, *, public: bool = False
@@ -214,12 +227,16 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
     team = (pair + 1) // 2 if scored.method is Method.IMPS else None   # hub.scoring's teams
     contestant = pair if team is None else team
     place = next((p for p in scored.ranking() if p["pair"] == contestant), None)
-    players = list(names[0].pairs.get(pair, ()))
+    players = list(names[0].pairs.get(pair, ()) if team is not None else
+                   scored.names.get(pair, ()))     # with its substitutes (hub.substitutes)
     penalties = [p for p in scored.penalties if p["pair"] == pair]
     if public:
         settings = _settings(room)
         shown = _shown_boards(room, settings)
         card = [c for c in card if c["board"] in shown]
+        if settings.live_ranking == "finished":   # Law 16: never boards still in play
+            place = next((p for p in public_ranking(scored, shown)
+                          if p["pair"] == contestant), None)
         if not settings.names:
             players = []
             if place is not None:
@@ -228,4 +245,5 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
             place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
             "names": players, "method": scored.method.value,
-            "team": team, "place": place, "boards": card, "penalties": penalties}
+            "team": team, "place": place, "boards": card, "penalties": penalties,
+            "full": not public}

@@ -24,6 +24,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
 * ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
+* ``board_allowed``: ``{"table", "round", "board", "by"}``: a board the movement does not
+  give that table shown there after all (hub.withheld)
 * ``alert_acknowledge``: ``{"id"}``, ``alert_rule``: ``{"id", "text", "score"?}``,
   ``alert_resolve``: ``{"id", "text"?}`` -- the director's steps on :attr:`Room.alerts`
 * ``ruling`` / ``ruling_undo``: the director's scoring rulings (Laws 12, 87, 90), kept and
@@ -43,6 +45,9 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 * ``log_damage``: ``{"problem": "set_aside" | "behind", "detail", ...}`` -- the hub found its
   log damaged when it started (a record it could not apply, set aside; records missing at
   the end): one alert to the director (table ``hub``), raised again by every replay
+* ``device_will``: ``{"device", "table"}`` -- a device's last will, held for the grace
+  (hub.presence) from this time, across the hub's restarts, until ``device_online`` or
+  ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
 
@@ -91,8 +96,10 @@ HELD = "held"           # an ack's code: applied once what precedes it arrives (
 CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
-FACTS = ("round_start", "tick", "device_offline", "device_online", "table_mode",
+FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will", "table_mode",
+         "board_allowed",
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
+         "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
          "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
 
@@ -135,6 +142,7 @@ class DeviceInfo:
     last_seen: float | None = None
     online: bool = True
     outages: int = 0
+    will: float | None = None     # hub time of its last will, held for the grace (presence)
 
 
 @dataclass(slots=True)
@@ -155,7 +163,7 @@ class Room:
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerts = AlertBook()
-        self.public_results: dict[str, bool | int] = {}   # the director's last public_results
+        self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
         self.clock_tolerance = clock_tolerance
         self.clocks = ClockBook()   # each device's clock offset (hub.clock)
@@ -533,6 +541,7 @@ class Room:
                 log.info("device %s offline, table unknown", device)
                 return []
             info = self.devices[device] = DeviceInfo(table)
+        info.will = None
         if not info.online:
             return []
         info.online = False
@@ -548,6 +557,18 @@ class Room:
                 self.devices[device] = DeviceInfo(table, last_seen=hub_time)
             return
         info.online = True
+        info.will = None
+
+    def device_will(self, device: str, hub_time: float, table: str | None = None) -> None:
+        """A device's last will came (hub.presence): held for the grace, from this time,
+        across the hub's restarts; the first will of an outage counts."""
+        info = self.devices.get(device)
+        if info is None:
+            if table is None or table not in self.tables:
+                return
+            info = self.devices[device] = DeviceInfo(table)
+        if info.will is None:
+            info.will = hub_time
 
     def log_damage(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         """The hub's log was found damaged at start (module docstring): one alert per
@@ -578,11 +599,20 @@ class Room:
         if type == "device_online":
             self.device_online(str(body["device"]), hub_time, body.get("table"))
             return []
+        if type == "device_will":
+            self.device_will(str(body["device"]), hub_time, body.get("table"))
+            return []
         if type == "table_mode":
             if "strict" in body:
                 self.set_strict(str(body["table"]), bool(body["strict"]))
             if "tapping_only" in body:   # reader cards logged, not played (hub.reads)
                 self.tables[str(body["table"])].tapping_only = bool(body["tapping_only"])
+            return []
+        if type == "board_allowed":   # the director lets a table see a board (hub.withheld)
+            table = self.tables.get(str(body["table"]))
+            if table is None:
+                raise ConfigError(f"no table {body['table']!r}")
+            table.allow_board(int(body["round"]), int(body["board"]))
             return []
         if type == "alert_acknowledge":
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]
@@ -595,7 +625,7 @@ class Room:
             return self._overreach(body, hub_time)
         if type == "log_damage":
             return self.log_damage(body, hub_time)
-        if type in ("ruling", "ruling_undo"):
+        if type in ("ruling", "ruling_undo", "result_corrected", "substitute"):
             self.scoring.fact(type, body, hub_time)
             return []
         if type == "history_missing":
@@ -611,6 +641,8 @@ class Room:
             self.public_results = {k: bool(body[k]) for k in ("ranking", "names", "boards")}
             if "hide_last_rounds" in body:
                 self.public_results["hide_last_rounds"] = int(body["hide_last_rounds"])
+            if "live_ranking" in body:   # "finished" (Law 16) or "all" (hub.public_ranking)
+                self.public_results["live_ranking"] = str(body["live_ranking"])
             return []
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)

@@ -120,7 +120,10 @@ class Roster:
             writer.writerow([m.name, m.number])
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(out.getvalue(), encoding="utf-8")
+        # 0600, as everything in the data directory (hub.private)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(out.getvalue())
         os.replace(temporary, self.path)
 
     def match(self, name: str) -> list[Member]:

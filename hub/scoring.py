@@ -9,7 +9,8 @@ one :func:`bridgecore.ranking.score_event` of that section, by the method the di
 at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
 
 * ``matchpoints`` (78A), and "" (the default) for a pairs section: one matchpoint a score
-  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays;
+  beaten, a half a tie, Neuberg-scaled to the number of results the movement plays (more
+  only where more were validly played);
 * ``imps`` (78B): IMPs against a datum, the mean North-South score of the board rounded
   to the nearest 10 (:func:`bridgecore.methods.butler_board`);
 * ``butler`` (78B): the same with the datum taken without the board's top and bottom
@@ -18,6 +19,11 @@ at set-up (the section's ``scoring``, :data:`METHODS`; Law 78):
   and divided by the number of comparisons (:func:`bridgecore.methods.cross_imp_board`);
 * a teams section is IMPs between the two rooms of each match whatever the scoring says
   (78B; victory points in a round-robin, 78D), the only teams method bridgecore has.
+
+A board played twice by a pair (Law 15B): the first play in time stands, by the hub time the
+board was over at each table (the log's order); every later play by a pair that had played
+the board is cancelled for both sides, never scored (``not_scored`` says why), and counts
+neither in the board's results nor in the expected number (docs/scoring.md).
 
 The field is one-winner when the movement seats a pair both ways (a Howell, an
 arrow-switched Mitchell, teams), else two-winner.
@@ -55,7 +61,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,8 +82,19 @@ from bridgecore.adjusted import (
 )
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
-from hub.errors import HubError
+from hub.corrections import Corrections
+from hub.ruling_values import (
+    MAX_PENALTY,
+    RulingError,
+    artificial_level,
+    bounded_number,
+    out_of_bounds,
+    outcomes_value,
+    score_value,
+    side_award,
+)
 from hub.section import PAIRS_METHODS, Section
+from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -127,57 +143,6 @@ _COMMON = frozenset({"kind", "text", "alert"})
 METHODS = PAIRS_METHODS
 """A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
 each end of a Butler datum (module docstring)."""
-_LEVEL = re.compile(r"^A([+=-])$")
-
-
-class RulingError(HubError, ValueError):
-    """A ruling the hub cannot take: a table, board, pair or alert that does not exist, or a
-    score the Laws do not allow. The message names the ruling and what is wrong."""
-
-
-# Rulings as values ------------------------------------------------------------------------
-
-def _number(value: Any, name: str, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise RulingError(f"{where}: {name} must be a number, not {value!r:.40}")
-    return float(value)
-
-
-def _level(value: Any, name: str, where: str) -> ArtificialScore:
-    match = _LEVEL.match(value.strip().upper()) if isinstance(value, str) else None
-    if match is None:
-        raise RulingError(f"{where}: {name} {value!r:.40} is not an artificial adjusted score "
-                          "(A+, A= or A-, Law 12C2)")
-    return ArtificialScore("A" + match.group(1))
-
-
-def _score(value: Any, name: str, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value % 10:
-        raise RulingError(f"{where}: {name} {value!r:.40} is not a score (a whole multiple "
-                          "of 10, North-South's)")
-    return value
-
-
-def _outcomes(value: Any, name: str, where: str) -> list[list[float | int]]:
-    if not isinstance(value, list) or not value:
-        raise RulingError(f"{where}: {name} is a list of [weight, score_ns] (Law 12C1(c))")
-    out: list[list[float | int]] = []
-    for item in value:
-        if not isinstance(item, list) or len(item) != 2:
-            raise RulingError(f"{where}: {name}: {item!r:.40} is not [weight, score_ns]")
-        out.append([_number(item[0], "a weight", where), _score(item[1], "score", where)])
-    return out
-
-
-def _side_award(value: Any, name: str, where: str) -> str | int | list[list[float | int]]:
-    """One side's award of a split score, normalised: "A+", a score, or weighted outcomes."""
-    if isinstance(value, str):
-        return str(_level(value, name, where))
-    if isinstance(value, list):
-        return _outcomes(value, name, where)
-    return _score(value, name, where)
-
-
 def _side(value: Any) -> SideAward:
     if isinstance(value, str):
         return ArtificialScore(value)
@@ -278,7 +243,7 @@ class SectionScore:
         return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
                 "field": "one-winner" if self.one_winner else "two-winner",
                 "expected": self.expected, "units": self.units,
-                "boards": [{"board": b, "results": len(rows),
+                "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
@@ -313,7 +278,8 @@ class SectionScore:
                     "points": _r(r["ns_points" if ns else "ew_points"]),
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"]})
+                    "ruling": r["ruling"], "scored": r["scored"],
+                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 
@@ -363,6 +329,11 @@ class LiveScoring:
         # section -> board -> (lines, top, expected) of the traveller last published
         self._published: dict[str, dict[int, tuple[Any, ...]]] = defaultdict(dict)
         self._schedules: dict[str, dict[int, int]] = {}   # section -> board -> results
+        # section -> (board, table, round) -> when the board was over there (hub time): the
+        # order in time of a board's plays, for Law 15B (the first play stands)
+        self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
+        self.corrections = Corrections()     # results corrected by the director (hub.corrections)
+        self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -378,11 +349,21 @@ class LiveScoring:
         row = result_row(state, sitting.round, sitting)
         if rows.get(key) == row:
             return
+        when = self._when[section]
         if row is None:
             del rows[key]
+            when.pop((sitting.board.number, *key), None)
         else:
             rows[key] = row
+            when[sitting.board.number, *key] = (sitting.ended if sitting.ended is not None
+                                                else math.inf)
         self._changed(section)
+
+    def first_result(self) -> float | None:
+        """The hub time the session's first board was over (the session's day, for the
+        results files), or None before any."""
+        times = [t for when in self._when.values() for t in when.values() if t != math.inf]
+        return min(times, default=None)
 
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
@@ -393,11 +374,23 @@ class LiveScoring:
         self._unpublished.add(section)
 
     def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> None:
-        """Apply a logged ``ruling`` or ``ruling_undo`` fact (checked when it was given)."""
+        """Apply a logged ``ruling``, ``ruling_undo``, ``result_corrected`` (hub.corrections)
+        or ``substitute`` (hub.substitutes) fact, checked when it was given."""
+        if type == "result_corrected":
+            self._changed(self.corrections.fact(body, hub_time))
+            return
+        if type == "substitute":
+            self._changed(self.substitutes.fact(body))
+            return
         if type == "ruling":
             ruling = dict(body, at=hub_time)
             self._rulings.append(ruling)
             self._by_id[ruling["id"]] = ruling
+            problem = out_of_bounds(ruling)
+            if problem:   # logged by an earlier hub that did not bound it: never applied
+                log.error("ruling %s in the log is not applied: %s (give it again)",
+                          ruling["id"], problem)
+                self._withdrawn[ruling["id"]] = hub_time
         elif type == "ruling_undo":
             ruling = self._by_id[body["id"]]
             self._withdrawn[ruling["id"]] = hub_time
@@ -443,6 +436,14 @@ class LiveScoring:
         if previous is not None:
             out["replaces"] = previous["id"]
         return out
+
+    def check_correction(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``result_corrected`` fact for the command ``body`` (hub.corrections);
+        CorrectionError naming what is wrong."""
+        def played(table: str, round_: int, board: int) -> Mapping[str, Any] | None:
+            return self._rows[self._section_of[table]].get(board, {}).get((table, round_))
+        return self.corrections.check(body, section_of=self._section_of, rounds=self._rounds,
+                                      played=played, markings=self.room.markings)
 
     def check_undo(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """The ``ruling_undo`` fact for ``{"id"}``: the ruling must exist and be in force or
@@ -505,18 +506,18 @@ class LiveScoring:
         out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
                                "round": round_, "board": board}
         if kind == "artificial":
-            out["ns"] = str(_level(body["ns"], "ns", where))
-            out["ew"] = str(_level(body["ew"], "ew", where))
+            out["ns"] = str(artificial_level(body["ns"], "ns", where))
+            out["ew"] = str(artificial_level(body["ew"], "ew", where))
             for name in ("ns_percent", "ew_percent"):
                 if body.get(name) is not None:
-                    out[name] = _number(body[name], name, where)
+                    out[name] = bounded_number(body[name], name, where, 0.0, 100.0)
         elif kind == "assigned":
-            out["score_ns"] = _score(body["score_ns"], "score_ns", where)
+            out["score_ns"] = score_value(body["score_ns"], "score_ns", where)
         elif kind == "weighted":
-            out["outcomes"] = _outcomes(body["outcomes"], "outcomes", where)
+            out["outcomes"] = outcomes_value(body["outcomes"], "outcomes", where)
         else:
-            out["ns"] = _side_award(body["ns"], "ns", where)
-            out["ew"] = _side_award(body["ew"], "ew", where)
+            out["ns"] = side_award(body["ns"], "ns", where)
+            out["ew"] = side_award(body["ew"], "ew", where)
         try:
             adjustment = adjustment_of(out)
         except (ValueError, TypeError) as err:
@@ -529,13 +530,13 @@ class LiveScoring:
         return out
 
     def _check_penalty(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
-        amount = _number(body["amount"], "amount", where)
-        if amount <= 0:
-            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
-                              f"{amount:g}")
         unit = body["unit"]
         if unit not in _UNITS:
             raise RulingError(f"{where}: unit {unit!r:.20} is not one of {', '.join(_UNITS)}")
+        amount = bounded_number(body["amount"], "amount", where, -1e6, MAX_PENALTY[unit])
+        if amount <= 0:
+            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
+                              f"{amount:g}")
         out: dict[str, Any] = {"amount": amount, "unit": unit}
         if body.get("pair") is not None:
             if body.get("table") is not None or body.get("side") is not None:
@@ -655,7 +656,12 @@ class LiveScoring:
         found: dict[int, dict[tuple[str, int], dict[str, Any]]] = defaultdict(dict)
         for board, played in self._rows[name].items():
             for key, row in played.items():
-                found[board][key] = dict(row, ruling=None)
+                kept = found[board][key] = dict(row, ruling=None, corrected=None)
+                correction = self.corrections.in_force(key[0], key[1], board)
+                if correction is not None:       # the result as it really was
+                    kept.update({k: correction[k] for k in ("contract", "declarer", "tricks",
+                                                            "score_ns")},
+                                corrected=correction["id"])
         adjustments: dict[str, Adjustment] = {}
         for ruling in in_force.values():
             if ruling["kind"] not in _RESULT_KINDS:
@@ -666,7 +672,7 @@ class LiveScoring:
                 ns, ew = self.room.tables[table].pairs(round_)
                 line = found[board][table, round_] = {
                     "table": table, "round": round_, "NS": ns, "EW": ew, "contract": None,
-                    "declarer": None, "tricks": None, "score_ns": None}
+                    "declarer": None, "tricks": None, "score_ns": None, "corrected": None}
             adjustments[ruling["id"]] = adjustment_of(ruling)
             line["ruling"] = ruling["id"]
         ordered: dict[int, list[dict[str, Any]]] = {}
@@ -677,7 +683,7 @@ class LiveScoring:
                 line.update(form=forms.get((board, line["table"]), 0),
                             adjustment=None if adjustment is None else str(adjustment),
                             ns_points=None, ew_points=None, ns_percent=None,
-                            ew_percent=None, scored=False)
+                            ew_percent=None, scored=False, not_scored=None)
         return ordered, adjustments
 
     def _score(self, name: str) -> SectionScore:
@@ -689,22 +695,30 @@ class LiveScoring:
         problems: list[str] = []
         results: list[BoardResult] = []
         index: dict[tuple[int, int, int], dict[str, Any]] = {}
+        valid: dict[int, int] = {}
+        played = self._when[name]
         for board, lines in ordered.items():
-            for line in lines:
-                ns, ew = line["NS"], line["EW"]
-                if ns is None or ew is None:
+            first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
+            for line in self._in_time(name, board, lines):
+                reason = _not_scored(line, first)
+                if (board, line["table"], line["round"]) in played:    # not a ruling alone
+                    for pair in (line["NS"], line["EW"]):
+                        if pair is not None:
+                            first.setdefault(pair, line)
+                if reason is not None:
+                    line["not_scored"] = reason
                     problems.append(f"board {board}: table {line['table']}, round "
-                                    f"{line['round']}: the pairs are not known, not scored")
+                                    f"{line['round']}: {reason}, not scored")
                     continue
+                ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
                                            line["form"]))
                 index[board, ns, ew] = line
+                valid[board] = valid.get(board, 0) + 1
         if teams is not None:
             results = _whole_matches(results, teams)
-        scheduled = self._scheduled(name)
-        expected = max((max(scheduled.get(b, 0) if movement else 0, len(lines))
-                        for b, lines in ordered.items()), default=1)
+        expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
         victory = teams is not None and len(set(teams.values())) > 2
@@ -730,11 +744,31 @@ class LiveScoring:
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
-            self._names(section, teams),
+            self.substitutes.names(section) if teams is None else self._names(section, teams),
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}})
+
+    def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+        """``board``'s lines in the order they were played (Law 15B: the first play in time
+        stands): by when the board was over at the table, as the log has it (a pair plays
+        at one table at a time, so this is the order its plays began), then by round; a
+        line of a ruling on a board not played there comes after those played."""
+        when = self._when[name]
+        return sorted(lines, key=lambda line: (
+            when.get((board, line["table"], line["round"]), math.inf), line["round"],
+            line["table"]))
+
+    def _expected(self, name: str, valid: Mapping[int, int]) -> int:
+        """The number of results a board is matchpointed against (Neuberg's E): the most
+        results any board of the movement is scheduled to have, or more when more were
+        validly played. A line never to be scored (a second play, Law 15B) counts for
+        nothing: it neither raises the top nor scales the other results."""
+        scheduled = self._scheduled(name) if self._sections[name].movement else {}
+        return max((max(scheduled.get(b, 0), n) for b, n in valid.items()),
+                   default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
         """How many results of each board the section's movement plays (worked out once:
@@ -818,7 +852,25 @@ class LiveScoring:
 
     def snapshot(self) -> dict[str, Any]:
         """The rulings as the log gives them (Room.snapshot)."""
-        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn)}
+        return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
+                "corrections": self.corrections.snapshot(),
+                "substitutes": self.substitutes.snapshot()}
+
+
+def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
+    played the board before (Law 15B: "the second score is cancelled for both sides";
+    ``first`` holds the line where each pair first played the board, earlier in time,
+    scored or not: a pair whose first play was cancelled has still played the board)."""
+    ns, ew = line["NS"], line["EW"]
+    if ns is None or ew is None:
+        return "the pairs are not known"
+    for pair in (ns, ew):
+        before = first.get(pair)
+        if before is not None:
+            return (f"pair {pair} played the board before, at table {before['table']} in "
+                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+    return None
 
 
 def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
@@ -831,4 +883,4 @@ def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

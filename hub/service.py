@@ -47,9 +47,10 @@ The broker restarting: the hub hears its own connection go (paho's disconnect) a
 back; on every reconnection it republishes every retained topic (tables' states and seats,
 results, rankings and travellers, open alerts, and clears those resolved; its status), as it
 does at start. A device's last will (``online: false``) raises ``device_offline`` only after
-``offline_grace`` seconds (default 15) counted from the will or from the hub's own
-reconnection, whichever is later, and only if the device has not come back meanwhile (its
-birth): a broker that restarts sends every will, and its clients come back within seconds.
+``offline_grace`` seconds (default 15) counted from the will (logged: a restarted hub keeps
+counting from it; a few seconds more after the hub's own reconnection, hub.presence), and
+only if the device has not come back meanwhile (its birth): a broker that restarts sends
+every will, and its clients come back within seconds.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from bridgecore.cards import Seat
 from hub.alerts import Alert
 from hub.device_events import NO_EVENT, DeviceEvents, HubStats
 from hub.errors import ConfigError, HubError
+from hub.fairness import DeviceBuckets
 from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.room import Room
@@ -120,7 +122,7 @@ OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_o
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _view(kind: type[View], obj: dict[str, Any]) -> str:
@@ -162,6 +164,7 @@ class Hub(DeviceEvents, LogStartup):
         self.tick_seconds = tick_seconds
         self.clock = clock
         self.stats = HubStats()
+        self.fairness = DeviceBuckets()   # events a device may send (hub.fairness)
         self.clock_tolerance = clock_tolerance
         self.offline_grace = offline_grace
         if score_interval < 0:
@@ -207,6 +210,9 @@ class Hub(DeviceEvents, LogStartup):
         self._status_timer: asyncio.TimerHandle | None = None
         self.wills = OfflineGrace(offline_grace)   # last wills held (hub.presence)
         self.device_reports: dict[str, dict[str, Any]] = {}   # for the device check
+        self.greeted: set[str] = set()            # hub.device_events: a device's history
+        self.unheard: dict[str, float] = {}
+        self.recovering: dict[str, tuple[int | None, int, int]] = {}
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:
@@ -308,6 +314,10 @@ class Hub(DeviceEvents, LogStartup):
                 self.bridgemate = DataConnector(self, *self.bridgemate_address)
                 await self.bridgemate.start()
             self.republish()
+            if self.offline_grace > 0:   # wills a hub before this one held (hub.presence)
+                for device, info in self.room.devices.items():
+                    if info.will is not None and info.online:
+                        self._offline_later(device, info.table, info.will)
             if (self.chain is not None and not self.chain.intact) or self.set_aside \
                     or self.log_behind:
                 self._send_status()   # the director hears of it at once (else: birth first)
@@ -470,12 +480,15 @@ class Hub(DeviceEvents, LogStartup):
             client.send(topic_name, _dumps(reply), 1)
 
     # The broker restarting (module docstring) -------------------------------------------------
-    def _offline_later(self, device: str, table: str) -> None:
-        """A last will: the device has ``offline_grace`` seconds to come back."""
+    def _offline_later(self, device: str, table: str, since: float) -> None:
+        """A last will, come at ``since`` (the hub's clock; logged, so a restarted hub
+        holds it from then): the device has ``offline_grace`` seconds to come back."""
+        now = time.monotonic()
+        held = now - min(max(0.0, self.clock() - since), 86400.0)
         if device not in self.wills.pending:
-            log.info("device %s at %s went offline: an alert in %g s unless it comes back",
-                     device, table, self.offline_grace)
-        self._offline_check_at(self.wills.will(device, table, time.monotonic()), device)
+            log.info("device %s at %s went offline %.0f s ago: an alert %g s after it went, "
+                     "unless it comes back", device, table, now - held, self.offline_grace)
+        self._offline_check_at(self.wills.will(device, table, held), device)
 
     def _offline_check_at(self, when: float, device: str) -> None:
         loop = self._loop
@@ -608,6 +621,8 @@ class Hub(DeviceEvents, LogStartup):
         if kind in ("round_start", "table_mode", "round_pause", "round_time"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
+        if kind == "board_allowed":
+            changed.add(body["table"])
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}
         if kind == "ruling":
             done["ruling"] = body["id"]

@@ -20,6 +20,16 @@ percentage or IMP columns):
                           the subject (its published instructions); the same file as
                           ``usebio.xml``, named for it
 ========================  ===============================================================
+
+Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
+player and his ``NATIONAL_ID_NUMBER`` where the club's roster (hub.roster) has exactly one
+member of that name (a substitute, hub.substitutes, is one more PLAYER of the pair, so
+that he is credited too); ``results.pbn`` is UTF-8, said by its ``%Content-type`` line (PBN
+escape lines; bridgecore's reader and endplay's read it); ``bridgewebs.pbn`` is ISO-8859-1,
+as BridgeWebs takes it, its names transliterated (bridgecore.latin1) and its
+``TotalScoreTable`` carrying them. Each file carries the event's name and the session's
+date: the set-up's ``date``, else the day the session's first board was over, else the
+day of the download (a session with no result yet).
 """
 
 from __future__ import annotations
@@ -35,20 +45,30 @@ from bridgecore.cards import Seat
 from bridgecore.errors import ParseError
 from bridgecore.ranking import EventScore, Method
 from bridgecore.record import GameRecord
-from bridgecore.results_io import ResultsFile, TableResult, scoring_tag, write_results_pbn
+from bridgecore.results_io import (
+    Player,
+    ResultsFile,
+    TableResult,
+    scoring_tag,
+    write_results_pbn,
+)
 from bridgecore.usebio import write_usebio
+from hub.roster import name_key
 
 if TYPE_CHECKING:
     from hub.room import Room
+    from hub.roster import Roster
 
 __all__ = ["EXPORTS", "export", "results_file"]
 
 
 def results_file(room: Room, section: str, *, title: str = "",
-                 date: str | None = None) -> tuple[ResultsFile, EventScore]:
+                 date: str | None = None, roster: Roster | None = None
+                 ) -> tuple[ResultsFile, EventScore]:
     """Section ``section`` of ``room`` as a results file and its scored event (KeyError
     when there is no such section): a teams section's file has the teams (team k is pairs
-    2k-1 and 2k), so that it is written as a teams event."""
+    2k-1 and 2k), so that it is written as a teams event. Each player has his member
+    number when ``roster`` has exactly one member of his name."""
     scored = room.scoring.section(section)
     source = ResultsFile(title=title or f"Tenace session, section {section}", date=date)
     found = next(s for s in room.sections if s.name == section)
@@ -57,7 +77,16 @@ def results_file(room: Room, section: str, *, title: str = "",
         source.scoring += "-2"          # PBN: the datum without the two extremes
     if scored.method is Method.IMPS and found.movement is not None:  # hub.scoring's teams
         source.teams = {p: (p + 1) // 2 for p in found.movement.pairs}
-    source.names = {p: " & ".join(n) for p, n in found.pairs.items() if n}
+    numbers = _numbers(roster)
+    source.players = {p: [Player(name, numbers.get(name_key(name), "")) for name in n]
+                      for p, n in found.pairs.items() if n}
+    for pair in {*found.pairs, *(found.movement.pairs if found.movement else ())}:
+        for sub in room.scoring.substitutes.of_pair(section, pair):   # credited too
+            number = str(sub["member"]) if sub.get("member") else \
+                numbers.get(name_key(sub["name"]), "")
+            source.players.setdefault(pair, []).append(Player(sub["name"], number))
+    source.names = {p: " - ".join(one.name for one in players)
+                    for p, players in source.players.items() if players}
     for board, lines in scored.lines.items():
         by_pairs = {(int(s.result.ns), int(s.result.ew)): s.result
                     for s in scored.event.boards.get(board, ())}
@@ -79,6 +108,15 @@ def results_file(room: Room, section: str, *, title: str = "",
     return source, scored.event
 
 
+def _numbers(roster: Roster | None) -> dict[str, str]:
+    """Name (as matched, hub.roster.name_key) -> member number, for the names that exactly
+    one member of ``roster`` has (two members of one name: no number is guessed)."""
+    found: dict[str, list[int]] = {}
+    for m in roster.members if roster is not None else ():
+        found.setdefault(name_key(m.name), []).append(m.number)
+    return {key: str(numbers[0]) for key, numbers in found.items() if len(numbers) == 1}
+
+
 def _contract(text: object, declarer: object) -> tuple[Contract | None, bool]:
     if not isinstance(text, str) or not text:
         return None, False
@@ -96,27 +134,39 @@ def _usebio(source: ResultsFile, event: EventScore, victory_points: bool) -> byt
 
 
 def _pbn(source: ResultsFile, event: EventScore, _victory_points: bool) -> bytes:
-    return write_results_pbn(source, event, scoring=source.scoring).encode("latin-1",
-                                                                            errors="replace")
+    return write_results_pbn(source, event, scoring=source.scoring,
+                             charset="UTF-8").encode("utf-8")
 
 
 def _bridgewebs(source: ResultsFile, _event: EventScore, _victory_points: bool) -> bytes:
-    return write_bridgewebs(source).encode("latin-1", errors="replace")
+    return write_bridgewebs(source).encode("latin-1")   # transliterated: it all fits
 
 
 # name -> (writer of the file, the event and whether its matches are in VPs; content type)
 EXPORTS: dict[str, tuple[Callable[[ResultsFile, EventScore, bool], bytes], str]] = {
-    "usebio.xml": (_usebio, "application/xml; charset=iso-8859-1"),
-    "results.pbn": (_pbn, "application/x-pbn; charset=iso-8859-1"),
+    "usebio.xml": (_usebio, "application/xml; charset=utf-8"),
+    "results.pbn": (_pbn, "application/x-pbn; charset=utf-8"),
     "bridgewebs.pbn": (_bridgewebs, "application/x-pbn; charset=iso-8859-1"),
-    "ecats.xml": (_usebio, "application/xml; charset=iso-8859-1"),
+    "ecats.xml": (_usebio, "application/xml; charset=utf-8"),
 }
 
 
-def export(room: Room, name: str, section: str, *, title: str = "",
-           now: float | None = None) -> tuple[bytes, str]:
-    """The file ``name`` (:data:`EXPORTS`) of ``section``: its bytes and content type."""
+def session_date(room: Room, date: str = "", now: float | None = None) -> str:
+    """The session's date in PBN's form ``YYYY.MM.DD``: ``date`` (the set-up's, ISO), else
+    the day the session's first board was over, else the day of ``now`` (module
+    docstring)."""
+    if date:
+        return date.replace("-", ".")
+    first = room.scoring.first_result()
+    when = first if first is not None else (time.time() if now is None else now)
+    return time.strftime("%Y.%m.%d", time.localtime(when))
+
+
+def export(room: Room, name: str, section: str, *, title: str = "", date: str = "",
+           now: float | None = None, roster: Roster | None = None) -> tuple[bytes, str]:
+    """The file ``name`` (:data:`EXPORTS`) of ``section``: its bytes and content type;
+    ``date`` the session's (ISO, the set-up's), ``roster`` the club's for member numbers."""
     writer, kind = EXPORTS[name]
-    date = time.strftime("%Y.%m.%d", time.localtime(time.time() if now is None else now))
-    source, event = results_file(room, section, title=title, date=date)
+    source, event = results_file(room, section, title=title,
+                                 date=session_date(room, date, now), roster=roster)
     return writer(source, event, room.scoring.section(section).units == "VP"), kind

@@ -120,6 +120,7 @@ class Sitting:
     play_keys: dict[int, str] = field(default_factory=dict)  # play irregularity -> alert key
     generation: int = 0
     ended: float | None = None
+    withheld: bool = False   # not this table's this round: shown to nobody (hub.withheld)
 
     def settle(self) -> None:
         """The table can no longer come back to this board (it is over and the table is in

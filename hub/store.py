@@ -59,6 +59,7 @@ from typing import Any
 
 from hub.errors import HubError
 from hub.logfile import HeadFile, file_damage, read_head
+from hub.private import make_private
 from wire.durability import Durability
 from wire.protocol import Envelope
 
@@ -329,8 +330,8 @@ class EventLog:
                                             "`tenace log salvage` copies what can be read "
                                             "to a new file")
             self.noted_head = read_head(file)
-            try:
-                file.parent.mkdir(parents=True, exist_ok=True)
+            try:   # 0700, its files 0600, fixed with a warning when not (hub.private)
+                make_private(file.parent, file.name)
             except OSError as err:
                 raise StoreError(self.path, f"cannot create the directory: {err}") from err
         try:

@@ -50,6 +50,8 @@ from hub.sitting import (
     parse_card,
 )
 from hub.traveller import traveller_fields
+from hub.withheld import hide_state
+from hub.withheld import message as withheld_message
 from wire.protocol import Envelope, Reply
 
 __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
@@ -94,6 +96,7 @@ class TableState(PocketReads, CardReads):
         self.sitting: Sitting | None = None
         self.sittings: dict[tuple[int, int], Sitting] = {}
         self._unsettled: list[tuple[int, int]] = []   # sittings not yet settled (settle_finished)
+        self.allowed: set[tuple[int, int]] = set()      # (round, board) the director allowed
         self._handlers: dict[str, Callable[[Envelope, float], Outcome]] = {
             "checkin": self._checkin, "board": self._board, "hand": self._hand,
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
@@ -116,7 +119,7 @@ class TableState(PocketReads, CardReads):
                           state_changed=True)
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
-            reason = next(a.detail for a in out.alerts if a.kind in _NOTICE)
+            reason = out.reply.reason or next(a.detail for a in out.alerts if a.kind in _NOTICE)
             out = replace(out, reply=replace(out.reply, notice=notice, reason=reason))
         return out
 
@@ -298,7 +301,18 @@ class TableState(PocketReads, CardReads):
         if current is not None and current is self.sittings.get((self._round_of(number),
                                                                    number)):
             return self._ack(env, t, False, reason="board already on the table")
-        return self._ack(env, t, True, self._start_board(number, t, env.time))
+        alerts = self._start_board(number, t, env.time)
+        withheld = self.sitting is not None and self.sitting.withheld
+        return self._ack(env, t, True, alerts, withheld_message(number) if withheld else "")
+
+    def allow_board(self, round_: int, number: int) -> None:
+        """The director lets the table see board ``number`` of round ``round_`` although the
+        movement does not give it here (hub.withheld)."""
+        self.allowed.add((round_, number))
+        sitting = self.sittings.get((round_, number))
+        if sitting is not None and sitting.withheld:
+            sitting.withheld = False
+            sitting.generation += 1
 
     def _round_of(self, number: int) -> int:
         """The round a board belongs to here: the table's round, or the round before when
@@ -324,6 +338,9 @@ class TableState(PocketReads, CardReads):
             board = Board(number, deal if deal is not None else _NO_DEAL, dealer=marks.dealer,
                           vulnerability=marks.vulnerability, edition=self.context.edition)
             sitting = Sitting(board, r, deal is not None)
+            a = self.context.assignment(self.id, r)
+            sitting.withheld = (a is not None and number not in a.boards
+                                and (r, number) not in self.allowed)
             self.sittings[(r, number)] = sitting
             self._unsettled.append((r, number))
         self.sitting = sitting
@@ -357,12 +374,14 @@ class TableState(PocketReads, CardReads):
         facts: dict[str, Any] = {"board": number}
         if a is not None and number not in a.boards:
             elsewhere = ctx.tables_with(self.id, number, s.round)
-            facts.update(scheduled=list(a.boards), at_tables=elsewhere)
+            facts.update(scheduled=list(a.boards), at_tables=elsewhere, withheld=s.withheld)
             out.append(self._alert(
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
                 detail=f"board {number} at table {self.id}, round {s.round}: the movement "
                 f"gives boards {', '.join(map(str, a.boards)) or 'none'}"
-                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else ""),
+                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else "")
+                + ("; nothing of it is shown at the table until you allow it"
+                   if s.withheld else ""),
                 facts=facts, options=OPTIONS["wrong_board"]))
         elif ctx.has_deals() and not s.has_record:
             out.append(self._alert(
@@ -915,6 +934,8 @@ class TableState(PocketReads, CardReads):
                 out["deal"] = board.deal.pbn()
                 # The traveller so far, the percentage, the double-dummy table (Law 16).
                 out.update(traveller_fields(self, s))
+        if s.withheld:   # not this table's board this round: nothing of it (hub.withheld)
+            hide_state(out, board.number)
         return out
 
     def seat_key(self, seat: Seat) -> tuple[Any, ...]:
@@ -924,8 +945,9 @@ class TableState(PocketReads, CardReads):
             return ()
         play = s.board.play
         if play is not None:
-            return (s.round, s.board.number, s.generation, play.held_mask(seat))
-        return (s.round, s.board.number, s.generation, s.has_record or s.reads.get(seat))
+            return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat))
+        return (s.round, s.board.number, s.generation, s.withheld,
+                s.has_record or s.reads.get(seat))
 
     def seat_view(self, seat: Seat) -> dict[str, Any]:
         """What only ``seat`` may see: his own remaining cards. It changes only when his hand
@@ -938,7 +960,9 @@ class TableState(PocketReads, CardReads):
         board = s.board
         play = board.play
         out["board"] = board.number
-        if play is not None:
+        if s.withheld:   # not this table's board this round: no hand (hub.withheld)
+            out["withheld"] = withheld_message(board.number)
+        elif play is not None:
             out["hand"] = [str(c) for c in play.remaining(seat)]
         else:
             out["hand"] = [str(c) for c in board.deal[seat]]

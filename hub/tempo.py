@@ -11,7 +11,9 @@ the hub's clock: corrected by the offset the event itself declared (the envelope
 ``offsets[device]`` (the same sense: the room's ``ClockBook``, hub.clock), so the corrected
 time is ``device_time + offset``. Its precision is the source's (``Source.TAP`` for a tablet,
 ``Source.TAG`` for a card reader: bridgecore.tempo.PRECISION); an event without a device
-time falls back on the hub's time of receipt (``Source.HUB``).
+time falls back on the hub's time of receipt (``Source.HUB``), and so does one whose time is
+not believed: later than the hub received it (beyond the source's precision), or earlier
+than the same device's previous event (a device cannot shape its own tempo evidence).
 
 :func:`session_tempo` adds what the room knows (:class:`RoomFacts`, taken on the hub's
 loop: the board's dealer from its markings, the round, the pairs) and marks the breaks in
@@ -43,6 +45,7 @@ from bridgecore.errors import ParseError
 from bridgecore.markings import Markings
 from bridgecore.record import GameRecord
 from bridgecore.tempo import (
+    PRECISION,
     TEMPO_TABLE,
     Action,
     BoardActions,
@@ -85,13 +88,24 @@ class LoggedBoard:
         return auction.is_over
 
 
-def _time(record: StoredRecord, offsets: Mapping[str, float], source: Source
-          ) -> tuple[float, Source]:
+def _time(record: StoredRecord, offsets: Mapping[str, float], source: Source,
+          last: dict[str, float]) -> tuple[float, Source]:
+    """When the action was made, and how that time was taken. A device's time (on the hub's
+    clock) is believed only between the device's previous event and the hub's receipt of
+    this one, the source's precision given (issue 23: a device must not shape its own
+    tempo evidence); out of those bounds the hub's time of receipt is taken (``Source.HUB``)."""
+    device = record.device or ""
     if record.device_time is None:
-        return record.hub_time, Source.HUB
-    declared = _declared_offset(record)
-    offset = declared if declared is not None else offsets.get(record.device or "", 0.0)
-    return record.device_time + offset, source
+        at, source = record.hub_time, Source.HUB
+    else:
+        declared = _declared_offset(record)
+        offset = declared if declared is not None else offsets.get(device, 0.0)
+        at = record.device_time + offset
+        before = last.get(device)
+        if at > record.hub_time + PRECISION[source] or (before is not None and at < before):
+            at, source = record.hub_time, Source.HUB
+    last[device] = at
+    return at, source
 
 
 def _declared_offset(record: StoredRecord) -> float | None:
@@ -116,6 +130,7 @@ def boards_from_log(records: Iterable[StoredRecord], offsets: Mapping[str, float
     boards: dict[tuple[str, int], LoggedBoard] = {}
     current: dict[str, LoggedBoard] = {}
     pairs: dict[str, dict[str, int]] = {}
+    last: dict[str, float] = {}     # device -> the time of its previous event (_time)
     for r in records:
         if upto is not None and r.position > upto:
             break
@@ -133,7 +148,7 @@ def boards_from_log(records: Iterable[StoredRecord], offsets: Mapping[str, float
             key = (tid, body["board"])
             found = boards.get(key)
             if found is None:
-                at, _ = _time(r, offsets, Source.TAP)
+                at, _ = _time(r, offsets, Source.TAP, last)
                 found = boards[key] = LoggedBoard(tid, body["board"], at)
             found.pairs.update(pairs.get(tid, {}))
             found.last_position = r.position
@@ -145,29 +160,29 @@ def boards_from_log(records: Iterable[StoredRecord], offsets: Mapping[str, float
                 continue
             b.last_position = r.position
             if r.type == "call":
-                _call(b, r, body, seat, offsets)
+                _call(b, r, body, seat, offsets, last)
             elif r.type == "undo":
                 mine = [i for i, a in enumerate(b.actions) if a.kind == "call" and a.seat is seat]
                 if mine and not any(a.kind == "card" for a in b.actions):
                     del b.actions[mine[-1]:]
             else:
-                _card(b, r, body, seat, offsets, dealer(b.board))
+                _card(b, r, body, seat, offsets, dealer(b.board), last)
     return list(boards.values())
 
 
 def _call(b: LoggedBoard, r: StoredRecord, body: Mapping[str, Any], seat: Seat,
-          offsets: Mapping[str, float]) -> None:
+          offsets: Mapping[str, float], last: dict[str, float]) -> None:
     try:
         call = Call.parse(str(body.get("call")))
     except (ParseError, ValueError):
         return
-    at, source = _time(r, offsets, Source.TAP)
+    at, source = _time(r, offsets, Source.TAP, last)
     b.actions.append(Action("call", seat, str(call), at, source, r.device,
                             bool(body.get("stop"))))
 
 
 def _card(b: LoggedBoard, r: StoredRecord, body: Mapping[str, Any], seat: Seat,
-          offsets: Mapping[str, float], dealer: Seat) -> None:
+          offsets: Mapping[str, float], dealer: Seat, last: dict[str, float]) -> None:
     try:
         card = Card.parse(str(body.get("card")))
     except (ParseError, ValueError):
@@ -177,7 +192,7 @@ def _card(b: LoggedBoard, r: StoredRecord, body: Mapping[str, Any], seat: Seat,
     if not b.auction_over(dealer):
         return   # faced during the auction (Law 24): no play
     at, source = _time(r, offsets, Source.TAG if body.get("source") == "reader"
-                       else Source.TAP)
+                       else Source.TAP, last)
     b.actions.append(Action("card", seat, str(card), at, source, r.device))
 
 
@@ -302,7 +317,8 @@ def played_records(facts: RoomFacts, boards: Iterable[BoardTempo]) -> list[GameR
 
 def timeline_reference(view: Mapping[str, Any], position: int) -> str:
     """What a ruling records of a timeline view: where to compute it again and its digest."""
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
     digest = hashlib.sha256(text.encode("ascii")).hexdigest()
     return (f"tempo view table {view.get('table')} board {view.get('board')} at log "
             f"position {position} (sha256 {digest})")

@@ -99,6 +99,21 @@ class TravellerContext(Protocol):
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
     def section_tables(self, table: str) -> tuple[list[str], Movement | None]: ...
+    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]: ...
+
+
+def first_play(context: TravellerContext, row: Mapping[str, Any], board: int) -> bool:
+    """Whether ``row`` is the first play of ``board`` by both its pairs (Law 15B: a second
+    play is cancelled; the room keeps where each pair began each board, in the log's order).
+    hub.scoring decides the same by the order the plays ended, which is the same order: a
+    pair plays at one table at a time."""
+    for pair in (row["NS"], row["EW"]):
+        if pair is None:
+            continue
+        first = context.played_by(row["table"], pair).get(board)
+        if first is not None and tuple(first) != (row["table"], row["round"]):
+            return False
+    return True
 
 
 # The double-dummy tables ------------------------------------------------------------------
@@ -302,10 +317,12 @@ def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
         return {}
     own["own"] = True
     _, movement = context.section_tables(table.id)
-    expected = expected_results(movement, number, len(rows))
-    scores = [r["score_ns"] for r in rows]
+    # A second play (Law 15B) is shown, never scored: it is no result of the board.
+    scored = [r for r in rows if first_play(context, r, number)]
+    expected = expected_results(movement, number, len(scored))
+    scores = [r["score_ns"] for r in scored]
     pct = 50.0
-    for row, value in zip(rows, percentages(scores, expected), strict=True):
+    for row, value in zip(scored, percentages(scores, expected), strict=True):
         row["percent_ns"] = round(value, 2)
         if row is own:
             pct = value
@@ -313,14 +330,15 @@ def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
     method, trim = (Method.CROSS_IMPS, 0) if _is_teams(movement) else \
         _pairs_method(context, table.id)
     if method is not Method.MATCHPOINTS:
-        for row, value in zip(rows, _imps(scores, method, trim), strict=True):
+        for row, value in zip(scored, _imps(scores, method, trim), strict=True):
             row["imps_ns"] = round(value, 2) + 0.0  # never -0.0
-        imps = {"NS": own["imps_ns"], "EW": -own["imps_ns"] + 0.0}
+        own_imps = own.get("imps_ns", 0.0)
+        imps = {"NS": own_imps, "EW": -own_imps + 0.0}
     dd = context.double_dummy.get(number, board.deal, board.dealer, board.vulnerability)
     return {"traveller": rows,
             "percentage": {"NS": round(pct, 2), "EW": round(100 - pct, 2)},
             "imps": imps,
-            "field": {"board": number, "results": len(rows), "expected": expected,
+            "field": {"board": number, "results": len(scored), "expected": expected,
                       "method": "IMP" if imps is not None else "MP"},
             "dd": None if dd is None else _copy_dd(dd)}
 

@@ -215,7 +215,7 @@ class UserStore:
     def _write(self, users: dict[str, User]) -> None:
         data = {"v": 1, "users": {u.name: {"role": u.role, "hash": u.hash}
                                   for u in sorted(users.values(), key=lambda u: u.name)}}
-        text = json.dumps(data, indent=1) + "\n"
+        text = json.dumps(data, indent=1, allow_nan=False) + "\n"
         tmp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(4)}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

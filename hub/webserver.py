@@ -107,7 +107,7 @@ class _QuietLog(logging.LoggerAdapter):  # type: ignore[type-arg]
 
 def json_response(data: Any, status: int = 200, *, charset: bool = False) -> web.Response:
     """``data`` as compact JSON (``application/json``, with ``; charset=utf-8`` when asked)."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
     return web.Response(body=body, status=status, content_type=JSON,
                         charset="utf-8" if charset else None)
 

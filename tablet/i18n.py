@@ -312,6 +312,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "reply.storage": {"en": "The hub could not record it: please do it again",
                       "fr": "Le serveur n'a pas pu l'enregistrer : recommencez",
                       "it": "Il server non ha potuto registrarlo: rifatelo"},
+    "reply.rate_limited": {"en": "Too fast: the hub takes this tablet's actions more slowly. "
+                                 "Do it again in a moment",
+                           "fr": "Trop rapide : le serveur ralentit cette tablette. "
+                                 "Recommencez dans un instant",
+                           "it": "Troppo veloce: il server rallenta questo tablet. "
+                                 "Rifatelo tra un momento"},
     "reply.no_event": {"en": "No event yet: the director is setting the evening up. Check in "
                               "again in a moment",
                        "fr": "Pas encore de tournoi : l'arbitre le prépare. Réessayez dans "

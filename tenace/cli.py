@@ -51,8 +51,9 @@ def _parser() -> argparse.ArgumentParser:
 
     convert = sub.add_parser(
         "convert", help="convert between PBN, LIN, DLM, DUP, BRI and DGE",
-        description="Convert a file; formats come from the extensions. Deal files carry "
-                    "deals only; LIN is read only.")
+        description="Convert a file; formats come from the extensions. PBN and LIN are "
+                    "read and written (with the calls' and cards' times: docs/tempo.md); "
+                    "deal files (DLM, DUP, BRI, DGE) carry deals only.")
     convert.add_argument("input")
     convert.add_argument("output")
     convert.set_defaults(run=commands.convert)
@@ -259,7 +260,7 @@ def _log_salvage(args: argparse.Namespace) -> int:
     except StoreError as err:
         raise commands.CommandError(str(err)) from err
     print("\n".join(done.lines()))
-    return 1 if done.lost else 0
+    return 0 if done.complete else 1
 
 
 def _add_devices_parser(sub: Any) -> None:

@@ -142,9 +142,9 @@ def _write(records: list[GameRecord], fmt: str, output: str | None) -> None:
 def _encode(records: Iterable[GameRecord], fmt: str) -> bytes:
     records = list(records)
     if fmt == "pbn":
-        from bridgecore.pbn import write_pbn
+        from bridgecore.pbn_writer import pbn_bytes
 
-        return write_pbn(records).encode("latin-1", errors="replace")
+        return pbn_bytes(records)[0]       # UTF-8 when a name is not Latin-1: never "?"
     if fmt == "lin":
         from bridgecore.lin import write_lin
 

@@ -26,6 +26,7 @@ from bridgecore.results_io import (
     write_results_csv,
     write_results_pbn,
 )
+from bridgecore.sessions import add_sessions
 from bridgecore.usebio import read_usebio, write_usebio
 from tenace.commands import CommandError
 
@@ -69,6 +70,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rulings", metavar="CSV",
                    help="corrections and adjusted scores, one per line (board, ns, ew, "
                         "score_ns or contract, declarer, tricks, adjustment)")
+    p.add_argument("--add", action="append", default=[], metavar="FILE",
+                   help="another session of the same event (repeatable): the sessions' "
+                        "matchpoint percentages added up by the boards each pair played")
+    p.add_argument("--carry-from", metavar="FILE",
+                   help="the qualifying session of this final: its percentages carried over")
+    p.add_argument("--carry", type=float, default=0.5, metavar="FRACTION",
+                   help="the fraction of the qualifying margin over 50%% carried over "
+                        "(default 0.5, as the conditions of contest say)")
     p.add_argument("--export", choices=["pbn", "usebio", "csv"],
                    help="write the scored results in this format")
     p.add_argument("-o", "--output", help="file for --export (default: standard output)")
@@ -119,6 +128,8 @@ def score(args: argparse.Namespace) -> int:
     problems += [f"{args.file}: {p}" for p in event.problems]
     for problem in problems:
         print(f"problem: {problem}", file=sys.stderr)
+    if args.add or args.carry_from:
+        return _sessions(args, event, options)
     if args.export:
         _export(args, source, event)
     if args.json:
@@ -134,12 +145,55 @@ def score(args: argparse.Namespace) -> int:
     return 0 if event.boards else 1
 
 
+def _scored(path: str, args: argparse.Namespace, options: ScoringOptions) -> EventScore:
+    source = read_source(path)
+    event = score_event(source.results, Method.MATCHPOINTS, edition=args.edition,
+                        options=options)
+    for problem in (*source.problems, *event.problems):
+        print(f"problem: {path}: {problem}", file=sys.stderr)
+    return event
+
+
+def _sessions(args: argparse.Namespace, first: EventScore, options: ScoringOptions) -> int:
+    """The event of several sessions (bridgecore.sessions): ``file`` and each ``--add``
+    added up, with the ``--carry-from`` qualifying's percentages carried over."""
+    carry = None
+    if args.carry_from:
+        qualifying = _scored(args.carry_from, args, options)
+        carry = {p.pair: p.percent for p in qualifying.ranking if p.percent is not None}
+    try:
+        totals = add_sessions([first, *(_scored(f, args, options) for f in args.add)],
+                              carry_from=carry, carry_fraction=args.carry if carry else 0.0)
+    except ValueError as err:
+        raise CommandError(str(err)) from err
+    if args.json:
+        print(json.dumps({"event": [
+            {"pair": t.pair, "direction": None if t.direction is None else t.direction.value,
+             "percent": round(t.percent, 2), "sessions": [
+                 None if p is None else round(p, 2) for p in t.sessions],
+             "carry": round(t.carry, 2), "boards": t.boards, "rank": t.rank}
+            for t in totals]}, ensure_ascii=False))
+        return 0
+    lines = [f"Event of {1 + len(args.add)} session(s)"
+             + (f", {args.carry:g} of the qualifying margin carried over" if carry else "")]
+    direction: object = "start"
+    for t in totals:
+        if t.direction != direction:
+            direction = t.direction
+            lines.append(f"  {t.direction.value}" if t.direction else "  one field")
+        each = " ".join("  -  " if p is None else f"{p:6.2f}" for p in t.sessions)
+        lines.append(f"  {t.rank:>3}  pair {t.pair!s:>4}  {t.percent:6.2f}%  ({each}"
+                     + (f"; carry {t.carry:+.2f}" if carry else "") + ")")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
 def _export(args: argparse.Namespace, source: ResultsFile, event: EventScore) -> None:
     if args.export == "usebio":
         data = write_usebio(source, event, units=args.units, victory_points_scored=args.vp)
     elif args.export == "pbn":
-        data = write_results_pbn(source, event, units=args.units).encode("iso-8859-1",
-                                                                         "replace")
+        data = write_results_pbn(source, event, units=args.units,   # every name as written
+                                 charset="UTF-8").encode("utf-8")
     else:
         data = write_results_csv(source, event).encode("utf-8")
     if args.output is None:

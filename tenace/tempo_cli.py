@@ -21,6 +21,7 @@ from bridgecore.records import read_records
 from bridgecore.tempo import (
     BoardTempo,
     board_actions,
+    counted,
     mark_breaks,
     player_key,
     slow_play,
@@ -63,14 +64,18 @@ def players(boards: list[BoardTempo]) -> list[dict[str, Any]]:
     """Each player's pace over the records: median think per kind, time, marks."""
     thinks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     marks: dict[str, int] = defaultdict(int)
+    paced: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for b in boards:
         for a in b.actions:
             if a.think is not None:
                 thinks[player_key(b, a.player)][a.kind].append(a.think)
+                if counted(a):   # the median the rule uses: never the board's first call
+                    paced[player_key(b, a.player)][a.kind].append(a.think)
         for m in b.marks:
             marks[player_key(b, m.player)] += 1
     return [{"player": key,
-             "median": {k: round(statistics.median(v), 3) for k, v in sorted(kinds.items())},
+             "median": {k: round(statistics.median(v), 3)
+                        for k, v in sorted(paced[key].items())},
              "seconds": round(sum(sum(v) for v in kinds.values()), 3),
              "actions": sum(len(v) for v in kinds.values()), "marks": marks.get(key, 0)}
             for key, kinds in sorted(thinks.items())]
@@ -91,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out.write(json.dumps({"boards": [b.to_json() for b in boards],
                               "players": players(boards),
-                              "slow": [s.to_json() for s in slow]}, ensure_ascii=False) + "\n")
+                              "slow": [s.to_json() for s in slow]}, ensure_ascii=False,
+                             allow_nan=False) + "\n")
         return 0
     for b, s in zip(boards, slow, strict=True):
         sides = b.side_seconds()

@@ -382,7 +382,7 @@ class DeviceLink:
         self._attached = False
         self._timer: Any = None   # with a loop: the next look at the reply timeout
         birth = json.dumps({"online": True, "device": device, "table": table, "seat": seat,
-                            "kind": kind}, separators=(",", ":"))
+                            "kind": kind}, separators=(",", ":"), allow_nan=False)
         self.client = MqttClient(url, client_id or device,
                                  will=(status, '{"online":false}', 1, True) if presence else None,
                                  birth=(status, birth, 1, True) if presence else None,

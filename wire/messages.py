@@ -34,14 +34,16 @@ from wire.errors import ProtocolError
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
     "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
-    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinBody", "CheckinEvent",
+    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept", "CheckinBody",
+    "CheckinEvent",
     "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
     "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
     "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
     "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
     "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
-    "ResultConfirmEvent", "RoundPause", "RoundStart", "RoundTime", "Rule", "Ruling", "RulingUndo",
-    "TableMode", "UndoBody", "UndoEvent", "check_payload", "decode_event", "validation_reason",
+    "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
+    "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
+    "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -395,7 +397,10 @@ class TableMode(_Command, frozen=True, tag="table_mode"):
     tapping_only: bool | UnsetType = UNSET
 
 
-Award = str | int | list[tuple[float, int]]
+Score = Annotated[int, Meta(ge=-10_000, le=10_000, multiple_of=10)]
+Weight = Annotated[float, Meta(ge=0, le=1)]
+Percent = Annotated[float, Meta(ge=0, le=100)]
+Award = str | Score | list[tuple[Weight, Score]]
 
 
 class Ruling(_Command, frozen=True, tag="ruling"):
@@ -410,11 +415,11 @@ class Ruling(_Command, frozen=True, tag="ruling"):
     pair: PairNumber | UnsetType | None = UNSET
     ns: Award | UnsetType | None = UNSET
     ew: Award | UnsetType | None = UNSET
-    ns_percent: float | UnsetType | None = UNSET
-    ew_percent: float | UnsetType | None = UNSET
-    score_ns: int | UnsetType | None = UNSET
-    outcomes: list[tuple[float, int]] | UnsetType | None = UNSET
-    amount: float | UnsetType | None = UNSET
+    ns_percent: Percent | UnsetType | None = UNSET
+    ew_percent: Percent | UnsetType | None = UNSET
+    score_ns: Score | UnsetType | None = UNSET
+    outcomes: list[tuple[Weight, Score]] | UnsetType | None = UNSET
+    amount: Annotated[float, Meta(gt=0, le=10_000)] | UnsetType | None = UNSET   # by unit: hub
     unit: Literal["mp", "percent", "imp", "vp"] | UnsetType | None = UNSET
     groups: list[list[str]] | UnsetType | None = UNSET
     text: Text | UnsetType | None = UNSET
@@ -427,6 +432,40 @@ class RulingUndo(_Command, frozen=True, tag="ruling_undo"):
     id: Id
 
 
+class ResultCorrect(_Command, frozen=True, tag="result_correct"):
+    """A table's result corrected (not an adjusted score): the result as it really was."""
+
+    table: str
+    board: Board
+    contract: Annotated[str, Meta(min_length=1, max_length=8)]
+    declarer: Literal["N", "E", "S", "W"] | UnsetType | None = UNSET
+    tricks: Annotated[int, Meta(ge=0, le=13)] | UnsetType | None = UNSET
+    lead: Annotated[str, Meta(min_length=2, max_length=3)] | UnsetType | None = UNSET
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType | None = UNSET
+    text: Text | UnsetType | None = UNSET
+
+
+class Substitute(_Command, frozen=True, tag="substitute"):
+    """A substitute played for the pair's first or second player in these rounds."""
+
+    section: Word
+    pair: PairNumber
+    player: Literal[1, 2]
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    rounds: Annotated[list[Annotated[int, Meta(ge=1, le=999)]], Meta(min_length=1,
+                                                                       max_length=999)]
+    member: Annotated[int, Meta(ge=1)] | UnsetType | None = UNSET
+
+
+class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
+    """The names typed at check-in (or as the director corrected them) become the pair's."""
+
+    table: str
+    side: Literal["NS", "EW"]
+    names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
+                     Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+
+
 class PublicResults(_Command, frozen=True, tag="public_results"):
     """What the public results pages show: rankings, players' names, finished boards."""
 
@@ -434,6 +473,7 @@ class PublicResults(_Command, frozen=True, tag="public_results"):
     names: bool
     boards: bool
     hide_last_rounds: Annotated[int, Meta(ge=0, le=99)] | UnsetType | None = UNSET
+    live_ranking: Literal["finished", "all"] | UnsetType | None = UNSET
 
 
 PlayerName = Annotated[str, Meta(min_length=1, max_length=80)]
@@ -476,9 +516,18 @@ class RoundTime(_Command, frozen=True, tag="round_time"):
     minutes: Annotated[float, Meta(ge=1, le=240)]
 
 
+class AllowBoard(_Command, frozen=True, tag="allow_board"):
+    """A board the movement does not give the table this round (withheld: nothing of it
+    shown there) is shown after all; ``round``: the table's round when not given."""
+
+    table: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,16}$")]
+    board: Board
+    round: Annotated[int, Meta(ge=1, le=999)] | UnsetType = UNSET
+
+
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
-                   | PublicResults | PairAdd | PairNames | PairWithdraw | RoundPause
-                   | RoundTime)
+                   | ResultCorrect | Substitute | CheckinAccept | PublicResults | PairAdd
+                   | PairNames | PairWithdraw | RoundPause | RoundTime | AllowBoard)
 
 
 # Decoding ----------------------------------------------------------------------------------

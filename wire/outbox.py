@@ -113,7 +113,7 @@ def _stored_body(env: Envelope) -> str:
     """The ``body`` column: the event's body, with its ``at`` (where in the table's record it
     belongs, docs/protocol.md section 6) under :data:`_AT` when it has one."""
     data = env.body if env.at is None else {**env.body, _AT: env.at}
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 class Outbox:

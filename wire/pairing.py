@@ -147,7 +147,7 @@ class DeviceConfig:
             ca_path = path.with_name(CA_NAME)
             write_private(ca_path, ca_pem)
             config = DeviceConfig(**{**asdict(self), "ca_file": str(ca_path)})
-        write_private(path, json.dumps({"version": 1, **asdict(config)}, indent=1))
+        write_private(path, json.dumps({"version": 1, **asdict(config)}, indent=1, allow_nan=False))
         return path
 
     def __repr__(self) -> str:   # never the password
@@ -192,7 +192,8 @@ def redeem(request: PairingRequest, label: str = "", *, timeout: float = 15.0,
            cafile: str | None = None) -> tuple[DeviceConfig, str | None]:
     """Post the code to the hub (module docstring): (the config, the CA's PEM or None).
     ``cafile``: the authority an ``https`` console is checked with (default: the system's)."""
-    body = json.dumps({"code": request.code, **({"device": label[:64]} if label else {})})
+    body = json.dumps({"code": request.code, **({"device": label[:64]} if label else {})},
+                      allow_nan=False)
     http = urllib.request.Request(
         request.hub + "/api/pair", data=body.encode(), method="POST",
         headers={"Content-Type": "application/json", "Accept": "application/json"})

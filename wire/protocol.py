@@ -278,7 +278,11 @@ class Envelope:
             obj["offset"] = self.offset
         if self.at is not None:
             obj["at"] = self.at
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        try:   # strict JSON: NaN and Infinity are not JSON, and no hub takes them
+            return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        except ValueError as err:
+            raise ProtocolError("malformed", f"{self.type} event {self.id!r:.80}: {err}") \
+                from None
 
     @classmethod
     def from_json(cls, payload: bytes | str,
@@ -351,7 +355,7 @@ class Reply:
             obj["last"] = self.last
         if self.log is not None:
             obj["log"] = self.log
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> Reply:

@@ -84,7 +84,7 @@ def definition(name: str, document: dict[str, Any] | None = None) -> dict[str, A
 
 def dumps() -> str:
     """The document as checked in: indented, keys in a stable order, a final newline."""
-    return json.dumps(schema(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(schema(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def main() -> int:

@@ -295,15 +295,18 @@ class TableView(View, frozen=True):
     imps: SideFloats | UnsetType | None = UNSET
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 class SeatView(View, frozen=True):
-    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards."""
+    """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards (none,
+    with ``withheld`` saying why, for a board not this table's this round)."""
 
     table: str
     seat: SeatLetter
     board: int | None
     hand: list[str]
+    withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
 # The director's and the scorers' views ------------------------------------------------------
@@ -418,6 +421,8 @@ class TravellerResult(_Part, frozen=True):
     ns_percent: Number | None
     ew_percent: Number | None
     scored: bool
+    not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
+    corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
 
 
 class TravellerView(View, frozen=True):

@@ -138,4 +138,5 @@ def make_response(command: int, data_type: DataType, data: Any, session: str | N
     """A ScoringProgramResponse: ``data`` becomes its SerializedData (JSON text)."""
     return {"RequestCommand": command, "DataType": int(data_type), "LastQueueItemId": last_id,
             "ErrorType": int(error), "SessionGuid": session or None,
-            "SerializedData": json.dumps(data, separators=(",", ":"), ensure_ascii=False)}
+            "SerializedData": json.dumps(data, separators=(",", ":"), ensure_ascii=False,
+                                         allow_nan=False)}

@@ -581,6 +581,7 @@
       factsLine(a.facts || {}),
       el("div", { class: "stamp" }, stamps(a)),
       tempoLink(a.table, a.board, a.id),
+      allowBoard(a, message),
       a.ruling ? el("div", { class: "stamp" }, t("console.ruling_is", { text: a.ruling.text }))
         : null,
       el("div", { class: "actions" },
@@ -613,6 +614,17 @@
       message,
       rulingForm(a.table, a.board, a.id));
     panel.hidden = false;
+  }
+
+  // A board not this table's this round is withheld there until the director allows it
+  // (docs/protocol.md section 8): the command is logged with his name.
+  function allowBoard(a, message) {
+    if (a.kind !== "wrong_board" || !(a.facts || {}).withheld) return null;
+    return el("div", { class: "actions" }, el("button", {
+      class: "button", type: "button", id: "do-allow-board",
+      onclick: () => command({ op: "allow_board", table: a.table, board: a.board,
+                               round: a.round }, message),
+    }, t("console.allow_board", { board: a.board })));
   }
 
   function stamps(a) {

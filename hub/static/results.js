@@ -196,7 +196,7 @@
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
-      class: r.adjustment ? "adjusted" : (r.scored ? "" : "pending"),
+      class: r.adjustment ? "adjusted" : (r.scored ? "" : (r.not_scored ? "cancelled" : "pending")),
       dataset: { table: r.table, ns: String(r.NS), ew: String(r.EW) } },
     el("td", { class: "num" }, pairLink(section.key, r.NS)),
     el("td", { class: "num" }, pairLink(section.key, r.EW)),
@@ -208,10 +208,14 @@
     el("td", { class: "num" }, num(r.ew_points)),
     mp ? el("td", { class: "num" }, pct(r.ns_percent)) : null,
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
-      (r.scored ? "" : " " + t("results.not_scored")))));
+      (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
+      (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
+    r.not_scored ? el("span", { class: "dim", title: r.not_scored }, " (" + r.not_scored + ")") : null)));
+    // A line never to be scored (a second play, Law 15B) is not one of the board's results.
+    const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
       el("h2", {}, t("results.section", { section: section.section }), el("span", { class: "dim" },
-        " · " + t("results.of", { n: section.results.length, expected: section.expected }) +
+        " · " + t("results.of", { n: counted, expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),
       el("table", { class: "grid traveller-table" },
@@ -293,6 +297,91 @@
     ];
   }
 
+  // A result corrected (the director, on a board page) -----------------------------------
+  // Outside the refreshed content, built once: POST /api/director result_correct with the
+  // session's CSRF token; the traveller shows the corrected result at the next refresh.
+  let correcting = false;
+
+  function correctionForm(board) {
+    if (correcting) return;
+    correcting = true;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null)).then((s) => {
+      if (!s || s.role !== "director") return;
+      const input = (id, label, attrs) => el("label", {}, t(label) + " ",
+        el("input", Object.assign({ id: id }, attrs || {})));
+      const value = (id) => $(id).value.trim();
+      const message = el("p", { id: "correct-message", class: "dim" });
+      const form = el("form", { id: "correct-form", class: "no-print" },
+        el("h2", {}, t("results.correct_title", { board: board })),
+        input("correct-table", "check.table", { size: 5 }),
+        input("correct-round", "evening.round", { type: "number", min: 1, size: 3 }),
+        input("correct-contract", "console.contract", { size: 5, placeholder: "4SX, PASS" }),
+        input("correct-declarer", "results.by", { size: 2, placeholder: "N" }),
+        input("correct-tricks", "results.tricks", { type: "number", min: 0, max: 13, size: 3 }),
+        input("correct-lead", "results.lead", { size: 3, placeholder: "HK" }),
+        input("correct-text", "results.correct_note", { size: 30 }),
+        el("button", { type: "submit", id: "do-correct", class: "button" }, t("results.correct")),
+        message);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const cmd = { op: "result_correct", table: value("correct-table"), board: board,
+          contract: value("correct-contract") };
+        if (value("correct-round")) cmd.round = Number(value("correct-round"));
+        if (value("correct-declarer")) cmd.declarer = value("correct-declarer").toUpperCase();
+        if (value("correct-tricks")) cmd.tricks = Number(value("correct-tricks"));
+        if (value("correct-lead")) cmd.lead = value("correct-lead").toUpperCase();
+        if (value("correct-text")) cmd.text = value("correct-text");
+        fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": s.csrf } })
+          .then((r) => r.json())
+          .then((answer) => {
+            message.className = answer.ok ? "ok" : "error";
+            message.textContent = answer.ok ? t("results.corrected") : (answer.error || "?");
+            if (answer.ok) load();
+          });
+      });
+      $("content").after(form);
+    });
+  }
+
+  // A substitute named (the director, on a pair's page) -----------------------------------
+  let substituting = false;
+
+  function substituteForm(data) {
+    if (substituting) return;
+    substituting = true;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null)).then((s) => {
+      if (!s || s.role !== "director") return;
+      const message = el("p", { id: "sub-message", class: "dim" });
+      const player = el("select", { id: "sub-player" },
+        el("option", { value: "1" }, data.names[0] || "1"),
+        el("option", { value: "2" }, data.names[1] || "2"));
+      const form = el("form", { id: "sub-form", class: "no-print" },
+        el("h2", {}, t("results.sub_title", { pair: data.pair })),
+        el("label", {}, t("results.sub_for") + " ", player),
+        el("label", {}, t("results.sub_name") + " ", el("input", { id: "sub-name", size: 24 })),
+        el("label", {}, t("results.sub_rounds") + " ",
+          el("input", { id: "sub-rounds", size: 8, placeholder: "3, 4" })),
+        el("button", { type: "submit", id: "do-sub", class: "button" }, t("results.sub_do")),
+        message);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const rounds = $("sub-rounds").value.split(/[\s,;]+/).filter(Boolean).map(Number);
+        const cmd = { op: "substitute", section: data.section, pair: data.pair,
+          player: Number(player.value), name: $("sub-name").value.trim(), rounds: rounds };
+        fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": s.csrf } })
+          .then((r) => r.json())
+          .then((answer) => {
+            message.className = answer.ok ? "ok" : "error";
+            message.textContent = answer.ok ? t("results.sub_done") : (answer.error || "?");
+            if (answer.ok) load();
+          });
+      });
+      $("content").after(form);
+    });
+  }
+
   // Loading -------------------------------------------------------------------------------
   function route() {
     const path = location.pathname.replace(/\/$/, "");
@@ -319,6 +408,8 @@
         }
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
+        if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
+        if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
         $("updated").textContent = t("results.updated", { time: new Date().toLocaleTimeString() });
         document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);

@@ -277,15 +277,44 @@
       });
   }
 
-  // The names typed at check-in, matched to the roster (shown, never applied) ---------------
+  // The names typed at check-in, matched to the roster: shown; applied to the pair only when
+  // the director accepts them (checkin_accept: a member matched alone gives his name).
+  function accept(table, side, names, button) {
+    post("/api/director", JSON.stringify({ op: "checkin_accept", table: table, side: side,
+      names: names })).then((result) => {
+      button.disabled = Boolean(result.ok);
+      button.textContent = result.ok ? t("setup.accepted") : t("setup.accept");
+      button.title = result.ok ? names.join(" – ") : (result.error || "");
+    });
+  }
+
   function loadCheckins() {
     return api("/api/setup/checkins").then((data) => {
-      const rows = (data.checkins || []).map((c) => el("tr", {},
-        el("td", { text: c.table }),
-        el("td", { text: known("side." + c.side, c.side) + " " + c.pair }),
-        el("td", { text: c.name || "#" + c.number }),
-        el("td", { class: c.members.length ? null : "none", text: c.members.length ?
-          c.members.map((m) => m.name + " #" + m.number).join(", ") : t("setup.not_member") })));
+      const checkins = data.checkins || [];
+      const groups = {};
+      for (const c of checkins) {
+        const name = c.members.length === 1 ? c.members[0].name : c.name;
+        if (name) (groups[c.table + " " + c.side] = groups[c.table + " " + c.side] || []).push(name);
+      }
+      const seen = new Set();
+      const rows = checkins.map((c) => {
+        const key = c.table + " " + c.side;
+        let action = null;
+        if (!seen.has(key) && groups[key]) {
+          const button = el("button", { type: "button", class: "button accept",
+            dataset: { table: c.table, side: c.side } }, t("setup.accept"));
+          button.addEventListener("click", () => accept(c.table, c.side, groups[key], button));
+          action = button;
+        }
+        seen.add(key);
+        return el("tr", {},
+          el("td", { text: c.table }),
+          el("td", { text: known("side." + c.side, c.side) + " " + c.pair }),
+          el("td", { text: c.name || "#" + c.number }),
+          el("td", { class: c.members.length ? null : "none", text: c.members.length ?
+            c.members.map((m) => m.name + " #" + m.number).join(", ") : t("setup.not_member") }),
+          el("td", {}, action));
+      });
       $("checkins").tBodies[0].replaceChildren(...rows);
       $("checkins-panel").hidden = rows.length === 0;
     });

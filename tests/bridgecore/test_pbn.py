@@ -460,10 +460,39 @@ def test_card_annotations_and_play_notes_round_trip():
     assert again.notes == r.notes
 
 
-def test_save_pbn_writes_latin1_with_replacement(tmp_path: Path):
+def test_save_pbn_keeps_what_latin1_cannot_hold_in_utf8(tmp_path: Path):
+    """"Séance ♠": ♠ is not Latin-1, so the file is UTF-8 with its content-type line, not
+    "Séance ?" (a name lost); "Séance" alone stays PBN's ISO-8859-1."""
     r = GameRecord(board=1, tags={"Event": "Séance ♠"})
     path = tmp_path / "out.pbn"
     save_pbn(path, [r])
     data = path.read_bytes()
-    assert "Séance ?".encode("iso-8859-1") in data and b"\r\n" in data
-    assert read_pbn(path).records[0].tags["Event"] == "Séance ?"
+    assert "Séance ♠".encode() in data and b"\r\n" in data
+    assert b"charset=UTF-8" in data
+    assert read_pbn(path).records[0].tags["Event"] == "Séance ♠"
+    save_pbn(path, [GameRecord(board=1, tags={"Event": "Séance"})])
+    assert "Séance".encode("iso-8859-1") in path.read_bytes()
+
+
+def test_a_pbn_file_is_latin1_unless_a_name_needs_utf8(tmp_path):
+    """PBN's own charset when everything fits (Müller, Zoë); UTF-8 with the content-type
+    line when a name does not (Łukasz Wiśniewski, 山田 太郎): never a "?"; bridgecore reads
+    both back with every name."""
+    from bridgecore.pbn_writer import pbn_bytes
+    from bridgecore.record import GameRecord
+
+    def record(north: str) -> GameRecord:
+        game = GameRecord(board=1)
+        game.tags["North"] = north
+        return game
+
+    data, charset = pbn_bytes([record("Zoë Müller")])
+    assert charset == "ISO-8859-1" and "Zoë Müller".encode("latin-1") in data
+    data, charset = pbn_bytes([record("Łukasz Wiśniewski"), record("山田 太郎")])
+    assert charset == "UTF-8" and b"?" not in data.replace(b'"?"', b"")
+    assert data.decode("utf-8").startswith(
+        "% PBN 2.1\r\n% EXPORT\r\n%Content-type: text/x-pbn; charset=UTF-8\r\n")
+    path = tmp_path / "names.pbn"
+    save_pbn(path, [record("Łukasz Wiśniewski"), record("山田 太郎")])
+    assert [r.tags["North"] for r in read_pbn(path).records] == ["Łukasz Wiśniewski",
+                                                                  "山田 太郎"]

@@ -17,6 +17,7 @@ from bridgecore.record import GameRecord
 from bridgecore.tempo import (
     FLOORS,
     TEMPO_TABLE,
+    Action,
     BoardActions,
     BoardTempo,
     Source,
@@ -195,3 +196,51 @@ def test_a_row_that_is_not_the_records_action_is_a_problem() -> None:
     (back,) = read_pbn(write_pbn([record])).records
     assert back.calls[0].time is None and back.calls[1].time is not None
     assert any("C1" in p.message for p in back.problems)
+
+
+# Issue 23: four places where the rule and docs/tempo.md disagreed --------------------------
+
+def test_the_action_after_an_untimed_one_is_not_timed_from_an_earlier_action() -> None:
+    """An untimed call (a row left out) ends the turn of the action before it at an unknown
+    time: the next action's turn is unknown too, so it is not timed (its think time would
+    include the untimed one and could mark the wrong player)."""
+    actions = list(golden_actions(DEAL, 1, HESITATION))
+    actions[4] = Action(actions[4].kind, actions[4].seat, actions[4].item, None,
+                        actions[4].source)                 # North's 45 s pass: no time
+    b = mark_breaks([time_board(BoardActions("A1", 1, Seat.NORTH, tuple(actions), START))])[0]
+    assert b.actions[4].think is None and b.actions[5].think is None
+    assert b.actions[5].turn_at is None
+    assert b.actions[6].think == pytest.approx(30.0)        # timed again from a known turn
+    assert all(m.index not in (4, 5) for m in b.marks)
+
+
+def test_of_two_rows_for_one_action_the_first_report_counts() -> None:
+    record = golden_record()
+    table = record.tables[TEMPO_TABLE]
+    first = next(r for r in table.rows if r[0] == "C2")
+    table.rows.append(["C2", first[1], first[2], repr(float(first[3]) + 100), "tap", "0"])
+    (back,) = read_pbn(write_pbn([record])).records
+    assert back.calls[1].time == float(first[3])
+
+
+def test_a_break_on_the_last_call_names_partners_next_action_a_card() -> None:
+    """16B: South's slow final pass; North's next action is his opening lead, a card."""
+    calls = [("1H", 20.0, False), ("Pass", 3.0, False), ("Pass", 3.0, False),
+             ("Pass", 40.0, False)]
+    b = mark_breaks([timed(calls)])[0]
+    (mark,) = [m for m in b.marks if m.kind == "tempo_break"]
+    assert mark.index == 3 and mark.player is Seat.WEST
+    assert mark.partner_next is not None and b.actions[mark.partner_next].kind in ("lead",
+                                                                                   "card")
+    assert "partner's next card" in mark.detail and "next call" not in mark.detail
+
+
+def test_the_players_median_leaves_out_the_boards_first_call_as_the_rule_does() -> None:
+    """The summary said "median call 17.5 s" while the rule, which leaves out each board's
+    first call, marked a 15 s call against a limit of 8 s: both now use the same calls."""
+    from tenace.tempo_cli import players
+    calls = [("1H", 60.0, False), ("Pass", 2.0, False), ("2H", 2.0, False),
+             ("Pass", 2.0, False), ("Pass", 3.0, False), ("Pass", 2.0, False)]
+    boards = mark_breaks([timed(calls, table=f"A{n}") for n in range(1, 3)])
+    north = next(p for p in players(boards) if p["player"] == "1N")
+    assert north["median"]["call"] == pytest.approx(3.0)    # the 60 s first calls left out

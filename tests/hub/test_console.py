@@ -474,13 +474,18 @@ def test_what_is_not_http_is_refused_by_the_server_and_the_console_keeps_serving
 
 
 def test_a_page_of_another_site_cannot_read_the_console(served: Any) -> None:
-    """Every answer forbids caching and limits the page to its own origin."""
+    """Every answer forbids caching, limits the page to its own origin and forbids any
+    other site to frame it (clickjacking: frame-ancestors, and X-Frame-Options for older
+    browsers; issue 23)."""
     _, _, console, _ = served
-    for path in ("", "static/console.js", "api/room", "results", "api/results", "login"):
+    for path in ("", "static/console.js", "api/room", "results", "api/results", "login",
+                 "api/login"):
         with _client(console.url).open(console.url + path, timeout=5) as r:
             assert r.headers["Cache-Control"] == "no-store", path
             assert r.headers["X-Content-Type-Options"] == "nosniff", path
-            assert r.headers["Content-Security-Policy"] == "default-src 'self'", path
+            assert r.headers["Content-Security-Policy"] == \
+                "default-src 'self'; frame-ancestors 'none'", path
+            assert r.headers["X-Frame-Options"] == "DENY", path
 
 
 def test_bad_director_commands_are_refused_and_change_nothing(served: Any) -> None:

@@ -346,12 +346,14 @@ def test_a_hub_without_a_director_account_says_how_to_make_one(tmp_path: Path) -
     loop.run(console.start())
     try:
         status, _, body = anonymous(console, "api/login")
+        # Anyone may read this: never the data directory's path (issue 23).
         assert json.loads(body) == {"user": None, "role": None, "director_account": False,
                                     "create": "tenace users add NAME --role director "
-                                              "--data /srv/t"}
+                                              "--data DIR"}
         status, _, body = anonymous(console, "api/login", b'{"name": "a", "password": "b"}',
                                     {"Content-Type": "application/json"})
         assert status == 503 and "tenace users add NAME" in json.loads(body)["error"]
+        assert "/srv/t" not in json.loads(body)["error"]
         # Made while the hub runs (tenace users add): it counts at once.
         UserStore.in_directory(tmp_path, hasher=FAST_HASH).add("dora", "director",
                                                                PASSWORDS["dora"])

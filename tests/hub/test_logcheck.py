@@ -164,3 +164,92 @@ def test_backup_command_prints_the_verified_head(tmp_path: Path,
                      str(tmp_path / "b" / "copy.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert f"5 records, head 5:{head[1]}" in out and "integrity ok" in out
+
+
+def _closed(folder: Path, n: int) -> bytes:
+    """A log of ``n`` records closed (checkpointed into the file): its bytes."""
+    with _filled(folder, n):
+        pass
+    return (folder / LOG_NAME).read_bytes()
+
+
+def test_salvage_of_a_log_that_lost_its_last_page_reads_every_readable_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The last page gone: SQLite cannot read either table's highest position (an interior
+    page is missing), yet the leaf pages before the cut hold most records. Salvage reads
+    them from the pages, checks each against the chain, names every record lost, exits 1."""
+    data = _closed(tmp_path / "live", 500)
+    page = int.from_bytes(data[16:18], "big")
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / LOG_NAME).write_bytes(data[:-page])
+    code = main(["log", "salvage", "--data", str(tmp_path / "cut"),
+                 str(tmp_path / "saved.sqlite3")])
+    out = capsys.readouterr().out
+    assert code == 1 and "nothing lost" not in out and "truncated" in out
+    with EventLog.open(tmp_path / "saved.sqlite3") as saved:
+        kept = [r.data()["i"] for r in saved.replay()]
+        assert saved.verify().intact
+    lost = [int(line.split()[2].rstrip(":")) for line in out.splitlines()
+            if line.strip().startswith("lost record")]
+    assert len(kept) > 450 and len(kept) + len(lost) == 500
+    assert kept == [i - 1 for i in range(1, 501) if i not in lost]   # in order, none twice
+    assert f"salvaged {len(kept)} of 500 records" in out
+
+
+@pytest.mark.parametrize("holding", ["events", "chain"])
+def test_salvage_of_a_garbled_page_keeps_the_rest_and_prints_no_raw_bytes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], holding: str) -> None:
+    """Noise over one leaf page: of the events table, the records on it are lost (named,
+    exit 1); of the chain table, every record is kept (each hash gone is vouched for by
+    the next one stored, computed across the records between)."""
+    data = bytearray(_closed(tmp_path / "live", 500))
+    size = int.from_bytes(data[16:18], "big")
+    pages = [data[n * size:(n + 1) * size] for n in range(len(data) // size)]
+    events = [n for n, page in enumerate(pages) if n > 2 and page[0] == 13   # table leaves
+              and b'"pad"' in page]
+    chain = [n for n, page in enumerate(pages) if n > 2 and page[0] == 13
+             and b'"pad"' not in page and b"tick" not in page]
+    number = (events if holding == "events" else chain)[1]
+    for k in range(number * size + 30, (number + 1) * size):
+        data[k] = (k * 7919 + 27) % 256
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / LOG_NAME).write_bytes(bytes(data))
+    code = main(["log", "salvage", "--data", str(tmp_path / "bad"),
+                 str(tmp_path / "saved.sqlite3")])
+    out = capsys.readouterr().out
+    assert out.isascii() and "\x1b" not in out
+    with EventLog.open(tmp_path / "saved.sqlite3") as saved:
+        count = saved.count()
+        assert saved.verify().intact
+    if holding == "events":
+        assert code == 1 and 450 < count < 500 and "lost record" in out
+    else:
+        assert code == 0 and count == 500 and "nothing lost" in out
+
+
+def test_a_changed_record_is_named_escaped_never_as_raw_text(tmp_path: Path) -> None:
+    with _filled(tmp_path / "live", 10):
+        pass
+    raw = sqlite3.connect(tmp_path / "live" / LOG_NAME)
+    raw.execute("DROP TRIGGER events_no_update")
+    raw.execute("UPDATE events SET event_id = 'x\x1b[2J\x07é' WHERE position = 4")
+    raw.commit()
+    raw.close()
+    done = salvage(tmp_path / "live", tmp_path / "saved.sqlite3")
+    text = "\n".join(done.lines())
+    assert [p for p, _ in done.lost] == [4] and text.isascii()
+    assert "\\x1b[2J\\x07\\xe9" in text and not done.complete
+
+
+def test_verify_notices_a_wal_mode_log_without_its_wal_and_head(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _closed(tmp_path / "live", 20)
+    (tmp_path / "alone").mkdir()
+    shutil.copyfile(tmp_path / "live" / LOG_NAME, tmp_path / "alone" / LOG_NAME)
+    assert main(["log", "verify", "--data", str(tmp_path / "alone")]) == 1
+    out = capsys.readouterr().out
+    assert "neither events.sqlite3-wal nor events.sqlite3.head" in out
+    assert main(["log", "verify", "--data", str(tmp_path / "live")]) == 0   # head beside it
+    done = backup(tmp_path / "live", tmp_path / "copy" / LOG_NAME)   # one file, no WAL mode
+    assert done.records == 20
+    assert main(["log", "verify", "--data", str(tmp_path / "copy")]) == 0

@@ -234,3 +234,42 @@ def test_a_board_of_an_earlier_round_keeps_its_counts_not_its_cards() -> None:
         (round_, _), = [k for k in table.sittings if k[1] == board][-1:]
         assert tally.cards > 0 or tally.calls > 0
         assert (tally.played is None) == (round_ < last_round), (board, round_)
+
+
+@pytest.mark.parametrize("first", ["rdr", "tab"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_claim_entered_cut_off_at_a_reader_table_lands_where_it_was_made(
+        first: str, seed: int) -> None:
+    """Issue 24: a table whose readers record the play, cut off from the hub (or the broker)
+    while declarer claims at the tablet. The tablet's claim knows its board and calls, not
+    the cards the readers saw: held like a ``board`` until the readers' events of the board
+    have come (a hand going back, or a later board), it lands after the last card played,
+    not after the auction. Reader first or tablet first: the clean run's record and result,
+    no alert. (The simulator's readers put no hand back: the table is back before the
+    session's last board, whose claim would otherwise wait for its readers' hands back.)"""
+    movement = mitchell(3, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, reader_rate=1.0,
+                      double_report=0.0, claim_rate=0.7)
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    assert _kinds(clean) == []
+    claims = [e for e in script.merged() if e.type == "claim"]
+    assert claims and all(e.device.endswith("-tab") for e in claims)
+    room = Room(Section("A", movement), deals)
+    late: list[DeviceEvent] = []
+    cut_claims = 0
+    for played in script.events_by_table.values():
+        events = as_cut_off(played)
+        last = max(i for i, e in enumerate(events) if e.type == "board")
+        online, cut, back = events[:CUT], events[CUT:last], played[last:]   # back online
+        late += online + [e for e in cut if e.device.endswith(first)]
+        late += [e for e in cut if not e.device.endswith(first)] + back
+        cut_claims += sum(1 for e in cut if e.type == "claim")
+        assert all(e.at is None or "cards" not in e.at for e in online + cut)
+    assert cut_claims >= 2
+    outcomes, _ = apply_local(room, late)
+    assert all(o.reply.status == "ack" for o in outcomes)
+    assert _tables(room) == _tables(clean)
+    assert _kinds(room) == []
+    assert all(not o.held for o in room.order.values())

@@ -13,7 +13,9 @@ is read here by a director logged in (the full view); what the public sees witho
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -36,6 +38,9 @@ from tests.hub.test_console import (  # noqa: F401 - the browser fixture
 )
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session
 from tests.hub.test_table import DEALS
+
+SHOTS = Path(os.environ.get("TENACE_SCREENSHOTS")
+             or os.path.join(tempfile.gettempdir(), "tenace-screenshots"))
 
 
 class ResultsHub:
@@ -394,3 +399,68 @@ def test_browser_public_page_says_what_is_not_shown(served: Any,
     open_page(browser, console.url + "results/board/1")
     assert browser.find_elements("css selector", '#diagram [data-seat="N"]')
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_browser_director_corrects_a_result_on_the_board_page(served: Any,
+                                                              browser: Any) -> None:  # noqa: F811
+    """The board page's correction form (the director's): A2 really made 4S, ten tricks,
+    not nine; corrected, the traveller shows 420 "corrected (C1)" and the matchpoints
+    follow (420 ties A1's: 0.5 each, Law 78A); a contract without tricks is refused with
+    the hub's reason. Screenshot: results-correct.png."""
+    loop, hub, console = served
+    browser_login(browser, console)
+    wait(browser, lambda d: d.find_elements("id", "tile-A2"))
+    open_page(browser, console.url + "results/board/1")
+    form = wait(browser, lambda d: d.find_elements("id", "correct-form"))[0]
+
+    def fill(values: dict[str, str]) -> None:
+        for name, text in values.items():
+            field = form.find_element("id", f"correct-{name}")
+            field.clear()
+            field.send_keys(text)
+        form.find_element("id", "do-correct").click()
+
+    message = form.find_element("id", "correct-message")
+    fill({"table": "A2", "contract": "4S", "declarer": "N"})
+    wait(browser, lambda d: "declarer" in message.text and "tricks" in message.text)
+    fill({"table": "A2", "contract": "4S", "declarer": "N", "tricks": "10", "lead": "hk"})
+    wait(browser, lambda d: message.get_attribute("class") == "ok")
+    row = wait(browser, lambda d: [r for r in d.find_elements(
+        "css selector", '#traveller-A tr[data-table="A2"]') if "C1" in r.text])[0]
+    assert cells(row)[:6] == ["2", "6", "4♠", "N", "10", "420"]
+    assert "corrected (C1)" in cells(row)[-1]
+    assert loop.call(lambda: Session.points(hub.session, 1))[2, 6] == (0.5, 1.5)
+    [correction] = loop.call(lambda: hub.room.scoring.corrections.history())
+    assert (correction["lead"], correction["by"]) == ("HK", "console")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "results-correct.png"))
+
+
+def test_browser_director_names_a_substitute_on_the_pair_page(served: Any,
+                                                              browser: Any) -> None:  # noqa: F811
+    """The pair page's substitute form (the director's): Zoé Roux played rounds 2 and 3
+    for pair 1's second player; the page names her for those rounds, the pair keeps its
+    results; a round the movement does not have is refused with the hub's reason.
+    Screenshot: results-substitute.png."""
+    loop, hub, console = served
+    browser_login(browser, console)
+    wait(browser, lambda d: d.find_elements("id", "tile-A2"))
+    open_page(browser, console.url + "results/pair/A/1")
+    form = wait(browser, lambda d: d.find_elements("id", "sub-form"))[0]
+    before = loop.call(lambda: hub.session.ranking())
+    form.find_element("css selector", '#sub-player option[value="2"]').click()
+    form.find_element("id", "sub-name").send_keys("Zoé Roux")
+    rounds = form.find_element("id", "sub-rounds")
+    rounds.send_keys("2, 9")
+    form.find_element("id", "do-sub").click()
+    message = form.find_element("id", "sub-message")
+    wait(browser, lambda d: "rounds" in message.text and message.get_attribute("class") == "error")
+    rounds.clear()
+    rounds.send_keys("3, 2")
+    form.find_element("id", "do-sub").click()
+    wait(browser, lambda d: message.get_attribute("class") == "ok")
+    wait(browser, lambda d: "Zoé Roux (for player 2, rounds 2-3)" in d.find_element(
+        "id", "content").text)
+    assert loop.call(lambda: hub.session.ranking()) == before
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "results-substitute.png"))

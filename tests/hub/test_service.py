@@ -356,8 +356,9 @@ def test_a_broken_chain_is_told_at_start_and_never_stops_the_hub(
         auction = running.call(lambda: again.room.tables["A1"].public_state()["auction"])
         assert auction[0]["call"] == "1NT"            # replayed as stored: evidence kept
         device = listen(mosquitto.url, "tenace/v1/t/A1/reply/#")
+        seq = running.call(lambda: again.room.devices["A1-tab"].last_seq) + 1
         device.publish(topic_event("A1", "A1-tab"), Envelope(
-            "y-1", "A1-tab", 100, time.time(), "call", {"seat": "E", "call": "Pass"}
+            "y-1", "A1-tab", seq, time.time(), "call", {"seat": "E", "call": "Pass"}
         ).to_json(), 1)
         assert [Reply.from_json(m.payload).code for m in drain(device)] == ["ok"]
         device.close()

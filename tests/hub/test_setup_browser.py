@@ -198,6 +198,17 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     shown = driver.find_element("id", "checkins").text
     assert "Ann Smith #101" in shown and "Bob Jones #102" in shown
     assert "A. Guest not in the roster" in shown
+    # Accepted by the director: the names become the pair's (checkin_accept, logged as
+    # pair_names): the button says so once the hub has taken them.
+    button = driver.find_element("css selector", "#checkins button.accept")
+    table, side = button.get_attribute("data-table"), button.get_attribute("data-side")
+    button.click()
+    wait(driver, lambda d: not button.is_enabled(), timeout=20)
+    assert button.text == "Names accepted"
+    pair = next(v[0] for k, v in hub.call(lambda: dict(hub.room.tables[table].seated)).items()
+                if k.value == side)
+    assert set(button.get_attribute("title").split(" – ")) == set(
+        hub.call(lambda: hub.room.sections[0].pairs[pair]))
     assert "Play has started" in driver.find_element("id", "setup-locked").text
     assert not driver.find_element("id", "setup-submit").is_enabled()
 

@@ -26,7 +26,7 @@ from tablet.i18n import (
 REPLY_CODES = ("ok", "duplicate", "malformed", "unsupported_version", "unknown_type",
                "too_large", "bad_topic", "device_mismatch", "wrong_table", "out_of_order",
                "clock_skew", "illegal_call", "illegal_play", "wrong_state", "not_your_turn",
-               "storage", "no_event")
+               "storage", "no_event", "rate_limited")
 
 
 def fields(text: str) -> set[str]:

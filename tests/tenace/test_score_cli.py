@@ -321,3 +321,34 @@ def test_law_78b_a_csv_with_teams_is_a_team_match(tmp_path, capsys):
     _, data, _ = score(capsys, path)
     assert data["method"] == "imp"
     assert ranking(data) == [("A", None, 6.0, None, 1), ("B", None, -6.0, None, 2)]
+
+
+def _session_csv(path, scores):
+    """A results CSV of North-South pairs 1-3 against East-West 4-6 (1 v 4, 2 v 5, 3 v 6)."""
+    lines = ["board,ns,ew,score_ns"]
+    for board, row in scores.items():
+        lines += [f"{board},{ns},{ns + 3},{score}" for ns, score in enumerate(row, 1)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_score_adds_sessions_up_and_carries_a_qualifying_over(tmp_path, capsys):
+    """The figures of tests/bridgecore/test_sessions.py by the command line: session 1
+    37.5/62.5/50%, session 2 62.5/43.75/43.75%; added up by boards, pair 1 54.17%; as a
+    final with half of session 1 carried over, pair 1 62.5 - 6.25 = 56.25%."""
+    one = _session_csv(tmp_path / "one.csv", {1: [420, 450, -50], 2: [100, 100, 200]})
+    two = _session_csv(tmp_path / "two.csv", {3: [600, 100, 100], 4: [100] * 3,
+                                              5: [100] * 3, 6: [100] * 3})
+    code, data, _ = score(capsys, one, "--add", two)
+    assert code == 0
+    event = {e["pair"]: e for e in data["event"]}
+    assert (event[1]["percent"], event[1]["sessions"], event[1]["rank"]) == (
+        54.17, [37.5, 62.5], 1)
+    assert event[2]["percent"] == 50.0 and event[3]["percent"] == 45.83
+    code, data, _ = score(capsys, two, "--carry-from", one, "--carry", "0.5")
+    final = {e["pair"]: e for e in data["event"]}
+    assert (final[1]["percent"], final[1]["carry"]) == (56.25, -6.25)
+    assert final[2]["percent"] == 50.0
+    main(["score", str(one), "--add", str(two)])
+    table = capsys.readouterr().out
+    assert "Event of 2 session(s)" in table and " 54.17%" in table

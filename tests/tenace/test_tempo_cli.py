@@ -70,3 +70,20 @@ def test_a_file_that_cannot_be_read_is_an_error(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tempo", str(tmp_path / "missing.pbn")]) == 2
     assert "tenace tempo" in capsys.readouterr().err
+
+
+def test_convert_help_says_lin_is_written_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: the help said "LIN is read only" while `tenace convert` writes it (with
+    the times)."""
+    with pytest.raises(SystemExit) as done:
+        main(["convert", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "PBN and LIN are read and written" in text and "read only" not in text
+
+
+def test_convert_writes_lin_with_the_times(files: tuple[Path, Path], tmp_path: Path) -> None:
+    pbn, _ = files
+    out = tmp_path / "out.lin"
+    assert main(["convert", str(pbn), str(out)]) == 0
+    assert "nt|tenace-tempo 1 " in out.read_text()

@@ -347,7 +347,8 @@ def test_a_log_restored_from_an_older_backup_is_refilled_from_the_outbox(
             missing = hub.call(lambda: [a for a in hub.room.alerts
                                         if a.kind == "history_missing"])
             assert len(missing) == 1
-            assert missing[0].facts == {"device": "A1-tab", "last": 3, "acked": 7}
+            assert missing[0].facts == {"device": "A1-tab", "last": 3, "acked": 7,
+                                        "recovered": 4}   # what came back, once it did
             assert link.wait_delivered() and refusals(screen) == []
     finally:
         if link is not None:

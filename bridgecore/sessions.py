@@ -1,0 +1,92 @@
+"""An event of several sessions: the sessions' matchpoint scores added up, with a carry-over.
+
+Each session is scored on its own (:func:`bridgecore.ranking.score_event`: its own tops,
+Neuberg within the session). The event's score of a pair is:
+
+* **sessions that add up** (a two-session pairs): the pair's matchpoint percentages
+  averaged over the boards it played, ``Σ(pct_s · boards_s) / Σ boards_s``; where every board
+  has the same top this is its matchpoints over the matchpoints it could have scored, the
+  way the EBU's and the ACBL's programs add sessions up;
+* **a final with carry-over** (a qualifying then a final): the final's percentage plus the
+  carry-over ``c · (q − 50)``, q the pair's qualifying percentage and ``c`` the fraction the
+  conditions of contest set (the organiser's choice; the one the event states);
+* the pairs that did not play a session get nothing for it: a pair is ranked on the
+  sessions it played (a pair missing a whole session is the organiser's call: it is left
+  out of the event's ranking with ``require_all``).
+
+Ties share a place (1, 2, 2, 4); a pair sitting the same direction in every session is
+ranked in that direction, otherwise the event is one field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bridgecore.adjusted import Pair
+from bridgecore.cards import Side
+from bridgecore.ranking import EventScore, Method, rank
+
+__all__ = ["EventTotal", "add_sessions"]
+
+
+@dataclass(frozen=True, slots=True)
+class EventTotal:
+    """A pair's place in an event of several sessions: its percentage over them (with the
+    carry-over), each session's percentage (None where it did not play), its rank."""
+
+    pair: Pair
+    direction: Side | None
+    percent: float
+    sessions: tuple[float | None, ...]
+    carry: float
+    boards: int
+    rank: int
+
+
+def add_sessions(sessions: Sequence[EventScore], *,
+                 carry_from: Mapping[Pair, float] | None = None, carry_fraction: float = 0.0,
+                 require_all: bool = False) -> tuple[EventTotal, ...]:
+    """The event's ranking of matchpoint ``sessions`` (module docstring): their percentages
+    weighted by boards played; ``carry_from`` the qualifying percentage of each pair of a
+    final, carried over as ``carry_fraction · (q − 50)`` percentage points."""
+    if not sessions:
+        raise ValueError("an event of sessions needs at least one session")
+    for i, s in enumerate(sessions, 1):
+        if s.method is not Method.MATCHPOINTS:
+            raise ValueError(f"session {i} is scored in {s.method.value}: sessions are added "
+                             "up by their matchpoint percentages")
+    if not 0 <= carry_fraction <= 1:
+        raise ValueError(f"a carry-over fraction is from 0 to 1, not {carry_fraction}")
+    pairs: dict[Pair, list[tuple[float | None, int, Side | None]]] = {}
+    for index, session in enumerate(sessions):
+        for p in session.ranking:
+            row = pairs.setdefault(p.pair, [(None, 0, None)] * len(sessions))
+            row[index] = (p.percent, p.boards, p.direction)
+    out: list[tuple[Pair, Side | None, float, tuple[float | None, ...], float, int]] = []
+    for pair, row in pairs.items():
+        played = [(pct, boards) for pct, boards, _ in row if pct is not None and boards]
+        if not played or (require_all and len(played) < len(sessions)):
+            continue
+        boards = sum(b for _, b in played)
+        percent = sum(pct * b for pct, b in played) / boards
+        carry = 0.0
+        if carry_from is not None and pair in carry_from:
+            carry = carry_fraction * (carry_from[pair] - 50.0)
+        directions = {d for _, b, d in row if b}
+        direction = directions.pop() if len(directions) == 1 else None
+        out.append((pair, direction, percent + carry, tuple(p for p, _, _ in row), carry,
+                    boards))
+    one_field = any(d is None for _, d, *_ in out)
+    results: list[EventTotal] = []
+    sides = sorted({d for _, d, *_ in out if d is not None}, key=lambda d: d.value)
+    fields: list[Side | None] = [None] if one_field else list(sides)
+    for field in fields:
+        members = [x for x in out if one_field or x[1] is field]
+        ranks = rank([x[2] for x in members])
+        for x, place in sorted(zip(members, ranks, strict=True),
+                               key=lambda item: (item[1], str(item[0][0]))):
+            pair, direction, percent, each, carry, boards = x
+            results.append(EventTotal(pair, None if one_field else direction, percent, each,
+                                      carry, boards, place))
+    return tuple(results)

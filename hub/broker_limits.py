@@ -1,0 +1,144 @@
+"""The embedded broker's own limits (issue 23: one 64 MB publish grew it by 139-262 MB; one
+seat tablet's flood of 10,000 events stalled every table), as Mosquitto's configuration
+(deploy/mosquitto.conf) has them. amqtt 0.12 has no setting for any of them, so the broker
+process (hub.broker, and only it) installs them here:
+
+* :data:`MAX_PACKET` (1 MiB, Mosquitto's ``max_packet_size``): a packet whose fixed header
+  announces more is refused before one byte of its body is read, and the client's
+  connection closed (:func:`limit_packet_size`); the log says so in one line;
+* :data:`MAX_INFLIGHT` (20, ``max_inflight_messages``): the publications of one client the
+  broker handles at once; the others wait their turn, so a flooding client shares the
+  broker's loop with the others instead of taking it (:func:`limit_inflight`);
+* :data:`MAX_QUEUED` (10,000, ``max_queued_messages``): the messages kept for a client that
+  is away; more are dropped (counted, logged on the 1st, 10th, 100th ...), as Mosquitto does
+  (:class:`QueueLimit`);
+* :data:`CONNECTIONS` a :data:`CONNECTION_WINDOW` from one address: a client reconnecting
+  faster is closed before its CONNECT is read (:class:`ConnectionRate`). Loopback is not
+  counted: the hub itself, and the simulator and tools on the hub's machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "MAX_INFLIGHT", "MAX_PACKET", "MAX_QUEUED",
+           "ConnectionRate", "PacketTooLarge", "QueueLimit", "limit_inflight",
+           "limit_packet_size"]
+
+log = logging.getLogger(__name__)
+
+MAX_PACKET = 1024 * 1024
+MAX_INFLIGHT = 20
+MAX_QUEUED = 10_000
+CONNECTIONS = 60
+CONNECTION_WINDOW = 10.0
+
+
+class PacketTooLarge(Exception):
+    """A client announced a packet over :data:`MAX_PACKET`: its connection is closed (amqtt
+    logs an unknown exception in its reader as one line and closes)."""
+
+
+def power_of_ten(n: int) -> bool:
+    while n % 10 == 0:
+        n //= 10
+    return n == 1
+
+
+def limit_packet_size(header_class: Any, limit: int = MAX_PACKET) -> None:
+    """Make amqtt's fixed header reader refuse a packet over ``limit`` bytes as soon as its
+    remaining length is read (``header_class``: ``amqtt.mqtt.packet.MQTTFixedHeader``)."""
+    read = header_class.from_stream.__func__
+    if getattr(read, "tenace_limit", None) is not None:
+        return
+
+    async def from_stream(cls: Any, reader: Any) -> Any:
+        header = await read(cls, reader)
+        if header is not None and header.remaining_length > limit:
+            raise PacketTooLarge(f"a packet of {header.remaining_length} bytes announced, "
+                                 f"limit {limit}: connection closed")
+        return header
+
+    from_stream.tenace_limit = limit   # type: ignore[attr-defined]
+    header_class.from_stream = classmethod(from_stream)
+
+
+def limit_inflight(handler_class: Any, limit: int = MAX_INFLIGHT) -> None:
+    """At most ``limit`` publications of one client handled at once
+    (``handler_class``: amqtt's ``ProtocolHandler``; one semaphore per connection)."""
+    handle = handler_class.handle_publish
+    if getattr(handle, "tenace_limit", None) is not None:
+        return
+
+    async def handle_publish(self: Any, packet: Any) -> None:
+        gate = self.__dict__.get("_tenace_inflight")
+        if gate is None:
+            gate = self.__dict__["_tenace_inflight"] = asyncio.Semaphore(limit)
+        async with gate:
+            await handle(self, packet)
+
+    handle_publish.tenace_limit = limit   # type: ignore[attr-defined]
+    handler_class.handle_publish = handle_publish
+
+
+class QueueLimit:
+    """How many messages are dropped, by client, for a queue of an away client full."""
+
+    def __init__(self, limit: int = MAX_QUEUED):
+        self.limit = limit
+        self.dropped: dict[str, int] = {}
+
+    def full(self, client_id: str, queued: int) -> bool:
+        """Whether a message for ``client_id`` (``queued`` waiting already) is dropped."""
+        if queued < self.limit:
+            return False
+        count = self.dropped.get(client_id, 0) + 1
+        self.dropped[client_id] = count
+        if power_of_ten(count):
+            log.warning("client %.64r is away with %d messages queued: %d dropped",
+                        client_id, queued, count)
+        return True
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address == "localhost"
+
+
+class ConnectionRate:
+    """Connections from one address in a sliding window."""
+
+    def __init__(self, limit: int = CONNECTIONS, window: float = CONNECTION_WINDOW,
+                 clock: Callable[[], float] = time.monotonic):
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+        self.refused: dict[str, int] = {}
+
+    def allow(self, address: str) -> bool:
+        if _loopback(address):
+            return True
+        now = self.clock()
+        if len(self._seen) > 10_000:
+            self._seen.clear()
+        times = self._seen.setdefault(address, deque())
+        while times and now - times[0] > self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            count = self.refused.get(address, 0) + 1
+            self.refused[address] = count
+            if power_of_ten(count):
+                log.warning("%s connects more than %d times in %g s: %d connection(s) "
+                            "closed", address, self.limit, self.window, count)
+            return False
+        times.append(now)
+        return True

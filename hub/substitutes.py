@@ -1,0 +1,165 @@
+"""Who really played: a substitute for some rounds, and the names given at check-in.
+
+Two director commands (hub.director), both replayed from the log:
+
+``substitute`` ``{"section", "pair", "player", "name", "rounds", "member"?}``
+    ``name`` played in place of the pair's ``player``-th player (1 or 2, as the set-up lists
+    them) in ``rounds``. The pair keeps its number and its results; the substitute is named
+    for those rounds: in the ranking (``names``: ``"Zoé Roux (for Bob Baker, rounds 3-4)"``)
+    and in the results files, where he is a player of the pair, with his member number from
+    the roster (or ``member``), so that the federation credits him too (USEBIO lists each
+    PLAYER; the scoring program shares out the masterpoints by boards played). A later
+    substitution of the same player and round replaces it. Logged as ``substitute``.
+
+``checkin_accept`` ``{"table", "side", "names"?}``
+    the names typed at check-in by the pair seated on ``side`` (NS or EW) of ``table``
+    become the pair's (``names`` as the director corrected them, else as typed): logged as
+    the late change ``pair_names`` (hub.late_changes) with ``checkin``, so the pair keeps
+    its number and its results. A match with the roster is only shown (the set-up page's
+    check-ins); this is the director accepting it.
+
+Refusals are :class:`hub.errors.ConfigError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hub.errors import ConfigError
+from hub.section import Section
+
+__all__ = ["CHECKIN_FIELDS", "SUBSTITUTE_FIELDS", "Substitutes", "check_checkin",
+           "check_substitute", "rounds_text"]
+
+MAX_NAME = 80
+
+SUBSTITUTE_FIELDS: dict[str, tuple[type, bool]] = {
+    "section": (str, True), "pair": (int, True), "player": (int, True), "name": (str, True),
+    "rounds": (list, True), "member": (int, False),
+}
+CHECKIN_FIELDS: dict[str, tuple[type, bool]] = {
+    "table": (str, True), "side": (str, True), "names": (list, False),
+}
+
+
+def rounds_text(rounds: Sequence[int]) -> str:
+    """``[3, 4, 6]`` -> ``"rounds 3-4, 6"``; ``[2]`` -> ``"round 2"``."""
+    spans: list[list[int]] = []
+    for r in sorted(set(rounds)):
+        if spans and r == spans[-1][1] + 1:
+            spans[-1][1] = r
+        else:
+            spans.append([r, r])
+    parts = [str(a) if a == b else f"{a}-{b}" for a, b in spans]
+    return ("round " if len(rounds) == 1 else "rounds ") + ", ".join(parts)
+
+
+class Substitutes:
+    """The substitutions in force: (section, pair, player) -> round -> the substitute."""
+
+    def __init__(self) -> None:
+        self._by: dict[tuple[str, int, int], dict[int, dict[str, Any]]] = {}
+
+    def fact(self, body: Mapping[str, Any]) -> str:
+        """Apply a logged ``substitute`` fact; returns its section."""
+        key = (str(body["section"]), int(body["pair"]), int(body["player"]))
+        rounds = self._by.setdefault(key, {})
+        for r in body["rounds"]:
+            rounds[int(r)] = dict(body)
+        return key[0]
+
+    def of_pair(self, section: str, pair: int) -> list[dict[str, Any]]:
+        """The pair's substitutes: ``{"player", "name", "member", "rounds"}`` each, by
+        player then first round."""
+        out: dict[tuple[int, str, int | None], list[int]] = {}
+        for (s, p, player), rounds in sorted(self._by.items()):
+            if (s, p) != (section, pair):
+                continue
+            for r, sub in sorted(rounds.items()):
+                out.setdefault((player, sub["name"], sub.get("member")), []).append(r)
+        return [{"player": player, "name": name, "member": member, "rounds": rounds}
+                for (player, name, member), rounds in out.items()]
+
+    def names(self, section: Section) -> dict[int, list[str]]:
+        """The ranking's names of each pair of ``section``: its players, then each
+        substitute with the player replaced and the rounds."""
+        out = {p: list(n) for p, n in section.pairs.items()}
+        for pair in {p for s, p, _ in self._by if s == section.name}:
+            players = out.setdefault(pair, [])
+            for sub in self.of_pair(section.name, pair):
+                who = section.pairs.get(pair, ())
+                instead = who[sub["player"] - 1] if sub["player"] <= len(who) else \
+                    f"player {sub['player']}"
+                players.append(f"{sub['name']} (for {instead}, "
+                               f"{rounds_text(sub['rounds'])})")
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        return {f"{s}:{p}:{n}": {str(r): dict(v) for r, v in rounds.items()}
+                for (s, p, n), rounds in sorted(self._by.items())}
+
+
+def _section(sections: Sequence[Section], name: str, op: str) -> Section:
+    for s in sections:
+        if s.name == name:
+            return s
+    raise ConfigError(f"{op}: section: no section {name!r:.40}")
+
+
+def check_substitute(op: str, body: dict[str, Any], sections: Sequence[Section]) -> None:
+    """Check a ``substitute`` command in place (names stripped); ConfigError naming the
+    field."""
+    section = _section(sections, body["section"], op)
+    pair = body["pair"]
+    movement = section.movement
+    known = set(movement.pairs) if movement is not None else set(section.pairs)
+    if pair not in known:
+        raise ConfigError(f"{op}: pair: no pair {pair} in section {section.name}")
+    if body["player"] not in (1, 2):
+        raise ConfigError(f"{op}: player: 1 or 2 (the pair's first or second player), not "
+                          f"{body['player']!r}")
+    name = " ".join(str(body["name"]).split())
+    if not 0 < len(name) <= MAX_NAME:
+        raise ConfigError(f"{op}: name: 1-{MAX_NAME} characters")
+    body["name"] = name
+    rounds = body["rounds"]
+    most = max((a.round for a in movement.assignments), default=0) if movement else 999
+    if not rounds or not all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= most
+                             for r in rounds):
+        raise ConfigError(f"{op}: rounds: a list of the movement's rounds (1-{most}), not "
+                          f"{rounds!r:.60}")
+    body["rounds"] = sorted(set(rounds))
+    member = body.get("member")
+    if member is not None and member < 1:
+        raise ConfigError(f"{op}: member: a member number from 1, not {member}")
+
+
+def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
+                  section_of: Mapping[str, str]) -> None:
+    """Turn a ``checkin_accept`` command into the ``pair_names`` fact's body in place:
+    ``{"section", "pair", "names", "checkin"}``; ConfigError naming the field."""
+    table, side = body["table"], body["side"]
+    state = tables.get(table)
+    if state is None:
+        raise ConfigError(f"{op}: table: no table {table!r:.40}")
+    if side not in ("NS", "EW"):
+        raise ConfigError(f"{op}: side: NS or EW, not {side!r:.10}")
+    seated = next((v for k, v in state.seated.items()
+                   if getattr(k, "name", str(k)) == side or str(k) == side), None)
+    if seated is None:
+        raise ConfigError(f"{op}: no pair has checked in {side} at table {table}")
+    pair, players = seated[0], seated[1]
+    given = [p.get("name") if isinstance(p, Mapping) else p for p in players]
+    typed = [" ".join(n.split()) for n in given if isinstance(n, str) and n.strip()]
+    names = body.get("names")
+    if names is None:
+        names = typed
+    if not names or not all(isinstance(n, str) and 0 < len(" ".join(n.split())) <= MAX_NAME
+                            for n in names) or len(names) > 4:
+        raise ConfigError(f"{op}: names: one to four names of 1-{MAX_NAME} characters (none "
+                          f"was typed at check-in on {side} of table {table})")
+    body.clear()
+    body.update(section=section_of[table], pair=pair,
+                names=[" ".join(n.split()) for n in names],
+                checkin={"table": table, "side": side, "typed": typed})

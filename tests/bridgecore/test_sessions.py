@@ -1,0 +1,80 @@
+"""An event of several sessions (bridgecore/sessions.py), against figures worked by hand.
+
+Three tables, North-South pairs 1-3 against East-West 4-6 (1 v 4, 2 v 5, 3 v 6), a top of 2.
+Session 1, boards 1-2: board 1 NS 420, 450, -50 (pair 2 2, pair 1 1, pair 3 0); board 2
+100, 100, 200 (pair 3 2, pairs 1 and 2 a half each): pair 1 1.5 of 4 (37.5%), pair 2 2.5
+(62.5%), pair 3 2 (50%). Session 2, boards 3-6: board 3 600, 100, 100 (pair 1 2, pairs 2
+and 3 a half each), boards 4-6 all tied (1 each): pair 1 5 of 8 (62.5%), pairs 2 and 3 3.5
+(43.75%).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bridgecore.adjusted import BoardResult
+from bridgecore.cards import Side
+from bridgecore.ranking import EventScore, score_event
+from bridgecore.sessions import add_sessions
+
+TABLES = [(1, 4), (2, 5), (3, 6)]
+
+
+def session(scores: dict[int, list[int]]) -> EventScore:
+    return score_event([BoardResult(board, ns, ew, score)
+                        for board, row in scores.items()
+                        for (ns, ew), score in zip(TABLES, row, strict=True)], "mp")
+
+
+ONE = session({1: [420, 450, -50], 2: [100, 100, 200]})
+TWO = session({3: [600, 100, 100], 4: [100] * 3, 5: [100] * 3, 6: [100] * 3})
+
+
+def test_the_sessions_percentages_by_hand() -> None:
+    assert {p.pair: p.percent for p in ONE.ranking if p.direction is Side.NS} == {
+        1: 37.5, 2: 62.5, 3: 50.0}
+    assert {p.pair: p.percent for p in TWO.ranking if p.direction is Side.NS} == {
+        1: 62.5, 2: 43.75, 3: 43.75}
+
+
+def test_two_sessions_add_up_by_the_boards_played() -> None:
+    """Pair 1: (37.5·2 + 62.5·4)/6 = 54.17%, its 6.5 matchpoints of 12; pair 2: (62.5·2 +
+    43.75·4)/6 = 50%; pair 3: (50·2 + 43.75·4)/6 = 45.83%. East-West mirror them: pair 4
+    45.83%, pair 5 50%, pair 6 54.17%."""
+    event = {t.pair: t for t in add_sessions([ONE, TWO])}
+    assert event[1].percent == pytest.approx(6.5 / 12 * 100)
+    assert event[1].percent == pytest.approx(54.1667, abs=1e-4)
+    assert event[2].percent == pytest.approx(50.0) and event[3].percent == pytest.approx(
+        45.8333, abs=1e-4)
+    assert [(t.pair, t.rank) for t in add_sessions([ONE, TWO]) if t.direction is Side.NS] == [
+        (1, 1), (2, 2), (3, 3)]
+    assert event[6].percent == pytest.approx(54.1667, abs=1e-4) and event[6].rank == 1
+    assert event[1].sessions == (37.5, 62.5) and event[1].boards == 6
+
+
+def test_a_final_with_half_the_qualifying_carried_over() -> None:
+    """Session 1 qualifies, session 2 is the final, half the qualifying margin carried:
+    pair 1 62.5 + ½(37.5 − 50) = 56.25; pair 2 43.75 + ½(62.5 − 50) = 50; pair 3 43.75 + 0.
+    """
+    qualifying = {p.pair: p.percent for p in ONE.ranking if p.percent is not None}
+    final = {t.pair: t for t in add_sessions([TWO], carry_from=qualifying,
+                                             carry_fraction=0.5)}
+    assert (final[1].percent, final[1].carry) == (56.25, -6.25)
+    assert (final[2].percent, final[3].percent) == (50.0, 43.75)
+    assert [final[p].rank for p in (1, 2, 3)] == [1, 2, 3]
+
+
+def test_a_pair_missing_a_session_and_what_is_refused() -> None:
+    """Pair 3 did not play session 2 (a session without it): ranked on session 1 alone, or
+    left out with require_all. A fraction over 1 and an IMP session are refused."""
+    short = score_event([BoardResult(board, ns, ew, score)
+                         for board, row in {3: [600, 100], 4: [100, 100]}.items()
+                         for (ns, ew), score in zip(TABLES[:2], row, strict=True)], "mp")
+    event = {t.pair: t for t in add_sessions([ONE, short])}
+    assert event[3].percent == 50.0 and event[3].sessions == (50.0, None)
+    assert 3 not in {t.pair for t in add_sessions([ONE, short], require_all=True)}
+    with pytest.raises(ValueError, match="fraction"):
+        add_sessions([ONE], carry_from={}, carry_fraction=1.5)
+    imps = score_event([BoardResult(1, 1, 2, 420), BoardResult(1, 3, 4, 400)], "crossimp")
+    with pytest.raises(ValueError, match="percentages"):
+        add_sessions([imps])

@@ -1,0 +1,192 @@
+"""The conventions of the established scoring programs, each against figures worked by hand
+in the test (docs/scoring.md says which program or regulation each one follows).
+
+The room: a 4-table Howell (pairs 1-8, 2 boards a round, 7 rounds, 14 boards, each board
+played 4 times: a top of 3). Board 1 goes r1 A1 8 v 1, r4 A3 6 v 2, r6 A2 7 v 5, r7 A4 3 v 4;
+board 5 goes r1 A2 2 v 7, r2 A4 5 v 6, r3 A1 8 v 3, r6 A3 1 v 4. In round 5 table A4 (1 v 2,
+boards 11-12) is given boards 1 and 5 instead, and plays them: both pairs had played board
+1 already, and pair 2 had played board 5.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.movements import howell, mitchell
+from hub.room import Room, Section
+from tenace.sim.devices import DeviceEvent, envelopes
+from tests.hub.test_live_scoring import Session, neuberg
+
+HOWELL = howell(4, boards_per_round=2)
+DEALS = {n: random_deal(random.Random(100 + n)) for n in range(1, 15)}
+
+
+def howell_session() -> Session:
+    return Session(Room(Section("A", HOWELL), DEALS))
+
+
+def play_board(s: Session, round_: int, table: str, board: int, contract: str,
+               tricks: int) -> None:
+    """``table`` plays ``board`` in ``round_`` with the movement's pairs, whether or not the
+    movement gives it that board (a misboarded table: Law 15): the dealer declares
+    ``contract`` and claims ``tricks``."""
+    if round_ != s.round:
+        s.start_round(round_)
+    s.now += 60
+    a = s.room.assignment(table, round_)
+    assert a is not None
+    out: list[DeviceEvent] = []
+
+    def add(type: str, **body: Any) -> None:
+        out.append(DeviceEvent(table, f"{table}-tab", type, body, s.now + len(out) * 0.01))
+
+    add("checkin", direction="NS", pair=a.ns)
+    add("checkin", direction="EW", pair=a.ew)
+    add("board", board=board)
+    dealer = s.room.markings(board).dealer
+    for i, call in enumerate([contract, "Pass", "Pass", "Pass"]):
+        seat = dealer
+        for _ in range(i):
+            seat = seat.lho
+        add("call", seat=seat.letter, call=call)
+    add("claim", seat=dealer.letter, tricks=tricks)
+    add("claim_answer", seat=dealer.lho.letter, accept=True)
+    add("claim_answer", seat=dealer.rho.letter, accept=True)
+    for tid, env in envelopes(out, devices=s.devices):
+        assert s.room.apply(tid, env, env.time).reply.status == "ack"
+
+
+# (round, table, board, contract, tricks) in the order they were played. Board 1 (dealer N,
+# none vulnerable): 420, 450, -50, 420 as scheduled, and 480 at A4 in round 5 (1 v 2: both
+# had played it). Board 5 (dealer N, NS vulnerable): 620, -100, 650 as scheduled, -200 at A4
+# in round 5 (1 v 2: pair 2 had played it in round 1), and 620 at A3 in round 6 (1 v 4:
+# pair 1 had played it, in round 5).
+MISPLAYED = [
+    (1, "A1", 1, "4S", 10), (1, "A2", 5, "4S", 10),
+    (2, "A4", 5, "4S", 9),
+    (3, "A1", 5, "4S", 11),
+    (4, "A3", 1, "4S", 11),
+    (5, "A4", 1, "4S", 12), (5, "A4", 5, "4S", 8),
+    (6, "A2", 1, "4S", 9), (6, "A3", 5, "4S", 10),
+    (7, "A4", 1, "4S", 10),
+]
+
+
+def misplayed_session() -> Session:
+    s = howell_session()
+    for play in MISPLAYED:
+        play_board(s, *play)
+    return s
+
+
+def test_law_15b_a_second_play_counts_neither_in_the_results_nor_in_the_top() -> None:
+    """Law 15B: pairs 1 and 2 had both played board 1 when A4 played it again in round 5:
+    that score is cancelled, and it is no result of the board: board 1 has its 4 results,
+    a top of 3, and is matchpointed as it stands, without Neuberg (a program counting the
+    cancelled line gives E = 5, top 4 and every board Neuberg-scaled). By hand, North-South:
+    450 beats three (3), each 420 beats one and ties one (1.5), -50 nothing (0)."""
+    s = misplayed_session()
+    scored = s.room.scoring.section("A")
+    assert scored.expected == 4
+    traveller = scored.traveller_json(1)
+    assert traveller["top"] == 3.0 and traveller["expected"] == 4
+    assert s.points(1) == {(8, 1): (1.5, 1.5), (6, 2): (3.0, 0.0), (7, 5): (0.0, 3.0),
+                           (3, 4): (1.5, 1.5), (1, 2): (None, None)}
+    cancelled = next(r for r in traveller["results"] if r["NS"] == 1)
+    assert cancelled["scored"] is False and cancelled["score_ns"] == 480
+    assert "pair 1 played the board before, at table A1 in round 1" in cancelled["not_scored"]
+    assert "15B" in cancelled["not_scored"]
+    counts = {b["board"]: b for b in scored.ranking_json()["boards"]}
+    assert counts[1] == {"board": 1, "results": 4, "scored": 4}
+
+
+def test_law_15b_the_first_play_in_time_stands_not_the_first_by_pair_number() -> None:
+    """Law 15B, the first play in time: on board 5 pair 2 played against 7 in round 1, then
+    against 1 in round 5 (cancelled: pair 2's second play); pair 1, whose first play that
+    was, plays it again against 4 in round 6 (cancelled too: a cancelled play is still a
+    play). Sorting by pair number would keep 1 v 2 (round 5) and cancel 2 v 7 (round 1).
+    Three results stand, 2 v 7 (+620), 5 v 6 (-100) and 8 v 3 (+650), each Neuberg-scaled
+    from a top of 2 to the 4 expected: (M + 1/2)·4/3 - 1/2 (formats.md 9.1)."""
+    s = misplayed_session()
+    points = s.points(5)
+    assert points[2, 7] == (neuberg(1, 3, 4), neuberg(1, 3, 4))          # 1.5 each
+    assert points[8, 3] == (round(neuberg(2, 3, 4), 2), round(neuberg(0, 3, 4), 2))
+    assert points[5, 6] == (round(neuberg(0, 3, 4), 2), round(neuberg(2, 3, 4), 2))
+    assert points[8, 3] == (2.83, 0.17)
+    assert points[1, 2] == (None, None) and points[1, 4] == (None, None)
+    lines = {(r["NS"], r["EW"]): r for r in s.room.scoring.section("A").traveller_json(5)
+             ["results"]}
+    assert "pair 2 played the board before, at table A2 in round 1" in lines[1, 2]["not_scored"]
+    assert "pair 1 played the board before, at table A4 in round 5" in lines[1, 4]["not_scored"]
+    assert lines[2, 7]["not_scored"] is None and lines[2, 7]["scored"]
+
+
+def test_law_15b_the_log_rebuilds_the_same_order() -> None:
+    """The order in time is the log's: a room rebuilt from the same facts scores the same."""
+    s = misplayed_session()
+    again = howell_session()
+    for play in MISPLAYED:
+        play_board(again, *play)
+    assert again.points(5) == s.points(5) and again.points(1) == s.points(1)
+
+
+def test_a_sit_out_lowers_the_top_and_no_board_is_neuberg_scaled() -> None:
+    """A 3-table Mitchell with East-West pair 6 absent (its opponents sit out): each board
+    is played twice, so the top is 1 and a board with both its results is matchpointed as
+    it stands (the programs all take the movement's count, not the tables'; counting 3
+    would scale every board by Neuberg). Board 1: A1 (1 v 4) 420, A3 in round 2 (3 v 5)
+    450: 450 beats 420, 1 to pair 3 and pair 4, 0 to pairs 1 and 5."""
+    s = Session(Room(Section("A", mitchell(3, boards_per_round=2, missing_pair=6)),
+                     {n: random_deal(random.Random(200 + n)) for n in range(1, 7)}))
+    s.play([(1, "A1", 1, "4S", 10), (2, "A3", 1, "4S", 11)])
+    scored = s.room.scoring.section("A")
+    assert scored.expected == 2
+    assert scored.traveller_json(1)["top"] == 1.0
+    assert s.points(1) == {(1, 4): (0.0, 1.0), (3, 5): (1.0, 0.0)}
+    ranking = s.ranking()
+    assert ranking[3] == (1.0, 100.0, 1, "NS") and ranking[1] == (0.0, 0.0, 2, "NS")
+
+
+def test_law_15b_the_tables_traveller_leaves_a_second_play_unscored() -> None:
+    """What a table sees after the board (Law 16's traveller): A4 finishing board 1 in round
+    7 (3 v 4, 420) sees the 5 lines, the second play (1 v 2, 480) without a percentage,
+    and 4 results of 4: its 420 beats -50 and ties 420, 1.5 of a top of 3, 50%."""
+    s = misplayed_session()
+    state = s.room.tables["A4"].public_state()
+    lines = {(r["NS"], r["EW"]): r for r in state["traveller"]}
+    assert len(lines) == 5 and "percent_ns" not in lines[1, 2]
+    assert state["field"]["results"] == 4 and state["field"]["expected"] == 4
+    assert lines[3, 4]["percent_ns"] == 50.0 and lines[6, 2]["percent_ns"] == 100.0
+    assert state["percentage"] == {"NS": 50.0, "EW": 50.0}
+
+
+def test_law_15b_a_nine_table_mitchell_misplayed_keeps_its_top_of_8() -> None:
+    """The issue's room: a 9-table Mitchell (one board a round). Board 1 is played by its 9
+    tables, and once more at A1 in round 9 (1 v 11: pair 1 had played it in round 1, pair
+    11 in round 5: "1 plays the board twice"). That line is cancelled and no result: the
+    board has 9 of 9 results, a top of 8, and whole matchpoints, 0 to 8 (a program counting
+    it gives E = 10, "9/10", and every score Neuberg-scaled by 10/9). North plays 4S and
+    takes 4 to 12 tricks round by round (none vulnerable: -300, -250, ..., +480), so round
+    r's North-South pair scores r - 1."""
+    plays = [(1, "A1", 1), (2, "A9", 1), (3, "A8", 1), (4, "A7", 1), (5, "A6", 1),
+             (6, "A5", 1), (7, "A4", 1), (8, "A3", 1), (9, "A2", 1)]
+    s = Session(Room(Section("A", mitchell(9)),
+                     {n: random_deal(random.Random(300 + n)) for n in range(1, 10)}))
+    for round_, table, board in plays:
+        play_board(s, round_, table, board, "4S", 3 + round_)
+    play_board(s, 9, "A1", 1, "4S", 13)                       # the wrong board: 1 v 11
+    scored = s.room.scoring.section("A")
+    assert scored.expected == 9
+    traveller = scored.traveller_json(1)
+    assert traveller["top"] == 8.0
+    points = s.points(1)
+    assert points[1, 11] == (None, None)
+    ns_points = {ns: p[0] for (ns, ew), p in points.items() if (ns, ew) != (1, 11)}
+    # round r is played by North-South pair 1 (round 1), then 9, 8, ..., 2
+    by_round = {1: 1, 2: 9, 3: 8, 4: 7, 5: 6, 6: 5, 7: 4, 8: 3, 9: 2}
+    assert {r: ns_points[pair] for r, pair in by_round.items()} == {
+        r: float(r - 1) for r in range(1, 10)}
+    assert {b["board"]: (b["results"], b["scored"])
+            for b in scored.ranking_json()["boards"]}[1] == (9, 9)
