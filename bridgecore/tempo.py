@@ -429,8 +429,8 @@ lists the columns, rows following; readers skip a tag they do not know)."""
 _COLUMNS = ["Action\\3R", "Seat", "Item\\4L", "Time\\16R", "Source", "Stop"]
 _START = "0"
 # the text of every card and call, looked up rather than formatted for each row read
-_TEXT: dict[Call | Card, str] = {x: str(x) for x in (*ALL_CARDS, *ALL_BIDS, PASS, DOUBLE,
-                                                     REDOUBLE)}
+_THINGS: tuple[Call | Card, ...] = (*ALL_CARDS, *ALL_BIDS, PASS, DOUBLE, REDOUBLE)
+_TEXT: dict[Call | Card, str] = {x: str(x) for x in _THINGS}
 
 
 def _time_text(at: float | None) -> str:
