@@ -42,8 +42,8 @@ from enum import StrEnum
 from typing import Any
 
 from bridgecore.auction import Auction
-from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
-from bridgecore.cards import ALL_CARDS, Card, Seat
+from bridgecore.calls import Call, CallKind
+from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
 from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
 
@@ -428,9 +428,6 @@ TEMPO_TABLE = "TempoTable"
 lists the columns, rows following; readers skip a tag they do not know)."""
 _COLUMNS = ["Action\\3R", "Seat", "Item\\4L", "Time\\16R", "Source", "Stop"]
 _START = "0"
-# the text of every card and call, looked up rather than formatted for each row read
-_THINGS: tuple[Call | Card, ...] = (*ALL_CARDS, *ALL_BIDS, PASS, DOUBLE, REDOUBLE)
-_TEXT: dict[Call | Card, str] = {x: str(x) for x in _THINGS}
 
 
 def _time_text(at: float | None) -> str:
@@ -512,16 +509,21 @@ def apply_tempo_table(record: GameRecord) -> None:
     else:
         rows = {_cell(row, action): (_cell(row, item), _cell(row, time))
                 for row in reversed(table.rows)}
-    calls = record.calls
+    calls, plays = record.calls, record.plays
     for i, c in enumerate(calls):
-        at = _row_time(record, rows, _key("C", i), c.call)
-        if at is not None:
-            calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
-    plays = record.plays
+        key = _key("C", i)
+        row = rows.get(key)
+        if row is not None:
+            at = _row_time(record, key, row, str(c.call))
+            if at is not None:
+                calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
     for i, p in enumerate(plays):
-        at = _row_time(record, rows, _key("P", i), p.card)
-        if at is not None:
-            plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+        key = _key("P", i)
+        row = rows.get(key)
+        if row is not None:
+            at = _row_time(record, key, row, str(p.card))
+            if at is not None:
+                plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
 
 
 _KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}
@@ -532,13 +534,10 @@ def _key(kind: str, i: int) -> str:
     return keys[i] if i < len(keys) else f"{kind}{i + 1}"
 
 
-def _row_time(record: GameRecord, rows: Mapping[str, tuple[str, str]], key: str,
-              thing: Call | Card) -> float | None:
-    row = rows.get(key)
-    if row is None:
-        return None
+def _row_time(record: GameRecord, key: str, row: tuple[str, str], text: str) -> float | None:
+    """The time of the row ``(item, time)`` of ``key``, whose item the record has as
+    ``text``; None if it has none or the items differ (a problem of the record)."""
     item, time = row
-    text = _TEXT.get(thing) or str(thing)
     if item != text:
         record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
                        "is left out")
