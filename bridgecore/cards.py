@@ -263,11 +263,13 @@ class Card:
     suit: Suit
     rank: Rank
     _hash: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)   # str(card), made once
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit) or not isinstance(self.rank, Rank):
             raise TypeError(f"Card needs a Suit and a Rank, got {self.suit!r}, {self.rank!r}")
         object.__setattr__(self, "_hash", int(self.suit) * 16 + int(self.rank))
+        object.__setattr__(self, "_text", self.suit.letter + self.rank.letter)
 
     def __hash__(self) -> int:
         return self._hash
@@ -304,7 +306,7 @@ class Card:
         raise ParseError(f"not a card: {text!r}")
 
     def __str__(self) -> str:
-        return self.suit.letter + self.rank.letter
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

@@ -421,7 +421,7 @@ class TableState(PocketReads, CardReads):
         if s is None:
             return self._reject(env, t, "wrong_state", "no board on the table")
         board = s.board
-        if board.play is not None and board.play.history:
+        if board.play is not None and board.play.cards_played:
             return self._reject(env, t, "wrong_state", "the opening lead is faced: the auction "
                                 "period is over (41C)")
         body = env.body
@@ -512,7 +512,7 @@ class TableState(PocketReads, CardReads):
         if s is None:
             return self._reject(env, t, "wrong_state", "no board on the table")
         board = s.board
-        if board.play is not None and board.play.history:
+        if board.play is not None and board.play.cards_played:
             return self._reject(env, t, "wrong_state", "the opening lead is faced: no change "
                                 "of call (25A, 41C)")
         entries = board.auction.entries
@@ -581,7 +581,7 @@ class TableState(PocketReads, CardReads):
                                                  len(board.auction)},
                 options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
         if not self.strict:   # what the read or tap means: hub.reads
-            if not play.history and self.read_state(s).sweeps:
+            if not play.cards_played and self.read_state(s).sweeps:
                 early = self.sweeps_unanswered(s, t)
                 out = self.read_card(env, t, seat, card)
                 return replace(out, alerts=[a for a in early if a is not None] + out.alerts)
@@ -637,7 +637,7 @@ class TableState(PocketReads, CardReads):
             elif irr.kind is Kind.CARD_NOT_IN_HAND:
                 alerts.append(self._not_in_hand(s, irr, seat, t))
             else:
-                key = f"{base}:{irr.kind.value}:{len(play.history)}"
+                key = f"{base}:{irr.kind.value}:{play.cards_played}"
                 s.play_keys[first + j] = key
                 alerts.append(self._irregularity_alert(key, irr, t))
         doubt = self.read_state(s).sweeps.get(seat, 0)
@@ -671,7 +671,7 @@ class TableState(PocketReads, CardReads):
         facts = {"held_by": held_by, "fits": [[b, x.letter] for b, x in fits][:12],
                  "card": data.get("card")}
         return self._irregularity_alert(
-            f"{self._base()}:not_in_hand:{len(play.history)}", irr, t, facts,
+            f"{self._base()}:not_in_hand:{play.cards_played}", irr, t, facts,
             detail=f"{seat} played {data.get('card')}, not in his hand: {where}")
 
     def _after(self, s: Sitting, t: float) -> list[Alert | None]:
@@ -809,7 +809,7 @@ class TableState(PocketReads, CardReads):
         s = self.sitting
         play = None if s is None else s.board.play
         dummy = (seat is not None and play is not None and seat is play.dummy
-                 and bool(play.history) and not play.is_complete)
+                 and bool(play.cards_played) and not play.is_complete)
         note = env.body.get("note") or ""
         detail = f"director called from table {self.id}" + (f" by {seat}" if seat else "")
         if note:
@@ -921,7 +921,7 @@ class TableState(PocketReads, CardReads):
         out.update(board=board.number, dealer=board.dealer.letter,
                    vulnerability=str(board.vulnerability), phase=s.phase,
                    turn=None if turn is None else turn.letter)
-        faced = play is not None and bool(play.history)
+        faced = play is not None and bool(play.cards_played)
         if not faced:
             out["auction"] = [{"seat": e.seat.letter, "call": str(e.call), "alert": e.alert,
                                "status": e.status.value} for e in board.auction.entries]
