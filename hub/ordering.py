@@ -36,7 +36,14 @@ of its play waits, and goes to the director with the other held events after
   takes it as one card (hub.reads);
 * tells the director when events wait too long (:data:`HOLD_SECONDS` of hub time, or more
   than :data:`MAX_HELD` held at the table): one ``events_held`` alert, and the events held
-  are applied as they came (:meth:`hub.room.Room.tick`).
+  are applied as they came (:meth:`hub.room.Room.tick`). The wait counts from the later of
+  the first held event's arrival and the table's last **progress**: the last event that
+  came from a device with nothing held (:meth:`TableOrder.arrived`). A table emptying its
+  outboxes after a long cut, on a slow hub, may take minutes to send what precedes the held
+  events; while its other devices keep delivering, what is missing may still come, and
+  applying the held events as they came would refuse them (a card before the auction's
+  end) and lose the rest of the board. A device that has stopped sending (a dead tablet)
+  makes no progress: its table's held events go to the director after the wait.
 
 An event without ``at`` (an older client) is applied as it comes, after the held events of
 its device. Everything here is a function of the events applied and the hub times given:
@@ -115,6 +122,8 @@ class TableOrder:
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
         self._round: int | None = None             # the round of the table's sitting
+        self.progress: float | None = None         # hub time of the last event of a device
+                                                   # with nothing held (module docstring)
 
     # Where the table is -------------------------------------------------------------------
     def reached(self, board: int | None, sitting: object = None) -> None:
@@ -135,9 +144,12 @@ class TableOrder:
                 if then is not None and then < now:
                     tally.played = None
 
-    def arrived(self, env: Envelope) -> None:
-        """An event has come (held or applied): a card reader's says which board its reads
-        have reached (its events keep their order: those of earlier boards came before)."""
+    def arrived(self, env: Envelope, hub_time: float | None = None) -> None:
+        """An event has come (held or applied) at ``hub_time``: a card reader's says which
+        board its reads have reached (its events keep their order: those of earlier boards
+        came before); one of a device with nothing held is the table's progress."""
+        if hub_time is not None and not any(w.env.device == env.device for w in self.held):
+            self.progress = hub_time if self.progress is None else max(self.progress, hub_time)
         board = (env.at or {}).get("board")
         if board is not None and is_reader(env.device):
             self._readers[env.device] = board
@@ -261,9 +273,14 @@ class TableOrder:
         return None
 
     def overdue(self, hub_time: float, hold_seconds: float) -> bool:
-        """Events have waited too long, or too many wait."""
-        return bool(self.held) and (hub_time - self.held[0].since >= hold_seconds
-                                    or len(self.held) > MAX_HELD)
+        """Events have waited too long since the table's last progress, or too many
+        wait."""
+        if not self.held:
+            return False
+        since = self.held[0].since
+        if self.progress is not None:
+            since = max(since, self.progress)
+        return hub_time - since >= hold_seconds or len(self.held) > MAX_HELD
 
     def take_all(self) -> list[Waiting]:
         held, self.held = self.held, []
