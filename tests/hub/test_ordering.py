@@ -341,3 +341,20 @@ def test_held_events_of_a_table_whose_other_device_went_silent_go_to_the_directo
     room = Room(Section("A", movement), deals)
     _slow_hub(room, silent, 4.0)
     assert "events_held" in _kinds(room)
+
+
+def test_a_tick_of_a_hub_just_restarted_gives_up_on_no_held_event_and_replays_so() -> None:
+    """A hub in its first ``hold_seconds`` after a restart logs its tick with
+    ``overdue: false`` (the devices are sending again what its outage kept): the held
+    events keep waiting, in the live room and in the log replayed."""
+    movement, deals, script = _session(6)
+    events = _board_events(script)
+    skip = [e for e in events if e.type == "card"][3]
+    room = Room(Section("A", movement), deals)
+    apply_local(room, [e for e in events if e is not skip])
+    order = room.order["A1"]
+    late = max(order.held[0].since, order.progress or 0.0) + 10 * room.hold_seconds
+    assert room.fact("tick", {"overdue": False}, late) == []
+    assert order.held
+    assert "events_held" in [a.kind for a in room.fact("tick", {}, late)]
+    assert not order.held
