@@ -25,7 +25,12 @@ table whose devices are offline (``play_on``):
 * ``True`` (the real tablet and card reader): while its device is online, each event waits
   for the hub's answer before the next one is played (the players see it on the tablet);
   while the device is offline (its table cut off, the broker or the hub away), the players
-  go on, the device's events wait in its outbox and go when the network is back;
+  go on at their own pace (never sooner after their last event than the script has them,
+  even when the table is behind its schedule: a table slowed by a busy hub does not rush
+  through the rest of its session in a few seconds), the device's events wait in its
+  outbox and go when the network is back. A table waits for its event's answer at most
+  ``event_timeout`` after the hub last answered that device (one emptying its outbox is
+  answered event by event: it is not stuck);
 * ``False``: a device waits for the hub's answer to each event before the next one is
   played, online or not (what the issue found to hold).
 
