@@ -118,6 +118,7 @@ class TableOrder:
     def __init__(self) -> None:
         self.tallies: dict[int, Tally] = {}
         self.held: list[Waiting] = []
+        self._held_by: dict[str, int] = {}         # device -> its events held
         self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
@@ -148,7 +149,7 @@ class TableOrder:
         """An event has come (held or applied) at ``hub_time``: a card reader's says which
         board its reads have reached (its events keep their order: those of earlier boards
         came before); one of a device with nothing held is the table's progress."""
-        if hub_time is not None and not any(w.env.device == env.device for w in self.held):
+        if hub_time is not None and not self._held_by.get(env.device):
             self.progress = hub_time if self.progress is None else max(self.progress, hub_time)
         board = (env.at or {}).get("board")
         if board is not None and is_reader(env.device):
@@ -214,8 +215,7 @@ class TableOrder:
     def must_wait(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not
         reached yet."""
-        return (any(w.env.device == env.device for w in self.held)
-                or not self.fits(env, current, phase))
+        return bool(self._held_by.get(env.device)) or not self.fits(env, current, phase)
 
     def conflict(self, env: Envelope, current: int | None) -> Conflict | None:
         """The other card already recorded at the place a ``card`` event names, if any."""
@@ -259,6 +259,7 @@ class TableOrder:
     # Held events --------------------------------------------------------------------------
     def hold(self, env: Envelope, hub_time: float) -> None:
         self.held.append(Waiting(env, hub_time))
+        self._held_by[env.device] = self._held_by.get(env.device, 0) + 1
 
     def ready(self, current: int | None, phase: str | None = None) -> Waiting | None:
         """The first held event that fits now and is its device's first held one (taken
@@ -269,6 +270,7 @@ class TableOrder:
                 continue
             devices.add(w.env.device)
             if self.fits(w.env, current, phase):
+                self._held_by[w.env.device] -= 1
                 return self.held.pop(i)
         return None
 
@@ -284,6 +286,7 @@ class TableOrder:
 
     def take_all(self) -> list[Waiting]:
         held, self.held = self.held, []
+        self._held_by.clear()
         return held
 
     def snapshot(self) -> dict[str, Any]:
