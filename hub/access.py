@@ -37,7 +37,8 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # The hub: everything of the protocol, and its tools' echo topics.
     "hub": ((f"{_R}/#",), (f"{_R}/#",)),
     # Director tools on MQTT: everything but the hands; their own command topic.
-    "director": ((f"{_R}/hub/#", f"{_R}/director/#", f"{_R}/t/+/state", f"{_R}/t/+/ev/+",
+    "director": ((f"{_R}/hub/#", f"{_R}/director/#", f"{_R}/t/+/state", f"{_R}/t/+/tablet",
+                  f"{_R}/t/+/ev/+",
                   f"{_R}/t/+/dev/+/status", f"{_R}/t/+/reply/+", f"{_R}/result/#",
                   f"{_R}/results/#", f"{_R}/dealer/#", f"{_R}/echo/{{account}}"),
                  (f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
@@ -48,7 +49,9 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # A results reader (a display, a web page): read only.
     "results": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#"), ()),
     # A table's tablet (all four players see its screen): no seat topic.
-    "table": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/cmd",
+    # Its own view (t/{table}/tablet): the explanations it shows each side (protocol 11.3).
+    "table": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/tablet",
+               f"{_R}/t/{{table}}/cmd",
                f"{_R}/t/{{table}}/cmd/{{account}}", f"{_R}/t/{{table}}/reply/{{account}}",
                f"{_R}/t/{{table}}/dev/{{account}}/status"),
               (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status")),

@@ -331,6 +331,16 @@ class AlertBook:
         alert_id = self._by_key.get(key)
         return None if alert_id is None else self._alerts[alert_id]
 
+    def revise(self, alert_id: str, time: float, facts: Mapping[str, Any],
+               detail: str) -> Alert:
+        """A new version of an alert with more facts (a player's choice at the table,
+        hub.rectify): its status stays the director's."""
+        old = self[alert_id]
+        new = replace(old, facts=dict(facts), detail=detail, version=old.version + 1,
+                      updated=time)
+        self._alerts[alert_id] = new
+        return new
+
     # The director ------------------------------------------------------------------------
     def _step(self, alert_id: str, status: AlertStatus, time: float) -> Alert:
         old = self._alerts.get(alert_id)
@@ -350,10 +360,12 @@ class AlertBook:
         return new
 
     def rule(self, alert_id: str, time: float, text: str,
-             score: Mapping[str, Any] | None = None, by: str | None = None) -> Alert:
+             score: Mapping[str, Any] | None = None, by: str | None = None,
+             option: int | None = None) -> Alert:
         """Record the director's ruling (``score``: adjusted-score data, if any; ``by``: the
-        account that gave it). A ruling acknowledges the alert if it was not yet; a later
-        ruling replaces the earlier one."""
+        account that gave it; ``option``: the index of the rectification he chose among the
+        alert's ``options``, shown to the table). A ruling acknowledges the alert if it was
+        not yet; a later ruling replaces the earlier one."""
         if not isinstance(text, str) or not text.strip():
             raise AlertError(f"alert {alert_id}: a ruling needs a text")
         new = self._step(alert_id, AlertStatus.RULED, time)
@@ -362,6 +374,8 @@ class AlertBook:
             ruling["score"] = dict(score)
         if by is not None:
             ruling["by"] = by
+        if option is not None and 0 <= option < len(new.options):
+            ruling["option"] = option
         new = replace(new, ruling=ruling, ruled_at=time)
         self._alerts[alert_id] = new
         return new

@@ -7,7 +7,8 @@ the console's logged-in user on the console.
 A command is one JSON object with an ``op`` and its fields (``v``, when given, must be 1)::
 
     {"op": "acknowledge", "id": "A1-3-revoke-1"}          -> alert_acknowledge {"id"}
-    {"op": "rule", "id": ..., "text": ..., "score"?: {}}  -> alert_rule {"id", "text", "score"?}
+    {"op": "rule", "id": ..., "text": ..., "score"?: {}, "option"?: 2}
+                                                -> alert_rule {"id", "text", "score"?, "option"?}
     {"op": "resolve", "id": ..., "text"?: ...}            -> alert_resolve {"id", "text"?}
     {"op": "round_start", "round": 2}                     -> round_start {"round"}
     {"op": "table_mode", "table": "A1", "strict": true}   -> table_mode {"table", "strict"}
@@ -109,7 +110,8 @@ _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 # op -> (fact type, fields: name -> (type, required))
 COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "acknowledge": ("alert_acknowledge", {"id": (str, True)}),
-    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False)}),
+    "rule": ("alert_rule", {"id": (str, True), "text": (str, True), "score": (dict, False),
+                            "option": (int, False)}),
     "resolve": ("alert_resolve", {"id": (str, True), "text": (str, False)}),
     "round_start": ("round_start", {"round": (int, True)}),
     "table_mode": ("table_mode", {"table": (str, True), "strict": (bool, False),
@@ -216,6 +218,10 @@ def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
             if op == "rule":
                 raise AlertError(f"{doing(op)}: alert {alert_id}: a ruling needs a text")
             del body["text"]
+    option = body.get("option")
+    if option is not None and not 0 <= option < len(room.alerts[alert_id].options):
+        raise AlertError(f"rule: alert {alert_id} has no option {option} (it has "
+                         f"{len(room.alerts[alert_id].options)})")
     score = body.get("score")
     if score is not None:
         try:

@@ -31,6 +31,8 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     minutes_per_round = 15        # default 15
     strict = false                # true: every table in strict mode; or ["A1", "B3"]
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
+    alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
+                                  # "acbl", "ffb" (partner explains), "screens" (the caller)
 
     [boards]                      # without it: secure random deals for the boards played
     file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
@@ -104,6 +106,7 @@ from bridgecore.markings import Markings
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from hub.errors import ConfigError
+from hub.explain import DEFAULT_REGULATION, REGULATIONS
 from hub.room import Room, Section
 from wire.protocol import ProtocolError, topic_state
 
@@ -391,6 +394,12 @@ def _edition(value: Any) -> str:
         raise _Bad(str(err)) from None
 
 
+def _alerting(value: Any) -> str:
+    if value not in REGULATIONS:
+        raise _Bad(f"one of {', '.join(REGULATIONS)} is expected, not {_shown(value)}")
+    return str(value)
+
+
 def _date(value: Any) -> str:
     """An ISO date ``YYYY-MM-DD`` (a TOML date too)."""
     text = value.isoformat() if isinstance(value, datetime.date) else _text(value)
@@ -501,6 +510,7 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "minutes_per_round": keys.get("minutes_per_round", _number, 15.0),
         "strict": keys.get("strict", _strict, False),
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
+        "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
     }
     keys.done()
     return out
@@ -756,6 +766,7 @@ class EventSetup:
     minutes_per_round: float = 15.0
     strict: bool | tuple[str, ...] = False
     clock_tolerance: float | None = 120.0
+    alerting: str = DEFAULT_REGULATION
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
 
@@ -768,6 +779,7 @@ class EventSetup:
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
+                           ("alerting", _alerting),
                            ("date", _date), ("scoring", _scoring), ("live", _bool)):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
@@ -875,7 +887,8 @@ class EventSetup:
         return Room([s.room_section(self.scoring) for s in self.sections], dict(self.deals),
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
-                    clock_tolerance=self.clock_tolerance, markings=self.markings)
+                    clock_tolerance=self.clock_tolerance, markings=self.markings,
+                    alerting=self.alerting)
 
     # JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -904,6 +917,8 @@ class EventSetup:
             out["scoring"] = self.scoring
         if not self.live:
             out["live"] = False
+        if self.alerting != DEFAULT_REGULATION:
+            out["alerting"] = self.alerting
         return out
 
     @classmethod

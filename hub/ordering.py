@@ -58,9 +58,13 @@ from typing import Any
 
 from wire.protocol import Envelope
 
-__all__ = ["HOLD_SECONDS", "MAX_HELD", "Conflict", "TableOrder", "Tally", "Waiting"]
+__all__ = ["HOLD_SECONDS", "MAX_HELD", "Conflict", "TableOrder", "Tally", "TrickPlace",
+           "Waiting"]
 
 COUNTS = ("hands", "answers", "calls", "cards")   # the counts an ``at`` may give
+# Where a table's play is: its tricks complete, the cards of the trick in progress, the seat
+# on turn (None: nobody, a claim stands or the play is over).
+TrickPlace = tuple[int, int, str | None]
 HOLD_SECONDS = 60.0   # hub seconds an event may wait for what precedes it in the record
 MAX_HELD = 600        # events held at one table (a whole session of one table's devices)
 
@@ -172,9 +176,11 @@ class TableOrder:
         board = at.get("board")
         return current if board is None else board
 
-    def fits(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
+    def fits(self, env: Envelope, current: int | None, phase: str | None = None,
+             trick: TrickPlace | None = None) -> bool:
         """Whether the record has reached the place ``env.at`` names (``current``: the
-        board the table is at, ``phase`` its phase there: ``auction``, ``play``, ``over``)."""
+        board the table is at, ``phase`` its phase there: ``auction``, ``play``, ``over``;
+        ``trick`` where its play is, :data:`TrickPlace`)."""
         at = env.at
         if not at:
             return True
@@ -187,7 +193,8 @@ class TableOrder:
         if not (tally.hands >= at.get("hands", 0) and tally.answers >= at.get("answers", 0)
                 and tally.calls >= at.get("calls", 0) and tally.cards >= at.get("cards", 0)):
             return False
-        return self._kind_fits(env, board, board == current, phase)
+        return (self._kind_fits(env, board, board == current, phase)
+                and _trick_fits(env, board == current, phase, trick))
 
     def _kind_fits(self, env: Envelope, board: int, here: bool, phase: str | None) -> bool:
         """What a device that cannot know part of the record leaves out, the kind of its
@@ -212,10 +219,12 @@ class TableOrder:
                 return self._readers_past(board)
         return True
 
-    def must_wait(self, env: Envelope, current: int | None, phase: str | None = None) -> bool:
+    def must_wait(self, env: Envelope, current: int | None, phase: str | None = None,
+                  trick: TrickPlace | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not
         reached yet."""
-        return bool(self._held_by.get(env.device)) or not self.fits(env, current, phase)
+        return (bool(self._held_by.get(env.device))
+                or not self.fits(env, current, phase, trick))
 
     def conflict(self, env: Envelope, current: int | None) -> Conflict | None:
         """The other card already recorded at the place a ``card`` event names, if any."""
@@ -261,7 +270,8 @@ class TableOrder:
         self.held.append(Waiting(env, hub_time))
         self._held_by[env.device] = self._held_by.get(env.device, 0) + 1
 
-    def ready(self, current: int | None, phase: str | None = None) -> Waiting | None:
+    def ready(self, current: int | None, phase: str | None = None,
+              trick: TrickPlace | None = None) -> Waiting | None:
         """The first held event that fits now and is its device's first held one (taken
         out of the held events), or None."""
         devices: set[str] = set()
@@ -269,7 +279,7 @@ class TableOrder:
             if w.env.device in devices:
                 continue
             devices.add(w.env.device)
-            if self.fits(w.env, current, phase):
+            if self.fits(w.env, current, phase, trick):
                 self._held_by[w.env.device] -= 1
                 return self.held.pop(i)
         return None
@@ -293,6 +303,28 @@ class TableOrder:
         return {"held": [w.env.id for w in self.held],
                 "boards": {str(b): [t.hands, t.answers, t.calls, t.cards]
                            for b, t in sorted(self.tallies.items())}}
+
+
+def _trick_fits(env: Envelope, here: bool, phase: str | None,
+                trick: TrickPlace | None) -> bool:
+    """A ``card`` whose ``at`` names its ``trick`` (and ``position``) waits for that
+    place in the play (a seat tablet cut off knows its own cards only: docs/protocol.md
+    section 6). A place already past is not waited for: the table judges the card."""
+    at = env.at or {}
+    number = at.get("trick")
+    if env.type != "card" or number is None:
+        return True
+    if not here or phase not in ("play", "over"):
+        return False
+    if trick is None:   # the play is over: nothing to wait for
+        return True
+    done, in_trick, turn = trick
+    if done + 1 != number:
+        return done + 1 > number
+    position = at.get("position")
+    if position is not None:
+        return in_trick >= position - 1
+    return turn is None or turn == env.body.get("seat")
 
 
 def _round_of(sitting: object) -> int | None:

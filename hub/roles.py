@@ -49,9 +49,10 @@ _SEATS = {s.letter: s for s in Seat}
 EVENTS: Mapping[Role, frozenset[str]] = {
     Role.TABLE_TABLET: frozenset({"checkin", "board", "hand", "call", "card", "undo", "claim",
                                   "claim_answer", "result_confirm", "director_call",
-                                  "answer"}),
+                                  "answer", "ask", "explain", "rectify"}),
     Role.SEAT_TABLET: frozenset({"checkin", "board", "call", "card", "undo", "claim",
-                                 "claim_answer", "result_confirm", "director_call", "answer"}),
+                                 "claim_answer", "result_confirm", "director_call", "answer",
+                                 "ask", "explain", "rectify"}),
     Role.READER: frozenset({"hand", "card"}),
 }
 

@@ -79,7 +79,7 @@ from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import LateChanges
-from hub.ordering import HOLD_SECONDS, Conflict, TableOrder
+from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
 from hub.section import Section
@@ -159,9 +159,10 @@ class Room:
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
-                 markings: Mapping[int, Markings] | None = None):
+                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu"):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
+        self.alerting = alerting    # who explains alerted calls (hub.explain)
         self.alerts = AlertBook()
         self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
@@ -335,7 +336,7 @@ class Room:
                                 refusal.law)
         order = self.order[table_id]
         order.arrived(env, hub_time)
-        if order.must_wait(env, _board_of(table), _phase_of(table)):
+        if order.must_wait(env, _board_of(table), _phase_of(table), _trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -419,7 +420,8 @@ class Room:
         order = self.order[table.id]
         alerts: list[Alert] = []
         changed = False
-        while (waiting := order.ready(_board_of(table), _phase_of(table))) is not None:
+        while (waiting := order.ready(_board_of(table), _phase_of(table),
+                                      _trick_of(table))) is not None:
             changed |= self._apply_held(table, waiting.env, hub_time, alerts)
         return alerts, changed
 
@@ -620,7 +622,7 @@ class Room:
             return [self.alerts.acknowledge(str(body["id"]), hub_time)]
         if type == "alert_rule":
             return [self.alerts.rule(str(body["id"]), hub_time, str(body["text"]),
-                                     body.get("score"), body.get("by"))]
+                                     body.get("score"), body.get("by"), body.get("option"))]
         if type == "alert_resolve":
             return [self.alerts.resolve(str(body["id"]), hub_time, str(body.get("text", "")))]
         if type == "device_overreach":
@@ -714,6 +716,19 @@ class Room:
 def _board_of(table: TableState) -> int | None:
     """The board the table is at."""
     return None if table.sitting is None else table.sitting.board.number
+
+
+def _trick_of(table: TableState) -> TrickPlace | None:
+    """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
+    progress, the seat on turn; None without a play."""
+    play = None if table.sitting is None else table.sitting.board.play
+    if play is None:
+        return None
+    done = play.tricks_won(Side.NS) + play.tricks_won(Side.EW)
+    trick = play.current_trick
+    cards = 0 if trick is None or trick.number != done + 1 else len(trick.cards)
+    turn = table.sitting.board.turn if table.sitting is not None else None
+    return done, cards, None if turn is None else turn.letter
 
 
 def _phase_of(table: TableState) -> str | None:

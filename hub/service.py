@@ -93,6 +93,7 @@ from wire.protocol import (
     topic_result,
     topic_seat,
     topic_state,
+    topic_tablet,
 )
 from wire.views import (
     AlertView,
@@ -100,6 +101,7 @@ from wire.views import (
     HubStatus,
     ResultView,
     SeatView,
+    TabletView,
     TableView,
     View,
 )
@@ -741,6 +743,8 @@ class Hub(DeviceEvents, LogStartup):
                     self._retain(topic_seat(table_id, seat.letter),
                                  _view(SeatView, table.seat_view(seat)),
                                  force)
+            # The table tablet's explanations (hub.explain; _retain skips an unchanged one).
+            self._retain(topic_tablet(table_id), _view(TabletView, table.tablet_view()), force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (

@@ -71,6 +71,7 @@ class TableContext(Protocol):
 
     alerts: AlertBook
     edition: Edition
+    alerting: str     # the regulation on explanations (hub.explain.REGULATIONS)
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -121,6 +122,8 @@ class Sitting:
     generation: int = 0
     ended: float | None = None
     withheld: bool = False   # not this table's this round: shown to nobody (hub.withheld)
+    explained: list[Any] = field(default_factory=list)   # hub.explain.Explained, in order
+    asked: list[Any] = field(default_factory=list)       # hub.explain.Asked, in order
 
     def settle(self) -> None:
         """The table can no longer come back to this board (it is over and the table is in

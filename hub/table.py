@@ -36,6 +36,7 @@ from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.scoring import score_ns
+from hub import explain, rectify
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
@@ -102,6 +103,7 @@ class TableState(PocketReads, CardReads):
             "call": self._call, "card": self._card, "undo": self._undo, "claim": self._claim,
             "claim_answer": self._claim_answer, "result_confirm": self._result_confirm,
             "director_call": self._director_call, "answer": self.answer,
+            "ask": self._explaining, "explain": self._explaining, "rectify": self._rectify,
         }
 
     # Entry point --------------------------------------------------------------------------
@@ -189,7 +191,8 @@ class TableState(PocketReads, CardReads):
             play=[] if play is None else [[x.letter, str(c), tm] for x, c, tm in play.history],
             contract=None if play is None else str(play.contract),
             claims=[] if play is None else [str(c) for c in play.claims],
-            exposed=[list(e) for e in s.exposed], stops=list(s.stops))
+            exposed=[list(e) for e in s.exposed], stops=list(s.stops),
+            **explain.record(s))
         rs = self.read_state(s)
         if rs.held or self.reader_errors:   # the readers' side (hub.reads)
             out["reads"] = {"held": [[h.seat.letter, str(h.card)] for h in rs.held],
@@ -447,6 +450,7 @@ class TableState(PocketReads, CardReads):
         found = board.push_call(seat, call, time, alert=bool(body.get("alert")),
                                 explanation=body.get("explanation"))
         index = len(board.auction)
+        explain.from_call(s, self.regulation, seat, index, body.get("explanation"), t, time)
         if body.get("stop"):
             s.stops.append(index)
         if first:
@@ -462,6 +466,31 @@ class TableState(PocketReads, CardReads):
             alerts.append(self._called_with_wrong_hand(s, seat, index, t))
         alerts += self._after(s, t)
         return self._ack(env, t, True, alerts)
+
+    @property
+    def regulation(self) -> explain.Regulation:
+        """Who explains alerted calls at this event (hub.explain)."""
+        return explain.REGULATIONS[self.context.alerting]
+
+    def _explaining(self, env: Envelope, t: float) -> Outcome:
+        """``ask`` and ``explain`` (7.13, 7.14: hub.explain)."""
+        record = explain.ask if env.type == "ask" else explain.explain
+        refused = record(self.sitting, self.regulation, env.body, t, env.acted)
+        if refused is not None:
+            return self._reject(env, t, *refused)
+        return self._ack(env, t, True)
+
+    def _rectify(self, env: Envelope, t: float) -> Outcome:
+        """A player takes the option the Laws give him (7.15: hub.rectify)."""
+        alert, refused = rectify.accept(self.context.alerts, self.id, self.sitting, env.body,
+                                        t, env.acted)
+        if refused is not None:
+            return self._reject(env, t, *refused)
+        return self._ack(env, t, True, [alert])
+
+    def tablet_view(self) -> dict[str, Any]:
+        """``t/{table}/tablet``: what the table tablet shows each side (11.3)."""
+        return explain.tablet_view(self.id, self.sitting)
 
     def _called_with_wrong_hand(self, s: Sitting, seat: Seat, index: int,
                                 t: float) -> Alert | None:
@@ -923,7 +952,15 @@ class TableState(PocketReads, CardReads):
                 claim = play.claims[-1]
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
                                 "remaining": claim.remaining, "statement": claim.statement,
-                                "status": claim.status.value}
+                                "status": claim.status.value, "total": claim.tricks + sum(
+                                    1 for x in play.tricks[:13 - claim.remaining]
+                                    if x.winner is not None
+                                    and x.winner.side is claim.claimer.side)}
+                if claim.status.value == "open":   # 68C: he faces his hand
+                    out["claim"]["cards"] = [str(c) for c in play.remaining(claim.claimer)]
+        seen = rectify.irregularities(self.context.alerts, self.id, s)
+        if seen:   # what happened at the table, the director called (7.15)
+            out["irregularities"] = seen
         prompts = self.prompts()
         if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
             out["prompts"] = prompts
@@ -944,10 +981,12 @@ class TableState(PocketReads, CardReads):
         if s is None:
             return ()
         play = s.board.play
+        said = (len(s.explained), len(s.asked), sum(q.answered is None for q in s.asked),
+                len(s.board.auction))
         if play is not None:
-            return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat))
+            return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat), said)
         return (s.round, s.board.number, s.generation, s.withheld,
-                s.has_record or s.reads.get(seat))
+                s.has_record or s.reads.get(seat), said)
 
     def seat_view(self, seat: Seat) -> dict[str, Any]:
         """What only ``seat`` may see: his own remaining cards. It changes only when his hand
@@ -966,6 +1005,10 @@ class TableState(PocketReads, CardReads):
             out["hand"] = [str(c) for c in play.remaining(seat)]
         else:
             out["hand"] = [str(c) for c in board.deal[seat]]
+        for key, found in (("explanations", explain.explanations_for(s, seat)),
+                           ("questions", explain.questions_for(s, seat))):
+            if found:   # never partner's explanation (Law 16: hub.explain)
+                out[key] = found
         return out
 
     def _replayable_state(self) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bridgecore.auction import Auction
@@ -43,7 +43,7 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
 from bridgecore.errors import ParseError
 from bridgecore.markings import Markings
-from bridgecore.record import GameRecord
+from bridgecore.record import CallRecord, GameRecord
 from bridgecore.tempo import (
     PRECISION,
     TEMPO_TABLE,
@@ -58,6 +58,7 @@ from bridgecore.tempo import (
     time_board,
 )
 from hub.room import Room
+from hub.sitting import Sitting
 from hub.store import StoredRecord
 
 __all__ = ["LoggedBoard", "RoomFacts", "boards_from_log", "find_board", "played_records",
@@ -207,6 +208,10 @@ class RoomFacts:
     seating: Mapping[tuple[str, int], tuple[int, int | None, int | None]]
     boards_per_round: Mapping[tuple[str, int], int]
     minutes: float
+    # (table, board) -> (seat, call, its occurrence by that seat, explanation): what the
+    # exports write beside each explained call (PBN notes, LIN an|; hub.explain).
+    explained: Mapping[tuple[str, int], tuple[tuple[str, str, int, str], ...]] = field(
+        default_factory=dict)
 
     @classmethod
     def of(cls, room: Room) -> RoomFacts:
@@ -219,9 +224,13 @@ class RoomFacts:
                 a = room.assignment(tid, rnd)
                 per_round[(tid, rnd)] = len(a.boards) if a is not None and a.boards else 1
                 numbers.append(number)
+        explained = {(tid, number): call_notes(sitting)
+                     for tid, state in room.tables.items()
+                     for (_, number), sitting in state.sittings.items()}
         return cls({n: room.markings(n) for n in numbers},
                    {n: d for n in numbers if (d := room.deal(n)) is not None},
-                   seating, per_round, room.clock.minutes)
+                   seating, per_round, room.clock.minutes,
+                   {k: v for k, v in explained.items() if v})
 
     def marks(self, board: int) -> Markings:
         found = self.markings.get(board)
@@ -285,6 +294,7 @@ def played_records(facts: RoomFacts, boards: Iterable[BoardTempo]) -> list[GameR
         actions = [Action(a.kind if a.kind == "call" else "card", a.seat, a.item, a.at,
                           a.source, a.device, a.stop) for a in b.actions]
         calls, cards = record_calls_cards(actions)
+        calls = with_notes(calls, facts.explained.get((b.table, b.board), ()))
         marks = facts.marks(b.board)
         record = GameRecord(board=b.board, dealer=marks.dealer,
                             vulnerability=marks.vulnerability, deal=facts.deals.get(b.board),
@@ -312,6 +322,37 @@ def played_records(facts: RoomFacts, boards: Iterable[BoardTempo]) -> list[GameR
             record.tables[TEMPO_TABLE] = table
             record.tags[TEMPO_TABLE] = ";".join(table.columns)
         out.append(record)
+    return out
+
+
+def call_notes(sitting: Sitting) -> tuple[tuple[str, str, int, str], ...]:
+    """Each explained call of a board: the explanation the opponents were given (hub.explain),
+    else the caller's own note; with the call's occurrence among that seat's same calls."""
+    given = {e.call: e.text for e in sitting.explained}
+    out = []
+    seen: dict[tuple[str, str], int] = {}
+    for entry in sitting.board.auction.entries:
+        key = (entry.seat.letter, str(entry.call))
+        seen[key] = k = seen.get(key, 0) + 1
+        text = given.get(entry.index) or entry.explanation
+        if text:
+            out.append((*key, k, text))
+    return tuple(out)
+
+
+def with_notes(calls: list[CallRecord],
+               notes: Iterable[tuple[str, str, int, str]]) -> list[CallRecord]:
+    """``calls`` with each explained one's explanation beside it (its k-th occurrence)."""
+    wanted = {(seat, call, k): text for seat, call, k, text in notes}
+    if not wanted:
+        return calls
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for c in calls:
+        key = (c.seat.letter, str(c.call))
+        seen[key] = k = seen.get(key, 0) + 1
+        text = wanted.get((*key, k))
+        out.append(c if text is None else replace(c, alert=True, explanation=text))
     return out
 
 

@@ -11,9 +11,10 @@ drawing what its own presenter (``presenter.checkin``, ``presenter.auction``...)
 calling its commands.
 
 Threads never touch widgets: the link's callbacks (network thread) go through
-``post_state`` / ``post_seat`` / ``post_reply`` / ``post_connection``, which hand them to the
-Kivy clock; the presenter and the widgets live on the UI thread only. The payloads are
-decoded into typed views there, by the table model (:mod:`tablet.state`).
+``post_state`` / ``post_seat`` / ``post_tablet`` / ``post_reply`` / ``post_connection``,
+which hand them to the Kivy clock; the presenter and the widgets live on the UI thread
+only. The payloads are decoded into typed views there, by the table model
+(:mod:`tablet.state`).
 
 The table plays on while the network is down (:mod:`tablet.offline`): the screen shows
 the events the hub has not answered yet on top of its last state. ``pending`` (the link's
@@ -237,6 +238,9 @@ class TabletRoot(BoxLayout):
     def post_seat(self, view: dict[str, Any]) -> None:
         self.post(self.presenter.on_seat, view)
 
+    def post_tablet(self, view: dict[str, Any]) -> None:
+        self.post(self.presenter.on_tablet, view)
+
     def post_reply(self, reply: Any, envelope: Any = None) -> None:
         self.post(self.presenter.on_reply, reply, envelope)
 
@@ -418,6 +422,9 @@ class TabletApp(App):
     def post_seat(self, view: dict[str, Any]) -> None:
         self._post("seat", view)
 
+    def post_tablet(self, view: dict[str, Any]) -> None:
+        self._post("tablet", view)
+
     def post_reply(self, reply: Any, envelope: Any = None) -> None:
         self._post("reply", reply, envelope)
 
@@ -585,6 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     link = DeviceLink(url, args.table, device, seat=args.seat, outbox=outbox,
                       on_state=app.post_state, on_seat=app.post_seat,
+                      on_tablet=app.post_tablet,
                       on_reply=app.post_reply, on_connection=app.post_connection)
     app.send = presenter.send_through(link.send)
     app.pending = outbox.pending

@@ -35,14 +35,24 @@ from bridgecore.errors import BridgeError
 from bridgecore.vulnerability import Vulnerability
 from tablet.i18n import LANGUAGES, Translator
 from tablet.offline import Pending, already_applied, event_of, projection
-from tablet.state import CallEntry, ClaimState, TableState, seat_view, table_state
+from tablet.state import (
+    CallEntry,
+    ClaimState,
+    TableState,
+    seat_view,
+    table_state,
+    tablet_view,
+)
 from wire.views import (
     DummyView,
+    Explanation,
     LastTrick,
     Pairs,
+    Question,
     ResultScore,
     Schedule,
     SeatView,
+    TabletView,
     TrickCount,
     TrickView,
 )
@@ -104,6 +114,7 @@ class TableModel:
         self.hub_state: TableState | None = None  # the hub's last public state
         self.play_left: int | None = None   # the board whose play was left to the readers
         self.hub_view: SeatView | None = None     # the hub's last view of this seat
+        self.tablet_view: TabletView | None = None   # a table tablet's own view (11.3)
         self._pending: list[Any] = []          # events not answered yet, oldest first
         self._in_hub: set[str] = set()         # ids of those the hub's state already has
         self.connection = "connecting"
@@ -168,8 +179,19 @@ class TableModel:
         self._project()
         return True
 
+    def take_tablet(self, payload: Any) -> bool:
+        """The table tablet's own view (``t/{table}/tablet``: the explanations it shows each
+        side); a seat tablet has none: ignored."""
+        own = tablet_view(payload)
+        if self.seat is not None or own is None or own.table != self.table:
+            log.info("table tablet's view ignored (this tablet: %s)", self.seat or "table")
+            return False
+        self.tablet_view = own
+        return True
+
     def take_seat(self, payload: Any) -> bool:
-        """This seat's own view (its hand). A per-table tablet shows no hand: ignored."""
+        """This seat's own view (its hand, the explanations it may see). A per-table tablet
+        shows no hand: ignored."""
         view = seat_view(payload)
         if view is None or view.table != self.table:
             log.warning("seat view for another table ignored")
@@ -255,6 +277,27 @@ class TableModel:
         for watcher in self._watchers:
             watcher()
 
+    # Explanations (Laws 16, 20F; hub.explain) ---------------------------------------------
+    def _board_view(self) -> SeatView | TabletView | None:
+        view = self.tablet_view if self.seat is None else self.hub_view
+        if view is None or view.board != self.board_number:
+            return None    # another board's (a view late after the next board)
+        return view
+
+    @property
+    def explanations(self) -> dict[int, Explanation]:
+        """The explanations this tablet may show, by call number (1: the first call): a
+        seat's only what the hub sends him (never partner's, Law 16)."""
+        view = self._board_view()
+        found = [] if view is None else known(view.explanations) or []
+        return {e.call: e for e in found}
+
+    @property
+    def questions(self) -> list[Question]:
+        """The questions this tablet is to answer (a seat's, or any on the table tablet)."""
+        view = self._board_view()
+        return [] if view is None else list(known(view.questions) or [])
+
     @property
     def pending_count(self) -> int:
         """Events entered here that the hub has not answered yet."""
@@ -280,7 +323,7 @@ class TableModel:
         recording it (:meth:`tablet.presenters.play.PlayPresenter.leave`)."""
         return self.play_left is not None and self.play_left == self.board_number
 
-    def place(self, kind: str) -> dict[str, int] | None:
+    def place(self, kind: str, seat: str | None = None) -> dict[str, int] | None:
         """Where an event of ``kind`` entered now belongs in the table's record: the
         envelope's ``at`` (docs/protocol.md section 6, *Ordering by the record*), worked out
         from what the screen shows (the hub's state with the events still waiting on top),
@@ -301,7 +344,35 @@ class TableModel:
             at["calls"] = len(auction)
         if kind != "card" and self.connection == "online":
             at["cards"] = _cards_played(state)
+        if kind == "card" and seat is not None:
+            trick = self._trick_of(seat)
+            if trick is not None:   # one card of each seat to each trick (44)
+                at["trick"] = trick
+                shown = known(state.trick)
+                if self.connection == "online" and shown is not None \
+                        and shown.number == trick and len(shown.cards) < 4:
+                    at["position"] = len(shown.cards) + 1
         return at
+
+    def _trick_of(self, seat: str) -> int | None:
+        """The trick ``seat``'s next card goes to: the cards of his the hub has, and those
+        entered here it has not answered yet, plus one (a seat tablet knows it cut off: its
+        own cards, and dummy's on declarer's); None when this tablet does not know them."""
+        if self.hub_state is None:
+            return None
+        if seat == self.seat and self.hub_view is not None:
+            held = len(self.hub_view.hand)
+        elif seat == self.dummy_seat and self.seat is not None \
+                and self.seat == self.declarer:
+            dummy = known(self.hub_state.dummy)
+            held = 13 if not isinstance(dummy, DummyView) else len(dummy.cards)
+        else:
+            return None
+        waiting = sum(1 for e in self._pending if event_of(e)[1] == "card"
+                      and event_of(e)[0] not in self._in_hub
+                      and (event_of(e)[2] or {}).get("seat") == seat)
+        trick = 13 - held + waiting + 1
+        return trick if 1 <= trick <= 13 else None
 
     @property
     def pending_cards(self) -> set[str]:
@@ -397,6 +468,17 @@ class TableModel:
     def call_pending(self, index: int) -> bool:
         """Whether the auction's call at ``index`` was entered here and is not confirmed."""
         return index in self.marks.calls
+
+    @property
+    def waiting_cards(self) -> list[str]:
+        """The cards entered here that the hub has not answered yet, oldest first (shown
+        or not: cut off, a card may wait for the others' before it)."""
+        out = []
+        for e in self._pending:
+            ref, kind, body = event_of(e)
+            if kind == "card" and ref not in self._in_hub and isinstance(body.get("card"), str):
+                out.append(body["card"])
+        return out
 
     def card_pending(self, card: str) -> bool:
         """Whether ``card`` was played here on this board and is not confirmed."""

@@ -529,13 +529,15 @@ class _Table:
         """Nothing shows at the table."""
 
     hand = director_call
+    ask = director_call       # a question and an explanation show once the hub has them
+    explain = director_call
 
 
 _HANDLERS = {"call": _Table.call, "undo": _Table.undo, "card": _Table.card,
              "claim": _Table.claim_made, "claim_answer": _Table.claim_answer,
              "result_confirm": _Table.result_confirm, "board": _Table.board,
              "checkin": _Table.checkin, "director_call": _Table.director_call,
-             "hand": _Table.hand}
+             "hand": _Table.hand, "ask": _Table.ask, "explain": _Table.explain}
 
 
 def projection(state: TableState | None, seat_view: SeatView | None,

@@ -43,8 +43,10 @@ from tablet.presenters import (
     BoardPresenter,
     CheckinPresenter,
     Event,
+    ExplainPresenter,
     PlayPresenter,
     PromptPresenter,
+    RectifyPresenter,
     ResultPresenter,
 )
 
@@ -105,6 +107,8 @@ class TabletPresenter:
         self.auction = AuctionPresenter(self.model, stop_seconds)
         self.play = PlayPresenter(self.model)
         self.prompts = PromptPresenter(self.model)   # the hub's questions on its reads
+        self.explain = ExplainPresenter(self.model)  # questions on calls (20F)
+        self.rectify = RectifyPresenter(self.model)  # irregularities seen at the table
         self.result = ResultPresenter(self.model, confirming_side)
         self._refused: Any = None   # the id of the event whose refusal the screen shows
 
@@ -123,6 +127,11 @@ class TabletPresenter:
         if self.model.take_seat(view):
             self.model.changed()
 
+    def on_tablet(self, view: dict[str, Any]) -> None:
+        """The table tablet's own view (``t/{table}/tablet``: the explanations it shows)."""
+        if self.model.take_tablet(view):
+            self.model.changed()
+
     def set_pending(self, events: Iterable[Any]) -> None:
         """The events entered here that the hub has not answered yet, oldest first
         (:meth:`tablet.model.TableModel.set_pending`)."""
@@ -138,7 +147,7 @@ class TabletPresenter:
         envelope's ``at``, :meth:`tablet.model.TableModel.place`), worked out when the player
         acts, before the event joins the pending ones."""
         def send_placed(kind: str, body: dict[str, Any]) -> Any:
-            return send(kind, body, at=self.model.place(kind))
+            return send(kind, body, at=self.model.place(kind, body.get("seat")))
         return send_placed
 
     def on_reply(self, reply: Any, envelope: Any = None) -> str | None:

@@ -7,8 +7,9 @@ malformed view from the network never stops the tablet). Everything past this ed
 attributes, never string keys.
 
 :class:`TableState` is :class:`wire.views.TableView` with two fields the protocol proposes and
-the tablet already shows when a hub sends them (docs/protocol.md): the written explanation of
-an alerted call (``AuctionEntry.explanation``, shown to the opponents only, Laws 16, 40) and
+the tablet already shows when a hub sends them (docs/protocol.md): a written explanation in
+an auction entry (``AuctionEntry.explanation``: today's hub never puts one in the state, which
+all four read; explanations come in the seat's own view and the table tablet's, Law 16) and
 who has accepted a claim so far (``ClaimView.accepted_by``, 69A). A hub that does not send
 them is read the same; the extra fields go once :mod:`wire.views` carries them.
 """
@@ -22,9 +23,10 @@ from typing import Any
 from msgspec import UNSET, UnsetType
 
 from wire.errors import ProtocolError
-from wire.views import AuctionEntry, ClaimView, SeatLetter, SeatView, TableView
+from wire.views import AuctionEntry, ClaimView, SeatLetter, SeatView, TabletView, TableView
 
-__all__ = ["CallEntry", "ClaimState", "TableState", "seat_view", "table_state"]
+__all__ = ["CallEntry", "ClaimState", "TableState", "seat_view", "table_state",
+           "tablet_view"]
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,7 @@ class TableState(TableView, frozen=True):
     claim: ClaimState | UnsetType = UNSET
 
 
-def _decode(kind: type[TableState] | type[SeatView], payload: Any) -> Any:
+def _decode(kind: type[TableState] | type[SeatView] | type[TabletView], payload: Any) -> Any:
     if isinstance(payload, kind):
         return payload
     try:
@@ -58,7 +60,7 @@ def _decode(kind: type[TableState] | type[SeatView], payload: Any) -> Any:
             return kind.from_json(payload)
         if isinstance(payload, Mapping):
             return kind.from_builtins(payload)
-        if isinstance(payload, TableView | SeatView):
+        if isinstance(payload, TableView | SeatView | TabletView):
             return kind.from_json(payload.to_json())
     except ProtocolError as err:
         log.warning("%s dropped: %s", kind.__name__, err)
@@ -81,4 +83,11 @@ def seat_view(payload: Any) -> SeatView | None:
     """This seat's view (its hand) from a payload; None, logged, when it is not a valid
     one."""
     view: SeatView | None = _decode(SeatView, payload)
+    return view
+
+
+def tablet_view(payload: Any) -> TabletView | None:
+    """The table tablet's own view (``t/{table}/tablet``: the explanations it shows each
+    side) from a payload; None, logged, when it is not a valid one."""
+    view: TabletView | None = _decode(TabletView, payload)
     return view

@@ -16,6 +16,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from bridgecore.calls import ALL_BIDS
+from tablet.ui_explain import CutOffBanner, ExplainStrip, IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -152,12 +153,18 @@ class AuctionScreen(Screen):
         self.warning, self.warning_text = banner(bg=PALETTE["orange"], size=20, height=70)
         self.add_widget(self.turn)
         self.add_widget(self.warning)
+        self.irregularity = IrregularityBar(host)   # the director called (7.15)
+        self.add_widget(self.irregularity)
+        self.cut_off = CutOffBanner(host)   # cut off from the hub: the entries wait
+        self.add_widget(self.cut_off)
         self.body = BoxLayout(spacing=dp(12))
         self.left = BoxLayout(orientation="vertical", spacing=dp(8))
         self.grid = AuctionGrid()
         scroll = ScrollView(do_scroll_x=False, size_hint_y=0.45)
         scroll.add_widget(self.grid)
         self.left.add_widget(scroll)
+        self.explain = ExplainStrip(host)   # questions on calls and answers (20F)
+        self.left.add_widget(self.explain)
         self.hand_title = Text("", size=18, size_hint_y=None, height=dp(28))
         self.hand = HandView(size_hint_y=0.55)
         self.left.add_widget(self.hand_title)
@@ -195,6 +202,9 @@ class AuctionScreen(Screen):
         self.warning_text.text = warning or ""
         show(self.warning, warning is not None, dp(70))
         self.grid.show(m.columns, m.vulnerable, p.cells, tr, m.turn, m.four_colour)
+        self.explain.refresh()
+        self.irregularity.refresh()
+        self.cut_off.refresh()
         cards = p.hand
         self.hand_title.text = tr("play.your_hand") if cards else ""
         self.hand.show(cards, None, m.four_colour, card_size=24, max_width=80)

@@ -14,6 +14,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
+from tablet.ui_explain import CutOffBanner, IrregularityBar
 from tablet.widgets import (
     FONT,
     PALETTE,
@@ -32,7 +33,8 @@ __all__ = ["ClaimPanel", "PlayScreen", "PromptPanel"]
 
 
 class ClaimPanel(Panel):
-    """Declarer (or a defender) states how many of the remaining tricks he claims."""
+    """Declarer (or a defender) claims: the tricks in all for his side on the board (one
+    tap each, from what it has won to all of them), "all the rest" and "concede" (68)."""
 
     def __init__(self, host: Any, **kw: Any):
         super().__init__(orientation="vertical", bg=list(PALETTE["white"]), radius=dp(12),
@@ -42,12 +44,18 @@ class ClaimPanel(Panel):
         self.numbers = GridLayout(cols=7, spacing=dp(6))
         self.statement = TextInput(multiline=False, font_name=FONT, font_size=dp(20),
                                    size_hint_y=None, height=dp(56), padding=(dp(10), dp(12)))
-        self.cancel = Tap("", self.close, size=22, bg=PALETTE["grey"], size_hint_y=None,
-                          height=dp(64))
-        for w in (self.ask, self.numbers, self.statement, self.cancel):
+        quick = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(64))
+        self.all_rest = Tap("", lambda: self.send(self._remaining or 0), size=22,
+                            bg=PALETTE["green"])
+        self.concede = Tap("", lambda: self.send(0), size=22, bg=PALETTE["orange"])
+        self.cancel = Tap("", self.close, size=22, bg=PALETTE["grey"])
+        for w in (self.all_rest, self.concede, self.cancel):
+            quick.add_widget(w)
+        for w in (self.ask, self.numbers, self.statement, quick):
             self.add_widget(w)
-        self.buttons: dict[int, Tap] = {}
+        self.buttons: dict[int, Tap] = {}   # total tricks -> its button
         self._remaining: int | None = None
+        self._won: int | None = None
         self.open = False
 
     def close(self) -> None:
@@ -60,19 +68,24 @@ class ClaimPanel(Panel):
         m = p.model
         tr = m.tr
         remaining = m.remaining_tricks
-        self.ask.text = tr("claim.ask", remaining=remaining)
+        won = p.claim_won
+        self.ask.text = tr("claim.ask", won=won)
         self.statement.hint_text = tr("claim.statement")
+        self.all_rest.text = tr("claim.all")
+        self.concede.text = tr("claim.concede")
         self.cancel.text = tr("claim.cancel")
-        if remaining != self._remaining:
-            self._remaining = remaining
+        if (remaining, won) != (self._remaining, self._won):
+            self._remaining, self._won = remaining, won
             self.numbers.clear_widgets()
             self.buttons = {}
             for n in range(remaining + 1):
-                button = Tap(str(n), lambda n=n: self.send(n), size=28, bg=PALETTE["blue"])
-                self.buttons[n] = button
+                button = Tap(str(won + n), lambda n=n: self.send(n), size=28,
+                             bg=PALETTE["blue"])
+                self.buttons[won + n] = button
                 self.numbers.add_widget(button)
 
     def send(self, tricks: int) -> None:
+        """Claim ``tricks`` of the remaining ones (the buttons show the totals)."""
         p = self.host.presenter.play
         if self.host.act(p.claim, tricks, self.statement.text):
             self.open = False
@@ -81,16 +94,19 @@ class ClaimPanel(Panel):
 
 
 class AnswerPanel(Panel):
-    """The opponents of the claimer answer: accept, or dispute (the director is called)."""
+    """The opponents of the claimer consider it with his cards faced (68C) and his
+    statement, and answer: accept, or dispute (the director is called); dummy may dispute."""
 
     def __init__(self, host: Any, **kw: Any):
         super().__init__(orientation="vertical", bg=list(PALETTE["white"]), radius=dp(12),
                          padding=dp(10), spacing=dp(8), **kw)
         self.host = host
-        self.text = Text("", size=26, bold=True, size_hint_y=None, height=dp(50))
-        self.statement = Text("", size=20, size_hint_y=None, height=dp(40))
-        self.rows = BoxLayout(orientation="vertical", spacing=dp(8))
-        for w in (self.text, self.statement, self.rows):
+        self.text = Text("", size=24, bold=True, size_hint_y=None, height=dp(34))
+        self.statement = Text("", size=18, size_hint_y=None, height=dp(26))
+        self.cards_title = Text("", size=16, size_hint_y=None, height=dp(20))
+        self.cards = HandView(size_hint_y=None, height=dp(124))
+        self.rows = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        for w in (self.text, self.statement, self.cards_title, self.cards, self.rows):
             self.add_widget(w)
         self._key: Any = None
         self.buttons: dict[tuple[str, bool], Tap] = {}   # (seat, accept) -> its button
@@ -104,24 +120,31 @@ class AnswerPanel(Panel):
             return
         self.text.text = claim.text
         self.statement.text = f"\u201c{claim.statement}\u201d" if claim.statement else ""
-        key = (claim.answer_for, claim.dispute_only, tr.language)
+        self.cards_title.text = tr("claim.cards", seat=tr.seat(claim.claimer)) \
+            if claim.cards else ""
+        self.cards.show(p.claim_cards, None, m.four_colour, card_size=16, max_width=52)
+        show(self.cards, bool(claim.cards), dp(124))
+        key = (claim.answer_for, claim.dispute_for, tr.language)
         if key == self._key:
             return
         self._key = key
         self.rows.clear_widgets()
         self.buttons = {}
-        for seat in claim.answer_for:
-            row = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(80))
-            row.add_widget(Text(tr("claim.answer_for", seat=tr.seat(seat)), size=22,
+        seats = (*claim.answer_for, *claim.dispute_for)
+        self.rows.height = dp(62) * len(seats)
+        for seat in seats:
+            row = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(56))
+            row.add_widget(Text(tr("claim.answer_for", seat=tr.seat(seat)), size=17,
                                 size_hint_x=0.4))
             answers = ((True, "claim.accept", "green"), (False, "claim.dispute", "red"))
-            for accept, key_, colour in answers[claim.dispute_only:]:   # dummy: dispute only
+            for accept, key_, colour in answers:
+                if accept and seat not in claim.answer_for:
+                    continue   # dummy disputes, never accepts (68D, 69A)
                 button = Tap(tr(key_), lambda s=seat, a=accept: self.host.act(
                     p.claim_answer, a, s), size=24, bg=PALETTE[colour])
                 self.buttons[seat, accept] = button
                 row.add_widget(button)
             self.rows.add_widget(row)
-        self.rows.add_widget(Widget())
 
 
 class PromptPanel(Panel):
@@ -180,6 +203,10 @@ class PlayScreen(Screen):
         self.add_widget(status)
         self.notice, self.notice_text = banner(bg=PALETTE["orange"], size=22, height=60)
         self.add_widget(self.notice)
+        self.irregularity = IrregularityBar(host)   # the director called (7.15)
+        self.add_widget(self.irregularity)
+        self.cut_off = CutOffBanner(host)   # cut off from the hub: the entries wait
+        self.add_widget(self.cut_off)
         self.body = BoxLayout(spacing=dp(10))
         self.add_widget(self.body)
         self.side = BoxLayout(orientation="vertical", spacing=dp(4))
@@ -263,6 +290,8 @@ class PlayScreen(Screen):
             self._showing = widget
 
     def refresh(self) -> None:
+        self.irregularity.refresh()
+        self.cut_off.refresh()
         p = self.host.presenter.play
         m = p.model
         tr = m.tr
@@ -273,7 +302,8 @@ class PlayScreen(Screen):
         self.tricks.text = tr("play.tricks", ns=ns, ew=ew)
         claim = p.claim_view
         notice = None
-        if claim is not None and claim.status == "open" and not claim.answer_for:
+        if claim is not None and claim.status == "open" and not claim.answer_for \
+                and not claim.dispute_for:
             notice = f"{claim.text}. {tr('claim.waiting')}"
         elif claim is not None and claim.status in ("disputed", "void"):
             notice = tr("claim.disputed")
@@ -319,7 +349,7 @@ class PlayScreen(Screen):
         if self.host.presenter.prompts.prompts:   # the hub asks first: its reads
             self._bottom(self.prompt_panel)
             self.prompt_panel.refresh()
-        elif claim is not None and claim.answer_for:
+        elif claim is not None and (claim.answer_for or claim.dispute_for):
             self._bottom(self.answer_panel)
             self.answer_panel.refresh()
         elif self.claim_panel.open and p.claim_seat is not None:

@@ -399,7 +399,10 @@ class AuctionGrid(GridLayout):
             text += " [color=888888]\u2026[/color]"
         box.bg = list(PALETTE["pending"] if cell.pending else
                       PALETTE["white"] if cell.live else PALETTE["light"])
-        box.height = dp(64 if cell.explanation else 40)
+        # A line of the call, and the explanation's lines under it (about 16 characters a
+        # line in a quarter of the record): the call stays in view above its explanation.
+        lines = 0 if not cell.explanation else 1 + len(cell.explanation) // 16
+        box.height = dp(40 + 18 * lines)
         label.text = text
 
 

@@ -137,6 +137,7 @@ from wire.protocol import (
     topic_seat,
     topic_state,
     topic_table_command,
+    topic_tablet,
 )
 
 if TYPE_CHECKING:
@@ -297,7 +298,10 @@ class DeviceLink:
 
     * ``on_state(state: dict)``: the table's public state, each time it arrives (and again
       after a refusal, to resynchronise);
-    * ``on_seat(view: dict)``: this seat's view ``{table, seat, board, hand}`` (seat mode);
+    * ``on_seat(view: dict)``: this seat's view ``{table, seat, board, hand, ...}`` (seat
+      mode);
+    * ``on_tablet(view: dict)``: the table tablet's own view ``{table, board, explanations,
+      questions}`` (table mode, ``t/{table}/tablet``: never a hand);
     * ``on_reply(reply: Reply, envelope: Envelope)``: the hub's final answer to one of this
       tablet's envelopes (``reply.status`` ``ack`` or ``reject``; ``reply.code`` the reason's
       key for the player's language, ``reply.reason`` the hub's English text);
@@ -320,6 +324,7 @@ class DeviceLink:
                  outbox: Outbox,
                  on_state: Callable[[dict[str, Any]], None] | None = None,
                  on_seat: Callable[[dict[str, Any]], None] | None = None,
+                 on_tablet: Callable[[dict[str, Any]], None] | None = None,
                  on_reply: Callable[[Reply, Envelope], None] | None = None,
                  on_connection: Callable[[LinkState], None] | None = None,
                  on_command: Callable[[dict[str, Any]], None] | None = None,
@@ -365,6 +370,7 @@ class DeviceLink:
         self._wall_base: float | None = None   # clock() - time.monotonic() at the last look
         self.on_state = on_state
         self.on_seat = on_seat
+        self.on_tablet = on_tablet
         self.on_reply = on_reply
         self.on_connection = on_connection
         self.on_command = on_command
@@ -396,6 +402,8 @@ class DeviceLink:
                        topic_device_command(table, device), topic_hub_status()]
             if seat is not None:
                 filters.append(topic_seat(table, seat))
+            else:   # the table tablet's own view: the explanations it shows (11.3)
+                filters.append(topic_tablet(table))
         for topic_filter in filters:
             self.client.subscribe(topic_filter, 1, wait=False)
         if start:
@@ -739,6 +747,8 @@ class DeviceLink:
             self._state(message.payload)
         elif topic.kind == "seat":
             self._seat(topic.seat, message.payload)
+        elif topic.kind == "tablet":
+            self._tablet(message.payload)
         elif topic.kind == "reply":
             if topic.device != self.device:
                 log.warning("%s: reply meant for %s ignored", self, topic.device)
@@ -784,6 +794,16 @@ class DeviceLink:
             return
         self.seat_view = obj
         self._emit(self.on_seat, obj)
+
+    def _tablet(self, payload: bytes) -> None:
+        """The table tablet's view (``t/{table}/tablet``, to ``on_tablet``; a seat tablet
+        never reads it)."""
+        if self.seat is not None or not payload:
+            return
+        obj = _object(payload, f"table tablet's view of {self.table}")
+        if obj is None or obj.get("table", self.table) != self.table or "seat" in obj:
+            return
+        self._emit(self.on_tablet, obj)
 
     def _reply(self, payload: bytes) -> None:
         try:

@@ -33,14 +33,14 @@ from wire.errors import ProtocolError
 
 __all__ = [
     "DEALER_EVENT_TYPES", "EVENT_TYPES", "HELLO_TYPES", "MAX_DEPTH", "MAX_OFFSET", "MAX_PAYLOAD",
-    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "BoardBody", "BoardEvent",
-    "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept", "CheckinBody",
-    "CheckinEvent",
-    "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody", "ClaimEvent", "DealerError", "DealerEvent",
-    "DealerFaultBody", "DealerFaultEvent", "DealtBody", "DealtEvent", "DeviceEvent",
-    "DirectorCallBody", "DirectorCallEvent", "DirectorCommand", "EventEnvelope", "EventTypes",
-    "HandBody", "HandEvent", "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw",
-    "Player", "Position", "PublicResults", "ReplyMessage", "Resolve", "ResultConfirmBody",
+    "SCHEMA_VERSION", "Acknowledge", "AnswerBody", "AnswerEvent", "AskBody", "AskEvent",
+    "BoardBody", "BoardEvent", "CallBody", "CallEvent", "CardBody", "CardEvent", "CheckinAccept",
+    "CheckinBody", "CheckinEvent", "ClaimAnswerBody", "ClaimAnswerEvent", "ClaimBody",
+    "ClaimEvent", "DealerError", "DealerEvent", "DealerFaultBody", "DealerFaultEvent", "DealtBody",
+    "DealtEvent", "DeviceEvent", "DirectorCallBody", "DirectorCallEvent", "DirectorCommand",
+    "EventEnvelope", "EventTypes", "ExplainBody", "ExplainEvent", "HandBody", "HandEvent",
+    "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw", "Player", "Position",
+    "PublicResults", "RectifyBody", "RectifyEvent", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
     "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
     "decode_event", "validation_reason",
@@ -168,6 +168,31 @@ class DirectorCallBody(_Closed, frozen=True):
     note: Note | UnsetType | None = UNSET
 
 
+class AskBody(_Closed, frozen=True):
+    """``ask``: an opponent asks what call number ``call`` means (Law 20F)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+
+
+class ExplainBody(_Closed, frozen=True):
+    """``explain``: the alerting side explains call number ``call`` (Laws 20F, 40B), or
+    announces it (``announce``)."""
+
+    seat: Seat
+    call: Annotated[int, Meta(ge=1, le=400)]
+    text: Annotated[str, Meta(min_length=1, max_length=4000)]
+    announce: bool | UnsetType | None = UNSET
+
+
+class RectifyBody(_Closed, frozen=True):
+    """``rectify``: a player takes the option the Laws give him (27A1, 29A, 53A...)."""
+
+    seat: Seat
+    irregularity: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
+    choice: Literal["accept"]
+
+
 class AnswerBody(_Closed, frozen=True):
     """``answer``: the table answers the hub's prompt about what its readers saw
     (docs/protocol.md, "Asking the table"): the ``card`` ``seat`` played to ``trick``
@@ -231,6 +256,8 @@ class Position(_Closed, frozen=True):
     answers: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     calls: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
     cards: Annotated[int, Meta(ge=0, le=MAX_CALLS)] | UnsetType = UNSET
+    trick: Annotated[int, Meta(ge=1, le=13)] | UnsetType = UNSET      # a card's trick
+    position: Annotated[int, Meta(ge=1, le=4)] | UnsetType = UNSET    # ... and its place
 
 
 # Device events: the envelopes (``type`` is the tag) ------------------------------------------
@@ -299,6 +326,18 @@ class AnswerEvent(EventEnvelope, frozen=True, tag="answer"):
     body: AnswerBody
 
 
+class AskEvent(EventEnvelope, frozen=True, tag="ask"):
+    body: AskBody
+
+
+class ExplainEvent(EventEnvelope, frozen=True, tag="explain"):
+    body: ExplainBody
+
+
+class RectifyEvent(EventEnvelope, frozen=True, tag="rectify"):
+    body: RectifyBody
+
+
 class DealtEvent(EventEnvelope, frozen=True, tag="dealt"):
     body: DealtBody
 
@@ -309,7 +348,7 @@ class DealerFaultEvent(EventEnvelope, frozen=True, tag="dealer_fault"):
 
 DeviceEvent = (CheckinEvent | BoardEvent | HandEvent | CallEvent | CardEvent | UndoEvent
                | ClaimEvent | ClaimAnswerEvent | ResultConfirmEvent | DirectorCallEvent
-               | AnswerEvent | HelloEvent)
+               | AnswerEvent | AskEvent | ExplainEvent | RectifyEvent | HelloEvent)
 DealerEvent = DealtEvent | DealerFaultEvent | HelloEvent
 
 EventTypes = dict[str, type[EventEnvelope]]
@@ -319,7 +358,8 @@ EVENT_TYPES: Final[EventTypes] = {
     "checkin": CheckinEvent, "board": BoardEvent, "hand": HandEvent, "call": CallEvent,
     "card": CardEvent, "undo": UndoEvent, "claim": ClaimEvent,
     "claim_answer": ClaimAnswerEvent, "result_confirm": ResultConfirmEvent,
-    "director_call": DirectorCallEvent, "answer": AnswerEvent,
+    "director_call": DirectorCallEvent, "answer": AnswerEvent, "ask": AskEvent,
+    "explain": ExplainEvent, "rectify": RectifyEvent,
 }
 # The events of a dealing machine's bridge (tenace/v1/dealer/{device}/ev; hub.dealing).
 DEALER_EVENT_TYPES: Final[EventTypes] = {
@@ -372,6 +412,7 @@ class Rule(_Command, frozen=True, tag="rule"):
     id: AlertId
     text: Text
     score: dict[str, Any] | UnsetType | None = UNSET
+    option: Annotated[int, Meta(ge=0, le=31)] | UnsetType | None = UNSET
 
 
 class Resolve(_Command, frozen=True, tag="resolve"):

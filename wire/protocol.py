@@ -40,7 +40,7 @@ __all__ = [
     "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
     "topic_hub_command", "topic_hub_status", "topic_ranking", "topic_reply", "topic_result",
-    "topic_seat", "topic_state", "topic_table_command", "topic_traveller",
+    "topic_seat", "topic_state", "topic_table_command", "topic_tablet", "topic_traveller",
 ]
 
 ROOT = "tenace/v1"
@@ -85,6 +85,12 @@ def topic_seat(table: str, seat: str) -> str:
     if seat not in _SEATS:
         raise ProtocolError("bad_topic", f"seat {seat!r} is not N, E, S or W")
     return f"{ROOT}/t/{_check('table', table, _TABLE)}/seat/{seat}"
+
+
+def topic_tablet(table: str) -> str:
+    """Hub -> the table tablet: the explanations it shows each side (retained, ACL: never a
+    seat tablet's)."""
+    return f"{ROOT}/t/{_check('table', table, _TABLE)}/tablet"
 
 
 def topic_table_command(table: str) -> str:
@@ -186,6 +192,8 @@ def parse_topic(topic: str) -> Topic:
                 return Topic("reply", table, _check("device", rest[3], _ID))
             if kind == "state" and len(rest) == 3:
                 return Topic("state", table)
+            if kind == "tablet" and len(rest) == 3:
+                return Topic("tablet", table)
             if kind == "seat" and len(rest) == 4 and rest[3] in _SEATS:
                 return Topic("seat", table, seat=rest[3])
             if kind == "cmd" and len(rest) in (3, 4):

@@ -29,6 +29,7 @@ from wire.views import (
     RankingView,
     ResultView,
     SeatView,
+    TabletView,
     TableView,
     TravellerView,
 )
@@ -39,7 +40,8 @@ __all__ = ["TOPICS", "definition", "dumps", "main", "schema"]
 _NAMED: tuple[tuple[str, Any], ...] = (
     ("DeviceEvent", DeviceEvent), ("DealerEvent", DealerEvent),
     ("ReplyMessage", ReplyMessage), ("DirectorCommand", DirectorCommand),
-    ("TableView", TableView), ("SeatView", SeatView), ("AlertView", AlertView),
+    ("TableView", TableView), ("SeatView", SeatView), ("TabletView", TabletView),
+    ("AlertView", AlertView),
     ("ResultView", ResultView), ("RankingView", RankingView),
     ("TravellerView", TravellerView), ("HubStatus", HubStatus),
     ("DeviceStatus", DeviceStatus),
@@ -49,7 +51,7 @@ _NAMED: tuple[tuple[str, Any], ...] = (
 # devices) has no message yet. An empty payload on a retained topic clears it: not JSON.
 TOPICS: dict[str, str] = {
     "ev": "DeviceEvent", "status": "DeviceStatus", "reply": "ReplyMessage",
-    "state": "TableView", "seat": "SeatView", "hub_status": "HubStatus",
+    "state": "TableView", "seat": "SeatView", "tablet": "TabletView", "hub_status": "HubStatus",
     "hub_cmd": "DirectorCommand", "alert": "AlertView", "result": "ResultView",
     "dealer_ev": "DealerEvent", "dealer_reply": "ReplyMessage",
     "dealer_status": "DeviceStatus", "ranking": "RankingView", "traveller": "TravellerView",

@@ -13,6 +13,7 @@ view                   topic                                  built by
 =====================  =====================================  ==========================
 :class:`TableView`     ``t/{table}/state``                    ``hub.table`` public state
 :class:`SeatView`      ``t/{table}/seat/{seat}``              ``hub.table`` seat view
+:class:`TabletView`    ``t/{table}/tablet``                   ``hub.explain``
 :class:`AlertView`     ``director/alert/{id}``                ``hub.alerts.Alert``
 :class:`ResultView`    ``result/{table}/{round}/{board}``     ``hub.service``
 :class:`RankingView`   ``results/ranking/{section}``          ``hub.scoring``
@@ -34,13 +35,14 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from wire.errors import ProtocolError
 
 __all__ = [
-    "MAX_VIEW", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry", "ClaimView",
-    "DeviceStatus", "DoubleDummy", "DummyView", "FieldInfo", "HubCounters", "HubStatus",
-    "LastTrick",
-    "NextPair", "NextRound", "Number", "Pairs", "PromptView", "RankingBoard", "RankingEntry",
-    "RankingPenalty", "RankingView", "ResultScore", "ResultView", "Schedule", "SeatLetter",
-    "SeatView", "SideFloats", "TableView", "TravellerLine", "TravellerResult", "TravellerView",
-    "TrickCount", "TrickView", "View",
+    "MAX_VIEW", "Accepted", "AlertKind", "AlertStatus", "AlertView", "AuctionEntry",
+    "ChosenRectification", "ClaimView", "DeviceStatus", "DoubleDummy", "DummyView",
+    "Explanation", "FieldInfo", "HubCounters", "HubStatus", "IrregularityView", "LastTrick",
+    "NextPair", "NextRound", "Number", "Pairs", "PlayerOption", "PromptView", "Question",
+    "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
+    "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
+    "TabletView", "TravellerLine", "TravellerResult", "TravellerView", "TrickCount",
+    "TrickView", "View",
 ]
 
 MAX_VIEW = 4 * 1024 * 1024     # bytes: a view larger than this is not one the hub publishes
@@ -193,6 +195,8 @@ class ClaimView(_Part, frozen=True):
     remaining: int
     statement: str | None
     status: str
+    total: int | UnsetType = UNSET             # the claimer's side's tricks on the board
+    cards: list[str] | UnsetType = UNSET       # his remaining cards, faced while open (68C)
 
 
 class ResultScore(_Part, frozen=True):
@@ -286,6 +290,7 @@ class TableView(View, frozen=True):
     last_trick: LastTrick | UnsetType = UNSET
     dummy: DummyView | UnsetType = UNSET
     claim: ClaimView | UnsetType = UNSET
+    irregularities: list[IrregularityView] | UnsetType = UNSET
     prompts: list[PromptView] | UnsetType = UNSET
     result: ResultScore | UnsetType | None = UNSET
     confirmed: bool | UnsetType = UNSET
@@ -298,6 +303,65 @@ class TableView(View, frozen=True):
     withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
 
 
+class Explanation(_Part, frozen=True):
+    """An explanation of call number ``call`` by ``by`` (docs/protocol.md 7.14)."""
+
+    call: int
+    seat: SeatLetter
+    by: SeatLetter
+    text: str
+    announce: bool
+    time: Number
+    to: str | UnsetType = UNSET
+
+
+class Question(_Part, frozen=True):
+    """An open question about call number ``call`` asked by ``by`` (protocol 7.13)."""
+
+    call: int
+    by: SeatLetter
+    time: Number
+    to: SeatLetter | UnsetType = UNSET
+
+
+class PlayerOption(_Part, frozen=True):
+    """A choice the Laws give a player at the table (protocol 7.15)."""
+
+    choice: str
+    seat: SeatLetter
+    law: str
+
+
+class Accepted(_Part, frozen=True):
+    """Who accepted an irregularity, and when (hub time)."""
+
+    seat: SeatLetter
+    time: Number
+
+
+class ChosenRectification(_Part, frozen=True):
+    """The rectification the director chose (``option``: its index in the alert's)."""
+
+    law: str
+    text: str
+    option: int
+
+
+class IrregularityView(_Part, frozen=True):
+    """An irregularity the table saw, the director called (protocol 11.1, 7.15)."""
+
+    id: str
+    kind: str
+    law: str
+    seat: SeatLetter | None
+    call: int | None
+    trick: int | None
+    director: Literal["called", "ruled"]
+    options: list[PlayerOption]
+    accepted: Accepted | None
+    ruling: ChosenRectification | None
+
+
 class SeatView(View, frozen=True):
     """``t/{table}/seat/{seat}``: what only that seat may see, his remaining cards (none,
     with ``withheld`` saying why, for a board not this table's this round)."""
@@ -307,6 +371,17 @@ class SeatView(View, frozen=True):
     board: int | None
     hand: list[str]
     withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
+    explanations: list[Explanation] | UnsetType = UNSET
+    questions: list[Question] | UnsetType = UNSET
+
+
+class TabletView(View, frozen=True):
+    """``t/{table}/tablet``: the explanations the table tablet shows each side (``to``)."""
+
+    table: str
+    board: int | None
+    explanations: list[Explanation]
+    questions: list[Question]
 
 
 # The director's and the scorers' views ------------------------------------------------------

@@ -11,6 +11,8 @@ commands; each command returns the event to send as ``(type, body)``, with the b
     auction.py  AuctionPresenter  the pad and the record          call, undo
     play.py     PlayPresenter     cards, the trick, claims        card, claim, claim_answer
     prompts.py  PromptPresenter   the hub's questions on reads    answer (7.12)
+    explain.py  ExplainPresenter  questions on calls, answers     ask, explain (7.13, 7.14)
+    rectify.py  RectifyPresenter  irregularities, players' choice rectify (7.15)
     result.py   ResultPresenter   result, 79A, hand record        confirm -> result_confirm
     common.py   what they share: PresenterError, the option and cell values
 
@@ -30,12 +32,15 @@ from tablet.presenters.common import (
     PresenterError,
     is_jump,
 )
+from tablet.presenters.explain import ExplainPresenter
 from tablet.presenters.play import ClaimView, PlayPresenter, QuittedTrick
 from tablet.presenters.prompts import Prompt, PromptPresenter
+from tablet.presenters.rectify import RectifyPresenter
 from tablet.presenters.result import ResultPresenter, ResultView
 
 __all__ = [
     "AuctionCell", "AuctionPresenter", "BoardPresenter", "CallOption", "CardOption",
-    "CheckinPresenter", "ClaimView", "Event", "PlayPresenter", "PresenterError", "Prompt",
-    "PromptPresenter", "QuittedTrick", "ResultPresenter", "ResultView", "is_jump",
+    "CheckinPresenter", "ClaimView", "Event", "ExplainPresenter", "PlayPresenter",
+    "PresenterError", "Prompt", "PromptPresenter", "QuittedTrick", "RectifyPresenter",
+    "ResultPresenter", "ResultView", "is_jump",
 ]

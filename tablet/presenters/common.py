@@ -11,11 +11,19 @@ from bridgecore.auction import CallStatus
 from bridgecore.calls import Call
 from bridgecore.errors import BridgeError
 from tablet.i18n import Translator, suit_colour
-from tablet.model import SEATS, TableModel, known, side_of
+from tablet.model import SEATS, TableModel, side_of
 
 __all__ = [
-    "LIVE", "AuctionCell", "CallOption", "CardOption", "Event", "PresenterError",
-    "auction_cells", "card_options", "is_jump",
+    "LIVE",
+    "AuctionCell",
+    "CallOption",
+    "CardOption",
+    "Event",
+    "PresenterError",
+    "auction_cells",
+    "card_options",
+    "cut_off_banner",
+    "is_jump",
 ]
 
 Event = tuple[str, dict[str, Any]]
@@ -93,12 +101,15 @@ def is_jump(call: Call, last_bid: Call | None) -> bool:
 def auction_cells(model: TableModel) -> list[AuctionCell]:
     """The auction record while the Laws let it be seen: until the opening lead is faced
     (then the state carries no auction: 41C). Partner's self-alerts are not shown to a
-    seat's tablet (16, 40); opponents see alerts and explanations."""
+    seat's tablet (16, 40); the explanations are those the hub sent this tablet (the
+    opponents' calls', never partner's: hub.explain), on the table tablet marked with the
+    side they are for."""
     columns = model.columns
     out: list[AuctionCell] = []
     row, last = 0, -1
     seat_here = model.seat
     partner = None if seat_here is None else SEATS[(SEATS.index(seat_here) + 2) % 4]
+    explained = model.explanations
     for index, entry in enumerate(model.auction_entries):
         seat, call = entry.seat, entry.call
         col = columns.index(seat)
@@ -110,12 +121,15 @@ def auction_cells(model: TableModel) -> list[AuctionCell]:
         except (BridgeError, ValueError):
             label = call
         visible = seat != partner
-        explanation = known(entry.explanation)
-        opponent = seat_here is None or side_of(seat) != side_of(seat_here)
+        given = explained.get(index + 1)
+        explanation = None
+        if given is not None and given.seat == seat:
+            opponents = "EW" if side_of(seat) == "NS" else "NS"
+            explanation = given.text if seat_here is not None else model.tr(
+                "explain.for", side=model.tr.side(opponents), text=given.text)
         out.append(AuctionCell(
             seat, call, label, row, col, entry.status, alert=entry.alert and visible,
-            explanation=explanation if opponent else None,
-            pending=model.call_pending(index)))
+            explanation=explanation, pending=model.call_pending(index)))
     return out
 
 
@@ -136,10 +150,25 @@ def card_options(model: TableModel, cards: Sequence[str], seat: str | None) -> l
     playing = seat is not None and model.phase == "play" and not model.claim_stands
     legal = legal_cards(model, cards)
     in_turn = seat is not None and seat == model.turn
+    waiting = set(model.waiting_cards)   # played here, waiting for the hub: not again
     out = []
     for card in cards:
         ok = card in legal and in_turn
-        enabled = playing and (ok if model.strict else True)
+        enabled = playing and (ok if model.strict else True) and card not in waiting
         out.append(CardOption(card, card[0], model.tr.rank(card[1:]),
                               suit_colour(card[0], model.four_colour), enabled, ok))
     return out
+
+
+def cut_off_banner(model: TableModel) -> str | None:
+    """The full-width line a tablet shows while it is cut off from the hub (its link
+    offline: the players play on, their entries wait in order for the hub), with the cards
+    still waiting for the hub; None otherwise when nothing waits."""
+    waiting = [model.tr.card(c) for c in model.waiting_cards]
+    if model.connection != "offline":
+        return None if not waiting else model.tr("link.waiting_cards",
+                                                 cards=", ".join(waiting))
+    text = model.tr("link.cut_off", count=model.pending_count)
+    if waiting:
+        text += "\n" + model.tr("link.waiting_cards", cards=", ".join(waiting))
+    return text

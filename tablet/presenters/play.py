@@ -50,7 +50,9 @@ class ClaimView:
     answer_for: tuple[str, ...]
     text: str
     pending: bool = False     # made or answered here, not yet confirmed by the hub
-    dispute_only: bool = False   # dummy's tablet: dummy may dispute, not accept (68D)
+    total: int | None = None  # the claimer's side's tricks on the board ("claims 10")
+    cards: tuple[str, ...] = ()   # the claimer's cards, faced while it is open (68C)
+    dispute_for: tuple[str, ...] = ()   # dummy: may dispute, never accept (68D, 69A)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,19 +276,23 @@ class PlayPresenter:
         key = (model.board_number, claimer, claim.tricks, claim.remaining)
         mine = answerers if model.seat is None else [s for s in answerers if s == model.seat]
         status = claim.status
-        dispute_only = False
-        if model.seat is not None and model.seat == model.dummy_seat and \
-                claimer != model.seat:
-            # Law 68D: a claim disputed by any player, dummy included, calls the director.
-            mine, dispute_only = [model.seat], True
         answer_for = tuple(s for s in mine if (*key, s) not in self._answered) \
             if status == "open" else ()
         tricks, remaining = claim.tricks, claim.remaining
+        total = known(claim.total)
+        text = (model.tr("claim.concedes", seat=model.tr.seat(claimer)) if tricks == 0 else
+                model.tr("claim.total", seat=model.tr.seat(claimer), total=total)
+                if isinstance(total, int) else
+                model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
+                         remaining=remaining))
+        dummy = model.dummy_seat
+        dispute_for = (dummy,) if status == "open" and dummy is not None \
+            and model.seat == dummy and (*key, dummy) not in self._answered else ()
         return ClaimView(claimer, tricks, remaining, claim.statement or "",
-                         status, answer_for,
-                         model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
-                                  remaining=remaining), pending=model.marks.claim,
-                         dispute_only=dispute_only)
+                         status, answer_for, text, pending=model.marks.claim,
+                         total=total if isinstance(total, int) else None,
+                         cards=tuple(known(claim.cards) or ()) if status == "open" else (),
+                         dispute_for=dispute_for)
 
     # Commands: each returns the event to send ------------------------------------------------
     def card(self, card: str, seat: str | None = None) -> Event:
@@ -335,14 +341,33 @@ class PlayPresenter:
             body["statement"] = statement.strip()
         return "claim", body
 
+    @property
+    def claim_cards(self) -> list[CardOption]:
+        """The claimer's cards faced while his claim is open (68C), to show (not play)."""
+        claim = self.claim_view
+        return [] if claim is None else card_options(self.model, claim.cards, None)
+
+    @property
+    def claim_won(self) -> int:
+        """The tricks the side of the seat who would claim from here has won so far."""
+        seat = self.claim_seat
+        ns, ew = self.model.tricks_won
+        return 0 if seat is None else (ns if side_of(seat) == "NS" else ew)
+
+    def claim_total(self, total: int, statement: str = "") -> Event:
+        """Claim ``total`` tricks in all for this side on the board ("declarer claims 10"):
+        sent as the tricks of the remaining ones the claim event counts (68)."""
+        return self.claim(total - self.claim_won, statement)
+
     def claim_answer(self, accept: bool, seat: str | None = None) -> Event:
-        """Accept or dispute the open claim (69A; a dispute calls the director, 68D)."""
+        """Accept or dispute the open claim (69A; a dispute calls the director, 68D; dummy
+        may dispute, never accept)."""
         model = self.model
         claim = self.claim_view
-        if claim is None or not claim.answer_for:
+        if claim is None or not (claim.answer_for or claim.dispute_for):
             raise PresenterError("err.not_now")
-        who = seat if seat is not None else claim.answer_for[0]
-        if who not in claim.answer_for or (accept and claim.dispute_only):
+        who = seat if seat is not None else (claim.answer_for or claim.dispute_for)[0]
+        if who not in claim.answer_for and (accept or who not in claim.dispute_for):
             raise PresenterError("err.not_now")
         self._answered.add((model.board_number, claim.claimer, claim.tricks, claim.remaining,
                             who))

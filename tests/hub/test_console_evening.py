@@ -206,6 +206,10 @@ def test_browser_the_room_screen_by_direction_with_ties(browser: Any,  # noqa: F
     session.play([(2, "A6", 1, "4S", 11), (2, "A6", 2, "3NT", 9), (2, "A1", 3, "2H", 8)])
     loop = Loop()
     hub = EveningHub(session)
+    # The screen is public: it ranks only the boards every table has finished (Law 16) unless
+    # the director shows every result so far, as here, where boards are still in play.
+    assert hub.director({"op": "public_results", "ranking": True, "names": True,
+                         "boards": True, "live_ranking": "all"})["ok"]
     console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"))
     loop.run(console.start())
     try:

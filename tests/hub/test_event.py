@@ -659,7 +659,7 @@ def test_the_room_is_fresh_each_time() -> None:
 
 
 def test_the_example_event_file_in_deploy_loads() -> None:
-    """The file the README points to is a real set-up: two sections, seeded deals."""
+    """The file docs/commands.md points to is a real set-up: two sections, seeded deals."""
     from pathlib import Path
 
     setup = EventSetup.load(Path(__file__).resolve().parents[2] / "deploy" /

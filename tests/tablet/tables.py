@@ -22,8 +22,8 @@ class Table:
     tablets fed what the hub would publish to them after each event."""
 
     def __init__(self, seats: Iterable[str | None] = SEATS, *, strict: bool = False,
-                 language: str = "en"):
-        self.room = make_room(strict=strict)
+                 language: str = "en", alerting: str = "ebu"):
+        self.room = make_room(strict=strict, alerting=alerting)
         self.now = 0.0           # the tablets' monotonic clock (the STOP wait)
         self.clock = START       # device and hub time
         self.seq: dict[str, int] = {}
@@ -47,6 +47,8 @@ class Table:
             tablet.on_state(state)
             if seat is not None:
                 tablet.on_seat(json.loads(json.dumps(table.seat_view(Seat(SEATS.index(seat))))))
+            else:   # the table tablet's own view (t/{table}/tablet)
+                tablet.on_tablet(json.loads(json.dumps(table.tablet_view())))
 
     def send(self, tablet: TabletPresenter, event: tuple[str, dict[str, Any]]) -> Reply:
         kind, body = event

@@ -44,7 +44,10 @@ from wire.views import DummyView, LastTrick, SeatView, TrickCount, TrickView
 
 Event = tuple[str, dict[str, Any]]
 # What the hub alone adds once a board is over: the hand record, the traveller so far.
-HUB_ONLY = ("deal", "traveller", "percentage", "imps", "field", "dd")
+# What only the hub knows: the hand record and the results; the irregularities the director
+# was alerted to (hub.rectify); a claim's total and the claimer's faced cards (hub.table).
+HUB_ONLY = ("deal", "traveller", "percentage", "imps", "field", "dd", "irregularities")
+CLAIM_HUB_ONLY = ("total", "cards")
 
 
 def driver(strict: bool = False) -> Driver:
@@ -75,6 +78,9 @@ def confirmed(state: TableState | None, *, dummy_cards: bool = True) -> dict[str
     s = state.to_builtins()
     for key in HUB_ONLY:
         s.pop(key, None)
+    if isinstance(s.get("claim"), dict):
+        for key in CLAIM_HUB_ONLY:
+            s["claim"].pop(key, None)
     if not dummy_cards and isinstance(s.get("dummy"), dict):
         s["dummy"]["cards"] = None
     return s

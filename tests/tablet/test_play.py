@@ -107,10 +107,17 @@ def test_law_68_69_declarers_claim_is_answered_by_both_defenders() -> None:
     t.ok(north, event)
     assert north.play.claim_seat is None and not enabled(north.play.hand)  # play has ceased (68D)
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ("E",)
-    assert east.play.claim_view.text == "North claims 12 of the 12 remaining tricks"
-    # Dummy may dispute (68D), never accept: the answer is the defenders'.
-    assert south.play.claim_view is not None and south.play.claim_view.answer_for == ("S",)
-    assert south.play.claim_view.dispute_only
+    # Tricks as a total for the board (North won trick 1): "declarer claims 13".
+    assert east.play.claim_view.text == "North claims 13 tricks"
+    # Law 68C: the claimer's remaining cards are faced for the defenders to consider.
+    north_hand = t.room.tables["A1"].seat_view(Seat.NORTH)["hand"]
+    assert sorted(o.card for o in east.play.claim_cards) == sorted(north_hand)
+    assert len(north_hand) == 12 and "HA" not in north_hand
+    assert south.play.claim_view is not None and south.play.claim_view.answer_for == ()
+    # Dummy (South) may dispute (68D), never accept (69A).
+    assert south.play.claim_view.dispute_for == ("S",)
+    with pytest.raises(PresenterError):
+        south.play.claim_answer(True)
     t.ok(east, east.play.claim_answer(True))
     assert east.play.claim_view is not None and east.play.claim_view.answer_for == ()
     assert west.play.claim_view is not None and west.play.claim_view.answer_for == ("W",)
@@ -201,9 +208,43 @@ def test_law_68d_dummy_may_dispute_declarers_claim_never_accept_it() -> None:
     north, south = t["N"], t["S"]
     t.ok(north, north.play.claim(12))
     view = south.play.claim_view
-    assert view is not None and view.answer_for == ("S",) and view.dispute_only
+    assert view is not None and view.answer_for == () and view.dispute_for == ("S",)
     with pytest.raises(PresenterError):
         south.play.claim_answer(True)
     t.ok(south, south.play.claim_answer(False))
     assert "disputed_claim" in {a.kind for a in t.alerts}
     assert north.play.claim_view is not None and north.play.claim_view.status == "disputed"
+
+
+def test_law_68_claims_as_a_total_all_the_rest_and_concede() -> None:
+    """The claim screen counts tricks for the board: North has won one trick, "12" more is
+    a claim of 13 in all; "concede" is 0 of the remaining (68B)."""
+    t = in_play()
+    north, east = t["N"], t["E"]
+    assert north.play.claim_won == 1
+    assert north.play.claim_total(13) == ("claim", {"seat": "N", "tricks": 12})
+    assert north.play.claim_total(10, "ruff a club") == ("claim", {
+        "seat": "N", "tricks": 9, "statement": "ruff a club"})
+    t.ok(east, east.play.claim(0))     # East concedes the rest
+    assert north.play.claim_view is not None
+    assert north.play.claim_view.text == "East concedes the remaining tricks"
+
+
+def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> None:
+    """Cut off, the players play on (their entries wait, in order): every screen says so
+    and names the cards the hub has not had yet; each card carries its trick (Law 44)."""
+    from tablet.presenters.common import cut_off_banner
+
+    t = in_play()
+    east = t["E"]
+    assert cut_off_banner(east.model) is None
+    east.model.on_connection("offline")
+    card = any_card_of(t, "E")
+    assert east.model.place("card", "E") == {"board": 1, "trick": 2}   # cut off: no position
+    east.model.add_pending(("card", {"seat": "E", "card": card}))
+    text = cut_off_banner(east.model)
+    assert text is not None and text.startswith("CUT OFF FROM THE HUB")
+    assert text.endswith(f"Waiting for the hub: {east.model.tr.card(card)}")
+    assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
+    # The card waiting for the hub is not offered again.
+    assert not next(o for o in east.play.hand if o.card == card).enabled

@@ -130,7 +130,8 @@ def test_any_bytes_give_an_envelope_or_a_protocol_error(data: bytes) -> None:
 
 def test_every_event_type_has_a_body_schema_with_required_fields() -> None:
     assert {"checkin", "board", "hand", "call", "card", "undo", "claim", "claim_answer",
-            "result_confirm", "director_call", "answer"} == set(EVENT_TYPES)
+            "result_confirm", "director_call", "answer", "ask", "explain",
+            "rectify"} == set(EVENT_TYPES)
 
 
 def test_reply_round_trips_and_rejects_garbage() -> None:

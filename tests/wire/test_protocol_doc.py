@@ -79,7 +79,7 @@ REPLY_CODES = {
     "bad_topic", "device_mismatch", "wrong_table", "out_of_order", "clock_skew", "storage",
     "illegal_call", "illegal_play", "not_your_turn", "wrong_state", "unknown_board",
     "not_your_role", "not_your_seat", "rate_limited"}
-VIEW_KINDS = {"state", "seat", "result", "ranking", "traveller", "hub-status",
+VIEW_KINDS = {"state", "seat", "tablet", "result", "ranking", "traveller", "hub-status",
               "device-status"}
 
 

@@ -59,7 +59,7 @@ def test_it_is_a_schema_and_every_topic_has_its_definition() -> None:
     for name in TOPICS.values():
         assert name in DOC["$defs"]
     for kind in TOPICS:      # each is a kind parse_topic gives
-        assert kind in {"ev", "status", "reply", "state", "seat", "hub_status", "hub_cmd",
+        assert kind in {"ev", "status", "reply", "state", "seat", "tablet", "hub_status", "hub_cmd",
                         "alert", "result", "dealer_ev", "dealer_reply", "dealer_status",
                         "ranking", "traveller"}
 
@@ -141,7 +141,7 @@ def test_everything_a_live_hub_publishes_follows_the_schema(
     refusal = [json.loads(m.payload) for m in seen if m.topic.endswith("/reply/A1-tab")
                and b'"ref":"x"' in m.payload]
     assert [r["code"] for r in refusal] == ["unknown_type"]
-    assert {"ev", "status", "reply", "state", "seat", "hub_status", "hub_cmd", "alert",
+    assert {"ev", "status", "reply", "state", "seat", "tablet", "hub_status", "hub_cmd", "alert",
             "result", "dealer_ev", "dealer_reply", "ranking", "traveller"} <= set(kinds)
     assert len(kinds) == len(seen) - 1 > 50
     assert not [r for r in caplog.records if "not of its type" in r.getMessage()]
