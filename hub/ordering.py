@@ -66,7 +66,7 @@ COUNTS = ("hands", "answers", "calls", "cards")   # the counts an ``at`` may giv
 # on turn (None: nobody, a claim stands or the play is over).
 TrickPlace = tuple[int, int, str | None]
 HOLD_SECONDS = 60.0   # hub seconds an event may wait for what precedes it in the record
-MAX_HELD = 600        # events held at one table (a whole session of one table's devices)
+MAX_HELD = 4000       # events held at one table (a whole session of one table's devices)
 
 
 @dataclass(slots=True)
@@ -275,8 +275,11 @@ class TableOrder:
         """The first held event that fits now and is its device's first held one (taken
         out of the held events), or None."""
         devices: set[str] = set()
+        holding = sum(1 for n in self._held_by.values() if n)
         for i, w in enumerate(self.held):
             if w.env.device in devices:
+                if len(devices) >= holding:   # every device's first held one looked at
+                    break
                 continue
             devices.add(w.env.device)
             if self.fits(w.env, current, phase, trick):
