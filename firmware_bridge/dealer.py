@@ -337,7 +337,7 @@ class SerialDealer(DealingMachine):
                     self.counters.sent += 1
                     if attempt:
                         self.counters.resent += 1
-                    if pending.done.wait(self.ack_timeout):
+                    if self._acknowledged(pending.done):
                         break
                 else:
                     raise self._silent(f"no acknowledgement of {name} after "
@@ -366,6 +366,12 @@ class SerialDealer(DealingMachine):
                     return reply
                 # An INFO sent unprompted (the machine started), or a late answer.
                 log.debug("dealing machine %s: %r set aside", self.url, reply)
+
+    def _acknowledged(self, done: threading.Event) -> bool:
+        """Whether the try in flight is answered (``done`` set) within ``ack_timeout``
+        seconds; False sends it again. What ends a try is this one method, so that a test can
+        end it on an event of its own (the frame it chose to lose) rather than on a clock."""
+        return done.wait(self.ack_timeout)
 
     def hello(self) -> Info:
         info = self._command(Hello(PROTOCOL_VERSION), Info)

@@ -14,6 +14,7 @@ without such lines everyone may (benchmarks only).
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -29,6 +30,8 @@ from hub.broker import BrokerError
 from wire.processes import stop_process, wait_for_port
 
 __all__ = ["MOSQUITTO", "Mosquitto", "free_port", "wait_for_port"]
+
+log = logging.getLogger(__name__)
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
@@ -46,17 +49,37 @@ class Mosquitto:
     ``extra`` lines go first in the configuration; ``accounts`` (or ``open_access``) as in the
     module docstring. ``tls`` (CA file, certificate chain, key file: hub.tls's ``ca.crt``,
     ``broker.crt``, ``broker.key``) makes the listener a TLS one (TLS 1.2 at least) and
-    :attr:`url` a ``mqtts://`` URL with that CA."""
+    :attr:`url` a ``mqtts://`` URL with that CA. ``listener_extra`` lines follow the listener's
+    (settings of that listener, such as ``use_username_as_clientid``: given before any
+    ``listener`` line, Mosquitto would open its default listener on port 1883 for them)."""
 
     def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
                  queued: int = 10000, tls: tuple[Path, Path, Path] | None = None,
-                 accounts: Accounts | None = None, open_access: bool = False):
+                 accounts: Accounts | None = None, open_access: bool = False,
+                 listener_extra: tuple[str, ...] = ()):
         if accounts is None and not open_access:
             raise BrokerError("Mosquitto needs accounts (hub/accounts.py) or open access")
         if not Path(MOSQUITTO).exists():
             raise BrokerError(f"mosquitto is not installed ({MOSQUITTO}): apt install mosquitto")
         folder.mkdir(parents=True, exist_ok=True)
-        self.port = port or free_port()
+        for attempt in range(1, 4):
+            self._configure(folder, extra, port or free_port(), queued, tls, accounts,
+                            listener_extra)
+            try:
+                self._spawn("wb")
+                return
+            except BrokerError:
+                # A port free a moment ago may be taken by another program before Mosquitto
+                # binds it (parallel test workers): another free one, when none was asked.
+                in_use = "Address already in use" in self.log.read_text(errors="replace")
+                if port is not None or not in_use or attempt == 3:
+                    raise
+                log.warning("mosquitto: port %d taken meanwhile, another one", self.port)
+
+    def _configure(self, folder: Path, extra: tuple[str, ...], port: int, queued: int,
+                   tls: tuple[Path, Path, Path] | None, accounts: Accounts | None,
+                   listener_extra: tuple[str, ...] = ()) -> None:
+        self.port = port
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.config = folder / "mosquitto.conf"
         self.log = folder / "mosquitto.log"
@@ -66,7 +89,7 @@ class Mosquitto:
             self.url = f"mqtts://127.0.0.1:{self.port}?ca={quote(str(ca), safe='/')}"
             listener += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}",
                          "tls_version tlsv1.2"]
-        lines = [*extra, *listener, "set_tcp_nodelay true",
+        lines = [*extra, *listener, *listener_extra, "set_tcp_nodelay true",
                  "persistence true",
                  f"persistence_location {folder}/", f"max_queued_messages {queued}",
                  "max_packet_size 1048576"]   # as deploy/mosquitto.conf and the embedded
@@ -80,15 +103,29 @@ class Mosquitto:
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to 'mosquitto' and cannot write folder
         self.config.write_text("\n".join(lines) + "\n")
-        self._spawn("wb")
 
     def _spawn(self, mode: str) -> None:
+        before = self._running_lines() if mode == "ab" else 0
         with self.log.open(mode) as log:
             self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)],
                                             stdout=log, stderr=subprocess.STDOUT)
-        if not wait_for_port(self.port, 10.0, self.process):
+        # Its own log says it listens ("... running"): the port answering is not enough, since
+        # another program may hold it (Mosquitto then exits with "Address already in use").
+        deadline = time.monotonic() + 60.0          # a guard: it returns on the log line
+        while self._running_lines() <= before and self.process.poll() is None:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.01)
+        if self._running_lines() <= before or not wait_for_port(self.port, 60.0, self.process):
             self.stop()
             raise BrokerError(f"mosquitto did not start:\n{self.log.read_text()}")
+
+    def _running_lines(self) -> int:
+        try:
+            text = self.log.read_text(errors="replace")
+        except FileNotFoundError:
+            return 0
+        return sum(1 for line in text.splitlines() if line.endswith(" running"))
 
     def restart(self, *, kill: bool = False) -> None:
         """Stop Mosquitto and start it again on the same port with the same configuration:
@@ -108,7 +145,7 @@ class Mosquitto:
             return
         before = self.log.read_text(errors="replace").count("Reloading config")
         self.process.send_signal(signal.SIGHUP)
-        deadline = time.monotonic() + 5.0
+        deadline = time.monotonic() + 60.0          # a guard: it returns on the log line
         while time.monotonic() < deadline:
             if self.log.read_text(errors="replace").count("Reloading config") > before:
                 time.sleep(0.05)  # the log line comes first, the reload right after

@@ -345,6 +345,7 @@ class Hub(DeviceEvents, LogStartup):
             if self.bridgemate is not None:
                 await self.bridgemate.stop()
             client.close()
+            self.room.double_dummy.stop()   # a whole event's solving must not outlive the hub
             self._solver.shutdown(wait=False, cancel_futures=True)
 
     def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:

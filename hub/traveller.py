@@ -146,6 +146,12 @@ class DoubleDummyTables:
         self.available: bool | None = None  # None: not tried yet
         self.solved = 0                     # boards solved, and the time it took (logs)
         self.seconds = 0.0
+        self.stopped = False                # the hub stopped: a running prepare ends early
+
+    def stop(self) -> None:
+        """The hub is stopping: a :meth:`prepare` running on a worker ends after its chunk
+        (its worker is not waited for, and must not go on solving a whole event)."""
+        self.stopped = True
 
     def __contains__(self, board: int) -> bool:
         return board in self._cache
@@ -183,7 +189,7 @@ class DoubleDummyTables:
         todo = [b for b in boards if b[0] not in self._cache and not b[1].problems()]
         done = 0
         for i in range(0, len(todo), self.CHUNK):
-            if not self.enabled or self.available is False:
+            if not self.enabled or self.stopped or self.available is False:
                 break
             done += self._solve(todo[i:i + self.CHUNK])
         return done

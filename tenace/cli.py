@@ -79,6 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_users_parser(sub)
     from tenace import deploy_cli
     deploy_cli.add_parser(sub)
+    from tenace import simevent_cli
+    simevent_cli.add_parser(sub)
     _add_log_parser(sub)
     _add_accounts_parser(sub)
     return parser

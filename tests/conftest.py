@@ -1,17 +1,33 @@
-"""Shared test fixtures: where the real data files are, and the MQTT accounts every broker of
-the tests checks (hub/accounts.py)."""
+"""Shared test fixtures: where the real data files are (tests/data/realdata), and the MQTT
+accounts every broker of the tests checks (hub/accounts.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
-REALDATA = REPO.parent / "shared" / "realdata"
+REALDATA = REPO / "tests" / "data" / "realdata"
+
+# Hypothesis keeps its examples and caches out of the repository: in HYPOTHESIS_STORAGE_DIRECTORY
+# when set, else in a temporary folder of this checkout's own (shared by xdist's workers).
+# No Hypothesis deadline: a wall-clock limit per example fails on a busy machine, not on slow
+# code (a test that wants one sets it with @settings).
+settings.register_profile("tenace", deadline=None)
+settings.load_profile("tenace")
+
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    from hypothesis.configuration import set_hypothesis_home_dir
+    _checkout = hashlib.sha256(str(REPO).encode()).hexdigest()[:12]
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / f"tenace-hypothesis-{_checkout}")
 
 # The tables whose devices have an account from the start (sections A and B, replays of up
 # to 100 tables, and the wire tests' t3).
@@ -26,10 +42,8 @@ TEST_TOOLS = {"tenace-hub": "hub", "tenace-hub.observer": "hub",
 
 @pytest.fixture(scope="session")
 def realdata() -> Path:
-    """../shared/realdata: real files written by other programs (never copied into the repo).
-
-    Their absence is a failure, not a skip: CI runs with shared/ beside the clone.
-    """
+    """tests/data/realdata: real files written by other programs (its SOURCES.md says where
+    each came from). Their absence is a failure, not a skip."""
     assert REALDATA.is_dir(), f"real data files not found at {REALDATA}"
     return REALDATA
 
@@ -92,3 +106,4 @@ def keyring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyring]:
     ring = Keyring(tmp_path_factory.mktemp("keyring"))
     with using_keyring(ring.path):
         yield ring
+

@@ -1,5 +1,5 @@
 """The BridgeWebs results file (bridgecore/bridgewebs.py), against a real file BridgeWebs
-wrote (../shared/realdata/pbn-results/, Creator: Bridgewebs): read, then written again, it
+wrote (tests/data/realdata/pbn-results/, Creator: Bridgewebs): read, then written again, it
 is the same file byte for byte; what Tenace writes reads back to the same results."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PBN reader and writer on the real files of ../shared/realdata (SOURCES.md describes them).
+"""PBN reader and writer on the real files of tests/data/realdata (SOURCES.md describes them).
 
 Every file loads with all its boards, the verifier's correct files and the
 real-world files without a problem, the verifier's error files with problems;

@@ -1,5 +1,5 @@
 """Scoring and ranking a whole event: conventions of issue 6, rulings, penalties, and
-published results reproduced from ../shared/realdata (SOURCES.md describes each file).
+published results reproduced from tests/data/realdata (SOURCES.md describes each file).
 
 Published figures are rounded, and each source rounds its own way; the test compares
 with the same rounding:

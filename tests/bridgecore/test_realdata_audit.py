@@ -1,4 +1,4 @@
-"""The laws audit on real records written by other programs (../shared/realdata).
+"""The laws audit on real records written by other programs (tests/data/realdata).
 
 Clean records must give no irregularity and no reading problem, and the tricks the
 audit finds from the play (with the claim the Result implies) must be the Result the

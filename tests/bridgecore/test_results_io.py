@@ -1,6 +1,6 @@
 """Results files in and out (issue 6): PBN ScoreTables and per-table records, CSV, USEBIO.
 
-Real files are read from ../shared/realdata (SOURCES.md describes each). Exports are
+Real files are read from tests/data/realdata (SOURCES.md describes each). Exports are
 read back and scored again: the same results and the same ranking. The USEBIO writer is
 checked against the structure of the real USEBIO files (every parent-child element pair
 it writes is one a real file has) and formats.md §2.

@@ -1,15 +1,18 @@
 """The real parts the card-reader tests run against, started here and stopped by PID:
-pcscd with two vsmartcard-vpcd virtual readers (one pcscd per machine, kept for the
-session; a test may restart it), socat pty pairs, Mosquitto (tests/hub/conftest.py), and
+pcscd with two vsmartcard-vpcd virtual readers (one pcscd per machine: a test at a time
+has it), socat pty pairs, Mosquitto (tests/hub/conftest.py), and
 two enrolled decks. Anything missing is a failure, never a skip: scripts/test installs it."""
 
 from __future__ import annotations
 
+import fcntl
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -43,19 +46,43 @@ def decks() -> DeckStore:
     return DeckStore(decks=[make_deck("red", 1, (1,)), make_deck("blue", 2, (2,))])
 
 
-@pytest.fixture(scope="session")
-def pcscd_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
-    daemon = Pcscd(tmp_path_factory.mktemp("pcscd")).start()
-    try:
-        yield daemon
-    finally:
-        daemon.stop()
+# pcscd owns /run/pcscd: there can be one per machine. Each test that needs it starts its own
+# and takes its turn through this lock, with the other xdist workers of its session and the
+# test sessions of every other checkout on the machine.
+PCSCD_LOCK = Path(tempfile.gettempdir()) / "tenace-pcscd.lock"
+PCSCD_TURN = 900.0      # a guard: the others' card-reader tests take seconds each
+
+
+@contextmanager
+def machine_lock(path: Path, guard: float) -> Iterator[None]:
+    """``path`` locked (flock) for this process, waiting for another holder to finish."""
+    with path.open("a") as handle:
+        deadline = time.monotonic() + guard
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, f"{path} still held after {guard} s"
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture
-def pcscd(pcscd_session: Pcscd) -> Pcscd:
-    """pcscd with its two virtual readers, running (started again if a test stopped it)."""
-    return pcscd_session.start()
+def pcscd(tmp_path: Path) -> Iterator[Pcscd]:
+    """pcscd with its two virtual readers, running (a test may stop and start it again)."""
+    with machine_lock(PCSCD_LOCK, PCSCD_TURN):
+        daemon = Pcscd(tmp_path / "pcscd").start()
+        try:
+            # Its readers' ports open before its own socket: ready when PC/SC lists them.
+            from firmware_bridge.readers import available_readers
+            wait_until(lambda: len(available_readers("pcsc")) == len(daemon.READERS))
+            yield daemon
+        finally:
+            daemon.stop()
 
 
 class Pty:
@@ -133,7 +160,7 @@ def tablet(hub_url: str) -> Iterator[Any]:
         made.close()
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
+def wait_until(predicate: Callable[[], object], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"not true after {timeout} s: {predicate}"

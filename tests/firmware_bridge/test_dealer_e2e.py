@@ -76,7 +76,7 @@ def test_boards_sent_while_the_hub_is_away_reach_it_when_it_comes_back(
         assert "(the hub has not answered yet: sent again until it does)" in lines[2]
         hub = hub_on(url, tmp_path)
         with HubRunner(hub) as running, Observer(url) as director:
-            assert link.settle(20) == 0
+            assert link.settle(120) == 0                # a guard: it returns when drained
             director.settle()
             snapshot = running.call(hub.room.dealing.snapshot)
     assert snapshot["dealer-3"]["boards"] == {f"{b}/1": b != 2 for b in range(1, 7)}

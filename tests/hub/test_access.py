@@ -206,11 +206,11 @@ def connect(url: str, client_id: str, *, keyring: Keyring | None = None,
 
 
 def refused(url: str, client_id: str, **kw: object) -> str | None:
-    """Why the broker refused the client (None if it did not, within 5 s)."""
+    """Why the broker refused the client (None if it let it in; 60 s a guard)."""
     client = MqttClient(url, client_id, clean_session=True, reconnect_delay=(0.1, 0.5),
                         **kw)  # type: ignore[arg-type]
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while client.last_error is None and time.monotonic() < deadline:
             if client.connected.is_set():
                 return None
@@ -341,7 +341,10 @@ def test_nobody_takes_the_hub_s_client_id(broker_url: str, broker_kind: str,
         assert refused(guess, "tenace-hub") == "refused by the broker: Not authorized"
         with MqttClient(keyring.url(broker_url, "A1-N"), "tenace-hub", clean_session=True,
                         reconnect_delay=(0.1, 0.5)) as thief:
-            time.sleep(1.5)
+            deadline = time.monotonic() + 60       # a guard: the broker's answer is awaited
+            while not (thief.last_error or thief.connected.is_set()):
+                assert time.monotonic() < deadline, "the broker never answered the thief"
+                time.sleep(0.05)
             if broker_kind == "amqtt":          # refused outright
                 assert not thief.connected.is_set()
                 assert thief.last_error == "refused by the broker: Not authorized"
@@ -375,7 +378,7 @@ def test_a_revoked_or_rotated_account_is_disconnected_and_refused(
     device = MqttClient(old, "A7-S", reconnect_delay=(0.1, 0.5)).wait_connected()
     try:
         keyring.issue("A7-S")                       # rotated: the old password is revoked
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60            # a guard, the loop ends on the event
         while device.connected.is_set() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not device.connected.is_set()

@@ -17,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import random
 import re
 import socket
+import tempfile
 import threading
 import time
 import urllib.error
@@ -39,6 +41,7 @@ from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.alerts import Alert, AlertStatus
 from hub.console import MAX_BODY, STATUSES, Console, alert_summary, table_status
+from hub.console_i18n import option_key
 from hub.director import parse_command
 from hub.errors import HubError
 from hub.room import Room, Section
@@ -52,7 +55,9 @@ MOVEMENT = mitchell(7, boards_per_round=2)
 DEALS = {n: random_deal(random.Random(n)) for n in range(1, 15)}
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENSHOT = Path("/tmp/notes/console.png")
+# A temporary folder; TENACE_SCREENSHOTS=docs/screenshots refreshes the committed one.
+SCREENSHOT = Path(os.environ.get("TENACE_SCREENSHOTS")
+                  or os.path.join(tempfile.gettempdir(), "tenace-screenshots")) / "console.png"
 # The room as the scenario leaves it, before the end of round 1.
 SCENARIO = {"A1": "alert", "A2": "bidding", "A3": "playing", "A4": "finished",
             "A5": "offline", "A6": "waiting", "A7": "alert"}
@@ -387,7 +392,10 @@ def test_alert_in_full_with_evidence_and_options(served: Any) -> None:
     loop, hub, console, alerts = served
     revoked = alerts["revoke"]
     status, data = get(console.url + f"api/alert/{revoked.id}")
-    assert status == 200 and data == loop.call(lambda: hub.room.alerts[revoked.id].to_json())
+    stored = loop.call(lambda: hub.room.alerts[revoked.id].to_json())
+    for option in stored["options"]:      # each option's words in the catalog (console_i18n)
+        option["key"] = option_key(option["text"])
+    assert status == 200 and data == stored
     assert data["law"] == "61" and data["evidence"]["deal"] == DEALS[13].pbn()
     assert len(data["evidence"]["play"]) == 3 and data["options"]
     assert get(console.url + "api/alert/A9-1-revoke-1") == (404, {

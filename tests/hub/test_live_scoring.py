@@ -417,7 +417,7 @@ def test_a_replayed_log_gives_the_same_scores() -> None:
 
 # The hub: retained over MQTT, and rebuilt from its log -------------------------------------
 
-def wait_for(client: MqttClient, topic: str, test: Any, timeout: float = 10.0) -> Any:
+def wait_for(client: MqttClient, topic: str, test: Any, timeout: float = 60.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

@@ -314,7 +314,7 @@ def connects(url: str, client_id: str, timeout: float = 5.0) -> bool:
         client.close(farewell=False)
 
 
-def wait_until(check: Any, timeout: float = 15.0) -> Any:
+def wait_until(check: Any, timeout: float = 60.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         got = check()

@@ -32,7 +32,7 @@ def _burst(hub: Hub, round_: int, devices: dict[str, VirtualDevice]) -> list[Mes
             for table, env in envelopes(events, run=f"burst{round_}", devices=devices)]
 
 
-def _collect(client: MqttClient, until: Any, limit: float = 10.0) -> list[Message]:
+def _collect(client: MqttClient, until: Any, limit: float = 60.0) -> list[Message]:
     out: list[Message] = []
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:

@@ -267,7 +267,7 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
     assert again.room.alerts[alert_id].acknowledged_at == seen["acknowledged_at"]
 
 
-def wait_until(check: Any, timeout: float = 10.0) -> Any:
+def wait_until(check: Any, timeout: float = 60.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         got = check()

@@ -11,9 +11,11 @@ from pathlib import Path
 
 def test_the_demo_runs_a_room_and_serves_the_console() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "tenace", "demo", "--tables", "4", "--minutes", "0.15",
-         "--no-browser", "--console", "127.0.0.1:0", "--seed", "1"],
-        capture_output=True, text=True, timeout=120)
+        # One round played to its end (not a few seconds of it: a busy machine plays fewer
+        # events in them); --minutes and the timeout are guards.
+        [sys.executable, "-m", "tenace", "demo", "--tables", "4", "--rounds", "1",
+         "--minutes", "8", "--no-browser", "--console", "127.0.0.1:0", "--seed", "1"],
+        capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert re.search(r"director console: http://127\.0\.0\.1:\d+/", out.stdout)
     taken = re.search(r"(\d+) events taken", out.stdout)

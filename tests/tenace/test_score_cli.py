@@ -1,5 +1,5 @@
 """``tenace score``: golden cases worked out by hand for the conventions of issue 6, the
-published results of ../shared/realdata/pbn-results reproduced through ``--json``, bad
+published results of tests/data/realdata/pbn-results reproduced through ``--json``, bad
 input, and exports read back by the command itself."""
 
 import json
@@ -203,7 +203,7 @@ def test_nothing_scorable_exits_1_and_an_unreadable_file_2(tmp_path, capsys):
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no.pbn" in done.stderr
 
 
-# The published results in ../shared/realdata/pbn-results -----------------------------------
+# The published results in tests/data/realdata/pbn-results -----------------------------------
 
 def test_magic_contest_published_matchpoints_totals_percentages_and_places(realdata, capsys):
     """MP1 units (--units 2) rounded to 0.1 as published (--digits 1): every MP_NS/MP_EW

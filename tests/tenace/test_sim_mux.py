@@ -39,12 +39,15 @@ def test_a_room_of_tables_plays_on_one_thread_every_event_once_in_order(
         sent.append((table, index, threading.current_thread().name))
         threads.append(threading.active_count())
     try:
-        runs = run_tables(mosquitto.url, scripts, timeout=0.5, retries=20, mux=True,
-                          on_sent=on_sent)
+        # Connecting 120 devices is waited for (the ceiling a guard); a reply is waited 2 s
+        # before the event goes again: the lost one, and any the machine was too busy for.
+        runs = run_tables(mosquitto.url, scripts, timeout=2.0, retries=30, mux=True,
+                          on_sent=on_sent, connect_timeout=120.0)
     finally:
         hub.close()
     assert all(run.codes == {"ok": 6} and not run.rejected for run in runs.values())
-    assert sum(run.resent for run in runs.values()) == 1
+    assert sum(run.resent for run in runs.values()) >= 1      # the lost reply, at least
+    assert sum(e.body.get("call") == "3C" for e in hub.copies) >= len(tables) + 1
     assert len({name for _, _, name in sent}) == 1   # every table on the loop's one thread
     assert max(threads) <= before + 1                 # and no other: 120 devices, one thread
     for t in tables:

@@ -216,6 +216,7 @@ def test_a_tablet_minutes_or_an_hour_off_plays_a_board_with_true_times(
                          steady_clock=clocks.steady)
         try:
             assert link.wait_online()
+            began = clocks.hub()
             sent = play_board(link, hub)
             assert link.wait_delivered(30)
             assert refusals(screen) == []
@@ -226,13 +227,15 @@ def test_a_tablet_minutes_or_an_hour_off_plays_a_board_with_true_times(
                 -off, abs=1.0)
             records = device_records(hub, "A1-tab")
             assert [r.event_id for r in records] == [e.id for e in sent]
-            for record in records:                 # the player's times, on the hub's clock
+            # The player's times, on the hub's clock: after the board began, before the hub
+            # logged them (the offset's estimate within a second), however slow the delivery.
+            for record in records:
                 stored = Envelope.from_json(record.payload)
-                assert abs(stored.acted - record.hub_time) < 5.0
+                assert began - 1.0 <= stored.acted <= record.hub_time + 1.0
             times = hub.call(lambda: [e.time for e in
                                       hub.room.tables["A1"].sittings[1, 1].board.auction.entries])
             assert len(times) == 4                 # the table reads them on the hub's clock
-            assert all(t is not None and abs(t - clocks.hub()) < 30.0 for t in times)
+            assert all(t is not None and began - 1.0 <= t <= clocks.hub() + 1.0 for t in times)
             assert not [a for a in hub.room.alerts if a.kind == "clock_jump"]
             # the tempo evidence (issue 14) reads the same true times from the log
             from hub.tempo import boards_from_log
@@ -240,7 +243,8 @@ def test_a_tablet_minutes_or_an_hour_off_plays_a_board_with_true_times(
             timed = [a for b in boards_from_log(logged) for a in b.actions
                      if a.device == "A1-tab"]
             assert len([a for a in timed if a.kind == "call"]) == 4 and len(timed) == 56
-            assert all(a.at is not None and abs(a.at - clocks.hub()) < 30.0 for a in timed)
+            assert all(a.at is not None and began - 1.0 <= a.at <= clocks.hub() + 1.0
+                       for a in timed)
         finally:
             link.close()
             box.close()
@@ -301,6 +305,7 @@ def test_a_clock_that_jumps_mid_session_is_noticed_not_refused(broker_url: str,
             assert link.wait_delivered()
             clocks.device_off = 600.0                   # someone sets the tablet's clock
             assert screen.wait(lambda: link.clock_jumps == 1)
+            before = clocks.hub()
             sent.append(link.send("call", {"seat": "N", "call": "1NT"}))
             assert link.wait_delivered()
             assert refusals(screen) == []
@@ -309,7 +314,7 @@ def test_a_clock_that_jumps_mid_session_is_noticed_not_refused(broker_url: str,
             assert len(jumps) == 1 and jumps[0].facts["device"] == "A1-tab"
             assert jumps[0].facts["jump"] == pytest.approx(600.0, abs=1.0)
             last = Envelope.from_json(device_records(hub, "A1-tab")[-1].payload)
-            assert abs(last.acted - clocks.hub()) < 5.0   # its time stays true
+            assert before - 1.0 <= last.acted <= clocks.hub() + 1.0   # its time stays true
         finally:
             link.close()
             box.close()

@@ -76,7 +76,7 @@ class Screen:
     def replies(self) -> list[tuple[Reply, Envelope]]:
         return self.of("reply")
 
-    def wait(self, done: Callable[[], bool], timeout: float = 10.0) -> bool:
+    def wait(self, done: Callable[[], bool], timeout: float = 60.0) -> bool:
         deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:

@@ -1,0 +1,120 @@
+"""The brokers' side of a simultaneous event: the organiser's Mosquitto accounts and ACL, and
+each club's Mosquitto bridge stanza (Mosquitto's own bridge: TLS, an account per club, a
+persistent session). No transport of Tenace's own.
+
+Each club's account on the organiser's broker may write its ``result`` and ``finished``
+topics and read its ``deals``, ``field/<board>`` and ``ranking`` topics, and nothing else
+(not another club's, not the organiser's). The club's bridge carries exactly those five
+topics, so nothing else of the club's broker (the tablets' hands, the hub's state) ever
+leaves the club. ``cleansession false`` on both sides: a club cut off keeps its results
+queued in its own broker, the organiser keeps the club's field results queued in its broker,
+and both flow when the bridge is back (docs/simultaneous.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.accounts import mosquitto_hash
+from hub.simultaneous.event import SimError, SimEvent, topic
+from wire.pairing import write_private
+
+__all__ = [
+    "ORGANISER", "OrganiserBroker", "bridge_stanza", "club_acl", "club_topics",
+    "organiser_listener", "write_organiser_files",
+]
+
+ORGANISER = "organiser"   # the organiser's service account on its own broker
+CLUB_OUT = ("result", "finished")
+CLUB_IN = ("deals", "field", "ranking")
+
+
+def club_topics(event: SimEvent, club: str) -> tuple[list[str], list[str]]:
+    """(topics the club writes, filters the club reads) on the organiser's broker."""
+    out = [topic(event.id, club, kind) for kind in CLUB_OUT]
+    into = [topic(event.id, club, "deals"), topic(event.id, club, "field") + "/#",
+            topic(event.id, club, "ranking")]
+    return out, into
+
+
+def club_acl(event: SimEvent, observers: dict[str, str] | None = None) -> str:
+    """The organiser's Mosquitto ACL file for ``event`` (module docstring); ``observers``
+    (account -> club) may read what that club reads and write nothing: what a club could
+    see at worst, checked without taking the club's bridge session over."""
+    lines = [f"user {ORGANISER}", f"topic readwrite tenace/sim/v1/{event.id}/#", ""]
+    for club in event.clubs:
+        out, into = club_topics(event, club.id)
+        lines += [f"user {club.id}", *(f"topic write {t}" for t in out),
+                  *(f"topic read {t}" for t in into), ""]
+    for name, club_id in (observers or {}).items():
+        event.club(club_id)
+        _, into = club_topics(event, club_id)
+        lines += [f"user {name}", *(f"topic read {t}" for t in into), ""]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class OrganiserBroker:
+    """What :func:`write_organiser_files` wrote: the files and each account's password
+    (given once, to be handed to the club in its bridge stanza)."""
+
+    passwd_file: Path
+    acl_file: Path
+    passwords: dict[str, str]
+
+
+def write_organiser_files(event: SimEvent, folder: Path,
+                          passwords: dict[str, str] | None = None,
+                          observers: dict[str, str] | None = None) -> OrganiserBroker:
+    """Write ``sim.passwd`` and ``sim.acl`` (0600) for the organiser's Mosquitto: the
+    organiser's account, one per club and the ``observers`` (:func:`club_acl`), with new
+    random passwords unless given."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [ORGANISER, *(c.id for c in event.clubs), *(observers or {})]
+    if len(set(names)) != len(names):
+        raise SimError(f"event {event.id}: an account name is used twice: {sorted(names)}")
+    chosen = {name: (passwords or {}).get(name) or secrets.token_urlsafe(16) for name in names}
+    passwd, acl = folder / "sim.passwd", folder / "sim.acl"
+    write_private(passwd, "".join(f"{n}:{mosquitto_hash(p)}\n" for n, p in chosen.items()))
+    write_private(acl, club_acl(event, observers))
+    return OrganiserBroker(passwd, acl, chosen)
+
+
+def organiser_listener(broker: OrganiserBroker) -> tuple[str, ...]:
+    """The lines of the organiser's mosquitto.conf that make its accounts and ACL count, to
+    follow its (TLS) ``listener`` line: ``use_username_as_clientid`` is that listener's
+    setting (before any listener, Mosquitto would open a default one on 1883 for it)."""
+    return (f"password_file {broker.passwd_file}", f"acl_file {broker.acl_file}",
+            "allow_anonymous false", "use_username_as_clientid true",
+            "persistent_client_expiration 14d")
+
+
+def bridge_stanza(event: SimEvent, club: str, password: str, *, host: str, port: int,
+                  ca_file: Path | str | None) -> str:
+    """The ``connection`` stanza for the club's mosquitto.conf (module docstring); with
+    ``ca_file`` the bridge speaks TLS and checks the organiser's certificate against it."""
+    event.club(club)   # an unknown club is refused
+    out, into = club_topics(event, club)
+    lines = [f"# simultaneous {event.id}: club {club} <-> the organiser (tenace sim-event)",
+             f"connection sim-{event.id}",
+             f"address {host}:{port}",
+             "bridge_protocol_version mqttv311",
+             f"remote_clientid {club}",
+             f"remote_username {club}",
+             f"remote_password {password}",
+             f"local_clientid sim-{event.id}-{club}",
+             "cleansession false",
+             "notifications false",
+             "try_private false",
+             "start_type automatic",
+             "restart_timeout 1 10",
+             "keepalive_interval 10",
+             "bridge_attempt_unsubscribe false"]
+    if ca_file is not None:
+        lines += [f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2",
+                  "bridge_insecure false"]
+    lines += [f"topic {t} out 1" for t in out]
+    lines += [f"topic {t} in 1" for t in into]
+    return "\n".join(lines) + "\n"

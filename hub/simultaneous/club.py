@@ -1,0 +1,101 @@
+"""A club hub's link to a simultaneous event, on the club's own broker (its bridge carries the
+five topics to and from the organiser: hub.simultaneous.bridging).
+
+The club plays its evening as any other (its log, console and local ranking); beside that it
+publishes each result to ``result`` (QoS 1, with an id: a result delivered twice counts once)
+and, once every table has played a board, ``finished`` with the number of its results on it.
+Deals come in on ``deals``: signed by the organiser, checked against the organiser's public key
+before anything uses them (a forged or altered deal is refused, logged). The field's results
+of a finished board come in on ``field/<board>``, the field's ranking on ``ranking``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from hub.simultaneous.event import ROOT, SimError, open_signed, parse_topic, topic
+from wire.mqtt import Message, MqttClient
+
+__all__ = ["ClubLink"]
+
+log = logging.getLogger(__name__)
+
+
+class ClubLink:
+    """The link of club ``club`` of event ``event`` through its broker at ``url`` (the club
+    hub's own account there, ``client_id``)."""
+
+    def __init__(self, event: str, club: str, url: str, organiser_key: Ed25519PublicKey, *,
+                 client_id: str = "tenace-hub"):
+        self.event, self.club, self.key = event, club, organiser_key
+        self.deals: dict[str, Any] | None = None
+        self.field: dict[int, dict[str, Any]] = {}
+        self.ranking: dict[str, Any] | None = None
+        self.refused: list[str] = []
+        self.changed = threading.Condition()
+        self.others: Callable[[Message], None] | None = None   # the rest (ClubRelay)
+        self.client = MqttClient(url, client_id, on_message=self._take, start=False)
+
+    def start(self) -> ClubLink:
+        self.client.start()
+        self.client.wait_connected()
+        for kind in ("deals", "ranking"):
+            self.client.subscribe(topic(self.event, self.club, kind))
+        self.client.subscribe(topic(self.event, self.club, "field") + "/+")
+        return self
+
+    def close(self) -> None:
+        self.client.close()
+
+    def publish_result(self, rid: str, board: int, ns: int | str, ew: int | str,
+                       score_ns: int) -> None:
+        """A table's result of ``board`` (``rid``: the club's id for it, stable on resends)."""
+        self.client.publish(topic(self.event, self.club, "result"), json.dumps(
+            {"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew, "score_ns": score_ns}), 1)
+
+    def publish_finished(self, board: int, results: int) -> None:
+        """The club has played ``board`` ``results`` times: it may see the field's results."""
+        self.client.publish(topic(self.event, self.club, "finished"),
+                            json.dumps({"v": 1, "board": board, "results": results}), 1)
+
+    def _take(self, message: Message) -> None:   # paho's thread: parse and store only
+        if not message.topic.startswith(ROOT + "/") and self.others is not None:
+            self.others(message)
+            return
+        try:
+            event, club, kind, board = parse_topic(message.topic)
+            if (event, club) != (self.event, self.club):
+                raise SimError(f"not this club's event: {message.topic}")
+            if kind == "deals":
+                body = open_signed(self.key, message.payload)
+                if (body.get("event"), body.get("club")) != (self.event, self.club):
+                    raise SimError(f"deals signed for {body.get('event')}/{body.get('club')}")
+                value: Any = body
+            else:
+                value = json.loads(message.payload)
+                if not isinstance(value, dict):
+                    raise SimError(f"{message.topic}: not an object")
+        except (SimError, ValueError) as err:
+            log.warning("refused %s: %s", message.topic, err)
+            with self.changed:
+                self.refused.append(f"{message.topic}: {err}")
+                self.changed.notify_all()
+            return
+        with self.changed:
+            if kind == "deals":
+                self.deals = value
+            elif kind == "field" and board is not None:
+                self.field[board] = value
+            elif kind == "ranking":
+                self.ranking = value
+            self.changed.notify_all()
+
+    def wait_for(self, test: Callable[[ClubLink], bool], timeout: float = 60.0) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: test(self), timeout)

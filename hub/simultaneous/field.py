@@ -1,0 +1,208 @@
+"""The field of a simultaneous event scored as the clubs' results arrive (bridgecore.ranking).
+
+A result is ``{"v": 1, "id": ..., "board": n, "ns": pair, "ew": pair, "score_ns": int}``
+(pairs as the club numbers them; the field names them ``<club>:<pair>``). Its ``id`` makes a
+result delivered twice (QoS 1, a bridge reconnecting) count once; the same id with another
+score is the club's correction and replaces it. ``finished`` ``{"v": 1, "board": n,
+"results": k}`` says the club has played board n ``k`` times: the club has finished the board
+once those k results are in, and only then may it see the field's results of the board (Law
+16). Matchpoints (or cross-IMPs, Butler) across the field, Neuberg (Law 78) to the field's
+expected number of results per board: a board a club did not play, a pair that sat out, are
+missing results scaled up, not zeros.
+
+Rescoring is incremental: a board's points depend on its own results and the expected number
+of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
+the boards that received a result are scored again (each alone, by ``score_event``); the
+totals of the pairs that played them are added up again in board order, as bridgecore's
+``EventTotals`` adds them, and ranked by it. The event is the one scoring every result
+together gives (the tests compare).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import Any
+
+from bridgecore.adjusted import BoardResult, Pair, ScoreProblem
+from bridgecore.cards import Side
+from bridgecore.editions import edition as edition_named
+from bridgecore.ranking import (
+    BoardScorer,
+    EventScore,
+    EventTotals,
+    Method,
+    ScoredResult,
+    ScoringOptions,
+    score_event,
+)
+from hub.simultaneous.event import SimError, SimEvent
+
+__all__ = ["FieldScorer", "check_finished", "check_result", "field_pair"]
+
+log = logging.getLogger(__name__)
+_MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
+
+
+def field_pair(club: str, pair: object) -> str:
+    return f"{club}:{pair}"
+
+
+def _pair(value: object, what: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value) \
+            or len(str(value)) > 16:
+        raise SimError(f"{what}: {value!r} is not a pair number")
+    return str(value)
+
+
+def check_result(data: object, boards: tuple[int, ...]) -> tuple[str, BoardResult]:
+    """(id, result as the club numbers its pairs) of a result payload; SimError naming what
+    is wrong."""
+    if not isinstance(data, dict) or data.get("v") != 1:
+        raise SimError(f"a result of an unknown version: {data!r:.80}")
+    rid, board, score = data.get("id"), data.get("board"), data.get("score_ns")
+    if not isinstance(rid, str) or not 0 < len(rid) <= 80:
+        raise SimError(f"a result without a valid id: {rid!r:.80}")
+    if not isinstance(board, int) or isinstance(board, bool) or board not in boards:
+        raise SimError(f"result {rid}: board {board!r} is not one of the event's")
+    if not isinstance(score, int) or isinstance(score, bool) or abs(score) > _MAX_SCORE \
+            or score % 10:
+        raise SimError(f"result {rid}: {score!r} is not a North-South score")
+    ns, ew = _pair(data.get("ns"), f"result {rid} ns"), _pair(data.get("ew"), f"result {rid} ew")
+    if ns == ew:
+        raise SimError(f"result {rid}: pair {ns} on both sides")
+    return rid, BoardResult(board, ns, ew, score)
+
+
+def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
+    """(board, results) of a finished payload."""
+    if not isinstance(data, dict) or data.get("v") != 1:
+        raise SimError(f"a finished message of an unknown version: {data!r:.80}")
+    board, count = data.get("board"), data.get("results")
+    if not isinstance(board, int) or isinstance(board, bool) or board not in boards:
+        raise SimError(f"finished: board {board!r} is not one of the event's")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1000:
+        raise SimError(f"finished board {board}: {count!r} results")
+    return board, count
+
+
+class FieldScorer:
+    """Every club's results, the boards each club has finished, the field's scores."""
+
+    def __init__(self, event: SimEvent):
+        self.event = event
+        self.boards = event.boards
+        self.options = ScoringOptions(expected=event.expected)
+        self.results: dict[tuple[str, str], BoardResult] = {}   # (club, id) -> field result
+        self._per_club: dict[tuple[str, int], set[str]] = defaultdict(set)
+        self._finished: dict[tuple[str, int], int] = {}
+        self.score: EventScore | None = None
+        self.duplicates = 0
+        self._rows: dict[int, dict[tuple[str, str], BoardResult]] = defaultdict(dict)
+        self._dirty: set[int] = set()
+        self.changed: frozenset[int] = frozenset()   # the boards the last rescoring scored
+        self._scored: dict[int, tuple[ScoredResult, ...]] = {}
+        self._tops: dict[int, float] = {}
+        self._problems: dict[int, tuple[ScoreProblem, ...]] = {}
+        self._points: dict[Pair, dict[int, tuple[float, Side]]] = defaultdict(dict)
+        self._total: dict[Pair, float] = {}
+        self._played: dict[Pair, int] = {}
+        self._pair_tops: dict[Pair, float] = {}
+        self._sides: dict[Pair, set[Side]] = {}
+
+    def add_result(self, club: str, data: object) -> bool:
+        """Take a club's result; False for a duplicate (already counted, the same)."""
+        self.event.club(club)
+        rid, r = check_result(data, self.boards)
+        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns)
+        before = self.results.get((club, rid))
+        if before == field:
+            self.duplicates += 1
+            return False
+        if before is not None:
+            log.info("club %s corrects result %s: %s -> %s", club, rid, before, field)
+            self._per_club[(club, before.board)].discard(rid)
+            del self._rows[before.board][(club, rid)]
+            self._dirty.add(before.board)
+        self.results[(club, rid)] = field
+        self._per_club[(club, r.board)].add(rid)
+        self._rows[r.board][(club, rid)] = field
+        self._dirty.add(r.board)
+        return True
+
+    def finish(self, club: str, data: object) -> int:
+        self.event.club(club)
+        board, count = check_finished(data, self.boards)
+        self._finished[(club, board)] = count
+        return board
+
+    def has_finished(self, club: str, board: int) -> bool:
+        """Whether ``club`` has finished ``board``: said so, and its results are all in."""
+        count = self._finished.get((club, board))
+        return count is not None and len(self._per_club[(club, board)]) >= count
+
+    def finished_boards(self, club: str) -> tuple[int, ...]:
+        return tuple(b for b in self.boards if self.has_finished(club, b))
+
+    def rescore(self) -> EventScore:
+        """Score the field again: the boards that received a result since, then the totals of
+        their pairs and the ranking (module docstring)."""
+        touched: set[Pair] = set()
+        self.changed = frozenset(self._dirty)
+        for board in sorted(self._dirty):
+            for s in self._scored.get(board, ()):
+                for pair in (s.result.ns, s.result.ew):
+                    self._points[pair].pop(board, None)
+                    touched.add(pair)
+            alone = score_event(self._rows[board].values(), self.event.method,
+                                options=self.options)
+            self._scored[board] = alone.boards.get(board, ())
+            self._tops[board] = alone.tops.get(board, 0.0)
+            self._problems[board] = alone.problems
+            for s in self._scored[board]:
+                self._points[s.result.ns][board] = (s.ns_points, Side.NS)
+                self._points[s.result.ew][board] = (s.ew_points, Side.EW)
+                touched.update((s.result.ns, s.result.ew))
+        self._dirty.clear()
+        for pair in touched:
+            boards = sorted(self._points[pair])
+            if not boards:
+                for table in (self._total, self._played, self._pair_tops, self._sides):
+                    table.pop(pair, None)
+                continue
+            total = tops = 0.0
+            for b in boards:            # in board order, as EventTotals adds them up
+                total += self._points[pair][b][0]
+                tops += self._tops.get(b, 0.0)
+            self._total[pair], self._played[pair] = total, len(boards)
+            self._pair_tops[pair] = tops
+            self._sides[pair] = {side for _, side in self._points[pair].values()}
+        problems = [p for b in sorted(self._problems) for p in self._problems[b]]
+        ed = edition_named(None)
+        scorer = BoardScorer({}, self.event.method, ed, self.options, self.event.expected,
+                             problems)
+        scorer.tops = dict(self._tops)
+        totals = EventTotals(scorer, {}, problems)
+        totals.total.update(self._total)
+        totals.played.update(self._played)
+        totals.tops.update(self._pair_tops)
+        totals.sides.update(self._sides)
+        scored = {b: self._scored[b] for b in sorted(self._scored) if self._scored[b]}
+        self.score = EventScore(self.event.method, scored, totals.ranking(), tuple(problems),
+                                {b: self._tops[b] for b in scored},
+                                self.event.expected
+                                if self.event.method is Method.MATCHPOINTS else None)
+        return self.score
+
+    def board_payload(self, board: int) -> dict[str, Any]:
+        """The field's results of ``board`` with their points (for clubs that finished it)."""
+        score = self.score or self.rescore()
+        rows = score.boards.get(board, ())
+        return {"v": 1, "event": self.event.id, "board": board,
+                "top": score.tops.get(board), "expected": self.event.expected,
+                "results": [s.to_json() for s in rows]}
+
+    def ranking_payload(self) -> dict[str, Any]:
+        score = self.score or self.rescore()
+        return {"v": 1, "event": self.event.id, "method": score.method.value,
+                "ranking": [p.to_json() for p in score.ranking]}

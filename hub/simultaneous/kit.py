@@ -1,0 +1,148 @@
+"""What ``tenace sim-event init`` writes for an event: the organiser's side and one kit per club.
+
+``DIR/organiser/``: ``signing.key`` (Ed25519, 0600: it never leaves the organiser),
+``organiser.password`` (the organiser service's account, 0600),
+``sim.passwd`` and ``sim.acl`` (hub.simultaneous.bridging), ``mosquitto.conf`` (a TLS listener,
+no anonymous client, persistence), the certificate authority and broker certificate
+(hub.tls). ``DIR/clubs/<club>/``: ``bridge.conf`` (the club's Mosquitto bridge stanza with its
+password: a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``organiser.pub``
+(to check the deals' signature). A club copies its folder to ``club_path`` on its hub and adds
+``include_dir`` (or the stanza) to its Mosquitto configuration (docs/simultaneous.md).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.simultaneous.bridging import (
+    ORGANISER,
+    bridge_stanza,
+    organiser_listener,
+    write_organiser_files,
+)
+from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
+from hub.tls import TlsError, write_club_pki
+from wire.pairing import write_private
+
+__all__ = [
+    "PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "run_club",
+    "run_organiser", "write_kit",
+]
+
+SIGNING_KEY = "signing.key"
+PASSWORD_FILE = "organiser.password"
+PUBLIC_KEY = "organiser.pub"
+
+
+@dataclass(frozen=True, slots=True)
+class Kit:
+    organiser: Path
+    clubs: dict[str, Path]
+
+
+def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 8883,
+              club_path: str | None = None, force: bool = False) -> Kit:
+    """Write the organiser's folder and each club's kit (module docstring). Keys already
+    there are kept unless ``force`` (new keys mean new kits for every club)."""
+    org = folder / "organiser"
+    key_file = org / SIGNING_KEY
+    if key_file.exists() and not force:
+        raise SimError(f"{key_file} exists: the event is set up already (--force replaces "
+                       "its keys; every club then needs its new kit)")
+    if not hosts:
+        raise SimError("give the name (or address) the clubs reach the organiser's broker by")
+    try:
+        pki = write_club_pki(org / "tls", hosts, club=f"Tenace simultaneous {event.id}",
+                             force=force)
+    except TlsError as err:
+        raise SimError(str(err)) from err
+    key = generate_key()
+    write_private(key_file, private_pem(key).decode())
+    broker = write_organiser_files(event, org)
+    write_private(org / PASSWORD_FILE, broker.passwords[ORGANISER] + "\n")
+    conf = [f"# the organiser's Mosquitto for simultaneous {event.id} (tenace sim-event)",
+            f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
+            f"keyfile {pki.broker_key}", "tls_version tlsv1.2", *organiser_listener(broker),
+            "persistence true", f"persistence_location {org}/",
+            "max_queued_messages 100000"]
+    (org / "mosquitto.conf").write_text("\n".join(conf) + "\n")
+    (org / PUBLIC_KEY).write_bytes(public_pem(key))
+    clubs: dict[str, Path] = {}
+    for club in event.clubs:
+        kit = folder / "clubs" / club.id
+        kit.mkdir(parents=True, exist_ok=True)
+        where = Path(club_path or f"/etc/tenace/sim/{event.id}")
+        write_private(kit / "bridge.conf", bridge_stanza(
+            event, club.id, broker.passwords[club.id], host=hosts[0], port=port,
+            ca_file=where / "ca.crt"))
+        shutil.copyfile(pki.ca_cert, kit / "ca.crt")
+        (kit / PUBLIC_KEY).write_bytes(public_pem(key))
+        (kit / "start.txt").write_text(f"{event.id}: the deals come at {club.start.isoformat()}"
+                                       f"\n")
+        clubs[club.id] = kit
+    return Kit(org, clubs)
+
+
+def organiser_url(folder: Path, broker: str) -> str:
+    """The organiser service's URL on its broker ``host:port`` (its account, the CA)."""
+    org = folder / "organiser"
+    try:
+        password = (org / PASSWORD_FILE).read_text().strip()
+    except OSError as err:
+        raise SimError(f"the organiser's password: {err}") from err
+    return f"mqtts://{ORGANISER}:{password}@{broker}?ca={org / 'tls' / 'ca.crt'}"
+
+
+def run_club(kit: Path, event: str, club: str, url: str, plays: int,
+             stop: threading.Event, *, poll: float = 0.2) -> None:
+    """The club's side until ``stop``: its link and relay on the club's broker at ``url``;
+    the deals, once checked against ``kit/organiser.pub``, written to ``kit/deals.pbn``, the
+    field's ranking to ``kit/field-ranking.json``."""
+    from hub.simultaneous.club import ClubLink
+    from hub.simultaneous.event import load_public_key
+    from hub.simultaneous.relay import ClubRelay
+    try:
+        public = load_public_key((kit / PUBLIC_KEY).read_bytes())
+    except OSError as err:
+        raise SimError(f"the organiser's public key: {err}") from err
+    link = ClubLink(event, club, url, public, client_id="sim-link").start()
+    relay = ClubRelay(link, plays).start()
+    written: tuple[object, object] = (None, None)
+    try:
+        while not stop.wait(poll):
+            with link.changed:
+                now = (link.deals, link.ranking)
+            if now == written:
+                continue
+            if now[0] is not None and now[0] is not written[0]:
+                (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
+            if now[1] is not None and now[1] is not written[1]:
+                (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
+            written = now
+    finally:
+        relay.close()
+        link.close()
+
+
+def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Event) -> None:
+    """The organiser's side until ``stop`` (``tenace sim-event run``): its service on the
+    broker ``host:port`` with the kit's account, key and authority; the field's ranking
+    written to ``folder/ranking.json`` after each scoring."""
+    from hub.simultaneous.event import load_private_key
+    from hub.simultaneous.field import FieldScorer
+    from hub.simultaneous.organiser import Organiser
+    try:
+        key = load_private_key((folder / "organiser" / SIGNING_KEY).read_bytes())
+    except OSError as err:
+        raise SimError(f"the organiser's signing key: {err}") from err
+    out = folder / "ranking.json"
+
+    def write(field: FieldScorer) -> None:
+        out.write_text(json.dumps(field.ranking_payload(), indent=1))
+
+    with Organiser(event, organiser_url(folder, broker), key, on_scored=write):
+        stop.wait()

@@ -1,0 +1,171 @@
+"""The organiser's service: it releases each club's deals at the club's start time (signed,
+retained, never before), takes the clubs' results and ``finished`` messages from the
+bridges, scores the field and publishes to each club the field's results of the boards it has
+finished (Law 16) and, once it has finished them all, the field's ranking.
+
+Messages leave paho's thread at once for one worker thread, which takes every message waiting,
+scores the field once for all of them (a burst of results after a club reconnects costs one
+rescoring) and publishes what changed. Bad messages are logged and dropped, never fatal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from hub.simultaneous.bridging import ORGANISER
+from hub.simultaneous.event import ROOT, SimError, SimEvent, parse_topic, sign, topic
+from hub.simultaneous.field import FieldScorer
+from wire.mqtt import Message, MqttClient
+
+__all__ = ["Organiser", "deals_body"]
+
+log = logging.getLogger(__name__)
+
+
+def deals_body(event: SimEvent, club: str, released: datetime) -> dict[str, Any]:
+    return {"event": event.id, "club": club, "boards": list(event.boards),
+            "released": released.isoformat(), "pbn": event.deals}
+
+
+def _encode(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, allow_nan=False).encode()
+
+
+class Organiser:
+    """Run the event on the organiser's broker at ``url`` (its ``organiser`` account)."""
+
+    def __init__(self, event: SimEvent, url: str, key: Ed25519PrivateKey, *,
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 on_scored: Callable[[FieldScorer], None] | None = None):
+        self.event = event
+        self.key = key
+        self.now = now
+        self.field = FieldScorer(event)
+        self.released: set[str] = set()
+        self.scored = threading.Condition()
+        self.rescorings = 0
+        self._on_scored = on_scored
+        self._sent: dict[str, bytes] = {}   # topic -> digest of the last payload published
+        self._boards: dict[int, bytes] = {}  # board -> its field results, as published
+        self._inbox: queue.Queue[Message | None] = queue.Queue()
+        self._stop = threading.Event()
+        self.client = MqttClient(url, ORGANISER, on_message=self._inbox.put, start=False)
+        self._worker = threading.Thread(target=self._run, name="sim-organiser", daemon=True)
+
+    def start(self) -> Organiser:
+        self.client.start()
+        self.client.wait_connected()
+        for kind in ("result", "finished"):
+            self.client.subscribe(f"{ROOT}/{self.event.id}/+/{kind}")
+        self._worker.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._inbox.put(None)
+        if self._worker.is_alive():
+            self._worker.join(10)
+        self.client.close()
+
+    def __enter__(self) -> Organiser:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # The worker ------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.release_due()
+            try:
+                first = self._inbox.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            batch = [first]
+            while True:
+                try:
+                    batch.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            taken = [self._take(m) for m in batch if m is not None]   # every one: no any()
+            if any(taken):
+                self._publish_scores()
+
+    def release_due(self) -> None:
+        """Publish the deals of every club whose start time has come, once."""
+        now = self.now()
+        for club in self.event.clubs:
+            if club.id not in self.released and now >= club.start:
+                payload = sign(self.key, deals_body(self.event, club.id, now))
+                self.client.publish(topic(self.event.id, club.id, "deals"), payload,
+                                    qos=1, retain=True)
+                self.released.add(club.id)
+                log.info("deals of %s released to club %s", self.event.id, club.id)
+
+    def _take(self, message: Message) -> bool:
+        try:
+            event, club, kind, _board = parse_topic(message.topic)
+            if event != self.event.id:
+                raise SimError(f"a message of another event {event!r}")
+            data = json.loads(message.payload)
+            if kind == "result":
+                return self.field.add_result(club, data)
+            if kind == "finished":
+                self.field.finish(club, data)
+                return True
+            raise SimError(f"clubs do not publish {kind}")
+        except (SimError, ValueError) as err:
+            log.warning("dropped %s: %s", message.topic, err)
+            return False
+
+    def _publish_scores(self) -> None:
+        """Score the field, then publish to each club the boards it has finished whose field
+        results it has not had as they are now, and the ranking once it has finished them
+        all (each payload made once, whatever the number of clubs)."""
+        self.field.rescore()
+        for board in self.field.changed:
+            self._boards[board] = _encode(self.field.board_payload(board))
+        ranking: bytes | None = None
+        for club in self.event.clubs:
+            done = self.field.finished_boards(club.id)
+            for board in done:
+                if board not in self._boards:   # finished with no result of the field yet
+                    self._boards[board] = _encode(self.field.board_payload(board))
+                self._publish(topic(self.event.id, club.id, "field", board), self._boards[board])
+            if len(done) == len(self.field.boards):
+                ranking = ranking or _encode(self.field.ranking_payload())
+                self._publish(topic(self.event.id, club.id, "ranking"), ranking)
+        with self.scored:
+            self.rescorings += 1
+            self.scored.notify_all()
+        if self._on_scored is not None:
+            self._on_scored(self.field)
+
+    def _publish(self, name: str, payload: bytes) -> None:
+        """Publish (retained) unless ``name`` has exactly this payload already."""
+        digest = hashlib.sha256(payload).digest()
+        if self._sent.get(name) != digest:
+            self.client.publish(name, payload, qos=1, retain=True)
+            self._sent[name] = digest
+
+    def wait_for(self, test: Callable[[FieldScorer], bool], timeout: float = 60.0) -> bool:
+        """Wait until ``test(field)`` holds after a rescoring (tests, tools)."""
+        deadline = time.monotonic() + timeout
+        with self.scored:
+            while not (self.field.score is not None and test(self.field)):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.scored.wait(left)
+        return True

@@ -1,0 +1,82 @@
+"""A club hub's results, relayed to a simultaneous event: the hub plays its evening as ever and
+publishes each table's result (docs/protocol.md 12.1, ``tenace/v1/result/{table}/{round}/
+{board}``, retained); the relay, on the club's broker, turns each into the event's ``result``
+(id ``{table}-{round}-{board}``: the hub's result published again, or corrected, keeps its id)
+and, once the club's tables have all played a board (``plays`` results), ``finished``.
+
+It rides on the link's connection (one account, ``sim-link``, whatever binds the client id to
+the username); messages leave paho's thread for the relay's own worker thread; a malformed
+hub result is logged and skipped, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from collections import defaultdict
+from collections.abc import Mapping
+
+from hub.simultaneous.club import ClubLink
+from wire.mqtt import Message
+from wire.protocol import ROOT, ProtocolError, parse_topic
+
+__all__ = ["ClubRelay"]
+
+log = logging.getLogger(__name__)
+
+
+class ClubRelay:
+    """Relay the hub's results through ``link``, on its connection (its account reads the
+    hub's results). ``plays``: times the club plays each board (one number, or board ->
+    number)."""
+
+    def __init__(self, link: ClubLink, plays: int | Mapping[int, int]):
+        self.link = link
+        self.plays = plays
+        self.ids: dict[int, set[str]] = defaultdict(set)
+        self.finished: set[int] = set()
+        self.relayed = 0
+        self._inbox: queue.Queue[Message | None] = queue.Queue()
+        self._worker = threading.Thread(target=self._run, name="sim-relay", daemon=True)
+
+    def start(self) -> ClubRelay:
+        """Start relaying (the link started already)."""
+        self.link.others = self._inbox.put
+        self._worker.start()
+        self.link.client.subscribe(f"{ROOT}/result/+/+/+")
+        return self
+
+    def close(self) -> None:
+        self.link.others = None
+        self._inbox.put(None)
+        if self._worker.is_alive():
+            self._worker.join(10)
+
+    def _expected(self, board: int) -> int:
+        return self.plays if isinstance(self.plays, int) else self.plays.get(board, 0)
+
+    def _run(self) -> None:
+        while (message := self._inbox.get()) is not None:
+            try:
+                self._relay(message)
+            except (ProtocolError, ValueError, KeyError, TypeError) as err:
+                log.warning("not relayed %s: %s", message.topic, err)
+
+    def _relay(self, message: Message) -> None:
+        where = parse_topic(message.topic)
+        body = json.loads(message.payload)
+        pairs = body["pairs"]
+        if pairs.get("NS") is None or pairs.get("EW") is None:
+            raise ValueError("a result without both pairs")
+        board = where.board
+        if board is None or where.round is None or where.table is None:
+            raise ValueError("a result topic without its table, round and board")
+        rid = f"{where.table}-{where.round}-{board}"
+        self.link.publish_result(rid, board, pairs["NS"], pairs["EW"], int(body["score_ns"]))
+        self.relayed += 1
+        self.ids[board].add(rid)
+        if board not in self.finished and len(self.ids[board]) >= self._expected(board) > 0:
+            self.finished.add(board)
+            self.link.publish_finished(board, len(self.ids[board]))

@@ -1,0 +1,115 @@
+"""``tenace sim-event init|run``: the organiser's side of a simultaneous event across clubs
+(hub.simultaneous, docs/simultaneous.md)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from tenace.commands import CommandError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: Any) -> None:
+    sim = sub.add_parser(
+        "sim-event", help="a simultaneous event across clubs: set it up, run it",
+        description="The organiser's side of a simultaneous pairs across clubs: each club's "
+                    "Mosquitto is bridged to the organiser's (docs/simultaneous.md).")
+    jobs = sim.add_subparsers(dest="job", required=True, metavar="JOB")
+    init = jobs.add_parser(
+        "init", help="write the organiser's broker configuration and each club's kit",
+        description="Write DIR/organiser (signing key, Mosquitto configuration with TLS, an "
+                    "account and ACL per club) and DIR/clubs/<club> (bridge.conf, ca.crt, "
+                    "organiser.pub) from the event file.")
+    init.add_argument("event", metavar="EVENT.json", help="the event file")
+    init.add_argument("dir", metavar="DIR", help="where to write (created if needed)")
+    init.add_argument("--host", action="append", default=[], required=True,
+                      help="a name or address the clubs reach the organiser's broker by")
+    init.add_argument("--port", type=int, default=8883, help="its TLS port (default 8883)")
+    init.add_argument("--club-path", metavar="PATH",
+                      help="where each club keeps its kit (default /etc/tenace/sim/EVENT)")
+    init.add_argument("--force", action="store_true", help="replace the keys of DIR")
+    init.set_defaults(run=_init)
+    run = jobs.add_parser(
+        "run", help="release the deals at each club's start, score the field",
+        description="Connect to the organiser's broker as 'organiser', release each club's "
+                    "deals at its start time, score the field as results arrive, publish "
+                    "each club's field results and write DIR/ranking.json; until Ctrl-C.")
+    run.add_argument("event", metavar="EVENT.json")
+    run.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
+    run.add_argument("--broker", required=True, metavar="HOST:PORT",
+                     help="the organiser's broker (TLS, checked against DIR's authority)")
+    run.set_defaults(run=_run)
+    club = jobs.add_parser(
+        "club", help="a club's side: the checked deals in, the hub's results out",
+        description="On the club's hub, beside its Mosquitto (bridged by KIT/bridge.conf): "
+                    "check the deals against KIT/organiser.pub and write KIT/deals.pbn, relay "
+                    "the hub's results to the event, write the field's ranking to "
+                    "KIT/field-ranking.json; until Ctrl-C.")
+    club.add_argument("kit", metavar="KIT", help="the club's kit folder")
+    club.add_argument("--event", required=True, help="the event's id")
+    club.add_argument("--club", required=True, help="the club's id")
+    club.add_argument("--broker", required=True, metavar="URL",
+                      help="the club's broker, with the account 'sim-link' (reads the hub's "
+                           "results, writes the event's topics)")
+    club.add_argument("--plays", type=int, required=True,
+                      help="how many times the club plays each board")
+    club.set_defaults(run=_club)
+
+
+def _event(path: str) -> Any:
+    from hub.simultaneous import SimError, SimEvent
+    try:
+        return SimEvent.load(Path(path))
+    except SimError as err:
+        raise CommandError(str(err)) from err
+
+
+def _init(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import write_kit
+    event = _event(args.event)
+    try:
+        kit = write_kit(event, Path(args.dir), hosts=args.host, port=args.port,
+                        club_path=args.club_path, force=args.force)
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    print(f"organiser: {kit.organiser} (mosquitto -c {kit.organiser / 'mosquitto.conf'})")
+    for club, folder in kit.clubs.items():
+        print(f"club {club}: {folder} (bridge.conf holds its password: send it privately)")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import run_organiser
+    from wire.errors import MqttError
+    event = _event(args.event)
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"sim-event {event.id}: running (Ctrl-C stops); ranking in "
+          f"{Path(args.dir) / 'ranking.json'}", flush=True)
+    try:
+        run_organiser(event, Path(args.dir), args.broker, stop)
+    except (SimError, MqttError) as err:
+        raise CommandError(str(err)) from err
+    return 0
+
+
+def _club(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import run_club
+    from wire.errors import MqttError
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        run_club(Path(args.kit), args.event, args.club, args.broker, args.plays, stop)
+    except (SimError, MqttError) as err:
+        raise CommandError(str(err)) from err
+    return 0

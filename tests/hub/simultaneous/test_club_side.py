@@ -1,0 +1,72 @@
+"""The club's side run as ``tenace sim-event club`` runs it (hub.simultaneous.kit.run_club) on
+a real Mosquitto: the deals that come in signed by the organiser are written to the kit, a
+forgery is not, and the hub's results go out as the event's."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hub.mosquitto import Mosquitto
+from hub.simultaneous.event import generate_key, public_pem, sign, topic
+from hub.simultaneous.kit import PUBLIC_KEY, run_club
+from hub.simultaneous.organiser import deals_body
+from tests.hub.simultaneous.helpers import make_event, write_accounts
+from tests.hub.simultaneous.test_relay import _hub_result
+from wire.mqtt import Message, MqttClient
+from wire.protocol import topic_result
+
+PASSWORD = "club-local-secret-0123456789"
+
+
+def _wait(test: Callable[[], bool], timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> None:
+    start = datetime(2026, 4, 12, 18, tzinfo=UTC)
+    event = make_event({"lyon": (start, 1)}, boards=2)
+    key = generate_key()
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    (kit / PUBLIC_KEY).write_bytes(public_pem(key))
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in ("sim-link", "bridge")})
+    seen: list[Message] = []
+    stop = threading.Event()
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        bridge = MqttClient(url.format("bridge"), "bridge", clean_session=True,
+                            on_message=seen.append)   # stands for what the bridge carries
+        bridge.wait_connected()
+        bridge.subscribe(topic(event.id, "lyon", "result"))
+        worker = threading.Thread(target=run_club, args=(
+            kit, event.id, "lyon", url.format("sim-link"), 1, stop), kwargs={"poll": 0.05})
+        worker.start()
+        try:
+            forged = sign(generate_key(), deals_body(event, "lyon", start))
+            bridge.publish(topic(event.id, "lyon", "deals"), forged, retain=True, wait=True)
+            real = sign(key, deals_body(event, "lyon", start))
+            time.sleep(0.5)
+            assert not (kit / "deals.pbn").exists()       # the forgery is not written
+            bridge.publish(topic(event.id, "lyon", "deals"), real, retain=True, wait=True)
+            assert _wait(lambda: (kit / "deals.pbn").exists()), "the deals were not written"
+            assert (kit / "deals.pbn").read_text() == event.deals
+            bridge.publish(topic_result("A1", 1, 2), _hub_result("A1", 1, 2, 1, 2, 110),
+                           wait=True)
+            assert _wait(lambda: bool(seen)), "the hub's result did not go out"
+            assert json.loads(seen[0].payload)["id"] == "A1-1-2"
+        finally:
+            stop.set()
+            worker.join(30)
+            bridge.close()
+    assert not worker.is_alive()

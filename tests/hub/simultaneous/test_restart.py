@@ -1,0 +1,76 @@
+"""A club's broker restarted while its line to the organiser is down (hub.simultaneous,
+docs/simultaneous.md): the results it had queued for the bridge survive the restart
+(Mosquitto's persistence, the bridge's ``cleansession false``) and reach the organiser once
+each when the line is back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from hub.mosquitto import Mosquitto
+from hub.simultaneous.bridging import bridge_stanza, organiser_listener, write_organiser_files
+from hub.simultaneous.club import ClubLink
+from hub.simultaneous.event import generate_key, load_public_key, public_pem
+from hub.simultaneous.organiser import Organiser
+from tests.hub.simultaneous.helpers import Relay, club_results, make_event, write_accounts
+
+T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
+HUB_PASSWORD = "club-hub-secret-0123456789"
+
+
+@pytest.fixture
+def closing() -> Iterator[list[object]]:
+    things: list[object] = []
+    yield things
+    for thing in reversed(things):
+        for name in ("close", "cut", "stop"):
+            if hasattr(thing, name):
+                getattr(thing, name)()
+                break
+
+
+def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,
+                                                         closing: list[object]) -> None:
+    event = make_event({"west": (T0, 3)}, boards=3)
+    key = generate_key()
+    files = write_organiser_files(event, tmp_path / "organiser")
+    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
+                    listener_extra=organiser_listener(files))
+    closing.append(org)
+    relay = Relay(org.port)
+    closing.append(relay)
+    stanza = bridge_stanza(event, "west", files.passwords["west"], host="127.0.0.1",
+                           port=relay.port, ca_file=None)
+    local = write_accounts(tmp_path / "west", {"tenace-hub": (HUB_PASSWORD, ["topic readwrite #"])})
+    club = Mosquitto(tmp_path / "west" / "broker", (*local, *stanza.strip().splitlines()),
+                     open_access=True)
+    closing.append(club)
+    organiser = Organiser(event, org.url.replace(
+        "mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@"), key, now=lambda: T0)
+    closing.append(organiser)
+    link = ClubLink(event.id, "west", club.url.replace(
+        "mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@"), load_public_key(public_pem(key)))
+    closing.append(link)
+    organiser.start()
+    link.start()
+    assert link.wait_for(lambda lk: lk.deals is not None, 60), "no deals through the bridge"
+
+    rows = club_results("west", 3, 3, seed=3)
+    relay.cut()
+    for row in rows:
+        link.publish_result(row["id"], row["board"], row["ns"], row["ew"], row["score_ns"])
+    for board in (1, 2, 3):
+        link.publish_finished(board, 3)
+    link.client.publish("tenace/sim/v1/sim-test/west/finished", b'{"v": 1, "board": 1, '
+                        b'"results": 3}', wait=True)   # all of them are in the club's broker
+    club.restart()                                     # gracefully: it saves its queues
+    relay.restore()
+    assert organiser.wait_for(lambda f: len(f.results) == len(rows)
+                              and len(f.finished_boards("west")) == 3, 90), \
+        f"{len(organiser.field.results)} of {len(rows)} results reached the organiser"
+    assert link.wait_for(lambda lk: lk.ranking is not None, 60), "no ranking back"
+    assert len(organiser.field.results) == len(rows)

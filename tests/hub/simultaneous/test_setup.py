@@ -1,0 +1,187 @@
+"""Setting a simultaneous event up (hub.simultaneous.event, .kit, ``tenace sim-event init``):
+the event file, the topics, the organiser's signature, and the generated organiser's Mosquitto
+run for real: each club's account reads its own deals and nothing of another club's."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hub.mosquitto import MOSQUITTO, free_port, wait_for_port
+from hub.simultaneous import SimError, SimEvent
+from hub.simultaneous.event import (
+    generate_key,
+    load_public_key,
+    open_signed,
+    parse_topic,
+    public_pem,
+    sign,
+    topic,
+)
+from hub.simultaneous.kit import organiser_url, run_organiser
+from tenace.cli import main
+from tests.hub.simultaneous.helpers import deals_pbn
+from wire.mqtt import Message, MqttClient
+from wire.processes import stop_process
+
+
+def _event_file(folder: Path, clubs: list[dict[str, object]] | None = None) -> Path:
+    (folder / "deals.pbn").write_text(deals_pbn(3))
+    path = folder / "event.json"
+    path.write_text(json.dumps({"version": 1, "event": "spring", "deals": "deals.pbn",
+                                "clubs": clubs or [
+                                    {"id": "lyon", "start": "2026-04-12T19:00:00+02:00",
+                                     "plays": 5},
+                                    {"id": "york", "start": "2026-04-12T19:00:00+01:00",
+                                     "plays": 4}]}))
+    return path
+
+
+def test_the_event_file_is_read_with_its_deals_and_clubs(tmp_path: Path) -> None:
+    event = SimEvent.load(_event_file(tmp_path))
+    assert event.boards == (1, 2, 3)
+    assert event.expected == 9
+    assert event.club("york").start.utcoffset() is not None
+    assert event.club("lyon").start < event.club("york").start   # 17:00 UTC before 18:00
+
+
+@pytest.mark.parametrize(("clubs", "words"), [
+    ([{"id": "A B", "start": "2026-04-12T19:00:00+00:00"}], "club id"),
+    ([{"id": "a", "start": "2026-04-12T19:00:00"}], "time zone"),
+    ([{"id": "a", "start": "2026-04-12T19:00:00+00:00"}] * 2, "twice"),
+    ([{"id": "a"}], "not a simultaneous event file"),
+])
+def test_a_bad_event_file_is_refused_by_name(tmp_path: Path, clubs: list[dict[str, object]],
+                                             words: str) -> None:
+    with pytest.raises(SimError, match=words):
+        SimEvent.load(_event_file(tmp_path, clubs))
+
+
+def test_topics_round_trip_and_others_are_refused() -> None:
+    assert parse_topic(topic("spring", "lyon", "field", 7)) == ("spring", "lyon", "field", 7)
+    assert parse_topic(topic("spring", "lyon", "result")) == ("spring", "lyon", "result", None)
+    for bad in ("tenace/sim/v1/spring/lyon/hands", "tenace/sim/v1/spring/lyon/result/3",
+                "tenace/v1/spring/lyon/result", "tenace/sim/v1/spring/lyon/field/x"):
+        with pytest.raises(SimError):
+            parse_topic(bad)
+
+
+def test_deals_signed_by_the_organiser_and_nobody_else() -> None:
+    key = generate_key()
+    public = load_public_key(public_pem(key))
+    payload = sign(key, {"event": "spring", "pbn": deals_pbn(1)})
+    assert open_signed(public, payload)["pbn"] == deals_pbn(1)
+    with pytest.raises(SimError, match="not the organiser's"):
+        open_signed(public, sign(generate_key(), {"event": "spring"}))
+    outer = json.loads(payload)
+    outer["body"] = outer["body"].replace('"spring"', '"autumn"')   # altered on the way
+    with pytest.raises(SimError, match="not the organiser's"):
+        open_signed(public, json.dumps(outer).encode())
+    with pytest.raises(SimError, match="malformed"):
+        open_signed(public, b"{not json")
+
+
+def _wait(test: Callable[[], bool], timeout: float = 60.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _password(bridge_conf: Path) -> str:
+    for line in bridge_conf.read_text().splitlines():
+        if line.startswith("remote_password "):
+            return line.split(" ", 1)[1]
+    raise AssertionError(f"no remote_password in {bridge_conf}")
+
+
+def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) -> None:
+    port = free_port()
+    out = tmp_path / "out"
+    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+                 "--host", "localhost", "--port", str(port)]) == 0
+    kit = out / "clubs" / "lyon"
+    stanza = (kit / "bridge.conf").read_text()
+    assert "cleansession false" in stanza and "bridge_cafile" in stanza
+    assert [line for line in stanza.splitlines() if line.startswith("topic ")] == [
+        "topic tenace/sim/v1/spring/lyon/result out 1",
+        "topic tenace/sim/v1/spring/lyon/finished out 1",
+        "topic tenace/sim/v1/spring/lyon/deals in 1",
+        "topic tenace/sim/v1/spring/lyon/field/# in 1",
+        "topic tenace/sim/v1/spring/lyon/ranking in 1"]
+    assert os.stat(kit / "bridge.conf").st_mode & 0o077 == 0
+    assert os.stat(out / "organiser" / "signing.key").st_mode & 0o077 == 0
+    assert (kit / "organiser.pub").read_bytes() == (out / "organiser" / "organiser.pub"
+                                                    ).read_bytes()
+    assert main(["sim-event", "init", str(tmp_path / "event.json"), str(out),
+                 "--host", "localhost"]) == 2     # keys there already: kept
+
+    conf = out / "organiser" / "mosquitto.conf"
+    if os.geteuid() == 0:
+        conf.write_text(conf.read_text() + "user root\n")
+    log = (tmp_path / "mosquitto.log").open("wb")
+    broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
+    clients: list[MqttClient] = []
+    try:
+        assert wait_for_port(port, 10.0, broker)
+        ca = out / "organiser" / "tls" / "ca.crt"
+        seen: dict[str, list[Message]] = {"lyon": [], "york": []}
+        for club in ("lyon", "york"):
+            password = _password(out / "clubs" / club / "bridge.conf")
+            client = MqttClient(f"mqtts://{club}:{password}@localhost:{port}?ca={ca}", club,
+                                clean_session=True, on_message=seen[club].append)
+            clients.append(client)
+            client.wait_connected()
+            client.subscribe("tenace/sim/#")
+        organiser = MqttClient(organiser_url(out, f"localhost:{port}"), "organiser",
+                               clean_session=True)
+        clients.append(organiser)
+        organiser.wait_connected()
+        organiser.publish(topic("spring", "lyon", "deals"), b"lyon's deals", retain=True,
+                          wait=True)
+        organiser.publish(topic("spring", "york", "deals"), b"york's deals", retain=True,
+                          wait=True)
+        for club in ("lyon", "york"):   # after the deals, in order: the last to arrive
+            organiser.publish(topic("spring", club, "ranking"), b"end", wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(
+                m and m[-1].payload == b"end" for m in seen.values()):
+            time.sleep(0.05)
+        assert [m.payload for m in seen["lyon"]] == [b"lyon's deals", b"end"]
+        assert [m.payload for m in seen["york"]] == [b"york's deals", b"end"]
+        # The organiser run from the kit (sim-event run): lyon's start has come (2026-04-12),
+        # so its deals are released, signed with the kit's key; york's result is scored.
+        stop = threading.Event()
+        worker = threading.Thread(target=run_organiser, args=(
+            SimEvent.load(tmp_path / "event.json"), out, f"localhost:{port}", stop))
+        worker.start()
+        try:
+            assert _wait(lambda: any(m.payload.startswith(b'{"v": 1') for m in seen["lyon"]))
+            public = load_public_key((kit / "organiser.pub").read_bytes())
+            signed = next(m for m in seen["lyon"] if m.payload.startswith(b'{"v": 1'))
+            assert open_signed(public, signed.payload)["club"] == "lyon"
+            york = clients[1]
+            york.publish(topic("spring", "york", "result"), json.dumps(
+                {"v": 1, "id": "A1-1-1", "board": 1, "ns": 1, "ew": 2, "score_ns": 110}))
+            assert _wait(lambda: (out / "ranking.json").exists())
+            ranking = json.loads((out / "ranking.json").read_text())["ranking"]
+            assert {r["pair"] for r in ranking} == {"york:1", "york:2"}
+        finally:
+            stop.set()
+            worker.join(30)
+        opened = (tmp_path / "mosquitto.log").read_text()
+        assert f"port {port}" in opened and "port 1883" not in opened   # one listener only
+    finally:
+        for client in clients:
+            client.close()
+        stop_process(broker)
+        log.close()
