@@ -217,7 +217,8 @@ class CardReads:
         if turn is None:
             return self._push(h, t)
         holder = self._holder(s, h.card)
-        if h.reader and holder is not None and holder is not h.seat:
+        crossed = h.reader and holder is not None and holder is not h.seat
+        if crossed:
             # Read at the wrong zone: the card is its holder's. (The seat on turn facing a
             # card another holds, 87, shows when that seat then plays his own: _settle.)
             self.count_error(h.zone, "cross")
@@ -252,7 +253,9 @@ class CardReads:
                 return out + self._place(s, rs, h, t)
             rs.held = [h]
             rs.suspect = False
-            earlier = self._missed_last(s, h)
+            # A card read at its holder's own zone only: one read at another seat's zone is
+            # the table's usual question (it may be a card of another hand played, 87).
+            earlier = None if crossed else self._missed_last(s, h)
             if earlier is not None:
                 # The cards since fit, in turn, had an earlier trick's last card been its
                 # seat's lead to the next one, his own card to it not read: asked of that
