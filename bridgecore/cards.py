@@ -2,8 +2,8 @@
 
 Order is defined, not incidental: :class:`Strain` compares in bidding order
 C < D < H < S < NT (Law 18E), :class:`Rank` from two to ace. Text input accepts
-suit symbols and the French and Italian honour letters (R/D/V for K/Q/J in
-French, R/D/F in Italian, X or 10 for the ten); output is ASCII.
+suit symbols and the French, Italian and German honour letters (R/D/V for K/Q/J in
+French, R/D/F in Italian, K/D/B in German, X or 10 for the ten); output is ASCII.
 """
 
 from __future__ import annotations
@@ -251,8 +251,9 @@ class Rank(IntEnum):
 _RANKS = tuple(Rank)
 _RANK_NAMES: dict[str, Rank] = {r.letter: r for r in Rank}
 _RANK_NAMES.update({"10": Rank.TEN, "X": Rank.TEN, "R": Rank.KING, "V": Rank.JACK,
-                    "F": Rank.JACK})
-# "D" is the French queen (Dame); "K" stays the English king.
+                    "F": Rank.JACK, "B": Rank.JACK})
+# "D" is the French and German queen (Dame); "K" stays the English and German king; "B" is
+# the German jack (Bube).
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,11 +263,13 @@ class Card:
     suit: Suit
     rank: Rank
     _hash: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)   # str(card), made once
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit) or not isinstance(self.rank, Rank):
             raise TypeError(f"Card needs a Suit and a Rank, got {self.suit!r}, {self.rank!r}")
         object.__setattr__(self, "_hash", int(self.suit) * 16 + int(self.rank))
+        object.__setattr__(self, "_text", self.suit.letter + self.rank.letter)
 
     def __hash__(self) -> int:
         return self._hash
@@ -303,7 +306,7 @@ class Card:
         raise ParseError(f"not a card: {text!r}")
 
     def __str__(self) -> str:
-        return self.suit.letter + self.rank.letter
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

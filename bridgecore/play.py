@@ -42,6 +42,19 @@ from bridgecore.tricks import Played, Trick, trick_winner
 __all__ = ["Play", "PlayResult", "Trick", "trick_winner"]
 
 _BIT: dict[Card, int] = {c: 1 << c.index for c in ALL_CARDS}
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a bit mask in :data:`ALL_CARDS` order (a card's bit is its index):
+    one step per card held rather than one per card of the pack."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ALL_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
 _SUIT_BITS: dict[Suit, int] = {s: sum(_BIT[c] for c in ALL_CARDS if c.suit is s) for s in Suit}
 # One (seat, card) pair per seat and card, shared by every trick that holds it: a finished
 # board's tricks cost no new pair per card.
@@ -495,7 +508,7 @@ class Play:
         mask = self._held[turn]
         if self._cards and self._led is not None and mask & _SUIT_BITS[self._led]:
             mask &= _SUIT_BITS[self._led]
-        return tuple(c for c in ALL_CARDS if mask & _BIT[c])
+        return _cards_of(mask)
 
     def held_mask(self, seat: Seat) -> int:
         """The cards ``seat`` still holds, as a bit mask (one bit per card): cheap to compare."""
@@ -504,7 +517,7 @@ class Play:
     def remaining(self, seat: Seat) -> Hand:
         """The cards ``seat`` still holds."""
         mask = self._held[seat]
-        return Hand(tuple(c for c in ALL_CARDS if mask & _BIT[c]))
+        return Hand(_cards_of(mask))
 
     @property
     def completed_tricks(self) -> tuple[Trick, ...]:
@@ -546,6 +559,11 @@ class Play:
     def irregularities(self) -> tuple[Irregularity, ...]:
         """Everything found so far; a revoke as detected (see :meth:`revoke_irregularities`)."""
         return self._irregularities
+
+    @property
+    def cards_played(self) -> int:
+        """How many cards were pushed (the length of :attr:`history`, without building it)."""
+        return len(self._log)
 
     @property
     def history(self) -> tuple[tuple[Seat, Card, float | None], ...]:

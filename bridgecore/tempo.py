@@ -37,7 +37,7 @@ import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -455,21 +455,31 @@ def tempo_table(record: GameRecord, *, started_at: float | None = None,
     return Table(list(_COLUMNS), rows)
 
 
+def _last_index(names: Sequence[str], name: str) -> int:
+    """The column ``name``'s index, the last when named twice (as a dict of the row
+    would keep), else -1."""
+    for i in range(len(names) - 1, -1, -1):
+        if names[i] == name:
+            return i
+    return -1
+
+
+def _cell(row: Sequence[str], at: int) -> str:
+    return row[at] if 0 <= at < len(row) else ""
+
+
 def _rows(record: GameRecord) -> dict[str, list[str]]:
     table = record.tables.get(TEMPO_TABLE)
     if table is None:
         return {}
     names = table.names
-    need = ("Action", "Time")
-    if not all(n in names for n in need):
+    action = _last_index(names, "Action")
+    if action < 0 or _last_index(names, "Time") < 0:
         return {}
-    out: dict[str, list[str]] = {}
-    for row in table.rows:
-        cells = dict(zip(names, row, strict=False))
-        # Two rows for one action: the first report counts (as the hub counts a card).
-        out.setdefault(cells.get("Action", ""), [cells.get(n, "") for n in
-                                                 ("Seat", "Item", "Time", "Source", "Stop")])
-    return out
+    at = [_last_index(names, n) for n in ("Seat", "Item", "Time", "Source", "Stop")]
+    # Two rows for one action: the first report counts (as the hub counts a card), so the
+    # rows are taken last to first and the first one's is the value kept.
+    return {_cell(row, action): [_cell(row, i) for i in at] for row in reversed(table.rows)}
 
 
 def _float(text: str) -> float | None:
@@ -483,29 +493,60 @@ def _float(text: str) -> float | None:
 def apply_tempo_table(record: GameRecord) -> None:
     """Give ``record``'s calls and cards the times its :data:`TEMPO_TABLE` holds (a row
     whose item is not the record's is a problem of the record, and left out)."""
-    rows = _rows(record)
-    if not rows:
+    table = record.tables.get(TEMPO_TABLE)
+    if table is None:
         return
-    for i, c in enumerate(record.calls):
-        at = _row_time(record, rows, f"C{i + 1}", str(c.call))
-        if at is not None:
-            record.calls[i] = replace(c, time=at)
-    for i, p in enumerate(record.plays):
-        at = _row_time(record, rows, f"P{i + 1}", str(p.card))
-        if at is not None:
-            record.plays[i] = replace(p, time=at)
+    names = table.names
+    action, item, time = (_last_index(names, n) for n in ("Action", "Item", "Time"))
+    if action < 0 or time < 0:
+        return
+    # one pass over the rows (last to first: the first row of an action counts, as in
+    # _rows), then one look-up per action: this runs for every board of a file with tempo
+    # (issue 27: a dataclasses.replace per row was most of the read)
+    last = max(action, item, time)
+    if item >= 0 and all(len(row) > last for row in table.rows):
+        rows = {row[action]: (row[item], row[time]) for row in reversed(table.rows)}
+    else:
+        rows = {_cell(row, action): (_cell(row, item), _cell(row, time))
+                for row in reversed(table.rows)}
+    calls, plays = record.calls, record.plays
+    for i, c in enumerate(calls):
+        key = _key("C", i)
+        row = rows.get(key)
+        if row is not None:
+            at = _row_time(record, key, row, str(c.call))
+            if at is not None:
+                calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
+    for i, p in enumerate(plays):
+        key = _key("P", i)
+        row = rows.get(key)
+        if row is not None:
+            at = _row_time(record, key, row, str(p.card))
+            if at is not None:
+                plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
 
 
-def _row_time(record: GameRecord, rows: Mapping[str, list[str]], key: str,
-              item: str) -> float | None:
-    row = rows.get(key)
-    if row is None:
-        return None
-    if row[1] != item:
-        record.problem(f"{TEMPO_TABLE} {key}: {row[1]} is not the record's {item}: its time "
+_KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}
+
+
+def _key(kind: str, i: int) -> str:
+    keys = _KEYS[kind]
+    return keys[i] if i < len(keys) else f"{kind}{i + 1}"
+
+
+def _row_time(record: GameRecord, key: str, row: tuple[str, str], text: str) -> float | None:
+    """The time of the row ``(item, time)`` of ``key``, whose item the record has as
+    ``text``; None if it has none or the items differ (a problem of the record)."""
+    item, time = row
+    if item != text:
+        record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
                        "is left out")
         return None
-    return _float(row[2])
+    try:
+        value = float(time)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:

@@ -36,7 +36,14 @@ of its play waits, and goes to the director with the other held events after
   takes it as one card (hub.reads);
 * tells the director when events wait too long (:data:`HOLD_SECONDS` of hub time, or more
   than :data:`MAX_HELD` held at the table): one ``events_held`` alert, and the events held
-  are applied as they came (:meth:`hub.room.Room.tick`).
+  are applied as they came (:meth:`hub.room.Room.tick`). The wait counts from the later of
+  the first held event's arrival and the table's last **progress**: the last event that
+  came from a device with nothing held (:meth:`TableOrder.arrived`). A table emptying its
+  outboxes after a long cut, on a slow hub, may take minutes to send what precedes the held
+  events; while its other devices keep delivering, what is missing may still come, and
+  applying the held events as they came would refuse them (a card before the auction's
+  end) and lose the rest of the board. A device that has stopped sending (a dead tablet)
+  makes no progress: its table's held events go to the director after the wait.
 
 An event without ``at`` (an older client) is applied as it comes, after the held events of
 its device. Everything here is a function of the events applied and the hub times given:
@@ -59,7 +66,7 @@ COUNTS = ("hands", "answers", "calls", "cards")   # the counts an ``at`` may giv
 # on turn (None: nobody, a claim stands or the play is over).
 TrickPlace = tuple[int, int, str | None]
 HOLD_SECONDS = 60.0   # hub seconds an event may wait for what precedes it in the record
-MAX_HELD = 600        # events held at one table (a whole session of one table's devices)
+MAX_HELD = 4000       # events held at one table (a whole session of one table's devices)
 
 
 @dataclass(slots=True)
@@ -115,10 +122,13 @@ class TableOrder:
     def __init__(self) -> None:
         self.tallies: dict[int, Tally] = {}
         self.held: list[Waiting] = []
+        self._held_by: dict[str, int] = {}         # device -> its events held
         self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
         self._round: int | None = None             # the round of the table's sitting
+        self.progress: float | None = None         # hub time of the last event of a device
+                                                   # with nothing held (module docstring)
 
     # Where the table is -------------------------------------------------------------------
     def reached(self, board: int | None, sitting: object = None) -> None:
@@ -139,9 +149,12 @@ class TableOrder:
                 if then is not None and then < now:
                     tally.played = None
 
-    def arrived(self, env: Envelope) -> None:
-        """An event has come (held or applied): a card reader's says which board its reads
-        have reached (its events keep their order: those of earlier boards came before)."""
+    def arrived(self, env: Envelope, hub_time: float | None = None) -> None:
+        """An event has come (held or applied) at ``hub_time``: a card reader's says which
+        board its reads have reached (its events keep their order: those of earlier boards
+        came before); one of a device with nothing held is the table's progress."""
+        if hub_time is not None and not self._held_by.get(env.device):
+            self.progress = hub_time if self.progress is None else max(self.progress, hub_time)
         board = (env.at or {}).get("board")
         if board is not None and is_reader(env.device):
             self._readers[env.device] = board
@@ -210,7 +223,7 @@ class TableOrder:
                   trick: TrickPlace | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not
         reached yet."""
-        return (any(w.env.device == env.device for w in self.held)
+        return (bool(self._held_by.get(env.device))
                 or not self.fits(env, current, phase, trick))
 
     def conflict(self, env: Envelope, current: int | None) -> Conflict | None:
@@ -255,27 +268,38 @@ class TableOrder:
     # Held events --------------------------------------------------------------------------
     def hold(self, env: Envelope, hub_time: float) -> None:
         self.held.append(Waiting(env, hub_time))
+        self._held_by[env.device] = self._held_by.get(env.device, 0) + 1
 
     def ready(self, current: int | None, phase: str | None = None,
               trick: TrickPlace | None = None) -> Waiting | None:
         """The first held event that fits now and is its device's first held one (taken
         out of the held events), or None."""
         devices: set[str] = set()
+        holding = sum(1 for n in self._held_by.values() if n)
         for i, w in enumerate(self.held):
             if w.env.device in devices:
+                if len(devices) >= holding:   # every device's first held one looked at
+                    break
                 continue
             devices.add(w.env.device)
             if self.fits(w.env, current, phase, trick):
+                self._held_by[w.env.device] -= 1
                 return self.held.pop(i)
         return None
 
     def overdue(self, hub_time: float, hold_seconds: float) -> bool:
-        """Events have waited too long, or too many wait."""
-        return bool(self.held) and (hub_time - self.held[0].since >= hold_seconds
-                                    or len(self.held) > MAX_HELD)
+        """Events have waited too long since the table's last progress, or too many
+        wait."""
+        if not self.held:
+            return False
+        since = self.held[0].since
+        if self.progress is not None:
+            since = max(since, self.progress)
+        return hub_time - since >= hold_seconds or len(self.held) > MAX_HELD
 
     def take_all(self) -> list[Waiting]:
         held, self.held = self.held, []
+        self._held_by.clear()
         return held
 
     def snapshot(self) -> dict[str, Any]:

@@ -335,7 +335,7 @@ class Room:
             return self._refuse(table, env, role, refusal.code, refusal.reason, hub_time,
                                 refusal.law)
         order = self.order[table_id]
-        order.arrived(env)
+        order.arrived(env, hub_time)
         if order.must_wait(env, _board_of(table), _phase_of(table), _trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
@@ -519,11 +519,13 @@ class Room:
             table.round = max(table.round, round)  # a table may have moved on already
         return out
 
-    def tick(self, hub_time: float) -> list[Alert]:
+    def tick(self, hub_time: float, overdue: bool = True) -> list[Alert]:
         """The hub's clock: after the end of the round, late tables and unconfirmed results;
         a card nobody read, asked of the table (hub.reads ``waiting_tick``; the tables asked
-        in :attr:`asked`, for the service to log the tick and publish them)."""
-        out = self._overdue(hub_time)
+        in :attr:`asked`, for the service to log the tick and publish them); with
+        ``overdue``, the events held too long (hub.ordering; not in the hub's first
+        :attr:`hold_seconds`, while the devices send again what its outage kept)."""
+        out = self._overdue(hub_time) if overdue else []
         for table in self.tables.values():
             if table.waiting_tick(hub_time):
                 self.asked.add(table.id)
@@ -595,7 +597,7 @@ class Room:
         if type == "round_start":
             return self.start_round(int(body["round"]), hub_time)
         if type == "tick":
-            return self.tick(hub_time)
+            return self.tick(hub_time, overdue=body.get("overdue") is not False)
         if type == "device_offline":
             return self.device_offline(str(body["device"]), hub_time, body.get("table"))
         if type == "device_online":

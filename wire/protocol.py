@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -301,7 +302,10 @@ class Envelope:
         event = decode_event(payload, types)
         body: dict[str, Any] = msgspec.to_builtins(event.body)  # type: ignore[attr-defined]
         sent, offset, at = event.sent, event.offset, event.at
-        return cls(event.id, event.device, event.seq, event.time, str(event.__struct_config__.tag),
+        # a room has a few devices and each sends thousands of events: one copy of each
+        # name, not one per event kept (a card's source, the ordering's record; issue 27)
+        return cls(event.id, sys.intern(event.device), event.seq, event.time,
+                   str(event.__struct_config__.tag),
                    body, sent=sent if isinstance(sent, float) else None,
                    offset=offset if isinstance(offset, float) else None,
                    at=msgspec.to_builtins(at) if isinstance(at, Position) else None)

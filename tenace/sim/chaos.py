@@ -25,7 +25,12 @@ table whose devices are offline (``play_on``):
 * ``True`` (the real tablet and card reader): while its device is online, each event waits
   for the hub's answer before the next one is played (the players see it on the tablet);
   while the device is offline (its table cut off, the broker or the hub away), the players
-  go on, the device's events wait in its outbox and go when the network is back;
+  go on at their own pace (never sooner after their last event than the script has them,
+  even when the table is behind its schedule: a table slowed by a busy hub does not rush
+  through the rest of its session in a few seconds), the device's events wait in its
+  outbox and go when the network is back. A table waits for its event's answer at most
+  ``event_timeout`` after the hub last answered that device (one emptying its outbox is
+  answered event by event: it is not stuck);
 * ``False``: a device waits for the hub's answer to each event before the next one is
   played, online or not (what the issue found to hold).
 
@@ -205,6 +210,7 @@ class _TableRun:
     table: str
     entered: dict[str, tuple[str, int]] = field(default_factory=dict)  # id -> (device, seq)
     replies: dict[str, Any] = field(default_factory=dict)   # id -> final Reply
+    answered: dict[str, float] = field(default_factory=dict)  # device -> last reply (monotonic)
     published: int = 0
     error: str | None = None
 
@@ -244,6 +250,7 @@ class _Room:
     def _reply(self, run: _TableRun, reply: Any, env: Any) -> None:
         with self._answered:
             run.replies[env.id] = reply
+            run.answered[env.device] = time.monotonic()
             if reply.status == "ack":
                 self.acked.add(env.id)
             self._answered.notify_all()
@@ -268,24 +275,38 @@ class _Room:
              play_on: bool, timeout: float, stop: threading.Event) -> None:
         run = self.runs[table]
         links = self.links[table]
+        previous: tuple[float, float] | None = None   # (script time, monotonic) of the last
         try:
             for event in events:
+                # The players' pace: never sooner after the last event than the script has
+                # them (a table behind its schedule, its hub slow, does not rush through the
+                # rest of its session in a few seconds when it goes offline), nor before the
+                # script's own time.
                 delay = pacer(event.time)
+                if previous is not None:
+                    delay = max(delay, (event.time - previous[0])
+                                - (time.monotonic() - previous[1]))
                 if delay > 0 and stop.wait(delay):
                     return
                 if stop.is_set():
                     return
+                previous = (event.time, time.monotonic())
                 link = links[event.device]
                 env = link.send(event.type, dict(event.body), at=event.at)
                 run.entered[env.id] = (env.device, env.seq)
                 offline = functools.partial(self._offline, link) if play_on else None
-                deadline = time.monotonic() + timeout
+                sent = time.monotonic()
                 with self._answered:   # polled: a link says nothing when it goes offline
                     while not self._settled(run, env.id, stop, offline):
-                        left = deadline - time.monotonic()
+                        # A device still emptying its outbox (what its table played offline
+                        # goes first, one reply at a time) is not stuck: the wait counts
+                        # from the hub's last answer to it.
+                        since = max(sent, run.answered.get(env.device, sent))
+                        left = since + timeout - time.monotonic()
                         if left <= 0:
                             run.error = f"table {table}: no reply to {env.type} {env.id} " \
-                                        f"in {timeout:g} s"
+                                        f"in {timeout:g} s (nor to any other event of " \
+                                        f"{env.device}, {link.pending} pending)"
                             return
                         self._answered.wait(min(left, 0.05))
         except Exception as err:   # reported, not raised in a thread

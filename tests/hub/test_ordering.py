@@ -13,7 +13,7 @@ import pytest
 from bridgecore.bigdeal import random_deal
 from bridgecore.movements import mitchell
 from hub.room import CONFLICT, HELD, Room, Section
-from tenace.sim.devices import DeviceEvent, apply_local, as_cut_off
+from tenace.sim.devices import DeviceEvent, apply_local, as_cut_off, envelopes
 from tenace.sim.noise import parse_noise
 from tenace.sim.session import simulate
 from wire.protocol import Envelope
@@ -144,7 +144,9 @@ def test_events_that_wait_too_long_go_to_the_director_and_are_applied() -> None:
     outcomes, _ = apply_local(room, [e for e in events if e is not skip])
     assert outcomes[-1].reply.code == HELD
     held = room.order["A1"].held
-    since = held[0].since
+    # The wait counts from the table's last progress (an event of a device with nothing
+    # held), not before the first held event came.
+    since = max(held[0].since, room.order["A1"].progress or held[0].since)
     assert room.tick(since + room.hold_seconds - 1) == []
     alerts = room.tick(since + room.hold_seconds)
     assert [a.kind for a in alerts if a.kind == "events_held"] == ["events_held"]
@@ -273,3 +275,86 @@ def test_a_claim_entered_cut_off_at_a_reader_table_lands_where_it_was_made(
     assert _tables(room) == _tables(clean)
     assert _kinds(room) == []
     assert all(not o.held for o in room.order.values())
+
+
+def _cut_off_drain(seed: int) -> tuple[Any, Any, list[DeviceEvent], Any]:
+    """Reader tables cut off after their first events, then emptying their outboxes side by
+    side (one event in flight per device: the reader's and the tablet's in turn, the
+    reader's first), one table after the other: the clean room and the late events."""
+    movement = mitchell(3, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, reader_rate=1.0,
+                      double_report=0.0, claim_rate=0.0)
+    clean = Room(Section("A", movement), deals)
+    apply_local(clean, script.merged())
+    late: list[DeviceEvent] = []
+    for events in script.events_by_table.values():
+        events = as_cut_off(events)
+        reader = [e for e in events[CUT:] if e.device.endswith("rdr")]
+        tablet = [e for e in events[CUT:] if e.device.endswith("tab")]
+        late += events[:CUT]
+        for i in range(max(len(reader), len(tablet))):
+            late += reader[i:i + 1] + tablet[i:i + 1]
+    return movement, deals, late, clean
+
+
+def _slow_hub(room: Room, events: list[DeviceEvent], every: float) -> list[Any]:
+    """The events applied one every ``every`` hub seconds, the hub's clock ticking each
+    second between them (a loaded hub: each device's round trip takes ``every`` s)."""
+    room.clock_tolerance = None   # the hub's times here are not the devices'
+    outcomes = []
+    now = 1_000_000.0
+    for table, env in envelopes(events):
+        outcomes.append(room.apply(table, env, now))
+        for _ in range(int(every)):
+            now += 1.0
+            room.tick(now)
+    return outcomes
+
+
+def test_held_events_wait_as_long_as_the_table_keeps_sending_what_precedes_them() -> None:
+    """Issue 24 (the chaos run refused held events when applied, 72 false alarms at the
+    table cut off): tables back from a long cut empty their outboxes slowly on a busy hub,
+    the tablet's auction taking minutes to come while the reader's cards wait for it. As
+    long as the tablet keeps delivering, the cards wait for it, not for
+    :data:`hub.ordering.HOLD_SECONDS`: the record of the clean run, no alert, nothing
+    refused."""
+    movement, deals, late, clean = _cut_off_drain(0)
+    room = Room(Section("A", movement), deals)
+    outcomes = _slow_hub(room, late, 4.0)
+    held = [o for o in outcomes if o.reply.code == HELD]
+    assert len(held) * 4.0 > 2 * room.hold_seconds   # what waited, waited longer than that
+    assert all(o.reply.status == "ack" for o in outcomes)
+    # The slow hub's clock outlasts the rounds (tables late: the only alerts it may raise).
+    assert [k for k in _kinds(room) if k != "late_table"] == []
+    assert _tables(room) == _tables(clean)
+    assert all(not o.held for o in room.order.values())
+
+
+def test_held_events_of_a_table_whose_other_device_went_silent_go_to_the_director() -> None:
+    """The reader keeps sending but the tablet never comes back: the reader's own events
+    are no progress (they wait behind its first held one), so the director hears of them
+    after :data:`hub.ordering.HOLD_SECONDS`."""
+    movement, deals, late, _ = _cut_off_drain(0)
+    first = [e for e in late if e.table == "A1"]
+    silent = first[:CUT] + [e for e in first[CUT:] if e.device.endswith("rdr")]
+    room = Room(Section("A", movement), deals)
+    _slow_hub(room, silent, 4.0)
+    assert "events_held" in _kinds(room)
+
+
+def test_a_tick_of_a_hub_just_restarted_gives_up_on_no_held_event_and_replays_so() -> None:
+    """A hub in its first ``hold_seconds`` after a restart logs its tick with
+    ``overdue: false`` (the devices are sending again what its outage kept): the held
+    events keep waiting, in the live room and in the log replayed."""
+    movement, deals, script = _session(6)
+    events = _board_events(script)
+    skip = [e for e in events if e.type == "card"][3]
+    room = Room(Section("A", movement), deals)
+    apply_local(room, [e for e in events if e is not skip])
+    order = room.order["A1"]
+    late = max(order.held[0].since, order.progress or 0.0) + 10 * room.hold_seconds
+    assert room.fact("tick", {"overdue": False}, late) == []
+    assert order.held
+    assert "events_held" in [a.kind for a in room.fact("tick", {}, late)]
+    assert not order.held

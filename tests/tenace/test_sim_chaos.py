@@ -5,6 +5,7 @@ breaks the network for it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import signal
@@ -238,3 +239,42 @@ def test_tables_that_play_on_while_cut_off_lose_nothing_and_score_like_a_clean_r
     assert "refused" not in report
     assert report["results_equal"] is True, report.get("differences")
     assert report["missed"] == [] and report["false_alarms"] == []
+
+
+def test_a_table_behind_its_schedule_plays_offline_at_its_players_pace(
+        tmp_path: Path, keyring: Keyring) -> None:
+    """Issue 24: a table the busy hub had slowed far behind its schedule went offline (the
+    hub killed) and entered the rest of its session, 2500 events, in 26 s; its outbox then
+    took minutes to empty and the run failed with "no reply in 240 s". Offline, the players
+    go on at their own pace: never sooner after their last event than the script has them,
+    however late the table is (the pacer here says every event is long overdue)."""
+    from tenace.sim.chaos import _Room
+    from tenace.sim.devices import DeviceEvent
+
+    broker = Mosquitto(tmp_path / "mosquitto", accounts=keyring.accounts)
+    gap = 0.3
+    events = [DeviceEvent("A1", "A1-tab", "call", {"seat": "N", "call": "Pass"}, i * gap)
+              for i in range(6)]
+    try:
+        with Proxies(("127.0.0.1", broker.port)) as proxies:
+            proxy = proxies.add("A1", rng=random.Random(1))
+            room = _Room(lambda t: proxy.url(broker.url), {"A1": events}, reply_timeout=1.0,
+                         connect_timeout=30.0)
+            try:
+                link = room.links["A1"]["A1-tab"]
+                proxy.cut()   # no hub, no broker: the table plays on, offline
+                deadline = time.monotonic() + 30
+                while room._offline(link) is False and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert room._offline(link)
+                room.play("A1", events, lambda t: -1000.0, True, 60.0, threading.Event())
+                assert room.runs["A1"].error is None
+                times = [env.time for env in link.outbox.pending()]
+            finally:
+                room.close()
+    finally:
+        broker.stop()
+    assert len(times) == len(events)
+    # Each event entered at least the script's gap after the one before (the wait's own
+    # floor; a generous margin for the clocks' resolution).
+    assert all(b - a >= gap * 0.9 for a, b in itertools.pairwise(times)), times
