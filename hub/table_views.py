@@ -67,7 +67,7 @@ class TableViews:
         out.update(board=board.number, dealer=board.dealer.letter,
                    vulnerability=str(board.vulnerability), phase=s.phase,
                    turn=None if turn is None else turn.letter)
-        faced = play is not None and bool(play.history)
+        faced = play is not None and bool(play.cards_played)
         if not faced:
             out["auction"] = [{"seat": e.seat.letter, "call": str(e.call), "alert": e.alert,
                                "status": e.status.value} for e in board.auction.entries]
