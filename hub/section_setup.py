@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
+from hub.console_i18n import plural, say
 from hub.event_values import _fail
 from hub.room import Section
 from wire.protocol import ProtocolError, topic_state
@@ -148,38 +149,42 @@ class SectionSetup:
         return Section(self.name, self.movement, tables=list(self.ids),
                        pairs=dict(self.pairs), scoring=scoring)
 
-    def summary(self) -> list[str]:
+    def summary(self, language: str = "en") -> list[str]:
+        """This section for the director, in ``language`` (hub/locale)."""
         m = self.movement
         ids = self.ids
-        size = (f"{self.teams} teams (pairs {ranges(m.pairs)}) at {m.tables} tables"
-                if self.kind == "teams" else f"{len(m.pairs)} pairs")
-        rounds = "1 round" if m.rounds == 1 else f"{m.rounds} rounds"
-        boards = "1 board" if m.boards_per_round == 1 else f"{m.boards_per_round} boards"
-        lines = [f"Section {self.name}: {m.name}: {size}, {rounds} of "
-                 f"{boards}, boards {ranges(m.boards)}",
-                 f"  tables {', '.join(ids)}"]
+        size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
+                    tables=m.tables)
+                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
+        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
+                     rounds=plural(language, "section.rounds", m.rounds),
+                     boards=plural(language, "section.boards", m.boards_per_round),
+                     numbers=ranges(m.boards)),
+                 say(language, "section.tables", tables=", ".join(ids))]
         half = m.tables // 2
         if self.kind == "mitchell" and m.tables % 2 == 0:
             if self.relay:
-                lines.append(f"  relay and bye-stand: a stand between tables {ids[half - 1]} "
-                             f"and {ids[half]} holds one board set nobody plays")
+                lines.append(say(language, "section.relay", before=ids[half - 1],
+                                 after=ids[half]))
             elif m.rounds > half:
-                lines.append(f"  skip: the EW pairs move two tables before round {half + 1}")
+                lines.append(say(language, "section.skip", round=half + 1))
         for group in m.shared_tables:
             names = ", ".join(ids[t - 1] for t in sorted(group))
             if self.kind == "mitchell":
-                why = "the relay"
+                why = "section.why_relay"
             elif self.kind == "howell":
-                why = "the Howell plays the same boards there"
+                why = "section.why_howell"
             elif len(group) == 2:
-                why = "the two rooms of a match"
+                why = "section.why_match"
             else:
-                why = "every match plays the same boards"
-            lines.append(f"  tables {names} share boards ({why})")
+                why = "section.why_teams"
+            lines.append(say(language, "section.shared", tables=names,
+                             why=say(language, why)))
         if self.missing_pair is not None:
-            lines.append(f"  pair {self.missing_pair} absent: its opponents sit out")
+            lines.append(say(language, "section.absent", pair=self.missing_pair))
         if self.pairs:
-            lines.append(f"  players named for {len(self.pairs)} of {len(m.pairs)} pairs")
+            lines.append(say(language, "section.named", named=len(self.pairs),
+                             pairs=len(m.pairs)))
         return lines
 
     # JSON ----------------------------------------------------------------------------------
