@@ -3,6 +3,8 @@
 ::
 
     event.py          EventSetup: sections, movements, pairs, boards and their markings, edition
+                      (section_setup.py: a section's set-up; event_values.py: the tables'
+                      values checked one by one)
     section.py        a section of the room: its movement, tables and pairs
     room.py           Room: every table, the movement, the round clock, the alert book
                       (seen.py: the accepted events' ids, compact)
@@ -10,7 +12,9 @@
     roles.py          a device's role from its id, and the seats it may act for
     table.py          TableState: one table's events applied, irregularities detected as they
                       happen (sitting.py check-in, pockets.py the card readers' pockets,
-                      reads.py what a card read means: readers that err, the table asked)
+                      reads.py what a card read means: readers that err, the table asked;
+                      table_views.py what the four and each seat see; table_results.py
+                      claims, results and their confirmation)
     alerts.py         Alert and AlertBook: one fact, one alert, updated as evidence comes
     clock.py          device clocks: the clock check, each device's offset (ClockBook)
     dealing.py        the dealing machines' reports checked against the hand record
@@ -18,6 +22,7 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
+                      (section_score.py: a section scored, its ranking and travellers' JSON)
     corrections.py    results the director corrects (result_correct), with their history
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
@@ -29,6 +34,7 @@
     setup_facts.py    the kinds of set-up fact the log holds
     service.py        Hub: the asyncio loop that takes events, logs, replies and publishes
                       (device_events.py: a device's events, hello and replies in;
+                      publishing.py: the views, alerts and live scores published, paced;
                       log_startup.py: the log at start, its chain and damage checked, the
                       room rebuilt from it)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline

@@ -86,12 +86,10 @@ board out raises a ``board_markings`` alert (:mod:`hub.table`).
 
 from __future__ import annotations
 
-import datetime
-import difflib
 import logging
 import string
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -103,405 +101,50 @@ from bridgecore.dealfiles import FORMATS, read_dealfile
 from bridgecore.editions import edition as laws_edition
 from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
-from bridgecore.movements import Movement, howell, mitchell, ranges, teams
+from bridgecore.movements import ranges
 from bridgecore.record import RecordProblem
-from hub.console_i18n import date_text, plural, say
+from hub.console_i18n import date_text, say
 from hub.errors import ConfigError
-from hub.explain import DEFAULT_REGULATION, REGULATIONS
-from hub.room import Room, Section
-from wire.protocol import ProtocolError, topic_state
+from hub.event_values import (  # the tables' values, checked (hub.event_values)
+    SCORINGS,
+    _alerting,
+    _arrow_switch,
+    _Bad,
+    _board_range,
+    _bool,
+    _date,
+    _edition,
+    _fail,
+    _int,
+    _Keys,
+    _number,
+    _optional,
+    _scoring,
+    _seed,
+    _shown,
+    _strict,
+    _text,
+    _texts,
+    _tolerance,
+)
+from hub.explain import DEFAULT_REGULATION
+from hub.room import Room
+from hub.section_setup import MOVEMENTS, SectionSetup
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
 
 log = logging.getLogger(__name__)
 
-MOVEMENTS = ("mitchell", "howell", "teams")
-"""The movement kinds a section can have (:mod:`bridgecore.movements`)."""
 DEFAULT_OWNER = "Tenace"
 """BigDeal owner string when a seed is given without one."""
 JSON_VERSION = 1
-SCORINGS = ("matchpoints", "imps", "butler", "cross-imps")
-"""The scoring methods an event may name (``scoring``; empty: by the movement)."""
 BOARD_FORMATS = ("pbn", *FORMATS)
 
 T = TypeVar("T")
 
 
-def _fail(problems: list[str], where: str | None = None) -> ConfigError:
-    """One ConfigError for every problem: ``where: problem`` or a list under ``where``."""
-    head = f"{where}: " if where else ""
-    if len(problems) == 1:
-        return ConfigError(head + problems[0])
-    return ConfigError(f"{head}{len(problems)} problems:\n" +
-                       "\n".join(f"  {p}" for p in problems))
-
-
-# Sections ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SectionSetup:
-    """One section: its movement and parameters, its table ids and its players.
-
-    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement.
-    ``table_ids`` name the tables in order (default: the section name and the number);
-    ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
-    (``movement``); a section that cannot be raises ConfigError naming the key.
-    """
-
-    name: str
-    kind: str = "mitchell"
-    tables: int | None = None
-    teams: int | None = None
-    boards_per_round: int = 2
-    rounds: int | None = None
-    relay: bool = False
-    arrow_switch: bool | tuple[int, ...] = False
-    missing_pair: int | None = None
-    duplicated: bool = True
-    table_ids: tuple[str, ...] | None = None
-    pairs: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    movement: Movement = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.arrow_switch, bool):
-            object.__setattr__(self, "arrow_switch", tuple(self.arrow_switch))
-        if self.table_ids is not None:
-            object.__setattr__(self, "table_ids", tuple(self.table_ids))
-        object.__setattr__(self, "pairs", MappingProxyType(
-            {p: (names,) if isinstance(names, str) else tuple(names)
-             for p, names in sorted(self.pairs.items())}))
-        problems = self._parameter_problems()
-        if not problems:
-            try:
-                object.__setattr__(self, "movement", self._build())
-            except ValueError as err:
-                problems.append(f"movement: {err}")
-            else:
-                problems += self._seating_problems()
-        if problems:
-            raise _fail(problems, f"section {self.name!r}")
-
-    def _parameter_problems(self) -> list[str]:
-        out: list[str] = []
-        if not self.name:
-            out.append("name: a section needs a name")
-        if self.kind not in MOVEMENTS:
-            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell or teams)")
-            return out
-        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement"}
-        only = {"relay": ("mitchell",), "arrow_switch": ("mitchell",),
-                "missing_pair": ("mitchell", "howell"), "rounds": ("mitchell", "howell"),
-                "tables": ("mitchell", "howell"), "teams": ("teams",)}
-        given = {"relay": self.relay, "arrow_switch": self.arrow_switch,
-                 "missing_pair": self.missing_pair is not None,
-                 "rounds": self.rounds is not None, "tables": self.tables is not None,
-                 "teams": self.teams is not None}
-        for key, kinds in only.items():
-            if given[key] and self.kind not in kinds:
-                out.append(f"{key}: not for {what[self.kind]}")
-        if not self.duplicated and self.kind != "teams":
-            out.append(f"duplicated: only for a teams movement, not {what[self.kind]}")
-        size = "teams" if self.kind == "teams" else "tables"
-        if getattr(self, size) is None:
-            out.append(f"{size}: {what[self.kind]} needs its number of {size}")
-        if self.boards_per_round < 1:
-            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
-        return out
-
-    def _build(self) -> Movement:
-        bpr = self.boards_per_round
-        if self.kind == "mitchell":
-            assert self.tables is not None
-            return mitchell(self.tables, boards_per_round=bpr, rounds=self.rounds,
-                            relay=self.relay, arrow_switch=self.arrow_switch,
-                            missing_pair=self.missing_pair)
-        if self.kind == "howell":
-            assert self.tables is not None
-            return howell(self.tables, boards_per_round=bpr, rounds=self.rounds,
-                          missing_pair=self.missing_pair)
-        assert self.teams is not None
-        return teams(self.teams, boards_per_round=bpr, duplicated=self.duplicated)
-
-    def _seating_problems(self) -> list[str]:
-        out: list[str] = []
-        m = self.movement
-        if self.missing_pair is not None and not 1 <= self.missing_pair <= 2 * m.tables:
-            out.append(f"missing_pair: no pair {self.missing_pair} in {m.name} "
-                       f"(pairs 1-{2 * m.tables})")
-        ids = self.ids
-        if len(ids) != m.tables:
-            out.append(f"table_ids: {len(ids)} ids for the {m.tables} tables of {m.name}")
-        seen: set[str] = set()
-        for tid in ids:
-            if tid in seen:
-                out.append(f"table_ids: {tid!r} is there twice")
-            seen.add(tid)
-            try:
-                topic_state(tid)
-            except ProtocolError:
-                key = "table_ids" if self.table_ids is not None else "name"
-                out.append(f"{key}: table id {tid!r} cannot be used in a topic (1 to 16 "
-                           "letters, digits, _ or -)")
-        for pair, names in self.pairs.items():
-            if pair not in m.pairs:
-                out.append(f"pairs: pair {pair} does not play in {m.name} "
-                           f"(pairs {ranges(m.pairs)})")
-            if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
-                                                   for n in names):
-                out.append(f"pairs: pair {pair} wants one or two names, got {list(names)}")
-        return out
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        """The hub table ids, table 1 first."""
-        if self.table_ids is not None:
-            return self.table_ids
-        return tuple(f"{self.name}{t}" for t in range(1, self.movement.tables + 1))
-
-    def room_section(self, scoring: str = "") -> Section:
-        """The :class:`hub.room.Section` of this section, scored by ``scoring`` (the
-        event's, :data:`SCORINGS`; "" for the movement's)."""
-        return Section(self.name, self.movement, tables=list(self.ids),
-                       pairs=dict(self.pairs), scoring=scoring)
-
-    def summary(self, language: str = "en") -> list[str]:
-        """This section for the director, in ``language`` (hub/locale)."""
-        m = self.movement
-        ids = self.ids
-        size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
-                    tables=m.tables)
-                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
-        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
-                     rounds=plural(language, "section.rounds", m.rounds),
-                     boards=plural(language, "section.boards", m.boards_per_round),
-                     numbers=ranges(m.boards)),
-                 say(language, "section.tables", tables=", ".join(ids))]
-        half = m.tables // 2
-        if self.kind == "mitchell" and m.tables % 2 == 0:
-            if self.relay:
-                lines.append(say(language, "section.relay", before=ids[half - 1],
-                                 after=ids[half]))
-            elif m.rounds > half:
-                lines.append(say(language, "section.skip", round=half + 1))
-        for group in m.shared_tables:
-            names = ", ".join(ids[t - 1] for t in sorted(group))
-            if self.kind == "mitchell":
-                why = "section.why_relay"
-            elif self.kind == "howell":
-                why = "section.why_howell"
-            elif len(group) == 2:
-                why = "section.why_match"
-            else:
-                why = "section.why_teams"
-            lines.append(say(language, "section.shared", tables=names,
-                             why=say(language, why)))
-        if self.missing_pair is not None:
-            lines.append(say(language, "section.absent", pair=self.missing_pair))
-        if self.pairs:
-            lines.append(say(language, "section.named", named=len(self.pairs),
-                             pairs=len(m.pairs)))
-        return lines
-
-    # JSON ----------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name, "movement": self.kind, "tables": self.tables,
-            "teams": self.teams, "boards_per_round": self.boards_per_round,
-            "rounds": self.rounds, "relay": self.relay,
-            "arrow_switch": (self.arrow_switch if isinstance(self.arrow_switch, bool)
-                             else list(self.arrow_switch)),
-            "missing_pair": self.missing_pair, "duplicated": self.duplicated,
-            "table_ids": None if self.table_ids is None else list(self.table_ids),
-            "pairs": {str(p): list(names) for p, names in self.pairs.items()},
-        }
-
-
 # Reading TOML and JSON tables -------------------------------------------------------------
-
-
-class _Bad(ValueError):
-    """A value of the wrong type or range (the message says what was expected)."""
-
-
-def _shown(value: Any) -> str:
-    return repr(value) if isinstance(value, str | int | float | bool) else type(value).__name__
-
-
-def _int(least: int = 1) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _Bad(f"a whole number is expected, not {_shown(value)}")
-        if value < least:
-            raise _Bad(f"at least {least}, not {value}")
-        return value
-    return check
-
-
-def _optional(check: Callable[[Any], T]) -> Callable[[Any], T | None]:
-    return lambda value: None if value is None else check(value)
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _Bad(f"true or false is expected, not {_shown(value)}")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise _Bad(f"a string is expected, not {_shown(value)}")
-    return value
-
-
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f"a number is expected, not {_shown(value)}")
-    if not value > 0 or value == float("inf"):
-        raise _Bad(f"a positive number is expected, not {value}")
-    return float(value)
-
-
-def _tolerance(value: Any) -> float | None:
-    """Seconds, or false / null for no clock check."""
-    if value is None or value is False:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e9:
-        raise _Bad(f"seconds (0 or more) or false is expected, not {_shown(value)}")
-    return float(value)
-
-
-def _texts(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _Bad(f"a list of strings is expected, not {_shown(value)}")
-    return tuple(value)
-
-
-def _strict(value: Any) -> bool | tuple[str, ...]:
-    return value if isinstance(value, bool) else _texts(value)
-
-
-def _arrow_switch(value: Any) -> bool | tuple[int, ...]:
-    if isinstance(value, bool):
-        return value
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                              for v in value):
-        raise _Bad(f"true, false or a list of round numbers is expected, not {_shown(value)}")
-    return tuple(value)
-
-
-def _edition(value: Any) -> str:
-    try:
-        return laws_edition(value if isinstance(value, str | int) and
-                            not isinstance(value, bool) else repr(value)).name
-    except ValueError as err:
-        raise _Bad(str(err)) from None
-
-
-def _alerting(value: Any) -> str:
-    if value not in REGULATIONS:
-        raise _Bad(f"one of {', '.join(REGULATIONS)} is expected, not {_shown(value)}")
-    return str(value)
-
-
-def _date(value: Any) -> str:
-    """An ISO date ``YYYY-MM-DD`` (a TOML date too)."""
-    text = value.isoformat() if isinstance(value, datetime.date) else _text(value)
-    try:
-        return datetime.date.fromisoformat(text).isoformat() if text else ""
-    except ValueError:
-        raise _Bad(f"a date such as \"2026-11-26\" is expected, not {value!r}") from None
-
-
-def _scoring(value: Any) -> str:
-    """One of :data:`SCORINGS`, or "" (by the movement)."""
-    text = _text(value).strip().lower()
-    if text and text not in SCORINGS:
-        raise _Bad(f"unknown scoring {value!r} ({', '.join(SCORINGS)})")
-    return text
-
-
-def _seed(value: Any) -> bytes:
-    if isinstance(value, bytes):
-        seed = value
-    else:
-        text = _text(value).strip()
-        if not text or not all(c in string.hexdigits for c in text) or len(text) % 2:
-            raise _Bad(f"40 hexadecimal digits (160 bits) are expected, not {value!r}")
-        seed = bytes.fromhex(text)
-    if len(seed) != 20:
-        raise _Bad(f"40 hexadecimal digits (160 bits) are expected, got {len(seed) * 2}")
-    return seed
-
-
-def _board_range(value: Any) -> range | None:
-    """``"1-24"``, ``"5"``, ``24`` (1-24) or true (None: the boards played)."""
-    if value is True:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        low, high = 1, value
-    elif isinstance(value, str):
-        low_text, _, high_text = value.partition("-")
-        try:
-            low = int(low_text)
-            high = int(high_text) if high_text else low
-        except ValueError:
-            raise _Bad(f"a range of boards such as \"1-24\" is expected, not {value!r}") \
-                from None
-    else:
-        raise _Bad(f"a range such as \"1-24\", a number of boards or true is expected, not "
-                   f"{_shown(value)}")
-    if not 1 <= low <= high:
-        raise _Bad(f"boards go from 1 up and first <= last, not {value!r}")
-    return range(low, high + 1)
-
-
-class _Keys:
-    """A TOML or JSON table being read: typed keys; problems collected, not raised."""
-
-    def __init__(self, data: Any, where: str, problems: list[str]):
-        self.where = where
-        self.problems = problems
-        self.asked: list[str] = []
-        if isinstance(data, Mapping):
-            self.data: Mapping[str, Any] = data
-        else:
-            self.data = {}
-            problems.append(f"{where}: a table is expected, not {_shown(data)}")
-
-    def key(self, key: str) -> str:
-        return f"{self.where}.{key}" if self.where else key
-
-    def bad(self, key: str, message: str) -> None:
-        self.problems.append(f"{self.key(key)}: {message}")
-
-    def has(self, key: str) -> bool:
-        self.asked.append(key)
-        return key in self.data
-
-    def get(self, key: str, check: Callable[[Any], T], default: Any) -> T:
-        fallback: T = default
-        if not self.has(key):
-            return fallback
-        try:
-            return check(self.data[key])
-        except _Bad as err:
-            self.bad(key, str(err))
-            return fallback
-
-    def raw(self, key: str) -> Any:
-        self.has(key)
-        return self.data.get(key)
-
-    def done(self) -> None:
-        """Report every key nobody asked for (a typo), with the nearest known key."""
-        known = list(dict.fromkeys(self.asked))
-        for key in self.data:
-            if key not in known:
-                near = difflib.get_close_matches(str(key), known, 1)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                self.bad(str(key), f"unknown key{hint}; known keys: {', '.join(known)}")
 
 
 def _event_fields(keys: _Keys) -> dict[str, Any]:

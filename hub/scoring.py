@@ -63,7 +63,6 @@ import logging
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
@@ -81,7 +80,7 @@ from bridgecore.adjusted import (
     check_results,
 )
 from bridgecore.markings import Markings
-from bridgecore.ranking import EventScore, Method, ScoringOptions, rank, score_event
+from bridgecore.ranking import Method, ScoringOptions, score_event
 from hub.corrections import Corrections
 from hub.ruling_values import (
     MAX_PENALTY,
@@ -94,6 +93,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
+from hub.section_score import SectionScore
 from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
@@ -191,97 +191,6 @@ def describe(ruling: Mapping[str, Any]) -> str:
     on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
     return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to pair "
             f"{ruling['pair']}{on}")
-
-
-# The scored section -----------------------------------------------------------------------
-
-def _r(value: float | None) -> float | None:
-    return None if value is None else round(value, 2) + 0.0  # never -0.0
-
-
-def _natural(pair: Any) -> tuple[int, int, str]:
-    return (0, pair, "") if isinstance(pair, int) else (1, 0, str(pair))
-
-
-@dataclass(slots=True)
-class SectionScore:
-    """A section scored: every board's traveller lines with their points, the ranking, the
-    penalties and the problems (results that could not be scored, and why)."""
-
-    name: str
-    key: str                         # the section in topics: its name, or S1, S2...
-    method: Method
-    one_winner: bool
-    expected: int
-    units: str                       # of the totals: MP, IMPs or VP
-    event: EventScore
-    lines: dict[int, list[dict[str, Any]]]
-    names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
-    penalties: list[dict[str, Any]]
-    problems: list[str]
-    markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
-
-    def ranking(self) -> list[dict[str, Any]]:
-        """The contestants in order, each with its players, total, percent and rank."""
-        entries: list[dict[str, Any]] = [
-            {"pair": p.pair, "names": self.names.get(p.pair, []),
-             "direction": None if p.direction is None else p.direction.value,
-             "total": p.total, "percent": p.percent, "rank": p.rank, "boards": p.boards}
-            for p in self.event.ranking]
-        if self.one_winner and any(e["direction"] is not None for e in entries):
-            # The movement seats pairs both ways, but not every pair has yet: one field.
-            keys = [e["percent"] if e["percent"] is not None else e["total"] for e in entries]
-            for e, place in zip(entries, rank(keys), strict=True):
-                e.update(direction=None, rank=place)
-            entries.sort(key=lambda e: (e["rank"], _natural(e["pair"])))
-        for e in entries:
-            e.update(total=_r(e["total"]), percent=_r(e["percent"]))
-        return entries
-
-    def ranking_json(self) -> dict[str, Any]:
-        """The payload of ``results/ranking/{section}``."""
-        return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
-                "field": "one-winner" if self.one_winner else "two-winner",
-                "expected": self.expected, "units": self.units,
-                "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
-                            "scored": sum(1 for r in rows if r["scored"])}
-                           for b, rows in self.lines.items()],
-                "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems}
-
-    def traveller_json(self, board: int) -> dict[str, Any]:
-        """The payload of ``results/traveller/{section}/{board}``: every result so far."""
-        rows = self.lines.get(board, [])
-        top = self.event.tops.get(board)
-        return {"v": 1, "section": self.name, "key": self.key, "board": board,
-                "method": self.method.value, "top": top, "expected": self.expected,
-                **self.markings.get(board, Markings.of_board(board)).to_json(),
-                "fouled": max((r["form"] for r in rows), default=0) > 0,
-                "results": [dict(r, ns_points=_r(r["ns_points"]), ew_points=_r(r["ew_points"]),
-                                 ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
-                            for r in rows]}
-
-    def card(self, pair: int) -> list[dict[str, Any]]:
-        """A pair's score card: each board it played, from its side of the table."""
-        out = []
-        for board, rows in self.lines.items():
-            for r in rows:
-                if pair not in (r["NS"], r["EW"]):
-                    continue
-                ns = r["NS"] == pair
-                score = r["score_ns"]
-                out.append({
-                    "board": board, "round": r["round"], "table": r["table"],
-                    "direction": "NS" if ns else "EW", "opponents": r["EW"] if ns else r["NS"],
-                    "contract": r["contract"], "declarer": r["declarer"], "tricks": r["tricks"],
-                    "score": None if score is None else (score if ns else -score) + 0,
-                    "points": _r(r["ns_points" if ns else "ew_points"]),
-                    "percent": _r(r["ns_percent" if ns else "ew_percent"]),
-                    "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"],
-                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
-        out.sort(key=lambda c: (c["round"], c["board"]))
-        return out
 
 
 # The live scorer --------------------------------------------------------------------------

@@ -18,7 +18,8 @@ function of the log. The only alert a refusal raises is the room's ``device_over
 (hub.room, hub.roles: a device acting beyond its role, or for a seat the Laws do not let
 answer, ``not_your_seat``), raised through :meth:`TableState.overreach` from a logged fact.
 The views: :meth:`TableState.public_state` is what all four may see,
-:meth:`TableState.seat_view` what one seat may see. Alerts never go there. The pockets
+:meth:`TableState.seat_view` what one seat may see (:mod:`hub.table_views`). Alerts never go
+there. Claims, results and their confirmation are in :mod:`hub.table_results`; the pockets
 read by the card readers are checked in :mod:`hub.pockets`.
 """
 
@@ -31,16 +32,14 @@ from typing import Any
 from bridgecore.board import Board
 from bridgecore.cards import Card, Seat, Side
 from bridgecore.deal import Deal
-from bridgecore.errors import IllegalCallError, IllegalPlayError, StateError
+from bridgecore.errors import IllegalCallError, IllegalPlayError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
-from bridgecore.scoring import score_ns
 from hub import explain, rectify
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
-from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import (
     SEATS,
     Outcome,
@@ -50,18 +49,15 @@ from hub.sitting import (
     parse_call,
     parse_card,
 )
-from hub.traveller import traveller_fields
-from hub.withheld import hide_state
+from hub.table_results import RECORDING_SIDE, TableResults, result_words
+from hub.table_views import TableViews
 from hub.withheld import message as withheld_message
 from wire.protocol import Envelope, Reply
 
 __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
-           "TableState", "card_mask"]
+           "TableState", "card_mask", "result_words"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
-# Law 79A: the side keeping the table's record (North keeps the table tablet, docs/protocol.md
-# 7.9); the other side confirms the result.
-RECORDING_SIDE = Side.NS
 _TRIED_KEPT = 20   # attempts listed in a device_overreach alert's facts (all are counted)
 # Attempts a device_overreach alert counts (a version, and a fact in the log, each): a device
 # repeating them cannot grow the log without end; the hub's statistics count every refusal.
@@ -79,7 +75,7 @@ _NOTICE = {HubKind.WRONG_TABLE.value: "wrong_seating",
 _MOVING_ON = frozenset({"board", "claim", "claim_answer", "result_confirm"})
 
 
-class TableState(PocketReads, CardReads):
+class TableState(PocketReads, CardReads, TableResults, TableViews):
     """One table of the room: seated pairs, the board in play, every board played here."""
 
     def __init__(self, table_id: str, context: TableContext, *, round: int = 1,
@@ -708,101 +704,6 @@ class TableState(PocketReads, CardReads):
             s.ended = t
         return out
 
-    # Claims and results -------------------------------------------------------------------
-    def _claim(self, env: Envelope, t: float) -> Outcome:
-        s = self.sitting
-        play = None if s is None else s.board.play
-        if s is None or play is None:
-            return self._reject(env, t, "wrong_state", "no play in progress")
-        seat = SEATS[env.body["seat"]]
-        if seat is play.dummy:
-            return self._reject(env, t, "wrong_state", "dummy does not claim (43A1c)")
-        try:
-            play.claim(seat, env.body["tricks"], env.time, env.body.get("statement") or "")
-        except StateError as err:
-            return self._reject(env, t, "wrong_state", str(err))
-        except ValueError as err:
-            return self._reject(env, t, "malformed", str(err))
-        return self._ack(env, t, True, self._after(s, t))  # a claim establishes (63A3)
-
-    def _claim_answer(self, env: Envelope, t: float) -> Outcome:
-        s = self.sitting
-        play = None if s is None else s.board.play
-        if s is None or play is None:
-            return self._reject(env, t, "wrong_state", "no play in progress")
-        seat = SEATS[env.body["seat"]]
-        claim = play.claims[-1] if play.claims else None
-        if (env.body["accept"] and claim is not None and seat is play.dummy
-                and claim.claimer.side is not play.declarer.side):
-            # A defender's claim is accepted by declarer (69A): dummy's agreement is not
-            # asked, and may not stand in for declarer's. (His own side's acceptance is
-            # refused by bridgecore: wrong_state.)
-            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is dummy: "
-                                "declarer accepts a defender's claim (69A)")
-        alerts: list[Alert | None] = []
-        try:
-            if env.body["accept"]:
-                play.accept(seat, env.time)
-            else:
-                irr = play.dispute(seat, env.time)
-                alerts.append(self._irregularity_alert(
-                    f"{self._base()}:claim:{len(play.claims)}:{seat}", irr, t))
-        except StateError as err:
-            return self._reject(env, t, "wrong_state", str(err))
-        alerts += self._after(s, t)
-        return self._ack(env, t, True, alerts)
-
-    def result(self, s: Sitting | None = None) -> dict[str, Any] | None:
-        """The result at the table once the board is over: tricks as played (an accepted
-        claim included) and the score on them; the Law 64 transfer with attention drawn at
-        the end of play is only proposed (``tricks_rectified``): it is the director's."""
-        s = s or self.sitting
-        if s is None or not s.over:
-            return None
-        board = s.board
-        play = board.play
-        if play is None:
-            return {"contract": "PASS", "declarer": None, "tricks": None, "score_ns": 0,
-                    "tricks_rectified": None, "score_ns_rectified": 0}
-        outcome = play.result()
-        vul = board.vulnerability
-        ns, ew = vul.is_vulnerable(Seat.NORTH), vul.is_vulnerable(Seat.EAST)
-        return {"contract": str(play.contract), "declarer": play.declarer.letter,
-                "tricks": outcome.tricks_as_played,
-                "score_ns": score_ns(play.contract, outcome.tricks_as_played, ns, ew),
-                # What Law 64 would give with attention drawn now: the director's to apply.
-                "tricks_rectified": outcome.tricks_rectified,
-                "score_ns_rectified": score_ns(play.contract, outcome.tricks_rectified, ns, ew)}
-
-    def _result_confirm(self, env: Envelope, t: float) -> Outcome:
-        s = self.sitting
-        if s is None or not s.over:
-            return self._reject(env, t, "wrong_state", "the board is not over")
-        seat = SEATS[env.body["seat"]]
-        accept = bool(env.body["accept"])
-        if accept and s.board.play is not None and seat.side is RECORDING_SIDE:
-            # 79A: the other side than the one keeping the record agrees to it. North keeps
-            # the table's record (section 7.9), so East-West confirm; a passed-out board has
-            # no tricks to agree. Anyone may disagree (79B: the director rules).
-            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is of the side "
-                                f"keeping the record ({RECORDING_SIDE}): the other side "
-                                "confirms the result (79A)")
-        s.confirmations[seat.letter] = (accept, env.time)
-        alerts: list[Alert | None] = []
-        if not accept:
-            result = self.result(s)
-            play = s.board.play
-            alerts.append(self._alert(
-                f"{self._base()}:result:{seat.letter}", t, HubKind.RESULT_DISAGREES.value,
-                "79A", seats=(seat,), occurred=env.time,
-                detail=f"{seat.name.title()} does not agree with the result, "
-                       f"{result_words(result)} (Laws 79A, 79B)",
-                facts={"result": result, "by": seat.letter, "winners": [] if play is None
-                       else [x.winner.letter if x.winner else None
-                             for x in play.completed_tricks]},
-                options=OPTIONS["result"]))
-        return self._ack(env, t, True, alerts)
-
     def _director_call(self, env: Envelope, t: float) -> Outcome:
         seat_text = env.body.get("seat")
         seat = None if seat_text is None else SEATS[seat_text]
@@ -820,35 +721,6 @@ class TableState(PocketReads, CardReads):
             f"{self.id}:call:{env.id}", t, HubKind.DIRECTOR_CALL.value, "9B1",
             seats=() if seat is None else (seat,), occurred=env.time, detail=detail,
             facts={"note": note, "dummy_during_play": dummy})])
-
-    # The clock ----------------------------------------------------------------------------
-    def check_round_end(self, round: int, deadline: float, t: float) -> list[Alert]:
-        """At or after the end of ``round`` (``deadline``): boards not finished (late table,
-        Law 8, 90B2) and results of boards over by then not confirmed (8C, 79A)."""
-        a = self.context.assignment(self.id, round)
-        if a is None or not a.plays:
-            return []
-        out: list[Alert | None] = []
-        unfinished = [b for b in a.boards if not self.finished(b)]
-        if unfinished:
-            out.append(self.context.alerts.raise_alert(
-                f"{self.id}:r{round}:late", kind=HubKind.LATE_TABLE.value, law="8",
-                table=self.id, round=round, board=None, detected=t,
-                detail=f"table {self.id} has not finished round {round} at its end: board(s) "
-                f"{', '.join(map(str, unfinished))} to play (Laws 8, 90B2)",
-                facts={"deadline": deadline, "unfinished": unfinished},
-                evidence=self.evidence))
-        for (r, number), s in self.sittings.items():
-            if (r == round and s.ended is not None and s.ended <= deadline
-                    and not any(ok for ok, _ in s.confirmations.values())):
-                out.append(self.context.alerts.raise_alert(
-                    f"{self.id}:r{r}:b{number}:unconfirmed", kind=HubKind.RESULT_UNCONFIRMED.value,
-                    law="79A", table=self.id, round=r, board=number, detected=t,
-                    detail=f"board {number}: the result {self.result(s)} was not confirmed by "
-                    "the other side before the round ended (Laws 8C, 79A)",
-                    facts={"result": self.result(s), "deadline": deadline},
-                    evidence=self.evidence))
-        return [x for x in out if x is not None]
 
     def overreach(self, device: str, role: str, type: str, seat: Seat | None, code: str,
                   reason: str, law: str, t: float, occurred: float | None) -> Alert | None:
@@ -892,165 +764,3 @@ class TableState(PocketReads, CardReads):
         return self._alert(f"{self.id}:offline:{device}:{n}", t, HubKind.DEVICE_OFFLINE.value,
                            "", detail=f"device {device} of table {self.id} is offline",
                            facts={"device": device, "last_seen": last_seen})
-
-    # Views --------------------------------------------------------------------------------
-    def public_state(self) -> dict[str, Any]:
-        """What all four players may see. Never a hidden hand: dummy's cards only once the
-        opening lead is faced (41C, 41D); the auction only until then (Annex I), then the
-        contract and whether it is doubled; the hand record only once the board is over,
-        with the board's traveller so far and its double-dummy table (hub.traveller, Law 16).
-        ``schedule``: this round's boards, the round clock, and where the pairs and the
-        boards go next (what a player asks at the end of the round)."""
-        out: dict[str, Any] = {"table": self.id, "round": self.round,
-                               "pairs": self._pairs_json(), "phase": "waiting",
-                               "strict": self.strict,
-                               "schedule": self.context.round_info(self.id, self.round)}
-        checked_in = [side.value for side in (Side.NS, Side.EW)
-                      if (seated := self.seated.get(side)) is not None
-                      and seated[3] == self.round]
-        if checked_in:          # Law 5: a partner's tablet does not ask again
-            out["checked_in"] = checked_in
-        if self.tapping_only:   # the director's: reader cards not played (hub.reads)
-            out["tapping_only"] = True
-        s = self.sitting
-        if s is None:
-            return out
-        board = s.board
-        play = board.play
-        turn = board.turn
-        out.update(board=board.number, dealer=board.dealer.letter,
-                   vulnerability=str(board.vulnerability), phase=s.phase,
-                   turn=None if turn is None else turn.letter)
-        faced = play is not None and bool(play.cards_played)
-        if not faced:
-            out["auction"] = [{"seat": e.seat.letter, "call": str(e.call), "alert": e.alert,
-                               "status": e.status.value} for e in board.auction.entries]
-        if board.auction.is_over:
-            contract = None if play is None else play.contract
-            out["contract"] = "PASS" if contract is None else str(contract)
-            out["declarer"] = None if play is None else play.declarer.letter
-            out["doubled"] = "" if contract is None else contract.risk.suffix
-        if play is not None:
-            trick = play.current_trick
-            out["trick"] = None if trick is None else {
-                "number": trick.number, "leader": trick.leader.letter,
-                "cards": [[x.letter, str(c)] for x, c in trick.cards]}
-            out["tricks"] = {"NS": play.tricks_won(Side.NS), "EW": play.tricks_won(Side.EW)}
-            # The trick just quitted, all four cards faced: Law 66A lets a player have them
-            # shown until his side has led or played to the next trick.
-            done = play.tricks[:len(play.tricks) - (0 if play.current_trick_is_empty else 1)]
-            winner = done[-1].winner if done else None
-            if winner is not None:
-                last = done[-1]
-                out["last_trick"] = {"number": last.number, "leader": last.leader.letter,
-                                     "cards": [[x.letter, str(c)] for x, c in last.cards],
-                                     "winner": winner.letter}
-            if faced:
-                out["dummy"] = {"seat": play.dummy.letter,
-                                "cards": [str(c) for c in play.remaining(play.dummy)]}
-            if play.claims:
-                claim = play.claims[-1]
-                out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
-                                "remaining": claim.remaining, "statement": claim.statement,
-                                "status": claim.status.value, "total": claim.tricks + sum(
-                                    1 for x in play.tricks[:13 - claim.remaining]
-                                    if x.winner is not None
-                                    and x.winner.side is claim.claimer.side)}
-                if claim.status.value == "open":   # 68C: he faces his hand
-                    out["claim"]["cards"] = [str(c) for c in play.remaining(claim.claimer)]
-        seen = rectify.irregularities(self.context.alerts, self.id, s)
-        if seen:   # what happened at the table, the director called (7.15)
-            out["irregularities"] = seen
-        prompts = self.prompts()
-        if prompts:   # the table is asked to confirm what its readers saw (hub.reads)
-            out["prompts"] = prompts
-        if s.over:
-            out["result"] = self.result(s)
-            out["confirmed"] = any(ok for ok, _ in s.confirmations.values())
-            if s.has_record:
-                out["deal"] = board.deal.pbn()
-                # The traveller so far, the percentage, the double-dummy table (Law 16).
-                out.update(traveller_fields(self, s))
-        if s.withheld:   # not this table's board this round: nothing of it (hub.withheld)
-            hide_state(out, board.number)
-        return out
-
-    def seat_key(self, seat: Seat) -> tuple[Any, ...]:
-        """A value that changes whenever :meth:`seat_view` may (cheap: no view built)."""
-        s = self.sitting
-        if s is None:
-            return ()
-        play = s.board.play
-        said = (len(s.explained), len(s.asked), sum(q.answered is None for q in s.asked),
-                len(s.board.auction))
-        if play is not None:
-            return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat), said)
-        return (s.round, s.board.number, s.generation, s.withheld,
-                s.has_record or s.reads.get(seat), said)
-
-    def seat_view(self, seat: Seat) -> dict[str, Any]:
-        """What only ``seat`` may see: his own remaining cards. It changes only when his hand
-        does (a new board, a card he played), so it is republished rarely; what he may call
-        or play follows from it and the public state (the tablet works it out)."""
-        out: dict[str, Any] = {"table": self.id, "seat": seat.letter, "board": None, "hand": []}
-        s = self.sitting
-        if s is None:
-            return out
-        board = s.board
-        play = board.play
-        out["board"] = board.number
-        if s.withheld:   # not this table's board this round: no hand (hub.withheld)
-            out["withheld"] = withheld_message(board.number)
-        elif play is not None:
-            out["hand"] = [str(c) for c in play.remaining(seat)]
-        else:
-            out["hand"] = [str(c) for c in board.deal[seat]]
-        for key, found in (("explanations", explain.explanations_for(s, seat)),
-                           ("questions", explain.questions_for(s, seat))):
-            if found:   # never partner's explanation (Law 16: hub.explain)
-                out[key] = found
-        return out
-
-    def _replayable_state(self) -> dict[str, Any]:
-        """The public state but its double-dummy table, which a worker solves when it can:
-        what a rebuild from the log must reproduce exactly."""
-        out = self.public_state()
-        out.pop("dd", None)
-        return out
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything replay must reproduce, as JSON (for comparing two rebuilds)."""
-        boards = []
-        for (r, number), s in self.sittings.items():
-            play = s.board.play
-            boards.append({
-                "round": r, "board": number,
-                "auction": [[e.seat.letter, str(e.call), e.time, e.alert, e.explanation,
-                             e.status.value] for e in s.board.auction.entries],
-                "play": [] if play is None else [[x.letter, str(c), tm]
-                                                 for x, c, tm in play.history],
-                "claims": [] if play is None else [
-                    [c.claimer.letter, c.tricks, c.status.value] for c in play.claims],
-                "reads": {x.letter: [str(c) for c in cards] for x, cards in s.reads.items()},
-                "out": sorted(x.letter for x in s.out),
-                "exposed": [list(e) for e in s.exposed], "stops": list(s.stops),
-                "confirmations": {k: list(v) for k, v in s.confirmations.items()},
-                "result": self.result(s), "ended": s.ended})
-        return {"round": self.round, "strict": self.strict, "tapping_only": self.tapping_only,
-                "reader_errors": self.reader_errors,
-                "seated": {str(k): [v[0], v[1], v[2], v[3]] for k, v in self.seated.items()},
-                "current": None if self.sitting is None else self.sitting.board.number,
-                "boards": boards, "public": self._replayable_state(),
-                "seats": {x.letter: self.seat_view(x) for x in Seat}}
-
-
-def result_words(result: dict[str, Any] | None) -> str:
-    """A table's result (:meth:`TableState.result`) as a director reads it: "3NT by North,
-    8 tricks (NS -50)", "passed out"."""
-    if result is None:
-        return "no result yet"
-    if result["contract"] == "PASS" or result["declarer"] is None:
-        return "passed out"
-    declarer = Seat.parse(result["declarer"]).name.title()
-    return (f"{result['contract']} by {declarer}, {result['tricks']} tricks "
-            f"(NS {result['score_ns']:+d})")

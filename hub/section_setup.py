@@ -1,0 +1,201 @@
+"""A section of an event's set-up (:class:`SectionSetup`): its movement and its parameters,
+its boards and tables, checked as a whole (every problem said), and its JSON; the room's
+:class:`hub.section.Section` is built from it. :mod:`hub.event` reads sections from the
+event's tables and holds them in its :class:`hub.event.EventSetup`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from bridgecore.movements import Movement, howell, mitchell, ranges, teams
+from hub.console_i18n import plural, say
+from hub.event_values import _fail
+from hub.room import Section
+from wire.protocol import ProtocolError, topic_state
+
+__all__ = ["MOVEMENTS", "SectionSetup"]
+
+MOVEMENTS = ("mitchell", "howell", "teams")
+"""The movement kinds a section can have (:mod:`bridgecore.movements`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSetup:
+    """One section: its movement and parameters, its table ids and its players.
+
+    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement.
+    ``table_ids`` name the tables in order (default: the section name and the number);
+    ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
+    (``movement``); a section that cannot be raises ConfigError naming the key.
+    """
+
+    name: str
+    kind: str = "mitchell"
+    tables: int | None = None
+    teams: int | None = None
+    boards_per_round: int = 2
+    rounds: int | None = None
+    relay: bool = False
+    arrow_switch: bool | tuple[int, ...] = False
+    missing_pair: int | None = None
+    duplicated: bool = True
+    table_ids: tuple[str, ...] | None = None
+    pairs: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    movement: Movement = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.arrow_switch, bool):
+            object.__setattr__(self, "arrow_switch", tuple(self.arrow_switch))
+        if self.table_ids is not None:
+            object.__setattr__(self, "table_ids", tuple(self.table_ids))
+        object.__setattr__(self, "pairs", MappingProxyType(
+            {p: (names,) if isinstance(names, str) else tuple(names)
+             for p, names in sorted(self.pairs.items())}))
+        problems = self._parameter_problems()
+        if not problems:
+            try:
+                object.__setattr__(self, "movement", self._build())
+            except ValueError as err:
+                problems.append(f"movement: {err}")
+            else:
+                problems += self._seating_problems()
+        if problems:
+            raise _fail(problems, f"section {self.name!r}")
+
+    def _parameter_problems(self) -> list[str]:
+        out: list[str] = []
+        if not self.name:
+            out.append("name: a section needs a name")
+        if self.kind not in MOVEMENTS:
+            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell or teams)")
+            return out
+        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement"}
+        only = {"relay": ("mitchell",), "arrow_switch": ("mitchell",),
+                "missing_pair": ("mitchell", "howell"), "rounds": ("mitchell", "howell"),
+                "tables": ("mitchell", "howell"), "teams": ("teams",)}
+        given = {"relay": self.relay, "arrow_switch": self.arrow_switch,
+                 "missing_pair": self.missing_pair is not None,
+                 "rounds": self.rounds is not None, "tables": self.tables is not None,
+                 "teams": self.teams is not None}
+        for key, kinds in only.items():
+            if given[key] and self.kind not in kinds:
+                out.append(f"{key}: not for {what[self.kind]}")
+        if not self.duplicated and self.kind != "teams":
+            out.append(f"duplicated: only for a teams movement, not {what[self.kind]}")
+        size = "teams" if self.kind == "teams" else "tables"
+        if getattr(self, size) is None:
+            out.append(f"{size}: {what[self.kind]} needs its number of {size}")
+        if self.boards_per_round < 1:
+            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+        return out
+
+    def _build(self) -> Movement:
+        bpr = self.boards_per_round
+        if self.kind == "mitchell":
+            assert self.tables is not None
+            return mitchell(self.tables, boards_per_round=bpr, rounds=self.rounds,
+                            relay=self.relay, arrow_switch=self.arrow_switch,
+                            missing_pair=self.missing_pair)
+        if self.kind == "howell":
+            assert self.tables is not None
+            return howell(self.tables, boards_per_round=bpr, rounds=self.rounds,
+                          missing_pair=self.missing_pair)
+        assert self.teams is not None
+        return teams(self.teams, boards_per_round=bpr, duplicated=self.duplicated)
+
+    def _seating_problems(self) -> list[str]:
+        out: list[str] = []
+        m = self.movement
+        if self.missing_pair is not None and not 1 <= self.missing_pair <= 2 * m.tables:
+            out.append(f"missing_pair: no pair {self.missing_pair} in {m.name} "
+                       f"(pairs 1-{2 * m.tables})")
+        ids = self.ids
+        if len(ids) != m.tables:
+            out.append(f"table_ids: {len(ids)} ids for the {m.tables} tables of {m.name}")
+        seen: set[str] = set()
+        for tid in ids:
+            if tid in seen:
+                out.append(f"table_ids: {tid!r} is there twice")
+            seen.add(tid)
+            try:
+                topic_state(tid)
+            except ProtocolError:
+                key = "table_ids" if self.table_ids is not None else "name"
+                out.append(f"{key}: table id {tid!r} cannot be used in a topic (1 to 16 "
+                           "letters, digits, _ or -)")
+        for pair, names in self.pairs.items():
+            if pair not in m.pairs:
+                out.append(f"pairs: pair {pair} does not play in {m.name} "
+                           f"(pairs {ranges(m.pairs)})")
+            if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
+                                                   for n in names):
+                out.append(f"pairs: pair {pair} wants one or two names, got {list(names)}")
+        return out
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The hub table ids, table 1 first."""
+        if self.table_ids is not None:
+            return self.table_ids
+        return tuple(f"{self.name}{t}" for t in range(1, self.movement.tables + 1))
+
+    def room_section(self, scoring: str = "") -> Section:
+        """The :class:`hub.room.Section` of this section, scored by ``scoring`` (the
+        event's, :data:`SCORINGS`; "" for the movement's)."""
+        return Section(self.name, self.movement, tables=list(self.ids),
+                       pairs=dict(self.pairs), scoring=scoring)
+
+    def summary(self, language: str = "en") -> list[str]:
+        """This section for the director, in ``language`` (hub/locale)."""
+        m = self.movement
+        ids = self.ids
+        size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
+                    tables=m.tables)
+                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
+        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
+                     rounds=plural(language, "section.rounds", m.rounds),
+                     boards=plural(language, "section.boards", m.boards_per_round),
+                     numbers=ranges(m.boards)),
+                 say(language, "section.tables", tables=", ".join(ids))]
+        half = m.tables // 2
+        if self.kind == "mitchell" and m.tables % 2 == 0:
+            if self.relay:
+                lines.append(say(language, "section.relay", before=ids[half - 1],
+                                 after=ids[half]))
+            elif m.rounds > half:
+                lines.append(say(language, "section.skip", round=half + 1))
+        for group in m.shared_tables:
+            names = ", ".join(ids[t - 1] for t in sorted(group))
+            if self.kind == "mitchell":
+                why = "section.why_relay"
+            elif self.kind == "howell":
+                why = "section.why_howell"
+            elif len(group) == 2:
+                why = "section.why_match"
+            else:
+                why = "section.why_teams"
+            lines.append(say(language, "section.shared", tables=names,
+                             why=say(language, why)))
+        if self.missing_pair is not None:
+            lines.append(say(language, "section.absent", pair=self.missing_pair))
+        if self.pairs:
+            lines.append(say(language, "section.named", named=len(self.pairs),
+                             pairs=len(m.pairs)))
+        return lines
+
+    # JSON ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "movement": self.kind, "tables": self.tables,
+            "teams": self.teams, "boards_per_round": self.boards_per_round,
+            "rounds": self.rounds, "relay": self.relay,
+            "arrow_switch": (self.arrow_switch if isinstance(self.arrow_switch, bool)
+                             else list(self.arrow_switch)),
+            "missing_pair": self.missing_pair, "duplicated": self.duplicated,
+            "table_ids": None if self.table_ids is None else list(self.table_ids),
+            "pairs": {str(p): list(names) for p, names in self.pairs.items()},
+        }
