@@ -210,13 +210,14 @@ class TableDaemon:
                 self._send(self.reads.tick(self.clock()))
             except Exception:  # the daemon must outlive any bug: the reads go on
                 log.exception("%s: step failed", self)
+            if isinstance(item, threading.Event):
+                item.set()   # a barrier: everything queued before it is handled, then sent
 
     def _handle(self, item: Any) -> None:
         if item is None:
             return
         if isinstance(item, threading.Event):
-            item.set()   # a barrier: everything queued before it is handled
-            return
+            return       # a barrier: set by _run once the reads are ticked after it
         first, payload = item
         if first == "link":   # cut off, the readers follow the table from the tags alone
             self.reads.connection(payload is LinkState.ONLINE)
