@@ -2,8 +2,8 @@
 
 Order is defined, not incidental: :class:`Strain` compares in bidding order
 C < D < H < S < NT (Law 18E), :class:`Rank` from two to ace. Text input accepts
-suit symbols and the French and Italian honour letters (R/D/V for K/Q/J in
-French, R/D/F in Italian, X or 10 for the ten); output is ASCII.
+suit symbols and the French, Italian and German honour letters (R/D/V for K/Q/J in
+French, R/D/F in Italian, K/D/B in German, X or 10 for the ten); output is ASCII.
 """
 
 from __future__ import annotations
@@ -251,8 +251,9 @@ class Rank(IntEnum):
 _RANKS = tuple(Rank)
 _RANK_NAMES: dict[str, Rank] = {r.letter: r for r in Rank}
 _RANK_NAMES.update({"10": Rank.TEN, "X": Rank.TEN, "R": Rank.KING, "V": Rank.JACK,
-                    "F": Rank.JACK})
-# "D" is the French queen (Dame); "K" stays the English king.
+                    "F": Rank.JACK, "B": Rank.JACK})
+# "D" is the French and German queen (Dame); "K" stays the English and German king; "B" is
+# the German jack (Bube).
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,8 +45,8 @@
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
-    console_i18n.py   the console's words in French, English and Italian (console_words.py:
-                      the evening's)
+    console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
+                      (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py
     tempo.py          every call and card timed from the log (console_tempo.py: the director's
                       timelines, slow play, timed exports; docs/tempo.md)

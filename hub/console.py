@@ -47,7 +47,9 @@ a role that may not is 403. Routes:
 * ``GET /api/room``: the overview (:meth:`Console.overview`): every table with its status,
   the round clock, the alerts not yet resolved and the last ones resolved;
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
-  deal, options) for a director; without ``facts`` and ``evidence`` for the other roles;
+  deal, options, each option with the ``key`` of its words in the catalog,
+  hub.console_i18n.option_key) for a director; without ``facts`` and ``evidence`` for the
+  other roles;
 * ``GET /api/table/{id}``: a table's board live, its whole auction with the alerts, every
   trick so far, whose turn (hub.console_table), for the table's panel;
 * ``GET /api/events``: the live feed (``text/event-stream``): ``room`` (the overview, first
@@ -114,7 +116,7 @@ import msgspec
 from aiohttp import web
 
 from hub.alerts import Alert
-from hub.console_i18n import Languages
+from hub.console_i18n import Languages, option_key
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
@@ -228,7 +230,8 @@ class Console:
         # terminal that started the hub prints the whole command).
         self.create_director = without_path(create_director)
         self.pairing = pairing             # None: no device is paired here
-        self.languages = Languages()       # each user's language (hub.console_i18n)
+        self.languages = Languages(         # each user's language (hub.console_i18n)
+            None if users is None else users.path.with_name("languages.json"))
         self.tls = tls                     # (certificate chain, key): served over HTTPS
         self.session_key = _SESSION
         self.host = host
@@ -624,6 +627,9 @@ class Console:
         if alert_id not in alerts:
             raise HttpError(404, f"no alert {alert_id!r:.80}")
         data = alerts[alert_id].to_json()
+        for option in data.get("options") or ():    # its words in the catalog (console_i18n)
+            if isinstance(option.get("text"), str):
+                option["key"] = option_key(option["text"])
         if request[_SESSION].role != "director":   # the deal is the director's only
             data["facts"], data["evidence"], data["restricted"] = {}, {}, True
         return json_response(data)

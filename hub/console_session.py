@@ -55,6 +55,7 @@ from hub.roster import Roster, RosterError
 from hub.session_export import EXPORTS, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
+from wire.catalogs import PSEUDO
 
 __all__ = ["add_session_routes", "device_check", "guide"]
 
@@ -293,7 +294,7 @@ class _Evening:
         except (UnicodeDecodeError, ValueError) as err:
             raise HttpError(400, f"the language is not JSON: {err}") from None
         language = data.get("language") if isinstance(data, dict) else None
-        if language not in LANGUAGES:
+        if language not in LANGUAGES and language != PSEUDO:
             raise HttpError(400, f"a language is one of {', '.join(LANGUAGES)}")
         session = self.console.session_of(request)
         if session is not None:

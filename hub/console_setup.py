@@ -47,6 +47,8 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
+from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
 from hub.store import StoreError
@@ -79,6 +81,7 @@ class Console(Protocol):
     hub: Any
     timeout: float
     session_key: web.RequestKey[Session]
+    languages: Languages
 
     def need(self, role: str, handler: Handler, *, page: bool = False,
              csrf: bool = False) -> Handler: ...
@@ -273,18 +276,26 @@ class _SetupRoutes:
     def _user(self, request: web.Request) -> str:
         return request[self.console.session_key].user
 
-    def started(self) -> list[str]:
-        """The boards started in the room (table, round, board)."""
-        return sorted(f"{tid} (round {r}, board {b})" for tid, t in
-                      self.hub.room.tables.items() for r, b in t.sittings)
+    def _language(self, request: web.Request) -> str:
+        """The director's language (hub.console_i18n): the summaries are made in it."""
+        return choose(self.console.languages.get(self._user(request)),
+                      request.cookies.get(LANGUAGE_COOKIE),
+                      accept=request.headers.get("Accept-Language", ""))
+
+    def started(self, language: str = "en") -> list[str]:
+        """The boards started in the room (table, round, board), in ``language``."""
+        return [say(language, "setup.started_board", table=tid, round=r, board=b)
+                for tid, r, b in sorted((tid, r, b) for tid, t in self.hub.room.tables.items()
+                                        for r, b in t.sittings)]
 
     async def page(self, request: web.Request) -> web.Response:
         return self.console.static_file("setup.html", request.path, "page")
 
     async def current(self, request: web.Request) -> web.Response:
         setup: Any = getattr(self.hub, "setup", None)
-        started = self.started()
-        summary = setup.summary() if setup is not None and hasattr(setup, "summary") else []
+        started = self.started(self._language(request))
+        summary = (setup.summary(self._language(request))
+                   if setup is not None and hasattr(setup, "summary") else [])
         return json_response({
             "waiting": bool(getattr(setup, "waiting", False)), "summary": summary,
             "setup": api_document(setup), "started": started[:10],
@@ -316,7 +327,8 @@ class _SetupRoutes:
             return json_response({"ok": False, "errors": errors or [
                 {"field": "", "error": "the event cannot be set up"}]}, 400)
         if check_only:
-            return json_response({"ok": True, "checked": True, "summary": setup.summary()})
+            return json_response({"ok": True, "checked": True,
+                                  "summary": setup.summary(self._language(request))})
         started = self.started()
         if started:
             raise HttpError(409, "the room has play recorded (boards started at "
@@ -332,7 +344,7 @@ class _SetupRoutes:
             log.error("set-up from the console not stored: %s", err)
             raise HttpError(500, f"the hub could not store the set-up: {err}") from None
         log.info("event set up from the console by %s: %s", user, setup.summary()[0])
-        return json_response({"ok": True, "summary": setup.summary(),
+        return json_response({"ok": True, "summary": setup.summary(self._language(request)),
                               "tables": [t for s in setup.sections for t in s.ids]})
 
     async def roster(self, request: web.Request) -> web.Response:

@@ -105,6 +105,7 @@ from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
+from hub.console_i18n import date_text, plural, say
 from hub.errors import ConfigError
 from hub.explain import DEFAULT_REGULATION, REGULATIONS
 from hub.room import Room, Section
@@ -265,38 +266,42 @@ class SectionSetup:
         return Section(self.name, self.movement, tables=list(self.ids),
                        pairs=dict(self.pairs), scoring=scoring)
 
-    def summary(self) -> list[str]:
+    def summary(self, language: str = "en") -> list[str]:
+        """This section for the director, in ``language`` (hub/locale)."""
         m = self.movement
         ids = self.ids
-        size = (f"{self.teams} teams (pairs {ranges(m.pairs)}) at {m.tables} tables"
-                if self.kind == "teams" else f"{len(m.pairs)} pairs")
-        rounds = "1 round" if m.rounds == 1 else f"{m.rounds} rounds"
-        boards = "1 board" if m.boards_per_round == 1 else f"{m.boards_per_round} boards"
-        lines = [f"Section {self.name}: {m.name}: {size}, {rounds} of "
-                 f"{boards}, boards {ranges(m.boards)}",
-                 f"  tables {', '.join(ids)}"]
+        size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
+                    tables=m.tables)
+                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
+        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
+                     rounds=plural(language, "section.rounds", m.rounds),
+                     boards=plural(language, "section.boards", m.boards_per_round),
+                     numbers=ranges(m.boards)),
+                 say(language, "section.tables", tables=", ".join(ids))]
         half = m.tables // 2
         if self.kind == "mitchell" and m.tables % 2 == 0:
             if self.relay:
-                lines.append(f"  relay and bye-stand: a stand between tables {ids[half - 1]} "
-                             f"and {ids[half]} holds one board set nobody plays")
+                lines.append(say(language, "section.relay", before=ids[half - 1],
+                                 after=ids[half]))
             elif m.rounds > half:
-                lines.append(f"  skip: the EW pairs move two tables before round {half + 1}")
+                lines.append(say(language, "section.skip", round=half + 1))
         for group in m.shared_tables:
             names = ", ".join(ids[t - 1] for t in sorted(group))
             if self.kind == "mitchell":
-                why = "the relay"
+                why = "section.why_relay"
             elif self.kind == "howell":
-                why = "the Howell plays the same boards there"
+                why = "section.why_howell"
             elif len(group) == 2:
-                why = "the two rooms of a match"
+                why = "section.why_match"
             else:
-                why = "every match plays the same boards"
-            lines.append(f"  tables {names} share boards ({why})")
+                why = "section.why_teams"
+            lines.append(say(language, "section.shared", tables=names,
+                             why=say(language, why)))
         if self.missing_pair is not None:
-            lines.append(f"  pair {self.missing_pair} absent: its opponents sit out")
+            lines.append(say(language, "section.absent", pair=self.missing_pair))
         if self.pairs:
-            lines.append(f"  players named for {len(self.pairs)} of {len(m.pairs)} pairs")
+            lines.append(say(language, "section.named", named=len(self.pairs),
+                             pairs=len(m.pairs)))
         return lines
 
     # JSON ----------------------------------------------------------------------------------
@@ -973,32 +978,41 @@ class EventSetup:
             raise ConfigError(f"{where}: {err}") from None
 
     # For the director ---------------------------------------------------------------------
-    def summary(self) -> list[str]:
-        """What a director reads when the hub starts: the event, each section, the boards."""
-        title = ", ".join(x for x in (self.name, self.session) if x) or "Event"
+    def summary(self, language: str = "en") -> list[str]:
+        """What a director reads when the hub starts: the event, each section, the boards,
+        in ``language`` (hub/locale; the log and the files keep the set-up, not this)."""
+        title = ", ".join(x for x in (self.name, self.session) if x) or say(language,
+                                                                            "summary.event")
         if self.date:
-            title += f" of {self.date}"
-        lines = [f"{title}: Laws of {self.edition}, {self.minutes_per_round:g} minutes a round"]
+            title = say(language, "summary.dated", title=title,
+                        date=date_text(self.date, language))
+        lines = [say(language, "summary.title", title=title, edition=self.edition,
+                     minutes=f"{self.minutes_per_round:g}")]
         if self.scoring or not self.live:
-            lines.append(f"Scoring: {self.scoring or 'by the movement'}"
-                         + ("" if self.live else ", not shown live"))
+            scoring = (say(language, f"scoring.{self.scoring}") if self.scoring
+                       else say(language, "summary.by_movement"))
+            lines.append(say(language, "summary.scoring" if self.live
+                             else "summary.scoring_hidden", scoring=scoring))
         for s in self.sections:
-            lines += s.summary()
-        lines.append(f"Boards: {len(self.deals)} deals ({ranges(self.deals)}) from "
-                     f"{self.boards_source or 'the set-up'}")
+            lines += s.summary(language)
+        lines.append(say(language, "summary.boards", count=len(self.deals),
+                         numbers=ranges(self.deals),
+                         source=self.boards_source or say(language, "summary.from_setup")))
         for b, marks in self.markings.items():
-            lines.append(f"Board {b} is marked {', '.join(marks.law_2_differences(b))}: not "
-                         "Law 2; its markings govern (Law 2): check the board before play")
+            lines.append(say(language, "summary.marked", board=b,
+                             marks=", ".join(marks.law_2_differences(b))))
         ids = [tid for s in self.sections for tid in s.ids]
         if self.strict is True:
-            strict = "every table"
+            strict = say(language, "summary.every_table")
         elif self.strict:
-            strict = "tables " + ", ".join(self.strict)
+            strict = say(language, "summary.tables", tables=", ".join(self.strict))
         else:
-            strict = "off"
-        lines.append(f"Strict mode: {strict}; {len(ids)} tables in all")
-        lines.append("Device clock check: " + ("off" if self.clock_tolerance is None else
-                                               f"within {self.clock_tolerance:g} s"))
+            strict = say(language, "summary.off")
+        lines.append(say(language, "summary.strict", strict=strict, tables=len(ids)))
+        lines.append(say(language, "summary.clock", check=say(language, "summary.off")
+                         if self.clock_tolerance is None
+                         else say(language, "summary.within",
+                                  seconds=f"{self.clock_tolerance:g}")))
         return lines
 
 
@@ -1036,9 +1050,8 @@ class WaitingSetup:
         return Room([], {}, minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition))
 
-    def summary(self) -> list[str]:
-        return [f"No event yet: the director sets it up on the console (/setup); Laws of "
-                f"{self.edition}"]
+    def summary(self, language: str = "en") -> list[str]:
+        return [say(language, "summary.waiting", edition=self.edition)]
 
 
 def setup_from_json(obj: Any) -> EventSetup | WaitingSetup:

@@ -60,6 +60,7 @@ from tablet.ui_checkin import CheckinScreen
 from tablet.ui_play import PlayScreen
 from tablet.ui_result import ResultScreen
 from tablet.widgets import PALETTE, Panel, Screen, Tap, Text, show
+from wire.catalogs import PSEUDO
 
 __all__ = ["TabletApp", "TabletRoot", "main"]
 
@@ -171,7 +172,8 @@ class TopBar(Panel):
         self.colours.text = "".join(f"[color={_hex(c)}]{SUIT_SYMBOLS[s]}[/color]"
                                     for s, c in suits)
         self.colours.selected = m.four_colour
-        self.director.text = tr("director.confirm" if director_asked else "director.button")
+        self.director.text = (tr("director.confirm") if director_asked
+                              else tr("director.button"))
         self.director.bg = list(PALETTE["red" if director_asked else "orange"])
 
 
@@ -467,7 +469,7 @@ def _parser() -> argparse.ArgumentParser:
                               "without --table, the tablet runs with them")
     pairing.add_argument("--pair-only", action="store_true",
                          help="with --pair: store the credentials and exit (set-up scripts)")
-    p.add_argument("--language", choices=list(LANGUAGES),
+    p.add_argument("--language", choices=[*LANGUAGES, PSEUDO],
                    help="the players' language, kept for the next starts (default: the one "
                         "kept, else the system's, LANG, else English)")
     p.add_argument("--four-colour", action="store_true", help="four-colour suits (kept)")

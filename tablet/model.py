@@ -134,9 +134,11 @@ class TableModel:
         self.changed()
 
     def next_language(self) -> str:
-        """Cycle fr -> en -> it (the language button)."""
+        """The next offered language, in turn: en -> fr -> it -> en (the language button);
+        from the pseudo-locale, the first."""
         codes = list(LANGUAGES)
-        self.set_language(codes[(codes.index(self.language) + 1) % len(codes)])
+        now = codes.index(self.language) if self.language in codes else -1
+        self.set_language(codes[(now + 1) % len(codes)])
         return self.language
 
     def set_four_colour(self, on: bool) -> None:

@@ -22,48 +22,18 @@ from typing import Any
 
 from msgspec import UNSET
 
-from tablet.i18n import STRINGS, Translator, call_label, seat_letter
+from tablet.i18n import Translator, call_label, seat_letter
 from tablet.state import TableState
 from wire.views import DoubleDummy, FieldInfo, SideFloats
 from wire.views import TravellerLine as TravellerRow
 
 __all__ = [
-    "DD_SEATS", "DD_STRAINS", "RESULT_STRINGS", "DDGrid", "TravellerLine", "dd_grid",
+    "DD_SEATS", "DD_STRAINS", "DDGrid", "TravellerLine", "dd_grid",
     "format_percent", "has_traveller", "par_text", "say", "score_lines", "traveller_header",
     "traveller_lines",
 ]
 
 log = logging.getLogger(__name__)
-
-# key -> {language: text}: the result screen's own words (kept here, not in i18n.STRINGS).
-RESULT_STRINGS: dict[str, dict[str, str]] = {
-    "traveller.title": {"en": "Traveller", "fr": "Feuille de marque",
-                        "it": "Foglio di marcatura"},
-    "traveller.ns": {"en": "NS", "fr": "NS", "it": "NS"},
-    "traveller.ew": {"en": "EW", "fr": "EO", "it": "EO"},
-    "traveller.contract": {"en": "Contract", "fr": "Contrat", "it": "Contratto"},
-    "traveller.by": {"en": "By", "fr": "Décl.", "it": "Dich."},
-    "traveller.tricks": {"en": "Tricks", "fr": "Levées", "it": "Prese"},
-    "traveller.score_ns": {"en": "+ NS", "fr": "+ NS", "it": "+ NS"},
-    "traveller.score_ew": {"en": "+ EW", "fr": "+ EO", "it": "+ EO"},
-    "traveller.percent": {"en": "% NS", "fr": "% NS", "it": "% NS"},
-    "traveller.imps": {"en": "IMP NS", "fr": "IMP NS", "it": "IMP NS"},
-    "score.percent": {"en": "Score so far: NS {ns}  -  EW {ew}",
-                      "fr": "Résultat provisoire : NS {ns}  -  EO {ew}",
-                      "it": "Risultato provvisorio: NS {ns}  -  EO {ew}"},
-    "score.imps": {"en": "IMPs so far: NS {ns}  -  EW {ew}",
-                   "fr": "IMP provisoires : NS {ns}  -  EO {ew}",
-                   "it": "IMP provvisori: NS {ns}  -  EO {ew}"},
-    "score.field": {"en": "{results} of {expected} results",
-                    "fr": "{results} résultats sur {expected}",
-                    "it": "{results} risultati su {expected}"},
-    "score.field_one": {"en": "1 result of {expected}", "fr": "1 résultat sur {expected}",
-                        "it": "1 risultato su {expected}"},
-    "dd.title": {"en": "Double dummy", "fr": "Double mort", "it": "Doppio morto"},
-    "dd.par": {"en": "Par: {par}", "fr": "Par : {par}", "it": "Par: {par}"},
-    "dd.none": {"en": "No double-dummy analysis", "fr": "Pas d'analyse en double mort",
-                "it": "Nessuna analisi a doppio morto"},
-}
 
 DD_SEATS = ("N", "S", "E", "W")                # the rows, as hand records print them
 DD_STRAINS = ("NT", "S", "H", "D", "C")        # the columns
@@ -73,16 +43,8 @@ _CONTRACT = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
 
 
 def say(tr: Translator, key: str, **fields: Any) -> str:
-    """A text of :data:`RESULT_STRINGS` (or of ``i18n.STRINGS``) in ``tr``'s language."""
-    texts = RESULT_STRINGS.get(key)
-    if texts is None:
-        return tr(key, **fields) if key in STRINGS else key
-    text = texts.get(tr.language) or texts["en"]
-    try:
-        return text.format(**fields)
-    except (KeyError, IndexError, ValueError):
-        log.warning("text %r: fields %r do not fit", key, sorted(fields))
-        return text
+    """A text of the tablet's catalog (tablet/locale) in ``tr``'s language."""
+    return tr(key, **fields)
 
 
 def _number(value: float, language: str, decimals: int = 2) -> str:

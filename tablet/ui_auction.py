@@ -132,7 +132,7 @@ class BidPad(BoxLayout):
         # Armed: dark with a yellow edge and text, and says so (a yellow edge on the yellow
         # button did not show).
         armed = p.alert_armed
-        self.alert.text = tr("pad.alert_armed" if armed else "pad.alert")
+        self.alert.text = tr("pad.alert_armed") if armed else tr("pad.alert")
         self.alert.selected = armed
         self.alert.bg = list(PALETTE["ink" if armed else "yellow"])
         self.alert.fg = list(PALETTE["yellow" if armed else "ink"])

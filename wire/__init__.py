@@ -14,9 +14,11 @@ Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``
 * :mod:`wire.outbox`    a device's persistent outbox (SQLite, WAL);
 * :mod:`wire.link`      the one device link (tablet, card readers, dealing machine,
   simulator): events up in order and exactly once, replies and state down;
+* :mod:`wire.catalogs`  the gettext translation catalogs (Babel reads the ``.po`` files,
+  compiled in memory; docs/translating.md);
 * :mod:`wire.errors`    the one exception tree (:class:`wire.errors.WireError`);
 * :mod:`wire.processes` stopping a child process, waiting for a loopback port (for the
   programs that start a broker or pcscd for themselves).
 
-It imports ``bridgecore``, paho-mqtt and msgspec, never an application nor ``tenace``.
+It imports ``bridgecore``, paho-mqtt, msgspec and Babel, never an application nor ``tenace``.
 """

@@ -22,7 +22,7 @@
       document.importNode(svg, true), el("div", { text: device.account }),
       el("div", { class: "code", text: device.code }),
       el("div", { class: "dim", text: t("cards.expires", {
-        time: new Date(device.expires * 1000).toLocaleTimeString([], {
+        time: new Date(device.expires * 1000).toLocaleTimeString(tenaceI18n.locale(), {
           hour: "2-digit", minute: "2-digit" }) }) }));
   }
 

@@ -41,7 +41,8 @@
           el("td", { class: "battery" }, battery(d.battery)),
           el("td", { class: "signal" }, signal(d.signal)),
           el("td", { text: [d.reader, decks, d.detail].filter((x) => x).join(" · ") }),
-          el("td", { text: d.last_seen ? new Date(d.last_seen * 1000).toLocaleTimeString() : "" })));
+          el("td", { text: d.last_seen
+            ? new Date(d.last_seen * 1000).toLocaleTimeString(tenaceI18n.locale()) : "" })));
       }
       if (!table.devices.length) {
         rows.push(el("tr", {}, el("td", { text: table.table }), el("td", { colspan: "7", class: "dim", text: "–" })));

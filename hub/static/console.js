@@ -46,7 +46,7 @@
 
   function clockTime(t) {
     if (t === null || t === undefined) return "–";
-    return new Date(t * 1000).toLocaleTimeString([], {
+    return new Date(t * 1000).toLocaleTimeString(tenaceI18n.locale(), {
       hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
     });
   }
@@ -305,7 +305,8 @@
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
   function renderHub(status) {
     const c = status.counters || {};
-    const refused = Object.entries(c.refused || {}).map(([code, n]) => code + " " + n);
+    const refused = Object.entries(c.refused || {})
+      .map(([code, n]) => known("refusal." + code, code) + " " + n);
     const parts = [
       t("hub.events", { n: c.accepted || 0 }), t("hub.duplicates", { n: c.duplicates || 0 }),
       t("hub.refused", { n: refused.length ? refused.join(", ") : "0" }),
@@ -642,7 +643,7 @@
   function optionsList(options) {
     if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
-      el("span", { class: "law" }, o.law), o.text,
+      el("span", { class: "law" }, o.law), o.key ? known(o.key, o.text) : o.text,
       o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
         ")") : null)));
   }
@@ -795,7 +796,8 @@
         title: entry[4] + (entry[3] ? ", " + t("console.alerted") : ""),
         dataset: { index: String(i + 1) },
       }, bid ? [bid[1], bid[2] === "NT" ? known("strain.NT", "NT") : el("span",
-        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call), entry[3] ? el("span", { class: "alerted" }, "!") : null);
+        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call),
+      entry[3] ? el("span", { class: "alerted" }, "!") : null);
       row[col] = cell;
       next = col + 1;
       if (next === 4) { rows.push(row); row = [null, null, null, null]; next = 0; }
@@ -906,7 +908,7 @@
     }).then((s) => {
       Object.assign(session, s);
       document.body.dataset.role = s.role;
-      $("user").textContent = s.user + " · " + s.role;
+      tenaceI18n.who($("user"), s.user, s.role);
       $("round-start").hidden = s.role !== "director";
       $("devices-link").hidden = s.role !== "director";
       if (s.role === "director") publicSettings();

@@ -19,8 +19,8 @@
   }
 
   function time(t) {
-    return t ? new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit",
-      hour12: false }) : "";
+    return t ? new Date(t * 1000).toLocaleTimeString(tenaceI18n.locale(),
+      { hour: "2-digit", minute: "2-digit", hour12: false }) : "";
   }
 
   function post(path, account) {
@@ -111,7 +111,7 @@
     return r.json();
   }).then((s) => {
     Object.assign(session, s);
-    $("user").textContent = s.user + " · " + s.role;
+    tenaceI18n.who($("user"), s.user, s.role);
     $("pair-close").addEventListener("click", () => { $("pair-panel").hidden = true; });
     load();
     setInterval(load, 5000);

@@ -152,7 +152,7 @@
     fetch("/api/session", { cache: "no-store" }).then((r) => r.json()).then((s) => {
       csrf = s.csrf || "";
       window.tenaceCsrf = csrf;
-      $("user").textContent = s.user ? s.user + " (" + s.role + ")" : "";
+      tenaceI18n.who($("user"), s.user, s.role);
     }).then(refresh);
   });
 })();

@@ -64,6 +64,22 @@
     });
   }
 
+  // The page's language as a BCP 47 tag for Intl (dates and times as its readers write
+  // them: 24-hour in French and Italian), "en_XA" -> "en-XA".
+  function locale() {
+    return (document.documentElement.lang || "en").replace("_", "-");
+  }
+
+  // "dora · arbitre": the user's name, then the role in the page's language (a data-i18n
+  // span, so that a change of language redraws it too).
+  function who(node, user, role) {
+    if (!user) { node.textContent = ""; return; }
+    const span = document.createElement("span");
+    span.dataset.i18n = "role." + role;
+    span.textContent = t("role." + role);
+    node.replaceChildren(user + " · ", span);
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     const select = document.getElementById("lang");
     if (select) select.addEventListener("change", () => choose(select.value));
@@ -75,5 +91,7 @@
     t: t,
     ready: ready,
     choose: choose,
+    who: who,
+    locale: locale,
   });
 })();

@@ -411,7 +411,8 @@
         if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
         if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
-        $("updated").textContent = t("results.updated", { time: new Date().toLocaleTimeString() });
+        $("updated").textContent = t("results.updated",
+          { time: new Date().toLocaleTimeString(tenaceI18n.locale()) });
         document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
         timer = setTimeout(load, data.dd_pending ? 1500 : REFRESH);
       })

@@ -355,11 +355,17 @@
   document.addEventListener("tenace-language", () => {    // what data-i18n does not redraw
     const count = $("roster-count").dataset.count;
     if (count !== undefined) $("roster-count").textContent = t("setup.members", { n: count });
+    if (session.user) {              // the hub's summaries, made again in the new language
+      api("/api/setup").then((state) => {
+        if (!$("setup-current").hidden) $("setup-summary").textContent = state.summary.join("\n");
+        if (!$("setup-done").hidden) $("setup-done-summary").textContent = state.summary.join("\n");
+      });
+    }
   });
   window.tenaceI18n.ready.then(() => api("/api/session")).then((s) => {
     if (!s.user) throw new Error("no session");
     Object.assign(session, s);
-    $("user").textContent = s.user + " · " + s.role;
+    tenaceI18n.who($("user"), s.user, s.role);
     return api("/api/setup");
   }).then(start).catch(() => location.replace("/login?next=/setup"));
 }());

@@ -9,13 +9,23 @@
   const t = (key, params) => window.tenaceI18n.t(key, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
+  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  // A call or a card as the reader's language writes it: 3SA, Passe, ♠R.
+  const itemText = (item) => {
+    const bid = /^([1-7])(NT|[SHDC])$/.exec(item);
+    if (bid) return bid[1] + (bid[2] === "NT" ? known("strain.NT", "NT") : SUITS[bid[2]]);
+    const card = /^([SHDC])([AKQJT2-9])$/.exec(item);
+    if (card) return SUITS[card[1]] + known("rank." + card[2], card[2]);
+    return known("call." + item, item);
+  };
   const query = new URLSearchParams(location.search);
   const session = { csrf: "" };
 
   const secs = (x) => (x === null || x === undefined ? "–" : x.toFixed(1) + " s");
   const minutes = (x) => (x === null || x === undefined ? "–"
     : Math.floor(x / 60) + ":" + String(Math.round(x % 60)).padStart(2, "0"));
-  const clock = (t) => (t === null ? "–" : new Date(t * 1000).toLocaleTimeString([], {
+  const clock = (t) => (t === null ? "–"
+    : new Date(t * 1000).toLocaleTimeString(tenaceI18n.locale(), {
     hour: "2-digit", minute: "2-digit", second: "2-digit" }));
 
   function get(url) {
@@ -56,12 +66,13 @@
         el("td", { class: "num" }, String(a.index)),
         el("td", {}, seatName(a.seat) + (a.player !== a.seat
           ? " " + t("tempo.by", { seat: known("letter." + a.player, a.player) }) : "")),
-        el("td", {}, a.item + (a.stop ? " STOP" : "")),
+        el("td", {}, itemText(a.item) + (a.stop ? " STOP" : "")),
         el("td", {}, clock(a.at)),
         el("td", { class: "num" }, secs(a.think)),
         el("td", { class: "num dim" }, a.stop_wait ? t("tempo.stop", { time: secs(a.stop_wait) })
           : ""),
-        el("td", { class: "num dim" }, "±" + a.precision.toFixed(1) + " " + a.source),
+        el("td", { class: "num dim" }, "±" + a.precision.toFixed(1) + " "
+          + known("tempo.source." + a.source, a.source)),
         el("td", { class: "bar" }, track,
           mine.map((m) => el("div", { class: "mark" }, m.detail + " (" + m.law + ")")))));
     }

@@ -129,8 +129,9 @@ class PlayPresenter:
                 return tr("play.dummy_turn")
             return tr("play.from_dummy", seat=tr.seat(model.declarer))
         if model.seat == turn:
-            return tr("play.your_lead" if lead else "play.your_turn")
-        return tr("play.lead" if lead else "play.turn", seat=tr.seat(turn))
+            return tr("play.your_lead") if lead else tr("play.your_turn")
+        seat = tr.seat(turn)
+        return tr("play.lead", seat=seat) if lead else tr("play.turn", seat=seat)
 
     @property
     def my_turn(self) -> bool:

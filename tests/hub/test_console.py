@@ -41,6 +41,7 @@ from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.alerts import Alert, AlertStatus
 from hub.console import MAX_BODY, STATUSES, Console, alert_summary, table_status
+from hub.console_i18n import option_key
 from hub.director import parse_command
 from hub.errors import HubError
 from hub.room import Room, Section
@@ -391,7 +392,10 @@ def test_alert_in_full_with_evidence_and_options(served: Any) -> None:
     loop, hub, console, alerts = served
     revoked = alerts["revoke"]
     status, data = get(console.url + f"api/alert/{revoked.id}")
-    assert status == 200 and data == loop.call(lambda: hub.room.alerts[revoked.id].to_json())
+    stored = loop.call(lambda: hub.room.alerts[revoked.id].to_json())
+    for option in stored["options"]:      # each option's words in the catalog (console_i18n)
+        option["key"] = option_key(option["text"])
+    assert status == 200 and data == stored
     assert data["law"] == "61" and data["evidence"]["deal"] == DEALS[13].pbn()
     assert len(data["evidence"]["play"]) == 3 and data["options"]
     assert get(console.url + "api/alert/A9-1-revoke-1") == (404, {

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hub.console_i18n import LANGUAGES, STRINGS, catalogue, choose
-from tablet.i18n import STRINGS as TABLET  # pure Python, no Kivy
+from hub.console_i18n import CATALOGS, LANGUAGES, Languages, catalogue, choose
+from tablet.i18n import CATALOGS as TABLET  # pure Python, no Kivy
 
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 
@@ -48,17 +49,18 @@ def test_the_pages_use_keys_and_scripts_go_through_t() -> None:
 
 def test_every_key_a_page_uses_is_in_the_english_catalogue() -> None:
     missing = {key: sorted(files) for key, files in used_keys().items()
-               if key not in STRINGS["en"]}
+               if key not in CATALOGS.source}
     assert missing == {}
 
 
 @pytest.mark.parametrize("language", ["fr", "it"])
 def test_french_and_italian_have_every_english_key_with_the_same_fields(language: str) -> None:
-    assert set(STRINGS[language]) == set(STRINGS["en"])
-    for key, english in STRINGS["en"].items():
-        text = STRINGS[language][key]
-        assert text.strip(), (language, key)
-        assert fields(text) == fields(english), (language, key)
+    assert CATALOGS.problems(language) == []
+    texts = catalogue(language)
+    assert set(texts) == set(CATALOGS.source)
+    for key, english in CATALOGS.source.items():
+        assert texts[key].strip(), (language, key)
+        assert fields(texts[key]) == fields(english), (language, key)
 
 
 def test_the_bridge_words_are_the_tablets() -> None:
@@ -88,12 +90,30 @@ SAME_AS_THE_TABLET = {
 @pytest.mark.parametrize("language", ["fr", "en", "it"])
 def test_the_console_says_what_the_tablet_says(language: str) -> None:
     for console_key, tablet_key in SAME_AS_THE_TABLET.items():
-        assert STRINGS[language][console_key] == TABLET[tablet_key][language], console_key
+        assert catalogue(language)[console_key] == TABLET.texts(language)[tablet_key], console_key
 
 
 def test_catalogue_and_choice() -> None:
-    assert set(LANGUAGES) == {"fr", "en", "it"}
-    assert catalogue("de") == STRINGS["en"]
+    assert {"fr", "en", "it"} <= set(LANGUAGES)
+    assert catalogue("xx") == CATALOGS.source
     assert choose(None, "xx", accept="it-IT,it;q=0.9,en;q=0.8") == "it"
     assert choose("fr", accept="it") == "fr"
     assert choose(accept="de") == "en"
+
+
+def test_the_language_is_kept_for_the_users_account_across_restarts(tmp_path: Path,
+                                                                     caplog: Any) -> None:
+    path = tmp_path / "console" / "languages.json"
+    first = Languages(path)
+    first.set("dora", "it")
+    first.set("marc", "fr")
+    assert Languages(path).get("dora") == "it" and Languages(path).get("marc") == "fr"
+    assert Languages(path).get("nobody") is None and Languages(path).get(None) is None
+    assert path.stat().st_mode & 0o777 == 0o600
+    with pytest.raises(ValueError):
+        first.set("dora", "klingon")
+    path.write_text('{"dora": "klingon", "marc": "it"}')       # edited by hand
+    assert Languages(path).get("dora") is None and Languages(path).get("marc") == "it"
+    path.write_text("not json")
+    assert Languages(path).get("marc") is None and "unreadable" in caplog.text
+    assert Languages().get("dora") is None                     # no file: while the hub runs

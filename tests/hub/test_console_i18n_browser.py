@@ -10,10 +10,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bridgecore.irregularity import Rectification
 from tests.hub.test_console import wait
 from tests.hub.test_setup_browser import browser, field, setup_page, shot, submit
 
 __all__ = ["browser", "setup_page"]    # the fixtures, shared with the set-up page's tests
+
+# Law 62B's rectification as bridgecore words it (bridgecore/revoke.py).
+_WITHDRAW = ("withdraw the revoke card and substitute a legal card (a defender's unfaced card "
+             "becomes a major penalty card)")
 
 
 def switch(driver: Any, language: str) -> None:
@@ -79,7 +84,8 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     def revoke() -> None:
         alert = hub.room.alerts.raise_alert(
             "test:revoke", kind="revoke", law="64", table="A1", round=1, board=1,
-            detected=time.time(), seats=("W",), detail="West did not follow suit")
+            detected=time.time(), seats=("W",), detail="West did not follow suit",
+            options=(Rectification("62B", _WITHDRAW, "director"),))
         assert alert is not None
         hub.console.alert_changed(alert)
     hub.call(revoke)
@@ -90,6 +96,7 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     assert text(driver, "#detail-explain").startswith("Un giocatore non ha risposto al colore")
     detail = text(driver, "#detail").lower()         # the headings are in capitals
     assert "licitazione" in detail and "gioco della carta" in detail
+    assert "ritirare la carta della revoca" in detail           # the Laws' option, in Italian
     assert text(driver, "#do-acknowledge") == "Presa visione"
     shot(driver, "console-it.png")
 
@@ -99,6 +106,7 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
           "(Lois 61-64).")
     assert text(driver, "#feed li .kind") == "Renonce · Loi 64"
     assert "enchères" in text(driver, "#detail").lower()
+    assert "reprendre la carte de la renonce" in text(driver, "#detail")
     assert "Ouest" in text(driver, "#feed li .where")
     assert text(driver, "#do-acknowledge") == "Vu"
     assert text(driver, "#detail .close") == "Fermer"

@@ -684,7 +684,14 @@ tables = 3
 """)
     assert (setup.date, setup.scoring, setup.live) == ("2026-11-23", "butler", False)
     assert EventSetup.from_json(setup.to_json()) == setup
-    assert "Scoring: butler, not shown live" in setup.summary()
+    assert "Scoring: Butler, not shown live" in setup.summary()      # the catalog's name
+    french, italian = setup.summary("fr"), setup.summary("it")
+    assert french[0] == "Tournoi du 23 novembre 2026 : Code de 2017, 15 minutes par tour"
+    assert italian[0] == "Torneo del 23 novembre 2026: Codice 2017, 15 minuti per turno"
+    assert "Marque : Butler, non affichée en direct" in french
+    assert any(line.startswith("Sezione A: Howell") and "turni di 2 smazzate" in line
+               for line in italian)
+    assert "Mode strict : non ; 3 tables en tout" in french
     plain = load(tmp_path, f'[boards]\nseed = "{SEED}"\n[[section]]\nmovement = "howell"\n'
                            'tables = 3\n')
     # A log written before these keys existed holds the same set-up: they are left out.

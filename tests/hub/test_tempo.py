@@ -313,6 +313,12 @@ def test_browser_timeline_opened_from_an_alert_marks_the_hesitation(
     wait(browser, lambda d: d.find_elements("css selector", "body[data-ready='timeline']"))
     stop = browser.find_elements("css selector", "#timeline .bar-stop")
     assert len(stop) == 1 and "STOP" in browser.find_element("id", "timeline").text
+    # In French: the calls and cards as French players write them, the source in words.
+    browser.execute_async_script(
+        "const done = arguments[0]; tenaceI18n.choose('fr').then(() => done(true));")
+    wait(browser, lambda d: "touche de tablette" in d.find_element("id", "timeline").text)
+    timeline = browser.find_element("id", "timeline").text
+    assert "Passe" in timeline and "tap" not in timeline.split()
 
 
 # The log read without a hub ---------------------------------------------------------------------

@@ -32,7 +32,7 @@ DESKTOP_ONLY = ("smartcard", "serial", "Xlib", "hub", "firmware_bridge", "tenace
                 "aiohttp", "argon2", "cryptography", "segno", "endplay")
 # module imported -> the requirement that brings it
 PROVIDERS = {"kivy": "kivy", "msgspec": "msgspec", "paho": "paho-mqtt", "jnius": "pyjnius",
-             "android": "android"}
+             "android": "android", "babel": "babel"}
 LAZY_OPTIONAL = {"endplay"}   # bridgecore/doubledummy.py, imported lazily; not on a tablet
 
 

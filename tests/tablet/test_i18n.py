@@ -1,17 +1,16 @@
-"""The tablet's words (tablet/i18n.py): French, English and Italian complete and consistent;
-cards and calls written as each country's players read them, and read back by bridgecore."""
+"""The tablet's words (tablet/locale's catalogs, through tablet/i18n.py): French, English and
+Italian complete and consistent; cards and calls written as each country's players read them,
+and read back by bridgecore."""
 
 from __future__ import annotations
-
-import string
 
 import pytest
 
 from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgecore.cards import ALL_CARDS, Card
 from tablet.i18n import (
+    CATALOGS,
     LANGUAGES,
-    STRINGS,
     Translator,
     call_label,
     card_label,
@@ -29,16 +28,11 @@ REPLY_CODES = ("ok", "duplicate", "malformed", "unsupported_version", "unknown_t
                "storage", "no_event", "rate_limited")
 
 
-def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
 def test_every_text_exists_in_french_english_and_italian_with_the_same_fields() -> None:
-    assert set(LANGUAGES) == {"fr", "en", "it"}
-    for key, texts in STRINGS.items():
-        assert set(texts) == set(LANGUAGES), key
-        assert all(t.strip() for t in texts.values()), key
-        assert fields(texts["fr"]) == fields(texts["en"]) == fields(texts["it"]), key
+    assert {"fr", "en", "it"} <= set(LANGUAGES)
+    for language in LANGUAGES:
+        assert CATALOGS.problems(language) == [], language
+    assert all(text.strip() for text in CATALOGS.source.values())
 
 
 def test_card_letters_per_language() -> None:
@@ -79,7 +73,7 @@ def test_every_reply_code_has_a_message_in_every_language() -> None:
         if code in ("ok", "duplicate"):
             assert key is None
             continue
-        assert key in STRINGS, code
+        assert key in CATALOGS.source, code
         for language in LANGUAGES:
             text = Translator(language)(key, seat="x", code=code)
             assert text and "{" not in text, (code, language)
@@ -94,4 +88,14 @@ def test_translator_falls_back_rather_than_failing() -> None:
     assert tr.card("SQ") == "\u2660D" and tr.call("2NT") == "2SA" and tr.rank("J") == "F"
     assert tr.strain("C") == "\u2663" and tr.seat_letter("W") == "O"
     with pytest.raises(ValueError):
-        Translator("de")
+        Translator("xx")
+
+
+def test_german_is_offered_once_its_catalog_is_complete() -> None:
+    """A language added with pybabel and a PO editor alone (docs/translating.md): German
+    tablets write K D B for the honours, SA for no trump and O for East."""
+    assert LANGUAGES["de"] == "Deutsch" and CATALOGS.problems("de") == []
+    tr = Translator("de")
+    assert tr.card("SJ") == "\u2660B" and tr.card("HQ") == "\u2665D" and tr.call("3NT") == "3SA"
+    assert tr.call("Pass") == "Passe" and tr.seat_letter("E") == "O"
+    assert tr("auction.turn", seat=tr.seat("W")) == "West reizt"

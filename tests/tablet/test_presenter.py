@@ -48,6 +48,8 @@ def test_languages_card_and_call_letters() -> None:
     assert [o.label for o in t["N"].auction.hand][:4] == ["A", "R", "D", "V"]
     t["N"].model.set_language("it")
     assert [o.label for o in t["N"].auction.hand][:4] == ["A", "R", "D", "F"]
+    assert t["N"].model.next_language() == "en"       # the offered languages, in turn
+    assert t["N"].model.next_language() == "de"
     assert t["N"].model.next_language() == "fr"
     assert t["N"].auction.turn_text == "À Est de parler"
 

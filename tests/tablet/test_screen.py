@@ -82,7 +82,8 @@ def test_a_table_tablets_card_picker_keeps_each_rank_on_one_line(size: tuple[int
 def test_the_language_is_the_systems_then_english_never_french_unasked() -> None:
     assert system_language({"LANG": "it_IT.UTF-8"}) == "it"
     assert system_language({"LANG": "fr_BE.UTF-8", "LC_ALL": "en_GB.UTF-8"}) == "en"
-    assert system_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert system_language({"LANG": "pl_PL.UTF-8"}) == "en"    # no Polish catalog yet
+    assert system_language({"LANG": "de_DE.UTF-8"}) == "de"
     assert system_language({"LANG": "C.UTF-8"}) == "en"
     assert system_language({}) == "en"
     assert TabletSettings().language_for(None, {}) == "en"
@@ -105,12 +106,12 @@ def test_the_language_chosen_on_the_tablet_is_kept_for_its_next_start(
 
     root.remember = remember
     show(root)
-    root.next_language()                      # en -> it
+    root.next_language()                      # en -> de (the offered languages, in turn)
     root.toggle_colours()
-    assert kept == [("it", False), ("it", True)]
+    assert kept == [("de", False), ("de", True)]
     again = TabletSettings.load(path)
-    assert again.language == "it" and again.four_colour
-    assert again.language_for(None, {"LANG": "fr_FR.UTF-8"}) == "it"
+    assert again.language == "de" and again.four_colour
+    assert again.language_for(None, {"LANG": "fr_FR.UTF-8"}) == "de"
     root.close()
 
 
