@@ -78,8 +78,15 @@ def pcscd(tmp_path: Path) -> Iterator[Pcscd]:
         daemon = Pcscd(tmp_path / "pcscd").start(timeout=60)   # a guard: ready when its ports are
         try:
             # Its readers' ports open before its own socket: ready when PC/SC lists them.
+            from firmware_bridge.errors import BackendUnavailableError
             from firmware_bridge.readers import available_readers
-            wait_until(lambda: len(available_readers("pcsc")) == len(daemon.READERS))
+
+            def listed() -> bool:
+                try:   # its socket may come after its ports: "not running" until then
+                    return len(available_readers("pcsc")) == len(daemon.READERS)
+                except BackendUnavailableError:
+                    return False
+            wait_until(listed)
             yield daemon
         finally:
             daemon.stop()
