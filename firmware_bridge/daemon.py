@@ -33,7 +33,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bridgecore.cards import Seat
@@ -61,13 +61,16 @@ class TableDaemon:
     """The card readers of ``table`` on the hub at ``url`` (module docstring).
 
     ``readers`` maps seats to readers (a seat without one is read by nobody);
-    ``hand_gap`` is the pause that completes a hand (:mod:`firmware_bridge.seats`)."""
+    ``hand_gap`` is the pause that completes a hand (:mod:`firmware_bridge.seats`), on
+    ``clock`` (the wall clock; a test steps its own, with the readers' tags stamped on it,
+    and calls :meth:`caught_up` to have the daemon look at it again)."""
 
     def __init__(self, url: str, table: str, readers: Mapping[Seat, CardReader],
                  decks: DeckStore, outbox: Outbox, *, hand_gap: float = HAND_GAP,
                  reply_timeout: float = 3.0, reconnect_delay: tuple[float, float] = (0.5, 5.0),
-                 start: bool = True):
+                 start: bool = True, clock: Callable[[], float] = time.time):
         self.table = table
+        self.clock = clock             # the reads' clock: when a gap has passed (a test's own)
         self.device, self.reader_ids = device_ids(table)
         self.readers = dict(readers)
         self.reads = TableReads(table, decks, hand_gap=hand_gap)
@@ -153,18 +156,27 @@ class TableDaemon:
         and every event has its answer from the hub. False after ``timeout``."""
         deadline = time.monotonic() + timeout
         while True:
-            if all(self._forwarded[seat] >= reader.queued
-                   for seat, reader in self.readers.items()):
-                passed = threading.Event()
-                self._queue.put(passed)
-                if not passed.wait(max(0.0, deadline - time.monotonic())):
-                    return False
-                if self.reads.deadline is None:
-                    break
+            if not self.caught_up(max(0.0, deadline - time.monotonic())):
+                return False
+            if self.reads.deadline is None:
+                break
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.01)
         return self.link.wait_delivered(max(0.0, deadline - time.monotonic()))
+
+    def caught_up(self, timeout: float = 60.0) -> bool:
+        """Every tag read so far is handled, and the reads looked at on :attr:`clock` once
+        after them (a hand whose gap has passed on it is sent). False after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while not all(self._forwarded[seat] >= reader.queued
+                      for seat, reader in self.readers.items()):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        passed = threading.Event()
+        self._queue.put(passed)
+        return passed.wait(max(0.0, deadline - time.monotonic()))
 
     def rejections(self) -> list[tuple[Envelope, str, str]]:
         """Events the hub refused: (envelope, code, reason)."""
@@ -185,7 +197,7 @@ class TableDaemon:
     def _run(self) -> None:
         while True:
             deadline = self.reads.deadline
-            wait = None if deadline is None else max(0.0, deadline - time.time())
+            wait = None if deadline is None else max(0.0, deadline - self.clock())
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
@@ -195,16 +207,17 @@ class TableDaemon:
                 return
             try:
                 self._handle(item)
-                self._send(self.reads.tick(time.time()))
+                self._send(self.reads.tick(self.clock()))
             except Exception:  # the daemon must outlive any bug: the reads go on
                 log.exception("%s: step failed", self)
+            if isinstance(item, threading.Event):
+                item.set()   # a barrier: everything queued before it is handled, then sent
 
     def _handle(self, item: Any) -> None:
         if item is None:
             return
         if isinstance(item, threading.Event):
-            item.set()   # a barrier: everything queued before it is handled
-            return
+            return       # a barrier: set by _run once the reads are ticked after it
         first, payload = item
         if first == "link":   # cut off, the readers follow the table from the tags alone
             self.reads.connection(payload is LinkState.ONLINE)

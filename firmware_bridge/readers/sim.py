@@ -21,6 +21,7 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from firmware_bridge.readers import DEBOUNCE, CardReader, normalise_uid
@@ -66,6 +67,7 @@ class SimChannel:
         self.plugged = True
         self.errors: ReadErrors | None = None
         self.neighbours: list[SimChannel] = []   # where a cross-read lands
+        self.clock: Callable[[], float] = time.time   # a tag's time (a test's own clock)
         self.made: dict[str, int] = {}           # errors made, by kind
         self._lock = threading.Lock()
         self._readers: list[SimReader] = []
@@ -123,7 +125,7 @@ class SimChannel:
     def _deliver(self, uid: str) -> bool:
         with self._lock:
             readers = list(self._readers) if self.plugged else []
-        when = time.time()
+        when = self.clock()
         for reader in readers:
             reader._tag(uid, when)
         return bool(readers)

@@ -75,11 +75,18 @@ def machine_lock(path: Path, guard: float) -> Iterator[None]:
 def pcscd(tmp_path: Path) -> Iterator[Pcscd]:
     """pcscd with its two virtual readers, running (a test may stop and start it again)."""
     with machine_lock(PCSCD_LOCK, PCSCD_TURN):
-        daemon = Pcscd(tmp_path / "pcscd").start()
+        daemon = Pcscd(tmp_path / "pcscd").start(timeout=60)   # a guard: ready when its ports are
         try:
             # Its readers' ports open before its own socket: ready when PC/SC lists them.
+            from firmware_bridge.errors import BackendUnavailableError
             from firmware_bridge.readers import available_readers
-            wait_until(lambda: len(available_readers("pcsc")) == len(daemon.READERS))
+
+            def listed() -> bool:
+                try:   # its socket may come after its ports: "not running" until then
+                    return len(available_readers("pcsc")) == len(daemon.READERS)
+                except BackendUnavailableError:
+                    return False
+            wait_until(listed)
             yield daemon
         finally:
             daemon.stop()

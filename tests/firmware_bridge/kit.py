@@ -19,7 +19,7 @@ from tests.firmware_bridge.conftest import uid, wait_until
 from wire.link import DeviceLink
 from wire.outbox import Outbox
 
-__all__ = ["ReaderTable", "Tablet", "played_out"]
+__all__ = ["ReaderTable", "SteppedClock", "Tablet", "played_out"]
 
 Presenter = Callable[[str], object]
 
@@ -64,13 +64,31 @@ class Tablet:
         self.link.outbox.close()
 
 
+class SteppedClock:
+    """The readers' clock when a test says when a gap has passed: it stands still between
+    :meth:`advance` calls, so the tags of one hand are one presentation however slowly the
+    machine runs them, and a hand or a card is complete when the test steps past its gap.
+    It never falls behind the wall clock (the hub judges the tags' times against its own)."""
+
+    def __init__(self) -> None:
+        self._now = time.time()
+
+    def __call__(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        self._now = max(self._now + seconds, time.time())
+
+
 class ReaderTable:
     """Table A1's readers: simulated ones unless ``readers`` gives a seat its own (with
-    the function that presents a tag on it)."""
+    the function that presents a tag on it). With a ``clock`` (:class:`SteppedClock`) the
+    simulated readers and the daemon run on it: :meth:`play` and :meth:`pass_gap` step it."""
 
     def __init__(self, url: str, folder: Path, decks: DeckStore, *,
                  readers: Mapping[Seat, tuple[CardReader, Presenter]] | None = None,
-                 hand_gap: float = 0.2, deck: int = 1):
+                 hand_gap: float = 0.2, deck: int = 1, clock: SteppedClock | None = None):
+        self.clock = clock
         self.deck = deck
         self.decks = decks
         self.hand_gap = hand_gap
@@ -84,6 +102,8 @@ class ReaderTable:
                 continue
             name = f"A1-{seat.letter}-{time.monotonic_ns()}"
             self.channels[seat] = simulated.channel(name)
+            if clock is not None:
+                self.channels[seat].clock = clock
             self.readers[seat] = open_reader(f"sim:{name}")
             self.present[seat] = self.channels[seat].present
         self.outbox_path = folder / "readers-A1.sqlite3"
@@ -93,7 +113,7 @@ class ReaderTable:
     def start(self, url: str) -> TableDaemon:
         return TableDaemon(url, "A1", self.readers, self.decks, self.outbox,
                            hand_gap=self.hand_gap, reply_timeout=1.0,
-                           reconnect_delay=(0.05, 0.5))
+                           reconnect_delay=(0.05, 0.5), clock=self.clock or time.time)
 
     def wait_phase(self, phase: str, board: int = 1) -> None:
         def there() -> bool:
@@ -110,7 +130,17 @@ class ReaderTable:
         """The card faced at ``seat``; returns once its event is in the outbox."""
         before = self.daemon.reported
         self.present[seat](tag or uid(self.deck, card))
-        wait_until(lambda: self.daemon.reported > before, 5.0)
+        if self.clock is not None:
+            self.pass_gap()
+        wait_until(lambda: self.daemon.reported > before)
+
+    def pass_gap(self) -> None:
+        """On the stepped clock: the readers see nothing for twice the hand gap (longer
+        than the debounce too), and the daemon has looked at its reads since."""
+        assert self.clock is not None, "pass_gap needs the table's stepped clock"
+        assert self.daemon.caught_up(), "the daemon never caught up with its readers"
+        self.clock.advance(self.hand_gap * 2)
+        assert self.daemon.caught_up(), "the daemon never looked at the clock again"
 
     def close(self) -> None:
         self.daemon.close()

@@ -32,6 +32,10 @@ SIMULATED = ("sim", "pty", "socket")
 BACKENDS = SIMULATED + (("hardware",) if HARDWARE else ())
 FAST = {"ack_timeout": 0.2, "retries": 2, "silence": 0.6}
 """Driver timings for the simulators: a machine that stops answering is found in ~1.5 s."""
+PATIENT = {"ack_timeout": 60.0, "silence": 120.0}
+"""For a test whose machine answers every frame (no fault lost on the line, none silent):
+ceilings only, so that a busy machine's pause is never taken for a machine not answering
+(each answer ends the driver's wait at once)."""
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from firmware_bridge.dealer_hub import HubLink
 from firmware_bridge.dealer_run import DealingRun
 from hub.service import HubRunner
 from tenace.sim.observer import Observer
-from tests.firmware_bridge.test_dealer_contract import simulated
+from tests.firmware_bridge.test_dealer_contract import PATIENT, simulated
 from tests.hub.test_service import hub_on
 from tests.hub.test_table import DEALS
 
@@ -25,7 +25,8 @@ def test_law_6d1_a_misdealt_board_is_alerted_to_the_director_before_play(
     lines: list[str] = []
     with HubRunner(hub) as running, Observer(url) as director, \
             simulated("pty", tmp_path, "3:wrong_pocket,4:jam") as (machine_url, options), \
-            open_dealer(machine_url, **options) as machine, HubLink(url, "dealer-1") as link:
+            open_dealer(machine_url, **{**options, **PATIENT}) as machine, \
+            HubLink(url, "dealer-1") as link:
         summary = DealingRun(machine, DEALS, hub=link, progress=lines.append).run()
         director.settle()
         in_play = running.call(lambda: [t.sitting for t in hub.room.tables.values()])

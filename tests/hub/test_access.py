@@ -9,11 +9,13 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import queue
 import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -220,20 +222,49 @@ def refused(url: str, client_id: str, **kw: object) -> str | None:
         client.close(farewell=False)
 
 
-def drain(client: MqttClient, seconds: float = 0.6) -> list[Message]:
-    time.sleep(seconds)
-    out = []
-    while not client.messages.empty():
-        out.append(client.messages.get_nowait())
+GUARD = 60.0   # seconds: only keeps a broken broker from hanging the suite
+
+
+def drain(client: MqttClient, done: Callable[[list[Message]], bool]) -> list[Message]:
+    """What ``client`` receives until ``done`` holds of it (``GUARD`` a ceiling): a test
+    waits for the message it expects, never for a fixed time."""
+    out: list[Message] = []
+    deadline = time.monotonic() + GUARD
+    while not done(out):
+        left = deadline - time.monotonic()
+        assert left > 0, f"{client.client_id} never received what it awaited: {out}"
+        with contextlib.suppress(queue.Empty):
+            out.append(client.messages.get(timeout=min(left, 0.5)))
     return out
 
 
-def probe(client: MqttClient, *filters: str) -> list[Message]:
-    """Subscribe to each filter (a refusal is fine) and return what arrives."""
+def fenced(client: MqttClient, broker_url: str) -> list[Message]:
+    """What ``client`` received up to a fence: a hub-role account publishes a token, not
+    retained, on the hub's status (which every account reads) and the client's messages
+    are read until the token comes. What was to reach the client before the fence has
+    then come; that nothing else came is asserted on what was read, with no sleep."""
+    token = f'{{"fence":"{uuid.uuid4().hex}"}}'.encode()
+    with connect(broker_url, "tenace-hub.observer2") as hub:
+        hub.publish(topic_hub_status(), token, wait=True, timeout=GUARD)
+    seen = drain(client, lambda out: bool(out) and out[-1].payload == token)
+    return seen[:-1]
+
+
+def probe(client: MqttClient, broker_url: str, *filters: str) -> list[Message]:
+    """Subscribe to each filter (a refusal is fine) and return what arrives: the retained
+    messages each subscription delivers, read up to a fence (:func:`fenced`)."""
     for topic_filter in filters:
         with contextlib.suppress(MqttError):
-            client.subscribe(topic_filter)
-    return drain(client)
+            client.subscribe(topic_filter, timeout=GUARD)
+    status = topic_hub_status()
+    own_status = not any(matches(status, f) for f in filters)
+    if own_status:                          # the fence's topic, its retained value dropped
+        client.subscribe(status, timeout=GUARD)
+    # A last subscription, refused or not, is answered after the retained messages of the
+    # ones before it went out (both brokers take a client's packets in turn).
+    with contextlib.suppress(MqttError):
+        client.subscribe(f"{ROOT}/fence/none", timeout=GUARD)
+    return [m for m in fenced(client, broker_url) if not (own_status and m.topic == status)]
 
 
 @pytest.fixture
@@ -269,7 +300,7 @@ def test_wildcards_and_retained_probes_never_show_another_seat_s_hand(
         broker_url: str, room: MqttClient, account: str) -> None:
     """Subscribed after the hand was published (retained), with every wildcard."""
     with connect(broker_url, account) as spy:
-        seen = probe(spy, "#", f"{ROOT}/#", f"{ROOT}/t/+/seat/+", f"{ROOT}/t/A1/seat/N",
+        seen = probe(spy, broker_url, "#", f"{ROOT}/#", f"{ROOT}/t/+/seat/+", f"{ROOT}/t/A1/seat/N",
                      f"{ROOT}/t/A1/#", f"{ROOT}/director/#", f"{ROOT}/+/+/+")
     topics = {m.topic for m in seen}
     own_seat = topic_seat("A1", "E") if account == "A1-E" else None
@@ -297,7 +328,7 @@ def test_a_device_cannot_forge_what_devices_read(broker_url: str, room: MqttClie
         for topic, payload in forged.items():
             north.publish(topic, payload, retain=True, wait=True)
     with connect(broker_url, "tenace-hub.observer") as reader:
-        seen = {m.topic: m.payload for m in probe(reader, f"{ROOT}/#")}
+        seen = {m.topic: m.payload for m in probe(reader, broker_url, f"{ROOT}/#")}
     assert seen[topic_state("A1")] == b"A1 state"
     assert seen[topic_seat("A1", "E")] == HANDS["E"]
     assert seen[topic_result("A1", 1, 1)] == b"A1 result"
@@ -325,7 +356,8 @@ def test_a_device_writes_only_its_own_event_topic_and_no_command(broker_url: str
             director.publish(f"{ROOT}/hub/cmd", b"on the bare hub/cmd", wait=True)
             north.publish(topic_event("A1", "A1-N"), b"mine", wait=True)
             director.publish(topic_hub_command("director"), b"director's", wait=True)
-            seen = [m.payload for m in drain(hub)]
+            seen = [m.payload for m in drain(
+                hub, lambda out: any(m.payload == b"director's" for m in out))]
     assert seen == [b"mine", b"director's"]
 
 
@@ -349,10 +381,13 @@ def test_nobody_takes_the_hub_s_client_id(broker_url: str, broker_kind: str,
                 assert not thief.connected.is_set()
                 assert thief.last_error == "refused by the broker: Not authorized"
             # Mosquitto: connected, but as A1-N (use_username_as_clientid)
-        time.sleep(0.5)
+        # Had either thief taken its place, the hub's connection would have dropped before
+        # the fence reached it (the fence then comes after a reconnection, the second).
+        hub.subscribe(status, timeout=GUARD)
+        fenced(hub, broker_url)
         assert hub.connected.is_set() and hub.connections == 1
         with connect(broker_url, "director") as director:
-            presence = probe(director, status)
+            presence = probe(director, broker_url, status)
         assert [m.payload for m in presence] == [b'{"online":true}']
     finally:
         hub.close(farewell=False)
@@ -362,13 +397,21 @@ def test_a_last_will_on_a_forbidden_topic_forges_nothing(broker_url: str,
                                                          room: MqttClient) -> None:
     will = (topic_state("A1"), b"forged by a will", 1, True)
     client = MqttClient(broker_url, "A1-W", will=will, reconnect_delay=(0.1, 0.5))
-    time.sleep(1.0)
-    if client.connected.is_set():
-        client._break_connection()       # the broker would publish the will now
-        time.sleep(0.5)
-    client.close(farewell=False)
+    try:
+        deadline = time.monotonic() + GUARD     # a guard: the broker's answer is awaited
+        while not (client.last_error or client.connected.is_set()):
+            assert time.monotonic() < deadline, "the broker never answered A1-W"
+            time.sleep(0.05)
+        if client.connected.is_set():
+            client._break_connection()   # the broker would publish the will now
+            # Connected again: the broker has ended the first connection, will and all.
+            while client.connections < 2 or not client.connected.is_set():
+                assert time.monotonic() < deadline, "A1-W never reconnected"
+                time.sleep(0.05)
+    finally:
+        client.close(farewell=False)
     with connect(broker_url, "A1-tab") as table:
-        assert [m.payload for m in probe(table, topic_state("A1"))] == [b"A1 state"]
+        assert [m.payload for m in probe(table, broker_url, topic_state("A1"))] == [b"A1 state"]
 
 
 def test_a_revoked_or_rotated_account_is_disconnected_and_refused(
@@ -406,7 +449,7 @@ def test_a_live_hub_s_hands_reach_only_their_seats(broker_url: str, tmp_path: Pa
         try:
             runs = run_tables(broker_url, {"A1": revoke_script()[:5]})
             assert runs["A1"].codes == {"ok": 5}
-            seen = {name: drain(spy, 1.0) for name, spy in spies.items()}
+            seen = {name: fenced(spy, broker_url) for name, spy in spies.items()}
         finally:
             for spy in spies.values():
                 spy.close(farewell=False)
