@@ -217,8 +217,9 @@ class CardReads:
         if turn is None:
             return self._push(h, t)
         holder = self._holder(s, h.card)
-        crossed = h.reader and holder is not None and holder is not h.seat
-        if crossed:
+        crossed = False
+        if h.reader and holder is not None and holder is not h.seat:
+            crossed = True
             # Read at the wrong zone: the card is its holder's. (The seat on turn facing a
             # card another holds, 87, shows when that seat then plays his own: _settle.)
             self.count_error(h.zone, "cross")
