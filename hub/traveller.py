@@ -213,8 +213,9 @@ class DoubleDummyTables:
                                              result.par_contracts)
             self.solved += len(chunk)
             self.seconds += spent
-        log.info("double-dummy table(s) of board(s) %s solved in %.2f s",
-                 ", ".join(str(b[0]) for b in chunk), spent)
+        if not self.stopped:   # a hub gone: its logging may be gone too (a worker finishing)
+            log.info("double-dummy table(s) of board(s) %s solved in %.2f s",
+                     ", ".join(str(b[0]) for b in chunk), spent)
         return len(chunk)
 
 
