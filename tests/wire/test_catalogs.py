@@ -7,6 +7,7 @@ converter from the old word tables folds a late table in once."""
 from __future__ import annotations
 
 import ast
+import gettext
 import importlib.util
 import re
 import textwrap
@@ -43,6 +44,10 @@ def test_french_english_and_italian_are_offered_and_every_offered_catalog_is_com
     catalogs = APPS[app][0]
     assert {"en", "fr", "it"} <= set(catalogs.offered)
     assert catalogs.offered["fr"] == "Français" and catalogs.offered["it"] == "Italiano"
+    # German, Dutch, Spanish and Polish (docs/translating.md: the largest federations after
+    # France and Italy), each named in itself
+    assert {code: catalogs.offered.get(code) for code in ("de", "nl", "es", "pl")} == {
+        "de": "Deutsch", "nl": "Nederlands", "es": "Español", "pl": "Polski"}
     for language in catalogs.offered:
         assert catalogs.problems(language) == [], (app, language)
     assert len(catalogs.source) > 100
@@ -74,12 +79,14 @@ def test_the_catalogs_compile_cleanly_and_no_compiled_catalog_is_in_the_tree(app
                   catalogs.read(language).check()]
         assert errors == [], (app, language)
         texts = catalogs.texts(language)
-        for message in catalogs.read(language):
+        catalog = catalogs.read(language)
+        form_of = gettext.c2py(catalog.plural_expr)      # the catalog's own Plural-Forms
+        for message in catalog:
             if message.id and message.string and not message.fuzzy:
                 if message.pluralizable:        # the forms, through ngettext
-                    for n, form in ((1, 0), (2, -1)):
+                    for n in (1, 2, 5, 22, 25):
                         assert catalogs.plural(language, message.id[0], n) == \
-                            message.string[form].format(n=n)
+                            message.string[form_of(n)].format(n=n)
                 else:
                     assert texts[str(message.id)] == message.string
 
@@ -112,6 +119,11 @@ def test_plural_forms_follow_each_language() -> None:
     assert [catalogs.plural("it", "section.boards", n) for n in (1, 3)] == \
         ["1 smazzata", "3 smazzate"]
     assert catalogs.plural(PSEUDO, "section.rounds", 2) == "[2 ŕöûñðš]"
+    # Polish has three forms: 1 runda, 2-4 (and 22-24...) rundy, 5-21 (and 25...) rund
+    assert [catalogs.plural("pl", "section.rounds", n) for n in (1, 2, 5, 12, 22, 25)] == \
+        ["1 runda", "2 rundy", "5 rund", "12 rund", "22 rundy", "25 rund"]
+    assert [catalogs.plural("de", "section.boards", n) for n in (1, 2)] == \
+        ["1 Board", "2 Boards"]
 
 
 def test_the_pseudo_locale_accents_and_brackets_every_text_and_keeps_its_fields() -> None:
