@@ -98,7 +98,8 @@ def test_catalogue_and_choice() -> None:
     assert catalogue("xx") == CATALOGS.source
     assert choose(None, "xx", accept="it-IT,it;q=0.9,en;q=0.8") == "it"
     assert choose("fr", accept="it") == "fr"
-    assert choose(accept="de") == "en"
+    assert choose(accept="ja") == "en"
+    assert choose(accept="de-AT,de;q=0.9") == "de" and choose(accept="nl") == "nl"
 
 
 def test_the_language_is_kept_for_the_users_account_across_restarts(tmp_path: Path,

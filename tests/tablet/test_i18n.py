@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
-from bridgecore.cards import ALL_CARDS, Card
+from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE
+from bridgecore.cards import ALL_CARDS, Seat
+from bridgecore.notation import notation
 from tablet.i18n import (
     CATALOGS,
     LANGUAGES,
@@ -54,11 +55,15 @@ def test_no_trump_is_sa_in_french_and_italian() -> None:
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_what_the_tablet_shows_bridgecore_reads_back(language: str) -> None:
-    """Style: parsing accepts the suit symbols and the French and Italian letters."""
+    """Read in the language's own notation (bridgecore.notation): the Dutch ♠V the tablet
+    shows is the queen, the French ♠V the jack."""
+    read = notation(language)
     for card in ALL_CARDS:
-        assert Card.parse(card_label(str(card), language)) == card
+        assert read.read_card(card_label(str(card), language)) == card
     for call in (PASS, DOUBLE, REDOUBLE, *ALL_BIDS):
-        assert Call.parse(call_label(str(call), language)) == call
+        assert read.read_call(call_label(str(call), language)) == call
+    for seat in "NESW":
+        assert read.read_seat(seat_letter(seat, language)) is Seat.parse(seat)
 
 
 def test_two_and_four_colour_suits() -> None:
