@@ -116,9 +116,11 @@ import msgspec
 from aiohttp import web
 
 from hub.alerts import Alert
-from hub.console_i18n import Languages, option_key
+from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
+from hub.console_i18n import Languages, choose, option_key, reader
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
+from hub.corrections import CorrectionError, as_typed
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
@@ -671,6 +673,16 @@ class Console:
         if session.role != "director" and op not in SCORER_COMMANDS:
             raise HttpError(403, f"{session.user} ({session.role}) may give only "
                                  f"{', '.join(sorted(SCORER_COMMANDS))}, not {op!r:.40}")
+        if op == "result_correct":      # typed in the user's language (hub.corrections)
+            language = choose(self.languages.get(session.user),
+                              request.cookies.get(LANGUAGE_COOKIE),
+                              accept=request.headers.get("Accept-Language", ""))
+            try:
+                command = as_typed(command, reader(language))
+            except CorrectionError as err:
+                log.warning("director command %.200r of %s refused: %s", command,
+                            session.user, err)
+                return json_response({"ok": False, "error": str(err)}, 400)
         result = self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:

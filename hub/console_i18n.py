@@ -34,11 +34,12 @@ from pathlib import Path
 
 from babel.dates import format_date
 
+from bridgecore.notation import Notation, notation
 from wire.catalogs import PSEUDO, Catalogs
 
 __all__ = [
     "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "option_key", "plural", "say",
+    "option_key", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,17 @@ def catalogue(language: str) -> dict[str, str]:
     """Every key -> its text in ``language`` (English where it has none: a test failure for
     an offered language)."""
     return CATALOGS.texts(language)
+
+
+def reader(language: str) -> Notation:
+    """How a text the user typed is read in ``language`` (bridgecore.notation): the
+    language's own table, or, for one that has only a catalog, the letters its catalog shows
+    (``rank.K``, ``strain.NT``, ``call.Pass``, ``letter.W``...)."""
+    texts = CATALOGS.texts(language)
+    labels = {key: texts[key] for key in texts
+              if key.startswith(("rank.", "letter.")) or key == "strain.NT"}
+    labels["call.pass"] = texts.get("call.Pass", "")
+    return notation(language, labels)
 
 
 def say(language: str, key: str, **values: object) -> str:

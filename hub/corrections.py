@@ -19,6 +19,13 @@ order, for the history (:meth:`Corrections.history`, ``GET /api/evening/correcti
 traveller line shows the corrected result with ``corrected`` (the id in force); an
 adjusted score (a ``ruling``) on the same line still replaces its score, as before.
 
+The console's form is typed in the director's language: :func:`as_typed` reads its
+contract, declarer and lead with that language's notation (bridgecore.notation: ``3SA``
+and ``♠V``, the Dutch queen, from a Dutch director; ``O``, West, from a Spanish one, East
+from a German one) and writes them as the command has them (``3NT``, ``SQ``, ``W``), before
+the command is checked and logged; a text that is not one in that language is refused,
+naming it, never guessed in another language.
+
 Exceptions::
 
     hub.errors.HubError
@@ -30,14 +37,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bridgecore.calls import Contract
+from bridgecore.calls import PASS, Contract
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
+from bridgecore.notation import Notation
 from bridgecore.scoring import score_ns
 from hub.errors import HubError
 
-__all__ = ["FIELDS", "CorrectionError", "Corrections"]
+__all__ = ["FIELDS", "CorrectionError", "Corrections", "as_typed"]
 
 _MAX_TEXT = 4000
 
@@ -51,6 +59,44 @@ FIELDS: dict[str, tuple[type, bool]] = {
 
 class CorrectionError(HubError, ValueError):
     """A correction that cannot be made, with the reason."""
+
+
+def as_typed(command: Mapping[str, Any], notation: Notation) -> dict[str, Any]:
+    """The ``result_correct`` command with its contract, declarer and lead read in the
+    notation of the language the director typed them in, written as the command has them;
+    CorrectionError naming a text that is not one in that language. A passed-out board's
+    word (the language's pass: ``Pas``, ``Paso``) becomes ``PASS``."""
+    out = dict(command)
+    contract = command.get("contract")
+    if isinstance(contract, str) and contract.strip():
+        if contract.strip().upper() == "PASSED OUT" or _is_pass(contract, notation):
+            out["contract"] = "PASS"
+        else:
+            try:
+                out["contract"] = str(notation.read_contract(contract))
+            except BridgeError as err:
+                raise CorrectionError(f"result_correct: contract {contract!r:.20}: "
+                                      f"{err}") from None
+    declarer = command.get("declarer")
+    if isinstance(declarer, str):
+        try:
+            out["declarer"] = notation.read_seat(declarer).letter
+        except BridgeError as err:
+            raise CorrectionError(f"result_correct: declarer {declarer!r:.10}: {err}") from None
+    lead = command.get("lead")
+    if isinstance(lead, str):
+        try:
+            out["lead"] = str(notation.read_card(lead))
+        except BridgeError as err:
+            raise CorrectionError(f"result_correct: lead {lead!r:.10}: {err}") from None
+    return out
+
+
+def _is_pass(text: str, notation: Notation) -> bool:
+    try:
+        return notation.read_call(text) == PASS
+    except BridgeError:
+        return False
 
 
 # (table, round, board) -> the traveller row of the result as played, or None

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from hub.corrections import CorrectionError
+from hub.console_i18n import reader
+from hub.corrections import CorrectionError, as_typed
 from hub.director import parse_command
 from tests.hub.test_console import Login
 from tests.hub.test_console_session import served  # noqa: F401 - the fixture
@@ -134,3 +135,60 @@ def test_the_console_corrects_a_result_and_shows_who_did(served: Any) -> None:  
     request = console.url + "api/evening/corrections"
     with pytest.raises(Exception, match="403"):
         viewer.open(request)
+
+
+@pytest.mark.parametrize(("language", "typed", "read"), [
+    # Dutch: 3 sans atout, West (W), lead the queen of hearts (V = vrouw)
+    ("nl", {"contract": "3SA", "declarer": "W", "lead": "♥V"},
+     {"contract": "3NT", "declarer": "W", "lead": "HQ"}),
+    # French: the same V is the jack; O is West (ouest)
+    ("fr", {"contract": "3SAX", "declarer": "O", "lead": "♥V"},
+     {"contract": "3NTX", "declarer": "W", "lead": "HJ"}),
+    # German: O is East (Ost); B the jack (Bube); OT ohne Trumpf
+    ("de", {"contract": "2OT", "declarer": "O", "lead": "♣B"},
+     {"contract": "2NT", "declarer": "E", "lead": "CJ"}),
+    # Spanish: ST sin triunfo, O is West; Polish: BA bez atu, W the jack (walet)
+    ("es", {"contract": "4♠XX", "declarer": "O", "lead": "DR"},
+     {"contract": "4SXX", "declarer": "W", "lead": "DK"}),
+    ("pl", {"contract": "6BA", "declarer": "S", "lead": "♣W"},
+     {"contract": "6NT", "declarer": "S", "lead": "CJ"}),
+    ("es", {"contract": "Paso"}, {"contract": "PASS"}),
+    ("nl", {"contract": "pas"}, {"contract": "PASS"}),
+])
+def test_the_form_is_read_in_the_directors_language(language: str, typed: dict[str, Any],
+                                                    read: dict[str, Any]) -> None:
+    command = {"op": "result_correct", "table": "A1", "board": 1, **typed}
+    done = as_typed(command, reader(language))
+    assert {k: done[k] for k in read} == read
+    assert done["table"] == "A1" and done["board"] == 1
+
+
+def test_a_letter_of_another_language_is_refused_not_guessed() -> None:
+    """Dutch has no D for a rank (D is diamonds): ``♥D`` from a Dutch director is refused,
+    though the card files' reader (Card.parse) would take it for the French queen."""
+    command = {"op": "result_correct", "table": "A1", "board": 1, "contract": "4S",
+               "declarer": "N", "lead": "♥D"}
+    with pytest.raises(CorrectionError, match="not a card in nl"):
+        as_typed(command, reader("nl"))
+    with pytest.raises(CorrectionError, match="not a seat in de"):
+        as_typed({**command, "lead": "HK", "declarer": "Z"}, reader("de"))
+    with pytest.raises(CorrectionError, match="not a contract in es"):
+        as_typed({**command, "contract": "3SA"}, reader("es"))
+
+
+def test_the_console_reads_a_dutch_directors_correction(served: Any) -> None:  # noqa: F811
+    """The director chose Dutch (POST /api/i18n): her ``4H`` by ``O`` with lead ``♠V`` is
+    4 hearts by East, the queen of spades led; a French ``O`` would have been West."""
+    _, _, console = served
+    assert post(console.url + "api/i18n", {"language": "nl"})[0] == 200
+    status, answer = post(console.url + "api/director", {
+        "op": "result_correct", "table": "A1", "board": 1, "contract": "4H",
+        "declarer": "O", "tricks": 10, "lead": "♠V"})
+    assert status == 200 and answer["ok"], answer
+    [only] = get(console.url + "api/evening/corrections")[2]["corrections"]
+    assert (only["contract"], only["declarer"], only["lead"]) == ("4H", "E", "SQ")
+    status, answer = post(console.url + "api/director", {
+        "op": "result_correct", "table": "A1", "board": 1, "contract": "4H",
+        "declarer": "E", "tricks": 10, "lead": "♠D"})
+    assert status == 400 and "not a card in nl" in answer["error"]
+    assert post(console.url + "api/i18n", {"language": "en"})[0] == 200
