@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import kivy
+from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.graphics import Color, RoundedRectangle
 from kivy.lang import Builder
@@ -69,6 +71,8 @@ PALETTE: dict[str, tuple[float, float, float, float]] = {
     "disabled": (0.80, 0.80, 0.78, 1), "vul": (0.80, 0.08, 0.10, 1),
     "notvul": (0.93, 0.93, 0.90, 1), "pending": (0.99, 0.96, 0.80, 1),
 }
+# Kivy's markup tags (a card's [size=..] suit), not words to measure.
+_MARKUP = re.compile(r"\[/?[a-z_]+(?:=[^\]]*)?\]")
 TAP = dp(58)           # the smallest touch target's height
 
 
@@ -158,6 +162,7 @@ class Tap(ButtonBehavior, SteadyLabel):
     selected = BooleanProperty(False)
     action = ObjectProperty(None, allownone=True)
     tint = ListProperty([1, 1, 1, 1])   # multiplies the text's colours: greyer when disabled
+    fits = True                         # a word wider than the button shrinks the text
 
     def __init__(self, text: str = "", action: Callable[[], Any] | None = None,
                  size: float = 22, bg: Colour | None = None, fg: Colour | None = None,
@@ -181,7 +186,22 @@ class Tap(ButtonBehavior, SteadyLabel):
             self._shape = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius])
         self.bind(pos=self._draw, size=self._draw, bg=self._draw, state=self._draw,
                   disabled=self._draw, selected=self._draw, edge=self._draw, fg=self._draw)
+        self._font = self.font_size
+        self.bind(width=self._fit, text=self._fit)
         self._draw()
+
+    def _fit(self, *_: Any) -> None:
+        """A word wider than the button (German "Turnierleiter" on the header's narrow
+        button) makes the text smaller, down to 60 %, rather than break in the middle;
+        measured only when the width or the text changes, never on a tap."""
+        room = self.width - dp(6)
+        words = _MARKUP.sub("", self.text).split()
+        if not self.fits or room <= dp(10) or not words:
+            return
+        measure = CoreLabel(font_name=self.font_name, font_size=self._font, bold=self.bold)
+        widest = max(measure.get_extents(word)[0] for word in words)
+        self.font_size = self._font if widest <= room else \
+            max(self._font * 0.6, self._font * room / widest)
 
     def _draw(self, *_: Any) -> None:
         bg = list(self.bg)
@@ -220,6 +240,8 @@ class Tap(ButtonBehavior, SteadyLabel):
 class CardButton(Tap):
     """A card: the rank big (and the suit symbol under it), in the suit's colour. A card
     that cannot be played now stays readable, paler; ``passive`` cards are only shown."""
+
+    fits = False                        # the hand's layout sizes a card's rank itself
 
     def __init__(self, option: CardOption, action: Callable[[], Any] | None = None,
                  size: float = 26, show_suit: bool = True, passive: bool = False, **kw: Any):
