@@ -82,7 +82,8 @@ def test_a_table_tablets_card_picker_keeps_each_rank_on_one_line(size: tuple[int
 def test_the_language_is_the_systems_then_english_never_french_unasked() -> None:
     assert system_language({"LANG": "it_IT.UTF-8"}) == "it"
     assert system_language({"LANG": "fr_BE.UTF-8", "LC_ALL": "en_GB.UTF-8"}) == "en"
-    assert system_language({"LANG": "pl_PL.UTF-8"}) == "en"    # no Polish catalog yet
+    assert system_language({"LANG": "pl_PL.UTF-8"}) == "pl"
+    assert system_language({"LANG": "pt_BR.UTF-8"}) == "en"    # no Portuguese catalog yet
     assert system_language({"LANG": "de_DE.UTF-8"}) == "de"
     assert system_language({"LANG": "C.UTF-8"}) == "en"
     assert system_language({}) == "en"

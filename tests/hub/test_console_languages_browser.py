@@ -1,0 +1,59 @@
+"""The console in German, Dutch, Spanish and Polish (docs/translating.md), in Debian's
+headless Chromium against a real hub: for each language the director switches the room
+console to it, opens a table's panel, and the login page follows the browser's language
+cookie. Each page's words come from the language's catalog, the table panel's bridge words
+in the federation's terms. Screenshots go to a temporary folder (TENACE_SCREENSHOTS=dir to
+keep them): room-<lang>.png, console-<lang>.png (with a table panel), login-<lang>.png. The
+page never runs past the window's width (the header's bar wraps the longer words)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.console_i18n import say
+from tests.hub.test_console import browser_login, wait
+from tests.hub.test_console_i18n_browser import shows, switch, text
+from tests.hub.test_setup_browser import browser, setup_page, shot, submit
+
+__all__ = ["browser", "setup_page"]    # the fixtures
+
+# language -> (the room's start button, the table panel's title, close, a status word)
+WORDS = {
+    "de": ("Runde 1 beginnen", "Tisch A1", "Schließen", "wartet"),
+    "nl": ("Ronde 1 starten", "Tafel A1", "Sluiten", "wacht"),
+    "es": ("Empezar la ronda 1", "Mesa A1", "Cerrar", "esperando"),
+    "pl": ("Rozpocznij rundę 1", "Stół A1", "Zamknij", "czeka"),
+}
+
+
+def test_browser_the_console_and_login_in_german_dutch_spanish_and_polish(
+        setup_page: Any) -> None:
+    driver, hub, _, _ = setup_page
+    submit(driver)
+    for language, (start, title, close, waiting) in WORDS.items():
+        driver.get(hub.console.url)
+        wait(driver, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
+        switch(driver, language)
+        shows(driver, "#round-start", start)
+        assert text(driver, "#feed .empty") == say(language, "console.no_alert")
+        assert waiting in text(driver, "#legend")
+        assert driver.title == say(language, "console.title")
+        # the bar wraps its longer words rather than run past the window's edge
+        assert driver.execute_script("return document.documentElement.scrollWidth "
+                                     "<= window.innerWidth"), language
+        shot(driver, f"room-{language}.png")
+        driver.find_element("css selector", "#map .tile").click()
+        wait(driver, lambda d, t=title: d.find_elements("css selector", "#detail h2")
+             and text(d, "#detail h2").startswith(t))
+        assert text(driver, "#detail .close") == close
+        assert text(driver, "#table-mode") in (say(language, "console.to_strict"),
+                                               say(language, "console.to_box"))
+        shot(driver, f"console-{language}.png")
+
+        # The login page, for whoever comes next on this browser: its language cookie.
+        driver.delete_cookie("tenace_console")
+        driver.get(hub.console.url + "login")
+        shows(driver, "#login-submit", say(language, "login.submit"))
+        assert text(driver, "label[for='login-password']") == say(language, "login.password")
+        shot(driver, f"login-{language}.png")
+        browser_login(driver, hub.console)
