@@ -1,6 +1,7 @@
 """The console's words in every language of its gettext catalogs (hub/locale/<language>/
-LC_MESSAGES/console.po, read by wire.catalogs; docs/translating.md): French, English and
-Italian, and any other a federation adds once its catalog is complete.
+LC_MESSAGES/console.po, read by wire.catalogs; docs/translating.md): English, French,
+Italian, German, Dutch, Spanish and Polish, and any other a federation adds once its catalog
+is complete.
 
 The pages mark each text to translate with ``data-i18n="key"`` (``data-i18n-title`` for a
 tooltip, ``data-i18n-placeholder`` for a field's hint); static/i18n.js fetches ``GET
