@@ -35,6 +35,7 @@ class ClubLink:
                  client_id: str = "tenace-hub"):
         self.event, self.club, self.key = event, club, organiser_key
         self.deals: dict[str, Any] | None = None
+        self.deals_signed: bytes | None = None   # the deals message as it came, checked
         self.field: dict[int, dict[str, Any]] = {}
         self.ranking: dict[str, Any] | None = None
         self.refused: list[str] = []
@@ -89,7 +90,7 @@ class ClubLink:
             return
         with self.changed:
             if kind == "deals":
-                self.deals = value
+                self.deals, self.deals_signed = value, message.payload
             elif kind == "field" and board is not None:
                 self.field[board] = value
             elif kind == "ranking":

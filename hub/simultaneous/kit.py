@@ -25,6 +25,7 @@ from hub.simultaneous.bridging import (
     write_organiser_files,
 )
 from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
+from hub.simultaneous.handover import CLUB_FILE, SIGNED_DEALS
 from hub.tls import TlsError, write_club_pki
 from wire.pairing import write_private
 
@@ -81,10 +82,18 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
             ca_file=where / "ca.crt"))
         shutil.copyfile(pki.ca_cert, kit / "ca.crt")
         (kit / PUBLIC_KEY).write_bytes(public_pem(key))
+        (kit / CLUB_FILE).write_text(json.dumps({"event": event.id, "club": club.id}) + "\n")
         (kit / "start.txt").write_text(f"{event.id}: the deals come at {club.start.isoformat()}"
                                        f"\n")
         clubs[club.id] = kit
     return Kit(org, clubs)
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (the hub reads it meanwhile)."""
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(data)
+    part.replace(path)
 
 
 def organiser_url(folder: Path, broker: str) -> str:
@@ -101,7 +110,9 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
              stop: threading.Event, *, poll: float = 0.2) -> None:
     """The club's side until ``stop``: its link and relay on the club's broker at ``url``;
     the deals, once checked against ``kit/organiser.pub``, written to ``kit/deals.pbn``, the
-    field's ranking to ``kit/field-ranking.json``."""
+    field's ranking to ``kit/field-ranking.json``; the deals message as it came, to
+    ``kit/deals.signed``, for the hub (``tenace hub --sim-kit``, hub.simultaneous.handover),
+    which checks it again before its set-up takes the deals."""
     from hub.simultaneous.club import ClubLink
     from hub.simultaneous.event import load_public_key
     from hub.simultaneous.relay import ClubRelay
@@ -120,6 +131,8 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
                 continue
             if now[0] is not None and now[0] is not written[0]:
                 (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
+                if link.deals_signed is not None:
+                    _replace_file(kit / SIGNED_DEALS, link.deals_signed)
             if now[1] is not None and now[1] is not written[1]:
                 (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
             written = now

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, public_pem, sign, topic
+from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
 from hub.simultaneous.kit import PUBLIC_KEY, run_club
 from hub.simultaneous.organiser import deals_body
 from tests.hub.simultaneous.helpers import make_event, write_accounts
@@ -61,6 +62,10 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
             bridge.publish(topic(event.id, "lyon", "deals"), real, retain=True, wait=True)
             assert _wait(lambda: (kit / "deals.pbn").exists()), "the deals were not written"
             assert (kit / "deals.pbn").read_text() == event.deals
+            # Kept as it came for the hub, which checks it again (tenace hub --sim-kit).
+            assert _wait(lambda: (kit / SIGNED_DEALS).exists())
+            assert (kit / SIGNED_DEALS).read_bytes() == real
+            assert read_signed_deals(kit, event.id, "lyon")["pbn"] == event.deals
             bridge.publish(topic_result("A1", 1, 2), _hub_result("A1", 1, 2, 1, 2, 110),
                            wait=True)
             assert _wait(lambda: bool(seen)), "the hub's result did not go out"

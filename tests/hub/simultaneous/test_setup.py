@@ -25,6 +25,7 @@ from hub.simultaneous.event import (
     sign,
     topic,
 )
+from hub.simultaneous.handover import club_identity
 from hub.simultaneous.kit import organiser_url, run_organiser
 from tenace.cli import main
 from tests.hub.simultaneous.helpers import deals_pbn
@@ -119,6 +120,8 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
         "topic tenace/sim/v1/spring/lyon/field/# in 1",
         "topic tenace/sim/v1/spring/lyon/ranking in 1"]
     assert os.stat(kit / "bridge.conf").st_mode & 0o077 == 0
+    assert "local_username sim-link.bridge" in stanza
+    assert club_identity(kit) == ("spring", "lyon")   # for tenace hub --sim-kit
     assert os.stat(out / "organiser" / "signing.key").st_mode & 0o077 == 0
     assert (kit / "organiser.pub").read_bytes() == (out / "organiser" / "organiser.pub"
                                                     ).read_bytes()
