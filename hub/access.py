@@ -82,7 +82,9 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # (``sim-link``, tenace sim-event club) and its Mosquitto bridge (``sim-link.bridge``,
     # local_username of bridge.conf). The organiser's protocol only, and the hub's table
     # results it relays: never a table's state, a seat's hand, a device's event.
-    "sim-link": ((f"{_R}/result/#", f"{SIM_ROOT}/#"), (f"{SIM_ROOT}/#",)),
+    # Its travellers give the forms of a fouled board (Law 87).
+    "sim-link": ((f"{_R}/result/#", f"{_R}/results/traveller/#", f"{SIM_ROOT}/#"),
+                 (f"{SIM_ROOT}/#",)),
 }
 
 _SEAT_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)(?<!-rdr)(?<!-tab)-(?P<seat>[NESW])$")

@@ -137,4 +137,5 @@ def test_the_clubs_set_up_issues_the_links_accounts(tmp_path: Path) -> None:
     acl = (tmp_path / "sim" / "mosquitto.acl").read_text()
     block = acl.split(f"user {SIM_LINK}\n", 1)[1].split("\n\n", 1)[0]
     assert block.splitlines() == ["topic readwrite tenace/sim/v1/#",
-                                  "topic read tenace/v1/result/#"]
+                                  "topic read tenace/v1/result/#",
+                                  "topic read tenace/v1/results/traveller/#"]
