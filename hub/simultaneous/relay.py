@@ -63,6 +63,16 @@ class ClubRelay:
         if self._worker.is_alive():
             self._worker.join(10)
 
+    def results(self) -> list[dict[str, object]]:
+        """The club's results as relayed so far (``result`` payloads), in the order of
+        their ids."""
+        out: list[dict[str, object]] = []
+        for key, (rid, board, ns, ew, score) in sorted(dict(self._sent).items()):
+            form = self.forms.get(key, 0)
+            out.append({"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew,
+                        "score_ns": score, **({"version": f"form-{form}"} if form else {})})
+        return out
+
     def _publish(self, key: tuple[str, int, int]) -> None:
         rid, board, ns, ew, score = self._sent[key]
         form = self.forms.get(key, 0)

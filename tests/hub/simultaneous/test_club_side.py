@@ -11,10 +11,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bridgecore.usebio import read_usebio
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, public_pem, sign, topic
 from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
-from hub.simultaneous.kit import PUBLIC_KEY, run_club
+from hub.simultaneous.kit import PUBLIC_KEY, UPLOAD_FILE, run_club
 from hub.simultaneous.organiser import deals_body
 from tests.hub.simultaneous.helpers import make_event, write_accounts
 from tests.hub.simultaneous.test_relay import _hub_result
@@ -70,6 +71,11 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
                            wait=True)
             assert _wait(lambda: bool(seen)), "the hub's result did not go out"
             assert json.loads(seen[0].payload)["id"] == "A1-1-2"
+            # The club's results as its ECATS upload file (USEBIO).
+            assert _wait(lambda: (kit / UPLOAD_FILE).exists()), "no upload file"
+            rows = read_usebio((kit / UPLOAD_FILE).read_bytes()).rows
+            assert [(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
+                    for r in rows] == [(2, 1, 2, 110)]
         finally:
             stop.set()
             worker.join(30)
