@@ -94,3 +94,45 @@ def test_deals_lacking_a_board_the_movement_plays_are_refused() -> None:
     setup = EventSetup.quick(tables=2, boards_per_round=2, seed="1" * 40)
     with pytest.raises(SimError, match=r"lack boards \[3, 4\]"):
         setup_with_deals(setup, event.deals, event.id)
+
+
+def test_tenace_hub_sim_kit_takes_the_deals_by_itself(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+
+    event = make_event({"lyon": (T0, 2)}, boards=6)
+    organiser = {b: r.deal for r in read_pbn(event.deals).records
+                 if (b := r.board) is not None}
+    key = generate_key()
+    kit = _kit(tmp_path, key)
+    with Mosquitto(tmp_path / "broker", open_access=True) as broker:
+        env = {k: v for k, v in os.environ.items() if k != "TENACE_MQTT_KEYRING"}
+        hub = subprocess.Popen(
+            [sys.executable, "-m", "tenace", "hub", "--tables", "2", "--boards-per-round", "2",
+             "--data", str(tmp_path / "data"), "--broker", broker.url, "--console", "off",
+             "--sim-kit", str(kit)], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        try:
+            (kit / SIGNED_DEALS).write_bytes(sign(key, deals_body(event, "lyon", T0)))
+            deadline = time.monotonic() + 90
+            lines: list[str] = []
+            assert hub.stdout is not None
+            while time.monotonic() < deadline:
+                line = hub.stdout.readline()
+                if not line:
+                    break
+                lines.append(line)
+                if "are the event's deals" in line:
+                    break
+            assert any("are the event's deals" in line for line in lines), "".join(lines)
+        finally:
+            hub.terminate()
+            hub.communicate(timeout=30)   # the rest of its output; its pipe closed
+    again = Hub(data_log(tmp_path / "data"), url=broker.url, setup_loader=setup_from_json)
+    try:
+        assert again.setup.deals and all(again.setup.deals[b] == organiser[b]
+                                         for b in again.setup.deals)
+    finally:
+        again.log.close()
