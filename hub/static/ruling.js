@@ -25,6 +25,16 @@ window.tenaceRulingForm = (function () {
     });
   }
 
+  // A side as typed: NS or EW, or as the user's language writes it (side.NS, side.EW in the
+  // catalog: NZ and OW in Dutch, OW in German, EO in Spanish); no language's North-South
+  // is another's East-West.
+  function sideOf(text) {
+    const t = text.toUpperCase();
+    if (t === "NS" || t === word("side.NS").toUpperCase()) return "NS";
+    if (t === "EW" || t === word("side.EW").toUpperCase()) return "EW";
+    return null;
+  }
+
   function side(text) {
     const t = text.trim().toUpperCase();
     if (/^A[+=-]$/.test(t)) return t;
@@ -46,13 +56,14 @@ window.tenaceRulingForm = (function () {
       return cmd;
     }
     if (kind === "penalty") {
-      const m = /^(NS|EW|pair\s+(\d+))\s+(\d+(?:\.\d+)?)\s*(mp|percent|%|imp|vp)$/i.exec(t);
-      if (!m) throw new Error(word("ruling.give_penalty"));
+      const m = /^(\S+|pair\s+(\d+))\s+(\d+(?:[.,]\d+)?)\s*(mp|percent|%|imp|vp)$/i.exec(t);
+      const which = m && !m[2] ? sideOf(m[1]) : null;
+      if (!m || (!m[2] && !which)) throw new Error(word("ruling.give_penalty"));
       if (m[2]) { cmd.pair = Number(m[2]); cmd.board = board; } else {
         cmd.table = table;
-        cmd.side = m[1].toUpperCase();
+        cmd.side = which;
       }
-      cmd.amount = Number(m[3]);
+      cmd.amount = Number(m[3].replace(",", "."));     // 1,5 where the language writes it so
       cmd.unit = m[4] === "%" ? "percent" : m[4].toLowerCase();
       return cmd;
     }

@@ -2,9 +2,11 @@
 headless Chromium against a real hub: for each language the director switches the room
 console to it, opens a table's panel, and the login page follows the browser's language
 cookie. Each page's words come from the language's catalog, the table panel's bridge words
-in the federation's terms. Screenshots go to a temporary folder (TENACE_SCREENSHOTS=dir to
-keep them): room-<lang>.png, console-<lang>.png (with a table panel), login-<lang>.png. The
-page never runs past the window's width (the header's bar wraps the longer words)."""
+in the federation's terms; a procedural penalty typed with the language's side (Dutch OW,
+Spanish EO) and its decimal comma is East-West's. Screenshots go to a temporary folder
+(TENACE_SCREENSHOTS=dir to keep them): room-<lang>.png, console-<lang>.png (with a table
+panel), login-<lang>.png. The page never runs past the window's width (the header's bar wraps
+the longer words)."""
 
 from __future__ import annotations
 
@@ -49,6 +51,23 @@ def test_browser_the_console_and_login_in_german_dutch_spanish_and_polish(
         assert text(driver, "#table-mode") in (say(language, "console.to_strict"),
                                                say(language, "console.to_box"))
         shot(driver, f"console-{language}.png")
+
+        # A procedural penalty (Law 90) typed with the language's side and decimal comma:
+        # Dutch "OW 1,5 mp", Spanish "EO 1,5 mp" are East-West's 1.5 matchpoints.
+        from selenium.webdriver.support.ui import Select
+        Select(driver.find_element("id", "ruling-kind")).select_by_value("penalty")
+        board = driver.find_element("id", "ruling-board")
+        board.clear()
+        board.send_keys("1")
+        driver.find_element("id", "ruling-score").send_keys(
+            f"{say(language, 'side.EW')} 1,5 mp")
+        before = len(hub.call(lambda: hub.room.scoring.snapshot()["rulings"]))
+        driver.find_element("id", "do-ruling").click()
+        wait(driver, lambda d, n=before: len(hub.call(
+            lambda: hub.room.scoring.snapshot()["rulings"])) > n)
+        ruling = hub.call(lambda: hub.room.scoring.snapshot()["rulings"])[-1]
+        assert (ruling["kind"], ruling["side"], ruling["amount"], ruling["unit"]) == \
+            ("penalty", "EW", 1.5, "mp"), ruling
 
         # The login page, for whoever comes next on this browser: its language cookie.
         driver.delete_cookie("tenace_console")
