@@ -48,9 +48,12 @@ def test_languages_card_and_call_letters() -> None:
     assert [o.label for o in t["N"].auction.hand][:4] == ["A", "R", "D", "V"]
     t["N"].model.set_language("it")
     assert [o.label for o in t["N"].auction.hand][:4] == ["A", "R", "D", "F"]
-    assert t["N"].model.next_language() == "en"       # the offered languages, in turn
-    assert t["N"].model.next_language() == "de"
-    assert t["N"].model.next_language() == "fr"
+    # the offered languages, in turn: English first, then by code
+    assert [t["N"].model.next_language() for _ in range(7)] == \
+        ["nl", "pl", "en", "de", "es", "fr", "it"]
+    t["N"].model.set_language("nl")
+    assert [o.label for o in t["N"].auction.hand][:4] == ["A", "H", "V", "B"]
+    t["N"].model.set_language("fr")
     assert t["N"].auction.turn_text == "À Est de parler"
 
 
