@@ -187,8 +187,8 @@ def test_the_console_speaks_french_english_and_italian(served: Any) -> None:
         "evening.pairs"] == "Paires"
     data = get(console.url + "api/i18n")[2]             # remembered for dora
     assert data["language"] == "fr" and data["strings"]["nav.room"] == "Salle"
-    assert set(data["languages"]) == {"fr", "en", "it"}
-    assert post(console.url + "api/i18n", {"language": "de"})[0] == 400
+    assert set(data["languages"]) == {"fr", "en", "it", "de", "nl", "es", "pl"}
+    assert post(console.url + "api/i18n", {"language": "pt"})[0] == 400     # no catalog
 
 
 # In Chromium --------------------------------------------------------------------------------
