@@ -87,7 +87,7 @@ SAME_AS_THE_TABLET = {
 }
 
 
-@pytest.mark.parametrize("language", ["fr", "en", "it"])
+@pytest.mark.parametrize("language", ["fr", "en", "it", "de", "nl", "es", "pl"])
 def test_the_console_says_what_the_tablet_says(language: str) -> None:
     for console_key, tablet_key in SAME_AS_THE_TABLET.items():
         assert catalogue(language)[console_key] == TABLET.texts(language)[tablet_key], console_key
