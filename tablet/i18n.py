@@ -1,12 +1,15 @@
-"""The tablet's words in French, English and Italian, and how cards and calls are written.
+"""The tablet's words in each language of its catalogs (English, French, Italian, German,
+Dutch, Spanish, Polish: docs/translating.md), and how cards and calls are written.
 
 ``Translator(language)`` returns the text of a key with its fields filled in
 (``tr("auction.turn", seat=...)``); a key missing in a language falls back to English, an
 unknown key to the key itself (logged), never an exception in front of a player.
 
 Cards and calls are written the way each country's players read them: honours K Q J are
-R D V in French and R D F in Italian, the ten is ``10``, no trump is ``SA`` (sans-atout,
-senza atout) in French and Italian. Suits are the symbols, in two colours (spades and clubs
+R D V in French, R D F in Italian, K D B in German, H V B in Dutch, K D W in Polish, the ten
+is ``10``, no trump is ``SA`` (sans-atout, senza atout) in French, Italian, German and Dutch,
+``ST`` in Spanish, ``BA`` in Polish (the catalogs' ``rank.*`` and ``strain.NT``). Suits are
+the symbols, in two colours (spades and clubs
 black, hearts and diamonds red) or four (spades black, hearts red, diamonds blue, clubs
 green). Pure Python: the Kivy layer and the presenter both use it.
 """
@@ -116,7 +119,8 @@ def _word(key: str, language: str) -> str:
 
 
 def seat_letter(letter: str, language: str) -> str:
-    """N E S W in English, N E S O in French and Italian."""
+    """N E S W in English and Polish, N E S O in French, Italian, Spanish, N O S W in
+    German, N O Z W in Dutch."""
     return _word(f"letter.{letter}", language)
 
 
@@ -133,7 +137,8 @@ def strain_label(strain: str, language: str) -> str:
 
 
 def card_label(card: str, language: str) -> str:
-    """``"SK"`` -> ♠K, ♠R (French and Italian); ``"HT"`` -> ♥10."""
+    """``"SK"`` -> ♠K, ♠R (French and Italian), ♠H (Dutch); ``"HT"`` -> ♥10. Read back
+    in the same language with :func:`bridgecore.notation.notation`."""
     return SUIT_SYMBOLS[card[0]] + rank_label(card[1:], language)
 
 
