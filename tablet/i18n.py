@@ -9,9 +9,9 @@ Cards and calls are written the way each country's players read them: honours K 
 R D V in French, R D F in Italian, K D B in German, H V B in Dutch, K D W in Polish, the ten
 is ``10``, no trump is ``SA`` (sans-atout, senza atout) in French, Italian, German and Dutch,
 ``ST`` in Spanish, ``BA`` in Polish (the catalogs' ``rank.*`` and ``strain.NT``). Suits are
-the symbols, in two colours (spades and clubs
-black, hearts and diamonds red) or four (spades black, hearts red, diamonds blue, clubs
-green). Pure Python: the Kivy layer and the presenter both use it.
+the symbols, in two colours (spades and clubs black, hearts and diamonds red) or four
+(spades black, hearts red, diamonds blue, clubs green). Pure Python: the Kivy layer and the
+presenter both use it.
 """
 
 from __future__ import annotations
