@@ -1,12 +1,12 @@
 """The console in German, Dutch, Spanish and Polish (docs/translating.md), in Debian's
-headless Chromium against a real hub: for each language the director switches the room
-console to it, opens a table's panel, and the login page follows the browser's language
-cookie. Each page's words come from the language's catalog, the table panel's bridge words
-in the federation's terms; a procedural penalty typed with the language's side (Dutch OW,
-Spanish EO) and its decimal comma is East-West's. Screenshots go to a temporary folder
-(TENACE_SCREENSHOTS=dir to keep them): room-<lang>.png, console-<lang>.png (with a table
-panel), login-<lang>.png. The page never runs past the window's width (the header's bar wraps
-the longer words)."""
+headless Chromium against a real hub: for each language the set-up page, then the room
+console with a table's panel, the public results page, and the login page that follows the
+browser's language cookie. Each page's words come from the language's catalog, the table
+panel's bridge words in the federation's terms; a procedural penalty typed with the
+language's side (Dutch OW, Spanish EO) and a decimal comma is East-West's. Screenshots go to
+a temporary folder (TENACE_SCREENSHOTS=dir to keep them): setup-, room-, console- (with a
+table panel), results- and login-<lang>.png. No page runs past the window's width (the
+console's bar wraps the longer words)."""
 
 from __future__ import annotations
 
@@ -28,9 +28,21 @@ WORDS = {
 }
 
 
+def fits(driver: Any) -> bool:
+    """The page runs no wider than the window (no word pushes it sideways)."""
+    return bool(driver.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"))
+
+
 def test_browser_the_console_and_login_in_german_dutch_spanish_and_polish(
         setup_page: Any) -> None:
     driver, hub, _, _ = setup_page
+    for language in WORDS:                  # the set-up page first, the evening not yet set up
+        switch(driver, language)
+        shows(driver, "#setup-submit", say(language, "setup.submit"))
+        assert fits(driver), language
+        shot(driver, f"setup-{language}.png")
+    switch(driver, "en")
     submit(driver)
     for language, (start, title, close, waiting) in WORDS.items():
         driver.get(hub.console.url)
@@ -40,9 +52,7 @@ def test_browser_the_console_and_login_in_german_dutch_spanish_and_polish(
         assert text(driver, "#feed .empty") == say(language, "console.no_alert")
         assert waiting in text(driver, "#legend")
         assert driver.title == say(language, "console.title")
-        # the bar wraps its longer words rather than run past the window's edge
-        assert driver.execute_script("return document.documentElement.scrollWidth "
-                                     "<= window.innerWidth"), language
+        assert fits(driver), language      # the bar wraps its longer words
         shot(driver, f"room-{language}.png")
         driver.find_element("css selector", "#map .tile").click()
         wait(driver, lambda d, t=title: d.find_elements("css selector", "#detail h2")
@@ -68,6 +78,12 @@ def test_browser_the_console_and_login_in_german_dutch_spanish_and_polish(
         ruling = hub.call(lambda: hub.room.scoring.snapshot()["rulings"])[-1]
         assert (ruling["kind"], ruling["side"], ruling["amount"], ruling["unit"]) == \
             ("penalty", "EW", 1.5, "mp"), ruling
+
+        # The public results page, in the same language.
+        driver.get(hub.console.url + "results")
+        shows(driver, "#bar h1", say(language, "nav.results"))
+        assert fits(driver), language
+        shot(driver, f"results-{language}.png")
 
         # The login page, for whoever comes next on this browser: its language cookie.
         driver.delete_cookie("tenace_console")
