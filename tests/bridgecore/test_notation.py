@@ -123,3 +123,14 @@ def test_a_language_with_only_a_catalog_reads_the_labels_its_screens_show() -> N
     # a built-in table is not changed by labels
     assert notation("nl", {"rank.Q": "D"}).read_card("♠V") == Card.parse("SQ")
     assert notation("nl-BE").read_card("♠V") == Card.parse("SQ")     # Flemish: Dutch table
+
+
+@pytest.mark.parametrize("text", ["", " ", "11", "0SA", "8NT", "4SAXXX", "SAX", "♠♠", "100",
+                                  "Z♥", "1", "XXX", "\x00", "4" * 300])
+@pytest.mark.parametrize("language", ["nl", "fr", "pl"])
+def test_bad_input_is_a_parse_error_naming_it_never_a_crash(text: str, language: str) -> None:
+    read = notation(language)
+    for reading in (read.read_card, read.read_contract, read.read_call, read.read_seat,
+                    read.read_strain, read.read_rank):
+        with pytest.raises(ParseError, match=language):
+            reading(text)
