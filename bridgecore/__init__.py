@@ -6,7 +6,8 @@ the Laws (1997, 2007, 2017). Irregularities are values with their law and the
 rectification options the Laws give the director; nothing here ever applies a
 rectification by itself. Any record file is read by :func:`bridgecore.records.read_records`;
 double-dummy solving (:mod:`bridgecore.doubledummy`) imports endplay, the optional
-``analysis`` extra, only when a deal is solved.
+``analysis`` extra, only when a deal is solved. What a user types (a card, a contract, a
+call, a seat) is read in the notation of the user's language by :mod:`bridgecore.notation`.
 """
 
 from bridgecore.calls import DOUBLE, PASS, REDOUBLE, Call, CallKind, Contract, Risk
