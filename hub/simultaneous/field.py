@@ -200,7 +200,8 @@ class FieldScorer:
         assert isinstance(data, dict)
         version, deal = check_version(data, rid)
         group = self._group(club, r.board, version, deal)
-        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns)
+        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns,
+                            r.adjustment)
         before = self.results.get((club, rid))
         if before == field and self.versions.get((club, rid), "") == group:
             self.duplicates += 1
