@@ -28,7 +28,7 @@ from bridgecore.adjusted import (
     BoardResult,
     Split,
 )
-from bridgecore.ranking import EventScore, ScoringOptions, score_event
+from bridgecore.ranking import EventScore, Method, ScoringOptions, score_event
 from hub.simultaneous import SimError
 from hub.simultaneous.ecats import club_upload, read_upload
 from hub.simultaneous.field import FieldScorer
@@ -38,9 +38,10 @@ T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 PLUS, MINUS = ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE_MINUS
 
 
-def _field(boards: int, artificial: str = "session") -> FieldScorer:
+def _field(boards: int, artificial: str = "session",
+           method: Method = Method.MATCHPOINTS) -> FieldScorer:
     event = make_event({"a": (T0, 3), "b": (T0, 2)}, boards=boards)
-    return FieldScorer(dataclasses.replace(event, artificial=artificial))
+    return FieldScorer(dataclasses.replace(event, artificial=artificial, method=method))
 
 
 def _row(rid: str, board: int, ns: int, ew: int, score: int | None,
@@ -73,7 +74,8 @@ def _offline(field: FieldScorer, rows: dict[str, list[dict[str, Any]]]) -> Event
     return score_event([BoardResult(r["board"], f"{c}:{r['ns']}", f"{c}:{r['ew']}",
                                     r["score_ns"], OFFLINE_ADJUSTED.get(r.get("adjusted", "")))
                         for c, club_rows in rows.items() for r in club_rows],
-                       edition=field.edition, options=ScoringOptions(expected=5))
+                       field.event.method, edition=field.edition,
+                       options=ScoringOptions(expected=5))
 
 
 def _points(score: EventScore, board: int) -> dict[str, float]:
@@ -237,17 +239,20 @@ def test_an_ecats_upload_carries_the_adjusted_scores_usebio() -> None:
     assert by_file.rescore().ranking == by_relay.rescore().ranking
 
 
+@pytest.mark.parametrize("method", [Method.MATCHPOINTS, Method.CROSS_IMPS, Method.BUTLER])
 @pytest.mark.parametrize("convention", ["session", "fixed"])
-def test_adjusted_scores_rescored_one_by_one_equal_the_offline_field(convention: str) -> None:
+def test_adjusted_scores_rescored_one_by_one_equal_the_offline_field(
+        convention: str, method: Method) -> None:
     """Results in any order, the field rescored after each: always the offline scoring of
-    the results so far (12C2(c) reaches the artificial boards of the pairs that moved)."""
+    the results so far (12C2(c) reaches the artificial boards of the pairs that moved; in
+    IMPs its equivalent, the pair's average IMPs a board, 12C2(b))."""
     rng = random.Random(11)
     rows = {"a": club_results("a", 3, 4, seed=21), "b": club_results("b", 2, 4, seed=22)}
     for club, board, text in (("a", 1, "A+ A-"), ("a", 3, "A- A+"), ("b", 2, "A= A-"),
                               ("b", 4, "NS 140 / EW 200"), ("a", 4, "A+65 A-35")):
         i = next(i for i, r in enumerate(rows[club]) if r["board"] == board)
         rows[club][i] = {**rows[club][i], "score_ns": None, "adjusted": text}
-    field = _field(4, convention)
+    field = _field(4, convention, method)
     order = [(c, r) for c, club_rows in rows.items() for r in club_rows]
     rng.shuffle(order)
     so_far: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
