@@ -11,6 +11,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bridgecore.adjusted import Artificial, ArtificialScore, Assigned, Split
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.club import ClubLink
@@ -206,3 +208,58 @@ def test_the_directors_adjusted_scores_go_out_and_replace_law_12c(tmp_path: Path
     assert {rid: (r.score_ns, r.adjustment) for (_, rid), r in field.results.items()} == {
         "A1-1-1": (430, None), "A2-1-1": (None, Artificial(PLUS, MINUS)),
         "A3-1-1": (None, Split(Assigned(140), Assigned(200)))}
+
+
+def test_a_real_hubs_rulings_go_out_from_its_traveller_law_12c(tmp_path: Path) -> None:
+    """The traveller as the hub's live scoring writes it (hub.scoring, Room driven by its
+    tables and director): board 1 not played at A2, given A+ A- (12C2(a)); at A1 420
+    assigned (12C1(a)); at A3 split 450 / 420 (12C1(f))."""
+    from tests.hub.test_live_scoring import ROUND_ROBIN, Session
+    s = Session()
+    s.play([p for p in ROUND_ROBIN if p[:3] != (3, "A2", 1)])
+    s.rule(kind="artificial", table="A2", board=1, ns="A+", ew="A-")
+    s.rule(kind="assigned", table="A1", board=1, score_ns=420)
+    s.rule(kind="split", table="A3", board=1, ns=450, ew=420)
+    traveller = s.room.scoring.section("A").traveller_json(1)
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    seen: list[Message] = []
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        link = ClubLink("spring", "lyon", url.format("sim-link"),
+                        load_public_key(public_pem(generate_key())),
+                        client_id="sim-link").start()
+        relay = ClubRelay(link, 3).start()
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        try:
+            hub.publish(topic_traveller("A", 1), json.dumps(traveller).encode(), retain=True,
+                        wait=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not any(
+                    m.topic.endswith("/finished") for m in list(seen)):
+                time.sleep(0.05)
+        finally:
+            for client in (relay, link, hub, watch):
+                client.close()
+    results = {r["id"]: r for r in (json.loads(m.payload) for m in seen
+                                    if m.topic.endswith("/result"))}
+    assert {rid: (r["score_ns"], r.get("adjusted")) for rid, r in results.items()} == {
+        "A1-1-1": (420, "420"), "A2-3-1": (None, "A+ A-"),
+        "A3-2-1": (None, "NS 450 / EW 420")}
+    field = FieldScorer(make_event({"lyon": (T0, 3)}, boards=1))
+    for r in results.values():
+        field.add_result("lyon", r)
+    # E = 3, top 2; two results compared, Neuberg (M + 1/2)·3/2 - 1/2. North-South: the
+    # split's 450 beats A1's 420 (1 -> 1.75, 0 -> 0.25); East-West: A1's 420 ties the
+    # split's 420 (1/2 -> 1.0 each): 2.75 in all, not balancing. A+ A-: 60%, 40% of 2.
+    points = {}
+    for scored in field.rescore().boards[1]:
+        points[scored.result.ns], points[scored.result.ew] = scored.ns_points, scored.ew_points
+    assert points == pytest.approx({"lyon:1": 0.25, "lyon:4": 1.0, "lyon:3": 1.75,
+                                    "lyon:5": 1.0, "lyon:2": 1.2, "lyon:6": 0.8})
