@@ -83,3 +83,69 @@ def test_swiss_teams_event_on_the_live_hub_to_its_final_ranking(
     assert final["standings"] == offline
     # No adjusted score in the simulated room: every match's VPs add up to 20.
     assert all(abs(sum(m["vp"]) - 20) < 0.011 for r in final["pairings"] for m in r["matches"])
+
+
+def test_swiss_pairs_on_a_hub_killed_between_rounds_gives_the_same_pairings(
+        embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
+    """Seven pairs (a bye each round, scored as the pair's average VPs), 3 rounds of 3
+    boards, IMPs against the datum (Butler) to VPs; the hub in its own process, SIGKILLed
+    after round 2 is drawn: the hub that comes back has the same round 2 and draws round
+    3 when round 2 is over. The final ranking from the log equals the offline one. (With
+    this draw pair 5 plays at table A2 in rounds 2 and 3, East-West then North-South: its
+    check-in for round 3 moves the table on, hub.table.)"""
+    from tenace.sim.chaos import HubProcess
+
+    setup = swiss_setup(tmp_path, "swiss_pairs", 7, 3, 3, 'bye_vp = "average"\nseed = 11\n')
+    keyring.issue_all(spare_devices(setup.sections[0].ids, 3))
+    url, data = embedded_broker.url, tmp_path / "hub"
+    process = HubProcess(url, data, setup)
+    fresh = setup.build_room()
+    section = fresh.sections[0]
+    assert section.scoring == "imps" and fresh.swiss.pairings["A"] == list(
+        first_round(range(1, 8), seed=11))
+
+    def pairings() -> list[Any]:
+        return [*first_round(range(1, 8), seed=11),
+                *(p for f in swiss_facts(data) for p in fresh_pairs(f))]
+
+    try:
+        process.start()
+        play_round(url, section, pairings(), setup.deals, 1)
+        wait(lambda: len(swiss_facts(data)) == 1)
+        drawn = pairings()
+        process.kill()
+        process.start()
+        assert pairings() == drawn
+        play_round(url, section, drawn, setup.deals, 2)
+        wait(lambda: len(swiss_facts(data)) == 2)
+        assert pairings()[:len(drawn)] == drawn
+        play_round(url, section, pairings(), setup.deals, 3)
+        process.stop()
+    finally:
+        process.stop()
+    room, failed = process.room(setup)
+    assert failed == 0
+    everything = pairings()
+    assert hub_pairings(room) == everything
+    byes = [p.home for p in everything if p.away is None]
+    assert len(set(byes)) == 3   # a bye each round, never twice to one pair
+    for fact in swiss_facts(data):   # to the lowest-placed that had none
+        had = {p.home for p in everything if p.away is None and p.round < fact["round"]}
+        bye = next(h for h, a in fact["pairings"] if a is None)
+        assert bye == [c for c in fact["order"] if c not in had][-1]
+    met = [frozenset((p.home, p.away)) for p in everything if p.away is not None]
+    assert len(met) == len(set(met)) == 9
+    cells = {(a.round, a.table): (a.ns, a.ew) for a in room.sections[0].movement.assignments}
+    assert cells[2, 2][1] == cells[3, 2][0]   # round 2's EW pair at A2 is NS there next
+    final = room.swiss.to_json()["sections"][0]
+    assert [r["by"] for r in final["pairings"]] == ["set-up", "hub", "hub"]
+    results = export(room, "results.pbn", "A")[0]
+    offline = offline_standings(results, everything, teams=False, entrants=7,
+                                boards_per_round=3, bye="average")
+    assert final["standings"] == offline
+    assert [s["byes"] for s in offline].count(1) == 3
+
+
+def fresh_pairs(fact: dict[str, Any]) -> list[Any]:
+    from bridgecore.swiss import Pairing
+    return [Pairing(fact["round"], h, a) for h, a in fact["pairings"]]
