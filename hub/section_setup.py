@@ -201,7 +201,8 @@ class SectionSetup:
         ids = self.ids
         size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
                     tables=m.tables)
-                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
+                if self.kind in ("teams", "swiss_teams")
+                else plural(language, "section.pairs", len(m.pairs)))
         lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
                      rounds=plural(language, "section.rounds", m.rounds),
                      boards=plural(language, "section.boards", m.boards_per_round),
@@ -226,6 +227,12 @@ class SectionSetup:
                 why = "section.why_teams"
             lines.append(say(language, "section.shared", tables=names,
                              why=say(language, why)))
+        if self.kind in SWISS:
+            first = (say(language, "section.swiss_seeded") if self.seed is None
+                     else say(language, "section.swiss_seed", seed=self.seed))
+            bye = (say(language, "section.swiss_average") if self.bye_vp == "average"
+                   else f"{self.bye_vp:g}")
+            lines.append(say(language, "section.swiss", first=first, bye=bye))
         if self.missing_pair is not None:
             lines.append(say(language, "section.absent", pair=self.missing_pair))
         if self.pairs:
