@@ -115,8 +115,10 @@ def bye_points(bye: float | str, played: Sequence[float]) -> float:
 def standings(contestants: Iterable[int], pairings: Iterable[Pairing],
               scores: Iterable[MatchScore], *, bye: float | str = BYE_VP
               ) -> tuple[Standing, ...]:
-    """Every contestant's :class:`Standing`, the leader first: ``pairings`` give the byes
-    and who met whom, ``scores`` the matches scored so far (module docstring)."""
+    """Every contestant's :class:`Standing`, the leader first: ``pairings`` give the byes,
+    ``scores`` the matches and their boards scored so far (module docstring). A match with
+    no board scored counts nothing yet; a bye counts once a match of its round or a later
+    one has a board scored."""
     everyone = sorted(set(contestants))
     vps: dict[int, list[float]] = defaultdict(list)
     won: dict[int, float] = defaultdict(float)
@@ -124,13 +126,14 @@ def standings(contestants: Iterable[int], pairings: Iterable[Pairing],
     opponents: dict[int, list[int]] = defaultdict(list)
     against: dict[frozenset[int], dict[int, float]] = {}
     byes: dict[int, int] = defaultdict(int)
+    played = [m for m in scores if m.boards]     # a match drawn but not begun counts nothing
+    begun = max((m.round for m in played), default=0)
     for p in pairings:
-        if p.away is None:
+        if p.away is None and p.round <= begun:
             byes[p.home] += 1
-        else:
-            opponents[p.home].append(p.away)
-            opponents[p.away].append(p.home)
-    for m in scores:
+    for m in played:
+        opponents[m.home].append(m.away)
+        opponents[m.away].append(m.home)
         for c in (m.home, m.away):
             vps[c].append(m.vp(c))
             won[c] += sum(x for x in m.imps(c) if x > 0)

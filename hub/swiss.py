@@ -201,8 +201,8 @@ class SwissRounds:
                         "home": p.home, "away": p.away,
                         "tables": table.get((number, p.home), []),
                         "boards": 0 if m is None else m.boards,
-                        "imps": None if m is None else [round(sum(m.home_imps), 2),
-                                                        round(sum(m.away_imps), 2)],
+                        "imps": None if m is None or not m.boards else
+                        [round(sum(m.home_imps), 2), round(sum(m.away_imps), 2)],
                         "vp": None if m is None or not m.boards else
                         [m.vp(m.home), m.vp(m.away)]})
                 rounds.append({"round": number, "by": self.drawn_by[name][number - 1],

@@ -41,7 +41,8 @@
       const [label, names] = who(section, s.contestant);
       return el("tr", null,
         el("td", { class: "num", text: String(s.rank) }),
-        el("td", null, label, names ? el("span", { class: "dim", text: " " + names }) : null),
+        el("td", { class: "who" }, label,
+          names ? el("span", { class: "dim", text: " " + names }) : null),
         el("td", { class: "num", text: num(s.vp, 2) }),
         el("td", { class: "num", text: num(s.imps_won, 0) + "–" + num(s.imps_lost, 0) }),
         el("td", { class: "num", text: num(s.quotient, 3) }),
