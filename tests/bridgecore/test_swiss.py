@@ -148,3 +148,20 @@ def test_bye_scores_12_or_the_average() -> None:
     assert vps == {1: 20.0, 2: 20.0, 3: 20.0}
     with pytest.raises(ValueError, match="average"):
         bye_points("half", [])
+
+
+@pytest.mark.parametrize(("count", "seed"), [(8, 1), (8, 2), (8, 3), (7, 4), (10, 5)])
+def test_the_look_ahead_completes_a_whole_round_robin(count: int, seed: int) -> None:
+    """As many rounds as a round robin, the standings drawn at random each round: the draw
+    never runs out of opponents not yet met, and every bye goes to a different one."""
+    import random
+    rng = random.Random(seed)
+    total = count + count % 2 - 1
+    played = list(first_round(range(1, count + 1)))
+    for r in range(2, total + 1):
+        order = rng.sample(range(1, count + 1), count)
+        played += next_round(r, order, played, rounds=total)
+    met = [frozenset((p.home, p.away)) for p in played if p.away is not None]
+    assert len(met) == len(set(met)) == count * (count - 1) // 2
+    byes = [p.home for p in played if p.away is None]
+    assert len(byes) == len(set(byes)) == (total if count % 2 else 0)
