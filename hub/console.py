@@ -31,6 +31,7 @@ Who may do what (hub.users has the users and their roles)::
         /api/evening, /api/evening/check,
         /api/evening/guide, POST /api/evening/cards
     GET /api/evening/export/{name}        -           -            yes           yes
+    GET /swiss, /api/swiss                -           yes          yes           yes
     GET /screen, /api/i18n,               yes         yes          yes           yes
         POST /api/i18n
 
@@ -479,6 +480,8 @@ class Console:
         add_setup_routes(app, self)
         from hub.console_session import add_session_routes
         add_session_routes(app, self)
+        from hub.console_swiss import add_swiss_routes
+        add_swiss_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 

@@ -47,11 +47,16 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
 
     [[section]]                   # one per section, counted from 1 in error messages
     name = "A"                    # default "A", "B", ... in order
-    movement = "mitchell"         # "mitchell", "howell" or "teams"
+    movement = "mitchell"         # "mitchell", "howell", "teams", "swiss_pairs", "swiss_teams"
     tables = 8                    # mitchell, howell (2 to 8 tables)
-    teams = 4                     # teams only: teams of four, team k is pairs 2k-1 and 2k
+    teams = 4                     # teams, swiss_teams: teams of four, team k is pairs 2k-1, 2k
+    entrants = 12                 # swiss_pairs: the number of pairs
+    seed = 7                      # swiss: round 1 drawn at random from this seed (default:
+                                  # by seeding, 1 v 2, 3 v 4...); later rounds by the standings
+    bye_vp = 12                   # swiss: VPs of a bye (default 12), or "average"
     boards_per_round = 2          # default 2
-    rounds = 6                    # mitchell, howell: fewer rounds than the whole movement
+    rounds = 6                    # mitchell, howell: fewer rounds than the whole movement;
+                                  # swiss: the number of rounds (required)
     relay = false                 # mitchell, even tables: relay and bye-stand, not the skip
     arrow_switch = false          # mitchell: true (the last round) or a list of rounds
     missing_pair = 16             # mitchell, howell: a pair that is absent (a sit-out)
@@ -191,7 +196,7 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     name = keys.get("name", _text, default_name)
     kind = keys.get("movement", _text, "")
     if not keys.has("movement"):
-        keys.bad("movement", "missing: mitchell, howell or teams")
+        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams")
     params: dict[str, Any] = {
         "tables": keys.get("tables", _optional(_int(1)), None),
         "teams": keys.get("teams", _optional(_int(1)), None),
@@ -203,6 +208,9 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
         "duplicated": keys.get("duplicated", _bool, True),
         "table_ids": keys.get("table_ids", _optional(_texts), None),
         "pairs": _pairs(keys),
+        "entrants": keys.get("entrants", _optional(_int(1)), None),
+        "seed": keys.get("seed", _optional(_int(0)), None),
+        "bye_vp": keys.get("bye_vp", _bye_vp, 12.0),
     }
     keys.done()
     if len(keys.problems) > start:
@@ -212,6 +220,15 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     except ConfigError as err:
         keys.problems.append(f"{keys.where}: {err}")
         return None
+
+
+def _bye_vp(value: Any) -> float | str:
+    """A Swiss bye's VPs: a number (0 to 20, the section checks) or "average"."""
+    if value == "average":
+        return "average"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(f'a number of VPs or "average" is expected, not {_shown(value)}')
+    return float(value)
 
 
 def _sections(value: Any, problems: list[str], key: str) -> list[SectionSetup] | None:

@@ -428,6 +428,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
+        self._swiss_due(records, changed)
         self._status_changed()
         if records:
             try:
@@ -447,6 +448,23 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             self.stats.published += len(replies)
         # The live scores after the replies, coalesced: scoring never delays an answer.
         self._scores_later()
+
+    def _swiss_due(self, records: list[Record], changed: set[str]) -> None:
+        """A Swiss section whose round is scored through draws its next round (hub.swiss),
+        logged with the batch that finished it: a restarted hub replays the same pairings."""
+        if not self.room.swiss.pairings:
+            return
+        try:
+            due = self.room.swiss.due()
+        except Exception:  # the draw must never cost the batch: the director can draw
+            log.exception("Swiss round not drawn")
+            return
+        now = self.clock()
+        for body in due:
+            self.room.fact("swiss_round", body, now)
+            records.append(Record.fact("swiss_round", body, hub_time=now))
+            changed.update(t for s in self.room.sections if s.name == body["section"]
+                           for t in s.tables)
 
     def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
         """The batch could not be written: nothing of it may count. The room goes back to
@@ -601,7 +619,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             return {"ok": False, "error": str(err)}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
-        if kind in ("round_start", "table_mode", "round_pause", "round_time"):
+        if kind in ("round_start", "table_mode", "round_pause", "round_time", "swiss_round"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
         if kind == "board_allowed":
