@@ -27,7 +27,7 @@ from bridgecore.adjusted import Pair
 from bridgecore.cards import Side
 from bridgecore.ranking import EventScore, Method, rank
 
-__all__ = ["EventTotal", "add_sessions"]
+__all__ = ["EventTotal", "SessionLine", "add_sessions", "add_up"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,12 @@ class EventTotal:
     rank: int
 
 
+SessionLine = tuple[Pair, float, int, Side | None]
+"""One contestant of one session: its key (a pair number, or any identity that matches
+the same pair across sessions), its percentage, the boards it played, its direction (None
+in a one-winner field)."""
+
+
 def add_sessions(sessions: Sequence[EventScore], *,
                  carry_from: Mapping[Pair, float] | None = None, carry_fraction: float = 0.0,
                  require_all: bool = False) -> tuple[EventTotal, ...]:
@@ -56,13 +62,27 @@ def add_sessions(sessions: Sequence[EventScore], *,
         if s.method is not Method.MATCHPOINTS:
             raise ValueError(f"session {i} is scored in {s.method.value}: sessions are added "
                              "up by their matchpoint percentages")
+    return add_up([[(p.pair, p.percent, p.boards, p.direction) for p in s.ranking
+                    if p.percent is not None] for s in sessions],
+                  carry_from=carry_from, carry_fraction=carry_fraction,
+                  require_all=require_all)
+
+
+def add_up(sessions: Sequence[Sequence[SessionLine]], *,
+           carry_from: Mapping[Pair, float] | None = None, carry_fraction: float = 0.0,
+           require_all: bool = False) -> tuple[EventTotal, ...]:
+    """:func:`add_sessions` over each session's lines (:data:`SessionLine`), the
+    contestants matched across sessions by their key: the hub keys a pair by its players,
+    since its number changes from one session to the next."""
+    if not sessions:
+        raise ValueError("an event of sessions needs at least one session")
     if not 0 <= carry_fraction <= 1:
         raise ValueError(f"a carry-over fraction is from 0 to 1, not {carry_fraction}")
     pairs: dict[Pair, list[tuple[float | None, int, Side | None]]] = {}
     for index, session in enumerate(sessions):
-        for p in session.ranking:
-            row = pairs.setdefault(p.pair, [(None, 0, None)] * len(sessions))
-            row[index] = (p.percent, p.boards, p.direction)
+        for key, percent, boards_played, side in session:
+            row = pairs.setdefault(key, [(None, 0, None)] * len(sessions))
+            row[index] = (percent, boards_played, side)
     out: list[tuple[Pair, Side | None, float, tuple[float | None, ...], float, int]] = []
     for pair, row in pairs.items():
         played = [(pct, boards) for pct, boards, _ in row if pct is not None and boards]

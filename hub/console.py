@@ -122,6 +122,7 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
+from hub.series_api import series_api
 from hub.users import (
     MAX_PASSWORD,
     LoginThrottle,
@@ -645,9 +646,16 @@ class Console:
     async def _results(self, request: web.Request) -> web.Response:
         session = self.session_of(request)
         full = session is not None and RANKS[session.role] >= RANKS["scorer"]
+        rest = request.path[len("/api/results"):].rstrip("/")
+        if rest in ("/event", "/ladder"):
+            return json_response(series_api(self.hub, rest[1:], request.query,
+                                            public=not full))
         try:
             data = results_api(self.hub.room, request.path[len("/api/results"):],
                                public=not full)
+            if rest == "":
+                setup = getattr(self.hub, "setup", None)
+                data["series"] = {"part": getattr(setup, "part", 0)}
         except LookupError as err:
             raise HttpError(404, str(err.args[0])) from None
         return json_response(data)

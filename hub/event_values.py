@@ -75,6 +75,17 @@ def _number(value: Any) -> float:
     return float(value)
 
 
+def _carry(value: Any) -> float | None:
+    """A final's carry-over: the share (0 to 1) of the earlier sessions' margin over 50%
+    carried into it; null (or absent) for sessions that add up (hub.series)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise _Bad(f"a share from 0 to 1 is expected (0.5: half the margin), not "
+                   f"{_shown(value)}")
+    return float(value)
+
+
 def _tolerance(value: Any) -> float | None:
     """Seconds, or false / null for no clock check."""
     if value is None or value is False:

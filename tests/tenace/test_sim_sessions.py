@@ -1,0 +1,143 @@
+"""Sessions that add up, in the hub (hub.series): a two-session pairs played through the
+simulator on the live hub, the hub stopped after the first session and started again on the
+same data directory with the second (``tenace hub --event FILE --next-session``), the event
+ranked on its total as the second is played, the pairs matched by their players (their
+numbers change from one session to the next), and the event's files.
+
+The total is checked against figures worked from the two sessions' own rankings: a pair's
+event percentage is ``(p1·b1 + p2·b2) / (b1 + b2)``, its percentages p1, p2 over the b1, b2
+boards it played in each (the EBU's and the ACBL's programs add sessions up by matchpoints
+over matchpoints available, which this is when every board has the same top).
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.event import EventSetup
+from hub.mosquitto import Mosquitto
+from hub.series import SESSION_SCORED, identity
+from tenace.cli import main
+from tenace.live import running_hub
+from tests.conftest import Keyring
+from tests.hub.test_console import Login, make_users
+from tests.hub.test_console_session import fetch
+
+PLAYERS = {1: ["Ada North", "Ben Oakes"], 2: ["Cleo Park", "Dan Quill"],
+           3: ["Eve Rowan", "Finn Stone"], 4: ["Gus Thorn", "Hal Upton"],
+           5: ["Ida Vale", "Jon Wells"], 6: ["Kay Yates", "Lou Zeal"]}
+# The second evening seats the same pairs under other numbers, each in its direction.
+RENUMBERED = {1: 2, 2: 3, 3: 1, 4: 6, 5: 4, 6: 5}
+
+
+def write_event(path: Path, part: int, seed: str, pairs: dict[int, list[str]],
+                carry: float | None = None) -> Path:
+    lines = ["[event]", 'name = "Autumn two evenings"', f'session = "Evening {part}"',
+             f'date = "2026-11-0{part + 1}"', f"part = {part}",
+             *([f"carry = {carry}"] if carry is not None else []),
+             "[boards]", "generate = true", f'seed = "{seed}"',
+             "[[section]]", 'name = "A"', 'movement = "mitchell"', "tables = 3",
+             "boards_per_round = 2", "rounds = 2", "[section.pairs]",
+             *(f"{n} = {json.dumps(names)}" for n, names in sorted(pairs.items()))]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path, keyring: Keyring) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path / "mosquitto", accounts=keyring.accounts) as broker:
+        yield broker
+
+
+def _ranking(hub: Any) -> list[dict[str, Any]]:
+    return hub.call(lambda: hub.room.scoring.section("A").ranking())  # type: ignore[no-any-return]
+
+
+def test_a_two_session_pairs_adds_up_across_a_hub_restart(
+        tmp_path: Path, mosquitto: Mosquitto, keyring: Keyring,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    first_file = write_event(tmp_path / "evening1.toml", 1, "01" * 20, PLAYERS)
+    second_file = write_event(tmp_path / "evening2.toml", 2, "02" * 20,
+                              {RENUMBERED[n]: names for n, names in PLAYERS.items()})
+    users = make_users(tmp_path / "users")
+    with running_hub(mosquitto.url, str(data), EventSetup.load(first_file)) as (hub, url):
+        assert main(["sim", "--json", "--hub", url, "--event", str(first_file),
+                     "--seed", "3"]) == 0
+        assert json.loads(capsys.readouterr().out)["results_equal"] is True
+        first = {identity(e["names"]): e for e in _ranking(hub)}
+    assert len(first) == 6 and all(e["boards"] == 4 for e in first.values())
+    # the hub stopped; started again on the same data directory with the next session
+    with running_hub(mosquitto.url, str(data), None, console=("127.0.0.1", 0),
+                     console_users=users, next_session=EventSetup.load(second_file)
+                     ) as (hub, url):
+        stored = hub.call(lambda: hub.series.sessions())
+        assert [(s.name, s.part, s.session) for s in stored] == [
+            ("Autumn two evenings", 1, "Evening 1")]
+        console = hub.call(lambda: hub.console)
+        director = Login.director(console)
+        status, _, body = fetch(console.url + "api/results/event", director)
+        before = json.loads(body)
+        assert status == 200 and before["event"] is True and before["form"] == "add"
+        # before the second evening's first result: the first evening alone
+        assert {identity(e["names"]): e["percent"] for e in before["ranking"]} == {
+            k: e["percent"] for k, e in first.items()}
+        assert main(["sim", "--json", "--hub", url, "--event", str(second_file),
+                     "--seed", "4"]) == 0
+        assert json.loads(capsys.readouterr().out)["results_equal"] is True
+        second = {identity(e["names"]): e for e in _ranking(hub)}
+        status, _, body = fetch(console.url + "api/results/event", director)
+        total = json.loads(body)
+        status_pbn, _, pbn = fetch(console.url + "api/evening/event/event.pbn", director)
+        status_xml, _, xml = fetch(console.url + "api/evening/event/event-usebio.xml",
+                                   director)
+        public_status, _, public_body = fetch(console.url + "api/results/event")
+    assert status == 200 and total["sessions"][1]["live"] is True
+    # matched by players: session 1's pair 1 is session 2's pair 2, and so on
+    assert {e["pair"]: identity(e["names"]) for e in second.values()} == {
+        RENUMBERED[n]: identity(names) for n, names in PLAYERS.items()}
+    by_players = {identity(e["names"]): e for e in total["ranking"]}
+    assert set(by_players) == set(first)
+    for key, entry in by_players.items():
+        p1, b1 = first[key]["percent"], first[key]["boards"]
+        p2, b2 = second[key]["percent"], second[key]["boards"]
+        assert entry["percent"] == pytest.approx((p1 * b1 + p2 * b2) / (b1 + b2), abs=0.011)
+        assert entry["sessions"] == [pytest.approx(p1, abs=0.006), pytest.approx(p2, abs=0.006)]
+        assert entry["boards"] == 8 and entry["direction"] == first[key]["direction"]
+        assert entry["pair"] == second[key]["pair"]     # tonight's number, for the room
+    for direction in ("NS", "EW"):   # ranked in each direction by the total
+        field = [e for e in total["ranking"] if e["direction"] == direction]
+        assert [e["percent"] for e in field] == sorted((e["percent"] for e in field),
+                                                       reverse=True)
+        assert field[0]["rank"] == 1
+    # the files: the results site's PBN and USEBIO with the event's total and both sessions
+    assert status_pbn == 200 and status_xml == 200
+    top = next(e for e in total["ranking"] if e["direction"] == "NS" and e["rank"] == 1)
+    assert f'{top["percent"]:.2f}'.encode() in pbn and b"Percentage_2" in pbn
+    root = ET.fromstring(xml.split(b"\n", 2)[2])
+    event = root.find("EVENT")
+    assert event is not None and event.findtext("SESSION_COUNT") == "2"
+    assert [s.get("SESSION_ID") for s in event.findall("SESSION")] == ["1", "2"]
+    totals = event.find("PARTICIPANTS")
+    assert totals is not None and len(totals.findall("PAIR")) == 6
+    assert public_status == 200 and json.loads(public_body)["event"] is True
+
+
+def test_the_stored_session_is_one_fact_of_the_log(tmp_path: Path) -> None:
+    """The previous session is found by one query of the log by type (never replayed):
+    a set-up replaced before any play stores nothing."""
+    from hub.store import LOG_NAME, EventLog
+    first = EventSetup.load(write_event(tmp_path / "a.toml", 1, "01" * 20, PLAYERS))
+    second = EventSetup.load(write_event(tmp_path / "b.toml", 2, "02" * 20, PLAYERS))
+    with running_hub(None, str(tmp_path / "data"), first) as (hub, _):
+        hub.call(lambda: hub.replace_setup(second, keep_play=False))
+        assert hub.call(lambda: hub.series.sessions()) == []
+    with EventLog.open(tmp_path / "data" / LOG_NAME) as log:
+        assert log.of_type(SESSION_SCORED) == []
+        assert [r.type for r in log.of_type("setup_replaced")] == ["setup_replaced"]
