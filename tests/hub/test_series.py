@@ -1,0 +1,182 @@
+"""Sessions that add up (hub.series, bridgecore.ladder, bridgecore.sessions), against figures
+worked by hand: a final with its carry-over, and a club's ladder over three stored evenings
+read by the hub from its own log and served by its console.
+
+The carry-over: a qualifying of two sessions then a final with half the qualifying margin
+over 50% carried over (the "share of the margin" form: ``final% + c·(q − 50)``):
+
+=====  ================  ================  =====================  ===========  ==============
+pair   qualifying 1      qualifying 2      q (by boards)          final        event
+=====  ================  ================  =====================  ===========  ==============
+A      60% over 24       50% over 26       (1440+1300)/50 = 54.8  50% over 26  50 + 2.4 = 52.4
+B      55% over 24       55% over 26       55.0                   52%          52 + 2.5 = 54.5
+C      45% over 24       47% over 26       (1080+1222)/50 = 46.04 58%          58 − 1.98 = 56.02
+D      40% over 24       (absent)          40.0                   (not in it)  —
+=====  ================  ================  =====================  ===========  ==============
+
+Ranked C 56.02, B 54.5, A 52.4; D did not reach the final and is not ranked in it.
+
+The ladder: three evenings, partnerships changing (each player credited with his pair's
+percentage), Gus playing once:
+
+==========  ===================================================================
+2026-09-07  Ada–Ben 60, Cleo–Dan 50, Eve–Finn 40
+2026-09-14  Ada–Cleo 55, Ben–Eve 45, Dan–Finn 50
+2026-09-21  Ada–Ben 40, Cleo–Eve 65, Gus–Hal 35
+==========  ===================================================================
+
+Best 2 of at least 2 evenings: Cleo (55, 65) 60; Ada (60, 55) 57.5; Eve (45, 65) 55; Ben
+(60, 45) 52.5; Dan (50, 50) 50; Finn (40, 50) 45; Gus and Hal (one evening) not ranked.
+The plain average, no minimum: Cleo 56.67, Ada 51.67, Dan 50 and Eve 50 (3=), Ben 48.33,
+Finn 45, Gus and Hal 35 (7=). From 2026-09-10 on: Cleo (55, 65) 60 first, Eve 55, Ada 47.5.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridgecore.ladder import ladder
+from hub.event import EventSetup
+from hub.series import SESSION_SCORED, SessionBook, event_total
+from hub.store import LOG_NAME, EventLog, Record
+from tenace.live import running_hub
+from tests.hub.test_console import Login, make_users
+from tests.hub.test_console_session import fetch
+
+NAMES = {"A": ["Ada North", "Ben Oakes"], "B": ["Cleo Park", "Dan Quill"],
+         "C": ["Eve Rowan", "Finn Stone"], "D": ["Gus Thorn", "Hal Upton"]}
+
+
+def entry(pair: int, names: list[str], percent: float, boards: int,
+          direction: str | None = None) -> dict[str, Any]:
+    return {"pair": pair, "names": names, "percent": percent, "boards": boards,
+            "direction": direction, "rank": 0, "total": 0.0}
+
+
+def fact(name: str, part: int, date: str, ranking: list[dict[str, Any]],
+         session: str = "") -> dict[str, Any]:
+    return {"v": 1, "name": name, "session": session, "date": date, "part": part,
+            "carry": None, "sections": [{"name": "A", "method": "mp", "ranking": ranking}]}
+
+
+def store(log: EventLog, *bodies: dict[str, Any]) -> None:
+    log.append_many([Record.fact(SESSION_SCORED, body) for body in bodies])
+
+
+def setup_of(part: int, carry: float | None, name: str = "Club championship") -> EventSetup:
+    quick = EventSetup.quick(tables=2, seed="03" * 20, name=name, session=f"Part {part}")
+    return EventSetup(quick.sections, quick.deals, name=name, session=f"Part {part}",
+                      part=part, carry=carry)
+
+
+def test_a_final_carries_half_the_qualifying_margin(tmp_path: Path) -> None:
+    with EventLog.open(tmp_path / LOG_NAME) as log:
+        store(log, fact("Club championship", 1, "2026-10-05", [
+            entry(1, NAMES["A"], 60.0, 24), entry(2, NAMES["B"], 55.0, 24),
+            entry(3, NAMES["C"], 45.0, 24), entry(4, NAMES["D"], 40.0, 24)]),
+            fact("Another event", 1, "2026-10-06", [entry(1, NAMES["A"], 90.0, 24)]),
+            fact("Club championship", 2, "2026-10-12", [
+                entry(3, NAMES["A"][::-1], 50.0, 26),   # names in any order: the same pair
+                entry(1, NAMES["B"], 55.0, 26), entry(2, NAMES["C"], 47.0, 26)]))
+        stored = SessionBook(log).sessions()
+    assert [(s.name, s.part) for s in stored] == [
+        ("Club championship", 1), ("Another event", 1), ("Club championship", 2)]
+    final = [{"name": "A", "method": "mp", "ranking": [
+        entry(2, NAMES["A"], 50.0, 26), entry(1, NAMES["B"], 52.0, 26),
+        entry(3, NAMES["C"], 58.0, 26)]}]
+    total = event_total(setup_of(3, 0.5), final, stored)
+    assert total["form"] == "carry" and [s["part"] for s in total["sessions"]] == [1, 2, 3]
+    got = {e["names"][0]: e for e in total["ranking"]}
+    assert set(got) == {"Ada North", "Cleo Park", "Eve Rowan"}      # D is not in the final
+    assert got["Ada North"]["qualifying"] == pytest.approx(54.8)
+    assert got["Ada North"]["carry"] == pytest.approx(2.4)
+    assert got["Ada North"]["percent"] == pytest.approx(52.4)
+    assert got["Cleo Park"]["percent"] == pytest.approx(54.5)
+    assert got["Eve Rowan"]["qualifying"] == pytest.approx(46.04)
+    assert got["Eve Rowan"]["carry"] == pytest.approx(-1.98)
+    assert got["Eve Rowan"]["percent"] == pytest.approx(56.02)
+    assert [(e["names"][0], e["rank"]) for e in total["ranking"]] == [
+        ("Eve Rowan", 1), ("Cleo Park", 2), ("Ada North", 3)]
+    assert got["Ada North"]["sessions"] == [60.0, 50.0, 50.0]
+    assert got["Ada North"]["pair"] == 2 and got["Ada North"]["section"] == "A"
+    # the same sessions added up instead (no carry): every session's boards weigh alike
+    added = event_total(setup_of(3, None), final, stored)
+    ada = next(e for e in added["ranking"] if e["names"][0] == "Ada North")
+    assert ada["percent"] == pytest.approx((60 * 24 + 50 * 26 + 50 * 26) / 76, abs=0.005)
+    assert any(e["names"][0] == "Gus Thorn" for e in added["ranking"])  # ranked on part 1
+    # a session on its own (no part) is no event
+    assert event_total(setup_of(0, None), final, stored) == {"v": 1, "event": False}
+
+
+EVENINGS = [
+    ("2026-09-07", [entry(1, ["Ada North", "Ben Oakes"], 60.0, 24),
+                    entry(2, ["Cleo Park", "Dan Quill"], 50.0, 24),
+                    entry(3, ["Eve Rowan", "Finn Stone"], 40.0, 24)]),
+    ("2026-09-14", [entry(1, ["Ada North", "Cleo Park"], 55.0, 24),
+                    entry(2, ["Ben Oakes", "Eve Rowan"], 45.0, 24),
+                    entry(3, ["Dan Quill", "Finn Stone"], 50.0, 24)]),
+    ("2026-09-21", [entry(1, ["Ada North", "Ben Oakes"], 40.0, 24),
+                    entry(2, ["Cleo Park", "Eve Rowan"], 65.0, 24),
+                    entry(3, ["Gus Thorn", "Hal Upton"], 35.0, 24)]),
+]
+
+
+def test_the_ladder_by_hand() -> None:
+    sessions = [{name: e["percent"] for e in ranking for name in e["names"]}
+                for _, ranking in EVENINGS]
+    best = ladder(sessions, best=2, minimum=2)
+    assert [(e.player, e.percent, e.rank) for e in best] == [
+        ("Cleo Park", 60.0, 1), ("Ada North", 57.5, 2), ("Eve Rowan", 55.0, 3),
+        ("Ben Oakes", 52.5, 4), ("Dan Quill", 50.0, 5), ("Finn Stone", 45.0, 6),
+        ("Gus Thorn", 35.0, None), ("Hal Upton", 35.0, None)]
+    assert best[1].counted == (60.0, 55.0) and best[1].sessions == (60.0, 55.0, 40.0)
+    average = ladder(sessions)
+    assert [(e.player, round(e.percent, 2), e.rank) for e in average] == [
+        ("Cleo Park", 56.67, 1), ("Ada North", 51.67, 2), ("Dan Quill", 50.0, 3),
+        ("Eve Rowan", 50.0, 3), ("Ben Oakes", 48.33, 5), ("Finn Stone", 45.0, 6),
+        ("Gus Thorn", 35.0, 7), ("Hal Upton", 35.0, 7)]
+    with pytest.raises(ValueError, match="best 1 or more"):
+        ladder(sessions, best=0)
+
+
+def test_the_hub_serves_the_ladder_of_its_stored_evenings(tmp_path: Path) -> None:
+    """Three evenings stored in the hub's log (the facts it writes when a session ends),
+    the hub started on it: its console's ladder, in each form, as worked by hand."""
+    data = tmp_path / "data"
+    with running_hub(None, str(data), setup_of(0, None, "Monday pairs")):
+        pass
+    with EventLog.open(data / LOG_NAME) as log:
+        store(log, *(fact("Monday pairs", 0, date, ranking) for date, ranking in EVENINGS))
+    users = make_users(tmp_path / "users")
+    with running_hub(None, str(data), None, console=("127.0.0.1", 0),
+                     console_users=users) as (hub, _):
+        console = hub.call(lambda: hub.console)
+        director = Login.director(console)
+
+        def get(query: str, login: Login | None = director) -> tuple[int, Any]:
+            status, _, body = fetch(console.url + "api/results/ladder" + query, login)
+            return status, json.loads(body)
+
+        status, best = get("?best=2&min=2")
+        _, average = get("")
+        _, season = get("?from=2026-09-10&best=2&min=2")
+        public_status, public = get("?best=2&min=2", None)
+        bad = [get(q)[0] for q in ("?best=0", "?min=x", "?from=09/10/2026")]
+    assert status == 200 and len(best["sessions"]) == 3
+    assert [(e["player"], e["percent"], e["rank"]) for e in best["ranking"]] == [
+        ("Cleo Park", 60.0, 1), ("Ada North", 57.5, 2), ("Eve Rowan", 55.0, 3),
+        ("Ben Oakes", 52.5, 4), ("Dan Quill", 50.0, 5), ("Finn Stone", 45.0, 6),
+        ("Gus Thorn", 35.0, None), ("Hal Upton", 35.0, None)]
+    assert [(e["player"], e["percent"], e["rank"]) for e in average["ranking"]][:4] == [
+        ("Cleo Park", 56.67, 1), ("Ada North", 51.67, 2), ("Dan Quill", 50.0, 3),
+        ("Eve Rowan", 50.0, 3)]
+    assert [s["date"] for s in season["sessions"]] == ["2026-09-14", "2026-09-21"]
+    assert [(e["player"], e["percent"]) for e in season["ranking"]][:3] == [
+        ("Cleo Park", 60.0), ("Eve Rowan", 55.0), ("Ada North", 47.5)]
+    assert public_status == 200 and public["ranking"] == best["ranking"]
+    assert public["full"] is False and best["full"] is True
+    assert bad == [400, 400, 400]
