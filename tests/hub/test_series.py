@@ -44,8 +44,14 @@ from hub.event import EventSetup
 from hub.series import SESSION_SCORED, SessionBook, event_total
 from hub.store import LOG_NAME, EventLog, Record
 from tenace.live import running_hub
-from tests.hub.test_console import Login, make_users
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    browser,
+    make_users,
+    wait,
+)
 from tests.hub.test_console_session import fetch
+from tests.hub.test_results_pages import SHOTS
 
 NAMES = {"A": ["Ada North", "Ben Oakes"], "B": ["Cleo Park", "Dan Quill"],
          "C": ["Eve Rowan", "Finn Stone"], "D": ["Gus Thorn", "Hal Upton"]}
@@ -143,7 +149,8 @@ def test_the_ladder_by_hand() -> None:
         ladder(sessions, best=0)
 
 
-def test_the_hub_serves_the_ladder_of_its_stored_evenings(tmp_path: Path) -> None:
+def test_the_hub_serves_the_ladder_of_its_stored_evenings(
+        tmp_path: Path, browser: Any) -> None:  # noqa: F811
     """Three evenings stored in the hub's log (the facts it writes when a session ends),
     the hub started on it: its console's ladder, in each form, as worked by hand."""
     data = tmp_path / "data"
@@ -166,6 +173,19 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(tmp_path: Path) -> Non
         _, season = get("?from=2026-09-10&best=2&min=2")
         public_status, public = get("?best=2&min=2", None)
         bad = [get(q)[0] for q in ("?best=0", "?min=x", "?from=09/10/2026")]
+        browser.get(console.url + "results/ladder?best=2&min=2")   # the public page
+
+        def page(d: Any) -> tuple[list[list[str]], str, str] | None:
+            if not d.find_elements("id", "ladder-short"):
+                return None        # a redrawn element is found again (wait: stale ignored)
+            return ([[c.text for c in row.find_elements("tag name", "td")]
+                     for row in d.find_elements("css selector", "#ladder tbody tr")],
+                    d.find_element("id", "ladder-form").text,
+                    d.find_element("id", "ladder-short").text)
+
+        shown, form, short = wait(browser, page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "ladder.png"))
     assert status == 200 and len(best["sessions"]) == 3
     assert [(e["player"], e["percent"], e["rank"]) for e in best["ranking"]] == [
         ("Cleo Park", 60.0, 1), ("Ada North", 57.5, 2), ("Eve Rowan", 55.0, 3),
@@ -180,3 +200,8 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(tmp_path: Path) -> Non
     assert public_status == 200 and public["ranking"] == best["ranking"]
     assert public["full"] is False and best["full"] is True
     assert bad == [400, 400, 400]
+    assert shown[:2] == [["1", "Cleo Park", "3", "2", "60.00%"],
+                         ["2", "Ada North", "3", "2", "57.50%"]] and len(shown) == 6
+    assert form == ("Average of each player's best 2 sessions; ranked from 2 sessions played"
+                    " · Sessions: 3")
+    assert short == "Not ranked yet (too few sessions): Gus Thorn, Hal Upton"

@@ -26,8 +26,14 @@ from hub.series import SESSION_SCORED, identity
 from tenace.cli import main
 from tenace.live import running_hub
 from tests.conftest import Keyring
-from tests.hub.test_console import Login, make_users
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    browser,
+    make_users,
+    wait,
+)
 from tests.hub.test_console_session import fetch
+from tests.hub.test_results_pages import SHOTS
 
 PLAYERS = {1: ["Ada North", "Ben Oakes"], 2: ["Cleo Park", "Dan Quill"],
            3: ["Eve Rowan", "Finn Stone"], 4: ["Gus Thorn", "Hal Upton"],
@@ -61,7 +67,7 @@ def _ranking(hub: Any) -> list[dict[str, Any]]:
 
 def test_a_two_session_pairs_adds_up_across_a_hub_restart(
         tmp_path: Path, mosquitto: Mosquitto, keyring: Keyring,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], browser: Any) -> None:  # noqa: F811
     data = tmp_path / "data"
     first_file = write_event(tmp_path / "evening1.toml", 1, "01" * 20, PLAYERS)
     second_file = write_event(tmp_path / "evening2.toml", 2, "02" * 20,
@@ -98,6 +104,21 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
         status_xml, _, xml = fetch(console.url + "api/evening/event/event-usebio.xml",
                                    director)
         public_status, _, public_body = fetch(console.url + "api/results/event")
+        # the public page of the event's total, in a browser
+        browser.get(console.url + "results/event")
+
+        def page(d: Any) -> tuple[list[list[str]], str, list[list[str]]] | None:
+            if not d.find_elements("id", "event-EW"):
+                return None        # a redrawn element is found again (wait: stale ignored)
+            return ([[c.text for c in row.find_elements("tag name", "td")]
+                     for row in d.find_elements("css selector", "#event-NS tbody tr")],
+                    d.find_element("id", "event-title").text,
+                    [[c.text for c in d.find_elements("css selector", f"#event-{side} th")]
+                     for side in ("NS", "EW")])
+
+        shown, title, heads = wait(browser, page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "event-total.png"))
     assert status == 200 and total["sessions"][1]["live"] is True
     # matched by players: session 1's pair 1 is session 2's pair 2, and so on
     assert {e["pair"]: identity(e["names"]) for e in second.values()} == {
@@ -127,6 +148,14 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
     totals = event.find("PARTICIPANTS")
     assert totals is not None and len(totals.findall("PAIR")) == 6
     assert public_status == 200 and json.loads(public_body)["event"] is True
+    assert title == "Autumn two evenings: the event's total"
+    assert heads[0] == heads[1] == ["Rank", "Pair (this session)", "Players", "Session 1",
+                                    "Session 2 (current)", "Boards", "Total"]
+    north_south = [e for e in total["ranking"] if e["direction"] == "NS"]
+    assert [row[-1] for row in shown] == [f'{e["percent"]:.2f}%' for e in north_south]
+    assert [row[2] for row in shown] == [" – ".join(e["names"]) for e in north_south]
+    assert [row[3:5] for row in shown] == [[f"{p:.2f}%" for p in e["sessions"]]
+                                           for e in north_south]
 
 
 def test_the_stored_session_is_one_fact_of_the_log(tmp_path: Path) -> None:
