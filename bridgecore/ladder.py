@@ -10,8 +10,7 @@ weighs the same, whatever its boards):
 * ``minimum``: a player who played fewer sessions than this is not ranked (the minimum
   attendance); he is listed apart, with his sessions, so that the club sees who is short.
 
-Ties share a place (1, 2, 2, 4), the players in a tie by name. Within a session a player
-listed twice (two pairs: a substitute who played for both) counts his better percentage.
+Ties share a place (1, 2, 2, 4), the players in a tie by name.
 """
 
 from __future__ import annotations
@@ -52,9 +51,7 @@ def ladder(sessions: Sequence[Mapping[str, float]], *, best: int | None = None,
     players: dict[str, list[float | None]] = {}
     for index, session in enumerate(sessions):
         for player, percent in session.items():
-            row = players.setdefault(player, [None] * len(sessions))
-            held = row[index]
-            row[index] = percent if held is None else max(held, percent)
+            players.setdefault(player, [None] * len(sessions))[index] = percent
     entries: list[tuple[str, float, tuple[float | None, ...], tuple[float, ...]]] = []
     for player, row in players.items():
         played = sorted((p for p in row if p is not None), reverse=True)

@@ -27,7 +27,9 @@ A pair whose set-up names no players cannot be matched and is ranked on its own 
 
 **The club's ladder** (:func:`ladder_json`): every stored session (and the one being
 played, once it has a result) between two dates, each player credited with his pair's
-percentage (bridgecore.ladder: the best N, a minimum attendance).
+percentage (bridgecore.ladder: the best N, a minimum attendance); a player in two pairs of
+one session (a substitute who played for both) is credited with the better. Players are
+matched by name as the roster matches them (hub.roster.name_key), shown as last written.
 """
 
 from __future__ import annotations
@@ -130,10 +132,11 @@ class SessionBook:
 
 # An event of several sessions -----------------------------------------------------------
 
-def _lines(sections: Sequence[Mapping[str, Any]], index: int,
-           names: dict[str, list[str]]) -> list[SessionLine]:
+def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, list[str]],
+           where: dict[str, tuple[str, Any]] | None = None) -> list[SessionLine]:
     """One session's matchpoint lines keyed by pair identity (a pair without names keyed
-    to this session alone); ``names`` collects each identity's players as written."""
+    to this session alone); ``names`` collects each identity's players as written,
+    ``where`` each one's section and pair number."""
     out: list[SessionLine] = []
     for section in sections:
         for entry in section.get("ranking", ()):
@@ -144,6 +147,8 @@ def _lines(sections: Sequence[Mapping[str, Any]], index: int,
                 key = f"session {index + 1}, section {section.get('name')}, pair " \
                       f"{entry.get('pair')}"
             names[key] = list(entry.get("names") or ())
+            if where is not None:
+                where[key] = (str(section.get("name")), entry.get("pair"))
             direction = entry.get("direction")
             out.append((key, float(entry["percent"]), int(entry.get("boards") or 0),
                         None if direction is None else Side(direction)))
@@ -170,10 +175,8 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
     parts = _parts(setup, stored)
     names: dict[str, list[str]] = {}
     earlier = [_lines(s.sections, i, names) for i, s in enumerate(parts)]
-    now = _lines(live, len(parts), names)
-    current_pairs = {key: (section["name"], entry["pair"])
-                     for section in live for entry in section["ranking"]
-                     if (key := identity(entry.get("names") or ())) is not None}
+    current_pairs: dict[str, tuple[str, Any]] = {}
+    now = _lines(live, len(parts), names, current_pairs)
     carry = setup.carry
     totals: tuple[EventTotal, ...] = ()
     qualifying: dict[Any, float] = {}

@@ -147,6 +147,13 @@ def test_the_ladder_by_hand() -> None:
         ("Gus Thorn", 35.0, 7), ("Hal Upton", 35.0, 7)]
     with pytest.raises(ValueError, match="best 1 or more"):
         ladder(sessions, best=0)
+    # a player in two pairs of one session (a substitute in both) counts his better one
+    from hub.series import StoredSession, ladder_json
+    twice = StoredSession(1, "Monday pairs", "", "2026-09-28", 0, None, (
+        {"name": "A", "ranking": [entry(1, ["Ada North", "Ben Oakes"], 40.0, 24),
+                                  entry(2, ["Ada North", "Cleo Park"], 70.0, 24)]},))
+    assert [(e["player"], e["percent"], e["played"]) for e in ladder_json([twice])["ranking"]] \
+        == [("Ada North", 70.0, 1), ("Cleo Park", 70.0, 1), ("Ben Oakes", 40.0, 1)]
 
 
 def test_the_hub_serves_the_ladder_of_its_stored_evenings(
@@ -205,3 +212,38 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(
     assert form == ("Average of each player's best 2 sessions; ranked from 2 sessions played"
                     " · Sessions: 3")
     assert short == "Not ranked yet (too few sessions): Gus Thorn, Hal Upton"
+
+
+def test_law_16_the_public_total_counts_only_the_boards_finished_everywhere(
+        tmp_path: Path) -> None:
+    """Round 1 of a 3-table Howell: A1 has finished boards 1 and 2, A3 and A2 play them
+    later. The event's public total counts none of them yet (Law 16), as the session's own
+    public ranking; the director's counts them; once every table has finished, both agree."""
+    from types import SimpleNamespace
+
+    from hub.series_api import series_api
+    from tests.hub.test_live_scoring import ROUND_ROBIN
+    from tests.hub.test_results_pages import serve
+
+    served = serve(tmp_path, ROUND_ROBIN[:2])
+    loop, hub, _ = next(served)
+    try:
+        with EventLog.open(tmp_path / LOG_NAME) as log:
+            store(log, fact("Club championship", 1, "2026-10-05", [
+                entry(1, [], 60.0, 2), entry(2, [], 40.0, 2)]))
+            book = SessionBook(log)
+            series = SimpleNamespace(room=hub.room, setup=setup_of(2, None), series=book)
+            full = loop.call(lambda: series_api(series, "event", {}, public=False))
+            public = loop.call(lambda: series_api(series, "event", {}, public=True))
+            tonight = {e["pair"]: e for e in full["ranking"] if e["pair"] is not None}
+            assert {p: e["boards"] for p, e in tonight.items()} == {1: 2, 4: 2}
+            assert all(e["pair"] is None for e in public["ranking"])   # part 1 alone
+            loop.call(hub.session.play, ROUND_ROBIN[2:])
+            full = loop.call(lambda: series_api(series, "event", {}, public=False))
+            public = loop.call(lambda: series_api(series, "event", {}, public=True))
+    finally:
+        next(served, None)
+    assert public["ranking"] == full["ranking"] and public["full"] is False
+    assert sum(1 for e in full["ranking"] if e["pair"] is not None) == 6
+    # pairs without names are not matched across sessions: last time's two stay apart
+    assert sum(1 for e in full["ranking"] if e["pair"] is None) == 2

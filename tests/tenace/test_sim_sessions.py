@@ -158,15 +158,25 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
                                            for e in north_south]
 
 
-def test_the_stored_session_is_one_fact_of_the_log(tmp_path: Path) -> None:
-    """The previous session is found by one query of the log by type (never replayed):
-    a set-up replaced before any play stores nothing."""
+def test_the_next_session_from_the_command_line_and_its_restart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--next-session`` starts the file's session once: the same command again (a hub
+    restarted during that session) goes on with it. A session replaced before any result
+    stores nothing (its log has no ``session_scored``); without ``--event`` it is refused."""
     from hub.store import LOG_NAME, EventLog
+    data = str(tmp_path / "data")
     first = EventSetup.load(write_event(tmp_path / "a.toml", 1, "01" * 20, PLAYERS))
     second = EventSetup.load(write_event(tmp_path / "b.toml", 2, "02" * 20, PLAYERS))
-    with running_hub(None, str(tmp_path / "data"), first) as (hub, _):
-        hub.call(lambda: hub.replace_setup(second, keep_play=False))
-        assert hub.call(lambda: hub.series.sessions()) == []
+    with running_hub(None, data, first):
+        pass
+    for _ in range(2):
+        with running_hub(None, data, None, next_session=second) as (hub, _):
+            assert hub.call(lambda: (hub.setup.part, hub.setup.session)) == (2, "Evening 2")
+            assert hub.call(lambda: hub.series.sessions()) == []
     with EventLog.open(tmp_path / "data" / LOG_NAME) as log:
         assert log.of_type(SESSION_SCORED) == []
-        assert [r.type for r in log.of_type("setup_replaced")] == ["setup_replaced"]
+        assert [r.data()["setup"]["event"]["part"] for r in log.of_type("setup_replaced")] \
+            == [2]
+    assert main(["hub", "--data", data, "--next-session", "--console", "off"]) == 2
+    assert "--next-session: give the next session's set-up with --event FILE" in \
+        capsys.readouterr().err
