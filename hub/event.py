@@ -38,6 +38,8 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
                                   # session on its own)
     carry = 0.5                   # a final: the share of the earlier sessions' margin over
                                   # 50% carried over (absent: the sessions add up)
+    carry_form = "margin"         # or "place": the qualifying's first carries ``carry``
+                                  # points, the last none, linear by place
 
     [boards]                      # without it: secure random deals for the boards played
     file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
@@ -118,6 +120,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _board_range,
     _bool,
     _carry,
+    _carry_form,
     _date,
     _edition,
     _fail,
@@ -167,6 +170,7 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
         "part": keys.get("part", _int(0), 0),
         "carry": keys.get("carry", _carry, None),
+        "carry_form": keys.get("carry_form", _carry_form, "margin"),
     }
     keys.done()
     return out
@@ -427,6 +431,7 @@ class EventSetup:
     markings: Mapping[int, Markings] = field(default_factory=dict)
     part: int = 0
     carry: float | None = None
+    carry_form: str = "margin"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -439,11 +444,16 @@ class EventSetup:
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
                            ("alerting", _alerting),
                            ("date", _date), ("scoring", _scoring), ("live", _bool),
-                           ("part", _int(0)), ("carry", _carry)):
+                           ("part", _int(0)), ("carry", _carry),
+                           ("carry_form", _carry_form)):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
                 problems.append(f"event.{key}: {err}")
+        if self.carry_form == "margin" and self.carry is not None and self.carry > 1:
+            problems.append(f"event.carry: a share of the margin is from 0 to 1 (0.5: half "
+                            f"the margin), not {self.carry:g}; give carry_form = \"place\" "
+                            f"for the first's points")
         try:
             object.__setattr__(self, "edition", _edition(self.edition))
         except _Bad as err:
@@ -583,6 +593,8 @@ class EventSetup:
             out["part"] = self.part
         if self.carry is not None:
             out["carry"] = self.carry
+        if self.carry_form != "margin":
+            out["carry_form"] = self.carry_form
         return out
 
     @classmethod

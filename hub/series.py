@@ -19,7 +19,9 @@ last stored session of each earlier part of that name:
 * ``carry`` absent, sessions that add up (a two-session pairs): each pair's percentages
   averaged weighted by the boards it played (bridgecore.sessions.add_up);
 * ``carry`` c, a final: the earlier parts added up the same way give the pair's
-  qualifying percentage q, and its final percentage gets ``c · (q − 50)`` added.
+  qualifying percentage q, and its final percentage gets ``c · (q − 50)`` added; with
+  ``carry_form = "place"``, the finalists ranked by q, the first gets c points, the last
+  none, linear by place (bridgecore.sessions.carry_by_place).
 
 The pairs are matched across sessions by their players (hub.roster.name_key of each name,
 the two sorted): a pair's number changes from one session to the next, its players do not.
@@ -41,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Side
 from bridgecore.ladder import ladder
-from bridgecore.sessions import EventTotal, SessionLine, add_up
+from bridgecore.sessions import EventTotal, SessionLine, add_up, carry_by_place
 from hub.roster import name_key
 
 if TYPE_CHECKING:
@@ -103,7 +105,7 @@ def session_fact(setup: Any, room: Room) -> dict[str, Any] | None:
     return {"v": FACT_VERSION, "name": getattr(setup, "name", ""),
             "session": getattr(setup, "session", ""), "date": getattr(setup, "date", ""),
             "part": getattr(setup, "part", 0), "carry": getattr(setup, "carry", None),
-            "sections": sections}
+            "carry_form": getattr(setup, "carry_form", "margin"), "sections": sections}
 
 
 class SessionBook:
@@ -186,7 +188,12 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
     elif now:
         if any(earlier):
             qualifying = {t.pair: t.percent for t in add_up(earlier)}
-        totals = add_up([now], carry_from=qualifying, carry_fraction=carry)
+        if getattr(setup, "carry_form", "margin") == "place":
+            finalists = {line[0] for line in now}
+            totals = add_up([now], carries=carry_by_place(
+                {k: q for k, q in qualifying.items() if k in finalists}, carry))
+        else:
+            totals = add_up([now], carry_from=qualifying, carry_fraction=carry)
     sessions = [{"part": s.part, "session": s.session, "date": s.date} for s in parts]
     sessions.append({"part": part, "session": setup.session, "date": setup.date,
                      "live": True})
@@ -204,7 +211,8 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
             "sessions": [None if p is None else round(p, 2) for p in each],
             "carry": round(t.carry, 2), "qualifying": None if q is None else round(q, 2)})
     return {"v": 1, "event": True, "name": setup.name, "part": part, "carry": carry,
-            "form": "add" if carry is None else "carry", "sessions": sessions,
+            "form": "add" if carry is None else "carry",
+            "carry_form": getattr(setup, "carry_form", "margin"), "sessions": sessions,
             "ranking": ranking}
 
 

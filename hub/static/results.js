@@ -172,8 +172,9 @@
     };
     const share = data.carry === null ? "" : Math.round(data.carry * 100) + "%";
     return [el("h2", { id: "event-title" }, t("series.title", { name: data.name })),
-      el("p", { class: "dim", id: "event-form" }, carry ? t("series.form_carry", { share: share })
-        : t("series.form_add")),
+      el("p", { class: "dim", id: "event-form" }, !carry ? t("series.form_add")
+        : data.carry_form === "place" ? t("series.form_place", { points: data.carry })
+          : t("series.form_carry", { share: share })),
       !data.ranking_shown ? el("p", { class: "dim" }, t("results.hidden_ranking"))
         : data.ranking.length ? el("div", { class: "fields" }, fields.map(table))
           : el("p", { class: "dim" }, t("series.no_result"))];

@@ -189,7 +189,10 @@
     if ($("ev-date").value) event.date = $("ev-date").value;
     if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
     if ($("ev-part").value !== "") event.part = Number($("ev-part").value);
-    if ($("ev-carry").value !== "") event.carry = Number($("ev-carry").value);
+    if ($("ev-carry").value !== "") {
+      event.carry = Number($("ev-carry").value);
+      event.carry_form = $("ev-carry-form").value;
+    }
     const doc = { event: event, sections: cards.map(sectionDoc) };
     const file = $("boards-file").files[0];
     if ($("boards-file-choice").checked) {

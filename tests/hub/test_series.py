@@ -73,10 +73,11 @@ def store(log: EventLog, *bodies: dict[str, Any]) -> None:
     log.append_many([Record.fact(SESSION_SCORED, body) for body in bodies])
 
 
-def setup_of(part: int, carry: float | None, name: str = "Club championship") -> EventSetup:
+def setup_of(part: int, carry: float | None, name: str = "Club championship",
+             carry_form: str = "margin") -> EventSetup:
     quick = EventSetup.quick(tables=2, seed="03" * 20, name=name, session=f"Part {part}")
     return EventSetup(quick.sections, quick.deals, name=name, session=f"Part {part}",
-                      part=part, carry=carry)
+                      part=part, carry=carry, carry_form=carry_form)
 
 
 def test_a_final_carries_half_the_qualifying_margin(tmp_path: Path) -> None:
@@ -109,6 +110,13 @@ def test_a_final_carries_half_the_qualifying_margin(tmp_path: Path) -> None:
         ("Eve Rowan", 1), ("Cleo Park", 2), ("Ada North", 3)]
     assert got["Ada North"]["sessions"] == [60.0, 50.0, 50.0]
     assert got["Ada North"]["pair"] == 2 and got["Ada North"]["section"] == "A"
+    # the linear carry-over by qualifying place (the WBF's form), 3 points to the first:
+    # the finalists by q, B 55 first (+3), A 54.8 second (+1.5), C 46.04 last (0)
+    by_place = event_total(setup_of(3, 3.0, carry_form="place"), final, stored)
+    placed = {e["names"][0]: (e["carry"], e["percent"], e["rank"]) for e in by_place["ranking"]}
+    assert placed == {"Cleo Park": (3.0, 55.0, 2), "Ada North": (1.5, 51.5, 3),
+                      "Eve Rowan": (0.0, 58.0, 1)}
+    assert by_place["carry_form"] == "place"
     # the same sessions added up instead (no carry): every session's boards weigh alike
     added = event_total(setup_of(3, None), final, stored)
     ada = next(e for e in added["ranking"] if e["names"][0] == "Ada North")
@@ -247,3 +255,20 @@ def test_law_16_the_public_total_counts_only_the_boards_finished_everywhere(
     assert sum(1 for e in full["ranking"] if e["pair"] is not None) == 6
     # pairs without names are not matched across sessions: last time's two stay apart
     assert sum(1 for e in full["ranking"] if e["pair"] is None) == 2
+
+
+def test_a_carry_over_the_set_up_cannot_take_is_named(tmp_path: Path) -> None:
+    from hub.errors import ConfigError
+    base = ('[event]\nname = "Final"\npart = 2\n{extra}\n[[section]]\n'
+            'movement = "mitchell"\ntables = 3\n')
+    for extra, error in (("carry = 3", "event.carry: a share of the margin is from 0 to 1"),
+                         ('carry = 0.5\ncarry_form = "rank"', "event.carry_form: \"margin\""),
+                         ("part = -1", "event.part: at least 0")):
+        path = tmp_path / "final.toml"
+        path.write_text(base.format(extra=extra).replace("part = 2\npart = -1", "part = -1"))
+        with pytest.raises(ConfigError, match=error.replace("(", r"\(")):
+            EventSetup.load(path)
+    path.write_text(base.format(extra='carry = 3\ncarry_form = "place"'))
+    setup = EventSetup.load(path)
+    assert (setup.part, setup.carry, setup.carry_form) == (2, 3.0, "place")
+    assert EventSetup.from_json(setup.to_json()) == setup
