@@ -66,6 +66,28 @@ def identity(names: Iterable[str]) -> str | None:
     return " & ".join(keys) if keys else None
 
 
+def _number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float)
+
+
+def _check_section(section: Any) -> None:
+    """A stored section's ranking as :func:`event_total` and the ladder read it."""
+    if not isinstance(section, Mapping) or not isinstance(section.get("ranking"), list):
+        raise ValueError("a section without its ranking list")
+    for entry in section["ranking"]:
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"a ranking entry that is not an object: {entry!r:.40}")
+        names = entry.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"names {names!r:.60} are not a list of names")
+        if entry.get("percent") is not None and not _number(entry["percent"]):
+            raise ValueError(f"percent {entry['percent']!r:.20} is not a number")
+        if not _number(entry.get("boards") or 0) or not _number(entry.get("rank") or 0):
+            raise ValueError("boards or rank is not a number")
+        if entry.get("direction") not in (None, "NS", "EW"):
+            raise ValueError(f"direction {entry.get('direction')!r:.10} is not NS, EW or null")
+
+
 @dataclass(frozen=True, slots=True)
 class StoredSession:
     """A session the hub closed (the fact ``session_scored``): where it is in the log,
@@ -81,10 +103,22 @@ class StoredSession:
 
     @classmethod
     def of(cls, record: StoredRecord) -> StoredSession:
+        """The stored session of a ``session_scored`` record; ValueError naming what is
+        wrong with one this hub did not write (a damaged log is read, never trusted)."""
         body = record.data()
+        if not isinstance(body, Mapping) or body.get("v") != FACT_VERSION:
+            raise ValueError(f"not a version {FACT_VERSION} session_scored body")
+        carry = body.get("carry")
+        if carry is not None and (isinstance(carry, bool) or not isinstance(carry, int | float)):
+            raise ValueError(f"carry {carry!r:.40} is not a number")
+        sections = body.get("sections")
+        if not isinstance(sections, list):
+            raise ValueError("sections is not a list")
+        for section in sections:
+            _check_section(section)
         return cls(record.position, str(body.get("name", "")), str(body.get("session", "")),
-                   str(body.get("date", "")), int(body.get("part", 0)), body.get("carry"),
-                   tuple(body.get("sections", ())))
+                   str(body.get("date", "")), int(body.get("part", 0)), carry,
+                   tuple(sections))
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position, "name": self.name, "session": self.session,

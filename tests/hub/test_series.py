@@ -272,3 +272,21 @@ def test_a_carry_over_the_set_up_cannot_take_is_named(tmp_path: Path) -> None:
     setup = EventSetup.load(path)
     assert (setup.part, setup.carry, setup.carry_form) == (2, 3.0, "place")
     assert EventSetup.from_json(setup.to_json()) == setup
+
+
+def test_a_stored_session_this_hub_did_not_write_is_left_out_and_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A damaged or foreign ``session_scored`` never breaks the event's total or the
+    ladder: it is left out, with a log line naming its record and what is wrong."""
+    good = fact("Monday pairs", 0, "2026-09-07", EVENINGS[0][1])
+    bad_entry = fact("Monday pairs", 0, "2026-09-14", [entry(1, ["Ada North"], 50.0, 24)])
+    bad_entry["sections"][0]["ranking"][0]["percent"] = "fifty"
+    with EventLog.open(tmp_path / LOG_NAME) as log:
+        store(log, good, {"v": 2}, {"v": 1, "sections": "none"}, bad_entry,
+              dict(good, carry="half"))
+        with caplog.at_level("ERROR", logger="hub.series"):
+            stored = SessionBook(log).sessions()
+    assert [s.date for s in stored] == ["2026-09-07"]
+    problems = [r.getMessage() for r in caplog.records]
+    assert len(problems) == 4 and all("left out of the stored sessions" in m for m in problems)
+    assert any("percent 'fifty' is not a number" in m for m in problems)
