@@ -238,7 +238,7 @@ def test_law_16_the_public_total_counts_only_the_boards_finished_everywhere(
     try:
         with EventLog.open(tmp_path / LOG_NAME) as log:
             store(log, fact("Club championship", 1, "2026-10-05", [
-                entry(1, [], 60.0, 2), entry(2, [], 40.0, 2)]))
+                entry(1, NAMES["A"], 60.0, 2), entry(2, NAMES["B"], 40.0, 2)]))
             book = SessionBook(log)
             series = SimpleNamespace(room=hub.room, setup=setup_of(2, None), series=book)
             full = loop.call(lambda: series_api(series, "event", {}, public=False))
@@ -249,12 +249,25 @@ def test_law_16_the_public_total_counts_only_the_boards_finished_everywhere(
             loop.call(hub.session.play, ROUND_ROBIN[2:])
             full = loop.call(lambda: series_api(series, "event", {}, public=False))
             public = loop.call(lambda: series_api(series, "event", {}, public=True))
+            # the director's public settings: no names, then no ranking
+            loop.call(hub.director, {"op": "public_results", "ranking": True,
+                                     "names": False, "boards": True})
+            nameless = loop.call(lambda: series_api(series, "event", {}, public=True))
+            loop.call(hub.director, {"op": "public_results", "ranking": False,
+                                     "names": True, "boards": True})
+            hidden = loop.call(lambda: series_api(series, "event", {}, public=True))
+            still = loop.call(lambda: series_api(series, "event", {}, public=False))
     finally:
         next(served, None)
     assert public["ranking"] == full["ranking"] and public["full"] is False
     assert sum(1 for e in full["ranking"] if e["pair"] is not None) == 6
     # pairs without names are not matched across sessions: last time's two stay apart
     assert sum(1 for e in full["ranking"] if e["pair"] is None) == 2
+    assert [e["names"] for e in full["ranking"] if e["pair"] is None] == [NAMES["A"], NAMES["B"]]
+    assert all(e["names"] == [] for e in nameless["ranking"])
+    assert [e["percent"] for e in nameless["ranking"]] == [e["percent"] for e in full["ranking"]]
+    assert hidden["ranking"] == [] and hidden["ranking_shown"] is False
+    assert still["ranking"] == full["ranking"]            # the director still sees it all
 
 
 def test_a_carry_over_the_set_up_cannot_take_is_named(tmp_path: Path) -> None:
