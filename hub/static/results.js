@@ -194,7 +194,27 @@
     });
     const form = data.best ? t("ladder.form_best", { best: data.best })
       : t("ladder.form_average");
-    return [el("h2", { id: "ladder-title" }, t("ladder.title")),
+    const input = (id, key, type, value) => el("label", {}, t(key) + " ",
+      el("input", { id: id, type: type, value: value === null ? "" : String(value),
+        class: type === "number" ? "short" : "", min: type === "number" ? "1" : null }));
+    const choose = el("form", { id: "ladder-choose", class: "no-print" },
+      input("ladder-best", "ladder.best", "number", data.best),
+      input("ladder-min", "ladder.min", "number", data.minimum > 1 ? data.minimum : null),
+      input("ladder-from", "ladder.from", "date", data.since),
+      input("ladder-to", "ladder.to", "date", data.until),
+      el("button", { type: "submit", class: "button", id: "ladder-show" }, t("ladder.show")));
+    choose.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const query = new URLSearchParams();
+      for (const [key, id] of [["best", "ladder-best"], ["min", "ladder-min"],
+        ["from", "ladder-from"], ["to", "ladder-to"]]) {
+        if ($(id).value) query.set(key, $(id).value);
+      }
+      const text = query.toString();
+      history.replaceState(null, "", "/results/ladder" + (text ? "?" + text : ""));
+      load();
+    });
+    return [el("h2", { id: "ladder-title" }, t("ladder.title")), choose,
       el("p", { class: "dim", id: "ladder-form" }, form + (data.minimum > 1 ? "; "
         + t("ladder.minimum", { count: data.minimum }) : "") + " · "
         + t("ladder.sessions", { count: data.sessions.length })),
@@ -482,6 +502,11 @@
   function load() {
     const page = route();
     clearTimeout(timer);
+    const typing = document.activeElement;    // never redraw a form being filled in
+    if (typing && typing.closest && typing.closest("#ladder-choose") && typing.tagName === "INPUT") {
+      timer = setTimeout(load, REFRESH);
+      return;
+    }
     fetch(page.api, { cache: "no-store" })
       .then((r) => r.json().then((data) => ({ ok: r.ok, data: data })))
       .then(({ ok, data }) => {

@@ -199,6 +199,20 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(
                     d.find_element("id", "ladder-short").text)
 
         shown, form, short = wait(browser, page)
+        chosen = [browser.find_element("id", f"ladder-{k}").get_attribute("value")
+                  for k in ("best", "min", "from", "to")]
+        # the season chosen on the page: from 2026-09-10, the best 2 of at least 2
+        browser.find_element("id", "ladder-from").send_keys("09102026")
+        browser.find_element("id", "ladder-show").click()
+
+        def season_page(d: Any) -> list[list[str]] | None:
+            if "from=2026-09-10" not in d.current_url:
+                return None
+            rows = [[c.text for c in row.find_elements("tag name", "td")]
+                    for row in d.find_elements("css selector", "#ladder tbody tr")]
+            return rows if rows and rows[1][1] == "Eve Rowan" else None
+
+        in_season = wait(browser, season_page)
         SHOTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(SHOTS / "ladder.png"))
     assert status == 200 and len(best["sessions"]) == 3
@@ -220,6 +234,10 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(
     assert form == ("Average of each player's best 2 sessions; ranked from 2 sessions played"
                     " · Sessions: 3")
     assert short == "Not ranked yet (too few sessions): Gus Thorn, Hal Upton"
+    assert chosen == ["2", "2", "", ""]
+    assert [row[1:] for row in in_season[:3]] == [["Cleo Park", "2", "2", "60.00%"],
+                                                  ["Eve Rowan", "2", "2", "55.00%"],
+                                                  ["Ada North", "2", "2", "47.50%"]]
 
 
 def test_law_16_the_public_total_counts_only_the_boards_finished_everywhere(
