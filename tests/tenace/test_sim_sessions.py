@@ -180,3 +180,38 @@ def test_the_next_session_from_the_command_line_and_its_restart(
     assert main(["hub", "--data", data, "--next-session", "--console", "off"]) == 2
     assert "--next-session: give the next session's set-up with --event FILE" in \
         capsys.readouterr().err
+
+
+def test_tenace_hub_next_session_on_the_same_data_directory(tmp_path: Path) -> None:
+    """The command a director types: ``tenace hub --event evening1.toml`` one evening,
+    ``tenace hub --event evening2.toml --next-session`` the next, on the same data
+    directory; the log holds both sessions' set-ups, the second the one the hub runs."""
+    import subprocess
+    import sys
+
+    from hub.store import LOG_NAME, EventLog
+    data = tmp_path / "data"
+    first = write_event(tmp_path / "evening1.toml", 1, "01" * 20, PLAYERS)
+    second = write_event(tmp_path / "evening2.toml", 2, "02" * 20, PLAYERS)
+    outputs = []
+    for event, more in ((first, []), (second, ["--next-session"])):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tenace", "hub", "--listen", "127.0.0.1:0", "--console",
+             "off", "--data", str(data), "--no-double-dummy", "--event", str(event), *more],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert process.stdout is not None
+            lines = []
+            for line in process.stdout:
+                lines.append(line)
+                if line.startswith("hub ready"):
+                    break
+            outputs.append("".join(lines))
+        finally:
+            process.terminate()
+            process.communicate(timeout=30)
+    assert "Autumn two evenings, Evening 1" in outputs[0]
+    assert "Autumn two evenings, Evening 2" in outputs[1] and "hub ready" in outputs[1]
+    with EventLog.open(data / LOG_NAME) as log:
+        replaced = [r.data()["setup"]["event"] for r in log.of_type("setup_replaced")]
+    assert [(e["session"], e["part"]) for e in replaced] == [("Evening 2", 2)]
