@@ -72,9 +72,10 @@ a role that may not is 403. Routes:
   ``/api/i18n``: the director's evening (late changes, the device check, table and guide
   cards, the room screen, the results files) and the console's language: see
   hub.console_session;
-* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
-  pages (static/results.*), and the JSON behind them, ``GET /api/results...``
-  (hub.results_pages): public and read-only, showing what the director chose (the
+* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``,
+  ``/results/event`` (an event's total over its sessions), ``/results/ladder`` (the club's
+  ladder): the results pages (static/results.*), and the JSON behind them, ``GET
+  /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing what the director chose (the
   ``public_results`` command) and never a board before every table has finished it; a
   director or a scorer logged in sees everything.
 
