@@ -75,9 +75,9 @@ a role that may not is 403. Routes:
 * ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``,
   ``/results/event`` (an event's total over its sessions), ``/results/ladder`` (the club's
   ladder): the results pages (static/results.*), and the JSON behind them, ``GET
-  /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing what the director chose (the
-  ``public_results`` command) and never a board before every table has finished it; a
-  director or a scorer logged in sees everything.
+  /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing
+  what the director chose (the ``public_results`` command) and never a board before every
+  table has finished it; a director or a scorer logged in sees everything.
 
 The controls, in order, on every request: the ``Host`` must be one of the console's own names
 and an ``Origin``, when the browser sends one, the console's own origin
