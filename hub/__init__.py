@@ -52,6 +52,9 @@
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
+    series.py         sessions that add up: the sessions stored in the log (session_scored),
+                      an event's total over them, the club's ladder; series_api.py serves
+                      them (docs/sessions.md)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

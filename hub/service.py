@@ -79,6 +79,7 @@ from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
 from hub.room import Room
+from hub.series import SESSION_SCORED, SessionBook, session_fact
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
@@ -131,11 +132,15 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                  console_options: dict[str, Any] | None = None,
                  clock_tolerance: float | bool | None = None,
                  offline_grace: float = OFFLINE_GRACE,
-                 score_interval: float = SCORE_INTERVAL):
+                 score_interval: float = SCORE_INTERVAL,
+                 next_session: RoomSetup | None = None):
         """``clock_tolerance``: seconds, overriding the event's (False: no check; None:
         the event's). ``offline_grace``: seconds before a last will is an alert (module
         docstring; 0: at once). ``score_interval``: the least time between two live score
-        publications (module docstring; 0: after every batch, still after its replies)."""
+        publications (module docstring; 0: after every batch, still after its replies).
+        ``next_session``: a set-up that starts the next session in this log (hub.series:
+        the session the log holds is stored first), unless it is already the log's set-up
+        (a hub restarted with the same command goes on with it)."""
         self.log = log_
         self.url = url
         self.client_id = client_id
@@ -161,6 +166,9 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
+        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        if next_session is not None and self.log.last_position() == 0:
+            setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
         self._attach(self.room)
@@ -191,6 +199,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.greeted: set[str] = set()            # hub.device_events: a device's history
         self.unheard: dict[str, float] = {}
         self.recovering: dict[str, tuple[int | None, int, int]] = {}
+        if next_session is not None and next_session.to_json() != self.setup.to_json():
+            self.replace_setup(next_session, keep_play=False)
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:
@@ -217,7 +227,13 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         if account is not None:
             body["account"] = account
         record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
-        position = self.log.append(record)
+        scored = None if keep_play else session_fact(self.setup, self.room)
+        if scored is not None:   # the session played is stored for the next (hub.series)
+            position = self.log.append_many([
+                Record.fact(SESSION_SCORED, scored, hub_time=self.clock()), record])[-1]
+            self.series.forget()
+        else:
+            position = self.log.append(record)
         if not keep_play and position is not None:
             self._epoch = position
             self.log_id = record.event_id

@@ -194,6 +194,11 @@
       scoring: $("ev-scoring").value };
     if ($("ev-date").value) event.date = $("ev-date").value;
     if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
+    if ($("ev-part").value !== "") event.part = Number($("ev-part").value);
+    if ($("ev-carry").value !== "") {
+      event.carry = Number($("ev-carry").value);
+      event.carry_form = $("ev-carry-form").value;
+    }
     const doc = { event: event, sections: cards.map(sectionDoc) };
     const file = $("boards-file").files[0];
     if ($("boards-file-choice").checked) {
@@ -231,7 +236,8 @@
   function send(check) {
     clearErrors();
     say(check ? t("setup.checking") : t("setup.setting_up"), false);
-    documentOf().then((doc) => post("/api/setup" + (check ? "?check=1" : ""),
+    const query = check ? "?check=1" : $("next-session").checked ? "?next=1" : "";
+    documentOf().then((doc) => post("/api/setup" + query,
       JSON.stringify(doc))).then((result) => {
       if (result.ok) {
         say(check ? t("setup.good") : t("setup.done"), false);
@@ -339,6 +345,17 @@
       $("setup-locked").textContent = state.started.length ?
         t("setup.started", { sections: state.started.join(", ") }) : t("setup.no_setup");
       $("setup-submit").disabled = true;
+      if (state.started.length) {     // played: only the next session may replace it
+        $("next-session-choice").hidden = false;
+        $("next-session").addEventListener("change", () => {
+          $("setup-submit").disabled = !$("next-session").checked;
+        });
+      }
+    }
+    const current = state.setup && state.setup.event;
+    if (current && current.part) {    // the next session of the same event, proposed
+      $("ev-name").value = current.name || "";
+      $("ev-part").value = current.part + 1;
     }
     options($("ev-edition"), defaults.editions, defaults.event.edition || "2017");
     options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints",
