@@ -33,6 +33,11 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
     alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
                                   # "acbl", "ffb" (partner explains), "screens" (the caller)
+    one_field = false             # true: the pairs sections are one field, each board's
+                                  # results matchpointed across every section (hub.field,
+                                  # results/field) besides each section's own ranking
+    shards = 1                    # hub processes sharing the sections (hub.shards): tenace
+                                  # hub --shard K runs shard K; 1 (default): one process
 
     [boards]                      # without it: secure random deals for the boards played
     file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
@@ -159,6 +164,8 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "strict": keys.get("strict", _strict, False),
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
+        "one_field": keys.get("one_field", _bool, False),
+        "shards": keys.get("shards", _int(1), 1),
     }
     keys.done()
     return out
@@ -401,6 +408,8 @@ class EventSetup:
     than Law 2 (their markings govern; the others are Law 2's). ``date`` (ISO, "" for none),
     ``scoring`` (one of :data:`SCORINGS`, "" for the movement's) and ``live`` are kept with
     the event for the director and the club's results; the live ranking does not read them.
+    ``one_field``: the pairs sections ranked as one field too (hub.field); ``shards``: the
+    hub processes that share the sections (hub.shards).
     """
 
     sections: tuple[SectionSetup, ...]
@@ -417,6 +426,8 @@ class EventSetup:
     alerting: str = DEFAULT_REGULATION
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
+    one_field: bool = False
+    shards: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -428,7 +439,8 @@ class EventSetup:
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
                            ("alerting", _alerting),
-                           ("date", _date), ("scoring", _scoring), ("live", _bool)):
+                           ("date", _date), ("scoring", _scoring), ("live", _bool),
+                           ("one_field", _bool), ("shards", _int(1))):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
@@ -556,8 +568,8 @@ class EventSetup:
         }
 
     def _extras(self) -> dict[str, Any]:
-        """``date``, ``scoring`` and ``live`` when not their defaults (a log written before
-        they existed holds the same set-up)."""
+        """``date``, ``scoring``, ``live``, ``alerting``, ``one_field`` and ``shards`` when
+        not their defaults (a log written before they existed holds the same set-up)."""
         out: dict[str, Any] = {}
         if self.date:
             out["date"] = self.date
@@ -567,6 +579,10 @@ class EventSetup:
             out["live"] = False
         if self.alerting != DEFAULT_REGULATION:
             out["alerting"] = self.alerting
+        if self.one_field:
+            out["one_field"] = True
+        if self.shards != 1:
+            out["shards"] = self.shards
         return out
 
     @classmethod
