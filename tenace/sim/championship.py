@@ -89,6 +89,7 @@ class Championship:
     sittings: int = 0
     report: dict[str, Any] = field(default_factory=dict)   # compare()'s, and results_equal
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    killed: list[tuple[int, int]] = field(default_factory=list)   # (shard, its events logged)
 
 
 def championship_setup(tables: int, sections: int, boards_per_round: int, rounds: int,
@@ -242,7 +243,7 @@ def run_championship(*, tables: int = 1000, sections: int = 10, boards_per_round
                      probe_gap: float = 0.05, memory_every: float = 1.0,
                      reply_timeout: float = 10.0, processes: int = 1,
                      folder: str | Path | None = None, shards: int = 1,
-                     one_field: bool = False) -> Championship:
+                     one_field: bool = False, kill_shard: int | None = None) -> Championship:
     """One championship (module docstring): ``tables`` in ``sections``, each table playing
     ``rounds`` rounds of ``boards_per_round`` boards at ``pace`` of a club's pace;
     ``inject``: rates by kind (:mod:`tenace.sim.script`); ``probes`` alert probes at most,
@@ -250,21 +251,23 @@ def run_championship(*, tables: int = 1000, sections: int = 10, boards_per_round
     files (default: a temporary folder, removed). ``processes``: the tables shared out among
     that many driver processes (one device link per device all the same). ``shards``: the
     hub as that many processes (hub.shards; ``rss`` their sum); ``one_field``: the sections
-    ranked as one field too, compared with the ground truth's field."""
+    ranked as one field too, compared with the ground truth's field. ``kill_shard``: that
+    shard's process killed (SIGKILL) once its log holds half of its tables' events, and
+    started again at once on its own log, while the others play on."""
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="tenace-championship-") as temporary:
             return _run(Path(temporary), tables, sections, boards_per_round, rounds, pace,
                         seed, inject or {}, probes, probe_gap, memory_every, reply_timeout,
-                        processes, shards, one_field)
+                        processes, shards, one_field, kill_shard)
     return _run(Path(folder), tables, sections, boards_per_round, rounds, pace, seed,
                 inject or {}, probes, probe_gap, memory_every, reply_timeout, processes,
-                shards, one_field)
+                shards, one_field, kill_shard)
 
 
 def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds: int,
          pace: float, seed: int, inject: Mapping[str, float], probes: int, probe_gap: float,
          memory_every: float, reply_timeout: float, processes: int, shards: int = 1,
-         one_field: bool = False) -> Championship:
+         one_field: bool = False, kill_shard: int | None = None) -> Championship:
     from hub.broker import BrokerError
     from hub.mosquitto import Mosquitto
     from hub.shards import Shard
@@ -316,12 +319,16 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
                                            daemon=True)
                 sampler.start()
                 probe.thread.start()
+                killer = None if kill_shard is None else _Killer(
+                    hubs[kill_shard], pids, kill_shard, scripts, out)
                 try:
                     pacer = _Pacer(script.round_starts.get(1, 0.0), time.time())
                     rejected = _play(broker.url, scripts, pacer, reply_timeout, processes,
                                      sent)
                 finally:
                     out.seconds = time.monotonic() - began
+                    if killer is not None:
+                        killer.close()
                     probe.close()
                     stop_sampling.set()
                     sampler.join()
@@ -353,6 +360,41 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
         out.report["differences"] = differences[:50]
     out.rejected = rejected
     return out
+
+
+class _Killer:
+    """A shard killed mid-session (SIGKILL) once its log holds half of its tables'
+    events, and started again at once on its own log (module docstring)."""
+
+    def __init__(self, hub: Any, pids: list[int], index: int,
+                 scripts: Mapping[str, Sequence[DeviceEvent]], out: Championship):
+        self.hub, self.pids, self.index, self.out = hub, pids, index, out
+        tables = {t for s in hub.shard.restrict(hub.setup).sections for t in s.ids}
+        self.half = sum(len(ev) for t, ev in scripts.items() if t in tables) // 2
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="championship-killer",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self.stop.wait(0.2):
+                logged = len(self.hub.device_ids())
+                if logged >= self.half:
+                    killed = self.hub.kill()
+                    self.out.killed.append((self.index, logged))
+                    self.hub.start(started_after=killed)
+                    self.pids[self.index] = self.hub.process.pid
+                    return
+        except BaseException as err:   # reported by close()
+            self.error = err
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,6 +364,7 @@ class HubProcess:
 
         self.url = url
         self.shard = shard
+        self.setup = setup   # the event's
         self.base = data
         if shard is not None:
             data = data / shard.directory
