@@ -140,6 +140,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         ``shard``: this hub is that shard of its event (hub.shards; its ``setup`` and log
         hold its own sections only); None: the whole room."""
         self.log = log_
+        self.shard = shard   # hub.sharding: None, the whole room
         self.url = url
         self.client_id = client_id
         self.tick_seconds = tick_seconds
@@ -245,6 +246,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
 
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
+        if self.shard is not None:   # a ruling's and a correction's ids: the event's
+            room.scoring.id_prefix = room.scoring.corrections.id_prefix = f"{self.shard.index}-"
         if self.clock_tolerance is not None:    # tenace hub --clock-tolerance
             room.clock_tolerance = (None if self.clock_tolerance is False
                                     else float(self.clock_tolerance))

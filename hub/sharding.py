@@ -90,11 +90,15 @@ class Sharding:
     # Director commands ------------------------------------------------------------------
     def _other_shards(self, command: Any) -> bool:
         """Whether a command over MQTT names a table, a section or an alert this shard does
-        not hold: another shard's, let pass (every shard receives every command)."""
+        not hold: another shard's, let pass (every shard receives every command). A
+        ruling's id begins with its shard's number (``1-R3``)."""
         if self.shard is None or not isinstance(command, dict):
             return False
         table, section, ident = command.get("table"), command.get("section"), command.get("id")
+        own = f"{self.shard.index}-"    # a ruling's or a correction's id (hub.service)
         theirs = ((isinstance(table, str) and table not in self.room.tables)
+                  or (command.get("op") == "ruling_undo" and isinstance(ident, str)
+                      and not ident.startswith(own))
                   or (isinstance(section, str)
                       and section not in {s.name for s in self.room.sections})
                   or (command.get("op") in _ALERT_OPS and isinstance(ident, str)

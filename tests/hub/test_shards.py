@@ -156,6 +156,13 @@ def test_a_shard_lets_pass_the_commands_for_another_shards_tables(tmp_path: Path
         assert hub._other_shards({"op": "acknowledge", "id": "A1-1-revoke-1"})
         assert not hub._other_shards({"op": "table_mode", "table": "B1", "strict": True})
         assert not hub._other_shards({"op": "round_start", "round": 2})   # everyone's
+        # A ruling's id is the event's: its shard's number first.
+        assert hub.room.scoring.id_prefix == hub.room.scoring.corrections.id_prefix == "1-"
+        assert hub._other_shards({"op": "ruling_undo", "id": "0-R1"})
+        assert not hub._other_shards({"op": "ruling_undo", "id": "1-R1"})
+        result = hub.director({"op": "ruling", "kind": "penalty", "section": "B", "pair": 1,
+                               "amount": 1, "unit": "mp"})
+        assert result["ruling"] == "1-R1"
         topics = hub._subscriptions()
         assert f"{ROOT}/t/B1/ev/+" in topics and f"{ROOT}/t/+/ev/+" not in topics
         assert f"{ROOT}/dealer/+/ev" not in topics            # shard 0's
