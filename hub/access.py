@@ -50,11 +50,12 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                   f"{_R}/results/#", f"{_R}/dealer/#", f"{_R}/echo/{{account}}"),
                  (f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
     # A scoring program: results and the hub's status; score rulings on its command topic.
-    "scorer": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#",
-                f"{_R}/echo/{{account}}"),
+    "scorer": ((f"{_R}/hub/status", f"{_R}/hub/shard/+/status", f"{_R}/result/#",
+                f"{_R}/results/#", f"{_R}/echo/{{account}}"),
                (f"{_R}/hub/cmd/{{account}}", f"{_R}/echo/{{account}}")),
     # A results reader (a display, a web page): read only.
-    "results": ((f"{_R}/hub/status", f"{_R}/result/#", f"{_R}/results/#"), ()),
+    "results": ((f"{_R}/hub/status", f"{_R}/hub/shard/+/status", f"{_R}/result/#",
+                 f"{_R}/results/#"), ()),
     # A table's tablet (all four players see its screen): no seat topic.
     # Its own view (t/{table}/tablet): the explanations it shows each side (protocol 11.3).
     "table": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/tablet",

@@ -198,6 +198,8 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
 def hub(args: argparse.Namespace) -> int:
     """``tenace hub``: serve until interrupted (``tenace hub status``: :func:`hub_status`)."""
     if args.job == "status":
+        if args.of is not None:
+            raise CommandError("--of: not for status (--shard K names the shard)")
         return hub_status(args)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -478,7 +480,8 @@ def add_hub_parser(sub: Any) -> None:
     sh.add_argument("--shard", type=int, metavar="K",
                     help="run shard K (from 0): the sections whose place in the set-up is K "
                          "modulo the number of shards, its log in DATA/shard-K; needs "
-                         "--broker, the broker every shard and device shares")
+                         "--broker, the broker every shard and device shares (status: "
+                         "shard K's own status)")
     sh.add_argument("--of", type=int, metavar="N",
                     help="the number of shards (default: the set-up's shards key)")
     p.add_argument("--data", default="tenace-data",
@@ -545,25 +548,31 @@ def _tolerance(text: str) -> float | bool:
 
 
 def hub_status(args: argparse.Namespace) -> int:
-    """``tenace hub status``: the retained ``hub/status`` of a running hub, read with the
-    scorer's (or ``--account``'s) credentials, printed (the console may be off). Exit 0
-    online, 1 offline or nothing retained, 2 no broker."""
+    """``tenace hub status``: the retained ``hub/status`` of a running hub (``--shard K``:
+    that shard's own, ``hub/shard/K/status``), read with the scorer's (or ``--account``'s)
+    credentials, printed (the console may be off). Exit 0 online, 1 offline or nothing
+    retained, 2 no broker."""
     import json
     import queue
 
     from wire.errors import MqttError
     from wire.mqtt import MqttClient
-    from wire.protocol import topic_hub_status
+    from wire.protocol import ProtocolError, topic_hub_status, topic_shard_status
 
+    try:
+        topic = topic_hub_status() if args.shard is None else topic_shard_status(args.shard)
+    except ProtocolError as err:
+        raise CommandError(err.reason) from err
     url = args.broker or "mqtt://127.0.0.1:1883"
     try:
         with MqttClient(url, args.account, clean_session=True) as client:
             client.wait_connected(args.timeout)
-            client.subscribe(topic_hub_status(), 1, timeout=args.timeout)
+            client.subscribe(topic, 1, timeout=args.timeout)
             try:
                 message = client.messages.get(timeout=args.timeout)
             except queue.Empty:
-                print("no hub/status retained on this broker: no hub has run here")
+                print(f"no {topic.split('/', 2)[2]} retained on this broker: no hub (shard) "
+                      "has run here")
                 return 1
     except MqttError as err:
         raise CommandError(str(err)) from err

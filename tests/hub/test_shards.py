@@ -71,7 +71,7 @@ def test_the_setup_keys_say_how_many_shards_and_whether_one_field() -> None:
     back = EventSetup.from_json(setup.to_json())
     assert (back.shards, back.one_field) == (3, True)
     assert "shards" not in three_sections().to_json()["event"]    # the default unwritten
-    with pytest.raises(ConfigError, match="event.shards: at least 1"):
+    with pytest.raises(ConfigError, match=r"event\.shards: at least 1"):
         three_sections(shards=0)
 
 
@@ -104,7 +104,7 @@ def shard_broker(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
     """A Mosquitto whose accounts are a 2-shard event's shards and the director's."""
     setup = three_sections(shards=2)
     accounts = Accounts(tmp_path / "accounts")
-    issued = [accounts.issue("director", save=False)]
+    issued = [accounts.issue("director", save=False), accounts.issue("scorer", save=False)]
     issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
                for name, scope in shard_accounts(setup, 2)]
     accounts.save()
@@ -138,6 +138,24 @@ def test_mosquitto_refuses_a_shard_publishing_another_shards_section(
     finally:
         shard.close()
         director.close()
+
+
+def test_a_shards_own_status_is_read_by_tenace_hub_status(
+        shard_broker: tuple[Mosquitto, EventSetup], capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.cli import main
+
+    broker, _ = shard_broker
+    status = {"online": True, "started": 1780000000.0, "tables": 3}
+    with MqttClient(broker.url, "tenace-hub-1", clean_session=True) as shard:
+        assert shard.wait_connected(30.0)
+        shard.publish(topic_shard_status(1), json.dumps(status), 1, True, wait=True,
+                      timeout=30.0)
+    assert main(["hub", "status", "--shard", "1", "--broker", broker.url, "--json",
+                 "--timeout", "30"]) == 0
+    assert json.loads(capsys.readouterr().out) == status
+    assert main(["hub", "status", "--shard", "0", "--broker", broker.url,
+                 "--timeout", "1"]) == 1           # shard 0 never ran here
+    assert "no hub/shard/0/status retained" in capsys.readouterr().out
 
 
 # Director commands over MQTT reach every shard --------------------------------------------
