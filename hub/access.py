@@ -155,8 +155,9 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
     (its number), ``tables`` and ``sections`` (their names). It reads its tables' events and
     presence, every command to the hub, every result and ranking (shard 0 ranks the field)
     and its own status; it writes its tables' views, replies, commands and results, its
-    sections' rankings and travellers, alerts and its own status. Shard 0 also keeps the
-    event's ``hub/status``, the dealing machines and the field's ranking. ValueError for a
+    sections' rankings and travellers, alerts, its own status and its tables' summaries.
+    Shard 0 also keeps the event's ``hub/status``, the dealing machines, the field's ranking
+    and reads every shard's tables' summaries (its console shows them). ValueError for a
     scope that is not one."""
     if any(c in account for c in "+#/ ") or not account:
         raise ValueError(f"bad account name {account!r}")
@@ -169,10 +170,11 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
     sections = [_level(n, "section") for n in scope.get("sections") or ()]
     read = [f"{_R}/hub/cmd/#", f"{_R}/results/#", f"{_R}/hub/shard/{index}/status",
             f"{_R}/echo/{account}"]
-    write = [f"{_R}/hub/shard/{index}/status", f"{_R}/director/alert/#",
-             f"{_R}/echo/{account}"]
+    write = [f"{_R}/hub/shard/{index}/status", f"{_R}/hub/shard/{index}/tables",
+             f"{_R}/director/alert/#", f"{_R}/echo/{account}"]
     if index == 0:
-        read += [f"{_R}/hub/status", f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status"]
+        read += [f"{_R}/hub/status", f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status",
+                 f"{_R}/hub/shard/+/tables"]
         write += [f"{_R}/hub/status", f"{_R}/dealer/+/reply", f"{_R}/results/field"]
     for table in tables:
         read += [f"{_R}/t/{table}/ev/+", f"{_R}/t/{table}/dev/+/status"]

@@ -355,6 +355,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             await asyncio.sleep(self.tick_seconds)
             try:
                 self._tick()
+                self._tables_tick()   # a shard's tables for the console (hub.sharding)
             except Exception:  # the clock must keep running
                 log.exception("round clock tick failed")
             if time.monotonic() - last_settled >= _SETTLE_SECONDS:
@@ -435,6 +436,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                     self._dealer_event(topic.device, message.payload, records, replies, alerts)
                 elif topic.kind in ("traveller", "ranking"):   # the field's (hub.sharding)
                     self._field_message(topic, message.payload)
+                elif topic.kind == "shard_tables":   # another shard's, for the console
+                    self._shard_tables(topic, message.payload)
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)

@@ -5,6 +5,11 @@ hub subscribes to, where it says it is online, which director commands are its o
 where the event is one field, the travellers of every section read back from the broker and
 the field's ranking published (``results/field``, coalesced as the live scores are).
 A hub that is not a shard (``shard`` None) subscribes to every table, as always.
+
+The director's console is one shard's (shard 0's): every shard publishes its tables'
+summaries as the console shows them (``hub/shard/{K}/tables``, retained, at most once a
+second and only when one changed), and shard 0 keeps the others' (:attr:`remote_tables`)
+for its console's room map.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from hub.console_views import RoomView
 from hub.field import FieldRanking
 from wire.protocol import (
     ROOT,
@@ -22,6 +28,7 @@ from wire.protocol import (
     topic_field_ranking,
     topic_hub_status,
     topic_shard_status,
+    topic_shard_tables,
 )
 from wire.views import RankingView
 
@@ -29,6 +36,7 @@ if TYPE_CHECKING:
     from hub.device_events import HubStats
     from hub.room import Room
     from hub.shards import Shard
+    from hub.webserver import RoomFeed
     from wire.mqtt import MqttClient
 
 __all__ = ["Sharding"]
@@ -50,12 +58,20 @@ class Sharding:
     _loop: asyncio.AbstractEventLoop | None
     _field_timer: asyncio.TimerHandle | None
     _field_sent: str
+    _tables_sent: str
+    remote_tables: dict[str, dict[str, Any]]   # another shard's table id -> its summary
+    console: RoomFeed | None
+
+    def hub_time(self) -> float:
+        raise NotImplementedError   # hub.service.Hub's
 
     def _sharding_start(self, shard: Shard | None) -> None:
         self.shard = shard
         self.field = None
         self._field_timer = None
         self._field_sent = ""
+        self._tables_sent = ""
+        self.remote_tables = {}
         one_field = bool(getattr(getattr(self, "setup", None), "one_field", False))
         if one_field and (shard is None or shard.index == 0):
             self.field = FieldRanking(self.room.edition.name)
@@ -74,6 +90,8 @@ class Sharding:
         filters += [f"{ROOT}/hub/cmd/+", f"{ROOT}/hub/cmd"]
         if self.shard is None or self.shard.index == 0:
             filters.append(f"{ROOT}/dealer/+/ev")
+        if self.shard is not None and self.shard.index == 0:
+            filters.append(f"{ROOT}/hub/shard/+/tables")
         if self.field is not None:
             filters += [f"{ROOT}/results/traveller/+/+", f"{ROOT}/results/ranking/+"]
         return filters
@@ -107,6 +125,51 @@ class Sharding:
             log.debug("command %s for another shard: not shard %d's", command.get("op"),
                       self.shard.index)
         return theirs
+
+    # Every shard's tables on one console ------------------------------------------------
+    def _tables_tick(self) -> None:
+        """Once a second: a shard's tables' summaries, published when one changed."""
+        client = self._client
+        if self.shard is None or client is None or client.closed:
+            return
+        payload = self.tables_summary()
+        if payload != self._tables_sent:
+            self._tables_sent = payload
+            client.send(topic_shard_tables(self.shard.index), payload, 1, True)
+            self.stats.published += 1
+
+    def tables_summary(self) -> str:
+        """The payload of ``hub/shard/{K}/tables``: every table of this shard as the
+        console shows it (hub.console_views), with its shard's number."""
+        index = -1 if self.shard is None else self.shard.index
+        view = RoomView(self.room, self.hub_time())
+        return json.dumps({"v": 1, "shard": index,
+                           "tables": [dict(view.table(t), shard=index)
+                                      for t in self.room.tables]},
+                          separators=(",", ":"), allow_nan=False)
+
+    def _shard_tables(self, topic: Topic, payload: bytes) -> None:
+        """Another shard's tables' summaries: kept for the console, which shows them."""
+        if self.shard is None or topic.shard is None or topic.shard == self.shard.index:
+            return
+        try:
+            body = json.loads(payload) if payload else {}
+            tables = {str(t["id"]): dict(t, shard=topic.shard)
+                      for t in body.get("tables", ()) if t.get("id") not in self.room.tables}
+        except (ValueError, UnicodeDecodeError, TypeError, KeyError, AttributeError) as err:
+            log.warning("shard %d's tables not read: %.200s", topic.shard, err)
+            return
+        gone = [t for t, s in self.remote_tables.items()
+                if s.get("shard") == topic.shard and t not in tables]
+        for table_id in gone:
+            del self.remote_tables[table_id]
+        changed = [t for t, s in tables.items() if self.remote_tables.get(t) != s]
+        self.remote_tables.update(tables)
+        console = self.console
+        if console is not None and changed:
+            remote = getattr(console, "remote_changed", None)
+            if remote is not None:
+                remote(changed)
 
     # The field's ranking ------------------------------------------------------------------
     def _field_message(self, topic: Topic, payload: bytes) -> None:

@@ -41,7 +41,8 @@ __all__ = [
     "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
     "topic_field_ranking", "topic_hub_command", "topic_hub_status", "topic_ranking",
-    "topic_reply", "topic_result", "topic_seat", "topic_shard_status", "topic_state",
+    "topic_reply", "topic_result", "topic_seat", "topic_shard_status", "topic_shard_tables",
+    "topic_state",
     "topic_table_command", "topic_tablet", "topic_traveller",
 ]
 
@@ -119,6 +120,12 @@ def topic_shard_status(index: int) -> str:
     return f"{ROOT}/hub/shard/{index}/status"
 
 
+def topic_shard_tables(index: int) -> str:
+    """Hub shard ``index`` -> the console of another shard, director's tools: its tables'
+    summaries as the director's console shows them (retained; hub.sharding)."""
+    return topic_shard_status(index).rsplit("/", 1)[0] + "/tables"
+
+
 def topic_hub_command(account: str) -> str:
     """Director's and scoring tools -> hub, on their own account's topic (ACL: the
     ``director`` and ``scorer`` accounts, each its own), so every ruling names who made it."""
@@ -177,7 +184,7 @@ def topic_dealer_status(device: str) -> str:
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
     hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller,
-    shard_status (``shard``: its number), field.
+    shard_status and shard_tables (``shard``: its number), field.
     ``account``: the account a ``hub_cmd`` was published for (None on the bare ``hub/cmd``
     topic of earlier versions, which the hub refuses)."""
 
@@ -220,9 +227,9 @@ def parse_topic(topic: str) -> Topic:
                 return Topic("cmd", table, device)
         elif rest == ["hub", "status"]:
             return Topic("hub_status")
-        elif (rest[:2] == ["hub", "shard"] and len(rest) == 4 and rest[3] == "status"
-              and rest[2].isdecimal() and len(rest[2]) <= 3):
-            return Topic("shard_status", shard=int(rest[2]))
+        elif (rest[:2] == ["hub", "shard"] and len(rest) == 4
+              and rest[3] in ("status", "tables") and rest[2].isdecimal() and len(rest[2]) <= 3):
+            return Topic(f"shard_{rest[3]}", shard=int(rest[2]))
         elif rest == ["results", "field"]:
             return Topic("field")
         elif rest[:2] == ["hub", "cmd"] and len(rest) in (2, 3):

@@ -28,6 +28,7 @@ from wire.protocol import (
     topic_hub_status,
     topic_ranking,
     topic_shard_status,
+    topic_shard_tables,
     topic_state,
     topic_traveller,
 )
@@ -122,6 +123,7 @@ def test_mosquitto_refuses_a_shard_publishing_another_shards_section(
     director = MqttClient(broker.url, "director", clean_session=True, start=False)
     director.subscribe(f"{ROOT}/results/#", 1, wait=False)
     director.subscribe(f"{ROOT}/t/+/state", 1, wait=False)
+    director.subscribe(f"{ROOT}/hub/shard/+/tables", 1, wait=False)
     director.start()
     shard = MqttClient(broker.url, "tenace-hub-1", clean_session=True)
     try:
@@ -129,10 +131,12 @@ def test_mosquitto_refuses_a_shard_publishing_another_shards_section(
         # Shard 1 holds section B: A and C are shard 0's. The broker drops what it may
         # not publish; its own topic, published after, arrives: nothing came before it.
         for topic in (topic_ranking("A"), topic_traveller("C", 1), topic_state("A1"),
-                      topic_field_ranking(), topic_ranking("B")):
+                      topic_field_ranking(), topic_shard_tables(0), topic_ranking("B"),
+                      topic_shard_tables(1)):
             shard.send(topic, json.dumps({"from": "tenace-hub-1"}), 1)
         first = director.messages.get(timeout=30.0)
         assert first.topic == topic_ranking("B")
+        assert director.messages.get(timeout=30.0).topic == topic_shard_tables(1)
         with pytest.raises(queue.Empty):
             director.messages.get(timeout=0.5)   # and nothing of the others after it
     finally:
@@ -187,6 +191,50 @@ def test_a_shard_lets_pass_the_commands_for_another_shards_tables(tmp_path: Path
         assert hub._status_topics() == [topic_shard_status(1)]
     finally:
         hub.log.close()
+
+
+def test_shard_zeros_console_shows_the_other_shards_tables(tmp_path: Path) -> None:
+    """Each shard publishes its tables as the console shows them; shard 0's console puts
+    them on its room map beside its own, and sends those that changed to its pages."""
+    from hub.console import Console
+    from hub.service import Hub, data_log
+    from wire.mqtt import Message
+
+    setup = three_sections(shards=2)
+    hubs = []
+    for k in (0, 1):
+        (tmp_path / str(k)).mkdir()
+        shard = Shard(k, 2)
+        hubs.append(Hub(data_log(tmp_path / str(k)), url="mqtt://127.0.0.1:1",
+                        setup=shard.restrict(setup), shard=shard))
+    zero, one = hubs
+    try:
+        assert f"{ROOT}/hub/shard/+/tables" in zero._subscriptions()
+        console = Console(zero)
+        zero.console = console
+        summary = one.tables_summary()
+        zero.handle([Message(topic_shard_tables(1), summary.encode(), 1, True)])
+        room = console.overview()
+        assert [t["id"] for t in room["tables"]] == ["A1", "A2", "A3", "C1", "C2", "C3",
+                                                     "B1", "B2", "B3"]
+        b1 = next(t for t in room["tables"] if t["id"] == "B1")
+        assert (b1["shard"], b1["section"], b1["status"]) == (1, "B", "waiting")
+        assert room["sections"] == ["A", "C", "B"]
+        assert console._remote == {"B1", "B2", "B3"}          # for the pages' next flush
+        # The same summary again changes nothing; a table gone from it is gone here too.
+        console._remote.clear()
+        zero.handle([Message(topic_shard_tables(1), summary.encode(), 1, True)])
+        assert console._remote == set()
+        fewer = json.loads(summary)
+        fewer["tables"] = fewer["tables"][:1]
+        zero.handle([Message(topic_shard_tables(1), json.dumps(fewer).encode(), 1, True)])
+        assert sorted(zero.remote_tables) == ["B1"]
+        # Shard 0's own summary never replaces its own tables.
+        zero.handle([Message(topic_shard_tables(0), zero.tables_summary().encode(), 1, True)])
+        assert sorted(zero.remote_tables) == ["B1"]
+    finally:
+        for hub in hubs:
+            hub.log.close()
 
 
 # The field's ranking ----------------------------------------------------------------------
