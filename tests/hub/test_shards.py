@@ -162,6 +162,35 @@ def test_a_shards_own_status_is_read_by_tenace_hub_status(
     assert "no hub/shard/0/status retained" in capsys.readouterr().out
 
 
+def test_two_shards_over_mosquitto_share_their_tables_with_shard_zero(
+        shard_broker: tuple[Mosquitto, EventSetup], tmp_path: Path) -> None:
+    """Each shard on its own account: shard 1's tables reach shard 0 through the broker
+    (its rules let it write its own summaries, shard 0's let it read them)."""
+    import time
+
+    from hub.service import Hub, HubRunner, data_log
+
+    broker, setup = shard_broker
+    hubs = []
+    for k in (0, 1):
+        (tmp_path / f"shard-{k}").mkdir()
+        shard = Shard(k, 2)
+        hubs.append(Hub(data_log(tmp_path / f"shard-{k}"), url=broker.url,
+                        setup=shard.restrict(setup), shard=shard, client_id=shard.account,
+                        tick_seconds=0.1, double_dummy=False))
+    try:
+        with HubRunner(hubs[0]) as zero, HubRunner(hubs[1]):
+            deadline = time.monotonic() + 60.0     # a guard: it returns once they are there
+            seen: list[str] = []
+            while time.monotonic() < deadline and seen != ["B1", "B2", "B3"]:
+                time.sleep(0.05)
+                seen = zero.call(lambda: sorted(zero.remote_tables))
+            assert seen == ["B1", "B2", "B3"]
+    finally:
+        for hub in hubs:
+            hub.log.close()
+
+
 # Director commands over MQTT reach every shard --------------------------------------------
 
 def test_a_shard_lets_pass_the_commands_for_another_shards_tables(tmp_path: Path) -> None:
