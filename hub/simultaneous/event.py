@@ -2,13 +2,15 @@
 topics it travels on; the organiser's signature of the deals (Ed25519).
 
 The event file (JSON, ``version`` 1) is the organiser's: ``{"version": 1, "event": "ecats-0412",
-"deals": "deals.pbn", "method": "mp", "clubs": [{"id": "paris", "start":
+"deals": "deals.pbn", "method": "mp", "small_groups": false, "clubs": [{"id": "paris", "start":
 "2026-04-12T18:00:00+00:00", "tables": 10, "plays": 10}]}``. ``plays`` is how many times the
 club plays each board (its tables in a Mitchell); the field's expected number of results per
-board (Neuberg, Law 78) is their sum. Topics (docs/protocol.md, "Simultaneous events"), all
-under ``tenace/sim/v1/<event>/<club>/``: ``deals`` (organiser to club, retained, signed),
-``result`` and ``finished`` (club to organiser, QoS 1), ``field/<board>`` and ``ranking``
-(organiser to club, retained). Nothing else crosses a bridge.
+board (Neuberg, Law 78) is their sum. ``small_groups`` (default false): a fouled board's
+version played 2 or 3 times in the field gets the EBU small-group percentages rather than
+Neuberg (Law 87, formats.md 9.1; hub.simultaneous.field). Topics (docs/protocol.md,
+"Simultaneous events"), all under ``tenace/sim/v1/<event>/<club>/``: ``deals`` (organiser
+to club, retained, signed), ``result`` and ``finished`` (club to organiser, QoS 1),
+``field/<board>`` and ``ranking`` (organiser to club, retained). Nothing else crosses a bridge.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class SimEvent:
     deals: str
     clubs: tuple[Club, ...]
     method: Method = Method.MATCHPOINTS
+    small_groups: bool = False   # fouled boards: EBU percentages for groups of 2 or 3
 
     def __post_init__(self) -> None:
         _name(self.id, "event id")
@@ -112,8 +115,11 @@ class SimEvent:
             deals = (path.parent / data["deals"]).read_text()
             clubs = tuple(Club(_name(c["id"], "club id"), datetime.fromisoformat(c["start"]),
                                int(c.get("plays", 1))) for c in data["clubs"])
+            small = data.get("small_groups", False)
+            if not isinstance(small, bool):
+                raise SimError(f"{path}: small_groups is true or false, not {small!r}")
             return cls(_name(data["event"], "event id"), deals, clubs,
-                       Method(data.get("method", "mp")))
+                       Method(data.get("method", "mp")), small)
         except SimError:
             raise
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:

@@ -10,6 +10,16 @@ once those k results are in, and only then may it see the field's results of the
 expected number of results per board: a board a club did not play, a pair that sat out, are
 missing results scaled up, not zeros.
 
+Fouled boards (Law 87): a result may say which version of the deal its table played:
+``"deal"`` (the PBN deal string as played) or ``"version"`` (the club's name for a changed
+form, e.g. ``form-1`` from its director's fouled-board ruling); without either, the
+organiser's deal. Each version is scored as its own group across the field (bridgecore's
+``form``): a ``deal`` equal to the organiser's is the correct version; the same ``deal`` at
+several clubs is one group; a club's ``version`` without its deal is a group of that club's
+own. Each group is Neuberg-scaled to the field's expected number; with the event's
+``small_groups`` a group of 2 or 3 gets the EBU percentages instead (formats.md 9.1,
+bridgecore.methods ``small_group_percent``). A pair is ranked on the points of its group.
+
 Rescoring is incremental: a board's points depend on its own results and the expected number
 of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
 the boards that received a result are scored again (each alone, by ``score_event``); the
@@ -20,13 +30,18 @@ together gives (the tests compare).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
 from collections import defaultdict
 from typing import Any
 
 from bridgecore.adjusted import BoardResult, Pair, ScoreProblem
 from bridgecore.cards import Side
+from bridgecore.deal import Deal
 from bridgecore.editions import edition as edition_named
+from bridgecore.errors import BridgeError
+from bridgecore.pbn import read_pbn
 from bridgecore.ranking import (
     BoardScorer,
     EventScore,
@@ -38,7 +53,7 @@ from bridgecore.ranking import (
 )
 from hub.simultaneous.event import SimError, SimEvent
 
-__all__ = ["FieldScorer", "check_finished", "check_result", "field_pair"]
+__all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "field_pair"]
 
 log = logging.getLogger(__name__)
 _MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
@@ -74,6 +89,24 @@ def check_result(data: object, boards: tuple[int, ...]) -> tuple[str, BoardResul
     return rid, BoardResult(board, ns, ew, score)
 
 
+def check_version(data: dict[str, Any], rid: str) -> tuple[str, Deal | None]:
+    """(the club's version name or "", the deal as played or None) of a result payload."""
+    version, deal = data.get("version", ""), data.get("deal")
+    if not isinstance(version, str) or len(version) > 40 or any(c in version for c in "/#+"):
+        raise SimError(f"result {rid}: version {version!r:.60} is not a name (40 at most)")
+    if deal is None:
+        return version, None
+    if not isinstance(deal, str):
+        raise SimError(f"result {rid}: deal {deal!r:.60} is not a PBN deal string")
+    try:
+        played = Deal.parse(deal)
+    except (BridgeError, ValueError) as err:
+        raise SimError(f"result {rid}: deal {deal!r:.80}: {err}") from err
+    if played.problems():
+        raise SimError(f"result {rid}: deal {deal!r:.80} is not a whole deal")
+    return version, played
+
+
 def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
     """(board, results) of a finished payload."""
     if not isinstance(data, dict) or data.get("v") != 1:
@@ -92,7 +125,11 @@ class FieldScorer:
     def __init__(self, event: SimEvent):
         self.event = event
         self.boards = event.boards
-        self.options = ScoringOptions(expected=event.expected)
+        self.options = ScoringOptions(expected=event.expected, small_groups=event.small_groups)
+        self.deals = {r.board: r.deal for r in read_pbn(event.deals).records
+                      if r.board is not None and r.deal is not None}
+        self.versions: dict[tuple[str, str], str] = {}   # (club, id) -> its group ("": correct)
+        self._forms: dict[int, list[str]] = {}   # board -> its groups, by form number
         self.results: dict[tuple[str, str], BoardResult] = {}   # (club, id) -> field result
         self._per_club: dict[tuple[str, int], set[str]] = defaultdict(set)
         self._finished: dict[tuple[str, int], int] = {}
@@ -114,9 +151,12 @@ class FieldScorer:
         """Take a club's result; False for a duplicate (already counted, the same)."""
         self.event.club(club)
         rid, r = check_result(data, self.boards)
+        assert isinstance(data, dict)
+        version, deal = check_version(data, rid)
+        group = self._group(club, r.board, version, deal)
         field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns)
         before = self.results.get((club, rid))
-        if before == field:
+        if before == field and self.versions.get((club, rid), "") == group:
             self.duplicates += 1
             return False
         if before is not None:
@@ -125,10 +165,24 @@ class FieldScorer:
             del self._rows[before.board][(club, rid)]
             self._dirty.add(before.board)
         self.results[(club, rid)] = field
+        self.versions[(club, rid)] = group
         self._per_club[(club, r.board)].add(rid)
         self._rows[r.board][(club, rid)] = field
         self._dirty.add(r.board)
         return True
+
+    def _group(self, club: str, board: int, version: str, deal: Deal | None) -> str:
+        """The version group of a result (module docstring): "" the organiser's deal."""
+        if deal is not None:
+            if deal == self.deals.get(board):
+                return ""
+            return "deal:" + hashlib.sha256(deal.pbn().encode()).hexdigest()[:16]
+        return f"{club}/{version}" if version else ""
+
+    def version_of(self, board: int, form: int) -> str:
+        """The group of ``form`` on ``board`` at the last scoring ("" the correct one)."""
+        forms = self._forms.get(board, [""])
+        return forms[form] if 0 <= form < len(forms) else ""
 
     def finish(self, club: str, data: object) -> int:
         self.event.club(club)
@@ -154,8 +208,12 @@ class FieldScorer:
                 for pair in (s.result.ns, s.result.ew):
                     self._points[pair].pop(board, None)
                     touched.add(pair)
-            alone = score_event(self._rows[board].values(), self.event.method,
-                                options=self.options)
+            rows = self._rows[board]
+            forms = ["", *sorted({self.versions[k] for k in rows} - {""})]
+            self._forms[board] = forms
+            alone = score_event([dataclasses.replace(r, form=forms.index(self.versions[k]))
+                                 if self.versions[k] else r for k, r in rows.items()],
+                                self.event.method, options=self.options)
             self._scored[board] = alone.boards.get(board, ())
             self._tops[board] = alone.tops.get(board, 0.0)
             self._problems[board] = alone.problems
@@ -200,7 +258,9 @@ class FieldScorer:
         rows = score.boards.get(board, ())
         return {"v": 1, "event": self.event.id, "board": board,
                 "top": score.tops.get(board), "expected": self.event.expected,
-                "results": [s.to_json() for s in rows]}
+                "fouled": len(self._forms.get(board, [""])) > 1,
+                "results": [{**s.to_json(), "version": self.version_of(board, s.result.form)}
+                            for s in rows]}
 
     def ranking_payload(self) -> dict[str, Any]:
         score = self.score or self.rescore()
