@@ -90,7 +90,7 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # (``sim-link``, tenace sim-event club) and its Mosquitto bridge (``sim-link.bridge``,
     # local_username of bridge.conf). The organiser's protocol only, and the hub's table
     # results it relays: never a table's state, a seat's hand, a device's event.
-    # Its travellers give the forms of a fouled board (Law 87).
+    # Its travellers give the forms of a fouled board (Law 87), the adjusted scores (Law 12C).
     "sim-link": ((f"{_R}/result/#", f"{_R}/results/traveller/#", f"{SIM_ROOT}/#"),
                  (f"{SIM_ROOT}/#",)),
 }

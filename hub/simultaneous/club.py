@@ -55,12 +55,16 @@ class ClubLink:
         self.client.close()
 
     def publish_result(self, rid: str, board: int, ns: int | str, ew: int | str,
-                       score_ns: int, *, version: str = "", deal: str | None = None) -> None:
+                       score_ns: int | None, *, version: str = "", deal: str | None = None,
+                       adjusted: str = "") -> None:
         """A table's result of ``board`` (``rid``: the club's id for it, stable on resends);
-        ``version``/``deal``: the version of a fouled board the table played (Law 87;
-        hub.simultaneous.field)."""
+        ``version``/``deal``: the version of a fouled board the table played (Law 87);
+        ``adjusted``: the director's adjusted score (Law 12C, ``score_ns`` then the assigned
+        score or None; hub.simultaneous.field)."""
         body: dict[str, Any] = {"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew,
                                 "score_ns": score_ns}
+        if adjusted:
+            body["adjusted"] = adjusted
         if version:
             body["version"] = version
         if deal is not None:

@@ -15,8 +15,12 @@ it. Tenace writes and reads the USEBIO form (bridgecore.usebio, formats.md secti
   file: the organiser's service reads ``DIR/uploads/<club>.xml`` as ECATS polls its upload
   folder (hub.simultaneous.organiser).
 
-A traveller line with an adjusted score is not taken (adjusted scores do not travel yet:
-docs/simultaneous.md); it is named in the problems, as is a board that is not the event's.
+A traveller line with the club director's adjusted score (Law 12C) is read as the relay
+sends it: SCORE ``A6040`` (USEBIO's artificial score: A, North-South's percentage,
+East-West's; 60 or more is average-plus, 40 or less average-minus) is the artificial score
+``A+ A-``, a ruling in NOTES (``Ruling: 420``, ``Ruling: NS 420 / EW -50``) the assigned or
+split score; the result then carries ``adjusted`` (hub.simultaneous.field). A line that cannot
+be read, or a board that is not the event's, is named in the problems.
 """
 
 from __future__ import annotations
@@ -26,10 +30,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bridgecore.adjusted import BoardResult
+from bridgecore.adjusted import Assigned, BoardResult
 from bridgecore.errors import FormatError
 from bridgecore.ranking import ScoringOptions, score_event
-from bridgecore.results_io import ResultsFile, TableResult
+from bridgecore.results_io import ResultsFile, TableResult, format_adjustment
 from bridgecore.usebio import read_usebio, write_usebio
 from hub.simultaneous.event import SimError, SimEvent
 from hub.simultaneous.field import FieldScorer, check_result
@@ -92,12 +96,12 @@ def read_upload(event: SimEvent, data: bytes, *, file: str = "upload") -> Upload
         if r.board not in event.boards:
             out.problems.append(f"{where}: not a board of {event.id}")
             continue
-        if r.adjustment is not None or r.score_ns is None:
-            out.problems.append(f"{where}: an adjusted score, not taken (adjusted scores do "
-                                "not travel yet)")
-            continue
         payload = {"v": 1, "id": upload_id(r.board, r.ns, r.ew), "board": r.board,
                    "ns": r.ns, "ew": r.ew, "score_ns": r.score_ns}
+        if r.adjustment is not None:     # the director's (Law 12C), as the relay sends it
+            payload["adjusted"] = format_adjustment(r.adjustment)
+            payload["score_ns"] = r.adjustment.score_ns \
+                if isinstance(r.adjustment, Assigned) else None
         try:
             check_result(payload, event.boards)
         except SimError as err:

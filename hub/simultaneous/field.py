@@ -20,6 +20,16 @@ own. Each group is Neuberg-scaled to the field's expected number; with the event
 ``small_groups`` a group of 2 or 3 gets the EBU percentages instead (formats.md 9.1,
 bridgecore.methods ``small_group_percent``). A pair is ranked on the points of its group.
 
+Adjusted scores (Law 12C): a result may carry the club director's ``"adjusted"`` score
+(docs/protocol.md, bridgecore.results_io.parse_adjustment): an assigned score (12C1(a), also
+its ``score_ns``) is compared in the field as the board's result; split scores (12C1(f)) score
+each side against its direction's field from its own score; an artificial score (12C2) is not
+compared: the side gets the event's convention (``artificial``: ``"session"``, 60/50/40 or
+the pair's session percentage on its other boards if higher for average-plus, lower for
+average-minus, 12C2(c); ``"fixed"``, 60/50/40) and the board's other results are Neuberg-scaled
+as for a missing result (bridgecore.methods). Under ``"session"`` a board with an artificial
+score is scored again whenever its artificial pairs' other boards change.
+
 Rescoring is incremental: a board's points depend on its own results and the expected number
 of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
 the boards that received a result are scored again (each alone, by ``score_event``); the
@@ -36,7 +46,17 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from bridgecore.adjusted import BoardResult, Pair, ScoreProblem
+from bridgecore.adjusted import (
+    Adjustment,
+    ArtificialAward,
+    Assigned,
+    BoardResult,
+    Pair,
+    ScoreProblem,
+    artificial_imps,
+    artificial_percent,
+    awards,
+)
 from bridgecore.cards import Side
 from bridgecore.deal import Deal
 from bridgecore.editions import edition as edition_named
@@ -51,6 +71,7 @@ from bridgecore.ranking import (
     ScoringOptions,
     score_event,
 )
+from bridgecore.results_io import parse_adjustment
 from hub.simultaneous.event import SimError, SimEvent
 
 __all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "field_pair"]
@@ -80,13 +101,35 @@ def check_result(data: object, boards: tuple[int, ...]) -> tuple[str, BoardResul
         raise SimError(f"a result without a valid id: {rid!r:.80}")
     if not isinstance(board, int) or isinstance(board, bool) or board not in boards:
         raise SimError(f"result {rid}: board {board!r} is not one of the event's")
-    if not isinstance(score, int) or isinstance(score, bool) or abs(score) > _MAX_SCORE \
-            or score % 10:
+    adjustment = check_adjusted(data.get("adjusted"), rid, score)
+    if (score is not None or adjustment is None) and (
+            not isinstance(score, int) or isinstance(score, bool) or abs(score) > _MAX_SCORE
+            or score % 10):
         raise SimError(f"result {rid}: {score!r} is not a North-South score")
     ns, ew = _pair(data.get("ns"), f"result {rid} ns"), _pair(data.get("ew"), f"result {rid} ew")
     if ns == ew:
         raise SimError(f"result {rid}: pair {ns} on both sides")
-    return rid, BoardResult(board, ns, ew, score)
+    return rid, BoardResult(board, ns, ew, score, adjustment)
+
+
+def check_adjusted(text: object, rid: str, score: object) -> Adjustment | None:
+    """The director's adjusted score of a result payload (Law 12C; docs/protocol.md), None
+    when it has none; SimError naming what is wrong."""
+    if text is None:
+        return None
+    if not isinstance(text, str) or not 0 < len(text) <= 80:
+        raise SimError(f"result {rid}: adjusted {text!r:.60} is not an adjusted score's text")
+    try:
+        adjustment = parse_adjustment(text)
+    except BridgeError as err:
+        raise SimError(f"result {rid}: {err}") from err
+    if isinstance(adjustment, Assigned) and score != adjustment.score_ns:
+        raise SimError(f"result {rid}: the assigned score {adjustment} (Law 12C1(a)) is the "
+                       f"board's result, score_ns {score!r} is not it")
+    if not isinstance(adjustment, Assigned) and score is not None:
+        raise SimError(f"result {rid}: adjusted {text!r} has no one score: score_ns is null, "
+                       f"not {score!r}")
+    return adjustment
 
 
 def check_version(data: dict[str, Any], rid: str) -> tuple[str, Deal | None]:
@@ -126,6 +169,8 @@ class FieldScorer:
         self.event = event
         self.boards = event.boards
         self.options = ScoringOptions(expected=event.expected, small_groups=event.small_groups)
+        self.edition = dataclasses.replace(
+            edition_named(None), session_percentage_rule=event.artificial == "session")
         self.deals = {r.board: r.deal for r in read_pbn(event.deals).records
                       if r.board is not None and r.deal is not None}
         self.versions: dict[tuple[str, str], str] = {}   # (club, id) -> its group ("": correct)
@@ -146,6 +191,7 @@ class FieldScorer:
         self._played: dict[Pair, int] = {}
         self._pair_tops: dict[Pair, float] = {}
         self._sides: dict[Pair, set[Side]] = {}
+        self._artificial: dict[int, set[Pair]] = {}   # board -> its pairs scored artificially
 
     def add_result(self, club: str, data: object) -> bool:
         """Take a club's result; False for a duplicate (already counted, the same)."""
@@ -154,7 +200,8 @@ class FieldScorer:
         assert isinstance(data, dict)
         version, deal = check_version(data, rid)
         group = self._group(club, r.board, version, deal)
-        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns)
+        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns,
+                            r.adjustment)
         before = self.results.get((club, rid))
         if before == field and self.versions.get((club, rid), "") == group:
             self.duplicates += 1
@@ -202,7 +249,7 @@ class FieldScorer:
         """Score the field again: the boards that received a result since, then the totals of
         their pairs and the ranking (module docstring)."""
         touched: set[Pair] = set()
-        self.changed = frozenset(self._dirty)
+        changed = set(self._dirty)
         for board in sorted(self._dirty):
             for s in self._scored.get(board, ()):
                 for pair in (s.result.ns, s.result.ew):
@@ -213,8 +260,13 @@ class FieldScorer:
             self._forms[board] = forms
             alone = score_event([dataclasses.replace(r, form=forms.index(self.versions[k]))
                                  if self.versions[k] else r for k, r in rows.items()],
-                                self.event.method, options=self.options)
+                                self.event.method, edition=self.edition,
+                                options=self.options)
             self._scored[board] = alone.boards.get(board, ())
+            self._artificial[board] = {pair for s in self._scored[board]
+                                       for pair, award in zip((s.result.ns, s.result.ew),
+                                                              awards(s.result), strict=True)
+                                       if isinstance(award, ArtificialAward)}
             self._tops[board] = alone.tops.get(board, 0.0)
             self._problems[board] = alone.problems
             for s in self._scored[board]:
@@ -222,6 +274,13 @@ class FieldScorer:
                 self._points[s.result.ew][board] = (s.ew_points, Side.EW)
                 touched.update((s.result.ns, s.result.ew))
         self._dirty.clear()
+        if self.edition.session_percentage_rule:
+            for board, pairs in sorted(self._artificial.items()):
+                if pairs and (board in changed or pairs & touched):
+                    self._session_board(board, pairs)
+                    changed.add(board)
+                    touched.update(pairs)
+        self.changed = frozenset(changed)
         for pair in touched:
             boards = sorted(self._points[pair])
             if not boards:
@@ -236,9 +295,8 @@ class FieldScorer:
             self._pair_tops[pair] = tops
             self._sides[pair] = {side for _, side in self._points[pair].values()}
         problems = [p for b in sorted(self._problems) for p in self._problems[b]]
-        ed = edition_named(None)
-        scorer = BoardScorer({}, self.event.method, ed, self.options, self.event.expected,
-                             problems)
+        scorer = BoardScorer({}, self.event.method, self.edition, self.options,
+                             self.event.expected, problems)
         scorer.tops = dict(self._tops)
         totals = EventTotals(scorer, {}, problems)
         totals.total.update(self._total)
@@ -251,6 +309,42 @@ class FieldScorer:
                                 self.event.expected
                                 if self.event.method is Method.MATCHPOINTS else None)
         return self.score
+
+    def _session(self, pair: Pair, board: int) -> float | None:
+        """The pair's session score on its boards not scored artificially for it, as
+        bridgecore.ranking's 12C2(c) pass takes it: percent (matchpoints) or IMPs a board."""
+        mp = self.event.method is Method.MATCHPOINTS
+        total = denominator = 0.0
+        for b in sorted(self._points[pair]):
+            if b != board and pair not in self._artificial.get(b, ()):
+                total += self._points[pair][b][0]
+                denominator += self._tops.get(b, 0.0) if mp else 1.0
+        return (100.0 if mp else 1.0) * total / denominator if denominator > 0 else None
+
+    def _session_board(self, board: int, pairs: set[Pair]) -> None:
+        """Score ``board`` again with its artificial pairs' session scores (Law 12C2(c)):
+        their points only move, the board's other results are not compared with them."""
+        session = {pair: value for pair in pairs
+                   if (value := self._session(pair, board)) is not None}
+        mp, ed = self.event.method is Method.MATCHPOINTS, self.edition
+
+        def rule(r: BoardResult, side: Side, award: ArtificialAward) -> float:
+            mine = session.get(r.ns if side is Side.NS else r.ew)
+            if mp:
+                return artificial_percent(award.score, ed, session_percent=mine,
+                                          percent=award.percent)
+            return artificial_imps(award.score, ed, session_average=mine,
+                                   amounts=self.options.artificial_imps)
+
+        rows = [s.result for s in self._scored[board]]
+        scorer = BoardScorer({board: rows}, self.event.method, ed, self.options,
+                             self.event.expected, [])
+        self._scored[board] = tuple(scorer.board(board, rule))
+        for s in self._scored[board]:
+            for pair, points, side in ((s.result.ns, s.ns_points, Side.NS),
+                                       (s.result.ew, s.ew_points, Side.EW)):
+                if pair in pairs:
+                    self._points[pair][board] = (points, side)
 
     def board_payload(self, board: int) -> dict[str, Any]:
         """The field's results of ``board`` with their points (for clubs that finished it)."""
