@@ -47,6 +47,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from bridgecore.conventions import CONVENTIONS
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
@@ -68,11 +69,21 @@ BOARD_EXTENSIONS = (".pbn", ".dlm", ".dup", ".bri", ".dge")
 DEFAULTS: dict[str, Any] = {
     "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
     "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
-    "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
+    "movements": list(MOVEMENTS), "scorings": list(SCORINGS), "conventions": list(CONVENTIONS),
     "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
 }
 """What the page proposes for a usual club evening (the API's own defaults are the TOML
 file's: hub.event)."""
+
+CONVENTIONS_BY_LANGUAGE = {"en": "ebu", "fr": "ffb"}
+"""The scoring conventions the page proposes to a director of each language: what the clubs
+of that language expect (bridgecore.conventions); the WBF's for the others."""
+
+
+def defaults(language: str) -> dict[str, Any]:
+    """:data:`DEFAULTS` for a director of ``language``: his federation's conventions."""
+    event = dict(DEFAULTS["event"], conventions=CONVENTIONS_BY_LANGUAGE.get(language, "wbf"))
+    return dict(DEFAULTS, event=event)
 
 
 class Console(Protocol):
@@ -300,7 +311,7 @@ class _SetupRoutes:
             "waiting": bool(getattr(setup, "waiting", False)), "summary": summary,
             "setup": api_document(setup), "started": started[:10],
             "can_set_up": not started and hasattr(self.hub, "replace_setup"),
-            "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
+            "roster": len(self.roster_of_hub), "defaults": defaults(self._language(request))})
 
     async def deals(self, request: web.Request) -> web.Response:
         """The set-up with every deal (the director's own: he may read any deal; never a

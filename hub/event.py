@@ -31,6 +31,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     minutes_per_round = 15        # default 15
     strict = false                # true: every table in strict mode; or ["A1", "B3"]
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
+    conventions = "ebu"           # the scoring conventions of a federation where they differ
+                                  # (bridgecore.conventions, docs/scoring.md): "ebu", "acbl",
+                                  # "ffb" or "wbf"; default "": what the Laws and all agree on
     alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
                                   # "acbl", "ffb" (partner explains), "screens" (the caller)
 
@@ -112,6 +115,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _Bad,
     _board_range,
     _bool,
+    _conventions,
     _date,
     _edition,
     _fail,
@@ -159,6 +163,7 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "strict": keys.get("strict", _strict, False),
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
+        "conventions": keys.get("conventions", _conventions, ""),
     }
     keys.done()
     return out
@@ -415,6 +420,7 @@ class EventSetup:
     strict: bool | tuple[str, ...] = False
     clock_tolerance: float | None = 120.0
     alerting: str = DEFAULT_REGULATION
+    conventions: str = ""
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
 
@@ -427,7 +433,7 @@ class EventSetup:
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
-                           ("alerting", _alerting),
+                           ("alerting", _alerting), ("conventions", _conventions),
                            ("date", _date), ("scoring", _scoring), ("live", _bool)):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
@@ -536,7 +542,7 @@ class EventSetup:
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
                     clock_tolerance=self.clock_tolerance, markings=self.markings,
-                    alerting=self.alerting)
+                    alerting=self.alerting, conventions=self.conventions)
 
     # JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -567,6 +573,8 @@ class EventSetup:
             out["live"] = False
         if self.alerting != DEFAULT_REGULATION:
             out["alerting"] = self.alerting
+        if self.conventions:
+            out["conventions"] = self.conventions
         return out
 
     @classmethod

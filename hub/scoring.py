@@ -207,6 +207,8 @@ class ScoredRoom(Protocol):
     def alerts(self) -> AlertBook: ...
     @property
     def edition(self) -> Edition: ...
+    @property
+    def conventions(self) -> str: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -638,8 +640,9 @@ class LiveScoring:
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
-            options=ScoringOptions(
-                expected=expected, teams=teams, victory_points=victory, butler_trim=trim,
+            options=ScoringOptions.of(
+                self.room.conventions, expected=expected, teams=teams, victory_points=victory,
+                butler_trim=trim,
                 vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)

@@ -42,6 +42,7 @@ from bridgecore.adjusted import Artificial
 from bridgecore.bridgewebs import write_bridgewebs
 from bridgecore.calls import Contract
 from bridgecore.cards import Seat
+from bridgecore.conventions import conventions
 from bridgecore.errors import ParseError
 from bridgecore.ranking import EventScore, Method
 from bridgecore.record import GameRecord
@@ -72,7 +73,7 @@ def results_file(room: Room, section: str, *, title: str = "",
     scored = room.scoring.section(section)
     source = ResultsFile(title=title or f"Tenace session, section {section}", date=date)
     found = next(s for s in room.sections if s.name == section)
-    source.scoring = scoring_tag(scored.event)
+    source.scoring = scoring_tag(scored.event, conventions(room.conventions).units)
     if scored.method is Method.BUTLER and found.pairs_method[1]:
         source.scoring += "-2"          # PBN: the datum without the two extremes
     if scored.method is Method.IMPS and found.movement is not None:  # hub.scoring's teams
@@ -130,7 +131,13 @@ def _contract(text: object, declarer: object) -> tuple[Contract | None, bool]:
 
 
 def _usebio(source: ResultsFile, event: EventScore, victory_points: bool) -> bytes:
-    return write_usebio(source, event, victory_points_scored=victory_points)
+    return write_usebio(source, event, units=_units(source),
+                        victory_points_scored=victory_points)
+
+
+def _units(source: ResultsFile) -> int:
+    """The matchpoint units the hub scored in: 2 where the Scoring tag says ``MP1``."""
+    return 2 if (source.scoring or "").endswith("MP1") else 1
 
 
 def _pbn(source: ResultsFile, event: EventScore, _victory_points: bool) -> bytes:

@@ -716,3 +716,23 @@ def test_read_document_is_the_toml_reader_without_the_file(tmp_path: Path) -> No
     assert setup_from_json(waiting.to_json()) == waiting
     assert waiting.build_room().tables == {} and "No event yet" in waiting.summary()[0]
     assert setup is not None and setup_from_json(setup.to_json()) == setup
+
+
+def test_the_events_scoring_conventions_are_kept_and_reach_the_room(tmp_path: Path) -> None:
+    """``conventions`` (bridgecore.conventions): kept in the log's JSON, given to the room;
+    an unknown federation is named with the choices."""
+    text = """
+[event]
+conventions = "ACBL"
+
+[[section]]
+movement = "mitchell"
+tables = 3
+"""
+    setup = load(tmp_path, text)
+    assert setup.conventions == "acbl" and setup.build_room().conventions == "acbl"
+    assert EventSetup.from_json(setup.to_json()).conventions == "acbl"
+    assert "conventions" not in load(tmp_path, text.replace('conventions = "ACBL"', ""))\
+        .to_json()["event"]
+    message = error(tmp_path, text.replace("ACBL", "fifa"))
+    assert "event.conventions" in message and "ebu, acbl, ffb, wbf" in message
