@@ -19,6 +19,10 @@ percentage or IMP columns):
                           file, mailed with the session number and the club's country as
                           the subject (its published instructions); the same file as
                           ``usebio.xml``, named for it
+``ffb.pbn``               the PBN Magic Contest writes for the FFB (bridgecore.ffb):
+                          ``MatchPoints;MP1``, its ScoreTable and TotalScoreTable columns,
+                          ISO-8859-1; a matchpointed pairs section only (:class:`ExportError`
+                          for another)
 ========================  ===============================================================
 
 Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
@@ -44,6 +48,7 @@ from bridgecore.calls import Contract
 from bridgecore.cards import Seat
 from bridgecore.conventions import conventions
 from bridgecore.errors import ParseError
+from bridgecore.ffb import write_ffb_pbn
 from bridgecore.ranking import EventScore, Method
 from bridgecore.record import GameRecord
 from bridgecore.results_io import (
@@ -60,7 +65,11 @@ if TYPE_CHECKING:
     from hub.room import Room
     from hub.roster import Roster
 
-__all__ = ["EXPORTS", "export", "results_file"]
+__all__ = ["EXPORTS", "ExportError", "export", "results_file"]
+
+
+class ExportError(ValueError):
+    """A results file that cannot be made of this section (the FFB's of an IMP section)."""
 
 
 def results_file(room: Room, section: str, *, title: str = "",
@@ -100,7 +109,9 @@ def results_file(room: Room, section: str, *, title: str = "",
             tricks = line.get("tricks")
             if isinstance(result.adjustment, Artificial):   # the board was not scored as
                 contract, passed_out, tricks = None, False, None   # played: cancelled
-            source.rows.append(TableResult(result, contract, passed_out, tricks))
+            source.rows.append(TableResult(
+                result, contract, passed_out, tricks,
+                table=str(found.tables.get(line["table"], line["table"])), round=line["round"]))
     for board in sorted({*scored.lines, *room.board_numbers()}):
         marks = room.markings(board)
         source.boards[board] = GameRecord(board=board, dealer=marks.dealer,
@@ -149,12 +160,20 @@ def _bridgewebs(source: ResultsFile, _event: EventScore, _victory_points: bool) 
     return write_bridgewebs(source).encode("latin-1")   # transliterated: it all fits
 
 
+def _ffb(source: ResultsFile, event: EventScore, _victory_points: bool) -> bytes:
+    try:
+        return write_ffb_pbn(source, event, units=_units(source)).encode("latin-1")
+    except ValueError as err:
+        raise ExportError(f"ffb.pbn: {err}") from None
+
+
 # name -> (writer of the file, the event and whether its matches are in VPs; content type)
 EXPORTS: dict[str, tuple[Callable[[ResultsFile, EventScore, bool], bytes], str]] = {
     "usebio.xml": (_usebio, "application/xml; charset=utf-8"),
     "results.pbn": (_pbn, "application/x-pbn; charset=utf-8"),
     "bridgewebs.pbn": (_bridgewebs, "application/x-pbn; charset=iso-8859-1"),
     "ecats.xml": (_usebio, "application/xml; charset=utf-8"),
+    "ffb.pbn": (_ffb, "application/x-pbn; charset=iso-8859-1"),
 }
 
 
