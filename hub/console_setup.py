@@ -52,6 +52,7 @@ from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
+from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -165,6 +166,8 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
                 pairs = {str(p): _players(v, roster, f"sections[{i}].pairs.{p}", errors)
                          for p, v in section["pairs"].items()}
                 section = {**section, "pairs": pairs}
+            if isinstance(section, Mapping) and "movement_file" in section:
+                section = _movement_file(section, f"sections[{i}].movement_file", errors)
             converted.append(section)
         out["section"] = converted
     elif sections is not None:
@@ -174,6 +177,37 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
         saved = _save_board_file(boards["file"], boards_dir, errors)
         out["boards"] = {**boards, "file": saved or ""}
     return out, errors
+
+
+def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str, str]]
+                   ) -> dict[str, Any]:
+    """A section whose ``movement_file`` was sent as ``{"name", "data"}`` (base64) with its
+    text as ``movement_asc`` (hub.event): the API never reads a path on the hub."""
+    out = dict(section)
+    sent = section["movement_file"]
+    if isinstance(sent, str) and "movement_asc" in section:
+        return out                  # the text is there (a set-up sent back as it was read)
+    if not isinstance(sent, Mapping) or not isinstance(sent.get("name"), str) \
+            or not isinstance(sent.get("data"), str):
+        errors.append({"field": where, "error": "a file is {\"name\": ..., \"data\": "
+                                                "base64}"})
+        return out
+    try:
+        content = base64.b64decode(sent["data"], validate=True)
+    except (binascii.Error, ValueError):
+        errors.append({"field": where, "error": "data: not base64"})
+        return out
+    if len(content) > MAX_MOVEMENT_FILE:
+        errors.append({"field": where, "error": f"a movement file of at most "
+                                                f"{MAX_MOVEMENT_FILE} bytes"})
+        return out
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = content.decode("iso-8859-1")
+    out.update(movement_file=Path(sent["name"].replace("\\", "/")).name[:80],
+               movement_asc=text)
+    return out
 
 
 def _save_board_file(sent: Mapping[str, Any], boards_dir: Callable[[], Path],

@@ -60,6 +60,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     missing_pair = 16             # mitchell, howell: a pair that is absent (a sit-out)
     duplicated = true             # teams: every match of a round plays the same boards
     table_ids = ["A1", "A2"]      # hub table ids, one per table (default name + number)
+    # movement_file = "howell7.asc"  instead of movement: the club's Dutch .ASC pairs movement
+    #                               (relative to this file; with boards_per_round, table_ids
+    #                               and pairs only); the log keeps its text (movement_asc)
 
     [section.pairs]               # pair number -> its players (one or two names)
     1 = ["First Player", "Second Player"]
@@ -133,7 +136,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
 )
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
-from hub.section_setup import MOVEMENTS, SectionSetup
+from hub.section_setup import MAX_MOVEMENT_FILE, MOVEMENTS, SectionSetup
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -190,13 +193,41 @@ def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
     return out
 
 
-def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
+def _movement_file(keys: _Keys, base: Path | None) -> tuple[str | None, str]:
+    """(the .ASC text, its file name) of a section's ``movement_file`` (read relative to
+    ``base``) or ``movement_asc`` (the text itself, as the log keeps it); (None, "")."""
+    name = keys.get("movement_file", _text, "")
+    text = keys.get("movement_asc", _optional(_text), None)
+    if text is not None or not name:
+        return text, name
+    if base is None:
+        keys.bad("movement_file", "give the file's text (movement_asc) here")
+        return None, name
+    path = base / name
+    try:
+        if path.stat().st_size > MAX_MOVEMENT_FILE:
+            keys.bad("movement_file", f"{name}: larger than a movement file "
+                                      f"({MAX_MOVEMENT_FILE} bytes)")
+            return None, name
+        data = path.read_bytes()
+    except OSError as err:
+        keys.bad("movement_file", f"{name}: {err.strerror or err}")
+        return None, name
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1"), name
+
+
+def _section(keys: _Keys, default_name: str, base: Path | None = None
+             ) -> SectionSetup | None:
     """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
     start = len(keys.problems)
     name = keys.get("name", _text, default_name)
-    kind = keys.get("movement", _text, "")
-    if not keys.has("movement"):
-        keys.bad("movement", "missing: mitchell, howell or teams")
+    asc, asc_name = _movement_file(keys, base)
+    kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
+    if not keys.has("movement") and kind != "file":
+        keys.bad("movement", "missing: mitchell, howell or teams (or a movement_file)")
     params: dict[str, Any] = {
         "tables": keys.get("tables", _optional(_int(1)), None),
         "teams": keys.get("teams", _optional(_int(1)), None),
@@ -213,20 +244,21 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     if len(keys.problems) > start:
         return None
     try:
-        return SectionSetup(name, kind, **params)
+        return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
     except ConfigError as err:
         keys.problems.append(f"{keys.where}: {err}")
         return None
 
 
-def _sections(value: Any, problems: list[str], key: str) -> list[SectionSetup] | None:
+def _sections(value: Any, problems: list[str], key: str, base: Path | None = None
+              ) -> list[SectionSetup] | None:
     if isinstance(value, Mapping):
         value = [value]  # a single [section] table
     if not isinstance(value, list) or not value:
         problems.append(f"{key}: no section: give at least one [[section]] with its movement")
         return None
     names = iter(string.ascii_uppercase)
-    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"))
+    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"), base)
            for i, v in enumerate(value, 1)]
     return None if any(s is None for s in out) else [s for s in out if s is not None]
 
@@ -375,7 +407,7 @@ def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None
     problems: list[str] = []
     top = _Keys(doc, "", problems)
     fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
-    sections = _sections(top.raw("section"), problems, "section")
+    sections = _sections(top.raw("section"), problems, "section", base)
     boards = top.raw("boards")
     top.done()
     deals = None

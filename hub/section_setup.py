@@ -7,10 +7,11 @@ event's tables and holds them in its :class:`hub.event.EventSetup`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from bridgecore.movement_files import read_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from hub.console_i18n import plural, say
 from hub.event_values import _fail
@@ -20,14 +21,19 @@ from wire.protocol import ProtocolError, topic_state
 __all__ = ["MOVEMENTS", "SectionSetup"]
 
 MOVEMENTS = ("mitchell", "howell", "teams")
-"""The movement kinds a section can have (:mod:`bridgecore.movements`)."""
+"""The movement kinds a section can have (:mod:`bridgecore.movements`); besides them a
+movement read from a club's ``.ASC`` file (``movement_file``, :mod:`bridgecore.movement_files`:
+kind ``"file"``)."""
+MAX_MOVEMENT_FILE = 256 * 1024   # characters of an .ASC file (a 30-table movement: ~20 kB)
 
 
 @dataclass(frozen=True, slots=True)
 class SectionSetup:
     """One section: its movement and parameters, its table ids and its players.
 
-    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement.
+    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement;
+    kind ``"file"`` is a pairs movement read from the text of a club's ``.ASC`` file
+    (``asc``, named ``asc_name``), with its ``boards_per_round``.
     ``table_ids`` name the tables in order (default: the section name and the number);
     ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
     (``movement``); a section that cannot be raises ConfigError naming the key.
@@ -45,6 +51,8 @@ class SectionSetup:
     duplicated: bool = True
     table_ids: tuple[str, ...] | None = None
     pairs: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    asc: str | None = None
+    asc_name: str = ""
     movement: Movement = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +78,8 @@ class SectionSetup:
         out: list[str] = []
         if not self.name:
             out.append("name: a section needs a name")
+        if self.kind == "file" or self.asc is not None:
+            return out + self._file_problems()
         if self.kind not in MOVEMENTS:
             out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell or teams)")
             return out
@@ -93,7 +103,45 @@ class SectionSetup:
             out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
         return out
 
+    def _file_problems(self) -> list[str]:
+        out: list[str] = []
+        if self.kind != "file" or self.asc is None:
+            out.append("movement_file: give the .ASC file (movement_file) and no other "
+                       "movement")
+            return out
+        given = [key for key, value in (
+            ("tables", self.tables), ("teams", self.teams), ("rounds", self.rounds),
+            ("missing_pair", self.missing_pair)) if value is not None]
+        given += [key for key, value in (("relay", self.relay),
+                                         ("arrow_switch", self.arrow_switch),
+                                         ("duplicated", not self.duplicated)) if value]
+        out += [f"{key}: not for a movement read from a file (the file says it)"
+                for key in given]
+        if len(self.asc) > MAX_MOVEMENT_FILE:
+            out.append(f"movement_file: {len(self.asc)} characters, more than a movement "
+                       f"file has ({MAX_MOVEMENT_FILE})")
+        if self.boards_per_round < 1:
+            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+        return out
+
+    def _from_file(self) -> Movement:
+        """The movement of the ``.ASC`` text; ValueError naming every problem of the file
+        (the hub plays no movement its file does not wholly give)."""
+        assert self.asc is not None
+        name = self.asc_name or "movement file"
+        movement, problems = read_asc(self.asc, boards_per_round=self.boards_per_round,
+                                      file=name)
+        if problems or movement is None:
+            raise ValueError("; ".join(
+                f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
+                for p in problems) or f"{name}: no movement")
+        if not any(a.plays for a in movement.assignments):
+            raise ValueError(f"{name}: no table plays")
+        return replace(movement, name=f"movement file {name}")
+
     def _build(self) -> Movement:
+        if self.kind == "file":
+            return self._from_file()
         bpr = self.boards_per_round
         if self.kind == "mitchell":
             assert self.tables is not None
@@ -198,4 +246,6 @@ class SectionSetup:
             "missing_pair": self.missing_pair, "duplicated": self.duplicated,
             "table_ids": None if self.table_ids is None else list(self.table_ids),
             "pairs": {str(p): list(names) for p, names in self.pairs.items()},
+            **({"movement_file": self.asc_name, "movement_asc": self.asc}
+               if self.kind == "file" else {}),
         }

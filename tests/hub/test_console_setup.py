@@ -360,3 +360,24 @@ def test_the_conventions_proposed_are_the_directors_federations_and_reach_the_ro
     status, result = send_setup(client, {"event": {"conventions": "xyz"}, "sections": [
         {"movement": "mitchell", "tables": 3}]}, check=True)
     assert "event.conventions" in json.dumps(result)
+
+
+def test_a_movement_file_is_sent_with_the_set_up_never_read_from_a_path(waiting: Any
+                                                                         ) -> None:
+    """``movement_file`` through the API is the file itself ({name, data} in base64): a
+    path on the hub is refused (nothing there is read)."""
+    from bridgecore.movement_files import write_asc
+    from bridgecore.movements import howell
+
+    hub, client, _, _ = waiting
+    data = base64.b64encode(write_asc(howell(3, boards_per_round=2)).encode()).decode()
+    section = {"movement_file": {"name": "../howell3.asc", "data": data},
+               "boards_per_round": 2}
+    status, result = send_setup(client, {"event": {}, "sections": [section]})
+    assert status == 200 and result["ok"], result
+    assert hub.setup.sections[0].asc_name == "howell3.asc"
+    assert hub.call(lambda: hub.room.sections[0].movement.tables) == 3
+    status, result = send_setup(client, {"event": {}, "sections": [
+        {"movement_file": "/etc/passwd"}]}, check=True)
+    assert status == 400
+    assert result["errors"][0]["field"] == "sections[0].movement_file"
