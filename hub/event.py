@@ -676,6 +676,9 @@ class EventSetup:
                        else say(language, "summary.by_movement"))
             lines.append(say(language, "summary.scoring" if self.live
                              else "summary.scoring_hidden", scoring=scoring))
+        if self.conventions:
+            lines.append(say(language, "summary.conventions",
+                             conventions=say(language, f"conventions.{self.conventions}")))
         for s in self.sections:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),

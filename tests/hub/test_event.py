@@ -731,6 +731,8 @@ tables = 3
 """
     setup = load(tmp_path, text)
     assert setup.conventions == "acbl" and setup.build_room().conventions == "acbl"
+    assert "Scoring conventions: ACBL (North America)" in setup.summary("en")
+    assert "Règles de marque : ACBL (Amérique du Nord)" in setup.summary("fr")
     assert EventSetup.from_json(setup.to_json()).conventions == "acbl"
     assert "conventions" not in load(tmp_path, text.replace('conventions = "ACBL"', ""))\
         .to_json()["event"]
