@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from wire.protocol import ROOT
 
 __all__ = [
-    "ROLES", "Grant", "device_role", "filters_overlap", "grants", "matches", "may_read",
+    "ROLES", "SIM_ROOT", "Grant", "device_role", "filters_overlap", "grants", "matches", "may_read",
     "may_subscribe", "may_write", "mosquitto_acl",
 ]
 
 _R = f"{ROOT}"
+SIM_ROOT = "tenace/sim/v1"   # hub.simultaneous.event.ROOT: the organiser's protocol
 
 # role -> (read filters, write filters). A filter may name {account}, {table}, {seat}.
 ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -77,12 +78,20 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dealer": ((f"{_R}/hub/status", f"{_R}/dealer/{{account}}/reply",
                 f"{_R}/dealer/{{account}}/status"),
                (f"{_R}/dealer/{{account}}/ev", f"{_R}/dealer/{{account}}/status")),
+    # A simultaneous event's link to the organiser (hub.simultaneous): the club's side
+    # (``sim-link``, tenace sim-event club) and its Mosquitto bridge (``sim-link.bridge``,
+    # local_username of bridge.conf). The organiser's protocol only, and the hub's table
+    # results it relays: never a table's state, a seat's hand, a device's event.
+    # Its travellers give the forms of a fouled board (Law 87), the adjusted scores (Law 12C).
+    "sim-link": ((f"{_R}/result/#", f"{_R}/results/traveller/#", f"{SIM_ROOT}/#"),
+                 (f"{SIM_ROOT}/#",)),
 }
 
 _SEAT_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)(?<!-rdr)(?<!-tab)-(?P<seat>[NESW])$")
 _TABLE_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-tab$")
 _READER_DEVICE = re.compile(r"^(?P<table>[A-Za-z0-9_-]+)-rdr$")
-_NAMED = {"tenace-hub": "hub", "director": "director", "scorer": "scorer", "results": "results"}
+_NAMED = {"tenace-hub": "hub", "director": "director", "scorer": "scorer", "results": "results",
+          "sim-link": "sim-link"}
 
 
 def device_role(account: str) -> str | None:

@@ -42,7 +42,8 @@ from hub.errors import HubError
 from wire.pairing import write_private as _write_private
 
 __all__ = [
-    "ACCOUNTS_FILE", "AccountError", "Accounts", "Credentials", "event_accounts",
+    "ACCOUNTS_FILE", "SIM_BRIDGE", "SIM_LINK", "AccountError", "Accounts", "Credentials",
+    "event_accounts",
     "mosquitto_hash", "verify_mosquitto_hash", "write_keyring",
 ]
 
@@ -52,6 +53,7 @@ ACCOUNTS_FILE = "accounts.json"
 PASSWD_FILE = "mosquitto.passwd"
 ACL_FILE = "mosquitto.acl"
 SPECIAL_ACCOUNTS = ("tenace-hub", "director", "scorer", "results")
+SIM_LINK, SIM_BRIDGE = "sim-link", "sim-link.bridge"   # a simultaneous event's link
 _MOSQUITTO_ITERATIONS = 101  # mosquitto_passwd's default for $7$
 
 
@@ -114,17 +116,22 @@ def _table_ids(setup: Any) -> list[str]:
     return [str(t) for t in tables] if isinstance(tables, (list, tuple)) else []
 
 
-def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[str, str]:
+def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",), *,
+                   simultaneous: bool = False) -> dict[str, str]:
     """Every account of an event (hub/event.py ``EventSetup``, or a set-up with a ``tables``
     list), name -> role: per table its
     tablet, its four seats' tablets and its readers' daemon; the dealing machines; the hub,
-    the director, the scoring program and the results reader."""
+    the director, the scoring program and the results reader; with ``simultaneous`` (the
+    club plays a simultaneous event, hub.simultaneous) the link's accounts ``sim-link`` and
+    ``sim-link.bridge`` (its Mosquitto bridge's local account), role ``sim-link``."""
     names: dict[str, str] = {name: str(device_role(name)) for name in SPECIAL_ACCOUNTS}
     for table in _table_ids(setup):
         for device in (f"{table}-tab", *(f"{table}-{s}" for s in "NESW"), f"{table}-rdr"):
             names[device] = str(device_role(device))
     for dealer in dealers:
         names[dealer] = "dealer"
+    if simultaneous:
+        names.update({SIM_LINK: "sim-link", SIM_BRIDGE: "sim-link"})
     return names
 
 

@@ -255,8 +255,13 @@ def hub(args: argparse.Namespace) -> int:
                 print(f"director console: {hub_.console.url}", flush=True)
             if hub_.bridgemate is not None:
                 print(f"Bridgemate Data Connector: {hub_.bridgemate.url}", flush=True)
+            intake = _sim_intake(hub_, args.sim_kit)
             print("hub ready", flush=True)
-            await task
+            try:
+                await task
+            finally:
+                if intake is not None:
+                    intake.close()
 
         from wire.errors import MqttError
         try:
@@ -268,6 +273,22 @@ def hub(args: argparse.Namespace) -> int:
         finally:
             hub_.log.close()
     return 0
+
+
+def _sim_intake(hub_: Any, kit: str | None) -> Any:
+    """With ``--sim-kit``: the organiser's deals handed to the set-up (hub.simultaneous)."""
+    if kit is None:
+        return None
+    from hub.simultaneous import SimError
+    from hub.simultaneous.handover import DealsIntake
+    try:
+        intake = DealsIntake(hub_, Path(kit)).start()
+    except SimError as err:
+        hub_.stop()
+        raise CommandError(str(err)) from err
+    print(f"simultaneous {intake.event}: the deals come from {Path(kit) / 'deals.signed'}",
+          flush=True)
+    return intake
 
 
 def _console_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -439,6 +460,11 @@ def add_hub_parser(sub: Any) -> None:
                    help="answer the Bridgemate Data Connector API (BCS 5) for a scoring "
                         "program: it sets the event up (default off; port 5079, host "
                         "127.0.0.1)")
+    p.add_argument("--sim-kit", metavar="KIT",
+                   help="the club plays a simultaneous event: take the organiser's deals "
+                        "into the event's set-up as tenace sim-event club receives them "
+                        "(KIT/deals.signed, its signature checked against KIT/organiser.pub; "
+                        "anything else refused and logged)")
     p.add_argument("--clock-tolerance", type=_tolerance, metavar="SECONDS|off",
                    help="how far a device's clock may be from the hub's (default: the "
                         "event's, 120 s unless its file says otherwise; off: no check)")
