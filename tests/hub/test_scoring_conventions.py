@@ -230,3 +230,22 @@ def test_the_events_conventions_acbl_one_unit_rounded_to_a_hundredth() -> None:
     event = s.room.scoring.section("A").event
     assert [x.ns_points for x in event.boards[5]
             if (x.result.ns, x.result.ew) == (8, 3)] == [2.83]
+
+
+def test_law_87b_a_fouled_board_under_the_acbls_small_groups() -> None:
+    """The 3-table round robin, board 1 fouled at A2 (Law 87B). ACBL (ACBLscore's "Fouled/
+    Adjusted board formula"): the single result gets 60% of the top (2) each way, 1.2; the
+    group of two 65% and 55%: 450 -> 1.3 / 1.1, 420 -> 1.1 / 1.3. Without conventions both
+    groups are Neuberg-scaled: 1.75 / 0.25 and an average for the single one."""
+    from tests.hub.test_live_scoring import ROUND_ROBIN
+    from tests.hub.test_table import DEALS as TABLE_DEALS
+    from tests.hub.test_table import MOVEMENT
+
+    s = Session(Room(Section("A", MOVEMENT), TABLE_DEALS, conventions="acbl"))
+    s.play(ROUND_ROBIN)
+    s.rule(kind="fouled", board=1, groups=[["A2"]])
+    assert s.points(1) == {(1, 4): (1.1, 1.3), (2, 6): (1.2, 1.2), (3, 5): (1.3, 1.1)}
+    plain = Session(Room(Section("A", MOVEMENT), TABLE_DEALS))
+    plain.play(ROUND_ROBIN)
+    plain.rule(kind="fouled", board=1, groups=[["A2"]])
+    assert plain.points(1) == {(1, 4): (0.25, 1.75), (2, 6): (1.0, 1.0), (3, 5): (1.75, 0.25)}
