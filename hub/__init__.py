@@ -22,6 +22,7 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
+    swiss.py          Swiss sections: each round drawn from the standings, logged (console_swiss.py)
                       (section_score.py: a section scored, its ranking and travellers' JSON)
     corrections.py    results the director corrects (result_correct), with their history
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
@@ -51,6 +52,9 @@
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
+    series.py         sessions that add up: the sessions stored in the log (session_scored),
+                      an event's total over them, the club's ladder; series_api.py serves
+                      them (docs/sessions.md)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

@@ -31,6 +31,7 @@ Who may do what (hub.users has the users and their roles)::
         /api/evening, /api/evening/check,
         /api/evening/guide, POST /api/evening/cards
     GET /api/evening/export/{name}        -           -            yes           yes
+    GET /swiss, /api/swiss                -           yes          yes           yes
     GET /screen, /api/i18n,               yes         yes          yes           yes
         POST /api/i18n
 
@@ -72,11 +73,12 @@ a role that may not is 403. Routes:
   ``/api/i18n``: the director's evening (late changes, the device check, table and guide
   cards, the room screen, the results files) and the console's language: see
   hub.console_session;
-* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
-  pages (static/results.*), and the JSON behind them, ``GET /api/results...``
-  (hub.results_pages): public and read-only, showing what the director chose (the
-  ``public_results`` command) and never a board before every table has finished it; a
-  director or a scorer logged in sees everything.
+* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``,
+  ``/results/event`` (an event's total over its sessions), ``/results/ladder`` (the club's
+  ladder): the results pages (static/results.*), and the JSON behind them, ``GET
+  /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing
+  what the director chose (the ``public_results`` command) and never a board before every
+  table has finished it; a director or a scorer logged in sees everything.
 
 The controls, in order, on every request: the ``Host`` must be one of the console's own names
 and an ``Origin``, when the browser sends one, the console's own origin
@@ -122,6 +124,7 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
+from hub.series_api import series_api
 from hub.users import (
     MAX_PASSWORD,
     LoginThrottle,
@@ -479,6 +482,8 @@ class Console:
         add_setup_routes(app, self)
         from hub.console_session import add_session_routes
         add_session_routes(app, self)
+        from hub.console_swiss import add_swiss_routes
+        add_swiss_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -645,9 +650,16 @@ class Console:
     async def _results(self, request: web.Request) -> web.Response:
         session = self.session_of(request)
         full = session is not None and RANKS[session.role] >= RANKS["scorer"]
+        rest = request.path[len("/api/results"):].rstrip("/")
+        if rest in ("/event", "/ladder"):
+            return json_response(series_api(self.hub, rest[1:], request.query,
+                                            public=not full))
         try:
             data = results_api(self.hub.room, request.path[len("/api/results"):],
                                public=not full)
+            if rest == "":
+                setup = getattr(self.hub, "setup", None)
+                data["series"] = {"part": getattr(setup, "part", 0)}
         except LookupError as err:
             raise HttpError(404, str(err.args[0])) from None
         return json_response(data)

@@ -276,6 +276,11 @@ class LiveScoring:
         times = [t for when in self._when.values() for t in when.values() if t != math.inf]
         return min(times, default=None)
 
+    def movement_changed(self, section: str) -> None:
+        """``section``'s movement has a new round (hub.swiss): its schedule is read again."""
+        self._schedules.pop(section, None)
+        self._changed(section)
+
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
         self._changed(section)
@@ -684,8 +689,8 @@ class LiveScoring:
                    default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
-        """How many results of each board the section's movement plays (worked out once:
-        the movement does not change)."""
+        """How many results of each board the section's movement plays (worked out once,
+        again when a Swiss round is drawn: :meth:`movement_changed`)."""
         counts = self._schedules.get(name)
         if counts is None:
             movement = self._sections[name].movement

@@ -79,6 +79,7 @@ from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
 from hub.room import Room
+from hub.series import SESSION_SCORED, SessionBook, session_fact
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
@@ -131,11 +132,15 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                  console_options: dict[str, Any] | None = None,
                  clock_tolerance: float | bool | None = None,
                  offline_grace: float = OFFLINE_GRACE,
-                 score_interval: float = SCORE_INTERVAL):
+                 score_interval: float = SCORE_INTERVAL,
+                 next_session: RoomSetup | None = None):
         """``clock_tolerance``: seconds, overriding the event's (False: no check; None:
         the event's). ``offline_grace``: seconds before a last will is an alert (module
         docstring; 0: at once). ``score_interval``: the least time between two live score
-        publications (module docstring; 0: after every batch, still after its replies)."""
+        publications (module docstring; 0: after every batch, still after its replies).
+        ``next_session``: a set-up that starts the next session in this log (hub.series:
+        the session the log holds is stored first), unless it is already the log's set-up
+        (a hub restarted with the same command goes on with it)."""
         self.log = log_
         self.url = url
         self.client_id = client_id
@@ -161,6 +166,9 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
+        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        if next_session is not None and self.log.last_position() == 0:
+            setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
         self._attach(self.room)
@@ -191,6 +199,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.greeted: set[str] = set()            # hub.device_events: a device's history
         self.unheard: dict[str, float] = {}
         self.recovering: dict[str, tuple[int | None, int, int]] = {}
+        if next_session is not None and next_session.to_json() != self.setup.to_json():
+            self.replace_setup(next_session, keep_play=False)
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:
@@ -217,7 +227,13 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         if account is not None:
             body["account"] = account
         record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
-        position = self.log.append(record)
+        scored = None if keep_play else session_fact(self.setup, self.room)
+        if scored is not None:   # the session played is stored for the next (hub.series)
+            position = self.log.append_many([
+                Record.fact(SESSION_SCORED, scored, hub_time=self.clock()), record])[-1]
+            self.series.forget()
+        else:
+            position = self.log.append(record)
         if not keep_play and position is not None:
             self._epoch = position
             self.log_id = record.event_id
@@ -428,6 +444,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
+        self._swiss_due(records, changed)
         self._status_changed()
         if records:
             try:
@@ -447,6 +464,23 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             self.stats.published += len(replies)
         # The live scores after the replies, coalesced: scoring never delays an answer.
         self._scores_later()
+
+    def _swiss_due(self, records: list[Record], changed: set[str]) -> None:
+        """A Swiss section whose round is scored through draws its next round (hub.swiss),
+        logged with the batch that finished it: a restarted hub replays the same pairings."""
+        if not self.room.swiss.pairings:
+            return
+        try:
+            due = self.room.swiss.due()
+        except Exception:  # the draw must never cost the batch: the director can draw
+            log.exception("Swiss round not drawn")
+            return
+        now = self.clock()
+        for body in due:
+            self.room.fact("swiss_round", body, now)
+            records.append(Record.fact("swiss_round", body, hub_time=now))
+            changed.update(t for s in self.room.sections if s.name == body["section"]
+                           for t in s.tables)
 
     def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
         """The batch could not be written: nothing of it may count. The room goes back to
@@ -601,7 +635,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             return {"ok": False, "error": str(err)}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
-        if kind in ("round_start", "table_mode", "round_pause", "round_time"):
+        if kind in ("round_start", "table_mode", "round_pause", "round_time", "swiss_round"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
         if kind == "board_allowed":

@@ -102,7 +102,7 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
               double_dummy: bool = True, bridgemate: tuple[str, int] | None = None,
               console_options: dict[str, Any] | None = None,
               clock_tolerance: float | bool | None = None,
-              offline_grace: float | None = None) -> Any:
+              offline_grace: float | None = None, next_session: Any = None) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -113,6 +113,8 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         more: dict[str, Any] = {} if offline_grace is None else {
             "offline_grace": offline_grace}
+        if next_session is not None:
+            more["next_session"] = next_session
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
                    client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate,
                    console_options=console_options, clock_tolerance=clock_tolerance, **more)
@@ -171,18 +173,20 @@ def demo_director() -> Iterator[tuple[Any, str, str]]:
 @contextlib.contextmanager
 def running_hub(broker: str | None, data: str | None, setup: Any, *,
                 console: tuple[str, int] | None = None,
-                console_users: Any = None) -> Iterator[tuple[Any, str]]:
+                console_users: Any = None, next_session: Any = None
+                ) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
     loopback port, every account issued: :func:`own_accounts`): yields (hub, broker URL).
-    ``console_users`` (hub.users.UserStore) may log in to the console."""
+    ``console_users`` (hub.users.UserStore) may log in to the console; ``next_session``: a
+    set-up starting the next session in ``data``'s log (hub.series)."""
     from hub.errors import HubError
     from hub.service import HubRunner
     from wire.errors import WireError
 
-    with own_accounts(broker, setup) as accounts, \
+    with own_accounts(broker, setup or next_session) as accounts, \
             _broker(broker, ("127.0.0.1", 0), accounts) as url:
         hub_ = _open_hub(url, data, setup, console,
-                         console_options={"users": console_users})
+                         console_options={"users": console_users}, next_session=next_session)
         runner = HubRunner(hub_)
         try:
             running = runner.__enter__()
@@ -200,8 +204,12 @@ def hub(args: argparse.Namespace) -> int:
         return hub_status(args)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    setup = None
-    if args.event or not _has_event(args.data):
+    setup = next_session = None
+    if args.next_session and not args.event:
+        raise CommandError("--next-session: give the next session's set-up with --event FILE")
+    if args.next_session and _has_event(args.data):
+        next_session = setup_from_args(args)
+    elif args.event or not _has_event(args.data):
         setup = setup_from_args(args)
     elif args.tables:
         print(f"{args.data} holds an event already: going on with it (--tables and the other "
@@ -232,7 +240,7 @@ def hub(args: argparse.Namespace) -> int:
         hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
                          console_options=options, clock_tolerance=args.clock_tolerance,
-                         offline_grace=args.offline_grace)
+                         offline_grace=args.offline_grace, next_session=next_session)
         for line in hub_.setup.summary():
             print(line)
         shown = url.rsplit("@", 1)[-1] if "@" in url else url  # never the password
@@ -481,6 +489,10 @@ def add_hub_parser(sub: Any) -> None:
                     help="seconds to wait for the retained status (default 5)")
     st.add_argument("--json", action="store_true", help="print the status as received")
     add_event_arguments(p)
+    p.add_argument("--next-session", action="store_true",
+                   help="with --event: the next session of the data directory's log (the "
+                        "session it holds is stored, its results kept for the event's total "
+                        "and the club's ladder); the same command again goes on with it")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(run=hub)
 
