@@ -39,6 +39,9 @@
                       log_startup.py: the log at start, its chain and damage checked, the
                       room rebuilt from it)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
+    shards.py         an event's sections shared among several hub processes: which a shard
+                      holds, its set-up and account (sharding.py: a shard's topics and the
+                      commands it lets pass; field.py: the ranking across every section)
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
     deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units

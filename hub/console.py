@@ -250,6 +250,7 @@ class Console:
         self._pages: set[_Page] = set()
         self._files: dict[str, tuple[bytes, str]] = {}
         self._tables: set[str] = set()
+        self._remote: set[str] = set()         # other shards' tables changed (hub.sharding)
         self._alerts: dict[str, None] = {}     # ids, in the order they changed
         self._clock_dirty = False
         self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
@@ -318,6 +319,16 @@ class Console:
         self._tables.add(table_id)
         self._schedule()
 
+    def remote_changed(self, tables: Iterable[str]) -> None:
+        """Tables of another shard of the event changed (hub.sharding: their summaries, as
+        this console shows its own): sent to the pages with the next flush (on the loop)."""
+        self._remote.update(tables)
+        self._schedule()
+
+    def _remote_tables(self) -> dict[str, dict[str, Any]]:
+        remote: dict[str, dict[str, Any]] = getattr(self.hub, "remote_tables", None) or {}
+        return remote
+
     def alert_changed(self, alert: Alert) -> None:
         """An alert was raised or changed version (on the hub's loop)."""
         if self._off_loop(self.alert_changed, alert):
@@ -380,6 +391,7 @@ class Console:
         """Send what changed since the last flush to every page."""
         self._flush_handle = None
         tables, self._tables = self._tables, set()
+        remote_ids, self._remote = self._remote, set()
         alert_ids, self._alerts = list(self._alerts), {}
         clock_key = self._clock_now()
         clock_dirty = self._clock_dirty or clock_key != self._clock_key
@@ -403,6 +415,8 @@ class Console:
             if hub_status is not None:
                 parts.append(_event("hub", hub_status))
             parts += [_event("table", view.table(t)) for t in sorted(tables) if t in room.tables]
+            remote = self._remote_tables()
+            parts += [_event("table", remote[t]) for t in sorted(remote_ids) if t in remote]
             parts += [_event("alert", alert_summary(room.alerts[a])) for a in alert_ids
                       if a in room.alerts]
         except Exception:  # a view that cannot be built must not stop the hub
@@ -431,9 +445,13 @@ class Console:
         alerts = list(room.alerts)[::-1]
         shown = [a for a in alerts if a.is_open]
         shown += [a for a in alerts if not a.is_open][:RESOLVED_KEPT]
+        remote = self._remote_tables()   # other shards' tables of the event (hub.sharding)
+        sections = [s.name for s in room.sections]
+        sections += sorted({str(t.get("section")) for t in remote.values()} - set(sections))
         return {"hub_time": view.now, "clock": view.clock(), "waiting": self.waiting,
-                "sections": [s.name for s in room.sections],
-                "tables": [view.table(t) for t in room.tables],
+                "sections": sections,
+                "tables": [view.table(t) for t in room.tables]
+                + [remote[t] for t in sorted(remote) if t not in room.tables],
                 "alerts": [alert_summary(a) for a in shown],
                 "counts": {"open": sum(view.open.values()), "total": len(room.alerts)},
                 "hub": self._status()}

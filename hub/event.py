@@ -43,6 +43,11 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
                                   # 50% carried over (absent: the sessions add up)
     carry_form = "margin"         # or "place": the qualifying's first carries ``carry``
                                   # points, the last none, linear by place
+    one_field = false             # true: the pairs sections are one field, each board's
+                                  # results matchpointed across every section (hub.field,
+                                  # results/field) besides each section's own ranking
+    shards = 1                    # hub processes sharing the sections (hub.shards): tenace
+                                  # hub --shard K runs shard K; 1 (default): one process
 
     [boards]                      # without it: secure random deals for the boards played
     file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
@@ -184,6 +189,8 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "part": keys.get("part", _int(0), 0),
         "carry": keys.get("carry", _carry, None),
         "carry_form": keys.get("carry_form", _carry_form, "margin"),
+        "one_field": keys.get("one_field", _bool, False),
+        "shards": keys.get("shards", _int(1), 1),
     }
     keys.done()
     return out
@@ -468,6 +475,8 @@ class EventSetup:
     than Law 2 (their markings govern; the others are Law 2's). ``date`` (ISO, "" for none),
     ``scoring`` (one of :data:`SCORINGS`, "" for the movement's) and ``live`` are kept with
     the event for the director and the club's results; the live ranking does not read them.
+    ``one_field``: the pairs sections ranked as one field too (hub.field); ``shards``: the
+    hub processes that share the sections (hub.shards).
     """
 
     sections: tuple[SectionSetup, ...]
@@ -488,6 +497,8 @@ class EventSetup:
     part: int = 0
     carry: float | None = None
     carry_form: str = "margin"
+    one_field: bool = False
+    shards: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -501,7 +512,8 @@ class EventSetup:
                            ("alerting", _alerting), ("conventions", _conventions),
                            ("date", _date), ("scoring", _scoring), ("live", _bool),
                            ("part", _int(0)), ("carry", _carry),
-                           ("carry_form", _carry_form)):
+                           ("carry_form", _carry_form),
+                           ("one_field", _bool), ("shards", _int(1))):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
@@ -633,9 +645,9 @@ class EventSetup:
         }
 
     def _extras(self) -> dict[str, Any]:
-        """``date``, ``scoring``, ``live``, ``part`` and ``carry`` when not their defaults (a
-        log written before
-        they existed holds the same set-up)."""
+        """``date``, ``scoring``, ``live``, ``alerting``, ``part``, ``carry``, ``one_field``
+        and ``shards`` when not their defaults (a log written before they existed holds the
+        same set-up)."""
         out: dict[str, Any] = {}
         if self.date:
             out["date"] = self.date
@@ -653,6 +665,10 @@ class EventSetup:
             out["carry"] = self.carry
         if self.carry_form != "margin":
             out["carry_form"] = self.carry_form
+        if self.one_field:
+            out["one_field"] = True
+        if self.shards != 1:
+            out["shards"] = self.shards
         return out
 
     @classmethod

@@ -245,6 +245,7 @@ class LiveScoring:
         self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
         self.corrections = Corrections()     # results corrected by the director (hub.corrections)
         self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
+        self.id_prefix = ""    # a hub shard's ("1-": 1-R1, hub.sharding): the event's ids
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -331,7 +332,7 @@ class LiveScoring:
         missing = sorted(required - given)
         if missing:
             raise RulingError(f"{where}: missing {', '.join(missing)}")
-        out: dict[str, Any] = {"id": f"R{len(self._rulings) + 1}", "kind": kind}
+        out: dict[str, Any] = {"id": f"{self.id_prefix}R{len(self._rulings) + 1}", "kind": kind}
         if kind == "fouled":
             out.update(self._check_fouled(body, where))
         elif kind == "penalty":
