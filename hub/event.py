@@ -155,7 +155,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
 )
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
-from hub.section_setup import MAX_MOVEMENT_FILE, MOVEMENTS, SectionSetup
+from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -217,38 +217,12 @@ def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
     return out
 
 
-def _movement_file(keys: _Keys, base: Path | None) -> tuple[str | None, str]:
-    """(the .ASC text, its file name) of a section's ``movement_file`` (read relative to
-    ``base``) or ``movement_asc`` (the text itself, as the log keeps it); (None, "")."""
-    name = keys.get("movement_file", _text, "")
-    text = keys.get("movement_asc", _optional(_text), None)
-    if text is not None or not name:
-        return text, name
-    if base is None:
-        keys.bad("movement_file", "give the file's text (movement_asc) here")
-        return None, name
-    path = base / name
-    try:
-        if path.stat().st_size > MAX_MOVEMENT_FILE:
-            keys.bad("movement_file", f"{name}: larger than a movement file "
-                                      f"({MAX_MOVEMENT_FILE} bytes)")
-            return None, name
-        data = path.read_bytes()
-    except OSError as err:
-        keys.bad("movement_file", f"{name}: {err.strerror or err}")
-        return None, name
-    try:
-        return data.decode("utf-8-sig"), name
-    except UnicodeDecodeError:
-        return data.decode("iso-8859-1"), name
-
-
 def _section(keys: _Keys, default_name: str, base: Path | None = None
              ) -> SectionSetup | None:
     """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
     start = len(keys.problems)
     name = keys.get("name", _text, default_name)
-    asc, asc_name = _movement_file(keys, base)
+    asc, asc_name = movement_file(keys, base)
     kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
     if not keys.has("movement") and kind != "file":
         keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -15,12 +16,12 @@ from bridgecore.movement_files import read_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.swiss_standings import BYE_VP
 from hub.console_i18n import plural, say
-from hub.event_values import _fail
+from hub.event_values import _fail, _Keys, _optional, _text
 from hub.room import Section
 from hub.section import SwissSettings
 from wire.protocol import ProtocolError, topic_state
 
-__all__ = ["MOVEMENTS", "SectionSetup"]
+__all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
 
 MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams")
 """The movement kinds a section can have (:mod:`bridgecore.movements`; the Swiss ones,
@@ -29,6 +30,32 @@ movement read from a club's ``.ASC`` file (``movement_file``,
 :mod:`bridgecore.movement_files`: kind ``"file"``)."""
 SWISS = ("swiss_pairs", "swiss_teams")
 MAX_MOVEMENT_FILE = 256 * 1024   # characters of an .ASC file (a 30-table movement: ~20 kB)
+
+
+def movement_file(keys: _Keys, base: Path | None) -> tuple[str | None, str]:
+    """(the .ASC text, its file name) of a section's ``movement_file`` (read relative to
+    ``base``) or ``movement_asc`` (the text itself, as the log keeps it); (None, "")."""
+    name = keys.get("movement_file", _text, "")
+    text = keys.get("movement_asc", _optional(_text), None)
+    if text is not None or not name:
+        return text, name
+    if base is None:
+        keys.bad("movement_file", "give the file's text (movement_asc) here")
+        return None, name
+    path = base / name
+    try:
+        if path.stat().st_size > MAX_MOVEMENT_FILE:
+            keys.bad("movement_file", f"{name}: larger than a movement file "
+                                      f"({MAX_MOVEMENT_FILE} bytes)")
+            return None, name
+        data = path.read_bytes()
+    except OSError as err:
+        keys.bad("movement_file", f"{name}: {err.strerror or err}")
+        return None, name
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1"), name
 
 
 @dataclass(frozen=True, slots=True)
