@@ -721,13 +721,16 @@ def _board_of(table: TableState) -> int | None:
 def _trick_of(table: TableState) -> TrickPlace | None:
     """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
     progress, the seat on turn; None without a play."""
-    play = None if table.sitting is None else table.sitting.board.play
-    if play is None:
+    sitting = table.sitting
+    play = None if sitting is None else sitting.board.play
+    if play is None or sitting is None:
         return None
-    done = play.tricks_won(Side.NS) + play.tricks_won(Side.EW)
-    trick = play.current_trick
-    cards = 0 if trick is None or trick.number != done + 1 else len(trick.cards)
-    turn = table.sitting.board.turn if table.sitting is not None else None
+    # Every trick complete has its winner: the tricks done are the first 13 complete, and
+    # the trick in progress follows them (counted, not built: twice an event, issue 27).
+    complete = len(play.completed_tricks)
+    done = min(complete, 13)
+    cards = play.cards_in_trick if complete <= 13 else 0
+    turn = sitting.board.turn
     return done, cards, None if turn is None else turn.letter
 
 
