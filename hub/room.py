@@ -197,7 +197,9 @@ class Room:
         self._played: dict[tuple[str, int], dict[int, tuple[str, int]]] = {}
         self.devices: dict[str, DeviceInfo] = {}
         self._seen = EventIds()   # every accepted event's id (hub.seen: compact)
-        self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
+        # table -> (round, its schedule): the round the table is at, one a table (issue 27:
+        # one per table and round grew with the session)
+        self._schedule: dict[str, tuple[int, dict[str, Any]]] = {}
         # Double-dummy tables for the result screens, solved once per board (hub.traveller);
         # a session without a movement (the replay of files) solves none.
         self.double_dummy = DoubleDummyTables(
@@ -271,10 +273,12 @@ class Room:
     def round_info(self, table: str, round: int) -> dict[str, Any]:
         """The table's ``round`` as the players see it: its boards, the round clock (when
         the director started this round) and where each pair and the boards go next."""
-        key = (table, round)
-        info = self._schedule.get(key)
-        if info is None:
-            info = self._schedule[key] = self._round_info(table, round)
+        cached = self._schedule.get(table)
+        if cached is not None and cached[0] == round:
+            info = cached[1]
+        else:
+            info = self._round_info(table, round)
+            self._schedule[table] = (round, info)
         clock = self.clock
         on = clock.round == round and clock.started is not None
         return dict(info, started=clock.started if on else None,
