@@ -8,7 +8,10 @@ the session's CSRF token (docs/console-api.md has the whole API, for a club's sc
     GET  /api/setup               the hub's set-up: waiting or not, the summary, the set-up
                                   as this API takes it (without the deals), whether it may
                                   be replaced, the page's defaults
-    POST /api/setup               a new event (the document below); ?check=1: checked only
+    POST /api/setup               a new event (the document below); ?check=1: checked only;
+                                  ?next=1: the next session, even after play (the session
+                                  played is stored for the event's total and the ladder,
+                                  hub.series)
     GET  /api/roster              the club's members (hub.roster)
     POST /api/roster              a CSV file of members (text/csv) in place of the roster
     GET  /api/roster/match?name=  the members a name matches
@@ -30,7 +33,8 @@ the same set-up, the same checks. A refused set-up is 400 ``{"ok": false, "error
 
 A set-up accepted replaces the hub's (``Hub.replace_setup``, a new event: the fact
 ``setup_replaced`` with the set-up and the director's account, so a restart rebuilds it
-from the log). It is refused (409) once a board has been started at a table: the late
+from the log). It is refused (409) once a board has been started at a table, unless it is
+the next session (``?next=1``: the session played is stored first, hub.series): the late
 changes of a session are director commands, not a new set-up.
 """
 
@@ -47,10 +51,12 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from bridgecore.conventions import CONVENTIONS
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
+from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -68,11 +74,21 @@ BOARD_EXTENSIONS = (".pbn", ".dlm", ".dup", ".bri", ".dge")
 DEFAULTS: dict[str, Any] = {
     "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
     "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
-    "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
+    "movements": list(MOVEMENTS), "scorings": list(SCORINGS), "conventions": list(CONVENTIONS),
     "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
 }
 """What the page proposes for a usual club evening (the API's own defaults are the TOML
 file's: hub.event)."""
+
+CONVENTIONS_BY_LANGUAGE = {"en": "ebu", "fr": "ffb"}
+"""The scoring conventions the page proposes to a director of each language: what the clubs
+of that language expect (bridgecore.conventions); the WBF's for the others."""
+
+
+def defaults(language: str) -> dict[str, Any]:
+    """:data:`DEFAULTS` for a director of ``language``: his federation's conventions."""
+    event = dict(DEFAULTS["event"], conventions=CONVENTIONS_BY_LANGUAGE.get(language, "wbf"))
+    return dict(DEFAULTS, event=event)
 
 
 class Console(Protocol):
@@ -154,6 +170,8 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
                 pairs = {str(p): _players(v, roster, f"sections[{i}].pairs.{p}", errors)
                          for p, v in section["pairs"].items()}
                 section = {**section, "pairs": pairs}
+            if isinstance(section, Mapping) and "movement_file" in section:
+                section = _movement_file(section, f"sections[{i}].movement_file", errors)
             converted.append(section)
         out["section"] = converted
     elif sections is not None:
@@ -163,6 +181,37 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
         saved = _save_board_file(boards["file"], boards_dir, errors)
         out["boards"] = {**boards, "file": saved or ""}
     return out, errors
+
+
+def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str, str]]
+                   ) -> dict[str, Any]:
+    """A section whose ``movement_file`` was sent as ``{"name", "data"}`` (base64) with its
+    text as ``movement_asc`` (hub.event): the API never reads a path on the hub."""
+    out = dict(section)
+    sent = section["movement_file"]
+    if isinstance(sent, str) and "movement_asc" in section:
+        return out                  # the text is there (a set-up sent back as it was read)
+    if not isinstance(sent, Mapping) or not isinstance(sent.get("name"), str) \
+            or not isinstance(sent.get("data"), str):
+        errors.append({"field": where, "error": "a file is {\"name\": ..., \"data\": "
+                                                "base64}"})
+        return out
+    try:
+        content = base64.b64decode(sent["data"], validate=True)
+    except (binascii.Error, ValueError):
+        errors.append({"field": where, "error": "data: not base64"})
+        return out
+    if len(content) > MAX_MOVEMENT_FILE:
+        errors.append({"field": where, "error": f"a movement file of at most "
+                                                f"{MAX_MOVEMENT_FILE} bytes"})
+        return out
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = content.decode("iso-8859-1")
+    out.update(movement_file=Path(sent["name"].replace("\\", "/")).name[:80],
+               movement_asc=text)
+    return out
 
 
 def _save_board_file(sent: Mapping[str, Any], boards_dir: Callable[[], Path],
@@ -300,7 +349,7 @@ class _SetupRoutes:
             "waiting": bool(getattr(setup, "waiting", False)), "summary": summary,
             "setup": api_document(setup), "started": started[:10],
             "can_set_up": not started and hasattr(self.hub, "replace_setup"),
-            "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
+            "roster": len(self.roster_of_hub), "defaults": defaults(self._language(request))})
 
     async def deals(self, request: web.Request) -> web.Response:
         """The set-up with every deal (the director's own: he may read any deal; never a
@@ -330,10 +379,11 @@ class _SetupRoutes:
             return json_response({"ok": True, "checked": True,
                                   "summary": setup.summary(self._language(request))})
         started = self.started()
-        if started:
+        if started and request.query.get("next") not in ("1", "true"):
             raise HttpError(409, "the room has play recorded (boards started at "
-                                 f"{', '.join(started[:5])}): a new event needs a new data "
-                                 "directory; change the session with director commands")
+                                 f"{', '.join(started[:5])}): the next session is set up "
+                                 "with ?next=1 (this one is stored); change this session "
+                                 "with director commands")
         replace = getattr(self.hub, "replace_setup", None)
         if replace is None:
             raise HttpError(503, "this hub cannot take a set-up from the console")

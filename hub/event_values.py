@@ -12,6 +12,7 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from bridgecore.conventions import CONVENTIONS
 from bridgecore.editions import edition as laws_edition
 from hub.errors import ConfigError
 from hub.explain import REGULATIONS
@@ -75,6 +76,27 @@ def _number(value: Any) -> float:
     return float(value)
 
 
+def _carry(value: Any) -> float | None:
+    """A final's carry-over (hub.series): with ``carry_form`` "margin" the share (0 to 1) of
+    the earlier sessions' margin over 50% carried into it; with "place" the percentage
+    points the qualifying's first carries (0 to 100); null (or absent) for sessions that add
+    up."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+        raise _Bad(f"a share from 0 to 1 (0.5: half the margin), or with carry_form = "
+                   f"\"place\" the first's points, is expected, not {_shown(value)}")
+    return float(value)
+
+
+def _carry_form(value: Any) -> str:
+    """How a final's carry-over is worked out (hub.series): "margin" or "place"."""
+    if value not in ("margin", "place"):
+        raise _Bad(f"\"margin\" (a share of the margin over 50%) or \"place\" (linear by "
+                   f"the qualifying place) is expected, not {_shown(value)}")
+    return str(value)
+
+
 def _tolerance(value: Any) -> float | None:
     """Seconds, or false / null for no clock check."""
     if value is None or value is False:
@@ -115,6 +137,14 @@ def _alerting(value: Any) -> str:
     if value not in REGULATIONS:
         raise _Bad(f"one of {', '.join(REGULATIONS)} is expected, not {_shown(value)}")
     return str(value)
+
+
+def _conventions(value: Any) -> str:
+    """A federation's scoring conventions (bridgecore.conventions), or "" (the Laws alone)."""
+    text = _text(value).strip().lower()
+    if text and text not in CONVENTIONS:
+        raise _Bad(f"one of {', '.join(CONVENTIONS)} is expected, not {_shown(value)}")
+    return text
 
 
 def _date(value: Any) -> str:

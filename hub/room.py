@@ -50,6 +50,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
+* ``swiss_round``: ``{"section", "round", "pairings", "order", "by"}`` -- a Swiss section's
+  next round drawn (hub.swiss): the section's movement has it from then on
 
 A logged device event is replayed without judging its clock again: it was judged when it
 was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
@@ -84,6 +86,8 @@ from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for,
 from hub.scoring import LiveScoring
 from hub.section import Section
 from hub.seen import EventIds
+from hub.swiss import FACTS as SWISS_FACTS
+from hub.swiss import SwissRounds
 from hub.table import Outcome, TableState, card_mask
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
@@ -101,7 +105,8 @@ FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will"
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
-         "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
+         "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS,
+         *SWISS_FACTS)
 
 
 class Replayable(Protocol):
@@ -159,10 +164,12 @@ class Room:
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
-                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu"):
+                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu",
+                 conventions: str = ""):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerting = alerting    # who explains alerted calls (hub.explain)
+        self.conventions = conventions  # the federation's scoring (bridgecore.conventions)
         self.alerts = AlertBook()
         self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)
@@ -200,6 +207,7 @@ class Room:
         # table -> (round, its schedule): the round the table is at, one a table (issue 27:
         # one per table and round grew with the session)
         self._schedule: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.swiss = SwissRounds(self)     # the Swiss sections' rounds as drawn (hub.swiss)
         # Double-dummy tables for the result screens, solved once per board (hub.traveller);
         # a session without a movement (the replay of files) solves none.
         self.double_dummy = DoubleDummyTables(
@@ -254,6 +262,14 @@ class Room:
         """The table ids of ``table``'s section and its movement (the traveller's field)."""
         section = self._refs[table].section
         return list(section.tables), section.movement
+
+    def movement_changed(self, section: str) -> None:
+        """``section``'s movement has a new round (hub.swiss): what was worked out of it
+        is worked out again."""
+        tables = {tid for tid, ref in self._refs.items() if ref.section.name == section}
+        for key in [k for k in self._schedule if k in tables]:
+            del self._schedule[key]
+        self.scoring.movement_changed(section)
 
     def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]:
         return self._played.get((self._refs[table].section.name, pair), {})
@@ -655,6 +671,9 @@ class Room:
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)
             return []
+        if type in SWISS_FACTS:
+            self.swiss.fact(body)
+            return []
         if type in ("pairing_code", "device_paired", "device_revoked"):   # recorded only
             return []
         if type == "pairing_failures":
@@ -713,6 +732,7 @@ class Room:
             "dealing": self.dealing.snapshot(),
             "scoring": self.scoring.snapshot(),
             "late": self.late.snapshot(),
+            "swiss": self.swiss.snapshot(),
             "order": {tid: o.snapshot() for tid, o in self.order.items()},
         }
 

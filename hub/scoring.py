@@ -58,7 +58,6 @@ that does not exist, or a score the Laws do not allow, is refused with a
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections import defaultdict
@@ -79,6 +78,7 @@ from bridgecore.adjusted import (
     Weighted,
     check_results,
 )
+from bridgecore.conventions import conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
 from hub.corrections import Corrections
@@ -207,6 +207,8 @@ class ScoredRoom(Protocol):
     def alerts(self) -> AlertBook: ...
     @property
     def edition(self) -> Edition: ...
+    @property
+    def conventions(self) -> str: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -243,6 +245,7 @@ class LiveScoring:
         self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
         self.corrections = Corrections()     # results corrected by the director (hub.corrections)
         self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
+        self.id_prefix = ""    # a hub shard's ("1-": 1-R1, hub.sharding): the event's ids
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -273,6 +276,11 @@ class LiveScoring:
         results files), or None before any."""
         times = [t for when in self._when.values() for t in when.values() if t != math.inf]
         return min(times, default=None)
+
+    def movement_changed(self, section: str) -> None:
+        """``section``'s movement has a new round (hub.swiss): its schedule is read again."""
+        self._schedules.pop(section, None)
+        self._changed(section)
 
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
@@ -324,7 +332,7 @@ class LiveScoring:
         missing = sorted(required - given)
         if missing:
             raise RulingError(f"{where}: missing {', '.join(missing)}")
-        out: dict[str, Any] = {"id": f"R{len(self._rulings) + 1}", "kind": kind}
+        out: dict[str, Any] = {"id": f"{self.id_prefix}R{len(self._rulings) + 1}", "kind": kind}
         if kind == "fouled":
             out.update(self._check_fouled(body, where))
         elif kind == "penalty":
@@ -638,9 +646,10 @@ class LiveScoring:
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
-            options=ScoringOptions(
-                expected=expected, teams=teams, victory_points=victory, butler_trim=trim,
-                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
+            options=ScoringOptions.of(
+                self.room.conventions, expected=expected, teams=teams, victory_points=victory,
+                butler_trim=trim, vulnerability={b: self.room.markings(b).vulnerability
+                                                 for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
@@ -657,7 +666,8 @@ class LiveScoring:
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
-                       for b in {*ordered, *(movement.boards if movement else ())}})
+                       for b in {*ordered, *(movement.boards if movement else ())}},
+            conventions(self.room.conventions))
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:
@@ -680,8 +690,8 @@ class LiveScoring:
                    default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
-        """How many results of each board the section's movement plays (worked out once:
-        the movement does not change)."""
+        """How many results of each board the section's movement plays (worked out once,
+        again when a Swiss round is drawn: :meth:`movement_changed`)."""
         counts = self._schedules.get(name)
         if counts is None:
             movement = self._sections[name].movement
@@ -789,7 +799,3 @@ def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
     rows = list(results)
     present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
     return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridgecore.conventions import LAWS_ONLY, Conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
 
@@ -41,6 +42,7 @@ class SectionScore:
     penalties: list[dict[str, Any]]
     problems: list[str]
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
+    conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
 
     def ranking(self) -> list[dict[str, Any]]:
         """The contestants in order, each with its players, total, percent and rank."""
@@ -68,7 +70,7 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems}
+                "problems": self.problems, "ties": self.conventions.tie_style}
 
     def traveller_json(self, board: int) -> dict[str, Any]:
         """The payload of ``results/traveller/{section}/{board}``: every result so far."""

@@ -108,6 +108,21 @@ def test_neuberg_for_a_board_with_fewer_results_and_percent_over_boards_played(t
                              (5, "EW", 1.75, 43.75, 2), (4, "EW", 1.25, 31.25, 3)]
 
 
+def test_conventions_ebu_two_units_and_neuberg_to_a_tenth_acbl_to_a_hundredth(tmp_path,
+                                                                              capsys):
+    """``--conventions``: board 2 has 2 results of 3. EBU (two units a score beaten, top
+    4): (M + 1)·3/2 - 1 = 3.5 and 0.5, a tenth already. ACBL (one unit, top 2): (M + 1/2)
+    ·3/2 - 1/2 = 1.75 and 0.25. ``--units`` still decides the scale when given."""
+    path = results_file(tmp_path, {1: [(1, 4, 420), (2, 5, 450), (3, 6, -50)],
+                                   2: [(1, 5, 620), (2, 4, 650)]})
+    _, data, _ = score(capsys, path, "--conventions", "ebu")
+    assert points(data)[(2, 2, 4)] == (3.5, 0.5) and points(data)[(1, 2, 5)] == (4.0, 0.0)
+    _, data, _ = score(capsys, path, "--conventions", "acbl")
+    assert points(data)[(2, 2, 4)] == (1.75, 0.25)
+    _, data, _ = score(capsys, path, "--conventions", "ebu", "--units", "1")
+    assert points(data)[(1, 2, 5)] == (2.0, 0.0)
+
+
 FOUR = {1: [(1, 5, 420), (2, 6, 450), (3, 7, -50), (4, 8, 170)]}
 
 
@@ -352,3 +367,11 @@ def test_score_adds_sessions_up_and_carries_a_qualifying_over(tmp_path, capsys):
     main(["score", str(one), "--add", str(two)])
     table = capsys.readouterr().out
     assert "Event of 2 session(s)" in table and " 54.17%" in table
+    # by place, 3 points to the first: the six finalists ranked by their qualifying
+    # percentage in one list, 2 and 4 (62.5) first, 3 and 6 (50) third, 1 and 5 (37.5)
+    # fifth: 3·(6 − place)/5 = 3, 1.8 and 0.6 points
+    code, data, _ = score(capsys, two, "--carry-from", one, "--carry", "3",
+                          "--carry-form", "place")
+    placed = {e["pair"]: (e["carry"], e["percent"]) for e in data["event"]}
+    assert code == 0 and placed[1] == (0.6, 63.1) and placed[2] == (3.0, 46.75)
+    assert placed[3] == (1.8, 45.55) and placed[5] == (0.6, 56.85)
