@@ -111,3 +111,48 @@ def test_every_ranking_of_a_swiss_section_is_its_standings_tie_broken_head_to_he
         rank, pair, total = line.split()[:3]
         rows.append((int(pair), float(total), int(rank)))
     assert rows == expected
+
+
+def test_a_swiss_pairs_section_is_ranked_on_its_vps_with_the_bye_everywhere(
+        tmp_path: Path) -> None:
+    """Five pairs, three rounds of two boards played in the room (a bye each round at 12
+    VPs): the MQTT ranking and the USEBIO file (SWISS_PAIRS, a MATCH a match with the VPs)
+    are the standings, the bye's VPs in the total, not the pairs' IMPs against the datum."""
+    setup = swiss_setup(tmp_path, "swiss_pairs", 5, 3, 2)
+    room = setup.build_room()
+    section = room.sections[0]
+    settings = section.swiss
+    assert settings is not None
+    deals = {n: room.deal(n) for n in setup.deals}
+    devices: dict[str, Any] = {}
+    for r in (1, 2, 3):
+        drawn = [p for p in room.swiss.pairings["A"] if p.round == r]
+        played = Section("A", settings.movement(drawn), tables=dict(section.tables))
+        script = simulate(played, deals, seed=10 + r, start=1_000_000.0 * r)
+        for table, env in envelopes(script.merged(), "", devices):
+            assert room.apply(table, env, env.time).reply.status == "ack"
+        for body in room.swiss.due():
+            room.fact("swiss_round", body, 1_000_000.0 * r + 60_000)
+    assert room.swiss.complete("A", 3)
+    standings = room.swiss.to_json()["sections"][0]["standings"]
+    assert sorted(s["byes"] for s in standings) == [0, 0, 1, 1, 1]
+    expected = [(s["contestant"], s["vp"], s["rank"]) for s in standings]
+    published = dict(room.scoring.publications(force=True))[topic_ranking("A")]
+    ranking = json.loads(published) if isinstance(published, (str, bytes)) else published
+    assert ranking["units"] == "VP"
+    assert [(e["pair"], e["total"], e["rank"]) for e in ranking["ranking"]] == expected
+    datum = {e.pair: e.total for e in room.scoring.section("A").event.ranking}
+    assert any(datum[c] != vp for c, vp, _ in expected)   # not the IMPs against the datum
+    event = ET.fromstring(export(room, "usebio.xml", "A")[0]).find("EVENT")
+    assert event is not None and event.get("EVENT_TYPE") == "SWISS_PAIRS"
+    assert event.findtext("MATCH_SCORING_METHOD") == "VPS"
+    pairs = [(int(p.findtext("PAIR_NUMBER", "0")), float(p.findtext("TOTAL_SCORE", "")),
+              p.findtext("PLACE")) for p in event.iter("PAIR")]
+    assert [(c, vp) for c, vp, _ in pairs] == [(c, vp) for c, vp, _ in expected]
+    matches = [(int(m.findtext("ROUND_NUMBER", "0")), int(m.findtext("NS_PAIR_NUMBER", "0")),
+                int(m.findtext("EW_PAIR_NUMBER", "0")),
+                float(m.findtext("NS_VICTORY_POINTS", "")),
+                float(m.findtext("EW_VICTORY_POINTS", ""))) for m in event.iter("MATCH")]
+    api = room.swiss.to_json()["sections"][0]["pairings"]
+    assert matches == [(r["round"], m["home"], m["away"], *m["vp"]) for r in api
+                       for m in r["matches"] if m["away"] is not None]
