@@ -15,10 +15,14 @@ import pytest
 
 from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
+from hub.section import Section
 from hub.session_export import export
 from tenace.cli import main
 from tenace.sim.chaos import HubProcess
-from tests.hub.swiss_play import SEED, hub_pairings, offline_standings
+from tenace.sim.devices import envelopes
+from tenace.sim.session import simulate
+from tenace.sim.swiss import next_pairings
+from tests.hub.swiss_play import SEED, hub_pairings, offline_standings, swiss_setup
 
 EVENT = f"""[event]
 name = "Swiss teams"
@@ -72,3 +76,37 @@ def test_tenace_sim_plays_a_swiss_teams_event_to_its_final_ranking(
     assert [(e["pair"], e["rank"], e["total"]) for e in swiss["ranking"]] == [
         (s["contestant"], s["rank"], s["vp"]) for s in offline]
     assert sum(s["byes"] for s in offline) == 3
+
+
+def test_each_next_round_is_read_from_the_tables_views_byes_included(tmp_path: Path) -> None:
+    """Seven pairs (a bye each round), 3 rounds of one board played in the room: before the
+    hub draws round r + 1 the tables' views of round r give no round; once it has, they
+    give the round as drawn, the pair back from its bye seated where the views lack one."""
+    setup = swiss_setup(tmp_path, "swiss_pairs", 7, 3, 1, "seed = 4\n")
+    room = setup.build_room()
+    section = room.sections[0]
+    settings = section.swiss
+    assert settings is not None
+    deals = {n: room.deal(n) for n in setup.deals}
+    devices: dict[str, Any] = {}
+    for r in (1, 2):
+        known = list(room.swiss.pairings["A"])
+        drawn = [p for p in known if p.round == r]
+        script = simulate(Section("A", settings.movement(drawn), tables=dict(section.tables)),
+                          deals, seed=r, start=1_000_000.0 * r)
+        for table, env in envelopes(script.merged(), "", devices):
+            assert room.apply(table, env, env.time).reply.status == "ack"
+
+        def views() -> dict[str, Any]:
+            return {tid: room.tables[tid].public_state() for tid in section.tables}
+
+        assert next_pairings(section, known, views(), r) is None   # not drawn yet
+        for body in room.swiss.due():
+            room.fact("swiss_round", body, 1_000_000.0 * r + 60_000)
+        assert room.swiss.drawn("A") == r + 1
+        read = next_pairings(section, known, views(), r)
+        assert read is not None
+        assert sorted(p.to_json() for p in read) == sorted(
+            p.to_json() for p in room.swiss.pairings["A"] if p.round == r + 1)
+        bye = next(p.home for p in drawn if p.away is None)
+        assert any(bye in (p.home, p.away) for p in read if p.away is not None)
