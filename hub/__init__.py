@@ -22,8 +22,9 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
-    swiss.py          Swiss sections: each round drawn from the standings, logged (console_swiss.py)
                       (section_score.py: a section scored, its ranking and travellers' JSON)
+    swiss.py          Swiss sections: each round drawn from the standings, logged; the standings
+                      the section's ranking everywhere (console_swiss.py)
     corrections.py    results the director corrects (result_correct), with their history
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
