@@ -15,6 +15,11 @@ names transliterated, CRLF), one game with ``Event``, ``Date``, ``Scoring`` and 
 ``TotalScoreTable``: ``Rank``, ``Direction`` (two winners only), the event's
 ``TotalPercentage``, each session's ``Percentage_1``, ``Percentage_2``..., the carry-over
 ``Carry`` (a final only), ``NrBoards`` and ``Names``.
+
+Sessions of IMPs or VPs (``scores``, bridgecore.sessions.Form's value): the event's score
+is a ``TOTAL_SCORE`` (USEBIO; each session's total too) and the PBN's columns are
+``TotalIMP`` and ``IMP_1``... (IMPs added), ``TotalScore`` and ``Score_1``... (IMPs per
+board, VPs), ``Scoring`` ``IMP`` or ``VP``.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ class EventEntry:
     """A pair's line of the event's total."""
 
     names: tuple[str, ...]
-    percent: float
+    percent: float                   # the event's score (a percentage, IMPs or VPs)
     rank: int
     boards: int
     sessions: tuple[float | None, ...]
@@ -55,6 +60,7 @@ class SessionEntry:
     rank: int
     boards: int
     direction: str | None = None
+    total: float | None = None       # its total (matchpoints, IMPs or VPs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +99,20 @@ def _players(parent: ET.Element, names: Sequence[str]) -> None:
         _add(_add(parent, "PLAYER"), "PLAYER_NAME", name)
 
 
+_SCORING = {"mp": "MATCH_POINTS", "imp": "IMPS", "butler": "BUTLER_IMPS",
+            "crossimp": "CROSS_IMPS"}
+
+
 def write_usebio_event(title: str, date: str, total: Sequence[EventEntry],
-                       sessions: Sequence[SessionPart]) -> bytes:
-    """The event's total as USEBIO 1.2 (module docstring), UTF-8 bytes."""
+                       sessions: Sequence[SessionPart], *, scores: str = "percent",
+                       method: str = "mp") -> bytes:
+    """The event's total as USEBIO 1.2 (module docstring), UTF-8 bytes; ``method`` the
+    sessions' (bridgecore.ranking.Method's value: ``imp`` is teams)."""
     root = ET.Element("USEBIO", Version="1.2")
-    node = _add(root, "EVENT", EVENT_TYPE="PAIRS")
-    _add(node, "BOARD_SCORING_METHOD", "MATCH_POINTS")
+    node = _add(root, "EVENT", EVENT_TYPE="TEAMS" if method == "imp" else "PAIRS")
+    _add(node, "BOARD_SCORING_METHOD", _SCORING.get(method, "OTHER"))
+    if scores == "vp":
+        _add(node, "MATCH_SCORING_METHOD", "VPS")
     _add(node, "PROGRAM_NAME", "Tenace")
     _add(node, "PROGRAM_VERSION", VERSION)
     _add(node, "EVENT_DESCRIPTION", title)
@@ -117,7 +131,8 @@ def write_usebio_event(title: str, date: str, total: Sequence[EventEntry],
         _add(pair, "BOARDS_PLAYED", entry.boards)
         _players(pair, entry.names)
         _add(pair, "PLACE", place)
-        _add(pair, "PERCENTAGE", _number(entry.percent))
+        _add(pair, "PERCENTAGE" if scores == "percent" else "TOTAL_SCORE",
+             _number(entry.percent))
     for session in sessions:
         element = _add(node, "SESSION", SESSION_ID=str(session.part))
         if session.name:
@@ -136,6 +151,8 @@ def write_usebio_event(title: str, date: str, total: Sequence[EventEntry],
                 _add(pair, "BOARDS_PLAYED", line.boards)
                 _players(pair, line.names)
                 _add(pair, "PLACE", place)
+                if line.total is not None:
+                    _add(pair, "TOTAL_SCORE", _number(line.total))
                 if line.percent is not None:
                     _add(pair, "PERCENTAGE", _number(line.percent))
     ET.indent(root, space="  ")
@@ -149,17 +166,24 @@ def _quoted(text: str) -> str:
     return to_latin1(text, fallback="").replace("\\", "\\\\").replace('"', '\\"')
 
 
+_PBN_COLUMNS = {"percent": ("TotalPercentage", "Percentage", "MP"),
+                "imps": ("TotalIMP", "IMP", "IMP"),
+                "imps_per_board": ("TotalScore", "Score", "IMP"),
+                "vp": ("TotalScore", "Score", "VP")}
+
+
 def write_event_pbn(title: str, date: str, total: Sequence[EventEntry], sessions: int,
-                    *, carry: bool = False) -> bytes:
+                    *, carry: bool = False, scores: str = "percent") -> bytes:
     """The event's total for a results site (module docstring), ISO-8859-1 bytes."""
     two_winner = any(e.direction is not None for e in total)
+    whole, each, scoring = _PBN_COLUMNS[scores]
     columns = ["Rank\\3R", *(["Direction\\2L"] if two_winner else []),
-               "TotalPercentage\\6R", *(f"Percentage_{i}\\6R" for i in range(1, sessions + 1)),
+               f"{whole}\\6R", *(f"{each}_{i}\\6R" for i in range(1, sessions + 1)),
                *(["Carry\\6R"] if carry else []), "NrBoards\\3R", "Names\\40L"]
     lines = ["% PBN 2.1", "% EXPORT", "%Content-type: text/x-pbn; charset=ISO-8859-1",
              "%Creator: Tenace", f'[Event "{_quoted(title)}"]',
              f'[Date "{date.replace("-", ".") if date else "?"}"]',
-             '[Scoring "MP"]', f'[TotalScoreTable "{";".join(columns)}"]']
+             f'[Scoring "{scoring}"]', f'[TotalScoreTable "{";".join(columns)}"]']
     for entry, place in zip(total, _places([(e.direction, e.rank) for e in total]),
                             strict=True):
         cells = [place.rjust(3), *([entry.direction or "-"] if two_winner else []),

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Side
 from bridgecore.ladder import ladder
-from bridgecore.sessions import EventTotal, SessionLine, add_up, carry_by_place
+from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
 from hub.roster import name_key
 
 if TYPE_CHECKING:
@@ -82,6 +82,8 @@ def _check_section(section: Any) -> None:
             raise ValueError(f"names {names!r:.60} are not a list of names")
         if entry.get("percent") is not None and not _number(entry["percent"]):
             raise ValueError(f"percent {entry['percent']!r:.20} is not a number")
+        if entry.get("total") is not None and not _number(entry["total"]):
+            raise ValueError(f"total {entry['total']!r:.20} is not a number")
         if not _number(entry.get("boards") or 0) or not _number(entry.get("rank") or 0):
             raise ValueError("boards or rank is not a number")
         if entry.get("direction") not in (None, "NS", "EW"):
@@ -126,7 +128,8 @@ class StoredSession:
 
 
 def _live_sections(room: Room) -> list[dict[str, Any]]:
-    return [{"name": s.name, "method": s.method.value, "ranking": s.ranking()}
+    return [{"name": s.name, "method": s.method.value, "units": s.units,
+             "ranking": s.ranking()}
             for s in room.scoring.sections()]
 
 
@@ -168,15 +171,34 @@ class SessionBook:
 
 # An event of several sessions -----------------------------------------------------------
 
+def kind(section: Mapping[str, Any]) -> str:
+    """What a section's scores are, as sessions add them up: "mp" (percentages), "imp"
+    (IMP totals: Butler, cross-IMPs, teams without VPs) or "vp" (teams' VP totals). A
+    section stored without its units (before they were stored) is read by its method."""
+    method = section.get("method", "mp")
+    if method == "mp":
+        return "mp"
+    if method == "total":
+        return "total"
+    return "vp" if section.get("units") == "VP" else "imp"
+
+
+def _kind_of(sections: Sequence[Mapping[str, Any]]) -> str | None:
+    kinds = {kind(s) for s in sections if s.get("ranking")}
+    return kinds.pop() if len(kinds) == 1 else None if not kinds else "mixed"
+
+
 def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, list[str]],
            where: dict[str, tuple[str, Any]] | None = None) -> list[SessionLine]:
-    """One session's matchpoint lines keyed by pair identity (a pair without names keyed
-    to this session alone); ``names`` collects each identity's players as written,
-    ``where`` each one's section and pair number."""
+    """One session's lines keyed by pair identity (a pair without names keyed to this
+    session alone), each with its percentage (matchpoints) or its total (IMPs, VPs);
+    ``names`` collects each identity's players as written, ``where`` each one's section
+    and pair number."""
     out: list[SessionLine] = []
     for section in sections:
+        field = "percent" if kind(section) == "mp" else "total"
         for entry in section.get("ranking", ()):
-            if entry.get("percent") is None:
+            if entry.get(field) is None:
                 continue
             key = identity(entry.get("names") or ())
             if key is None:
@@ -186,7 +208,7 @@ def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, l
             if where is not None:
                 where[key] = (str(section.get("name")), entry.get("pair"))
             direction = entry.get("direction")
-            out.append((key, float(entry["percent"]), int(entry.get("boards") or 0),
+            out.append((key, float(entry[field]), int(entry.get("boards") or 0),
                         None if direction is None else Side(direction)))
     return out
 
@@ -204,34 +226,61 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
                 stored: Sequence[StoredSession]) -> dict[str, Any]:
     """The event's ranking on its total so far (module docstring), as the console and the
     results pages show it: ``event`` False for a session on its own. ``live``: the session
-    being played, each section's ranking (hub.results_pages.session_rankings)."""
+    being played, each section's ranking (hub.results_pages.session_rankings).
+
+    The sessions add up in the form of their scores (bridgecore.sessions.Form: ``form``
+    in the JSON): percentages, IMPs (or IMPs per board), VPs. An earlier session scored
+    otherwise than the session being played is left out, named in ``problems``."""
     part = getattr(setup, "part", 0)
     if not part or not getattr(setup, "name", ""):
         return {"v": 1, "event": False}
+    problems: list[str] = []
     parts = _parts(setup, stored)
+    now_kind = _kind_of(live) or next(
+        (k for k in (_kind_of(s.sections) for s in reversed(parts)) if k), "mp")
+    if now_kind in ("mixed", "total"):
+        problems.append(f"session {part} is scored by {now_kind} methods: not added up")
+        now_kind = "mp"
+        live = [s for s in live if kind(s) == "mp"]
+    kept = []
+    for s in parts:
+        if _kind_of(s.sections) in (None, now_kind):
+            kept.append(s)
+        else:
+            problems.append(f"session {s.part} ({s.session or s.date}) is scored by "
+                            f"{_kind_of(s.sections)}, this one by {now_kind}: left out")
+    parts = kept
     names: dict[str, list[str]] = {}
     earlier = [_lines(s.sections, i, names) for i, s in enumerate(parts)]
     current_pairs: dict[str, tuple[str, Any]] = {}
     now = _lines(live, len(parts), names, current_pairs)
+    form = {"mp": Form.PERCENT, "vp": Form.VP}.get(now_kind) or imp_form([*earlier, now])
     carry = setup.carry
     totals: tuple[EventTotal, ...] = ()
     qualifying: dict[Any, float] = {}
     if carry is None:
         if any(earlier) or now:
-            totals = add_up([*earlier, now])
+            totals = add_up([*earlier, now], form=form)
     elif now:
         if any(earlier):
-            qualifying = {t.pair: t.percent for t in add_up(earlier)}
-        if getattr(setup, "carry_form", "margin") == "place":
+            qualifying = {t.pair: t.percent for t in add_up(earlier, form=form)}
+        place = getattr(setup, "carry_form", "margin") == "place"
+        if not place and form.neutral is None:
+            problems.append("a share of the margin cannot be carried over in VPs (no "
+                            "average score): no carry-over")
+            qualifying = {}
+        if place:
             finalists = {line[0] for line in now}
-            totals = add_up([now], carries=carry_by_place(
+            totals = add_up([now], form=form, carries=carry_by_place(
                 {k: q for k, q in qualifying.items() if k in finalists}, carry))
         else:
-            totals = add_up([now], carry_from=qualifying, carry_fraction=carry)
+            totals = add_up([now], carry_from=qualifying, carry_fraction=carry, form=form)
+    if problems:
+        log.warning("event %s: %s", setup.name, "; ".join(problems))
     sessions = [{"part": s.part, "session": s.session, "date": s.date} for s in parts]
     sessions.append({"part": part, "session": setup.session, "date": setup.date,
                      "live": True})
-    every = {t.pair: t.sessions for t in add_up([*earlier, now])}   # each part's own
+    every = {t.pair: t.sessions for t in add_up([*earlier, now], form=form)}  # each part's
     ranking = []
     for t in totals:
         each = every.get(t.pair, t.sessions)
@@ -241,13 +290,14 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
             "names": names.get(str(t.pair), []),
             "section": None if at is None else at[0], "pair": None if at is None else at[1],
             "direction": None if t.direction is None else t.direction.value,
-            "percent": round(t.percent, 2), "rank": t.rank, "boards": t.boards,
+            "percent": round(t.percent, 2) if form is Form.PERCENT else None,
+            "score": round(t.percent, 2), "rank": t.rank, "boards": t.boards,
             "sessions": [None if p is None else round(p, 2) for p in each],
             "carry": round(t.carry, 2), "qualifying": None if q is None else round(q, 2)})
     return {"v": 1, "event": True, "name": setup.name, "part": part, "carry": carry,
-            "form": "add" if carry is None else "carry",
+            "form": "add" if carry is None else "carry", "scores": form.value,
             "carry_form": getattr(setup, "carry_form", "margin"), "sessions": sessions,
-            "ranking": ranking}
+            "ranking": ranking, "problems": problems}
 
 
 # The club's ladder ------------------------------------------------------------------------

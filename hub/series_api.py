@@ -85,14 +85,15 @@ def event_file(hub: Any, name: str) -> tuple[bytes, str]:
     if not data.get("event"):
         raise HttpError(409, "this session is no part of an event of several sessions "
                              "(its set-up has no part)")
-    total = [EventEntry(tuple(e["names"]), e["percent"], e["rank"], e["boards"],
+    total = [EventEntry(tuple(e["names"]), e["score"], e["rank"], e["boards"],
                         tuple(e["sessions"]), e["carry"], e["direction"])
              for e in data["ranking"]]
     title = data["name"]
     date = str(getattr(hub.setup, "date", "") or "")
     if name == "event.pbn":
         return (write_event_pbn(title, date, total, len(data["sessions"]),
-                                carry=data["carry"] is not None), EVENT_FILES[name])
+                                carry=data["carry"] is not None, scores=data["scores"]),
+                EVENT_FILES[name])
     earlier = {s.part: s for s in stored if s.name == title}
     parts = []
     for s in data["sessions"]:
@@ -100,7 +101,10 @@ def event_file(hub: Any, name: str) -> tuple[bytes, str]:
         parts.append(SessionPart(s["part"], s["session"], s["date"], tuple(
             (str(section["name"]), tuple(
                 SessionEntry(e["pair"], tuple(e.get("names") or ()), e.get("percent"),
-                             e["rank"], e.get("boards") or 0, e.get("direction"))
+                             e["rank"], e.get("boards") or 0, e.get("direction"),
+                             e.get("total"))
                 for e in section["ranking"]))
             for section in sections)))
-    return write_usebio_event(title, date, total, parts), EVENT_FILES[name]
+    method = next((str(s.get("method")) for s in live if s.get("ranking")), "mp")
+    return (write_usebio_event(title, date, total, parts, scores=data["scores"],
+                               method=method), EVENT_FILES[name])

@@ -66,3 +66,30 @@ def test_the_results_site_file_has_the_total_score_table() -> None:
                                                        5.0, "NS")], 2, carry=True)
     assert b"Direction\\2L" in carried and b"Carry\\6R" in carried
     assert b'  1 NS  55.00      -  50.00  +5.00  24 "A B"' in carried
+
+
+def test_an_event_of_imps_has_total_scores() -> None:
+    """Butler sessions added up: the event's and each session's totals are TOTAL_SCOREs
+    (no percentage), the method BUTLER_IMPS; the PBN's columns TotalIMP and IMP_1...;
+    teams of VPs: a TEAMS event, MATCH_SCORING_METHOD VPS, the PBN's TotalScore."""
+    total = [EventEntry(("Ada North", "Ben Oakes"), 8.0, 1, 50, (12.0, -4.0)),
+             EventEntry(("Cleo Park", "Dan Quill"), -8.0, 2, 50, (-12.0, 4.0))]
+    parts = [SessionPart(1, "", "", (("A", (
+        SessionEntry(1, ("Ada North", "Ben Oakes"), None, 1, 24, None, 12.0),
+        SessionEntry(2, ("Cleo Park", "Dan Quill"), None, 2, 24, None, -12.0))),))]
+    event = ET.fromstring(write_usebio_event("Butler", "", total, parts, scores="imps",
+                                             method="butler").split(b"\n", 2)[2]).find("EVENT")
+    assert event is not None and event.findtext("BOARD_SCORING_METHOD") == "BUTLER_IMPS"
+    top = event.find("PARTICIPANTS")
+    assert top is not None
+    assert [(p.findtext("TOTAL_SCORE"), p.findtext("PERCENTAGE")) for p in top] == [
+        ("8.00", None), ("-8.00", None)]
+    assert [p.findtext("TOTAL_SCORE") for p in event.iter("PAIR")][2:] == ["12.00", "-12.00"]
+    pbn = write_event_pbn("Butler", "", total, 1, scores="imps").decode("iso-8859-1")
+    assert '[Scoring "IMP"]' in pbn and "TotalIMP\\6R;IMP_1\\6R" in pbn
+    assert '  1   8.00  12.00  -4.00  50 "Ada North - Ben Oakes"' in pbn
+    teams = ET.fromstring(write_usebio_event("Teams", "", total, parts, scores="vp",
+                                             method="imp").split(b"\n", 2)[2]).find("EVENT")
+    assert teams is not None and teams.get("EVENT_TYPE") == "TEAMS"
+    assert teams.findtext("MATCH_SCORING_METHOD") == "VPS"
+    assert b"TotalScore\\6R;Score_1\\6R" in write_event_pbn("Teams", "", total, 1, scores="vp")
