@@ -7,8 +7,10 @@ formats.md gives for a file without sections: each ``PAIR`` with its players, ``
 with ``=`` when shared, ``PERCENTAGE`` the event's, carry-over included, and
 ``BOARDS_PLAYED`` over every session), then one ``SESSION`` per session (``SESSION_ID`` its
 place in the event) with a ``SECTION`` per section and that session's ``PARTICIPANTS``
-(its pair numbers, directions, places and percentages). A session's boards are in its own
-file (the hub's ``usebio.xml`` of that session): the total carries the rankings only.
+(its pair numbers, directions, places and percentages) and, where the session kept them,
+its ``BOARD``s: each board's ``TRAVELLER_LINE``s (pair numbers, contract, declarer, tricks,
+``SCORE`` as played or ``NOTES`` naming an adjusted score, the matchpoints in MP1 units or
+the IMPs), as a session's own USEBIO file has them.
 
 The results site's file (:func:`write_event_pbn`): PBN as BridgeWebs takes it (ISO-8859-1,
 names transliterated, CRLF), one game with ``Event``, ``Date``, ``Scoring`` and the event's
@@ -26,12 +28,13 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from bridgecore.latin1 import to_latin1
 
-__all__ = ["EventEntry", "SessionEntry", "SessionPart", "write_event_pbn",
+__all__ = ["EventEntry", "SessionBoard", "SessionEntry", "SessionPart", "TravellerLine",
+           "write_event_pbn",
            "write_usebio_event"]
 
 VERSION = "1"
@@ -64,13 +67,41 @@ class SessionEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class TravellerLine:
+    """One table's result of a board: the pairs, the contract as played (``"4SX"``,
+    ``"3NT"``, ``"PASS"``; None for an adjusted score with no play), declarer (N, E, S,
+    W), tricks, the North-South score (None: adjusted), the adjustment's text, and the
+    points of each side (matchpoints in MP1 units, or IMPs; None: not scored)."""
+
+    ns: int | str
+    ew: int | str
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    score_ns: int | None
+    adjustment: str | None = None
+    ns_points: float | None = None
+    ew_points: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionBoard:
+    """A board of one section of a session, with its traveller's lines."""
+
+    number: int
+    lines: tuple[TravellerLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SessionPart:
-    """One session of the event: its place, name, date (ISO) and each section's ranking."""
+    """One session of the event: its place, name, date (ISO), each section's ranking and
+    each section's boards (by section name; empty where the session did not keep them)."""
 
     part: int
     name: str
     date: str
     sections: tuple[tuple[str, tuple[SessionEntry, ...]], ...]
+    boards: Mapping[str, Sequence[SessionBoard]] = field(default_factory=dict)
 
 
 def _add(parent: ET.Element, tag: str, text: object = None, **attrs: str) -> ET.Element:
@@ -155,11 +186,37 @@ def write_usebio_event(title: str, date: str, total: Sequence[EventEntry],
                     _add(pair, "TOTAL_SCORE", _number(line.total))
                 if line.percent is not None:
                     _add(pair, "PERCENTAGE", _number(line.percent))
+            for board in session.boards.get(section_id, ()):
+                _board(section, board, "mp" if method == "mp" else "imp")
     ET.indent(root, space="  ")
     text = ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">\n'
             + ET.tostring(root, encoding="unicode") + "\n")
     return text.encode("utf-8")
+
+
+def _board(section: ET.Element, board: SessionBoard, points: str) -> None:
+    """A BOARD with its TRAVELLER_LINEs, as a session's own USEBIO file writes them."""
+    node = _add(section, "BOARD")
+    _add(node, "BOARD_NUMBER", board.number)
+    tags = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if points == "mp" else ("NS_IMPS", "EW_IMPS")
+    for line in board.lines:
+        row = _add(node, "TRAVELLER_LINE")
+        _add(row, "NS_PAIR_NUMBER", line.ns)
+        _add(row, "EW_PAIR_NUMBER", line.ew)
+        if line.contract is not None:
+            _add(row, "CONTRACT", line.contract)
+            if line.contract.upper() != "PASS":
+                if line.declarer:
+                    _add(row, "PLAYED_BY", line.declarer)
+                if line.tricks is not None:
+                    _add(row, "TRICKS", line.tricks)
+        _add(row, "SCORE", "" if line.score_ns is None else line.score_ns)
+        if line.adjustment:
+            _add(row, "NOTES", "Ruling: " + line.adjustment)
+        if line.ns_points is not None and line.ew_points is not None:
+            _add(row, tags[0], _number(line.ns_points))
+            _add(row, tags[1], _number(line.ew_points))
 
 
 def _quoted(text: str) -> str:

@@ -7,10 +7,11 @@ starts a new session in the same log. Before the fact ``setup_replaced`` of the 
 session, the hub logs the fact ``session_scored`` (:func:`session_fact`): the session's
 set-up fields that name its event (``name``, ``session``, ``date``, ``part``, ``carry``)
 and each section's final ranking as the live scorer had it (every pair's players,
-direction, percentage, boards, place). A closed session can no longer change (its room
-is gone), so this fact is its result for good; the hub finds its earlier sessions with one
-query of the log by type (``EventLog.of_type``), never by replaying them, at start and
-after each new session (:class:`SessionBook`).
+direction, percentage, boards, place) and its boards (each board's traveller lines that
+count: :func:`section_boards`), for the event's USEBIO file. A closed session can no
+longer change (its room is gone), so this fact is its result for good; the hub finds its
+earlier sessions with one query of the log by type (``EventLog.of_type``), never by
+replaying them, at start and after each new session (:class:`SessionBook`).
 
 **An event of several sessions** (:func:`event_total`): a set-up's ``part`` (1, 2, ...)
 places its session in the event ``name`` names. The session being played is added to the
@@ -42,6 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Side
+from bridgecore.conventions import conventions
 from bridgecore.ladder import ladder
 from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
 from hub.roster import name_key
@@ -51,7 +53,7 @@ if TYPE_CHECKING:
     from hub.store import EventLog, StoredRecord
 
 __all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "identity",
-           "ladder_json", "session_fact"]
+           "ladder_json", "live_sections", "section_boards", "session_fact"]
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,14 @@ def _check_section(section: Any) -> None:
             raise ValueError("boards or rank is not a number")
         if entry.get("direction") not in (None, "NS", "EW"):
             raise ValueError(f"direction {entry.get('direction')!r:.10} is not NS, EW or null")
+    boards = section.get("boards", [])
+    if not isinstance(boards, list):
+        raise ValueError("boards is not a list")
+    for board in boards:
+        if not isinstance(board, Mapping) or not isinstance(board.get("board"), int) or \
+                not isinstance(board.get("results"), list) or \
+                not all(isinstance(r, Mapping) for r in board["results"]):
+            raise ValueError(f"a board that is not a number with its results: {board!r:.60}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,16 +137,31 @@ class StoredSession:
                 "date": self.date, "part": self.part}
 
 
-def _live_sections(room: Room) -> list[dict[str, Any]]:
+LINE_KEYS = ("table", "round", "NS", "EW", "contract", "declarer", "tricks", "score_ns",
+             "adjustment", "ns_points", "ew_points")
+
+
+def section_boards(scored: Any) -> list[dict[str, Any]]:
+    """A scored section's boards as a stored session keeps them (``boards`` of
+    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`)."""
+    return [{"board": board, "results": [{k: row.get(k) for k in LINE_KEYS} for row in rows
+                                         if not row.get("not_scored")]}
+            for board, rows in sorted(scored.lines.items())]
+
+
+def live_sections(room: Room) -> list[dict[str, Any]]:
+    """Each section of the session being played as ``session_scored`` stores it: its
+    ranking, its boards and the matchpoint units of its points (1, or 2: MP1)."""
+    units = conventions(room.conventions).units
     return [{"name": s.name, "method": s.method.value, "units": s.units,
-             "ranking": s.ranking()}
+             "mp_units": units, "ranking": s.ranking(), "boards": section_boards(s)}
             for s in room.scoring.sections()]
 
 
 def session_fact(setup: Any, room: Room) -> dict[str, Any] | None:
     """The body of ``session_scored`` for the session ``setup`` ran in ``room``; None when
     nothing was scored (a session set up and replaced before play)."""
-    sections = [s for s in _live_sections(room) if s["ranking"]]
+    sections = [s for s in live_sections(room) if s["ranking"]]
     if not sections:
         return None
     return {"v": FACT_VERSION, "name": getattr(setup, "name", ""),
