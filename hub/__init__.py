@@ -57,7 +57,8 @@
                       guide cards, the room screen, results files (session_export.py)
     series.py         sessions that add up: the sessions stored in the log (session_scored),
                       an event's total over them, the club's ladder; series_api.py serves
-                      them (docs/sessions.md)
+                      them (docs/sessions.md); series_players.py: who played which boards,
+                      with member numbers (the ladder's credit)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

@@ -30,14 +30,18 @@ A pair whose set-up names no players cannot be matched and is ranked on its own 
 
 **The club's ladder** (:func:`ladder_json`): every stored session (and the one being
 played, once it has a result) between two dates, each player credited with his pair's
-percentage (bridgecore.ladder: the best N, a minimum attendance); a player in two pairs of
-one session (a substitute who played for both) is credited with the better. Players are
-matched by name as the roster matches them (hub.roster.name_key), shown as last written.
+percentage over the boards he played (hub.series_players: a substitute named for some
+rounds is credited with that evening for the boards he played; bridgecore.ladder: the best
+N, a minimum attendance); a player in two pairs of one session (a substitute who played for
+both) is credited with the better. Players are matched by member number where the roster
+(or the substitution) gives one, a name the same member had elsewhere counting as his, else
+by name as the roster matches them (hub.roster.name_key); shown as last written.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,7 +50,8 @@ from bridgecore.cards import Side
 from bridgecore.conventions import conventions
 from bridgecore.ladder import ladder
 from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
-from hub.roster import name_key
+from hub.roster import Roster, name_key
+from hub.series_players import section_players
 
 if TYPE_CHECKING:
     from hub.room import Room
@@ -58,6 +63,8 @@ __all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "ide
 log = logging.getLogger(__name__)
 
 SESSION_SCORED = "session_scored"
+# a substitute as a ranking's names write him (hub.substitutes): "Name (for X, rounds 3-4)"
+_SUBSTITUTE = re.compile(r" \(for .*, rounds? [\d, -]+\)$")
 FACT_VERSION = 1
 
 
@@ -90,6 +97,12 @@ def _check_section(section: Any) -> None:
             raise ValueError("boards or rank is not a number")
         if entry.get("direction") not in (None, "NS", "EW"):
             raise ValueError(f"direction {entry.get('direction')!r:.10} is not NS, EW or null")
+        for player in entry.get("players") or ():
+            if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) \
+                    or not (player.get("member") is None or _number(player["member"])) \
+                    or not (player.get("percent") is None or _number(player["percent"])):
+                raise ValueError(f"a player that is not a name with a member number and a "
+                                 f"percentage: {player!r:.60}")
     boards = section.get("boards", [])
     if not isinstance(boards, list):
         raise ValueError("boards is not a list")
@@ -149,19 +162,29 @@ def section_boards(scored: Any) -> list[dict[str, Any]]:
             for board, rows in sorted(scored.lines.items())]
 
 
-def live_sections(room: Room) -> list[dict[str, Any]]:
+def live_sections(room: Room, roster: Roster | None = None) -> list[dict[str, Any]]:
     """Each section of the session being played as ``session_scored`` stores it: its
-    ranking, its boards and the matchpoint units of its points (1, or 2: MP1)."""
+    ranking (each pair with its ``players``: hub.series_players), its boards and the
+    matchpoint units of its points (1, or 2: MP1)."""
     units = conventions(room.conventions).units
-    return [{"name": s.name, "method": s.method.value, "units": s.units,
-             "mp_units": units, "ranking": s.ranking(), "boards": section_boards(s)}
-            for s in room.scoring.sections()]
+    out = []
+    for s in room.scoring.sections():
+        players = section_players(room, s, roster)
+        ranking = s.ranking()
+        for entry in ranking:
+            if entry.get("pair") in players:
+                entry["players"] = players[entry["pair"]]
+        out.append({"name": s.name, "method": s.method.value, "units": s.units,
+                    "mp_units": units, "ranking": ranking, "boards": section_boards(s)})
+    return out
 
 
-def session_fact(setup: Any, room: Room) -> dict[str, Any] | None:
+def session_fact(setup: Any, room: Room, roster: Roster | None = None
+                 ) -> dict[str, Any] | None:
     """The body of ``session_scored`` for the session ``setup`` ran in ``room``; None when
-    nothing was scored (a session set up and replaced before play)."""
-    sections = [s for s in live_sections(room) if s["ranking"]]
+    nothing was scored (a session set up and replaced before play). ``roster``: the club's
+    members, whose numbers the players get (hub.series_players)."""
+    sections = [s for s in live_sections(room, roster) if s["ranking"]]
     if not sections:
         return None
     return {"v": FACT_VERSION, "name": getattr(setup, "name", ""),
@@ -346,20 +369,41 @@ def ladder_json(stored: Sequence[StoredSession], *, best: int | None = None,
                 (not until or not date or date <= until):
             chosen.append((getattr(setup, "name", ""), getattr(setup, "session", ""), date,
                            tuple(live)))
+    members: dict[str, set[int]] = {}    # a name as matched -> the member numbers it had
+    for _, _, _, sections in chosen:
+        for section in sections:
+            for entry in section.get("ranking", ()):
+                for player in entry.get("players") or ():
+                    if player.get("member") and name_key(player["name"]):
+                        members.setdefault(name_key(player["name"]), set()).add(
+                            int(player["member"]))
+
+    def key_of(name: str, member: Any) -> str:
+        """A player's key: his member number, or the one member number his name had
+        elsewhere, else his name (two members of one name: the name, not guessed)."""
+        if member:
+            return f"#{int(member)}"
+        key = name_key(name)
+        known = members.get(key, set())
+        return f"#{next(iter(known))}" if len(known) == 1 else key
+
     shown: dict[str, str] = {}
     per_session: list[dict[str, float]] = []
     for _, _, _, sections in chosen:
         players: dict[str, float] = {}
         for section in sections:
             for entry in section.get("ranking", ()):
-                if entry.get("percent") is None:
-                    continue
-                for name in entry.get("names") or ():
-                    key = name_key(name)
-                    if not key:
+                credits = [(p["name"], p.get("member"), p.get("percent"))
+                           for p in entry.get("players") or ()]
+                if not credits:        # a session stored without its players: by name
+                    credits = [(n, None, entry.get("percent")) for n in entry.get("names") or ()
+                               if not _SUBSTITUTE.search(n)]
+                for name, member, percent in credits:
+                    key = key_of(name, member)
+                    if percent is None or not key:
                         continue
                     shown[key] = name
-                    players[key] = max(players.get(key, 0.0), float(entry["percent"]))
+                    players[key] = max(players.get(key, 0.0), float(percent))
         per_session.append(players)
     entries = ladder(per_session, best=best, minimum=minimum)
     return {"v": 1, "best": best, "minimum": minimum, "since": since, "until": until,
