@@ -44,12 +44,15 @@
 
   // A section ------------------------------------------------------------------------------
   // The field of a section's size: teams (teams, Swiss teams), pairs (Swiss pairs), tables.
-  const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants" };
+  // A movement file gives its own tables: the size is then only the pairs' rows to name.
+  const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants",
+    file: "pairs_named" };
   const sizeField = (kind) => SIZE[kind] || "tables";
 
   function pairCount(card) {
     const size = parseInt(card.size.value, 10) || 0;
-    return card.movement.value === "swiss_pairs" ? size : 2 * size;
+    const kind = card.movement.value;
+    return kind === "swiss_pairs" || kind === "file" ? size : 2 * size;
   }
 
   function drawPairs(card) {
@@ -262,6 +265,15 @@
 
   function send(check) {
     clearErrors();
+    // a section of the club's movement file needs its file: said here, on its field
+    const unpicked = cards.filter((c) => c.movement.value === "file" && !c.asc.files[0] &&
+      !c.kept);
+    if (unpicked.length) {
+      showErrors(unpicked.map((c) => ({ field: c.field("movement_file"),
+        error: t("setup.asc_missing") })));
+      say(t("setup.problems", { n: unpicked.length }), true);
+      return;
+    }
     say(check ? t("setup.checking") : t("setup.setting_up"), false);
     const query = check ? "?check=1" : $("next-session").checked ? "?next=1" : "";
     documentOf().then((doc) => post("/api/setup" + query,
