@@ -377,3 +377,39 @@ def test_butler_and_teams_sessions_add_up_by_hand(tmp_path: Path) -> None:
         ("Ada North", 63.7, 1), ("Eve Rowan", 53.6, 2)]
     assert len(teams["problems"]) == 1 and "session 2" in teams["problems"][0]
     assert [s["part"] for s in teams["sessions"]] == [1, 3]
+
+
+def test_browser_the_event_page_of_butler_sessions(tmp_path: Path,
+                                                   browser: Any) -> None:  # noqa: F811
+    """A Butler event's first evening stored, the second set up with no result yet: the
+    public page shows the IMPs (no percentage), its form in words."""
+    data = tmp_path / "data"
+    with running_hub(None, str(data), setup_of(2, None, "Butler")):
+        pass
+    with EventLog.open(data / LOG_NAME) as log:
+        store(log, {"v": 1, "name": "Butler", "session": "", "date": "2026-10-05",
+                    "part": 1, "carry": None, "sections": [
+                        {"name": "A", "method": "butler", "units": "IMPs", "ranking": [
+                            scored(1, NAMES["A"], 12.0, 24), scored(2, NAMES["B"], -5.0, 24),
+                            scored(3, NAMES["C"], -7.0, 24)]}]})
+    with running_hub(None, str(data), None,
+                     console=("127.0.0.1", 0), console_users=make_users(tmp_path / "users")
+                     ) as (hub, _):
+        console = hub.call(lambda: hub.console)
+        browser.get(console.url + "results/event")
+
+        def page(d: Any) -> tuple[list[list[str]], str] | None:
+            if not d.find_elements("css selector", "#event-all tbody tr"):
+                return None
+            return ([[c.text for c in row.find_elements("tag name", "td")]
+                     for row in d.find_elements("css selector", "#event-all tbody tr")],
+                    d.find_element("id", "event-form").text)
+
+        rows, form = wait(browser, page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "event-butler.png"))
+    assert form == ("Sessions added up: each pair's IMPs over every session (every pair "
+                    "played as many boards).")
+    assert [(r[2], r[-1]) for r in rows] == [("Ada North – Ben Oakes", "12.00"),
+                                             ("Cleo Park – Dan Quill", "-5.00"),
+                                             ("Eve Rowan – Finn Stone", "-7.00")]
