@@ -38,6 +38,7 @@ from bridgecore.pbn_values import (
 )
 from bridgecore.pbn_writer import dumps_record, save_pbn, write_pbn
 from bridgecore.record import GameRecord, RecordProblem
+from bridgecore.tempo import resolve_tempo
 
 __all__ = [
     "PbnFile", "dd_tricks_decode", "dd_tricks_encode", "dumps_record", "iter_pbn",
@@ -57,15 +58,36 @@ class PbnFile:
     header: list[str] = field(default_factory=list)     # % lines before the first board
     escapes: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of later ones
     file: str | None = None
+    # Records read with tempo="lazy" whose TempoTable is not read yet, and where their
+    # problems begin in ``problems``.
+    pending: list[tuple[GameRecord, int]] = field(default_factory=list, compare=False,
+                                                  repr=False)
+
+    def resolve_tempo(self) -> list[RecordProblem]:
+        """Read every ``TempoTable`` left unread (:func:`bridgecore.tempo.resolve_tempo`):
+        the file becomes what an eager read makes, each table's problems among ``problems``
+        where that read puts them. Returns those problems. Resolve a lazy file through this
+        (a record resolved on its own gets its problems, the file's list does not)."""
+        found: list[RecordProblem] = []
+        for record, at in reversed(self.pending):
+            mine = resolve_tempo(record)
+            if mine:
+                self.problems[at:at] = mine
+                found[0:0] = mine
+        self.pending = []
+        return found
 
 
-def read_pbn(source: Source, *, file: str | None = None) -> PbnFile:
+def read_pbn(source: Source, *, file: str | None = None, tempo: str = "eager") -> PbnFile:
     """Read a PBN file: a Path, an open file, bytes, or the text itself (a str).
 
-    A str naming an existing file (one line, no ``[``) is read as that file.
+    A str naming an existing file (one line, no ``[``) is read as that file. With
+    ``tempo="lazy"`` each board's ``TempoTable`` is kept as text (``record.raw_tempo``): its
+    calls and cards have no times and the table's problems are not found until
+    :meth:`PbnFile.resolve_tempo` (issue 27: for a caller that reads no times).
     """
     text, name = _text(source, file)
-    reader = Reader(text, name)
+    reader = Reader(text, name, tempo=tempo)
     # Reading makes many small objects that hold no cycle (a timed board about 130: its
     # calls, cards and table rows); the collector's full passes over all the records read
     # so far were 40 % of reading 3,000 boards with tempo (issue 27). It runs again after.
@@ -77,13 +99,16 @@ def read_pbn(source: Source, *, file: str | None = None) -> PbnFile:
     finally:
         if collecting:
             gc.enable()
-    return PbnFile(records, reader.problems, reader.header, reader.escapes, name)
+    return PbnFile(records, reader.problems, reader.header, reader.escapes, name,
+                   reader.pending)
 
 
-def iter_pbn(source: Source, *, file: str | None = None) -> Iterator[GameRecord]:
-    """The boards of a PBN file one at a time (problems are on each record)."""
+def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "eager"
+             ) -> Iterator[GameRecord]:
+    """The boards of a PBN file one at a time (problems are on each record; with
+    ``tempo="lazy"`` a record's TempoTable waits for :func:`bridgecore.tempo.resolve_tempo`)."""
     text, name = _text(source, file)
-    yield from Reader(text, name).records()
+    yield from Reader(text, name, tempo=tempo).records()
 
 
 def _text(source: Source, file: str | None) -> tuple[str, str | None]:

@@ -23,7 +23,8 @@ means (docs/tempo.md has the rule, its constants and why).
 * :func:`tempo_table` and :func:`apply_tempo_table` carry the times of a
   :class:`~bridgecore.record.GameRecord` in a PBN supplemental table (:data:`TEMPO_TABLE`)
   that programs not knowing it skip; :func:`board_actions` reads a record back into
-  :class:`BoardActions`.
+  :class:`BoardActions`. A record read with ``tempo="lazy"`` keeps its table unread until
+  :func:`resolve_tempo` (issue 27).
 
 Standard library and bridgecore only. An :class:`Action` that is not one (a kind other than
 call or card, a seat that is not a :class:`~bridgecore.cards.Seat`, a time that is not a
@@ -45,12 +46,14 @@ from bridgecore.auction import Auction
 from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
-from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
+from bridgecore.pbn_sections import read_table
+from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
 
 __all__ = [
     "FIELD_MIN", "FIELD_QUANTILE", "FLOORS", "OWN_FACTOR", "OWN_MIN", "PRECISION",
     "STOP_WAIT_MAX", "STOP_WAIT_MIN", "TEMPO_TABLE", "Action", "BoardActions", "BoardTempo",
     "Mark", "SlowBoard", "Source", "TimedAction", "apply_tempo_table", "board_actions",
+    "resolve_tempo",
     "counted",
     "is_jump", "mark_breaks", "nearest_rank", "player_key", "record_calls_cards",
     "slow_play", "tempo_table",
@@ -530,6 +533,30 @@ def apply_tempo_table(record: GameRecord) -> None:
             at = _row_time(record, keys[i], row, str(p.card))
             if at is not None:
                 plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+
+
+def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
+    """Read the ``TempoTable`` a lazy PBN read left as text (``record.raw_tempo``): the
+    record becomes what an eager read makes (its table in ``tables``, its calls and cards
+    timed, the table's problems first among its own, as they are then). Returns those
+    problems (none when nothing was left unread). A file's reader puts them among the
+    file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
+    raw = record.raw_tempo
+    if raw is None:
+        return []
+    record.raw_tempo = None
+    tables = record.tables
+    tables[TEMPO_TABLE] = read_table(raw.value, raw.tokens)
+    if len(tables) > 1:     # in the tags' order, as the reader makes them
+        record.tables = {name: tables[name] for name in record.tags if name in tables}
+    problems = record.problems
+    before = len(problems)
+    apply_tempo_table(record)
+    found = problems[before:]
+    if found and before:
+        del problems[before:]
+        problems[0:0] = found
+    return found
 
 
 def _timed(record: GameRecord, rows: list[list[str]], item: int, time: int) -> None:
