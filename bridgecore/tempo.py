@@ -53,10 +53,9 @@ __all__ = [
     "FIELD_MIN", "FIELD_QUANTILE", "FLOORS", "OWN_FACTOR", "OWN_MIN", "PRECISION",
     "STOP_WAIT_MAX", "STOP_WAIT_MIN", "TEMPO_TABLE", "Action", "BoardActions", "BoardTempo",
     "Mark", "SlowBoard", "Source", "TimedAction", "apply_tempo_table", "board_actions",
-    "resolve_tempo",
     "counted",
     "is_jump", "mark_breaks", "nearest_rank", "player_key", "record_calls_cards",
-    "slow_play", "tempo_table",
+    "resolve_tempo", "slow_play", "tempo_table",
     "threshold", "time_board",
 ]
 
