@@ -22,6 +22,7 @@ import codecs
 import gc
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -69,11 +70,12 @@ class PbnFile:
         where that read puts them. Returns those problems. Resolve a lazy file through this
         (a record resolved on its own gets its problems, the file's list does not)."""
         found: list[RecordProblem] = []
-        for record, at in reversed(self.pending):
-            mine = resolve_tempo(record)
-            if mine:
-                self.problems[at:at] = mine
-                found[0:0] = mine
+        with _no_collector():       # about 130 small objects a board, as in read_pbn
+            for record, at in reversed(self.pending):
+                mine = resolve_tempo(record)
+                if mine:
+                    self.problems[at:at] = mine
+                    found[0:0] = mine
         self.pending = []
         return found
 
@@ -88,19 +90,26 @@ def read_pbn(source: Source, *, file: str | None = None, tempo: str = "eager") -
     """
     text, name = _text(source, file)
     reader = Reader(text, name, tempo=tempo)
-    # Reading makes many small objects that hold no cycle (a timed board about 130: its
-    # calls, cards and table rows); the collector's full passes over all the records read
-    # so far were 40 % of reading 3,000 boards with tempo (issue 27). It runs again after.
+    with _no_collector():
+        records = list(reader.records())
+    return PbnFile(records, reader.problems, reader.header, reader.escapes, name,
+                   reader.pending)
+
+
+@contextmanager
+def _no_collector() -> Iterator[None]:
+    """The cyclic collector paused (left alone when the caller has it off). Reading makes
+    many small objects that hold no cycle (a timed board about 130: its calls, cards and
+    table rows); the collector's full passes over all the records read so far were 40 % of
+    reading 3,000 boards with tempo (issue 27). It runs again after, also on an error."""
     collecting = gc.isenabled()
     if collecting:
         gc.disable()
     try:
-        records = list(reader.records())
+        yield
     finally:
         if collecting:
             gc.enable()
-    return PbnFile(records, reader.problems, reader.header, reader.escapes, name,
-                   reader.pending)
 
 
 def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "eager"
