@@ -4,6 +4,7 @@ times, problems with their lines and their place among the file's)."""
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 
@@ -123,3 +124,16 @@ def test_files_without_tempo_read_the_same_lazily(path: Path) -> None:
 def test_tempo_is_eager_or_lazy() -> None:
     with pytest.raises(ValueError, match="'eager' or 'lazy'"):
         read_pbn('[Board "1"]\n', tempo="later")
+
+
+def test_reading_and_resolving_leave_the_collector_as_they_found_it() -> None:
+    text = _tempo_file()
+    assert gc.isenabled()
+    read_pbn(text, tempo="lazy").resolve_tempo()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        read_pbn(text, tempo="lazy").resolve_tempo()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
