@@ -63,6 +63,9 @@ class Table:
 
     columns: list[str]          # as declared, e.g. "Score_NS\\6R"
     rows: list[list[str]]       # tokens, quotes removed
+    # The file's line of each row, when read from one (a problem of a row names it); left
+    # out of comparisons: the same rows are the same table wherever they were.
+    lines: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def names(self) -> list[str]:
