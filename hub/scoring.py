@@ -61,7 +61,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
@@ -235,6 +235,7 @@ class LiveScoring:
         self._by_id: dict[str, dict[str, Any]] = {}
         self._withdrawn: dict[str, float] = {}
         self._scored: dict[str, SectionScore] = {}
+        self.ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
         self._dirty: set[str] = set(self._sections)
         self._unpublished: set[str] = set(self._sections)
         # section -> board -> (lines, top, expected) of the traveller last published
@@ -557,6 +558,7 @@ class LiveScoring:
             raise KeyError(f"no section {name!r}")
         if name in self._dirty or name not in self._scored:
             self._scored[name] = self._score(name)
+            self._scored[name].ranked_by = self.ranked_by   # a Swiss section's (hub.swiss)
             self._dirty.discard(name)
         return self._scored[name]
 
