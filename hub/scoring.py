@@ -630,7 +630,8 @@ class LiveScoring:
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
-                                           line["form"]))
+                                           line["form"], section.players(line["table"],
+                                                                         line["round"])))
                 index[board, ns, ew] = line
                 valid[board] = valid.get(board, 0) + 1
         if teams is not None:
@@ -648,7 +649,7 @@ class LiveScoring:
                        for p in penalties],
             options=ScoringOptions.of(
                 self.room.conventions, expected=expected, teams=teams, victory_points=victory,
-                butler_trim=trim, vulnerability={b: self.room.markings(b).vulnerability
+                butler_trim=trim, individual=section.individual is not None, vulnerability={b: self.room.markings(b).vulnerability
                                                  for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
