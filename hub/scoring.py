@@ -649,8 +649,8 @@ class LiveScoring:
                        for p in penalties],
             options=ScoringOptions.of(
                 self.room.conventions, expected=expected, teams=teams, victory_points=victory,
-                butler_trim=trim, individual=section.individual is not None, vulnerability={b: self.room.markings(b).vulnerability
-                                                 for b in ordered}))
+                butler_trim=trim, individual=section.individual is not None,
+                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
