@@ -465,10 +465,12 @@ class LiveScoring:
                 section = next(iter(self._sections))
             if section not in self._sections:
                 raise RulingError(f"{where}: no section {section!r:.40}")
-            movement = self._sections[section].movement
-            pair = body["pair"]
-            if movement is not None and pair not in movement.pairs:
-                raise RulingError(f"{where}: no pair {pair} in section {section}")
+            movement, solo = self._sections[section].movement, self._sections[section].individual
+            pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
+            if movement is not None and pair not in (movement.pairs if solo is None
+                                                     else solo.players):
+                raise RulingError(f"{where}: no {'player' if solo else 'pair'} {pair} in "
+                                  f"section {section}")
             out.update(section=section, pair=pair)
             if body.get("board") is not None:
                 self._board_exists(body["board"], self._sections[section], where)
@@ -481,6 +483,8 @@ class LiveScoring:
             if side not in ("NS", "EW"):
                 raise RulingError(f"{where}: side {side!r:.10} is not NS or EW")
             section, table, round_, board = self._target(body, where)
+            if self._sections[section].individual is not None:
+                raise RulingError(f"{where}: in an individual, name the player (pair)")
             pairs = self.room.tables[table].pairs(round_)
             pair = pairs[0 if side == "NS" else 1]
             if pair is None:
@@ -668,7 +672,7 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions))
+            conventions(self.room.conventions), section.individual is not None)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:

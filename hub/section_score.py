@@ -43,6 +43,7 @@ class SectionScore:
     problems: list[str]
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
     conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
+    individual: bool = False         # contestants are players (docs/protocol.md 12.2)
 
     def ranking(self) -> list[dict[str, Any]]:
         """The contestants in order, each with its players, total, percent and rank."""
@@ -70,7 +71,8 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems, "ties": self.conventions.tie_style}
+                "problems": self.problems, "ties": self.conventions.tie_style,
+                **({"individual": True} if self.individual else {})}
 
     def traveller_json(self, board: int) -> dict[str, Any]:
         """The payload of ``results/traveller/{section}/{board}``: every result so far."""

@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from bridgecore.adjusted import Penalty, PenaltyUnit
 from bridgecore.cards import Side
 from bridgecore.individual import partnership, rainbow_individual
 from bridgecore.movements import Movement
@@ -95,8 +96,24 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
         for r in (2, 3):
             play_round(url, section, setup.deals, r)
             wait(lambda r=r: scored(running, r))
+        before_penalty = running.call(lambda: hub.room.scoring.section("A").ranking_json())
+        # Law 90: a procedural penalty is one player's, named by his number; his partners
+        # keep their score (the side form, two players at once, is refused).
+        assert running.call(lambda: hub.director(
+            {"op": "ruling", "kind": "penalty", "pair": 7, "amount": 1, "unit": "mp"}))["ok"]
+        refused = running.call(lambda: hub.director(
+            {"op": "ruling", "kind": "penalty", "table": "A1", "board": 1, "side": "NS",
+             "amount": 1, "unit": "mp"}))
+        assert "name the player" in refused["error"], refused
+        wait(lambda: running.call(
+            lambda: len(hub.room.scoring.section("A").ranking_json()["penalties"])) == 1)
         ranking = running.call(lambda: hub.room.scoring.section("A").ranking_json())
         results = running.call(lambda: export(hub.room, "results.pbn", "A")[0])
+        traveller = running.call(lambda: hub.room.scoring.section("A").traveller_json(5))
+    totals = {e["pair"]: e["total"] for e in before_penalty["ranking"]}
+    assert {e["pair"]: e["total"] for e in ranking["ranking"]} == {
+        **totals, 7: round(totals[7] - 1, 2)}
+    assert ranking["individual"] is True
     # Each of the 20 players ranked under his own number and name, on his 6 boards.
     entries = ranking["ranking"]
     assert sorted(e["pair"] for e in entries) == list(range(1, 21))
@@ -104,9 +121,12 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
     # The rainbow keeps each player in his direction: North-South and East-West fields.
     assert ranking["field"] == "two-winner"
     assert {e["direction"] for e in entries if e["pair"] <= 5 or 10 < e["pair"] <= 15} == {"NS"}
-    # Partners share a board's points: the two of a side score the same on each board.
-    for e in entries:
-        assert 0 <= e["percent"] <= 100
+    # The travellers name the partnerships of the round (protocol 12.2).
+    for r in traveller["results"]:
+        table = int(r["table"][1:])
+        assert (r["NS"], r["EW"]) == (partnership(5, r["round"], table, Side.NS),
+                                      partnership(5, r["round"], table, Side.EW))
+    assert len(traveller["results"]) == 5
     # Offline: the results file's partnerships, their players from the schedule (bridgecore).
     schedule = rainbow_individual(5, rounds=3, boards_per_round=2)
     seats = {}
@@ -118,7 +138,8 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
             for row in source.rows]
     assert len(rows) == 30
     assert all(seats[int(r.ew)] == r.players for r in rows)
-    offline = score_event(rows, Method.MATCHPOINTS, options=ScoringOptions(individual=True))
+    offline = score_event(rows, Method.MATCHPOINTS, options=ScoringOptions(individual=True),
+                          penalties=[Penalty(7, 1, PenaltyUnit.MATCHPOINTS)])
     want = sorted((p.pair, p.direction.value if p.direction else None, round(p.total, 2),
                    round(p.percent or 0, 2), p.rank) for p in offline.ranking)
     got = sorted((e["pair"], e["direction"], e["total"], e["percent"], e["rank"])
