@@ -126,7 +126,7 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
         table = int(r["table"][1:])
         assert (r["NS"], r["EW"]) == (partnership(5, r["round"], table, Side.NS),
                                       partnership(5, r["round"], table, Side.EW))
-    assert len(traveller["results"]) == 5
+    assert len(traveller["results"]) == 3 == ranking["expected"]   # 3 of the 5 rounds
     # Offline: the results file's partnerships, their players from the schedule (bridgecore).
     schedule = rainbow_individual(5, rounds=3, boards_per_round=2)
     seats = {}
