@@ -633,9 +633,10 @@ class LiveScoring:
                     continue
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                if (seats := section.players(line["table"], line["round"])) is not None:
+                    line["players"] = list(seats)     # an individual's N, E, S, W
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
-                                           line["form"], section.players(line["table"],
-                                                                         line["round"])))
+                                           line["form"], seats))
                 index[board, ns, ew] = line
                 valid[board] = valid.get(board, 0) + 1
         if teams is not None:
