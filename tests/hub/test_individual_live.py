@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bridgecore.adjusted import Penalty, PenaltyUnit
 from bridgecore.cards import Side
 from bridgecore.individual import partnership, rainbow_individual
 from bridgecore.movements import Movement
 from bridgecore.ranking import Method, ScoringOptions, score_event
-from bridgecore.results_io import read_pbn_results
+from bridgecore.results_io import method_of, read_pbn_results
 from hub.event import EventSetup, read_document, setup_from_json
 from hub.section import Section
 from hub.service import Hub, HubRunner, data_log
-from hub.session_export import export
+from hub.session_export import ExportError, export
 from tenace.sim.driver import run_tables, tables_of
 from tenace.sim.session import simulate
 from tests.hub.swiss_play import SEED, spare_devices, wait
@@ -110,6 +113,9 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
         ranking = running.call(lambda: hub.room.scoring.section("A").ranking_json())
         results = running.call(lambda: export(hub.room, "results.pbn", "A")[0])
         traveller = running.call(lambda: hub.room.scoring.section("A").traveller_json(5))
+        usebio = running.call(lambda: export(hub.room, "usebio.xml", "A")[0])
+        with pytest.raises(ExportError, match="not for an individual"):
+            running.call(lambda: export(hub.room, "bridgewebs.pbn", "A"))
     totals = {e["pair"]: e["total"] for e in before_penalty["ranking"]}
     assert {e["pair"]: e["total"] for e in ranking["ranking"]} == {
         **totals, 7: round(totals[7] - 1, 2)}
@@ -127,21 +133,40 @@ def test_individual_event_on_the_live_hub_ranked_per_player(
         assert (r["NS"], r["EW"]) == (partnership(5, r["round"], table, Side.NS),
                                       partnership(5, r["round"], table, Side.EW))
     assert len(traveller["results"]) == 3 == ranking["expected"]   # 3 of the 5 rounds
-    # Offline: the results file's partnerships, their players from the schedule (bridgecore).
-    schedule = rainbow_individual(5, rounds=3, boards_per_round=2)
-    seats = {}
-    for a in schedule.assignments:
-        for side in Side:
-            seats[partnership(5, a.round, a.table, side)] = a.seats
+    # Offline, from the results file alone (bridgecore): its ScoreTables give each line's
+    # four players (PlayerId_North...), its TotalScoreTable each player's name.
+    assert b'[Competition "Individuals"]' in results
     source = read_pbn_results(results.decode("utf-8"))
-    rows = [dataclasses.replace(row.result, players=seats[int(row.result.ns)])
-            for row in source.rows]
-    assert len(rows) == 30
-    assert all(seats[int(r.ew)] == r.players for r in rows)
-    offline = score_event(rows, Method.MATCHPOINTS, options=ScoringOptions(individual=True),
+    assert source.problems == []
+    rows = [row.result for row in source.rows]
+    assert len(rows) == 30 and all(r.players is not None for r in rows)
+    schedule = rainbow_individual(5, rounds=3, boards_per_round=2)
+    seats = {partnership(5, a.round, a.table, side): a.seats
+             for a in schedule.assignments for side in Side}
+    assert all(seats[int(r.ns)] == seats[int(r.ew)] == r.players for r in rows)
+    assert source.names == NAMES
+    offline = score_event(rows, method_of(source.scoring)[0] or Method.MATCHPOINTS,
+                          options=ScoringOptions(individual=True),
                           penalties=[Penalty(7, 1, PenaltyUnit.MATCHPOINTS)])
     want = sorted((p.pair, p.direction.value if p.direction else None, round(p.total, 2),
                    round(p.percent or 0, 2), p.rank) for p in offline.ranking)
     got = sorted((e["pair"], e["direction"], e["total"], e["percent"], e["rank"])
                  for e in entries)
     assert got == want
+    # USEBIO: an INDIVIDUAL event, one PLAYER a participant with his place and total, each
+    # traveller line with its four players.
+    root = ET.fromstring(usebio)
+    assert root.find("EVENT").get("EVENT_TYPE") == "INDIVIDUAL"
+    players = root.findall(".//PARTICIPANTS/PLAYER")
+    assert root.findall(".//PARTICIPANTS/PAIR") == [] and len(players) == 20
+    by_number = {int(p.findtext("PLAYER_NUMBER")): p for p in players}
+    for e in entries:
+        player = by_number[e["pair"]]
+        assert player.findtext("PLAYER_NAME") == NAMES[e["pair"]]
+        assert player.findtext("PLACE").rstrip("=") == str(e["rank"])
+        assert float(player.findtext("TOTAL_SCORE")) == pytest.approx(2 * e["total"])  # MP2
+    lines = root.findall(".//BOARD/TRAVELLER_LINE")
+    assert len(lines) == 30
+    assert all(seats[int(line.findtext("NS_PAIR_NUMBER"))] == tuple(
+        int(line.findtext(f"{seat}_PLAYER_NUMBER")) for seat in ("NORTH", "EAST", "SOUTH", "WEST"))
+        for line in lines)
