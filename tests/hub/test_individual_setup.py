@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,11 @@ from bridgecore.cards import Side
 from bridgecore.individual import partnership, rainbow_individual
 from bridgecore.movement_files import write_asc
 from hub.event import read_document, setup_from_json
+from hub.room import Room
+from hub.section_setup import SectionSetup
+from tenace.sim.devices import DeviceEvent, apply_local
+from tests.hub.test_table import DEALS, START
+from wire.views import Pairs, TableView
 
 HEAD = '[event]\nname = "Individual"\n[boards]\ngenerate = true\n[[section]]\nname = "A"\n'
 
@@ -69,3 +75,52 @@ def test_a_bad_individual_is_refused_naming_the_key(keys: str, problem: str) -> 
 def test_players_only_for_an_individual() -> None:
     setup, problems = read('movement = "mitchell"\ntables = 5\nplayers = 20\n')
     assert setup is None and "players: only for an individual" in problems[0]
+
+
+def test_the_table_state_names_each_seats_player_and_where_he_goes_next() -> None:
+    """The rainbow: North stays, East moves up one table, South two, West three."""
+    setup, problems = read('movement = "individual"\nplayers = 20\nrounds = 2\n'
+                           'boards_per_round = 1\n[section.pairs]\n7 = ["Player Seven"]\n')
+    assert problems == [] and setup is not None
+    room = Room(setup.sections[0].room_section(), DEALS)   # type: ignore[attr-defined]
+    state = room.tables["A2"].public_state()
+    view = TableView.from_builtins(state)
+    assert view.schedule.expected == Pairs(3, 4)          # round 1's partnerships at A2
+    players = state["schedule"]["players"]
+    assert players == {
+        "N": {"number": 2, "name": None, "next": {"table": "A2", "seat": "N"}},
+        "E": {"number": 7, "name": "Player Seven", "next": {"table": "A3", "seat": "E"}},
+        "S": {"number": 12, "name": None, "next": {"table": "A4", "seat": "S"}},
+        "W": {"number": 17, "name": None, "next": {"table": "A5", "seat": "W"}}}
+    assert view.to_builtins()["schedule"]["players"] == players
+    last = room.round_info("A2", 2)["players"]
+    assert all(p["next"] is None for p in last.values())   # the last round: nowhere next
+    pairs = read('movement = "howell"\ntables = 3\n')[0]
+    plain = Room(pairs.sections[0].room_section(), DEALS)   # type: ignore[attr-defined]
+    assert "players" not in plain.tables["A1"].public_state()["schedule"]
+
+
+def test_each_player_checks_in_at_his_seat_and_a_stranger_is_told_to_the_director() -> None:
+    """Law 5B: each player checks in from his seat's tablet with his number; the side's
+    partnership is seated with both; a player the movement seats elsewhere this round is
+    seated all the same and the director gets ``wrong_pair`` naming him."""
+    section = SectionSetup("A", "individual", players=20, rounds=2, boards_per_round=1)
+    room = Room(section.room_section(), DEALS)
+    a = section.movement.assignment(1, 2)
+
+    def checkin(seat: str, player: int) -> list[Any]:
+        direction = "NS" if seat in "NS" else "EW"
+        pair = a.ns if direction == "NS" else a.ew
+        event = DeviceEvent("A2", f"A2-{seat}", "checkin", {
+            "direction": direction, "pair": pair, "players": [{"number": player}],
+            "seat": seat}, START)
+        outcomes, alerts = apply_local(room, [event])
+        assert outcomes[0].reply.status == "ack"
+        return alerts
+
+    assert checkin("N", 2) == [] and checkin("S", 12) == []
+    assert room.tables["A2"].seated[Side.NS][:2] == (a.ns, [{"number": 2}, {"number": 12}])
+    (alert,) = checkin("E", 8)               # player 8 plays East at table A3 this round
+    assert alert.kind == "wrong_pair" and alert.law == "5B"
+    assert "player 8 checked in EW at table A2, round 1: the movement seats players 7 and " \
+           "17 there (Law 5B)" == alert.detail
