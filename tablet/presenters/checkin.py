@@ -69,7 +69,7 @@ class CheckinPresenter:
         players = None if schedule is None else schedule.players
         if not isinstance(players, dict) or direction not in ("NS", "EW"):
             return []
-        seats = ("N", "S") if direction == "NS" else ("E", "W")
+        seats: tuple[str, ...] = ("N", "S") if direction == "NS" else ("E", "W")
         if self.model.seat is not None:     # a seat's tablet: its own player checks in
             seats = tuple(s for s in seats if s == self.model.seat)
         return [(seat, players[seat].number, players[seat].name)
