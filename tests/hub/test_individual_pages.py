@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bridgecore.adjusted import BoardResult, Penalty, PenaltyUnit
-from bridgecore.ranking import ScoringOptions, score_event
+from bridgecore.ranking import Method, ScoringOptions, score_event
 from hub.console import Console
 from hub.room import Room
 from hub.section_setup import SectionSetup
@@ -108,3 +108,18 @@ def test_browser_individual_ranking_page(served: Any, browser: Any) -> None:  # 
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "individual-ranking.png"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_an_individual_scored_in_imps_credits_each_player_his_sides_imps() -> None:
+    """Law 78B: the event's ``imps`` (IMPs against the datum) per player, as bridgecore."""
+    session = Session(Room(SETUP.room_section("imps"), DEALS))
+    session.play(games())
+    scored = session.room.scoring.section("A")
+    data = scored.ranking_json()
+    assert data["method"] == "butler" and data["units"] == "IMPs" and data["individual"]
+    rows = [BoardResult(b, r["NS"], r["EW"], r["score_ns"], players=tuple(r["players"]))
+            for b in range(1, 6) for r in scored.traveller_json(b)["results"]]
+    event = score_event(rows, Method.BUTLER, options=ScoringOptions(individual=True))
+    assert {e["pair"]: (e["total"], e["rank"]) for e in data["ranking"]} == {
+        int(p.pair): (round(p.total, 2), p.rank) for p in event.ranking}
+    assert all(e["percent"] is None for e in data["ranking"])
