@@ -123,3 +123,19 @@ def test_an_individual_scored_in_imps_credits_each_player_his_sides_imps() -> No
     assert {e["pair"]: (e["total"], e["rank"]) for e in data["ranking"]} == {
         int(p.pair): (round(p.total, 2), p.rank) for p in event.ranking}
     assert all(e["percent"] is None for e in data["ranking"])
+
+
+def test_the_guide_cards_of_an_individual_are_each_players_way(served: Any) -> None:
+    """Law 8A: a guide card per player (his table and seat each round), the table cards
+    with the players of each side."""
+    _, console = served
+    _, _, data = get(console.url + "api/evening/guide")
+    (section,) = data["sections"]
+    assert section["individual"] is True and len(section["pairs"]) == 20
+    west = next(p for p in section["pairs"] if p["pair"] == 16)   # West 16 starts at A1
+    assert [(r["table"], r["direction"]) for r in west["rounds"]] == [
+        ("A1", "W"), ("A4", "W"), ("A2", "W")]                   # three tables up a round
+    assert west["names"] == ["Player 16"]
+    a1 = next(t for t in section["tables"] if t["table"] == "A1")
+    assert [r["players"] for r in a1["rounds"]] == [
+        list(SETUP.individual.assignment(r, 1).seats) for r in (1, 2, 3)]  # type: ignore[union-attr]
