@@ -177,7 +177,7 @@ def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     return ("penalty", ruling["id"])
 
 
-def describe(ruling: Mapping[str, Any]) -> str:
+def describe(ruling: Mapping[str, Any], section: Section | None = None) -> str:
     """A ruling in words, for the pages: ``Law 12C2 A+ A- at table A3, board 5``."""
     kind = ruling["kind"]
     law = f"Law {_LAWS[kind]}"
@@ -189,7 +189,8 @@ def describe(ruling: Mapping[str, Any]) -> str:
                            for i, g in enumerate(ruling["groups"], 1))
         return f"{law} board {ruling['board']} fouled: {groups}"
     on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
-    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to pair "
+    who = "player" if section is not None and section.individual is not None else "pair"
+    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to {who} "
             f"{ruling['pair']}{on}")
 
 
@@ -771,7 +772,7 @@ class LiveScoring:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
             out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
-                            summary=describe(ruling),
+                            summary=describe(ruling, self._sections.get(ruling["section"])),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out
 

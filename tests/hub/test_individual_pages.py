@@ -105,6 +105,7 @@ def test_browser_individual_ranking_page(served: Any, browser: Any) -> None:  # 
     assert all(row[1] == str(p) and row[2] == NAMES[p][0] for p, row in players.items())
     assert ns.find_elements("css selector", "tbody a") == []   # no pair's card for a player
     assert "Player 7 −1 mp" in browser.find_element("id", "section-A").text
+    assert "Law 90 penalty of 1 mp to player 7" in browser.find_element("id", "rulings").text
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "individual-ranking.png"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
