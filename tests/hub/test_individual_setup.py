@@ -4,6 +4,7 @@ kept whole through the log's JSON; its partnerships and the players of each seat
 
 from __future__ import annotations
 
+import base64
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from hub.event import read_document, setup_from_json
 from hub.room import Room
 from hub.section_setup import SectionSetup
 from tenace.sim.devices import DeviceEvent, apply_local
+from tests.hub.test_console_setup import get, send_setup, waiting  # noqa: F401 - fixture
 from tests.hub.test_table import DEALS, START
 from wire.views import Pairs, TableView
 
@@ -124,3 +126,27 @@ def test_each_player_checks_in_at_his_seat_and_a_stranger_is_told_to_the_directo
     assert alert.kind == "wrong_pair" and alert.law == "5B"
     assert alert.detail == ("player 8 checked in EW at table A2, round 1: the movement seats "
                             "players 7 and 17 there (Law 5B)")
+
+
+def test_the_set_up_api_takes_an_individual_and_its_movement_file(
+        waiting: Any) -> None:  # noqa: F811
+    """docs/console-api.md: ``movement = "individual"`` with ``players``, or with an
+    individual ``.ASC`` sent as ``movement_file``; the page's form proposes none (it names
+    pairs)."""
+    hub, client, _, _ = waiting
+    assert "individual" not in get(client, "api/setup")[1]["defaults"]["movements"]
+    asc = base64.b64encode(write_asc(rainbow_individual(7, rounds=2)).encode()).decode()
+    status, result = send_setup(client, {"event": {}, "sections": [
+        {"movement": "individual", "players": 20, "rounds": 2},
+        {"name": "B", "movement": "individual", "boards_per_round": 1,
+         "movement_file": {"name": "ind7.asc", "data": asc}}]}, check=True)
+    assert status == 200 and result["ok"], result
+    status, result = send_setup(client, {"event": {}, "sections": [
+        {"movement": "individual", "players": 20, "rounds": 2}]})
+    assert status == 200 and result["ok"], result
+    section = hub.call(lambda: hub.room.sections[0])
+    assert section.individual == rainbow_individual(5, rounds=2)
+    status, result = send_setup(client, {"event": {}, "sections": [
+        {"movement": "individual", "players": 22}]}, check=True)
+    assert result == {"ok": False, "errors": [{"field": "sections[0].players",
+                                               "error": "4 a table, not 22"}]}
