@@ -50,6 +50,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue, choose
 from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
@@ -103,6 +104,14 @@ def add_session_routes(app: web.Application, console: Console) -> None:
     get("/api/evening/corrections", need("scorer", routes.corrections))
     get("/api/i18n", routes.i18n)
     post("/api/i18n", routes.choose)
+    accounts: dict[Any, BridgeWebsAccount] = {}     # one per data directory (or memory)
+
+    def account() -> BridgeWebsAccount:
+        folder = data_directory(console.hub)
+        return accounts.setdefault(folder, BridgeWebsAccount(folder))
+
+    add_bridgewebs_routes(app, need, account, routes.bridgewebs_file,
+                          lambda: [s.name for s in routes.room.sections])
 
 
 def _account_parts(account: str) -> tuple[str, str | None, str]:
@@ -301,6 +310,15 @@ class _Evening:
 
     async def corrections(self, request: web.Request) -> web.Response:
         return json_response({"corrections": self.room.scoring.corrections.history()})
+
+    def bridgewebs_file(self, section: str) -> tuple[bytes, str]:
+        """The section's ``bridgewebs.pbn`` and its file name, for the upload (a worker
+        thread: hub.bridgewebs_account)."""
+        setup = getattr(self.console.hub, "setup", None)
+        title = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
+        body, _ = self._export("bridgewebs.pbn", section, title.strip()[:120],
+                               str(getattr(setup, "date", "") or ""))
+        return body, f"bridgewebs-{section}.pbn"
 
     def _export(self, name: str, section: str, title: str, date: str) -> tuple[bytes, str]:
         """The file (a worker thread): the club's roster read for the member numbers."""

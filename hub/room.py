@@ -213,6 +213,7 @@ class Room:
         self.double_dummy = DoubleDummyTables(
             enabled=any(s.movement is not None for s in self.sections))
         self.scoring = LiveScoring(self)   # rankings and travellers, rulings (hub.scoring)
+        self.scoring.ranked_by = self.swiss.ranking   # a Swiss section's: its standings
         self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
         # Each table's events in the order of its record (hub.ordering): held, released.
         self.order = {tid: TableOrder() for tid in self.tables}

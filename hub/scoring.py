@@ -61,7 +61,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
@@ -236,6 +236,7 @@ class LiveScoring:
         self._by_id: dict[str, dict[str, Any]] = {}
         self._withdrawn: dict[str, float] = {}
         self._scored: dict[str, SectionScore] = {}
+        self.ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
         self._dirty: set[str] = set(self._sections)
         self._unpublished: set[str] = set(self._sections)
         # section -> board -> (lines, top, expected) of the traveller last published
@@ -562,6 +563,7 @@ class LiveScoring:
             raise KeyError(f"no section {name!r}")
         if name in self._dirty or name not in self._scored:
             self._scored[name] = self._score(name)
+            self._scored[name].ranked_by = self.ranked_by   # a Swiss section's (hub.swiss)
             self._dirty.discard(name)
         return self._scored[name]
 
@@ -674,7 +676,7 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions), section.individual is not None)
+            conventions(self.room.conventions), individual=section.individual is not None)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:

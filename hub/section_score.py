@@ -6,7 +6,7 @@ card. :class:`hub.scoring.LiveScoring` makes one at each rescoring of a section.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,10 +43,22 @@ class SectionScore:
     problems: list[str]
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
     conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
+    # A Swiss section's standings (hub.swiss: VPs with the byes, the tie-breaks), which are
+    # its ranking everywhere; None for any other section.
+    ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
     individual: bool = False         # contestants are players (docs/protocol.md 12.2)
 
+    @property
+    def swiss(self) -> list[dict[str, Any]] | None:
+        """The Swiss standings as ranking entries (total: the VPs), or None."""
+        return None if self.ranked_by is None else self.ranked_by(self)
+
     def ranking(self) -> list[dict[str, Any]]:
-        """The contestants in order, each with its players, total, percent and rank."""
+        """The contestants in order, each with its players, total, percent and rank (a
+        Swiss section: its standings, :attr:`swiss`)."""
+        swiss = self.swiss
+        if swiss is not None:
+            return swiss
         entries: list[dict[str, Any]] = [
             {"pair": p.pair, "names": self.names.get(p.pair, []),
              "direction": None if p.direction is None else p.direction.value,
@@ -66,7 +78,8 @@ class SectionScore:
         """The payload of ``results/ranking/{section}``."""
         return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
                 "field": "one-winner" if self.one_winner else "two-winner",
-                "expected": self.expected, "units": self.units,
+                "expected": self.expected,
+                "units": self.units if self.ranked_by is None or self.swiss is None else "VP",
                 "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],

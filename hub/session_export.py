@@ -44,6 +44,7 @@ day of the download (a session with no result yet).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -55,7 +56,7 @@ from bridgecore.cards import Seat
 from bridgecore.conventions import conventions
 from bridgecore.errors import ParseError
 from bridgecore.ffb import write_ffb_pbn
-from bridgecore.ranking import EventScore, Method
+from bridgecore.ranking import EventScore, Method, PairScore
 from bridgecore.record import GameRecord
 from bridgecore.results_io import (
     Player,
@@ -123,7 +124,13 @@ def results_file(room: Room, section: str, *, title: str = "",
         source.boards[board] = GameRecord(board=board, dealer=marks.dealer,
                                           vulnerability=marks.vulnerability,
                                           deal=room.deal(board))
-    return source, scored.event
+    swiss = scored.swiss
+    if swiss is None:
+        return source, scored.event
+    # A Swiss section's ranking is its standings (hub.swiss, docs/swiss.md): VPs with the
+    # byes, places after the tie-breaks.
+    return source, dataclasses.replace(scored.event, ranking=tuple(
+        PairScore(e["pair"], None, e["total"], None, e["rank"], e["boards"]) for e in swiss))
 
 
 def _numbers(roster: Roster | None) -> dict[str, str]:
@@ -209,4 +216,7 @@ def export(room: Room, name: str, section: str, *, title: str = "", date: str = 
                           "results.pbn give the players)")
     source, event = results_file(room, section, title=title,
                                  date=session_date(room, date, now), roster=roster)
+    if writer is _usebio and section in room.swiss.pairings:   # SWISS_PAIRS, SWISS_TEAMS
+        return write_usebio(source, event, units=_units(source), victory_points_scored=True,
+                            swiss=room.swiss.matches(section)), kind
     return writer(source, event, room.scoring.section(section).units == "VP"), kind

@@ -151,6 +151,13 @@
     const heads = () => data.sessions.map((s) => el("th", {}, t("series.session", { part: s.part }),
       s.live ? el("span", { class: "dim" }, " (" + t("series.live") + ")") : null));
     const carry = data.form === "carry";
+    const scores = data.scores || "percent";
+    // the event's score in its form: a percentage, IMPs, IMPs per board, VPs
+    const score = (x) => (scores === "percent" ? pct(x) : x === null || x === undefined ? "–"
+      : x.toFixed(2));
+    const formText = { imps: () => t("series.form_imps"),
+      imps_per_board: () => t("series.form_imps_per_board"), vp: () => t("series.form_vp"),
+      percent: () => t("series.form_add") }[scores];
     const two = data.ranking.some((e) => e.direction !== null);
     const fields = two ? ["NS", "EW"] : [null];
     const table = (direction) => {
@@ -161,11 +168,12 @@
           el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
           el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
           el("td", {}, e.names.join(" – ")),
-          e.sessions.map((p) => el("td", { class: "num" }, pct(p))),
+          e.sessions.map((p) => el("td", { class: "num" }, scores === "imps_per_board"
+            ? (p === null ? "–" : p.toFixed(2)) : score(p))),
           carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
             : null,
           el("td", { class: "num" }, String(e.boards)),
-          el("td", { class: "num total" }, pct(e.percent)));
+          el("td", { class: "num total" }, score(e.score)));
       });
       return el("div", {},
         direction ? el("h3", {}, direction === "NS" ? t("results.north_south")
@@ -179,9 +187,14 @@
     };
     const share = data.carry === null ? "" : Math.round(data.carry * 100) + "%";
     return [el("h2", { id: "event-title" }, t("series.title", { name: data.name })),
-      el("p", { class: "dim", id: "event-form" }, !carry ? t("series.form_add")
+      el("p", { class: "dim", id: "event-form" }, !carry
+        ? formText()
         : data.carry_form === "place" ? t("series.form_place", { points: data.carry })
-          : t("series.form_carry", { share: share })),
+          : t(scores === "percent" ? "series.form_carry" : "series.form_carry_imps",
+            { share: share })),
+      scores !== "percent" && carry ? el("p", { class: "dim", id: "event-scores" },
+        formText()) : null,
+      (data.problems || []).map((p) => el("p", { class: "dim problem" }, p)),
       !data.ranking_shown ? el("p", { class: "dim" }, t("results.hidden_ranking"))
         : data.ranking.length ? el("div", { class: "fields" }, fields.map(table))
           : el("p", { class: "dim" }, t("series.no_result"))];
