@@ -93,7 +93,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
-from hub.section_score import SectionScore
+from hub.section_score import SectionScore, not_scored, whole_matches
 from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
@@ -624,7 +624,7 @@ class LiveScoring:
         for board, lines in ordered.items():
             first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
             for line in self._in_time(name, board, lines):
-                reason = _not_scored(line, first)
+                reason = not_scored(line, first)
                 if (board, line["table"], line["round"]) in played:    # not a ruling alone
                     for pair in (line["NS"], line["EW"]):
                         if pair is not None:
@@ -643,7 +643,7 @@ class LiveScoring:
                 index[board, ns, ew] = line
                 valid[board] = valid.get(board, 0) + 1
         if teams is not None:
-            results = _whole_matches(results, teams)
+            results = whole_matches(results, teams)
         expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
@@ -783,28 +783,3 @@ class LiveScoring:
         return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
                 "corrections": self.corrections.snapshot(),
                 "substitutes": self.substitutes.snapshot()}
-
-
-def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
-    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
-    played the board before (Law 15B: "the second score is cancelled for both sides";
-    ``first`` holds the line where each pair first played the board, earlier in time,
-    scored or not: a pair whose first play was cancelled has still played the board)."""
-    ns, ew = line["NS"], line["EW"]
-    if ns is None or ew is None:
-        return "the pairs are not known"
-    for pair in (ns, ew):
-        before = first.get(pair)
-        if before is not None:
-            return (f"pair {pair} played the board before, at table {before['table']} in "
-                    f"round {before['round']} (Law 15B: the second score is cancelled)")
-    return None
-
-
-def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
-                   ) -> list[BoardResult]:
-    """The results whose other table of the match has its result too: a teams board is
-    scored once both rooms have played it (78B)."""
-    rows = list(results)
-    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
-    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]
