@@ -46,6 +46,8 @@ import dataclasses
 import hashlib
 import logging
 from collections import defaultdict
+from functools import reduce
+from operator import add
 from typing import Any
 
 from bridgecore.adjusted import (
@@ -80,6 +82,9 @@ __all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "fi
 
 log = logging.getLogger(__name__)
 _MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
+# A pair's sides (sat North-South, sat East-West): shared, only read (EventTotals.ranking).
+_SIDES: dict[tuple[bool, bool], set[Side]] = {
+    (True, False): {Side.NS}, (False, True): {Side.EW}, (True, True): {Side.NS, Side.EW}}
 
 
 def field_pair(club: str, pair: object) -> str:
@@ -189,7 +194,8 @@ class FieldScorer:
         self._scored: dict[int, tuple[ScoredResult, ...]] = {}
         self._tops: dict[int, float] = {}
         self._problems: dict[int, tuple[ScoreProblem, ...]] = {}
-        self._points: dict[Pair, dict[int, tuple[float, Side]]] = defaultdict(dict)
+        self._points: dict[Pair, dict[int, float]] = defaultdict(dict)   # pair -> board ->
+        self._north_south: dict[Pair, dict[int, bool]] = defaultdict(dict)   # sat NS there
         self._total: dict[Pair, float] = {}
         self._played: dict[Pair, int] = {}
         self._pair_tops: dict[Pair, float] = {}
@@ -262,11 +268,14 @@ class FieldScorer:
             for s in self._scored.get(board, ()):
                 for pair in (s.result.ns, s.result.ew):
                     self._points[pair].pop(board, None)
+                    self._north_south[pair].pop(board, None)
                     touched.add(pair)
             self._score_board(board)
             for s in self._scored[board]:
-                self._points[s.result.ns][board] = (s.ns_points, Side.NS)
-                self._points[s.result.ew][board] = (s.ew_points, Side.EW)
+                self._points[s.result.ns][board] = s.ns_points
+                self._points[s.result.ew][board] = s.ew_points
+                self._north_south[s.result.ns][board] = True
+                self._north_south[s.result.ew][board] = False
                 touched.update((s.result.ns, s.result.ew))
         self._dirty.clear()
         if self.edition.session_percentage_rule:
@@ -321,27 +330,21 @@ class FieldScorer:
 
     def _add_up(self, pairs: set[Pair]) -> None:
         """The totals of ``pairs`` added up again over their boards, in board order as
-        EventTotals adds them (the same floating-point sums as scoring from nothing)."""
-        tops_of, ns, ew = self._tops, Side.NS, Side.EW
+        EventTotals adds them (the same floating-point sums as scoring from nothing; a sum
+        updated by a board's difference would not be)."""
+        tops_of = self._tops
         for pair in pairs:
             points = self._points[pair]
             if not points:
                 for table in (self._total, self._played, self._pair_tops, self._sides):
                     table.pop(pair, None)
                 continue
-            total = tops = 0.0
-            has_ns = has_ew = False
-            for b in sorted(points):
-                value, side = points[b]
-                total += value
-                tops += tops_of.get(b, 0.0)
-                if side is ns:
-                    has_ns = True
-                else:
-                    has_ew = True
-            self._total[pair], self._played[pair] = total, len(points)
-            self._pair_tops[pair] = tops
-            self._sides[pair] = {ns} if not has_ew else {ew} if not has_ns else {ns, ew}
+            boards = sorted(points)
+            self._total[pair] = reduce(add, map(points.__getitem__, boards), 0.0)
+            self._pair_tops[pair] = reduce(add, map(tops_of.__getitem__, boards), 0.0)
+            self._played[pair] = len(boards)
+            seats = self._north_south[pair].values()
+            self._sides[pair] = _SIDES[(True in seats, False in seats)]
 
     def _session(self, pair: Pair, board: int) -> float | None:
         """The pair's session score on its boards not scored artificially for it, as
@@ -350,7 +353,7 @@ class FieldScorer:
         total = denominator = 0.0
         for b in sorted(self._points[pair]):
             if b != board and pair not in self._artificial.get(b, ()):
-                total += self._points[pair][b][0]
+                total += self._points[pair][b]
                 denominator += self._tops.get(b, 0.0) if mp else 1.0
         return (100.0 if mp else 1.0) * total / denominator if denominator > 0 else None
 
@@ -374,10 +377,9 @@ class FieldScorer:
                              self.event.expected, [])
         self._scored[board] = tuple(scorer.board(board, rule))
         for s in self._scored[board]:
-            for pair, points, side in ((s.result.ns, s.ns_points, Side.NS),
-                                       (s.result.ew, s.ew_points, Side.EW)):
+            for pair, points in ((s.result.ns, s.ns_points), (s.result.ew, s.ew_points)):
                 if pair in pairs:
-                    self._points[pair][board] = (points, side)
+                    self._points[pair][board] = points
 
     def board_payload(self, board: int) -> dict[str, Any]:
         """The field's results of ``board`` with their points (for clubs that finished it)."""
