@@ -17,6 +17,14 @@ NS/EW_CROSS_IMP_POINTS (the only pairs IMP elements real files show). A teams ev
 TEAMs and a MATCH per pair of teams, each BOARD with the IMPS of the TEAM and the two
 rooms' lines. A ruling that SCORE cannot carry (assigned, weighted, split) is written in
 NOTES as ``Ruling: ...``, which the reader reads back.
+
+An individual (results whose ``players`` are given) is EVENT_TYPE ``INDIVIDUAL``: its
+PARTICIPANTS are one PLAYER a player (PLAYER_NUMBER, PLAYER_NAME, NATIONAL_ID_NUMBER, then
+DIRECTION, BOARDS_PLAYED, PLACE, TOTAL_SCORE and PERCENTAGE as a PAIR has them), and each
+TRAVELLER_LINE gives, after its partnerships' NS/EW_PAIR_NUMBER, the seats' players as
+NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER. No real individual USEBIO file
+was found to check these element names against (formats.md 2 lists the event type only):
+they are Tenace's, and this reader does not read them back.
 """
 
 from __future__ import annotations
@@ -213,6 +221,9 @@ def _traveller_line(parent: ET.Element, row: TableResult, scored: ScoredResult |
         _add(line, "DIRECTION", direction)
     _add(line, "NS_PAIR_NUMBER", row.result.ns)
     _add(line, "EW_PAIR_NUMBER", row.result.ew)
+    for seat, player in zip(("NORTH", "EAST", "SOUTH", "WEST"), row.result.players or (),
+                            strict=False):
+        _add(line, f"{seat}_PLAYER_NUMBER", player)
     if row.passed_out:
         _add(line, "CONTRACT", "PASS")
     elif row.contract is not None:
@@ -241,6 +252,17 @@ def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
             _add(player, "NATIONAL_ID_NUMBER", one.number)
 
 
+def _individual_player(parent: ET.Element, source: ResultsFile, number: Pair) -> ET.Element:
+    """An individual's participant: one PLAYER, his number, name and member number."""
+    player = _add(parent, "PLAYER")
+    _add(player, "PLAYER_NUMBER", number)
+    for one in source.players_of(number)[:1]:
+        _add(player, "PLAYER_NAME", one.name)
+        if one.number:
+            _add(player, "NATIONAL_ID_NUMBER", one.number)
+    return player
+
+
 def _places(event: EventScore) -> dict[tuple[Pair, object], str]:
     """PLACE of each contestant: its rank, with ``=`` when shared (``3=``)."""
     count: dict[tuple[object, int], int] = defaultdict(int)
@@ -259,7 +281,9 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
     the IMPs as TEAM_SCORE/NS_SCORE and the VPs; ``event``'s ranking the standings)."""
     root = ET.Element("USEBIO", Version="1.2")
     teams = event.method is Method.IMPS and source.teams is not None
-    kind = "TEAMS" if teams else "PAIRS"
+    individual = not teams and swiss is None and any(row.result.players
+                                                     for row in source.rows)
+    kind = "TEAMS" if teams else "INDIVIDUAL" if individual else "PAIRS"
     node = _add(root, "EVENT", EVENT_TYPE=kind if swiss is None else f"SWISS_{kind}")
     _add(node, "BOARD_SCORING_METHOD", _METHODS[event.method])
     if teams or swiss is not None:
@@ -275,8 +299,9 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
     two_winner = any(p.direction is not None for p in event.ranking)
     if not teams:
         _add(node, "WINNER_TYPE", 2 if two_winner else 1)
-        _add(node, "PAIRS", len(event.ranking))
-        if two_winner:
+        if not individual:
+            _add(node, "PAIRS", len(event.ranking))
+        if two_winner and not individual:
             _add(node, "EW_PAIRS", sum(1 for p in event.ranking if p.direction is not None
                                        and p.direction.value == "EW"))
     _add(node, "SESSION_COUNT", 1)
@@ -293,12 +318,16 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
                swiss)
     else:
         for p in event.ranking:
-            pair = _add(participants, "PAIR")
-            _add(pair, "PAIR_NUMBER", p.pair)
+            if individual:
+                pair = _individual_player(participants, source, p.pair)
+            else:
+                pair = _add(participants, "PAIR")
+                _add(pair, "PAIR_NUMBER", p.pair)
             if p.direction is not None:
                 _add(pair, "DIRECTION", p.direction.value)
             _add(pair, "BOARDS_PLAYED", p.boards)
-            _players(pair, source, p.pair)
+            if not individual:
+                _players(pair, source, p.pair)
             _add(pair, "PLACE", places[(p.pair, p.direction)])
             _add(pair, "TOTAL_SCORE", _number(p.total * scale))
             if p.percent is not None:

@@ -159,7 +159,9 @@ def guide(room: Any) -> list[dict[str, Any]]:
         if movement is None:
             continue
         pairs = []
-        for pair in movement.pairs:
+        if section.individual is not None:   # a guide card per player: his tables and seats
+            pairs = _player_guides(section)
+        for pair in ([] if section.individual is not None else movement.pairs):
             rounds = []
             for number in range(1, movement.rounds + 1):
                 found = next((a for a in movement.round(number) if a.plays
@@ -172,15 +174,36 @@ def guide(room: Any) -> list[dict[str, Any]]:
                           "rounds": rounds})
         tables = []
         for table_id, number in section.tables.items():
-            rounds = []
+            cells: list[dict[str, Any]] = []
             for n in range(1, movement.rounds + 1):
                 a = movement.assignment(n, number)
-                rounds.append({"round": n, "ns": None if a is None else a.ns,
-                               "ew": None if a is None else a.ew,
-                               "boards": [] if a is None else list(a.boards)})
-            tables.append({"table": table_id, "rounds": rounds})
+                cells.append({"round": n, "ns": None if a is None else a.ns,
+                              "ew": None if a is None else a.ew,
+                              "boards": [] if a is None else list(a.boards)})
+                seats = section.players(table_id, n)
+                if seats is not None:       # an individual: N, E, S, W by number
+                    cells[-1]["players"] = list(seats)
+            tables.append({"table": table_id, "rounds": cells})
         out.append({"section": section.name, "rounds": movement.rounds, "pairs": pairs,
-                    "tables": tables})
+                    "tables": tables, **({"individual": True} if section.individual else {})})
+    return out
+
+
+def _player_guides(section: Any) -> list[dict[str, Any]]:
+    """An individual's guide cards: each player's table, seat and boards round by round
+    (``pair`` his number, ``direction`` his seat letter)."""
+    schedule = section.individual
+    out = []
+    for player in schedule.players:
+        rounds: list[dict[str, Any] | None] = []
+        for number in range(1, schedule.rounds + 1):
+            a = next((a for a in schedule.assignments if a.round == number and a.plays
+                      and player in a.seats), None)
+            rounds.append(None if a is None else {
+                "round": number, "table": section.ids.get(a.table, str(a.table)),
+                "direction": "NESW"[a.seats.index(player)], "boards": list(a.boards)})
+        out.append({"pair": player, "names": list(section.pairs.get(player, ())),
+                    "rounds": rounds})
     return out
 
 

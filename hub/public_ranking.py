@@ -47,10 +47,13 @@ def public_ranking(scored: SectionScore, shown: Collection[int]) -> list[dict[st
             if not row["scored"]:
                 continue
             for side, points in (("NS", "ns_points"), ("EW", "ew_points")):
-                pair = row[side]
-                totals[pair] += row[points]
-                tops[pair] += top
-                boards[pair] += 1
+                # an individual's players each have their side's points (protocol 12.2)
+                seats = row.get("players")
+                who = [row[side]] if seats is None else seats[side == "EW"::2]
+                for pair in who:
+                    totals[pair] += row[points]
+                    tops[pair] += top
+                    boards[pair] += 1
     off_percent: dict[Any, float] = defaultdict(float)
     for penalty in scored.penalties:
         if penalty["board"] is not None and penalty["board"] not in shown:

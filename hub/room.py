@@ -315,8 +315,11 @@ class Room:
                 "pair": pair, "table": ref.section.ids.get(found[0]), "direction": str(found[1])}
         boards_to = sorted({ref.section.ids.get(n, str(n)) for b in a.boards
                             for n in movement.tables_with(b, round + 1)})
-        return {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
+        info = {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
                 "next": dict(following, boards=boards_to)}
+        if ref.section.individual is not None:
+            info["players"] = _seat_players(ref.section, ref.number, round)
+        return info
 
     # Events -----------------------------------------------------------------------------
     def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:
@@ -762,6 +765,26 @@ def _trick_of(table: TableState) -> TrickPlace | None:
 def _phase_of(table: TableState) -> str | None:
     """The table's phase on its board: ``auction``, ``play`` or ``over`` (None: no board)."""
     return None if table.sitting is None else table.sitting.phase
+
+
+def _seat_players(section: Section, table: int, round_: int) -> dict[str, Any]:
+    """An individual's players at ``table`` in ``round_`` by seat, each with his name and
+    where he plays the next round (protocol: the state's ``schedule.players``)."""
+    schedule = section.individual
+    assert schedule is not None
+    a = schedule.assignment(round_, table)
+    ahead = {p: (b.table, "NESW"[i]) for b in schedule.assignments if b.round == round_ + 1
+             for i, p in enumerate(b.seats) if p is not None}
+    out: dict[str, Any] = {}
+    for letter, player in zip("NESW", a.seats if a is not None else (), strict=False):
+        if player is None:
+            continue
+        names = section.pairs.get(player) or ()
+        goes = ahead.get(player)
+        out[letter] = {"number": player, "name": names[0] if names else None,
+                       "next": None if goes is None else {
+                           "table": section.ids.get(goes[0]), "seat": goes[1]}}
+    return out
 
 
 def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:

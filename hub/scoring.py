@@ -93,7 +93,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
-from hub.section_score import SectionScore
+from hub.section_score import SectionScore, not_scored, whole_matches
 from hub.substitutes import Substitutes
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
@@ -177,7 +177,7 @@ def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     return ("penalty", ruling["id"])
 
 
-def describe(ruling: Mapping[str, Any]) -> str:
+def describe(ruling: Mapping[str, Any], section: Section | None = None) -> str:
     """A ruling in words, for the pages: ``Law 12C2 A+ A- at table A3, board 5``."""
     kind = ruling["kind"]
     law = f"Law {_LAWS[kind]}"
@@ -189,7 +189,8 @@ def describe(ruling: Mapping[str, Any]) -> str:
                            for i, g in enumerate(ruling["groups"], 1))
         return f"{law} board {ruling['board']} fouled: {groups}"
     on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
-    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to pair "
+    who = "player" if section is not None and section.individual is not None else "pair"
+    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to {who} "
             f"{ruling['pair']}{on}")
 
 
@@ -466,10 +467,12 @@ class LiveScoring:
                 section = next(iter(self._sections))
             if section not in self._sections:
                 raise RulingError(f"{where}: no section {section!r:.40}")
-            movement = self._sections[section].movement
-            pair = body["pair"]
-            if movement is not None and pair not in movement.pairs:
-                raise RulingError(f"{where}: no pair {pair} in section {section}")
+            movement, solo = self._sections[section].movement, self._sections[section].individual
+            pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
+            if movement is not None and pair not in (movement.pairs if solo is None
+                                                     else solo.players):
+                raise RulingError(f"{where}: no {'player' if solo else 'pair'} {pair} in "
+                                  f"section {section}")
             out.update(section=section, pair=pair)
             if body.get("board") is not None:
                 self._board_exists(body["board"], self._sections[section], where)
@@ -482,6 +485,8 @@ class LiveScoring:
             if side not in ("NS", "EW"):
                 raise RulingError(f"{where}: side {side!r:.10} is not NS or EW")
             section, table, round_, board = self._target(body, where)
+            if self._sections[section].individual is not None:
+                raise RulingError(f"{where}: in an individual, name the player (pair)")
             pairs = self.room.tables[table].pairs(round_)
             pair = pairs[0 if side == "NS" else 1]
             if pair is None:
@@ -619,7 +624,7 @@ class LiveScoring:
         for board, lines in ordered.items():
             first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
             for line in self._in_time(name, board, lines):
-                reason = _not_scored(line, first)
+                reason = not_scored(line, first)
                 if (board, line["table"], line["round"]) in played:    # not a ruling alone
                     for pair in (line["NS"], line["EW"]):
                         if pair is not None:
@@ -631,12 +636,14 @@ class LiveScoring:
                     continue
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                if (seats := section.players(line["table"], line["round"])) is not None:
+                    line["players"] = list(seats)     # an individual's N, E, S, W
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
-                                           line["form"]))
+                                           line["form"], seats))
                 index[board, ns, ew] = line
                 valid[board] = valid.get(board, 0) + 1
         if teams is not None:
-            results = _whole_matches(results, teams)
+            results = whole_matches(results, teams)
         expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
@@ -650,8 +657,8 @@ class LiveScoring:
                        for p in penalties],
             options=ScoringOptions.of(
                 self.room.conventions, expected=expected, teams=teams, victory_points=victory,
-                butler_trim=trim, vulnerability={b: self.room.markings(b).vulnerability
-                                                 for b in ordered}))
+                butler_trim=trim, individual=section.individual is not None,
+                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
@@ -669,7 +676,7 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions))
+            conventions(self.room.conventions), individual=section.individual is not None)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:
@@ -767,7 +774,7 @@ class LiveScoring:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
             out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
-                            summary=describe(ruling),
+                            summary=describe(ruling, self._sections.get(ruling["section"])),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out
 
@@ -776,28 +783,3 @@ class LiveScoring:
         return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
                 "corrections": self.corrections.snapshot(),
                 "substitutes": self.substitutes.snapshot()}
-
-
-def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
-    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
-    played the board before (Law 15B: "the second score is cancelled for both sides";
-    ``first`` holds the line where each pair first played the board, earlier in time,
-    scored or not: a pair whose first play was cancelled has still played the board)."""
-    ns, ew = line["NS"], line["EW"]
-    if ns is None or ew is None:
-        return "the pairs are not known"
-    for pair in (ns, ew):
-        before = first.get(pair)
-        if before is not None:
-            return (f"pair {pair} played the board before, at table {before['table']} in "
-                    f"round {before['round']} (Law 15B: the second score is cancelled)")
-    return None
-
-
-def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
-                   ) -> list[BoardResult]:
-    """The results whose other table of the match has its result too: a teams board is
-    scored once both rooms have played it (78B)."""
-    rows = list(results)
-    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
-    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]

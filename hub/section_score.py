@@ -1,20 +1,22 @@
 """A section scored (:class:`SectionScore`): every board's traveller lines with their
 points, the ranking, the penalties and the problems, and the JSON published of them
 (``results/ranking/{section}``, ``results/traveller/{section}/{board}``) and a pair's score
-card. :class:`hub.scoring.LiveScoring` makes one at each rescoring of a section.
+card; and which lines are scored (:func:`not_scored`, :func:`whole_matches`).
+:class:`hub.scoring.LiveScoring` makes one at each rescoring of a section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridgecore.adjusted import BoardResult, Pair
 from bridgecore.conventions import LAWS_ONLY, Conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
 
-__all__ = ["SectionScore"]
+__all__ = ["SectionScore", "not_scored", "whole_matches"]
 
 
 def _r(value: float | None) -> float | None:
@@ -46,6 +48,7 @@ class SectionScore:
     # A Swiss section's standings (hub.swiss: VPs with the byes, the tie-breaks), which are
     # its ranking everywhere; None for any other section.
     ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
+    individual: bool = False         # contestants are players (docs/protocol.md 12.2)
 
     @property
     def swiss(self) -> list[dict[str, Any]] | None:
@@ -83,7 +86,8 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems, "ties": self.conventions.tie_style}
+                "problems": self.problems, "ties": self.conventions.tie_style,
+                **({"individual": True} if self.individual else {})}
 
     def traveller_json(self, board: int) -> dict[str, Any]:
         """The payload of ``results/traveller/{section}/{board}``: every result so far."""
@@ -118,3 +122,30 @@ class SectionScore:
                     "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
+
+
+# The lines scored (hub.scoring) ------------------------------------------------------------
+
+def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
+    played the board before (Law 15B: "the second score is cancelled for both sides";
+    ``first`` holds the line where each pair first played the board, earlier in time,
+    scored or not: a pair whose first play was cancelled has still played the board)."""
+    ns, ew = line["NS"], line["EW"]
+    if ns is None or ew is None:
+        return "the pairs are not known"
+    for pair in (ns, ew):
+        before = first.get(pair)
+        if before is not None:
+            return (f"pair {pair} played the board before, at table {before['table']} in "
+                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+    return None
+
+
+def whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
+                   ) -> list[BoardResult]:
+    """The results whose other table of the match has its result too: a teams board is
+    scored once both rooms have played it (78B)."""
+    rows = list(results)
+    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
+    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]

@@ -66,7 +66,7 @@
       return el("tr", { dataset: { pair: String(e.pair) } },
         el("td", { class: "num" }, place),
         el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
-          : pairLink(section.key, e.pair)),
+          : section.individual ? String(e.pair) : pairLink(section.key, e.pair)),
         el("td", {}, e.names.join(" – ")),
         el("td", { class: "num" }, String(e.boards)),
         el("td", { class: "num" }, num(e.total)),
@@ -78,7 +78,8 @@
         : t("results.east_west")) : null,
       el("table", { class: "grid ranking", id: id },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
-          el("th", {}, section.method === "imp" ? t("results.team") : t("evening.pair")),
+          el("th", {}, section.method === "imp" ? t("results.team")
+            : section.individual ? t("results.player") : t("evening.pair")),
           el("th", {}, t("results.players")),
           el("th", {}, t("cards.boards")), el("th", {}, known("units." + section.units,
             section.units)),
@@ -94,10 +95,13 @@
     return el("section", { class: "section", id: "section-" + section.key },
       el("h2", {}, t("results.section", { section: section.section }),
         el("span", { class: "dim" }, " · " + methodName(section.method) + " · " +
+          (section.individual ? t("results.individual") + " · " : "") +
           known("field." + section.field, section.field))),
       el("div", { class: "fields" }, tables),
       section.penalties.length ? el("p", { class: "dim" }, t("results.penalties") + " " +
-        section.penalties.map((p) => t("console.pair", { pair: p.pair }) + " −" + p.amount +
+        section.penalties.map((p) => (section.individual
+          ? t("results.player_n", { player: p.pair }) : t("console.pair", { pair: p.pair })) +
+          " −" + p.amount +
           " " + p.unit + (p.board !== null ? " (" + t("console.at_board", { board: p.board }) +
           ")" : "")).join("; ")) : null,
       el("h3", {}, t("cards.boards")),
