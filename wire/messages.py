@@ -388,6 +388,7 @@ class ReplyMessage(Struct, frozen=True):
     notice: str | UnsetType | None = UNSET
     last: int | UnsetType | None = UNSET
     log: str | UnsetType | None = UNSET
+    text: dict[str, Any] | UnsetType | None = UNSET
 
 
 # The director's commands (``hub/cmd``, ``POST /api/director``) --------------------------------
