@@ -81,6 +81,7 @@ from bridgecore.adjusted import (
 )
 from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
+from bridgecore.text import Text
 from hub.corrections import Corrections
 from hub.ruling_values import (
     MAX_PENALTY,
@@ -95,6 +96,7 @@ from hub.ruling_values import (
 from hub.section import PAIRS_METHODS, Section
 from hub.section_score import SectionScore
 from hub.substitutes import Substitutes
+from hub.texts import render
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -177,20 +179,22 @@ def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     return ("penalty", ruling["id"])
 
 
-def describe(ruling: Mapping[str, Any]) -> str:
-    """A ruling in words, for the pages: ``Law 12C2 A+ A- at table A3, board 5``."""
+def describe(ruling: Mapping[str, Any]) -> Text:
+    """A ruling as the pages say it (a text, rendered in the reader's language: hub.texts):
+    ``Law 12C2 A+ A- at table A3, round 2, board 5``."""
     kind = ruling["kind"]
-    law = f"Law {_LAWS[kind]}"
+    law = _LAWS[kind]
     if kind in _RESULT_KINDS:
-        where = f"table {ruling['table']}, round {ruling['round']}, board {ruling['board']}"
-        return f"{law} {adjustment_of(ruling)} at {where}"
+        return Text.of("ruling.result", law=law, adjustment=str(adjustment_of(ruling)),
+                       table=ruling["table"], round=ruling["round"], board=ruling["board"])
     if kind == "fouled":
-        groups = "; ".join(f"form {i} at {', '.join(g)}"
-                           for i, g in enumerate(ruling["groups"], 1))
-        return f"{law} board {ruling['board']} fouled: {groups}"
-    on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
-    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to pair "
-            f"{ruling['pair']}{on}")
+        return Text.of("ruling.fouled", law=law, board=ruling["board"], groups=[
+            Text.of("ruling.form", n=i, tables=", ".join(g))
+            for i, g in enumerate(ruling["groups"], 1)])
+    on = ([Text.of("ruling.on_board", board=ruling["board"])]
+          if ruling.get("board") is not None else [])
+    return Text.of("ruling.penalty", law=law, amount=f"{ruling['amount']:g}",
+                   unit=ruling["unit"], pair=ruling["pair"], more=on)
 
 
 # The live scorer --------------------------------------------------------------------------
@@ -755,7 +759,8 @@ class LiveScoring:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
             out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
-                            summary=describe(ruling),
+                            summary=render(describe(ruling), "en"),
+                            summary_text=describe(ruling).to_json(),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out
 

@@ -119,7 +119,8 @@
       parts.push(el("section", { class: "section" }, el("h2", {}, t("results.rulings")),
         el("ol", { class: "rulings", id: "rulings" }, data.rulings.map((r) =>
           el("li", { dataset: { ruling: r.id, status: r.status } },
-            r.id + ": " + r.summary + (r.text ? " — " + r.text : ""),
+            r.id + ": " + (r.summary_text ? tenaceI18n.text(r.summary_text) : r.summary) +
+              (r.text ? " — " + r.text : ""),
             el("span", { class: "dim" }, " (" + known("ruling.status." + r.status.replace(" ", "_"), r.status) +
               ")"))))));
     }
