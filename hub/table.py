@@ -25,7 +25,6 @@ read by the card readers are checked in :mod:`hub.pockets`.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -59,8 +58,6 @@ from wire.protocol import Envelope
 
 __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
            "TableState", "card_mask", "result_words"]
-
-log = logging.getLogger(__name__)
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
 
@@ -447,16 +444,14 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 return self._reject(env, t, "not_your_turn",
                                     Text.of("deny.turn_to_call", seat=turn))
             if not board.auction.is_legal(seat, call):
-                why = ""
+                why = Text.of("deny.call_not_allowed", call=call, seat=seat)
                 try:
                     board.auction.make_call(seat, call, time)  # raises with the reason
                 except IllegalCallError as err:
-                    why = str(err)   # bridgecore's English: the log's, not the player's
+                    why = err.text or why
                 else:  # pragma: no cover - is_legal and make_call agree
                     board.auction.pop()
-                log.info("table %s: %s by %s refused: %s", self.id, call, seat, why)
-                return self._reject(env, t, "illegal_call",
-                                    Text.of("deny.call_not_allowed", call=call, seat=seat))
+                return self._reject(env, t, "illegal_call", why)
         first = len(board.auction) == 0
         found = board.push_call(seat, call, time, alert=bool(body.get("alert")),
                                 explanation=body.get("explanation"))
@@ -613,9 +608,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         try:
             board.play_card(seat, card, env.time)
         except IllegalPlayError as err:
-            log.info("table %s: %s by %s refused: %s", self.id, card, seat, err)
-            return self._reject(env, t, "illegal_play",
-                                Text.of("deny.card_not_allowed", card=card, seat=seat))
+            return self._reject(env, t, "illegal_play", err.text or Text.of(
+                "deny.card_not_allowed", card=card, seat=seat))
         board.pop()   # a legal card reveals nothing: recorded below like any other
         return self._ack(env, t, True, self._push_card(seat, card, env.time, env.device, t))
 

@@ -182,7 +182,8 @@ class TabletPresenter:
             if body is not None:
                 for screen in (self.checkin, self.play, self.result):
                     screen.refused(kind, body)
-            text = model.tr.text(_reply_text(reply))   # the hub's reason, when a message
+            reason_text = model.tr.text(_reply_text(reply))   # the hub's, when a message
+            text = None if reason_text is None else model.tr("reply.refused", reason=reason_text)
             key = reply_key(code)
             if text is None and key == "reply.not_your_turn":
                 turn = model.turn

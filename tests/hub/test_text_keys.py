@@ -31,7 +31,8 @@ HUMAN_CODES = {"wrong_state", "not_your_turn", "not_your_seat", "not_your_role",
 
 
 def _sources() -> Iterator[tuple[Path, ast.Module]]:
-    for path in sorted(HUB.rglob("*.py")):
+    """The hub's modules and bridgecore's (a refused call or card says why as a message)."""
+    for path in [*sorted(HUB.rglob("*.py")), *sorted((ROOT / "bridgecore").glob("*.py"))]:
         yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
@@ -100,8 +101,9 @@ def test_no_alert_detail_or_refusal_reason_is_an_english_sentence() -> None:
             if not isinstance(node, ast.Call):
                 continue
             where = f"{path.relative_to(ROOT)}:{node.lineno}"
-            for keyword in node.keywords:
-                if keyword.arg == "detail" and _english_at(keyword.value):
+            for keyword in node.keywords:   # bridgecore's own detail stays in the facts
+                if (keyword.arg == "detail" and _english_at(keyword.value)
+                        and path.is_relative_to(HUB)):
                     found.append(f"{where}: detail=<English>")
             name = (node.func.attr if isinstance(node.func, ast.Attribute)
                     else node.func.id if isinstance(node.func, ast.Name) else "")
@@ -145,8 +147,9 @@ def _evening() -> tuple[Driver, list[Alert], list[Any]]:
 
 
 def test_an_evening_s_alerts_and_refusals_are_keys_rendered_in_each_language() -> None:
-    d, alerts, refused = _evening()
+    d, raised, refused = _evening()
     every = list(d.room.alerts)
+    assert {a.id for a in raised} <= {a.id for a in every}
     assert {a.kind for a in every} >= {"insufficient_bid", "director_call"}
     assert any(a.facts.get("accepted") for a in every)
     for alert in every:
