@@ -187,5 +187,10 @@ def test_values_are_written_in_the_reader_s_notation() -> None:
     late = Text.of("alert.result_unconfirmed", board=3, result=Text.of(
         "result.made", contract_call="4HX", seat="S", tricks=10, score="+590"))
     assert render(late, "it").startswith("board 3: il risultato 4\u2665X da Sud, 10 prese")
+    # A tempo mark (bridgecore.tempo.Mark.text) as the console's tempo page says it.
+    mark = Text.of("tempo.break_call", seat="W", call="3NT", seconds="12.0", limit="8.5",
+                   more=[Text.of("tempo.partner_next_card", n=7)])
+    assert render(mark, "fr") == ("Ouest a mis 12.0 s pour 3SA (limite 8.5 s) ; prochaine "
+                                  "carte du partenaire : action 7")
     # A text written before texts were keys (an old log's English) is shown as it is.
     assert render(Text.plain("the hub said this"), "fr") == "the hub said this"
