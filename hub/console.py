@@ -614,7 +614,8 @@ class Console:
     def _file(self, name: str, path: str, what: str = "file") -> web.Response:
         found = self._files.get(name)
         if found is None:
-            raise HttpError(404, Text.of("http.no_page", path=path[:80]))
+            raise HttpError(404, Text.of("http.no_file", path=path[:80]) if what == "file"
+                            else Text.of("http.no_page", path=path[:80]))
         return web.Response(body=found[0], headers={"Content-Type": found[1]})
 
     async def _page(self, request: web.Request) -> web.Response:
