@@ -185,6 +185,11 @@ def _side_award(text: str) -> SideAward:
     raise ParseError(f"not an adjusted score for one side: {text!r}")
 
 
+_PRINTED_WEIGHTS = 1e-4
+"""How far from 1 the weights of a weighted score written as text may add up (the figures
+a percentage is printed to); closer than that they are scaled to add up to 1."""
+
+
 def parse_adjustment(text: str) -> Adjustment:
     """A ruling as :func:`format_adjustment` (or ``str``) writes it: ``A+ A-``, ``A6040``,
     ``A`` (average), ``420`` (assigned), ``60% 420 + 40% -50`` (weighted),
@@ -198,8 +203,13 @@ def parse_adjustment(text: str) -> Adjustment:
             parts = [re.fullmatch(r"([\d.]+)%\s*([+-]?\d+)", p.strip()) for p in t.split(" + ")]
             if not all(parts):
                 raise ValueError("expected 'weight% score + ...'")
-            return Weighted(tuple((float(m.group(1)) / 100, int(m.group(2)))
-                                  for m in parts if m))
+            outcomes = [(float(m.group(1)) / 100, int(m.group(2))) for m in parts if m]
+            total = sum(w for w, _ in outcomes)
+            if 0 < abs(total - 1) <= _PRINTED_WEIGHTS:
+                # Weights written to a few figures (three thirds as 33.3333%) are read as
+                # the fractions they stand for.
+                outcomes = [(w / total, s) for w, s in outcomes]
+            return Weighted(tuple(outcomes))
         if re.fullmatch(r"[+-]?\d+", t):
             return Assigned(int(t))
         if t.upper() == "A":

@@ -27,7 +27,7 @@ from bridgecore.adjusted import Pair
 from bridgecore.cards import Side
 from bridgecore.ranking import EventScore, Method, rank
 
-__all__ = ["EventTotal", "add_sessions"]
+__all__ = ["EventTotal", "SessionLine", "add_sessions", "add_up", "carry_by_place"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,12 @@ class EventTotal:
     rank: int
 
 
+SessionLine = tuple[Pair, float, int, Side | None]
+"""One contestant of one session: its key (a pair number, or any identity that matches
+the same pair across sessions), its percentage, the boards it played, its direction (None
+in a one-winner field)."""
+
+
 def add_sessions(sessions: Sequence[EventScore], *,
                  carry_from: Mapping[Pair, float] | None = None, carry_fraction: float = 0.0,
                  require_all: bool = False) -> tuple[EventTotal, ...]:
@@ -56,13 +62,43 @@ def add_sessions(sessions: Sequence[EventScore], *,
         if s.method is not Method.MATCHPOINTS:
             raise ValueError(f"session {i} is scored in {s.method.value}: sessions are added "
                              "up by their matchpoint percentages")
+    return add_up([[(p.pair, p.percent, p.boards, p.direction) for p in s.ranking
+                    if p.percent is not None] for s in sessions],
+                  carry_from=carry_from, carry_fraction=carry_fraction,
+                  require_all=require_all)
+
+
+def carry_by_place(qualifying: Mapping[Pair, float], top: float) -> dict[Pair, float]:
+    """The linear carry-over by qualifying place: the first of ``qualifying`` (the finalists'
+    qualifying percentages) carries ``top`` points, the last none, the places between in
+    proportion, ``top · (n − place) / (n − 1)``; tied pairs share their place's carry (the
+    WBF's form for its BAM final, 2023: the winner 6 VPs, the last qualifier 0)."""
+    if top < 0:
+        raise ValueError(f"a carry-over is 0 points or more, not {top}")
+    pairs = list(qualifying)
+    places = rank([qualifying[p] for p in pairs])
+    n = len(pairs)
+    return {p: top if n == 1 else top * (n - place) / (n - 1)
+            for p, place in zip(pairs, places, strict=True)}
+
+
+def add_up(sessions: Sequence[Sequence[SessionLine]], *,
+           carry_from: Mapping[Pair, float] | None = None, carry_fraction: float = 0.0,
+           carries: Mapping[Pair, float] | None = None,
+           require_all: bool = False) -> tuple[EventTotal, ...]:
+    """:func:`add_sessions` over each session's lines (:data:`SessionLine`), the
+    contestants matched across sessions by their key: the hub keys a pair by its players,
+    since its number changes from one session to the next. ``carries``: each pair's
+    carry-over in points, given (:func:`carry_by_place`), instead of ``carry_from``'s."""
+    if not sessions:
+        raise ValueError("an event of sessions needs at least one session")
     if not 0 <= carry_fraction <= 1:
         raise ValueError(f"a carry-over fraction is from 0 to 1, not {carry_fraction}")
     pairs: dict[Pair, list[tuple[float | None, int, Side | None]]] = {}
     for index, session in enumerate(sessions):
-        for p in session.ranking:
-            row = pairs.setdefault(p.pair, [(None, 0, None)] * len(sessions))
-            row[index] = (p.percent, p.boards, p.direction)
+        for key, percent, boards_played, side in session:
+            row = pairs.setdefault(key, [(None, 0, None)] * len(sessions))
+            row[index] = (percent, boards_played, side)
     out: list[tuple[Pair, Side | None, float, tuple[float | None, ...], float, int]] = []
     for pair, row in pairs.items():
         played = [(pct, boards) for pct, boards, _ in row if pct is not None and boards]
@@ -71,7 +107,9 @@ def add_sessions(sessions: Sequence[EventScore], *,
         boards = sum(b for _, b in played)
         percent = sum(pct * b for pct, b in played) / boards
         carry = 0.0
-        if carry_from is not None and pair in carry_from:
+        if carries is not None:
+            carry = carries.get(pair, 0.0)
+        elif carry_from is not None and pair in carry_from:
             carry = carry_fraction * (carry_from[pair] - 50.0)
         directions = {d for _, b, d in row if b}
         direction = directions.pop() if len(directions) == 1 else None

@@ -22,6 +22,7 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
+    swiss.py          Swiss sections: each round drawn from the standings, logged (console_swiss.py)
                       (section_score.py: a section scored, its ranking and travellers' JSON)
     corrections.py    results the director corrects (result_correct), with their history
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
@@ -38,6 +39,9 @@
                       log_startup.py: the log at start, its chain and damage checked, the
                       room rebuilt from it)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
+    shards.py         an event's sections shared among several hub processes: which a shard
+                      holds, its set-up and account (sharding.py: a shard's topics and the
+                      commands it lets pass; field.py: the ranking across every section)
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
     deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units
@@ -51,6 +55,9 @@
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
                       guide cards, the room screen, results files (session_export.py)
+    series.py         sessions that add up: the sessions stored in the log (session_scored),
+                      an event's total over them, the club's ladder; series_api.py serves
+                      them (docs/sessions.md)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

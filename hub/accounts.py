@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hub.access import device_role, grants, mosquitto_acl
+from hub.access import Grant, device_role, grants, mosquitto_acl
 from hub.errors import HubError
 from wire.pairing import write_private as _write_private
 
 __all__ = [
-    "ACCOUNTS_FILE", "AccountError", "Accounts", "Credentials", "event_accounts",
+    "ACCOUNTS_FILE", "SIM_BRIDGE", "SIM_LINK", "AccountError", "Accounts", "Credentials",
+    "event_accounts",
     "mosquitto_hash", "verify_mosquitto_hash", "write_keyring",
 ]
 
@@ -52,6 +53,7 @@ ACCOUNTS_FILE = "accounts.json"
 PASSWD_FILE = "mosquitto.passwd"
 ACL_FILE = "mosquitto.acl"
 SPECIAL_ACCOUNTS = ("tenace-hub", "director", "scorer", "results")
+SIM_LINK, SIM_BRIDGE = "sim-link", "sim-link.bridge"   # a simultaneous event's link
 _MOSQUITTO_ITERATIONS = 101  # mosquitto_passwd's default for $7$
 
 
@@ -114,17 +116,22 @@ def _table_ids(setup: Any) -> list[str]:
     return [str(t) for t in tables] if isinstance(tables, (list, tuple)) else []
 
 
-def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",)) -> dict[str, str]:
+def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",), *,
+                   simultaneous: bool = False) -> dict[str, str]:
     """Every account of an event (hub/event.py ``EventSetup``, or a set-up with a ``tables``
     list), name -> role: per table its
     tablet, its four seats' tablets and its readers' daemon; the dealing machines; the hub,
-    the director, the scoring program and the results reader."""
+    the director, the scoring program and the results reader; with ``simultaneous`` (the
+    club plays a simultaneous event, hub.simultaneous) the link's accounts ``sim-link`` and
+    ``sim-link.bridge`` (its Mosquitto bridge's local account), role ``sim-link``."""
     names: dict[str, str] = {name: str(device_role(name)) for name in SPECIAL_ACCOUNTS}
     for table in _table_ids(setup):
         for device in (f"{table}-tab", *(f"{table}-{s}" for s in "NESW"), f"{table}-rdr"):
             names[device] = str(device_role(device))
     for dealer in dealers:
         names[dealer] = "dealer"
+    if simultaneous:
+        names.update({SIM_LINK: "sim-link", SIM_BRIDGE: "sim-link"})
     return names
 
 
@@ -143,12 +150,12 @@ class Accounts:
         self.path = self.folder / ACCOUNTS_FILE
         self.passwd_file = self.folder / PASSWD_FILE
         self.acl_file = self.folder / ACL_FILE
-        self._accounts: dict[str, dict[str, str]] = {}
+        self._accounts: dict[str, dict[str, Any]] = {}
         if self.path.exists():
             self._accounts = self.load(self.path)
 
     @staticmethod
-    def load(path: Path) -> dict[str, dict[str, str]]:
+    def load(path: Path) -> dict[str, dict[str, Any]]:
         """name -> {"role", "argon2", "mosquitto"} from an accounts file."""
         try:
             data = json.loads(path.read_text())
@@ -170,23 +177,31 @@ class Accounts:
 
     def role(self, name: str) -> str:
         try:
-            return self._accounts[name]["role"]
+            return str(self._accounts[name]["role"])
         except KeyError:
             raise AccountError(f"no account {name!r}") from None
 
-    def issue(self, name: str, role: str | None = None, *, save: bool = True) -> Credentials:
+    def issue(self, name: str, role: str | None = None, *, save: bool = True,
+              scope: Mapping[str, Any] | None = None) -> Credentials:
         """A new password for ``name`` (created, or rotated: the old password is revoked).
-        ``role`` defaults to the one its name implies (hub/access.py ``device_role``)."""
-        role = role or (self._accounts.get(name, {}).get("role") or device_role(name))
+        ``role`` defaults to the one its name implies (hub/access.py ``device_role``);
+        ``scope``: a hub shard's tables and sections (hub/shards.py), kept with it."""
+        before = self._accounts.get(name, {})
+        role = role or (before.get("role") or device_role(name))
         if role is None:
             raise AccountError(f"account {name!r}: give its role (its name implies none)")
+        if scope is None and role == before.get("role"):
+            scope = before.get("scope")
         try:
-            grants(name, role)
+            grants(name, role, scope)
         except ValueError as err:
             raise AccountError(str(err)) from None
         password = secrets.token_urlsafe(16)
-        self._accounts[name] = {"role": role, "argon2": _hasher().hash(password),
-                                "mosquitto": mosquitto_hash(password)}
+        entry: dict[str, Any] = {"role": role, "argon2": _hasher().hash(password),
+                                 "mosquitto": mosquitto_hash(password)}
+        if scope is not None:
+            entry["scope"] = dict(scope)
+        self._accounts[name] = entry
         if save:
             self.save()
         log.info("account %s (%s) issued", name, role)
@@ -228,8 +243,17 @@ class Accounts:
                                              indent=1, sort_keys=True, allow_nan=False))
         _write_private(self.passwd_file, "".join(
             f"{name}:{self._accounts[name]['mosquitto']}\n" for name in self))
-        _write_private(self.acl_file, mosquitto_acl(
-            (name, self._accounts[name]["role"]) for name in self))
+        _write_private(self.acl_file, mosquitto_acl(self.grant(name) for name in self))
+
+    def grant(self, name: str) -> Grant:
+        """What ``name`` may read and write (hub/access.py), its scope included."""
+        entry = self._accounts.get(name)
+        if entry is None:
+            raise AccountError(f"no account {name!r}")
+        try:
+            return grants(name, entry["role"], entry.get("scope"))
+        except (KeyError, ValueError) as err:
+            raise AccountError(f"account {name!r}: {err}") from None
 
     def __repr__(self) -> str:
         return f"Accounts({str(self.folder)!r}, {len(self)} accounts)"

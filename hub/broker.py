@@ -78,7 +78,7 @@ class _Access:
     def __init__(self, path: Path | None):
         self.path = path
         self._stamp: tuple[int, int] | None = None
-        self._accounts: dict[str, dict[str, str]] = {}
+        self._accounts: dict[str, dict[str, Any]] = {}
         self._grants: dict[str, Any] = {}
         # account -> (the argon2 hash its password matched, the password's SHA-256)
         self._verified: dict[str, tuple[str, str]] = {}
@@ -118,7 +118,8 @@ class _Access:
             return None
         if username not in self._grants:
             try:
-                self._grants[username] = grants(username, self._accounts[username]["role"])
+                entry = self._accounts[username]
+                self._grants[username] = grants(username, entry["role"], entry.get("scope"))
             except (ValueError, KeyError):
                 self._grants[username] = None
         return self._grants[username]

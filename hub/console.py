@@ -31,6 +31,7 @@ Who may do what (hub.users has the users and their roles)::
         /api/evening, /api/evening/check,
         /api/evening/guide, POST /api/evening/cards
     GET /api/evening/export/{name}        -           -            yes           yes
+    GET /swiss, /api/swiss                -           yes          yes           yes
     GET /screen, /api/i18n,               yes         yes          yes           yes
         POST /api/i18n
 
@@ -72,11 +73,12 @@ a role that may not is 403. Routes:
   ``/api/i18n``: the director's evening (late changes, the device check, table and guide
   cards, the room screen, the results files) and the console's language: see
   hub.console_session;
-* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``: the results
-  pages (static/results.*), and the JSON behind them, ``GET /api/results...``
-  (hub.results_pages): public and read-only, showing what the director chose (the
-  ``public_results`` command) and never a board before every table has finished it; a
-  director or a scorer logged in sees everything.
+* ``GET /results``, ``/results/board/{n}``, ``/results/pair/{section}/{n}``,
+  ``/results/event`` (an event's total over its sessions), ``/results/ladder`` (the club's
+  ladder): the results pages (static/results.*), and the JSON behind them, ``GET
+  /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing
+  what the director chose (the ``public_results`` command) and never a board before every
+  table has finished it; a director or a scorer logged in sees everything.
 
 The controls, in order, on every request: the ``Host`` must be one of the console's own names
 and an ``Origin``, when the browser sends one, the console's own origin
@@ -124,6 +126,7 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
+from hub.series_api import series_api
 from hub.texts import render
 from hub.users import (
     MAX_PASSWORD,
@@ -250,6 +253,7 @@ class Console:
         self._pages: set[_Page] = set()
         self._files: dict[str, tuple[bytes, str]] = {}
         self._tables: set[str] = set()
+        self._remote: set[str] = set()         # other shards' tables changed (hub.sharding)
         self._alerts: dict[str, None] = {}     # ids, in the order they changed
         self._clock_dirty = False
         self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
@@ -318,6 +322,16 @@ class Console:
         self._tables.add(table_id)
         self._schedule()
 
+    def remote_changed(self, tables: Iterable[str]) -> None:
+        """Tables of another shard of the event changed (hub.sharding: their summaries, as
+        this console shows its own): sent to the pages with the next flush (on the loop)."""
+        self._remote.update(tables)
+        self._schedule()
+
+    def _remote_tables(self) -> dict[str, dict[str, Any]]:
+        remote: dict[str, dict[str, Any]] = getattr(self.hub, "remote_tables", None) or {}
+        return remote
+
     def alert_changed(self, alert: Alert) -> None:
         """An alert was raised or changed version (on the hub's loop)."""
         if self._off_loop(self.alert_changed, alert):
@@ -380,6 +394,7 @@ class Console:
         """Send what changed since the last flush to every page."""
         self._flush_handle = None
         tables, self._tables = self._tables, set()
+        remote_ids, self._remote = self._remote, set()
         alert_ids, self._alerts = list(self._alerts), {}
         clock_key = self._clock_now()
         clock_dirty = self._clock_dirty or clock_key != self._clock_key
@@ -403,6 +418,8 @@ class Console:
             if hub_status is not None:
                 parts.append(_event("hub", hub_status))
             parts += [_event("table", view.table(t)) for t in sorted(tables) if t in room.tables]
+            remote = self._remote_tables()
+            parts += [_event("table", remote[t]) for t in sorted(remote_ids) if t in remote]
             parts += [_event("alert", alert_summary(room.alerts[a])) for a in alert_ids
                       if a in room.alerts]
         except Exception:  # a view that cannot be built must not stop the hub
@@ -431,9 +448,13 @@ class Console:
         alerts = list(room.alerts)[::-1]
         shown = [a for a in alerts if a.is_open]
         shown += [a for a in alerts if not a.is_open][:RESOLVED_KEPT]
+        remote = self._remote_tables()   # other shards' tables of the event (hub.sharding)
+        sections = [s.name for s in room.sections]
+        sections += sorted({str(t.get("section")) for t in remote.values()} - set(sections))
         return {"hub_time": view.now, "clock": view.clock(), "waiting": self.waiting,
-                "sections": [s.name for s in room.sections],
-                "tables": [view.table(t) for t in room.tables],
+                "sections": sections,
+                "tables": [view.table(t) for t in room.tables]
+                + [remote[t] for t in sorted(remote) if t not in room.tables],
                 "alerts": [alert_summary(a) for a in shown],
                 "counts": {"open": sum(view.open.values()), "total": len(room.alerts)},
                 "hub": self._status()}
@@ -482,6 +503,8 @@ class Console:
         add_setup_routes(app, self)
         from hub.console_session import add_session_routes
         add_session_routes(app, self)
+        from hub.console_swiss import add_swiss_routes
+        add_swiss_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -658,9 +681,16 @@ class Console:
     async def _results(self, request: web.Request) -> web.Response:
         session = self.session_of(request)
         full = session is not None and RANKS[session.role] >= RANKS["scorer"]
+        rest = request.path[len("/api/results"):].rstrip("/")
+        if rest in ("/event", "/ladder"):
+            return json_response(series_api(self.hub, rest[1:], request.query,
+                                            public=not full))
         try:
             data = results_api(self.hub.room, request.path[len("/api/results"):],
                                public=not full)
+            if rest == "":
+                setup = getattr(self.hub, "setup", None)
+                data["series"] = {"part": getattr(setup, "part", 0)}
         except LookupError as err:
             raise HttpError(404, str(err.args[0])) from None
         return json_response(data)

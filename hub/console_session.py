@@ -24,6 +24,9 @@ Routes added to the console's application::
                                        results.pbn, bridgewebs.pbn, ecats.xml),
                                        ``?section=`` (the first by default), ``?title=`` (the
                                        event's name and session); scorer or director
+    GET  /api/evening/event/{name}     the event's total (hub.series_api: event-usebio.xml,
+                                       event.pbn), a session of an event of several
+                                       sessions only; scorer or director
     GET  /api/evening/corrections      every result corrected (hub.corrections), in order:
                                        the result as corrected, the one it replaced
                                        (``was``), ``by``, ``at``, ``status``; scorer or director
@@ -53,6 +56,7 @@ from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
+from hub.series_api import event_file
 from hub.session_export import EXPORTS, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -97,6 +101,7 @@ def add_session_routes(app: web.Application, console: Console) -> None:
     get("/api/evening/guide", need("director", routes.guide))
     post("/api/evening/cards", need("director", routes.cards, csrf=True))
     get("/api/evening/export/{name}", need("scorer", routes.export))
+    get("/api/evening/event/{name}", need("scorer", routes.event_file))
     get("/api/evening/corrections", need("scorer", routes.corrections))
     get("/api/i18n", routes.i18n)
     post("/api/i18n", routes.choose)
@@ -263,6 +268,12 @@ class _Evening:
         return web.Response(body=body, headers={
             "Content-Type": kind,
             "Content-Disposition": f'attachment; filename="{stem}-{section}.{suffix}"'})
+
+    async def event_file(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        body, kind = event_file(self.console.hub, name)
+        return web.Response(body=body, headers={
+            "Content-Type": kind, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def corrections(self, request: web.Request) -> web.Response:
         return json_response({"corrections": self.room.scoring.corrections.history()})

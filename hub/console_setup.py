@@ -8,7 +8,10 @@ the session's CSRF token (docs/console-api.md has the whole API, for a club's sc
     GET  /api/setup               the hub's set-up: waiting or not, the summary, the set-up
                                   as this API takes it (without the deals), whether it may
                                   be replaced, the page's defaults
-    POST /api/setup               a new event (the document below); ?check=1: checked only
+    POST /api/setup               a new event (the document below); ?check=1: checked only;
+                                  ?next=1: the next session, even after play (the session
+                                  played is stored for the event's total and the ladder,
+                                  hub.series)
     GET  /api/roster              the club's members (hub.roster)
     POST /api/roster              a CSV file of members (text/csv) in place of the roster
     GET  /api/roster/match?name=  the members a name matches
@@ -30,7 +33,8 @@ the same set-up, the same checks. A refused set-up is 400 ``{"ok": false, "error
 
 A set-up accepted replaces the hub's (``Hub.replace_setup``, a new event: the fact
 ``setup_replaced`` with the set-up and the director's account, so a restart rebuilds it
-from the log). It is refused (409) once a board has been started at a table: the late
+from the log). It is refused (409) once a board has been started at a table, unless it is
+the next session (``?next=1``: the session played is stored first, hub.series): the late
 changes of a session are director commands, not a new set-up.
 """
 
@@ -331,10 +335,11 @@ class _SetupRoutes:
             return json_response({"ok": True, "checked": True,
                                   "summary": setup.summary(self._language(request))})
         started = self.started()
-        if started:
+        if started and request.query.get("next") not in ("1", "true"):
             raise HttpError(409, "the room has play recorded (boards started at "
-                                 f"{', '.join(started[:5])}): a new event needs a new data "
-                                 "directory; change the session with director commands")
+                                 f"{', '.join(started[:5])}): the next session is set up "
+                                 "with ?next=1 (this one is stored); change this session "
+                                 "with director commands")
         replace = getattr(self.hub, "replace_setup", None)
         if replace is None:
             raise HttpError(503, Text.of("http.no_setup"))

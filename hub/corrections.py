@@ -63,6 +63,7 @@ class Corrections:
 
     def __init__(self) -> None:
         self._given: list[dict[str, Any]] = []
+        self.id_prefix = ""    # a hub shard's ("1-": 1-C1), so that ids are the event's
         self._in_force: dict[tuple[str, int, int], dict[str, Any]] = {}
 
     def check(self, body: Mapping[str, Any], *, section_of: Mapping[str, str],
@@ -84,7 +85,7 @@ class Corrections:
         if round_ is None or played(table, round_, board) is None:
             raise CorrectionError(f"{where}: no result played there to correct (a board not "
                                   "played is given an adjusted score: a ruling)")
-        out: dict[str, Any] = {"id": f"C{len(self._given) + 1}",
+        out: dict[str, Any] = {"id": f"{self.id_prefix}C{len(self._given) + 1}",
                                "section": section_of[table], "table": table,
                                "round": round_, "board": board}
         out.update(_result(body, markings(board), where))

@@ -101,18 +101,22 @@ def mosquitto_config(folder: Path, *, port: int = TLS_PORT, bind: str = "0.0.0.0
                                            "BIND": bind})
 
 
-def write_access_files(folder: Path, setup: Any | None) -> list[Path]:
+def write_access_files(folder: Path, setup: Any | None, *,
+                       simultaneous: bool = False) -> list[Path]:
     """The event's MQTT accounts (hub.accounts, rules from hub.access) in ``folder``:
     ``accounts.json`` (the embedded broker's), ``mosquitto.passwd`` and ``mosquitto.acl``
     (Mosquitto's), the hub's own password in ``tenace-hub.keyring`` and the devices' in
     ``device-credentials.json`` (all 0600). Accounts already there keep their passwords (a
-    ``--renew`` changes no device's); only new ones are issued. Returns the files written."""
+    ``--renew`` changes no device's); only new ones are issued. ``simultaneous``: the club
+    plays a simultaneous event (its link's accounts, hub.accounts.event_accounts). Returns the
+    files written."""
     from hub.accounts import AccountError, Accounts, event_accounts, write_keyring
 
     try:
         accounts = Accounts(folder)
         hub_keyring = folder / HUB_KEYRING
-        fresh = {name: role for name, role in event_accounts(setup).items()
+        fresh = {name: role for name, role in event_accounts(
+            setup, simultaneous=simultaneous).items()
                  if name not in accounts or (name == HUB_ACCOUNT and not hub_keyring.exists())}
         issued = accounts.issue_all(fresh)
     except AccountError as err:
@@ -207,12 +211,13 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
          force: bool = False, renew: bool = False, user: str | None = None,
          broker: str = "embedded", console: str = "127.0.0.1:8080",
          python: str = sys.executable, club: str = "Tenace club",
-         director_password: str | None = None) -> DeployReport:
+         director_password: str | None = None, simultaneous: bool = False) -> DeployReport:
     """Write a club's configuration into ``folder`` (module docstring) for the hub reached
     as ``hosts`` (names and addresses: the broker certificate's names). ``broker`` is
     "embedded" (the hub's own amqtt, TLS on 8883) or "mosquitto" (the hub connects to the
     Mosquitto of ``mosquitto.conf`` on this machine). ``director_password`` creates the
-    console's first director account (else the report says how)."""
+    console's first director account (else the report says how); ``simultaneous`` adds the
+    accounts of a simultaneous event's link (``sim-link``, ``sim-link.bridge``)."""
     if not hosts:
         raise DeployError("--host: give the hub's name or address (several if it has several)")
     if broker not in ("embedded", "mosquitto"):
@@ -269,7 +274,7 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
     for name, text in texts.items():
         write_file(root / name, text.replace(" \n", "\n").encode(), 0o644)
         report.written.append(root / name)
-    report.written += write_access_files(root, setup)
+    report.written += write_access_files(root, setup, simultaneous=simultaneous)
 
     report.todo.append(create_first_director(root, director_password))
     report.todo.append(f"each device's MQTT password is in {root / DEVICE_CREDENTIALS} "

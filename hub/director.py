@@ -39,6 +39,10 @@ names typed at check-in become the pair's once the director accepts them.
     {"op": "allow_board", "table": "A2", "board": 5, "round"?: 2}
                                                           -> board_allowed {...}
 
+    {"op": "swiss_draw", "section": "A"}                  -> swiss_round {"section", "round",
+                                                             "pairings", "order"}
+``swiss_draw`` draws a Swiss section's next round now, from the standings as they are
+(hub.swiss: the hub draws it itself once the round before is scored through).
 ``allow_board`` lets a table see a board the movement does not give it that round (its
 round when not given): until then the board is withheld, nothing of it shown there
 (hub.withheld, protocol section 8).
@@ -135,6 +139,7 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
     "round_time": ("round_time", {"minutes": (float, True)}),
     "allow_board": ("board_allowed", {"table": (str, True), "board": (int, True),
                                       "round": (int, False)}),
+    "swiss_draw": ("swiss_round", {"section": (str, True)}),
 }
 
 # The statuses each step may follow (the order hub.alerts.AlertBook enforces).
@@ -280,6 +285,11 @@ def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
                           f"not {live!r:.20}")
 
 
+def _check_swiss(op: str, body: dict[str, Any], room: Room) -> None:
+    """The next round of a Swiss section drawn now (hub.swiss): the body becomes the fact."""
+    body.update(room.swiss.draw(body["section"], ""))
+
+
 def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:
     table = room.tables.get(body["table"])
     if table is None:
@@ -300,5 +310,6 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "checkin_accept": lambda op, body, room: check_checkin(
         op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
     "public_results": _check_public, "allow_board": _check_allow,
+    "swiss_draw": _check_swiss,
     **{op: check_change for op in LATE_FACTS},
 }

@@ -33,6 +33,18 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
     alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
                                   # "acbl", "ffb" (partner explains), "screens" (the caller)
+    part = 2                      # an event of several sessions (hub.series): this session's
+                                  # place in the event ``name`` names (0, the default: a
+                                  # session on its own)
+    carry = 0.5                   # a final: the share of the earlier sessions' margin over
+                                  # 50% carried over (absent: the sessions add up)
+    carry_form = "margin"         # or "place": the qualifying's first carries ``carry``
+                                  # points, the last none, linear by place
+    one_field = false             # true: the pairs sections are one field, each board's
+                                  # results matchpointed across every section (hub.field,
+                                  # results/field) besides each section's own ranking
+    shards = 1                    # hub processes sharing the sections (hub.shards): tenace
+                                  # hub --shard K runs shard K; 1 (default): one process
 
     [boards]                      # without it: secure random deals for the boards played
     file = "monday.pbn"           # .pbn, .dlm or .dup (also .bri, .dge), relative to this file;
@@ -47,11 +59,16 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
 
     [[section]]                   # one per section, counted from 1 in error messages
     name = "A"                    # default "A", "B", ... in order
-    movement = "mitchell"         # "mitchell", "howell" or "teams"
+    movement = "mitchell"         # "mitchell", "howell", "teams", "swiss_pairs", "swiss_teams"
     tables = 8                    # mitchell, howell (2 to 8 tables)
-    teams = 4                     # teams only: teams of four, team k is pairs 2k-1 and 2k
+    teams = 4                     # teams, swiss_teams: teams of four, team k is pairs 2k-1, 2k
+    entrants = 12                 # swiss_pairs: the number of pairs
+    seed = 7                      # swiss: round 1 drawn at random from this seed (default:
+                                  # by seeding, 1 v 2, 3 v 4...); later rounds by the standings
+    bye_vp = 12                   # swiss: VPs of a bye (default 12), or "average"
     boards_per_round = 2          # default 2
-    rounds = 6                    # mitchell, howell: fewer rounds than the whole movement
+    rounds = 6                    # mitchell, howell: fewer rounds than the whole movement;
+                                  # swiss: the number of rounds (required)
     relay = false                 # mitchell, even tables: relay and bye-stand, not the skip
     arrow_switch = false          # mitchell: true (the last round) or a list of rounds
     missing_pair = 16             # mitchell, howell: a pair that is absent (a sit-out)
@@ -112,6 +129,8 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _Bad,
     _board_range,
     _bool,
+    _carry,
+    _carry_form,
     _date,
     _edition,
     _fail,
@@ -159,6 +178,11 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "strict": keys.get("strict", _strict, False),
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
+        "part": keys.get("part", _int(0), 0),
+        "carry": keys.get("carry", _carry, None),
+        "carry_form": keys.get("carry_form", _carry_form, "margin"),
+        "one_field": keys.get("one_field", _bool, False),
+        "shards": keys.get("shards", _int(1), 1),
     }
     keys.done()
     return out
@@ -191,7 +215,7 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     name = keys.get("name", _text, default_name)
     kind = keys.get("movement", _text, "")
     if not keys.has("movement"):
-        keys.bad("movement", "missing: mitchell, howell or teams")
+        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams")
     params: dict[str, Any] = {
         "tables": keys.get("tables", _optional(_int(1)), None),
         "teams": keys.get("teams", _optional(_int(1)), None),
@@ -203,6 +227,9 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
         "duplicated": keys.get("duplicated", _bool, True),
         "table_ids": keys.get("table_ids", _optional(_texts), None),
         "pairs": _pairs(keys),
+        "entrants": keys.get("entrants", _optional(_int(1)), None),
+        "seed": keys.get("seed", _optional(_int(0)), None),
+        "bye_vp": keys.get("bye_vp", _bye_vp, 12.0),
     }
     keys.done()
     if len(keys.problems) > start:
@@ -212,6 +239,15 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     except ConfigError as err:
         keys.problems.append(f"{keys.where}: {err}")
         return None
+
+
+def _bye_vp(value: Any) -> float | str:
+    """A Swiss bye's VPs: a number (0 to 20, the section checks) or "average"."""
+    if value == "average":
+        return "average"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(f'a number of VPs or "average" is expected, not {_shown(value)}')
+    return float(value)
 
 
 def _sections(value: Any, problems: list[str], key: str) -> list[SectionSetup] | None:
@@ -401,6 +437,8 @@ class EventSetup:
     than Law 2 (their markings govern; the others are Law 2's). ``date`` (ISO, "" for none),
     ``scoring`` (one of :data:`SCORINGS`, "" for the movement's) and ``live`` are kept with
     the event for the director and the club's results; the live ranking does not read them.
+    ``one_field``: the pairs sections ranked as one field too (hub.field); ``shards``: the
+    hub processes that share the sections (hub.shards).
     """
 
     sections: tuple[SectionSetup, ...]
@@ -417,6 +455,11 @@ class EventSetup:
     alerting: str = DEFAULT_REGULATION
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
+    part: int = 0
+    carry: float | None = None
+    carry_form: str = "margin"
+    one_field: bool = False
+    shards: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
@@ -428,11 +471,18 @@ class EventSetup:
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
                            ("alerting", _alerting),
-                           ("date", _date), ("scoring", _scoring), ("live", _bool)):
+                           ("date", _date), ("scoring", _scoring), ("live", _bool),
+                           ("part", _int(0)), ("carry", _carry),
+                           ("carry_form", _carry_form),
+                           ("one_field", _bool), ("shards", _int(1))):
             try:
                 object.__setattr__(self, key, check(getattr(self, key)))
             except _Bad as err:
                 problems.append(f"event.{key}: {err}")
+        if self.carry_form == "margin" and self.carry is not None and self.carry > 1:
+            problems.append(f"event.carry: a share of the margin is from 0 to 1 (0.5: half "
+                            f"the margin), not {self.carry:g}; give carry_form = \"place\" "
+                            f"for the first's points")
         try:
             object.__setattr__(self, "edition", _edition(self.edition))
         except _Bad as err:
@@ -556,8 +606,9 @@ class EventSetup:
         }
 
     def _extras(self) -> dict[str, Any]:
-        """``date``, ``scoring`` and ``live`` when not their defaults (a log written before
-        they existed holds the same set-up)."""
+        """``date``, ``scoring``, ``live``, ``alerting``, ``part``, ``carry``, ``one_field``
+        and ``shards`` when not their defaults (a log written before they existed holds the
+        same set-up)."""
         out: dict[str, Any] = {}
         if self.date:
             out["date"] = self.date
@@ -567,6 +618,16 @@ class EventSetup:
             out["live"] = False
         if self.alerting != DEFAULT_REGULATION:
             out["alerting"] = self.alerting
+        if self.part:
+            out["part"] = self.part
+        if self.carry is not None:
+            out["carry"] = self.carry
+        if self.carry_form != "margin":
+            out["carry_form"] = self.carry_form
+        if self.one_field:
+            out["one_field"] = True
+        if self.shards != 1:
+            out["shards"] = self.shards
         return out
 
     @classmethod

@@ -75,6 +75,27 @@ def _number(value: Any) -> float:
     return float(value)
 
 
+def _carry(value: Any) -> float | None:
+    """A final's carry-over (hub.series): with ``carry_form`` "margin" the share (0 to 1) of
+    the earlier sessions' margin over 50% carried into it; with "place" the percentage
+    points the qualifying's first carries (0 to 100); null (or absent) for sessions that add
+    up."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+        raise _Bad(f"a share from 0 to 1 (0.5: half the margin), or with carry_form = "
+                   f"\"place\" the first's points, is expected, not {_shown(value)}")
+    return float(value)
+
+
+def _carry_form(value: Any) -> str:
+    """How a final's carry-over is worked out (hub.series): "margin" or "place"."""
+    if value not in ("margin", "place"):
+        raise _Bad(f"\"margin\" (a share of the margin over 50%) or \"place\" (linear by "
+                   f"the qualifying place) is expected, not {_shown(value)}")
+    return str(value)
+
+
 def _tolerance(value: Any) -> float | None:
     """Seconds, or false / null for no clock check."""
     if value is None or value is False:

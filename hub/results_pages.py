@@ -41,9 +41,10 @@ if TYPE_CHECKING:
     from hub.room import Room
 
 __all__ = ["PublicResults", "board_page", "finished_everywhere", "is_page", "overview",
-           "pair_card", "results_api"]
+           "pair_card", "results_api", "session_rankings"]
 
-_PAGE = re.compile(r"^/results(?:/board/\d{1,4}|/pair/[A-Za-z0-9_.-]{1,32}/\d{1,4})?/?$")
+_PAGE = re.compile(r"^/results(?:/board/\d{1,4}|/pair/[A-Za-z0-9_.-]{1,32}/\d{1,4}|/event|"
+                   r"/ladder)?/?$")
 _BOARD = re.compile(r"^/board/(\d{1,4})$")
 _PAIR = re.compile(r"^/pair/([A-Za-z0-9_.-]{1,32})/(\d{1,4})$")
 _SUITS = "SHDC"
@@ -175,6 +176,24 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
     return {"sections": sections, "boards": [b for b in room.board_numbers() if b in shown],
             "rulings": rulings, "public": settings.to_json(),
             "ranking_shown": _ranking_shown(room, settings), "full": False}
+
+
+def session_rankings(room: Room, *, public: bool = False
+                     ) -> tuple[list[dict[str, Any]], bool, bool]:
+    """Each section's ranking as the event's total (hub.series) adds it up: ``[{"name",
+    "method", "ranking"}]`` (in the public view over the boards finished everywhere, as the
+    session's own ranking), whether the ranking may be shown, whether the names may (the
+    pairs are matched by their names all the same: the page leaves them out)."""
+    settings = _settings(room)
+    shown = _shown_boards(room, settings) if public else set()
+    out = []
+    for scored in room.scoring.sections():
+        ranking = (public_ranking(scored, shown) if public
+                   and settings.live_ranking == "finished" else scored.ranking())
+        out.append({"name": scored.name, "method": scored.method.value, "ranking": ranking})
+    if not public:
+        return out, True, True
+    return out, _ranking_shown(room, settings), settings.names
 
 
 def _sections_playing(room: Room, board: int) -> list[str]:

@@ -50,6 +50,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   ``device_offline``
 * ``history_missing``: ``{"device", "table", "last", "acked"}`` -- a device's ``hello`` said
   the hub had acknowledged events its log lacks (hub.clock.history_alert)
+* ``swiss_round``: ``{"section", "round", "pairings", "order", "by"}`` -- a Swiss section's
+  next round drawn (hub.swiss): the section's movement has it from then on
 
 A logged device event is replayed without judging its clock again: it was judged when it
 was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
@@ -85,6 +87,8 @@ from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for,
 from hub.scoring import LiveScoring
 from hub.section import Section
 from hub.seen import EventIds
+from hub.swiss import FACTS as SWISS_FACTS
+from hub.swiss import SwissRounds
 from hub.table import Outcome, TableState, card_mask
 from hub.texts import reply
 from hub.traveller import DoubleDummyTables
@@ -103,7 +107,8 @@ FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will"
          "alert_acknowledge", "alert_rule", "alert_resolve", "ruling", "ruling_undo",
          "result_corrected", "substitute",
          "public_results", "device_overreach", "pairing_code", "device_paired",
-         "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS)
+         "device_revoked", "pairing_failures", "log_damage", "history_missing", *LATE_FACTS,
+         *SWISS_FACTS)
 
 
 class Replayable(Protocol):
@@ -200,6 +205,7 @@ class Room:
         self.devices: dict[str, DeviceInfo] = {}
         self._seen = EventIds()   # every accepted event's id (hub.seen: compact)
         self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
+        self.swiss = SwissRounds(self)     # the Swiss sections' rounds as drawn (hub.swiss)
         # Double-dummy tables for the result screens, solved once per board (hub.traveller);
         # a session without a movement (the replay of files) solves none.
         self.double_dummy = DoubleDummyTables(
@@ -254,6 +260,14 @@ class Room:
         """The table ids of ``table``'s section and its movement (the traveller's field)."""
         section = self._refs[table].section
         return list(section.tables), section.movement
+
+    def movement_changed(self, section: str) -> None:
+        """``section``'s movement has a new round (hub.swiss): what was worked out of it
+        is worked out again."""
+        tables = {tid for tid, ref in self._refs.items() if ref.section.name == section}
+        for key in [k for k in self._schedule if k[0] in tables]:
+            del self._schedule[key]
+        self.scoring.movement_changed(section)
 
     def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]:
         return self._played.get((self._refs[table].section.name, pair), {})
@@ -655,6 +669,9 @@ class Room:
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)
             return []
+        if type in SWISS_FACTS:
+            self.swiss.fact(body)
+            return []
         if type in ("pairing_code", "device_paired", "device_revoked"):   # recorded only
             return []
         if type == "pairing_failures":
@@ -713,6 +730,7 @@ class Room:
             "dealing": self.dealing.snapshot(),
             "scoring": self.scoring.snapshot(),
             "late": self.late.snapshot(),
+            "swiss": self.swiss.snapshot(),
             "order": {tid: o.snapshot() for tid, o in self.order.items()},
         }
 

@@ -247,6 +247,7 @@ class LiveScoring:
         self._when: dict[str, dict[tuple[int, str, int], float]] = defaultdict(dict)
         self.corrections = Corrections()     # results corrected by the director (hub.corrections)
         self.substitutes = Substitutes()     # who played for whom, which rounds (hub.substitutes)
+        self.id_prefix = ""    # a hub shard's ("1-": 1-R1, hub.sharding): the event's ids
 
     # What the room tells --------------------------------------------------------------------
     def note(self, table_id: str) -> None:
@@ -277,6 +278,11 @@ class LiveScoring:
         results files), or None before any."""
         times = [t for when in self._when.values() for t in when.values() if t != math.inf]
         return min(times, default=None)
+
+    def movement_changed(self, section: str) -> None:
+        """``section``'s movement has a new round (hub.swiss): its schedule is read again."""
+        self._schedules.pop(section, None)
+        self._changed(section)
 
     def names_changed(self, section: str) -> None:
         """The players' names of ``section`` changed (hub.late_changes): rescored, published."""
@@ -328,7 +334,7 @@ class LiveScoring:
         missing = sorted(required - given)
         if missing:
             raise RulingError(f"{where}: missing {', '.join(missing)}")
-        out: dict[str, Any] = {"id": f"R{len(self._rulings) + 1}", "kind": kind}
+        out: dict[str, Any] = {"id": f"{self.id_prefix}R{len(self._rulings) + 1}", "kind": kind}
         if kind == "fouled":
             out.update(self._check_fouled(body, where))
         elif kind == "penalty":
@@ -684,8 +690,8 @@ class LiveScoring:
                    default=max(scheduled.values(), default=1))
 
     def _scheduled(self, name: str) -> dict[int, int]:
-        """How many results of each board the section's movement plays (worked out once:
-        the movement does not change)."""
+        """How many results of each board the section's movement plays (worked out once,
+        again when a Swiss round is drawn: :meth:`movement_changed`)."""
         counts = self._schedules.get(name)
         if counts is None:
             movement = self._sections[name].movement

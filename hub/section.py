@@ -7,12 +7,15 @@ apart from both so that neither imports the other for it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bridgecore.movements import Movement
 from bridgecore.ranking import Method
+from bridgecore.swiss import Pairing, SwissMovement, first_round, swiss_movement
+from bridgecore.swiss_standings import BYE_VP
 from hub.errors import ConfigError
 
-__all__ = ["PAIRS_METHODS", "Section"]
+__all__ = ["PAIRS_METHODS", "Section", "SwissSettings"]
 
 PAIRS_METHODS: dict[str, tuple[Method, int]] = {
     "": (Method.MATCHPOINTS, 0), "matchpoints": (Method.MATCHPOINTS, 0),
@@ -24,18 +27,46 @@ and the scores left out at each end of a Butler datum: ``imps`` is IMPs against 
 of every score, ``butler`` without the top and bottom one (:mod:`hub.scoring`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SwissSettings:
+    """A Swiss section's parameters: teams of four or pairs, how many (``entrants``), the
+    rounds, the boards a round, round 1's draw (``seed``, None: by seeding) and the bye's
+    VPs (a number, or ``"average"``)."""
+
+    teams: bool
+    entrants: int
+    rounds: int
+    boards_per_round: int
+    seed: int | None = None
+    bye_vp: float | str = BYE_VP
+
+    def first(self) -> tuple[Pairing, ...]:
+        return first_round(range(1, self.entrants + 1), seed=self.seed)
+
+    def movement(self, pairings: Sequence[Pairing]) -> SwissMovement:
+        return swiss_movement(self.entrants, self.rounds, pairings, teams=self.teams,
+                              boards_per_round=self.boards_per_round)
+
+    def contestant(self, pair: int) -> int:
+        """The team of a pair (team k is pairs 2k-1 and 2k), or the pair itself."""
+        return (pair + 1) // 2 if self.teams else pair
+
+
 class Section:
     """A section: its movement, its tables (hub table id -> movement table number), its
     pairs (pair number -> players, for the director's evidence) and the scoring the
     director chose (``scoring``: "matchpoints", "imps", "butler", "cross-imps", or "" for
     the movement's; :mod:`hub.scoring` says what each means). Pair numbers are unique
     within a section. Without ``tables`` the ids are the section name and the number
-    (``A1``, ``A2``...)."""
+    (``A1``, ``A2``...). A Swiss section has its ``swiss`` settings (hub.swiss): its movement
+    grows round by round as the rounds are drawn."""
 
     def __init__(self, name: str, movement: Movement | None = None, *,
                  tables: Mapping[str, int] | Sequence[str] | None = None,
-                 pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = ""):
+                 pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = "",
+                 swiss: SwissSettings | None = None):
         self.name = name
+        self.swiss = swiss
         self.movement = movement
         if scoring not in PAIRS_METHODS:
             raise ConfigError(f"section {name!r}: unknown scoring {scoring!r} "

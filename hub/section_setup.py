@@ -12,15 +12,19 @@ from types import MappingProxyType
 from typing import Any
 
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
+from bridgecore.swiss_standings import BYE_VP
 from hub.console_i18n import plural, say
 from hub.event_values import _fail
 from hub.room import Section
+from hub.section import SwissSettings
 from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["MOVEMENTS", "SectionSetup"]
 
-MOVEMENTS = ("mitchell", "howell", "teams")
-"""The movement kinds a section can have (:mod:`bridgecore.movements`)."""
+MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams")
+"""The movement kinds a section can have (:mod:`bridgecore.movements`; the Swiss ones,
+drawn round by round: :mod:`bridgecore.swiss`, :mod:`hub.swiss`)."""
+SWISS = ("swiss_pairs", "swiss_teams")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +35,11 @@ class SectionSetup:
     ``table_ids`` name the tables in order (default: the section name and the number);
     ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
     (``movement``); a section that cannot be raises ConfigError naming the key.
+
+    A Swiss section (``swiss_teams``: ``teams`` teams; ``swiss_pairs``: ``entrants`` pairs)
+    plays ``rounds`` rounds (required) drawn one by one (hub.swiss): round 1 by seeding, or
+    drawn with ``seed``; a bye scores ``bye_vp`` VPs (12) or ``"average"``. Its
+    ``movement`` is round 1's; its tables are enough for every match of a round.
     """
 
     name: str
@@ -45,6 +54,9 @@ class SectionSetup:
     duplicated: bool = True
     table_ids: tuple[str, ...] | None = None
     pairs: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    entrants: int | None = None
+    seed: int | None = None
+    bye_vp: float | str = BYE_VP
     movement: Movement = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -71,24 +83,43 @@ class SectionSetup:
         if not self.name:
             out.append("name: a section needs a name")
         if self.kind not in MOVEMENTS:
-            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell or teams)")
+            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell, teams, "
+                       "swiss_pairs or swiss_teams)")
             return out
-        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement"}
+        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement",
+                "swiss_pairs": "a Swiss pairs", "swiss_teams": "a Swiss teams"}
         only = {"relay": ("mitchell",), "arrow_switch": ("mitchell",),
-                "missing_pair": ("mitchell", "howell"), "rounds": ("mitchell", "howell"),
-                "tables": ("mitchell", "howell"), "teams": ("teams",)}
+                "missing_pair": ("mitchell", "howell"),
+                "rounds": ("mitchell", "howell", *SWISS),
+                "tables": ("mitchell", "howell"), "teams": ("teams", "swiss_teams"),
+                "entrants": ("swiss_pairs",), "seed": SWISS, "bye_vp": SWISS}
         given = {"relay": self.relay, "arrow_switch": self.arrow_switch,
                  "missing_pair": self.missing_pair is not None,
                  "rounds": self.rounds is not None, "tables": self.tables is not None,
-                 "teams": self.teams is not None}
+                 "teams": self.teams is not None, "entrants": self.entrants is not None,
+                 "seed": self.seed is not None, "bye_vp": self.bye_vp != BYE_VP}
         for key, kinds in only.items():
             if given[key] and self.kind not in kinds:
                 out.append(f"{key}: not for {what[self.kind]}")
         if not self.duplicated and self.kind != "teams":
             out.append(f"duplicated: only for a teams movement, not {what[self.kind]}")
-        size = "teams" if self.kind == "teams" else "tables"
+        size = {"teams": "teams", "swiss_teams": "teams",
+                "swiss_pairs": "entrants"}.get(self.kind, "tables")
         if getattr(self, size) is None:
             out.append(f"{size}: {what[self.kind]} needs its number of {size}")
+        if self.kind in SWISS:
+            if self.rounds is None:
+                out.append(f"rounds: {what[self.kind]} needs its number of rounds")
+            count = getattr(self, size)
+            if count is not None and count < 2:
+                out.append(f"{size}: {what[self.kind]} needs at least 2, not {count}")
+            if count is not None and self.rounds is not None and self.rounds >= count + count % 2:
+                out.append(f"rounds: {self.rounds} rounds for {count} {size}: at most "
+                           f"{count + count % 2 - 1} without a rematch")
+            if not (self.bye_vp == "average" or (isinstance(self.bye_vp, (int, float))
+                                                 and not isinstance(self.bye_vp, bool)
+                                                 and 0 <= self.bye_vp <= 20)):
+                out.append(f"bye_vp: 0 to 20 VPs or \"average\", not {self.bye_vp!r}")
         if self.boards_per_round < 1:
             out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
         return out
@@ -104,8 +135,21 @@ class SectionSetup:
             assert self.tables is not None
             return howell(self.tables, boards_per_round=bpr, rounds=self.rounds,
                           missing_pair=self.missing_pair)
+        swiss = self.swiss
+        if swiss is not None:
+            return swiss.movement(swiss.first())
         assert self.teams is not None
         return teams(self.teams, boards_per_round=bpr, duplicated=self.duplicated)
+
+    @property
+    def swiss(self) -> SwissSettings | None:
+        """A Swiss section's settings (hub.swiss), else None."""
+        if self.kind not in SWISS:
+            return None
+        count = self.teams if self.kind == "swiss_teams" else self.entrants
+        assert count is not None and self.rounds is not None
+        return SwissSettings(self.kind == "swiss_teams", count, self.rounds,
+                             self.boards_per_round, self.seed, self.bye_vp)
 
     def _seating_problems(self) -> list[str]:
         out: list[str] = []
@@ -146,8 +190,10 @@ class SectionSetup:
     def room_section(self, scoring: str = "") -> Section:
         """The :class:`hub.room.Section` of this section, scored by ``scoring`` (the
         event's, :data:`SCORINGS`; "" for the movement's)."""
+        if self.kind == "swiss_pairs" and scoring in ("", "matchpoints"):
+            scoring = "imps"   # a Swiss pairs match is IMPs against the datum (hub.swiss)
         return Section(self.name, self.movement, tables=list(self.ids),
-                       pairs=dict(self.pairs), scoring=scoring)
+                       pairs=dict(self.pairs), scoring=scoring, swiss=self.swiss)
 
     def summary(self, language: str = "en") -> list[str]:
         """This section for the director, in ``language`` (hub/locale)."""
@@ -155,7 +201,8 @@ class SectionSetup:
         ids = self.ids
         size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
                     tables=m.tables)
-                if self.kind == "teams" else plural(language, "section.pairs", len(m.pairs)))
+                if self.kind in ("teams", "swiss_teams")
+                else plural(language, "section.pairs", len(m.pairs)))
         lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
                      rounds=plural(language, "section.rounds", m.rounds),
                      boards=plural(language, "section.boards", m.boards_per_round),
@@ -180,6 +227,12 @@ class SectionSetup:
                 why = "section.why_teams"
             lines.append(say(language, "section.shared", tables=names,
                              why=say(language, why)))
+        if self.kind in SWISS:
+            first = (say(language, "section.swiss_seeded") if self.seed is None
+                     else say(language, "section.swiss_seed", seed=self.seed))
+            bye = (say(language, "section.swiss_average") if self.bye_vp == "average"
+                   else f"{self.bye_vp:g}")
+            lines.append(say(language, "section.swiss", first=first, bye=bye))
         if self.missing_pair is not None:
             lines.append(say(language, "section.absent", pair=self.missing_pair))
         if self.pairs:
@@ -198,4 +251,6 @@ class SectionSetup:
             "missing_pair": self.missing_pair, "duplicated": self.duplicated,
             "table_ids": None if self.table_ids is None else list(self.table_ids),
             "pairs": {str(p): list(names) for p, names in self.pairs.items()},
+            **({"entrants": self.entrants, "seed": self.seed, "bye_vp": self.bye_vp}
+               if self.kind in SWISS else {}),
         }

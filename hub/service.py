@@ -79,7 +79,9 @@ from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
 from hub.room import Room
+from hub.series import SESSION_SCORED, SessionBook, session_fact
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
+from hub.sharding import Sharding
 from hub.store import LOG_NAME, EventLog, Record, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.messages import check_payload
@@ -89,7 +91,6 @@ from wire.protocol import (
     ProtocolError,
     parse_topic,
     topic_alert,
-    topic_hub_status,
     topic_result,
 )
 from wire.views import (
@@ -98,6 +99,7 @@ from wire.views import (
 )
 
 if TYPE_CHECKING:
+    from hub.shards import Shard
     from hub.webserver import HttpFront, RoomFeed
 
 __all__ = ["NO_EVENT", "OFFLINE_GRACE", "SCORE_INTERVAL", "SCORE_SHARE", "SETUP_FACT",
@@ -113,7 +115,7 @@ _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
 
-class Hub(DeviceEvents, LogStartup, Publishing):
+class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
     """``Hub(log, setup_loader, url=...)``: ``await hub.run()`` until ``hub.stop()``.
 
     ``setup`` is the event set-up to start a new log with; an existing log carries its own
@@ -131,12 +133,19 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                  console_options: dict[str, Any] | None = None,
                  clock_tolerance: float | bool | None = None,
                  offline_grace: float = OFFLINE_GRACE,
-                 score_interval: float = SCORE_INTERVAL):
+                 score_interval: float = SCORE_INTERVAL,
+                 next_session: RoomSetup | None = None, shard: Shard | None = None):
         """``clock_tolerance``: seconds, overriding the event's (False: no check; None:
         the event's). ``offline_grace``: seconds before a last will is an alert (module
         docstring; 0: at once). ``score_interval``: the least time between two live score
-        publications (module docstring; 0: after every batch, still after its replies)."""
+        publications (module docstring; 0: after every batch, still after its replies).
+        ``next_session``: a set-up that starts the next session in this log (hub.series:
+        the session the log holds is stored first), unless it is already the log's set-up
+        (a hub restarted with the same command goes on with it).
+        ``shard``: this hub is that shard of its event (hub.shards; its ``setup`` and log
+        hold its own sections only); None: the whole room."""
         self.log = log_
+        self.shard = shard   # hub.sharding: None, the whole room
         self.url = url
         self.client_id = client_id
         self.tick_seconds = tick_seconds
@@ -161,9 +170,13 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
+        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        if next_session is not None and self.log.last_position() == 0:
+            setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
         self._attach(self.room)
+        self._sharding_start(shard)   # hub.sharding: its topics, the field's ranking
         self.console_address = console
         self.console_options = dict(console_options or {})   # hub.console.Console's: users...
         self.console: RoomFeed | None = None      # hub.console, through hub.webserver
@@ -191,6 +204,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         self.greeted: set[str] = set()            # hub.device_events: a device's history
         self.unheard: dict[str, float] = {}
         self.recovering: dict[str, tuple[int | None, int, int]] = {}
+        if next_session is not None and next_session.to_json() != self.setup.to_json():
+            self.replace_setup(next_session, keep_play=False)
 
     # The room and its log ------------------------------------------------------------------
     def hub_time(self) -> float:
@@ -217,7 +232,13 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         if account is not None:
             body["account"] = account
         record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
-        position = self.log.append(record)
+        scored = None if keep_play else session_fact(self.setup, self.room)
+        if scored is not None:   # the session played is stored for the next (hub.series)
+            position = self.log.append_many([
+                Record.fact(SESSION_SCORED, scored, hub_time=self.clock()), record])[-1]
+            self.series.forget()
+        else:
+            position = self.log.append(record)
         if not keep_play and position is not None:
             self._epoch = position
             self.log_id = record.event_id
@@ -241,6 +262,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
 
     # Double-dummy tables, solved on a worker so the loop never waits -------------------------
     def _attach(self, room: Room) -> None:
+        if self.shard is not None:   # a ruling's and a correction's ids: the event's
+            room.scoring.id_prefix = room.scoring.corrections.id_prefix = f"{self.shard.index}-"
         if self.clock_tolerance is not None:    # tenace hub --clock-tolerance
             room.clock_tolerance = (None if self.clock_tolerance is False
                                     else float(self.clock_tolerance))
@@ -267,7 +290,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         """Connect, subscribe, republish every retained view, then serve until stop()."""
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
-        status = topic_hub_status()
+        status = self._status_topics()[0]   # hub/status, or a shard's own (hub.sharding)
         self._started = self.clock()
         will = (status, HubStatus(online=False).to_json(), 1, True)
         birth = (status, HubStatus(online=True, started=self._started,
@@ -276,9 +299,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                             on_message=self._receive, start=False,
                             on_connection=self._connection_changed)
         self._client = client
-        # hub/cmd without an account too: refused, with a log line saying where to send it.
-        for topic_filter in (f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status",
-                             f"{ROOT}/hub/cmd/+", f"{ROOT}/hub/cmd", f"{ROOT}/dealer/+/ev"):
+        for topic_filter in self._subscriptions():
             client.subscribe(topic_filter, 1, wait=False)
         client.start()
         try:
@@ -297,7 +318,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                     if info.will is not None and info.online:
                         self._offline_later(device, info.table, info.will)
             if (self.chain is not None and not self.chain.intact) or self.set_aside \
-                    or self.log_behind:
+                    or self.log_behind or self.shard is not None:   # a shard: its own topic
                 self._send_status()   # the director hears of it at once (else: birth first)
             _settle_memory()
             if self.room.double_dummy.enabled:   # ahead of the first table to finish
@@ -313,6 +334,9 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             if self._scores_timer is not None:   # the last scores, before leaving
                 self._scores_timer.cancel()
                 self._scores_due()
+            if self._field_timer is not None:
+                self._field_timer.cancel()
+                self._field_due()
         finally:
             if self._status_timer is not None:
                 self._status_timer.cancel()
@@ -347,6 +371,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             await asyncio.sleep(self.tick_seconds)
             try:
                 self._tick()
+                self._tables_tick()   # a shard's tables for the console (hub.sharding)
             except Exception:  # the clock must keep running
                 log.exception("round clock tick failed")
             if time.monotonic() - last_settled >= _SETTLE_SECONDS:
@@ -425,9 +450,14 @@ class Hub(DeviceEvents, LogStartup, Publishing):
                 elif topic.kind == "dealer_ev":
                     assert topic.device is not None
                     self._dealer_event(topic.device, message.payload, records, replies, alerts)
+                elif topic.kind in ("traveller", "ranking"):   # the field's (hub.sharding)
+                    self._field_message(topic, message.payload)
+                elif topic.kind == "shard_tables":   # another shard's, for the console
+                    self._shard_tables(topic, message.payload)
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
+        self._swiss_due(records, changed)
         self._status_changed()
         if records:
             try:
@@ -447,6 +477,23 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             self.stats.published += len(replies)
         # The live scores after the replies, coalesced: scoring never delays an answer.
         self._scores_later()
+
+    def _swiss_due(self, records: list[Record], changed: set[str]) -> None:
+        """A Swiss section whose round is scored through draws its next round (hub.swiss),
+        logged with the batch that finished it: a restarted hub replays the same pairings."""
+        if not self.room.swiss.pairings:
+            return
+        try:
+            due = self.room.swiss.due()
+        except Exception:  # the draw must never cost the batch: the director can draw
+            log.exception("Swiss round not drawn")
+            return
+        now = self.clock()
+        for body in due:
+            self.room.fact("swiss_round", body, now)
+            records.append(Record.fact("swiss_round", body, hub_time=now))
+            changed.update(t for s in self.room.sections if s.name == body["section"]
+                           for t in s.tables)
 
     def _store_failed(self, err: StoreError, replies: list[tuple[str, str]]) -> None:
         """The batch could not be written: nothing of it may count. The room goes back to
@@ -526,6 +573,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         log.warning("the hub is connected to its broker again: every retained topic "
                     "published again")
         self.republish()
+        if self._field_sent:
+            self._field_due(force=True)
         self._status_last = ""
         self._send_status()
 
@@ -555,6 +604,8 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as err:
             self._refused("malformed")
             log.warning("director command from %s is not JSON: %.200s", account, err)
+            return
+        if self._other_shards(obj):   # another shard's table, section or alert
             return
         result = self._director(obj, records, alerts, changed, account)
         if not result.get("ok"):
@@ -601,7 +652,7 @@ class Hub(DeviceEvents, LogStartup, Publishing):
             return {"ok": False, "error": str(err)}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
-        if kind in ("round_start", "table_mode", "round_pause", "round_time"):
+        if kind in ("round_start", "table_mode", "round_pause", "round_time", "swiss_round"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
         if kind == "board_allowed":
@@ -671,8 +722,9 @@ class Hub(DeviceEvents, LogStartup, Publishing):
         if unchanged != self._status_last:
             self._status_last = unchanged
             self._status_sent = time.monotonic()
-            client.send(topic_hub_status(), payload, 1, True)
-            self.stats.published += 1
+            for topic_name in self._status_topics():
+                client.send(topic_name, payload, 1, True)
+                self.stats.published += 1
             if self.console is not None:
                 self.console.hub_changed(json.loads(payload))
 

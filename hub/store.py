@@ -600,6 +600,12 @@ class EventLog:
                 yield _stored(row)
             last = rows[-1][0]
 
+    def of_type(self, type: str) -> list[StoredRecord]:
+        """Every record of ``type``, in position order (a few facts read without replaying
+        the whole log: the sessions a hub stored, hub.series)."""
+        return [_stored(row) for row in self._query(
+            f"{_SELECT} WHERE type = ? ORDER BY position", (type,))]
+
     def head(self) -> tuple[int, str]:
         """The chain's head: the last record's ``(position, hash)``, ``(0, GENESIS)`` when
         the log is empty. Noted elsewhere, it shows later whether records were removed."""

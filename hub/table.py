@@ -244,15 +244,19 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         side = Side(direction)
         ctx = self.context
         a = ctx.assignment(self.id, self.round)
-        if (a is None or pair not in (a.ns, a.ew)) and self.round_done(self.round):
+        stays = a is not None and pair in (a.ns, a.ew)
+        if (not stays or a is None or a.pair(side) != pair) and self.round_done(self.round):
             # Moved on at the end of play: a pair of the next round this table plays (sit-out
-            # rounds skipped), on either side (the wrong way round is checked below, 5B).
+            # rounds skipped), on either side (the wrong way round is checked below, 5B); a
+            # pair of the round just played here only on the side the next round gives it
+            # (a Swiss round may seat it here again, the other way round: hub.swiss).
             number = self.round + 1
             ahead = ctx.assignment(self.id, number)
             while ahead is not None and not ahead.plays and pair not in (ahead.ns, ahead.ew):
                 number += 1
                 ahead = ctx.assignment(self.id, number)
-            if ahead is not None and pair in (ahead.ns, ahead.ew):
+            if ahead is not None and (ahead.pair(side) == pair if stays
+                                      else pair in (ahead.ns, ahead.ew)):
                 self.round = number
                 a = ahead
         players = list(body.get("players") or [])

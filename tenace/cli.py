@@ -151,10 +151,22 @@ def _add_accounts_parser(sub: Any) -> None:
     issue.add_argument("--broker", default="mqtt://127.0.0.1:1883",
                        help="the broker URL the printed URL names (default %(default)s)")
     issue.add_argument("--url", action="store_true", help="print only the broker URL")
+    shards = jobs.add_parser(
+        "shards", help="issue (or rotate) the accounts of an event's hub shards",
+        description="One account per hub shard (tenace-hub-K, role shard: it may publish "
+                    "only its own tables' and sections' topics), from the event's set-up; "
+                    "prints each one's password once (JSON lines, or broker URLs with --url). "
+                    "Give each shard its URL: tenace hub --shard K --broker URL.")
+    shards.add_argument("--event", required=True, help="the event's set-up file (TOML)")
+    shards.add_argument("--of", type=int, help="the number of shards (default: the set-up's "
+                                               "shards key)")
+    shards.add_argument("--broker", default="mqtt://127.0.0.1:1883",
+                        help="the broker URL the printed URLs name (default %(default)s)")
+    shards.add_argument("--url", action="store_true", help="print only the broker URLs")
     listing = jobs.add_parser("list", help="the accounts and their roles (no secret)")
     revoke = jobs.add_parser("revoke", help="remove an account: it can no longer connect")
     revoke.add_argument("device")
-    for job in (issue, listing, revoke):
+    for job in (issue, shards, listing, revoke):
         job.add_argument("--data", default="tenace-data",
                          help="the hub's data directory (default ./tenace-data)")
     accounts.set_defaults(run=_accounts)
@@ -176,6 +188,8 @@ def _accounts(args: argparse.Namespace) -> int:
             print(url if args.url else json.dumps(
                 {"username": credentials.username, "password": credentials.password,
                  "role": accounts.role(args.device), "url": url}))
+        elif args.job == "shards":
+            _issue_shards(accounts, args)
         elif args.job == "revoke":
             accounts.revoke(args.device)
             update_device_credentials(accounts.folder, removed=[args.device])
@@ -186,6 +200,31 @@ def _accounts(args: argparse.Namespace) -> int:
     except AccountError as err:
         raise commands.CommandError(str(err)) from err
     return 0
+
+
+def _issue_shards(accounts: Any, args: argparse.Namespace) -> None:
+    """``tenace accounts shards``: every shard's account with its scope (hub.shards)."""
+    import json
+
+    from hub.access import SHARD_ROLE
+    from hub.errors import ConfigError
+    from hub.event import EventSetup
+    from hub.shards import Shard, shard_accounts
+
+    try:
+        setup = EventSetup.load(args.event)
+        count = args.of or setup.shards
+        Shard(0, count).restrict(setup)     # the plan checked: a section for every shard
+    except ConfigError as err:
+        raise commands.CommandError(str(err)) from err
+    issued = [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
+              for name, scope in shard_accounts(setup, count)]
+    accounts.save()
+    for credentials in issued:
+        url = credentials.url(args.broker)
+        print(url if args.url else json.dumps(
+            {"username": credentials.username, "password": credentials.password,
+             "role": SHARD_ROLE, "url": url}))
 
 
 def _add_log_parser(sub: Any) -> None:

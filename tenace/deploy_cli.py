@@ -41,6 +41,10 @@ def add_parser(sub: Any) -> None:
                       help="the console's first director account's password (first line of "
                            "FILE, - for standard input); without it deploy init asks for it "
                            "on a terminal, or says which command creates the account")
+    init.add_argument("--simultaneous", action="store_true",
+                      help="the club plays simultaneous events: add the accounts 'sim-link' "
+                           "(tenace sim-event club) and 'sim-link.bridge' (its Mosquitto "
+                           "bridge's local side), role sim-link")
     keys = init.add_mutually_exclusive_group()
     keys.add_argument("--force", action="store_true",
                       help="replace the keys of DIR (every device then needs the new ca.crt)")
@@ -80,7 +84,8 @@ def init_command(args: argparse.Namespace) -> int:
         report = init(args.dir, args.host, event=args.event, force=args.force,
                       renew=args.renew, user=args.user, broker=args.broker,
                       console=args.console, club=args.club,
-                      director_password=_director_password(args))
+                      director_password=_director_password(args),
+                      simultaneous=args.simultaneous)
         broker = read_certificate(report.pki.broker_cert)
     except HubError as err:
         raise CommandError(str(err)) from err

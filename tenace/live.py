@@ -102,7 +102,8 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
               double_dummy: bool = True, bridgemate: tuple[str, int] | None = None,
               console_options: dict[str, Any] | None = None,
               clock_tolerance: float | bool | None = None,
-              offline_grace: float | None = None) -> Any:
+              offline_grace: float | None = None, next_session: Any = None,
+              shard: Any = None) -> Any:
     from hub.errors import HubError
     from hub.service import Hub, data_log
     from hub.store import LOG_NAME, EventLog
@@ -113,9 +114,12 @@ def _open_hub(url: str, data: str | None, setup: Any, console: tuple[str, int] |
                  EventLog.open(Path(data) / LOG_NAME, durability=durability))
         more: dict[str, Any] = {} if offline_grace is None else {
             "offline_grace": offline_grace}
+        if next_session is not None:
+            more["next_session"] = next_session
         return Hub(store, url=url, setup=setup, setup_loader=_loader, console=console,
                    client_id=client_id, double_dummy=double_dummy, bridgemate=bridgemate,
-                   console_options=console_options, clock_tolerance=clock_tolerance, **more)
+                   console_options=console_options, clock_tolerance=clock_tolerance,
+                   shard=shard, **more)
     except (HubError, WireError) as err:
         raise CommandError(str(err)) from err
 
@@ -171,18 +175,20 @@ def demo_director() -> Iterator[tuple[Any, str, str]]:
 @contextlib.contextmanager
 def running_hub(broker: str | None, data: str | None, setup: Any, *,
                 console: tuple[str, int] | None = None,
-                console_users: Any = None) -> Iterator[tuple[Any, str]]:
+                console_users: Any = None, next_session: Any = None
+                ) -> Iterator[tuple[Any, str]]:
     """A hub on its own thread, with its embedded broker when ``broker`` is None (on a free
     loopback port, every account issued: :func:`own_accounts`): yields (hub, broker URL).
-    ``console_users`` (hub.users.UserStore) may log in to the console."""
+    ``console_users`` (hub.users.UserStore) may log in to the console; ``next_session``: a
+    set-up starting the next session in ``data``'s log (hub.series)."""
     from hub.errors import HubError
     from hub.service import HubRunner
     from wire.errors import WireError
 
-    with own_accounts(broker, setup) as accounts, \
+    with own_accounts(broker, setup or next_session) as accounts, \
             _broker(broker, ("127.0.0.1", 0), accounts) as url:
         hub_ = _open_hub(url, data, setup, console,
-                         console_options={"users": console_users})
+                         console_options={"users": console_users}, next_session=next_session)
         runner = HubRunner(hub_)
         try:
             running = runner.__enter__()
@@ -197,18 +203,35 @@ def running_hub(broker: str | None, data: str | None, setup: Any, *,
 def hub(args: argparse.Namespace) -> int:
     """``tenace hub``: serve until interrupted (``tenace hub status``: :func:`hub_status`)."""
     if args.job == "status":
+        if args.of is not None:
+            raise CommandError("--of: not for status (--shard K names the shard)")
         return hub_status(args)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    setup = None
-    if args.event or not _has_event(args.data):
+    setup = next_session = None
+    shard, data = _shard(args)
+    if args.next_session and not args.event:
+        raise CommandError("--next-session: give the next session's set-up with --event FILE")
+    if args.next_session and _has_event(data):
+        next_session = setup_from_args(args)
+        if shard is not None and next_session is not None:
+            next_session = _restricted(shard, next_session)
+    elif args.event or not _has_event(data):
         setup = setup_from_args(args)
+        if shard is not None and setup is not None:
+            setup = _restricted(shard, setup)
+        elif setup is not None and getattr(setup, "shards", 1) > 1:
+            raise CommandError(f"this event is shared among {setup.shards} hub processes "
+                               f"(shards = {setup.shards}): run tenace hub --shard K for each "
+                               f"K from 0 to {setup.shards - 1} (docs/deploying.md)")
     elif args.tables:
         print(f"{args.data} holds an event already: going on with it (--tables and the other "
               "set-up options are for a new data directory)", flush=True)
     console = None if args.console == "off" else _address(args.console, "--console")
     bridgemate = None if args.bridgemate is None else _address(
         args.bridgemate if ":" in args.bridgemate else f":{args.bridgemate}", "--bridgemate")
+    if shard is not None and setup is None and not _has_event(data):
+        raise CommandError(f"--shard {args.shard}: {data} holds no event yet: give --event")
     if setup is None and bridgemate is not None and not _has_event(args.data):
         from hub.bridgemate import BridgemateSetup  # the scoring program sets the event up
         setup = BridgemateSetup.waiting({"edition": args.edition, "strict": False,
@@ -229,10 +252,12 @@ def hub(args: argparse.Namespace) -> int:
         if options is not None:
             options["pairing"] = _pairing(args, url, ca)
         hub_url = url if credentials is None else credentials.url(url)
-        hub_ = _open_hub(hub_url, args.data, setup, console, args.durability,
+        hub_ = _open_hub(hub_url, data, setup, console, args.durability,
                          double_dummy=not args.no_double_dummy, bridgemate=bridgemate,
                          console_options=options, clock_tolerance=args.clock_tolerance,
-                         offline_grace=args.offline_grace)
+                         offline_grace=args.offline_grace, next_session=next_session,
+                         client_id="tenace-hub" if shard is None else shard.account,
+                         shard=shard)
         for line in hub_.setup.summary():
             print(line)
         shown = url.rsplit("@", 1)[-1] if "@" in url else url  # never the password
@@ -255,8 +280,13 @@ def hub(args: argparse.Namespace) -> int:
                 print(f"director console: {hub_.console.url}", flush=True)
             if hub_.bridgemate is not None:
                 print(f"Bridgemate Data Connector: {hub_.bridgemate.url}", flush=True)
+            intake = _sim_intake(hub_, args.sim_kit)
             print("hub ready", flush=True)
-            await task
+            try:
+                await task
+            finally:
+                if intake is not None:
+                    intake.close()
 
         from wire.errors import MqttError
         try:
@@ -268,6 +298,75 @@ def hub(args: argparse.Namespace) -> int:
         finally:
             hub_.log.close()
     return 0
+
+
+def _shard(args: argparse.Namespace) -> tuple[Any, str]:
+    """(the hub.shards.Shard this hub is, or None; its data directory): ``--shard K``, of
+    ``--of N`` shards, or of the ``shards`` the event's set-up says (the file's, or the
+    shard's log's when it holds the event already); its log in ``--data``/shard-K."""
+    if args.shard is None:
+        if args.of is not None:
+            raise CommandError("--of: only with --shard")
+        return None, args.data
+    from hub.errors import ConfigError
+    from hub.shards import SHARD_DIRECTORY, Shard
+
+    if not args.broker:
+        raise CommandError("--shard: the shards of an event share one broker (Mosquitto): "
+                           "give --broker")
+    data = str(Path(args.data) / SHARD_DIRECTORY.format(index=args.shard))
+    count = args.of
+    if count is None:
+        setup = setup_from_args(args) if args.event else None
+        count = setup.shards if setup is not None else _logged_shards(data)
+    try:
+        return Shard(args.shard, count), data
+    except ConfigError as err:
+        raise CommandError(str(err)) from err
+
+
+def _logged_shards(data: str) -> int:
+    """The ``shards`` of the set-up a shard's log holds (1 when it holds none)."""
+    if not _has_event(data):
+        return 1
+    from hub.store import LOG_NAME, EventLog, StoreError
+
+    try:
+        with EventLog.open(Path(data) / LOG_NAME, verify=False, note_head=False) as logged:
+            for record in logged.replay():
+                event = record.data().get("event") or {}
+                return int(event.get("shards", 1))
+    except (StoreError, ValueError, TypeError, AttributeError) as err:
+        raise CommandError(f"{data}: the set-up of its log cannot be read: {err}") from err
+    return 1
+
+
+def _restricted(shard: Any, setup: Any) -> Any:
+    """A shard's own set-up: its sections of the event's (hub.shards)."""
+    from hub.errors import ConfigError
+
+    if not hasattr(setup, "sections"):
+        raise CommandError("--shard: the event must be set up (--event FILE or --tables)")
+    try:
+        return shard.restrict(setup)
+    except ConfigError as err:
+        raise CommandError(str(err)) from err
+
+
+def _sim_intake(hub_: Any, kit: str | None) -> Any:
+    """With ``--sim-kit``: the organiser's deals handed to the set-up (hub.simultaneous)."""
+    if kit is None:
+        return None
+    from hub.simultaneous import SimError
+    from hub.simultaneous.handover import DealsIntake
+    try:
+        intake = DealsIntake(hub_, Path(kit)).start()
+    except SimError as err:
+        hub_.stop()
+        raise CommandError(str(err)) from err
+    print(f"simultaneous {intake.event}: the deals come from {Path(kit) / 'deals.signed'}",
+          flush=True)
+    return intake
 
 
 def _console_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -409,6 +508,14 @@ def add_hub_parser(sub: Any) -> None:
                           "deploy directory's ca.crt, else the --tls-cert chain)")
     tls.add_argument("--plain-listen", metavar="HOST:PORT",
                      help="with TLS, also a plain MQTT port (default: none)")
+    sh = p.add_argument_group("an event shared among several hub processes (docs/deploying.md)")
+    sh.add_argument("--shard", type=int, metavar="K",
+                    help="run shard K (from 0): the sections whose place in the set-up is K "
+                         "modulo the number of shards, its log in DATA/shard-K; needs "
+                         "--broker, the broker every shard and device shares (status: "
+                         "shard K's own status)")
+    sh.add_argument("--of", type=int, metavar="N",
+                    help="the number of shards (default: the set-up's shards key)")
     p.add_argument("--data", default="tenace-data",
                    help="data directory for the event log (default ./tenace-data)")
     p.add_argument("--durability", choices=["process", "power"], default="process",
@@ -439,6 +546,11 @@ def add_hub_parser(sub: Any) -> None:
                    help="answer the Bridgemate Data Connector API (BCS 5) for a scoring "
                         "program: it sets the event up (default off; port 5079, host "
                         "127.0.0.1)")
+    p.add_argument("--sim-kit", metavar="KIT",
+                   help="the club plays a simultaneous event: take the organiser's deals "
+                        "into the event's set-up as tenace sim-event club receives them "
+                        "(KIT/deals.signed, its signature checked against KIT/organiser.pub; "
+                        "anything else refused and logged)")
     p.add_argument("--clock-tolerance", type=_tolerance, metavar="SECONDS|off",
                    help="how far a device's clock may be from the hub's (default: the "
                         "event's, 120 s unless its file says otherwise; off: no check)")
@@ -455,6 +567,10 @@ def add_hub_parser(sub: Any) -> None:
                     help="seconds to wait for the retained status (default 5)")
     st.add_argument("--json", action="store_true", help="print the status as received")
     add_event_arguments(p)
+    p.add_argument("--next-session", action="store_true",
+                   help="with --event: the next session of the data directory's log (the "
+                        "session it holds is stored, its results kept for the event's total "
+                        "and the club's ladder); the same command again goes on with it")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(run=hub)
 
@@ -473,25 +589,31 @@ def _tolerance(text: str) -> float | bool:
 
 
 def hub_status(args: argparse.Namespace) -> int:
-    """``tenace hub status``: the retained ``hub/status`` of a running hub, read with the
-    scorer's (or ``--account``'s) credentials, printed (the console may be off). Exit 0
-    online, 1 offline or nothing retained, 2 no broker."""
+    """``tenace hub status``: the retained ``hub/status`` of a running hub (``--shard K``:
+    that shard's own, ``hub/shard/K/status``), read with the scorer's (or ``--account``'s)
+    credentials, printed (the console may be off). Exit 0 online, 1 offline or nothing
+    retained, 2 no broker."""
     import json
     import queue
 
     from wire.errors import MqttError
     from wire.mqtt import MqttClient
-    from wire.protocol import topic_hub_status
+    from wire.protocol import ProtocolError, topic_hub_status, topic_shard_status
 
+    try:
+        topic = topic_hub_status() if args.shard is None else topic_shard_status(args.shard)
+    except ProtocolError as err:
+        raise CommandError(err.reason) from err
     url = args.broker or "mqtt://127.0.0.1:1883"
     try:
         with MqttClient(url, args.account, clean_session=True) as client:
             client.wait_connected(args.timeout)
-            client.subscribe(topic_hub_status(), 1, timeout=args.timeout)
+            client.subscribe(topic, 1, timeout=args.timeout)
             try:
                 message = client.messages.get(timeout=args.timeout)
             except queue.Empty:
-                print("no hub/status retained on this broker: no hub has run here")
+                print(f"no {topic.split('/', 2)[2]} retained on this broker: no hub (shard) "
+                      "has run here")
                 return 1
     except MqttError as err:
         raise CommandError(str(err)) from err

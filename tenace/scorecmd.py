@@ -26,7 +26,7 @@ from bridgecore.results_io import (
     write_results_csv,
     write_results_pbn,
 )
-from bridgecore.sessions import add_sessions
+from bridgecore.sessions import add_sessions, add_up, carry_by_place
 from bridgecore.usebio import read_usebio, write_usebio
 from tenace.commands import CommandError
 
@@ -77,7 +77,12 @@ def add_parser(sub: Any) -> None:
                    help="the qualifying session of this final: its percentages carried over")
     p.add_argument("--carry", type=float, default=0.5, metavar="FRACTION",
                    help="the fraction of the qualifying margin over 50%% carried over "
-                        "(default 0.5, as the conditions of contest say)")
+                        "(default 0.5, as the conditions of contest say); with "
+                        "--carry-form place, the points the qualifying's first carries")
+    p.add_argument("--carry-form", choices=["margin", "place"], default="margin",
+                   help="margin: a share of the qualifying margin (default); place: the "
+                        "first finalist by qualifying percentage carries --carry points, the "
+                        "last none, in proportion to the place")
     p.add_argument("--export", choices=["pbn", "usebio", "csv"],
                    help="write the scored results in this format")
     p.add_argument("-o", "--output", help="file for --export (default: standard output)")
@@ -162,8 +167,16 @@ def _sessions(args: argparse.Namespace, first: EventScore, options: ScoringOptio
         qualifying = _scored(args.carry_from, args, options)
         carry = {p.pair: p.percent for p in qualifying.ranking if p.percent is not None}
     try:
-        totals = add_sessions([first, *(_scored(f, args, options) for f in args.add)],
-                              carry_from=carry, carry_fraction=args.carry if carry else 0.0)
+        sessions = [first, *(_scored(f, args, options) for f in args.add)]
+        if carry and args.carry_form == "place":
+            finalists = {p.pair for s in sessions for p in s.ranking}
+            totals = add_up([[(p.pair, p.percent, p.boards, p.direction) for p in s.ranking
+                              if p.percent is not None] for s in sessions],
+                            carries=carry_by_place({k: q for k, q in carry.items()
+                                                    if k in finalists}, args.carry))
+        else:
+            totals = add_sessions(sessions, carry_from=carry,
+                                  carry_fraction=args.carry if carry else 0.0)
     except ValueError as err:
         raise CommandError(str(err)) from err
     if args.json:
@@ -174,8 +187,10 @@ def _sessions(args: argparse.Namespace, first: EventScore, options: ScoringOptio
              "carry": round(t.carry, 2), "boards": t.boards, "rank": t.rank}
             for t in totals]}, ensure_ascii=False))
         return 0
-    lines = [f"Event of {1 + len(args.add)} session(s)"
-             + (f", {args.carry:g} of the qualifying margin carried over" if carry else "")]
+    how = (f", {args.carry:g} points to the qualifying's first, by place"
+           if args.carry_form == "place" else
+           f", {args.carry:g} of the qualifying margin carried over")
+    lines = [f"Event of {1 + len(args.add)} session(s)" + (how if carry else "")]
     direction: object = "start"
     for t in totals:
         if t.direction != direction:

@@ -41,8 +41,10 @@ __all__ = [
     "Envelope", "ProtocolError", "Reply", "Topic",
     "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
-    "topic_hub_command", "topic_hub_status", "topic_ranking", "topic_reply", "topic_result",
-    "topic_seat", "topic_state", "topic_table_command", "topic_tablet", "topic_traveller",
+    "topic_field_ranking", "topic_hub_command", "topic_hub_status", "topic_ranking",
+    "topic_reply", "topic_result", "topic_seat", "topic_shard_status", "topic_shard_tables",
+    "topic_state",
+    "topic_table_command", "topic_tablet", "topic_traveller",
 ]
 
 ROOT = "tenace/v1"
@@ -110,6 +112,21 @@ def topic_hub_status() -> str:
     return f"{ROOT}/hub/status"
 
 
+def topic_shard_status(index: int) -> str:
+    """One hub shard's own presence (retained, with its last will; docs/deploying.md): shard
+    ``index`` of an event whose sections several hub processes share (``hub/status`` stays
+    the event's, shard 0's, which the devices read)."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 1000:
+        raise ProtocolError("bad_topic", f"shard {index!r} must be a number from 0 to 999")
+    return f"{ROOT}/hub/shard/{index}/status"
+
+
+def topic_shard_tables(index: int) -> str:
+    """Hub shard ``index`` -> the console of another shard, director's tools: its tables'
+    summaries as the director's console shows them (retained; hub.sharding)."""
+    return topic_shard_status(index).rsplit("/", 1)[0] + "/tables"
+
+
 def topic_hub_command(account: str) -> str:
     """Director's and scoring tools -> hub, on their own account's topic (ACL: the
     ``director`` and ``scorer`` accounts, each its own), so every ruling names who made it."""
@@ -143,6 +160,12 @@ def topic_traveller(section: str, board: int) -> str:
     return f"{ROOT}/results/traveller/{_check('section', section, _TABLE)}/{board}"
 
 
+def topic_field_ranking() -> str:
+    """Hub (shard 0) -> director, scoring, results pages: the ranking across every pairs
+    section of an event scored as one field (retained; ACL: not for table devices, Law 16)."""
+    return f"{ROOT}/results/field"
+
+
 def topic_dealer_event(device: str) -> str:
     """Dealing machine's bridge -> hub: each board dealt, each fault (QoS 1, not retained)."""
     return f"{ROOT}/dealer/{_check('device', device, _ID)}/ev"
@@ -161,7 +184,8 @@ def topic_dealer_status(device: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
-    hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller.
+    hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller,
+    shard_status and shard_tables (``shard``: its number), field.
     ``account``: the account a ``hub_cmd`` was published for (None on the bare ``hub/cmd``
     topic of earlier versions, which the hub refuses)."""
 
@@ -174,6 +198,7 @@ class Topic:
     board: int | None = None
     section: str | None = None
     account: str | None = None
+    shard: int | None = None
 
 
 def parse_topic(topic: str) -> Topic:
@@ -203,6 +228,11 @@ def parse_topic(topic: str) -> Topic:
                 return Topic("cmd", table, device)
         elif rest == ["hub", "status"]:
             return Topic("hub_status")
+        elif (rest[:2] == ["hub", "shard"] and len(rest) == 4
+              and rest[3] in ("status", "tables") and rest[2].isdecimal() and len(rest[2]) <= 3):
+            return Topic(f"shard_{rest[3]}", shard=int(rest[2]))
+        elif rest == ["results", "field"]:
+            return Topic("field")
         elif rest[:2] == ["hub", "cmd"] and len(rest) in (2, 3):
             return Topic("hub_cmd", account=_check("account", rest[2], _ID)
                          if len(rest) == 3 else None)

@@ -7,7 +7,12 @@ Mosquitto bridged to the organiser's (docs/simultaneous.md).
   Mosquitto bridge stanza;
 - :mod:`hub.simultaneous.field`: the field's scoring as results arrive (bridgecore.ranking);
 - :mod:`hub.simultaneous.organiser`: the organiser's service (releases, results, scores);
-- :mod:`hub.simultaneous.club`: a club hub's link (checked deals, results out, field in).
+- :mod:`hub.simultaneous.club`: a club hub's link (checked deals, results out, field in);
+- :mod:`hub.simultaneous.relay`: the hub's results (and fouled boards' forms) relayed;
+- :mod:`hub.simultaneous.handover`: the organiser's deals into the club hub's set-up;
+- :mod:`hub.simultaneous.ecats`: the USEBIO files ECATS exchanges (a club's upload, the
+  field's results, a club taking part by file);
+- :mod:`hub.simultaneous.kit`: what ``tenace sim-event`` writes and runs.
 
 Errors::
 

@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.accounts import mosquitto_hash
+from hub.accounts import SIM_BRIDGE, mosquitto_hash
 from hub.simultaneous.event import SimError, SimEvent, topic
 from wire.pairing import write_private
 
@@ -92,9 +92,12 @@ def organiser_listener(broker: OrganiserBroker) -> tuple[str, ...]:
 
 
 def bridge_stanza(event: SimEvent, club: str, password: str, *, host: str, port: int,
-                  ca_file: Path | str | None) -> str:
+                  ca_file: Path | str | None, local_password: str | None = None) -> str:
     """The ``connection`` stanza for the club's mosquitto.conf (module docstring); with
-    ``ca_file`` the bridge speaks TLS and checks the organiser's certificate against it."""
+    ``ca_file`` the bridge speaks TLS and checks the organiser's certificate against it.
+    The bridge's side on the club's broker is the account ``sim-link.bridge`` (role
+    ``sim-link``, hub/access.py: the organiser's topics only) with ``local_password``, the
+    club's; without it the stanza says where the club puts it (its device credentials)."""
     event.club(club)   # an unknown club is refused
     out, into = club_topics(event, club)
     lines = [f"# simultaneous {event.id}: club {club} <-> the organiser (tenace sim-event)",
@@ -111,7 +114,13 @@ def bridge_stanza(event: SimEvent, club: str, password: str, *, host: str, port:
              "start_type automatic",
              "restart_timeout 1 10",
              "keepalive_interval 10",
-             "bridge_attempt_unsubscribe false"]
+             "bridge_attempt_unsubscribe false",
+             f"local_username {SIM_BRIDGE}"]
+    if local_password is not None:
+        lines.append(f"local_password {local_password}")
+    else:
+        lines.append(f"# local_password <{SIM_BRIDGE}'s, from the hub's "
+                     "device-credentials.json: tenace deploy init --simultaneous>")
     if ca_file is not None:
         lines += [f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2",
                   "bridge_insecure false"]

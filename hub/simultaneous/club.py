@@ -35,6 +35,7 @@ class ClubLink:
                  client_id: str = "tenace-hub"):
         self.event, self.club, self.key = event, club, organiser_key
         self.deals: dict[str, Any] | None = None
+        self.deals_signed: bytes | None = None   # the deals message as it came, checked
         self.field: dict[int, dict[str, Any]] = {}
         self.ranking: dict[str, Any] | None = None
         self.refused: list[str] = []
@@ -54,10 +55,21 @@ class ClubLink:
         self.client.close()
 
     def publish_result(self, rid: str, board: int, ns: int | str, ew: int | str,
-                       score_ns: int) -> None:
-        """A table's result of ``board`` (``rid``: the club's id for it, stable on resends)."""
-        self.client.publish(topic(self.event, self.club, "result"), json.dumps(
-            {"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew, "score_ns": score_ns}), 1)
+                       score_ns: int | None, *, version: str = "", deal: str | None = None,
+                       adjusted: str = "") -> None:
+        """A table's result of ``board`` (``rid``: the club's id for it, stable on resends);
+        ``version``/``deal``: the version of a fouled board the table played (Law 87);
+        ``adjusted``: the director's adjusted score (Law 12C, ``score_ns`` then the assigned
+        score or None; hub.simultaneous.field)."""
+        body: dict[str, Any] = {"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew,
+                                "score_ns": score_ns}
+        if adjusted:
+            body["adjusted"] = adjusted
+        if version:
+            body["version"] = version
+        if deal is not None:
+            body["deal"] = deal
+        self.client.publish(topic(self.event, self.club, "result"), json.dumps(body), 1)
 
     def publish_finished(self, board: int, results: int) -> None:
         """The club has played ``board`` ``results`` times: it may see the field's results."""
@@ -89,7 +101,7 @@ class ClubLink:
             return
         with self.changed:
             if kind == "deals":
-                self.deals = value
+                self.deals, self.deals_signed = value, message.payload
             elif kind == "field" and board is not None:
                 self.field[board] = value
             elif kind == "ranking":

@@ -2,13 +2,19 @@
 topics it travels on; the organiser's signature of the deals (Ed25519).
 
 The event file (JSON, ``version`` 1) is the organiser's: ``{"version": 1, "event": "ecats-0412",
-"deals": "deals.pbn", "method": "mp", "clubs": [{"id": "paris", "start":
+"deals": "deals.pbn", "method": "mp", "small_groups": false, "clubs": [{"id": "paris", "start":
 "2026-04-12T18:00:00+00:00", "tables": 10, "plays": 10}]}``. ``plays`` is how many times the
 club plays each board (its tables in a Mitchell); the field's expected number of results per
-board (Neuberg, Law 78) is their sum. Topics (docs/protocol.md, "Simultaneous events"), all
-under ``tenace/sim/v1/<event>/<club>/``: ``deals`` (organiser to club, retained, signed),
-``result`` and ``finished`` (club to organiser, QoS 1), ``field/<board>`` and ``ranking``
-(organiser to club, retained). Nothing else crosses a bridge.
+board (Neuberg, Law 78) is their sum. ``small_groups`` (default false): a fouled board's
+version played 2 or 3 times in the field gets the EBU small-group percentages rather than
+Neuberg (Law 87, formats.md 9.1; hub.simultaneous.field). ``artificial`` (default
+``"session"``): what an artificial adjusted score (Law 12C2) gives its side: ``"session"``
+60/50/40 or the pair's session percentage if higher (average-plus) or lower (average-minus),
+Law 12C2(c) as the WBFLC states it; ``"fixed"`` 60/50/40 (or the percentage the director
+gave). Topics (docs/protocol.md,
+"Simultaneous events"), all under ``tenace/sim/v1/<event>/<club>/``: ``deals`` (organiser
+to club, retained, signed), ``result`` and ``finished`` (club to organiser, QoS 1),
+``field/<board>`` and ``ranking`` (organiser to club, retained). Nothing else crosses a bridge.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ __all__ = [
 
 ROOT = "tenace/sim/v1"
 KINDS = ("deals", "result", "finished", "field", "ranking")
+ARTIFICIAL = ("session", "fixed")   # the conventions for an artificial adjusted score
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -74,6 +81,8 @@ class SimEvent:
     deals: str
     clubs: tuple[Club, ...]
     method: Method = Method.MATCHPOINTS
+    small_groups: bool = False   # fouled boards: EBU percentages for groups of 2 or 3
+    artificial: str = "session"   # Law 12C2: "session" (12C2(c)) or "fixed" 60/50/40
 
     def __post_init__(self) -> None:
         _name(self.id, "event id")
@@ -83,6 +92,9 @@ class SimEvent:
         if self.method not in (Method.MATCHPOINTS, Method.CROSS_IMPS, Method.BUTLER):
             raise SimError(f"event {self.id}: a simultaneous pairs is scored mp, crossimp or "
                            f"butler, not {self.method}")
+        if self.artificial not in ARTIFICIAL:
+            raise SimError(f"event {self.id}: artificial is 'session' or 'fixed' (Law 12C2), "
+                           f"not {self.artificial!r}")
         if not self.boards:
             raise SimError(f"event {self.id}: the deals hold no numbered board")
 
@@ -112,8 +124,12 @@ class SimEvent:
             deals = (path.parent / data["deals"]).read_text()
             clubs = tuple(Club(_name(c["id"], "club id"), datetime.fromisoformat(c["start"]),
                                int(c.get("plays", 1))) for c in data["clubs"])
+            small = data.get("small_groups", False)
+            if not isinstance(small, bool):
+                raise SimError(f"{path}: small_groups is true or false, not {small!r}")
             return cls(_name(data["event"], "event id"), deals, clubs,
-                       Method(data.get("method", "mp")))
+                       Method(data.get("method", "mp")), small,
+                       data.get("artificial", "session"))
         except SimError:
             raise
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:

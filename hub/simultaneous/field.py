@@ -10,6 +10,26 @@ once those k results are in, and only then may it see the field's results of the
 expected number of results per board: a board a club did not play, a pair that sat out, are
 missing results scaled up, not zeros.
 
+Fouled boards (Law 87): a result may say which version of the deal its table played:
+``"deal"`` (the PBN deal string as played) or ``"version"`` (the club's name for a changed
+form, e.g. ``form-1`` from its director's fouled-board ruling); without either, the
+organiser's deal. Each version is scored as its own group across the field (bridgecore's
+``form``): a ``deal`` equal to the organiser's is the correct version; the same ``deal`` at
+several clubs is one group; a club's ``version`` without its deal is a group of that club's
+own. Each group is Neuberg-scaled to the field's expected number; with the event's
+``small_groups`` a group of 2 or 3 gets the EBU percentages instead (formats.md 9.1,
+bridgecore.methods ``small_group_percent``). A pair is ranked on the points of its group.
+
+Adjusted scores (Law 12C): a result may carry the club director's ``"adjusted"`` score
+(docs/protocol.md, bridgecore.results_io.parse_adjustment): an assigned score (12C1(a), also
+its ``score_ns``) is compared in the field as the board's result; split scores (12C1(f)) score
+each side against its direction's field from its own score; an artificial score (12C2) is not
+compared: the side gets the event's convention (``artificial``: ``"session"``, 60/50/40 or
+the pair's session percentage on its other boards if higher for average-plus, lower for
+average-minus, 12C2(c); ``"fixed"``, 60/50/40) and the board's other results are Neuberg-scaled
+as for a missing result (bridgecore.methods). Under ``"session"`` a board with an artificial
+score is scored again whenever its artificial pairs' other boards change.
+
 Rescoring is incremental: a board's points depend on its own results and the expected number
 of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
 the boards that received a result are scored again (each alone, by ``score_event``); the
@@ -20,13 +40,28 @@ together gives (the tests compare).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
 from collections import defaultdict
 from typing import Any
 
-from bridgecore.adjusted import BoardResult, Pair, ScoreProblem
+from bridgecore.adjusted import (
+    Adjustment,
+    ArtificialAward,
+    Assigned,
+    BoardResult,
+    Pair,
+    ScoreProblem,
+    artificial_imps,
+    artificial_percent,
+    awards,
+)
 from bridgecore.cards import Side
+from bridgecore.deal import Deal
 from bridgecore.editions import edition as edition_named
+from bridgecore.errors import BridgeError
+from bridgecore.pbn import read_pbn
 from bridgecore.ranking import (
     BoardScorer,
     EventScore,
@@ -36,9 +71,10 @@ from bridgecore.ranking import (
     ScoringOptions,
     score_event,
 )
+from bridgecore.results_io import parse_adjustment
 from hub.simultaneous.event import SimError, SimEvent
 
-__all__ = ["FieldScorer", "check_finished", "check_result", "field_pair"]
+__all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "field_pair"]
 
 log = logging.getLogger(__name__)
 _MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
@@ -65,13 +101,53 @@ def check_result(data: object, boards: tuple[int, ...]) -> tuple[str, BoardResul
         raise SimError(f"a result without a valid id: {rid!r:.80}")
     if not isinstance(board, int) or isinstance(board, bool) or board not in boards:
         raise SimError(f"result {rid}: board {board!r} is not one of the event's")
-    if not isinstance(score, int) or isinstance(score, bool) or abs(score) > _MAX_SCORE \
-            or score % 10:
+    adjustment = check_adjusted(data.get("adjusted"), rid, score)
+    if (score is not None or adjustment is None) and (
+            not isinstance(score, int) or isinstance(score, bool) or abs(score) > _MAX_SCORE
+            or score % 10):
         raise SimError(f"result {rid}: {score!r} is not a North-South score")
     ns, ew = _pair(data.get("ns"), f"result {rid} ns"), _pair(data.get("ew"), f"result {rid} ew")
     if ns == ew:
         raise SimError(f"result {rid}: pair {ns} on both sides")
-    return rid, BoardResult(board, ns, ew, score)
+    return rid, BoardResult(board, ns, ew, score, adjustment)
+
+
+def check_adjusted(text: object, rid: str, score: object) -> Adjustment | None:
+    """The director's adjusted score of a result payload (Law 12C; docs/protocol.md), None
+    when it has none; SimError naming what is wrong."""
+    if text is None:
+        return None
+    if not isinstance(text, str) or not 0 < len(text) <= 80:
+        raise SimError(f"result {rid}: adjusted {text!r:.60} is not an adjusted score's text")
+    try:
+        adjustment = parse_adjustment(text)
+    except BridgeError as err:
+        raise SimError(f"result {rid}: {err}") from err
+    if isinstance(adjustment, Assigned) and score != adjustment.score_ns:
+        raise SimError(f"result {rid}: the assigned score {adjustment} (Law 12C1(a)) is the "
+                       f"board's result, score_ns {score!r} is not it")
+    if not isinstance(adjustment, Assigned) and score is not None:
+        raise SimError(f"result {rid}: adjusted {text!r} has no one score: score_ns is null, "
+                       f"not {score!r}")
+    return adjustment
+
+
+def check_version(data: dict[str, Any], rid: str) -> tuple[str, Deal | None]:
+    """(the club's version name or "", the deal as played or None) of a result payload."""
+    version, deal = data.get("version", ""), data.get("deal")
+    if not isinstance(version, str) or len(version) > 40 or any(c in version for c in "/#+"):
+        raise SimError(f"result {rid}: version {version!r:.60} is not a name (40 at most)")
+    if deal is None:
+        return version, None
+    if not isinstance(deal, str):
+        raise SimError(f"result {rid}: deal {deal!r:.60} is not a PBN deal string")
+    try:
+        played = Deal.parse(deal)
+    except (BridgeError, ValueError) as err:
+        raise SimError(f"result {rid}: deal {deal!r:.80}: {err}") from err
+    if played.problems():
+        raise SimError(f"result {rid}: deal {deal!r:.80} is not a whole deal")
+    return version, played
 
 
 def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
@@ -92,7 +168,13 @@ class FieldScorer:
     def __init__(self, event: SimEvent):
         self.event = event
         self.boards = event.boards
-        self.options = ScoringOptions(expected=event.expected)
+        self.options = ScoringOptions(expected=event.expected, small_groups=event.small_groups)
+        self.edition = dataclasses.replace(
+            edition_named(None), session_percentage_rule=event.artificial == "session")
+        self.deals = {r.board: r.deal for r in read_pbn(event.deals).records
+                      if r.board is not None and r.deal is not None}
+        self.versions: dict[tuple[str, str], str] = {}   # (club, id) -> its group ("": correct)
+        self._forms: dict[int, list[str]] = {}   # board -> its groups, by form number
         self.results: dict[tuple[str, str], BoardResult] = {}   # (club, id) -> field result
         self._per_club: dict[tuple[str, int], set[str]] = defaultdict(set)
         self._finished: dict[tuple[str, int], int] = {}
@@ -109,14 +191,19 @@ class FieldScorer:
         self._played: dict[Pair, int] = {}
         self._pair_tops: dict[Pair, float] = {}
         self._sides: dict[Pair, set[Side]] = {}
+        self._artificial: dict[int, set[Pair]] = {}   # board -> its pairs scored artificially
 
     def add_result(self, club: str, data: object) -> bool:
         """Take a club's result; False for a duplicate (already counted, the same)."""
         self.event.club(club)
         rid, r = check_result(data, self.boards)
-        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns)
+        assert isinstance(data, dict)
+        version, deal = check_version(data, rid)
+        group = self._group(club, r.board, version, deal)
+        field = BoardResult(r.board, field_pair(club, r.ns), field_pair(club, r.ew), r.score_ns,
+                            r.adjustment)
         before = self.results.get((club, rid))
-        if before == field:
+        if before == field and self.versions.get((club, rid), "") == group:
             self.duplicates += 1
             return False
         if before is not None:
@@ -125,10 +212,24 @@ class FieldScorer:
             del self._rows[before.board][(club, rid)]
             self._dirty.add(before.board)
         self.results[(club, rid)] = field
+        self.versions[(club, rid)] = group
         self._per_club[(club, r.board)].add(rid)
         self._rows[r.board][(club, rid)] = field
         self._dirty.add(r.board)
         return True
+
+    def _group(self, club: str, board: int, version: str, deal: Deal | None) -> str:
+        """The version group of a result (module docstring): "" the organiser's deal."""
+        if deal is not None:
+            if deal == self.deals.get(board):
+                return ""
+            return "deal:" + hashlib.sha256(deal.pbn().encode()).hexdigest()[:16]
+        return f"{club}/{version}" if version else ""
+
+    def version_of(self, board: int, form: int) -> str:
+        """The group of ``form`` on ``board`` at the last scoring ("" the correct one)."""
+        forms = self._forms.get(board, [""])
+        return forms[form] if 0 <= form < len(forms) else ""
 
     def finish(self, club: str, data: object) -> int:
         self.event.club(club)
@@ -148,15 +249,24 @@ class FieldScorer:
         """Score the field again: the boards that received a result since, then the totals of
         their pairs and the ranking (module docstring)."""
         touched: set[Pair] = set()
-        self.changed = frozenset(self._dirty)
+        changed = set(self._dirty)
         for board in sorted(self._dirty):
             for s in self._scored.get(board, ()):
                 for pair in (s.result.ns, s.result.ew):
                     self._points[pair].pop(board, None)
                     touched.add(pair)
-            alone = score_event(self._rows[board].values(), self.event.method,
+            rows = self._rows[board]
+            forms = ["", *sorted({self.versions[k] for k in rows} - {""})]
+            self._forms[board] = forms
+            alone = score_event([dataclasses.replace(r, form=forms.index(self.versions[k]))
+                                 if self.versions[k] else r for k, r in rows.items()],
+                                self.event.method, edition=self.edition,
                                 options=self.options)
             self._scored[board] = alone.boards.get(board, ())
+            self._artificial[board] = {pair for s in self._scored[board]
+                                       for pair, award in zip((s.result.ns, s.result.ew),
+                                                              awards(s.result), strict=True)
+                                       if isinstance(award, ArtificialAward)}
             self._tops[board] = alone.tops.get(board, 0.0)
             self._problems[board] = alone.problems
             for s in self._scored[board]:
@@ -164,6 +274,13 @@ class FieldScorer:
                 self._points[s.result.ew][board] = (s.ew_points, Side.EW)
                 touched.update((s.result.ns, s.result.ew))
         self._dirty.clear()
+        if self.edition.session_percentage_rule:
+            for board, pairs in sorted(self._artificial.items()):
+                if pairs and (board in changed or pairs & touched):
+                    self._session_board(board, pairs)
+                    changed.add(board)
+                    touched.update(pairs)
+        self.changed = frozenset(changed)
         for pair in touched:
             boards = sorted(self._points[pair])
             if not boards:
@@ -178,9 +295,8 @@ class FieldScorer:
             self._pair_tops[pair] = tops
             self._sides[pair] = {side for _, side in self._points[pair].values()}
         problems = [p for b in sorted(self._problems) for p in self._problems[b]]
-        ed = edition_named(None)
-        scorer = BoardScorer({}, self.event.method, ed, self.options, self.event.expected,
-                             problems)
+        scorer = BoardScorer({}, self.event.method, self.edition, self.options,
+                             self.event.expected, problems)
         scorer.tops = dict(self._tops)
         totals = EventTotals(scorer, {}, problems)
         totals.total.update(self._total)
@@ -194,13 +310,51 @@ class FieldScorer:
                                 if self.event.method is Method.MATCHPOINTS else None)
         return self.score
 
+    def _session(self, pair: Pair, board: int) -> float | None:
+        """The pair's session score on its boards not scored artificially for it, as
+        bridgecore.ranking's 12C2(c) pass takes it: percent (matchpoints) or IMPs a board."""
+        mp = self.event.method is Method.MATCHPOINTS
+        total = denominator = 0.0
+        for b in sorted(self._points[pair]):
+            if b != board and pair not in self._artificial.get(b, ()):
+                total += self._points[pair][b][0]
+                denominator += self._tops.get(b, 0.0) if mp else 1.0
+        return (100.0 if mp else 1.0) * total / denominator if denominator > 0 else None
+
+    def _session_board(self, board: int, pairs: set[Pair]) -> None:
+        """Score ``board`` again with its artificial pairs' session scores (Law 12C2(c)):
+        their points only move, the board's other results are not compared with them."""
+        session = {pair: value for pair in pairs
+                   if (value := self._session(pair, board)) is not None}
+        mp, ed = self.event.method is Method.MATCHPOINTS, self.edition
+
+        def rule(r: BoardResult, side: Side, award: ArtificialAward) -> float:
+            mine = session.get(r.ns if side is Side.NS else r.ew)
+            if mp:
+                return artificial_percent(award.score, ed, session_percent=mine,
+                                          percent=award.percent)
+            return artificial_imps(award.score, ed, session_average=mine,
+                                   amounts=self.options.artificial_imps)
+
+        rows = [s.result for s in self._scored[board]]
+        scorer = BoardScorer({board: rows}, self.event.method, ed, self.options,
+                             self.event.expected, [])
+        self._scored[board] = tuple(scorer.board(board, rule))
+        for s in self._scored[board]:
+            for pair, points, side in ((s.result.ns, s.ns_points, Side.NS),
+                                       (s.result.ew, s.ew_points, Side.EW)):
+                if pair in pairs:
+                    self._points[pair][board] = (points, side)
+
     def board_payload(self, board: int) -> dict[str, Any]:
         """The field's results of ``board`` with their points (for clubs that finished it)."""
         score = self.score or self.rescore()
         rows = score.boards.get(board, ())
         return {"v": 1, "event": self.event.id, "board": board,
                 "top": score.tops.get(board), "expected": self.event.expected,
-                "results": [s.to_json() for s in rows]}
+                "fouled": len(self._forms.get(board, [""])) > 1,
+                "results": [{**s.to_json(), "version": self.version_of(board, s.result.form)}
+                            for s in rows]}
 
     def ranking_payload(self) -> dict[str, Any]:
         score = self.score or self.rescore()

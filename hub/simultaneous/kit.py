@@ -13,10 +13,13 @@ password: a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``or
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import threading
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from hub.simultaneous.bridging import (
     ORGANISER,
@@ -25,17 +28,30 @@ from hub.simultaneous.bridging import (
     write_organiser_files,
 )
 from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
+from hub.simultaneous.handover import CLUB_FILE, SIGNED_DEALS
 from hub.tls import TlsError, write_club_pki
 from wire.pairing import write_private
 
 __all__ = [
-    "PASSWORD_FILE", "PUBLIC_KEY", "SIGNING_KEY", "Kit", "organiser_url", "run_club",
-    "run_organiser", "write_kit",
+    "FIELD_FILE",
+    "PASSWORD_FILE",
+    "PUBLIC_KEY",
+    "SIGNING_KEY",
+    "UPLOAD_FILE",
+    "Kit",
+    "organiser_url",
+    "run_club",
+    "run_organiser",
+    "write_kit",
 ]
+
+log = logging.getLogger(__name__)
 
 SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
 PUBLIC_KEY = "organiser.pub"
+FIELD_FILE = "field.xml"
+UPLOAD_FILE = "ecats-upload.xml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +97,31 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
             ca_file=where / "ca.crt"))
         shutil.copyfile(pki.ca_cert, kit / "ca.crt")
         (kit / PUBLIC_KEY).write_bytes(public_pem(key))
+        (kit / CLUB_FILE).write_text(json.dumps({"event": event.id, "club": club.id}) + "\n")
         (kit / "start.txt").write_text(f"{event.id}: the deals come at {club.start.isoformat()}"
                                        f"\n")
         clubs[club.id] = kit
     return Kit(org, clubs)
+
+
+def _write_upload(kit: Path, link: Any, relay: Any, club_upload: Any) -> None:
+    """The club's results as its ECATS upload file (``kit/ecats-upload.xml``)."""
+    from hub.simultaneous.event import Club
+    deals = link.deals
+    event = SimEvent(link.event, str(deals["pbn"]),
+                  (Club(link.club, datetime.fromisoformat(str(deals["released"])),
+                        relay.plays if isinstance(relay.plays, int) else 1),))
+    try:
+        _replace_file(kit / UPLOAD_FILE, club_upload(event, link.club, relay.results()))
+    except SimError as err:
+        log.warning("the club's upload file: %s", err)
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all (the hub reads it meanwhile)."""
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(data)
+    part.replace(path)
 
 
 def organiser_url(folder: Path, broker: str) -> str:
@@ -101,7 +138,9 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
              stop: threading.Event, *, poll: float = 0.2) -> None:
     """The club's side until ``stop``: its link and relay on the club's broker at ``url``;
     the deals, once checked against ``kit/organiser.pub``, written to ``kit/deals.pbn``, the
-    field's ranking to ``kit/field-ranking.json``."""
+    field's ranking to ``kit/field-ranking.json``; the deals message as it came, to
+    ``kit/deals.signed``, for the hub (``tenace hub --sim-kit``, hub.simultaneous.handover),
+    which checks it again before its set-up takes the deals."""
     from hub.simultaneous.club import ClubLink
     from hub.simultaneous.event import load_public_key
     from hub.simultaneous.relay import ClubRelay
@@ -111,15 +150,22 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
         raise SimError(f"the organiser's public key: {err}") from err
     link = ClubLink(event, club, url, public, client_id="sim-link").start()
     relay = ClubRelay(link, plays).start()
+    from hub.simultaneous.ecats import club_upload
     written: tuple[object, object] = (None, None)
+    uploaded = 0
     try:
         while not stop.wait(poll):
+            if relay.relayed != uploaded and link.deals is not None:
+                uploaded = relay.relayed
+                _write_upload(kit, link, relay, club_upload)
             with link.changed:
                 now = (link.deals, link.ranking)
             if now == written:
                 continue
             if now[0] is not None and now[0] is not written[0]:
                 (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
+                if link.deals_signed is not None:
+                    _replace_file(kit / SIGNED_DEALS, link.deals_signed)
             if now[1] is not None and now[1] is not written[1]:
                 (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
             written = now
@@ -131,7 +177,9 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
 def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Event) -> None:
     """The organiser's side until ``stop`` (``tenace sim-event run``): its service on the
     broker ``host:port`` with the kit's account, key and authority; the field's ranking
-    written to ``folder/ranking.json`` after each scoring."""
+    written to ``folder/ranking.json`` and the field's results file (USEBIO, as ECATS
+    publishes them) to ``folder/field.xml`` after each scoring; clubs' upload files read from
+    ``folder/uploads/<club>.xml`` (hub.simultaneous.ecats)."""
     from hub.simultaneous.event import load_private_key
     from hub.simultaneous.field import FieldScorer
     from hub.simultaneous.organiser import Organiser
@@ -139,10 +187,14 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
         key = load_private_key((folder / "organiser" / SIGNING_KEY).read_bytes())
     except OSError as err:
         raise SimError(f"the organiser's signing key: {err}") from err
+    from hub.simultaneous.ecats import field_file
     out = folder / "ranking.json"
+    (folder / "uploads").mkdir(exist_ok=True)
 
     def write(field: FieldScorer) -> None:
         out.write_text(json.dumps(field.ranking_payload(), indent=1))
+        _replace_file(folder / FIELD_FILE, field_file(field))
 
-    with Organiser(event, organiser_url(folder, broker), key, on_scored=write):
+    with Organiser(event, organiser_url(folder, broker), key, on_scored=write,
+                   uploads=folder / "uploads"):
         stop.wait()

@@ -6,6 +6,11 @@ finished (Law 16) and, once it has finished them all, the field's ranking.
 Messages leave paho's thread at once for one worker thread, which takes every message waiting,
 scores the field once for all of them (a burst of results after a club reconnects costs one
 rescoring) and publishes what changed. Bad messages are logged and dropped, never fatal.
+
+A club not on Tenace takes part by file: with ``uploads``, the worker reads
+``uploads/<club>.xml`` (the club's USEBIO upload, hub.simultaneous.ecats) whenever it changes,
+as ECATS polls its upload folder; its results count as the club's (the same line uploaded
+again keeps its id), and the club has finished each board its file holds.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -46,7 +52,8 @@ class Organiser:
 
     def __init__(self, event: SimEvent, url: str, key: Ed25519PrivateKey, *,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
-                 on_scored: Callable[[FieldScorer], None] | None = None):
+                 on_scored: Callable[[FieldScorer], None] | None = None,
+                 uploads: Path | None = None):
         self.event = event
         self.key = key
         self.now = now
@@ -55,6 +62,10 @@ class Organiser:
         self.scored = threading.Condition()
         self.rescorings = 0
         self._on_scored = on_scored
+        self.uploads = uploads
+        self.upload_problems: dict[str, list[str]] = {}   # club -> its last upload's problems
+        self._uploads_seen: dict[Path, bytes] = {}
+        self._uploads_due = 0.0
         self._sent: dict[str, bytes] = {}   # topic -> digest of the last payload published
         self._boards: dict[int, bytes] = {}  # board -> its field results, as published
         self._inbox: queue.Queue[Message | None] = queue.Queue()
@@ -88,6 +99,8 @@ class Organiser:
     def _run(self) -> None:
         while not self._stop.is_set():
             self.release_due()
+            if self._read_uploads():
+                self._publish_scores()
             try:
                 first = self._inbox.get(timeout=0.2)
             except queue.Empty:
@@ -112,6 +125,41 @@ class Organiser:
                                     qos=1, retain=True)
                 self.released.add(club.id)
                 log.info("deals of %s released to club %s", self.event.id, club.id)
+
+    def _read_uploads(self) -> bool:
+        """Take the clubs' upload files that changed (module docstring), once a second."""
+        if self.uploads is None or time.monotonic() < self._uploads_due:
+            return False
+        self._uploads_due = time.monotonic() + 1.0
+        from hub.simultaneous.ecats import read_upload
+        took = False
+        for path in sorted(self.uploads.glob("*.xml")):
+            try:
+                data = path.read_bytes()
+            except OSError as err:
+                log.warning("upload %s unreadable: %s", path, err)
+                continue
+            digest = hashlib.sha256(data).digest()
+            if self._uploads_seen.get(path) == digest:
+                continue
+            self._uploads_seen[path] = digest
+            try:
+                self.event.club(path.stem)
+                upload = read_upload(self.event, data, file=path.name)
+            except SimError as err:
+                log.warning("upload %s refused: %s", path, err)
+                self.upload_problems[path.stem] = [str(err)]
+                continue
+            self.upload_problems[path.stem] = upload.problems
+            for problem in upload.problems:
+                log.warning("upload %s: %s", path, problem)
+            for result in upload.results:
+                took = self.field.add_result(path.stem, result) or took
+            for finished in upload.finished:
+                self.field.finish(path.stem, finished)
+                took = True
+            log.info("upload %s: %d results of club %s", path, len(upload.results), path.stem)
+        return took
 
     def _take(self, message: Message) -> bool:
         try:

@@ -4,6 +4,21 @@ publishes each table's result (docs/protocol.md 12.1, ``tenace/v1/result/{table}
 (id ``{table}-{round}-{board}``: the hub's result published again, or corrected, keeps its id)
 and, once the club's tables have all played a board (``plays`` results), ``finished``.
 
+Fouled boards (Law 87): the hub's travellers (``results/traveller/{section}/{board}``, protocol
+12.3) give each table's ``form`` once the club's director ruled a board fouled; a result of a
+changed form goes out with ``"version": "form-<n>"`` (sent again, same id, when the ruling
+comes after the result: the organiser takes it as a correction), so the organiser scores it
+in its own group (hub.simultaneous.field).
+
+Adjusted scores (Law 12C): the traveller also gives each line's ``adjustment`` (the club
+director's ruling in force) and ``corrected`` (a scoring correction, the line's score then the
+corrected one). A line with an adjustment goes out with ``"adjusted"`` (its text as
+bridgecore.results_io.format_adjustment writes it) and ``score_ns`` the assigned score (12C1(a))
+or null (artificial, split, weighted); a line of a board not played at the table but given an
+adjusted score (an artificial score alone) goes out as a result of its own, and counts for the
+board's ``finished``. A ruling or correction made after the result went out sends it again
+under its id, a ruling withdrawn sends the table result again: the organiser takes the latest.
+
 It rides on the link's connection (one account, ``sim-link``, whatever binds the client id to
 the username); messages leave paho's thread for the relay's own worker thread; a malformed
 hub result is logged and skipped, never fatal.
@@ -18,6 +33,9 @@ import threading
 from collections import defaultdict
 from collections.abc import Mapping
 
+from bridgecore.adjusted import Assigned
+from bridgecore.errors import BridgeError
+from bridgecore.results_io import format_adjustment, parse_adjustment
 from hub.simultaneous.club import ClubLink
 from wire.mqtt import Message
 from wire.protocol import ROOT, ProtocolError, parse_topic
@@ -25,6 +43,9 @@ from wire.protocol import ROOT, ProtocolError, parse_topic
 __all__ = ["ClubRelay"]
 
 log = logging.getLogger(__name__)
+
+Key = tuple[str, int, int]                       # (table, round, board)
+Line = tuple[str, int, int | str, int | str, int | None]   # (id, board, ns, ew, score_ns)
 
 
 class ClubRelay:
@@ -38,6 +59,11 @@ class ClubRelay:
         self.ids: dict[int, set[str]] = defaultdict(set)
         self.finished: set[int] = set()
         self.relayed = 0
+        self.forms: dict[Key, int] = {}                   # (table, round, board) -> form
+        self._sent: dict[Key, Line] = {}                  # the hub's table results
+        self._rulings: dict[Key, tuple[Line, str, bool]] = {}   # the traveller's line, its
+        # adjusted score's text ("" none), whether its score is a correction
+        self._out: dict[Key, tuple[Line, str, int]] = {}   # what went out last
         self._inbox: queue.Queue[Message | None] = queue.Queue()
         self._worker = threading.Thread(target=self._run, name="sim-relay", daemon=True)
 
@@ -46,6 +72,7 @@ class ClubRelay:
         self.link.others = self._inbox.put
         self._worker.start()
         self.link.client.subscribe(f"{ROOT}/result/+/+/+")
+        self.link.client.subscribe(f"{ROOT}/results/traveller/+/+")
         return self
 
     def close(self) -> None:
@@ -53,6 +80,92 @@ class ClubRelay:
         self._inbox.put(None)
         if self._worker.is_alive():
             self._worker.join(10)
+
+    def results(self) -> list[dict[str, object]]:
+        """The club's results as relayed so far (``result`` payloads), in the order of
+        their ids."""
+        out: list[dict[str, object]] = []
+        for key in sorted(set(self._sent) | set(self._rulings)):
+            line = self._line(key)
+            if line is None:
+                continue
+            (rid, board, ns, ew, score), adjusted = line
+            form = self.forms.get(key, 0)
+            out.append({"v": 1, "id": rid, "board": board, "ns": ns, "ew": ew,
+                        "score_ns": score, **({"version": f"form-{form}"} if form else {}),
+                        **({"adjusted": adjusted} if adjusted else {})})
+        return out
+
+    def _line(self, key: Key) -> tuple[Line, str] | None:
+        """What goes out for a table's board: the hub's result, corrected or adjusted by the
+        traveller's line (module docstring); None while there is nothing to send."""
+        table, ruling = self._sent.get(key), self._rulings.get(key)
+        if ruling is None:
+            return None if table is None else (table, "")
+        line, adjusted, corrected = ruling
+        if not adjusted:
+            return (line if corrected or table is None else table), ""
+        rid, board, ns, ew, score = line
+        adjustment = parse_adjustment(adjusted)
+        score = adjustment.score_ns if isinstance(adjustment, Assigned) else None
+        return (rid, board, ns, ew, score), format_adjustment(adjustment)
+
+    def _publish(self, key: Key, *, again: bool = False) -> None:
+        """Send the table's result unless it went out as it is now (``again``: send it even
+        so, the hub published it again)."""
+        line = self._line(key)
+        if line is None:
+            return
+        (rid, board, ns, ew, score), adjusted = line
+        form = self.forms.get(key, 0)
+        out = (line[0], adjusted, form)
+        if not again and self._out.get(key) == out:
+            return
+        self._out[key] = out
+        self.link.publish_result(rid, board, ns, ew, score,
+                                 version=f"form-{form}" if form else "", adjusted=adjusted)
+        self.ids[board].add(rid)
+        if board not in self.finished and len(self.ids[board]) >= self._expected(board) > 0:
+            self.finished.add(board)
+            self.link.publish_finished(board, len(self.ids[board]))
+
+    def _traveller(self, traveller: dict[str, object]) -> None:
+        """The forms, adjusted scores and corrections of a board's tables (its traveller);
+        a line whose relayed result changed goes out again (same id)."""
+        board, rows = traveller["board"], traveller["results"]
+        if not isinstance(board, int) or not isinstance(rows, list):
+            raise ValueError("a traveller without its board and results")
+        for row in rows:
+            try:
+                self._traveller_line(board, row)
+            except (BridgeError, ValueError, KeyError, TypeError) as err:
+                log.warning("traveller of board %d: line %.120r not relayed: %s",
+                            board, row, err)
+
+    def _traveller_line(self, board: int, row: dict[str, object]) -> None:
+        table, round_ = str(row["table"]), row["round"]
+        if not isinstance(round_, int):
+            raise ValueError(f"round {round_!r}")
+        key = (table, round_, board)
+        form = row.get("form") or 0
+        if not isinstance(form, int):
+            raise ValueError(f"form {form!r}")
+        self.forms[key] = form
+        adjusted, corrected, score = row.get("adjustment"), row.get("corrected"), \
+            row.get("score_ns")
+        ns, ew = row.get("NS"), row.get("EW")
+        if adjusted or (corrected and isinstance(score, int)):
+            if not isinstance(ns, int | str) or not isinstance(ew, int | str):
+                raise ValueError("a ruling on a line without both pairs")
+            text = str(adjusted or "")
+            if text:
+                parse_adjustment(text)                      # refused now, not at each send
+            self._rulings[key] = ((f"{table}-{round_}-{board}", board, ns, ew,
+                                   score if isinstance(score, int) else None), text,
+                                  bool(corrected))
+        else:
+            self._rulings.pop(key, None)
+        self._publish(key)
 
     def _expected(self, board: int) -> int:
         return self.plays if isinstance(self.plays, int) else self.plays.get(board, 0)
@@ -67,6 +180,9 @@ class ClubRelay:
     def _relay(self, message: Message) -> None:
         where = parse_topic(message.topic)
         body = json.loads(message.payload)
+        if where.kind == "traveller":
+            self._traveller(body)
+            return
         pairs = body["pairs"]
         if pairs.get("NS") is None or pairs.get("EW") is None:
             raise ValueError("a result without both pairs")
@@ -74,9 +190,7 @@ class ClubRelay:
         if board is None or where.round is None or where.table is None:
             raise ValueError("a result topic without its table, round and board")
         rid = f"{where.table}-{where.round}-{board}"
-        self.link.publish_result(rid, board, pairs["NS"], pairs["EW"], int(body["score_ns"]))
+        key = (where.table, where.round, board)
+        self._sent[key] = (rid, board, pairs["NS"], pairs["EW"], int(body["score_ns"]))
+        self._publish(key, again=True)
         self.relayed += 1
-        self.ids[board].add(rid)
-        if board not in self.finished and len(self.ids[board]) >= self._expected(board) > 0:
-            self.finished.add(board)
-            self.link.publish_finished(board, len(self.ids[board]))

@@ -1,6 +1,7 @@
 // Tenace results pages: the rankings (/results), a board with its hands, double-dummy table,
 // par, traveller and a plot of its scores (/results/board/N), a pair's score card
-// (/results/pair/SECTION/N). The data comes from /api/results... (hub/results_pages.py) and is
+// (/results/pair/SECTION/N), the event's total over its sessions (/results/event) and the
+// club's ladder (/results/ladder?best=N&min=M&from=DATE&to=DATE: hub/series_api.py). The data comes from /api/results... (hub/results_pages.py) and is
 // fetched again every few seconds while the session runs. Plain JS, nothing loaded from
 // elsewhere; every text from the hub goes in through textContent, never as HTML, the page's
 // own through t(key, params) of i18n.js (the language of the cookie, the switch in the bar).
@@ -106,6 +107,8 @@
 
   function renderOverview(data) {
     document.title = t("results.title");
+    const part = data.series && data.series.part;
+    $("nav").replaceChildren(...seriesNav().slice(1).filter((a, i) => i > 0 || part));
     const pub = data.public || {};
     const parts = !data.full && pub.ranking === false
       ? [el("p", { class: "dim", id: "hidden-ranking" },
@@ -125,6 +128,104 @@
               ")"))))));
     }
     return parts;
+  }
+
+  // An event of several sessions and the club's ladder (hub.series) ------------------------
+  const seriesNav = () => [el("a", { href: "/results" }, t("results.rankings")),
+    el("a", { href: "/results/event", id: "event-link" }, t("nav.event_total")),
+    el("a", { href: "/results/ladder", id: "ladder-link" }, t("nav.ladder"))];
+
+  function renderEvent(data) {
+    $("nav").replaceChildren(...seriesNav());
+    if (!data.event) {
+      document.title = t("series.title", { name: "" });
+      return [el("p", { class: "dim", id: "no-event" }, t("series.not_event"))];
+    }
+    document.title = t("series.title", { name: data.name });
+    const heads = () => data.sessions.map((s) => el("th", {}, t("series.session", { part: s.part }),
+      s.live ? el("span", { class: "dim" }, " (" + t("series.live") + ")") : null));
+    const carry = data.form === "carry";
+    const two = data.ranking.some((e) => e.direction !== null);
+    const fields = two ? ["NS", "EW"] : [null];
+    const table = (direction) => {
+      const entries = data.ranking.filter((e) => e.direction === direction);
+      const rows = entries.map((e, i) => {
+        const tied = entries.some((o, j) => j !== i && o.rank === e.rank);
+        return el("tr", { dataset: { rank: String(e.rank) } },
+          el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+          el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
+          el("td", {}, e.names.join(" – ")),
+          e.sessions.map((p) => el("td", { class: "num" }, pct(p))),
+          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
+            : null,
+          el("td", { class: "num" }, String(e.boards)),
+          el("td", { class: "num total" }, pct(e.percent)));
+      });
+      return el("div", {},
+        direction ? el("h3", {}, direction === "NS" ? t("results.north_south")
+          : t("results.east_west")) : null,
+        el("table", { class: "grid ranking", id: "event-" + (direction || "all") },
+          el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
+            el("th", {}, t("series.pair_now")), el("th", {}, t("results.players")), heads(),
+            carry ? el("th", {}, t("series.carry")) : null,
+            el("th", {}, t("cards.boards")), el("th", {}, t("series.total")))),
+          el("tbody", {}, rows)));
+    };
+    const share = data.carry === null ? "" : Math.round(data.carry * 100) + "%";
+    return [el("h2", { id: "event-title" }, t("series.title", { name: data.name })),
+      el("p", { class: "dim", id: "event-form" }, !carry ? t("series.form_add")
+        : data.carry_form === "place" ? t("series.form_place", { points: data.carry })
+          : t("series.form_carry", { share: share })),
+      !data.ranking_shown ? el("p", { class: "dim" }, t("results.hidden_ranking"))
+        : data.ranking.length ? el("div", { class: "fields" }, fields.map(table))
+          : el("p", { class: "dim" }, t("series.no_result"))];
+  }
+
+  function renderLadder(data) {
+    $("nav").replaceChildren(...seriesNav());
+    document.title = t("ladder.title");
+    const ranked = data.ranking.filter((e) => e.rank !== null);
+    const short = data.ranking.filter((e) => e.rank === null);
+    const rows = ranked.map((e, i) => {
+      const tied = ranked.some((o, j) => j !== i && o.rank === e.rank);
+      return el("tr", {}, el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+        el("td", {}, e.player), el("td", { class: "num" }, String(e.played)),
+        el("td", { class: "num" }, String(e.counted)),
+        el("td", { class: "num total" }, pct(e.percent)));
+    });
+    const form = data.best ? t("ladder.form_best", { best: data.best })
+      : t("ladder.form_average");
+    const input = (id, key, type, value) => el("label", {}, t(key) + " ",
+      el("input", { id: id, type: type, value: value === null ? "" : String(value),
+        class: type === "number" ? "short" : "", min: type === "number" ? "1" : null }));
+    const choose = el("form", { id: "ladder-choose", class: "no-print" },
+      input("ladder-best", "ladder.best", "number", data.best),
+      input("ladder-min", "ladder.min", "number", data.minimum > 1 ? data.minimum : null),
+      input("ladder-from", "ladder.from", "date", data.since),
+      input("ladder-to", "ladder.to", "date", data.until),
+      el("button", { type: "submit", class: "button", id: "ladder-show" }, t("ladder.show")));
+    choose.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const query = new URLSearchParams();
+      for (const [key, id] of [["best", "ladder-best"], ["min", "ladder-min"],
+        ["from", "ladder-from"], ["to", "ladder-to"]]) {
+        if ($(id).value) query.set(key, $(id).value);
+      }
+      const text = query.toString();
+      history.replaceState(null, "", "/results/ladder" + (text ? "?" + text : ""));
+      load();
+    });
+    return [el("h2", { id: "ladder-title" }, t("ladder.title")), choose,
+      el("p", { class: "dim", id: "ladder-form" }, form + (data.minimum > 1 ? "; "
+        + t("ladder.minimum", { count: data.minimum }) : "") + " · "
+        + t("ladder.sessions", { count: data.sessions.length })),
+      data.ranking.length ? el("table", { class: "grid ranking", id: "ladder" },
+        el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
+          el("th", {}, t("ladder.player")), el("th", {}, t("ladder.played")),
+          el("th", {}, t("ladder.counted")), el("th", {}, "%"))),
+        el("tbody", {}, rows)) : el("p", { class: "dim" }, t("ladder.none")),
+      short.length ? el("p", { class: "dim", id: "ladder-short" }, t("ladder.short") + ": " +
+        short.map((e) => e.player).join(", ")) : null];
   }
 
   // A board -------------------------------------------------------------------------------
@@ -386,6 +487,10 @@
   // Loading -------------------------------------------------------------------------------
   function route() {
     const path = location.pathname.replace(/\/$/, "");
+    if (path === "/results/event") return { api: "/api/results/event", render: renderEvent };
+    if (path === "/results/ladder") {
+      return { api: "/api/results/ladder" + location.search, render: renderLadder };
+    }
     let m = /^\/results\/board\/(\d+)$/.exec(path);
     if (m) return { api: "/api/results/board/" + m[1], render: renderBoard };
     m = /^\/results\/pair\/([^/]+)\/(\d+)$/.exec(path);
@@ -398,6 +503,11 @@
   function load() {
     const page = route();
     clearTimeout(timer);
+    const typing = document.activeElement;    // never redraw a form being filled in
+    if (typing && typing.closest && typing.closest("#ladder-choose") && typing.tagName === "INPUT") {
+      timer = setTimeout(load, REFRESH);
+      return;
+    }
     fetch(page.api, { cache: "no-store" })
       .then((r) => r.json().then((data) => ({ ok: r.ok, data: data })))
       .then(({ ok, data }) => {

@@ -14,7 +14,7 @@
   // A text the language switch redraws (i18n.js puts data-i18n keys in again).
   const word = (key) => el("span", { dataset: { i18n: key } }, t(key));
   const session = { user: null, role: null, csrf: "" };
-  let defaults = { event: {}, section: {}, movements: ["mitchell", "howell", "teams"],
+  let defaults = { event: {}, section: {}, movements: ["mitchell", "howell", "teams", "swiss_pairs", "swiss_teams"],
     scorings: [], editions: ["2017"] };
   let cards = [];
 
@@ -43,9 +43,13 @@
   }
 
   // A section ------------------------------------------------------------------------------
+  // The field of a section's size: teams (teams, Swiss teams), pairs (Swiss pairs), tables.
+  const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants" };
+  const sizeField = (kind) => SIZE[kind] || "tables";
+
   function pairCount(card) {
     const size = parseInt(card.size.value, 10) || 0;
-    return 2 * size;
+    return card.movement.value === "swiss_pairs" ? size : 2 * size;
   }
 
   function drawPairs(card) {
@@ -74,14 +78,14 @@
 
   function shape(card) {
     const kind = card.movement.value;
-    const sizeKey = kind === "teams" ? "setup.teams" : "setup.tables";
+    const sizeKey = "setup." + sizeField(kind);
     card.sizeLabel.firstChild.dataset.i18n = sizeKey;
     card.sizeLabel.firstChild.textContent = t(sizeKey);
-    card.size.dataset.field = card.field(kind === "teams" ? "teams" : "tables");
+    card.size.dataset.field = card.field(sizeField(kind));
     const even = (parseInt(card.size.value, 10) || 0) % 2 === 0;
     card.relayLabel.hidden = kind !== "mitchell" || !even;
     card.arrowLabel.hidden = kind !== "mitchell";
-    card.missingLabel.hidden = kind === "teams";
+    card.missingLabel.hidden = kind !== "mitchell" && kind !== "howell";
     card.roundsLabel.hidden = kind === "teams";
     drawPairs(card);
   }
@@ -95,7 +99,7 @@
     card.movement = el("select", { class: "sec-movement", "data-field": card.field("movement") });
     options(card.movement, defaults.movements, v.movement || "mitchell", "movement.");
     card.size = el("input", { type: "number", min: 1, max: 60, class: "short sec-size",
-      value: v.tables || v.teams || 8 });
+      value: v.tables || v.teams || v.entrants || 8 });
     card.sizeLabel = el("label", {}, word("setup.tables"), " ", card.size);
     card.bpr = el("input", { type: "number", min: 1, max: 36, class: "short sec-bpr",
       value: v.boards_per_round || 3, "data-field": card.field("boards_per_round") });
@@ -157,9 +161,11 @@
     const number = (input) => (input.value === "" ? undefined : Number(input.value));
     const out = { name: card.name.value.trim(), movement: kind,
       boards_per_round: number(card.bpr) };
-    out[kind === "teams" ? "teams" : "tables"] = number(card.size);
+    out[sizeField(kind)] = number(card.size);
     if (kind !== "teams" && card.rounds.value !== "") out.rounds = number(card.rounds);
-    if (kind !== "teams" && card.missing.value !== "") out.missing_pair = number(card.missing);
+    if ((kind === "mitchell" || kind === "howell") && card.missing.value !== "") {
+      out.missing_pair = number(card.missing);
+    }
     if (kind === "mitchell" && !card.relayLabel.hidden && card.relay.value === "relay") {
       out.relay = true;
     }
@@ -188,6 +194,11 @@
       scoring: $("ev-scoring").value };
     if ($("ev-date").value) event.date = $("ev-date").value;
     if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
+    if ($("ev-part").value !== "") event.part = Number($("ev-part").value);
+    if ($("ev-carry").value !== "") {
+      event.carry = Number($("ev-carry").value);
+      event.carry_form = $("ev-carry-form").value;
+    }
     const doc = { event: event, sections: cards.map(sectionDoc) };
     const file = $("boards-file").files[0];
     if ($("boards-file-choice").checked) {
@@ -225,7 +236,8 @@
   function send(check) {
     clearErrors();
     say(check ? t("setup.checking") : t("setup.setting_up"), false);
-    documentOf().then((doc) => post("/api/setup" + (check ? "?check=1" : ""),
+    const query = check ? "?check=1" : $("next-session").checked ? "?next=1" : "";
+    documentOf().then((doc) => post("/api/setup" + query,
       JSON.stringify(doc))).then((result) => {
       if (result.ok) {
         say(check ? t("setup.good") : t("setup.done"), false);
@@ -333,6 +345,17 @@
       $("setup-locked").textContent = state.started.length ?
         t("setup.started", { sections: state.started.join(", ") }) : t("setup.no_setup");
       $("setup-submit").disabled = true;
+      if (state.started.length) {     // played: only the next session may replace it
+        $("next-session-choice").hidden = false;
+        $("next-session").addEventListener("change", () => {
+          $("setup-submit").disabled = !$("next-session").checked;
+        });
+      }
+    }
+    const current = state.setup && state.setup.event;
+    if (current && current.part) {    // the next session of the same event, proposed
+      $("ev-name").value = current.name || "";
+      $("ev-part").value = current.part + 1;
     }
     options($("ev-edition"), defaults.editions, defaults.event.edition || "2017");
     options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints",

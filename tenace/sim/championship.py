@@ -89,12 +89,15 @@ class Championship:
     sittings: int = 0
     report: dict[str, Any] = field(default_factory=dict)   # compare()'s, and results_equal
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    killed: list[tuple[int, int]] = field(default_factory=list)   # (shard, its events logged)
 
 
 def championship_setup(tables: int, sections: int, boards_per_round: int, rounds: int,
-                       seed: int, minutes: float = 15.0) -> Any:
+                       seed: int, minutes: float = 15.0, shards: int = 1,
+                       one_field: bool = False) -> Any:
     """``tables`` Mitchell tables in ``sections`` sections (A, B...), and section P's two
-    tables for the probe; the deals drawn from ``seed``."""
+    tables for the probe; the deals drawn from ``seed``; ``shards`` hub processes
+    (hub.shards); ``one_field``: the sections ranked as one field too (hub.field)."""
     from bridgecore.bigdeal import random_deal
     from hub.event import EventSetup, SectionSetup
     from tenace.sim.cli import section_name, section_sizes
@@ -108,20 +111,30 @@ def championship_setup(tables: int, sections: int, boards_per_round: int, rounds
     numbers = sorted({b for part in parts for b in part.movement.boards})
     deals = {n: random_deal(rng) for n in numbers}
     return EventSetup(tuple(parts), deals, minutes_per_round=minutes,
-                      boards_source="deals given")
+                      boards_source="deals given", shards=shards, one_field=one_field)
 
 
 @contextlib.contextmanager
 def _accounts(folder: Path, setup: Any) -> Iterator[Any]:
+    from hub.access import SHARD_ROLE
     from hub.accounts import Accounts, event_accounts, write_keyring
+    from hub.shards import shard_accounts
     from tenace.live import TOOL_ACCOUNTS
     from wire.mqtt import using_keyring
 
     accounts = Accounts(folder / "accounts")
     issued = accounts.issue_all({**event_accounts(setup), **TOOL_ACCOUNTS,
                                  PROBE_ACCOUNT: "hub"})
+    if setup.shards > 1:     # each shard's account, its tables and sections (hub.access)
+        issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
+                   for name, scope in shard_accounts(setup, setup.shards)]
+        accounts.save()
     with using_keyring(write_keyring(folder / "keyring.json", issued)):
         yield accounts
+
+
+def _rss_all(pids: Sequence[int]) -> int:
+    return sum(_rss(pid) for pid in pids)
 
 
 def _rss(pid: int) -> int:
@@ -229,33 +242,42 @@ def run_championship(*, tables: int = 1000, sections: int = 10, boards_per_round
                      inject: Mapping[str, float] | None = None, probes: int = 400,
                      probe_gap: float = 0.05, memory_every: float = 1.0,
                      reply_timeout: float = 10.0, processes: int = 1,
-                     folder: str | Path | None = None) -> Championship:
+                     folder: str | Path | None = None, shards: int = 1,
+                     one_field: bool = False, kill_shard: int | None = None) -> Championship:
     """One championship (module docstring): ``tables`` in ``sections``, each table playing
     ``rounds`` rounds of ``boards_per_round`` boards at ``pace`` of a club's pace;
     ``inject``: rates by kind (:mod:`tenace.sim.script`); ``probes`` alert probes at most,
     ``probe_gap`` seconds apart. ``folder`` keeps the broker's, the hub's and the accounts'
     files (default: a temporary folder, removed). ``processes``: the tables shared out among
-    that many driver processes (one device link per device all the same)."""
+    that many driver processes (one device link per device all the same). ``shards``: the
+    hub as that many processes (hub.shards; ``rss`` their sum); ``one_field``: the sections
+    ranked as one field too, compared with the ground truth's field. ``kill_shard``: that
+    shard's process killed (SIGKILL) once its log holds half of its tables' events, and
+    started again at once on its own log, while the others play on."""
     if folder is None:
         with tempfile.TemporaryDirectory(prefix="tenace-championship-") as temporary:
             return _run(Path(temporary), tables, sections, boards_per_round, rounds, pace,
                         seed, inject or {}, probes, probe_gap, memory_every, reply_timeout,
-                        processes)
+                        processes, shards, one_field, kill_shard)
     return _run(Path(folder), tables, sections, boards_per_round, rounds, pace, seed,
-                inject or {}, probes, probe_gap, memory_every, reply_timeout, processes)
+                inject or {}, probes, probe_gap, memory_every, reply_timeout, processes,
+                shards, one_field, kill_shard)
 
 
 def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds: int,
          pace: float, seed: int, inject: Mapping[str, float], probes: int, probe_gap: float,
-         memory_every: float, reply_timeout: float, processes: int) -> Championship:
+         memory_every: float, reply_timeout: float, processes: int, shards: int = 1,
+         one_field: bool = False, kill_shard: int | None = None) -> Championship:
     from hub.broker import BrokerError
     from hub.mosquitto import Mosquitto
+    from hub.shards import Shard
     from hub.store import LOG_NAME
     from tenace.sim.chaos import MOSQUITTO_EXTRA, ChaosError, HubProcess
     from tenace.sim.observer import Observer
     from tenace.sim.session import simulate
 
-    setup = championship_setup(tables, sections, boards_per_round, rounds, seed)
+    setup = championship_setup(tables, sections, boards_per_round, rounds, seed,
+                               shards=shards, one_field=one_field)
     room = setup.build_room()
     played = [s for s in room.sections if s.name != PROBE_SECTION]
     script = simulate(played, {n: room.deal(n) for n in setup.deals}, seed=seed,
@@ -272,35 +294,45 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
                                MOSQUITTO_EXTRA, accounts=accounts)
         except BrokerError as err:
             raise ChaosError(f"the broker: {err}") from err
-        hub = HubProcess(broker.url, folder / "data", setup)
+        hubs = ([HubProcess(broker.url, folder / "data", setup)] if shards == 1 else
+                [HubProcess(broker.url, folder / "data", setup, Shard(k, shards))
+                 for k in range(shards)])
         try:
-            hub.start()
-            assert hub.process is not None
-            pid = hub.process.pid
+            pids = []
+            # The director's view first: it takes only what is published after it came
+            # (fresh), and a hub publishes every ranking once as it starts.
             with Observer(broker.url, scores=True) as director:
+                for hub in hubs:
+                    hub.start()
+                    assert hub.process is not None
+                    pids.append(hub.process.pid)
                 probe = _Probe(broker.url, probes, probe_gap)
                 stop_sampling = threading.Event()
                 began = time.monotonic()
 
                 def sample() -> None:
                     while True:
-                        out.rss.append((time.monotonic() - began, _rss(pid)))
+                        out.rss.append((time.monotonic() - began, _rss_all(pids)))
                         if stop_sampling.wait(memory_every):
                             return
                 sampler = threading.Thread(target=sample, name="championship-rss",
                                            daemon=True)
                 sampler.start()
                 probe.thread.start()
+                killer = None if kill_shard is None else _Killer(
+                    hubs[kill_shard], pids, kill_shard, scripts, out)
                 try:
                     pacer = _Pacer(script.round_starts.get(1, 0.0), time.time())
                     rejected = _play(broker.url, scripts, pacer, reply_timeout, processes,
                                      sent)
                 finally:
                     out.seconds = time.monotonic() - began
+                    if killer is not None:
+                        killer.close()
                     probe.close()
                     stop_sampling.set()
                     sampler.join()
-                out.rss.append((time.monotonic() - began, _rss(pid)))
+                out.rss.append((time.monotonic() - began, _rss_all(pids)))
                 director.settle(quiet=1.0, limit=120.0)
                 with director.lock:
                     alerts = [a for a in director.alerts.values()
@@ -309,10 +341,11 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
                     row_seen = dict(director.row_seen)
                     ranking_seen = {k: list(v) for k, v in director.ranking_seen.items()}
         finally:
-            hub.stop()
+            for hub in hubs:
+                hub.stop()
             broker.stop()
-        data = folder / "data"
-        out.log_bytes = sum(p.stat().st_size for p in data.glob(f"{LOG_NAME}*"))
+        out.log_bytes = sum(p.stat().st_size for hub in hubs
+                            for p in hub.data.glob(f"{LOG_NAME}*"))
     out.alert_ms, out.echo_ms = probe.alert_ms, probe.echo_ms
     _board_times(out, scripts, sent, row_seen, ranking_seen, setup)
     from tenace.sim.chaos import clean_room, published_differences
@@ -320,12 +353,48 @@ def _run(folder: Path, tables: int, sections: int, boards_per_round: int, rounds
 
     out.report = compare(script.injected, alerts, script.expected,
                          [k for k, rate in script.rates.items() if rate > 0])
-    differences = published_differences(clean_room(setup, script)[0], published)
+    differences = published_differences(clean_room(setup, script)[0], published,
+                                        one_field=one_field)
     out.report["results_equal"] = not differences
     if differences:
         out.report["differences"] = differences[:50]
     out.rejected = rejected
     return out
+
+
+class _Killer:
+    """A shard killed mid-session (SIGKILL) once its log holds half of its tables'
+    events, and started again at once on its own log (module docstring)."""
+
+    def __init__(self, hub: Any, pids: list[int], index: int,
+                 scripts: Mapping[str, Sequence[DeviceEvent]], out: Championship):
+        self.hub, self.pids, self.index, self.out = hub, pids, index, out
+        tables = {t for s in hub.shard.restrict(hub.setup).sections for t in s.ids}
+        self.half = sum(len(ev) for t, ev in scripts.items() if t in tables) // 2
+        self.stop = threading.Event()
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="championship-killer",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self.stop.wait(0.2):
+                logged = len(self.hub.device_ids())
+                if logged >= self.half:
+                    killed = self.hub.kill()
+                    self.out.killed.append((self.index, logged))
+                    self.hub.start(started_after=killed)
+                    self.pids[self.index] = self.hub.process.pid
+                    return
+        except BaseException as err:   # reported by close()
+            self.error = err
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,18 +176,38 @@ def results_of(room: Any) -> dict[str, Any]:
     return out
 
 
-def published_differences(clean: Any, published: Mapping[str, Any]) -> list[str]:
+def published_differences(clean: Any, published: Mapping[str, Any],
+                          one_field: bool = False) -> list[str]:
     """What the hub published of the live scores (``published``: the latest payload of each
     ``results/ranking/...`` and ``results/traveller/...`` topic, as JSON values) against the
     same publications of the ``clean`` room (:func:`clean_room`, the ground truth: every
-    ranking and traveller of every section); empty if every one is equal. A traveller the
+    ranking and traveller of every section; with ``one_field`` the field's ranking,
+    ``results/field``, made from them); empty if every one is equal. A traveller the
     hub emptied (its last result gone) counts as absent."""
     import json
 
     truth = {topic: json.loads(payload)
              for topic, payload in clean.scoring.publications(force=True)}
+    if one_field:
+        truth.update(field_truth(truth, clean.edition.name))
     live = {topic: data for topic, data in published.items() if data}
     return _differences(truth, live, "not published by the hub")
+
+
+def field_truth(publications: Mapping[str, Any], edition: str) -> dict[str, Any]:
+    """``results/field`` as the field's ranking (hub.field) of these sections' rankings and
+    travellers (topic -> JSON value) comes out."""
+    from hub.field import FieldRanking
+    from wire.protocol import parse_topic, topic_field_ranking
+
+    field = FieldRanking(edition)
+    for topic, data in publications.items():
+        parsed = parse_topic(topic)
+        if parsed.kind == "traveller" and parsed.section and parsed.board:
+            field.traveller(parsed.section, parsed.board, data)
+        elif parsed.kind == "ranking" and parsed.section:
+            field.ranking(parsed.section, data)
+    return {topic_field_ranking(): field.ranking_json()}
 
 
 def _differences(clean: Mapping[str, Any], chaos: Mapping[str, Any],
@@ -334,13 +354,21 @@ class _Room:
 # The hub in its own process -----------------------------------------------------------------
 
 class HubProcess:
-    """``python -m tenace hub`` on ``data`` against ``url``, killed and started again."""
+    """``python -m tenace hub`` on ``data`` against ``url``, killed and started again.
+    ``shard``: a hub.shards.Shard, this process is that shard (``tenace hub --shard K --of
+    N``; its log in ``data``/shard-K holds its own sections' set-up)."""
 
-    def __init__(self, url: str, data: Path, setup: Any):
+    def __init__(self, url: str, data: Path, setup: Any, shard: Any = None):
         from hub.setup_facts import SETUP_FACT
         from hub.store import LOG_NAME, EventLog, Record
 
         self.url = url
+        self.shard = shard
+        self.setup = setup   # the event's
+        self.base = data
+        if shard is not None:
+            data = data / shard.directory
+            setup = shard.restrict(setup)
         self.data = data
         self.path = data / LOG_NAME
         data.mkdir(parents=True, exist_ok=True)
@@ -351,15 +379,19 @@ class HubProcess:
 
     def start(self, started_after: float = 0.0, timeout: float = 60.0) -> None:
         from tenace.sim.observer import wait_for_hub
+        from wire.protocol import topic_hub_status, topic_shard_status
 
+        shard = self.shard
+        more = [] if shard is None else ["--shard", str(shard.index), "--of", str(shard.count)]
         with (self.data / "hub.out").open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tenace", "hub", "--broker", self.url, "--data",
-                 str(self.data), "--console", "off", "--no-double-dummy"],
+                 str(self.base), "--console", "off", "--no-double-dummy", *more],
                 stdout=out, stderr=subprocess.STDOUT)
         self.starts += 1
+        topic = topic_hub_status() if shard is None else topic_shard_status(shard.index)
         if not wait_for_hub(self.url, started_after=started_after, process=self.process,
-                            timeout=timeout):
+                            timeout=timeout, topic=topic):
             tail = (self.data / "hub.out").read_text(errors="replace")[-2000:]
             raise ChaosError(f"the hub did not come online (start {self.starts}):\n{tail}")
 

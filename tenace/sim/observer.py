@@ -74,6 +74,7 @@ class Observer:
         if scores:
             self._client.subscribe(f"{ROOT}/results/ranking/+", 1, wait=False)
             self._client.subscribe(f"{ROOT}/results/traveller/+/+", 1, wait=False)
+            self._client.subscribe(f"{ROOT}/results/field", 1, wait=False)
         self._client.subscribe(self._marker_topic, 1, wait=False)
         self._client.start()
         self._client.wait_connected(10.0)
@@ -175,13 +176,15 @@ def _rank(alert: Mapping[str, Any]) -> int:
 
 def wait_for_hub(url: str, *, started_after: float = 0.0,
                  process: subprocess.Popen[bytes] | None = None,
-                 timeout: float = 60.0, client_id: str = "director.watch") -> bool:
+                 timeout: float = 60.0, client_id: str = "director.watch",
+                 topic: str | None = None) -> bool:
     """Until the hub's retained status says online, started after ``started_after`` (hub
     clock); False after ``timeout`` or once ``process`` (the hub's, or its broker's) has
-    exited. The broker may still be starting: the watcher keeps trying to connect."""
+    exited. The broker may still be starting: the watcher keeps trying to connect.
+    ``topic``: the status to read (default ``hub/status``; a shard's own, hub.shards)."""
     watcher = MqttClient(url, client_id, clean_session=True,
                          reconnect_delay=(0.1, 1.0), start=False)
-    watcher.subscribe(topic_hub_status(), 1, wait=False)
+    watcher.subscribe(topic or topic_hub_status(), 1, wait=False)
     watcher.start()
     try:
         deadline = time.monotonic() + timeout

@@ -251,6 +251,19 @@ def test_adjustment_text_forms_law_12c():
             parse_adjustment(bad)
 
 
+def test_weights_printed_to_a_few_figures_are_read_as_the_fractions_they_stand_for_law_12c1c():
+    # A third each, as Weighted's own text writes it (6 significant figures: 99.9999 %).
+    thirds = Weighted(((1 / 3, 420), (1 / 3, 450), (1 / 3, -50)))
+    read = parse_adjustment(str(thirds))
+    assert isinstance(read, Weighted)
+    assert [s for _, s in read.outcomes] == [420, 450, -50]
+    assert all(w == pytest.approx(1 / 3, abs=1e-12) for w, _ in read.outcomes)
+    assert sum(w for w, _ in read.outcomes) == pytest.approx(1, abs=1e-12)
+    # Weights a percent apart are still a mistake, not a rounding.
+    with pytest.raises(ValueError):
+        parse_adjustment("33% 420 + 33% 450 + 33% -50")
+
+
 # Exports read back --------------------------------------------------------------------------
 
 def same_event(a: EventScore, b: EventScore) -> None:

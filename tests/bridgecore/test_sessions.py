@@ -78,3 +78,17 @@ def test_a_pair_missing_a_session_and_what_is_refused() -> None:
     imps = score_event([BoardResult(1, 1, 2, 420), BoardResult(1, 3, 4, 400)], "crossimp")
     with pytest.raises(ValueError, match="percentages"):
         add_sessions([imps])
+
+
+def test_the_linear_carry_over_by_qualifying_place() -> None:
+    """Five finalists, 6 points to the first (the WBF's BAM final of 2023: the winner 6, the
+    last qualifier 0): 6·(5 − place)/4, so 6, 4.5, 3, 1.5, 0; two tied for second both
+    carry the second's 4.5 and the next is fourth (1.5)."""
+    from bridgecore.sessions import carry_by_place
+    assert carry_by_place({"a": 60.0, "b": 55.0, "c": 52.0, "d": 48.0, "e": 40.0}, 6.0) == {
+        "a": 6.0, "b": 4.5, "c": 3.0, "d": 1.5, "e": 0.0}
+    assert carry_by_place({"a": 60.0, "b": 55.0, "c": 55.0, "d": 48.0, "e": 40.0}, 6.0) == {
+        "a": 6.0, "b": 4.5, "c": 4.5, "d": 1.5, "e": 0.0}
+    assert carry_by_place({"a": 50.0}, 3.0) == {"a": 3.0}
+    with pytest.raises(ValueError, match="0 points or more"):
+        carry_by_place({"a": 50.0}, -1.0)

@@ -85,3 +85,9 @@ def test_browser_every_visible_text_of_the_console_is_from_the_catalog(setup_pag
     wait(driver, lambda d: d.find_element("css selector", ".ranking th").text.startswith("["))
     assert untranslated(driver, languages) == []
     shot(driver, "pseudo-results.png")
+    # the event's total (a session on its own here) and the club's ladder (hub.series)
+    for page, ready in (("results/event", "no-event"), ("results/ladder", "ladder-title")):
+        driver.get(hub.console.url + page)
+        wait(driver, lambda d: [e for e in d.find_elements("id", ready)  # noqa: B023
+                                if e.text.startswith("[")])
+        assert untranslated(driver, languages) == [], page

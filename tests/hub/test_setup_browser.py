@@ -211,6 +211,25 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
         hub.call(lambda: hub.room.sections[0].pairs[pair]))
     assert "Play has started" in driver.find_element("id", "setup-locked").text
     assert not driver.find_element("id", "setup-submit").is_enabled()
+    # The next session (hub.series): once ticked, the set-up replaces the session played,
+    # which is stored first with its ranking, for the event's total and the ladder.
+    assert driver.find_element("id", "next-session-choice").is_displayed()
+    driver.find_element("id", "next-session").click()
+    assert driver.find_element("id", "setup-submit").is_enabled()
+    type_in(field(driver, "event.name"), "Monday pairs")
+    type_in(field(driver, "event.part"), "2")
+    played = hub.call(lambda: hub.room.scoring.section("A").ranking())
+    submit(driver)
+    assert hub.call(lambda: (hub.setup.name, hub.setup.part)) == ("Monday pairs", 2)
+    [stored] = hub.call(lambda: hub.series.sessions())
+    assert (stored.name, stored.part) == ("Monday pairs", 0)
+    assert stored.sections[0]["ranking"] == played
+    assert hub.call(lambda: hub.room.scoring.first_result()) is None   # a fresh session
+    driver.get(hub.console.url + "setup")          # the session after it is proposed
+    wait(driver, lambda d: d.find_elements("css selector", "body[data-loaded='yes']"))
+    assert field(driver, "event.name").get_attribute("value") == "Monday pairs"
+    assert field(driver, "event.part").get_attribute("value") == "3"
+    assert not driver.find_element("id", "next-session-choice").is_displayed()
 
 
 def test_browser_a_section_removed_its_successors_errors_still_land_on_their_fields(

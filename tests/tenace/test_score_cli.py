@@ -352,3 +352,11 @@ def test_score_adds_sessions_up_and_carries_a_qualifying_over(tmp_path, capsys):
     main(["score", str(one), "--add", str(two)])
     table = capsys.readouterr().out
     assert "Event of 2 session(s)" in table and " 54.17%" in table
+    # by place, 3 points to the first: the six finalists ranked by their qualifying
+    # percentage in one list, 2 and 4 (62.5) first, 3 and 6 (50) third, 1 and 5 (37.5)
+    # fifth: 3·(6 − place)/5 = 3, 1.8 and 0.6 points
+    code, data, _ = score(capsys, two, "--carry-from", one, "--carry", "3",
+                          "--carry-form", "place")
+    placed = {e["pair"]: (e["carry"], e["percent"]) for e in data["event"]}
+    assert code == 0 and placed[1] == (0.6, 63.1) and placed[2] == (3.0, 46.75)
+    assert placed[3] == (1.8, 45.55) and placed[5] == (0.6, 56.85)

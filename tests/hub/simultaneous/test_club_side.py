@@ -11,9 +11,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bridgecore.usebio import read_usebio
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, public_pem, sign, topic
-from hub.simultaneous.kit import PUBLIC_KEY, run_club
+from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
+from hub.simultaneous.kit import PUBLIC_KEY, UPLOAD_FILE, run_club
 from hub.simultaneous.organiser import deals_body
 from tests.hub.simultaneous.helpers import make_event, write_accounts
 from tests.hub.simultaneous.test_relay import _hub_result
@@ -61,10 +63,19 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
             bridge.publish(topic(event.id, "lyon", "deals"), real, retain=True, wait=True)
             assert _wait(lambda: (kit / "deals.pbn").exists()), "the deals were not written"
             assert (kit / "deals.pbn").read_text() == event.deals
+            # Kept as it came for the hub, which checks it again (tenace hub --sim-kit).
+            assert _wait(lambda: (kit / SIGNED_DEALS).exists())
+            assert (kit / SIGNED_DEALS).read_bytes() == real
+            assert read_signed_deals(kit, event.id, "lyon")["pbn"] == event.deals
             bridge.publish(topic_result("A1", 1, 2), _hub_result("A1", 1, 2, 1, 2, 110),
                            wait=True)
             assert _wait(lambda: bool(seen)), "the hub's result did not go out"
             assert json.loads(seen[0].payload)["id"] == "A1-1-2"
+            # The club's results as its ECATS upload file (USEBIO).
+            assert _wait(lambda: (kit / UPLOAD_FILE).exists()), "no upload file"
+            rows = read_usebio((kit / UPLOAD_FILE).read_bytes()).rows
+            assert [(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
+                    for r in rows] == [(2, 1, 2, 110)]
         finally:
             stop.set()
             worker.join(30)

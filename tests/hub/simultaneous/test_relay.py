@@ -1,22 +1,31 @@
 """A club hub's results relayed to the event (hub.simultaneous.relay), on a real Mosquitto: the
 hub's ``result/{table}/{round}/{board}`` become the event's results with stable ids, a board is
-``finished`` once the club's tables have all played it, a malformed hub result is skipped."""
+``finished`` once the club's tables have all played it, a malformed hub result is skipped; a
+fouled board's form (Law 87) and the director's adjusted scores (Law 12C) and corrections, from
+the hub's travellers, go out under the result's id."""
 
 from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
+from bridgecore.adjusted import Artificial, ArtificialScore, Assigned, Split
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.club import ClubLink
 from hub.simultaneous.event import generate_key, load_public_key, public_pem
+from hub.simultaneous.field import FieldScorer
 from hub.simultaneous.relay import ClubRelay
-from tests.hub.simultaneous.helpers import write_accounts
+from tests.hub.simultaneous.helpers import make_event, write_accounts
 from wire.mqtt import Message, MqttClient
-from wire.protocol import topic_result
+from wire.protocol import topic_result, topic_traveller
 
 PASSWORD = "club-local-secret-0123456789"
+T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
+PLUS, MINUS = ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE_MINUS
 
 
 def _hub_result(table: str, rnd: int, board: int, ns: int, ew: int, score: int) -> bytes:
@@ -67,3 +76,190 @@ def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
     finished = [json.loads(m.payload) for m in seen if m.topic.endswith("/finished")]
     assert finished == [{"v": 1, "board": 1, "results": 2}, {"v": 1, "board": 2, "results": 1}]
     assert all(m.topic.startswith("tenace/sim/v1/spring/lyon/") for m in seen)
+
+
+def _traveller(board: int, rows: list[tuple[str, int, int]]) -> bytes:
+    """A traveller (protocol 12.3) with each (table, round, form) line."""
+    return json.dumps({"v": 1, "section": "A", "key": "A", "board": board, "method": "mp",
+                       "fouled": any(f for _, _, f in rows),
+                       "results": [{"table": t, "round": r, "NS": 1, "EW": 4,
+                                    "contract": "3NT", "score_ns": 400, "form": f}
+                                   for t, r, f in rows]}).encode()
+
+
+def test_a_fouled_boards_form_goes_out_as_its_version_law_87(tmp_path: Path) -> None:
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    seen: list[Message] = []
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        link = ClubLink("spring", "lyon", url.format("sim-link"),
+                        load_public_key(public_pem(generate_key())),
+                        client_id="sim-link").start()
+        relay = ClubRelay(link, 3).start()
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        try:
+            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                        retain=True, wait=True)
+            hub.publish(topic_result("A2", 1, 1), _hub_result("A2", 1, 1, 2, 5, 420),
+                        retain=True, wait=True)
+            # The director rules board 1 fouled: A2 played a changed form (the traveller).
+            hub.publish(topic_traveller("A", 1), _traveller(1, [("A1", 1, 0), ("A2", 1, 1),
+                                                               ("A3", 1, 1)]),
+                        retain=True, wait=True)
+            hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, -50),
+                        retain=True, wait=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not any(
+                    m.topic.endswith("/finished") for m in seen):
+                time.sleep(0.05)
+        finally:
+            for client in (relay, link, hub, watch):
+                client.close()
+    results = [json.loads(m.payload) for m in seen if m.topic.endswith("/result")]
+    assert [(r["id"], r.get("version")) for r in results] == [
+        ("A1-1-1", None), ("A2-1-1", None), ("A2-1-1", "form-1"), ("A3-1-1", "form-1")]
+
+
+def _line(table: str, ns: int, ew: int, score: int | None, *, adjustment: str | None = None,
+          corrected: str | None = None) -> dict[str, object]:
+    """A traveller line (protocol 12.3) of round 1; a board not played there has no contract."""
+    return {"table": table, "round": 1, "NS": ns, "EW": ew,
+            "contract": None if score is None else "3NT", "score_ns": score, "form": 0,
+            "adjustment": adjustment, "ruling": "R1" if adjustment else None,
+            "corrected": corrected}
+
+
+def test_the_directors_adjusted_scores_go_out_and_replace_law_12c(tmp_path: Path) -> None:
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    seen: list[Message] = []
+
+    def traveller(*rows: dict[str, object]) -> bytes:
+        return json.dumps({"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                           "fouled": False, "results": list(rows)}).encode()
+
+    def results() -> list[dict[str, object]]:
+        return [json.loads(m.payload) for m in list(seen) if m.topic.endswith("/result")]
+
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        link = ClubLink("spring", "lyon", url.format("sim-link"),
+                        load_public_key(public_pem(generate_key())),
+                        client_id="sim-link").start()
+        relay = ClubRelay(link, 3).start()
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        try:
+            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                        retain=True, wait=True)
+            hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, 110),
+                        retain=True, wait=True)
+            # The director rules: at A1 4S= by North assigned (12C1(a)), A2 could not play
+            # the board (12C2(a), a line of its own), at A3 split scores (12C1(f)).
+            hub.publish(topic_traveller("A", 1), traveller(
+                _line("A1", 1, 4, 400, adjustment="420"),
+                _line("A2", 2, 5, None, adjustment="A+ A-"),
+                _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not any(
+                    m.topic.endswith("/finished") for m in list(seen)):
+                time.sleep(0.05)
+            # Then the A1 ruling is withdrawn and the score corrected to 3NT+1 (Law 79C).
+            hub.publish(topic_traveller("A", 1), traveller(
+                _line("A1", 1, 4, 430, corrected="C1"),
+                _line("A2", 2, 5, None, adjustment="A+ A-"),
+                _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
+            while time.monotonic() < deadline and len(results()) < 6:
+                time.sleep(0.05)
+            time.sleep(0.3)     # nothing more should come: A2 and A3 went out as they are
+        finally:
+            for client in (relay, link, hub, watch):
+                client.close()
+    sent = [(r["id"], r["score_ns"], r.get("adjusted")) for r in results()]
+    assert sent == [("A1-1-1", 400, None), ("A3-1-1", 110, None),
+                    ("A1-1-1", 420, "420"), ("A2-1-1", None, "A+ A-"),
+                    ("A3-1-1", None, "NS 140 / EW 200"), ("A1-1-1", 430, None)]
+    finished = [json.loads(m.payload) for m in seen if m.topic.endswith("/finished")]
+    assert finished == [{"v": 1, "board": 1, "results": 3}]
+    assert relay.results() == [
+        {"v": 1, "id": "A1-1-1", "board": 1, "ns": 1, "ew": 4, "score_ns": 430},
+        {"v": 1, "id": "A2-1-1", "board": 1, "ns": 2, "ew": 5, "score_ns": None,
+         "adjusted": "A+ A-"},
+        {"v": 1, "id": "A3-1-1", "board": 1, "ns": 3, "ew": 6, "score_ns": None,
+         "adjusted": "NS 140 / EW 200"}]
+    # The organiser takes them as they came: the latest of each id counts.
+    field = FieldScorer(make_event({"lyon": (T0, 3)}, boards=1))
+    for r in results():
+        field.add_result("lyon", r)
+    field.finish("lyon", finished[0])
+    assert field.has_finished("lyon", 1)
+    assert {rid: (r.score_ns, r.adjustment) for (_, rid), r in field.results.items()} == {
+        "A1-1-1": (430, None), "A2-1-1": (None, Artificial(PLUS, MINUS)),
+        "A3-1-1": (None, Split(Assigned(140), Assigned(200)))}
+
+
+def test_a_real_hubs_rulings_go_out_from_its_traveller_law_12c(tmp_path: Path) -> None:
+    """The traveller as the hub's live scoring writes it (hub.scoring, Room driven by its
+    tables and director): board 1 not played at A2, given A+ A- (12C2(a)); at A1 420
+    assigned (12C1(a)); at A3 split 450 / 420 (12C1(f))."""
+    from tests.hub.test_live_scoring import ROUND_ROBIN, Session
+    s = Session()
+    s.play([p for p in ROUND_ROBIN if p[:3] != (3, "A2", 1)])
+    s.rule(kind="artificial", table="A2", board=1, ns="A+", ew="A-")
+    s.rule(kind="assigned", table="A1", board=1, score_ns=420)
+    s.rule(kind="split", table="A3", board=1, ns=450, ew=420)
+    traveller = s.room.scoring.section("A").traveller_json(1)
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    seen: list[Message] = []
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        link = ClubLink("spring", "lyon", url.format("sim-link"),
+                        load_public_key(public_pem(generate_key())),
+                        client_id="sim-link").start()
+        relay = ClubRelay(link, 3).start()
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        try:
+            hub.publish(topic_traveller("A", 1), json.dumps(traveller).encode(), retain=True,
+                        wait=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not any(
+                    m.topic.endswith("/finished") for m in list(seen)):
+                time.sleep(0.05)
+        finally:
+            for client in (relay, link, hub, watch):
+                client.close()
+    results = {r["id"]: r for r in (json.loads(m.payload) for m in seen
+                                    if m.topic.endswith("/result"))}
+    assert {rid: (r["score_ns"], r.get("adjusted")) for rid, r in results.items()} == {
+        "A1-1-1": (420, "420"), "A2-3-1": (None, "A+ A-"),
+        "A3-2-1": (None, "NS 450 / EW 420")}
+    field = FieldScorer(make_event({"lyon": (T0, 3)}, boards=1))
+    for r in results.values():
+        field.add_result("lyon", r)
+    # E = 3, top 2; two results compared, Neuberg (M + 1/2)·3/2 - 1/2. North-South: the
+    # split's 450 beats A1's 420 (1 -> 1.75, 0 -> 0.25); East-West: A1's 420 ties the
+    # split's 420 (1/2 -> 1.0 each): 2.75 in all, not balancing. A+ A-: 60%, 40% of 2.
+    points = {}
+    for scored in field.rescore().boards[1]:
+        points[scored.result.ns], points[scored.result.ew] = scored.ns_points, scored.ew_points
+    assert points == pytest.approx({"lyon:1": 0.25, "lyon:4": 1.0, "lyon:3": 1.75,
+                                    "lyon:5": 1.0, "lyon:2": 1.2, "lyon:6": 0.8})

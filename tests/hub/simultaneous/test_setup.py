@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bridgecore.usebio import read_usebio
 from hub.mosquitto import MOSQUITTO, free_port, wait_for_port
 from hub.simultaneous import SimError, SimEvent
 from hub.simultaneous.event import (
@@ -25,7 +26,8 @@ from hub.simultaneous.event import (
     sign,
     topic,
 )
-from hub.simultaneous.kit import organiser_url, run_organiser
+from hub.simultaneous.handover import club_identity
+from hub.simultaneous.kit import FIELD_FILE, organiser_url, run_organiser
 from tenace.cli import main
 from tests.hub.simultaneous.helpers import deals_pbn
 from wire.mqtt import Message, MqttClient
@@ -119,6 +121,8 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
         "topic tenace/sim/v1/spring/lyon/field/# in 1",
         "topic tenace/sim/v1/spring/lyon/ranking in 1"]
     assert os.stat(kit / "bridge.conf").st_mode & 0o077 == 0
+    assert "local_username sim-link.bridge" in stanza
+    assert club_identity(kit) == ("spring", "lyon")   # for tenace hub --sim-kit
     assert os.stat(out / "organiser" / "signing.key").st_mode & 0o077 == 0
     assert (kit / "organiser.pub").read_bytes() == (out / "organiser" / "organiser.pub"
                                                     ).read_bytes()
@@ -175,6 +179,10 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             assert _wait(lambda: (out / "ranking.json").exists())
             ranking = json.loads((out / "ranking.json").read_text())["ranking"]
             assert {r["pair"] for r in ranking} == {"york:1", "york:2"}
+            # The field's results file, as ECATS publishes them (USEBIO).
+            assert _wait(lambda: (out / FIELD_FILE).exists())
+            assert [(r.result.ns, r.result.score_ns) for r in
+                    read_usebio((out / FIELD_FILE).read_bytes()).rows] == [("york:1", 110)]
         finally:
             stop.set()
             worker.join(30)

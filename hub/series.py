@@ -1,0 +1,295 @@
+"""Sessions that add up, in the hub: an event of several sessions and the club's ladder,
+from the sessions the hub's own log holds.
+
+A hub's data directory keeps every session it ran in its one append-only log: a new set-up
+(the console's ``POST /api/setup?next=1``, or ``tenace hub --event FILE --next-session``)
+starts a new session in the same log. Before the fact ``setup_replaced`` of the new
+session, the hub logs the fact ``session_scored`` (:func:`session_fact`): the session's
+set-up fields that name its event (``name``, ``session``, ``date``, ``part``, ``carry``)
+and each section's final ranking as the live scorer had it (every pair's players,
+direction, percentage, boards, place). A closed session can no longer change (its room
+is gone), so this fact is its result for good; the hub finds its earlier sessions with one
+query of the log by type (``EventLog.of_type``), never by replaying them, at start and
+after each new session (:class:`SessionBook`).
+
+**An event of several sessions** (:func:`event_total`): a set-up's ``part`` (1, 2, ...)
+places its session in the event ``name`` names. The session being played is added to the
+last stored session of each earlier part of that name:
+
+* ``carry`` absent, sessions that add up (a two-session pairs): each pair's percentages
+  averaged weighted by the boards it played (bridgecore.sessions.add_up);
+* ``carry`` c, a final: the earlier parts added up the same way give the pair's
+  qualifying percentage q, and its final percentage gets ``c · (q − 50)`` added; with
+  ``carry_form = "place"``, the finalists ranked by q, the first gets c points, the last
+  none, linear by place (bridgecore.sessions.carry_by_place).
+
+The pairs are matched across sessions by their players (hub.roster.name_key of each name,
+the two sorted): a pair's number changes from one session to the next, its players do not.
+A pair whose set-up names no players cannot be matched and is ranked on its own session.
+
+**The club's ladder** (:func:`ladder_json`): every stored session (and the one being
+played, once it has a result) between two dates, each player credited with his pair's
+percentage (bridgecore.ladder: the best N, a minimum attendance); a player in two pairs of
+one session (a substitute who played for both) is credited with the better. Players are
+matched by name as the roster matches them (hub.roster.name_key), shown as last written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bridgecore.cards import Side
+from bridgecore.ladder import ladder
+from bridgecore.sessions import EventTotal, SessionLine, add_up, carry_by_place
+from hub.roster import name_key
+
+if TYPE_CHECKING:
+    from hub.room import Room
+    from hub.store import EventLog, StoredRecord
+
+__all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "identity",
+           "ladder_json", "session_fact"]
+
+log = logging.getLogger(__name__)
+
+SESSION_SCORED = "session_scored"
+FACT_VERSION = 1
+
+
+def identity(names: Iterable[str]) -> str | None:
+    """A pair's identity across sessions: its players' names as matched (accents, case,
+    spacing and the order of first and last names aside), sorted; None without names."""
+    keys = sorted(k for k in (name_key(n) for n in names) if k)
+    return " & ".join(keys) if keys else None
+
+
+def _number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float)
+
+
+def _check_section(section: Any) -> None:
+    """A stored section's ranking as :func:`event_total` and the ladder read it."""
+    if not isinstance(section, Mapping) or not isinstance(section.get("ranking"), list):
+        raise ValueError("a section without its ranking list")
+    for entry in section["ranking"]:
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"a ranking entry that is not an object: {entry!r:.40}")
+        names = entry.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"names {names!r:.60} are not a list of names")
+        if entry.get("percent") is not None and not _number(entry["percent"]):
+            raise ValueError(f"percent {entry['percent']!r:.20} is not a number")
+        if not _number(entry.get("boards") or 0) or not _number(entry.get("rank") or 0):
+            raise ValueError("boards or rank is not a number")
+        if entry.get("direction") not in (None, "NS", "EW"):
+            raise ValueError(f"direction {entry.get('direction')!r:.10} is not NS, EW or null")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSession:
+    """A session the hub closed (the fact ``session_scored``): where it is in the log,
+    its event fields and each section's ranking (``SectionScore.ranking`` entries)."""
+
+    position: int
+    name: str
+    session: str
+    date: str
+    part: int
+    carry: float | None
+    sections: tuple[Mapping[str, Any], ...]
+
+    @classmethod
+    def of(cls, record: StoredRecord) -> StoredSession:
+        """The stored session of a ``session_scored`` record; ValueError naming what is
+        wrong with one this hub did not write (a damaged log is read, never trusted)."""
+        body = record.data()
+        if not isinstance(body, Mapping) or body.get("v") != FACT_VERSION:
+            raise ValueError(f"not a version {FACT_VERSION} session_scored body")
+        carry = body.get("carry")
+        if carry is not None and (isinstance(carry, bool) or not isinstance(carry, int | float)):
+            raise ValueError(f"carry {carry!r:.40} is not a number")
+        sections = body.get("sections")
+        if not isinstance(sections, list):
+            raise ValueError("sections is not a list")
+        for section in sections:
+            _check_section(section)
+        return cls(record.position, str(body.get("name", "")), str(body.get("session", "")),
+                   str(body.get("date", "")), int(body.get("part", 0)), carry,
+                   tuple(sections))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position, "name": self.name, "session": self.session,
+                "date": self.date, "part": self.part}
+
+
+def _live_sections(room: Room) -> list[dict[str, Any]]:
+    return [{"name": s.name, "method": s.method.value, "ranking": s.ranking()}
+            for s in room.scoring.sections()]
+
+
+def session_fact(setup: Any, room: Room) -> dict[str, Any] | None:
+    """The body of ``session_scored`` for the session ``setup`` ran in ``room``; None when
+    nothing was scored (a session set up and replaced before play)."""
+    sections = [s for s in _live_sections(room) if s["ranking"]]
+    if not sections:
+        return None
+    return {"v": FACT_VERSION, "name": getattr(setup, "name", ""),
+            "session": getattr(setup, "session", ""), "date": getattr(setup, "date", ""),
+            "part": getattr(setup, "part", 0), "carry": getattr(setup, "carry", None),
+            "carry_form": getattr(setup, "carry_form", "margin"), "sections": sections}
+
+
+class SessionBook:
+    """The sessions a hub's log holds (read once, then kept up to date as it logs more)."""
+
+    def __init__(self, event_log: EventLog):
+        self.log = event_log
+        self._sessions: list[StoredSession] | None = None
+
+    def sessions(self) -> list[StoredSession]:
+        if self._sessions is None:
+            found = []
+            for record in self.log.of_type(SESSION_SCORED):
+                try:
+                    found.append(StoredSession.of(record))
+                except (TypeError, ValueError, AttributeError) as err:
+                    log.error("event log %s: record %d (session_scored) left out of the "
+                              "stored sessions: %s", self.log.path, record.position, err)
+            self._sessions = found
+        return self._sessions
+
+    def forget(self) -> None:
+        """A session was stored: read them again when next needed."""
+        self._sessions = None
+
+
+# An event of several sessions -----------------------------------------------------------
+
+def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, list[str]],
+           where: dict[str, tuple[str, Any]] | None = None) -> list[SessionLine]:
+    """One session's matchpoint lines keyed by pair identity (a pair without names keyed
+    to this session alone); ``names`` collects each identity's players as written,
+    ``where`` each one's section and pair number."""
+    out: list[SessionLine] = []
+    for section in sections:
+        for entry in section.get("ranking", ()):
+            if entry.get("percent") is None:
+                continue
+            key = identity(entry.get("names") or ())
+            if key is None:
+                key = f"session {index + 1}, section {section.get('name')}, pair " \
+                      f"{entry.get('pair')}"
+            names[key] = list(entry.get("names") or ())
+            if where is not None:
+                where[key] = (str(section.get("name")), entry.get("pair"))
+            direction = entry.get("direction")
+            out.append((key, float(entry["percent"]), int(entry.get("boards") or 0),
+                        None if direction is None else Side(direction)))
+    return out
+
+
+def _parts(setup: Any, stored: Sequence[StoredSession]) -> list[StoredSession]:
+    """The last stored session of each earlier part of ``setup``'s event, by part."""
+    found: dict[int, StoredSession] = {}
+    for s in stored:
+        if s.name == setup.name and 1 <= s.part < setup.part:
+            found[s.part] = s          # the last one stored for a part counts
+    return [found[p] for p in sorted(found)]
+
+
+def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
+                stored: Sequence[StoredSession]) -> dict[str, Any]:
+    """The event's ranking on its total so far (module docstring), as the console and the
+    results pages show it: ``event`` False for a session on its own. ``live``: the session
+    being played, each section's ranking (hub.results_pages.session_rankings)."""
+    part = getattr(setup, "part", 0)
+    if not part or not getattr(setup, "name", ""):
+        return {"v": 1, "event": False}
+    parts = _parts(setup, stored)
+    names: dict[str, list[str]] = {}
+    earlier = [_lines(s.sections, i, names) for i, s in enumerate(parts)]
+    current_pairs: dict[str, tuple[str, Any]] = {}
+    now = _lines(live, len(parts), names, current_pairs)
+    carry = setup.carry
+    totals: tuple[EventTotal, ...] = ()
+    qualifying: dict[Any, float] = {}
+    if carry is None:
+        if any(earlier) or now:
+            totals = add_up([*earlier, now])
+    elif now:
+        if any(earlier):
+            qualifying = {t.pair: t.percent for t in add_up(earlier)}
+        if getattr(setup, "carry_form", "margin") == "place":
+            finalists = {line[0] for line in now}
+            totals = add_up([now], carries=carry_by_place(
+                {k: q for k, q in qualifying.items() if k in finalists}, carry))
+        else:
+            totals = add_up([now], carry_from=qualifying, carry_fraction=carry)
+    sessions = [{"part": s.part, "session": s.session, "date": s.date} for s in parts]
+    sessions.append({"part": part, "session": setup.session, "date": setup.date,
+                     "live": True})
+    every = {t.pair: t.sessions for t in add_up([*earlier, now])}   # each part's own
+    ranking = []
+    for t in totals:
+        each = every.get(t.pair, t.sessions)
+        q = qualifying.get(t.pair)
+        at = current_pairs.get(str(t.pair))
+        ranking.append({
+            "names": names.get(str(t.pair), []),
+            "section": None if at is None else at[0], "pair": None if at is None else at[1],
+            "direction": None if t.direction is None else t.direction.value,
+            "percent": round(t.percent, 2), "rank": t.rank, "boards": t.boards,
+            "sessions": [None if p is None else round(p, 2) for p in each],
+            "carry": round(t.carry, 2), "qualifying": None if q is None else round(q, 2)})
+    return {"v": 1, "event": True, "name": setup.name, "part": part, "carry": carry,
+            "form": "add" if carry is None else "carry",
+            "carry_form": getattr(setup, "carry_form", "margin"), "sessions": sessions,
+            "ranking": ranking}
+
+
+# The club's ladder ------------------------------------------------------------------------
+
+def ladder_json(stored: Sequence[StoredSession], *, best: int | None = None,
+                minimum: int = 1, since: str = "", until: str = "",
+                current: tuple[Any, Sequence[Mapping[str, Any]]] | None = None
+                ) -> dict[str, Any]:
+    """The club's ladder over the sessions dated from ``since`` to ``until`` (ISO dates,
+    "" for no bound; a session without a date is in every season), the session being
+    played included when it has a result (``current``: its set-up and each section's
+    ranking, hub.results_pages.session_rankings)."""
+    chosen = [(s.name, s.session, s.date, s.sections) for s in stored
+              if (not since or not s.date or s.date >= since)
+              and (not until or not s.date or s.date <= until)]
+    if current is not None:
+        setup, sections = current
+        live = [s for s in sections if s["ranking"]]
+        date = getattr(setup, "date", "")
+        if live and (not since or not date or date >= since) and \
+                (not until or not date or date <= until):
+            chosen.append((getattr(setup, "name", ""), getattr(setup, "session", ""), date,
+                           tuple(live)))
+    shown: dict[str, str] = {}
+    per_session: list[dict[str, float]] = []
+    for _, _, _, sections in chosen:
+        players: dict[str, float] = {}
+        for section in sections:
+            for entry in section.get("ranking", ()):
+                if entry.get("percent") is None:
+                    continue
+                for name in entry.get("names") or ():
+                    key = name_key(name)
+                    if not key:
+                        continue
+                    shown[key] = name
+                    players[key] = max(players.get(key, 0.0), float(entry["percent"]))
+        per_session.append(players)
+    entries = ladder(per_session, best=best, minimum=minimum)
+    return {"v": 1, "best": best, "minimum": minimum, "since": since, "until": until,
+            "sessions": [{"name": n, "session": s, "date": d} for n, s, d, _ in chosen],
+            "ranking": [{"player": shown[e.player], "percent": round(e.percent, 2),
+                         "rank": e.rank, "played": e.played,
+                         "sessions": [None if p is None else round(p, 2) for p in e.sessions],
+                         "counted": len(e.counted)} for e in entries]}

@@ -1,0 +1,218 @@
+"""A hub's part in a sharded event (hub.shards) and the field's ranking (hub.field).
+
+:class:`Sharding` is a part of :class:`hub.service.Hub` (as hub.publishing is): what a
+hub subscribes to, where it says it is online, which director commands are its own, and,
+where the event is one field, the travellers of every section read back from the broker and
+the field's ranking published (``results/field``, coalesced as the live scores are).
+A hub that is not a shard (``shard`` None) subscribes to every table, as always.
+
+The director's console is one shard's (shard 0's): every shard publishes its tables'
+summaries as the console shows them (``hub/shard/{K}/tables``, retained, at most once a
+second and only when one changed), and shard 0 keeps the others' (:attr:`remote_tables`)
+for its console's room map.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from hub.console_views import RoomView
+from hub.field import FieldRanking
+from wire.protocol import (
+    ROOT,
+    ProtocolError,
+    Topic,
+    topic_field_ranking,
+    topic_hub_status,
+    topic_shard_status,
+    topic_shard_tables,
+)
+from wire.views import RankingView
+
+if TYPE_CHECKING:
+    from hub.device_events import HubStats
+    from hub.room import Room
+    from hub.shards import Shard
+    from hub.webserver import RoomFeed
+    from wire.mqtt import MqttClient
+
+__all__ = ["Sharding"]
+
+log = logging.getLogger("hub.service")
+
+_ALERT_OPS = frozenset({"acknowledge", "rule", "resolve"})
+
+
+class Sharding:
+    """The hub's shard (None: the whole room) and the field's ranking."""
+
+    shard: Shard | None
+    room: Room
+    field: FieldRanking | None
+    stats: HubStats
+    score_interval: float
+    _client: MqttClient | None
+    _loop: asyncio.AbstractEventLoop | None
+    _field_timer: asyncio.TimerHandle | None
+    _field_sent: str
+    _tables_sent: str
+    remote_tables: dict[str, dict[str, Any]]   # another shard's table id -> its summary
+    console: RoomFeed | None
+
+    def hub_time(self) -> float:
+        raise NotImplementedError   # hub.service.Hub's
+
+    def _sharding_start(self, shard: Shard | None) -> None:
+        self.shard = shard
+        self.field = None
+        self._field_timer = None
+        self._field_sent = ""
+        self._tables_sent = ""
+        self.remote_tables = {}
+        one_field = bool(getattr(getattr(self, "setup", None), "one_field", False))
+        if one_field and (shard is None or shard.index == 0):
+            self.field = FieldRanking(self.room.edition.name)
+
+    # What it subscribes to and where it says it is online ---------------------------------
+    def _subscriptions(self) -> list[str]:
+        """The topic filters of this hub: every table, or a shard's own tables one by one
+        (its account may read no other); commands; dealing machines (shard 0 only); every
+        section's results where it ranks the field."""
+        if self.shard is None:
+            filters = [f"{ROOT}/t/+/ev/+", f"{ROOT}/t/+/dev/+/status"]
+        else:
+            filters = [f for table in self.room.tables
+                       for f in (f"{ROOT}/t/{table}/ev/+", f"{ROOT}/t/{table}/dev/+/status")]
+        # hub/cmd without an account too: refused, with a log line saying where to send it.
+        filters += [f"{ROOT}/hub/cmd/+", f"{ROOT}/hub/cmd"]
+        if self.shard is None or self.shard.index == 0:
+            filters.append(f"{ROOT}/dealer/+/ev")
+        if self.shard is not None and self.shard.index == 0:
+            filters.append(f"{ROOT}/hub/shard/+/tables")
+        if self.field is not None:
+            filters += [f"{ROOT}/results/traveller/+/+", f"{ROOT}/results/ranking/+"]
+        return filters
+
+    def _status_topics(self) -> list[str]:
+        """Where the hub's status goes, the first with its last will: ``hub/status``
+        (the event's, which devices read) for a single hub and for shard 0, besides its own
+        ``hub/shard/{K}/status``."""
+        if self.shard is None:
+            return [topic_hub_status()]
+        own = topic_shard_status(self.shard.index)
+        return [topic_hub_status(), own] if self.shard.index == 0 else [own]
+
+    # Director commands ------------------------------------------------------------------
+    def _other_shards(self, command: Any) -> bool:
+        """Whether a command over MQTT names a table, a section or an alert this shard does
+        not hold: another shard's, let pass (every shard receives every command). A
+        ruling's id begins with its shard's number (``1-R3``)."""
+        if self.shard is None or not isinstance(command, dict):
+            return False
+        table, section, ident = command.get("table"), command.get("section"), command.get("id")
+        own = f"{self.shard.index}-"    # a ruling's or a correction's id (hub.service)
+        theirs = ((isinstance(table, str) and table not in self.room.tables)
+                  or (command.get("op") == "ruling_undo" and isinstance(ident, str)
+                      and not ident.startswith(own))
+                  or (isinstance(section, str)
+                      and section not in {s.name for s in self.room.sections})
+                  or (command.get("op") in _ALERT_OPS and isinstance(ident, str)
+                      and ident not in self.room.alerts))
+        if theirs:
+            log.debug("command %s for another shard: not shard %d's", command.get("op"),
+                      self.shard.index)
+        return theirs
+
+    # Every shard's tables on one console ------------------------------------------------
+    def _tables_tick(self) -> None:
+        """Once a second: a shard's tables' summaries, published when one changed."""
+        client = self._client
+        if self.shard is None or client is None or client.closed:
+            return
+        payload = self.tables_summary()
+        if payload != self._tables_sent:
+            self._tables_sent = payload
+            client.send(topic_shard_tables(self.shard.index), payload, 1, True)
+            self.stats.published += 1
+
+    def tables_summary(self) -> str:
+        """The payload of ``hub/shard/{K}/tables``: every table of this shard as the
+        console shows it (hub.console_views), with its shard's number."""
+        index = -1 if self.shard is None else self.shard.index
+        view = RoomView(self.room, self.hub_time())
+        return json.dumps({"v": 1, "shard": index,
+                           "tables": [dict(view.table(t), shard=index)
+                                      for t in self.room.tables]},
+                          separators=(",", ":"), allow_nan=False)
+
+    def _shard_tables(self, topic: Topic, payload: bytes) -> None:
+        """Another shard's tables' summaries: kept for the console, which shows them."""
+        if self.shard is None or topic.shard is None or topic.shard == self.shard.index:
+            return
+        try:
+            body = json.loads(payload) if payload else {}
+            tables = {str(t["id"]): dict(t, shard=topic.shard)
+                      for t in body.get("tables", ()) if t.get("id") not in self.room.tables}
+        except (ValueError, UnicodeDecodeError, TypeError, KeyError, AttributeError) as err:
+            log.warning("shard %d's tables not read: %.200s", topic.shard, err)
+            return
+        gone = [t for t, s in self.remote_tables.items()
+                if s.get("shard") == topic.shard and t not in tables]
+        for table_id in gone:
+            del self.remote_tables[table_id]
+        changed = [t for t, s in tables.items() if self.remote_tables.get(t) != s]
+        self.remote_tables.update(tables)
+        console = self.console
+        if console is not None and changed:
+            remote = getattr(console, "remote_changed", None)
+            if remote is not None:
+                remote(changed)
+
+    # The field's ranking ------------------------------------------------------------------
+    def _field_message(self, topic: Topic, payload: bytes) -> None:
+        """A section's traveller or ranking as published (by this hub or another shard)."""
+        field = self.field
+        if field is None or topic.section is None:
+            return
+        try:
+            body = json.loads(payload) if payload else None
+        except (ValueError, UnicodeDecodeError) as err:
+            log.warning("results on section %s not read for the field: %.200s",
+                        topic.section, err)
+            return
+        if body is not None and not isinstance(body, dict):
+            return
+        if topic.kind == "traveller" and topic.board is not None:
+            field.traveller(topic.section, topic.board, body)
+            self._field_later()
+        elif topic.kind == "ranking":
+            field.ranking(topic.section, body)
+
+    def _field_later(self) -> None:
+        """Publish the field's ranking soon: coalesced as the live scores are."""
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            self._field_due()
+            return
+        if self._field_timer is None:
+            self._field_timer = loop.call_later(self.score_interval, self._field_due)
+
+    def _field_due(self, force: bool = False) -> None:
+        self._field_timer = None
+        field, client = self.field, self._client
+        if field is None or client is None or client.closed:
+            return
+        if not force and not field.changed and self._field_sent:
+            return
+        try:
+            payload = RankingView.from_builtins(field.ranking_json()).to_json()
+        except (ProtocolError, ValueError, TypeError):   # the field must never stop the room
+            log.exception("the field's ranking not published")
+            return
+        if payload != self._field_sent or force:
+            self._field_sent = payload
+            client.send(topic_field_ranking(), payload, 1, True)
+            self.stats.published += 1
