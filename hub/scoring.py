@@ -611,7 +611,7 @@ class LiveScoring:
         teams = self._teams(section)
         in_force = self._in_force(name)
         ordered, adjustments = self._lines(name, in_force)
-        problems: list[str] = []
+        problems: list[Text] = []
         results: list[BoardResult] = []
         index: dict[tuple[int, int, int], dict[str, Any]] = {}
         valid: dict[int, int] = {}
@@ -625,9 +625,10 @@ class LiveScoring:
                         if pair is not None:
                             first.setdefault(pair, line)
                 if reason is not None:
-                    line["not_scored"] = reason
-                    problems.append(f"board {board}: table {line['table']}, round "
-                                    f"{line['round']}: {reason}, not scored")
+                    line["not_scored"] = render(reason, "en")   # the traveller's, 12.3
+                    problems.append(Text.of("problem.not_scored", board=board,
+                                            table=line["table"], round=line["round"],
+                                            reason=reason))
                     continue
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
@@ -659,7 +660,7 @@ class LiveScoring:
                 if top:
                     line.update(ns_percent=100 * s.ns_points / top,
                                 ew_percent=100 * s.ew_points / top)
-        problems += [str(p) for p in event.problems]
+        problems += [Text.plain(str(p)) for p in event.problems]   # bridgecore's words
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
@@ -777,19 +778,20 @@ class LiveScoring:
                 "substitutes": self.substitutes.snapshot()}
 
 
-def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
+                ) -> Text | None:
     """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
     played the board before (Law 15B: "the second score is cancelled for both sides";
     ``first`` holds the line where each pair first played the board, earlier in time,
     scored or not: a pair whose first play was cancelled has still played the board)."""
     ns, ew = line["NS"], line["EW"]
     if ns is None or ew is None:
-        return "the pairs are not known"
+        return Text.of("problem.pairs_unknown")
     for pair in (ns, ew):
         before = first.get(pair)
         if before is not None:
-            return (f"pair {pair} played the board before, at table {before['table']} in "
-                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+            return Text.of("problem.played_before", pair=pair, table=before["table"],
+                           round=before["round"])
     return None
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
+from bridgecore.text import Text
+from hub.texts import render
 
 __all__ = ["SectionScore"]
 
@@ -39,7 +41,7 @@ class SectionScore:
     lines: dict[int, list[dict[str, Any]]]
     names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
     penalties: list[dict[str, Any]]
-    problems: list[str]
+    problems: list[Text]             # each a message (hub.texts renders it)
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
 
     def ranking(self) -> list[dict[str, Any]]:
@@ -68,7 +70,11 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems}
+                "problems": [render(p, "en") for p in self.problems]}
+
+    def problem_texts(self) -> list[dict[str, Any]]:
+        """The problems as messages (docs/protocol.md 1, Texts), for the results pages."""
+        return [p.to_json() for p in self.problems]
 
     def traveller_json(self, board: int) -> dict[str, Any]:
         """The payload of ``results/traveller/{section}/{board}``: every result so far."""

@@ -102,7 +102,8 @@
         el("li", {}, boardLink(b.board), el("span", { class: "dim" },
           " " + b.scored + "/" + section.expected)))),
       section.problems.length ? el("ul", { class: "problems" },
-        section.problems.map((p) => el("li", { class: "error" }, p))) : null);
+        (section.problem_texts || section.problems).map((p) =>
+          el("li", { class: "error" }, tenaceI18n.text(p)))) : null);
   }
 
   function renderOverview(data) {
