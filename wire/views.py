@@ -413,7 +413,7 @@ class AlertView(View, frozen=True):
     resolved_at: Number | None
     # The finding as a message (docs/protocol.md 1, "Texts"): {"key", "values"}; an older
     # hub's alert has none (its detail is the text).
-    text: dict[str, Any] | None = None
+    text: dict[str, Any] | UnsetType = UNSET
 
 
 class ResultView(View, frozen=True):
