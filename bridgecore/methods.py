@@ -35,6 +35,7 @@ from bridgecore.adjusted import (
     awards,
 )
 from bridgecore.cards import Side
+from bridgecore.conventions import Rounding, SmallGroups
 from bridgecore.scoring import imps
 
 __all__ = [
@@ -104,8 +105,30 @@ def neuberg(points: float, actual: int, expected: int, *, units: int = 1) -> flo
 
 
 def small_group_percent(points: float, actual: int, *, units: int = 1) -> float:
-    """EBU small fouled-board group (A = 2 or 3, E >= 3A): 60% + (M - (A-1))·5%, M in MP1."""
+    """A small fouled-board group's percentage: 60% + (M - (A-1))·5%, M in MP2 units (two
+    a score beaten): 65/55 for two results, 70/60/50 for three, 60 for one (the EBU's and
+    the ACBL's percentages, :class:`bridgecore.conventions.SmallGroups`)."""
     return 60.0 + (points * 2 / units - (actual - 1)) * 5.0
+
+
+def _small_rule(value: bool | str | SmallGroups) -> SmallGroups:
+    if value is True:
+        return SmallGroups.EBU
+    if value is False or value == "":
+        return SmallGroups.NEUBERG
+    return SmallGroups(value)
+
+
+def _is_small(rule: SmallGroups, a: int, e: int, sizes: Sequence[int]) -> bool:
+    """Whether a group of ``a`` results of a fouled board (its groups ``sizes``) gets the
+    small-group percentages instead of Neuberg (Law 87B, by the regulations)."""
+    if len(sizes) < 2 or a < 1:
+        return False
+    if rule is SmallGroups.EBU:
+        return a in (2, 3) and e >= 3 * a
+    if rule is SmallGroups.ACBL:
+        return a in (1, 2) or (a == 3 and any(s > a for s in sizes))
+    return False
 
 
 def _check_board(results: Sequence[BoardResult]) -> None:
@@ -140,14 +163,18 @@ def board_top(results: Sequence[BoardResult], expected: int | None = None, *,
 
 
 def matchpoint_board(results: Sequence[BoardResult], expected: int | None = None, *,
-                     units: int = 1, neuberg: bool = True, small_groups: bool = False,
+                     units: int = 1, neuberg: bool = True,
+                     small_groups: bool | str | SmallGroups = False,
+                     rounding: Rounding | None = None,
                      artificial: ArtificialRule | None = None) -> list[tuple[float, float]]:
     """Matchpoints of each result of one board (Law 78A), as ``(ns_points, ew_points)``.
 
     ``expected`` (E) defaults to the number of results; a direction with fewer results
     in the field is Neuberg-scaled to E. A fouled board (several ``form`` values, Law 87B)
-    is scored form by form, each Neuberg-scaled to E; with ``small_groups`` a group of
-    2 or 3 (E >= 3A) gets the EBU percentages instead. An artificial side gets
+    is scored form by form, each Neuberg-scaled to E; ``small_groups`` (``"ebu"`` or True,
+    ``"acbl"``) gives the small groups that regulation's percentages instead
+    (:class:`bridgecore.conventions.SmallGroups`). ``rounding`` rounds each scaled or
+    small-group score as the regulations do. An artificial side gets
     ``artificial(result, side, award)`` percent of the top (default 60/50/40).
     """
     results = list(results)
@@ -160,20 +187,26 @@ def matchpoint_board(results: Sequence[BoardResult], expected: int | None = None
     all_awards = [awards(r) for r in results]
     groups = _groups(results)
     scale = neuberg or len(groups) > 1
+    small = _small_rule(small_groups)
     points: list[list[float]] = [[0.0, 0.0] for _ in results]
-    for group in groups:
-        for k, side in enumerate(Side):
-            field = [(i, d) for i in group
-                     if (d := _side_scores(all_awards[i][k], side)) is not None]
+    for k, side in enumerate(Side):
+        fields = [[(i, d) for i in group
+                   if (d := _side_scores(all_awards[i][k], side)) is not None]
+                  for group in groups]
+        sizes = [len(f) for f in fields]
+        for field in fields:
             a = len(field)
             raw = _field_matchpoints([d for _, d in field], units)
             for (i, _), m in zip(field, raw, strict=True):
-                if small_groups and len(groups) > 1 and a in (2, 3) and e >= 3 * a:
-                    points[i][k] = small_group_percent(m, a, units=units) / 100 * top
+                if _is_small(small, a, e, sizes):
+                    value = small_group_percent(m, a, units=units) / 100 * top
                 elif scale:
-                    points[i][k] = _neuberg(m, a, e, units)
+                    value = _neuberg(m, a, e, units)
                 else:
-                    points[i][k] = m
+                    value = m
+                if rounding is not None and value != m:
+                    value = rounding(value, top / 2)
+                points[i][k] = value
     for i, (r, pair) in enumerate(zip(results, all_awards, strict=True)):
         for k, side in enumerate(Side):
             award = pair[k]
@@ -192,30 +225,34 @@ def _expected(d: Distribution) -> float:
     return sum(w * s for w, s in d)
 
 
-def _round_10(value: float) -> int:
-    """Nearest multiple of 10, halves away from zero."""
+def _round_10(value: float, half_even: bool = False) -> int:
+    """Nearest multiple of 10, halves away from zero (or to the even ten)."""
+    if half_even:
+        return round(value / 10) * 10
     return int(math.copysign(math.floor(abs(value) / 10 + 0.5), value)) * 10
 
 
-def butler_datum(scores: Sequence[float], trim: int = 0) -> int:
+def butler_datum(scores: Sequence[float], trim: int = 0, *, half_even: bool = False) -> int:
     """The Butler datum: the mean North-South score rounded to the nearest 10.
 
     ``trim`` drops that many top and bottom scores first when more than ``2·trim``
-    results remain (PBN ``Butler-2``, Bridgemate "omit"); off by default.
+    results remain (PBN ``Butler-2``, Bridgemate "omit"); off by default. A mean half-way
+    between two tens goes away from zero, or with ``half_even`` to the even ten (ACBLscore:
+    425 to 420, 435 to 440).
     """
     if not scores:
         raise ValueError("a Butler datum needs at least one score")
     ordered = sorted(scores)
     if trim > 0 and len(ordered) > 2 * trim:
         ordered = ordered[trim:-trim]
-    return _round_10(sum(ordered) / len(ordered))
+    return _round_10(sum(ordered) / len(ordered), half_even)
 
 
 def _imps_of(d: Distribution, reference: float) -> float:
     return sum(w * imps(s - reference) for w, s in d)
 
 
-def butler_board(results: Sequence[BoardResult], *, trim: int = 0,
+def butler_board(results: Sequence[BoardResult], *, trim: int = 0, half_even: bool = False,
                  artificial: ArtificialRule | None = None) -> list[tuple[float, float]]:
     """Butler IMPs of each result against the board's datum (per form of a fouled board)."""
     results = list(results)
@@ -229,7 +266,7 @@ def butler_board(results: Sequence[BoardResult], *, trim: int = 0,
             sides = [_expected(a) for a in all_awards[i] if not isinstance(a, ArtificialAward)]
             if sides:
                 field.append(sum(sides) / len(sides))
-        datum = butler_datum(field, trim) if field else 0
+        datum = butler_datum(field, trim, half_even=half_even) if field else 0
         for i in group:
             for k, side in enumerate(Side):
                 award = all_awards[i][k]

@@ -33,6 +33,8 @@ from bridgecore.adjusted import (
     check_results,
 )
 from bridgecore.cards import Side
+from bridgecore.conventions import Conventions, Rounding, SmallGroups
+from bridgecore.conventions import conventions as conventions_named
 from bridgecore.editions import Edition
 from bridgecore.editions import edition as edition_named
 from bridgecore.methods import (
@@ -71,7 +73,10 @@ class ScoringOptions:
       (top 2(n-1), PBN MP1, USEBIO).
     * ``expected``: E for Neuberg; None = the most results any board has.
     * ``neuberg``: scale boards with fewer results (off: each board's own top, as BriAn).
-    * ``small_groups``: EBU percentages for fouled-board groups of 2 or 3.
+    * ``small_groups``: percentages for the small groups of a fouled board: True or "ebu"
+      (groups of 2 or 3), "acbl" (groups of 1, 2, or 3 not the largest); False: Neuberg.
+    * ``rounding``: how a factored or small-group board score is rounded (None: exact).
+    * ``datum_half_even``: a Butler datum half-way between two tens goes to the even one.
     * ``digits``: round each board's points as the published results do (None: exact).
     * ``butler_trim``: top and bottom scores left out of the Butler datum.
     * ``cross_imps_average``: divide cross-IMPs by the comparisons (False: the total).
@@ -86,7 +91,9 @@ class ScoringOptions:
     units: int = 1
     expected: int | None = None
     neuberg: bool = True
-    small_groups: bool = False
+    small_groups: bool | str = False
+    rounding: Rounding | None = None
+    datum_half_even: bool = False
     digits: int | None = None
     butler_trim: int = 0
     cross_imps_average: bool = True
@@ -104,6 +111,17 @@ class ScoringOptions:
             raise ValueError(f"expected results per board must be positive: {self.expected}")
         if self.butler_trim < 0 or (self.digits is not None and self.digits < 0):
             raise ValueError("butler_trim and digits cannot be negative")
+        if not isinstance(self.small_groups, bool):
+            SmallGroups(self.small_groups)   # ValueError naming a rule that does not exist
+
+    @classmethod
+    def of(cls, conventions: Conventions | str | None, **options: Any) -> ScoringOptions:
+        """The options of a federation's ``conventions`` (bridgecore.conventions: ``ebu``,
+        ``acbl``, ``ffb``, ``wbf``; "" the Laws alone), with ``options`` added."""
+        c = conventions_named(conventions)
+        return cls(**{"units": c.units, "small_groups": str(c.small_groups),
+                      "rounding": c.rounding, "datum_half_even": c.datum_half_even,
+                      **options})
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +296,10 @@ class BoardScorer:
         if self.how is Method.MATCHPOINTS:
             points = matchpoint_board(rows, self.expected, units=opts.units,
                                       neuberg=opts.neuberg, small_groups=opts.small_groups,
-                                      artificial=rule)
+                                      rounding=opts.rounding, artificial=rule)
         elif self.how is Method.BUTLER:
-            points = butler_board(rows, trim=opts.butler_trim, artificial=rule)
+            points = butler_board(rows, trim=opts.butler_trim,
+                                  half_even=opts.datum_half_even, artificial=rule)
         elif self.how is Method.CROSS_IMPS:
             points = cross_imp_board(rows, average=opts.cross_imps_average, artificial=rule)
         else:

@@ -66,7 +66,8 @@ class TableResult:
     """One table's result as a results file gives it: the result and how it was reached.
 
     ``contract`` carries its declarer; ``tricks`` are declarer's. ``record`` is the
-    table's own game record (auction, play) when the file has one.
+    table's own game record (auction, play) when the file has one; ``table`` and
+    ``round`` where it was played, when known (the hub's; Magic Contest's columns).
     """
 
     result: BoardResult
@@ -75,6 +76,8 @@ class TableResult:
     tricks: int | None = None
     lead: str | None = None
     record: GameRecord | None = field(default=None, compare=False)
+    table: str | None = field(default=None, compare=False)
+    round: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

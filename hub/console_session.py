@@ -57,7 +57,7 @@ from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
 from hub.series_api import event_file
-from hub.session_export import EXPORTS, export
+from hub.session_export import EXPORTS, ExportError, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
 from wire.catalogs import PSEUDO
@@ -263,7 +263,10 @@ class _Evening:
         default = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
         title = request.query.get("title", default.strip())[:120]
         date = str(getattr(setup, "date", "") or "")     # the session's, not the download's
-        body, kind = await asyncio.to_thread(self._export, name, section, title, date)
+        try:
+            body, kind = await asyncio.to_thread(self._export, name, section, title, date)
+        except ExportError as err:
+            raise HttpError(409, str(err)) from None
         stem, _, suffix = name.partition(".")
         return web.Response(body=body, headers={
             "Content-Type": kind,

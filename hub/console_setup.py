@@ -51,11 +51,13 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from bridgecore.conventions import CONVENTIONS
 from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
+from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -73,11 +75,21 @@ BOARD_EXTENSIONS = (".pbn", ".dlm", ".dup", ".bri", ".dge")
 DEFAULTS: dict[str, Any] = {
     "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
     "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
-    "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
+    "movements": list(MOVEMENTS), "scorings": list(SCORINGS), "conventions": list(CONVENTIONS),
     "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
 }
 """What the page proposes for a usual club evening (the API's own defaults are the TOML
 file's: hub.event)."""
+
+CONVENTIONS_BY_LANGUAGE = {"en": "ebu", "fr": "ffb"}
+"""The scoring conventions the page proposes to a director of each language: what the clubs
+of that language expect (bridgecore.conventions); the WBF's for the others."""
+
+
+def defaults(language: str) -> dict[str, Any]:
+    """:data:`DEFAULTS` for a director of ``language``: his federation's conventions."""
+    event = dict(DEFAULTS["event"], conventions=CONVENTIONS_BY_LANGUAGE.get(language, "wbf"))
+    return dict(DEFAULTS, event=event)
 
 
 class Console(Protocol):
@@ -159,6 +171,8 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
                 pairs = {str(p): _players(v, roster, f"sections[{i}].pairs.{p}", errors)
                          for p, v in section["pairs"].items()}
                 section = {**section, "pairs": pairs}
+            if isinstance(section, Mapping) and "movement_file" in section:
+                section = _movement_file(section, f"sections[{i}].movement_file", errors)
             converted.append(section)
         out["section"] = converted
     elif sections is not None:
@@ -168,6 +182,37 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
         saved = _save_board_file(boards["file"], boards_dir, errors)
         out["boards"] = {**boards, "file": saved or ""}
     return out, errors
+
+
+def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str, str]]
+                   ) -> dict[str, Any]:
+    """A section whose ``movement_file`` was sent as ``{"name", "data"}`` (base64) with its
+    text as ``movement_asc`` (hub.event): the API never reads a path on the hub."""
+    out = dict(section)
+    sent = section["movement_file"]
+    if isinstance(sent, str) and "movement_asc" in section:
+        return out                  # the text is there (a set-up sent back as it was read)
+    if not isinstance(sent, Mapping) or not isinstance(sent.get("name"), str) \
+            or not isinstance(sent.get("data"), str):
+        errors.append({"field": where, "error": "a file is {\"name\": ..., \"data\": "
+                                                "base64}"})
+        return out
+    try:
+        content = base64.b64decode(sent["data"], validate=True)
+    except (binascii.Error, ValueError):
+        errors.append({"field": where, "error": "data: not base64"})
+        return out
+    if len(content) > MAX_MOVEMENT_FILE:
+        errors.append({"field": where, "error": f"a movement file of at most "
+                                                f"{MAX_MOVEMENT_FILE} bytes"})
+        return out
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = content.decode("iso-8859-1")
+    out.update(movement_file=Path(sent["name"].replace("\\", "/")).name[:80],
+               movement_asc=text)
+    return out
 
 
 def _save_board_file(sent: Mapping[str, Any], boards_dir: Callable[[], Path],
@@ -305,7 +350,7 @@ class _SetupRoutes:
             "waiting": bool(getattr(setup, "waiting", False)), "summary": summary,
             "setup": api_document(setup), "started": started[:10],
             "can_set_up": not started and hasattr(self.hub, "replace_setup"),
-            "roster": len(self.roster_of_hub), "defaults": DEFAULTS})
+            "roster": len(self.roster_of_hub), "defaults": defaults(self._language(request))})
 
     async def deals(self, request: web.Request) -> web.Response:
         """The set-up with every deal (the director's own: he may read any deal; never a

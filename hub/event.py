@@ -31,6 +31,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     minutes_per_round = 15        # default 15
     strict = false                # true: every table in strict mode; or ["A1", "B3"]
     clock_tolerance = 120         # seconds a device clock may be off (default); false: no check
+    conventions = "ebu"           # the scoring conventions of a federation where they differ
+                                  # (bridgecore.conventions, docs/scoring.md): "ebu", "acbl",
+                                  # "ffb" or "wbf"; default "": what the Laws and all agree on
     alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
                                   # "acbl", "ffb" (partner explains), "screens" (the caller)
     part = 2                      # an event of several sessions (hub.series): this session's
@@ -74,6 +77,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     missing_pair = 16             # mitchell, howell: a pair that is absent (a sit-out)
     duplicated = true             # teams: every match of a round plays the same boards
     table_ids = ["A1", "A2"]      # hub table ids, one per table (default name + number)
+    # movement_file = "howell7.asc"  instead of movement: the club's Dutch .ASC pairs movement
+    #                               (relative to this file; with boards_per_round, table_ids
+    #                               and pairs only); the log keeps its text (movement_asc)
 
     [section.pairs]               # pair number -> its players (one or two names)
     1 = ["First Player", "Second Player"]
@@ -131,6 +137,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _bool,
     _carry,
     _carry_form,
+    _conventions,
     _date,
     _edition,
     _fail,
@@ -148,7 +155,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
 )
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
-from hub.section_setup import MOVEMENTS, SectionSetup
+from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -178,6 +185,7 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "strict": keys.get("strict", _strict, False),
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
+        "conventions": keys.get("conventions", _conventions, ""),
         "part": keys.get("part", _int(0), 0),
         "carry": keys.get("carry", _carry, None),
         "carry_form": keys.get("carry_form", _carry_form, "margin"),
@@ -209,13 +217,16 @@ def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
     return out
 
 
-def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
+def _section(keys: _Keys, default_name: str, base: Path | None = None
+             ) -> SectionSetup | None:
     """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
     start = len(keys.problems)
     name = keys.get("name", _text, default_name)
-    kind = keys.get("movement", _text, "")
-    if not keys.has("movement"):
-        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams")
+    asc, asc_name = movement_file(keys, base)
+    kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
+    if not keys.has("movement") and kind != "file":
+        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams "
+                             "(or a movement_file)")
     params: dict[str, Any] = {
         "tables": keys.get("tables", _optional(_int(1)), None),
         "teams": keys.get("teams", _optional(_int(1)), None),
@@ -235,7 +246,7 @@ def _section(keys: _Keys, default_name: str) -> SectionSetup | None:
     if len(keys.problems) > start:
         return None
     try:
-        return SectionSetup(name, kind, **params)
+        return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
     except ConfigError as err:
         keys.problems.append(f"{keys.where}: {err}")
         return None
@@ -250,14 +261,15 @@ def _bye_vp(value: Any) -> float | str:
     return float(value)
 
 
-def _sections(value: Any, problems: list[str], key: str) -> list[SectionSetup] | None:
+def _sections(value: Any, problems: list[str], key: str, base: Path | None = None
+              ) -> list[SectionSetup] | None:
     if isinstance(value, Mapping):
         value = [value]  # a single [section] table
     if not isinstance(value, list) or not value:
         problems.append(f"{key}: no section: give at least one [[section]] with its movement")
         return None
     names = iter(string.ascii_uppercase)
-    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"))
+    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"), base)
            for i, v in enumerate(value, 1)]
     return None if any(s is None for s in out) else [s for s in out if s is not None]
 
@@ -406,7 +418,7 @@ def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None
     problems: list[str] = []
     top = _Keys(doc, "", problems)
     fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
-    sections = _sections(top.raw("section"), problems, "section")
+    sections = _sections(top.raw("section"), problems, "section", base)
     boards = top.raw("boards")
     top.done()
     deals = None
@@ -453,6 +465,7 @@ class EventSetup:
     strict: bool | tuple[str, ...] = False
     clock_tolerance: float | None = 120.0
     alerting: str = DEFAULT_REGULATION
+    conventions: str = ""
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
     part: int = 0
@@ -470,7 +483,7 @@ class EventSetup:
             object.__setattr__(self, "strict", tuple(self.strict))
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
-                           ("alerting", _alerting),
+                           ("alerting", _alerting), ("conventions", _conventions),
                            ("date", _date), ("scoring", _scoring), ("live", _bool),
                            ("part", _int(0)), ("carry", _carry),
                            ("carry_form", _carry_form),
@@ -586,7 +599,7 @@ class EventSetup:
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
                     clock_tolerance=self.clock_tolerance, markings=self.markings,
-                    alerting=self.alerting)
+                    alerting=self.alerting, conventions=self.conventions)
 
     # JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -618,6 +631,8 @@ class EventSetup:
             out["live"] = False
         if self.alerting != DEFAULT_REGULATION:
             out["alerting"] = self.alerting
+        if self.conventions:
+            out["conventions"] = self.conventions
         if self.part:
             out["part"] = self.part
         if self.carry is not None:
@@ -697,6 +712,9 @@ class EventSetup:
                        else say(language, "summary.by_movement"))
             lines.append(say(language, "summary.scoring" if self.live
                              else "summary.scoring_hidden", scoring=scoring))
+        if self.conventions:
+            lines.append(say(language, "summary.conventions",
+                             conventions=say(language, f"conventions.{self.conventions}")))
         for s in self.sections:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),

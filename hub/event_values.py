@@ -12,6 +12,7 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from bridgecore.conventions import CONVENTIONS
 from bridgecore.editions import edition as laws_edition
 from hub.errors import ConfigError
 from hub.explain import REGULATIONS
@@ -136,6 +137,14 @@ def _alerting(value: Any) -> str:
     if value not in REGULATIONS:
         raise _Bad(f"one of {', '.join(REGULATIONS)} is expected, not {_shown(value)}")
     return str(value)
+
+
+def _conventions(value: Any) -> str:
+    """A federation's scoring conventions (bridgecore.conventions), or "" (the Laws alone)."""
+    text = _text(value).strip().lower()
+    if text and text not in CONVENTIONS:
+        raise _Bad(f"one of {', '.join(CONVENTIONS)} is expected, not {_shown(value)}")
+    return text
 
 
 def _date(value: Any) -> str:

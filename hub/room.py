@@ -166,10 +166,12 @@ class Room:
     def __init__(self, sections: Section | Iterable[Section], deals: Mapping[int, Deal], *,
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
-                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu"):
+                 markings: Mapping[int, Markings] | None = None, alerting: str = "ebu",
+                 conventions: str = ""):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerting = alerting    # who explains alerted calls (hub.explain)
+        self.conventions = conventions  # the federation's scoring (bridgecore.conventions)
         self.alerts = AlertBook()
         self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)

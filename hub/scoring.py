@@ -58,7 +58,6 @@ that does not exist, or a score the Laws do not allow, is refused with a
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections import defaultdict
@@ -79,6 +78,7 @@ from bridgecore.adjusted import (
     Weighted,
     check_results,
 )
+from bridgecore.conventions import conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
 from bridgecore.text import Text
@@ -211,6 +211,8 @@ class ScoredRoom(Protocol):
     def alerts(self) -> AlertBook: ...
     @property
     def edition(self) -> Edition: ...
+    @property
+    def conventions(self) -> str: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -649,9 +651,10 @@ class LiveScoring:
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
                                _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
-            options=ScoringOptions(
-                expected=expected, teams=teams, victory_points=victory, butler_trim=trim,
-                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
+            options=ScoringOptions.of(
+                self.room.conventions, expected=expected, teams=teams, victory_points=victory,
+                butler_trim=trim, vulnerability={b: self.room.markings(b).vulnerability
+                                                 for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
@@ -668,7 +671,8 @@ class LiveScoring:
             [{"id": p["id"], "pair": p["pair"], "amount": p["amount"], "unit": p["unit"],
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
-                       for b in {*ordered, *(movement.boards if movement else ())}})
+                       for b in {*ordered, *(movement.boards if movement else ())}},
+            conventions(self.room.conventions))
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:
@@ -802,7 +806,3 @@ def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
     rows = list(results)
     present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
     return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

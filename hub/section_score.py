@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridgecore.conventions import LAWS_ONLY, Conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
 from bridgecore.text import Text
@@ -43,6 +44,7 @@ class SectionScore:
     penalties: list[dict[str, Any]]
     problems: list[Text]             # each a message (hub.texts renders it)
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
+    conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
 
     def ranking(self) -> list[dict[str, Any]]:
         """The contestants in order, each with its players, total, percent and rank."""
@@ -70,7 +72,8 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": [render(p, "en") for p in self.problems]}
+                "problems": [render(p, "en") for p in self.problems],
+                "ties": self.conventions.tie_style}
 
     def problem_texts(self) -> list[dict[str, Any]]:
         """The problems as messages (docs/protocol.md 1, Texts), for the results pages."""

@@ -7,31 +7,64 @@ event's tables and holds them in its :class:`hub.event.EventSetup`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from bridgecore.movement_files import read_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.swiss_standings import BYE_VP
 from hub.console_i18n import plural, say
-from hub.event_values import _fail
+from hub.event_values import _fail, _Keys, _optional, _text
 from hub.room import Section
 from hub.section import SwissSettings
 from wire.protocol import ProtocolError, topic_state
 
-__all__ = ["MOVEMENTS", "SectionSetup"]
+__all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
 
 MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams")
 """The movement kinds a section can have (:mod:`bridgecore.movements`; the Swiss ones,
-drawn round by round: :mod:`bridgecore.swiss`, :mod:`hub.swiss`)."""
+drawn round by round: :mod:`bridgecore.swiss`, :mod:`hub.swiss`); besides them a pairs
+movement read from a club's ``.ASC`` file (``movement_file``,
+:mod:`bridgecore.movement_files`: kind ``"file"``)."""
 SWISS = ("swiss_pairs", "swiss_teams")
+MAX_MOVEMENT_FILE = 256 * 1024   # characters of an .ASC file (a 30-table movement: ~20 kB)
+
+
+def movement_file(keys: _Keys, base: Path | None) -> tuple[str | None, str]:
+    """(the .ASC text, its file name) of a section's ``movement_file`` (read relative to
+    ``base``) or ``movement_asc`` (the text itself, as the log keeps it); (None, "")."""
+    name = keys.get("movement_file", _text, "")
+    text = keys.get("movement_asc", _optional(_text), None)
+    if text is not None or not name:
+        return text, name
+    if base is None:
+        keys.bad("movement_file", "give the file's text (movement_asc) here")
+        return None, name
+    path = base / name
+    try:
+        if path.stat().st_size > MAX_MOVEMENT_FILE:
+            keys.bad("movement_file", f"{name}: larger than a movement file "
+                                      f"({MAX_MOVEMENT_FILE} bytes)")
+            return None, name
+        data = path.read_bytes()
+    except OSError as err:
+        keys.bad("movement_file", f"{name}: {err.strerror or err}")
+        return None, name
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1"), name
 
 
 @dataclass(frozen=True, slots=True)
 class SectionSetup:
     """One section: its movement and parameters, its table ids and its players.
 
-    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement.
+    ``tables`` is the size of a Mitchell or a Howell, ``teams`` that of a teams movement;
+    kind ``"file"`` is a pairs movement read from the text of a club's ``.ASC`` file
+    (``asc``, named ``asc_name``), with its ``boards_per_round``.
     ``table_ids`` name the tables in order (default: the section name and the number);
     ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
     (``movement``); a section that cannot be raises ConfigError naming the key.
@@ -57,6 +90,8 @@ class SectionSetup:
     entrants: int | None = None
     seed: int | None = None
     bye_vp: float | str = BYE_VP
+    asc: str | None = None
+    asc_name: str = ""
     movement: Movement = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -82,6 +117,8 @@ class SectionSetup:
         out: list[str] = []
         if not self.name:
             out.append("name: a section needs a name")
+        if self.kind == "file" or self.asc is not None:
+            return out + self._file_problems()
         if self.kind not in MOVEMENTS:
             out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell, teams, "
                        "swiss_pairs or swiss_teams)")
@@ -124,7 +161,47 @@ class SectionSetup:
             out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
         return out
 
+    def _file_problems(self) -> list[str]:
+        out: list[str] = []
+        if self.kind != "file" or self.asc is None:
+            out.append("movement_file: give the .ASC file (movement_file) and no other "
+                       "movement")
+            return out
+        given = [key for key, value in (
+            ("tables", self.tables), ("teams", self.teams), ("rounds", self.rounds),
+            ("missing_pair", self.missing_pair), ("entrants", self.entrants),
+            ("seed", self.seed)) if value is not None]
+        given += [key for key, value in (("relay", self.relay),
+                                         ("arrow_switch", self.arrow_switch),
+                                         ("duplicated", not self.duplicated),
+                                         ("bye_vp", self.bye_vp != BYE_VP)) if value]
+        out += [f"{key}: not for a movement read from a file (the file says it)"
+                for key in given]
+        if len(self.asc) > MAX_MOVEMENT_FILE:
+            out.append(f"movement_file: {len(self.asc)} characters, more than a movement "
+                       f"file has ({MAX_MOVEMENT_FILE})")
+        if self.boards_per_round < 1:
+            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+        return out
+
+    def _from_file(self) -> Movement:
+        """The movement of the ``.ASC`` text; ValueError naming every problem of the file
+        (the hub plays no movement its file does not wholly give)."""
+        assert self.asc is not None
+        name = self.asc_name or "movement file"
+        movement, problems = read_asc(self.asc, boards_per_round=self.boards_per_round,
+                                      file=name)
+        if problems or movement is None:
+            raise ValueError("; ".join(
+                f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
+                for p in problems) or f"{name}: no movement")
+        if not any(a.plays for a in movement.assignments):
+            raise ValueError(f"{name}: no table plays")
+        return replace(movement, name=f"movement file {name}")
+
     def _build(self) -> Movement:
+        if self.kind == "file":
+            return self._from_file()
         bpr = self.boards_per_round
         if self.kind == "mitchell":
             assert self.tables is not None
@@ -253,4 +330,6 @@ class SectionSetup:
             "pairs": {str(p): list(names) for p, names in self.pairs.items()},
             **({"entrants": self.entrants, "seed": self.seed, "bye_vp": self.bye_vp}
                if self.kind in SWISS else {}),
+            **({"movement_file": self.asc_name, "movement_asc": self.asc}
+               if self.kind == "file" else {}),
         }

@@ -19,6 +19,10 @@ percentage or IMP columns):
                           file, mailed with the session number and the club's country as
                           the subject (its published instructions); the same file as
                           ``usebio.xml``, named for it
+``ffb.pbn``               the PBN Magic Contest writes for the FFB (bridgecore.ffb):
+                          ``MatchPoints;MP1``, its ScoreTable and TotalScoreTable columns,
+                          ISO-8859-1; a matchpointed pairs section only (:class:`ExportError`
+                          for another)
 ========================  ===============================================================
 
 Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
@@ -42,7 +46,9 @@ from bridgecore.adjusted import Artificial
 from bridgecore.bridgewebs import write_bridgewebs
 from bridgecore.calls import Contract
 from bridgecore.cards import Seat
+from bridgecore.conventions import conventions
 from bridgecore.errors import ParseError
+from bridgecore.ffb import write_ffb_pbn
 from bridgecore.ranking import EventScore, Method
 from bridgecore.record import GameRecord
 from bridgecore.results_io import (
@@ -59,7 +65,11 @@ if TYPE_CHECKING:
     from hub.room import Room
     from hub.roster import Roster
 
-__all__ = ["EXPORTS", "export", "results_file"]
+__all__ = ["EXPORTS", "ExportError", "export", "results_file"]
+
+
+class ExportError(ValueError):
+    """A results file that cannot be made of this section (the FFB's of an IMP section)."""
 
 
 def results_file(room: Room, section: str, *, title: str = "",
@@ -72,7 +82,7 @@ def results_file(room: Room, section: str, *, title: str = "",
     scored = room.scoring.section(section)
     source = ResultsFile(title=title or f"Tenace session, section {section}", date=date)
     found = next(s for s in room.sections if s.name == section)
-    source.scoring = scoring_tag(scored.event)
+    source.scoring = scoring_tag(scored.event, conventions(room.conventions).units)
     if scored.method is Method.BUTLER and found.pairs_method[1]:
         source.scoring += "-2"          # PBN: the datum without the two extremes
     if scored.method is Method.IMPS and found.movement is not None:  # hub.scoring's teams
@@ -99,7 +109,9 @@ def results_file(room: Room, section: str, *, title: str = "",
             tricks = line.get("tricks")
             if isinstance(result.adjustment, Artificial):   # the board was not scored as
                 contract, passed_out, tricks = None, False, None   # played: cancelled
-            source.rows.append(TableResult(result, contract, passed_out, tricks))
+            source.rows.append(TableResult(
+                result, contract, passed_out, tricks,
+                table=str(found.tables.get(line["table"], line["table"])), round=line["round"]))
     for board in sorted({*scored.lines, *room.board_numbers()}):
         marks = room.markings(board)
         source.boards[board] = GameRecord(board=board, dealer=marks.dealer,
@@ -130,7 +142,13 @@ def _contract(text: object, declarer: object) -> tuple[Contract | None, bool]:
 
 
 def _usebio(source: ResultsFile, event: EventScore, victory_points: bool) -> bytes:
-    return write_usebio(source, event, victory_points_scored=victory_points)
+    return write_usebio(source, event, units=_units(source),
+                        victory_points_scored=victory_points)
+
+
+def _units(source: ResultsFile) -> int:
+    """The matchpoint units the hub scored in: 2 where the Scoring tag says ``MP1``."""
+    return 2 if (source.scoring or "").endswith("MP1") else 1
 
 
 def _pbn(source: ResultsFile, event: EventScore, _victory_points: bool) -> bytes:
@@ -142,12 +160,20 @@ def _bridgewebs(source: ResultsFile, _event: EventScore, _victory_points: bool) 
     return write_bridgewebs(source).encode("latin-1")   # transliterated: it all fits
 
 
+def _ffb(source: ResultsFile, event: EventScore, _victory_points: bool) -> bytes:
+    try:
+        return write_ffb_pbn(source, event, units=_units(source)).encode("latin-1")
+    except ValueError as err:
+        raise ExportError(f"ffb.pbn: {err}") from None
+
+
 # name -> (writer of the file, the event and whether its matches are in VPs; content type)
 EXPORTS: dict[str, tuple[Callable[[ResultsFile, EventScore, bool], bytes], str]] = {
     "usebio.xml": (_usebio, "application/xml; charset=utf-8"),
     "results.pbn": (_pbn, "application/x-pbn; charset=utf-8"),
     "bridgewebs.pbn": (_bridgewebs, "application/x-pbn; charset=iso-8859-1"),
     "ecats.xml": (_usebio, "application/xml; charset=utf-8"),
+    "ffb.pbn": (_ffb, "application/x-pbn; charset=iso-8859-1"),
 }
 
 

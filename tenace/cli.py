@@ -81,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     deploy_cli.add_parser(sub)
     from tenace import simevent_cli
     simevent_cli.add_parser(sub)
+    from tenace import upload_cli
+    upload_cli.add_parser(sub)
     _add_log_parser(sub)
     _add_accounts_parser(sub)
     return parser

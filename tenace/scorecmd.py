@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bridgecore.conventions import CONVENTIONS, conventions
 from bridgecore.errors import BridgeError
 from bridgecore.ranking import EventScore, Method, ScoredResult, ScoringOptions, score_event
 from bridgecore.results_io import (
@@ -54,9 +55,13 @@ def add_parser(sub: Any) -> None:
                    help="one JSON object: boards, ranking, problems")
     p.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017",
                    help="edition of the Laws for adjusted scores (default 2017)")
-    p.add_argument("--units", type=int, choices=[1, 2], default=1,
+    p.add_argument("--units", type=int, choices=[1, 2],
                    help="matchpoints per score beaten: 1 (top n-1, default) or 2 (Law 78A's "
                         "units, top 2(n-1), as PBN MP1 and USEBIO)")
+    p.add_argument("--conventions", choices=list(CONVENTIONS),
+                   help="a federation's scoring where they differ: its matchpoint units "
+                        "(unless --units), Neuberg's rounding, a fouled board's small "
+                        "groups, the Butler datum's halves")
     p.add_argument("--no-neuberg", action="store_true",
                    help="top of each board from its own results instead of Neuberg's formula")
     p.add_argument("--butler-trim", type=int, default=0, metavar="N",
@@ -119,9 +124,10 @@ def score(args: argparse.Namespace) -> int:
     method = Method(args.method) if args.method else method_of(source.scoring)[0]
     method = method or (Method.IMPS if source.teams else Method.MATCHPOINTS)
     rulings = read_source(args.rulings) if args.rulings else ResultsFile()
+    args.units = args.units or (conventions(args.conventions).units)
     try:
-        options = ScoringOptions(
-            units=args.units, neuberg=not args.no_neuberg, digits=args.digits,
+        options = ScoringOptions.of(
+            args.conventions, units=args.units, neuberg=not args.no_neuberg, digits=args.digits,
             butler_trim=args.butler_trim, cross_imps_average=args.cross_imps == "average",
             teams=source.teams if method is Method.IMPS else None,
             victory_points=args.vp)

@@ -478,6 +478,7 @@ class RankingView(View, frozen=True):
     ranking: list[RankingEntry]
     penalties: list[RankingPenalty]
     problems: list[str]
+    ties: str = "="
 
 
 class TravellerResult(_Part, frozen=True):

@@ -59,9 +59,12 @@
   function rankingTable(section, direction, entries) {
     const percent = section.method === "mp";
     const rows = entries.map((e, i) => {
-      const tied = entries.some((o, j) => j !== i && o.rank === e.rank);
+      const tied = entries.filter((o) => o.rank === e.rank).length;
+      // a shared place as the event's federation writes it: 3= or 3/4 (ranking's "ties")
+      const place = tied < 2 ? String(e.rank) : section.ties === "range"
+        ? Array.from({ length: tied }, (_, k) => e.rank + k).join("/") : e.rank + "=";
       return el("tr", { dataset: { pair: String(e.pair) } },
-        el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+        el("td", { class: "num" }, place),
         el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
           : pairLink(section.key, e.pair)),
         el("td", {}, e.names.join(" – ")),

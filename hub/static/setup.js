@@ -191,7 +191,7 @@
 
   function documentOf() {
     const event = { name: $("ev-name").value.trim(), edition: $("ev-edition").value,
-      scoring: $("ev-scoring").value };
+      scoring: $("ev-scoring").value, conventions: $("ev-conventions").value };
     if ($("ev-date").value) event.date = $("ev-date").value;
     if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
     if ($("ev-part").value !== "") event.part = Number($("ev-part").value);
@@ -360,6 +360,8 @@
     options($("ev-edition"), defaults.editions, defaults.event.edition || "2017");
     options($("ev-scoring"), defaults.scorings, defaults.event.scoring || "matchpoints",
       "scoring.");
+    options($("ev-conventions"), defaults.conventions || [], defaults.event.conventions || "",
+      "conventions.");
     $("ev-minutes").value = defaults.event.minutes_per_round || 20;
     $("ev-date").value = new Date().toISOString().slice(0, 10);
     addSection();

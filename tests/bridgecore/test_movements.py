@@ -327,7 +327,7 @@ def test_asc_reader_comments_numbers_and_empty_tables() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("", "empty movement file"),
     ("14 7 six 6 0\n", "expected 'pairs tables rounds boardgroups individual'"),
-    ("8 2 1 1 1\n1 2 3 4 A 5 6 7 8 B\n", "individual movements are not supported"),
+    ("8 2 1 1 1\n1 2 3 4 A 5 6 7 8 B\n", "header's 'individual' is 1: read it as an individual"),
 ])
 def test_asc_reader_unusable_files(text: str, message: str) -> None:
     movement, problems = read_asc(text)

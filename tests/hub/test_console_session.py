@@ -127,7 +127,7 @@ def test_the_results_files_are_one_request_away_and_read_back(served: Any, tmp_p
     assert status == 200 and 'filename="usebio-A.xml"' in disposition
     usebio = read_usebio(body)
     assert {(r.result.board, r.result.ns) for r in usebio.rows} == played
-    for name in ("results.pbn", "bridgewebs.pbn"):
+    for name in ("results.pbn", "bridgewebs.pbn", "ffb.pbn"):
         status, _, body = fetch(console.url + f"api/evening/export/{name}?section=A", login)
         assert status == 200
         path = tmp_path / name

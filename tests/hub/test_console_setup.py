@@ -20,6 +20,7 @@ from bridgecore.bigdeal import BigDeal
 from bridgecore.dealfiles import write_dealfile
 from hub.broker import EmbeddedBroker
 from hub.console import Console
+from hub.console_setup import DEFAULTS, defaults
 from hub.event import EventSetup, WaitingSetup, setup_from_json
 from hub.service import NO_EVENT, Hub, HubRunner, data_log
 from hub.setup_facts import SETUP_REPLACED
@@ -336,3 +337,47 @@ def test_tenace_hub_on_a_new_data_directory_without_an_event_waits_for_the_conso
         finally:
             process.terminate()
             process.communicate(timeout=30)
+
+
+def test_the_conventions_proposed_are_the_directors_federations_and_reach_the_room(
+        waiting: Any) -> None:
+    """The set-up page proposes the conventions the clubs of the director's language expect
+    (bridgecore.conventions); the one sent scores the room (two units a score beaten for
+    the FFB) and is kept in the log's set-up."""
+    assert defaults("fr")["event"]["conventions"] == "ffb"
+    assert defaults("en")["event"]["conventions"] == "ebu"
+    assert defaults("it")["event"]["conventions"] == "wbf"
+    assert DEFAULTS["event"].get("conventions") is None       # the module's own: untouched
+    hub, client, _, _ = waiting
+    state = get(client, "api/setup")[1]
+    assert state["defaults"]["conventions"] == ["ebu", "acbl", "ffb", "wbf"]
+    assert state["defaults"]["event"]["conventions"] in ("ebu", "ffb", "wbf")
+    status, result = send_setup(client, {"event": {"conventions": "ffb"}, "sections": [
+        {"movement": "mitchell", "tables": 3}]})
+    assert status == 200 and result["ok"], result
+    assert hub.setup.conventions == "ffb" and hub.call(lambda: hub.room.conventions) == "ffb"
+    assert get(client, "api/setup")[1]["setup"]["event"]["conventions"] == "ffb"
+    status, result = send_setup(client, {"event": {"conventions": "xyz"}, "sections": [
+        {"movement": "mitchell", "tables": 3}]}, check=True)
+    assert "event.conventions" in json.dumps(result)
+
+
+def test_a_movement_file_is_sent_with_the_set_up_never_read_from_a_path(waiting: Any
+                                                                         ) -> None:
+    """``movement_file`` through the API is the file itself ({name, data} in base64): a
+    path on the hub is refused (nothing there is read)."""
+    from bridgecore.movement_files import write_asc
+    from bridgecore.movements import howell
+
+    hub, client, _, _ = waiting
+    data = base64.b64encode(write_asc(howell(3, boards_per_round=2)).encode()).decode()
+    section = {"movement_file": {"name": "../howell3.asc", "data": data},
+               "boards_per_round": 2}
+    status, result = send_setup(client, {"event": {}, "sections": [section]})
+    assert status == 200 and result["ok"], result
+    assert hub.setup.sections[0].asc_name == "howell3.asc"
+    assert hub.call(lambda: hub.room.sections[0].movement.tables) == 3
+    status, result = send_setup(client, {"event": {}, "sections": [
+        {"movement_file": "/etc/passwd"}]}, check=True)
+    assert status == 400
+    assert result["errors"][0]["field"] == "sections[0].movement_file"

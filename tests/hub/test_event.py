@@ -716,3 +716,77 @@ def test_read_document_is_the_toml_reader_without_the_file(tmp_path: Path) -> No
     assert setup_from_json(waiting.to_json()) == waiting
     assert waiting.build_room().tables == {} and "No event yet" in waiting.summary()[0]
     assert setup is not None and setup_from_json(setup.to_json()) == setup
+
+
+def test_the_events_scoring_conventions_are_kept_and_reach_the_room(tmp_path: Path) -> None:
+    """``conventions`` (bridgecore.conventions): kept in the log's JSON, given to the room;
+    an unknown federation is named with the choices."""
+    text = """
+[event]
+conventions = "ACBL"
+
+[[section]]
+movement = "mitchell"
+tables = 3
+"""
+    setup = load(tmp_path, text)
+    assert setup.conventions == "acbl" and setup.build_room().conventions == "acbl"
+    assert "Scoring conventions: ACBL (North America)" in setup.summary("en")
+    assert "Règles de marque : ACBL (Amérique du Nord)" in setup.summary("fr")
+    assert EventSetup.from_json(setup.to_json()).conventions == "acbl"
+    assert "conventions" not in load(tmp_path, text.replace('conventions = "ACBL"', ""))\
+        .to_json()["event"]
+    message = error(tmp_path, text.replace("ACBL", "fifa"))
+    assert "event.conventions" in message and "ebu, acbl, ffb, wbf" in message
+
+
+# A movement from the club's .ASC file ----------------------------------------------------
+
+ASC_EVENT = """
+[event]
+name = "Club Howell"
+
+[[section]]
+name = "H"
+movement_file = "howell4.asc"
+boards_per_round = 2
+
+[section.pairs]
+3 = ["Ann Example", "Bob Example"]
+"""
+
+
+def test_a_section_plays_the_movement_of_the_clubs_asc_file(tmp_path: Path) -> None:
+    """``movement_file`` (bridgecore.movement_files, formats.md 8): the room seats every
+    pair and moves every board as the file says; the log's set-up keeps the file's text,
+    so that a hub rebuilt from the log alone plays it without the file."""
+    from bridgecore.movement_files import write_asc
+    from bridgecore.movements import howell
+
+    asc = write_asc(howell(4, boards_per_round=2))
+    (tmp_path / "howell4.asc").write_text(asc, encoding="latin-1")
+    setup = load(tmp_path, ASC_EVENT)
+    section = setup.sections[0]
+    assert section.kind == "file" and section.movement.name == "movement file howell4.asc"
+    reference = howell(4, boards_per_round=2)
+    assert [a for a in section.movement.assignments] == [a for a in reference.assignments]
+    assert_room_follows_movement(setup, setup.build_room())
+    (tmp_path / "howell4.asc").unlink()
+    again = EventSetup.from_json(json.loads(json.dumps(setup.to_json())))
+    assert again.sections[0].movement.assignments == section.movement.assignments
+    assert again.to_json() == setup.to_json()
+    assert any("movement file howell4.asc" in line for line in setup.summary())
+
+
+def test_a_movement_file_that_cannot_be_played_is_named(tmp_path: Path) -> None:
+    message = error(tmp_path, ASC_EVENT)                        # no such file
+    assert "movement_file" in message and "howell4.asc" in message
+    (tmp_path / "howell4.asc").write_text("8 2 2 2 0\n1-2 A 3-4 B\n1-3 B 2-4\n")
+    message = error(tmp_path, ASC_EVENT)
+    assert "howell4.asc line 3" in message and "round 2" in message
+    (tmp_path / "howell4.asc").write_text("8 2 1 2 1\n1 2 3 4 A 5 6 7 8 B\n")
+    assert "individual" in error(tmp_path, ASC_EVENT)
+    (tmp_path / "howell4.asc").write_text("4 2 1 1 0\n1-2 A 3-4 A\n")
+    message = error(tmp_path, ASC_EVENT.replace("boards_per_round = 2",
+                                                "boards_per_round = 2\ntables = 2"))
+    assert "tables: not for a movement read from a file" in message

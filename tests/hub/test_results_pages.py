@@ -464,3 +464,36 @@ def test_browser_director_names_a_substitute_on_the_pair_page(served: Any,
     assert loop.call(lambda: hub.session.ranking()) == before
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "results-substitute.png"))
+
+
+TIED = [(1, "A1", 1, "4S", 10), (1, "A1", 2, "3NT", 9), (2, "A3", 1, "4S", 10),
+        (2, "A3", 2, "3NT", 9), (3, "A2", 1, "4S", 10), (3, "A2", 2, "3NT", 9)]
+
+
+def test_browser_a_shared_place_is_written_as_the_events_federation_writes_it(
+        tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    """Every table 420 and 400: every pair at 50%, all first. Under the ACBL's conventions
+    the ranking says ``ties: "range"`` and the page writes 1/2/3 (ACBLscore's way); without
+    conventions 1= (the EBU's)."""
+    from hub.room import Room, Section
+    from tests.hub.test_live_scoring import DEALS as ROOM_DEALS
+    from tests.hub.test_live_scoring import MOVEMENT
+
+    loop = Loop()
+    session = Session(Room(Section("A", MOVEMENT), ROOM_DEALS, conventions="acbl"))
+    loop.call(session.play, TIED)
+    view = session.room.scoring.section("A").ranking_json()
+    assert view["ties"] == "range" and {e["rank"] for e in view["ranking"]} == {1}
+    console = Console(ResultsHub(session), coalesce=0.05, users=make_users(tmp_path))
+    loop.run(console.start())
+    Login.director(console)
+    try:
+        open_page(browser, console.url + "results")
+        rows = browser.find_elements("css selector", "#ranking-A-NS tbody tr")
+        assert [cells(r)[0] for r in rows] == ["1/2/3"] * 3
+    finally:
+        loop.run(console.stop())
+        loop.close()
+    plain = Session()
+    plain.play(TIED)
+    assert plain.room.scoring.section("A").ranking_json()["ties"] == "="

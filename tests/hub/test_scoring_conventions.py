@@ -11,11 +11,13 @@ boards 11-12) is given boards 1 and 5 instead, and plays them: both pairs had pl
 from __future__ import annotations
 
 import random
+import xml.etree.ElementTree as ET
 from typing import Any
 
 from bridgecore.bigdeal import random_deal
 from bridgecore.movements import howell, mitchell
 from hub.room import Room, Section
+from hub.session_export import export
 from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.test_live_scoring import Session, neuberg
 
@@ -190,3 +192,60 @@ def test_law_15b_a_nine_table_mitchell_misplayed_keeps_its_top_of_8() -> None:
         r: float(r - 1) for r in range(1, 10)}
     assert {b["board"]: (b["results"], b["scored"])
             for b in scored.ranking_json()["boards"]}[1] == (9, 9)
+
+
+def test_the_events_conventions_ebu_two_units_a_score_beaten_neuberg_to_a_tenth() -> None:
+    """The set-up's ``conventions = "ebu"`` (bridgecore.conventions): Law 78A's two units a
+    score beaten (top 6 for 4 results) and Neuberg rounded to 0.1, halves towards the
+    average (EBU, "Scoring of fouled boards"). Board 5 has 3 results of 4 (the misplayed
+    room): 650, 620, -100 score 4, 2, 0 among themselves; (M + 1)·4/3 - 1 gives 5.67 ->
+    5.7, 3.0 and 0.33 -> 0.3 (the Laws alone, one unit: 2.83, 1.5, 0.17)."""
+    s = Session(Room(Section("A", HOWELL), DEALS, conventions="ebu"))
+    for play in MISPLAYED:
+        play_board(s, *play)
+    scored = s.room.scoring.section("A")
+    assert scored.traveller_json(5)["top"] == 6.0
+    points = s.points(5)
+    assert points[8, 3] == (5.7, 0.3) and points[2, 7] == (3.0, 3.0)
+    assert points[5, 6] == (0.3, 5.7)
+    assert s.points(1)[6, 2] == (6.0, 0.0)
+    usebio, _ = export(s.room, "usebio.xml", "A")
+    tree = ET.fromstring(usebio.split(b"\n", 2)[2])
+    line = next(t for t in tree.iter("TRAVELLER_LINE") if t.findtext("NS_PAIR_NUMBER") == "8"
+                and t.findtext("EW_PAIR_NUMBER") == "3")
+    assert line.findtext("NS_MATCH_POINTS") == "5.7"       # MP2 already: not doubled again
+    pbn, _ = export(s.room, "results.pbn", "A")
+    assert b'[Scoring "MatchPoints;MP1"]' in pbn
+
+
+def test_the_events_conventions_acbl_one_unit_rounded_to_a_hundredth() -> None:
+    """``conventions = "acbl"``: one matchpoint a score beaten (top 3) and a factored score
+    rounded to the hundredth (ACBLscore): (M + 1/2)·4/3 - 1/2 = 2.83, 1.5, 0.17; the
+    ranking's totals are those rounded points."""
+    s = Session(Room(Section("A", HOWELL), DEALS, conventions="acbl"))
+    for play in MISPLAYED:
+        play_board(s, *play)
+    assert s.room.scoring.section("A").traveller_json(5)["top"] == 3.0
+    assert s.points(5)[8, 3] == (2.83, 0.17)
+    event = s.room.scoring.section("A").event
+    assert [x.ns_points for x in event.boards[5]
+            if (x.result.ns, x.result.ew) == (8, 3)] == [2.83]
+
+
+def test_law_87b_a_fouled_board_under_the_acbls_small_groups() -> None:
+    """The 3-table round robin, board 1 fouled at A2 (Law 87B). ACBL (ACBLscore's "Fouled/
+    Adjusted board formula"): the single result gets 60% of the top (2) each way, 1.2; the
+    group of two 65% and 55%: 450 -> 1.3 / 1.1, 420 -> 1.1 / 1.3. Without conventions both
+    groups are Neuberg-scaled: 1.75 / 0.25 and an average for the single one."""
+    from tests.hub.test_live_scoring import ROUND_ROBIN
+    from tests.hub.test_table import DEALS as TABLE_DEALS
+    from tests.hub.test_table import MOVEMENT
+
+    s = Session(Room(Section("A", MOVEMENT), TABLE_DEALS, conventions="acbl"))
+    s.play(ROUND_ROBIN)
+    s.rule(kind="fouled", board=1, groups=[["A2"]])
+    assert s.points(1) == {(1, 4): (1.1, 1.3), (2, 6): (1.2, 1.2), (3, 5): (1.3, 1.1)}
+    plain = Session(Room(Section("A", MOVEMENT), TABLE_DEALS))
+    plain.play(ROUND_ROBIN)
+    plain.rule(kind="fouled", board=1, groups=[["A2"]])
+    assert plain.points(1) == {(1, 4): (0.25, 1.75), (2, 6): (1.0, 1.0), (3, 5): (1.75, 0.25)}

@@ -108,6 +108,21 @@ def test_neuberg_for_a_board_with_fewer_results_and_percent_over_boards_played(t
                              (5, "EW", 1.75, 43.75, 2), (4, "EW", 1.25, 31.25, 3)]
 
 
+def test_conventions_ebu_two_units_and_neuberg_to_a_tenth_acbl_to_a_hundredth(tmp_path,
+                                                                              capsys):
+    """``--conventions``: board 2 has 2 results of 3. EBU (two units a score beaten, top
+    4): (M + 1)·3/2 - 1 = 3.5 and 0.5, a tenth already. ACBL (one unit, top 2): (M + 1/2)
+    ·3/2 - 1/2 = 1.75 and 0.25. ``--units`` still decides the scale when given."""
+    path = results_file(tmp_path, {1: [(1, 4, 420), (2, 5, 450), (3, 6, -50)],
+                                   2: [(1, 5, 620), (2, 4, 650)]})
+    _, data, _ = score(capsys, path, "--conventions", "ebu")
+    assert points(data)[(2, 2, 4)] == (3.5, 0.5) and points(data)[(1, 2, 5)] == (4.0, 0.0)
+    _, data, _ = score(capsys, path, "--conventions", "acbl")
+    assert points(data)[(2, 2, 4)] == (1.75, 0.25)
+    _, data, _ = score(capsys, path, "--conventions", "ebu", "--units", "1")
+    assert points(data)[(1, 2, 5)] == (2.0, 0.0)
+
+
 FOUR = {1: [(1, 5, 420), (2, 6, 450), (3, 7, -50), (4, 8, 170)]}
 
 
