@@ -14,13 +14,21 @@ from typing import Any
 from bridgecore.text import Text
 from hub.alerts import OPTIONS
 from tests.hub.test_console import wait
-from tests.hub.test_console_i18n_browser import shows, switch, text
+from tests.hub.test_console_i18n_browser import switch, text
 from tests.hub.test_console_pseudo_browser import pseudo, untranslated
 from tests.hub.test_setup_browser import browser, setup_page, shot, submit
 
 __all__ = ["browser", "setup_page"]
 
 LAWS = {"25A", "25A4", "27A1"}                # law numbers: data
+CEILING = 60.0     # seconds: a guard on a busy machine, not a time the test expects
+
+
+def shows(driver: Any, css: str, wanted: str) -> None:
+    wait(driver, lambda d: d.find_elements("css selector", css) and text(d, css) == wanted,
+         timeout=CEILING)
+
+
 RULING = "Ouest remplace par 2S (27B1a)"     # the director's own words: data, not the hub's
 
 
@@ -29,7 +37,7 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
     driver, hub, _, _ = setup_page
     submit(driver)
     driver.get(hub.console.url)
-    wait(driver, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
+    wait(driver, lambda d: d.find_elements("css selector", "#map .tile"), timeout=CEILING)
 
     def insufficient() -> str:
         book = hub.room.alerts
@@ -54,6 +62,7 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
 
     switch(driver, "fr")
     shows(driver, "#round-start", "Lancer le tour 1")
+    wait(driver, lambda d: d.find_elements("css selector", "#feed li"), timeout=CEILING)
     driver.find_element("css selector", "#feed li").click()
     shows(driver, "#detail-text", "Ouest a fait une enchère insuffisante (déclaration 2) "
           "[accepté par Nord, 27A1]")
@@ -65,7 +74,7 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
     shot(driver, "texts-it.png")
 
     pseudo(driver)
-    wait(driver, lambda d: "[Ŵéšţ] ɱàðé" in text(d, "#detail-text"))
+    wait(driver, lambda d: "[Ŵéšţ] ɱàðé" in text(d, "#detail-text"), timeout=CEILING)
     data = set(driver.execute_script(
         "return [...document.querySelectorAll('#lang option')].map(o => o.textContent)"))
     data |= {"dora", RULING, "A1", alert_id, *LAWS}
@@ -77,11 +86,12 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
 
     # The score ruling on the results page, as its reader's language says it.
     driver.get(hub.console.url + "results")
-    wait(driver, lambda d: d.find_elements("css selector", "[data-ruling]"), timeout=20)
-    wait(driver, lambda d: "[Ļàŵ 12C2 A+ A- àţ ţàƀļé A1" in text(d, "[data-ruling]"))
+    wait(driver, lambda d: d.find_elements("css selector", "[data-ruling]"), timeout=CEILING)
+    wait(driver, lambda d: "[Ļàŵ 12C2 A+ A- àţ ţàƀļé A1" in text(d, "[data-ruling]"),
+         timeout=CEILING)
     assert untranslated(driver, data | {"R1"}) == []
     shot(driver, "texts-results-pseudo.png")
     switch(driver, "fr")
     wait(driver, lambda d: "Loi 12C2 A+ A- à la table A1, tour 1, donne 1"
-         in text(d, "[data-ruling]"))
+         in text(d, "[data-ruling]"), timeout=CEILING)
     shot(driver, "texts-results-fr.png")
