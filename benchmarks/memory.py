@@ -23,8 +23,11 @@ so the last step counts one round of boards in full. What is kept for the result
 finished board's record and result, the scores: the modules of :data:`RESULT_OWNERS`)
 legitimately grows with the boards played: it is printed apart from the rest
 (``transient``), whose ratio last/first after the first round is the figure (flat: about
-1.0). Then the bytes added per sitting from board 9 to 27, by the module that allocated them
-(the innermost frame of this repository), and with ``--sites`` by line.
+1.0). Then the bytes added per sitting from board 9 to 18, by the module that allocated them
+(the innermost frame of this repository), and with ``--sites`` by line: both marks are taken
+as the slowest table begins a round (rounds 4 and 7), the boards before it settled and the
+round begun alike, where board 27 holds the last round whole (issue 27: from 9 to 27 a
+round's play in progress counted as growth).
 """
 
 from __future__ import annotations
@@ -171,7 +174,7 @@ def measure(tables: int, sections: int, through: str, frames: int, seed: int,
             gc.collect()
             snap = tracemalloc.take_snapshot()
             owners[mark] = _by_owner(snap)
-            if sites and mark in (9, 27):
+            if sites and mark in (9, 18):
                 lines[mark] = _by_owner(snap, line=True)
             traced = tracemalloc.get_traced_memory()[0] - base
             kept = sum(v for k, v in owners[mark].items() if k in RESULT_OWNERS)
@@ -200,8 +203,11 @@ def measure(tables: int, sections: int, through: str, frames: int, seed: int,
         prev = r
     nine = next(r for r in rows if r["board"] == 9)
     span = last["sittings"] - nine["sittings"]
-    growth = owners[27] - owners[9]
-    by_owner = {k: round(v / span) for k, v in growth.most_common() if span and v / span >= 50}
+    eighteen = next(r for r in rows if r["board"] == 18)
+    span18 = eighteen["sittings"] - nine["sittings"]
+    growth = owners[18] - owners[9]
+    by_owner = {k: round(v / span18) for k, v in growth.most_common()
+                if span18 and v / span18 >= 50}
     return {
         "tables": len(ids), "sections": sections, "through": through, "events": len(events),
         "marks": rows,
@@ -211,8 +217,9 @@ def measure(tables: int, sections: int, through: str, frames: int, seed: int,
         "ratio_rss": last["rss"] / first["rss"] if first["rss"] else None,
         "per_sitting_9_27": (last["traced"] - nine["traced"]) / span if span else None,
         "per_sitting_by_owner": by_owner,
-        "per_sitting_by_line": {k: round(v / span) for k, v in
-                                (lines[27] - lines[9]).most_common(sites)} if sites else {},
+        "per_sitting_9_18": (eighteen["traced"] - nine["traced"]) / span18 if span18 else None,
+        "per_sitting_by_line": {k: round(v / span18) for k, v in
+                                (lines[18] - lines[9]).most_common(sites)} if sites else {},
     }
 
 
@@ -231,8 +238,9 @@ def _report(out: dict[str, Any]) -> None:
     print(f"ratio last/first after the first round (board 27 / board 3): traced "
           f"{out['ratio_traced']:.2f}, transient {out['ratio_transient']:.2f} (flat: about "
           f"1.0), results {_ratio(out['ratio_results'])}, RSS {_ratio(out['ratio_rss'])}")
-    print(f"bytes added per sitting from board 9 to 27: {out['per_sitting_9_27']:,.0f}, by "
-          "owner (R: kept for the results):")
+    print(f"bytes added per sitting from board 9 to 27: {out['per_sitting_9_27']:,.0f}; from "
+          f"board 9 to 18 (rounds 4 to 7 begun): {out['per_sitting_9_18']:,.0f}, by owner "
+          "(R: kept for the results):")
     for owner, size in out["per_sitting_by_owner"].items():
         mark = "R" if owner in RESULT_OWNERS else " "
         print(f"  {mark} {owner:<28} {size:>8,}")
@@ -255,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="frames kept per allocation (the owners need a few)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--sites", type=int, default=0,
-                   help="also the N lines that added the most from board 9 to 27")
+                   help="also the N lines that added the most from board 9 to 18")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     out = measure(args.tables, args.sections, args.through, args.frames, args.seed, args.sites,

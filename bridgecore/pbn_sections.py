@@ -1,10 +1,10 @@
 """PBN sections (formats.md §1.4, §1.5, §1.7): auction, play and supplemental tables.
 
 Readers take the section's tokens as ``(kind, line, text)`` (``"w"`` a run of
-words, ``"s"`` a quoted string) and report what they cannot read through a
-``problem(message, line)`` callback. :func:`group_tricks` is the writer's side of
-the play section: it puts a chronological play back into tricks with the same
-rule the reader uses to take them out.
+words, ``"s"`` a quoted string, ``"t"`` a table's lines of words taken in one piece) and
+report what they cannot read through a ``problem(message, line)`` callback.
+:func:`group_tricks` is the writer's side of the play section: it puts a chronological play
+back into tricks with the same rule the reader uses to take them out.
 """
 
 from __future__ import annotations
@@ -400,6 +400,9 @@ def read_table(value: str, tokens: Tokens) -> Table:
             row, row_line = [], line
         if kind == "w":
             row.extend(text.split())
+        elif kind == "t":       # whole lines of words, a row each (the reader's _ROWS)
+            rows.extend(ln.split() for ln in text.split("\n")[:-1])
+            row_line = -1
         else:
             inner = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
             row.append(unescape(inner))

@@ -541,6 +541,11 @@ class Play:
         return not self._cards
 
     @property
+    def cards_in_trick(self) -> int:
+        """How many cards the trick in progress holds (without building it)."""
+        return len(self._cards)
+
+    @property
     def tricks(self) -> tuple[Trick, ...]:
         """Every trick: the complete ones, then the one in progress if a card is in it."""
         if self._cards:

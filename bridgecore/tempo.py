@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any
 
 from bridgecore.auction import Auction
-from bridgecore.calls import Call, CallKind
+from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
 from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
@@ -509,42 +509,110 @@ def apply_tempo_table(record: GameRecord) -> None:
     table = record.tables.get(TEMPO_TABLE)
     if table is None:
         return
-    names = table.names
-    action, item, time = (_last_index(names, n) for n in ("Action", "Item", "Time"))
+    action, item, time = _columns(table)
     if action < 0 or time < 0:
         return
-    # one pass over the rows (last to first: the first row of an action counts, as in
-    # _rows), then one look-up per action: this runs for every board of a file with tempo
-    # (issue 27: a dataclasses.replace per row was most of the read)
-    last = max(action, item, time)
-    if item >= 0 and all(len(row) > last for row in table.rows):
-        rows = {row[action]: (row[item], row[time]) for row in reversed(table.rows)}
-    else:
-        rows = {_cell(row, action): (_cell(row, item), _cell(row, time))
-                for row in reversed(table.rows)}
     calls, plays = record.calls, record.plays
+    rows = table.rows
+    nc = len(calls)
+    # The table as Tenace writes it: the start, then every call and card in order, each
+    # once, every row whole: no look-up by key (issue 27: this runs for every board of a
+    # file with tempo).
+    last = max(action, item, time)
+    if len(rows) == 1 + nc + len(plays) and item >= 0 \
+            and all(len(row) > last for row in rows) \
+            and [row[action] for row in rows] == _order(nc, len(plays)):
+        _timed(record, rows, item, time)
+        return
+    # Any other table: the rows by key, last to first (the first row of an action counts,
+    # as in _rows), then one look-up per action.
+    rows_of = {_cell(row, action): (_cell(row, item), _cell(row, time))
+               for row in reversed(rows)}
+    get = rows_of.get
+    keys = _keys("C", nc)
     for i, c in enumerate(calls):
-        key = _key("C", i)
-        row = rows.get(key)
+        row = get(keys[i])
         if row is not None:
-            at = _row_time(record, key, row, str(c.call))
+            at = _row_time(record, keys[i], row, str(c.call))
             if at is not None:
                 calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
+    keys = _keys("P", len(plays))
     for i, p in enumerate(plays):
-        key = _key("P", i)
-        row = rows.get(key)
+        row = get(keys[i])
         if row is not None:
-            at = _row_time(record, key, row, str(p.card))
+            at = _row_time(record, keys[i], row, str(p.card))
             if at is not None:
                 plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+
+
+def _timed(record: GameRecord, rows: list[list[str]], item: int, time: int) -> None:
+    """The times of a table whose rows are the start, the calls then the cards, in order."""
+    calls, plays = record.calls, record.plays
+    for i, c in enumerate(calls):
+        row = rows[i + 1]
+        if _CALL_OF.get(row[item]) is not c.call and row[item] != str(c.call):
+            record.problem(f"{TEMPO_TABLE} {_KEYS['C'][i]}: {row[item]} is not the record's "
+                           f"{c.call}: its time is left out")
+            continue
+        at = _float(row[time])
+        if at is not None:
+            calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
+    first = len(calls) + 1
+    for i, p in enumerate(plays):
+        row = rows[first + i]
+        if row[item] != p.card._text:       # str(p.card), read directly: 52 a board
+            record.problem(f"{TEMPO_TABLE} {_KEYS['P'][i]}: {row[item]} is not the record's "
+                           f"{p.card}: its time is left out")
+            continue
+        try:
+            at = float(row[time])
+        except ValueError:
+            continue
+        if at - at == 0.0:      # finite (inf - inf and nan - nan are nan)
+            plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+
+
+_CALL_OF = {str(call): call for call in (*ALL_BIDS, PASS, DOUBLE, REDOUBLE)}
+"""Each call by its text: ``_CALL_OF.get(text) is call`` says ``str(call) == text`` without
+making the text (a call read from a file is one of these)."""
+_COLUMNS_OF: dict[tuple[str, ...], tuple[int, int, int]] = {}
+
+
+def _columns(table: Table) -> tuple[int, int, int]:
+    """The indexes of the Action, Item and Time columns of a tempo table (-1: none)."""
+    key = tuple(table.columns)
+    found = _COLUMNS_OF.get(key)
+    if found is None:
+        names = table.names
+        found = (_last_index(names, "Action"), _last_index(names, "Item"),
+                 _last_index(names, "Time"))
+        if len(_COLUMNS_OF) < 256:
+            _COLUMNS_OF[key] = found
+    return found
+
+
+_ORDERS: dict[tuple[int, int], list[str]] = {}
+
+
+def _order(calls: int, cards: int) -> list[str]:
+    """The rows' keys of a table as :func:`tempo_table` writes it for ``calls`` calls and
+    ``cards`` cards: ``0``, ``C1``.., ``P1``..."""
+    order = _ORDERS.get((calls, cards))
+    if order is None:
+        order = [_START, *_keys("C", calls)[:calls], *_keys("P", cards)[:cards]]
+        if len(_ORDERS) < 4096:
+            _ORDERS[(calls, cards)] = order
+    return order
 
 
 _KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}
 
 
-def _key(kind: str, i: int) -> str:
+def _keys(kind: str, count: int) -> tuple[str, ...]:
+    """The rows' keys of ``count`` calls (``C``) or cards (``P``) and perhaps more: ``C1``,
+    ``C2``..."""
     keys = _KEYS[kind]
-    return keys[i] if i < len(keys) else f"{kind}{i + 1}"
+    return keys if count <= len(keys) else tuple(f"{kind}{i + 1}" for i in range(count))
 
 
 def _row_time(record: GameRecord, key: str, row: tuple[str, str], text: str) -> float | None:
@@ -555,11 +623,7 @@ def _row_time(record: GameRecord, key: str, row: tuple[str, str], text: str) -> 
         record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
                        "is left out")
         return None
-    try:
-        value = float(time)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+    return _float(time)
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:

@@ -515,8 +515,7 @@ class Console:
 
     # Sessions ----------------------------------------------------------------------------
     def language_of(self, request: web.Request) -> str:
-        """The reader's language: the user's choice, else the cookie, else the browser's
-        ``Accept-Language`` (hub.console_i18n.choose)."""
+        """The reader's: the user's choice, the cookie, else ``Accept-Language``."""
         session = self.session_of(request)
         return choose(self.languages.get(None if session is None else session.user),
                       request.cookies.get(LANGUAGE_COOKIE),
@@ -760,12 +759,9 @@ def _json_only(request: web.Request, what: str) -> None:
 
 
 def _refusal(status: int, message: str, text: Text | None) -> web.Response:
-    """A refusal as JSON: ``error`` in the reader's words, ``text`` the message (key and
-    values) when the hub made it as one (docs/protocol.md section 1, Texts)."""
-    body: dict[str, Any] = {"ok": False, "error": message}
-    if text is not None:
-        body["text"] = text.to_json()
-    return json_response(body, status)
+    """``error`` in the reader's words, ``text`` the message it was made from, if any."""
+    extra = {} if text is None else {"text": text.to_json()}
+    return json_response({"ok": False, "error": message, **extra}, status)
 
 
 def _unknown(request: web.Request) -> HttpError:

@@ -39,11 +39,15 @@ __all__ = ["SCORE_SHARE", "Publishing", "dumps"]
 
 log = logging.getLogger("hub.service")   # the hub's log, as before this was split off
 
+_SEATS = tuple(Seat)     # iterating the enum builds a list each time
 SCORE_SHARE = 0.25           # of the hub's thread, at most, spent on live scores
 
 
+_STRICT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _STRICT.encode(obj)
 
 
 def _view(kind: type[View], obj: dict[str, Any]) -> str:
@@ -117,7 +121,7 @@ class Publishing:
                 continue
             self._retain(topic_state(table_id),
                          _view(TableView, table.public_state()), force)
-            for seat in Seat:
+            for seat in _SEATS:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:
                     self._seat_keys[table_id, seat] = key

@@ -206,7 +206,9 @@ class Room:
         self._played: dict[tuple[str, int], dict[int, tuple[str, int]]] = {}
         self.devices: dict[str, DeviceInfo] = {}
         self._seen = EventIds()   # every accepted event's id (hub.seen: compact)
-        self._schedule: dict[tuple[str, int], dict[str, Any]] = {}
+        # table -> (round, its schedule): the round the table is at, one a table (issue 27:
+        # one per table and round grew with the session)
+        self._schedule: dict[str, tuple[int, dict[str, Any]]] = {}
         self.swiss = SwissRounds(self)     # the Swiss sections' rounds as drawn (hub.swiss)
         # Double-dummy tables for the result screens, solved once per board (hub.traveller);
         # a session without a movement (the replay of files) solves none.
@@ -267,7 +269,7 @@ class Room:
         """``section``'s movement has a new round (hub.swiss): what was worked out of it
         is worked out again."""
         tables = {tid for tid, ref in self._refs.items() if ref.section.name == section}
-        for key in [k for k in self._schedule if k[0] in tables]:
+        for key in [k for k in self._schedule if k in tables]:
             del self._schedule[key]
         self.scoring.movement_changed(section)
 
@@ -289,10 +291,12 @@ class Room:
     def round_info(self, table: str, round: int) -> dict[str, Any]:
         """The table's ``round`` as the players see it: its boards, the round clock (when
         the director started this round) and where each pair and the boards go next."""
-        key = (table, round)
-        info = self._schedule.get(key)
-        if info is None:
-            info = self._schedule[key] = self._round_info(table, round)
+        cached = self._schedule.get(table)
+        if cached is not None and cached[0] == round:
+            info = cached[1]
+        else:
+            info = self._round_info(table, round)
+            self._schedule[table] = (round, info)
         clock = self.clock
         on = clock.round == round and clock.started is not None
         return dict(info, started=clock.started if on else None,
@@ -755,13 +759,16 @@ def _board_of(table: TableState) -> int | None:
 def _trick_of(table: TableState) -> TrickPlace | None:
     """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
     progress, the seat on turn; None without a play."""
-    play = None if table.sitting is None else table.sitting.board.play
-    if play is None:
+    sitting = table.sitting
+    play = None if sitting is None else sitting.board.play
+    if play is None or sitting is None:
         return None
-    done = play.tricks_won(Side.NS) + play.tricks_won(Side.EW)
-    trick = play.current_trick
-    cards = 0 if trick is None or trick.number != done + 1 else len(trick.cards)
-    turn = table.sitting.board.turn if table.sitting is not None else None
+    # Every trick complete has its winner: the tricks done are the first 13 complete, and
+    # the trick in progress follows them (counted, not built: twice an event, issue 27).
+    complete = len(play.completed_tricks)
+    done = min(complete, 13)
+    cards = play.cards_in_trick if complete <= 13 else 0
+    turn = sitting.board.turn
     return done, cards, None if turn is None else turn.letter
 
 

@@ -94,7 +94,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
-from hub.section_score import SectionScore
+from hub.section_score import SectionScore, not_scored
 from hub.substitutes import Substitutes
 from hub.texts import render
 from hub.traveller import result_row, row_order
@@ -621,7 +621,7 @@ class LiveScoring:
         for board, lines in ordered.items():
             first: dict[int, dict[str, Any]] = {}     # pair -> where it first played the board
             for line in self._in_time(name, board, lines):
-                reason = _not_scored(line, first)
+                reason = not_scored(line, first)
                 if (board, line["table"], line["round"]) in played:    # not a ruling alone
                     for pair in (line["NS"], line["EW"]):
                         if pair is not None:
@@ -782,21 +782,6 @@ class LiveScoring:
                 "substitutes": self.substitutes.snapshot()}
 
 
-def _not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
-                ) -> Text | None:
-    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
-    played the board before (Law 15B: "the second score is cancelled for both sides";
-    ``first`` holds the line where each pair first played the board, earlier in time,
-    scored or not: a pair whose first play was cancelled has still played the board)."""
-    ns, ew = line["NS"], line["EW"]
-    if ns is None or ew is None:
-        return Text.of("problem.pairs_unknown")
-    for pair in (ns, ew):
-        before = first.get(pair)
-        if before is not None:
-            return Text.of("problem.played_before", pair=pair, table=before["table"],
-                           round=before["round"])
-    return None
 
 
 def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]

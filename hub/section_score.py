@@ -1,7 +1,8 @@
 """A section scored (:class:`SectionScore`): every board's traveller lines with their
 points, the ranking, the penalties and the problems, and the JSON published of them
 (``results/ranking/{section}``, ``results/traveller/{section}/{board}``) and a pair's score
-card. :class:`hub.scoring.LiveScoring` makes one at each rescoring of a section.
+card. :class:`hub.scoring.LiveScoring` makes one at each rescoring of a section;
+:func:`not_scored` says why a line is never scored (a message: hub.texts renders it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bridgecore.ranking import EventScore, Method, rank
 from bridgecore.text import Text
 from hub.texts import render
 
-__all__ = ["SectionScore"]
+__all__ = ["SectionScore", "not_scored"]
 
 
 def _r(value: float | None) -> float | None:
@@ -112,3 +113,20 @@ class SectionScore:
                     "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
+
+
+def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
+               ) -> Text | None:
+    """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
+    played the board before (Law 15B: "the second score is cancelled for both sides";
+    ``first`` holds the line where each pair first played the board, earlier in time,
+    scored or not: a pair whose first play was cancelled has still played the board)."""
+    ns, ew = line["NS"], line["EW"]
+    if ns is None or ew is None:
+        return Text.of("problem.pairs_unknown")
+    for pair in (ns, ew):
+        before = first.get(pair)
+        if before is not None:
+            return Text.of("problem.played_before", pair=pair, table=before["table"],
+                           round=before["round"])
+    return None

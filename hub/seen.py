@@ -64,24 +64,33 @@ class EventIds:
     """The ids of the accepted events (module docstring): ``id in ids``, ``ids.add(id)``,
     ``len(ids)``."""
 
-    __slots__ = ("_count", "_other", "_runs")
+    __slots__ = ("_count", "_last", "_other", "_runs")
 
     def __init__(self) -> None:
         self._runs: dict[str, _Runs] = {}
         self._other: set[str] = set()
         self._count = 0
+        # the last id split: a room asks ``in`` then adds the same id (issue 27)
+        self._last: tuple[str, tuple[str, int] | None] = ("", None)
+
+    def _split(self, event_id: str) -> tuple[str, int] | None:
+        last_id, split = self._last
+        if last_id is not event_id and last_id != event_id:
+            split = _split(event_id)
+            self._last = (event_id, split)
+        return split
 
     def __contains__(self, event_id: object) -> bool:
         if not isinstance(event_id, str):
             return False
-        split = _split(event_id)
+        split = self._split(event_id)
         if split is None:
             return event_id in self._other
         runs = self._runs.get(split[0])
         return runs is not None and split[1] in runs
 
     def add(self, event_id: str) -> None:
-        split = _split(event_id)
+        split = self._split(event_id)
         if split is None:
             if event_id not in self._other:
                 self._other.add(event_id)

@@ -148,6 +148,11 @@ def _other(value: Any) -> Any:
     raise TypeError(f"cannot chain a {type(value).__name__}")
 
 
+_CANONICAL = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), default=_other)
+"""The chain's encoder, made once (``json.dumps`` with options makes one per call)."""
+_STRICT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def chain_hash(previous: str, position: int, fields: tuple[Any, ...]) -> str:
     """The chain hash of the record at ``position`` whose columns are ``fields`` (event id,
     source, table, device, seq, device time, hub time, type, payload), after ``previous``.
@@ -156,9 +161,8 @@ def chain_hash(previous: str, position: int, fields: tuple[Any, ...]) -> str:
     lone surrogate, has one spelling), no spaces, times as floats (what SQLite returns).
     Whatever a damaged file holds has a hash: the chain never stops a log from opening."""
     event_id, source, table_id, device, seq, device_time, hub_time, kind, payload = fields
-    canonical = json.dumps([position, event_id, source, table_id, device, seq,
-                            _time(device_time), _time(hub_time), kind, payload],
-                           ensure_ascii=True, separators=(",", ":"), default=_other)
+    canonical = _CANONICAL.encode([position, event_id, source, table_id, device, seq,
+                                   _time(device_time), _time(hub_time), kind, payload])
     return hashlib.sha256((previous + canonical).encode("ascii")).hexdigest()
 
 
@@ -265,7 +269,7 @@ class Record:
              source: str = "hub", event_id: str | None = None,
              hub_time: float | None = None) -> Record:
         """A fact produced by the hub or the director (alert raised, ruling, board started)."""
-        payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        payload = _STRICT.encode(body)
         return cls(event_id or new_event_id(source), source, type, payload,
                    time.time() if hub_time is None else hub_time, table_id)
 

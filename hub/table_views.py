@@ -81,10 +81,12 @@ class TableViews:
             out["trick"] = None if trick is None else {
                 "number": trick.number, "leader": trick.leader.letter,
                 "cards": [[x.letter, str(c)] for x, c in trick.cards]}
-            out["tricks"] = {"NS": play.tricks_won(Side.NS), "EW": play.tricks_won(Side.EW)}
+            # The complete tricks (each has its winner), counted in one pass.
+            done = play.completed_tricks
+            ns = sum(1 for t in done[:13] if t.winner is not None and t.winner.side is Side.NS)
+            out["tricks"] = {"NS": ns, "EW": min(len(done), 13) - ns}
             # The trick just quitted, all four cards faced: Law 66A lets a player have them
             # shown until his side has led or played to the next trick.
-            done = play.tricks[:len(play.tricks) - (0 if play.current_trick_is_empty else 1)]
             winner = done[-1].winner if done else None
             if winner is not None:
                 last = done[-1]

@@ -358,17 +358,20 @@ def _copy_dd(dd: dict[str, Any]) -> dict[str, Any]:
 def showing_traveller(context: TravellerContext, changed: Iterable[str]) -> set[str]:
     """The tables whose state shows the traveller of a board that one of the ``changed``
     tables is on (another table finishing it adds a row): the hub republishes them too."""
-    boards: set[tuple[tuple[str, ...], int]] = set()
+    # The boards by section, then each section's tables looked at once (issue 27: once per
+    # board and section was tables x boards a batch).
+    boards: dict[tuple[str, ...], set[int]] = {}
     for tid in changed:
         state = context.tables.get(tid)
         if state is None or state.sitting is None:
             continue
-        boards.add((tuple(context.section_tables(tid)[0]), state.sitting.board.number))
+        ids = tuple(context.section_tables(tid)[0])
+        boards.setdefault(ids, set()).add(state.sitting.board.number)
     out: set[str] = set()
-    for ids, number in boards:
+    for ids, numbers in boards.items():
         for tid in ids:
             sitting = context.tables[tid].sitting
-            if (sitting is not None and sitting.board.number == number and sitting.over
+            if (sitting is not None and sitting.board.number in numbers and sitting.over
                     and sitting.has_record):
                 out.add(tid)
     return out - set(changed)

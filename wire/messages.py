@@ -42,8 +42,8 @@ __all__ = [
     "HelloBody", "HelloEvent", "PairAdd", "PairNames", "PairWithdraw", "Player", "Position",
     "PublicResults", "RectifyBody", "RectifyEvent", "ReplyMessage", "Resolve", "ResultConfirmBody",
     "ResultConfirmEvent", "ResultCorrect", "RoundPause", "RoundStart", "RoundTime", "Rule",
-    "Ruling", "RulingUndo", "Substitute", "TableMode", "UndoBody", "UndoEvent", "check_payload",
-    "decode_event", "validation_reason",
+    "Ruling", "RulingUndo", "Substitute", "SwissDraw", "TableMode", "UndoBody", "UndoEvent",
+    "check_payload", "decode_event", "validation_reason",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -569,9 +569,15 @@ class AllowBoard(_Command, frozen=True, tag="allow_board"):
     round: Annotated[int, Meta(ge=1, le=999)] | UnsetType = UNSET
 
 
+class SwissDraw(_Command, frozen=True, tag="swiss_draw"):
+    """A Swiss section's next round drawn now, from the standings as they are (docs/swiss.md)."""
+
+    section: Word
+
+
 DirectorCommand = (Acknowledge | Rule | Resolve | RoundStart | TableMode | Ruling | RulingUndo
                    | ResultCorrect | Substitute | CheckinAccept | PublicResults | PairAdd
-                   | PairNames | PairWithdraw | RoundPause | RoundTime | AllowBoard)
+                   | PairNames | PairWithdraw | RoundPause | RoundTime | AllowBoard | SwissDraw)
 
 
 # Decoding ----------------------------------------------------------------------------------

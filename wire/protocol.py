@@ -47,6 +47,10 @@ __all__ = [
     "topic_table_command", "topic_tablet", "topic_traveller",
 ]
 
+_STRICT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+"""Strict JSON (no NaN, no Infinity), compact: made once (``json.dumps`` with options makes
+an encoder per call; issue 27)."""
+
 ROOT = "tenace/v1"
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -319,7 +323,7 @@ class Envelope:
         if self.at is not None:
             obj["at"] = self.at
         try:   # strict JSON: NaN and Infinity are not JSON, and no hub takes them
-            return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            return _STRICT.encode(obj)
         except ValueError as err:
             raise ProtocolError("malformed", f"{self.type} event {self.id!r:.80}: {err}") \
                 from None
@@ -401,7 +405,7 @@ class Reply:
             obj["log"] = self.log
         if self.text is not None:
             obj["text"] = self.text.to_json()
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _STRICT.encode(obj)
 
     @classmethod
     def from_json(cls, payload: bytes | str) -> Reply:

@@ -351,6 +351,31 @@ def test_tables_rows_by_line_quotes_removed():
     assert again.tables["TotalScoreTable"].rows == r.tables["TotalScoreTable"].rows
 
 
+def test_a_tables_rows_taken_in_one_piece_keep_their_lines_and_what_breaks_them():
+    """Issue 27: the lines of words after a table's tag are read in one piece; a string, a
+    comment or an escape line ends the piece and is read as before, each row its line."""
+    text = """[Event "rows"]
+[ScoreTable "Table;Contract;Score_NS"]
+1 3S 140
+ 2 4H\t420\r
+3 "3NT" 400
+{a comment between rows}
+4 2C 90
+%an escape line
+5 1NT 120
+[Board "x"]
+6 1S 80
+"""
+    r = one(text)
+    assert r.tables["ScoreTable"].rows == [["1", "3S", "140"], ["2", "4H", "420"],
+                                           ["3", "3NT", "400"], ["4", "2C", "90"],
+                                           ["5", "1NT", "120"]]
+    assert r.commentary == ["a comment between rows"]
+    # the lines counted through the piece: the bad board number and the text after it
+    assert [(p.line, p.message.split(":")[0]) for p in r.problems] == [
+        (10, "not a board number"), (10, "unexpected text after [Board]")]
+
+
 def test_misspelt_table_tag_is_still_a_table():
     r = one('[Scoretable "PairId_NS;Contract;Result"]\n1 3S* 9\n[Result "9"]\n')
     assert r.tables["Scoretable"].rows == [["1", "3S*", "9"]] and r.result == 9

@@ -214,6 +214,26 @@ def test_the_action_after_an_untimed_one_is_not_timed_from_an_earlier_action() -
     assert all(m.index not in (4, 5) for m in b.marks)
 
 
+def test_rows_in_the_writers_order_with_bad_items_and_times_keep_what_can_be_read() -> None:
+    """Issue 27: a table in the writer's order is read straight through; each row that is
+    not the record's action is a problem, a time that is not a finite number is no time,
+    and every other row's time is kept."""
+    record = golden_record()
+    rows = record.tables[TEMPO_TABLE].rows
+    first_card = next(i for i, r in enumerate(rows) if r[0] == "P1")
+    rows[first_card + 2][2] = "C2" if rows[first_card + 2][2] != "C2" else "D2"   # P3
+    rows[2][3] = "?"                                      # C2: no time
+    rows[first_card][3] = "inf"                           # P1: not finite
+    rows[first_card + 1][3] = "nan"                       # P2: not a number
+    rows[first_card + 3][3] = "soon"                      # P4: not a number
+    (back,) = read_pbn(write_pbn([record])).records
+    assert [p.message.split(":")[0] for p in back.problems] == [f"{TEMPO_TABLE} P3"]
+    assert back.calls[1].time is None and back.calls[0].time == record.calls[0].time
+    assert [p.time for p in back.plays[:4]] == [None] * 4
+    assert [p.time for p in back.plays[4:]] == [p.time for p in record.plays[4:]]
+    assert [str(p.card) for p in back.plays] == [str(p.card) for p in record.plays]
+
+
 def test_of_two_rows_for_one_action_the_first_report_counts() -> None:
     record = golden_record()
     table = record.tables[TEMPO_TABLE]

@@ -6,7 +6,11 @@ sources, no reads' state; the accepted events' ids are runs of numbers per devic
 
 from __future__ import annotations
 
+import gc
+import inspect
 import random
+import tracemalloc
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +21,9 @@ from bridgecore.movements import mitchell
 from hub.room import Room, Section
 from hub.seen import EventIds
 from hub.sitting import Sitting
+from hub.table import TableState
 from tenace.sim.chaos import results_of
+from tenace.sim.devices import envelopes
 from tenace.sim.noise import ReaderNoise
 from tenace.sim.session import run_local, simulate
 
@@ -92,3 +98,81 @@ def test_a_session_keeps_its_event_ids_in_runs() -> None:
     seen = room._seen
     assert len(seen) == report["events"] > 0 and not seen._other
     assert all(len(runs.starts) <= 2 for runs in seen._runs.values())
+
+
+# Issue 27: what a board leaves beside its record --------------------------------------------
+
+_ROOT = Path(__file__).resolve().parents[2]
+BOOKKEEPING = ("hub/room.py", "hub/ordering.py", "hub/seen.py", "hub/reads.py", "hub/table.py",
+               "hub/sitting.py", "hub/clock.py", "hub/late_changes.py", "hub/fairness.py")
+"""The modules of the per-event paths (the table, the ordering, the room): what they keep of
+a board once it is settled is not its record."""
+RECORD_MAKERS = (TableState._start_board, TableState.evidence, Room.mark_played)
+"""Where those modules make a board's record: its sitting and board (the record itself), the
+evidence an alert keeps for the director, which pair played which board (the movement kept)."""
+
+
+def _lines(functions: tuple[Any, ...]) -> set[tuple[str, int]]:
+    out: set[tuple[str, int]] = set()
+    for f in functions:
+        lines, first = inspect.getsourcelines(f)
+        name = str(Path(inspect.getsourcefile(f) or "").resolve().relative_to(_ROOT))
+        out.update((name, n) for n in range(first, first + len(lines)))
+    return out
+
+
+def _bookkeeping(snapshot: tracemalloc.Snapshot, record: set[tuple[str, int]]) -> int:
+    """Bytes whose innermost frame in this repository is a bookkeeping module's, outside
+    the functions that make the record."""
+    total = 0
+    for stat in snapshot.statistics("traceback"):
+        for frame in reversed(stat.traceback):     # innermost first
+            try:
+                name = str(Path(frame.filename).resolve().relative_to(_ROOT))
+            except ValueError:
+                continue
+            if name in BOOKKEEPING and (name, frame.lineno) not in record:
+                total += stat.size
+            break
+    return total
+
+
+def test_a_settled_board_leaves_little_beside_its_record() -> None:
+    """The memory the per-event paths keep grows by a few hundred bytes a board played at
+    most, measured between the starts of rounds 2 and 5 (the same moment of a round: every
+    earlier board settled, the round begun), the table's view built at each board as the
+    hub publishes it. Before issue 27 the room kept every table's schedule of every round
+    (about 600 B a board played here)."""
+    movement = mitchell(5, boards_per_round=BOARDS_PER_ROUND)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=27, inject=INJECT,
+                      reader_noise=ReaderNoise(missed=0.02, cross=0.02, late=0.02, repeat=0.02))
+    events = envelopes(script.merged())
+    room = Room(Section("A", movement), deals)
+    record = _lines(RECORD_MAKERS)
+    started = dict.fromkeys(room.tables, 0)   # boards begun at each table
+    marks = {2: 0, 5: 0}                      # round -> bytes kept by the bookkeeping
+    sittings = {}
+    tracemalloc.start(5)
+    try:
+        for table, env in events:
+            if env.type == "board":
+                started[table] += 1
+                low = min(started.values())
+                for r in marks:
+                    if low == BOARDS_PER_ROUND * (r - 1) + 1 and r not in sittings:
+                        gc.collect()
+                        marks[r] = _bookkeeping(tracemalloc.take_snapshot(), record)
+                        sittings[r] = sum(len(t.sittings) for t in room.tables.values())
+            out = room.apply(table, env, env.time)
+            if env.type == "board" and out.state_changed:   # the view the hub publishes
+                room.tables[table].public_state()
+    finally:
+        tracemalloc.stop()
+    assert set(sittings) == {2, 5}, sittings
+    played = sittings[5] - sittings[2]
+    assert played >= 3 * len(room.tables) * BOARDS_PER_ROUND
+    per_board = (marks[5] - marks[2]) / played
+    print(f"bookkeeping kept per board played: {per_board:.0f} B "
+          f"({marks[2]} B at round 2, {marks[5]} B at round 5)")
+    assert per_board < 600
