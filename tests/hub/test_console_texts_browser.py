@@ -29,6 +29,21 @@ def shows(driver: Any, css: str, wanted: str) -> None:
          timeout=CEILING)
 
 
+def click(driver: Any, css: str) -> None:
+    """Click ``css`` once it is there; the feed is redrawn as the hub's events come, so an
+    element found may be replaced before the click: it is found again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def clicked(d: Any) -> bool:
+        try:
+            d.find_element("css selector", css).click()
+        except StaleElementReferenceException:
+            return False
+        return True
+    wait(driver, lambda d: d.find_elements("css selector", css), timeout=CEILING)
+    wait(driver, clicked, timeout=CEILING)
+
+
 RULING = "Ouest remplace par 2S (27B1a)"     # the director's own words: data, not the hub's
 
 
@@ -62,8 +77,7 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
 
     switch(driver, "fr")
     shows(driver, "#round-start", "Lancer le tour 1")
-    wait(driver, lambda d: d.find_elements("css selector", "#feed li"), timeout=CEILING)
-    driver.find_element("css selector", "#feed li").click()
+    click(driver, f"#feed li[data-alert='{alert_id}']")
     shows(driver, "#detail-text", "Ouest a fait une enchère insuffisante (déclaration 2) "
           "[accepté par Nord, 27A1]")
     shot(driver, "texts-fr.png")
