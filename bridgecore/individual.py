@@ -23,9 +23,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from math import gcd
 
-from bridgecore.movements import board_numbers
+from bridgecore.cards import Side
+from bridgecore.movements import Assignment, Movement, board_numbers
 
-__all__ = ["IndividualAssignment", "IndividualMovement", "rainbow_individual"]
+__all__ = ["IndividualAssignment", "IndividualMovement", "partnership", "rainbow_individual"]
+
+
+def partnership(tables: int, round_: int, table: int, side: Side) -> int:
+    """The number of the partnership sitting ``side`` at ``table`` in ``round_`` of an
+    individual on ``tables`` tables: North-South ``2·tables·(round-1) + 2·table - 1``,
+    East-West the next number. Each partnership plays one round (the players change partner
+    from round to round), so its number says where it sits (:meth:`IndividualMovement.as_pairs`)."""
+    return 2 * tables * (round_ - 1) + 2 * table - (1 if side is Side.NS else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +129,21 @@ class IndividualMovement:
     @property
     def board_sets(self) -> int:
         return max((a.board_set for a in self.assignments), default=0)
+
+    def as_pairs(self) -> Movement:
+        """This schedule as a pairs movement of its partnerships (:func:`partnership`): who
+        sits where and which boards, for what seats pairs (a table's check-in, the
+        travellers, Law 15B's checks); the players of each seat stay this movement's."""
+        cells = []
+        for a in self.assignments:
+            n, e, s, w = a.seats
+            ns = None if n is None or s is None else partnership(self.tables, a.round,
+                                                                 a.table, Side.NS)
+            ew = None if e is None or w is None else partnership(self.tables, a.round,
+                                                                 a.table, Side.EW)
+            cells.append(Assignment(a.round, a.table, ns, ew, a.board_set, a.boards))
+        return Movement(self.tables, self.rounds, tuple(cells), self.boards_per_round,
+                        name=self.name)
 
     def partners(self, player: int) -> list[int]:
         """Every partner ``player`` has, round by round (one entry a round played)."""

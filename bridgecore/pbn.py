@@ -22,6 +22,7 @@ import codecs
 import gc
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -38,6 +39,7 @@ from bridgecore.pbn_values import (
 )
 from bridgecore.pbn_writer import dumps_record, save_pbn, write_pbn
 from bridgecore.record import GameRecord, RecordProblem
+from bridgecore.tempo import resolve_tempo
 
 __all__ = [
     "PbnFile", "dd_tricks_decode", "dd_tricks_encode", "dumps_record", "iter_pbn",
@@ -57,33 +59,65 @@ class PbnFile:
     header: list[str] = field(default_factory=list)     # % lines before the first board
     escapes: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of later ones
     file: str | None = None
+    # Records read with tempo="lazy" whose TempoTable is not read yet, and where their
+    # problems begin in ``problems``.
+    pending: list[tuple[GameRecord, int]] = field(default_factory=list, compare=False,
+                                                  repr=False)
+
+    def resolve_tempo(self) -> list[RecordProblem]:
+        """Read every ``TempoTable`` left unread (:func:`bridgecore.tempo.resolve_tempo`):
+        the file becomes what an eager read makes, each table's problems among ``problems``
+        where that read puts them. Returns those problems. Resolve a lazy file through this
+        (a record resolved on its own gets its problems, the file's list does not)."""
+        found: list[RecordProblem] = []
+        with _no_collector():       # about 130 small objects a board, as in read_pbn
+            for record, at in reversed(self.pending):
+                mine = resolve_tempo(record)
+                if mine:
+                    self.problems[at:at] = mine
+                    found[0:0] = mine
+        self.pending = []
+        return found
 
 
-def read_pbn(source: Source, *, file: str | None = None) -> PbnFile:
+def read_pbn(source: Source, *, file: str | None = None, tempo: str = "eager") -> PbnFile:
     """Read a PBN file: a Path, an open file, bytes, or the text itself (a str).
 
-    A str naming an existing file (one line, no ``[``) is read as that file.
+    A str naming an existing file (one line, no ``[``) is read as that file. With
+    ``tempo="lazy"`` each board's ``TempoTable`` is kept as text (``record.raw_tempo``): its
+    calls and cards have no times and the table's problems are not found until
+    :meth:`PbnFile.resolve_tempo` (issue 27: for a caller that reads no times).
     """
     text, name = _text(source, file)
-    reader = Reader(text, name)
-    # Reading makes many small objects that hold no cycle (a timed board about 130: its
-    # calls, cards and table rows); the collector's full passes over all the records read
-    # so far were 40 % of reading 3,000 boards with tempo (issue 27). It runs again after.
+    reader = Reader(text, name, tempo=tempo)
+    with _no_collector():
+        records = list(reader.records())
+    return PbnFile(records, reader.problems, reader.header, reader.escapes, name,
+                   reader.pending)
+
+
+@contextmanager
+def _no_collector() -> Iterator[None]:
+    """The cyclic collector paused (left alone when the caller has it off). Reading makes
+    many small objects that hold no cycle (a timed board about 130: its calls, cards and
+    table rows); the collector's full passes over all the records read so far were 40 % of
+    reading 3,000 boards with tempo (issue 27). It runs again after, also on an error."""
     collecting = gc.isenabled()
     if collecting:
         gc.disable()
     try:
-        records = list(reader.records())
+        yield
     finally:
         if collecting:
             gc.enable()
-    return PbnFile(records, reader.problems, reader.header, reader.escapes, name)
 
 
-def iter_pbn(source: Source, *, file: str | None = None) -> Iterator[GameRecord]:
-    """The boards of a PBN file one at a time (problems are on each record)."""
+def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "eager"
+             ) -> Iterator[GameRecord]:
+    """The boards of a PBN file one at a time (problems are on each record; with
+    ``tempo="lazy"`` a record's TempoTable waits for :func:`bridgecore.tempo.resolve_tempo`)."""
     text, name = _text(source, file)
-    yield from Reader(text, name).records()
+    yield from Reader(text, name, tempo=tempo).records()
 
 
 def _text(source: Source, file: str | None) -> tuple[str, str | None]:

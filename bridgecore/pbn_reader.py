@@ -5,7 +5,9 @@ games at semi-empty lines. Each game's tags are resolved (``#`` copies the
 previous game's value, ``##text`` sets a value for the games after), then its
 fields, auction, play and tables are read; what cannot be read is a problem
 with its line, and reading goes on. A ``TempoTable`` (bridgecore.tempo) gives the calls and
-cards their times.
+cards their times: at once (``tempo="eager"``), or with ``tempo="lazy"`` the table is kept as
+its tokens (:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) until
+:func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from bridgecore.pbn_values import (
     parse_strain_only,
 )
 from bridgecore.pbn_writer import MANDATORY_TAGS, play_strain
-from bridgecore.record import GameRecord, RecordProblem
-from bridgecore.tempo import apply_tempo_table
+from bridgecore.record import GameRecord, RawTable, RecordProblem
+from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["Reader"]
@@ -114,9 +116,15 @@ class _Group:
 class Reader:
     """Reads the games of one text, carrying ``#``/``##`` inheritance from game to game."""
 
-    def __init__(self, text: str, file: str | None):
+    def __init__(self, text: str, file: str | None, *, tempo: str = "eager"):
+        if tempo not in ("eager", "lazy"):
+            raise ValueError(f"tempo is 'eager' or 'lazy', not {tempo!r}")
         self.text = text
         self.file = file
+        self.lazy = tempo == "lazy"
+        # Each record whose TempoTable is left unread, and where its problems begin in
+        # ``problems``: the table's problems go there when it is read (PbnFile.resolve_tempo).
+        self.pending: list[tuple[GameRecord, int]] = []
         self.problems: list[RecordProblem] = []
         self.header: list[str] = []
         self.escapes: list[tuple[int, str]] = []
@@ -235,6 +243,8 @@ class Reader:
         except Exception as err:  # a reader bug must not lose the rest of the file
             record = GameRecord(file=self.file, line=group.tag_line or group.line)
             record.problem(f"internal error while reading this board: {err!r}")
+        if record.raw_tempo is not None:
+            self.pending.append((record, len(self.problems)))
         self.problems.extend(record.problems)
         return record
 
@@ -470,7 +480,9 @@ class _Fields:
                     self.problem(f"unexpected text after [{name}]: {tokens[0][2].strip()!r}",
                                  name)
                 continue
-            if _is_table_name(name) or (tokens and (";" in value or "\\" in value)):
+            if name == TEMPO_TABLE and self.reader.lazy:
+                r.raw_tempo = RawTable(value, tuple(tokens or ()))
+            elif _is_table_name(name) or (tokens and (";" in value or "\\" in value)):
                 r.tables[name] = read_table(value, tokens or [])
             elif tokens:
                 self.problem(f"unexpected text after [{name}]: {tokens[0][2].strip()!r}", name)

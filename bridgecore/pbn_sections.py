@@ -388,24 +388,30 @@ def group_tricks(plays: Sequence[CardRecord], first: Seat, strain: Strain
 
 
 def read_table(value: str, tokens: Tokens) -> Table:
-    """A supplemental table: the tag's column list and one row per line of tokens."""
+    """A supplemental table: the tag's column list and one row per line of tokens (with
+    each row's line)."""
     columns = value.split(";") if value else []
     rows: list[list[str]] = []
+    lines: list[int] = []
     row: list[str] = []
     row_line = -1
     for kind, line, text in tokens:
         if line != row_line:
             if row:
                 rows.append(row)
+                lines.append(row_line)
             row, row_line = [], line
         if kind == "w":
             row.extend(text.split())
         elif kind == "t":       # whole lines of words, a row each (the reader's _ROWS)
-            rows.extend(ln.split() for ln in text.split("\n")[:-1])
+            block = text.split("\n")[:-1]
+            rows.extend(ln.split() for ln in block)
+            lines.extend(range(line, line + len(block)))
             row_line = -1
         else:
             inner = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
             row.append(unescape(inner))
     if row:
         rows.append(row)
-    return Table(columns, rows)
+        lines.append(row_line)
+    return Table(columns, rows, lines)

@@ -35,7 +35,7 @@ from bridgecore.pbn_sections import group_tricks
 from bridgecore.pbn_tokens import fast_deal, quote
 from bridgecore.pbn_values import parse_contract, parse_result, parse_strain_only
 from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
-from bridgecore.tempo import TEMPO_TABLE, tempo_table
+from bridgecore.tempo import TEMPO_TABLE, resolve_tempo, tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["MANDATORY_TAGS", "dumps_record", "pbn_bytes", "play_strain", "save_pbn",
@@ -123,6 +123,8 @@ class _Game:
     __slots__ = ("export", "record")
 
     def __init__(self, record: GameRecord, export: bool):
+        if record.raw_tempo is not None:     # read lazily: the table and times first
+            resolve_tempo(record)
         if TEMPO_TABLE not in record.tables:   # the actions' times (bridgecore.tempo)
             times = tempo_table(record)
             if times is not None:

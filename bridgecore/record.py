@@ -15,7 +15,7 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["CallRecord", "CardRecord", "GameRecord", "RecordProblem", "Table"]
+__all__ = ["CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,9 @@ class Table:
 
     columns: list[str]          # as declared, e.g. "Score_NS\\6R"
     rows: list[list[str]]       # tokens, quotes removed
+    # The file's line of each row, when read from one (a problem of a row names it); left
+    # out of comparisons: the same rows are the same table wherever they were.
+    lines: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def names(self) -> list[str]:
@@ -72,6 +75,17 @@ class Table:
     def column(self, name: str) -> list[str]:
         i = self.names.index(name)
         return [row[i] if i < len(row) else "" for row in self.rows]
+
+
+@dataclass(frozen=True, slots=True)
+class RawTable:
+    """A supplemental table as the file has it, not yet split into rows (issue 27: a PBN
+    reader asked for ``tempo="lazy"`` keeps a board's ``TempoTable`` so until something
+    reads its times: :func:`bridgecore.tempo.resolve_tempo`). ``tokens`` are the reader's
+    ``(kind, line, text)`` after the tag, each with its line for the problems found later."""
+
+    value: str                                  # the tag's value: the columns
+    tokens: tuple[tuple[str, int, str], ...]
 
 
 @dataclass(slots=True)
@@ -108,6 +122,9 @@ class GameRecord:
     file: str | None = None
     line: int | None = None                                   # first line of the board
     problems: list[RecordProblem] = field(default_factory=list)
+    # A TempoTable read lazily and not yet resolved (bridgecore.tempo.resolve_tempo); it is
+    # left out of comparisons: a record resolved equals the one read eagerly.
+    raw_tempo: RawTable | None = field(default=None, compare=False, repr=False)
 
     def problem(self, message: str, line: int | None = None) -> None:
         self.problems.append(RecordProblem(message, self.file, line or self.line, self.board))

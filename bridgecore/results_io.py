@@ -333,6 +333,7 @@ def read_pbn_results(source: Source, *, file: str | None = None) -> ResultsFile:
         for name, table in record.tables.items():
             if name.lower() == "totalscoretable":
                 _names(table, "PairId", "Names", out)
+                _names(table, "PlayerId", "Names", out)   # an individual's
     first = pbn.records[0].tags if pbn.records else {}
     out.title, out.date, out.scoring = first.get("Event"), first.get("Date"), first.get("Scoring")
     for board, records in sorted(by_board.items()):
@@ -413,6 +414,10 @@ def _score_table(board: int, record: GameRecord, table: Table,
             out.problem(f"ScoreTable line {k} ({get('pairid_ns')} v {get('pairid_ew')}): {err}",
                         board, record.line)
             continue
+        seats = [get(f"playerid_{seat}").strip() for seat in _SEATS]
+        if all(seat not in _UNKNOWN for seat in seats):    # an individual: N, E, S, W
+            line = replace(line, result=replace(line.result, players=(
+                pair_id(seats[0]), pair_id(seats[1]), pair_id(seats[2]), pair_id(seats[3]))))
         for side, team in ((line.result.ns, get("team_ns")), (line.result.ew, get("team_ew"))):
             if team.strip() not in _UNKNOWN:
                 out.add_team(side, pair_id(team))
@@ -421,6 +426,10 @@ def _score_table(board: int, record: GameRecord, table: Table,
                 out.names.setdefault(side, name)
         rows.append(line)
     return rows
+
+
+_SEATS = ("north", "east", "south", "west")
+"""An individual's ScoreTable columns ``PlayerId_North`` ... (PBN's, seat by seat)."""
 
 
 def _players(record: GameRecord, first: str, second: str) -> Pair | None:
@@ -509,11 +518,13 @@ def _contract_columns(row: TableResult) -> tuple[str, str, str]:
             "-" if row.tricks is None else str(row.tricks))
 
 
-def _total_score_table(event: EventScore, source: ResultsFile, units: int) -> Table:
+def _total_score_table(event: EventScore, source: ResultsFile, units: int,
+                       individual: bool = False) -> Table:
     directions = any(p.direction is not None for p in event.ranking)
     total = {Method.MATCHPOINTS: "TotalMP", Method.TOTAL_POINTS: "TotalScore"}.get(
         event.method, "TotalIMP")
-    columns = ["Rank\\3R", "PairId\\4R", *(["Direction\\2L"] if directions else []),
+    columns = ["Rank\\3R", "PlayerId\\4R" if individual else "PairId\\4R",
+               *(["Direction\\2L"] if directions else []),
                f"{total}\\7R", *(["TotalPercentage\\6R"] if event.method is Method.MATCHPOINTS
                                  else []), "NrBoards\\2R", "Names"]
 
@@ -530,7 +541,9 @@ def _score_table_of(event: EventScore, source: ResultsFile, board: int,
                     lines: list[tuple[TableResult, ScoredResult | None]]) -> Table:
     mp = event.method is Method.MATCHPOINTS
     teams = source.teams
+    individual = any(row.result.players for row, _ in lines)
     columns = ["PairId_NS\\4R", "PairId_EW\\4R", *(["Team_NS", "Team_EW"] if teams else []),
+               *([f"PlayerId_{seat.title()}\\3R" for seat in _SEATS] if individual else []),
                "Contract\\4L", "Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R",
                "Score_EW\\6R", *(["MP_NS\\5R", "MP_EW\\5R", "Percentage_NS\\3R",
                                   "Percentage_EW\\3R"] if mp else ["IMP_NS\\6R", "IMP_EW\\6R"]),
@@ -547,7 +560,8 @@ def _score_table_of(event: EventScore, source: ResultsFile, board: int,
                 points += [_number(100 * p / top) if top else "-"
                            for p in (scored.ns_points, scored.ew_points)]
         team_cells = [str(teams.get(p, "-")) for p in (r.ns, r.ew)] if teams else []
-        rows.append([str(r.ns), str(r.ew), *team_cells, *_contract_columns(row),
+        seats = ([str(p) for p in r.players] if r.players else ["-"] * 4) if individual else []
+        rows.append([str(r.ns), str(r.ew), *team_cells, *seats, *_contract_columns(row),
                      row.lead or "-", *_score_columns(row), *points,
                      "-" if r.adjustment is None else format_adjustment(r.adjustment)])
     return Table(columns, rows)
@@ -564,6 +578,8 @@ def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
     said in the file's ``%Content-type`` line."""
     records: list[GameRecord] = []
     scoring = scoring or scoring_tag(event, units)
+    individual = any(row.result.players for row in source.rows) or any(
+        s.result.players for scored in event.boards.values() for s in scored)
     for board, lines in export_lines(source, event).items():
         base = source.boards.get(board)
         game = GameRecord(board=board,
@@ -578,7 +594,10 @@ def write_results_pbn(source: ResultsFile, event: EventScore, *, units: int = 1,
         game.tags["Scoring"] = scoring
         game.tables["ScoreTable"] = _score_table_of(event, source, board, lines)
         if not records:
-            game.tables["TotalScoreTable"] = _total_score_table(event, source, units)
+            game.tables["TotalScoreTable"] = _total_score_table(event, source, units,
+                                                                individual)
+        if individual:
+            game.tags["Competition"] = "Individuals"
         records.append(game)
         for row, _ in lines:
             played = row.record

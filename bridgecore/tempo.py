@@ -23,7 +23,8 @@ means (docs/tempo.md has the rule, its constants and why).
 * :func:`tempo_table` and :func:`apply_tempo_table` carry the times of a
   :class:`~bridgecore.record.GameRecord` in a PBN supplemental table (:data:`TEMPO_TABLE`)
   that programs not knowing it skip; :func:`board_actions` reads a record back into
-  :class:`BoardActions`.
+  :class:`BoardActions`. A record read with ``tempo="lazy"`` keeps its table unread until
+  :func:`resolve_tempo` (issue 27).
 
 Standard library and bridgecore only. An :class:`Action` that is not one (a kind other than
 call or card, a seat that is not a :class:`~bridgecore.cards.Seat`, a time that is not a
@@ -45,7 +46,8 @@ from bridgecore.auction import Auction
 from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
-from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
+from bridgecore.pbn_sections import read_table
+from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
 from bridgecore.text import Text
 
 __all__ = [
@@ -54,7 +56,7 @@ __all__ = [
     "Mark", "SlowBoard", "Source", "TimedAction", "apply_tempo_table", "board_actions",
     "counted",
     "is_jump", "mark_breaks", "nearest_rank", "player_key", "record_calls_cards",
-    "slow_play", "tempo_table",
+    "resolve_tempo", "slow_play", "tempo_table",
     "threshold", "time_board",
 ]
 
@@ -522,12 +524,13 @@ def apply_tempo_table(record: GameRecord) -> None:
     if len(rows) == 1 + nc + len(plays) and item >= 0 \
             and all(len(row) > last for row in rows) \
             and [row[action] for row in rows] == _order(nc, len(plays)):
-        _timed(record, rows, item, time)
+        _timed(record, table, item, time)
         return
     # Any other table: the rows by key, last to first (the first row of an action counts,
     # as in _rows), then one look-up per action.
-    rows_of = {_cell(row, action): (_cell(row, item), _cell(row, time))
-               for row in reversed(rows)}
+    lines = table.lines
+    rows_of = {_cell(row, action): (_cell(row, item), _cell(row, time), _line(lines, n))
+               for n, row in reversed(list(enumerate(rows)))}
     get = rows_of.get
     keys = _keys("C", nc)
     for i, c in enumerate(calls):
@@ -545,14 +548,39 @@ def apply_tempo_table(record: GameRecord) -> None:
                 plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
 
 
-def _timed(record: GameRecord, rows: list[list[str]], item: int, time: int) -> None:
+def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
+    """Read the ``TempoTable`` a lazy PBN read left as text (``record.raw_tempo``): the
+    record becomes what an eager read makes (its table in ``tables``, its calls and cards
+    timed, the table's problems first among its own, as they are then). Returns those
+    problems (none when nothing was left unread). A file's reader puts them among the
+    file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
+    raw = record.raw_tempo
+    if raw is None:
+        return []
+    record.raw_tempo = None
+    tables = record.tables
+    tables[TEMPO_TABLE] = read_table(raw.value, raw.tokens)
+    if len(tables) > 1:     # in the tags' order, as the reader makes them
+        record.tables = {name: tables[name] for name in record.tags if name in tables}
+    problems = record.problems
+    before = len(problems)
+    apply_tempo_table(record)
+    found = problems[before:]
+    if found and before:
+        del problems[before:]
+        problems[0:0] = found
+    return found
+
+
+def _timed(record: GameRecord, table: Table, item: int, time: int) -> None:
     """The times of a table whose rows are the start, the calls then the cards, in order."""
     calls, plays = record.calls, record.plays
+    rows, lines = table.rows, table.lines
     for i, c in enumerate(calls):
         row = rows[i + 1]
         if _CALL_OF.get(row[item]) is not c.call and row[item] != str(c.call):
             record.problem(f"{TEMPO_TABLE} {_KEYS['C'][i]}: {row[item]} is not the record's "
-                           f"{c.call}: its time is left out")
+                           f"{c.call}: its time is left out", _line(lines, i + 1))
             continue
         at = _float(row[time])
         if at is not None:
@@ -562,7 +590,7 @@ def _timed(record: GameRecord, rows: list[list[str]], item: int, time: int) -> N
         row = rows[first + i]
         if row[item] != p.card._text:       # str(p.card), read directly: 52 a board
             record.problem(f"{TEMPO_TABLE} {_KEYS['P'][i]}: {row[item]} is not the record's "
-                           f"{p.card}: its time is left out")
+                           f"{p.card}: its time is left out", _line(lines, first + i))
             continue
         try:
             at = float(row[time])
@@ -615,15 +643,23 @@ def _keys(kind: str, count: int) -> tuple[str, ...]:
     return keys if count <= len(keys) else tuple(f"{kind}{i + 1}" for i in range(count))
 
 
-def _row_time(record: GameRecord, key: str, row: tuple[str, str], text: str) -> float | None:
-    """The time of the row ``(item, time)`` of ``key``, whose item the record has as
-    ``text``; None if it has none or the items differ (a problem of the record)."""
-    item, time = row
+def _row_time(record: GameRecord, key: str, row: tuple[str, str, int | None], text: str
+              ) -> float | None:
+    """The time of the row ``(item, time, line)`` of ``key``, whose item the record has as
+    ``text``; None if it has none or the items differ (a problem of the record, at the
+    row's line when known)."""
+    item, time, line = row
     if item != text:
         record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
-                       "is left out")
+                       "is left out", line)
         return None
     return _float(time)
+
+
+def _line(lines: Sequence[int], row: int) -> int | None:
+    """The file's line of a table's row, None when the table has no lines (the record's
+    first line is then the problem's)."""
+    return lines[row] if row < len(lines) else None
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:

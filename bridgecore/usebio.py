@@ -17,6 +17,14 @@ NS/EW_CROSS_IMP_POINTS (the only pairs IMP elements real files show). A teams ev
 TEAMs and a MATCH per pair of teams, each BOARD with the IMPS of the TEAM and the two
 rooms' lines. A ruling that SCORE cannot carry (assigned, weighted, split) is written in
 NOTES as ``Ruling: ...``, which the reader reads back.
+
+An individual (results whose ``players`` are given) is EVENT_TYPE ``INDIVIDUAL``: its
+PARTICIPANTS are one PLAYER a player (PLAYER_NUMBER, PLAYER_NAME, NATIONAL_ID_NUMBER, then
+DIRECTION, BOARDS_PLAYED, PLACE, TOTAL_SCORE and PERCENTAGE as a PAIR has them), and each
+TRAVELLER_LINE gives, after its partnerships' NS/EW_PAIR_NUMBER, the seats' players as
+NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER. No real individual USEBIO file
+was found to check these element names against (formats.md 2 lists the event type only):
+they are Tenace's, and this reader does not read them back.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bridgecore.adjusted import Artificial, Pair
@@ -41,6 +49,7 @@ from bridgecore.results_io import (
     pair_id,
     table_result,
 )
+from bridgecore.swiss_standings import MatchScore
 
 __all__ = ["read_usebio", "write_usebio"]
 
@@ -212,6 +221,9 @@ def _traveller_line(parent: ET.Element, row: TableResult, scored: ScoredResult |
         _add(line, "DIRECTION", direction)
     _add(line, "NS_PAIR_NUMBER", row.result.ns)
     _add(line, "EW_PAIR_NUMBER", row.result.ew)
+    for seat, player in zip(("NORTH", "EAST", "SOUTH", "WEST"), row.result.players or (),
+                            strict=False):
+        _add(line, f"{seat}_PLAYER_NUMBER", player)
     if row.passed_out:
         _add(line, "CONTRACT", "PASS")
     elif row.contract is not None:
@@ -240,6 +252,17 @@ def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
             _add(player, "NATIONAL_ID_NUMBER", one.number)
 
 
+def _individual_player(parent: ET.Element, source: ResultsFile, number: Pair) -> ET.Element:
+    """An individual's participant: one PLAYER, his number, name and member number."""
+    player = _add(parent, "PLAYER")
+    _add(player, "PLAYER_NUMBER", number)
+    for one in source.players_of(number)[:1]:
+        _add(player, "PLAYER_NAME", one.name)
+        if one.number:
+            _add(player, "NATIONAL_ID_NUMBER", one.number)
+    return player
+
+
 def _places(event: EventScore) -> dict[tuple[Pair, object], str]:
     """PLACE of each contestant: its rank, with ``=`` when shared (``3=``)."""
     count: dict[tuple[object, int], int] = defaultdict(int)
@@ -250,14 +273,20 @@ def _places(event: EventScore) -> dict[tuple[Pair, object], str]:
 
 
 def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
-                 victory_points_scored: bool = False) -> bytes:
+                 victory_points_scored: bool = False,
+                 swiss: Sequence[MatchScore] | None = None) -> bytes:
     """A USEBIO 1.2 file (UTF-8 bytes, as ScoreBridge and RealBridge write it: every name
-    as written) of a scored event; matchpoints in MP1 units."""
+    as written) of a scored event; matchpoints in MP1 units. ``swiss``: the matches of a
+    Swiss event (EVENT_TYPE SWISS_TEAMS or SWISS_PAIRS; each MATCH with its ROUND_NUMBER,
+    the IMPs as TEAM_SCORE/NS_SCORE and the VPs; ``event``'s ranking the standings)."""
     root = ET.Element("USEBIO", Version="1.2")
     teams = event.method is Method.IMPS and source.teams is not None
-    node = _add(root, "EVENT", EVENT_TYPE="TEAMS" if teams else "PAIRS")
+    individual = not teams and swiss is None and any(row.result.players
+                                                     for row in source.rows)
+    kind = "TEAMS" if teams else "INDIVIDUAL" if individual else "PAIRS"
+    node = _add(root, "EVENT", EVENT_TYPE=kind if swiss is None else f"SWISS_{kind}")
     _add(node, "BOARD_SCORING_METHOD", _METHODS[event.method])
-    if teams:
+    if teams or swiss is not None:
         _add(node, "MATCH_SCORING_METHOD", "VPS" if victory_points_scored else "IMPS")
     _add(node, "PROGRAM_NAME", "Tenace")
     _add(node, "PROGRAM_VERSION", VERSION)
@@ -270,8 +299,9 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
     two_winner = any(p.direction is not None for p in event.ranking)
     if not teams:
         _add(node, "WINNER_TYPE", 2 if two_winner else 1)
-        _add(node, "PAIRS", len(event.ranking))
-        if two_winner:
+        if not individual:
+            _add(node, "PAIRS", len(event.ranking))
+        if two_winner and not individual:
             _add(node, "EW_PAIRS", sum(1 for p in event.ranking if p.direction is not None
                                        and p.direction.value == "EW"))
     _add(node, "SESSION_COUNT", 1)
@@ -284,15 +314,20 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
     scale = 2 / units if mp else 1.0
     places = _places(event)
     if teams:
-        _teams(section, participants, source, event, lines, places, victory_points_scored)
+        _teams(section, participants, source, event, lines, places, victory_points_scored,
+               swiss)
     else:
         for p in event.ranking:
-            pair = _add(participants, "PAIR")
-            _add(pair, "PAIR_NUMBER", p.pair)
+            if individual:
+                pair = _individual_player(participants, source, p.pair)
+            else:
+                pair = _add(participants, "PAIR")
+                _add(pair, "PAIR_NUMBER", p.pair)
             if p.direction is not None:
                 _add(pair, "DIRECTION", p.direction.value)
             _add(pair, "BOARDS_PLAYED", p.boards)
-            _players(pair, source, p.pair)
+            if not individual:
+                _players(pair, source, p.pair)
             _add(pair, "PLACE", places[(p.pair, p.direction)])
             _add(pair, "TOTAL_SCORE", _number(p.total * scale))
             if p.percent is not None:
@@ -304,6 +339,13 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
             _add(board, "BOARD_NUMBER", number)
             for row, scored in board_lines:
                 _traveller_line(board, row, scored, points, scale)
+        for m in swiss or ():        # Swiss pairs: each match, its IMPs and VPs
+            match = _add(section, "MATCH")
+            _add(match, "ROUND_NUMBER", m.round)
+            _add(match, "NS_PAIR_NUMBER", m.home)
+            _add(match, "EW_PAIR_NUMBER", m.away)
+            _match_scores(match, m, ("NS_SCORE", "EW_SCORE"),
+                          ("NS_VICTORY_POINTS", "EW_VICTORY_POINTS"))
     ET.indent(root, space="  ")
     text = ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">\n'
@@ -313,8 +355,10 @@ def write_usebio(source: ResultsFile, event: EventScore, *, units: int = 1,
 
 def _teams(section: ET.Element, participants: ET.Element, source: ResultsFile,
            event: EventScore, lines: dict[int, list[tuple[TableResult, ScoredResult | None]]],
-           places: dict[tuple[Pair, object], str], vp: bool) -> None:
-    """TEAMs with their pairs, then a MATCH per pair of teams with each board's two rooms."""
+           places: dict[tuple[Pair, object], str], vp: bool,
+           swiss: Sequence[MatchScore] | None = None) -> None:
+    """TEAMs with their pairs, then a MATCH per pair of teams with each board's two rooms
+    (a Swiss event's: its ROUND_NUMBER, the IMPs and the VPs)."""
     teams = source.teams or {}
     pairs: dict[Pair, list[Pair]] = defaultdict(list)
     for member, team_of in teams.items():
@@ -329,33 +373,55 @@ def _teams(section: ET.Element, participants: ET.Element, source: ResultsFile,
             _players(element, source, member)
     matches: dict[tuple[Pair, Pair], dict[int, list[tuple[TableResult, ScoredResult | None,
                                                           str]]]] = defaultdict(dict)
+    oriented: dict[frozenset[Pair], tuple[Pair, Pair]] = {
+        frozenset((m.home, m.away)): (m.home, m.away) for m in swiss or ()}
     for number, board_lines in lines.items():
         for row, scored in board_lines:
             home, away = teams.get(row.result.ns), teams.get(row.result.ew)
             if home is None or away is None:
                 continue
             key = (home, away) if (away, home) not in matches else (away, home)
+            key = oriented.get(frozenset(key), key)     # a Swiss match: home v away
             direction = "NS" if key[0] == home else "EW"
             matches[key].setdefault(number, []).append((row, scored, direction))
     for (team, other), boards in matches.items():
         match = _add(section, "MATCH")
+        numbers = sorted(boards)
+        played = next((m for m in swiss or () if {m.home, m.away} == {team, other}), None)
+        if played is not None:
+            _add(match, "ROUND_NUMBER", played.round)
         _add(match, "TEAM", team)
         _add(match, "OPPOSING_TEAM", other)
-        numbers = sorted(boards)
         _add(match, "START_BOARD_NUMBER", numbers[0])
         _add(match, "END_BOARD_NUMBER", numbers[-1])
         won = [_imps_of_team(rooms) for _, rooms in sorted(boards.items())]
         mine, theirs = sum(max(w, 0.0) for w in won), sum(max(-w, 0.0) for w in won)
-        if vp:
-            mine, theirs = victory_points(mine - theirs, len(numbers))
-        _add(match, "TEAM_SCORE", _number(mine))
-        _add(match, "OPPOSING_TEAM_SCORE", _number(theirs))
+        if played is not None:     # a Swiss match: the IMPs, then the VPs
+            if played.home != team:
+                played = MatchScore(played.round, played.away, played.home,
+                                    played.away_imps, played.home_imps)
+            _match_scores(match, played, ("TEAM_SCORE", "OPPOSING_TEAM_SCORE"),
+                          ("TEAM_VICTORY_POINTS", "OPPOSING_TEAM_VICTORY_POINTS"))
+        else:
+            if vp:
+                mine, theirs = victory_points(mine - theirs, len(numbers))
+            _add(match, "TEAM_SCORE", _number(mine))
+            _add(match, "OPPOSING_TEAM_SCORE", _number(theirs))
         for number, imps in zip(numbers, won, strict=True):
             board = _add(match, "BOARD")
             _add(board, "BOARD_NUMBER", number)
             _add(board, "IMPS", _number(imps))
             for row, scored, direction in boards[number]:
                 _traveller_line(board, row, scored, None, 1.0, direction)
+
+
+def _match_scores(match: ET.Element, m: MatchScore, imps: tuple[str, str],
+                  vps: tuple[str, str]) -> None:
+    """A Swiss match's IMPs (each side's over its boards) and VPs (WBF 2013, Law 78D)."""
+    _add(match, imps[0], _number(sum(m.imps(m.home))))
+    _add(match, imps[1], _number(sum(m.imps(m.away))))
+    _add(match, vps[0], _number(m.vp(m.home)))
+    _add(match, vps[1], _number(m.vp(m.away)))
 
 
 def _imps_of_team(rooms: Iterable[tuple[TableResult, ScoredResult | None, str]]) -> float:

@@ -22,8 +22,9 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
-    swiss.py          Swiss sections: each round drawn from the standings, logged (console_swiss.py)
                       (section_score.py: a section scored, its ranking and travellers' JSON)
+    swiss.py          Swiss sections: each round drawn from the standings, logged; the standings
+                      the section's ranking everywhere (console_swiss.py)
     corrections.py    results the director corrects (result_correct), with their history
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
@@ -54,10 +55,12 @@
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them
     console_session.py  the director's evening: late changes page, device check, table and
-                      guide cards, the room screen, results files (session_export.py)
+                      guide cards, the room screen, results files (session_export.py); the
+                      club's BridgeWebs account and upload (bridgewebs_account.py)
     series.py         sessions that add up: the sessions stored in the log (session_scored),
                       an event's total over them, the club's ladder; series_api.py serves
-                      them (docs/sessions.md)
+                      them (docs/sessions.md); series_players.py: who played which boards,
+                      with member numbers (the ladder's credit)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

@@ -51,6 +51,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from bridgecore.text import Text
+from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue
 from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
@@ -105,6 +106,14 @@ def add_session_routes(app: web.Application, console: Console) -> None:
     get("/api/evening/corrections", need("scorer", routes.corrections))
     get("/api/i18n", routes.i18n)
     post("/api/i18n", routes.choose)
+    accounts: dict[Any, BridgeWebsAccount] = {}     # one per data directory (or memory)
+
+    def account() -> BridgeWebsAccount:
+        folder = data_directory(console.hub)
+        return accounts.setdefault(folder, BridgeWebsAccount(folder))
+
+    add_bridgewebs_routes(app, need, account, routes.bridgewebs_file,
+                          lambda: [s.name for s in routes.room.sections])
 
 
 def _account_parts(account: str) -> tuple[str, str | None, str]:
@@ -152,7 +161,9 @@ def guide(room: Any) -> list[dict[str, Any]]:
         if movement is None:
             continue
         pairs = []
-        for pair in movement.pairs:
+        if section.individual is not None:   # a guide card per player: his tables and seats
+            pairs = _player_guides(section)
+        for pair in ([] if section.individual is not None else movement.pairs):
             rounds = []
             for number in range(1, movement.rounds + 1):
                 found = next((a for a in movement.round(number) if a.plays
@@ -165,15 +176,36 @@ def guide(room: Any) -> list[dict[str, Any]]:
                           "rounds": rounds})
         tables = []
         for table_id, number in section.tables.items():
-            rounds = []
+            cells: list[dict[str, Any]] = []
             for n in range(1, movement.rounds + 1):
                 a = movement.assignment(n, number)
-                rounds.append({"round": n, "ns": None if a is None else a.ns,
-                               "ew": None if a is None else a.ew,
-                               "boards": [] if a is None else list(a.boards)})
-            tables.append({"table": table_id, "rounds": rounds})
+                cells.append({"round": n, "ns": None if a is None else a.ns,
+                              "ew": None if a is None else a.ew,
+                              "boards": [] if a is None else list(a.boards)})
+                seats = section.players(table_id, n)
+                if seats is not None:       # an individual: N, E, S, W by number
+                    cells[-1]["players"] = list(seats)
+            tables.append({"table": table_id, "rounds": cells})
         out.append({"section": section.name, "rounds": movement.rounds, "pairs": pairs,
-                    "tables": tables})
+                    "tables": tables, **({"individual": True} if section.individual else {})})
+    return out
+
+
+def _player_guides(section: Any) -> list[dict[str, Any]]:
+    """An individual's guide cards: each player's table, seat and boards round by round
+    (``pair`` his number, ``direction`` his seat letter)."""
+    schedule = section.individual
+    out = []
+    for player in schedule.players:
+        rounds: list[dict[str, Any] | None] = []
+        for number in range(1, schedule.rounds + 1):
+            a = next((a for a in schedule.assignments if a.round == number and a.plays
+                      and player in a.seats), None)
+            rounds.append(None if a is None else {
+                "round": number, "table": section.ids.get(a.table, str(a.table)),
+                "direction": "NESW"[a.seats.index(player)], "boards": list(a.boards)})
+        out.append({"pair": player, "names": list(section.pairs.get(player, ())),
+                    "rounds": rounds})
     return out
 
 
@@ -280,6 +312,15 @@ class _Evening:
 
     async def corrections(self, request: web.Request) -> web.Response:
         return json_response({"corrections": self.room.scoring.corrections.history()})
+
+    def bridgewebs_file(self, section: str) -> tuple[bytes, str]:
+        """The section's ``bridgewebs.pbn`` and its file name, for the upload (a worker
+        thread: hub.bridgewebs_account)."""
+        setup = getattr(self.console.hub, "setup", None)
+        title = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
+        body, _ = self._export("bridgewebs.pbn", section, title.strip()[:120],
+                               str(getattr(setup, "date", "") or ""))
+        return body, f"bridgewebs-{section}.pbn"
 
     def _export(self, name: str, section: str, title: str, date: str) -> tuple[bytes, str]:
         """The file (a worker thread): the club's roster read for the member numbers."""

@@ -80,6 +80,8 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     # movement_file = "howell7.asc"  instead of movement: the club's Dutch .ASC pairs movement
     #                               (relative to this file; with boards_per_round, table_ids
     #                               and pairs only); the log keeps its text (movement_asc)
+    # movement = "individual"       players = 20 (4 a table, 5, 7, 11.. tables): each player
+    #                               changes partner each round; or an individual movement_file
 
     [section.pairs]               # pair number -> its players (one or two names)
     1 = ["First Player", "Second Player"]
@@ -225,8 +227,8 @@ def _section(keys: _Keys, default_name: str, base: Path | None = None
     asc, asc_name = movement_file(keys, base)
     kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
     if not keys.has("movement") and kind != "file":
-        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs or swiss_teams "
-                             "(or a movement_file)")
+        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs, swiss_teams or "
+                             "individual (or a movement_file)")
     params: dict[str, Any] = {
         "tables": keys.get("tables", _optional(_int(1)), None),
         "teams": keys.get("teams", _optional(_int(1)), None),
@@ -241,6 +243,7 @@ def _section(keys: _Keys, default_name: str, base: Path | None = None
         "entrants": keys.get("entrants", _optional(_int(1)), None),
         "seed": keys.get("seed", _optional(_int(0)), None),
         "bye_vp": keys.get("bye_vp", _bye_vp, 12.0),
+        "players": keys.get("players", _optional(_int(4)), None),
     }
     keys.done()
     if len(keys.problems) > start:

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bridgecore.adjusted import BoardResult
+from bridgecore.conventions import conventions as conventions_named
 from bridgecore.ranking import EventScore, Method, ScoringOptions, score_event
 
 __all__ = ["FIELD_KEY", "FieldRanking", "field_pair"]
@@ -47,8 +48,9 @@ def _r(value: float | None) -> float | None:
 class FieldRanking:
     """Every section's travellers as published, and the field ranked from them."""
 
-    def __init__(self, edition: str | None = None):
+    def __init__(self, edition: str | None = None, conventions: str = ""):
         self.edition = edition
+        self.conventions = conventions   # the event's federation (bridgecore.conventions)
         # section key -> board -> the traveller's payload as received
         self._travellers: dict[str, dict[int, Mapping[str, Any]]] = {}
         self._names: dict[str, list[str]] = {}
@@ -107,7 +109,8 @@ class FieldRanking:
         if self._scored is None or self.changed:
             results, expected, problems, _ = self._results()
             self._scored = score_event(results, Method.MATCHPOINTS, edition=self.edition,
-                                       options=ScoringOptions(expected=max(1, expected)))
+                                       options=ScoringOptions.of(self.conventions,
+                                                                 expected=max(1, expected)))
             self._problems = problems + [str(p) for p in self._scored.problems]
             self.changed = False
         return self._scored
@@ -127,4 +130,5 @@ class FieldRanking:
                 "expected": event.expected or 1, "units": "MP",
                 "boards": [{"board": b, "results": c[0], "scored": c[1]}
                            for b, c in sorted(counts.items())],
-                "ranking": entries, "penalties": [], "problems": self._problems}
+                "ranking": entries, "penalties": [], "problems": self._problems,
+                "ties": conventions_named(self.conventions).tie_style}

@@ -9,7 +9,8 @@ total is the sum of its points on the shown boards, a penalty taken off when it 
 shown board or on none; its percentage (matchpoints) is that total over the tops of the
 boards it played among them, a penalty in percent taken off that; ranks are given again in
 each field (one winner, or each direction). A teams section's totals are whole matches
-(victory points): its ranking is not shown until every board of it is.
+(victory points): its ranking is not shown until every board of it is; nor is a Swiss
+section's (its standings, hub.swiss: between two rounds every board played is shown).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def public_ranking(scored: SectionScore, shown: Collection[int]) -> list[dict[st
     full = scored.ranking()
     if all(board in shown for board in scored.lines):
         return full
-    if scored.method is Method.IMPS:     # teams: whole matches, not boards
-        return []
+    if scored.method is Method.IMPS or scored.swiss is not None:   # teams, Swiss: whole
+        return []                                                 # matches, not boards
     totals: dict[Any, float] = defaultdict(float)
     tops: dict[Any, float] = defaultdict(float)
     boards: dict[Any, int] = defaultdict(int)
@@ -46,10 +47,13 @@ def public_ranking(scored: SectionScore, shown: Collection[int]) -> list[dict[st
             if not row["scored"]:
                 continue
             for side, points in (("NS", "ns_points"), ("EW", "ew_points")):
-                pair = row[side]
-                totals[pair] += row[points]
-                tops[pair] += top
-                boards[pair] += 1
+                # an individual's players each have their side's points (protocol 12.2)
+                seats = row.get("players")
+                who = [row[side]] if seats is None else seats[side == "EW"::2]
+                for pair in who:
+                    totals[pair] += row[points]
+                    tops[pair] += top
+                    boards[pair] += 1
     off_percent: dict[Any, float] = defaultdict(float)
     for penalty in scored.penalties:
         if penalty["board"] is not None and penalty["board"] not in shown:

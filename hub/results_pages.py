@@ -182,7 +182,7 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
 def session_rankings(room: Room, *, public: bool = False
                      ) -> tuple[list[dict[str, Any]], bool, bool]:
     """Each section's ranking as the event's total (hub.series) adds it up: ``[{"name",
-    "method", "ranking"}]`` (in the public view over the boards finished everywhere, as the
+    "method", "units", "ranking"}]`` (in the public view over the boards finished everywhere, as the
     session's own ranking), whether the ranking may be shown, whether the names may (the
     pairs are matched by their names all the same: the page leaves them out)."""
     settings = _settings(room)
@@ -191,7 +191,8 @@ def session_rankings(room: Room, *, public: bool = False
     for scored in room.scoring.sections():
         ranking = (public_ranking(scored, shown) if public
                    and settings.live_ranking == "finished" else scored.ranking())
-        out.append({"name": scored.name, "method": scored.method.value, "ranking": ranking})
+        out.append({"name": scored.name, "method": scored.method.value, "units": scored.units,
+                    "ranking": ranking})
     if not public:
         return out, True, True
     return out, _ranking_shown(room, settings), settings.names

@@ -90,7 +90,7 @@ from hub.seen import EventIds
 from hub.swiss import FACTS as SWISS_FACTS
 from hub.swiss import SwissRounds
 from hub.table import Outcome, TableState, card_mask
-from hub.texts import reply
+from hub.texts import reply, stored_text
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
 
@@ -215,6 +215,7 @@ class Room:
         self.double_dummy = DoubleDummyTables(
             enabled=any(s.movement is not None for s in self.sections))
         self.scoring = LiveScoring(self)   # rankings and travellers, rulings (hub.scoring)
+        self.scoring.ranked_by = self.swiss.ranking   # a Swiss section's: its standings
         self.late = LateChanges(self)      # late pairs, withdrawals, the pause (hub.late_changes)
         # Each table's events in the order of its record (hub.ordering): held, released.
         self.order = {tid: TableOrder() for tid in self.tables}
@@ -316,8 +317,11 @@ class Room:
                 "pair": pair, "table": ref.section.ids.get(found[0]), "direction": str(found[1])}
         boards_to = sorted({ref.section.ids.get(n, str(n)) for b in a.boards
                             for n in movement.tables_with(b, round + 1)})
-        return {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
+        info = {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
                 "next": dict(following, boards=boards_to)}
+        if ref.section.individual is not None:
+            info["players"] = _seat_players(ref.section, ref.number, round)
+        return info
 
     # Events -----------------------------------------------------------------------------
     def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:
@@ -525,7 +529,7 @@ class Room:
         alert = table.overreach(
             str(body["device"]), str(body["role"]), str(body["type"]),
             None if seat is None else Seat.parse(str(seat)), str(body["code"]),
-            _reason(body), str(body.get("law", "")), hub_time, body.get("time"))
+            stored_text(body, "reason"), str(body.get("law", "")), hub_time, body.get("time"))
         return [] if alert is None else [alert]
 
     # The clock and the devices -------------------------------------------------------------
@@ -605,7 +609,7 @@ class Room:
         where = body.get("position", body.get("noted", ""))
         alert = self.alerts.raise_alert(
             f"log:{problem}:{where}", kind=HubKind.LOG_DAMAGE.value, law="", table="hub",
-            round=None, board=None, detected=hub_time, detail=_log_text(body),
+            round=None, board=None, detected=hub_time, detail=stored_text(body, "detail"),
             facts=dict(body))
         return [] if alert is None else [alert]
 
@@ -741,16 +745,6 @@ class Room:
         }
 
 
-def _log_text(body: Mapping[str, Any]) -> Text:
-    """A ``log_damage`` fact's finding: its ``text`` (a message), or an older log's English
-    ``detail`` shown as it is."""
-    try:
-        return Text.from_json(body["text"]) if "text" in body else Text.plain(
-            str(body.get("detail", "")))
-    except ValueError:
-        return Text.plain(str(body.get("text")))
-
-
 def _board_of(table: TableState) -> int | None:
     """The board the table is at."""
     return None if table.sitting is None else table.sitting.board.number
@@ -777,15 +771,25 @@ def _phase_of(table: TableState) -> str | None:
     return None if table.sitting is None else table.sitting.phase
 
 
+def _seat_players(section: Section, table: int, round_: int) -> dict[str, Any]:
+    """An individual's players at ``table`` in ``round_`` by seat, each with his name and
+    where he plays the next round (protocol: the state's ``schedule.players``)."""
+    schedule = section.individual
+    assert schedule is not None
+    a = schedule.assignment(round_, table)
+    ahead = {p: (b.table, "NESW"[i]) for b in schedule.assignments if b.round == round_ + 1
+             for i, p in enumerate(b.seats) if p is not None}
+    out: dict[str, Any] = {}
+    for letter, player in zip("NESW", a.seats if a is not None else (), strict=False):
+        if player is None:
+            continue
+        names = section.pairs.get(player) or ()
+        goes = ahead.get(player)
+        out[letter] = {"number": player, "name": names[0] if names else None,
+                       "next": None if goes is None else {
+                           "table": section.ids.get(goes[0]), "seat": goes[1]}}
+    return out
+
+
 def _reject(env: Envelope, t: float, code: str, reason: Text | str) -> Outcome:
     return Outcome(reply(env, t, "reject", code, reason))
-
-
-def _reason(body: Mapping[str, Any]) -> Text:
-    """A ``device_overreach`` fact's reason: its ``text`` (a message), or an older log's
-    English ``reason`` shown as it is."""
-    try:
-        return Text.from_json(body["text"]) if "text" in body else Text.plain(
-            str(body.get("reason", "")))
-    except ValueError:
-        return Text.plain(str(body.get("text")))

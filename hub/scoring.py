@@ -61,7 +61,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bridgecore.adjusted import (
@@ -94,7 +94,7 @@ from hub.ruling_values import (
     side_award,
 )
 from hub.section import PAIRS_METHODS, Section
-from hub.section_score import SectionScore, not_scored
+from hub.section_score import SectionScore, not_scored, whole_matches
 from hub.substitutes import Substitutes
 from hub.texts import render
 from hub.traveller import result_row, row_order
@@ -179,7 +179,7 @@ def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     return ("penalty", ruling["id"])
 
 
-def describe(ruling: Mapping[str, Any]) -> Text:
+def describe(ruling: Mapping[str, Any], section: Section | None = None) -> Text:
     """A ruling as the pages say it (a text, rendered in the reader's language: hub.texts):
     ``Law 12C2 A+ A- at table A3, round 2, board 5``."""
     kind = ruling["kind"]
@@ -193,6 +193,9 @@ def describe(ruling: Mapping[str, Any]) -> Text:
             for i, g in enumerate(ruling["groups"], 1)])
     on = ([Text.of("ruling.on_board", board=ruling["board"])]
           if ruling.get("board") is not None else [])
+    if section is not None and section.individual is not None:
+        return Text.of("ruling.penalty_player", law=law, amount=f"{ruling['amount']:g}",
+                       unit=ruling["unit"], player=ruling["pair"], more=on)
     return Text.of("ruling.penalty", law=law, amount=f"{ruling['amount']:g}",
                    unit=ruling["unit"], pair=ruling["pair"], more=on)
 
@@ -239,6 +242,7 @@ class LiveScoring:
         self._by_id: dict[str, dict[str, Any]] = {}
         self._withdrawn: dict[str, float] = {}
         self._scored: dict[str, SectionScore] = {}
+        self.ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
         self._dirty: set[str] = set(self._sections)
         self._unpublished: set[str] = set(self._sections)
         # section -> board -> (lines, top, expected) of the traveller last published
@@ -469,10 +473,12 @@ class LiveScoring:
                 section = next(iter(self._sections))
             if section not in self._sections:
                 raise RulingError(f"{where}: no section {section!r:.40}")
-            movement = self._sections[section].movement
-            pair = body["pair"]
-            if movement is not None and pair not in movement.pairs:
-                raise RulingError(f"{where}: no pair {pair} in section {section}")
+            movement, solo = self._sections[section].movement, self._sections[section].individual
+            pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
+            if movement is not None and pair not in (movement.pairs if solo is None
+                                                     else solo.players):
+                raise RulingError(f"{where}: no {'player' if solo else 'pair'} {pair} in "
+                                  f"section {section}")
             out.update(section=section, pair=pair)
             if body.get("board") is not None:
                 self._board_exists(body["board"], self._sections[section], where)
@@ -485,6 +491,8 @@ class LiveScoring:
             if side not in ("NS", "EW"):
                 raise RulingError(f"{where}: side {side!r:.10} is not NS or EW")
             section, table, round_, board = self._target(body, where)
+            if self._sections[section].individual is not None:
+                raise RulingError(f"{where}: in an individual, name the player (pair)")
             pairs = self.room.tables[table].pairs(round_)
             pair = pairs[0 if side == "NS" else 1]
             if pair is None:
@@ -561,6 +569,7 @@ class LiveScoring:
             raise KeyError(f"no section {name!r}")
         if name in self._dirty or name not in self._scored:
             self._scored[name] = self._score(name)
+            self._scored[name].ranked_by = self.ranked_by   # a Swiss section's (hub.swiss)
             self._dirty.discard(name)
         return self._scored[name]
 
@@ -634,12 +643,14 @@ class LiveScoring:
                     continue
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                if (seats := section.players(line["table"], line["round"])) is not None:
+                    line["players"] = list(seats)     # an individual's N, E, S, W
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
-                                           line["form"]))
+                                           line["form"], seats))
                 index[board, ns, ew] = line
                 valid[board] = valid.get(board, 0) + 1
         if teams is not None:
-            results = _whole_matches(results, teams)
+            results = whole_matches(results, teams)
         expected = self._expected(name, valid)
         penalties = [r for r in in_force.values() if r["kind"] == "penalty"]
         method, trim = self._method(section, teams)
@@ -653,8 +664,8 @@ class LiveScoring:
                        for p in penalties],
             options=ScoringOptions.of(
                 self.room.conventions, expected=expected, teams=teams, victory_points=victory,
-                butler_trim=trim, vulnerability={b: self.room.markings(b).vulnerability
-                                                 for b in ordered}))
+                butler_trim=trim, individual=section.individual is not None,
+                vulnerability={b: self.room.markings(b).vulnerability for b in ordered}))
         for board, scored in event.boards.items():
             top = event.tops.get(board)
             for s in scored:
@@ -672,7 +683,7 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions))
+            conventions(self.room.conventions), individual=section.individual is not None)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:
@@ -769,9 +780,9 @@ class LiveScoring:
         for ruling in self._rulings:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
+            words = describe(ruling, self._sections.get(ruling["section"]))
             out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
-                            summary=render(describe(ruling), "en"),
-                            summary_text=describe(ruling).to_json(),
+                            summary=render(words, "en"), summary_text=words.to_json(),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out
 
@@ -780,14 +791,3 @@ class LiveScoring:
         return {"rulings": [dict(r) for r in self._rulings], "withdrawn": dict(self._withdrawn),
                 "corrections": self.corrections.snapshot(),
                 "substitutes": self.substitutes.snapshot()}
-
-
-
-
-def _whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
-                   ) -> list[BoardResult]:
-    """The results whose other table of the match has its result too: a teams board is
-    scored once both rooms have played it (78B)."""
-    rows = list(results)
-    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
-    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]

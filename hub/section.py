@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bridgecore.individual import IndividualMovement
 from bridgecore.movements import Movement
 from bridgecore.ranking import Method
 from bridgecore.swiss import Pairing, SwissMovement, first_round, swiss_movement
@@ -59,13 +60,17 @@ class Section:
     the movement's; :mod:`hub.scoring` says what each means). Pair numbers are unique
     within a section. Without ``tables`` the ids are the section name and the number
     (``A1``, ``A2``...). A Swiss section has its ``swiss`` settings (hub.swiss): its movement
-    grows round by round as the rounds are drawn."""
+    grows round by round as the rounds are drawn. An individual section has its
+    ``individual`` schedule (each seat's player); its ``movement`` is its partnerships' and
+    ``pairs`` maps player numbers to their names."""
 
     def __init__(self, name: str, movement: Movement | None = None, *,
                  tables: Mapping[str, int] | Sequence[str] | None = None,
                  pairs: Mapping[int, Sequence[str]] | None = None, scoring: str = "",
-                 swiss: SwissSettings | None = None):
+                 swiss: SwissSettings | None = None,
+                 individual: IndividualMovement | None = None):
         self.name = name
+        self.individual = individual
         self.swiss = swiss
         self.movement = movement
         if scoring not in PAIRS_METHODS:
@@ -88,6 +93,18 @@ class Section:
         self.tables = numbers
         self.ids = {n: tid for tid, n in numbers.items()}
         self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
+
+    def players(self, table: str, round_: int) -> tuple[int, int, int, int] | None:
+        """An individual's players North, East, South, West at ``table`` in ``round_``
+        (None: not an individual, or no full table there)."""
+        if self.individual is None or table not in self.tables:
+            return None
+        a = self.individual.assignment(round_, self.tables[table])
+        if a is None or not a.plays:
+            return None
+        n, e, s, w = a.seats
+        assert n is not None and e is not None and s is not None and w is not None
+        return n, e, s, w
 
     @property
     def pairs_method(self) -> tuple[Method, int]:

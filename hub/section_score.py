@@ -1,23 +1,25 @@
 """A section scored (:class:`SectionScore`): every board's traveller lines with their
 points, the ranking, the penalties and the problems, and the JSON published of them
 (``results/ranking/{section}``, ``results/traveller/{section}/{board}``) and a pair's score
-card. :class:`hub.scoring.LiveScoring` makes one at each rescoring of a section;
-:func:`not_scored` says why a line is never scored (a message: hub.texts renders it).
+card; and which lines are scored (:func:`not_scored`, :func:`whole_matches`; why a line is
+never scored is a message: hub.texts renders it). :class:`hub.scoring.LiveScoring` makes one
+at each rescoring of a section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bridgecore.adjusted import BoardResult, Pair
 from bridgecore.conventions import LAWS_ONLY, Conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
 from bridgecore.text import Text
 from hub.texts import render
 
-__all__ = ["SectionScore", "not_scored"]
+__all__ = ["SectionScore", "not_scored", "whole_matches"]
 
 
 def _r(value: float | None) -> float | None:
@@ -46,9 +48,22 @@ class SectionScore:
     problems: list[Text]             # each a message (hub.texts renders it)
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
     conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
+    # A Swiss section's standings (hub.swiss: VPs with the byes, the tie-breaks), which are
+    # its ranking everywhere; None for any other section.
+    ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
+    individual: bool = False         # contestants are players (docs/protocol.md 12.2)
+
+    @property
+    def swiss(self) -> list[dict[str, Any]] | None:
+        """The Swiss standings as ranking entries (total: the VPs), or None."""
+        return None if self.ranked_by is None else self.ranked_by(self)
 
     def ranking(self) -> list[dict[str, Any]]:
-        """The contestants in order, each with its players, total, percent and rank."""
+        """The contestants in order, each with its players, total, percent and rank (a
+        Swiss section: its standings, :attr:`swiss`)."""
+        swiss = self.swiss
+        if swiss is not None:
+            return swiss
         entries: list[dict[str, Any]] = [
             {"pair": p.pair, "names": self.names.get(p.pair, []),
              "direction": None if p.direction is None else p.direction.value,
@@ -68,13 +83,15 @@ class SectionScore:
         """The payload of ``results/ranking/{section}``."""
         return {"v": 1, "section": self.name, "key": self.key, "method": self.method.value,
                 "field": "one-winner" if self.one_winner else "two-winner",
-                "expected": self.expected, "units": self.units,
+                "expected": self.expected,
+                "units": self.units if self.ranked_by is None or self.swiss is None else "VP",
                 "boards": [{"board": b, "results": sum(1 for r in rows if not r["not_scored"]),
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
                 "problems": [render(p, "en") for p in self.problems],
-                "ties": self.conventions.tie_style}
+                "ties": self.conventions.tie_style,
+                **({"individual": True} if self.individual else {})}
 
     def problem_texts(self) -> list[dict[str, Any]]:
         """The problems as messages (docs/protocol.md 1, Texts), for the results pages."""
@@ -115,6 +132,8 @@ class SectionScore:
         return out
 
 
+# The lines scored (hub.scoring) ------------------------------------------------------------
+
 def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
                ) -> Text | None:
     """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
@@ -130,3 +149,12 @@ def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
             return Text.of("problem.played_before", pair=pair, table=before["table"],
                            round=before["round"])
     return None
+
+
+def whole_matches(results: Iterable[BoardResult], teams: Mapping[Pair, Pair]
+                   ) -> list[BoardResult]:
+    """The results whose other table of the match has its result too: a teams board is
+    scored once both rooms have played it (78B)."""
+    rows = list(results)
+    present = {(r.board, teams.get(r.ns), teams.get(r.ew)) for r in rows}
+    return [r for r in rows if (r.board, teams.get(r.ew), teams.get(r.ns)) in present]

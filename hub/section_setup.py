@@ -12,7 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from bridgecore.movement_files import read_asc
+from bridgecore.individual import IndividualMovement, rainbow_individual
+from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.swiss_standings import BYE_VP
 from hub.console_i18n import plural, say
@@ -23,11 +24,13 @@ from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
 
-MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams")
+MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams", "individual")
 """The movement kinds a section can have (:mod:`bridgecore.movements`; the Swiss ones,
 drawn round by round: :mod:`bridgecore.swiss`, :mod:`hub.swiss`); besides them a pairs
 movement read from a club's ``.ASC`` file (``movement_file``,
-:mod:`bridgecore.movement_files`: kind ``"file"``)."""
+:mod:`bridgecore.movement_files`: kind ``"file"``). An ``individual`` is
+:func:`bridgecore.individual.rainbow_individual` for ``players`` (4·T, T prime to 6), or the
+individual ``.ASC`` file of ``movement_file``."""
 SWISS = ("swiss_pairs", "swiss_teams")
 MAX_MOVEMENT_FILE = 256 * 1024   # characters of an .ASC file (a 30-table movement: ~20 kB)
 
@@ -69,6 +72,12 @@ class SectionSetup:
     ``pairs`` maps pair numbers to their players. The :class:`Movement` is built here
     (``movement``); a section that cannot be raises ConfigError naming the key.
 
+    An ``individual`` seats ``players`` players (4 a table) who change partner each round,
+    or those of an individual ``.ASC`` file (``asc``); its ``individual`` is the schedule by
+    seat, its ``movement`` the partnerships of it
+    (:meth:`bridgecore.individual.IndividualMovement.as_pairs`); ``pairs`` then maps
+    player numbers to their names.
+
     A Swiss section (``swiss_teams``: ``teams`` teams; ``swiss_pairs``: ``entrants`` pairs)
     plays ``rounds`` rounds (required) drawn one by one (hub.swiss): round 1 by seeding, or
     drawn with ``seed``; a bye scores ``bye_vp`` VPs (12) or ``"average"``. Its
@@ -92,7 +101,10 @@ class SectionSetup:
     bye_vp: float | str = BYE_VP
     asc: str | None = None
     asc_name: str = ""
+    players: int | None = None
     movement: Movement = field(init=False, repr=False, compare=False)
+    individual: IndividualMovement | None = field(init=False, repr=False, compare=False,
+                                                  default=None)
 
     def __post_init__(self) -> None:
         if not isinstance(self.arrow_switch, bool):
@@ -117,11 +129,15 @@ class SectionSetup:
         out: list[str] = []
         if not self.name:
             out.append("name: a section needs a name")
+        if self.kind == "individual":
+            return out + self._individual_problems()
         if self.kind == "file" or self.asc is not None:
             return out + self._file_problems()
+        if self.players is not None:
+            out.append("players: only for an individual")
         if self.kind not in MOVEMENTS:
             out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell, teams, "
-                       "swiss_pairs or swiss_teams)")
+                       "swiss_pairs, swiss_teams or individual)")
             return out
         what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement",
                 "swiss_pairs": "a Swiss pairs", "swiss_teams": "a Swiss teams"}
@@ -160,6 +176,47 @@ class SectionSetup:
         if self.boards_per_round < 1:
             out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
         return out
+
+    def _individual_problems(self) -> list[str]:
+        out: list[str] = []
+        given = [key for key, value in (
+            ("tables", self.tables), ("teams", self.teams), ("missing_pair", self.missing_pair),
+            ("entrants", self.entrants), ("seed", self.seed)) if value is not None]
+        given += [key for key, value in (("relay", self.relay),
+                                         ("arrow_switch", self.arrow_switch),
+                                         ("duplicated", not self.duplicated),
+                                         ("bye_vp", self.bye_vp != BYE_VP)) if value]
+        out += [f"{key}: not for an individual" for key in given]
+        if self.asc is not None:
+            if self.players is not None or self.rounds is not None:
+                out.append("players, rounds: not with a movement file (the file says them)")
+            if len(self.asc) > MAX_MOVEMENT_FILE:
+                out.append(f"movement_file: {len(self.asc)} characters, more than a "
+                           f"movement file has ({MAX_MOVEMENT_FILE})")
+        elif self.players is None:
+            out.append("players: an individual needs its number of players (4 a table)")
+        elif self.players % 4:
+            out.append(f"players: 4 a table, not {self.players}")
+        if self.boards_per_round < 1:
+            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+        return out
+
+    def _individual(self) -> IndividualMovement:
+        """The individual schedule: the file's (every problem of it named) or the rainbow's."""
+        if self.asc is None:
+            assert self.players is not None
+            return rainbow_individual(self.players // 4, rounds=self.rounds,
+                                      boards_per_round=self.boards_per_round)
+        name = self.asc_name or "movement file"
+        movement, problems = read_individual_asc(
+            self.asc, boards_per_round=self.boards_per_round, file=name)
+        if problems or movement is None:
+            raise ValueError("; ".join(
+                f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
+                for p in problems) or f"{name}: no movement")
+        if not any(a.plays for a in movement.assignments):
+            raise ValueError(f"{name}: no table plays")
+        return replace(movement, name=f"individual movement file {name}")
 
     def _file_problems(self) -> list[str]:
         out: list[str] = []
@@ -200,6 +257,10 @@ class SectionSetup:
         return replace(movement, name=f"movement file {name}")
 
     def _build(self) -> Movement:
+        if self.kind == "individual":
+            individual = self._individual()
+            object.__setattr__(self, "individual", individual)
+            return individual.as_pairs()
         if self.kind == "file":
             return self._from_file()
         bpr = self.boards_per_round
@@ -248,8 +309,12 @@ class SectionSetup:
                 key = "table_ids" if self.table_ids is not None else "name"
                 out.append(f"{key}: table id {tid!r} cannot be used in a topic (1 to 16 "
                            "letters, digits, _ or -)")
+        known = m.pairs if self.individual is None else self.individual.players
         for pair, names in self.pairs.items():
-            if pair not in m.pairs:
+            if self.individual is not None and pair not in known:
+                out.append(f"pairs: player {pair} does not play in {m.name} "
+                           f"(players {ranges(known)})")
+            elif pair not in known:
                 out.append(f"pairs: pair {pair} does not play in {m.name} "
                            f"(pairs {ranges(m.pairs)})")
             if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
@@ -270,7 +335,8 @@ class SectionSetup:
         if self.kind == "swiss_pairs" and scoring in ("", "matchpoints"):
             scoring = "imps"   # a Swiss pairs match is IMPs against the datum (hub.swiss)
         return Section(self.name, self.movement, tables=list(self.ids),
-                       pairs=dict(self.pairs), scoring=scoring, swiss=self.swiss)
+                       pairs=dict(self.pairs), scoring=scoring, swiss=self.swiss,
+                       individual=self.individual)
 
     def summary(self, language: str = "en") -> list[str]:
         """This section for the director, in ``language`` (hub/locale)."""
@@ -279,6 +345,8 @@ class SectionSetup:
         size = (say(language, "section.teams", teams=self.teams, pairs=ranges(m.pairs),
                     tables=m.tables)
                 if self.kind in ("teams", "swiss_teams")
+                else plural(language, "section.players", len(self.individual.players))
+                if self.individual is not None
                 else plural(language, "section.pairs", len(m.pairs)))
         lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
                      rounds=plural(language, "section.rounds", m.rounds),
@@ -331,5 +399,6 @@ class SectionSetup:
             **({"entrants": self.entrants, "seed": self.seed, "bye_vp": self.bye_vp}
                if self.kind in SWISS else {}),
             **({"movement_file": self.asc_name, "movement_asc": self.asc}
-               if self.kind == "file" else {}),
+               if self.kind == "file" or self.asc is not None else {}),
+            **({"players": self.players} if self.kind == "individual" else {}),
         }

@@ -7,10 +7,11 @@ starts a new session in the same log. Before the fact ``setup_replaced`` of the 
 session, the hub logs the fact ``session_scored`` (:func:`session_fact`): the session's
 set-up fields that name its event (``name``, ``session``, ``date``, ``part``, ``carry``)
 and each section's final ranking as the live scorer had it (every pair's players,
-direction, percentage, boards, place). A closed session can no longer change (its room
-is gone), so this fact is its result for good; the hub finds its earlier sessions with one
-query of the log by type (``EventLog.of_type``), never by replaying them, at start and
-after each new session (:class:`SessionBook`).
+direction, percentage, boards, place) and its boards (each board's traveller lines that
+count: :func:`section_boards`), for the event's USEBIO file. A closed session can no
+longer change (its room is gone), so this fact is its result for good; the hub finds its
+earlier sessions with one query of the log by type (``EventLog.of_type``), never by
+replaying them, at start and after each new session (:class:`SessionBook`).
 
 **An event of several sessions** (:func:`event_total`): a set-up's ``part`` (1, 2, ...)
 places its session in the event ``name`` names. The session being played is added to the
@@ -29,33 +30,41 @@ A pair whose set-up names no players cannot be matched and is ranked on its own 
 
 **The club's ladder** (:func:`ladder_json`): every stored session (and the one being
 played, once it has a result) between two dates, each player credited with his pair's
-percentage (bridgecore.ladder: the best N, a minimum attendance); a player in two pairs of
-one session (a substitute who played for both) is credited with the better. Players are
-matched by name as the roster matches them (hub.roster.name_key), shown as last written.
+percentage over the boards he played (hub.series_players: a substitute named for some
+rounds is credited with that evening for the boards he played; bridgecore.ladder: the best
+N, a minimum attendance); a player in two pairs of one session (a substitute who played for
+both) is credited with the better. Players are matched by member number where the roster
+(or the substitution) gives one, a name the same member had elsewhere counting as his, else
+by name as the roster matches them (hub.roster.name_key); shown as last written.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Side
+from bridgecore.conventions import conventions
 from bridgecore.ladder import ladder
-from bridgecore.sessions import EventTotal, SessionLine, add_up, carry_by_place
-from hub.roster import name_key
+from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
+from hub.roster import Roster, name_key
+from hub.series_players import section_players
 
 if TYPE_CHECKING:
     from hub.room import Room
     from hub.store import EventLog, StoredRecord
 
 __all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "identity",
-           "ladder_json", "session_fact"]
+           "ladder_json", "live_sections", "section_boards", "session_fact"]
 
 log = logging.getLogger(__name__)
 
 SESSION_SCORED = "session_scored"
+# a substitute as a ranking's names write him (hub.substitutes): "Name (for X, rounds 3-4)"
+_SUBSTITUTE = re.compile(r" \(for .*, rounds? [\d, -]+\)$")
 FACT_VERSION = 1
 
 
@@ -82,10 +91,26 @@ def _check_section(section: Any) -> None:
             raise ValueError(f"names {names!r:.60} are not a list of names")
         if entry.get("percent") is not None and not _number(entry["percent"]):
             raise ValueError(f"percent {entry['percent']!r:.20} is not a number")
+        if entry.get("total") is not None and not _number(entry["total"]):
+            raise ValueError(f"total {entry['total']!r:.20} is not a number")
         if not _number(entry.get("boards") or 0) or not _number(entry.get("rank") or 0):
             raise ValueError("boards or rank is not a number")
         if entry.get("direction") not in (None, "NS", "EW"):
             raise ValueError(f"direction {entry.get('direction')!r:.10} is not NS, EW or null")
+        for player in entry.get("players") or ():
+            if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) \
+                    or not (player.get("member") is None or _number(player["member"])) \
+                    or not (player.get("percent") is None or _number(player["percent"])):
+                raise ValueError(f"a player that is not a name with a member number and a "
+                                 f"percentage: {player!r:.60}")
+    boards = section.get("boards", [])
+    if not isinstance(boards, list):
+        raise ValueError("boards is not a list")
+    for board in boards:
+        if not isinstance(board, Mapping) or not isinstance(board.get("board"), int) or \
+                not isinstance(board.get("results"), list) or \
+                not all(isinstance(r, Mapping) for r in board["results"]):
+            raise ValueError(f"a board that is not a number with its results: {board!r:.60}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,15 +150,41 @@ class StoredSession:
                 "date": self.date, "part": self.part}
 
 
-def _live_sections(room: Room) -> list[dict[str, Any]]:
-    return [{"name": s.name, "method": s.method.value, "ranking": s.ranking()}
-            for s in room.scoring.sections()]
+LINE_KEYS = ("table", "round", "NS", "EW", "contract", "declarer", "tricks", "score_ns",
+             "adjustment", "ns_points", "ew_points")
 
 
-def session_fact(setup: Any, room: Room) -> dict[str, Any] | None:
+def section_boards(scored: Any) -> list[dict[str, Any]]:
+    """A scored section's boards as a stored session keeps them (``boards`` of
+    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`)."""
+    return [{"board": board, "results": [{k: row.get(k) for k in LINE_KEYS} for row in rows
+                                         if not row.get("not_scored")]}
+            for board, rows in sorted(scored.lines.items())]
+
+
+def live_sections(room: Room, roster: Roster | None = None) -> list[dict[str, Any]]:
+    """Each section of the session being played as ``session_scored`` stores it: its
+    ranking (each pair with its ``players``: hub.series_players), its boards and the
+    matchpoint units of its points (1, or 2: MP1)."""
+    units = conventions(room.conventions).units
+    out = []
+    for s in room.scoring.sections():
+        players = section_players(room, s, roster)
+        ranking = s.ranking()
+        for entry in ranking:
+            if entry.get("pair") in players:
+                entry["players"] = players[entry["pair"]]
+        out.append({"name": s.name, "method": s.method.value, "units": s.units,
+                    "mp_units": units, "ranking": ranking, "boards": section_boards(s)})
+    return out
+
+
+def session_fact(setup: Any, room: Room, roster: Roster | None = None
+                 ) -> dict[str, Any] | None:
     """The body of ``session_scored`` for the session ``setup`` ran in ``room``; None when
-    nothing was scored (a session set up and replaced before play)."""
-    sections = [s for s in _live_sections(room) if s["ranking"]]
+    nothing was scored (a session set up and replaced before play). ``roster``: the club's
+    members, whose numbers the players get (hub.series_players)."""
+    sections = [s for s in live_sections(room, roster) if s["ranking"]]
     if not sections:
         return None
     return {"v": FACT_VERSION, "name": getattr(setup, "name", ""),
@@ -168,15 +219,34 @@ class SessionBook:
 
 # An event of several sessions -----------------------------------------------------------
 
+def kind(section: Mapping[str, Any]) -> str:
+    """What a section's scores are, as sessions add them up: "mp" (percentages), "imp"
+    (IMP totals: Butler, cross-IMPs, teams without VPs) or "vp" (teams' VP totals). A
+    section stored without its units (before they were stored) is read by its method."""
+    method = section.get("method", "mp")
+    if method == "mp":
+        return "mp"
+    if method == "total":
+        return "total"
+    return "vp" if section.get("units") == "VP" else "imp"
+
+
+def _kind_of(sections: Sequence[Mapping[str, Any]]) -> str | None:
+    kinds = {kind(s) for s in sections if s.get("ranking")}
+    return kinds.pop() if len(kinds) == 1 else None if not kinds else "mixed"
+
+
 def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, list[str]],
            where: dict[str, tuple[str, Any]] | None = None) -> list[SessionLine]:
-    """One session's matchpoint lines keyed by pair identity (a pair without names keyed
-    to this session alone); ``names`` collects each identity's players as written,
-    ``where`` each one's section and pair number."""
+    """One session's lines keyed by pair identity (a pair without names keyed to this
+    session alone), each with its percentage (matchpoints) or its total (IMPs, VPs);
+    ``names`` collects each identity's players as written, ``where`` each one's section
+    and pair number."""
     out: list[SessionLine] = []
     for section in sections:
+        field = "percent" if kind(section) == "mp" else "total"
         for entry in section.get("ranking", ()):
-            if entry.get("percent") is None:
+            if entry.get(field) is None:
                 continue
             key = identity(entry.get("names") or ())
             if key is None:
@@ -186,7 +256,7 @@ def _lines(sections: Sequence[Mapping[str, Any]], index: int, names: dict[str, l
             if where is not None:
                 where[key] = (str(section.get("name")), entry.get("pair"))
             direction = entry.get("direction")
-            out.append((key, float(entry["percent"]), int(entry.get("boards") or 0),
+            out.append((key, float(entry[field]), int(entry.get("boards") or 0),
                         None if direction is None else Side(direction)))
     return out
 
@@ -204,34 +274,61 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
                 stored: Sequence[StoredSession]) -> dict[str, Any]:
     """The event's ranking on its total so far (module docstring), as the console and the
     results pages show it: ``event`` False for a session on its own. ``live``: the session
-    being played, each section's ranking (hub.results_pages.session_rankings)."""
+    being played, each section's ranking (hub.results_pages.session_rankings).
+
+    The sessions add up in the form of their scores (bridgecore.sessions.Form: ``form``
+    in the JSON): percentages, IMPs (or IMPs per board), VPs. An earlier session scored
+    otherwise than the session being played is left out, named in ``problems``."""
     part = getattr(setup, "part", 0)
     if not part or not getattr(setup, "name", ""):
         return {"v": 1, "event": False}
+    problems: list[str] = []
     parts = _parts(setup, stored)
+    now_kind = _kind_of(live) or next(
+        (k for k in (_kind_of(s.sections) for s in reversed(parts)) if k), "mp")
+    if now_kind in ("mixed", "total"):
+        problems.append(f"session {part} is scored by {now_kind} methods: not added up")
+        now_kind = "mp"
+        live = [s for s in live if kind(s) == "mp"]
+    kept = []
+    for s in parts:
+        if _kind_of(s.sections) in (None, now_kind):
+            kept.append(s)
+        else:
+            problems.append(f"session {s.part} ({s.session or s.date}) is scored by "
+                            f"{_kind_of(s.sections)}, this one by {now_kind}: left out")
+    parts = kept
     names: dict[str, list[str]] = {}
     earlier = [_lines(s.sections, i, names) for i, s in enumerate(parts)]
     current_pairs: dict[str, tuple[str, Any]] = {}
     now = _lines(live, len(parts), names, current_pairs)
+    form = {"mp": Form.PERCENT, "vp": Form.VP}.get(now_kind) or imp_form([*earlier, now])
     carry = setup.carry
     totals: tuple[EventTotal, ...] = ()
     qualifying: dict[Any, float] = {}
     if carry is None:
         if any(earlier) or now:
-            totals = add_up([*earlier, now])
+            totals = add_up([*earlier, now], form=form)
     elif now:
         if any(earlier):
-            qualifying = {t.pair: t.percent for t in add_up(earlier)}
-        if getattr(setup, "carry_form", "margin") == "place":
+            qualifying = {t.pair: t.percent for t in add_up(earlier, form=form)}
+        place = getattr(setup, "carry_form", "margin") == "place"
+        if not place and form.neutral is None:
+            problems.append("a share of the margin cannot be carried over in VPs (no "
+                            "average score): no carry-over")
+            qualifying = {}
+        if place:
             finalists = {line[0] for line in now}
-            totals = add_up([now], carries=carry_by_place(
+            totals = add_up([now], form=form, carries=carry_by_place(
                 {k: q for k, q in qualifying.items() if k in finalists}, carry))
         else:
-            totals = add_up([now], carry_from=qualifying, carry_fraction=carry)
+            totals = add_up([now], carry_from=qualifying, carry_fraction=carry, form=form)
+    if problems:
+        log.warning("event %s: %s", setup.name, "; ".join(problems))
     sessions = [{"part": s.part, "session": s.session, "date": s.date} for s in parts]
     sessions.append({"part": part, "session": setup.session, "date": setup.date,
                      "live": True})
-    every = {t.pair: t.sessions for t in add_up([*earlier, now])}   # each part's own
+    every = {t.pair: t.sessions for t in add_up([*earlier, now], form=form)}  # each part's
     ranking = []
     for t in totals:
         each = every.get(t.pair, t.sessions)
@@ -241,13 +338,14 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
             "names": names.get(str(t.pair), []),
             "section": None if at is None else at[0], "pair": None if at is None else at[1],
             "direction": None if t.direction is None else t.direction.value,
-            "percent": round(t.percent, 2), "rank": t.rank, "boards": t.boards,
+            "percent": round(t.percent, 2) if form is Form.PERCENT else None,
+            "score": round(t.percent, 2), "rank": t.rank, "boards": t.boards,
             "sessions": [None if p is None else round(p, 2) for p in each],
             "carry": round(t.carry, 2), "qualifying": None if q is None else round(q, 2)})
     return {"v": 1, "event": True, "name": setup.name, "part": part, "carry": carry,
-            "form": "add" if carry is None else "carry",
+            "form": "add" if carry is None else "carry", "scores": form.value,
             "carry_form": getattr(setup, "carry_form", "margin"), "sessions": sessions,
-            "ranking": ranking}
+            "ranking": ranking, "problems": problems}
 
 
 # The club's ladder ------------------------------------------------------------------------
@@ -271,20 +369,41 @@ def ladder_json(stored: Sequence[StoredSession], *, best: int | None = None,
                 (not until or not date or date <= until):
             chosen.append((getattr(setup, "name", ""), getattr(setup, "session", ""), date,
                            tuple(live)))
+    members: dict[str, set[int]] = {}    # a name as matched -> the member numbers it had
+    for _, _, _, sections in chosen:
+        for section in sections:
+            for entry in section.get("ranking", ()):
+                for player in entry.get("players") or ():
+                    if player.get("member") and name_key(player["name"]):
+                        members.setdefault(name_key(player["name"]), set()).add(
+                            int(player["member"]))
+
+    def key_of(name: str, member: Any) -> str:
+        """A player's key: his member number, or the one member number his name had
+        elsewhere, else his name (two members of one name: the name, not guessed)."""
+        if member:
+            return f"#{int(member)}"
+        key = name_key(name)
+        known = members.get(key, set())
+        return f"#{next(iter(known))}" if len(known) == 1 else key
+
     shown: dict[str, str] = {}
     per_session: list[dict[str, float]] = []
     for _, _, _, sections in chosen:
         players: dict[str, float] = {}
         for section in sections:
             for entry in section.get("ranking", ()):
-                if entry.get("percent") is None:
-                    continue
-                for name in entry.get("names") or ():
-                    key = name_key(name)
-                    if not key:
+                credits = [(p["name"], p.get("member"), p.get("percent"))
+                           for p in entry.get("players") or ()]
+                if not credits:        # a session stored without its players: by name
+                    credits = [(n, None, entry.get("percent")) for n in entry.get("names") or ()
+                               if not _SUBSTITUTE.search(n)]
+                for name, member, percent in credits:
+                    key = key_of(name, member)
+                    if percent is None or not key:
                         continue
                     shown[key] = name
-                    players[key] = max(players.get(key, 0.0), float(entry["percent"]))
+                    players[key] = max(players.get(key, 0.0), float(percent))
         per_session.append(players)
     entries = ladder(per_session, best=best, minimum=minimum)
     return {"v": 1, "best": best, "minimum": minimum, "since": since, "until": until,

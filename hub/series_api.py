@@ -18,16 +18,18 @@ from typing import Any
 
 from bridgecore.event_files import (
     EventEntry,
+    SessionBoard,
     SessionEntry,
     SessionPart,
+    TravellerLine,
     write_event_pbn,
     write_usebio_event,
 )
 from hub.results_pages import session_rankings
-from hub.series import event_total, ladder_json
+from hub.series import event_total, ladder_json, live_sections
 from hub.webserver import HttpError
 
-__all__ = ["EVENT_FILES", "event_file", "series_api"]
+__all__ = ["EVENT_FILES", "event_file", "series_api", "stored_boards"]
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 EVENT_FILES = {"event-usebio.xml": "application/xml; charset=utf-8",
@@ -85,22 +87,62 @@ def event_file(hub: Any, name: str) -> tuple[bytes, str]:
     if not data.get("event"):
         raise HttpError(409, "this session is no part of an event of several sessions "
                              "(its set-up has no part)")
-    total = [EventEntry(tuple(e["names"]), e["percent"], e["rank"], e["boards"],
+    total = [EventEntry(tuple(e["names"]), e["score"], e["rank"], e["boards"],
                         tuple(e["sessions"]), e["carry"], e["direction"])
              for e in data["ranking"]]
     title = data["name"]
     date = str(getattr(hub.setup, "date", "") or "")
     if name == "event.pbn":
         return (write_event_pbn(title, date, total, len(data["sessions"]),
-                                carry=data["carry"] is not None), EVENT_FILES[name])
+                                carry=data["carry"] is not None, scores=data["scores"]),
+                EVENT_FILES[name])
     earlier = {s.part: s for s in stored if s.name == title}
+    kept = {str(s["name"]): s for s in live_sections(hub.room)}
     parts = []
     for s in data["sessions"]:
         sections = live if s.get("live") else earlier[s["part"]].sections
         parts.append(SessionPart(s["part"], s["session"], s["date"], tuple(
             (str(section["name"]), tuple(
                 SessionEntry(e["pair"], tuple(e.get("names") or ()), e.get("percent"),
-                             e["rank"], e.get("boards") or 0, e.get("direction"))
+                             e["rank"], e.get("boards") or 0, e.get("direction"),
+                             e.get("total"))
                 for e in section["ranking"]))
-            for section in sections)))
-    return write_usebio_event(title, date, total, parts), EVENT_FILES[name]
+            for section in sections), {
+                str(section["name"]): stored_boards(
+                    kept.get(str(section["name"]), section) if s.get("live") else section)
+                for section in sections}))
+    method = next((str(s.get("method")) for s in live if s.get("ranking")), "mp")
+    return (write_usebio_event(title, date, total, parts, scores=data["scores"],
+                               method=method), EVENT_FILES[name])
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _points(value: Any, scale: float) -> float | None:
+    return None if isinstance(value, bool) or not isinstance(value, int | float) \
+        else value * scale
+
+
+def stored_boards(section: Mapping[str, Any]) -> list[SessionBoard]:
+    """A stored section's boards (hub.series.section_boards) for the event's USEBIO file:
+    matchpoints in MP1 units (twice the points of a hub scoring one per comparison)."""
+    mp = section.get("method", "mp") == "mp"
+    units = section.get("mp_units")
+    scale = 2 / units if mp and units in (1, 2) else 1.0
+    out = []
+    for board in section.get("boards") or ():
+        lines = []
+        for r in board.get("results") or ():
+            ns, ew = r.get("NS"), r.get("EW")
+            if ns is None or ew is None:
+                continue
+            lines.append(TravellerLine(
+                ns, ew, None if r.get("contract") is None else str(r["contract"]),
+                None if r.get("declarer") is None else str(r["declarer"]), _int(r.get("tricks")),
+                _int(r.get("score_ns")),
+                None if r.get("adjustment") is None else str(r["adjustment"]),
+                _points(r.get("ns_points"), scale), _points(r.get("ew_points"), scale)))
+        out.append(SessionBoard(int(board["board"]), tuple(lines)))
+    return out

@@ -80,6 +80,7 @@ from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
 from hub.room import Room
 from hub.series import SESSION_SCORED, SessionBook, session_fact
+from hub.series_players import club_roster
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.sharding import Sharding
 from hub.store import LOG_NAME, EventLog, Record, StoreError
@@ -232,7 +233,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         if account is not None:
             body["account"] = account
         record = Record.fact(SETUP_REPLACED, body, hub_time=self.clock())
-        scored = None if keep_play else session_fact(self.setup, self.room)
+        scored = None if keep_play else session_fact(self.setup, self.room,
+                                                        club_roster(self.log.path))
         if scored is not None:   # the session played is stored for the next (hub.series)
             position = self.log.append_many([
                 Record.fact(SESSION_SCORED, scored, hub_time=self.clock()), record])[-1]

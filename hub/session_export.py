@@ -25,6 +25,12 @@ percentage or IMP columns):
                           for another)
 ========================  ===============================================================
 
+An individual section (hub.section_setup) is written as one: ``usebio.xml`` (and
+``ecats.xml``) with EVENT_TYPE ``INDIVIDUAL`` and one PLAYER a participant,
+``results.pbn`` with each line's players by seat (``PlayerId_North``...) and a
+``TotalScoreTable`` of players; ``bridgewebs.pbn`` and ``ffb.pbn``, layouts of pairs, are
+refused (:class:`ExportError`).
+
 Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
 player and his ``NATIONAL_ID_NUMBER`` where the club's roster (hub.roster) has exactly one
 member of that name (a substitute, hub.substitutes, is one more PLAYER of the pair, so
@@ -38,6 +44,7 @@ day of the download (a session with no result yet).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -49,7 +56,7 @@ from bridgecore.cards import Seat
 from bridgecore.conventions import conventions
 from bridgecore.errors import ParseError
 from bridgecore.ffb import write_ffb_pbn
-from bridgecore.ranking import EventScore, Method
+from bridgecore.ranking import EventScore, Method, PairScore
 from bridgecore.record import GameRecord
 from bridgecore.results_io import (
     Player,
@@ -117,7 +124,13 @@ def results_file(room: Room, section: str, *, title: str = "",
         source.boards[board] = GameRecord(board=board, dealer=marks.dealer,
                                           vulnerability=marks.vulnerability,
                                           deal=room.deal(board))
-    return source, scored.event
+    swiss = scored.swiss
+    if swiss is None:
+        return source, scored.event
+    # A Swiss section's ranking is its standings (hub.swiss, docs/swiss.md): VPs with the
+    # byes, places after the tie-breaks.
+    return source, dataclasses.replace(scored.event, ranking=tuple(
+        PairScore(e["pair"], None, e["total"], None, e["rank"], e["boards"]) for e in swiss))
 
 
 def _numbers(roster: Roster | None) -> dict[str, str]:
@@ -177,6 +190,10 @@ EXPORTS: dict[str, tuple[Callable[[ResultsFile, EventScore, bool], bytes], str]]
 }
 
 
+PAIRS_ONLY = ("bridgewebs.pbn", "ffb.pbn")
+"""The files of a layout that has no individual: an individual section's is refused."""
+
+
 def session_date(room: Room, date: str = "", now: float | None = None) -> str:
     """The session's date in PBN's form ``YYYY.MM.DD``: ``date`` (the set-up's, ISO), else
     the day the session's first board was over, else the day of ``now`` (module
@@ -193,6 +210,13 @@ def export(room: Room, name: str, section: str, *, title: str = "", date: str = 
     """The file ``name`` (:data:`EXPORTS`) of ``section``: its bytes and content type;
     ``date`` the session's (ISO, the set-up's), ``roster`` the club's for member numbers."""
     writer, kind = EXPORTS[name]
+    if name in PAIRS_ONLY and any(s.name == section and s.individual is not None
+                                  for s in room.sections):
+        raise ExportError(f"{name}: a pairs layout, not for an individual (usebio.xml and "
+                          "results.pbn give the players)")
     source, event = results_file(room, section, title=title,
                                  date=session_date(room, date, now), roster=roster)
+    if writer is _usebio and section in room.swiss.pairings:   # SWISS_PAIRS, SWISS_TEAMS
+        return write_usebio(source, event, units=_units(source), victory_points_scored=True,
+                            swiss=room.swiss.matches(section)), kind
     return writer(source, event, room.scoring.section(section).units == "VP"), kind

@@ -86,11 +86,15 @@ class SwissRounds:
         return max((p.round for p in self.pairings[name]), default=0)
 
     # Scores ---------------------------------------------------------------------------------
-    def _points(self, name: str) -> dict[tuple[int, int], tuple[int, float]]:
-        """(contestant, board) -> (round, its IMPs) of every scored result of ``name``."""
+    def _points(self, name: str, scored: SectionScore | None = None
+                ) -> dict[tuple[int, int], tuple[int, float]]:
+        """(contestant, board) -> (round, its IMPs) of every scored result of ``name`` (as
+        ``scored``, default the live scores)."""
         _, settings = self._section(name)
         out: dict[tuple[int, int], tuple[int, float]] = {}
-        for board, lines in self.room.scoring.section(name).lines.items():
+        if scored is None:
+            scored = self.room.scoring.section(name)
+        for board, lines in scored.lines.items():
             for line in lines:
                 if not line.get("scored") or line["NS"] is None or line["EW"] is None:
                     continue
@@ -99,10 +103,10 @@ class SwissRounds:
                     out[key] = (int(line["round"]), float(line[points]))
         return out
 
-    def matches(self, name: str) -> list[MatchScore]:
+    def matches(self, name: str, scored: SectionScore | None = None) -> list[MatchScore]:
         """Every match drawn, with the boards of it scored so far."""
         _, settings = self._section(name)
-        points = self._points(name)
+        points = self._points(name, scored)
         out = []
         for p in self.pairings[name]:
             if p.away is None:
@@ -122,10 +126,29 @@ class SwissRounds:
         return all(m.boards == settings.boards_per_round for m in self.matches(name)
                    if m.round == round_)
 
-    def standings(self, name: str) -> tuple[Standing, ...]:
+    def standings(self, name: str, scored: SectionScore | None = None
+                  ) -> tuple[Standing, ...]:
         _, settings = self._section(name)
         return standings(range(1, settings.entrants + 1), self.pairings[name],
-                         self.matches(name), bye=settings.bye_vp)
+                         self.matches(name, scored), bye=settings.bye_vp)
+
+    def ranking(self, scored: SectionScore) -> list[dict[str, Any]] | None:
+        """A Swiss section's ranking (``results/ranking/{section}``, the public pages, the
+        results files): its standings in their order, ``total`` the VPs (byes included),
+        ``rank`` shared only when every tie-break is equal, ``boards`` the boards scored;
+        None for a section that is not Swiss (its live ranking stands)."""
+        if scored.name not in self.pairings:
+            return None
+        section, settings = self._section(scored.name)
+        names = self._names(section, settings)
+        boards: dict[int, int] = {}
+        for m in self.matches(scored.name, scored):
+            for c in (m.home, m.away):
+                boards[c] = boards.get(c, 0) + m.boards
+        return [{"pair": s.contestant, "names": names.get(s.contestant, []),
+                 "direction": None, "total": round(s.vp, 2) + 0.0, "percent": None,
+                 "rank": s.rank, "boards": boards.get(s.contestant, 0)}
+                for s in self.standings(scored.name, scored)]
 
     # Drawing --------------------------------------------------------------------------------
     def draw(self, name: str, by: str) -> dict[str, Any]:

@@ -265,7 +265,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
             # Each partner checks in from his own tablet: keep both players.
             players = before[1] + [p for p in players if p not in before[1]]
         self.seated[side] = (pair, players, env.time, self.round)
-        alerts = [self._check_seating(a, side, pair, t, env.time)]
+        alerts = [self._check_seating(a, side, pair, t, env.time),
+                  self._check_players(side, body.get("players") or [], t, env.time)]
         if self.sitting is not None:
             alerts += self._check_board(t, env.time)
         return self._ack(env, t, True, alerts)
@@ -305,6 +306,25 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
             f"{self.id}:r{self.round}:seat:{side}:{pair}", kind=kind.value, law="5B",
             table=self.id, round=self.round, board=None, detected=t, occurred=occurred,
             detail=detail, facts=facts, evidence=self.evidence, options=OPTIONS["seating"])
+
+    def _check_players(self, side: Side, players: list[dict[str, Any]], t: float,
+                       occurred: float) -> Alert | None:
+        """An individual: a player checking in at a side the movement does not seat him at
+        this round (Law 5B; protocol 7.1: each player gives his number)."""
+        seats = self.context.round_info(self.id, self.round).get("players")
+        mine = [seats[s]["number"] for s in ("NS" if side is Side.NS else "EW")
+                if seats and s in seats]
+        wrong = [p["number"] for p in players if seats and p.get("number") not in (None, *mine)]
+        if not wrong:
+            return None
+        return self.context.alerts.raise_alert(
+            f"{self.id}:r{self.round}:seat:{side}:player:{wrong[0]}",
+            kind=HubKind.WRONG_PAIR.value, law="5B", table=self.id, round=self.round,
+            board=None, detected=t, occurred=occurred, detail=(
+                f"player {wrong[0]} checked in {side} at table {self.id}, round {self.round}: "
+                f"the movement seats players {' and '.join(map(str, mine))} there (Law 5B)"),
+            facts={"pair": wrong[0], "direction": str(side), "expected": None,
+                   "scheduled": None}, evidence=self.evidence, options=OPTIONS["seating"])
 
     def _board(self, env: Envelope, t: float) -> Outcome:
         number = env.body["board"]

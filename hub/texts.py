@@ -25,7 +25,7 @@ from hub.console_i18n import CATALOGS
 from wire.catalogs import PSEUDO
 from wire.protocol import Envelope, Reply
 
-__all__ = ["SYMBOLS", "call_text", "card_text", "render", "reply", "value_text"]
+__all__ = ["SYMBOLS", "call_text", "card_text", "render", "reply", "stored_text", "value_text"]
 
 log = logging.getLogger(__name__)
 
@@ -122,3 +122,13 @@ def reply(env: Envelope, t: float, status: str, code: str, reason: Text | str = 
     if isinstance(reason, Text):
         return Reply(env.id, env.seq, status, code, render(reason, "en"), t, text=reason)
     return Reply(env.id, env.seq, status, code, reason, t)
+
+
+def stored_text(body: Mapping[str, Any], old: str) -> Text:
+    """A logged fact's message: its ``text`` (``{"key", "values"}``), or, in an older log,
+    its English words under ``old`` (``detail``, ``reason``), shown as they are."""
+    try:
+        return Text.from_json(body["text"]) if "text" in body else Text.plain(
+            str(body.get(old, "")))
+    except ValueError:
+        return Text.plain(str(body.get("text")))

@@ -3,6 +3,7 @@ tablet) or both (the table's tablet), entered with a big number pad."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.metrics import dp
@@ -55,16 +56,30 @@ class _Side(Panel):
             self.names.append(name)
         self.add_widget(BoxLayout())  # the fields at the top, the space below
 
-    def refresh(self, tr: Any, expected: int | None) -> None:
+    def refresh(self, tr: Any, expected: int | None,
+                players: Sequence[tuple[str, int, str | None]] = ()) -> None:
+        """``players``: an individual's, seat by seat (the movement's): shown, and put in
+        the fields still empty, with the side's partnership number."""
         self.title.text = tr.side(self.side)
         self.expected.text = "" if expected is None else tr(
             "checkin.expected", pair=expected, side=tr.side(self.side))
+        if players:
+            self.expected.text = "; ".join(tr("checkin.seat_player", seat=tr.seat(seat),
+                                              player=number) for seat, number, _ in players)
+            if expected is not None and not self.pair.value:
+                self.pair.set(str(expected))
         self.pair_label.text = tr("checkin.pair")
         self.players_label.text = tr("checkin.players")
-        for label, seat in zip(self.seat_labels, _SEATS[self.side], strict=True):
+        given = {seat: (number, name) for seat, number, name in players}
+        for label, seat, number, name in zip(self.seat_labels, _SEATS[self.side], self.numbers,
+                                             self.names, strict=True):
             label.text = tr.seat(seat)
-        for name in self.names:
             name.hint_text = tr("checkin.name")
+            if seat in given:
+                if not number.value:
+                    number.set(str(given[seat][0]))
+                if given[seat][1] and not name.text:
+                    name.text = given[seat][1]
 
     def players(self) -> list[tuple[int | None, str]]:
         return [(n.number, t.text) for n, t in zip(self.numbers, self.names, strict=True)]
@@ -106,7 +121,7 @@ class CheckinScreen(Screen):
         self.title.text = tr("checkin.title")
         self.send.text = tr("checkin.send")
         for side in self.sides:
-            side.refresh(tr, p.expected_pair(side.side))
+            side.refresh(tr, p.expected_pair(side.side), p.expected_players(side.side))
 
     def submit(self) -> None:
         p = self.host.presenter.checkin

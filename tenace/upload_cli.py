@@ -1,4 +1,5 @@
-"""``tenace upload bridgewebs``: a session's results posted to the club's BridgeWebs site.
+"""``tenace upload bridgewebs``: a session's results posted to the club's BridgeWebs site
+(the client, shared with the console's evening page, is wire.bridgewebs).
 
 BridgeWebs documents a direct results upload for scoring programs (its user guide,
 "Results - API Interface": an HTTP POST of the form a user would submit, instead of FTP):
@@ -20,22 +21,18 @@ import argparse
 import getpass
 import logging
 import os
-import re
 import sys
-import urllib.error
-import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from tenace.commands import CommandError
+from wire.bridgewebs import UploadError, bridgewebs_fields, check_club, check_url, upload
 
 __all__ = ["PASSWORD_VARIABLE", "add_parser", "bridgewebs_fields", "upload_bridgewebs"]
 
 log = logging.getLogger(__name__)
 
 PASSWORD_VARIABLE = "TENACE_BRIDGEWEBS_PASSWORD"
-_MESSAGE = re.compile(r"message\s*=\s*([^\r\n<]*)", re.IGNORECASE)
 _DEAL_FORMATS = (".dlm", ".bri", ".pbn", ".dup")
 _RESULT_FORMATS = (".pbn", ".xml", ".csv")
 MAX_FILE = 4 * 1024 * 1024
@@ -82,19 +79,6 @@ def _read(path: str, formats: tuple[str, ...], what: str) -> tuple[str, str]:
     return p.name, text
 
 
-def bridgewebs_fields(club: str, password: str, results: tuple[str, str],
-                      deals: tuple[str, str] | None = None, event_id: int | None = None
-                      ) -> dict[str, str]:
-    """The form BridgeWebs' upload takes (module docstring)."""
-    fields = {"club": club, "password": password, "type": "upload",
-              "filename": results[0], "data": results[1]}
-    if event_id is not None:
-        fields["event_id"] = str(event_id)
-    if deals is not None:
-        fields["dealname"], fields["dealdata"] = deals
-    return fields
-
-
 def _password() -> str:
     password = os.environ.get(PASSWORD_VARIABLE, "")
     if password:
@@ -105,33 +89,21 @@ def _password() -> str:
 
 
 def upload_bridgewebs(args: argparse.Namespace) -> int:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", args.club):
-        raise CommandError(f"--club {args.club!r:.70}: a BridgeWebs club code is letters and "
-                           "digits")
-    url = urllib.parse.urlsplit(args.url)
-    if url.scheme not in ("https", "http") or not url.netloc:
-        raise CommandError(f"--url {args.url!r:.100}: an http(s) address is expected")
+    if check_club(args.club):
+        raise CommandError(f"--club {args.club!r:.70}: {check_club(args.club)}")
+    if check_url(args.url):
+        raise CommandError(f"--url {args.url!r:.100}: {check_url(args.url)}")
     results = _read(args.results, _RESULT_FORMATS, "results file")
     deals = _read(args.deals, _DEAL_FORMATS, "hand record") if args.deals else None
     fields = bridgewebs_fields(args.club, _password(), results, deals, args.event_id)
-    body = urllib.parse.urlencode(fields, encoding="utf-8").encode("ascii")
-    request = urllib.request.Request(args.url, data=body, method="POST", headers={
-        "Content-Type": "application/x-www-form-urlencoded; charset=utf-8"})
     try:
-        with urllib.request.urlopen(request, timeout=args.timeout) as reply:
-            status, text = reply.status, reply.read(1024 * 1024).decode("utf-8", "replace")
-    except urllib.error.HTTPError as err:
-        raise CommandError(f"BridgeWebs refused the upload: HTTP {err.code} {err.reason}"
-                           ) from err
-    except (urllib.error.URLError, OSError) as err:
-        reason = getattr(err, "reason", err)
-        raise CommandError(f"{url.netloc}: no reply ({reason})") from err
-    found = _MESSAGE.search(text)
-    if found is None:
+        status, message = upload(args.url, fields, timeout=args.timeout)
+    except UploadError as err:
+        raise CommandError(str(err)) from err
+    if message is None:
         print(f"BridgeWebs answered HTTP {status} without a 'message =' line: the upload's "
               "status is not known", file=sys.stderr)
         return 1
-    message = found.group(1).strip()
     log.info("BridgeWebs upload of %s for club %s: %s", results[0], args.club, message)
     print(message)
     return 0

@@ -17,6 +17,8 @@ Beneath the applications (``hub``, ``tablet``, ``firmware_bridge``) and above ``
 * :mod:`wire.catalogs`  the gettext translation catalogs (Babel reads the ``.po`` files,
   compiled in memory; docs/translating.md);
 * :mod:`wire.errors`    the one exception tree (:class:`wire.errors.WireError`);
+* :mod:`wire.bridgewebs` BridgeWebs' documented results upload (``tenace upload
+  bridgewebs`` and the console's evening page);
 * :mod:`wire.processes` stopping a child process, waiting for a loopback port (for the
   programs that start a broker or pcscd for themselves).
 

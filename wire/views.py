@@ -137,14 +137,31 @@ class NextRound(_Part, frozen=True):
     boards: list[str]
 
 
+class NextSeat(_Part, frozen=True):
+    """Where an individual's player plays the next round."""
+
+    table: str | None
+    seat: SeatLetter
+
+
+class SeatPlayer(_Part, frozen=True):
+    """An individual's player the movement seats at a seat this round."""
+
+    number: int
+    name: str | None
+    next: NextSeat | None
+
+
 class Schedule(_Part, frozen=True):
-    """This round's boards, the pairs the movement puts here, the round clock, what is next."""
+    """This round's boards, the pairs the movement puts here, the round clock, what is next;
+    in an individual, the player of each seat (``players``, by seat letter)."""
 
     boards: list[int]
     expected: Pairs | None
     next: NextRound | None
     started: Number | None = None
     deadline: Number | None = None
+    players: dict[SeatLetter, SeatPlayer] | UnsetType = UNSET   # an individual's
 
 
 class AuctionEntry(_Part, frozen=True):
@@ -479,6 +496,7 @@ class RankingView(View, frozen=True):
     penalties: list[RankingPenalty]
     problems: list[str]
     ties: str = "="
+    individual: bool | UnsetType = UNSET    # the contestants are players (pair: his number)
 
 
 class TravellerResult(_Part, frozen=True):
@@ -502,6 +520,7 @@ class TravellerResult(_Part, frozen=True):
     scored: bool
     not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
     corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
+    players: list[int] | UnsetType = UNSET      # an individual's N, E, S, W
 
 
 class TravellerView(View, frozen=True):

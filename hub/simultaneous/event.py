@@ -100,7 +100,7 @@ class SimEvent:
 
     @property
     def boards(self) -> tuple[int, ...]:
-        return tuple(sorted({r.board for r in read_pbn(self.deals).records
+        return tuple(sorted({r.board for r in read_pbn(self.deals, tempo="lazy").records
                              if r.board is not None and r.deal is not None}))
 
     @property

@@ -171,7 +171,8 @@ class FieldScorer:
         self.options = ScoringOptions(expected=event.expected, small_groups=event.small_groups)
         self.edition = dataclasses.replace(
             edition_named(None), session_percentage_rule=event.artificial == "session")
-        self.deals = {r.board: r.deal for r in read_pbn(event.deals).records
+        # Only the deals: a TempoTable there stays unread (tempo="lazy", issue 27).
+        self.deals = {r.board: r.deal for r in read_pbn(event.deals, tempo="lazy").records
                       if r.board is not None and r.deal is not None}
         self.versions: dict[tuple[str, str], str] = {}   # (club, id) -> its group ("": correct)
         self._forms: dict[int, list[str]] = {}   # board -> its groups, by form number

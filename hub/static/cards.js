@@ -46,8 +46,11 @@
 
   function tableCard(table) {
     const rows = table.rounds.map((r) => el("tr", {},
-      el("td", { text: String(r.round) }), el("td", { text: r.ns === null ? "–" : String(r.ns) }),
-      el("td", { text: r.ew === null ? "–" : String(r.ew) }), el("td", { text: r.boards.join(", ") })));
+      el("td", { text: String(r.round) }),
+      // an individual: the players North-South and East-West by number
+      el("td", { text: r.players ? r.players[0] + "–" + r.players[2] : r.ns === null ? "–" : String(r.ns) }),
+      el("td", { text: r.players ? r.players[1] + "–" + r.players[3] : r.ew === null ? "–" : String(r.ew) }),
+      el("td", { text: r.boards.join(", ") })));
     const tab = (codes[table.table] || []).filter((d) => d.kind === "table tablet");
     return el("div", { class: "card table-card", dataset: { table: table.table } },
       el("h3", { text: t("cards.table") + " " + table.table }),
@@ -72,7 +75,8 @@
             el("td", { text: r.table }), el("td", { text: r.direction }),
             el("td", { text: r.boards.join(", ") })]));
         guides.push(el("div", { class: "card guide-card", dataset: { section: section.section, pair: String(pair.pair) } },
-          el("h3", { text: t("cards.guide") + " · " + section.section + " " + t("cards.pair") + " " + pair.pair }),
+          el("h3", { text: t("cards.guide") + " · " + section.section + " " +
+            (section.individual ? t("results.player") : t("cards.pair")) + " " + pair.pair }),
           el("p", { text: pair.names.join(" – ") }),
           el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("cards.round") }),
             el("th", { text: t("cards.goes") }), el("th", { text: t("cards.sits") }),

@@ -1,7 +1,8 @@
 // Tenace director console: the evening page. Reads GET /api/evening; every change is a
 // director command posted to /api/director with the session's CSRF token (hub/director.py:
 // pair_add, pair_names, pair_withdraw, round_start, round_pause, round_time, ruling,
-// public_results), logged by the hub with the user's name.
+// public_results), logged by the hub with the user's name. The club's BridgeWebs account
+// and the upload: /api/evening/bridgewebs (hub/bridgewebs_account.py).
 "use strict";
 
 (function () {
@@ -96,6 +97,34 @@
       }
     }
     $("exports").replaceChildren(...links);
+    options($("bw-section"), state.sections.map((section) => section.name));
+  }
+
+  // The club's BridgeWebs account (GET/POST /api/evening/bridgewebs): its password is sent,
+  // never shown back; the upload posts the section's bridgewebs.pbn with it.
+  function bwPost(path, body) {
+    return fetch(path, { method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body) }).then((r) => r.json().catch(() => ({}))
+      .then((data) => Object.assign({ status: r.status }, data)));
+  }
+
+  let bwAccount = null;
+
+  function bwShow(account) {
+    bwAccount = account;
+    $("bw-club").value = account.club || "";
+    $("bw-url").value = account.url || "";
+    $("bw-password").value = "";
+    $("bw-password").placeholder = account.password_set ? t("evening.bw_kept") : "";
+    $("bw-state").textContent = account.club && account.password_set
+      ? t("evening.bw_ready", { club: account.club }) : t("evening.bw_none");
+    $("bw-upload").disabled = !(account.club && account.url && account.password_set);
+  }
+
+  function bwLoad() {
+    return fetch("/api/evening/bridgewebs", { cache: "no-store" }).then((r) => r.json())
+      .then(bwShow);
   }
 
   function refresh() {
@@ -148,11 +177,34 @@
         names: $("public-names").checked, boards: $("public-boards").checked,
         hide_last_rounds: Number($("public-hide").value) || 0 });
     });
-    document.addEventListener("tenace-language", () => { if (state) render(); });
+    $("bw-account").addEventListener("submit", (e) => {
+      e.preventDefault();
+      bwPost("/api/evening/bridgewebs", { club: $("bw-club").value, url: $("bw-url").value,
+        password: $("bw-password").value }).then((result) => {
+        if (result.ok) { say(t("evening.bw_saved")); bwShow(result); }
+        else say(result.error || t("console.refused"), true);
+      });
+    });
+    $("bw-upload-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      $("bw-upload").disabled = true;
+      say(t("evening.bw_sending"));
+      bwPost("/api/evening/bridgewebs/upload", { section: $("bw-section").value })
+        .then((result) => {
+          $("bw-upload").disabled = false;
+          if (result.ok) say(t("evening.bw_reply", { message: result.message }));
+          else if (result.status === 200) say(t("evening.bw_no_message"), true);
+          else say(result.error || t("console.refused"), true);
+        });
+    });
+    document.addEventListener("tenace-language", () => {
+      if (state) render();
+      if (bwAccount) bwShow(bwAccount);
+    });
     fetch("/api/session", { cache: "no-store" }).then((r) => r.json()).then((s) => {
       csrf = s.csrf || "";
       window.tenaceCsrf = csrf;
       tenaceI18n.who($("user"), s.user, s.role);
-    }).then(refresh);
+    }).then(refresh).then(bwLoad);
   });
 })();

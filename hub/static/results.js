@@ -66,7 +66,7 @@
       return el("tr", { dataset: { pair: String(e.pair) } },
         el("td", { class: "num" }, place),
         el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
-          : pairLink(section.key, e.pair)),
+          : section.individual ? String(e.pair) : pairLink(section.key, e.pair)),
         el("td", {}, e.names.join(" – ")),
         el("td", { class: "num" }, String(e.boards)),
         el("td", { class: "num" }, num(e.total)),
@@ -78,7 +78,8 @@
         : t("results.east_west")) : null,
       el("table", { class: "grid ranking", id: id },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
-          el("th", {}, section.method === "imp" ? t("results.team") : t("evening.pair")),
+          el("th", {}, section.method === "imp" ? t("results.team")
+            : section.individual ? t("results.player") : t("evening.pair")),
           el("th", {}, t("results.players")),
           el("th", {}, t("cards.boards")), el("th", {}, known("units." + section.units,
             section.units)),
@@ -94,10 +95,13 @@
     return el("section", { class: "section", id: "section-" + section.key },
       el("h2", {}, t("results.section", { section: section.section }),
         el("span", { class: "dim" }, " · " + methodName(section.method) + " · " +
+          (section.individual ? t("results.individual") + " · " : "") +
           known("field." + section.field, section.field))),
       el("div", { class: "fields" }, tables),
       section.penalties.length ? el("p", { class: "dim" }, t("results.penalties") + " " +
-        section.penalties.map((p) => t("console.pair", { pair: p.pair }) + " −" + p.amount +
+        section.penalties.map((p) => (section.individual
+          ? t("results.player_n", { player: p.pair }) : t("console.pair", { pair: p.pair })) +
+          " −" + p.amount +
           " " + p.unit + (p.board !== null ? " (" + t("console.at_board", { board: p.board }) +
           ")" : "")).join("; ")) : null,
       el("h3", {}, t("cards.boards")),
@@ -149,6 +153,13 @@
     const heads = () => data.sessions.map((s) => el("th", {}, t("series.session", { part: s.part }),
       s.live ? el("span", { class: "dim" }, " (" + t("series.live") + ")") : null));
     const carry = data.form === "carry";
+    const scores = data.scores || "percent";
+    // the event's score in its form: a percentage, IMPs, IMPs per board, VPs
+    const score = (x) => (scores === "percent" ? pct(x) : x === null || x === undefined ? "–"
+      : x.toFixed(2));
+    const formText = { imps: () => t("series.form_imps"),
+      imps_per_board: () => t("series.form_imps_per_board"), vp: () => t("series.form_vp"),
+      percent: () => t("series.form_add") }[scores];
     const two = data.ranking.some((e) => e.direction !== null);
     const fields = two ? ["NS", "EW"] : [null];
     const table = (direction) => {
@@ -159,11 +170,12 @@
           el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
           el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
           el("td", {}, e.names.join(" – ")),
-          e.sessions.map((p) => el("td", { class: "num" }, pct(p))),
+          e.sessions.map((p) => el("td", { class: "num" }, scores === "imps_per_board"
+            ? (p === null ? "–" : p.toFixed(2)) : score(p))),
           carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
             : null,
           el("td", { class: "num" }, String(e.boards)),
-          el("td", { class: "num total" }, pct(e.percent)));
+          el("td", { class: "num total" }, score(e.score)));
       });
       return el("div", {},
         direction ? el("h3", {}, direction === "NS" ? t("results.north_south")
@@ -177,9 +189,14 @@
     };
     const share = data.carry === null ? "" : Math.round(data.carry * 100) + "%";
     return [el("h2", { id: "event-title" }, t("series.title", { name: data.name })),
-      el("p", { class: "dim", id: "event-form" }, !carry ? t("series.form_add")
+      el("p", { class: "dim", id: "event-form" }, !carry
+        ? formText()
         : data.carry_form === "place" ? t("series.form_place", { points: data.carry })
-          : t("series.form_carry", { share: share })),
+          : t(scores === "percent" ? "series.form_carry" : "series.form_carry_imps",
+            { share: share })),
+      scores !== "percent" && carry ? el("p", { class: "dim", id: "event-scores" },
+        formText()) : null,
+      (data.problems || []).map((p) => el("p", { class: "dim problem" }, p)),
       !data.ranking_shown ? el("p", { class: "dim" }, t("results.hidden_ranking"))
         : data.ranking.length ? el("div", { class: "fields" }, fields.map(table))
           : el("p", { class: "dim" }, t("series.no_result"))];

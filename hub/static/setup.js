@@ -44,12 +44,15 @@
 
   // A section ------------------------------------------------------------------------------
   // The field of a section's size: teams (teams, Swiss teams), pairs (Swiss pairs), tables.
-  const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants" };
+  // A movement file gives its own tables: the size is then only the pairs' rows to name.
+  const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants",
+    file: "pairs_named" };
   const sizeField = (kind) => SIZE[kind] || "tables";
 
   function pairCount(card) {
     const size = parseInt(card.size.value, 10) || 0;
-    return card.movement.value === "swiss_pairs" ? size : 2 * size;
+    const kind = card.movement.value;
+    return kind === "swiss_pairs" || kind === "file" ? size : 2 * size;
   }
 
   function drawPairs(card) {
@@ -86,7 +89,8 @@
     card.relayLabel.hidden = kind !== "mitchell" || !even;
     card.arrowLabel.hidden = kind !== "mitchell";
     card.missingLabel.hidden = kind !== "mitchell" && kind !== "howell";
-    card.roundsLabel.hidden = kind === "teams";
+    card.roundsLabel.hidden = kind === "teams" || kind === "file";
+    card.ascLabel.hidden = kind !== "file";
     drawPairs(card);
   }
 
@@ -97,7 +101,21 @@
     card.name = el("input", { class: "short sec-name", value: v.name ||
       String.fromCharCode(65 + index), "data-field": card.field("name") });
     card.movement = el("select", { class: "sec-movement", "data-field": card.field("movement") });
-    options(card.movement, defaults.movements, v.movement || "mitchell", "movement.");
+    // a club's own movement: its .ASC file (movement_file), read here and sent as base64
+    options(card.movement, [...defaults.movements, "file"],
+      v.movement_file ? "file" : v.movement || "mitchell", "movement.");
+    card.kept = typeof v.movement_file === "string" && v.movement_asc
+      ? { movement_file: v.movement_file, movement_asc: v.movement_asc } : null;
+    card.asc = el("input", { type: "file", accept: ".asc,.ASC", class: "sec-asc",
+      "data-field": card.field("movement_file") });
+    card.ascName = el("span", { class: "dim sec-asc-name",
+      text: card.kept ? card.kept.movement_file : "" });
+    card.ascLabel = el("label", {}, word("setup.movement_file"), " ", card.asc, " ",
+      card.ascName);
+    card.asc.addEventListener("change", () => {
+      const chosen = card.asc.files[0];
+      card.ascName.textContent = chosen ? "" : card.kept ? card.kept.movement_file : "";
+    });
     card.size = el("input", { type: "number", min: 1, max: 60, class: "short sec-size",
       value: v.tables || v.teams || v.entrants || 8 });
     card.sizeLabel = el("label", {}, word("setup.tables"), " ", card.size);
@@ -137,6 +155,7 @@
       el("div", { class: "row" },
         el("label", {}, word("setup.name"), " ", card.name),
         el("label", {}, word("setup.movement"), " ", card.movement),
+        card.ascLabel,
         card.sizeLabel, el("label", {}, word("setup.bpr"), " ", card.bpr), card.roundsLabel,
         card.relayLabel, card.missingLabel, card.arrowLabel),
       el("details", { open: true }, el("summary", {}, word("setup.pairs")), card.pairs));
@@ -177,7 +196,16 @@
       if (names.length) pairs[row.querySelector(".num").textContent] = names;
     });
     if (Object.keys(pairs).length) out.pairs = pairs;
-    return out;
+    if (kind !== "file") return out;
+    // the file gives the tables and the rounds: the size only numbers the pairs' rows here
+    delete out.movement;
+    delete out[sizeField(kind)];
+    const chosen = card.asc.files[0];
+    if (!chosen) {
+      return Promise.resolve(Object.assign(out, card.kept || { movement_file: "" }));
+    }
+    return readFile(chosen).then((data) => Object.assign(out,
+      { movement_file: { name: chosen.name, data: data } }));
   }
 
   function readFile(file) {
@@ -199,14 +227,16 @@
       event.carry = Number($("ev-carry").value);
       event.carry_form = $("ev-carry-form").value;
     }
-    const doc = { event: event, sections: cards.map(sectionDoc) };
-    const file = $("boards-file").files[0];
-    if ($("boards-file-choice").checked) {
-      if (!file) return Promise.resolve(Object.assign(doc, { boards: { file: "" } }));
-      return readFile(file).then((data) => Object.assign(doc,
-        { boards: { file: { name: file.name, data: data } } }));
-    }
-    return Promise.resolve(doc);
+    return Promise.all(cards.map(sectionDoc)).then((sections) => {
+      const doc = { event: event, sections: sections };
+      const file = $("boards-file").files[0];
+      if ($("boards-file-choice").checked) {
+        if (!file) return Object.assign(doc, { boards: { file: "" } });
+        return readFile(file).then((data) => Object.assign(doc,
+          { boards: { file: { name: file.name, data: data } } }));
+      }
+      return doc;
+    });
   }
 
   // Errors -----------------------------------------------------------------------------------
@@ -235,6 +265,15 @@
 
   function send(check) {
     clearErrors();
+    // a section of the club's movement file needs its file: said here, on its field
+    const unpicked = cards.filter((c) => c.movement.value === "file" && !c.asc.files[0] &&
+      !c.kept);
+    if (unpicked.length) {
+      showErrors(unpicked.map((c) => ({ field: c.field("movement_file"),
+        error: t("setup.asc_missing") })));
+      say(t("setup.problems", { n: unpicked.length }), true);
+      return;
+    }
     say(check ? t("setup.checking") : t("setup.setting_up"), false);
     const query = check ? "?check=1" : $("next-session").checked ? "?next=1" : "";
     documentOf().then((doc) => post("/api/setup" + query,

@@ -41,6 +41,14 @@ class BoardPresenter:
             return None
         tr = self.model.tr
         moves = []
+        players = schedule.players if schedule is not None else None
+        if isinstance(players, dict):    # an individual: each player goes his own way
+            mine = "NESW" if self.model.seat is None else self.model.seat
+            for seat in "NESW":
+                player = players.get(seat)   # type: ignore[call-overload]
+                if seat in mine and player is not None and player.next is not None:
+                    moves.append(tr("board.next_player", player=player.number,
+                                    table=player.next.table, seat=tr.seat(player.next.seat)))
         for move in (following.NS, following.EW):
             if move is not None and move.table:
                 moves.append(tr("board.next_pair", pair=move.pair, table=move.table,

@@ -61,6 +61,20 @@ class CheckinPresenter:
             return None
         return expected.NS if direction == "NS" else expected.EW
 
+    def expected_players(self, direction: str) -> list[tuple[str, int, str | None]]:
+        """An individual: the players the movement seats at ``direction``'s seats this
+        round (a seat's tablet: its own seat), (seat, number, name) (``schedule.players``);
+        [] otherwise."""
+        schedule = self.model.schedule
+        players = None if schedule is None else schedule.players
+        if not isinstance(players, dict) or direction not in ("NS", "EW"):
+            return []
+        seats: tuple[str, ...] = ("N", "S") if direction == "NS" else ("E", "W")
+        if self.model.seat is not None:     # a seat's tablet: its own player checks in
+            seats = tuple(s for s in seats if s == self.model.seat)
+        return [(seat, players[seat].number, players[seat].name)
+                for seat in seats if seat in players]
+
     def warning(self, direction: str, pair: int) -> str | None:
         """The warning for a pair that is not the one the movement seats here (Law 5B)."""
         want = self.expected_pair(direction)

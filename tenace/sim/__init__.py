@@ -20,6 +20,8 @@ through a real broker and hub.
 * :mod:`tenace.sim.proxy`     the TCP proxy that cuts a table off, duplicates and delays;
 * :mod:`tenace.sim.championship` many tables in several sections against the hub in its own
   process, live scoring on: the figures of benchmarks/championship.py and the ground truth;
+* :mod:`tenace.sim.swiss`     a Swiss event played whole against a live hub, each next round
+  read from the tables' views as the hub draws it;
 * :mod:`tenace.sim.cli`       ``tenace sim`` and ``tenace demo``.
 
 Exceptions::

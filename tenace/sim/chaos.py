@@ -189,18 +189,19 @@ def published_differences(clean: Any, published: Mapping[str, Any],
     truth = {topic: json.loads(payload)
              for topic, payload in clean.scoring.publications(force=True)}
     if one_field:
-        truth.update(field_truth(truth, clean.edition.name))
+        truth.update(field_truth(truth, clean.edition.name, clean.conventions))
     live = {topic: data for topic, data in published.items() if data}
     return _differences(truth, live, "not published by the hub")
 
 
-def field_truth(publications: Mapping[str, Any], edition: str) -> dict[str, Any]:
+def field_truth(publications: Mapping[str, Any], edition: str,
+                conventions: str = "") -> dict[str, Any]:
     """``results/field`` as the field's ranking (hub.field) of these sections' rankings and
     travellers (topic -> JSON value) comes out."""
     from hub.field import FieldRanking
     from wire.protocol import parse_topic, topic_field_ranking
 
-    field = FieldRanking(edition)
+    field = FieldRanking(edition, conventions)
     for topic, data in publications.items():
         parsed = parse_topic(topic)
         if parsed.kind == "traveller" and parsed.section and parsed.board:
@@ -219,8 +220,21 @@ def _differences(clean: Mapping[str, Any], chaos: Mapping[str, Any],
         elif key not in clean:
             out.append(f"{key}: not in the clean run")
         elif clean[key] != chaos[key]:
-            out.append(f"{key}: differs")
+            out.append(f"{key}: differs{_where(clean[key], chaos[key])}")
     return out
+
+
+def _where(clean: Any, chaos: Any, path: str = "") -> str:
+    """Where two JSON values first differ: `` at PATH: CLEAN != CHAOS``."""
+    if isinstance(clean, dict) and isinstance(chaos, dict):
+        for k in sorted(clean.keys() | chaos.keys(), key=str):
+            if clean.get(k) != chaos.get(k):
+                return _where(clean.get(k), chaos.get(k), f"{path}.{k}")
+    if (isinstance(clean, list) and isinstance(chaos, list) and len(clean) == len(chaos)):
+        for i, (a, b) in enumerate(zip(clean, chaos, strict=True)):
+            if a != b:
+                return _where(a, b, f"{path}[{i}]")
+    return f" at {path or '.'}: {clean!r:.200} != {chaos!r:.200}"
 
 
 # One table --------------------------------------------------------------------------------

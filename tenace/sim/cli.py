@@ -144,17 +144,28 @@ def sim(args: argparse.Namespace) -> int:
     else:
         setup = _setup(args.tables, args.boards, args.rounds, args.movement, seed, 15.0,
                        args.sections)
-    script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
     keyring = (using_keyring(args.credentials) if args.credentials
                else contextlib.nullcontext())
-    with keyring:
+    if _swiss(setup):
         if args.chaos is not None:
-            return _chaos(args, setup, script, seed)
-        report, accepted = _session(args, setup, script, seed)
+            raise CommandError("--chaos: not on a Swiss event (its rounds are drawn as it "
+                               "is played)")
+        with keyring:
+            report, accepted = _swiss_session(args, setup, seed, inject, pace)
+    else:
+        script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
+        with keyring:
+            if args.chaos is not None:
+                return _chaos(args, setup, script, seed)
+            report, accepted = _session(args, setup, script, seed)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
         _print_report(report, accepted)
+        for name, swiss in report.get("swiss", {}).items():
+            print(f"section {name}, Swiss, {max(p[0] for p in swiss['pairings'])} rounds: "
+                  "final ranking " + ", ".join(f"{e['rank']}. {e['pair']} ({e['total']} VP)"
+                                               for e in swiss["ranking"] or ()))
     return 0
 
 
@@ -210,6 +221,74 @@ def _session(args: argparse.Namespace, setup: Any, script: Any,
     if rejected:
         report["rejected"] = rejected
     return report, accepted
+
+
+def _swiss(setup: Any) -> bool:
+    from tenace.sim.script import SimError
+    from tenace.sim.swiss import is_swiss
+
+    try:
+        return is_swiss(setup.build_room())
+    except SimError as err:
+        raise CommandError(str(err)) from err
+
+
+def _swiss_session(args: argparse.Namespace, setup: Any, seed: int,
+                   inject: dict[str, float], pace: float) -> tuple[dict[str, Any], int]:
+    """A Swiss event played round by round to its last (tenace.sim.swiss): injected vs
+    detected over every round, each section's pairings and its final ranking as the hub
+    published it (``results/ranking/{section}``: the Swiss standings)."""
+    import contextlib
+
+    from tenace.live import running_hub
+    from tenace.sim.driver import DriverError, run_tables
+    from tenace.sim.observer import Observer
+    from tenace.sim.script import SimError, compare
+    from tenace.sim.swiss import play_swiss
+    from wire.errors import MqttError
+    from wire.protocol import topic_ranking
+
+    began = time.perf_counter()
+    room = setup.build_room()
+    hub_here = (contextlib.nullcontext((None, args.hub)) if args.hub
+                else running_hub(args.broker, None, setup))
+    with hub_here as (_, url):
+        try:
+            director = Observer(url, scores=True, states=True)
+        except MqttError as err:
+            raise CommandError(f"the director's view of {_shown(url)}: {err} (the "
+                               "director's account must be in the credentials)") from err
+        with director:
+            def states() -> dict[str, Any]:
+                with director.lock:
+                    return dict(director.states)
+            try:
+                played, pairings = play_swiss(
+                    url, room, {n: room.deal(n) for n in setup.deals}, seed=seed,
+                    inject=inject, pace=pace, run_tables=run_tables, states=states,
+                    noise=_noise(args.reader_noise))
+            except (DriverError, SimError) as err:
+                raise CommandError(str(err)) from err
+            director.settle(quiet=1.0)
+            alerts = director.alert_list()
+            with director.lock:
+                published = dict(director.scores)
+    runs = [(t, run) for _, by_table in played for t, run in by_table.items()]
+    kinds = {k for script, _ in played for k, rate in script.rates.items() if rate > 0}
+    report = compare([i for script, _ in played for i in script.injected], alerts,
+                     [e for script, _ in played for e in script.expected], sorted(kinds))
+    rejected = [{"table": t, "type": env.type, "code": reply.code, "reason": reply.reason}
+                for t, run in runs for env, reply in run.rejected]
+    report.update(events=sum(script.events for script, _ in played),
+                  seconds=round(time.perf_counter() - began, 2), seed=seed,
+                  swiss={s.name: {"pairings": [[p.round, p.home, p.away]
+                                               for p in pairings[s.name]],
+                                  "ranking": published.get(topic_ranking(
+                                      room.scoring.section(s.name).key), {}).get("ranking")}
+                         for s in room.sections})
+    if rejected:
+        report["rejected"] = rejected
+    return report, sum(run.codes.get("ok", 0) for _, run in runs)
 
 
 def _shown(url: str) -> str:

@@ -20,6 +20,7 @@ commands that run the simulator issue them (tenace/live.py).
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -55,6 +56,12 @@ class TableRun:
     latencies: list[float] = field(default_factory=list)   # entered -> reply, seconds
 
 
+def _outbox(device: str, folder: str | None) -> Outbox:
+    """A virtual device's outbox: in memory, or its file in ``folder`` (run_tables)."""
+    return Outbox(":memory:" if folder is None else os.path.join(folder, f"{device}.outbox"),
+                  device)
+
+
 def _kind(device: str) -> str:
     """What a virtual device's birth says it is: ``A1-rdr`` a reader, else a tablet."""
     return _KINDS.get(device.rpartition("-")[2], "tablet")
@@ -65,13 +72,13 @@ class _Table:
 
     def __init__(self, url: str, table: str, devices: Iterable[str],
                  timeout: float, announce: bool, keepalive: int = 15,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None, outboxes: str | None = None):
         self.replies: queue.Queue[tuple[Reply, Envelope]] = queue.Queue()
         self.links: dict[str, DeviceLink] = {}
         try:
             for device in sorted(set(devices)):
                 self.links[device] = DeviceLink(
-                    url, table, device, outbox=Outbox(":memory:", device), views=False,
+                    url, table, device, outbox=_outbox(device, outboxes), views=False,
                     presence=announce, kind=_kind(device), stamp_sent=False,
                     reply_timeout=timeout,
                     on_reply=lambda reply, env: self.replies.put((reply, env)),
@@ -94,12 +101,13 @@ def _table_worker(url: str, table: str, events: Sequence[DeviceEvent],
                   out: TableRun, errors: list[str], announce: bool,
                   stop: threading.Event | None = None,
                   on_sent: Callable[[str, int, float], None] | None = None,
-                  keepalive: int = 15, connect_timeout: float | None = None) -> None:
+                  keepalive: int = 15, connect_timeout: float | None = None,
+                  outboxes: str | None = None) -> None:
     devices: _Table | None = None
     sent = 0
     try:
         devices = _Table(url, table, (e.device for e in events), timeout, announce,
-                         keepalive, connect_timeout)
+                         keepalive, connect_timeout, outboxes)
         for index, event in enumerate(events):
             if stop is not None and stop.is_set():
                 return
@@ -158,7 +166,7 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
                on_sent: Callable[[str, int, float], None] | None = None,
                keepalive: int = 15,
                connect_timeout: float | None = None,
-               mux: bool = False) -> dict[str, TableRun]:
+               mux: bool = False, outboxes: str | None = None) -> dict[str, TableRun]:
     """Play every table's script in parallel; returns each table's :class:`TableRun`.
     Raises :class:`DriverError` if a table could not get an event through.
 
@@ -173,16 +181,19 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     a real tablet's ever is, and the broker would drop them); ``connect_timeout``: how long
     a device may take to connect (default ``timeout``). ``mux``: every table and device on
     one :class:`wire.mux.LinkLoop` thread (module docstring), every device connected before
-    the first event; ``on_sent`` is then called on that thread."""
+    the first event; ``on_sent`` is then called on that thread. ``outboxes``: a folder for
+    the devices' outboxes (one file each, as a tablet keeps its own), so that a device
+    played again by a later call goes on with its ``seq`` (a Swiss event played round by
+    round, tenace.sim.swiss); default in memory, ``seq`` from 1."""
     if mux:
         return _run_on_loop(url, scripts, timeout, retries, realtime, announce, stop, on_sent,
-                            keepalive, connect_timeout)
+                            keepalive, connect_timeout, outboxes)
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
     threads = [threading.Thread(target=_table_worker, name=f"sim-{table}",
                                 args=(url, table, events, timeout, retries, realtime,
                                       results[table], errors, announce, stop, on_sent,
-                                      keepalive, connect_timeout),
+                                      keepalive, connect_timeout, outboxes),
                                daemon=True)
                for table, events in scripts.items()]
     for thread in threads:
@@ -210,7 +221,8 @@ class _LoopTable:
                  timeout: float, retries: int, realtime: Callable[[float], float] | None,
                  out: TableRun, announce: bool, keepalive: int,
                  on_sent: Callable[[str, int, float], None] | None,
-                 finished: Callable[[_LoopTable, str | None], None]):
+                 finished: Callable[[_LoopTable, str | None], None],
+                 outboxes: str | None = None):
         self.loop, self.table, self.events = loop, table, events
         self.timeout, self.retries, self.realtime = timeout, retries, realtime
         self.out, self.on_sent, self.finished = out, on_sent, finished
@@ -224,7 +236,7 @@ class _LoopTable:
         try:
             for device in sorted({e.device for e in events}):
                 self.links[device] = DeviceLink(
-                    url, table, device, outbox=Outbox(":memory:", device), views=False,
+                    url, table, device, outbox=_outbox(device, outboxes), views=False,
                     presence=announce, kind=_kind(device), stamp_sent=False,
                     reply_timeout=timeout, on_reply=self._reply,
                     reconnect_delay=(0.1, 1.0), keepalive=keepalive, loop=loop)
@@ -310,7 +322,8 @@ def _run_on_loop(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], timeout
                  retries: int, realtime: Callable[[float], float] | None, announce: bool,
                  stop: threading.Event | None,
                  on_sent: Callable[[str, int, float], None] | None, keepalive: int,
-                 connect_timeout: float | None) -> dict[str, TableRun]:
+                 connect_timeout: float | None,
+                 outboxes: str | None = None) -> dict[str, TableRun]:
     """:func:`run_tables` with every table on one :class:`wire.mux.LinkLoop`."""
     results = {table: TableRun(table) for table in scripts}
     errors: list[str] = []
@@ -331,7 +344,7 @@ def _run_on_loop(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], timeout
                 for table, events in scripts.items():
                     tables.append(_LoopTable(loop, url, table, events, timeout, retries,
                                              realtime, results[table], announce, keepalive,
-                                             on_sent, finished))
+                                             on_sent, finished, outboxes))
                 for table_ in tables:
                     for link in table_.links.values():
                         link.start()

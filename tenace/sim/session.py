@@ -195,8 +195,13 @@ class _Sim:
         for side, pair in seats:
             direction = side.opponents if swapped else side
             body: dict[str, Any] = {"direction": str(direction), "pair": pair}
-            names = table.section.pairs.get(pair)
-            if names:
+            seats = table.section.players(table.id, a.round)
+            if seats is not None:   # an individual: the side's two players, by number
+                body["players"] = [
+                    {"number": p, **({"name": table.section.pairs[p][0]}
+                                     if table.section.pairs.get(p) else {})}
+                    for p in (seats[0::2] if side is Side.NS else seats[1::2])]
+            elif names := table.section.pairs.get(pair):
                 body["players"] = [{"name": n} for n in names]
             table.emit(Act("tab", "checkin", body, "checkin"))
         seated = {Side.NS: a.ew if swapped else a.ns, Side.EW: a.ns if swapped else a.ew}

@@ -5,6 +5,7 @@ small event worked by hand (two sessions, a tie for second)."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 from bridgecore.event_files import (
     EventEntry,
@@ -66,3 +67,68 @@ def test_the_results_site_file_has_the_total_score_table() -> None:
                                                        5.0, "NS")], 2, carry=True)
     assert b"Direction\\2L" in carried and b"Carry\\6R" in carried
     assert b'  1 NS  55.00      -  50.00  +5.00  24 "A B"' in carried
+
+
+def test_an_event_of_imps_has_total_scores() -> None:
+    """Butler sessions added up: the event's and each session's totals are TOTAL_SCOREs
+    (no percentage), the method BUTLER_IMPS; the PBN's columns TotalIMP and IMP_1...;
+    teams of VPs: a TEAMS event, MATCH_SCORING_METHOD VPS, the PBN's TotalScore."""
+    total = [EventEntry(("Ada North", "Ben Oakes"), 8.0, 1, 50, (12.0, -4.0)),
+             EventEntry(("Cleo Park", "Dan Quill"), -8.0, 2, 50, (-12.0, 4.0))]
+    parts = [SessionPart(1, "", "", (("A", (
+        SessionEntry(1, ("Ada North", "Ben Oakes"), None, 1, 24, None, 12.0),
+        SessionEntry(2, ("Cleo Park", "Dan Quill"), None, 2, 24, None, -12.0))),))]
+    event = ET.fromstring(write_usebio_event("Butler", "", total, parts, scores="imps",
+                                             method="butler").split(b"\n", 2)[2]).find("EVENT")
+    assert event is not None and event.findtext("BOARD_SCORING_METHOD") == "BUTLER_IMPS"
+    top = event.find("PARTICIPANTS")
+    assert top is not None
+    assert [(p.findtext("TOTAL_SCORE"), p.findtext("PERCENTAGE")) for p in top] == [
+        ("8.00", None), ("-8.00", None)]
+    assert [p.findtext("TOTAL_SCORE") for p in event.iter("PAIR")][2:] == ["12.00", "-12.00"]
+    pbn = write_event_pbn("Butler", "", total, 1, scores="imps").decode("iso-8859-1")
+    assert '[Scoring "IMP"]' in pbn and "TotalIMP\\6R;IMP_1\\6R" in pbn
+    assert '  1   8.00  12.00  -4.00  50 "Ada North - Ben Oakes"' in pbn
+    teams = ET.fromstring(write_usebio_event("Teams", "", total, parts, scores="vp",
+                                             method="imp").split(b"\n", 2)[2]).find("EVENT")
+    assert teams is not None and teams.get("EVENT_TYPE") == "TEAMS"
+    assert teams.findtext("MATCH_SCORING_METHOD") == "VPS"
+    assert b"TotalScore\\6R;Score_1\\6R" in write_event_pbn("Teams", "", total, 1, scores="vp")
+
+
+def test_each_session_carries_its_boards_and_reads_back() -> None:
+    """Every session's boards under its SECTION, as a session's own file has them: board 1
+    of the first evening 3NT by South making 9 (400) with 2 and 0 matchpoints (MP1), 4♠
+    doubled by West one down (NS +100) the other way; the second evening's board 1 passed
+    out, and an adjusted score (A+ A-: no score, its ruling in NOTES). Read back by an XML
+    parse and by bridgecore's USEBIO reader: every line, the scores as played."""
+    from bridgecore.event_files import SessionBoard, TravellerLine
+    from bridgecore.usebio import read_usebio
+    first = replace(SESSIONS[0], boards={"A": [SessionBoard(1, (
+        TravellerLine(1, 2, "3NT", "S", 9, 400, None, 2.0, 0.0),
+        TravellerLine(3, 4, "4SX", "W", 9, 100, None, 0.0, 2.0)))]})
+    second = replace(SESSIONS[1], boards={"A": [SessionBoard(1, (
+        TravellerLine(1, 3, "PASS", None, None, 0, None, 1.0, 1.0),
+        TravellerLine(2, 4, None, None, None, None, "A+ A-", 1.2, 0.8)))]})
+    data = write_usebio_event("Autumn pairs", "2026-11-09", TOTAL, [first, second])
+    event = ET.fromstring(data.split(b"\n", 2)[2]).find("EVENT")
+    assert event is not None
+    boards = [[[(line.findtext("NS_PAIR_NUMBER"), line.findtext("CONTRACT"),
+                 line.findtext("PLAYED_BY"), line.findtext("TRICKS"), line.findtext("SCORE"),
+                 line.findtext("NOTES"), line.findtext("NS_MATCH_POINTS"))
+                for line in board.iter("TRAVELLER_LINE")]
+               for board in session.iter("BOARD")] for session in event.findall("SESSION")]
+    assert boards == [
+        [[("1", "3NT", "S", "9", "400", None, "2.00"), ("3", "4SX", "W", "9", "100", None,
+                                                        "0.00")]],
+        [[("1", "PASS", None, None, "0", None, "1.00"),
+          ("2", None, None, None, "", "Ruling: A+ A-", "1.20")]]]
+    read = read_usebio(data)
+    assert [str(p) for p in read.problems] == []
+    assert sorted((r.result.board, r.result.ns, r.result.ew, r.result.score_ns,
+                   r.passed_out, r.tricks) for r in read.rows) == [
+        (1, 1, 2, 400, False, 9), (1, 1, 3, 0, True, None), (1, 2, 4, None, False, None),
+        (1, 3, 4, 100, False, 9)]
+    adjusted = next(r for r in read.rows if r.result.ns == 2)
+    assert adjusted.result.adjustment is not None
+    assert read.names[1] == "Eve Rowan - Finn Stone"     # the players, by pair number

@@ -14,8 +14,8 @@ import pytest
 
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Side
-from bridgecore.ranking import EventScore, score_event
-from bridgecore.sessions import add_sessions
+from bridgecore.ranking import EventScore, Method, PairScore, score_event
+from bridgecore.sessions import Form, add_sessions, add_up, imp_form
 
 TABLES = [(1, 4), (2, 5), (3, 6)]
 
@@ -76,8 +76,8 @@ def test_a_pair_missing_a_session_and_what_is_refused() -> None:
     with pytest.raises(ValueError, match="fraction"):
         add_sessions([ONE], carry_from={}, carry_fraction=1.5)
     imps = score_event([BoardResult(1, 1, 2, 420), BoardResult(1, 3, 4, 400)], "crossimp")
-    with pytest.raises(ValueError, match="percentages"):
-        add_sessions([imps])
+    with pytest.raises(ValueError, match="different methods"):
+        add_sessions([ONE, imps])
 
 
 def test_the_linear_carry_over_by_qualifying_place() -> None:
@@ -92,3 +92,53 @@ def test_the_linear_carry_over_by_qualifying_place() -> None:
     assert carry_by_place({"a": 50.0}, 3.0) == {"a": 3.0}
     with pytest.raises(ValueError, match="0 points or more"):
         carry_by_place({"a": 50.0}, -1.0)
+
+
+def _imps(method: Method, rows: list[tuple[int, float, int]]) -> EventScore:
+    """A session's ranking as its scorer left it: (pair, total, boards played)."""
+    return EventScore(method, {}, tuple(PairScore(p, None, total, None, 0, boards)
+                                        for p, total, boards in rows))
+
+
+BUTLER_1 = _imps(Method.BUTLER, [(1, 12.0, 24), (2, -5.0, 24), (3, -7.0, 24)])
+
+
+def test_butler_sessions_add_their_imps() -> None:
+    """Every pair played both sessions (24 + 26 boards): the IMPs added, pair 1 12 − 4 = 8,
+    pair 2 −5 + 10 = 5, pair 3 −7 − 6 = −13."""
+    two = _imps(Method.BUTLER, [(1, -4.0, 26), (2, 10.0, 26), (3, -6.0, 26)])
+    event = {t.pair: t for t in add_sessions([BUTLER_1, two])}
+    assert {p: (t.percent, t.rank, t.boards) for p, t in event.items()} == {
+        1: (8.0, 1, 50), 2: (5.0, 2, 50), 3: (-13.0, 3, 50)}
+    assert event[2].sessions == (-5.0, 10.0)
+
+
+def test_imps_per_board_when_the_pairs_boards_differ() -> None:
+    """Pair 3 missed the second session, pair 4 played only it: the IMPs per board played,
+    pair 1 8/50 = 0.16, pair 2 5/50 = 0.10, pair 4 0/26 = 0, pair 3 −7/24 = −0.2917."""
+    two = _imps(Method.CROSS_IMPS, [(1, -4.0, 26), (2, 10.0, 26), (4, 0.0, 26)])
+    lines = [[(p.pair, p.total, p.boards, None) for p in s.ranking] for s in (BUTLER_1, two)]
+    assert imp_form(lines) is Form.IMPS_PER_BOARD
+    event = {t.pair: t for t in add_up(lines, form=imp_form(lines))}
+    assert event[1].percent == pytest.approx(0.16) and event[2].percent == pytest.approx(0.1)
+    assert event[4].percent == 0.0 and event[3].percent == pytest.approx(-7 / 24)
+    assert [event[p].rank for p in (1, 2, 4, 3)] == [1, 2, 3, 4]
+    # a final of IMPs with half the qualifying carried over: the margin over 0 IMPs
+    final = {t.pair: t for t in add_up([[(1, 3.0, 26, None), (2, 1.0, 26, None)]],
+                                       carry_from={1: 8.0, 2: 5.0}, carry_fraction=0.5,
+                                       form=Form.IMPS)}
+    assert (final[1].percent, final[1].carry) == (7.0, 4.0)
+    assert (final[2].percent, final[2].carry) == (3.5, 2.5)
+
+
+def test_teams_add_their_victory_points() -> None:
+    """Three teams, two sessions of matches on the VP scale: team 1 28.5 + 35.2 = 63.7,
+    team 2 31.5 + 22.1 = 53.6, team 3 30.0 + 32.7 = 62.7. A share of the margin cannot be
+    carried over in VPs (no average score): refused, by place it can."""
+    one = _imps(Method.IMPS, [(1, 28.5, 16), (2, 31.5, 16), (3, 30.0, 16)])
+    two = _imps(Method.IMPS, [(1, 35.2, 16), (2, 22.1, 16), (3, 32.7, 16)])
+    event = {t.pair: t for t in add_sessions([one, two], victory_points=True)}
+    assert {p: round(t.percent, 2) for p, t in event.items()} == {1: 63.7, 2: 53.6, 3: 62.7}
+    assert [event[p].rank for p in (1, 3, 2)] == [1, 2, 3]
+    with pytest.raises(ValueError, match="by place"):
+        add_sessions([two], carry_from={1: 28.5}, carry_fraction=0.5, victory_points=True)

@@ -643,6 +643,12 @@ def wait(driver: Any, test: Callable[[Any], Any], timeout: float = 10.0) -> Any:
                          ignored_exceptions=[StaleElementReferenceException]).until(test)
 
 
+def click(driver: Any, selector: str, timeout: float = 10.0) -> None:
+    """Click the element ``selector`` finds, found again when the page redrew it between
+    the finding and the click (a stale element)."""
+    wait(driver, lambda d: d.find_element("css selector", selector).click() or True, timeout)
+
+
 def test_browser_map_shows_every_table_with_its_status(page: Any) -> None:
     driver, loop, hub, _ = page
     tiles = driver.find_elements("css selector", ".tile")

@@ -381,7 +381,7 @@ def test_event_file_missing_or_not_utf8(tmp_path: Path) -> None:
 def test_unknown_movement(tmp_path: Path) -> None:
     message = error(tmp_path, '[[section]]\nmovement = "mitchel"\ntables = 5\n')
     assert "section[1]: section 'A': movement: unknown movement 'mitchel' " \
-           "(mitchell, howell, teams, swiss_pairs or swiss_teams)" in message
+           "(mitchell, howell, teams, swiss_pairs, swiss_teams or individual)" in message
 
 
 def test_movement_that_cannot_be(tmp_path: Path) -> None:
@@ -711,7 +711,7 @@ def test_read_document_is_the_toml_reader_without_the_file(tmp_path: Path) -> No
     assert none is None and problems == [
         "section[1].tables: at least 1, not 0",
         "section[2]: section 'B': movement: unknown movement 'relay' (mitchell, howell, "
-        "teams, swiss_pairs or swiss_teams)"]
+        "teams, swiss_pairs, swiss_teams or individual)"]
     waiting = WaitingSetup("2007", 12.0)
     assert setup_from_json(waiting.to_json()) == waiting
     assert waiting.build_room().tables == {} and "No event yet" in waiting.summary()[0]

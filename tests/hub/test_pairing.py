@@ -597,7 +597,7 @@ def test_tenace_devices_run_pair_with_the_qr_uri(club: Club, tmp_path: Path) -> 
 # The Devices page ---------------------------------------------------------------------------------
 
 def test_browser_the_devices_page_pairs_and_revokes(club: Club, browser: Any) -> None:  # noqa: F811
-    from tests.hub.test_console import browser_login
+    from tests.hub.test_console import browser_login, click
     browser.delete_all_cookies()
 
     class Shown:   # browser_login wants the console's url
@@ -605,7 +605,7 @@ def test_browser_the_devices_page_pairs_and_revokes(club: Club, browser: Any) ->
     browser_login(browser, Shown(), "dora", DIRECTOR[1])   # type: ignore[arg-type]
     browser.get(club.base + "/devices")
     wait(browser, lambda d: d.execute_script("return document.body.dataset.loaded") == "yes")
-    browser.find_element("css selector", "button[data-account='A1-N'][data-job='pair']").click()
+    click(browser, "button[data-account='A1-N'][data-job='pair']")
     wait(browser, lambda d: d.find_element("id", "pair-panel").get_attribute("hidden") is None)
     code = browser.find_element("id", "pair-code").text
     uri = browser.find_element("id", "pair-uri").text
@@ -625,8 +625,8 @@ def test_browser_the_devices_page_pairs_and_revokes(club: Club, browser: Any) ->
     revoke = "button[data-account='A1-N'][data-job='revoke']"
     wait(browser, lambda d: d.find_element("css selector", revoke).get_attribute(
         "disabled") is None)
-    browser.find_element("css selector", revoke).click()
-    browser.find_element("css selector", revoke).click()     # confirmed
+    click(browser, revoke)
+    click(browser, revoke)     # confirmed
     wait(browser, lambda d: d.find_element("id", "devices-message").text == "A1-N revoked")
     assert "A1-N" not in Accounts(club.folder / "accounts")
 

@@ -321,3 +321,95 @@ def test_a_stored_session_this_hub_did_not_write_is_left_out_and_logged(
     problems = [r.getMessage() for r in caplog.records]
     assert len(problems) == 4 and all("left out of the stored sessions" in m for m in problems)
     assert any("percent 'fifty' is not a number" in m for m in problems)
+
+
+def scored(pair: int, names: list[str], total: float, boards: int) -> dict[str, Any]:
+    return {"pair": pair, "names": names, "percent": None, "boards": boards,
+            "direction": None, "rank": 0, "total": total}
+
+
+def test_butler_and_teams_sessions_add_up_by_hand(tmp_path: Path) -> None:
+    """Two Butler evenings, every pair in both (24 + 26 boards): the IMPs added, A 12 − 4 =
+    8, B −5 + 10 = 5, C −7 − 6 = −13. A fourth pair D plays only the second evening (0
+    IMPs over 26): the boards differ, so the IMPs per board played, A 8/50 = 0.16, B 5/50 =
+    0.10, D 0/26 = 0, C −13/50 = −0.26. Teams on VPs: 28.5 + 35.2 = 63.7 and 31.5 + 22.1 =
+    53.6. A matchpoint evening of the same event is left out, named."""
+    butler_1 = {"v": 1, "name": "Butler", "session": "", "date": "2026-10-05", "part": 1,
+                "carry": None, "sections": [{"name": "A", "method": "butler", "units": "IMPs",
+                                             "ranking": [scored(1, NAMES["A"], 12.0, 24),
+                                                         scored(2, NAMES["B"], -5.0, 24),
+                                                         scored(3, NAMES["C"], -7.0, 24)]}]}
+    teams_1 = {"v": 1, "name": "Teams", "session": "", "date": "2026-10-05", "part": 1,
+               "carry": None, "sections": [{"name": "A", "method": "imp", "units": "VP",
+                                            "ranking": [scored(1, NAMES["A"] + NAMES["B"],
+                                                               28.5, 16),
+                                                        scored(2, NAMES["C"] + NAMES["D"],
+                                                               31.5, 16)]}]}
+    with EventLog.open(tmp_path / LOG_NAME) as log:
+        store(log, butler_1, teams_1, fact("Teams", 2, "2026-10-06", [
+            entry(1, NAMES["A"], 60.0, 24)]))
+        stored = SessionBook(log).sessions()
+    second = [{"name": "A", "method": "butler", "units": "IMPs", "ranking": [
+        scored(2, NAMES["A"], -4.0, 26), scored(1, NAMES["B"], 10.0, 26),
+        scored(3, NAMES["C"], -6.0, 26)]}]
+    total = event_total(setup_of(2, None, name="Butler"), second, stored)
+    assert total["scores"] == "imps" and total["problems"] == []
+    got = {e["names"][0]: (e["score"], e["rank"], e["sessions"]) for e in total["ranking"]}
+    assert got == {"Ada North": (8.0, 1, [12.0, -4.0]), "Cleo Park": (5.0, 2, [-5.0, 10.0]),
+                   "Eve Rowan": (-13.0, 3, [-7.0, -6.0])}
+    assert all(e["percent"] is None for e in total["ranking"])
+    # a Butler final with half the qualifying IMPs carried over: A −4 + ½·12 = 2, B 10 −
+    # ½·5 = 7.5, C −6 − ½·7 = −9.5
+    final = event_total(setup_of(2, 0.5, name="Butler"), second, stored)
+    assert [(e["names"][0], e["score"], e["carry"]) for e in final["ranking"]] == [
+        ("Cleo Park", 7.5, -2.5), ("Ada North", 2.0, 6.0), ("Eve Rowan", -9.5, -3.5)]
+    second[0]["ranking"].append(scored(4, NAMES["D"], 0.0, 26))
+    per_board = event_total(setup_of(2, None, name="Butler"), second, stored)
+    assert per_board["scores"] == "imps_per_board"
+    assert [(e["names"][0], e["score"]) for e in per_board["ranking"]] == [
+        ("Ada North", 0.16), ("Cleo Park", 0.1), ("Gus Thorn", 0.0), ("Eve Rowan", -0.26)]
+    teams = event_total(setup_of(3, None, name="Teams"), [
+        {"name": "A", "method": "imp", "units": "VP", "ranking": [
+            scored(1, NAMES["C"] + NAMES["D"], 22.1, 16),
+            scored(2, NAMES["A"] + NAMES["B"], 35.2, 16)]}], stored)
+    assert teams["scores"] == "vp"
+    assert [(e["names"][0], e["score"], e["rank"]) for e in teams["ranking"]] == [
+        ("Ada North", 63.7, 1), ("Eve Rowan", 53.6, 2)]
+    assert len(teams["problems"]) == 1 and "session 2" in teams["problems"][0]
+    assert [s["part"] for s in teams["sessions"]] == [1, 3]
+
+
+def test_browser_the_event_page_of_butler_sessions(tmp_path: Path,
+                                                   browser: Any) -> None:  # noqa: F811
+    """A Butler event's first evening stored, the second set up with no result yet: the
+    public page shows the IMPs (no percentage), its form in words."""
+    data = tmp_path / "data"
+    with running_hub(None, str(data), setup_of(2, None, "Butler")):
+        pass
+    with EventLog.open(data / LOG_NAME) as log:
+        store(log, {"v": 1, "name": "Butler", "session": "", "date": "2026-10-05",
+                    "part": 1, "carry": None, "sections": [
+                        {"name": "A", "method": "butler", "units": "IMPs", "ranking": [
+                            scored(1, NAMES["A"], 12.0, 24), scored(2, NAMES["B"], -5.0, 24),
+                            scored(3, NAMES["C"], -7.0, 24)]}]})
+    with running_hub(None, str(data), None,
+                     console=("127.0.0.1", 0), console_users=make_users(tmp_path / "users")
+                     ) as (hub, _):
+        console = hub.call(lambda: hub.console)
+        browser.get(console.url + "results/event")
+
+        def page(d: Any) -> tuple[list[list[str]], str] | None:
+            if not d.find_elements("css selector", "#event-all tbody tr"):
+                return None
+            return ([[c.text for c in row.find_elements("tag name", "td")]
+                     for row in d.find_elements("css selector", "#event-all tbody tr")],
+                    d.find_element("id", "event-form").text)
+
+        rows, form = wait(browser, page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "event-butler.png"))
+    assert form == ("Sessions added up: each pair's IMPs over every session (every pair "
+                    "played as many boards).")
+    assert [(r[2], r[-1]) for r in rows] == [("Ada North – Ben Oakes", "12.00"),
+                                             ("Cleo Park – Dan Quill", "-5.00"),
+                                             ("Eve Rowan – Finn Stone", "-7.00")]

@@ -223,7 +223,14 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     assert hub.call(lambda: (hub.setup.name, hub.setup.part)) == ("Monday pairs", 2)
     [stored] = hub.call(lambda: hub.series.sessions())
     assert (stored.name, stored.part) == ("Monday pairs", 0)
-    assert stored.sections[0]["ranking"] == played
+    kept = [dict(e) for e in stored.sections[0]["ranking"]]
+    players = [e.pop("players", []) for e in kept]    # the pairs with names
+    assert kept == played
+    # who played, with the roster's member numbers (hub.series_players: the ladder's)
+    members = {"Ann Smith": 101, "Bob Jones": 102, "Zoé Dupré": 103, "Jürgen Müller": 104}
+    named = [(p["name"], p["member"]) for entry in players for p in entry
+             if p["name"] in members]
+    assert named and all(member == members[name] for name, member in named)
     assert hub.call(lambda: hub.room.scoring.first_result()) is None   # a fresh session
     driver.get(hub.console.url + "setup")          # the session after it is proposed
     wait(driver, lambda d: d.find_elements("css selector", "body[data-loaded='yes']"))
@@ -247,3 +254,41 @@ def test_browser_a_section_removed_its_successors_errors_still_land_on_their_fie
     assert "sections[0].tables" in driver.find_element("id", "setup-errors").text
     assert hub.setup.waiting
 
+
+
+def test_browser_a_section_plays_the_clubs_asc_movement_file(setup_page: Any,
+                                                              tmp_path: Path) -> None:
+    """The club's own movement: "Movement file (.ASC)" and a 4-table Howell's .ASC file
+    picked from the disk; the page reads it and sends it with the set-up (the API's
+    ``movement_file`` {name, data}); the room plays the file's tables. A section left
+    without its file is refused on that field."""
+    from bridgecore.movement_files import write_asc
+    from bridgecore.movements import howell
+
+    driver, hub, _, _ = setup_page
+    asc = tmp_path / "howell4.asc"
+    asc.write_text(write_asc(howell(4, boards_per_round=2)), encoding="latin-1")
+    type_in(field(driver, "event.name"), "Club Howell")
+    choose(field(driver, "sections[0].movement"), "file")
+    picker = field(driver, "sections[0].movement_file")
+    assert picker.is_displayed() and not field(driver, "sections[0].rounds").is_displayed()
+    type_in(field(driver, "sections[0].boards_per_round"), "2")
+    type_in(field(driver, "sections[0].pairs_named"), "8")   # the file gives the tables
+    assert len(driver.find_elements("css selector", ".pair")) == 8
+    driver.find_element("id", "setup-check").click()        # no file chosen yet: refused
+    wait(driver, lambda d: d.find_elements("css selector", "#setup-errors li"))
+    assert driver.find_element("id", "setup-errors").text == (
+        "sections[0].movement_file: choose the club's .ASC movement file")
+    assert "bad" in picker.get_attribute("class")
+    picker.send_keys(str(asc))
+    driver.find_element("id", "setup-check").click()        # the hub reads the file: good
+    wait(driver, lambda d: d.find_elements("css selector", "#setup-good li"))
+    assert driver.find_elements("css selector", "#setup-errors li") == []
+    shot(driver, "setup-asc.png")
+    submit(driver)
+    setup = hub.setup
+    assert isinstance(setup, EventSetup) and setup.name == "Club Howell"
+    section = setup.sections[0]
+    assert section.kind == "file" and section.asc_name == "howell4.asc"
+    assert section.movement.tables == 4
+    assert sorted(hub.room.tables) == ["A1", "A2", "A3", "A4"]

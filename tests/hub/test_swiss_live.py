@@ -149,3 +149,48 @@ def test_swiss_pairs_on_a_hub_killed_between_rounds_gives_the_same_pairings(
 def fresh_pairs(fact: dict[str, Any]) -> list[Any]:
     from bridgecore.swiss import Pairing
     return [Pairing(fact["round"], h, a) for h, a in fact["pairings"]]
+
+
+def test_swiss_teams_on_a_hub_killed_between_rounds_keeps_its_pairings(
+        embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
+    """Six teams, 3 rounds of 2 boards (seeded draw), the hub in its own process SIGKILLed
+    once round 2 is drawn and again once round 3 is: each hub that comes back has the
+    rounds as they were drawn (the ``swiss_round`` facts replayed), draws none again, and
+    seats the next round's teams (their check-ins accepted). The final ranking from the
+    log equals the offline one (Law 78B IMPs, Law 78D VPs)."""
+    from tenace.sim.chaos import HubProcess
+
+    setup = swiss_setup(tmp_path, "swiss_teams", 6, 3, 2, "seed = 3\n")
+    keyring.issue_all(spare_devices(setup.sections[0].ids, 3))
+    url, data = embedded_broker.url, tmp_path / "hub"
+    process = HubProcess(url, data, setup)
+    section = setup.build_room().sections[0]
+
+    def pairings() -> list[Any]:
+        return [*first_round(range(1, 7), seed=3),
+                *(p for f in swiss_facts(data) for p in fresh_pairs(f))]
+
+    try:
+        process.start()
+        for r in (1, 2):
+            play_round(url, section, pairings(), setup.deals, r)
+            wait(lambda r=r: len(swiss_facts(data)) == r)
+            drawn = pairings()
+            process.kill()      # not a clean stop: SIGKILL, between rounds
+            process.start()
+            assert pairings() == drawn
+        play_round(url, section, pairings(), setup.deals, 3)
+        process.stop()
+    finally:
+        process.stop()
+    assert [(f["round"], f["by"]) for f in swiss_facts(data)] == [(2, "hub"), (3, "hub")]
+    room, failed = process.room(setup)
+    assert failed == 0
+    everything = pairings()
+    assert hub_pairings(room) == everything and room.swiss.complete("A", 3)
+    met = [frozenset((p.home, p.away)) for p in everything]
+    assert len(met) == len(set(met)) == 9
+    final = room.swiss.to_json()["sections"][0]
+    results = export(room, "results.pbn", "A")[0]
+    assert final["standings"] == offline_standings(results, everything, teams=True,
+                                                   entrants=6, boards_per_round=2)

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bridgecore.cards import Seat
+from hub.room import Room
 from tablet.presenter import TabletPresenter
 from tests.hub.test_table import START, make_room
 from wire.protocol import Envelope, Reply
@@ -22,8 +23,8 @@ class Table:
     tablets fed what the hub would publish to them after each event."""
 
     def __init__(self, seats: Iterable[str | None] = SEATS, *, strict: bool = False,
-                 language: str = "en", alerting: str = "ebu"):
-        self.room = make_room(strict=strict, alerting=alerting)
+                 language: str = "en", alerting: str = "ebu", room: Room | None = None):
+        self.room = room or make_room(strict=strict, alerting=alerting)
         self.now = 0.0           # the tablets' monotonic clock (the STOP wait)
         self.clock = START       # device and hub time
         self.seq: dict[str, int] = {}

@@ -46,8 +46,11 @@ def test_the_ground_truth_comparison_sees_a_changed_ranking() -> None:
                  for topic, payload in truth.scoring.publications(force=True)}
     assert published_differences(clean_room(setup, script)[0], published) == []
     ranking = next(t for t in published if "/ranking/A" in t)
+    total = published[ranking]["ranking"][0]["total"]
     published[ranking]["ranking"][0]["total"] += 1
     traveller = next(t for t in published if "/traveller/B/" in t)
     del published[traveller]
+    # what differs is named down to the value
     assert published_differences(clean_room(setup, script)[0], published) == [
-        f"{ranking}: differs", f"{traveller}: not published by the hub"]
+        f"{ranking}: differs at .ranking[0].total: {total!r} != {total + 1!r}",
+        f"{traveller}: not published by the hub"]

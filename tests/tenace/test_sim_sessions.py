@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bridgecore.usebio import read_usebio
 from hub.event import EventSetup
 from hub.mosquitto import Mosquitto
 from hub.series import SESSION_SCORED, identity
@@ -65,6 +66,13 @@ def _ranking(hub: Any) -> list[dict[str, Any]]:
     return hub.call(lambda: hub.room.scoring.section("A").ranking())  # type: ignore[no-any-return]
 
 
+def _travellers(hub: Any) -> set[tuple[int, int, int, int]]:
+    """Section A's results as the hub scored them: (board, NS, EW, score)."""
+    lines = hub.call(lambda: hub.room.scoring.section("A").lines)
+    return {(board, r["NS"], r["EW"], r["score_ns"]) for board, rows in lines.items()
+            for r in rows if not r["not_scored"]}
+
+
 def test_a_two_session_pairs_adds_up_across_a_hub_restart(
         tmp_path: Path, mosquitto: Mosquitto, keyring: Keyring,
         capsys: pytest.CaptureFixture[str], browser: Any) -> None:  # noqa: F811
@@ -78,6 +86,7 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
                      "--seed", "3"]) == 0
         assert json.loads(capsys.readouterr().out)["results_equal"] is True
         first = {identity(e["names"]): e for e in _ranking(hub)}
+        boards = [_travellers(hub)]
     assert len(first) == 6 and all(e["boards"] == 4 for e in first.values())
     # the hub stopped; started again on the same data directory with the next session
     with running_hub(mosquitto.url, str(data), None, console=("127.0.0.1", 0),
@@ -98,6 +107,7 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
                      "--seed", "4"]) == 0
         assert json.loads(capsys.readouterr().out)["results_equal"] is True
         second = {identity(e["names"]): e for e in _ranking(hub)}
+        boards.append(_travellers(hub))
         status, _, body = fetch(console.url + "api/results/event", director)
         total = json.loads(body)
         status_pbn, _, pbn = fetch(console.url + "api/evening/event/event.pbn", director)
@@ -145,6 +155,18 @@ def test_a_two_session_pairs_adds_up_across_a_hub_restart(
     event = root.find("EVENT")
     assert event is not None and event.findtext("SESSION_COUNT") == "2"
     assert [s.get("SESSION_ID") for s in event.findall("SESSION")] == ["1", "2"]
+    # every session's boards, the first stored in the log across the restart: its
+    # travellers as the hub scored them (an XML parse, and bridgecore's USEBIO reader)
+    for session, hubs in zip(event.findall("SESSION"), boards, strict=True):
+        lines = {(int(b.findtext("BOARD_NUMBER") or 0), int(x.findtext("NS_PAIR_NUMBER") or 0),
+                  int(x.findtext("EW_PAIR_NUMBER") or 0), int(x.findtext("SCORE") or 0))
+                 for b in session.iter("BOARD") for x in b.iter("TRAVELLER_LINE")}
+        assert len(hubs) == 12 and lines == hubs     # 3 tables, 2 rounds of 2 boards
+        assert all(x.findtext("NS_MATCH_POINTS") for x in session.iter("TRAVELLER_LINE"))
+    read = read_usebio(xml)
+    assert [str(p) for p in read.problems] == []
+    assert {(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
+            for r in read.rows} == boards[0] | boards[1]
     totals = event.find("PARTICIPANTS")
     assert totals is not None and len(totals.findall("PAIR")) == 6
     assert public_status == 200 and json.loads(public_body)["event"] is True
