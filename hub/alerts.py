@@ -41,7 +41,8 @@ from bridgecore.text import Text
 from hub.errors import AlertError
 from hub.texts import render
 
-__all__ = ["OPTIONS", "Alert", "AlertBook", "AlertStatus", "HubKind", "finding"]
+__all__ = ["OPTIONS", "Alert", "AlertBook", "AlertStatus", "HubKind", "finding",
+           "first_finding"]
 
 
 class AlertStatus(StrEnum):
@@ -276,6 +277,12 @@ def finding(irr: Irregularity) -> Text:
         more.append(Text.of("irr.transfer", n=irr.transfer, law=irr.law))
     return Text.of(f"irr.{irr.kind.value}", seat=irr.seat, index=irr.call, trick=irr.trick,
                    card=extra.get("card"), more=more)
+
+
+def first_finding(text: Text) -> Text:
+    """The finding of a hand-not-dealt alert before the calls made with it were added."""
+    found = text.fields.get("finding") if text.key == "alert.called_with_it" else None
+    return found if isinstance(found, Text) else text
 
 
 def _text(detail: Text | str) -> Text:

@@ -38,7 +38,7 @@ from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
 from bridgecore.text import Text
 from hub import explain, rectify
-from hub.alerts import OPTIONS, Alert, HubKind, finding
+from hub.alerts import OPTIONS, Alert, HubKind, finding, first_finding
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
 from hub.sitting import (
@@ -61,11 +61,6 @@ __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableC
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
 
-
-def _first(text: Text) -> Text:
-    """The finding of a hand-not-dealt alert before the calls made with it were added."""
-    found = text.fields.get("finding") if text.key == "alert.called_with_it" else None
-    return found if isinstance(found, Text) else text
 _TRIED_KEPT = 20   # attempts listed in a device_overreach alert's facts (all are counted)
 # Attempts a device_overreach alert counts (a version, and a fact in the log, each): a device
 # repeating them cannot grow the log without end; the hub's statistics count every refusal.
@@ -320,9 +315,9 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         return self.context.alerts.raise_alert(
             f"{self.id}:r{self.round}:seat:{side}:player:{wrong[0]}",
             kind=HubKind.WRONG_PAIR.value, law="5B", table=self.id, round=self.round,
-            board=None, detected=t, occurred=occurred, detail=(
-                f"player {wrong[0]} checked in {side} at table {self.id}, round {self.round}: "
-                f"the movement seats players {' and '.join(map(str, mine))} there (Law 5B)"),
+            board=None, detected=t, occurred=occurred, detail=Text.of(
+                "alert.wrong_player", player=wrong[0], side=str(side), table=self.id,
+                round=self.round, players=", ".join(map(str, mine))),
             facts={"pair": wrong[0], "direction": str(side), "expected": None,
                    "scheduled": None}, evidence=self.evidence, options=OPTIONS["seating"])
 
@@ -531,7 +526,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         facts["calls_with_it"] = [*facts.get("calls_with_it", []), index]
         return self._alert(s.wrong_hand[seat], t, old.kind, old.law, seats=(seat,),
                            call=index, occurred=old.occurred,
-                           detail=Text.of("alert.called_with_it", finding=_first(old.text),
+                           detail=Text.of("alert.called_with_it", finding=first_finding(old.text),
                                           calls=", ".join(map(str, facts["calls_with_it"]))),
                            facts=facts, options=OPTIONS["hand_not_dealt"])
 
