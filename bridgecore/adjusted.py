@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -435,6 +435,7 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
                   rulings: Iterable[BoardResult] = (), individual: bool = False,
                   teams: Mapping[Pair, Pair] | None = None, total_points: bool = False,
                   vulnerability: Mapping[int, Vulnerability] | None = None,
+                  checked: Sequence[BoardResult] = (),
                   ) -> tuple[dict[int, list[BoardResult]], list[ScoreProblem]]:
     """The results that can be scored, by board, and a problem for each of the others.
 
@@ -445,12 +446,19 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
     Law 2's), when a pair or player already played the board (the
     first result stands), when it has neither score nor adjusted score, when it is
     weighted under an edition without 12C1(c), or artificial in a total-point event.
+
+    ``checked``: results this function accepted before, all of them, in that order, that
+    ``results`` follow (a live event's new results): taken as accepted, not checked again
+    (a result's checks look at itself and the results before it on its board only).
     """
     problems: list[ScoreProblem] = []
     rows = list(results)
     _apply_rulings(rows, rulings, problems)
     boards: dict[int, list[BoardResult]] = defaultdict(list)
     seen: dict[int, set[Pair]] = defaultdict(set)
+    for r in checked:
+        seen[r.board].update((r.players or ()) if individual else (r.ns, r.ew))
+        boards[r.board].append(r)
     for r in rows:
         if not isinstance(r, BoardResult):
             problems.append(ScoreProblem(None, f"not a board result: {r!r}"))

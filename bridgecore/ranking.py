@@ -51,7 +51,7 @@ from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
     "BoardScorer", "EventScore", "EventTotals", "Method", "PairScore", "ScoreProblem",
-    "ScoredResult", "ScoringOptions", "rank", "round_points", "score_event",
+    "ScoredResult", "ScoringOptions", "rank", "round_points", "score_boards", "score_event",
 ]
 
 
@@ -507,15 +507,40 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
         boards = dict(sorted({**boards, **checked}.items()))
     expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
     scorer = BoardScorer(boards, how, ed, opts, expected, problems)
-    reuse = _unchanged(previous, boards, how, expected)
-    scored = {b: reuse[b] if b in reuse else
-              tuple(ScoredResult(s.result, round_points(s.ns_points, opts.digits),
-                                 round_points(s.ew_points, opts.digits)) for s in results)
-              for b, results in scorer.score(reuse).items() if results}
+    scored = _scored(scorer, _unchanged(previous, boards, how, expected))
     totals = EventTotals(scorer, scored, problems)
     applied = totals.apply(penalties)
     return EventScore(how, scored, totals.ranking(), tuple(problems), scorer.tops,
                       expected if how is Method.MATCHPOINTS else None, applied)
+
+
+def _scored(scorer: BoardScorer, reuse: Mapping[int, tuple[ScoredResult, ...]]
+            ) -> dict[int, tuple[ScoredResult, ...]]:
+    digits = scorer.opts.digits
+    return {b: reuse[b] if b in reuse else
+            tuple(ScoredResult(s.result, round_points(s.ns_points, digits),
+                               round_points(s.ew_points, digits)) for s in results)
+            for b, results in scorer.score(reuse).items() if results}
+
+
+def score_boards(results: Iterable[BoardResult], method: Method, edition: Edition,
+                 options: ScoringOptions, *, checked: Sequence[BoardResult] = ()
+                 ) -> tuple[BoardScorer, dict[int, tuple[ScoredResult, ...]]]:
+    """The boards of ``results`` scored as :func:`score_event` scores them, without the
+    totals and the ranking (a live field scores the boards that changed, then adds up its
+    own totals): the scorer (its ``tops`` and ``problems``) and the scored boards.
+    ``options.expected`` must be given (a board's points then depend on its own results
+    only). ``checked``: results accepted before by ``check_results`` (bridgecore.adjusted),
+    in order, that ``results`` follow (a board's new results): they are not checked again.
+    """
+    if options.expected is None:
+        raise ValueError("score_boards needs the expected number of results a board")
+    boards, problems = check_results(results, edition, individual=options.individual,
+                                     teams=options.teams,
+                                     total_points=method is Method.TOTAL_POINTS,
+                                     vulnerability=options.vulnerability, checked=checked)
+    scorer = BoardScorer(boards, method, edition, options, options.expected, problems)
+    return scorer, _scored(scorer, {})
 
 
 def _board_in(r: object, boards: Mapping[int, object]) -> bool:

@@ -32,10 +32,12 @@ score is scored again whenever its artificial pairs' other boards change.
 
 Rescoring is incremental: a board's points depend on its own results and the expected number
 of results only (bridgecore.ranking), and the expected number is the event's, fixed, so only
-the boards that received a result are scored again (each alone, by ``score_event``); the
+the boards that received a result are scored again (each alone, by ``score_boards``); the
 totals of the pairs that played them are added up again in board order, as bridgecore's
-``EventTotals`` adds them, and ranked by it. The event is the one scoring every result
-together gives (the tests compare).
+``EventTotals`` adds them, and ranked by it. A board that only received new results since,
+with no problem then, has only those checked (bridgecore.adjusted.check_results ``checked``).
+The event is the one scoring every result together gives (the tests compare, after each
+result of a random field too).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ import dataclasses
 import hashlib
 import logging
 from collections import defaultdict
+from functools import reduce
+from operator import add
 from typing import Any
 
 from bridgecore.adjusted import (
@@ -69,7 +73,7 @@ from bridgecore.ranking import (
     Method,
     ScoredResult,
     ScoringOptions,
-    score_event,
+    score_boards,
 )
 from bridgecore.results_io import parse_adjustment
 from hub.simultaneous.event import SimError, SimEvent
@@ -78,6 +82,9 @@ __all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "fi
 
 log = logging.getLogger(__name__)
 _MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
+# A pair's sides (sat North-South, sat East-West): shared, only read (EventTotals.ranking).
+_SIDES: dict[tuple[bool, bool], set[Side]] = {
+    (True, False): {Side.NS}, (False, True): {Side.EW}, (True, True): {Side.NS, Side.EW}}
 
 
 def field_pair(club: str, pair: object) -> str:
@@ -187,12 +194,16 @@ class FieldScorer:
         self._scored: dict[int, tuple[ScoredResult, ...]] = {}
         self._tops: dict[int, float] = {}
         self._problems: dict[int, tuple[ScoreProblem, ...]] = {}
-        self._points: dict[Pair, dict[int, tuple[float, Side]]] = defaultdict(dict)
+        self._points: dict[Pair, dict[int, float]] = defaultdict(dict)   # pair -> board ->
+        self._north_south: dict[Pair, dict[int, bool]] = defaultdict(dict)   # sat NS there
         self._total: dict[Pair, float] = {}
         self._played: dict[Pair, int] = {}
         self._pair_tops: dict[Pair, float] = {}
         self._sides: dict[Pair, set[Side]] = {}
         self._artificial: dict[int, set[Pair]] = {}   # board -> its pairs scored artificially
+        self._accepted: dict[int, tuple[BoardResult, ...]] = {}   # as last scored
+        self._added: dict[int, list[tuple[str, str]]] = defaultdict(list)   # since then
+        self._redo: set[int] = set()   # boards a correction changed: all checked again
 
     def add_result(self, club: str, data: object) -> bool:
         """Take a club's result; False for a duplicate (already counted, the same)."""
@@ -212,10 +223,12 @@ class FieldScorer:
             self._per_club[(club, before.board)].discard(rid)
             del self._rows[before.board][(club, rid)]
             self._dirty.add(before.board)
+            self._redo.update((before.board, r.board))
         self.results[(club, rid)] = field
         self.versions[(club, rid)] = group
         self._per_club[(club, r.board)].add(rid)
         self._rows[r.board][(club, rid)] = field
+        self._added[r.board].append((club, rid))
         self._dirty.add(r.board)
         return True
 
@@ -255,24 +268,14 @@ class FieldScorer:
             for s in self._scored.get(board, ()):
                 for pair in (s.result.ns, s.result.ew):
                     self._points[pair].pop(board, None)
+                    self._north_south[pair].pop(board, None)
                     touched.add(pair)
-            rows = self._rows[board]
-            forms = ["", *sorted({self.versions[k] for k in rows} - {""})]
-            self._forms[board] = forms
-            alone = score_event([dataclasses.replace(r, form=forms.index(self.versions[k]))
-                                 if self.versions[k] else r for k, r in rows.items()],
-                                self.event.method, edition=self.edition,
-                                options=self.options)
-            self._scored[board] = alone.boards.get(board, ())
-            self._artificial[board] = {pair for s in self._scored[board]
-                                       for pair, award in zip((s.result.ns, s.result.ew),
-                                                              awards(s.result), strict=True)
-                                       if isinstance(award, ArtificialAward)}
-            self._tops[board] = alone.tops.get(board, 0.0)
-            self._problems[board] = alone.problems
+            self._score_board(board)
             for s in self._scored[board]:
-                self._points[s.result.ns][board] = (s.ns_points, Side.NS)
-                self._points[s.result.ew][board] = (s.ew_points, Side.EW)
+                self._points[s.result.ns][board] = s.ns_points
+                self._points[s.result.ew][board] = s.ew_points
+                self._north_south[s.result.ns][board] = True
+                self._north_south[s.result.ew][board] = False
                 touched.update((s.result.ns, s.result.ew))
         self._dirty.clear()
         if self.edition.session_percentage_rule:
@@ -282,19 +285,7 @@ class FieldScorer:
                     changed.add(board)
                     touched.update(pairs)
         self.changed = frozenset(changed)
-        for pair in touched:
-            boards = sorted(self._points[pair])
-            if not boards:
-                for table in (self._total, self._played, self._pair_tops, self._sides):
-                    table.pop(pair, None)
-                continue
-            total = tops = 0.0
-            for b in boards:            # in board order, as EventTotals adds them up
-                total += self._points[pair][b][0]
-                tops += self._tops.get(b, 0.0)
-            self._total[pair], self._played[pair] = total, len(boards)
-            self._pair_tops[pair] = tops
-            self._sides[pair] = {side for _, side in self._points[pair].values()}
+        self._add_up(touched)
         problems = [p for b in sorted(self._problems) for p in self._problems[b]]
         scorer = BoardScorer({}, self.event.method, self.edition, self.options,
                              self.event.expected, problems)
@@ -311,6 +302,50 @@ class FieldScorer:
                                 if self.event.method is Method.MATCHPOINTS else None)
         return self.score
 
+    def _score_board(self, board: int) -> None:
+        """Score one board alone (bridgecore.ranking.score_boards, as score_event scores
+        it). A board that only received new results since, with no problem then and no new
+        version, has its new results checked only, after the ones accepted then."""
+        rows = self._rows[board]
+        forms = ["", *sorted({self.versions[k] for k in rows} - {""})]
+        added = self._added.pop(board, [])
+        clean = board not in self._redo and board in self._accepted \
+            and not self._problems.get(board) and forms == self._forms.get(board)
+        self._redo.discard(board)
+        self._forms[board] = forms
+        keys = added if clean else list(rows)
+        fresh = [dataclasses.replace(rows[k], form=forms.index(self.versions[k]))
+                 if self.versions[k] else rows[k] for k in keys]
+        scorer, scored = score_boards(fresh, self.event.method, self.edition, self.options,
+                                      checked=self._accepted[board] if clean else ())
+        self._accepted[board] = tuple(scorer.boards.get(board, ()))
+        self._scored[board] = scored.get(board, ())
+        self._artificial[board] = {pair for s in self._scored[board]
+                                   if s.result.adjustment is not None
+                                   for pair, award in zip((s.result.ns, s.result.ew),
+                                                          awards(s.result), strict=True)
+                                   if isinstance(award, ArtificialAward)}
+        self._tops[board] = scorer.tops.get(board, 0.0)
+        self._problems[board] = tuple(scorer.problems)
+
+    def _add_up(self, pairs: set[Pair]) -> None:
+        """The totals of ``pairs`` added up again over their boards, in board order as
+        EventTotals adds them (the same floating-point sums as scoring from nothing; a sum
+        updated by a board's difference would not be)."""
+        tops_of = self._tops
+        for pair in pairs:
+            points = self._points[pair]
+            if not points:
+                for table in (self._total, self._played, self._pair_tops, self._sides):
+                    table.pop(pair, None)
+                continue
+            boards = sorted(points)
+            self._total[pair] = reduce(add, map(points.__getitem__, boards), 0.0)
+            self._pair_tops[pair] = reduce(add, map(tops_of.__getitem__, boards), 0.0)
+            self._played[pair] = len(boards)
+            seats = self._north_south[pair].values()
+            self._sides[pair] = _SIDES[(True in seats, False in seats)]
+
     def _session(self, pair: Pair, board: int) -> float | None:
         """The pair's session score on its boards not scored artificially for it, as
         bridgecore.ranking's 12C2(c) pass takes it: percent (matchpoints) or IMPs a board."""
@@ -318,7 +353,7 @@ class FieldScorer:
         total = denominator = 0.0
         for b in sorted(self._points[pair]):
             if b != board and pair not in self._artificial.get(b, ()):
-                total += self._points[pair][b][0]
+                total += self._points[pair][b]
                 denominator += self._tops.get(b, 0.0) if mp else 1.0
         return (100.0 if mp else 1.0) * total / denominator if denominator > 0 else None
 
@@ -342,10 +377,9 @@ class FieldScorer:
                              self.event.expected, [])
         self._scored[board] = tuple(scorer.board(board, rule))
         for s in self._scored[board]:
-            for pair, points, side in ((s.result.ns, s.ns_points, Side.NS),
-                                       (s.result.ew, s.ew_points, Side.EW)):
+            for pair, points in ((s.result.ns, s.ns_points), (s.result.ew, s.ew_points)):
                 if pair in pairs:
-                    self._points[pair][board] = (points, side)
+                    self._points[pair][board] = points
 
     def board_payload(self, board: int) -> dict[str, Any]:
         """The field's results of ``board`` with their points (for clubs that finished it)."""

@@ -28,10 +28,12 @@ from bridgecore.adjusted import (
     PenaltyUnit,
     Split,
     Weighted,
+    check_results,
 )
 from bridgecore.cards import Side
+from bridgecore.editions import edition
 from bridgecore.methods import victory_points
-from bridgecore.ranking import Method, ScoringOptions, rank, score_event
+from bridgecore.ranking import Method, ScoringOptions, rank, score_boards, score_event
 
 PLUS, MINUS = ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE_MINUS
 
@@ -342,3 +344,27 @@ def test_any_input_scores_without_exceptions(rows, method, name, small):
     assert scored + len(event.problems) >= len(rows) if method is not Method.IMPS else True
     ranks = [p.rank for p in event.ranking]
     assert all(1 <= r <= len(ranks) for r in ranks)
+
+
+@given(st.lists(results, max_size=24), st.integers(0, 24), st.sampled_from(list(Method)),
+       st.sampled_from(["1997", "2017"]))
+def test_boards_scored_alone_and_new_results_checked_alone_as_score_event(rows, k, method,
+                                                                          name):
+    """score_boards (a live field's boards) scores as score_event; results checked after
+    the ones accepted before (``checked``) as if all were checked together."""
+    opts = ScoringOptions(expected=6)
+    event = score_event(rows, method, edition=name, options=opts)
+    scorer, scored = score_boards(rows, method, edition(name), opts)
+    assert scored == dict(event.boards) and scorer.tops == dict(event.tops)
+    assert scorer.problems == list(event.problems)
+    head, problems = check_results(rows[:k], edition(name))
+    if not problems:
+        accepted = [r for b in head.values() for r in b]
+        accepted.sort(key=rows.index)
+        assert check_results(rows[k:], edition(name), checked=accepted) == \
+            check_results(rows, edition(name))
+
+
+def test_score_boards_needs_the_expected_number_of_results():
+    with pytest.raises(ValueError, match="expected"):
+        score_boards(mitchell(), Method.MATCHPOINTS, edition(None), ScoringOptions())

@@ -4,15 +4,19 @@ Neuberged (Law 78) as scoring the whole field offline does, bad results are refu
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 from bridgecore.adjusted import BoardResult
-from bridgecore.ranking import ScoringOptions, score_event
+from bridgecore.ranking import EventScore, ScoringOptions, score_event
+from bridgecore.results_io import parse_adjustment
 from hub.simultaneous import SimError
 from hub.simultaneous.field import FieldScorer, field_pair
-from tests.hub.simultaneous.helpers import club_results, make_event
+from tests.hub.simultaneous.helpers import SCORES, club_results, make_event
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 
@@ -114,3 +118,76 @@ def test_a_board_finished_without_results_has_an_empty_field_payload() -> None:
     assert field.has_finished("b", 3)
     field.rescore()
     assert field.board_payload(3)["results"] == []
+
+
+def _from_scratch(field: FieldScorer, sent: dict[tuple[str, str], dict[str, Any]]
+                  ) -> EventScore:
+    """Every result in, in the order the field holds them (a correction moves to the end),
+    scored together by bridgecore: each club version its own form (Law 87), numbered as
+    the field numbers them."""
+    versions = {k: f"{k[0]}/{row['version']}" if row.get("version") else ""
+                for k, row in sent.items()}
+    forms = {b: ["", *sorted({versions[k] for k, row in sent.items()
+                              if row["board"] == b} - {""})] for b in field.boards}
+    return score_event([BoardResult(row["board"], field_pair(c, row["ns"]),
+                                    field_pair(c, row["ew"]), row["score_ns"],
+                                    parse_adjustment(row["adjusted"])
+                                    if row.get("adjusted") else None,
+                                    form=forms[row["board"]].index(versions[(c, rid)]))
+                        for (c, rid), row in sent.items()],
+                       field.event.method, edition=field.edition, options=field.options)
+
+
+def _by_board(score: EventScore) -> dict[int, list[tuple[object, ...]]]:
+    return {b: sorted(((str(s.result.ns), str(s.result.ew), s.result.score_ns,
+                        str(s.result.adjustment), s.result.form, s.ns_points, s.ew_points)
+                       for s in rows), key=str) for b, rows in score.boards.items()}
+
+
+@pytest.mark.parametrize(("artificial", "small_groups", "seed"),
+                         [("session", False, 1), ("fixed", True, 2), ("session", True, 3),
+                          ("fixed", False, 4)])
+def test_the_field_after_each_result_equals_it_scored_from_scratch(
+        artificial: str, small_groups: bool, seed: int) -> None:
+    """Random results (adjusted scores, Law 12C; club versions of a fouled board, Law 87; a
+    pair playing a board twice, an impossible score, Law 77), duplicates and corrections, in
+    random order, the field rescored incrementally after each: always the field scored
+    from scratch (bridgecore, every result together), ranking, points and problems."""
+    rng = random.Random(seed)
+    clubs = {"a": 4, "b": 3, "c": 2}
+    event = make_event({c: (T0, n) for c, n in clubs.items()}, boards=4)
+    field = FieldScorer(dataclasses.replace(event, artificial=artificial,
+                                            small_groups=small_groups))
+    pool = [(c, row) for c, n in clubs.items() for row in club_results(c, n, 4, seed=seed)]
+    for c, row in list(pool):
+        roll = rng.random()
+        if roll < 0.12:
+            row.update(score_ns=None, adjusted=rng.choice(["A+ A-", "A= A-", "A- A+",
+                                                           "A+65 A-35", "NS 140 / EW 200"]))
+        elif roll < 0.25:
+            row["version"] = rng.choice(["form-1", "form-2"])
+        elif roll < 0.29:
+            row["score_ns"] = 420   # impossible when North-South are vulnerable (Law 77)
+        if rng.random() < 0.06:    # a pair entered twice on the board
+            pool.append((c, {**row, "id": row["id"] + "-again", "ew": clubs[c] + 1}))
+    rng.shuffle(pool)
+    sent: dict[tuple[str, str], dict[str, Any]] = {}
+    for step in range(len(pool) + 20):
+        if step < len(pool):
+            club, row = pool[step]
+        else:                        # the clubs' corrections and resendings
+            club, row = rng.choice([(c, dict(r)) for (c, _), r in sent.items()])
+            if rng.random() < 0.7:
+                row.update(score_ns=rng.choice(SCORES), adjusted=None)
+                row.pop("adjusted")
+                if rng.random() < 0.3:
+                    row["version"] = "" if row.get("version") else "form-1"
+        if field.add_result(club, row):
+            sent.pop((club, row["id"]), None)
+            sent[(club, row["id"])] = row
+        score = field.rescore()
+        offline = _from_scratch(field, sent)
+        assert score.ranking == offline.ranking, step
+        assert _by_board(score) == _by_board(offline), step
+        assert sorted(map(str, score.problems)) == sorted(map(str, offline.problems)), step
+    assert score.problems and field.duplicates > 0
