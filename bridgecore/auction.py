@@ -48,6 +48,7 @@ from bridgecore.cards import Seat
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.errors import IllegalCallError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.text import Text
 
 __all__ = ["Auction", "CallEntry", "CallStatus", "PassObligation"]
 
@@ -263,7 +264,7 @@ class Auction:
         """Make ``call`` for ``seat``; IllegalCallError unless it is legal now."""
         reason = self._illegal_reason(seat, call)
         if reason is not None:
-            raise IllegalCallError(reason)
+            raise IllegalCallError(reason, self._illegal_text(seat, call))
         self.push(seat, call, time)
 
     def push(self, seat: Seat, call: Call, time: float | None = None, *, alert: bool = False,
@@ -372,6 +373,26 @@ class Auction:
     def _inadmissible_reason(self, seat: Seat, call: Call) -> str:
         return rules.inadmissible_reason(call.kind, seat, self._last_bid, self._last_bid_seat,
                                          self._risk, self._risk_seat)
+
+    def _illegal_text(self, seat: Seat, call: Call) -> Text:
+        """Why ``call`` is refused, as a message (the same cases as :meth:`_illegal_reason`)."""
+        turn = self._turn
+        if turn is None:
+            return Text.of("deny.after_final_pass", call=call, seat=seat)
+        if seat is not turn:
+            return Text.of("deny.turn_to_call", seat=turn)
+        effect = self._effect(seat, call)
+        for o in self._obligations[seat]:
+            if call.kind is not CallKind.PASS and not o.no_double:
+                return Text.of("deny.must_pass", seat=seat, law=o.law, call=call)
+            if o.no_double and effect in (_E_DOUBLE, _E_REDOUBLE):
+                return Text.of("deny.no_double", seat=seat, law=o.law)
+        if effect == _E_ABOVE_SEVEN:
+            return Text.of("deny.above_seven", call=call)
+        if effect == _E_INSUFFICIENT:
+            return Text.of("deny.insufficient", call=call, last_call=self._last_bid,
+                           last_seat=self._last_bid_seat)
+        return Text.of("deny.inadmissible", call=call, seat=seat)
 
     def _illegal_reason(self, seat: Seat, call: Call) -> str | None:
         if not isinstance(seat, Seat) or not isinstance(call, Call):

@@ -15,6 +15,8 @@ for bad input and for misuse of the API::
 
 from __future__ import annotations
 
+from bridgecore.text import Text
+
 
 class BridgeError(Exception):
     """Base of every error raised by bridgecore."""
@@ -38,11 +40,21 @@ class FormatError(ParseError):
 
 
 class IllegalCallError(BridgeError, ValueError):
-    """A checked call (``make_call``) that the Laws do not allow at this point."""
+    """A checked call (``make_call``) that the Laws do not allow at this point; ``text``:
+    why, as a message a player reads in his language (bridgecore.text)."""
+
+    def __init__(self, message: str, text: Text | None = None):
+        super().__init__(message)
+        self.text = text
 
 
 class IllegalPlayError(BridgeError, ValueError):
-    """A checked play (``play_card``) that the Laws do not allow at this point."""
+    """A checked play (``play_card``) that the Laws do not allow at this point; ``text``:
+    why, as a message (bridgecore.text)."""
+
+    def __init__(self, message: str, text: Text | None = None):
+        super().__init__(message)
+        self.text = text
 
 
 class StateError(BridgeError, RuntimeError):

@@ -37,6 +37,7 @@ from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.errors import IllegalPlayError, StateError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.revoke import Attention, Revoke, TransferResult, establish, transfer
+from bridgecore.text import Text
 from bridgecore.tricks import Played, Trick, trick_winner
 
 __all__ = ["Play", "PlayResult", "Trick", "trick_winner"]
@@ -172,22 +173,26 @@ class Play:
         claim = self.claim_in_force
         if claim is not None:
             raise IllegalPlayError(f"{seat} cannot play {card}: play has ceased after the "
-                                   f"claim ({claim}) (Law 68D)")
+                                   f"claim ({claim}) (Law 68D)", Text.of("deny.play_ceased"))
         turn = self.turn
         if turn is None:
-            raise IllegalPlayError(f"{seat} cannot play {card}: all 13 tricks are played")
+            raise IllegalPlayError(f"{seat} cannot play {card}: all 13 tricks are played",
+                                   Text.of("deny.all_played"))
         if seat is not turn:
             act = "lead" if not self._cards else "play"
             raise IllegalPlayError(f"{seat} cannot play {card}: it is {turn}'s turn to {act}, "
-                                   f"trick {trick}")
+                                   f"trick {trick}", Text.of("deny.turn_to_play", seat=turn))
         if not self._held[seat] & _BIT[card]:
-            raise IllegalPlayError(f"{seat} does not hold {card}, trick {trick}")
+            raise IllegalPlayError(f"{seat} does not hold {card}, trick {trick}",
+                                   Text.of("deny.not_held", seat=seat, card=card))
         led = self._led
         if self._cards and led is not None and card.suit is not led:
             suited = self._held[seat] & _SUIT_BITS[led]
             if suited:
                 raise IllegalPlayError(f"{seat} must follow suit: holds {_ascending(suited)} "
-                                       f"on a {_SUIT_NAME[led]} lead, trick {trick}")
+                                       f"on a {_SUIT_NAME[led]} lead, trick {trick}",
+                                       Text.of("deny.follow_suit", seat=seat,
+                                               cards=_ascending(suited).split()))
         return self.push(seat, card, time)
 
     def pop(self) -> tuple[Seat, Card]:

@@ -48,6 +48,7 @@ from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
 from bridgecore.pbn_sections import read_table
 from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
+from bridgecore.text import Text
 
 __all__ = [
     "FIELD_MIN", "FIELD_QUANTILE", "FLOORS", "OWN_FACTOR", "OWN_MIN", "PRECISION",
@@ -165,13 +166,14 @@ class Mark:
     field_p90: float | None = None
     partner_next: int | None = None
     detail: str = ""
+    text: Text | None = None    # the detail as a message (rendered in the reader's language)
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "kind": self.kind, "law": self.law,
                 "player": self.player.letter, "think": _round(self.think),
                 "limit": _round(self.limit), "own_median": _round(self.own_median),
                 "field_p90": _round(self.field_p90), "partner_next": self.partner_next,
-                "detail": self.detail}
+                "detail": self.detail, "text": None if self.text is None else self.text.to_json()}
 
 
 @dataclass(slots=True)
@@ -366,7 +368,10 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
                         a.index, "stop_not_kept", "Annex I, 73A2", a.player, waited,
                         STOP_WAIT_MIN, detail=f"{a.player} called {a.item} {waited:.1f} s after "
                         f"{a.player.rho}'s jump bid: the STOP wait is {STOP_WAIT_MIN:g} to "
-                        f"{STOP_WAIT_MAX:g} s (Annex I)"))
+                        f"{STOP_WAIT_MAX:g} s (Annex I)",
+                        text=Text.of("tempo.stop_not_kept", seat=a.player, call=a.item,
+                                     seconds=f"{waited:.1f}", jump_seat=a.player.rho,
+                                     low=f"{STOP_WAIT_MIN:g}", high=f"{STOP_WAIT_MAX:g}")))
             if not counted(a):
                 continue
             others = [t for table, t in field_[(b.board, a.kind)] if table != b.table]
@@ -378,11 +383,19 @@ def mark_breaks(boards: Iterable[BoardTempo]) -> list[BoardTempo]:
                 # The partner's next action may be a card after the last call (16B).
                 what = "card" if partner is not None and b.actions[partner].kind != "call" \
                     else "call"
+                next_ = [] if partner is None else [
+                    Text.of("tempo.partner_next_card", n=partner) if what == "card"
+                    else Text.of("tempo.partner_next_call", n=partner)]
+                seconds, most = f"{a.think:.1f}", f"{limit:.1f}"
                 marks.append(Mark(
                     a.index, "tempo_break", "16B, 73C, 73D", a.player, a.think, limit, median,
                     p90, partner, f"{a.player} took {a.think:.1f} s over {a.item} (limit "
                     f"{limit:.1f} s)" + (f"; partner's next {what}: action {partner}"
-                                         if partner is not None else "")))
+                                         if partner is not None else ""),
+                    Text.of("tempo.break_call", seat=a.player, call=a.item, seconds=seconds,
+                            limit=most, more=next_) if a.kind == "call" else
+                    Text.of("tempo.break_card", seat=a.player, card=a.item, seconds=seconds,
+                            limit=most, more=next_)))
         b.marks = marks
     return boards
 

@@ -36,10 +36,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from bridgecore.irregularity import Kind, Rectification
+from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.text import Text
 from hub.errors import AlertError
+from hub.texts import render
 
-__all__ = ["OPTIONS", "Alert", "AlertBook", "AlertStatus", "HubKind"]
+__all__ = ["OPTIONS", "Alert", "AlertBook", "AlertStatus", "HubKind", "finding",
+           "first_finding"]
 
 
 class AlertStatus(StrEnum):
@@ -207,7 +210,7 @@ class Alert:
     call: int | None = None
     trick: int | None = None
     occurred: float | None = None
-    detail: str = ""
+    text: Text = field(default_factory=lambda: Text.plain(""))
     facts: Mapping[str, Any] = field(default_factory=dict, hash=False)
     evidence: Mapping[str, Any] = field(default_factory=dict, hash=False)
     options: tuple[Mapping[str, Any], ...] = field(default=(), hash=False)
@@ -220,6 +223,11 @@ class Alert:
     resolved_at: float | None = None
 
     @property
+    def detail(self) -> str:
+        """The finding in English (old clients, operators' logs): :attr:`text` rendered."""
+        return render(self.text, "en")
+
+    @property
     def is_open(self) -> bool:
         """Not yet resolved (the alert topic stays retained)."""
         return self.status is not AlertStatus.RESOLVED
@@ -230,7 +238,8 @@ class Alert:
             "table": self.table, "round": self.round, "board": self.board,
             "seats": list(self.seats), "call": self.call, "trick": self.trick,
             "occurred": self.occurred, "detected": self.detected, "updated": self.updated,
-            "detail": self.detail, "facts": dict(self.facts), "evidence": dict(self.evidence),
+            "text": self.text.to_json(), "detail": self.detail, "facts": dict(self.facts),
+            "evidence": dict(self.evidence),
             "options": [dict(o) for o in self.options], "status": self.status.value,
             "acknowledged_at": self.acknowledged_at,
             "ruling": None if self.ruling is None else dict(self.ruling),
@@ -244,7 +253,8 @@ class Alert:
             return cls(
                 obj["id"], obj["kind"], obj["law"], obj["table"], obj.get("round"),
                 obj.get("board"), float(obj["detected"]), tuple(obj.get("seats") or ()),
-                obj.get("call"), obj.get("trick"), obj.get("occurred"), obj.get("detail", ""),
+                obj.get("call"), obj.get("trick"), obj.get("occurred"),
+                Text.from_json(obj["text"]) if "text" in obj else Text.plain(obj.get("detail", "")),
                 dict(obj.get("facts") or {}), dict(obj.get("evidence") or {}),
                 tuple(dict(o) for o in obj.get("options") or ()), int(obj.get("version", 1)),
                 obj.get("updated"), AlertStatus(obj.get("status", "open")),
@@ -252,6 +262,31 @@ class Alert:
                 obj.get("resolved_at"))
         except (KeyError, TypeError, ValueError) as err:
             raise AlertError(f"not an alert: {err!r} in {dict(obj)!r:.200}") from None
+
+
+def finding(irr: Irregularity) -> Text:
+    """An irregularity of bridgecore as the director reads it: ``irr.<kind>`` with the seat,
+    call index, trick and card (bridgecore's own English ``detail`` stays in the facts, as
+    ``tenace check --json`` reports it); a revoke says whether it is established and the
+    tricks Law 64 transfers."""
+    extra = dict(irr.extra)
+    more = []
+    if irr.established:
+        more.append(Text.of("irr.established"))
+    if irr.transfer is not None:
+        more.append(Text.of("irr.transfer", n=irr.transfer, law=irr.law))
+    return Text.of(f"irr.{irr.kind.value}", seat=irr.seat, index=irr.call, trick=irr.trick,
+                   card=extra.get("card"), more=more)
+
+
+def first_finding(text: Text) -> Text:
+    """The finding of a hand-not-dealt alert before the calls made with it were added."""
+    found = text.fields.get("finding") if text.key == "alert.called_with_it" else None
+    return found if isinstance(found, Text) else text
+
+
+def _text(detail: Text | str) -> Text:
+    return detail if isinstance(detail, Text) else Text.plain(detail)
 
 
 def _options(options: Iterable[Rectification | Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
@@ -283,7 +318,7 @@ class AlertBook:
     def raise_alert(self, key: str, *, kind: str, law: str, table: str, round: int | None,
                     board: int | None, detected: float, seats: Iterable[str] = (),
                     call: int | None = None, trick: int | None = None,
-                    occurred: float | None = None, detail: str = "",
+                    occurred: float | None = None, detail: Text | str = "",
                     facts: Mapping[str, Any] | None = None,
                     evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None,
                     options: Iterable[Rectification | Mapping[str, Any]] = (),
@@ -296,6 +331,7 @@ class AlertBook:
         if kind not in KINDS:
             raise AlertError(f"unknown alert kind {kind!r}")
         opts = _options(options)
+        text = _text(detail)
         found = dict(facts or {})
         seat_list = tuple(seats)
         existing_id = self._by_key.get(key)
@@ -304,12 +340,12 @@ class AlertBook:
             found_by = list(old.evidence.get("found_by", ()))
             new_source = bool(source) and source not in found_by
             if not new_source and (
-                    old.kind, old.law, old.detail, old.facts, old.options, old.seats, old.call,
-                    old.trick) == (kind, law, detail, found, opts, seat_list, call, trick):
+                    old.kind, old.law, old.text, old.facts, old.options, old.seats, old.call,
+                    old.trick) == (kind, law, text, found, opts, seat_list, call, trick):
                 return None
             new = replace(old, kind=kind, law=law, seats=seat_list, call=call, trick=trick,
                           occurred=occurred if occurred is not None else old.occurred,
-                          detail=detail, facts=found,
+                          text=text, facts=found,
                           evidence=_evidence(evidence, found_by, source),
                           options=opts, version=old.version + 1, updated=detected)
             if law != old.law and old.status in (AlertStatus.RULED, AlertStatus.RESOLVED):
@@ -320,7 +356,7 @@ class AlertBook:
         n = self._counts.get(stem, 0) + 1
         self._counts[stem] = n
         alert = Alert(f"{stem}-{n}", kind, law, table, round, board, detected, seat_list, call,
-                      trick, occurred, detail, found, _evidence(evidence, [], source), opts,
+                      trick, occurred, text, found, _evidence(evidence, [], source), opts,
                       updated=detected)
         self._alerts[alert.id] = alert
         self._by_key[key] = alert.id
@@ -332,11 +368,11 @@ class AlertBook:
         return None if alert_id is None else self._alerts[alert_id]
 
     def revise(self, alert_id: str, time: float, facts: Mapping[str, Any],
-               detail: str) -> Alert:
+               detail: Text | str) -> Alert:
         """A new version of an alert with more facts (a player's choice at the table,
         hub.rectify): its status stays the director's."""
         old = self[alert_id]
-        new = replace(old, facts=dict(facts), detail=detail, version=old.version + 1,
+        new = replace(old, facts=dict(facts), text=_text(detail), version=old.version + 1,
                       updated=time)
         self._alerts[alert_id] = new
         return new

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bridgecore.text import Text
 from hub.alerts import Alert, HubKind
 
 if TYPE_CHECKING:
@@ -148,8 +149,8 @@ def clock_jump_alert(alerts: AlertBook, table: str, round: int | None, board: in
     return alerts.raise_alert(
         f"{table}:clock:{device}:{n}", kind=HubKind.CLOCK_JUMP.value, law="", table=table,
         round=round, board=board, detected=hub_time,
-        detail=f"the clock of device {device} at table {table} jumped by {jump:+.0f} s; its "
-               f"events are corrected by its offset to the hub's clock ({offset:+.0f} s)",
+        detail=Text.of("alert.clock_jump", device=device, table=table,
+                       jump=f"{jump:+.0f}", offset=f"{offset:+.0f}"),
         facts={"device": device, "jump": round_seconds(jump), "offset": round_seconds(offset)})
 
 
@@ -161,15 +162,14 @@ def history_alert(alerts: AlertBook, table: str, round: int | None, board: int |
     with ``recovered`` (how many came back once the device's events reached ``acked``) is the
     alert's next version: what was recovered."""
     device, last, acked = str(body["device"]), body.get("last"), body.get("acked")
-    held = "none of them" if last is None else f"them only up to seq {last}"
+    held = Text.of("alert.history_none") if last is None else Text.of("alert.history_upto",
+                                                                         last=last)
     facts: dict[str, Any] = {"device": device, "last": last, "acked": acked}
-    detail = (f"the hub had acknowledged events of device {device} up to seq {acked}; its "
-              f"log holds {held} (a restored or damaged log): the device sends them again")
+    detail = Text.of("alert.history_missing", device=device, acked=acked, held=held)
     if "recovered" in body:
         facts["recovered"] = body["recovered"]
-        detail = (f"the hub had acknowledged events of device {device} up to seq {acked}; its "
-                  f"log held {held} (a restored or damaged log): the device sent "
-                  f"{body['recovered']} event(s) again, now logged and applied")
+        detail = Text.of("alert.history_recovered", device=device, acked=acked, held=held,
+                         n=body["recovered"])
     return alerts.raise_alert(
         f"{table}:history:{device}:{acked}", kind=HubKind.HISTORY_MISSING.value, law="",
         table=table, round=round, board=board, detected=hub_time, detail=detail, facts=facts)

@@ -117,6 +117,7 @@ from urllib.parse import quote
 import msgspec
 from aiohttp import web
 
+from bridgecore.text import Text
 from hub.alerts import Alert
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, option_key, reader
@@ -127,6 +128,7 @@ from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
 from hub.series_api import series_api
+from hub.texts import render
 from hub.users import (
     MAX_PASSWORD,
     LoginThrottle,
@@ -473,7 +475,7 @@ class Console:
     # HTTP --------------------------------------------------------------------------------
     def _app(self) -> web.Application:
         app = application(_refusal, _unknown, max_body=MAX_BODY, name="console",
-                          middlewares=[host_guard(self.allowed)])
+                          middlewares=[host_guard(self.allowed)], language=self.language_of)
         app.on_response_prepare.append(_headers)
         add = app.router.add_get
         need = self._need
@@ -513,6 +515,13 @@ class Console:
                            lambda request: request[_SESSION].user, self.timeout)
 
     # Sessions ----------------------------------------------------------------------------
+    def language_of(self, request: web.Request) -> str:
+        """The reader's: the user's choice, the cookie, else ``Accept-Language``."""
+        session = self.session_of(request)
+        return choose(self.languages.get(None if session is None else session.user),
+                      request.cookies.get(LANGUAGE_COOKIE),
+                      accept=request.headers.get("Accept-Language", ""))
+
     def session_of(self, request: web.Request) -> Session | None:
         """The request's session, while it lasts (its cookie)."""
         if self.users is None:
@@ -537,10 +546,11 @@ class Console:
             if session is None:
                 if page:
                     raise web.HTTPSeeOther(f"/login?next={quote(request.path)}")
-                raise HttpError(401, "log in first (/login)")
+                raise HttpError(401, Text.of("http.log_in"))
             if RANKS[session.role] < RANKS[role]:
-                raise HttpError(403, f"{session.user} ({session.role}) may not "
-                                     f"{request.method} {request.path:.80}")
+                raise HttpError(403, Text.of("http.may_not", user=session.user,
+                                             role=session.role, method=request.method,
+                                             path=request.path[:80]))
             if csrf:
                 token = request.headers.get(CSRF_HEADER, "")
                 if not hmac.compare_digest(token.encode(), session.csrf.encode()):
@@ -583,8 +593,8 @@ class Console:
         if wait > 0:
             log.warning("console login of %r from %s throttled (%.0f s)", name,
                         request.remote, wait)
-            response = _refusal(429, f"too many failed logins: try again in "
-                                     f"{max(1, round(wait))} s")
+            text = Text.of("http.throttled", seconds=max(1, round(wait)))
+            response = _refusal(429, render(text, self.language_of(request)), text)
             response.headers["Retry-After"] = str(max(1, round(wait)))
             return response
         loop = asyncio.get_running_loop()
@@ -596,7 +606,7 @@ class Console:
         if user is None:
             self.throttle.failed(*keys)
             log.warning("console login refused: user %r from %s", name, request.remote)
-            raise HttpError(401, "wrong name or password")
+            raise HttpError(401, Text.of("http.wrong_password"))
         self.throttle.succeeded(*keys)
         self.sessions.close(request.cookies.get(COOKIE))
         session = self.sessions.open(user)
@@ -627,7 +637,8 @@ class Console:
     def _file(self, name: str, path: str, what: str = "file") -> web.Response:
         found = self._files.get(name)
         if found is None:
-            raise HttpError(404, f"no {what} {path!r:.80}")
+            raise HttpError(404, Text.of("http.no_file", path=path[:80]) if what == "file"
+                            else Text.of("http.no_page", path=path[:80]))
         return web.Response(body=found[0], headers={"Content-Type": found[1]})
 
     async def _page(self, request: web.Request) -> web.Response:
@@ -650,7 +661,7 @@ class Console:
         alert_id = request.match_info["id"]
         alerts = self.hub.room.alerts
         if alert_id not in alerts:
-            raise HttpError(404, f"no alert {alert_id!r:.80}")
+            raise HttpError(404, Text.of("http.no_alert", id=alert_id[:80]))
         data = alerts[alert_id].to_json()
         for option in data.get("options") or ():    # its words in the catalog (console_i18n)
             if isinstance(option.get("text"), str):
@@ -664,7 +675,7 @@ class Console:
         from hub.console_table import live_table
         table_id = request.match_info["id"]
         if table_id not in self.hub.room.tables:
-            raise HttpError(404, f"no table {table_id!r:.40}")
+            raise HttpError(404, Text.of("http.no_table", table=table_id[:40]))
         return json_response(live_table(self.hub.room, table_id))
 
     async def _results(self, request: web.Request) -> web.Response:
@@ -686,7 +697,7 @@ class Console:
 
     async def _results_page(self, request: web.Request) -> web.Response:
         if not is_page(request.path):
-            raise HttpError(404, f"no page {request.path!r:.80}")
+            raise HttpError(404, Text.of("http.no_page", path=request.path[:80]))
         return self._file("results.html", request.path, "page")
 
     async def _director(self, request: web.Request) -> web.Response:
@@ -701,8 +712,9 @@ class Console:
             raise HttpError(400, f"the command is not JSON: {err}") from None
         op = command.get("op") if isinstance(command, dict) else None
         if session.role != "director" and op not in SCORER_COMMANDS:
-            raise HttpError(403, f"{session.user} ({session.role}) may give only "
-                                 f"{', '.join(sorted(SCORER_COMMANDS))}, not {op!r:.40}")
+            raise HttpError(403, Text.of("http.scorer_commands", user=session.user,
+                                         role=session.role, op=str(op)[:40],
+                                         commands=", ".join(sorted(SCORER_COMMANDS))))
         if op == "result_correct":      # typed in the user's language (hub.corrections)
             language = choose(self.languages.get(session.user),
                               request.cookies.get(LANGUAGE_COOKIE),
@@ -722,7 +734,7 @@ class Console:
 
     async def _feed(self, request: web.Request) -> web.StreamResponse:
         if len(self._pages) >= self.max_pages:
-            raise HttpError(503, f"already {self.max_pages} pages open")
+            raise HttpError(503, Text.of("http.pages_open", n=self.max_pages))
         session = request[_SESSION]
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
@@ -757,8 +769,10 @@ def _json_only(request: web.Request, what: str) -> None:
         raise HttpError(415, f"{what} is sent as application/json")
 
 
-def _refusal(status: int, message: str) -> web.Response:
-    return json_response({"ok": False, "error": message}, status)
+def _refusal(status: int, message: str, text: Text | None) -> web.Response:
+    """``error`` in the reader's words, ``text`` the message it was made from, if any."""
+    extra = {} if text is None else {"text": text.to_json()}
+    return json_response({"ok": False, "error": message, **extra}, status)
 
 
 def _unknown(request: web.Request) -> HttpError:

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from bridgecore.text import Text
 from hub.pairing import DEVICE_ROLES, Pairing, PairingError, pairing_uri, qr_svg
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
@@ -200,7 +201,7 @@ class _Devices:
         data = await _json(request, MAX_PAIR, "a device command", self.console.timeout)
         account = data.get("account")
         if not isinstance(account, str) or account not in self.pairing.pairable():
-            raise HttpError(404, f"no device {account!r:.80} in this event")
+            raise HttpError(404, Text.of("http.no_device", device=str(account)[:80]))
         return account
 
     async def draw(self, request: web.Request) -> web.Response:
@@ -222,7 +223,7 @@ class _Devices:
         account = await self._account(request)
         user = request[self.console.session_key].user
         if account not in pairing.paired():
-            raise HttpError(409, f"{account} holds no password (never paired, or revoked)")
+            raise HttpError(409, Text.of("http.no_password", device=account))
         pairing.revoke(account)
         self._record("device_revoked", {"account": account}, user)
         log.warning("device %s revoked by %s", account, user)

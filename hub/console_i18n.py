@@ -12,8 +12,9 @@ explanation, the table panels, the set-up page's sections, messages) goes throug
 ``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields; a page draws its own
 texts again on the ``tenace-language`` event. A key missing in a language would fall back to
 English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
-tests/test_catalogs.py make both a test failure. Texts that come from the hub itself (an
-alert's detail, the Laws' rectifications, an error) stay as the hub writes them.
+tests/test_catalogs.py make both a test failure. Texts that come from the hub itself are
+messages (a key and its values: bridgecore.text.Text), rendered by hub.texts in Python and by
+``tenaceI18n.text(message)`` in the browser; an error of the console's API is still English.
 
 The language is chosen with the switch on each page (``POST /api/i18n {"language"}``:
 hub.console_session) and remembered for the user's account (:class:`Languages`, in

@@ -50,8 +50,9 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
-from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue, choose
+from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue
 from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
@@ -84,6 +85,7 @@ class Console(Protocol):
              csrf: bool = False) -> Handler: ...
     def static_file(self, name: str, path: str, what: str = "file") -> web.Response: ...
     def session_of(self, request: web.Request) -> Session | None: ...
+    def language_of(self, request: web.Request) -> str: ...
 
 
 def add_session_routes(app: web.Application, console: Console) -> None:
@@ -261,7 +263,7 @@ class _Evening:
     async def cards(self, request: web.Request) -> web.Response:
         pairing = self.console.pairing
         if pairing is None:
-            raise HttpError(503, "this hub pairs no device: no pairing codes to print")
+            raise HttpError(503, Text.of("http.no_pairing"))
         user = request[self.console.session_key].user
         hub_url = f"{request.scheme}://{request.host}"
         loop = asyncio.get_running_loop()
@@ -288,7 +290,7 @@ class _Evening:
         names = [s.name for s in self.room.sections]
         section = request.query.get("section", names[0] if names else "")
         if section not in names:
-            raise HttpError(404, f"no section {section!r:.40}")
+            raise HttpError(404, Text.of("http.no_section", section=section[:40]))
         setup = getattr(self.console.hub, "setup", None)    # the event's name by default
         default = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
         title = request.query.get("title", default.strip())[:120]
@@ -332,10 +334,7 @@ class _Evening:
                       now=self.console.hub.hub_time())
 
     def _language(self, request: web.Request) -> str:
-        session = self.console.session_of(request)
-        user = None if session is None else session.user
-        return choose(self.console.languages.get(user), request.cookies.get(COOKIE),
-                      accept=request.headers.get("Accept-Language", ""))
+        return self.console.language_of(request)
 
     async def i18n(self, request: web.Request) -> web.Response:
         language = self._language(request)

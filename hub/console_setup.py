@@ -52,6 +52,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from bridgecore.conventions import CONVENTIONS
+from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
@@ -358,7 +359,7 @@ class _SetupRoutes:
         device's account, which has no console session)."""
         setup: Any = getattr(self.hub, "setup", None)
         if not isinstance(setup, EventSetup):
-            raise HttpError(409, "no event yet: the hub waits for its set-up (/setup)")
+            raise HttpError(409, Text.of("http.no_event"))
         log.warning("the deals of the event read from the console by %s from %s",
                     self._user(request), request.remote)
         return json_response({"ok": True, "setup": setup.to_json()})
@@ -388,7 +389,7 @@ class _SetupRoutes:
                                  "with director commands")
         replace = getattr(self.hub, "replace_setup", None)
         if replace is None:
-            raise HttpError(503, "this hub cannot take a set-up from the console")
+            raise HttpError(503, Text.of("http.no_setup"))
         user = self._user(request)
         try:
             replace(setup, keep_play=False, account=user)
@@ -407,7 +408,7 @@ class _SetupRoutes:
                                over_app_limit=True)
         kind = request.headers.get("Content-Type", "").split(";")[0].strip()
         if kind not in ("text/csv", "text/plain", "application/octet-stream"):
-            raise HttpError(415, "a roster is sent as text/csv")
+            raise HttpError(415, Text.of("http.roster_csv"))
         roster = self.roster_of_hub
         try:
             count = roster.replace_csv(body)

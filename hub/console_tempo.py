@@ -33,6 +33,7 @@ from aiohttp import web
 from bridgecore.lin import write_lin
 from bridgecore.pbn_writer import pbn_bytes
 from bridgecore.tempo import BoardTempo
+from bridgecore.text import Text
 from hub.room import Room
 from hub.tempo import (
     RoomFacts,
@@ -82,7 +83,7 @@ class TempoRoutes:
         marked: the log read and the rule applied on a worker thread."""
         log = getattr(self.hub, "log", None)
         if log is None:
-            raise HttpError(404, "this hub keeps no event log: no tempo")
+            raise HttpError(404, Text.of("http.no_tempo"))
         facts = RoomFacts.of(self.hub.room)
         clocks = getattr(self.hub.room, "clocks", None)
         offsets = {} if clocks is None else clocks.offsets()   # a copy: read off the loop
@@ -96,7 +97,7 @@ class TempoRoutes:
                        ) -> dict[str, Any]:
         found = find_board((await self.boards(upto))[1], table, board)
         if found is None:
-            raise HttpError(404, f"board {board} has not been played at table {table!r:.40}")
+            raise HttpError(404, Text.of("http.not_played", board=board, table=table[:40]))
         return found.to_json()
 
     def _position(self) -> int:

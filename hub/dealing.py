@@ -29,6 +29,7 @@ from bridgecore.deal import Deal
 from bridgecore.dealcheck import DealtCheck, PocketDifference, check_dealt
 from bridgecore.errors import ParseError
 from bridgecore.irregularity import Rectification
+from bridgecore.text import Text
 from hub.alerts import OPTIONS, Alert, AlertBook, HubKind
 from hub.clock import judge
 from wire.protocol import DEALER_EVENT_TYPES, Envelope, ProtocolError, Reply
@@ -191,21 +192,23 @@ class DealingRoom:
             raised = alerts.raise_alert(
                 key, kind=HubKind.MISDEALT_BOARD, law="6D1", table=device, round=None,
                 board=board, detected=t, occurred=env.time,
-                detail=f"board {board} copy {copy} dealt again by {device}: every pocket now "
-                       "holds its hand; make sure this is the copy that goes out",
+                detail=Text.of("alert.redealt", board=board, copy=copy, device=device),
                 facts={"device": device, "board": board, "copy": copy, "hold": False,
                        "redealt": True, **check.to_json()},
                 evidence=evidence, options=_MISDEAL)
             return [] if raised is None else [raised]
-        what = check.describe() if not check.ok else "the pockets hold their hands"
+        # check.describe() and the machine's own error words stay English (a leftover: the
+        # machine's report is the evidence, named by card and pocket in the facts).
+        what = [Text.plain(check.describe()) if not check.ok
+                else Text.of("alert.misdealt_pockets_ok")]
         if errors:
-            what += "; the machine reported " + ", ".join(_error_text(e) for e in errors)
+            what.append(Text.of("alert.misdealt_machine", errors=", ".join(
+                _error_text(e) for e in errors)))
         options = _MISDEAL + (OPTIONS["pack"] if check.absent or check.twice else ())
         raised = alerts.raise_alert(
             key, kind=HubKind.MISDEALT_BOARD, law="6D1", table=device, round=None, board=board,
             detected=t, occurred=env.time, seats=[s.letter for s in check.seats],
-            detail=f"board {board} copy {copy} dealt by {device} is not the hand record: "
-                   f"{what}. Hold it: redeal it before it goes out (Law 6D1)",
+            detail=Text.of("alert.misdealt", board=board, copy=copy, device=device, what=what),
             facts={"device": device, "board": board, "copy": copy, "hold": True,
                    "machine_errors": errors, **check.to_json()},
             evidence=evidence, options=options)
@@ -220,11 +223,13 @@ class DealingRoom:
                                              "board 0 or more")
         self.devices.setdefault(device, DealerInfo()).faults += 1
         detail = str(body.get("detail") or "")[:400]
-        where = f" at board {board}" if board else ""
+        where = [Text.of("alert.dealer_fault_board", board=board)] if board else []
         raised = self.context.alerts.raise_alert(
             f"fault:{device}:{env.id}", kind=HubKind.DEALER_FAULT, law="6", table=device,
             round=None, board=board or None, detected=t, occurred=env.time,
-            detail=f"dealing machine {device}: {code}{where}" + (f": {detail}" if detail else ""),
+            detail=Text.of("alert.dealer_fault", device=device, code=code, where=[
+                *where, *([Text.of("alert.dealer_fault_report", report=detail)]
+                          if detail else [])]),
             facts={"device": device, "code": code, "board": board or None, "detail": detail},
             options=_FAULT)
         return [] if raised is None else [raised]

@@ -20,6 +20,7 @@ from typing import Any
 
 from bridgecore.auction import CallEntry
 from bridgecore.cards import Seat
+from bridgecore.text import Text
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import SEATS, Sitting
 
@@ -105,40 +106,39 @@ def from_call(s: Sitting, regulation: Regulation, seat: Seat, index: int,
 
 
 def ask(s: Sitting | None, regulation: Regulation, body: dict[str, Any], t: float,
-        device_time: float) -> tuple[str, str] | None:
+        device_time: float) -> tuple[str, Text] | None:
     """Record an ``ask``; None when accepted, else (code, reason)."""
     if s is None or s.over:
-        return "wrong_state", "no board in the auction or play"
+        return "wrong_state", Text.of("deny.no_board_in_play")
     seat = SEATS[body["seat"]]
     entry = _entry(s, int(body["call"]))
     if entry is None:
-        return "wrong_state", f"no call number {body['call']} on this board"
+        return "wrong_state", Text.of("deny.no_such_call", index=body["call"])
     if seat.side is entry.seat.side:
-        return NOT_YOUR_SEAT, (f"{seat.name.title()} asks about his own side's call "
-                               f"({entry.seat.name.title()}'s {entry.call}): only the "
-                               "opponents ask (20F)")
+        return NOT_YOUR_SEAT, Text.of("deny.own_side_call", seat=seat,
+                                      caller_seat=entry.seat, call=entry.call)
     s.asked.append(Asked(entry.index, seat, explainer(regulation, entry.seat), t,
                          device_time))
     return None
 
 
 def explain(s: Sitting | None, regulation: Regulation, body: dict[str, Any], t: float,
-            device_time: float) -> tuple[str, str] | None:
+            device_time: float) -> tuple[str, Text] | None:
     """Record an ``explain``; None when accepted, else (code, reason)."""
     if s is None or s.over:
-        return "wrong_state", "no board in the auction or play"
+        return "wrong_state", Text.of("deny.no_board_in_play")
     seat = SEATS[body["seat"]]
     entry = _entry(s, int(body["call"]))
     if entry is None:
-        return "wrong_state", f"no call number {body['call']} on this board"
+        return "wrong_state", Text.of("deny.no_such_call", index=body["call"])
     who = explainer(regulation, entry.seat)
     if seat is not who:
-        return NOT_YOUR_SEAT, (f"{who.name.title()} explains {entry.seat.name.title()}'s "
-                               f"{entry.call} under the {regulation.name} regulation, not "
-                               f"{seat.name.title()} (20F, 40B)")
+        return NOT_YOUR_SEAT, Text.of("deny.explainer", explainer_seat=who,
+                                      caller_seat=entry.seat, call=entry.call,
+                                      regulation=regulation.name, seat=seat)
     announce = bool(body.get("announce"))
     if announce and not regulation.announcements:
-        return "wrong_state", f"the {regulation.name} regulation has no announcements"
+        return "wrong_state", Text.of("deny.no_announcements", regulation=regulation.name)
     s.explained.append(Explained(entry.index, entry.seat, str(entry.call), seat,
                                  str(body["text"]), announce, t, device_time))
     for q in s.asked:

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
@@ -170,10 +171,9 @@ class LogStartup:
             body = {"problem": "set_aside", "position": record.position,
                     "event_id": record.event_id, "type": record.type,
                     "table": record.table_id, "error": reason[:400],
-                    "detail": f"log record {record.position} ({record.type}"
-                              f"{' at table ' + record.table_id if record.table_id else ''}) "
-                              f"could not be applied and was set aside: {reason[:200]}. It "
-                              f"stays in the log; the room was rebuilt without it"}
+                    "text": Text.of("alert.log_set_aside", position=record.position,
+                                    type=record.type, table=record.table_id or "–",
+                                    error=reason[:200]).to_json()}
             with contextlib.suppress(Exception):
                 room.fact("log_damage", body, record.hub_time)
             self._damage.append(Record.fact("log_damage", body, hub_time=record.hub_time,
@@ -196,8 +196,9 @@ class LogStartup:
                      "must send those events again (tenace log verify)", self.log.path, loss)
         now = self.clock()
         body = {"problem": "behind", "noted": noted, "head": f"{loss.head[0]}:{loss.head[1]}",
-                "missing": loss.missing, "detail": f"the event log lost records at its end: "
-                                                   f"{loss}"}
+                "missing": loss.missing,
+                "text": Text.of("alert.log_behind", noted=noted, n=loss.missing,
+                                head=f"{loss.head[0]}:{loss.head[1]}").to_json()}
         self.room.fact("log_damage", body, now)
         self._damage.append(Record.fact("log_damage", body, hub_time=now,
                                         event_id=f"hub:log-behind:{noted}"))

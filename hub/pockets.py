@@ -29,6 +29,7 @@ from bridgecore.audit import deal_irregularities
 from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal, Hand
 from bridgecore.irregularity import Irregularity, Kind, Rectification
+from bridgecore.text import Text
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.reads import ReadState
 from hub.sitting import SEATS, Outcome, Sitting, TableContext, card_mask, cards_of, parse_card
@@ -36,7 +37,6 @@ from wire.protocol import Envelope
 
 __all__ = ["PocketReads"]
 
-_TURNS = {1: "90° clockwise", 2: "180°", 3: "90° anticlockwise"}
 
 
 def _card_order(text: str) -> int:
@@ -65,15 +65,15 @@ class PocketReads:
         def _base(self) -> str: ...
         def _ack(self, env: Envelope, t: float, changed: bool,
                  alerts: Any = (), reason: str = "") -> Outcome: ...
-        def _reject(self, env: Envelope, t: float, code: str, reason: str) -> Outcome: ...
+        def _reject(self, env: Envelope, t: float, code: str, reason: Any) -> Outcome: ...
         def _start_board(self, number: int, t: float, occurred: float) -> list[Alert | None]: ...
         def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Any = (),
                    call: int | None = None, trick: int | None = None,
-                   occurred: float | None = None, detail: str = "", facts: Any = None,
+                   occurred: float | None = None, detail: Text | str = "", facts: Any = None,
                    options: tuple[Rectification, ...] | Any = (),
                    source: str = "") -> Alert | None: ...
         def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
-                                facts: Any = None, detail: str | None = None,
+                                facts: Any = None, detail: Text | None = None,
                                 source: str = "") -> Alert | None: ...
         def read_state(self, s: Sitting | None = None) -> ReadState: ...
         def count_error(self, seat: Seat, kind: str, n: int = 1) -> None: ...
@@ -93,7 +93,7 @@ class PocketReads:
         if self.sitting is None:
             number = body.get("board")
             if number is None or number < 1:
-                return self._reject(env, t, "wrong_state", "no board on the table")
+                return self._reject(env, t, "wrong_state", Text.of("deny.no_board"))
             alerts += self._start_board(number, t, env.time)
         cards: list[Card] = []
         foreign: list[str] = []
@@ -256,14 +256,15 @@ class PocketReads:
         board = s.board
         called = any(e.seat is seat for e in board.auction.entries)
         calls = len(board.auction)
-        when = (f"after {seat} called (13A, 13B)" if called else f"before {seat}'s first call")
+        when = (Text.of("alert.pocket_after_call", seat=seat) if called
+                else Text.of("alert.pocket_before_call", seat=seat))
         common = {"seat": seat.letter, "calls_made": calls, "seat_has_called": called}
         out: list[Alert | None] = []
         if foreign:
             out.append(self._alert(
                 f"{base}:foreign", t, HubKind.FOREIGN_CARD.value, "1", seats=(seat,),
-                occurred=occurred, detail=f"{seat}'s pocket holds {len(foreign)} card(s) that "
-                f"are not of this pack: {', '.join(foreign)} (Law 1)",
+                occurred=occurred, detail=Text.of("alert.pocket_foreign", seat=seat, n=len(foreign),
+                                             tags=", ".join(foreign)),
                 facts={**common, "foreign": foreign}, options=OPTIONS["pack"]))
         mask, twice = 0, []
         for c in cards:
@@ -274,13 +275,14 @@ class PocketReads:
         elsewhere = {str(c): x.letter for x, other in s.reads.items()
                      if x is not seat and x in s.out for c in other if mask >> c.index & 1}
         for card in [] if pack_checked else sorted({*twice, *elsewhere}, key=_card_order):
-            where = [f"{card} read twice"] if card in twice else []
+            where = [Text.of("alert.pocket_read_twice", card=card)] if card in twice else []
             also = {card: elsewhere[card]} if card in elsewhere else {}
-            where += [f"{card} also read in {x}'s pocket" for x in also.values()]
+            where += [Text.of("alert.pocket_also_in", card=card, other_seat=x)
+                      for x in also.values()]
             kind = Kind.DUPLICATE_CARD.value
             out.append(self._alert(
                 f"{fact}:{kind}:{card}", t, kind, "13F", seats=(seat,), occurred=occurred,
-                detail=f"{seat}'s pocket: " + "; ".join(where) + " (Laws 1, 13F)",
+                detail=Text.of("alert.pocket_duplicate", seat=seat, where=where),
                 facts={**common, "twice": [card] if card in twice else [], "also_in": also},
                 options=OPTIONS["pack"], source=source))
         count = len(cards) + len(foreign)
@@ -290,8 +292,9 @@ class PocketReads:
             out.append(self._alert(
                 f"{fact}:{Kind.WRONG_CARD_COUNT.value}:{seat.letter}", t,
                 Kind.WRONG_CARD_COUNT.value, law,
-                seats=(seat,), occurred=occurred, detail=f"{seat}'s pocket holds {count} "
-                f"cards, not 13, {when} (Laws 7B, {law})", facts={**common, "count": count},
+                seats=(seat,), occurred=occurred, detail=Text.of(
+                    "alert.pocket_count", seat=seat, count=count, law=law, when=when),
+                facts={**common, "count": count},
                 options=OPTIONS["card_count"], source=source))
         if s.has_record:
             expected = card_mask(board.deal[seat])
@@ -314,8 +317,8 @@ class PocketReads:
             s.wrong_hand[seat] = f"{base}:wrong_hand"
             return [self._alert(
                 f"{base}:wrong_hand", t, HubKind.HAND_NOT_DEALT.value, "17D", seats=(seat,),
-                occurred=occurred, detail=f"{seat} holds the {x} hand of board {b}, not his hand "
-                f"of board {number} (Law 17D; 2017: 15A)",
+                occurred=occurred, detail=Text.of("alert.hand_not_dealt", seat=seat, held_seat=x,
+                                             held_board=b, board=number),
                 facts={**common, "holds_board": b, "holds_seat": x.letter, "calls_with_it": []},
                 options=OPTIONS["hand_not_dealt"])]
         deal = s.board.deal
@@ -324,10 +327,12 @@ class PocketReads:
         missing = cards_of(expected & ~mask)
         return [self._alert(
             f"{base}:differs", t, HubKind.HAND_DIFFERS.value, "87", seats=(seat,),
-            occurred=occurred, detail=f"{seat}'s hand differs from the hand record: "
-            + ", ".join(f"{c} (of {o or 'no hand'})" for c, o in extra.items())
-            + (f" in it; {', '.join(missing)} missing" if missing else "")
-            + " (Laws 7, 87: cards displaced in the board)",
+            occurred=occurred, detail=Text.of(
+                "alert.hand_differs", seat=seat, where=[
+                    *(Text.of("alert.hand_differs_card", card=c, owner_seat=o) if o else
+                      Text.of("alert.hand_differs_stray", card=c) for c, o in extra.items()),
+                    *([Text.of("alert.hand_differs_missing", cards=missing)]
+                      if missing else [])]),
             facts={**common, "extra": extra, "missing": missing}, options=OPTIONS["fouled"])]
 
     def _check_rotation(self, s: Sitting, t: float, occurred: float) -> Alert | None:
@@ -353,18 +358,21 @@ class PocketReads:
             return self._alert(
                 f"{base}:rotated", t, HubKind.ROTATED_BOARD.value, "7",
                 seats=sorted(steps), occurred=occurred,
-                detail=f"board {s.board.number} is rotated {_TURNS[k]}: "
-                + ", ".join(f"{x} holds {h}'s hand" for x, h in held.items())
-                + (" (before the first call)" if calls == 0 else f" ({calls} calls made)"),
+                detail=Text.of(
+                    "alert.rotated", board=s.board.number, degrees=90 * k, holds=[
+                        Text.of("alert.holds", seat=x, held_seat=h) for x, h in held.items()],
+                    when=Text.of("alert.rotated_before") if calls == 0
+                    else Text.of("alert.rotated_calls", n=calls)),
                 facts={"rotation": 90 * k, "seats_read": sorted(held), "holds": held,
                        "complete": len(steps) == 4, "calls_made": calls},
                 options=OPTIONS["rotated_board"])
         return self._alert(
             f"{base}:exchanged", t, HubKind.HANDS_EXCHANGED.value, "87",
             seats=[x for x, k in steps.items() if k], occurred=occurred,
-            detail="hands in the wrong pockets: " + ", ".join(
-                f"{x} holds {h}'s hand" for x, h in held.items() if h not in (None, x))
-            + " (Laws 7, 87)", facts={"holds": held, "calls_made": calls},
+            detail=Text.of("alert.exchanged", holds=[
+                Text.of("alert.holds", seat=x, held_seat=h)
+                for x, h in held.items() if h not in (None, x)]),
+            facts={"holds": held, "calls_made": calls},
             options=OPTIONS["fouled"])
 
     def _hand_back(self, seat: Seat, cards: list[Card], foreign: list[str], t: float,
@@ -401,10 +409,13 @@ class PocketReads:
         return [self._alert(
             f"{self._base()}:back:{seat.letter}", t, HubKind.CARDS_RETURNED_WRONG.value, "7C",
             seats=(seat,), occurred=occurred,
-            detail=f"{seat}'s pocket, read back: " + "; ".join(filter(None, (
-                "not his: " + ", ".join(cards_of(got & ~want)) if got & ~want else "",
-                "missing: " + ", ".join(cards_of(want & ~got)) if want & ~got else "",
-                "foreign: " + ", ".join(foreign) if foreign else ""))) + " (Laws 7C, 90B)",
+            detail=Text.of("alert.read_back", seat=seat, where=[
+                *([Text.of("alert.read_back_not_his", cards=cards_of(got & ~want))]
+                  if got & ~want else []),
+                *([Text.of("alert.read_back_missing", cards=cards_of(want & ~got))]
+                  if want & ~got else []),
+                *([Text.of("alert.read_back_foreign", tags=", ".join(foreign))]
+                  if foreign else [])]),
             facts={"seat": seat.letter, "extra": cards_of(got & ~want),
                    "missing": cards_of(want & ~got), "foreign": foreign},
             options=OPTIONS["cards_returned_wrong"])]

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Card, Seat
+from bridgecore.text import Text
 from bridgecore.tricks import trick_winner
 from hub.alerts import Alert, HubKind
 from hub.ordering import is_reader
@@ -122,10 +123,10 @@ class CardReads:
         def _base(self) -> str: ...
         def _ack(self, env: Envelope, t: float, changed: bool,
                  alerts: Any = (), reason: str = "") -> Outcome: ...
-        def _reject(self, env: Envelope, t: float, code: str, reason: str) -> Outcome: ...
+        def _reject(self, env: Envelope, t: float, code: str, reason: Any) -> Outcome: ...
         def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Any = (),
                    call: int | None = None, trick: int | None = None,
-                   occurred: float | None = None, detail: str = "", facts: Any = None,
+                   occurred: float | None = None, detail: Any = "", facts: Any = None,
                    options: Any = (), source: str = "") -> Alert | None: ...
         def _push_card(self, seat: Seat, card: Card, time: float, device: str,
                        t: float) -> list[Alert | None]: ...
@@ -178,7 +179,7 @@ class CardReads:
                 self.count_error(seat, "repeat")
             return self._ack(env, t, False, reason=f"{card} already recorded")
         if play.is_complete:
-            return self._reject(env, t, "wrong_state", "all 13 tricks are played")
+            return self._reject(env, t, "wrong_state", Text.of("deny.all_played"))
         h = Held(seat, card, env.time, env.device, reader, seat)
         alerts: list[Alert | None] = []
         if rs.held:
@@ -382,9 +383,8 @@ class CardReads:
                 f"{self._base()}:unanswered:{rs.missing[1]}:{seat.letter}", t,
                 HubKind.READS_UNRESOLVED.value, "", seats=(seat,), trick=rs.missing[1],
                 occurred=held[0].time,
-                detail=f"{seat}'s card to trick {rs.missing[1]} was not read and the table has "
-                f"not said which it was: {len(held)} cards wait (check the reader, or switch "
-                "the table to tapping only)",
+                detail=Text.of("alert.reads_unresolved", seat=seat, trick=rs.missing[1],
+                               n=len(held)),
                 facts={"seat": seat.letter, "trick": rs.missing[1], "held": [
                     [h.seat.letter, str(h.card)] for h in held], "sure": "reader problem"})]
         return []
@@ -442,7 +442,7 @@ class CardReads:
         after cards played out of turn), or cards a pocket holds that its reader missed."""
         s = self.sitting
         if s is None:
-            return self._reject(env, t, "wrong_state", "no board on the table")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_board"))
         body = env.body
         seat = SEATS[body["seat"]]
         rs = self.read_state(s)
@@ -451,7 +451,7 @@ class CardReads:
         trick = body.get("trick")
         play = s.board.play
         if trick is None or play is None:
-            return self._reject(env, t, "wrong_state", "no play to answer about")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_play"))
         text = body.get("card")
         card = None if text is None else parse_card(text)
         if text is not None and card is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from bridgecore.cards import Seat
+from bridgecore.text import Text
 from hub.alerts import Alert, AlertBook
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import SEATS, Sitting
@@ -85,24 +86,24 @@ def irregularities(book: AlertBook, table: str, s: Sitting | None) -> list[dict[
 
 
 def accept(book: AlertBook, table: str, s: Sitting | None, body: dict[str, Any],
-           t: float, device_time: float) -> tuple[Alert | None, tuple[str, str] | None]:
+           t: float, device_time: float) -> tuple[Alert | None, tuple[str, Text] | None]:
     """A player's ``rectify`` (7.15): (the alert's new version, None), or (None, (code,
     reason)) when refused."""
     found = next((i for i in irregularities(book, table, s) if i["id"] == body["irregularity"]),
                  None)
     if found is None:
-        return None, ("wrong_state", f"no open irregularity {body['irregularity']!r} at this "
-                                     "table")
+        return None, ("wrong_state", Text.of("deny.no_irregularity",
+                                             id=str(body["irregularity"])[:64]))
     seat = body["seat"]
     if not found["options"]:
-        return None, ("wrong_state", "this irregularity was accepted or ruled already")
+        return None, ("wrong_state", Text.of("deny.irregularity_settled"))
     choice = next((o for o in found["options"] if o["seat"] == seat), None)
     if choice is None:
-        names = ", ".join(o["seat"] for o in found["options"])
-        return None, (NOT_YOUR_SEAT, f"the Laws give this choice to {names}, not {seat} "
-                                     f"({found['options'][0]['law']})")
+        return None, (NOT_YOUR_SEAT, Text.of(
+            "deny.not_your_choice", seats=[o["seat"] for o in found["options"]], seat=seat,
+            law=found["options"][0]["law"]))
     old = book[found["id"]]
     facts = dict(old.facts, accepted={"seat": seat, "time": t, "device_time": device_time,
                                       "law": choice["law"]})
-    detail = old.detail + f" [accepted by {SEATS[seat].name.title()}, {choice['law']}]"
+    detail = Text.of("alert.accepted", finding=old.text, seat=seat, law=choice["law"])
     return book.revise(old.id, t, facts, detail), None

@@ -153,7 +153,8 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
     scoring = room.scoring
     settings = _settings(room)
     if not public:
-        return {"sections": [s.ranking_json() for s in scoring.sections()],
+        return {"sections": [dict(s.ranking_json(), problem_texts=s.problem_texts())
+                             for s in scoring.sections()],
                 "boards": room.board_numbers(), "rulings": scoring.rulings_json(),
                 "public": settings.to_json(), "full": True}
     shown = _shown_boards(room, settings)

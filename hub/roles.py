@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any
 
 from bridgecore.cards import Seat
+from bridgecore.text import Text
 
 __all__ = ["EVENTS", "LAWS", "NOT_YOUR_ROLE", "NOT_YOUR_SEAT", "DeviceRole", "Refusal", "Role",
            "acted_for", "check", "role_of"]
@@ -92,7 +93,7 @@ class Refusal:
     """Why an event is refused: the reply's code and reason, the seat it acted for."""
 
     code: str
-    reason: str
+    reason: Text
     seat: Seat | None = None
     law: str = ""    # the law the act breaks, when one does (the alert's)
 
@@ -127,13 +128,13 @@ def check(role: DeviceRole, type: str, body: Mapping[str, Any],
     cards, Law 45; dummy's own tablet does not, 43A)."""
     seat = acted_for(type, body)
     if type not in EVENTS[role.role]:
-        return Refusal(NOT_YOUR_ROLE, f"{role} ({role.device}) does not send {type!r} events",
-                       seat)
+        return Refusal(NOT_YOUR_ROLE, Text.of("deny.role_event", role=str(role),
+                                              device=role.device, event=type), seat)
     if role.role is Role.READER:
         return None
     if type == "card" and body.get("source") == "reader":
-        return Refusal(NOT_YOUR_ROLE, f"{role} ({role.device}) is not a card reader: its "
-                       "cards are tapped, not faced on a reader", seat)
+        return Refusal(NOT_YOUR_ROLE, Text.of("deny.not_a_reader", role=str(role),
+                                              device=role.device), seat)
     if role.role is Role.TABLE_TABLET:
         return None
     mine = role.seat
@@ -141,22 +142,19 @@ def check(role: DeviceRole, type: str, body: Mapping[str, Any],
     if type == "checkin":
         direction = body.get("direction")
         if seat not in (None, mine) or direction not in (None, mine.side.value):
-            return Refusal(NOT_YOUR_SEAT, f"{role} checks in only its own pair ({mine.side}), "
-                           f"not {direction}" + (f" for {_name(seat)}" if seat else ""),
+            return Refusal(NOT_YOUR_SEAT, Text.of("deny.own_pair", role=str(role),
+                                                  side=str(mine.side), direction=direction),
                            seat or mine)
         return None
     if seat is None or seat is mine:
         if (type == "card" and seat is mine and declarer is not None
                 and mine is declarer.partner):
-            return Refusal(NOT_YOUR_SEAT, f"{role} is dummy's: declarer plays dummy's cards "
-                           "(Laws 43A, 45)", seat, "45")
+            return Refusal(NOT_YOUR_SEAT, Text.of("deny.dummy_tablet", role=str(role)),
+                           seat, "45")
         return None
     if type in ("card", "answer") and declarer is not None and mine is declarer \
             and seat is mine.partner:
         return None   # declarer plays dummy's cards (45), and says which the readers missed
-    return Refusal(NOT_YOUR_SEAT, f"{role} ({role.device}) acts only for {_name(mine)}, not "
-                   f"for {_name(seat)}", seat, LAWS.get(type, ""))
+    return Refusal(NOT_YOUR_SEAT, Text.of("deny.other_seat", role=str(role), device=role.device,
+                                          own_seat=mine, seat=seat), seat, LAWS.get(type, ""))
 
-
-def _name(seat: Seat) -> str:
-    return seat.name.title()

@@ -75,6 +75,7 @@ from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment, Movement
+from bridgecore.text import Text
 from hub.alerts import Alert, AlertBook, HubKind
 from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
 from hub.dealing import DEALER_EVENTS, DealingRoom
@@ -89,6 +90,7 @@ from hub.seen import EventIds
 from hub.swiss import FACTS as SWISS_FACTS
 from hub.swiss import SwissRounds
 from hub.table import Outcome, TableState, card_mask
+from hub.texts import reply, stored_text
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
 
@@ -328,7 +330,8 @@ class Room:
         env = envelope
         table = self.tables.get(table_id)
         if table is None:
-            return _reject(env, hub_time, "wrong_table", f"no table {table_id!r} in this session")
+            return _reject(env, hub_time, "wrong_table", Text.of("deny.no_table",
+                                                                 table=table_id))
         if env.id in self._seen:
             return Outcome(Reply(env.id, env.seq, "ack", "duplicate", "already applied",
                                  hub_time))
@@ -336,16 +339,16 @@ class Room:
         if role is None:
             home = self._home_table(env.device)
             if home is not None:
-                return self._refuse(table, env, None, "wrong_table", f"device {env.device} "
-                                    f"is of table {home}, not {table_id}", hub_time)
-            return self._refuse(table, env, None, NOT_YOUR_ROLE, f"device {env.device} has no "
-                                f"role at table {table_id} (its devices: {table_id}-tab, "
-                                f"{table_id}-N..{table_id}-W, {table_id}-rdr)", hub_time)
+                return self._refuse(table, env, None, "wrong_table", Text.of(
+                    "deny.other_table", device=env.device, home=home, table=table_id),
+                    hub_time)
+            return self._refuse(table, env, None, NOT_YOUR_ROLE, Text.of(
+                "deny.no_role", device=env.device, table=table_id), hub_time)
         device = self.devices.get(env.device)
         if device is not None:
             if device.table != table_id:
-                return _reject(env, hub_time, "wrong_table", f"device {env.device} belongs to "
-                               f"table {device.table}, not {table_id}")
+                return _reject(env, hub_time, "wrong_table", Text.of(
+                    "deny.other_table", device=env.device, home=device.table, table=table_id))
             if env.seq <= device.last_seq:
                 return _reject(env, hub_time, "out_of_order", f"seq {env.seq} after "
                                f"{device.last_seq}")
@@ -372,7 +375,8 @@ class Room:
                                  "in the table's record arrives", hub_time), alerts, changed)
         out = self._place(table, env, hub_time)
         if out.reply.code == NOT_YOUR_SEAT:   # a seat the Laws do not let answer (hub.table)
-            return self._refuse(table, env, role, NOT_YOUR_SEAT, out.reply.reason, hub_time,
+            return self._refuse(table, env, role, NOT_YOUR_SEAT,
+                                out.reply.text or Text.plain(out.reply.reason), hub_time,
                                 LAWS.get(env.type, ""))
         if out.reply.status == "ack":
             self._accepted(table_id, env, hub_time)
@@ -434,9 +438,9 @@ class Room:
             kind=HubKind.RECORD_CONFLICT.value, law="", table=table.id, round=table.round,
             board=conflict.board, detected=hub_time,
             seats=sorted({s for s in (seat, first_seat) if s}),
-            detail=f"card {conflict.place + 1} of board {conflict.board}: {first} "
-                   f"({first_seat}, {first_device}) recorded, {card} ({seat}, {device}) "
-                   "reported at the same place",
+            detail=Text.of("alert.record_conflict", place=conflict.place + 1,
+                           board=conflict.board, first_card=first, first_seat=first_seat,
+                           first_device=first_device, card=card, seat=seat, device=device),
             facts=conflict.facts())
 
     def _release(self, table: TableState, hub_time: float) -> tuple[list[Alert], bool]:
@@ -471,8 +475,8 @@ class Room:
             alert = self.alerts.raise_alert(
                 f"{table.id}:held:{held[0].env.id}", kind=HubKind.EVENTS_HELD.value, law="",
                 table=table.id, round=table.round, board=_board_of(table), detected=hub_time,
-                detail=f"{len(held)} events waited {hub_time - held[0].since:.0f} s for what "
-                       "precedes them in the table's record: applied as they came",
+                detail=Text.of("alert.events_held", n=len(held),
+                               seconds=f"{hub_time - held[0].since:.0f}"),
                 facts={"events": [[w.env.device, w.env.type, w.env.seq] for w in held],
                        "since": held[0].since})
             if alert is not None:
@@ -502,7 +506,7 @@ class Room:
         return next((tid for tid in self.tables if role_of(device, tid) is not None), None)
 
     def _refuse(self, table: TableState, env: Envelope, role: DeviceRole | None, code: str,
-                reason: str, hub_time: float, law: str = "") -> Outcome:
+                reason: Text, hub_time: float, law: str = "") -> Outcome:
         """Refuse an event of a device acting beyond its role: it changes nothing, and the
         director is alerted (one alert per device per board) through the fact
         ``device_overreach``, which the service logs so that a replay raises it again (no
@@ -511,10 +515,10 @@ class Room:
         body: dict[str, Any] = {
             "table": table.id, "device": env.device,
             "role": "none" if role is None else role.name, "type": env.type,
-            "seat": None if seat is None else seat.letter, "code": code, "reason": reason,
-            "law": law, "time": env.time}
+            "seat": None if seat is None else seat.letter, "code": code,
+            "text": reason.to_json(), "law": law, "time": env.time}
         alerts = self.fact("device_overreach", body, hub_time)
-        return Outcome(Reply(env.id, env.seq, "reject", code, reason, hub_time), alerts,
+        return Outcome(reply(env, hub_time, "reject", code, reason), alerts,
                        fact=("device_overreach", body) if alerts else None)
 
     def _overreach(self, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
@@ -525,7 +529,7 @@ class Room:
         alert = table.overreach(
             str(body["device"]), str(body["role"]), str(body["type"]),
             None if seat is None else Seat.parse(str(seat)), str(body["code"]),
-            str(body["reason"]), str(body.get("law", "")), hub_time, body.get("time"))
+            stored_text(body, "reason"), str(body.get("law", "")), hub_time, body.get("time"))
         return [] if alert is None else [alert]
 
     # The clock and the devices -------------------------------------------------------------
@@ -605,7 +609,7 @@ class Room:
         where = body.get("position", body.get("noted", ""))
         alert = self.alerts.raise_alert(
             f"log:{problem}:{where}", kind=HubKind.LOG_DAMAGE.value, law="", table="hub",
-            round=None, board=None, detected=hub_time, detail=str(body.get("detail", "")),
+            round=None, board=None, detected=hub_time, detail=stored_text(body, "detail"),
             facts=dict(body))
         return [] if alert is None else [alert]
 
@@ -684,8 +688,8 @@ class Room:
             alert = self.alerts.raise_alert(
                 f"pairing-{body['address']}", kind="pairing_failures", law="",
                 table=PAIRING_TABLE, round=self.clock.round or None, board=None,
-                detected=hub_time, detail=f"{body['count']} wrong pairing codes from "
-                                          f"{body['address']}", facts=dict(body))
+                detected=hub_time, detail=Text.of("alert.pairing_failures", n=body["count"],
+                                                  address=body["address"]), facts=dict(body))
             return [] if alert is None else [alert]
         raise ConfigError(f"unknown fact {type!r}")
 
@@ -787,5 +791,5 @@ def _seat_players(section: Section, table: int, round_: int) -> dict[str, Any]:
     return out
 
 
-def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:
-    return Outcome(Reply(env.id, env.seq, "reject", code, reason, t))
+def _reject(env: Envelope, t: float, code: str, reason: Text | str) -> Outcome:
+    return Outcome(reply(env, t, "reject", code, reason))

@@ -81,6 +81,7 @@ from bridgecore.adjusted import (
 from bridgecore.conventions import conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
+from bridgecore.text import Text
 from hub.corrections import Corrections
 from hub.ruling_values import (
     MAX_PENALTY,
@@ -95,6 +96,7 @@ from hub.ruling_values import (
 from hub.section import PAIRS_METHODS, Section
 from hub.section_score import SectionScore, not_scored, whole_matches
 from hub.substitutes import Substitutes
+from hub.texts import render
 from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
@@ -177,21 +179,25 @@ def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     return ("penalty", ruling["id"])
 
 
-def describe(ruling: Mapping[str, Any], section: Section | None = None) -> str:
-    """A ruling in words, for the pages: ``Law 12C2 A+ A- at table A3, board 5``."""
+def describe(ruling: Mapping[str, Any], section: Section | None = None) -> Text:
+    """A ruling as the pages say it (a text, rendered in the reader's language: hub.texts):
+    ``Law 12C2 A+ A- at table A3, round 2, board 5``."""
     kind = ruling["kind"]
-    law = f"Law {_LAWS[kind]}"
+    law = _LAWS[kind]
     if kind in _RESULT_KINDS:
-        where = f"table {ruling['table']}, round {ruling['round']}, board {ruling['board']}"
-        return f"{law} {adjustment_of(ruling)} at {where}"
+        return Text.of("ruling.result", law=law, adjustment=str(adjustment_of(ruling)),
+                       table=ruling["table"], round=ruling["round"], board=ruling["board"])
     if kind == "fouled":
-        groups = "; ".join(f"form {i} at {', '.join(g)}"
-                           for i, g in enumerate(ruling["groups"], 1))
-        return f"{law} board {ruling['board']} fouled: {groups}"
-    on = f" on board {ruling['board']}" if ruling.get("board") is not None else ""
-    who = "player" if section is not None and section.individual is not None else "pair"
-    return (f"{law} penalty of {ruling['amount']:g} {ruling['unit']} to {who} "
-            f"{ruling['pair']}{on}")
+        return Text.of("ruling.fouled", law=law, board=ruling["board"], groups=[
+            Text.of("ruling.form", n=i, tables=", ".join(g))
+            for i, g in enumerate(ruling["groups"], 1)])
+    on = ([Text.of("ruling.on_board", board=ruling["board"])]
+          if ruling.get("board") is not None else [])
+    if section is not None and section.individual is not None:
+        return Text.of("ruling.penalty_player", law=law, amount=f"{ruling['amount']:g}",
+                       unit=ruling["unit"], player=ruling["pair"], more=on)
+    return Text.of("ruling.penalty", law=law, amount=f"{ruling['amount']:g}",
+                   unit=ruling["unit"], pair=ruling["pair"], more=on)
 
 
 # The live scorer --------------------------------------------------------------------------
@@ -616,7 +622,7 @@ class LiveScoring:
         teams = self._teams(section)
         in_force = self._in_force(name)
         ordered, adjustments = self._lines(name, in_force)
-        problems: list[str] = []
+        problems: list[Text] = []
         results: list[BoardResult] = []
         index: dict[tuple[int, int, int], dict[str, Any]] = {}
         valid: dict[int, int] = {}
@@ -630,9 +636,10 @@ class LiveScoring:
                         if pair is not None:
                             first.setdefault(pair, line)
                 if reason is not None:
-                    line["not_scored"] = reason
-                    problems.append(f"board {board}: table {line['table']}, round "
-                                    f"{line['round']}: {reason}, not scored")
+                    line["not_scored"] = render(reason, "en")   # the traveller's, 12.3
+                    problems.append(Text.of("problem.not_scored", board=board,
+                                            table=line["table"], round=line["round"],
+                                            reason=reason))
                     continue
                 ns, ew = line["NS"], line["EW"]
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
@@ -667,7 +674,7 @@ class LiveScoring:
                 if top:
                     line.update(ns_percent=100 * s.ns_points / top,
                                 ew_percent=100 * s.ew_points / top)
-        problems += [str(p) for p in event.problems]
+        problems += [Text.plain(str(p)) for p in event.problems]   # bridgecore's words
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
@@ -773,8 +780,9 @@ class LiveScoring:
         for ruling in self._rulings:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
+            words = describe(ruling, self._sections.get(ruling["section"]))
             out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
-                            summary=describe(ruling, self._sections.get(ruling["section"])),
+                            summary=render(words, "en"), summary_text=words.to_json(),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out
 

@@ -1,8 +1,9 @@
 """A section scored (:class:`SectionScore`): every board's traveller lines with their
 points, the ranking, the penalties and the problems, and the JSON published of them
 (``results/ranking/{section}``, ``results/traveller/{section}/{board}``) and a pair's score
-card; and which lines are scored (:func:`not_scored`, :func:`whole_matches`).
-:class:`hub.scoring.LiveScoring` makes one at each rescoring of a section.
+card; and which lines are scored (:func:`not_scored`, :func:`whole_matches`; why a line is
+never scored is a message: hub.texts renders it). :class:`hub.scoring.LiveScoring` makes one
+at each rescoring of a section.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from bridgecore.adjusted import BoardResult, Pair
 from bridgecore.conventions import LAWS_ONLY, Conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import EventScore, Method, rank
+from bridgecore.text import Text
+from hub.texts import render
 
 __all__ = ["SectionScore", "not_scored", "whole_matches"]
 
@@ -42,7 +45,7 @@ class SectionScore:
     lines: dict[int, list[dict[str, Any]]]
     names: dict[Any, list[str]]      # contestant -> players (a team: its two pairs')
     penalties: list[dict[str, Any]]
-    problems: list[str]
+    problems: list[Text]             # each a message (hub.texts renders it)
     markings: Mapping[int, Markings] = field(default_factory=dict)  # the boards' (Law 2)
     conventions: Conventions = LAWS_ONLY   # the event's federation (how ties are written)
     # A Swiss section's standings (hub.swiss: VPs with the byes, the tie-breaks), which are
@@ -86,8 +89,13 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": self.problems, "ties": self.conventions.tie_style,
+                "problems": [render(p, "en") for p in self.problems],
+                "ties": self.conventions.tie_style,
                 **({"individual": True} if self.individual else {})}
+
+    def problem_texts(self) -> list[dict[str, Any]]:
+        """The problems as messages (docs/protocol.md 1, Texts), for the results pages."""
+        return [p.to_json() for p in self.problems]
 
     def traveller_json(self, board: int) -> dict[str, Any]:
         """The payload of ``results/traveller/{section}/{board}``: every result so far."""
@@ -126,19 +134,20 @@ class SectionScore:
 
 # The lines scored (hub.scoring) ------------------------------------------------------------
 
-def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]) -> str | None:
+def not_scored(line: Mapping[str, Any], first: Mapping[int, Mapping[str, Any]]
+               ) -> Text | None:
     """Why ``line`` is never to be scored, or None: the pairs not known, or a pair that
     played the board before (Law 15B: "the second score is cancelled for both sides";
     ``first`` holds the line where each pair first played the board, earlier in time,
     scored or not: a pair whose first play was cancelled has still played the board)."""
     ns, ew = line["NS"], line["EW"]
     if ns is None or ew is None:
-        return "the pairs are not known"
+        return Text.of("problem.pairs_unknown")
     for pair in (ns, ew):
         before = first.get(pair)
         if before is not None:
-            return (f"pair {pair} played the board before, at table {before['table']} in "
-                    f"round {before['round']} (Law 15B: the second score is cancelled)")
+            return Text.of("problem.played_before", pair=pair, table=before["table"],
+                           round=before["round"])
     return None
 
 

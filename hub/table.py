@@ -36,8 +36,9 @@ from bridgecore.errors import IllegalCallError, IllegalPlayError
 from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.markings import Markings
 from bridgecore.movements import Assignment
+from bridgecore.text import Text
 from hub import explain, rectify
-from hub.alerts import OPTIONS, Alert, HubKind
+from hub.alerts import OPTIONS, Alert, HubKind, finding, first_finding
 from hub.pockets import PocketReads
 from hub.reads import CardReads, ReadState
 from hub.sitting import (
@@ -51,13 +52,15 @@ from hub.sitting import (
 )
 from hub.table_results import RECORDING_SIDE, TableResults, result_words
 from hub.table_views import TableViews
+from hub.texts import reply
 from hub.withheld import message as withheld_message
-from wire.protocol import Envelope, Reply
+from wire.protocol import Envelope
 
 __all__ = ["OVERREACH_VERSIONS", "RECORDING_SIDE", "Outcome", "Sitting", "TableContext",
            "TableState", "card_mask", "result_words"]
 
 _NO_DEAL = Deal({}, unknown=tuple(Seat))
+
 _TRIED_KEPT = 20   # attempts listed in a device_overreach alert's facts (all are counted)
 # Attempts a device_overreach alert counts (a version, and a fact in the log, each): a device
 # repeating them cannot grow the log without end; the hub's statistics count every refusal.
@@ -117,19 +120,21 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                           state_changed=True)
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
-            reason = out.reply.reason or next(a.detail for a in out.alerts if a.kind in _NOTICE)
-            out = replace(out, reply=replace(out.reply, notice=notice, reason=reason))
+            told = next(a for a in out.alerts if a.kind in _NOTICE)
+            out = replace(out, reply=replace(out.reply, notice=notice,
+                                             reason=out.reply.reason or told.detail,
+                                             text=out.reply.text or told.text))
         return out
 
     @staticmethod
     def _ack(env: Envelope, t: float, changed: bool, alerts: Iterable[Alert | None] = (),
-             reason: str = "") -> Outcome:
-        return Outcome(Reply(env.id, env.seq, "ack", "ok", reason, t),
+             reason: Text | str = "") -> Outcome:
+        return Outcome(reply(env, t, "ack", "ok", reason),
                        [a for a in alerts if a is not None], changed)
 
     @staticmethod
-    def _reject(env: Envelope, t: float, code: str, reason: str) -> Outcome:
-        return Outcome(Reply(env.id, env.seq, "reject", code, reason, t))
+    def _reject(env: Envelope, t: float, code: str, reason: Text | str) -> Outcome:
+        return Outcome(reply(env, t, "reject", code, reason))
 
     # Alerts -------------------------------------------------------------------------------
     def _base(self) -> str:
@@ -140,7 +145,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
 
     def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Iterable[Seat] = (),
                call: int | None = None, trick: int | None = None, occurred: float | None = None,
-               detail: str = "", facts: Mapping[str, Any] | None = None,
+               detail: Text | str = "", facts: Mapping[str, Any] | None = None,
                options: Iterable[Rectification] = (), source: str = "") -> Alert | None:
         s = self.sitting
         sure = self._how_sure   # a read settled late, or a pocket in doubt (hub.reads)
@@ -157,14 +162,14 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
 
     def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
                             facts: Mapping[str, Any] | None = None,
-                            detail: str | None = None, source: str = "") -> Alert | None:
+                            detail: Text | None = None, source: str = "") -> Alert | None:
         data = irr.to_json()
         data.pop("options", None)
         data.update(facts or {})
         return self._alert(key, t, irr.kind.value, irr.law,
                            seats=() if irr.seat is None else (irr.seat,), call=irr.call,
                            trick=irr.trick, occurred=irr.time,
-                           detail=irr.detail if detail is None else detail, facts=data,
+                           detail=finding(irr) if detail is None else detail, facts=data,
                            options=irr.options, source=source)
 
     def evidence(self) -> dict[str, Any]:
@@ -268,26 +273,26 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         if a is None:
             if ctx.assignment(self.id, 1) is None:  # no movement for this table
                 return None
-            kind, detail, facts = (HubKind.WRONG_TABLE, f"table {self.id} does not play in "
-                                   f"round {self.round}", {"scheduled": None})
+            kind, detail, facts = (HubKind.WRONG_TABLE, Text.of(
+                "alert.table_not_playing", table=self.id, round=self.round), {"scheduled": None})
         elif a.pair(side) == pair:
             return None
         elif a.pair(side.opponents) == pair:
-            kind, detail = HubKind.WRONG_DIRECTION, (
-                f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it is "
-                f"scheduled {side.opponents} here (Law 5B)")
+            kind, detail = HubKind.WRONG_DIRECTION, Text.of(
+                "alert.wrong_direction", pair=pair, side=str(side), table=self.id,
+                round=self.round, scheduled=str(side.opponents))
             facts = {"scheduled": {"table": self.id, "direction": str(side.opponents)}}
         else:
             home = ctx.where(self.id, pair, self.round)
             if home is not None:
-                kind, detail = HubKind.WRONG_TABLE, (
-                    f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it "
-                    f"is scheduled {home[1]} at table {home[0]} (Law 5B)")
+                kind, detail = HubKind.WRONG_TABLE, Text.of(
+                    "alert.wrong_table", pair=pair, side=str(side), table=self.id,
+                    round=self.round, scheduled=str(home[1]), home=home[0])
                 facts = {"scheduled": {"table": home[0], "direction": str(home[1])}}
             else:
-                kind, detail = HubKind.WRONG_PAIR, (
-                    f"pair {pair} checked in {side} at table {self.id}, round {self.round}: it "
-                    f"is not scheduled to play this round (Law 5B)")
+                kind, detail = HubKind.WRONG_PAIR, Text.of(
+                    "alert.wrong_pair", pair=pair, side=str(side), table=self.id,
+                    round=self.round)
                 facts = {"scheduled": None}
         facts = {"pair": pair, "direction": str(side), "expected": None if a is None else
                  a.pair(side), **facts}
@@ -310,9 +315,9 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         return self.context.alerts.raise_alert(
             f"{self.id}:r{self.round}:seat:{side}:player:{wrong[0]}",
             kind=HubKind.WRONG_PAIR.value, law="5B", table=self.id, round=self.round,
-            board=None, detected=t, occurred=occurred, detail=(
-                f"player {wrong[0]} checked in {side} at table {self.id}, round {self.round}: "
-                f"the movement seats players {' and '.join(map(str, mine))} there (Law 5B)"),
+            board=None, detected=t, occurred=occurred, detail=Text.of(
+                "alert.wrong_player", player=wrong[0], side=str(side), table=self.id,
+                round=self.round, players=", ".join(map(str, mine))),
             facts={"pair": wrong[0], "direction": str(side), "expected": None,
                    "scheduled": None}, evidence=self.evidence, options=OPTIONS["seating"])
 
@@ -323,7 +328,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         current = self.sitting
         if current is not None and current is self.sittings.get((self._round_of(number),
                                                                    number)):
-            return self._ack(env, t, False, reason="board already on the table")
+            return self._ack(env, t, False, reason=Text.of("deny.board_on_table"))
         alerts = self._start_board(number, t, env.time)
         withheld = self.sitting is not None and self.sitting.withheld
         return self._ack(env, t, True, alerts, withheld_message(number) if withheld else "")
@@ -400,24 +405,25 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
             facts.update(scheduled=list(a.boards), at_tables=elsewhere, withheld=s.withheld)
             out.append(self._alert(
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
-                detail=f"board {number} at table {self.id}, round {s.round}: the movement "
-                f"gives boards {', '.join(map(str, a.boards)) or 'none'}"
-                + (f"; board {number} belongs at {', '.join(elsewhere)}" if elsewhere else "")
-                + ("; nothing of it is shown at the table until you allow it"
-                   if s.withheld else ""),
+                detail=Text.of(
+                    "alert.wrong_board", board=number, table=self.id, round=s.round,
+                    boards=", ".join(map(str, a.boards)) or "–",
+                    more=[*([Text.of("alert.wrong_board_elsewhere", board=number,
+                                     tables=", ".join(elsewhere))] if elsewhere else []),
+                          *([Text.of("alert.wrong_board_withheld")] if s.withheld else [])]),
                 facts=facts, options=OPTIONS["wrong_board"]))
         elif ctx.has_deals() and not s.has_record:
             out.append(self._alert(
                 f"{base}:wrong_board", t, HubKind.WRONG_BOARD.value, "15", occurred=occurred,
-                detail=f"board {number} is not one of this session's boards", facts=facts,
+                detail=Text.of("alert.board_unknown", board=number), facts=facts,
                 options=OPTIONS["wrong_board"]))
         marks = Markings(s.board.dealer, s.board.vulnerability)
         differences = marks.law_2_differences(number) if s.has_record else ()
         if differences:  # one alert a board for the session: a fact of the hand record
             out.append(self._alert(
                 f"markings:{number}", t, HubKind.BOARD_MARKINGS.value, "2", occurred=occurred,
-                detail=f"board {number} is marked {', '.join(differences)} in the hand record: "
-                "played and scored so, its markings govern (Law 2); check the board",
+                detail=Text.of("alert.board_markings", board=number,
+                               markings=", ".join(differences)),
                 facts={"board": number, **marks.to_json(),
                        "law_2": Markings.of_board(number).to_json()},
                 options=OPTIONS["markings"]))
@@ -429,8 +435,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 out.append(self._alert(
                     f"{base}:played:{pair}", t, HubKind.BOARD_ALREADY_PLAYED.value, "15B",
                     occurred=occurred,
-                    detail=f"pair {pair} already played board {number} at table {before[0]} in "
-                    f"round {before[1]} (Law 15B)",
+                    detail=Text.of("alert.board_already_played", pair=pair, board=number,
+                                   table=before[0], round=before[1]),
                     facts={"pair": pair, "board": number, "table": before[0],
                            "round": before[1]}, options=OPTIONS["board_already_played"]))
         return out
@@ -439,11 +445,10 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
     def _call(self, env: Envelope, t: float) -> Outcome:
         s = self.sitting
         if s is None:
-            return self._reject(env, t, "wrong_state", "no board on the table")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_board"))
         board = s.board
         if board.play is not None and board.play.cards_played:
-            return self._reject(env, t, "wrong_state", "the opening lead is faced: the auction "
-                                "period is over (41C)")
+            return self._reject(env, t, "wrong_state", Text.of("deny.lead_faced"))
         body = env.body
         call = parse_call(body["call"])
         if call is None:
@@ -453,19 +458,19 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         if self.strict:
             turn = board.turn
             if turn is None:
-                return self._reject(env, t, "illegal_call", "the auction is over")
+                return self._reject(env, t, "illegal_call", Text.of("deny.auction_over"))
             if seat is not turn:
-                return self._reject(env, t, "not_your_turn", f"it is {turn.name.title()}'s "
-                                    "turn to call")
+                return self._reject(env, t, "not_your_turn",
+                                    Text.of("deny.turn_to_call", seat=turn))
             if not board.auction.is_legal(seat, call):
-                reason = f"{call} by {seat} is not allowed now"
+                why = Text.of("deny.call_not_allowed", call=call, seat=seat)
                 try:
                     board.auction.make_call(seat, call, time)  # raises with the reason
                 except IllegalCallError as err:
-                    reason = str(err)
+                    why = err.text or why
                 else:  # pragma: no cover - is_legal and make_call agree
                     board.auction.pop()
-                return self._reject(env, t, "illegal_call", reason)
+                return self._reject(env, t, "illegal_call", why)
         first = len(board.auction) == 0
         found = board.push_call(seat, call, time, alert=bool(body.get("alert")),
                                 explanation=body.get("explanation"))
@@ -521,8 +526,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         facts["calls_with_it"] = [*facts.get("calls_with_it", []), index]
         return self._alert(s.wrong_hand[seat], t, old.kind, old.law, seats=(seat,),
                            call=index, occurred=old.occurred,
-                           detail=old.detail.split(" [")[0] + f" [called with it: call "
-                           f"{', '.join(map(str, facts['calls_with_it']))}]",
+                           detail=Text.of("alert.called_with_it", finding=first_finding(old.text),
+                                          calls=", ".join(map(str, facts["calls_with_it"]))),
                            facts=facts, options=OPTIONS["hand_not_dealt"])
 
     def _undo(self, env: Envelope, t: float) -> Outcome:
@@ -530,19 +535,19 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         s = self.sitting
         seat = SEATS[env.body["seat"]]
         if s is None:
-            return self._reject(env, t, "wrong_state", "no board on the table")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_board"))
         board = s.board
         if board.play is not None and board.play.cards_played:
-            return self._reject(env, t, "wrong_state", "the opening lead is faced: no change "
-                                "of call (25A, 41C)")
+            return self._reject(env, t, "wrong_state", Text.of("deny.lead_faced_no_change"))
         entries = board.auction.entries
         mine = next((e for e in reversed(entries) if e.seat is seat), None)
         if mine is None:
-            return self._reject(env, t, "wrong_state", f"{seat} has no call to take back")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_call_to_take_back",
+                                                               seat=seat))
         after = entries[mine.index:]
         if any(e.seat is seat.partner for e in after):
-            return self._reject(env, t, "wrong_state", f"{seat.partner} has called since: too "
-                                "late to change the call (25A2)")
+            return self._reject(env, t, "wrong_state", Text.of("deny.partner_called",
+                                                               seat=seat.partner))
         for _ in range(len(after) + 1):
             board.pop()
         s.generation += 1
@@ -557,10 +562,12 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 f"{self._base()}:undo:{mine.index}:{s.generation}", t,
                 Kind.CHANGE_OF_CALL.value, "25A", seats=(seat,), call=mine.index,
                 occurred=env.time,
-                detail=f"{seat} took back {mine.call} (call {mine.index})"
-                + (f" after {', '.join(f'{x} {c}' for x, c in withdrawn)}: withdrawn too (25A4)"
-                   if withdrawn else "")
-                + (f"; {pause:.0f} s after making it (pause for thought? 25A)" if slow else ""),
+                detail=Text.of(
+                    "alert.call_taken_back", seat=seat, call=mine.call, index=mine.index,
+                    more=[*([Text.of("alert.call_taken_back_after", calls=", ".join(
+                        f"{x} {c}" for x, c in withdrawn))] if withdrawn else []),
+                          *([Text.of("alert.call_taken_back_pause", seconds=f"{pause:.0f}")]
+                            if slow and pause is not None else [])]),
                 facts={"call": str(mine.call), "withdrawn": withdrawn, "seconds": pause},
                 options=OPTIONS["change_of_call"]))
         return self._ack(env, t, True, alerts)
@@ -569,7 +576,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
     def _card(self, env: Envelope, t: float) -> Outcome:
         s = self.sitting
         if s is None:
-            return self._reject(env, t, "wrong_state", "no board on the table")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_board"))
         body = env.body
         card = parse_card(body["card"])
         if card is None and body.get("source") == "reader" and body["card"]:
@@ -578,10 +585,10 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
             return self._ack(env, t, False, [self._alert(
                 f"{self._base()}:foreign_played:{seat.letter}:{body['card']}", t,
                 HubKind.FOREIGN_CARD.value, "1", seats=(seat,), occurred=env.time,
-                detail=f"{seat} faced a card that is not of this pack: {body['card']} "
-                "(Law 1)", facts={"seat": seat.letter, "foreign": [body["card"]],
-                                  "played": True}, options=OPTIONS["pack"])],
-                reason="not a card of this pack")
+                detail=Text.of("alert.foreign_played", seat=seat, tag=body["card"]),
+                facts={"seat": seat.letter, "foreign": [body["card"]], "played": True},
+                options=OPTIONS["pack"])],
+                reason=Text.of("deny.foreign_card"))
         if card is None:
             return self._reject(env, t, "malformed", f"not a card: {body['card']!r}")
         seat = SEATS[body["seat"]]
@@ -589,17 +596,16 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         play = board.play
         if play is None:
             if board.auction.is_over:
-                return self._reject(env, t, "wrong_state", "the board was passed out")
+                return self._reject(env, t, "wrong_state", Text.of("deny.passed_out"))
             if body.get("source") != "reader":  # a tablet tap shows nothing to the table
-                return self._reject(env, t, "wrong_state", "the auction is not over")
+                return self._reject(env, t, "wrong_state", Text.of("deny.auction_not_over"))
             s.exposed.append((seat.letter, str(card), env.time))
             return self._ack(env, t, False, [self._alert(
                 f"{self._base()}:exposed:{seat.letter}:{card}", t, HubKind.CARD_EXPOSED.value,
                 "24", seats=(seat,), occurred=env.time,
-                detail=f"{seat}'s {card} was faced during the auction (Law 24; 2017: 16D "
-                "before the first call)", facts={"card": str(card), "calls_made":
-                                                 len(board.auction)},
-                options=OPTIONS["card_exposed"])], reason="card exposed during the auction")
+                detail=Text.of("alert.card_exposed", seat=seat, card=card),
+                facts={"card": str(card), "calls_made": len(board.auction)},
+                options=OPTIONS["card_exposed"])], reason=Text.of("deny.card_exposed"))
         if not self.strict:   # what the read or tap means: hub.reads
             if not play.cards_played and self.read_state(s).sweeps:
                 early = self.sweeps_unanswered(s, t)
@@ -609,19 +615,20 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         source = s.card_source.get(card)
         if source is not None and source[0] is seat and source[1] != env.device:
             # the reader and the tablet both report the card: played once (the last too)
-            return self._ack(env, t, False, reason=f"{card} already recorded for {seat}")
+            return self._ack(env, t, False, reason=Text.of("deny.card_recorded", card=card,
+                                                           seat=seat))
         if play.is_complete:
-            return self._reject(env, t, "wrong_state", "all 13 tricks are played")
+            return self._reject(env, t, "wrong_state", Text.of("deny.all_played"))
         turn = play.turn
         if turn is None:
-            return self._reject(env, t, "wrong_state", "play has ceased (claim, 68D)")
+            return self._reject(env, t, "wrong_state", Text.of("deny.play_ceased"))
         if seat is not turn:
-            return self._reject(env, t, "not_your_turn",
-                                f"it is {turn.name.title()}'s turn to play")
+            return self._reject(env, t, "not_your_turn", Text.of("deny.turn_to_play", seat=turn))
         try:
             board.play_card(seat, card, env.time)
         except IllegalPlayError as err:
-            return self._reject(env, t, "illegal_play", str(err))
+            return self._reject(env, t, "illegal_play", err.text or Text.of(
+                "deny.card_not_allowed", card=card, seat=seat))
         board.pop()   # a legal card reveals nothing: recorded below like any other
         return self._ack(env, t, True, self._push_card(seat, card, env.time, env.device, t))
 
@@ -678,21 +685,21 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         data = irr.to_json()
         held_by = data.get("held_by")
         if held_by:
-            where = f"it belongs to {Seat.parse(held_by)} on this board"
+            where = [Text.of("alert.not_in_hand_held_by", held_by_seat=held_by)]
         elif any(b != number for b, _ in fits):
-            where = "it is not in this board"
+            where = [Text.of("alert.not_in_hand_not_in_board")]
         else:
-            where = "no hand of this board holds it"
-        others = [f"board {b} {x}" for b, x in fits if b != number][:6]
+            where = [Text.of("alert.not_in_hand_no_hand")]
+        others = [f"{b} {x}" for b, x in fits if b != number][:6]
         if others:
-            where += f"; the cards {seat} played fit {', '.join(others)} (another board: 17D, 15)"
+            where.append(Text.of("alert.not_in_hand_fits", seat=seat, boards=", ".join(others)))
         elif not held_by:
-            where += "; the cards he played fit no hand of this session's boards"
+            where.append(Text.of("alert.not_in_hand_fits_none"))
         facts = {"held_by": held_by, "fits": [[b, x.letter] for b, x in fits][:12],
                  "card": data.get("card")}
         return self._irregularity_alert(
             f"{self._base()}:not_in_hand:{play.cards_played}", irr, t, facts,
-            detail=f"{seat} played {data.get('card')}, not in his hand: {where}")
+            detail=Text.of("alert.not_in_hand", seat=seat, card=data.get("card"), where=where))
 
     def _after(self, s: Sitting, t: float) -> list[Alert | None]:
         """After a call, card or claim: revoke establishment (63A) and the Law 64 transfer,
@@ -736,18 +743,17 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         dummy = (seat is not None and play is not None and seat is play.dummy
                  and bool(play.cards_played) and not play.is_complete)
         note = env.body.get("note") or ""
-        detail = f"director called from table {self.id}" + (f" by {seat}" if seat else "")
-        if note:
-            detail += f": {note}"
-        if dummy:
-            detail += " (dummy, during play: 43A1a unless attention was already drawn)"
+        detail = Text.of("alert.director_called", table=self.id, more=[
+            *([Text.of("alert.director_called_by", seat=seat)] if seat else []),
+            *([Text.of("alert.director_called_note", note=note)] if note else []),
+            *([Text.of("alert.director_called_dummy")] if dummy else [])])
         return self._ack(env, t, False, [self._alert(
             f"{self.id}:call:{env.id}", t, HubKind.DIRECTOR_CALL.value, "9B1",
             seats=() if seat is None else (seat,), occurred=env.time, detail=detail,
             facts={"note": note, "dummy_during_play": dummy})])
 
     def overreach(self, device: str, role: str, type: str, seat: Seat | None, code: str,
-                  reason: str, law: str, t: float, occurred: float | None) -> Alert | None:
+                  reason: Text, law: str, t: float, occurred: float | None) -> Alert | None:
         """A device tried to act beyond its role (hub.roles) or for a seat the Laws do not
         let answer: the event was refused. One alert per device per board (per round before
         a board), a new version at each attempt: ``facts`` count them and list the last. A
@@ -768,12 +774,14 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         return self._alert(
             key, t, HubKind.DEVICE_OVERREACH.value, law,
             seats=[SEATS[x] for x in seats], occurred=occurred,
-            detail=f"device {device} ({role}) at table {self.id} was refused {type!r}"
-            + (f" for {seat.name.title()}" if seat is not None else "") + f": {reason}"
-            + (f" [{attempts} attempts]" if attempts > 1 else ""),
+            detail=Text.of("alert.overreach", device=device, role=role, table=self.id,
+                           event=type, reason=reason, more=[
+                               *([Text.of("alert.overreach_for", seat=seat)] if seat else []),
+                               *([Text.of("alert.overreach_attempts", n=attempts)]
+                                 if attempts > 1 else [])]),
             facts={"device": device, "role": role, "event": type,
                    "seat": None if seat is None else seat.letter, "code": code,
-                   "reason": reason, "attempts": attempts, "tried": tried},
+                   "reason": reason.to_json(), "attempts": attempts, "tried": tried},
             options=OPTIONS["overreach"])
 
     def declarer(self) -> Seat | None:
@@ -786,5 +794,6 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                        t: float) -> Alert | None:
         """A device of this table lost its connection (its last will, or a timeout)."""
         return self._alert(f"{self.id}:offline:{device}:{n}", t, HubKind.DEVICE_OFFLINE.value,
-                           "", detail=f"device {device} of table {self.id} is offline",
+                           "", detail=Text.of("alert.device_offline", device=device,
+                                                         table=self.id),
                            facts={"device": device, "last_seen": last_seen})

@@ -14,6 +14,7 @@ from bridgecore.cards import Seat, Side
 from bridgecore.errors import StateError
 from bridgecore.irregularity import Irregularity
 from bridgecore.scoring import score_ns
+from bridgecore.text import Text
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import SEATS, Outcome, Sitting, TableContext
@@ -38,13 +39,13 @@ class TableResults:
         def _base(self) -> str: ...
         def _ack(self, env: Envelope, t: float, changed: bool,
                  alerts: Any = (), reason: str = "") -> Outcome: ...
-        def _reject(self, env: Envelope, t: float, code: str, reason: str) -> Outcome: ...
+        def _reject(self, env: Envelope, t: float, code: str, reason: Any) -> Outcome: ...
         def _alert(self, key: str, t: float, kind: str, law: str, *, seats: Any = (),
                    call: int | None = None, trick: int | None = None,
-                   occurred: float | None = None, detail: str = "", facts: Any = None,
+                   occurred: float | None = None, detail: Any = "", facts: Any = None,
                    options: Any = (), source: str = "") -> Alert | None: ...
         def _irregularity_alert(self, key: str, irr: Irregularity, t: float,
-                                facts: Any = None, detail: str | None = None,
+                                facts: Any = None, detail: Any = None,
                                 source: str = "") -> Alert | None: ...
         def _after(self, s: Sitting, t: float) -> list[Alert | None]: ...
         def finished(self, board: int) -> bool: ...
@@ -55,10 +56,10 @@ class TableResults:
         s = self.sitting
         play = None if s is None else s.board.play
         if s is None or play is None:
-            return self._reject(env, t, "wrong_state", "no play in progress")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_play"))
         seat = SEATS[env.body["seat"]]
         if seat is play.dummy:
-            return self._reject(env, t, "wrong_state", "dummy does not claim (43A1c)")
+            return self._reject(env, t, "wrong_state", Text.of("deny.dummy_no_claim"))
         try:
             play.claim(seat, env.body["tricks"], env.time, env.body.get("statement") or "")
         except StateError as err:
@@ -71,7 +72,7 @@ class TableResults:
         s = self.sitting
         play = None if s is None else s.board.play
         if s is None or play is None:
-            return self._reject(env, t, "wrong_state", "no play in progress")
+            return self._reject(env, t, "wrong_state", Text.of("deny.no_play"))
         seat = SEATS[env.body["seat"]]
         claim = play.claims[-1] if play.claims else None
         if (env.body["accept"] and claim is not None and seat is play.dummy
@@ -79,8 +80,7 @@ class TableResults:
             # A defender's claim is accepted by declarer (69A): dummy's agreement is not
             # asked, and may not stand in for declarer's. (His own side's acceptance is
             # refused by bridgecore: wrong_state.)
-            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is dummy: "
-                                "declarer accepts a defender's claim (69A)")
+            return self._reject(env, t, NOT_YOUR_SEAT, Text.of("deny.dummy_accepts", seat=seat))
         alerts: list[Alert | None] = []
         try:
             if env.body["accept"]:
@@ -119,16 +119,15 @@ class TableResults:
     def _result_confirm(self, env: Envelope, t: float) -> Outcome:
         s = self.sitting
         if s is None or not s.over:
-            return self._reject(env, t, "wrong_state", "the board is not over")
+            return self._reject(env, t, "wrong_state", Text.of("deny.board_not_over"))
         seat = SEATS[env.body["seat"]]
         accept = bool(env.body["accept"])
         if accept and s.board.play is not None and seat.side is RECORDING_SIDE:
             # 79A: the other side than the one keeping the record agrees to it. North keeps
             # the table's record (section 7.9), so East-West confirm; a passed-out board has
             # no tricks to agree. Anyone may disagree (79B: the director rules).
-            return self._reject(env, t, NOT_YOUR_SEAT, f"{seat.name.title()} is of the side "
-                                f"keeping the record ({RECORDING_SIDE}): the other side "
-                                "confirms the result (79A)")
+            return self._reject(env, t, NOT_YOUR_SEAT, Text.of(
+                "deny.recording_side", seat=seat, side=str(RECORDING_SIDE)))
         s.confirmations[seat.letter] = (accept, env.time)
         alerts: list[Alert | None] = []
         if not accept:
@@ -137,8 +136,8 @@ class TableResults:
             alerts.append(self._alert(
                 f"{self._base()}:result:{seat.letter}", t, HubKind.RESULT_DISAGREES.value,
                 "79A", seats=(seat,), occurred=env.time,
-                detail=f"{seat.name.title()} does not agree with the result, "
-                       f"{result_words(result)} (Laws 79A, 79B)",
+                detail=Text.of("alert.result_disagrees", seat=seat,
+                               result=result_words(result)),
                 facts={"result": result, "by": seat.letter, "winners": [] if play is None
                        else [x.winner.letter if x.winner else None
                              for x in play.completed_tricks]},
@@ -158,8 +157,8 @@ class TableResults:
             out.append(self.context.alerts.raise_alert(
                 f"{self.id}:r{round}:late", kind=HubKind.LATE_TABLE.value, law="8",
                 table=self.id, round=round, board=None, detected=t,
-                detail=f"table {self.id} has not finished round {round} at its end: board(s) "
-                f"{', '.join(map(str, unfinished))} to play (Laws 8, 90B2)",
+                detail=Text.of("alert.late_table", table=self.id, round=round,
+                               boards=", ".join(map(str, unfinished))),
                 facts={"deadline": deadline, "unfinished": unfinished},
                 evidence=self.evidence))
         for (r, number), s in self.sittings.items():
@@ -168,20 +167,20 @@ class TableResults:
                 out.append(self.context.alerts.raise_alert(
                     f"{self.id}:r{r}:b{number}:unconfirmed", kind=HubKind.RESULT_UNCONFIRMED.value,
                     law="79A", table=self.id, round=r, board=number, detected=t,
-                    detail=f"board {number}: the result {self.result(s)} was not confirmed by "
-                    "the other side before the round ended (Laws 8C, 79A)",
+                    detail=Text.of("alert.result_unconfirmed", board=number,
+                                   result=result_words(self.result(s))),
                     facts={"result": self.result(s), "deadline": deadline},
                     evidence=self.evidence))
         return [x for x in out if x is not None]
 
 
-def result_words(result: dict[str, Any] | None) -> str:
+def result_words(result: dict[str, Any] | None) -> Text:
     """A table's result (:meth:`TableState.result`) as a director reads it: "3NT by North,
-    8 tricks (NS -50)", "passed out"."""
+    8 tricks (NS -50)", "passed out" (a text: hub.texts renders it)."""
     if result is None:
-        return "no result yet"
+        return Text.of("result.none")
     if result["contract"] == "PASS" or result["declarer"] is None:
-        return "passed out"
-    declarer = Seat.parse(result["declarer"]).name.title()
-    return (f"{result['contract']} by {declarer}, {result['tricks']} tricks "
-            f"(NS {result['score_ns']:+d})")
+        return Text.of("result.passed_out")
+    return Text.of("result.made", contract_call=result["contract"],
+                   seat=Seat.parse(result["declarer"]), tricks=result["tricks"],
+                   score=f"{result['score_ns']:+d}")

@@ -50,7 +50,9 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from bridgecore.text import Text
 from hub.errors import HubError
+from hub.texts import render
 
 if TYPE_CHECKING:
     from hub.alerts import Alert
@@ -65,17 +67,22 @@ LINGER = 1.0                   # seconds a refused body is still read, so the cl
 JSON = "application/json"
 LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 
-Answer = Callable[[int, str], web.Response]
+Answer = Callable[[int, str, Text | None], web.Response]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class HttpError(HubError):
-    """A request refused: ``status`` (4xx, 5xx) and ``message``, which names the input."""
+    """A request refused: ``status`` (4xx, 5xx) and ``message``, which names the input. A
+    message given as a :class:`Text` (a refusal a user reads) is ``text``, rendered in the
+    reader's language when the application knows it (``application(language=)``);
+    ``message`` is then its English words (the log's)."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    def __init__(self, status: int, message: Text | str):
+        self.text = message if isinstance(message, Text) else None
+        words = render(message, "en") if isinstance(message, Text) else message
+        super().__init__(words)
         self.status = status
-        self.message = message
+        self.message = words
 
 
 class HttpFront(Protocol):
@@ -190,10 +197,13 @@ def host_guard(allowed: HostAllowList) -> Any:
 
 
 def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
-                max_body: int, name: str, middlewares: Iterable[Any] = ()) -> web.Application:
-    """An Application whose refusals are ``answer(status, message)`` (module docstring);
-    ``unknown(request)`` is the refusal of a path or a method no route takes. ``middlewares``
-    run inside the one that shapes the refusals (their HttpError is answered the same way)."""
+                max_body: int, name: str, middlewares: Iterable[Any] = (),
+                language: Callable[[web.Request], str] | None = None) -> web.Application:
+    """An Application whose refusals are ``answer(status, message, text)`` (module
+    docstring); ``unknown(request)`` is the refusal of a path or a method no route takes.
+    ``middlewares`` run inside the one that shapes the refusals (their HttpError is answered
+    the same way). ``language(request)``: the reader's language, in which a refusal given as a
+    text (``HttpError.text``) is worded."""
 
     @web.middleware
     async def refusals(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -216,7 +226,10 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
             refused = HttpError(500, "internal error of the hub")
         log.info("%s: %d %s (%s %.80s from %s)", name, refused.status, refused.message,
                  request.method, request.path, request.remote)
-        response = answer(refused.status, refused.message)
+        message = refused.message
+        if refused.text is not None and language is not None:
+            message = render(refused.text, language(request))
+        response = answer(refused.status, message, refused.text)
         response.force_close()
         return response
 

@@ -21,6 +21,7 @@ import string
 from pathlib import Path
 from typing import Any
 
+from bridgecore.text import PLAIN, Text, kind_of
 from wire.catalogs import PSEUDO, Catalogs
 
 __all__ = [
@@ -90,6 +91,35 @@ class Translator:
             log.warning("no text for %r", key)
             return key
         return _FORMATTER.format(text, **fields) if fields or "{" in text else text
+
+    def text(self, message: Any) -> str | None:
+        """A message the hub sent (a refusal's ``text``: ``{"key", "values"}``, docs/
+        protocol.md section 1 "Texts") in the player's language, each value in the
+        language's notation (a seat by its name, a card ♠R, a call 3SA); None when it is
+        not a message or this catalog has no such key (the caller shows its own text)."""
+        try:
+            text = message if isinstance(message, Text) else Text.from_json(message)
+        except (ValueError, TypeError):
+            return None
+        if text.key == PLAIN or text.key not in CATALOGS.source:
+            return None
+        return self(text.key, **{name: self._value(name, value) for name, value in text.values})
+
+    def _value(self, name: str, value: Any) -> str:
+        kind = kind_of(name)
+        if isinstance(value, Text):
+            return self.text(value) or ""
+        if isinstance(value, tuple):
+            return ", ".join(self._value(kind.rstrip("s") if kind else name, v) for v in value)
+        if value is None:
+            return "–"
+        if kind == "seat":
+            return self.seat(str(value))
+        if kind == "card":
+            return self.card(str(value))
+        if kind == "call":
+            return self.call(str(value))
+        return str(value)
 
     def seat(self, letter: str) -> str:
         """A seat's name: ``"W"`` -> West, Ouest, Ovest."""

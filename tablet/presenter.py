@@ -61,6 +61,11 @@ SCREENS = ("checkin", "board", "auction", "play", "result")
 NOTICES = ("wrong_board", "wrong_seating", "board_already_played")
 
 
+def _reply_text(reply: Any) -> Any:
+    """The reply's ``text`` (a message), if it carries one."""
+    return reply.get("text") if isinstance(reply, dict) else getattr(reply, "text", None)
+
+
 def _reply_fields(reply: Any) -> tuple[str | None, str, str, Any, str | None]:
     """(status, code, reason, hub time, notice) of a reply dict or Reply object."""
     if isinstance(reply, dict):
@@ -177,12 +182,14 @@ class TabletPresenter:
             if body is not None:
                 for screen in (self.checkin, self.play, self.result):
                     screen.refused(kind, body)
+            reason_text = model.tr.text(_reply_text(reply))   # the hub's, when a message
+            text = None if reason_text is None else model.tr("reply.refused", reason=reason_text)
             key = reply_key(code)
-            if key == "reply.not_your_turn":
+            if text is None and key == "reply.not_your_turn":
                 turn = model.turn
                 text = (model.tr(key, seat=model.tr.seat(turn)) if turn is not None
                         else model.tr("reply.not_your_turn_plain"))
-            elif key is not None:
+            elif text is None and key is not None:
                 text = model.tr(key, code=code)
         elif notice is not None:
             text = model.tr(f"notice.{notice}")

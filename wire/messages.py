@@ -376,7 +376,9 @@ class ReplyMessage(Struct, frozen=True):
     """Hub -> device: ``ack`` (``code`` ``duplicate`` when the id was already taken) or
     ``reject`` with a code and a reason; ``notice``: what the table itself must hear;
     ``time``: the hub's clock; ``last`` and ``log`` (a ``hello``'s reply): the last ``seq`` of
-    the device the hub holds (null for none), and the id of the hub's event log."""
+    the device the hub holds (null for none), and the id of the hub's event log; ``text``:
+    the reason as a message, ``{"key", "values"}`` (bridgecore.text.Text), that the device
+    renders in its players' language."""
 
     type: Literal["ack", "reject"]
     ref: str
@@ -388,6 +390,7 @@ class ReplyMessage(Struct, frozen=True):
     notice: str | UnsetType | None = UNSET
     last: int | UnsetType | None = UNSET
     log: str | UnsetType | None = UNSET
+    text: dict[str, Any] | UnsetType | None = UNSET
 
 
 # The director's commands (``hub/cmd``, ``POST /api/director``) --------------------------------

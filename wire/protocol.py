@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from bridgecore.text import Text
 from wire.errors import ProtocolError
 from wire.messages import (
     DEALER_EVENT_TYPES,
@@ -386,6 +387,7 @@ class Reply:
     notice: str | None = None   # what the table itself must hear (see NOTICES)
     last: int | None = None
     log: str | None = None
+    text: Text | None = None    # the reason as a message (docs/protocol.md 1, "Texts")
 
     @property
     def timed(self) -> bool:
@@ -401,6 +403,8 @@ class Reply:
             obj["last"] = self.last
         if self.log is not None:
             obj["log"] = self.log
+        if self.text is not None:
+            obj["text"] = self.text.to_json()
         return _STRICT.encode(obj)
 
     @classmethod
@@ -417,7 +421,18 @@ class Reply:
         return cls(msg.ref, msg.seq, msg.type, msg.code, msg.reason, msg.time,
                    msg.notice if isinstance(msg.notice, str) else None,
                    msg.last if type(msg.last) is int else None,
-                   msg.log if isinstance(msg.log, str) else None)
+                   msg.log if isinstance(msg.log, str) else None, _text(msg.text))
 
 
 _REPLY = msgspec.json.Decoder(ReplyMessage)
+
+
+def _text(obj: Any) -> Text | None:
+    """A reply's ``text``, or None when it has none or it is not a message (the reply is
+    still read: its ``code`` and ``reason`` say enough)."""
+    if not isinstance(obj, dict):
+        return None
+    try:
+        return Text.from_json(obj)
+    except (ValueError, TypeError):
+        return None

@@ -428,6 +428,9 @@ class AlertView(View, frozen=True):
     ruling: dict[str, Any] | None
     ruled_at: Number | None
     resolved_at: Number | None
+    # The finding as a message (docs/protocol.md 1, "Texts"): {"key", "values"}; an older
+    # hub's alert has none (its detail is the text).
+    text: dict[str, Any] | UnsetType = UNSET
 
 
 class ResultView(View, frozen=True):

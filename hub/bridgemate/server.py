@@ -113,7 +113,7 @@ class DataConnector:
         return json_response(response, status, charset=True)
 
 
-def _refusal(status: int, message: str) -> web.Response:
+def _refusal(status: int, message: str, text: object = None) -> web.Response:
     return json_response(make_response(Command.None_, DataType.ERROR, message, None,
                                        ErrorType.VALIDATION), status, charset=True)
 

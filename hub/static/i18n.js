@@ -20,6 +20,63 @@
       (params[name] === undefined || params[name] === null ? whole : String(params[name])));
   }
 
+  // A message the hub made ({key, values}: docs/protocol.md section 1, "Texts") in the page's
+  // language, each value in the language's notation by what its field name says it is: a
+  // seat (seat, ..._seat, seats), a card (♠R), a call (3SA, Passe), a time (the page's clock);
+  // a value that is itself a message is rendered in turn (a list of them: separated by
+  // "text.separator", except "more", whose parts carry their own punctuation). "text.plain"
+  // is words already.
+  const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  const word = (key, fallback) => (strings[key] === undefined ? fallback : strings[key]);
+
+  function kindOf(name) {
+    for (const kind of ["seat", "card", "call", "time"]) {
+      if (name === kind || name.endsWith("_" + kind)) return kind;
+      if (kind !== "time" && (name === kind + "s" || name.endsWith("_" + kind + "s"))) {
+        return kind + "s";
+      }
+    }
+    return "";
+  }
+
+  function valueText(kind, value, name) {
+    if (value === null || value === undefined) return "\u2013";
+    if (typeof value === "object" && !Array.isArray(value) && value.key) return text(value);
+    if (Array.isArray(value)) {
+      if (value.length && value.every((v) => v && typeof v === "object" && v.key)) {
+        return value.map(text).join(name === "more" ? "" : word("text.separator", "; "));
+      }
+      return value.map((v) => valueText(kind.replace(/s$/, ""), v)).join(", ");
+    }
+    const s = String(value);
+    if (kind === "seat") return word("seat." + s, s);
+    if (kind === "card") {
+      const m = /^([SHDC])([AKQJT2-9])$/.exec(s);
+      return m ? SYMBOLS[m[1]] + word("rank." + m[2], m[2]) : s;
+    }
+    if (kind === "call") {
+      const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(s);
+      if (m) return m[1] + (m[2] === "NT" ? word("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
+      return ["Pass", "X", "XX"].includes(s) ? word("call." + s, s) : s;
+    }
+    if (kind === "time" && typeof value === "number") {
+      return new Date(value * 1000).toLocaleTimeString(locale(), {
+        hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+    }
+    return s;
+  }
+
+  function text(message) {
+    if (message === null || message === undefined) return "";
+    if (typeof message === "string") return message;
+    const values = message.values || {};
+    if (message.key === "text.plain") return String(values.text || "");
+    const params = {};
+    for (const [name, value] of Object.entries(values)) params[name] = valueText(kindOf(name), value, name);
+    if (strings[message.key] === undefined) return message.key;
+    return t(message.key, params);
+  }
+
   function apply() {
     for (const node of document.querySelectorAll("[data-i18n]")) {
       const text = strings[node.dataset.i18n];
@@ -89,6 +146,7 @@
 
   window.tenaceI18n = Object.freeze({
     t: t,
+    text: text,
     ready: ready,
     choose: choose,
     who: who,

@@ -109,7 +109,8 @@
         el("li", {}, boardLink(b.board), el("span", { class: "dim" },
           " " + b.scored + "/" + section.expected)))),
       section.problems.length ? el("ul", { class: "problems" },
-        section.problems.map((p) => el("li", { class: "error" }, p))) : null);
+        (section.problem_texts || section.problems).map((p) =>
+          el("li", { class: "error" }, tenaceI18n.text(p)))) : null);
   }
 
   function renderOverview(data) {
@@ -129,7 +130,8 @@
       parts.push(el("section", { class: "section" }, el("h2", {}, t("results.rulings")),
         el("ol", { class: "rulings", id: "rulings" }, data.rulings.map((r) =>
           el("li", { dataset: { ruling: r.id, status: r.status } },
-            r.id + ": " + r.summary + (r.text ? " — " + r.text : ""),
+            r.id + ": " + (r.summary_text ? tenaceI18n.text(r.summary_text) : r.summary) +
+              (r.text ? " — " + r.text : ""),
             el("span", { class: "dim" }, " (" + known("ruling.status." + r.status.replace(" ", "_"), r.status) +
               ")"))))));
     }

@@ -74,7 +74,7 @@
         el("td", { class: "num dim" }, "±" + a.precision.toFixed(1) + " "
           + known("tempo.source." + a.source, a.source)),
         el("td", { class: "bar" }, track,
-          mine.map((m) => el("div", { class: "mark" }, m.detail + " (" + m.law + ")")))));
+          mine.map((m) => el("div", { class: "mark" }, (m.text ? tenaceI18n.text(m.text) : m.detail) + " (" + m.law + ")")))));
     }
     return el("table", { class: "timeline", id: "timeline" },
       el("thead", {}, el("tr", {}, ["#", t("tempo.seat"), t("tempo.item"), t("tempo.at"),

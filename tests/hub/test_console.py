@@ -399,7 +399,8 @@ def test_alert_in_full_with_evidence_and_options(served: Any) -> None:
     assert data["law"] == "61" and data["evidence"]["deal"] == DEALS[13].pbn()
     assert len(data["evidence"]["play"]) == 3 and data["options"]
     assert get(console.url + "api/alert/A9-1-revoke-1") == (404, {
-        "ok": False, "error": "no alert 'A9-1-revoke-1'"})
+        "ok": False, "error": "no alert A9-1-revoke-1",
+        "text": {"key": "http.no_alert", "values": {"id": "A9-1-revoke-1"}}})
 
 
 def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> None:

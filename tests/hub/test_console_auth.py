@@ -123,8 +123,20 @@ def director_post(login: Login, command: dict[str, Any], host: str | None = None
 def test_every_api_without_a_session_is_401(served: Served, path: str) -> None:
     _, _, console, _, _ = served
     status, headers, body = anonymous(console, path)
-    assert status == 401 and json.loads(body) == {"ok": False, "error": "log in first (/login)"}
+    assert status == 401 and json.loads(body) == {"ok": False, "error": "log in first (/login)",
+                                                  "text": {"key": "http.log_in", "values": {}}}
     assert headers["Cache-Control"] == "no-store"
+
+
+def test_a_refusal_is_worded_in_the_reader_s_language(served: Served) -> None:
+    """docs/protocol.md section 1, Texts: the refusal's message, worded as the browser asks
+    (Accept-Language, or the language cookie), its key beside it."""
+    _, _, console, _, _ = served
+    _, _, body = anonymous(console, "api/room", None, {"Accept-Language": "it-IT,it;q=0.9"})
+    assert json.loads(body) == {"ok": False, "error": "accedete prima (/login)",
+                                "text": {"key": "http.log_in", "values": {}}}
+    _, _, body = anonymous(console, "api/room", None, {"Cookie": "tenace_lang=fr"})
+    assert json.loads(body)["error"] == "connectez-vous d'abord (/login)"
 
 
 @pytest.mark.parametrize("path", ["api/director", "api/logout"])

@@ -125,7 +125,8 @@ def test_each_player_checks_in_at_his_seat_and_a_stranger_is_told_to_the_directo
     (alert,) = checkin("E", 8)               # player 8 plays East at table A3 this round
     assert alert.kind == "wrong_pair" and alert.law == "5B"
     assert alert.detail == ("player 8 checked in EW at table A2, round 1: the movement seats "
-                            "players 7 and 17 there (Law 5B)")
+                            "players 7, 17 there (Law 5B)")
+    assert alert.text.key == "alert.wrong_player"      # a message (docs/protocol.md 1)
 
 
 def test_the_set_up_api_takes_an_individual_and_its_movement_file(

@@ -102,6 +102,8 @@ def test_law_61_revoke_reaches_the_director_and_never_the_table(broker_url: str,
         revokes = [a for a in director.alert_list() if a["kind"] == "revoke"]
         assert len(revokes) == 1 and revokes[0]["law"] == "61" and revokes[0]["table"] == "A1"
         assert revokes[0]["seats"] == ["E"] and revokes[0]["evidence"]["contract"] == "1H"
+        assert revokes[0]["text"]["key"] == "irr.revoke"        # a message (protocol 1)
+        assert revokes[0]["text"]["values"]["seat"] == "E"
         seen = drain(table_side)
         assert not any("alert" in m.topic or b"revoke" in m.payload for m in seen)
         state = json.loads([m for m in seen if m.topic == topic_state("A1")][-1].payload)

@@ -29,7 +29,7 @@ from tests.hub.test_console import Loop
 LIMIT = 100
 
 
-def _answer(status: int, message: str) -> web.Response:
+def _answer(status: int, message: str, text: object = None) -> web.Response:
     return json_response({"refused": status, "why": message}, status)
 
 

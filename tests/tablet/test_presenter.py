@@ -25,7 +25,7 @@ def test_hub_refusals_are_said_in_the_players_language() -> None:
     reply = t.send(t["S"], ("call", {"seat": "S", "call": "Pass"}))
     assert reply.code == "not_your_turn"
     assert t["S"].model.message is not None and t["S"].model.message.text == \
-        "Refusé : c'est au tour de Nord"
+        "Refusé : c'est à Nord de déclarer"     # the hub's reason (deny.turn_to_call)
     for code, language, text in (
             ("clock_skew", "en", "Refused: the tablet's clock is wrong, call the director"),
             ("illegal_play", "it", "Rifiutato: questa carta non può essere giocata "
@@ -34,6 +34,17 @@ def test_hub_refusals_are_said_in_the_players_language() -> None:
                                           "(unsupported_version), call the director")):
         north.model.set_language(language)
         assert north.on_reply({"type": "reject", "code": code, "reason": "x"}) == text
+    # The hub's reason as a message, in the player's language, its values in its notation;
+    # a key the tablet does not know: its own text for the code.
+    north.model.set_language("it")
+    said = north.on_reply({"type": "reject", "code": "illegal_call", "reason": "x", "text": {
+        "key": "deny.insufficient", "values": {"call": "1NT", "last_call": "2C",
+                                               "last_seat": "W"}}})
+    assert said == "Rifiutato: dichiarazione insufficiente 1SA dopo 2\u2663 di Ovest"
+    unknown = {"key": "deny.from_a_newer_hub", "values": {}}
+    assert north.on_reply({"type": "reject", "code": "wrong_state", "reason": "x",
+                           "text": unknown}) == (
+        "Rifiutato: non possibile in questa fase della smazzata")
     assert north.on_reply({"type": "ack", "code": "duplicate"}) is None
     assert north.on_reply("not a reply") is None
 

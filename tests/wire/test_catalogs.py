@@ -172,11 +172,12 @@ def test_no_text_shows_a_reader_a_repository_path(app: str) -> None:
 
 
 def test_every_rectification_the_laws_give_is_in_the_console_catalog() -> None:
-    """Each ``Rectification`` text in bridgecore (read from the source) has its words in the
-    director's language: ``option_key`` of the text in every offered catalog."""
+    """Each ``Rectification`` text in bridgecore and the hub's own (hub/alerts.py ``OPTIONS``,
+    read from the source) has its words in the director's language: ``option_key`` of the
+    text in every offered catalog."""
     from hub.console_i18n import option_key
     texts = set()
-    for path in sorted((ROOT / "bridgecore").glob("*.py")):
+    for path in [*sorted((ROOT / "bridgecore").glob("*.py")), ROOT / "hub" / "alerts.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id == "Rectification" and len(node.args) > 1

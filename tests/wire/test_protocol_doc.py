@@ -148,7 +148,9 @@ def test_every_reply_example_is_a_reply_with_a_known_code() -> None:
             assert reply.code in REPLY_CODES, block.where()
             assert reply.notice is None or reply.notice in NOTICES, block.where()
             assert set(block.data) <= {"v", "type", "ref", "seq", "code", "reason", "time",
-                                       "notice"}, block.where()
+                                       "notice", "text"}, block.where()
+            if "text" in block.data:                  # the reason as a message (section 1)
+                assert reply.text is not None and reply.text.to_json() == block.data["text"]
             seen.add(reply.status)
     assert seen == {"ack", "reject"}
 

@@ -1,0 +1,134 @@
+"""Texts the hub makes (bridgecore.text.Text: a catalog key and its values) rendered in the
+reader's language from the console catalog (hub/locale, docs/translating.md).
+
+The hub stores and sends a :class:`Text`, never a sentence; a sentence is made here, at the
+edge, for one reader: the console's director (his chosen language), a visitor of the results
+pages (cookie or ``Accept-Language``), an export (the event's language). Each value is written
+in the language's notation by what its field name says it is (bridgecore.text.kind_of): a
+seat by its name (Nord, Ovest), a card and a call with the language's letters (♠R, 1SA,
+Passe), a time as the language's clock (24-hour in French and Italian, Babel's CLDR data).
+The browser does the same for the texts it gets as JSON (static/i18n.js ``text(message)``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from babel.dates import format_time
+
+from bridgecore.text import PLAIN, Text, kind_of
+from hub.console_i18n import CATALOGS
+from wire.catalogs import PSEUDO
+from wire.protocol import Envelope, Reply
+
+__all__ = ["SYMBOLS", "call_text", "card_text", "render", "reply", "stored_text", "value_text"]
+
+log = logging.getLogger(__name__)
+
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_BID = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
+_CARD = re.compile(r"^([SHDC])([AKQJT2-9])$")
+
+
+def _word(language: str, key: str, fallback: str) -> str:
+    text = CATALOGS.translation(language).gettext(key)
+    return fallback if text == key else text
+
+
+def card_text(card: str, language: str) -> str:
+    """``"SK"`` -> ``"♠K"`` (``"♠R"`` in French and Italian); anything else as it is."""
+    m = _CARD.match(card)
+    if m is None:
+        return card
+    return SYMBOLS[m[1]] + _word(language, f"rank.{m[2]}", m[2])
+
+
+def call_text(call: str, language: str) -> str:
+    """``"3NT"`` -> ``"3SA"``, ``"Pass"`` -> ``"Passe"``; anything else as it is."""
+    m = _BID.match(call)
+    if m is not None:
+        strain = _word(language, "strain.NT", "NT") if m[2] == "NT" else SYMBOLS[m[2]]
+        return m[1] + strain + m[3]
+    return _word(language, f"call.{call}", call) if call in ("Pass", "X", "XX") else call
+
+
+def _time_text(value: Any, language: str) -> str:
+    try:
+        moment = datetime.datetime.fromtimestamp(float(value))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return str(value)
+    return format_time(moment, "medium", locale="en" if language == PSEUDO else language)
+
+
+def value_text(name: str, value: Any, language: str) -> str:
+    """One value of a text, written as ``language`` writes what ``name`` says it is."""
+    kind = kind_of(name)
+    if isinstance(value, Text):
+        return render(value, language)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Text) for v in value):
+        joint = "" if name == "more" else _word(language, "text.separator", "; ")
+        return joint.join(render(v, language) for v in value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(kind.rstrip("s") if kind else name, v, language)
+                         for v in value)
+    if value is None:
+        return "–"
+    if kind == "seat":
+        return _word(language, f"seat.{value}", str(value))
+    if kind == "card":
+        return card_text(str(value), language)
+    if kind == "call":
+        return call_text(str(value), language)
+    if kind == "time":
+        return _time_text(value, language)
+    return str(value)
+
+
+class _Fields(dict[str, str]):
+    def __missing__(self, name: str) -> str:
+        return "{" + name + "}"
+
+
+def render(text: Text | Mapping[str, Any] | str, language: str) -> str:
+    """``text`` in ``language`` with its values in the language's notation. A key the
+    catalog lacks is logged and shown as the key and its values (never an exception: the
+    reader sees something, a test makes it a failure)."""
+    if isinstance(text, str):
+        return text
+    if not isinstance(text, Text):
+        try:
+            text = Text.from_json(text)
+        except ValueError:
+            return str(text)
+    fields = _Fields({name: value_text(name, value, language) for name, value in text.values})
+    if text.key == PLAIN:
+        return fields.get("text", "")
+    template = CATALOGS.translation(language).gettext(text.key)
+    if template == text.key:
+        log.warning("no catalog text for %s", text.key)
+        return text.key + "".join(f" {n}={v}" for n, v in fields.items())
+    return template.format_map(fields)
+
+
+def reply(env: Envelope, t: float, status: str, code: str, reason: Text | str = "") -> Reply:
+    """The reply to ``env``: a reason given as a :class:`Text` travels as the reply's
+    ``text`` (the device renders it in its players' language) with its English words in
+    ``reason`` (logs, operators, older devices); a plain string (a protocol error's own
+    words, for a device's developer) as ``reason`` alone."""
+    if isinstance(reason, Text):
+        return Reply(env.id, env.seq, status, code, render(reason, "en"), t, text=reason)
+    return Reply(env.id, env.seq, status, code, reason, t)
+
+
+def stored_text(body: Mapping[str, Any], old: str) -> Text:
+    """A logged fact's message: its ``text`` (``{"key", "values"}``), or, in an older log,
+    its English words under ``old`` (``detail``, ``reason``), shown as they are."""
+    try:
+        return Text.from_json(body["text"]) if "text" in body else Text.plain(
+            str(body.get(old, "")))
+    except ValueError:
+        return Text.plain(str(body.get("text")))
