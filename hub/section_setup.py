@@ -6,15 +6,16 @@ event's tables and holds them in its :class:`hub.event.EventSetup`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from bridgecore.individual import IndividualMovement, rainbow_individual
 from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
+from bridgecore.record import RecordProblem
 from bridgecore.swiss_standings import BYE_VP
 from hub.console_i18n import plural, say
 from hub.event_values import _fail, _Keys, _optional, _text
@@ -208,14 +209,8 @@ class SectionSetup:
             return rainbow_individual(self.players // 4, rounds=self.rounds,
                                       boards_per_round=self.boards_per_round)
         name = self.asc_name or "movement file"
-        movement, problems = read_individual_asc(
-            self.asc, boards_per_round=self.boards_per_round, file=name)
-        if problems or movement is None:
-            raise ValueError("; ".join(
-                f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
-                for p in problems) or f"{name}: no movement")
-        if not any(a.plays for a in movement.assignments):
-            raise ValueError(f"{name}: no table plays")
+        movement = _whole(name, *read_individual_asc(
+            self.asc, boards_per_round=self.boards_per_round, file=name))
         return replace(movement, name=f"individual movement file {name}")
 
     def _file_problems(self) -> list[str]:
@@ -246,14 +241,8 @@ class SectionSetup:
         (the hub plays no movement its file does not wholly give)."""
         assert self.asc is not None
         name = self.asc_name or "movement file"
-        movement, problems = read_asc(self.asc, boards_per_round=self.boards_per_round,
-                                      file=name)
-        if problems or movement is None:
-            raise ValueError("; ".join(
-                f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
-                for p in problems) or f"{name}: no movement")
-        if not any(a.plays for a in movement.assignments):
-            raise ValueError(f"{name}: no table plays")
+        movement = _whole(name, *read_asc(self.asc, boards_per_round=self.boards_per_round,
+                                          file=name))
         return replace(movement, name=f"movement file {name}")
 
     def _build(self) -> Movement:
@@ -402,3 +391,19 @@ class SectionSetup:
                if self.kind == "file" or self.asc is not None else {}),
             **({"players": self.players} if self.kind == "individual" else {}),
         }
+
+
+_M = TypeVar("_M", Movement, IndividualMovement)
+
+
+def _whole(name: str, movement: _M | None, problems: Sequence[RecordProblem]) -> _M:
+    """``movement`` read from the file ``name`` when the file gave it whole: ValueError
+    naming every problem of the file otherwise (the hub plays no movement its file does not
+    wholly give)."""
+    if problems or movement is None:
+        raise ValueError("; ".join(
+            f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
+            for p in problems) or f"{name}: no movement")
+    if not any(a.plays for a in movement.assignments):
+        raise ValueError(f"{name}: no table plays")
+    return movement
