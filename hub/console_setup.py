@@ -75,8 +75,7 @@ BOARD_EXTENSIONS = (".pbn", ".dlm", ".dup", ".bri", ".dge")
 DEFAULTS: dict[str, Any] = {
     "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
     "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
-    # the page has no form for an individual's players yet: the API and the event file do
-    "movements": [m for m in MOVEMENTS if m != "individual"], "scorings": list(SCORINGS),
+    "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
     "conventions": list(CONVENTIONS),
     "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
 }

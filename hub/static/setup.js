@@ -45,14 +45,22 @@
   // A section ------------------------------------------------------------------------------
   // The field of a section's size: teams (teams, Swiss teams), pairs (Swiss pairs), tables.
   // A movement file gives its own tables: the size is then only the pairs' rows to name.
+  // An individual's size is its players, 4 a table, each named on his own row.
   const SIZE = { teams: "teams", swiss_teams: "teams", swiss_pairs: "entrants",
-    file: "pairs_named" };
+    file: "pairs_named", individual: "players" };
   const sizeField = (kind) => SIZE[kind] || "tables";
 
   function pairCount(card) {
     const size = parseInt(card.size.value, 10) || 0;
     const kind = card.movement.value;
-    return kind === "swiss_pairs" || kind === "file" ? size : 2 * size;
+    return kind === "swiss_pairs" || kind === "file" || kind === "individual" ? size : 2 * size;
+  }
+
+  // The built-in individual (bridgecore/individual.py, the rainbow) seats 4·T players, the
+  // tables T at least 5 and prime to 6: 20, 28, 44, 52... players.
+  function individualPlayers(count) {
+    const tables = count / 4;
+    return Number.isInteger(tables) && tables >= 5 && tables % 2 !== 0 && tables % 3 !== 0;
   }
 
   function drawPairs(card) {
@@ -61,8 +69,17 @@
     card.pairs.querySelectorAll("input").forEach((i) => { kept[i.dataset.key] = i.value; });
     const missing = parseInt(card.missing.value, 10) || 0;
     const rows = [];
+    const single = card.movement.value === "individual";
     for (let p = 1; p <= count; p++) {
       const field = card.field("pairs." + p);
+      if (single) {        // one player a row: "Player 7"
+        rows.push(el("div", { class: "pair single" }, el("span", { class: "who" },
+          word("setup.player_row"), " ", el("span", { class: "num", text: String(p) })),
+          el("input", { class: "player", list: "roster-names", "data-field": field,
+            "data-key": p + ".1", value: kept[p + ".1"] || null,
+            "aria-label": t("setup.individual_label", { player: p }) })));
+        continue;
+      }
       const input = (n) => el("input", { class: "player", list: "roster-names",
         placeholder: t(n === 1 ? "setup.player" : "setup.partner"), "data-field": field,
         "data-i18n-placeholder": n === 1 ? "setup.player" : "setup.partner",
@@ -90,7 +107,12 @@
     card.arrowLabel.hidden = kind !== "mitchell";
     card.missingLabel.hidden = kind !== "mitchell" && kind !== "howell";
     card.roundsLabel.hidden = kind === "teams" || kind === "file";
-    card.ascLabel.hidden = kind !== "file";
+    // an individual: the built-in movement's counts said; its own .ASC file, if chosen
+    card.ascLabel.hidden = kind !== "file" && kind !== "individual";
+    card.playersHint.hidden = kind !== "individual";
+    card.size.max = kind === "individual" ? 240 : 60;
+    card.pairsTitle.dataset.i18n = kind === "individual" ? "setup.individual_names" : "setup.pairs";
+    card.pairsTitle.textContent = t(card.pairsTitle.dataset.i18n);
     drawPairs(card);
   }
 
@@ -119,6 +141,9 @@
     card.size = el("input", { type: "number", min: 1, max: 60, class: "short sec-size",
       value: v.tables || v.teams || v.entrants || 8 });
     card.sizeLabel = el("label", {}, word("setup.tables"), " ", card.size);
+    card.playersHint = el("span", { class: "dim sec-players-hint" },
+      word("setup.players_hint"));
+    card.pairsTitle = word("setup.pairs");
     card.bpr = el("input", { type: "number", min: 1, max: 36, class: "short sec-bpr",
       value: v.boards_per_round || 3, "data-field": card.field("boards_per_round") });
     card.rounds = el("input", { type: "number", min: 1, class: "short sec-rounds",
@@ -156,12 +181,20 @@
         el("label", {}, word("setup.name"), " ", card.name),
         el("label", {}, word("setup.movement"), " ", card.movement),
         card.ascLabel,
-        card.sizeLabel, el("label", {}, word("setup.bpr"), " ", card.bpr), card.roundsLabel,
+        card.sizeLabel, card.playersHint,
+        el("label", {}, word("setup.bpr"), " ", card.bpr), card.roundsLabel,
         card.relayLabel, card.missingLabel, card.arrowLabel),
-      el("details", { open: true }, el("summary", {}, word("setup.pairs")), card.pairs));
+      el("details", { open: true }, el("summary", {}, card.pairsTitle), card.pairs));
     for (const input of [card.movement, card.size]) {
       input.addEventListener("change", () => shape(card));
     }
+    card.movement.addEventListener("change", () => {   // an individual proposes 20 players
+      if (card.movement.value === "individual" &&
+          !individualPlayers(parseInt(card.size.value, 10))) {
+        card.size.value = 20;
+        shape(card);
+      }
+    });
     card.missing.addEventListener("change", () => drawPairs(card));
     cards.push(card);
     $("sections").append(card.node);
@@ -196,6 +229,13 @@
       if (names.length) pairs[row.querySelector(".num").textContent] = names;
     });
     if (Object.keys(pairs).length) out.pairs = pairs;
+    if (kind === "individual" && card.asc.files[0]) {   // its own file: the file says all
+      delete out.players;
+      delete out.rounds;
+      const chosen = card.asc.files[0];
+      return readFile(chosen).then((data) => Object.assign(out,
+        { movement_file: { name: chosen.name, data: data } }));
+    }
     if (kind !== "file") return out;
     // the file gives the tables and the rounds: the size only numbers the pairs' rows here
     delete out.movement;
@@ -267,11 +307,16 @@
     clearErrors();
     // a section of the club's movement file needs its file: said here, on its field
     const unpicked = cards.filter((c) => c.movement.value === "file" && !c.asc.files[0] &&
-      !c.kept);
-    if (unpicked.length) {
-      showErrors(unpicked.map((c) => ({ field: c.field("movement_file"),
-        error: t("setup.asc_missing") })));
-      say(t("setup.problems", { n: unpicked.length }), true);
+      !c.kept).map((c) => ({ field: c.field("movement_file"), error: t("setup.asc_missing") }));
+    // an individual of the built-in movement: a count it seats, said on the players' field
+    const miscounted = cards.filter((c) => c.movement.value === "individual" &&
+      !c.asc.files[0] && !individualPlayers(Number(c.size.value)))
+      .map((c) => ({ field: c.field("players"),
+        error: t("setup.players_count", { n: c.size.value || 0 }) }));
+    const local = unpicked.concat(miscounted);
+    if (local.length) {
+      showErrors(local);
+      say(t("setup.problems", { n: local.length }), true);
       return;
     }
     say(check ? t("setup.checking") : t("setup.setting_up"), false);

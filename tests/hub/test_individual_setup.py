@@ -132,10 +132,10 @@ def test_each_player_checks_in_at_his_seat_and_a_stranger_is_told_to_the_directo
 def test_the_set_up_api_takes_an_individual_and_its_movement_file(
         waiting: Any) -> None:  # noqa: F811
     """docs/console-api.md: ``movement = "individual"`` with ``players``, or with an
-    individual ``.ASC`` sent as ``movement_file``; the page's form proposes none (it names
-    pairs)."""
+    individual ``.ASC`` sent as ``movement_file``; the page proposes it among its movements
+    (tests/hub/test_setup_individual_browser.py)."""
     hub, client, _, _ = waiting
-    assert "individual" not in get(client, "api/setup")[1]["defaults"]["movements"]
+    assert "individual" in get(client, "api/setup")[1]["defaults"]["movements"]
     asc = base64.b64encode(write_asc(rainbow_individual(7, rounds=2)).encode()).decode()
     status, result = send_setup(client, {"event": {}, "sections": [
         {"movement": "individual", "players": 20, "rounds": 2},
