@@ -111,7 +111,8 @@ def render(text: Text | Mapping[str, Any] | str, language: str) -> str:
     if template == text.key:
         log.warning("no catalog text for %s", text.key)
         return text.key + "".join(f" {n}={v}" for n, v in fields.items())
-    return template.format_map(fields)
+    # a value left empty leaves no space at the end ("{code} {where}" without a place)
+    return template.format_map(fields).rstrip()
 
 
 def reply(env: Envelope, t: float, status: str, code: str, reason: Text | str = "") -> Reply:

@@ -185,7 +185,7 @@ def test_an_evening_with_irregularities_speaks_to_the_director_in_words(tmp_path
         assert bad == []
         disagrees = [t for t in texts if "does not agree with the result" in t]
         assert disagrees and all(re.search(r"^(North|East|South|West) does not agree with the "
-                                           r"result, (passed out|\d(C|D|H|S|NT)X{0,2} by "
+                                           r"result, (passed out|\d(C|D|H|S|NT|♣|♦|♥|♠)X{0,2} by "
                                            r"(North|East|South|West), \d+ tricks \(NS [+-]\d+\))",
                                            t) for t in disagrees), disagrees
     finally:
