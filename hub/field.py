@@ -56,6 +56,7 @@ class FieldRanking:
         self._names: dict[str, list[str]] = {}
         self._scored: EventScore | None = None
         self._problems: list[str] = []
+        self._counts: dict[int, list[int]] = {}   # board -> [results, scored], as last scored
         self.changed = False
 
     def traveller(self, section: str, board: int, payload: Mapping[str, Any] | None) -> None:
@@ -107,7 +108,7 @@ class FieldRanking:
     def score(self) -> EventScore:
         """The field scored as it stands (again only when a traveller changed)."""
         if self._scored is None or self.changed:
-            results, expected, problems, _ = self._results()
+            results, expected, problems, self._counts = self._results()
             self._scored = score_event(results, Method.MATCHPOINTS, edition=self.edition,
                                        options=ScoringOptions.of(self.conventions,
                                                                  expected=max(1, expected)))
@@ -118,7 +119,7 @@ class FieldRanking:
     def ranking_json(self) -> dict[str, Any]:
         """The payload of ``results/field`` (wire.views ``RankingView``)."""
         event = self.score()
-        _, _, _, counts = self._results()
+        counts = self._counts
         entries = [{"pair": p.pair, "names": self._names.get(str(p.pair), []),
                     "direction": None if p.direction is None else p.direction.value,
                     "total": _r(p.total), "percent": _r(p.percent), "rank": p.rank,
