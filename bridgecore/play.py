@@ -43,6 +43,7 @@ from bridgecore.tricks import Played, Trick, trick_winner
 __all__ = ["Play", "PlayResult", "Trick", "trick_winner"]
 
 _BIT: dict[Card, int] = {c: 1 << c.index for c in ALL_CARDS}
+_SEATS = tuple(Seat)     # iterating the enum builds a list each time
 
 
 def _cards_of(mask: int) -> tuple[Card, ...]:
@@ -61,6 +62,12 @@ _SUIT_BITS: dict[Suit, int] = {s: sum(_BIT[c] for c in ALL_CARDS if c.suit is s)
 # board's tricks cost no new pair per card.
 _PAIR: dict[tuple[Seat, Card], tuple[Seat, Card]] = {(s, c): (s, c) for s in Seat
                                                      for c in ALL_CARDS}
+# The seat after ``first`` in rotation whose bit is not in ``mask`` (the seats with a card in
+# the trick), ``first`` itself when the three others have played.
+_NEXT: tuple[tuple[Seat, ...], ...] = tuple(
+    tuple(next((first.offset(k) for k in (1, 2, 3) if not mask >> first.offset(k) & 1), first)
+          for mask in range(16))
+    for first in Seat)
 _SUIT_NAME = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart",
               Suit.SPADES: "spade"}
 
@@ -87,10 +94,10 @@ class PlayResult:
 class Play:
     """The play of one board: ``Play(deal, contract, edition)``; the contract names declarer."""
 
-    __slots__ = ("_cards", "_claims", "_completed", "_held", "_irregularities", "_lead_state",
-                 "_leader", "_led", "_log", "_pending", "_played", "_proper", "_queue",
-                 "_revokes", "_trump", "_undo", "_withdrawn", "contract", "deal", "declarer",
-                 "dummy", "edition")
+    __slots__ = ("_cards", "_claims", "_completed", "_held", "_in_trick", "_irregularities",
+                 "_lead_state", "_leader", "_led", "_log", "_pending", "_played", "_proper",
+                 "_queue", "_revokes", "_trump", "_undo", "_withdrawn", "contract", "deal",
+                 "declarer", "dummy", "edition")
 
     def __init__(self, deal: Deal, contract: Contract, edition: Edition = DEFAULT_EDITION):
         if contract.declarer is None:
@@ -109,6 +116,7 @@ class Play:
         self._played = 0
         self._completed: tuple[Trick, ...] = ()
         self._cards: Played = ()                      # the trick in progress
+        self._in_trick = 0                            # its seats, a bit per seat
         self._leader: Seat | None = None              # whose card is its lead
         self._led: Suit | None = None
         self._proper: Seat = self.declarer.lho        # who should lead it (41A, 44G)
@@ -124,13 +132,13 @@ class Play:
 
     # State for pop() ------------------------------------------------------------------
     def _state(self) -> tuple[Any, ...]:
-        return (self._held, self._played, self._completed, self._cards, self._leader,
-                self._led, self._proper, self._withdrawn, self._pending, self._lead_state,
-                self._queue, self._irregularities, self._revokes, self._claims)
+        return (self._held, self._played, self._completed, self._cards, self._in_trick,
+                self._leader, self._led, self._proper, self._withdrawn, self._pending,
+                self._lead_state, self._queue, self._irregularities, self._revokes, self._claims)
 
     def _restore(self, s: tuple[Any, ...]) -> None:
-        (self._held, self._played, self._completed, self._cards, self._leader, self._led,
-         self._proper, self._withdrawn, self._pending, self._lead_state, self._queue,
+        (self._held, self._played, self._completed, self._cards, self._in_trick, self._leader,
+         self._led, self._proper, self._withdrawn, self._pending, self._lead_state, self._queue,
          self._irregularities, self._revokes, self._claims) = s
 
     # Recording --------------------------------------------------------------------------
@@ -154,7 +162,7 @@ class Play:
         elif not from_hand:
             self._add(self._not_in_hand(seat, card, time, trick))
         self._played |= bit
-        if any(s is seat for s, _ in self._cards):
+        if self._in_trick >> seat & 1:
             ahead = sum(1 for q in self._queue if q[0] is seat)
             self._log.append((seat, card, time, trick + 1 + ahead))
             self._add(self._second_card(seat, card, time, trick))
@@ -220,7 +228,7 @@ class Play:
     def _drain_one(self) -> bool:
         """Place the first held card whose seat is free in the trick in progress."""
         for k, (seat, card, time, index, from_hand, was_played) in enumerate(self._queue):
-            if not any(s is seat for s, _ in self._cards):
+            if not self._in_trick >> seat & 1:
                 self._queue = self._queue[:k] + self._queue[k + 1:]
                 self._place(seat, card, time, index, from_hand, was_played)
                 return True
@@ -230,7 +238,7 @@ class Play:
                from_hand: bool, was_played: bool) -> None:
         trick = len(self._completed) + 1
         if not self._cards:
-            self._cards = (_PAIR[seat, card],)
+            self._cards, self._in_trick = (_PAIR[seat, card],), 1 << seat
             self._leader, self._led = seat, card.suit
             self._lead_state = (from_hand, was_played)
             if seat is not self._proper:
@@ -262,20 +270,20 @@ class Play:
                 self._revokes += ((found, index),)
                 self._add(found.detected(_ascending(hold & _SUIT_BITS[led])))
         self._cards += (_PAIR[seat, card],)
+        self._in_trick |= 1 << seat
         if len(self._cards) == 4:
             led = self._led
             winner = trick_winner(self._cards, led, self._trump)
             leader = self._leader if self._leader is not None else first
             self._completed += (Trick(trick, leader, self._cards, winner, self._withdrawn),)
             self._cards, self._leader, self._led, self._withdrawn = (), None, None, ()
+            self._in_trick = 0
             self._proper, self._pending = winner, None
 
     def _next_in_rotation(self, first: Seat) -> Seat:
-        for k in (1, 2, 3):
-            seat = first.offset(k)
-            if not any(s is seat for s, _ in self._cards):
-                return seat
-        return first
+        """The first seat after ``first`` in rotation with no card in the trick (a table
+        lookup on the trick's seats: on every card and every ``turn``, issue 27)."""
+        return _NEXT[first][self._in_trick]
 
     def _settle(self, seat: Seat, card: Card, trick: int) -> str:
         """The card after a lead out of turn: withdrawn ("lead"), trick 13 ("13"), or ""."""
@@ -294,7 +302,7 @@ class Play:
             if not was_played:
                 self._played &= ~bit
             self._withdrawn += ((offender, led_card),)
-            self._cards = (_PAIR[seat, card],)
+            self._cards, self._in_trick = (_PAIR[seat, card],), 1 << seat
             self._leader, self._led = seat, card.suit
             if offender.side is not proper.side:
                 law = self.edition.correct_lead_after_lead_out_of_turn_law
@@ -518,6 +526,15 @@ class Play:
     def held_mask(self, seat: Seat) -> int:
         """The cards ``seat`` still holds, as a bit mask (one bit per card): cheap to compare."""
         return self._held[seat]
+
+    def holder(self, card: Card) -> Seat | None:
+        """The seat that still holds ``card`` (by the deal, less the cards played), if any."""
+        bit = _BIT[card]
+        held = self._held
+        for seat in _SEATS:
+            if held[seat] & bit:
+                return seat
+        return None
 
     def remaining(self, seat: Seat) -> Hand:
         """The cards ``seat`` still holds."""

@@ -72,7 +72,6 @@ from wire.protocol import Envelope
 __all__ = ["LAST_CARD_WAIT", "READER_ERROR_KINDS", "UNANSWERED_AFTER", "CardReads", "Held",
            "ReadState"]
 
-_SEATS = tuple(Seat)     # iterating the enum builds a list each time (issue 27)
 READER_ERROR_KINDS = ("missed", "cross", "late", "repeat", "sweep", "unreadable", "ignored")
 UNANSWERED_AFTER = 8   # cards held without an answer before the director is told
 LAST_CARD_WAIT = 15.0  # s: a seat's last card not read for so long, the table is asked
@@ -207,8 +206,7 @@ class CardReads:
         play = s.board.play
         assert play is not None
         if s.has_record:
-            bit = 1 << card.index
-            return next((x for x in _SEATS if play.held_mask(x) & bit), None)
+            return play.holder(card)
         return next((x for x, cards in s.reads.items() if card in cards), None)
 
     def _place(self, s: Sitting, rs: ReadState, h: Held, t: float) -> list[Alert | None]:

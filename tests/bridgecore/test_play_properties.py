@@ -76,6 +76,41 @@ def test_pop_undoes_push_over_legal_and_illegal_cards(deal: Deal, contract: Cont
             play.pop()
 
 
+def oracle_turn(play: Play) -> Seat | None:
+    """The seat on turn written the long way round: the first seat after the trick's first
+    card, in rotation, with no card in it (the leader's when the trick is empty)."""
+    if play.is_complete or play.claim_in_force is not None:
+        return None
+    trick = play.current_trick
+    assert trick is not None
+    if not trick.cards:
+        return trick.leader
+    first = trick.cards[0][0]
+    return next((first.offset(k) for k in (1, 2, 3)
+                 if all(s is not first.offset(k) for s, _ in trick.cards)), first)
+
+
+@settings(max_examples=100, deadline=None)
+@given(deals, contracts, editions, st.data())
+def test_turn_and_holder_follow_irregular_streams_and_pops(deal: Deal, contract: Contract,
+                                                          ed: Any, data: st.DataObject) -> None:
+    """The seats of the trick in progress are kept as bits (issue 27): ``turn`` and
+    ``holder`` agree with the cards themselves after any push, legal or not, and any pop."""
+    play = Play(deal, contract, ed)
+    for _ in range(data.draw(st.integers(0, 70))):
+        if data.draw(st.integers(0, 5)) == 0 and play.history:
+            play.pop()
+        elif play.turn is not None and data.draw(st.integers(0, 3)) > 0:
+            seat = play.turn
+            play.push(seat, data.draw(st.sampled_from(play.remaining(seat).cards or ALL_CARDS)))
+        else:
+            play.push(data.draw(st.sampled_from(list(Seat))), data.draw(st.sampled_from(ALL_CARDS)))
+        assert play.turn is oracle_turn(play)
+        for card in ALL_CARDS:
+            holders = [x for x in Seat if card in play.remaining(x)]
+            assert play.holder(card) is (holders[0] if holders else None)
+
+
 @settings(max_examples=150, deadline=None)
 @given(deals, contracts, editions, st.data())
 def test_law_64_transfers_stay_within_tricks_won(deal: Deal, contract: Contract, ed: Any,
