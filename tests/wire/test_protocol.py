@@ -156,6 +156,49 @@ def test_a_reply_that_is_not_an_object_is_malformed(payload: bytes) -> None:
         Reply.from_json(payload)
 
 
+@given(st.text(max_size=30), st.one_of(st.none(), st.integers(0, 2**40)),
+       st.sampled_from(["ack", "reject"]), st.text(max_size=30),
+       st.floats(allow_nan=False, allow_infinity=False),
+       st.one_of(st.none(), st.integers(-1, 2**40)))
+def test_a_reply_is_the_same_json_whichever_encoder_writes_it(
+        ref: str, seq: int | None, status: str, reason: str, time: float,
+        last: int | None) -> None:
+    """A reply without a text is written by msgspec (issue 27): the same characters as the
+    strict JSON encoder's, lone surrogates included, and it still reads back."""
+    reply = Reply(ref, seq, status, "ok", reason, time, None, last, None if last is None
+                  else "log-1")
+    obj = {"v": 1, "type": status, "ref": ref, "seq": seq, "code": "ok", "reason": reason,
+           "time": time, **({} if last is None else {"last": last, "log": "log-1"})}
+    assert reply.to_json() == json.dumps(obj, separators=(",", ":"), ensure_ascii=False,
+                                         allow_nan=False)
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in ref + reason):
+        assert Reply.from_json(reply.to_json()) == reply
+
+
+def test_a_reply_that_is_not_json_is_refused_as_before() -> None:
+    with pytest.raises(ValueError):
+        Reply("r-1", 1, "ack", time=float("nan")).to_json()
+
+
+def test_a_topic_parsed_again_is_the_same_and_a_bad_one_is_refused_every_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsed topics are kept (issue 27), within a bound: what a topic parses to never
+    depends on whether it was parsed before, nor on how many others were."""
+    import wire.protocol as protocol
+
+    monkeypatch.setattr(protocol, "_PARSED_MAX", 3)
+    names = [topic_event(f"A{n}", f"A{n}-tab") for n in range(1, 8)]
+    first = [parse_topic(name) for name in names]
+    assert len(protocol._PARSED) <= 3
+    for _ in range(2):
+        assert [parse_topic(name) for name in names] == first
+        assert first[4] == Topic("ev", "A5", "A5-tab")
+        for bad in ("tenace/v1/t/A1/ev", "tenace/v1/t/A 1/ev/x", "other/v1/hub/status"):
+            with pytest.raises(ProtocolError):
+                parse_topic(bad)
+            assert bad not in protocol._PARSED
+
+
 def test_a_notice_travels_with_the_reply() -> None:
     reply = Reply("r-1", 3, "ack", "ok", "pair 6 is scheduled EW here", 1.0, "wrong_seating")
     assert Reply.from_json(reply.to_json()) == reply
