@@ -520,6 +520,11 @@ class EventLog:
                 # damaged by hand keeps taking records: verify() names where it broke.)
                 last, previous = conn.execute(_HEAD).fetchone()
                 previous = previous if isinstance(previous, str) else GENESIS
+                fast = self._append_all(conn, batch, last, previous)
+                if fast is not None:
+                    positions = list(range(last + 1, fast[0] + 1))
+                    last, previous = fast
+                    batch = []   # every record written
                 for record in batch:
                     current = getattr(record, "event_id", "?")
                     fields = _fields(record)
@@ -546,6 +551,36 @@ class EventLog:
                     raise StoreError(self.path, f"cannot append {what}: {err}") from err
                 raise
             return positions
+
+    @staticmethod
+    def _append_all(conn: sqlite3.Connection, batch: list[Record], last: int,
+                    previous: str) -> tuple[int, str] | None:
+        """The usual batch, every record new, written in two statements (issue 27): the
+        rows and their chain hashes, each record at the next position, as the record by
+        record way writes them. Inside a savepoint: when a record was not written (its id
+        already in the log) or the write failed, nothing of it stays and None says to write
+        the batch record by record (which names the record at fault). The new head, else."""
+        rows, hashes = [], []
+        position = last
+        for record in batch:
+            fields = _fields(record)
+            position += 1
+            previous = chain_hash(previous, position, fields)
+            rows.append((position, *fields))
+            hashes.append((position, previous))
+        before = conn.total_changes
+        conn.execute("SAVEPOINT batch")
+        try:
+            conn.executemany(_INSERT, rows)
+            if conn.total_changes - before == len(rows):
+                conn.executemany(_INSERT_HASH, hashes)
+                conn.execute("RELEASE batch")
+                return position, previous
+        except sqlite3.Error:
+            pass   # said again, record by record, with the record at fault
+        conn.execute("ROLLBACK TO batch")
+        conn.execute("RELEASE batch")
+        return None
 
     def _write_head(self, head: tuple[int, str]) -> None:
         """Note the head beside the file (after the commit: a failure here loses nothing,

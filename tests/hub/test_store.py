@@ -133,6 +133,23 @@ def test_log_keeps_first_occurrence_of_each_id_in_order(ids: list[int], batch: i
         assert [s.position for s in log.replay()] == list(range(1, len(expected) + 1))
 
 
+def test_a_batch_written_at_once_chains_as_record_by_record() -> None:
+    """A batch of new records goes in two statements (issue 27): the same rows, positions
+    and chain hashes as writing them one by one, and the chain verifies; a batch with a
+    duplicate in it is written record by record, to the same head."""
+    with EventLog.memory() as one, EventLog.memory() as batched, EventLog.memory() as mixed:
+        for n in range(12):
+            one.append(event(n))
+        assert batched.append_many(event(n) for n in range(5)) == [1, 2, 3, 4, 5]
+        assert batched.append_many(event(n) for n in range(5, 12)) == list(range(6, 13))
+        assert mixed.append_many([event(0), event(1), event(0)]) == [1, 2, None]
+        assert mixed.append_many(event(n) for n in range(1, 12)) == [None, *range(3, 13)]
+        heads = {log.verify().head for log in (one, batched, mixed)}
+        assert len(heads) == 1 and next(iter(heads))[0] == 12
+        assert all(log.verify().intact for log in (one, batched, mixed))
+        assert [r.payload for r in batched.replay()] == [r.payload for r in one.replay()]
+
+
 # Atomic batches ----------------------------------------------------------------------------
 
 def test_failure_in_the_middle_of_a_batch_leaves_nothing_written(path: Path) -> None:
