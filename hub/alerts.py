@@ -307,12 +307,15 @@ def _evidence(evidence: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | No
 class AlertBook:
     """Every alert of a session, in the order raised; deduplicated by key."""
 
-    __slots__ = ("_alerts", "_by_key", "_counts")
+    __slots__ = ("_alerts", "_by_key", "_by_table", "_counts")
 
     def __init__(self) -> None:
         self._alerts: dict[str, Alert] = {}
         self._by_key: dict[str, str] = {}
         self._counts: dict[str, int] = {}
+        # each table's alert ids in the order raised: every public view of a table asks for
+        # its alerts (hub.rectify), which was a walk of the whole room's (issue 27)
+        self._by_table: dict[str, list[str]] = {}
 
     # Raising -----------------------------------------------------------------------------
     def raise_alert(self, key: str, *, kind: str, law: str, table: str, round: int | None,
@@ -360,6 +363,7 @@ class AlertBook:
                       updated=detected)
         self._alerts[alert.id] = alert
         self._by_key[key] = alert.id
+        self._by_table.setdefault(table, []).append(alert.id)
         return alert
 
     def key_of(self, key: str) -> Alert | None:
@@ -446,7 +450,9 @@ class AlertBook:
         return [a for a in self._alerts.values() if a.is_open]
 
     def of_table(self, table: str) -> list[Alert]:
-        return [a for a in self._alerts.values() if a.table == table]
+        """The alerts of ``table``, in the order raised."""
+        alerts = self._alerts
+        return [alerts[i] for i in self._by_table.get(table, ())]
 
     def to_json(self) -> list[dict[str, Any]]:
         return [a.to_json() for a in self._alerts.values()]

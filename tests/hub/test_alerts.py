@@ -111,6 +111,17 @@ def test_open_alerts_by_table_in_order() -> None:
     assert [a.id for a in book.of_table("t1")] == ["t1-0-director_call-1",
                                                    "t1-0-director_call-2"]
     assert book.key_of("b") is not None and book.key_of("zz") is None
+    # A table's alerts are its own, each at its latest version (kept by table: issue 27).
+    first = book.key_of("a")
+    assert first is not None
+    book.rule(first.id, 2.0, "no damage")
+    book.raise_alert("c", kind="director_call", law="9B1", table="t1", round=1, board=None,
+                     detected=3.0, detail="called again")
+    t1 = book.of_table("t1")
+    assert [a.version for a in t1] == [book[a.id].version for a in t1] == [2, 2]
+    assert t1[0].ruling == {"text": "no damage"}
+    assert [a.id for a in book.of_table("t2")] == ["t2-0-director_call-1"]
+    assert book.of_table("t3") == []
 
 
 def test_json_round_trip_and_lazy_evidence() -> None:
