@@ -110,6 +110,7 @@ class Movement:
     _cells: dict[tuple[int, int], Assignment] = field(init=False, repr=False, compare=False)
     _seats: dict[tuple[int, int], tuple[int, Side]] = field(init=False, repr=False,
                                                             compare=False)
+    _plays_of: dict[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.tables < 1 or self.rounds < 1 or self.boards_per_round < 1:
@@ -137,6 +138,12 @@ class Movement:
         object.__setattr__(self, "shared_tables", tuple(groups))
         object.__setattr__(self, "_cells", cells)
         object.__setattr__(self, "_seats", seats)
+        plays_of: dict[int, int] = {}
+        for a in cells.values():
+            if a.plays:
+                for b in set(a.boards):
+                    plays_of[b] = plays_of.get(b, 0) + 1
+        object.__setattr__(self, "_plays_of", plays_of)
 
     # Queries -----------------------------------------------------------------------------
 
@@ -162,6 +169,11 @@ class Movement:
         for (pair, _), (_, side) in self._seats.items():
             sides[pair].add(side)
         return 2 if sides and all(len(s) == 1 for s in sides.values()) else 1
+
+    def times_played(self, board: int) -> int:
+        """How many tables play ``board`` in the movement (rounds where both pairs sit and
+        the table has boards), counted once when the movement is made."""
+        return self._plays_of.get(board, 0)
 
     def board_numbers(self, board_set: int) -> tuple[int, ...]:
         """Board numbers of ``board_set`` with this movement's boards per round."""

@@ -271,8 +271,7 @@ def expected_results(movement: Movement | None, board: int, played: int) -> int:
     """How many results of ``board`` the movement plays (at least those already in)."""
     if movement is None:
         return played
-    scheduled = sum(1 for a in movement.assignments if a.plays and board in a.boards)
-    return max(scheduled, played)
+    return max(movement.times_played(board), played)
 
 
 def percentages(scores: list[int], expected: int) -> list[float]:

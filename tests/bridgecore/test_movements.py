@@ -350,3 +350,12 @@ def test_asc_reader_never_crashes(text: str) -> None:
     assert movement is not None or problems
     if movement is not None:
         movement.validate()
+
+
+@pytest.mark.parametrize("movement", [mitchell(7), mitchell(8), mitchell(12, relay=True),
+                                      howell(6), teams(4)], ids=repr)
+def test_times_played_counts_the_tables_that_play_each_board(movement: Movement) -> None:
+    """Counted once when the movement is made (every traveller view asks: issue 27)."""
+    for board in (*movement.boards, max(movement.boards) + 1, 0):
+        assert movement.times_played(board) == sum(
+            1 for a in movement.assignments if a.plays and board in a.boards)
