@@ -264,20 +264,19 @@ class Card:
     rank: Rank
     _hash: int = field(init=False, repr=False, compare=False)
     _text: str = field(init=False, repr=False, compare=False)   # str(card), made once
+    index: int = field(init=False, repr=False, compare=False)
+    """0-51 in the order ♠A ♠K ... ♠2 ♥A ... ♣2 used by deal files (formats.md §4); made
+    once (the hub reads it many times an event: issue 27)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit) or not isinstance(self.rank, Rank):
             raise TypeError(f"Card needs a Suit and a Rank, got {self.suit!r}, {self.rank!r}")
         object.__setattr__(self, "_hash", int(self.suit) * 16 + int(self.rank))
         object.__setattr__(self, "_text", self.suit.letter + self.rank.letter)
+        object.__setattr__(self, "index", (3 - int(self.suit)) * 13 + (14 - int(self.rank)))
 
     def __hash__(self) -> int:
         return self._hash
-
-    @property
-    def index(self) -> int:
-        """0-51 in the order ♠A ♠K ... ♠2 ♥A ... ♣2 used by deal files (formats.md §4)."""
-        return (3 - self.suit) * 13 + (14 - self.rank)
 
     @classmethod
     def from_index(cls, index: int) -> Card:

@@ -8,7 +8,8 @@ pocket are whatever was there: a 14-card hand, a card twice, a card missing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import attrgetter
 
 from bridgecore.cards import ALL_CARDS, Card, Rank, Seat, Suit
 from bridgecore.errors import ParseError
@@ -18,8 +19,7 @@ __all__ = ["Deal", "DealProblem", "Hand"]
 _SUITS_DOWN = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 
-def _order(card: Card) -> int:
-    return card.index
+_order = attrgetter("index")   # a card's place in ♠A ... ♣2 order
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +27,24 @@ class Hand:
     """The cards of one seat, kept in ♠A ... ♣2 order. Duplicates are kept (they are evidence)."""
 
     cards: tuple[Card, ...]
+    _mask: int = field(default=-1, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.cards, key=_order))
         if ordered != self.cards:
             object.__setattr__(self, "cards", ordered)
+
+    @property
+    def mask(self) -> int:
+        """The hand's cards as a 52-bit set (bit ``card.index``; a card held twice is one
+        bit), worked out when first asked."""
+        mask = self._mask
+        if mask < 0:
+            mask = 0
+            for card in self.cards:
+                mask |= 1 << card.index
+            object.__setattr__(self, "_mask", mask)
+        return mask
 
     @classmethod
     def of(cls, cards: Iterable[Card]) -> Hand:

@@ -37,6 +37,8 @@ from wire.protocol import Envelope
 
 __all__ = ["PocketReads"]
 
+_SEATS = tuple(Seat)     # iterating the enum builds a list each time
+
 
 
 def _card_order(text: str) -> int:
@@ -180,7 +182,7 @@ class PocketReads:
         for x, other in s.reads.items():
             if x is not seat:
                 others |= card_mask(other)
-        for x in Seat:
+        for x in _SEATS:
             record = card_mask(deal[x])
             if mask & ~record:
                 continue
@@ -337,14 +339,14 @@ class PocketReads:
 
     def _check_rotation(self, s: Sitting, t: float, occurred: float) -> Alert | None:
         deal = s.board.deal
-        record = {x: card_mask(deal[x]) for x in Seat}
+        record = {x: card_mask(deal[x]) for x in _SEATS}
         steps: dict[Seat, int | None] = {}
         for seat, cards in s.reads.items():
             m = card_mask(cards)
-            holder = next((x for x in Seat if record[x] == m), None)
+            holder = next((x for x in _SEATS if record[x] == m), None)
             doubt = self.read_state(s).sweeps.get(seat, 0)
             if holder is None and doubt:   # a sweep in doubt: the hand it is part of
-                holder = next((x for x in Seat if record[x] == m | doubt), None)
+                holder = next((x for x in _SEATS if record[x] == m | doubt), None)
             steps[seat] = None if holder is None else holder.distance_to(seat)
         if not any(k for k in steps.values()):
             return None

@@ -12,7 +12,7 @@ from bridgecore.board import Board
 from bridgecore.calls import Call
 from bridgecore.cards import Card, Seat, Side
 from bridgecore.claims import ClaimStatus
-from bridgecore.deal import Deal
+from bridgecore.deal import Deal, Hand
 from bridgecore.editions import Edition
 from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
@@ -56,6 +56,8 @@ def parse_call(text: str) -> Call | None:
 
 def card_mask(cards: Iterable[Card]) -> int:
     """The 52-bit set of ``cards`` (bit ``card.index``)."""
+    if isinstance(cards, Hand):   # worked out once per hand (the deal's, checked per read)
+        return cards.mask
     mask = 0
     for c in cards:
         mask |= 1 << c.index

@@ -132,3 +132,15 @@ def test_call_parse_rejects_with_parse_error(text):
 def test_call_parse_accepts_common_spellings(text, expected):
     from bridgecore import Call
     assert str(Call.parse(text)) == expected
+
+
+def test_a_cards_index_and_a_hands_mask_are_made_once_and_follow_the_cards() -> None:
+    """Kept rather than worked out at each read (issue 27): a card's index is its place in
+    ♠A ... ♣2 order; a hand's mask has one bit per card held, a card twice one bit."""
+    assert [(3 - c.suit) * 13 + (14 - c.rank) for c in ALL_CARDS] == [c.index for c in ALL_CARDS]
+    assert Card.parse("SA").index == 0 and Card.parse("C2").index == 51
+    hand = Hand.parse("AK..QJ.2")
+    assert hand.mask == sum(1 << c.index for c in hand) and hand.mask == hand.mask
+    twice = Hand.of([Card.parse("SA"), Card.parse("SA"), Card.parse("H3")])
+    assert len(twice) == 3 and twice.mask == 1 | 1 << Card.parse("H3").index
+    assert Hand.of([]).mask == 0 and Hand.of([]) == Hand(())
