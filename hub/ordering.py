@@ -219,6 +219,10 @@ class TableOrder:
                 return self._readers_past(board)
         return True
 
+    def holds(self, device: str) -> bool:
+        """Whether an event of ``device`` is held."""
+        return bool(self._held_by.get(device))
+
     def must_wait(self, env: Envelope, current: int | None, phase: str | None = None,
                   trick: TrickPlace | None = None) -> bool:
         """Hold ``env``: an earlier event of its device is held, or its place is not

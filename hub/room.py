@@ -363,7 +363,10 @@ class Room:
                                 refusal.law)
         order = self.order[table_id]
         order.arrived(env, hub_time)
-        if order.must_wait(env, _board_of(table), _phase_of(table), _trick_of(table)):
+        # (An event that names no place, of a device with nothing held, never waits: the
+        # table's place is not worked out for it.)
+        if (env.at or order.holds(env.device)) and order.must_wait(
+                env, _board_of(table), _phase_of(table), _trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -448,6 +451,8 @@ class Room:
         order = self.order[table.id]
         alerts: list[Alert] = []
         changed = False
+        if not order.held:   # nothing held (most events): the table's place is not needed
+            return alerts, changed
         while (waiting := order.ready(_board_of(table), _phase_of(table),
                                       _trick_of(table))) is not None:
             changed |= self._apply_held(table, waiting.env, hub_time, alerts)

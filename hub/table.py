@@ -118,6 +118,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         if early:
             out = replace(out, alerts=[a for a in early if a is not None] + out.alerts,
                           state_changed=True)
+        if not out.alerts:
+            return out
         notice = next((_NOTICE[a.kind] for a in out.alerts if a.kind in _NOTICE), None)
         if notice is not None and out.reply.status == "ack":
             told = next(a for a in out.alerts if a.kind in _NOTICE)
