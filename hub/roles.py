@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from typing import Any
 
 from bridgecore.cards import Seat
@@ -99,7 +98,6 @@ class Refusal:
     law: str = ""    # the law the act breaks, when one does (the alert's)
 
 
-@lru_cache(maxsize=8192)   # asked on every event; a DeviceRole is immutable (issue 27)
 def role_of(device: str, table: str) -> DeviceRole | None:
     """The role of ``device`` on ``table``'s topics; None when the id names no role there
     (another table's device, a dealing machine, an unknown name)."""
