@@ -129,8 +129,10 @@ class TableViews:
         if s is None:
             return ()
         play = s.board.play
-        said = (len(s.explained), len(s.asked), sum(q.answered is None for q in s.asked),
-                len(s.board.auction))
+        # The explanations and questions shown follow the auction (an undo takes a call's
+        # away); with none given or asked, there is nothing of the auction in the view.
+        said = ((len(s.explained), len(s.asked), sum(q.answered is None for q in s.asked),
+                 len(s.board.auction)) if s.explained or s.asked else ())
         if play is not None:
             return (s.round, s.board.number, s.generation, s.withheld, play.held_mask(seat), said)
         return (s.round, s.board.number, s.generation, s.withheld,

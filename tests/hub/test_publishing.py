@@ -1,0 +1,121 @@
+"""The views the hub publishes are never stale (hub.publishing, issue 27): a seat's view is
+rebuilt only when :meth:`TableViews.seat_key` moved, so every change of the view must move
+the key; and after every batch, what the hub last published on each table's topics is what
+the table's views say now."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bridgecore.bigdeal import random_deal
+from bridgecore.cards import Seat
+from bridgecore.movements import mitchell
+from hub.publishing import _view
+from hub.room import Room, Section
+from hub.service import Hub, data_log
+from tenace.sim.devices import envelopes
+from tenace.sim.session import simulate
+from tests.hub.test_table import Driver, make_room
+from wire.mqtt import Message
+from wire.protocol import topic_seat, topic_state, topic_tablet
+from wire.views import SeatView, TabletView, TableView
+
+_SEATS = tuple(Seat)
+
+
+class _Recorder:
+    """The broker's side of the hub's retained publications: the last payload per topic."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.retained: dict[str, str] = {}
+
+    def send(self, topic: str, payload: Any, qos: int = 1, retain: bool = False) -> None:
+        if retain:
+            self.retained[topic] = payload if isinstance(payload, str) else payload.decode()
+
+
+def _keys_and_views(d: Driver) -> list[tuple[Any, dict[str, Any]]]:
+    return [(d.state.seat_key(seat), d.state.seat_view(seat)) for seat in _SEATS]
+
+
+def test_a_seat_key_moves_whenever_the_seat_view_does_through_explanations_and_undo() -> None:
+    """Calls, an alert asked about and explained (Law 20F), a call taken back with its
+    explanation (25A), a question left open, the play: after each event, a seat whose view
+    changed has a new key (the hub publishes a seat's view only then)."""
+    d = Driver(make_room())
+    before = _keys_and_views(d)
+    changes = 0
+
+    def step(type: str, device: str = "tab", **body: Any) -> None:
+        nonlocal before, changes
+        d.ok(type, device, **body)
+        now = _keys_and_views(d)
+        for seat, ((key0, view0), (key1, view1)) in zip(_SEATS, zip(before, now, strict=True),
+                                                         strict=True):
+            if view1 != view0:
+                changes += 1
+                assert key1 != key0, (type, body, seat, view0, view1)
+        before = now
+
+    step("checkin", direction="NS", pair=1)
+    step("checkin", direction="EW", pair=4)
+    step("board", board=1)
+    step("call", "N", seat="N", call="1C", alert=True)
+    step("ask", "E", seat="E", call=1)
+    step("explain", "S", seat="S", call=1, text="could be short")
+    step("undo", "N", seat="N")                       # the explanation goes with the call
+    step("call", "N", seat="N", call="1C", alert=True)   # the same call again, unexplained
+    step("explain", "S", seat="S", call=1, text="natural")
+    step("call", "E", seat="E", call="1H", alert=True)
+    step("ask", "S", seat="S", call=2)                # left open
+    for call in ("Pass", "Pass", "Pass"):
+        step("call", seat=d.state.sitting.board.auction.turn.letter, call=call)
+    play = d.state.sitting.board.play
+    assert play is not None
+    for _ in range(6):
+        seat = play.turn
+        step("card", seat=seat.letter, card=str(play.legal_cards[0]))
+    assert changes >= 10   # the scenario changes the views, or it shows nothing
+
+
+def test_every_view_published_after_a_batch_is_the_tables_view_now(tmp_path: Path) -> None:
+    """A whole session of four tables with irregularities (revokes, leads out of turn,
+    insufficient bids, calls out of rotation, director calls, results disputed) and reader
+    noise, through the hub in batches: after each batch, each table's state, seats and
+    tablet as last published equal the views built afresh."""
+    movement = mitchell(4, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=1027, inject={
+        "revoke": 0.1, "lead_out_of_turn": 0.1, "insufficient_bid": 0.1,
+        "call_out_of_rotation": 0.1, "director_call": 0.1, "result_disagrees": 0.1})
+
+    class Setup:
+        def build_room(self) -> Room:
+            return Room(Section("A", movement), deals)
+
+        def to_json(self) -> dict[str, Any]:
+            return {}
+
+    hub = Hub(data_log(tmp_path), url="mqtt://unused:1", setup=Setup(), double_dummy=False,
+              clock_tolerance=False)
+    recorder = _Recorder()
+    hub._client = recorder    # type: ignore[assignment]
+    messages = [Message(f"tenace/v1/t/{table}/ev/{env.device}", env.to_json().encode(), 1)
+                for table, env in envelopes(script.merged())]
+    assert len(messages) > 500
+    for start in range(0, len(messages), 37):
+        hub.handle(messages[start:start + 37])
+        for table_id, table in hub.room.tables.items():
+            assert recorder.retained[topic_state(table_id)] == _view(
+                TableView, table.public_state())
+            assert recorder.retained[topic_tablet(table_id)] == _view(
+                TabletView, table.tablet_view())
+            for seat in _SEATS:
+                assert recorder.retained[topic_seat(table_id, seat.letter)] == _view(
+                    SeatView, table.seat_view(seat)), (table_id, seat, start)
+    assert hub.stats.accepted > 500 and len(hub.room.alerts) > 0
+    hub.log.close()
