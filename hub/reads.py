@@ -321,8 +321,10 @@ class CardReads:
         """``h`` would be a revoke as the last card of the trick (module docstring)."""
         play = s.board.play
         assert play is not None
+        if play.cards_in_trick != 3 or not s.has_record:   # counted, not built (issue 27)
+            return False
         trick = play.current_trick
-        if trick is None or len(trick.cards) != 3 or not s.has_record:
+        if trick is None:
             return False
         led = trick.led_suit
         return (led is not None and h.card.suit is not led

@@ -647,7 +647,6 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         found = board.push_card(seat, card, time)
         s.card_source[card] = (seat, device)
         alerts: list[Alert | None] = []
-        base = self._base()
         now = play.irregularities
         if now is not before:
             # A later card may settle an earlier one (53A: a lead out of turn accepted by
@@ -657,6 +656,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 if key is not None and i < len(now) and now[i] is not old:
                     alerts.append(self._irregularity_alert(key, now[i], t))
         first = len(now) - len(found)
+        base = self._base() if found else ""
         for j, irr in enumerate(found):
             if irr.kind is Kind.REVOKE:
                 key = f"{base}:revoke:{irr.seat}:{irr.trick}"

@@ -64,11 +64,23 @@ _SEATS = ("N", "E", "S", "W")
 
 # Topics ---------------------------------------------------------------------------------
 
+# The ids that matched each pattern (a room's tables and devices: every topic the hub builds
+# and parses checks them again; issue 27), started afresh past a bound whatever comes.
+_MATCHED: dict[re.Pattern[str], set[str]] = {_ID: set(), _TABLE: set()}
+_MATCHED_MAX = 16384
+
+
 def _check(kind: str, value: str, pattern: re.Pattern[str]) -> str:
+    matched = _MATCHED[pattern]
+    if value in matched:
+        return value
     if not pattern.match(value):
         shape = ("[A-Za-z0-9_-], 1-16 characters" if pattern is _TABLE
                  else "[A-Za-z0-9_.-], 1-64 characters")
         raise ProtocolError("bad_topic", f"{kind} id {value!r} is not {shape}")
+    if len(matched) >= _MATCHED_MAX:
+        matched.clear()
+    matched.add(value)
     return value
 
 
