@@ -232,6 +232,13 @@ class Record:
     device_time: float | None = None
 
     def __post_init__(self) -> None:
+        if (type(self.event_id) is str and self.event_id and type(self.type) is str
+                and self.type and type(self.payload) is str and self.source in SOURCES
+                and type(self.hub_time) is float and math.isfinite(self.hub_time)
+                and (self.device_time is None or type(self.device_time) is float
+                     and math.isfinite(self.device_time))
+                and (self.seq is None or type(self.seq) is int)):
+            return   # the usual record, every field as it must be: checked at once (issue 27)
         if not isinstance(self.event_id, str) or not self.event_id:
             raise ValueError(f"event_id must be a non-empty string, got {self.event_id!r}")
         if self.source not in SOURCES:
