@@ -66,12 +66,12 @@ _SEATS = ("N", "E", "S", "W")
 
 # The ids that matched each pattern (a room's tables and devices: every topic the hub builds
 # and parses checks them again; issue 27), started afresh past a bound whatever comes.
-_MATCHED: dict[re.Pattern[str], set[str]] = {_ID: set(), _TABLE: set()}
+_MATCHED: tuple[set[str], set[str]] = (set(), set())   # _TABLE's, _ID's
 _MATCHED_MAX = 16384
 
 
 def _check(kind: str, value: str, pattern: re.Pattern[str]) -> str:
-    matched = _MATCHED[pattern]
+    matched = _MATCHED[pattern is _ID]
     if value in matched:
         return value
     if not pattern.match(value):

@@ -199,11 +199,11 @@ def test_a_topic_parsed_again_is_the_same_and_a_bad_one_is_refused_every_time(
             assert bad not in protocol._PARSED
     # The ids checked once are remembered, within a bound; a bad one is refused every time.
     monkeypatch.setattr(protocol, "_MATCHED_MAX", 2)
-    monkeypatch.setattr(protocol, "_MATCHED", {protocol._ID: set(), protocol._TABLE: set()})
+    monkeypatch.setattr(protocol, "_MATCHED", (set(), set()))
     for _ in range(2):
         assert [topic_reply(f"A{n}", f"A{n}-tab") for n in range(1, 5)] == [
             f"tenace/v1/t/A{n}/reply/A{n}-tab" for n in range(1, 5)]
-        assert all(len(ids) <= 2 for ids in protocol._MATCHED.values())
+        assert all(len(ids) <= 2 for ids in protocol._MATCHED)
         for table, device in (("A 1", "A1-tab"), ("A1", "A1/tab"), ("A1" * 9, "x")):
             with pytest.raises(ProtocolError, match="is not"):
                 topic_reply(table, device)
