@@ -1,0 +1,245 @@
+"""One event on any shard's console and results pages (hub.shard_views, hub.sharding):
+two shards over a real Mosquitto, each on its own account, shard 0 a ``tenace hub --shard
+0`` process (killed and started again mid-session), shard 1 in this process with its
+console. The director at shard 1's console follows a shard-0 table's live auction, gives
+commands for shard 0's tables (shard 0 applies them, both show them) and sees shard 0's
+alerts; shard 1's results pages show shard 0's section and the field's ranking, equal to a
+single hub's."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridgecore.bigdeal import random_deal
+from hub.access import SHARD_ROLE
+from hub.accounts import Accounts, event_accounts, write_keyring
+from hub.event import EventSetup, SectionSetup
+from hub.mosquitto import Mosquitto
+from hub.shard_views import RemoteViews, merge_results
+from hub.shards import Shard, shard_accounts
+from tests.hub.test_console import Login, make_users
+from wire.mqtt import using_keyring
+
+SEED = 7
+
+
+def two_sections() -> EventSetup:
+    import random
+
+    parts = tuple(SectionSetup(name, "mitchell", tables=3, boards_per_round=1, rounds=2)
+                  for name in "AB")
+    rng = random.Random(SEED)
+    boards = sorted({b for p in parts for b in p.movement.boards})
+    return EventSetup(parts, {b: random_deal(rng) for b in boards}, shards=2,
+                      one_field=True, boards_source="deals given", clock_tolerance=None)
+
+
+def wait(what: Callable[[], Any], timeout: float = 90.0) -> Any:
+    """``what()`` once it is truthy (a guard, not a timing: it returns as soon as it is)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = what()
+        if found or time.monotonic() > deadline:
+            assert found, f"not reached in {timeout} s"
+            return found
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
+    """Mosquitto with the event's devices, the director's tools and both shards' accounts."""
+    from tenace.live import TOOL_ACCOUNTS
+
+    setup = two_sections()
+    accounts = Accounts(tmp_path / "accounts")
+    issued = accounts.issue_all({**event_accounts(setup), **TOOL_ACCOUNTS})
+    issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
+               for name, scope in shard_accounts(setup, 2)]
+    accounts.save()
+    with using_keyring(write_keyring(tmp_path / "keyring.json", issued)):
+        broker = Mosquitto(tmp_path / "mosquitto", accounts=accounts)
+        try:
+            yield broker, setup
+        finally:
+            broker.stop()
+
+
+def test_shard_ones_console_and_results_run_the_whole_event(
+        event: tuple[Mosquitto, EventSetup], tmp_path: Path) -> None:
+    from hub.service import Hub, HubRunner, data_log
+    from tenace.sim.chaos import HubProcess, clean_room, field_truth
+    from tenace.sim.driver import run_tables
+    from tenace.sim.session import simulate
+
+    broker, setup = event
+    room = setup.build_room()
+    script = simulate(list(room.sections), {n: room.deal(n) for n in setup.deals},
+                      seed=SEED, edition=room.edition, start=time.time(), claim_rate=0.0)
+    scripts = script.events_by_table
+    a1 = scripts["A1"]
+    calls = [i for i, e in enumerate(a1) if e.type == "call"]
+    first_part = calls[1] + 1            # A1 checked in, its board on, two calls made
+
+    zero = HubProcess(broker.url, tmp_path / "data", setup, Shard(0, 2))
+    zero.start()
+    one = Shard(1, 2)
+    (tmp_path / "one").mkdir()
+    hub = Hub(data_log(tmp_path / "one"), url=broker.url, setup=one.restrict(setup),
+              shard=one, client_id=one.account, tick_seconds=0.1, double_dummy=False,
+              console=("127.0.0.1", 0),
+              console_options={"users": make_users(tmp_path / "users")})
+    try:
+        with HubRunner(hub) as running:
+            console = running.console
+            assert console is not None
+            director = Login.director(console)   # type: ignore[arg-type]
+
+            def get(path: str) -> Any:
+                with director.open(console.url + path) as r:
+                    return json.loads(r.read())
+
+            # The room map: shard 0's tables beside shard 1's.
+            room_ids = wait(lambda: [t["id"] for t in get("api/room")["tables"]]
+                            if len(get("api/room")["tables"]) == 6 else None)
+            assert sorted(room_ids) == ["A1", "A2", "A3", "B1", "B2", "B3"]
+
+            # Shard 0's table A1 live on shard 1's panel: its auction as it is called.
+            outboxes = str(tmp_path / "outboxes")   # A1's devices go on with their seq
+            runs = run_tables(broker.url, {"A1": a1[:first_part]}, timeout=10.0,
+                              outboxes=outboxes)
+            assert all(not r.rejected for r in runs.values())
+            made = [[e.body["seat"], str(e.body["call"])] for e in a1[:first_part]
+                    if e.type == "call"]
+            panel = wait(lambda: (p := get("api/table/A1"))["board"] is not None
+                         and len(p["auction"]) == 2 and p)
+            assert [[c["seat"], c["call"]] for c in panel["auction"]] == made
+            assert panel["shard"] == 0 and panel["phase"] == "auction"
+            assert panel["turn"] is not None
+
+            # A command for shard 0's table, given on shard 1's console: shard 0 applies
+            # it, both see it (shard 0's summary on shard 1's room map).
+            status, answer = director.send("api/director", json.dumps(
+                {"op": "table_mode", "table": "A2", "strict": True}).encode())
+            assert status == 200 and answer["forwarded"] and answer["shard"] == 0
+            wait(lambda: next(t for t in get("api/room")["tables"]
+                              if t["id"] == "A2")["strict"])
+            # A score ruling for shard 0's section: shard 0 gives it its id (0-R1).
+            status, answer = director.send("api/director", json.dumps(
+                {"op": "ruling", "kind": "penalty", "section": "A", "pair": 1,
+                 "amount": 1, "unit": "mp", "text": "late"}).encode())
+            assert status == 200 and answer["forwarded"]
+
+            # Shard 0 killed mid-session, started again on its log: the rest is played.
+            killed = zero.kill()
+            zero.start(started_after=killed)
+            rest = {t: ev for t, ev in scripts.items() if t != "A1"}
+            rest["A1"] = a1[first_part:]
+            runs = run_tables(broker.url, rest, timeout=10.0, outboxes=outboxes)
+            assert [(t, r.rejected) for t, r in runs.items() if r.rejected] == []
+
+            # The whole last board of A1 on shard 1's panel: the auction seen before the
+            # lead, every trick after it.
+            final = wait(lambda: (p := get("api/table/A1"))["over"] and p)
+            last = max(i for i, e in enumerate(a1) if e.type == "board")
+            assert [[c["seat"], c["call"]] for c in final["auction"]] == \
+                [[e.body["seat"], str(e.body["call"])] for e in a1[last:] if e.type == "call"]
+            assert len(final["tricks"]) == 13 and final["result"] is not None
+
+            # The results page of shard 1: both sections, the field equal to a single hub's.
+            clean, _ = clean_room(setup, script)
+            truth = {topic: json.loads(payload)
+                     for topic, payload in clean.scoring.publications(force=True)}
+            field = field_truth(truth, clean.edition.name, clean.conventions)
+            expected_field = next(iter(field.values()))
+
+            def complete() -> Any:
+                data = get("api/results")
+                names = sorted(s["section"] for s in data["sections"])
+                done = data.get("field") and all(
+                    b["results"] >= data["field"]["expected"]
+                    for b in data["field"]["boards"]) and len(
+                        data["field"]["boards"]) == len(expected_field["boards"])
+                return names == ["A", "B"] and done and data
+
+            data = wait(complete)
+            assert data["field"]["ranking"] == expected_field["ranking"]
+            a = next(s for s in data["sections"] if s["section"] == "A")
+            assert a["remote"] and [p["id"] for p in a["penalties"]] == ["0-R1"]
+            b = next(s for s in data["sections"] if s["section"] == "B")
+            assert b["ranking"] == truth["tenace/v1/results/ranking/B"]["ranking"]
+            # A board's traveller of shard 0's section on shard 1's board page.
+            number = a["boards"][0]["board"]
+            board = get(f"api/results/board/{number}")
+            assert sorted(s["section"] for s in board["sections"]) == ["A", "B"]
+            remote_a = next(s for s in board["sections"] if s["section"] == "A")
+            assert remote_a["results"] == \
+                truth[f"tenace/v1/results/traveller/A/{number}"]["results"]
+            # The public view too: every board is finished, so everything is shown.
+            with director.opener.open(console.url + "api/results") as r:
+                assert json.loads(r.read())["field"]["ranking"]
+    finally:
+        zero.stop()
+        hub.log.close()
+
+
+def test_a_remote_tables_board_is_kept_past_the_opening_lead() -> None:
+    """The public state drops the auction at the opening lead (Annex I): the panel keeps
+    the auction it saw, and every trick from the last one quitted."""
+    views = RemoteViews()
+    base = {"table": "A1", "round": 1, "pairs": {"NS": 1, "EW": 4}, "board": 1,
+            "dealer": "N", "vulnerability": "None"}
+    auction = [{"seat": "N", "call": "1NT", "alert": False, "status": "made"},
+               {"seat": "E", "call": "Pass", "alert": False, "status": "made"}]
+    views.state("A1", dict(base, phase="auction", turn="S", auction=auction))
+    views.tablet("A1", {"table": "A1", "board": 1, "explanations": [
+        {"call": 1, "seat": "N", "by": "S", "text": "15-17", "to": "EW"}]})
+    views.state("A1", dict(base, phase="play", turn="S", contract="1NT", declarer="N",
+                           trick={"number": 2, "leader": "E", "cards": [["E", "SA"]]},
+                           last_trick={"number": 1, "leader": "E", "winner": "E",
+                                       "cards": [["E", "S2"], ["S", "S3"], ["W", "S4"],
+                                                 ["N", "S5"]]},
+                           tricks={"NS": 0, "EW": 1}, dummy={"seat": "S", "cards": []}))
+    live = views.live_table("A1")
+    assert live is not None
+    assert [c["call"] for c in live["auction"]] == ["1NT", "Pass"]
+    assert live["auction"][0]["explanation"] == "15-17"
+    assert [t["number"] for t in live["tricks"]] == [1, 2]
+    assert live["tricks"][0]["winner"] == "E" and live["dummy"] == "S"
+    # The next board starts afresh.
+    views.state("A1", dict(base, board=2, phase="auction", turn="E", auction=[]))
+    assert views.live_table("A1")["auction"] == []   # type: ignore[index]
+
+
+def test_the_public_view_holds_back_another_shards_unfinished_board() -> None:
+    """Law 16: board 2 still to be played at a table of section B (shard 0's): not on
+    shard 1's public pages, nor B's ranking; the director's view shows everything."""
+    views = RemoteViews()
+    views.ranking("B", {"section": "B", "key": "B", "expected": 2, "method": "mp",
+                        "boards": [{"board": 1, "results": 2, "scored": 2},
+                                   {"board": 2, "results": 1, "scored": 1}],
+                        "ranking": [{"pair": 1, "names": ["Ann"], "rank": 1}],
+                        "penalties": [], "problems": []})
+    views.traveller("B", 1, {"section": "B", "board": 1, "results": []})
+
+    def own() -> dict[str, Any]:
+        return {"sections": [{"section": "A", "boards": [{"board": 1}, {"board": 2}]}],
+                "boards": [1, 2], "public": {"names": True}, "ranking_shown": True}
+
+    public = merge_results(own(), "", views, public=True, own_sections={"A"})
+    assert public["boards"] == [1]
+    b = public["sections"][1]
+    assert b["ranking"] == [] and [x["board"] for x in b["boards"]] == [1]
+    assert [x["board"] for x in public["sections"][0]["boards"]] == [1]
+    full = merge_results(own(), "", views, public=False, own_sections={"A"})
+    assert full["boards"] == [1, 2] and full["sections"][1]["ranking"]
+    with pytest.raises(LookupError, match="board 2 is not shown yet"):
+        merge_results({"sections": []}, "/board/2", views, public=True, own_sections={"A"})
+    page = merge_results({"sections": []}, "/board/1", views, public=True,
+                         own_sections={"A"})
+    assert [s["section"] for s in page["sections"]] == ["B"]
