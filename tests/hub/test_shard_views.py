@@ -80,7 +80,8 @@ def test_shard_ones_console_and_results_run_the_whole_event(
     broker, setup = event
     room = setup.build_room()
     script = simulate(list(room.sections), {n: room.deal(n) for n in setup.deals},
-                      seed=SEED, edition=room.edition, start=time.time(), claim_rate=0.0)
+                      seed=SEED, edition=room.edition, start=time.time(), claim_rate=0.0,
+                      inject={"director_call": 1.0})   # an alert at every table (Law 9B1)
     scripts = script.events_by_table
     a1 = scripts["A1"]
     calls = [i for i, e in enumerate(a1) if e.type == "call"]
@@ -180,6 +181,19 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             remote_a = next(s for s in board["sections"] if s["section"] == "A")
             assert remote_a["results"] == \
                 truth[f"tenace/v1/results/traveller/A/{number}"]["results"]
+            # Shard 0's alerts on shard 1's console, and acknowledged from it.
+            theirs = wait(lambda: [a for a in get("api/room")["alerts"]
+                                   if a["table"].startswith("A") and a["status"] == "open"])
+            assert {a["kind"] for a in theirs} == {"director_call"}
+            detail = get(f"api/alert/{theirs[0]['id']}")
+            assert detail["id"] == theirs[0]["id"] and "evidence" in detail
+            status, answer = director.send("api/director", json.dumps(
+                {"op": "acknowledge", "id": theirs[0]["id"]}).encode())
+            assert status == 200 and answer["forwarded"]
+            acknowledged = wait(lambda: next(
+                a for a in get("api/room")["alerts"]
+                if a["id"] == theirs[0]["id"])["status"] == "acknowledged" and True)
+            assert acknowledged
             # The public view too: every board is finished, so everything is shown.
             with director.opener.open(console.url + "api/results") as r:
                 assert json.loads(r.read())["field"]["ranking"]
