@@ -126,7 +126,7 @@ from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.corrections import CorrectionError, as_typed
 from hub.pairing import Pairing
 from hub.room import Room
-from hub.shard_views import remote_alert, remote_of, with_remote_alerts
+from hub.shard_views import in_event_order, remote_alert, remote_of, with_remote_alerts
 from hub.texts import render
 from hub.users import (
     MAX_PASSWORD,
@@ -460,11 +460,13 @@ class Console:
         shown += [a for a in alerts if not a.is_open][:RESOLVED_KEPT]
         remote = self._remote_tables()   # other shards' tables of the event (hub.sharding)
         sections = [s.name for s in room.sections]
-        sections += sorted({str(t.get("section")) for t in remote.values()} - set(sections))
+        tables = [view.table(t) for t in room.tables]
+        if remote:     # every shard's, in the event's order (hub.shard_views)
+            sections, tables = in_event_order(
+                sections + [str(t.get("section")) for t in remote.values()],
+                tables + [t for i, t in remote.items() if i not in room.tables])
         return {"hub_time": view.now, "clock": view.clock(), "waiting": self.waiting,
-                "sections": sections,
-                "tables": [view.table(t) for t in room.tables]
-                + [remote[t] for t in sorted(remote) if t not in room.tables],
+                "sections": sections, "tables": tables,
                 "alerts": with_remote_alerts(self.hub, [alert_summary(a) for a in shown]),
                 "counts": {"open": sum(view.open.values()), "total": len(room.alerts)},
                 "hub": self._status()}

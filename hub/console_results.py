@@ -10,7 +10,7 @@ and the field's ranking (hub.shard_views.merge_results).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -20,12 +20,18 @@ from hub.series_api import series_api
 from hub.shard_views import merge_results, remote_of
 from hub.webserver import HttpError, json_response
 
-if TYPE_CHECKING:
-    from hub.console import Console
-
 __all__ = ["add_results_routes", "results_json"]
 
 _RANKS = {"viewer": 0, "scorer": 1, "director": 2}
+
+
+class Console(Protocol):
+    """What the routes use of hub.console.Console."""
+
+    @property
+    def hub(self) -> Any: ...
+    def session_of(self, request: web.Request) -> Any: ...
+    def static_file(self, name: str, path: str, what: str = "file") -> web.Response: ...
 
 
 def results_json(hub: Any, rest: str, *, public: bool) -> dict[str, Any]:

@@ -24,6 +24,7 @@ Nothing here is ever logged: it is the other shards' truth, read again from the 
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -272,3 +273,17 @@ def remote_alert(hub: Any, ident: str) -> dict[str, Any] | None:
     remote = remote_of(hub)
     body = None if remote is None else remote.alerts.get(ident)
     return None if body is None else dict(body)
+
+
+def in_event_order(sections: list[str], tables: list[dict[str, Any]]
+                   ) -> tuple[list[str], list[dict[str, Any]]]:
+    """Every shard's sections and tables on one room map: the sections by name (a shard
+    does not know the others' places in the set-up), each section's tables by number."""
+    def natural(text: str) -> tuple[Any, ...]:
+        return tuple(int(p) if p.isdigit() else p
+                     for p in re.split(r"(\d+)", text) if p)
+
+    order = sorted(dict.fromkeys(sections), key=natural)
+    place = {name: i for i, name in enumerate(order)}
+    return order, sorted(tables, key=lambda t: (place.get(str(t.get("section")), len(order)),
+                                                t.get("number") or 0, str(t.get("id"))))

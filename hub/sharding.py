@@ -204,9 +204,12 @@ class Sharding:
         return dict(live, shard=summary.get("shard"))
 
     def _remote_message(self, topic: Topic, payload: bytes) -> None:
-        """Another shard's table state, alert, section results or the field's ranking."""
-        own = self.room.tables
-        if topic.table is not None and topic.table in own:
+        """Another shard's table state, alert, section results or the field's ranking
+        (this shard's own, back from the broker, are let pass before they are decoded)."""
+        if self.shard is None or (topic.table is not None and topic.table in self.room.tables) \
+                or (topic.alert is not None and topic.alert in self.room.alerts) \
+                or (topic.section is not None
+                    and any(s.name == topic.section for s in self.room.sections)):
             return
         try:
             body = json.loads(payload) if payload else None
@@ -224,15 +227,14 @@ class Sharding:
             if changed is not None:
                 changed([topic.table])
         elif topic.kind == "alert" and topic.alert is not None:
-            if topic.alert in self.room.alerts or not remote.alert(topic.alert, body):
+            if not remote.alert(topic.alert, body):
                 return
             changed = getattr(console, "remote_alert_changed", None)
             if changed is not None:
                 changed(topic.alert)
         elif topic.kind == "field":
             remote.field = body
-        elif topic.section is not None \
-                and topic.section not in {s.name for s in self.room.sections}:
+        elif topic.section is not None:
             if topic.kind == "ranking":
                 remote.ranking(topic.section, body)
             elif topic.kind == "traveller" and topic.board is not None:

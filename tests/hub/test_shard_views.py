@@ -23,8 +23,12 @@ from hub.event import EventSetup, SectionSetup
 from hub.mosquitto import Mosquitto
 from hub.shard_views import RemoteViews, merge_results
 from hub.shards import Shard, shard_accounts
-from tests.hub.test_console import Login, make_users
+from tests.hub.test_console import Login, browser, browser_login, make_users
+from tests.hub.test_console import wait as wait_page
+from tests.hub.test_setup_browser import shot
 from wire.mqtt import using_keyring
+
+__all__ = ["browser"]    # the Chromium fixture (tests/hub/test_console.py)
 
 SEED = 7
 
@@ -40,7 +44,7 @@ def two_sections() -> EventSetup:
                       one_field=True, boards_source="deals given", clock_tolerance=None)
 
 
-def wait(what: Callable[[], Any], timeout: float = 90.0) -> Any:
+def until(what: Callable[[], Any], timeout: float = 90.0) -> Any:
     """``what()`` once it is truthy (a guard, not a timing: it returns as soon as it is)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -106,7 +110,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
                     return json.loads(r.read())
 
             # The room map: shard 0's tables beside shard 1's.
-            room_ids = wait(lambda: [t["id"] for t in get("api/room")["tables"]]
+            room_ids = until(lambda: [t["id"] for t in get("api/room")["tables"]]
                             if len(get("api/room")["tables"]) == 6 else None)
             assert sorted(room_ids) == ["A1", "A2", "A3", "B1", "B2", "B3"]
 
@@ -117,7 +121,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             assert all(not r.rejected for r in runs.values())
             made = [[e.body["seat"], str(e.body["call"])] for e in a1[:first_part]
                     if e.type == "call"]
-            panel = wait(lambda: (p := get("api/table/A1"))["board"] is not None
+            panel = until(lambda: (p := get("api/table/A1"))["board"] is not None
                          and len(p["auction"]) == 2 and p)
             assert [[c["seat"], c["call"]] for c in panel["auction"]] == made
             assert panel["shard"] == 0 and panel["phase"] == "auction"
@@ -128,7 +132,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             status, answer = director.send("api/director", json.dumps(
                 {"op": "table_mode", "table": "A2", "strict": True}).encode())
             assert status == 200 and answer["forwarded"] and answer["shard"] == 0
-            wait(lambda: next(t for t in get("api/room")["tables"]
+            until(lambda: next(t for t in get("api/room")["tables"]
                               if t["id"] == "A2")["strict"])
             # A score ruling for shard 0's section: shard 0 gives it its id (0-R1).
             status, answer = director.send("api/director", json.dumps(
@@ -146,7 +150,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
 
             # The whole last board of A1 on shard 1's panel: the auction seen before the
             # lead, every trick after it.
-            final = wait(lambda: (p := get("api/table/A1"))["over"] and p)
+            final = until(lambda: (p := get("api/table/A1"))["over"] and p)
             last = max(i for i, e in enumerate(a1) if e.type == "board")
             assert [[c["seat"], c["call"]] for c in final["auction"]] == \
                 [[e.body["seat"], str(e.body["call"])] for e in a1[last:] if e.type == "call"]
@@ -168,7 +172,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
                         data["field"]["boards"]) == len(expected_field["boards"])
                 return names == ["A", "B"] and done and data
 
-            data = wait(complete)
+            data = until(complete)
             assert data["field"]["ranking"] == expected_field["ranking"]
             a = next(s for s in data["sections"] if s["section"] == "A")
             assert a["remote"] and [p["id"] for p in a["penalties"]] == ["0-R1"]
@@ -182,7 +186,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             assert remote_a["results"] == \
                 truth[f"tenace/v1/results/traveller/A/{number}"]["results"]
             # Shard 0's alerts on shard 1's console, and acknowledged from it.
-            theirs = wait(lambda: [a for a in get("api/room")["alerts"]
+            theirs = until(lambda: [a for a in get("api/room")["alerts"]
                                    if a["table"].startswith("A") and a["status"] == "open"])
             assert {a["kind"] for a in theirs} == {"director_call"}
             detail = get(f"api/alert/{theirs[0]['id']}")
@@ -190,7 +194,7 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             status, answer = director.send("api/director", json.dumps(
                 {"op": "acknowledge", "id": theirs[0]["id"]}).encode())
             assert status == 200 and answer["forwarded"]
-            acknowledged = wait(lambda: next(
+            acknowledged = until(lambda: next(
                 a for a in get("api/room")["alerts"]
                 if a["id"] == theirs[0]["id"])["status"] == "acknowledged" and True)
             assert acknowledged
@@ -257,3 +261,58 @@ def test_the_public_view_holds_back_another_shards_unfinished_board() -> None:
     page = merge_results({"sections": []}, "/board/1", views, public=True,
                          own_sections={"A"})
     assert [s["section"] for s in page["sections"]] == ["B"]
+
+
+def test_browser_shard_ones_console_shows_both_shards_tables_and_a_live_panel(
+        event: tuple[Mosquitto, EventSetup], tmp_path: Path, browser: Any) -> None:
+    """In Chromium, on shard 1's console: every table of both shards on the map, and shard
+    0's table A1 in its panel with its auction as it is called (screenshot
+    console-shards.png)."""
+    from hub.service import Hub, HubRunner, data_log
+    from tenace.sim.driver import run_tables
+    from tenace.sim.session import simulate
+
+    broker, setup = event
+    room = setup.build_room()
+    script = simulate(list(room.sections), {n: room.deal(n) for n in setup.deals},
+                      seed=SEED, edition=room.edition, start=time.time(), claim_rate=0.0)
+    a1 = script.events_by_table["A1"]
+    first_part = [i for i, e in enumerate(a1) if e.type == "call"][2] + 1   # three calls
+    hubs = []
+    for k in (0, 1):
+        shard = Shard(k, 2)
+        (tmp_path / f"shard-{k}").mkdir()
+        hubs.append(Hub(data_log(tmp_path / f"shard-{k}"), url=broker.url,
+                        setup=shard.restrict(setup), shard=shard, client_id=shard.account,
+                        tick_seconds=0.1, double_dummy=False,
+                        **({} if k == 0 else {"console": ("127.0.0.1", 0), "console_options":
+                                              {"users": make_users(tmp_path / "users")}})))
+    try:
+        with HubRunner(hubs[0]), HubRunner(hubs[1]) as one:
+            assert one.console is not None
+            browser.delete_all_cookies()
+            browser_login(browser, one.console)   # type: ignore[arg-type]
+
+            def tiles(driver: Any) -> list[str]:
+                return sorted(t.get_attribute("data-table")
+                              for t in driver.find_elements("css selector", ".tile"))
+
+            wait_page(browser, lambda d: tiles(d) == ["A1", "A2", "A3", "B1", "B2", "B3"],
+                      60.0)
+            runs = run_tables(broker.url, {"A1": a1[:first_part]}, timeout=10.0)
+            assert all(not r.rejected for r in runs.values())
+            browser.find_element("id", "tile-A1").click()
+            calls = [str(e.body["call"]) for e in a1[:first_part] if e.type == "call"]
+
+            def auction(driver: Any) -> list[str]:
+                cells = driver.find_elements("css selector", "#live-auction td[data-index]")
+                return [c.text.strip() for c in cells]
+
+            wait_page(browser, lambda d: len(auction(d)) == len(calls), 60.0)
+            shown = auction(browser)
+            assert len(shown) == 3 and all(shown)
+            assert browser.find_element("id", "live-turn").text
+            shot(browser, "console-shards.png")
+    finally:
+        for hub in hubs:
+            hub.log.close()
