@@ -170,10 +170,21 @@ class Sharding:
         log.info("command %s of %s sent to the other shards", command.get("op"), user)
         if not theirs:
             return None
-        table = command.get("table")
-        owner = self.remote_tables.get(table, {}).get("shard") if isinstance(table, str) \
-            else None
-        return {"ok": True, "forwarded": True, "shard": owner}
+        return {"ok": True, "forwarded": True, "shard": self._owner(command)}
+
+    def _owner(self, command: dict[str, Any]) -> int | None:
+        """The shard that holds what ``command`` names, as far as this one knows."""
+        table, section, ident = command.get("table"), command.get("section"), command.get("id")
+        alert = self.remote.alerts.get(ident) if isinstance(ident, str) else None
+        if alert is not None:
+            table = alert.get("table")
+        if isinstance(table, str) and table in self.remote_tables:
+            return self.remote_tables[table].get("shard")
+        if isinstance(section, str):
+            return next((t.get("shard") for t in self.remote_tables.values()
+                         if t.get("section") == section), None)
+        number = ident.split("-", 1)[0] if isinstance(ident, str) else ""
+        return int(number) if number.isdecimal() and len(number) <= 3 else None
 
     def from_shard(self, account: str, command: Any) -> tuple[bool, str]:
         """A command on another shard's ``hub/cmd/tenace-hub-{K}``: (take it, who gave it).

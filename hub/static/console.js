@@ -937,7 +937,10 @@
   function command(cmd, message) {
     say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
-      if (result.ok) {
+      if (result.ok && result.forwarded) {   // another shard's: applied there (docs/shards.md)
+        say(message, result.shard === null || result.shard === undefined
+          ? t("console.forwarded_any") : t("console.forwarded", { shard: result.shard }), false);
+      } else if (result.ok) {
         say(message, t("console.done"), false);
         refreshDetail();
       } else {

@@ -138,7 +138,10 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             status, answer = director.send("api/director", json.dumps(
                 {"op": "ruling", "kind": "penalty", "section": "A", "pair": 1,
                  "amount": 1, "unit": "mp", "text": "late"}).encode())
-            assert status == 200 and answer["forwarded"]
+            assert status == 200 and answer["forwarded"] and answer["shard"] == 0
+            # Applied by shard 0: its section's ranking, as shard 1's results show it.
+            until(lambda: [p["id"] for s in get("api/results")["sections"]
+                           if s["section"] == "A" for p in s["penalties"]] == ["0-R1"])
 
             # Shard 0 killed mid-session, started again on its log: the rest is played.
             killed = zero.kill()
@@ -313,6 +316,56 @@ def test_browser_shard_ones_console_shows_both_shards_tables_and_a_live_panel(
             assert len(shown) == 3 and all(shown)
             assert browser.find_element("id", "live-turn").text
             shot(browser, "console-shards.png")
+            # Strict mode for A1 from shard 1's page: shard 0 applies it, both show it.
+            browser.find_element("id", "table-mode").click()
+            zero = hubs[0]
+            until(lambda: zero.call(lambda: zero.room.tables["A1"].strict))
+            wait_page(browser, lambda d: d.find_element("id", "table-mode").text
+                      == "Switch to bidding box", 30.0)
     finally:
         for hub in hubs:
             hub.log.close()
+
+
+def test_a_shard_takes_another_shards_forwarded_command_as_its_users(tmp_path: Path) -> None:
+    """A command on ``hub/cmd/tenace-hub-1`` (shard 1's console) is taken by shard 0, by the
+    user named in it; shard 0's own is not taken again, and no other account may name
+    ``by``."""
+    from hub.service import Hub, data_log
+    from wire.mqtt import Message
+    from wire.protocol import topic_hub_command
+
+    setup = two_sections()
+    zero = Hub(data_log(tmp_path), url="mqtt://127.0.0.1:1", setup=Shard(0, 2).restrict(setup),
+               shard=Shard(0, 2))
+    try:
+        def send(account: str, **command: Any) -> None:
+            zero.handle([Message(topic_hub_command(account), json.dumps(command).encode(),
+                                 1, False)])
+
+        penalty = {"op": "ruling", "kind": "penalty", "section": "A", "pair": 1,
+                   "amount": 1, "unit": "mp"}
+        send("tenace-hub-1", **penalty, by="dora")
+        send("tenace-hub-0", **penalty, by="dora")          # its own, back: not again
+        send("director", **penalty, by="dora")              # by: a shard's only
+        send("tenace-hub-1", **dict(penalty, section="B"), by="dora")   # shard 1's own
+        rulings = zero.room.scoring.rulings_json()
+        assert [(r["id"], r["by"]) for r in rulings] == [("0-R1", "dora")]
+    finally:
+        zero.log.close()
+
+
+def test_a_shards_account_reads_the_public_views_of_every_table_never_a_seat() -> None:
+    from hub.access import grants, may_read, may_write
+    from hub.shards import shard_scope
+    from wire.protocol import ROOT, topic_hub_command, topic_seat, topic_state, topic_tablet
+
+    setup = two_sections()
+    one = grants("tenace-hub-1", SHARD_ROLE, shard_scope(setup, Shard(1, 2)))
+    assert may_read(one, topic_state("A1")) and may_read(one, topic_tablet("A1"))
+    assert may_read(one, f"{ROOT}/director/alert/A1-1-revoke-1")
+    assert not may_read(one, topic_seat("A1", "N"))
+    assert not may_read(one, f"{ROOT}/t/A1/ev/A1-tab")        # another shard's events
+    assert may_write(one, topic_hub_command("tenace-hub-1"))
+    assert not may_write(one, topic_hub_command("tenace-hub-0"))
+    assert not may_write(one, topic_hub_command("director"))
