@@ -23,7 +23,7 @@ from hub.event import EventSetup, SectionSetup
 from hub.mosquitto import Mosquitto
 from hub.shard_views import RemoteViews, merge_results
 from hub.shards import Shard, shard_accounts
-from tests.hub.test_console import Login, browser, browser_login, make_users
+from tests.hub.test_console import Login, browser, browser_login, click, make_users
 from tests.hub.test_console import wait as wait_page
 from tests.hub.test_setup_browser import shot
 from wire.mqtt import using_keyring
@@ -304,20 +304,21 @@ def test_browser_shard_ones_console_shows_both_shards_tables_and_a_live_panel(
                       60.0)
             runs = run_tables(broker.url, {"A1": a1[:first_part]}, timeout=10.0)
             assert all(not r.rejected for r in runs.values())
-            browser.find_element("id", "tile-A1").click()
+            click(browser, "#tile-A1")
             calls = [str(e.body["call"]) for e in a1[:first_part] if e.type == "call"]
 
             def auction(driver: Any) -> list[str]:
                 cells = driver.find_elements("css selector", "#live-auction td[data-index]")
                 return [c.text.strip() for c in cells]
 
-            wait_page(browser, lambda d: len(auction(d)) == len(calls), 60.0)
-            shown = auction(browser)
+            # (the page redraws the panel as the table changes: each look is taken again)
+            shown = wait_page(browser, lambda d: len(a := auction(d)) == len(calls) and a,
+                              60.0)
             assert len(shown) == 3 and all(shown)
-            assert browser.find_element("id", "live-turn").text
+            assert wait_page(browser, lambda d: d.find_element("id", "live-turn").text)
             shot(browser, "console-shards.png")
             # Strict mode for A1 from shard 1's page: shard 0 applies it, both show it.
-            browser.find_element("id", "table-mode").click()
+            click(browser, "#table-mode")
             zero = hubs[0]
             until(lambda: zero.call(lambda: zero.room.tables["A1"].strict))
             wait_page(browser, lambda d: d.find_element("id", "table-mode").text
