@@ -7,8 +7,9 @@ reads of them, so that its console and its results pages show the whole event:
 
 * a table's live board, for its panel (:meth:`RemoteViews.live_table`, the shape of
   hub.console_table's): from ``t/{table}/state`` and ``t/{table}/tablet``, read only while
-  a director follows the table (the hub subscribes to them when the panel is first asked
-  for: every table's states would cost each shard every other shard's events). The public
+  a director follows the table (the hub subscribes to them when the panel asks for it, and
+  unsubscribes once no panel has asked for :data:`hub.sharding.FOLLOW_SECONDS`: every
+  table's states would cost each shard every other shard's events). The public
   state shows the auction only until the opening lead, and the trick in progress and the
   last one: what was seen of a board is kept for it (its auction, its tricks), so that a
   panel opened before the lead follows the whole board;
@@ -52,7 +53,7 @@ class RemoteViews:
     def __init__(self) -> None:
         self.states: dict[str, dict[str, Any]] = {}
         self.tablets: dict[str, dict[str, Any]] = {}
-        self.followed: set[str] = set()
+        self.followed: dict[str, float] = {}    # table -> when a panel last asked for it
         self._boards: dict[str, _Board] = {}
         self.alerts: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.rankings: dict[str, dict[str, Any]] = {}
@@ -114,6 +115,12 @@ class RemoteViews:
             self.travellers.pop((section, board), None)
         else:
             self.travellers[(section, board)] = body
+
+    def forget(self, table: str) -> None:
+        """No panel follows ``table`` any longer: what was kept of it goes."""
+        self.followed.pop(table, None)
+        for kept in (self.states, self.tablets, self._boards):
+            kept.pop(table, None)
 
     # What the console asks ------------------------------------------------------------
     def alert_summary(self, ident: str) -> dict[str, Any] | None:

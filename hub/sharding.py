@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from hub.console_views import RoomView
@@ -53,6 +54,9 @@ __all__ = ["Sharding"]
 log = logging.getLogger("hub.service")
 
 _ALERT_OPS = frozenset({"acknowledge", "rule", "resolve"})
+FOLLOW_SECONDS = 180.0
+"""Another shard's table is followed (its state read) this long after a panel last asked for
+it: an open panel asks again every minute (hub/static/console.js)."""
 
 
 class Sharding:
@@ -198,16 +202,16 @@ class Sharding:
     # The other shards' views (hub.shard_views) -------------------------------------------
     def follow_table(self, table: str) -> dict[str, Any] | None:
         """Another shard's table for its panel on this shard's console: its live board from
-        its published state (subscribed the first time it is asked for, kept while the hub
-        runs); None for a table no shard has."""
+        its published state (subscribed when a panel asks for it, until none has asked for
+        :data:`FOLLOW_SECONDS`); None for a table no shard has."""
         summary = self.remote_tables.get(table)
         if summary is None:
             return None
         client = self._client
         if table not in self.remote.followed and client is not None and not client.closed:
-            self.remote.followed.add(table)
             for name in (topic_state(table), topic_tablet(table)):
                 client.subscribe(name, 1, wait=False)
+        self.remote.followed[table] = time.monotonic()
         live = self.remote.live_table(table)
         if live is None:   # its state is on its way: the summary meanwhile
             live = {"table": table, "round": summary.get("round"),
@@ -252,11 +256,26 @@ class Sharding:
                 remote.traveller(topic.section, topic.board, body)
 
     # Every shard's tables on one console ------------------------------------------------
+    def unfollow_idle(self, now: float) -> list[str]:
+        """The other shards' tables no panel has asked for in :data:`FOLLOW_SECONDS`
+        before ``now`` (``time.monotonic()``): unsubscribed, forgotten; their ids."""
+        idle = [t for t, asked in self.remote.followed.items() if now - asked > FOLLOW_SECONDS]
+        client = self._client
+        for table in idle:
+            if client is not None and not client.closed:
+                for name in (topic_state(table), topic_tablet(table)):
+                    client.unsubscribe(name)
+            self.remote.forget(table)
+        return idle
+
     def _tables_tick(self) -> None:
-        """Once a second: a shard's tables' summaries, published when one changed."""
+        """Once a second: a shard's tables' summaries, published when one changed; the
+        other shards' tables no panel follows any longer let go."""
         client = self._client
         if self.shard is None or client is None or client.closed:
             return
+        if self.remote.followed:
+            self.unfollow_idle(time.monotonic())
         payload = self.tables_summary()
         if payload != self._tables_sent:
             self._tables_sent = payload

@@ -386,6 +386,8 @@
   // "table" event of the feed while the table's panel is open; only its own box is redrawn.
   let liveAsked = null;      // the table whose board is being fetched
   let liveAgain = false;     // a change came while fetching: fetch once more after
+  let liveKeep = null;       // another shard's table: asked again every minute while open,
+                             // so that the hub keeps following it (hub.sharding)
 
   function loadLive(id) {
     if (liveAsked === id) { liveAgain = true; return; }
@@ -394,6 +396,11 @@
       .then((r) => (r.ok ? r.json() : null)).then((data) => {
         liveAsked = null;
         if (data && data.table === id) state.live = data;
+        if (liveKeep !== null) clearTimeout(liveKeep);
+        liveKeep = data && data.remote ? setTimeout(() => {
+          liveKeep = null;
+          if (state.table === id) loadLive(id);
+        }, 60000) : null;
         const box = $("live-table");
         if (box && state.table === id) box.replaceWith(liveBox(id));
         if (liveAgain) { liveAgain = false; if (state.table === id) loadLive(id); }

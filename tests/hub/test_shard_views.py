@@ -22,6 +22,7 @@ from hub.accounts import Accounts, event_accounts, write_keyring
 from hub.event import EventSetup, SectionSetup
 from hub.mosquitto import Mosquitto
 from hub.shard_views import RemoteViews, merge_results
+from hub.sharding import FOLLOW_SECONDS
 from hub.shards import Shard, shard_accounts
 from tests.hub.test_console import Login, browser, browser_login, click, make_users
 from tests.hub.test_console import wait as wait_page
@@ -204,6 +205,14 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             # The public view too: every board is finished, so everything is shown.
             with director.opener.open(console.url + "api/results") as r:
                 assert json.loads(r.read())["field"]["ranking"]
+
+            # No panel has asked for A1 in a while: shard 1 lets it go, and follows it again
+            # (its retained state) when a panel asks.
+            later = time.monotonic() + FOLLOW_SECONDS + 1
+            assert running.call(lambda: running.unfollow_idle(later)) == ["A1"]
+            assert running.call(lambda: running.remote.live_table("A1")) is None
+            again = until(lambda: (p := get("api/table/A1"))["board"] is not None and p)
+            assert again["over"] and again["board"] == final["board"]
     finally:
         zero.stop()
         hub.log.close()
