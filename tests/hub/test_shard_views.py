@@ -379,3 +379,28 @@ def test_a_shards_account_reads_the_public_views_of_every_table_never_a_seat() -
     assert may_write(one, topic_hub_command("tenace-hub-1"))
     assert not may_write(one, topic_hub_command("tenace-hub-0"))
     assert not may_write(one, topic_hub_command("director"))
+
+
+def test_a_single_hub_ranking_the_field_shows_it_on_its_results_pages(tmp_path: Path) -> None:
+    """Not only shards: a hub whose event is one field (``one_field = true``) shows the
+    field's ranking below the sections (the travellers as it publishes them, hub.field)."""
+    from hub.console_results import results_json
+    from hub.service import Hub, data_log
+
+    setup = EventSetup(two_sections().sections, two_sections().deals, one_field=True,
+                       boards_source="deals given")
+    hub = Hub(data_log(tmp_path), url="mqtt://127.0.0.1:1", setup=setup)
+    try:
+        assert hub.field is not None
+        traveller = {"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                     "top": 0, "expected": 1, "results": [
+                         {"table": "A1", "round": 1, "NS": 1, "EW": 4, "contract": "3NT",
+                          "declarer": "N", "tricks": 9, "score_ns": 400, "ruling": None,
+                          "not_scored": None}]}
+        hub.field.traveller("A", 1, traveller)
+        data = results_json(hub, "", public=False)
+        assert data["field"]["key"] == "field"
+        assert [e["pair"] for e in data["field"]["ranking"]] == ["A:1", "A:4"]
+        assert [s["section"] for s in data["sections"]] == ["A", "B"]   # its own, as ever
+    finally:
+        hub.log.close()
