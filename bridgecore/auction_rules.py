@@ -167,7 +167,6 @@ def _pass_options(edition: Edition, x: Seat, in_turn: Seat, any_bid: bool) -> Op
 def _bid_options(edition: Edition, x: Seat, in_turn: Seat, called_before: bool) -> Options:
     """Law 31: a bid out of rotation."""
     p, lho, aw = x.partner, x.lho, edition.awareness_of_damage_law
-    seats = {"offender_seat": x, "partner_seat": p}
     out: list[Rectification] = []
     if in_turn is lho and called_before:
         out.append(_change_at(lho))
@@ -180,23 +179,26 @@ def _bid_options(edition: Edition, x: Seat, in_turn: Seat, called_before: bool) 
                           "or redoubles, {offender_seat} may make any legal call: a comparable "
                           "call (Law 23) carries no rectification; otherwise {partner_seat} must "
                           "pass at his next turn (Law 26 may apply)", "director",
-                          in_turn_seat=in_turn, **seats))
+                          in_turn_seat=in_turn, offender_seat=x, partner_seat=p))
         else:
             out.append(_R("31A2", "rect.rho_calls_denomination", "if {in_turn_seat} bids, "
                           "doubles or redoubles, {offender_seat} may make any legal call: if it "
                           "repeats the denomination of the call out of rotation, {partner_seat} "
                           "must pass at his next turn (31A2(a)); otherwise {partner_seat} must "
                           "pass throughout (31A2(b); Laws 26 and {damage_law} may apply)",
-                          "director", in_turn_seat=in_turn, damage_law=aw, **seats))
+                          "director", in_turn_seat=in_turn, damage_law=aw,
+                          offender_seat=x, partner_seat=p))
     elif edition.comparable_call:
         out.append(_R("31B", "rect.partner_turn_comparable", "{partner_seat} may make any legal "
                       "call at his turn (Law 16C2); {offender_seat}'s call at his turn: if "
                       "comparable (Law 23), no rectification; otherwise {partner_seat} must pass "
-                      "at his next turn (Law 26 may apply)", "director", **seats))
+                      "at his next turn (Law 26 may apply)", "director",
+                      offender_seat=x, partner_seat=p))
     else:
         out.append(_R("31B", "rect.partner_pass_throughout", "{partner_seat} must pass "
                       "throughout; {offender_seat} may make any legal call at his turn (Laws 26 "
-                      "and {damage_law} may apply)", "director", damage_law=aw, **seats))
+                      "and {damage_law} may apply)", "director", damage_law=aw,
+                      offender_seat=x, partner_seat=p))
     out.append(_R("29C", "rect.artificial_call", "if the call was artificial, the rectification "
                   "applies to the denomination(s) it specified, not the one named", "director"))
     return tuple(out)
@@ -205,14 +207,14 @@ def _bid_options(edition: Edition, x: Seat, in_turn: Seat, called_before: bool) 
 def _double_options(edition: Edition, kind: CallKind, x: Seat, in_turn: Seat) -> Options:
     """Law 32: a double or redouble out of rotation."""
     p, lho, aw = x.partner, x.lho, edition.awareness_of_damage_law
-    seats = {"offender_seat": x, "partner_seat": p}
     if in_turn is lho:
         return (_change_at(lho),)
     if in_turn is p:
         if edition.comparable_call:
             return (_R("32A", "rect.double_comparable", "{offender_seat}'s call at his turn: if "
                        "comparable (Law 23), no rectification; otherwise {partner_seat} must "
-                       "pass at his next turn (Law 26 may apply)", "director", **seats),)
+                       "pass at his next turn (Law 26 may apply)", "director",
+                       offender_seat=x, partner_seat=p),)
         return (_R("32A", "rect.double_partner_pass", "{partner_seat} must pass throughout "
                    "(Laws 26B and {damage_law} may apply)", "director", partner_seat=p,
                    damage_law=aw),)
@@ -228,12 +230,12 @@ def _double_options(edition: Edition, kind: CallKind, x: Seat, in_turn: Seat) ->
         rest = _R("32B2", "rect.double_rho_calls_comparable", "if {in_turn_seat} bids, doubles "
                   "or redoubles, {offender_seat} may make any legal call; a comparable call "
                   "(Law 23) carries no rectification; otherwise {partner_seat} must pass at his "
-                  "next turn", "director", in_turn_seat=in_turn, **seats)
+                  "next turn", "director", in_turn_seat=in_turn, offender_seat=x, partner_seat=p)
     else:
         rest = _R("32B2", "rect.double_rho_calls", "if {in_turn_seat} bids, doubles or "
                   "redoubles, {offender_seat} may make any legal call; {partner_seat} must pass "
                   "throughout (Laws 26B and {damage_law} may apply)", "director",
-                  in_turn_seat=in_turn, damage_law=aw, **seats)
+                  in_turn_seat=in_turn, damage_law=aw, offender_seat=x, partner_seat=p)
     return repeat, rest
 
 
@@ -316,7 +318,7 @@ def insufficient_bid_options(edition: Edition, offender: Seat,
 def inadmissible_options(edition: Edition, kind: CallKind, offender: Seat,
                          in_turn: Seat | None) -> Options:
     """Law 36: a double or redouble not permitted by Law 19 (``in_turn`` when out of rotation)."""
-    seats = {"offender_seat": offender, "partner_seat": offender.partner}
+    x, p = offender, offender.partner
     aw = edition.awareness_of_damage_law
     condoned = _condoned(edition, "36A")
     if kind is CallKind.DOUBLE:
@@ -328,7 +330,7 @@ def inadmissible_options(edition: Edition, kind: CallKind, offender: Seat,
             _R("36B", "rect.double_cancelled", "otherwise the double is cancelled; "
                "{offender_seat} must substitute a legal call and {partner_seat} must pass "
                "throughout (Laws {damage_law} and 26 may apply)", "director", damage_law=aw,
-               **seats)]
+               offender_seat=x, partner_seat=p)]
     else:
         out = [
             _R(condoned, "rect.redouble_condoned", "if {lho_seat} calls before rectification, "
@@ -338,12 +340,12 @@ def inadmissible_options(edition: Edition, kind: CallKind, offender: Seat,
             _R("36B", "rect.redouble_cancelled", "otherwise the redouble is cancelled; "
                "{offender_seat} must substitute a legal call and {partner_seat} must pass "
                "throughout (Laws {damage_law} and 26 may apply)", "director", damage_law=aw,
-               **seats)]
+               offender_seat=x, partner_seat=p)]
     if in_turn is not None:
         out.append(_R("36B4", "rect.inadmissible_out_of_rotation", "as it was also out of "
                       "rotation, the auction reverts to {in_turn_seat}; {offender_seat} may make "
                       "any legal call at his turn and {partner_seat} must pass throughout",
-                      "director", in_turn_seat=in_turn, **seats))
+                      "director", in_turn_seat=in_turn, offender_seat=x, partner_seat=p))
     return tuple(out)
 
 
