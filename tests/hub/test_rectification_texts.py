@@ -7,7 +7,9 @@ same fields, and every option each function can produce (editions x kinds x seat
 happened before) carries its text, which renders in each of the seven languages with every
 field filled and, in French and Italian, no English word left. Named laws (27A1, 27B1(a),
 28B, 29B, 31B, 39C, 53A, 62B) are checked against the sentence a French and an Italian
-director read. An option of an older log (English words only) still finds its catalog key
+director read, and the tablet (which shows the table the option the director chose, docs/
+protocol.md 11.1) has every key with the same fields and says it as the console does. An
+option of an older log (English words only) still finds its catalog key
 when it names no seat (hub.console_i18n.option_text)."""
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from bridgecore.irregularity import Rectification
 from hub import alerts, dealing
 from hub.console_i18n import CATALOGS, option_text
 from hub.texts import render
+from tablet.i18n import CATALOGS as TABLET
+from tablet.i18n import Translator
 from tests.bridgecore.test_play import run, three_nt
 from wire.catalogs import fields
 
@@ -243,3 +247,14 @@ def test_an_older_logs_option_finds_its_key_by_its_english_words() -> None:
     stored = insufficient_bid_options(EDITIONS["2017"], Seat.WEST, None)[0].to_json()
     assert option_text(stored) == stored["say"] == {
         "key": "rect.accept_insufficient", "values": {"lho_seat": "N"}}
+
+
+def test_the_tablet_has_every_option_and_says_it_as_the_console_does() -> None:
+    console = {k: v for k, v in CATALOGS.source.items() if k.startswith("rect.")}
+    assert {k: fields(v) for k, v in TABLET.source.items() if k.startswith("rect.")} == {
+        k: fields(v) for k, v in console.items()}
+    for language in ("fr", "it", "pl"):
+        tr = Translator(language)
+        for where, option in OPTIONS[::7]:
+            assert option.say is not None
+            assert tr.text(option.say) == render(option.say, language), where
