@@ -30,7 +30,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RESOLVED_KEPT", "RemoteViews", "merge_results"]
+__all__ = ["RESOLVED_KEPT", "RemoteViews", "in_event_order", "merge_results", "remote_alert",
+           "remote_of", "remote_pair_card", "with_remote_alerts"]
 
 log = logging.getLogger("hub.service")
 
@@ -250,6 +251,59 @@ def merge_results(data: dict[str, Any], rest: str, remote: RemoteViews | None, *
         data["field"] = shown_field
     data["boards"] = sorted(boards)
     return data
+
+
+def remote_pair_card(remote: RemoteViews, section: str, pair: int, *, public: bool,
+                     names: bool = True, ranking_shown: bool = True) -> dict[str, Any]:
+    """Pair ``pair`` of another shard's ``section``: its score card from the section's
+    published travellers, its place and penalties from its ranking (hub.results_pages'
+    ``pair_card`` shape); in the public view the boards finished everywhere, the place once
+    the section's ranking is complete (:func:`merge_results`). LookupError for a section no
+    shard published, a teams or an individual section (their cards are their shard's), or
+    a pair it does not have."""
+    ranking = remote.rankings.get(section)
+    if ranking is None:
+        raise LookupError(f"no section {section!r:.40}")
+    if ranking.get("method") == "imp" or ranking.get("individual"):
+        raise LookupError(f"section {section}: its cards are on the pages of the hub that "
+                          f"holds it")
+    shown = _shown(ranking) if public else None
+    card = []
+    for (name, board), traveller in sorted(remote.travellers.items()):
+        if name != section or (shown is not None and board not in shown):
+            continue
+        for r in traveller.get("results") or ():
+            if pair not in (r.get("NS"), r.get("EW")):
+                continue
+            ns = r.get("NS") == pair
+            score = r.get("score_ns")
+            card.append({
+                "board": board, "round": r.get("round"), "table": r.get("table"),
+                "direction": "NS" if ns else "EW", "opponents": r.get("EW" if ns else "NS"),
+                "contract": r.get("contract"), "declarer": r.get("declarer"),
+                "tricks": r.get("tricks"),
+                "score": None if score is None else (score if ns else -score) + 0,
+                "points": r.get("ns_points" if ns else "ew_points"),
+                "percent": r.get("ns_percent" if ns else "ew_percent"),
+                "top": traveller.get("top"), "adjustment": r.get("adjustment"),
+                "ruling": r.get("ruling"), "scored": r.get("scored"),
+                "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
+    card.sort(key=lambda c: (c["round"] or 0, c["board"]))
+    place = next((e for e in ranking.get("ranking") or () if e.get("pair") == pair), None)
+    if place is None and not card:
+        raise LookupError(f"no pair {pair} in section {section}")
+    penalties = [x for x in ranking.get("penalties") or () if x.get("pair") == pair]
+    players = list(place.get("names") or ()) if place is not None else []
+    if public:
+        if not names:
+            players = []
+            place = None if place is None else dict(place, names=[])
+        if not ranking_shown or not _complete(ranking):
+            place, penalties = None, []
+    return {"section": section, "key": ranking.get("key", section), "pair": pair,
+            "names": players, "method": ranking.get("method"), "team": None,
+            "place": place, "boards": card, "penalties": penalties, "full": not public,
+            "remote": True}
 
 
 # The console across shards (hub.console) ---------------------------------------------------

@@ -21,7 +21,7 @@ from hub.access import SHARD_ROLE
 from hub.accounts import Accounts, event_accounts, write_keyring
 from hub.event import EventSetup, SectionSetup
 from hub.mosquitto import Mosquitto
-from hub.shard_views import RemoteViews, merge_results
+from hub.shard_views import RemoteViews, merge_results, remote_pair_card
 from hub.sharding import FOLLOW_SECONDS
 from hub.shards import Shard, shard_accounts
 from tests.hub.test_console import Login, browser, browser_login, click, make_users
@@ -189,6 +189,14 @@ def test_shard_ones_console_and_results_run_the_whole_event(
             remote_a = next(s for s in board["sections"] if s["section"] == "A")
             assert remote_a["results"] == \
                 truth[f"tenace/v1/results/traveller/A/{number}"]["results"]
+            # A pair of shard 0's section: its score card from the published travellers.
+            card = get("api/results/pair/A/1")
+            truth_card = clean.scoring.section("A").card(1)
+            assert card["remote"] and card["place"]["pair"] == 1
+            assert [(c["board"], c["score"], c["points"]) for c in card["boards"]] == \
+                [(c["board"], c["score"], c["points"]) for c in truth_card]
+            assert [p["id"] for p in card["penalties"]] == ["0-R1"]
+
             # Shard 0's alerts on shard 1's console, and acknowledged from it.
             theirs = until(lambda: [a for a in get("api/room")["alerts"]
                                    if a["table"].startswith("A") and a["status"] == "open"])
@@ -273,6 +281,20 @@ def test_the_public_view_holds_back_another_shards_unfinished_board() -> None:
     page = merge_results({"sections": []}, "/board/1", views, public=True,
                          own_sections={"A"})
     assert [s["section"] for s in page["sections"]] == ["B"]
+    # Pair 1's card: board 2 and its place wait for the table still playing board 2.
+    line = {"table": "B1", "round": 1, "NS": 1, "EW": 2, "score_ns": 420, "ns_points": 1.0,
+            "ew_points": 0.0}
+    views.traveller("B", 1, {"section": "B", "board": 1, "top": 1, "results": [line]})
+    views.traveller("B", 2, {"section": "B", "board": 2, "top": 1,
+                             "results": [dict(line, round=2, score_ns=-50)]})
+    card = remote_pair_card(views, "B", 1, public=True)
+    assert [c["board"] for c in card["boards"]] == [1] and card["place"] is None
+    full = remote_pair_card(views, "B", 1, public=False)
+    assert [(c["board"], c["score"]) for c in full["boards"]] == [(1, 420), (2, -50)]
+    assert full["place"]["rank"] == 1 and full["names"] == ["Ann"]
+    assert remote_pair_card(views, "B", 2, public=False)["boards"][0]["score"] == -420
+    with pytest.raises(LookupError, match="no pair 9"):
+        remote_pair_card(views, "B", 9, public=False)
 
 
 def test_browser_shard_ones_console_shows_both_shards_tables_and_a_live_panel(
