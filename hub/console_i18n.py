@@ -34,6 +34,7 @@ import threading
 import zlib
 from pathlib import Path
 
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 
 from bridgecore.notation import Notation, notation
@@ -41,7 +42,7 @@ from wire.catalogs import PSEUDO, Catalogs
 
 __all__ = [
     "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "option_key", "plural", "reader", "say",
+    "language_name", "option_key", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,16 @@ def date_text(iso: str, language: str) -> str:
     except ValueError:
         return iso
     return format_date(day, "long", locale="en" if language == PSEUDO else language)
+
+
+def language_name(code: str, language: str) -> str:
+    """The name of language ``code`` as ``language`` writes it (Babel's CLDR data: "it" is
+    "italien" in French); the code itself for one CLDR does not know."""
+    try:
+        name = Locale.parse(code).get_display_name("en" if language == PSEUDO else language)
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name or code
 
 
 def option_key(text: str) -> str:

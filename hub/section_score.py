@@ -127,7 +127,9 @@ class SectionScore:
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
                     "ruling": r["ruling"], "scored": r["scored"],
-                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
+                    "not_scored": r.get("not_scored"),
+                    "not_scored_text": r.get("not_scored_text"),
+                    "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 
