@@ -680,7 +680,7 @@ class LiveScoring:
                 if top:
                     line.update(ns_percent=100 * s.ns_points / top,
                                 ew_percent=100 * s.ew_points / top)
-        problems += [Text.plain(str(p)) for p in event.problems]   # bridgecore's words
+        problems += [p.as_text() for p in event.problems]   # bridgecore's score.* keys
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
