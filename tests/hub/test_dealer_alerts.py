@@ -128,7 +128,7 @@ def test_law_6d1_the_pocket_report_is_in_the_directors_language_with_its_card_le
     suit = card_text(str(card), "en")[0]
     assert f"la tasca Nord contiene {suit}{letter} (di Ovest)" in italian, italian
     assert f"nella tasca Ovest mancano {suit}{letter}" in italian, italian
-    assert "carte nella tasca: 14" in italian and "Legge 6D1" in italian, italian
+    assert "carte nella tasca Nord: 14" in italian and "Legge 6D1" in italian, italian
     assert not any(w in italian for w in ("holds", "lacks", "North", "West", "pocket")), italian
     french = render(alert.text, "fr")
     valet = {"K": "R", "Q": "D", "J": "V"}[str(card)[1]]
