@@ -730,7 +730,7 @@ class EventSetup:
                              conventions=say(language, f"conventions.{self.conventions}")))
         if self.language:
             lines.append(say(language, "summary.language",
-                             language=language_name(self.language, language)))
+                             name=language_name(self.language, language)))
         for s in self.sections:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),
