@@ -32,11 +32,10 @@ from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
-    "Adjustment", "Artificial", "ArtificialAward", "ArtificialScore", "Assigned", "Award",
-    "SCORE_PROBLEMS", "BoardResult", "Distribution", "Pair", "Penalty", "PenaltyUnit",
-    "ScoreProblem",
-    "SideAward", "Split", "Weighted", "artificial_imps", "artificial_percent", "awards",
-    "check_results",
+    "SCORE_PROBLEMS", "Adjustment", "Artificial", "ArtificialAward", "ArtificialScore",
+    "Assigned", "Award", "BoardResult", "Distribution", "Pair", "Penalty", "PenaltyUnit",
+    "ScoreProblem", "SideAward", "Split", "Weighted", "artificial_imps", "artificial_percent",
+    "awards", "check_results",
 ]
 
 Pair = int | str
