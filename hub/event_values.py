@@ -150,11 +150,12 @@ def _conventions(value: Any) -> str:
 
 def _language(value: Any) -> str:
     """The event's language (the results files' words, docs/translating.md): a language of
-    the console's catalogs (hub.console_i18n.LANGUAGES), or "" (English)."""
+    the console's catalogs (hub.console_i18n.LANGUAGES), or "" (English, the default: kept
+    as "", so that a set-up in English is the same whether it says so or not)."""
     text = _text(value).strip()
     if text and text not in LANGUAGES:
         raise _Bad(f"one of {', '.join(LANGUAGES)} is expected, not {_shown(value)}")
-    return text
+    return "" if text == "en" else text
 
 
 def _date(value: Any) -> str:
