@@ -185,3 +185,27 @@ def test_bridgecores_scoring_problems_render_in_every_language() -> None:
     assert french[1] == "donne 1 : 1 joue la donne deux fois : 1 contre 5 n'est pas marqué"
     dutch = render(event.problems[1].as_text(), "nl")
     assert dutch == "spel 1: 1 speelt het spel twee keer: 1 tegen 5 wordt niet berekend"
+
+
+def test_a_movement_files_schedule_problems_are_in_the_directors_language(
+        tmp_path: Path) -> None:
+    """A club's .ASC file whose pairs meet twice: the set-up's summary (the console's
+    Check) says so, in the language of the director who reads it; bridgecore's English
+    (``Movement.validate``) is the catalog's."""
+    (tmp_path / "club.asc").write_text("4 2 2 2 0\n1-2 A 3-4 B\n1-2 B 3-4 A\n")
+    (tmp_path / "event.toml").write_text('[[section]]\nname = "H"\nmovement_file = '
+                                         '"club.asc"\nboards_per_round = 2\n')
+    setup = EventSetup.load(tmp_path / "event.toml")
+    movement = setup.sections[0].movement
+    assert movement.validate() == ["pairs 1 and 2 meet 2 times (rounds 1, 2)",
+                                   "pairs 3 and 4 meet 2 times (rounds 1, 2)"]
+    french = setup.summary("fr")
+    assert "Le fichier de mouvement prévoit : les paires 1 et 2 se rencontrent 2 fois " \
+           "(tours 1, 2)" in french, french
+    italian = setup.summary("it")
+    assert "Il file di movimento prevede: le coppie 3 e 4 si incontrano 2 volte " \
+           "(turni 1, 2)" in italian, italian
+    english = setup.summary("en")
+    assert "The movement file's schedule: pairs 1 and 2 meet 2 times (rounds 1, 2)" in english
+    assert not any("schedule" in line for line in EventSetup.from_json(
+        _setup_json()).summary("en"))                        # a built-in movement: none

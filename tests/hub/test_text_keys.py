@@ -15,6 +15,7 @@ from typing import Any
 
 from bridgecore.adjusted import SCORE_PROBLEMS, ScoreProblem
 from bridgecore.irregularity import Kind
+from bridgecore.movements import MOVEMENT_PROBLEMS
 from bridgecore.text import PLAIN, Text
 from hub.alerts import Alert
 from hub.console_i18n import CATALOGS
@@ -79,10 +80,11 @@ def test_every_key_the_hub_makes_is_in_the_english_catalog_with_its_fields() -> 
 
 def test_bridgecores_scoring_problems_are_the_english_catalogs_words() -> None:
     """bridgecore writes a scoring problem's English (``ScoreProblem.message``: ``tenace
-    score``, the logs) from its own table of the keys' texts: the English catalog's, word
-    for word, so that the console says in English what the command line says."""
-    assert len(SCORE_PROBLEMS) > 20
-    for key, english in SCORE_PROBLEMS.items():
+    score``, the logs) and a movement's (``Movement.validate``) from its own tables of the
+    keys' texts: the English catalog's, word for word, so that the console says in English
+    what the command line says."""
+    assert len(SCORE_PROBLEMS) > 20 and len(MOVEMENT_PROBLEMS) >= 4
+    for key, english in {**SCORE_PROBLEMS, **MOVEMENT_PROBLEMS}.items():
         assert CATALOGS.source.get(key) == english, key
     problem = ScoreProblem.of(4, "score.no_score", ns=1, ew=6)
     assert str(problem) == "board 4: 1 v 6: no score and no adjusted score"
