@@ -52,6 +52,7 @@ class SectionScore:
     # its ranking everywhere; None for any other section.
     ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
     individual: bool = False         # contestants are players (docs/protocol.md 12.2)
+    language: str = "en"             # the event's: the words of the ranking's ``problems``
 
     @property
     def swiss(self) -> list[dict[str, Any]] | None:
@@ -89,7 +90,7 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": [render(p, "en") for p in self.problems],
+                "problems": [render(p, self.language) for p in self.problems],
                 "ties": self.conventions.tie_style,
                 **({"individual": True} if self.individual else {})}
 

@@ -209,3 +209,16 @@ def test_a_movement_files_schedule_problems_are_in_the_directors_language(
     assert "The movement file's schedule: pairs 1 and 2 meet 2 times (rounds 1, 2)" in english
     assert not any("schedule" in line for line in EventSetup.from_json(
         _setup_json()).summary("en"))                        # a built-in movement: none
+
+
+def test_the_rankings_problems_are_in_the_events_language() -> None:
+    """``results/ranking/{section}``'s ``problems`` (protocol 12.2): written once for every
+    reader, in the event's language; the results pages' ``problem_texts`` are the same as
+    messages."""
+    french = misplayed("fr").room.scoring.section("A")
+    problems = french.ranking_json()["problems"]
+    assert problems and problems[0].startswith("donne 1 : table A4, tour 5 : la paire 1 a "
+                                               "déjà joué la donne"), problems
+    assert [render(Text.from_json(t), "fr") for t in french.problem_texts()] == problems
+    english = misplayed("en").room.scoring.section("A").ranking_json()["problems"]
+    assert english[0].startswith("board 1: table A4, round 5: pair 1 played the board before")
