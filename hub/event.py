@@ -573,7 +573,7 @@ class EventSetup:
               owner: str = DEFAULT_OWNER, edition: str | int = "2017",
               minutes_per_round: float = 15.0, strict: bool | Iterable[str] = False,
               clock_tolerance: float | None = 120.0, name: str = "", session: str = "",
-              section: str = "A") -> EventSetup:
+              section: str = "A", language: str = "") -> EventSetup:
         """One section of ``tables`` tables (a teams movement: ``tables`` teams, two
         tables a match), with ``deals`` or deals generated for the boards it plays
         (BigDeal with ``seed``, else secure random)."""
@@ -595,7 +595,8 @@ class EventSetup:
         strict_value = strict if isinstance(strict, bool) else tuple(strict)
         common: dict[str, Any] = {"name": name, "session": session, "edition": edition,
                                   "minutes_per_round": minutes_per_round,
-                                  "strict": strict_value, "clock_tolerance": clock_tolerance}
+                                  "strict": strict_value, "clock_tolerance": clock_tolerance,
+                                  "language": language}
         if deals is not None:
             return cls((one,), {b: d for b, d in deals.items() if b in one.movement.boards},
                        boards_source="deals given", **common)
