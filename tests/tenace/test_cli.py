@@ -204,5 +204,5 @@ def test_tenace_hub_quick_set_up_takes_the_events_language():
     setup = setup_from_args(parser.parse_args(["hub", "--tables", "3", "--language", "it"]))
     assert setup.language == "it" and setup.build_room().language == "it"
     assert setup_from_args(parser.parse_args(["hub", "--tables", "3"])).language == ""
-    with pytest.raises(CommandError, match="event.language.*fr"):
+    with pytest.raises(CommandError, match=r"event\.language.*fr"):
         setup_from_args(parser.parse_args(["hub", "--tables", "3", "--language", "xx"]))
