@@ -48,8 +48,9 @@ a role that may not is 403. Routes:
 * ``GET /api/room``: the overview (:meth:`Console.overview`): every table with its status,
   the round clock, the alerts not yet resolved and the last ones resolved;
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
-  deal, options, each option with the ``key`` of its words in the catalog,
-  hub.console_i18n.option_key) for a director; without ``facts`` and ``evidence`` for the
+  deal, options, each option with its ``say``: the text of its words, a ``rect.*`` key and its
+  values, stored with it or, for an older log's, found from its English words:
+  hub.console_i18n.option_text) for a director; without ``facts`` and ``evidence`` for the
   other roles;
 * ``GET /api/table/{id}``: a table's board live, its whole auction with the alerts, every
   trick so far, whose turn (hub.console_table), for the table's panel;
@@ -120,7 +121,7 @@ from aiohttp import web
 from bridgecore.text import Text
 from hub.alerts import Alert
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
-from hub.console_i18n import Languages, choose, option_key, reader
+from hub.console_i18n import Languages, choose, option_text, reader
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.corrections import CorrectionError, as_typed
@@ -664,8 +665,9 @@ class Console:
             raise HttpError(404, Text.of("http.no_alert", id=alert_id[:80]))
         data = alerts[alert_id].to_json()
         for option in data.get("options") or ():    # its words in the catalog (console_i18n)
-            if isinstance(option.get("text"), str):
-                option["key"] = option_key(option["text"])
+            said = option_text(option)
+            if said is not None:
+                option["say"] = said
         if request[_SESSION].role != "director":   # the deal is the director's only
             data["facts"], data["evidence"], data["restricted"] = {}, {}, True
         return json_response(data)

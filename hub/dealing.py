@@ -111,16 +111,17 @@ class DealerInfo:
 
 
 _MISDEAL = (
-    Rectification("6D1", "found before the auction: the board was dealt incorrectly; hold it "
-                  "and have it redealt (through the machine again, or each pocket put right "
-                  "from the hand record and checked) before it goes out", "director"),
-    Rectification("87", "a copy already played in this form is a fouled board (87A): score "
-                  "each form as its own group (87B)", "director"),
+    Rectification.of("6D1", "rect.dealt_incorrectly", "found before the auction: the board was "
+                     "dealt incorrectly; hold it and have it redealt (through the machine again, "
+                     "or each pocket put right from the hand record and checked) before it goes "
+                     "out", "director"),
+    Rectification.of("87", "rect.dealt_fouled", "a copy already played in this form is a fouled "
+                     "board (87A): score each form as its own group (87B)", "director"),
 )
 _FAULT = (
-    Rectification("6", "the machine stopped: a board it has not reported dealt and checked "
-                  "must not go out until it is dealt again, or checked by hand against the "
-                  "hand record", "director"),
+    Rectification.of("6", "rect.machine_stopped", "the machine stopped: a board it has not "
+                     "reported dealt and checked must not go out until it is dealt again, or "
+                     "checked by hand against the hand record", "director"),
 )
 
 

@@ -357,11 +357,14 @@ class Accepted(_Part, frozen=True):
 
 
 class ChosenRectification(_Part, frozen=True):
-    """The rectification the director chose (``option``: its index in the alert's)."""
+    """The rectification the director chose (``option``: its index in the alert's; ``text``:
+    his words; ``say``: the option as a message, ``{"key": "rect.*", "values"}``, absent for
+    an older log's option that has none)."""
 
     law: str
     text: str
     option: int
+    say: dict[str, Any] | UnsetType = UNSET
 
 
 class IrregularityView(_Part, frozen=True):

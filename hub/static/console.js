@@ -641,10 +641,18 @@
     return out.join(" · ");
   }
 
+  // An option in the director's language from its text (a rect.* key and its values: the
+  // seats and calls in his notation); an option without one, or with a key this catalog
+  // lacks, shows its English words.
+  function optionText(o) {
+    const said = o.say ? tenaceI18n.text(o.say) : "";
+    return said && said !== o.say.key ? said : o.text;
+  }
+
   function optionsList(options) {
     if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
-      el("span", { class: "law" }, o.law), o.key ? known(o.key, o.text) : o.text,
+      el("span", { class: "law" }, o.law), optionText(o),
       o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
         ")") : null)));
   }
