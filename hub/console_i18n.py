@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 
 from bridgecore.notation import Notation, notation
@@ -43,7 +44,7 @@ from wire.catalogs import PSEUDO, Catalogs, fields
 
 __all__ = [
     "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "option_text", "plural", "reader", "say",
+    "language_name", "option_text", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,16 @@ def date_text(iso: str, language: str) -> str:
     except ValueError:
         return iso
     return format_date(day, "long", locale="en" if language == PSEUDO else language)
+
+
+def language_name(code: str, language: str) -> str:
+    """The name of language ``code`` as ``language`` writes it (Babel's CLDR data: "it" is
+    "italien" in French); the code itself for one CLDR does not know."""
+    try:
+        name = Locale.parse(code).get_display_name("en" if language == PSEUDO else language)
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name or code
 
 
 def option_text(option: Mapping[str, Any]) -> dict[str, Any] | None:

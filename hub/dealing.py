@@ -198,10 +198,9 @@ class DealingRoom:
                        "redealt": True, **check.to_json()},
                 evidence=evidence, options=_MISDEAL)
             return [] if raised is None else [raised]
-        # check.describe() and the machine's own error words stay English (a leftover: the
-        # machine's report is the evidence, named by card and pocket in the facts).
-        what = [Text.plain(check.describe()) if not check.ok
-                else Text.of("alert.misdealt_pockets_ok")]
+        # The pockets as messages (bridgecore.dealcheck: seats and cards in the director's
+        # notation); the machine's own error words stay its own (the evidence).
+        what = list(check.texts()) if not check.ok else [Text.of("alert.misdealt_pockets_ok")]
         if errors:
             what.append(Text.of("alert.misdealt_machine", errors=", ".join(
                 _error_text(e) for e in errors)))

@@ -89,7 +89,8 @@ class Sharding:
         self.remote = RemoteViews()
         one_field = bool(getattr(getattr(self, "setup", None), "one_field", False))
         if one_field and (shard is None or shard.index == 0):
-            self.field = FieldRanking(self.room.edition.name, self.room.conventions)
+            self.field = FieldRanking(self.room.edition.name, self.room.conventions,
+                                      self.room.language)
 
     # What it subscribes to and where it says it is online ---------------------------------
     def _subscriptions(self) -> list[str]:

@@ -319,6 +319,13 @@
     return chart;
   }
 
+  // Why a line is never scored: its message in the visitor's language (the words in the
+  // event's language from a hub before the message).
+  function whyNotScored(r) {
+    const why = r.not_scored_text ? tenaceI18n.text(r.not_scored_text) : r.not_scored;
+    return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -336,7 +343,7 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? el("span", { class: "dim", title: r.not_scored }, " (" + r.not_scored + ")") : null)));
+    r.not_scored ? whyNotScored(r) : null)));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
