@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bridgecore.bigdeal import random_deal
 from bridgecore.cards import Seat
 from bridgecore.movements import mitchell
@@ -118,4 +120,41 @@ def test_every_view_published_after_a_batch_is_the_tables_view_now(tmp_path: Pat
                 assert recorder.retained[topic_seat(table_id, seat.letter)] == _view(
                     SeatView, table.seat_view(seat)), (table_id, seat, start)
     assert hub.stats.accepted > 500 and len(hub.room.alerts) > 0
+    hub.log.close()
+
+
+def test_the_collector_is_paused_for_a_batch_and_runs_again_after(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Hub.handle`` pauses Python's cyclic collector for its batch (issue 27): on again
+    after the batch, also when the batch fails, and left off when the caller had it off."""
+    import gc
+
+    class Setup:
+        def build_room(self) -> Room:
+            return make_room()
+
+        def to_json(self) -> dict[str, Any]:
+            return {}
+
+    hub = Hub(data_log(tmp_path), url="mqtt://unused:1", setup=Setup(), double_dummy=False)
+    seen: list[bool] = []
+
+    def batch(messages: Any) -> None:
+        seen.append(gc.isenabled())
+        if messages == ["boom"]:
+            raise RuntimeError("a bug in a batch")
+
+    monkeypatch.setattr(hub, "_handle", batch)
+    assert gc.isenabled()
+    hub.handle([])
+    assert seen == [False] and gc.isenabled()
+    with pytest.raises(RuntimeError, match="a bug"):
+        hub.handle(["boom"])    # type: ignore[list-item]
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        hub.handle([])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
     hub.log.close()
