@@ -235,8 +235,8 @@ class Record:
         if (type(self.event_id) is str and self.event_id and type(self.type) is str
                 and self.type and type(self.payload) is str and self.source in SOURCES
                 and type(self.hub_time) is float and math.isfinite(self.hub_time)
-                and (self.device_time is None or type(self.device_time) is float
-                     and math.isfinite(self.device_time))
+                and (self.device_time is None or (type(self.device_time) is float
+                     and math.isfinite(self.device_time)))
                 and (self.seq is None or type(self.seq) is int)):
             return   # the usual record, every field as it must be: checked at once (issue 27)
         if not isinstance(self.event_id, str) or not self.event_id:
