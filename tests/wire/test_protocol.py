@@ -187,6 +187,7 @@ def test_a_topic_parsed_again_is_the_same_and_a_bad_one_is_refused_every_time(
     import wire.protocol as protocol
 
     monkeypatch.setattr(protocol, "_PARSED_MAX", 3)
+    monkeypatch.setattr(protocol, "_PARSED", {})
     names = [topic_event(f"A{n}", f"A{n}-tab") for n in range(1, 8)]
     first = [parse_topic(name) for name in names]
     assert len(protocol._PARSED) <= 3
