@@ -541,6 +541,11 @@ class Play:
         mask = self._held[seat]
         return Hand(_cards_of(mask))
 
+    def remaining_cards(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` still holds, in ♠A ... ♣2 order, without making a
+        :class:`Hand` (the views list them after every card: issue 27)."""
+        return _cards_of(self._held[seat])
+
     @property
     def completed_tricks(self) -> tuple[Trick, ...]:
         return self._completed

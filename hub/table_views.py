@@ -95,7 +95,7 @@ class TableViews:
                                      "winner": winner.letter}
             if faced:
                 out["dummy"] = {"seat": play.dummy.letter,
-                                "cards": [str(c) for c in play.remaining(play.dummy)]}
+                                "cards": [str(c) for c in play.remaining_cards(play.dummy)]}
             if play.claims:
                 claim = play.claims[-1]
                 out["claim"] = {"claimer": claim.claimer.letter, "tricks": claim.tricks,
@@ -105,7 +105,8 @@ class TableViews:
                                     if x.winner is not None
                                     and x.winner.side is claim.claimer.side)}
                 if claim.status.value == "open":   # 68C: he faces his hand
-                    out["claim"]["cards"] = [str(c) for c in play.remaining(claim.claimer)]
+                    out["claim"]["cards"] = [
+                        str(c) for c in play.remaining_cards(claim.claimer)]
         seen = rectify.irregularities(self.context.alerts, self.id, s)
         if seen:   # what happened at the table, the director called (7.15)
             out["irregularities"] = seen
@@ -152,7 +153,7 @@ class TableViews:
         if s.withheld:   # not this table's board this round: no hand (hub.withheld)
             out["withheld"] = withheld_message(board.number)
         elif play is not None:
-            out["hand"] = [str(c) for c in play.remaining(seat)]
+            out["hand"] = [str(c) for c in play.remaining_cards(seat)]
         else:
             out["hand"] = [str(c) for c in board.deal[seat]]
         for key, found in (("explanations", explain.explanations_for(s, seat)),

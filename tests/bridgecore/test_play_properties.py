@@ -106,6 +106,7 @@ def test_turn_and_holder_follow_irregular_streams_and_pops(deal: Deal, contract:
         else:
             play.push(data.draw(st.sampled_from(list(Seat))), data.draw(st.sampled_from(ALL_CARDS)))
         assert play.turn is oracle_turn(play)
+        assert all(play.remaining_cards(x) == play.remaining(x).cards for x in Seat)
         for card in ALL_CARDS:
             holders = [x for x in Seat if card in play.remaining(x)]
             assert play.holder(card) is (holders[0] if holders else None)
