@@ -127,6 +127,7 @@ class TableOrder:
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
         self._round: int | None = None             # the round of the table's sitting
+        self._last_reached: tuple[int, object] | None = None   # reached's last board, sitting
         self.progress: float | None = None         # hub time of the last event of a device
                                                    # with nothing held (module docstring)
 
@@ -136,6 +137,9 @@ class TableOrder:
         round and board): a board played again in another sitting starts a new tally."""
         if board is None:
             return
+        if self._last_reached == (board, sitting):   # where the last event left it: nothing
+            return                                     # to change (every event, issue 27)
+        self._last_reached = (board, sitting)
         if board not in self.tallies or self._sittings.get(board, sitting) != sitting:
             self.tallies[board] = Tally()
         self._sittings[board] = sitting
