@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,17 +21,13 @@ from babel.dates import format_time
 
 from bridgecore.text import PLAIN, Text, kind_of
 from hub.console_i18n import CATALOGS
+from wire import catalogs
 from wire.catalogs import PSEUDO
 from wire.protocol import Envelope, Reply
 
-__all__ = ["SYMBOLS", "call_text", "card_text", "render", "reply", "stored_text", "value_text"]
+__all__ = ["call_text", "card_text", "render", "reply", "stored_text", "value_text"]
 
 log = logging.getLogger(__name__)
-
-SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-_BID = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
-_CARD = re.compile(r"^([SHDC])([AKQJT2-9])$")
-
 
 def _word(language: str, key: str, fallback: str) -> str:
     text = CATALOGS.translation(language).gettext(key)
@@ -40,20 +35,15 @@ def _word(language: str, key: str, fallback: str) -> str:
 
 
 def card_text(card: str, language: str) -> str:
-    """``"SK"`` -> ``"♠K"`` (``"♠R"`` in French and Italian); anything else as it is."""
-    m = _CARD.match(card)
-    if m is None:
-        return card
-    return SYMBOLS[m[1]] + _word(language, f"rank.{m[2]}", m[2])
+    """``"SK"`` -> ``"♠K"`` (``"♠R"`` in French and Italian); anything else as it is
+    (wire.catalogs.card_text over the console catalog)."""
+    return catalogs.card_text(card, CATALOGS.translation(language).gettext)
 
 
 def call_text(call: str, language: str) -> str:
-    """``"3NT"`` -> ``"3SA"``, ``"Pass"`` -> ``"Passe"``; anything else as it is."""
-    m = _BID.match(call)
-    if m is not None:
-        strain = _word(language, "strain.NT", "NT") if m[2] == "NT" else SYMBOLS[m[2]]
-        return m[1] + strain + m[3]
-    return _word(language, f"call.{call}", call) if call in ("Pass", "X", "XX") else call
+    """``"3NT"`` -> ``"3SA"``, ``"Pass"`` -> ``"Passe"``; anything else as it is
+    (wire.catalogs.call_text over the console catalog)."""
+    return catalogs.call_text(call, CATALOGS.translation(language).gettext)
 
 
 def _time_text(value: Any, language: str) -> str:

@@ -32,7 +32,7 @@
 
   const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
   const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
-  const ranks = (text) => (text || "").replace(/T/g, "10");
+  const ranks = (text) => [...(text || "")].map(window.tenaceI18n.rank).join("");
   const unit = (method) => (method === "mp" ? t("results.mp") : method === "total"
     ? t("results.points") : t("results.imps"));
   const methodName = (method) => ({ mp: t("scoring.matchpoints"), imp: t("results.imps"),
@@ -42,9 +42,7 @@
   function contractText(contract) {
     if (contract === null || contract === undefined) return "–";
     if (contract === "PASS") return t("results.pass");
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract);
-    if (!m) return contract;
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
+    return window.tenaceI18n.call(contract);
   }
 
   function pairLink(key, pair) {
@@ -276,7 +274,7 @@
       el("table", { class: "grid dd" },
         el("thead", {}, el("tr", {}, el("th", {}, ""),
           STRAINS.map((s) => el("th", { class: s === "NT" ? "" : "suit-" + s },
-            s === "NT" ? known("strain.NT", "NT") : SYMBOLS[s])))),
+            window.tenaceI18n.strain(s))))),
         el("tbody", {}, ["N", "S", "E", "W"].map((seat) => el("tr", { dataset: { seat: seat } },
           el("th", {}, seatName(seat)),
           STRAINS.map((s) => el("td", { class: "num" }, String(tricks[seat][s]))))))),

@@ -9,15 +9,9 @@
   const t = (key, params) => window.tenaceI18n.t(key, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
-  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   // A call or a card as the reader's language writes it: 3SA, Passe, ♠R.
-  const itemText = (item) => {
-    const bid = /^([1-7])(NT|[SHDC])$/.exec(item);
-    if (bid) return bid[1] + (bid[2] === "NT" ? known("strain.NT", "NT") : SUITS[bid[2]]);
-    const card = /^([SHDC])([AKQJT2-9])$/.exec(item);
-    if (card) return SUITS[card[1]] + known("rank." + card[2], card[2]);
-    return known("call." + item, item);
-  };
+  const itemText = (item) => (/^[SHDC]/.test(item) ? window.tenaceI18n.card(item)
+    : window.tenaceI18n.call(item));
   const query = new URLSearchParams(location.search);
   const session = { csrf: "" };
 

@@ -81,7 +81,7 @@ def test_the_bridge_words_are_the_tablets() -> None:
 SAME_AS_THE_TABLET = {
     "console.board": "header.board", "console.dealer": "header.dealer",
     "console.round": "header.round", "console.table": "header.table",
-    "console.passed_out": "auction.passed_out", "results.pass": "call.pass",
+    "console.passed_out": "auction.passed_out", "results.pass": "call.Pass",
     "seat.N": "seat.N", "seat.E": "seat.E", "seat.S": "seat.S", "seat.W": "seat.W",
     "results.north_south": "side.NS", "results.east_west": "side.EW",
 }
