@@ -45,6 +45,12 @@
     return window.tenaceI18n.call(contract);
   }
 
+  // The par contracts as the hub writes them ("EW 3NT+1; NS 4SX-2") in the page's language:
+  // each contract as a call (3SA, 4♠X), each side by its letters (EO, NZ).
+  const parText = (par) => (par || "–")
+    .replace(/\b[1-7](NT|[SHDC])X{0,2}(?![A-Z])/g, (contract) => window.tenaceI18n.call(contract))
+    .replace(/\b(NS|EW)\b/g, (d) => side(d));
+
   function pairLink(key, pair) {
     if (pair === null || pair === undefined) return "–";
     return el("a", { href: "/results/pair/" + encodeURIComponent(key) + "/" + pair }, String(pair));
@@ -278,7 +284,7 @@
         el("tbody", {}, ["N", "S", "E", "W"].map((seat) => el("tr", { dataset: { seat: seat } },
           el("th", {}, seatName(seat)),
           STRAINS.map((s) => el("td", { class: "num" }, String(tricks[seat][s]))))))),
-      el("p", { id: "par" }, t("results.par", { par: data.dd.par || "–",
+      el("p", { id: "par" }, t("results.par", { par: parText(data.dd.par),
         score: data.dd.par_score_ns })));
   }
 
@@ -436,10 +442,10 @@
         el("h2", {}, t("results.correct_title", { board: board })),
         input("correct-table", "check.table", { size: 5 }),
         input("correct-round", "evening.round", { type: "number", min: 1, size: 3 }),
-        input("correct-contract", "console.contract", { size: 5, placeholder: "4SX, PASS" }),
+        input("correct-contract", "console.contract", { size: 5, placeholder: t("results.contract_hint") }),
         input("correct-declarer", "results.by", { size: 2, placeholder: "N" }),
         input("correct-tricks", "results.tricks", { type: "number", min: 0, max: 13, size: 3 }),
-        input("correct-lead", "results.lead", { size: 3, placeholder: "HK" }),
+        input("correct-lead", "results.lead", { size: 3, placeholder: t("results.lead_hint") }),
         input("correct-text", "results.correct_note", { size: 30 }),
         el("button", { type: "submit", id: "do-correct", class: "button" }, t("results.correct")),
         message);

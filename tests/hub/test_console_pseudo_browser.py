@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wire.catalogs import PSEUDO
+
 from tests.hub.test_console import wait
 from tests.hub.test_setup_browser import browser, setup_page, shot, submit
 
@@ -35,10 +37,13 @@ for (const input of document.querySelectorAll("input[placeholder]")) {
 return out;
 """
 
-# Texts that are data, not words: numbers, times, codes, symbols, the language names of the
-# switch, the roster's and the event's own names.
-_DATA = re.compile(r"^[\d\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]]*$"
-                   r"|^[A-Z]\d*$|^(NS|EW|N|E|S|W)$|^Tenace$")
+# Texts that are data, not words: numbers, times (a clock's AM and PM are the browser's own,
+# in the page's locale), units' symbols (dBm), codes (a section A, a table A1, a round R1),
+# file names, symbols, the language names of the switch, the roster's and the event's own
+# names; a <code> element holds a command or a code.
+_SEPARATORS = re.compile(r"[\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]✓✎›‹⏸]+")
+_TOKEN = re.compile(r"^([A-Z]\d*|\d+|NS|EW|AM|PM|dBm|Tenace)?$")
+_FILE = re.compile(r"\b[\w-]+\.(pbn|xml|lin|csv|json|txt|html)\b")
 
 
 def untranslated(driver: Any, data: set[str]) -> list[tuple[str, str]]:
@@ -48,9 +53,12 @@ def untranslated(driver: Any, data: set[str]) -> list[tuple[str, str]]:
         words, before = text, ""
         while words != before:                      # the catalog's texts (nested), taken out
             before, words = words, re.sub(r"\[[^\[\]]*\]", "", words)
-        for name in data:
+        for name in sorted(data, key=len, reverse=True):    # "A1-rdr" before "A1"
             words = words.replace(name, "")
-        if _DATA.match(words):
+        words = _FILE.sub("", words)
+        if where.endswith(" code"):
+            continue
+        if all(_TOKEN.match(token) for token in _SEPARATORS.split(words)):
             continue
         found.append((text, where))
     return found
@@ -91,3 +99,115 @@ def test_browser_every_visible_text_of_the_console_is_from_the_catalog(setup_pag
         wait(driver, lambda d: [e for e in d.find_elements("id", ready)  # noqa: B023
                                 if e.text.startswith("[")])
         assert untranslated(driver, languages) == [], page
+
+
+# The evening's pages, page by page ------------------------------------------------------------
+
+# Each page of a played evening -> what shows that its data is drawn (a CSS selector whose text
+# holds a catalog's text).
+EVENING_PAGES = {
+    "evening": "#pairs tbody tr",
+    "check": "#check tbody tr",
+    "cards": "#tables",
+    "devices": "#devices tbody tr",
+    "swiss": "#swiss-sections p",
+    "tempo?table=A1&board=1": "#timeline-panel p",
+    "results": ".ranking tbody tr",
+    "results/board/1": ".traveller tbody tr",
+    "results/pair/A/1": "#card tbody tr",
+    "screen": "#body tr",
+}
+
+
+def _live_board(session: Any, table: str) -> None:
+    """``table`` checks in and bids 1NT - Pass - 3NT - Pass - Pass - Pass, then plays five
+    cards: a live auction and play for its panel (the hub's own path, Room.apply)."""
+    from tenace.sim.devices import DeviceEvent, envelopes
+    from tests.hub.test_console_session import MOVEMENT
+
+    a = MOVEMENT.assignment(1, int(table[1:]))
+    assert a is not None
+
+    def send(type: str, **body: Any) -> None:
+        session.now += 1
+        (item,) = envelopes([DeviceEvent(table, f"{table}-tab", type, body, session.now)],
+                            devices=session.devices)
+        out = session.room.apply(*item, session.now)
+        assert out.reply.status == "ack", out.reply
+    send("checkin", direction="NS", pair=a.ns)
+    send("checkin", direction="EW", pair=a.ew)
+    send("board", board=a.boards[0])
+    seat = session.room.markings(a.boards[0]).dealer
+    for call in ("1NT", "Pass", "3NT", "Pass", "Pass", "Pass"):
+        send("call", seat=seat.letter, call=call)
+        seat = seat.lho
+    play = session.room.tables[table].sitting.board.play
+    for _ in range(5):
+        send("card", seat=play.turn.letter, card=str(play.legal_cards[0]))
+
+
+def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
+        browser: Any, tmp_path: Any) -> None:
+    """The evening's pages a director reads page by page (the evening, the device check, the
+    printable sheet, the devices, Swiss, tempo, a table's panel with a live auction and play,
+    the results with a board's travellers and a pair's card, the correction form, the room
+    screen) in the pseudo-locale: no text may be left unbracketed."""
+    from selenium.common.exceptions import TimeoutException
+
+    from hub.console import Console
+    from hub.room import Room, Section
+    from tests.hub.test_console import Login, Loop, browser_login, make_users
+    from tests.hub.test_console_session import DEALS, MOVEMENT, NAMES, PLAYED, EveningHub
+    from tests.hub.test_live_scoring import Session
+    from tests.hub.test_pairing import make_pairing
+
+    session = Session(Room(Section("A", MOVEMENT, pairs=NAMES), DEALS))
+    loop = Loop()
+    loop.call(session.play, PLAYED)
+    loop.call(_live_board, session, "A4")
+    hub = EveningHub(session)
+    assert hub.director({"op": "public_results", "ranking": True, "names": True,
+                         "boards": True, "live_ranking": "all"})["ok"]
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"),
+                      pairing=make_pairing(tmp_path))
+    loop.run(console.start())
+    try:
+        Login.director(console)
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
+        pseudo(browser)
+        data = set(browser.execute_script(
+            "return [...document.querySelectorAll('#lang option')].map(o => o.textContent)"))
+        data |= {"dora", *(name for pair in NAMES.values() for name in pair)}
+        data |= {f"A{n}-{device}" for n in range(1, 7) for device in ("tab", "rdr", *"NESW")}
+        data |= {"pcsc:ACS ACR122U", "pcsc:0", "pcsc:1"}    # a card reader's own names
+        left: dict[str, list[tuple[str, str]]] = {}
+        wait(browser, lambda d: d.find_element("id", "round-start").text.startswith("["))
+        browser.find_element("id", "tile-A4").click()
+        wait(browser, lambda d: len(d.find_elements("css selector", "#live-tricks tbody tr"))
+             == 2, timeout=20)
+        left["console, table A4"] = untranslated(browser, data)
+        shot(browser, "pseudo-table-live.png")
+        for page, ready in EVENING_PAGES.items():
+            browser.get(console.url + page)
+            try:
+                wait(browser, lambda d: d.execute_script(  # noqa: B023
+                    "return document.documentElement.lang") == PSEUDO
+                     and [e for e in d.find_elements("css selector", ready)  # noqa: B023
+                          if e.text.strip()], timeout=20)
+            except TimeoutException:
+                left[page] = [("not drawn", ready)]
+            if page == "results/board/1":
+                wait(browser, lambda d: d.find_elements("id", "correct-form"), timeout=20)
+                # the par's contract in the page's notation (a value: inside the brackets)
+                wait(browser, lambda d: [e for e in d.find_elements("id", "par")
+                                         if "3[ÑŢ]+1" in e.text], timeout=60)
+            left[page] = untranslated(browser, data)
+            shot(browser, "pseudo-" + page.split("?")[0].replace("/", "-") + ".png")
+        found = [f"{page}: {text!r} at {where}" for page, texts in left.items()
+                 for text, where in texts]
+        assert found == [], "\n".join(found)
+    finally:
+        loop.run(console.stop())
+        loop.close()
