@@ -41,7 +41,7 @@ return out;
 # in the page's locale), units' symbols (dBm), codes (a section A, a table A1, a round R1),
 # file names, symbols, the language names of the switch, the roster's and the event's own
 # names; a <code> element holds a command or a code.
-_SEPARATORS = re.compile(r"[\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]✓✎›‹⏸±]+")
+_SEPARATORS = re.compile(r"[\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]✓✎›‹⏸±∞]+")
 _TOKEN = re.compile(r"^([A-Z]\d*|\d+|AM|PM|dBm|Tenace)?$")
 _FILE = re.compile(r"\b[\w-]+\.(pbn|xml|lin|csv|json|txt|html)\b")
 
