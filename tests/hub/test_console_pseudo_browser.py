@@ -119,6 +119,18 @@ EVENING_PAGES = {
 }
 
 
+# A page -> the button the director presses there, and what it draws: the pairing codes of the
+# printable sheet, a device's pairing panel.
+DRAWN = {"cards": ("#draw", ".device-card .code"),
+         "devices": ("#devices button[data-job='pair']", "#pair-panel:not([hidden]) #pair-code")}
+
+
+def codes(driver: Any) -> set[str]:
+    """The pairing codes and their addresses on the page: data."""
+    return {e.text for e in driver.find_elements(
+        "css selector", ".code, #pair-code, #pair-uri, #pair-hub, #pair-account") if e.text}
+
+
 def _live_board(session: Any, table: str) -> None:
     """``table`` checks in and bids 1NT - Pass - 3NT - Pass - Pass - Pass, then plays five
     cards: a live auction and play for its panel (the hub's own path, Room.apply)."""
@@ -205,6 +217,12 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
                                          if "3[ÑŢ]+1" in e.text], timeout=60)
             left[page] = untranslated(browser, data)
             shot(browser, "pseudo-" + page.split("?")[0].replace("/", "-") + ".png")
+            if page in DRAWN:               # what the director's button draws, read too
+                button, drawn = DRAWN[page]
+                browser.find_element("css selector", button).click()
+                wait(browser, lambda d: d.find_elements(  # noqa: B023
+                    "css selector", drawn), timeout=20)  # noqa: B023
+                left[page + " (drawn)"] = untranslated(browser, data | codes(browser))
         found = [f"{page}: {text!r} at {where}" for page, texts in left.items()
                  for text, where in texts]
         assert found == [], "\n".join(found)
