@@ -185,6 +185,7 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
     loop.run(console.start())
     try:
         Login.director(console)
+        browser.delete_all_cookies()        # no language left by another test
         browser_login(browser, console)
         browser.get(console.url)
         wait(browser, lambda d: d.find_elements("css selector", "#map .tile"), timeout=20)
