@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wire.catalogs import PSEUDO
-
 from tests.hub.test_console import wait
 from tests.hub.test_setup_browser import browser, setup_page, shot, submit
+from wire.catalogs import PSEUDO
 
 __all__ = ["browser", "setup_page"]
 
@@ -205,7 +204,7 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
         for page, ready in EVENING_PAGES.items():
             browser.get(console.url + page)
             try:
-                wait(browser, lambda d: d.execute_script(  # noqa: B023
+                wait(browser, lambda d: d.execute_script(
                     "return document.documentElement.lang") == PSEUDO
                      and [e for e in d.find_elements("css selector", ready)  # noqa: B023
                           if e.text.strip()], timeout=20)
@@ -221,7 +220,7 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
             if page in DRAWN:               # what the director's button draws, read too
                 button, drawn = DRAWN[page]
                 browser.find_element("css selector", button).click()
-                wait(browser, lambda d: d.find_elements(  # noqa: B023
+                wait(browser, lambda d: d.find_elements(
                     "css selector", drawn), timeout=20)  # noqa: B023
                 left[page + " (drawn)"] = untranslated(browser, data | codes(browser))
         found = [f"{page}: {text!r} at {where}" for page, texts in left.items()
