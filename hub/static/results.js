@@ -443,7 +443,7 @@
         input("correct-table", "check.table", { size: 5 }),
         input("correct-round", "evening.round", { type: "number", min: 1, size: 3 }),
         input("correct-contract", "console.contract", { size: 5, placeholder: t("results.contract_hint") }),
-        input("correct-declarer", "results.by", { size: 2, placeholder: "N" }),
+        input("correct-declarer", "results.by", { size: 2, placeholder: t("letter.N") }),
         input("correct-tricks", "results.tricks", { type: "number", min: 0, max: 13, size: 3 }),
         input("correct-lead", "results.lead", { size: 3, placeholder: t("results.lead_hint") }),
         input("correct-text", "results.correct_note", { size: 30 }),

@@ -37,16 +37,19 @@ return out;
 """
 
 # Texts that are data, not words: numbers, times (a clock's AM and PM are the browser's own,
-# in the page's locale), units' symbols (dBm), codes (a section A, a table A1, a round R1),
+# in the page's locale), units' symbols (dBm), codes (a table A1, a round R1),
 # file names, symbols, the language names of the switch, the roster's and the event's own
 # names; a <code> element holds a command or a code.
 _SEPARATORS = re.compile(r"[\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]✓✎›‹⏸±∞]+")
-_TOKEN = re.compile(r"^([A-Z]\d*|\d+|AM|PM|dBm|Tenace)?$")
+_TOKEN = re.compile(r"^([A-Z]\d+|\d+|AM|PM|dBm|Tenace)?$")
 _FILE = re.compile(r"\b[\w-]+\.(pbn|xml|lin|csv|json|txt|html)\b")
 
 
-def untranslated(driver: Any, data: set[str]) -> list[tuple[str, str]]:
-    """Each visible text that is neither bracketed (from the catalog) nor data."""
+def untranslated(driver: Any, data: set[str], sections: frozenset[str] = frozenset("A")
+                 ) -> list[tuple[str, str]]:
+    """Each visible text that is neither bracketed (from the catalog) nor data. A letter
+    alone is a word (a seat's letter is the language's: Z for South in Dutch) unless it is
+    one of the ``sections``' names."""
     found = []
     for text, where in driver.execute_script(_VISIBLE_TEXTS):
         words, before = text, ""
@@ -57,7 +60,8 @@ def untranslated(driver: Any, data: set[str]) -> list[tuple[str, str]]:
         words = _FILE.sub("", words)
         if where.endswith(" code"):
             continue
-        if all(_TOKEN.match(token) for token in _SEPARATORS.split(words)):
+        if all(_TOKEN.match(token) or token in sections
+               for token in _SEPARATORS.split(words)):
             continue
         found.append((text, where))
     return found
