@@ -26,7 +26,8 @@ from wire import catalogs
 from wire.catalogs import PSEUDO
 from wire.protocol import Envelope, Reply
 
-__all__ = ["call_text", "card_text", "deal_source", "movement_text", "render", "reply", "stored_text", "value_text"]
+__all__ = ["call_text", "card_text", "deal_source", "movement_text", "render", "reply",
+           "stored_text", "value_text"]
 
 log = logging.getLogger(__name__)
 

@@ -37,9 +37,10 @@ return out;
 """
 
 # Texts that are data, not words: numbers, times and dates (a clock's AM and PM, a month's
-# name: the pseudo-locale's dates are English's, Babel's and the browser's own), units' symbols (dBm), codes (a table A1, a round R1),
-# file names, symbols, the language names of the switch, the roster's and the event's own
-# names; a <code> element holds a command or a code.
+# name: the pseudo-locale's dates are English's, Babel's and the browser's own), units'
+# symbols (dBm), codes (a table A1, a round R1), file names, symbols, the language names of
+# the switch, the roster's and the event's own names; a <code> element holds a command or a
+# code.
 _SEPARATORS = re.compile(r"[\s.,:;%+\-–—/()#·×=<>♠♥♦♣|…•*'\"?!\[\]✓✎›‹⏸±∞]+")
 _TOKEN = re.compile(r"^([A-Z]\d+|\d+|[0-9a-f]{16,}|AM|PM|dBm|Tenace|January|February|March"
                     r"|April|May|June|July|August|September|October|November|December)?$")
