@@ -146,6 +146,14 @@
     return (document.documentElement.lang || "en").replace("_", "-");
   }
 
+  // A number as the page's language writes it, without grouping (scores stay "1100"):
+  // number(57.5, 2) -> "57.50" in English, "57,50" in French; number(x, 0, 2): at most two
+  // decimals.
+  function number(x, digits, most) {
+    return Number(x).toLocaleString(locale(), { minimumFractionDigits: digits,
+      maximumFractionDigits: most === undefined ? digits : most, useGrouping: false });
+  }
+
   // "dora · arbitre": the user's name, then the role in the page's language (a data-i18n
   // span, so that a change of language redraws it too).
   function who(node, user, role) {
@@ -174,5 +182,6 @@
     choose: choose,
     who: who,
     locale: locale,
+    number: number,
   });
 })();

@@ -30,8 +30,9 @@
     return node;
   }
 
-  const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
-  const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
+  const number = (x, digits, most) => window.tenaceI18n.number(x, digits, most);
+  const num = (x) => (x === null || x === undefined ? "–" : number(x, 0, 2));
+  const pct = (x) => (x === null || x === undefined ? "–" : number(x, 2) + "%");
   const ranks = (text) => [...(text || "")].map(window.tenaceI18n.rank).join("");
   const unit = (method) => (method === "mp" ? t("results.mp") : method === "total"
     ? t("results.points") : t("results.imps"));
@@ -160,7 +161,7 @@
     const scores = data.scores || "percent";
     // the event's score in its form: a percentage, IMPs, IMPs per board, VPs
     const score = (x) => (scores === "percent" ? pct(x) : x === null || x === undefined ? "–"
-      : x.toFixed(2));
+      : number(x, 2));
     const formText = { imps: () => t("series.form_imps"),
       imps_per_board: () => t("series.form_imps_per_board"), vp: () => t("series.form_vp"),
       percent: () => t("series.form_add") }[scores];
@@ -175,8 +176,8 @@
           el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
           el("td", {}, e.names.join(" – ")),
           e.sessions.map((p) => el("td", { class: "num" }, scores === "imps_per_board"
-            ? (p === null ? "–" : p.toFixed(2)) : score(p))),
-          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
+            ? (p === null ? "–" : number(p, 2)) : score(p))),
+          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + number(e.carry, 2))
             : null,
           el("td", { class: "num" }, String(e.boards)),
           el("td", { class: "num total" }, score(e.score)));

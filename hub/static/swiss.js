@@ -20,7 +20,7 @@
     });
   }
 
-  const num = (x, digits) => (x === null || x === undefined ? "∞" : Number(x).toFixed(digits));
+  const num = (x, digits) => (x === null || x === undefined ? "∞" : window.tenaceI18n.number(x, digits));
 
   function who(section, c) {
     const names = (section.names[String(c)] || []).join(", ");

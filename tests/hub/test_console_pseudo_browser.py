@@ -245,6 +245,14 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
         found = [f"{page}: {text!r} at {where}" for page, texts in left.items()
                  for text, where in texts]
         assert found == [], "\n".join(found)
+        # The same traveller read in French: its numbers and its par as French writes them.
+        browser.get(console.url + "results/board/1")
+        browser.execute_async_script(
+            "const done = arguments[0]; tenaceI18n.choose('fr').then(() => done(true));")
+        wait(browser, lambda d: [e for e in d.find_elements("css selector", ".traveller")
+                                 if "50,00%" in e.text], timeout=20)
+        wait(browser, lambda d: [e for e in d.find_elements("id", "par")
+                                 if e.text.startswith("Par : EO 3SA+1")], timeout=60)
     finally:
         loop.run(console.stop())
         loop.close()
