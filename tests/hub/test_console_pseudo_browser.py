@@ -242,9 +242,18 @@ def test_browser_every_page_of_a_played_evening_is_from_the_catalog(
                 wait(browser, lambda d: d.find_elements(
                     "css selector", drawn), timeout=20)  # noqa: B023
                 left[page + " (drawn)"] = untranslated(browser, data | codes(browser))
+        # the login page, logged out: the language stays the browser's
+        browser.delete_cookie("tenace_console")
+        browser.get(console.url + "login")
+        wait(browser, lambda d: d.execute_script("return document.documentElement.lang")
+             == PSEUDO and d.find_element("css selector", "#login-form label").text
+             .startswith("["), timeout=20)
+        left["login"] = untranslated(browser, data)
+        shot(browser, "pseudo-login.png")
         found = [f"{page}: {text!r} at {where}" for page, texts in left.items()
                  for text, where in texts]
         assert found == [], "\n".join(found)
+        browser_login(browser, console)
         # The same traveller read in French: its numbers and its par as French writes them.
         browser.get(console.url + "results/board/1")
         browser.execute_async_script(
