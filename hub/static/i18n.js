@@ -136,7 +136,13 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ language: language }),
     }).then((r) => r.json()).then((data) => {
-      if (data.ok) { strings = data.strings; document.documentElement.lang = language; apply(); }
+      if (data.ok) {
+        strings = data.strings;
+        document.documentElement.lang = language;
+        const select = document.getElementById("lang");   // a choice made by a script too
+        if (select) select.value = language;
+        apply();
+      }
     });
   }
 
