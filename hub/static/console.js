@@ -299,7 +299,8 @@
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
     $("map-summary").textContent = STATUSES
-      .filter((s) => counts[s]).map((s) => counts[s] + " " + statusText(s)).join(" · ");
+      .filter((s) => counts[s]).map((s) => t("console.status_count", { n: counts[s], status: statusText(s) }))
+      .join(" · ");
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
