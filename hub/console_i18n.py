@@ -43,8 +43,8 @@ from bridgecore.notation import Notation, notation
 from wire.catalogs import PSEUDO, Catalogs, fields
 
 __all__ = [
-    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "language_name", "option_text", "plural", "reader", "say",
+    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "answer", "catalogue", "choose",
+    "date_text", "language_name", "option_text", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,19 @@ def catalogue(language: str) -> dict[str, str]:
     """Every key -> its text in ``language`` (English where it has none: a test failure for
     an offered language)."""
     return CATALOGS.texts(language)
+
+
+def answer(language: str) -> dict[str, Any]:
+    """What ``GET /api/i18n`` (and a language chosen with ``POST``) gives a page: the
+    language, its ``strings`` (a text with plural forms as it reads for 2), every plural
+    key's forms (``plurals``: key -> the forms in the order of the rule) and the language's
+    rule (``plural``: ``{"forms": 3, "rule": "n == 1 ? 0 : ..."}``, the C expression of its
+    catalog's ``Plural-Forms``, the one gettext's ``ngettext`` follows here), which
+    static/i18n.js reads itself without ``eval`` (docs/console-api.md)."""
+    forms, rule = CATALOGS.plural_rule(language)
+    return {"language": language, "strings": catalogue(language),
+            "plural": {"forms": forms, "rule": rule},
+            "plurals": CATALOGS.plural_texts(language)}
 
 
 def reader(language: str) -> Notation:

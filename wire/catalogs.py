@@ -139,6 +139,26 @@ def _fields_of(string_: object) -> set[str]:
     return set().union(*(fields(form) for form in _forms(string_))) if _forms(string_) else set()
 
 
+# A catalog's Plural-Forms header: "nplurals=3; plural=n == 1 ? 0 : ...;".
+_PLURAL_FORMS = re.compile(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+);?\s*$")
+
+# The counts tried for a form's witness: every count to 1000, then the powers of ten (the
+# millions of French, Italian and Spanish, "1 000 000 de joueurs").
+_COUNTS = (*range(1000), *(10 ** k for k in range(3, 10)))
+
+
+def _witnesses(translation: gettext.NullTranslations, count: int) -> list[int]:
+    """For each form 0..count-1 the smallest count ``ngettext`` gives it for (the last
+    count tried for a form no count reaches)."""
+    chooser = getattr(translation, "plural", lambda n: int(n != 1))
+    found: dict[int, int] = {}
+    for n in _COUNTS:
+        found.setdefault(int(chooser(n)), n)
+        if len(found) >= count:
+            break
+    return [found.get(form, _COUNTS[-1]) for form in range(count)]
+
+
 class Catalogs:
     """The catalogs of one domain under one ``locale`` folder."""
 
@@ -208,6 +228,28 @@ class Catalogs:
         return {key: translation.ngettext(key, key, 2) if key in self._plurals
                 else translation.gettext(key) for key in self.source}
 
+    def plural_rule(self, language: str) -> tuple[int, str]:
+        """The number of forms of ``language`` and the C expression choosing one from ``n``:
+        the catalog's own ``Plural-Forms`` header, the rule gettext's ``ngettext`` follows
+        (``(3, "n == 1 ? 0 : n % 10 >= 2 && ...")`` in Polish); English's for the
+        pseudo-locale and for a language with no catalog."""
+        header = self.translation(language).info().get("plural-forms", "")
+        m = _PLURAL_FORMS.match(header)
+        if m is None:
+            return 2, "(n != 1)"
+        return int(m[1]), m[2].strip()
+
+    def plural_texts(self, language: str) -> dict[str, list[str]]:
+        """Every key with plural forms -> its forms in ``language``, in the order of the
+        language's rule (:meth:`plural_rule`): what a browser needs to choose the form of a
+        count itself. Each form is the one ``ngettext`` gives for the smallest count the rule
+        sends to it (the last form for one no count reaches)."""
+        translation = self.translation(language)
+        count, _ = self.plural_rule(language)
+        witness = _witnesses(translation, count)
+        return {key: [translation.ngettext(key, key, n) for n in witness]
+                for key in sorted(self._plurals)}
+
     @functools.cached_property
     def _plurals(self) -> set[str]:
         return {_key(m.id) for m in self.read(SOURCE) if m.id and m.pluralizable}
@@ -247,11 +289,11 @@ class Catalogs:
 
 
 # The keys a page or a script names literally: data-i18n="key" (and -title, -placeholder) in
-# HTML; t("key"), tr("key"), word("key"), the dataset form { i18n: "key" } and
+# HTML; t("key"), tr("key"), word("key"), plural("key", n), the dataset form { i18n: "key" } and
 # "data-i18n-placeholder": "key" in JavaScript.
 _HTML_KEYS = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
 _SCRIPT_KEYS = re.compile(
-    r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+    r'\b(?:t|tr|word|plural)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
     r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
 
 

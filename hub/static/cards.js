@@ -12,6 +12,7 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const side = (d) => { const text = t("side." + d); return text === "side." + d ? d : text; };
   let guide = null;
   let codes = {};          // table -> its devices, each with its own code and QR code
@@ -100,7 +101,7 @@
         codes = {};
         let n = 0;
         for (const table of data.tables) { codes[table.table] = table.devices; n += table.devices.length; }
-        $("message").textContent = t("cards.drawn", { n: n });
+        $("message").textContent = plural("cards.drawn", n);
         render();
       });
   }

@@ -37,6 +37,7 @@
   const hubNow = () => Date.now() / 1000 + state.offset;
   const human = (kind) => (kind || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const tr = t;   // where a table is called t
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
@@ -477,7 +478,7 @@
       .filter((a) => state.table === null || a.table === state.table);
     feed.replaceChildren(...shown.map(feedItem));
     if (!shown.length) feed.append(el("li", { class: "empty" }, t("console.no_alert")));
-    $("feed-count").textContent = t("console.open", { n: open.length }) +
+    $("feed-count").textContent = plural("console.open", open.length) +
       (state.table !== null ? " · " + t("console.feed_table", { table: state.table }) : "");
     $("feed-all").hidden = state.table === null;
     document.title = (open.length ? "(" + open.length + ") " : "") + t("console.title");

@@ -6,19 +6,117 @@
 // script, its {name} fields filled from params (the key itself while the catalogue is not
 // there); tenaceI18n.card(card), rank(rank), call(call) and strain(strain) write them in the page's
 // language (♠R, 3SA, Passe); tenaceI18n.ready is a promise of the catalogue, and the event "tenace-language" on
-// document tells a page to draw its own texts again.
+// document tells a page to draw its own texts again. tenaceI18n.plural(key, n, params)
+// writes a count: the form of key for n in the page's language ("1 résultat", "2
+// résultats"; Polish "1 wynik", "2 wyniki", "5 wyników"), chosen by the language's rule.
 "use strict";
 
 (function () {
   let strings = {};
+  let plurals = {};                 // key -> its forms in the language (GET /api/i18n)
+  let rule = (n) => (n === 1 ? 0 : 1);
   let resolve;
   const ready = new Promise((r) => { resolve = r; });
 
-  function t(key, params) {
-    const text = strings[key] || key;
+  function fill(text, params) {
     if (!params) return text;
     return text.replace(/\{(\w+)\}/g, (whole, name) =>
       (params[name] === undefined || params[name] === null ? whole : String(params[name])));
+  }
+
+  function t(key, params) {
+    return fill(strings[key] || key, params);
+  }
+
+  // A language's plural rule: the C expression of its catalog's Plural-Forms ("n == 1 ? 0 :
+  // n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2"), read here into
+  // a function of n, never through eval (the console's Content-Security-Policy forbids it,
+  // and a text from the network is no code): the numbers, n, ( ), ! and unary -, * / %,
+  // + -, < <= > >=, == !=, &&, || and ?: of C, with C's precedence. A rule it cannot read
+  // throws an Error naming it.
+  const TOKEN = /\s*(\d+|n|==|!=|<=|>=|&&|\|\||[-+*\/%<>!?:()])/y;
+  const BINARY = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]];
+  const APPLY = {
+    "||": (a, b) => +(a !== 0 || b !== 0), "&&": (a, b) => +(a !== 0 && b !== 0),
+    "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b), "<": (a, b) => +(a < b),
+    "<=": (a, b) => +(a <= b), ">": (a, b) => +(a > b), ">=": (a, b) => +(a >= b),
+    "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b,
+    "/": (a, b) => (b === 0 ? 0 : Math.trunc(a / b)), "%": (a, b) => (b === 0 ? 0 : a % b),
+  };
+
+  function pluralRule(source) {
+    const tokens = [];
+    const text = String(source).trim().replace(/;$/, "");
+    TOKEN.lastIndex = 0;
+    while (TOKEN.lastIndex < text.length) {
+      const at = TOKEN.lastIndex;
+      const m = TOKEN.exec(text);
+      if (!m) {
+        if (/^\s*$/.test(text.slice(at))) break;
+        throw new Error("plural rule " + JSON.stringify(text) + ": cannot read " + text.slice(at));
+      }
+      tokens.push(m[1]);
+    }
+    let i = 0;
+    const fail = () => { throw new Error("plural rule " + JSON.stringify(text) + ": unexpected " + (tokens[i] || "end")); };
+    const expect = (token) => { if (tokens[i] !== token) fail(); i += 1; };
+    function primary() {
+      const token = tokens[i];
+      if (token === undefined) fail();
+      i += 1;
+      if (token === "n") return (n) => n;
+      if (/^\d+$/.test(token)) { const value = Number(token); return () => value; }
+      if (token === "(") { const inner = conditional(); expect(")"); return inner; }
+      if (token === "!") { const operand = primary(); return (n) => +(operand(n) === 0); }
+      if (token === "-") { const operand = primary(); return (n) => -operand(n); }
+      return fail();
+    }
+    function binary(level) {
+      if (level === BINARY.length) return primary();
+      let left = binary(level + 1);
+      while (BINARY[level].includes(tokens[i])) {
+        const apply = APPLY[tokens[i]];
+        i += 1;
+        const a = left;
+        const b = binary(level + 1);
+        left = (n) => apply(a(n), b(n));
+      }
+      return left;
+    }
+    function conditional() {
+      const test = binary(0);
+      if (tokens[i] !== "?") return test;
+      i += 1;
+      const yes = conditional();
+      expect(":");
+      const no = conditional();
+      return (n) => (test(n) !== 0 ? yes(n) : no(n));
+    }
+    const choose = conditional();
+    if (i !== tokens.length) fail();
+    return choose;
+  }
+
+  // The form of key for the count n, its fields filled from params and {n} from n: the
+  // form the language's rule gives n (the last form for an index the catalog lacks); a key
+  // without plural forms is t(key, params).
+  function plural(key, n, params) {
+    const all = Object.assign({ n: n }, params || {});
+    const forms = plurals[key];
+    if (!forms || !forms.length) return t(key, all);
+    const index = rule(Math.abs(Math.trunc(Number(n))) || 0);
+    return fill(forms[Math.min(Math.max(index, 0), forms.length - 1)], all);
+  }
+
+  function learn(data) {
+    strings = data.strings || {};
+    plurals = data.plurals || {};
+    try {
+      rule = pluralRule((data.plural && data.plural.rule) || "n != 1");
+    } catch (err) {
+      console.error(err.message + " (the English rule used)");
+      rule = (n) => (n === 1 ? 0 : 1);
+    }
   }
 
   // A message the hub made ({key, values}: docs/protocol.md section 1, "Texts") in the page's
@@ -113,7 +211,7 @@
   }
 
   function load(data) {
-    strings = data.strings || {};
+    learn(data);
     document.documentElement.lang = data.language || "en";
     const select = document.getElementById("lang");
     if (select && data.languages) {
@@ -137,7 +235,7 @@
       body: JSON.stringify({ language: language }),
     }).then((r) => r.json()).then((data) => {
       if (data.ok) {
-        strings = data.strings;
+        learn(data);
         document.documentElement.lang = language;
         const select = document.getElementById("lang");   // a choice made by a script too
         if (select) select.value = language;
@@ -179,6 +277,8 @@
 
   window.tenaceI18n = Object.freeze({
     t: t,
+    plural: plural,
+    pluralRule: pluralRule,
     text: text,
     card: card,
     rank: rank,

@@ -17,6 +17,7 @@
 
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat || "–");
   const letter = (seat) => (seat ? known("letter." + seat, seat) : "");
@@ -354,7 +355,7 @@
     return el("section", { class: "traveller", id: "traveller-" + section.key },
       el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
         : t("results.section", { section: section.section }), el("span", { class: "dim" },
-        " · " + t("results.of", { n: counted, expected: section.expected }) +
+        " · " + plural("results.of", counted, { expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),
       el("table", { class: "grid traveller-table" },

@@ -7,6 +7,7 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
   // A call or a card as the reader's language writes it: 3SA, Passe, ♠R.
@@ -126,7 +127,7 @@
               " · " + t("console.pairs", { ns: data.ns ?? "–", ew: data.ew ?? "–" }) + " · " +
               t("tempo.at_table", { time: minutes(data.seconds), ns: minutes(sides.NS),
                 ew: minutes(sides.EW) }))),
-          el("p", { class: "dim", id: "mark-count" }, t("tempo.marks", { n: data.marks.length })),
+          el("p", { class: "dim", id: "mark-count" }, plural("tempo.marks", data.marks.length)),
           timeline(data),
           ...[attachForm(data)].filter((node) => node),
           el("p", { class: "ref", id: "reference" }, reference(data)));
