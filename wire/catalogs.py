@@ -289,8 +289,8 @@ class Catalogs:
 
 
 # The keys a page or a script names literally: data-i18n="key" (and -title, -placeholder) in
-# HTML; t("key"), tr("key"), word("key"), plural("key", n), the dataset form { i18n: "key" } and
-# "data-i18n-placeholder": "key" in JavaScript.
+# HTML; t("key"), tr("key"), word("key"), plural("key", n), the dataset form { i18n: "key" }
+# and "data-i18n-placeholder": "key" in JavaScript.
 _HTML_KEYS = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
 _SCRIPT_KEYS = re.compile(
     r'\b(?:t|tr|word|plural)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'

@@ -16,8 +16,9 @@ from tablet.i18n import CATALOGS as TABLET  # pure Python, no Kivy
 
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 
-# data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...), plural("key", n),
-# tr("key"), word("key"), the dataset form { i18n: "key" } and "data-i18n-placeholder": "key".
+# data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...),
+# plural("key", n), tr("key"), word("key"), the dataset form { i18n: "key" } and
+# "data-i18n-placeholder": "key".
 _HTML = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
 _JS = re.compile(r'\b(?:t|tr|word|plural)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
                  r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')

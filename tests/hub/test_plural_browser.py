@@ -1,0 +1,125 @@
+"""Counts in the reader's language in the browser (issue 26): ``GET /api/i18n`` serves each
+plural key's forms and the language's rule (hub.console_i18n.answer: the C expression of the
+catalog's ``Plural-Forms``), static/i18n.js reads the rule without eval
+(``tenaceI18n.pluralRule``) and writes a count with ``tenaceI18n.plural``. The rule as
+Chromium runs it chooses, for every language and the pseudo-locale, the form Python's
+gettext ``ngettext`` chooses; and the results page of a real console writes a board's count
+of results "1 résultat", "2 résultats" in French and "1 wynik", "2 wyniki", "5 wyników" in
+Polish."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bridgecore.movements import howell
+from hub.console import Console
+from hub.console_i18n import CATALOGS, LANGUAGES, answer
+from hub.room import Room, Section
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    Loop,
+    browser,
+    browser_login,
+    make_users,
+    wait,
+)
+from tests.hub.test_live_scoring import Session
+from tests.hub.test_results_pages import ResultsHub, open_page
+from tests.hub.test_scoring_conventions import DEALS, play_board
+
+CEILING = 60.0     # seconds: a guard on a busy machine, not a time the test expects
+COOKIE = "tenace_lang"
+COUNTS = [*range(31), 101, 102, 105, 112, 122, 1_000_000]
+ALL = [*LANGUAGES, "en_XA"]
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    """A 6-table Howell whose round 1 plays board 1 at five tables, board 2 at two and
+    board 3 at one (each table's own pairs: every line counts), six results expected."""
+    loop = Loop()
+    session = Session(Room(Section("A", howell(6, boards_per_round=2)), DEALS))
+
+    def play() -> None:
+        for board, tables in ((1, 5), (2, 2), (3, 1)):
+            for table in range(1, tables + 1):
+                play_board(session, 1, f"A{table}", board, "4S", 10)
+
+    loop.call(play)
+    console = Console(ResultsHub(session), coalesce=0.05,
+                      users=make_users(tmp_path_factory.mktemp("users")))
+    loop.run(console.start())
+    Login.director(console)
+    try:
+        yield console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def test_the_answer_has_every_plural_keys_forms_as_many_as_the_rule_has() -> None:
+    for language in ALL:
+        data = answer(language)
+        forms, rule = data["plural"]["forms"], data["plural"]["rule"]
+        assert (forms, rule) == CATALOGS.plural_rule(language)
+        assert set(data["plurals"]) >= {"results.of", "setup.problems", "section.rounds"}
+        assert all(len(texts) == forms for texts in data["plurals"].values()), language
+    assert answer("pl")["plural"]["forms"] == 3
+    assert answer("pl")["plurals"]["results.of"] == [
+        "{n} wynik z {expected}", "{n} wyniki z {expected}", "{n} wyników z {expected}"]
+    assert answer("en_XA")["plurals"]["setup.problems"] == ["[{n} þŕöƀļéɱ]",
+                                                            "[{n} þŕöƀļéɱš]"]
+
+
+def test_browser_the_served_rule_chooses_the_form_gettext_chooses(
+        counted: Console, browser: Any) -> None:  # noqa: F811
+    open_page(browser, counted.url + "results")
+    for language in ALL:
+        data = answer(language)
+        chosen = browser.execute_script(
+            "const rule = window.tenaceI18n.pluralRule(arguments[0]);"
+            "return arguments[1].map((n) => rule(n));", data["plural"]["rule"], COUNTS)
+        translation = CATALOGS.translation(language)
+        for key, forms in data["plurals"].items():
+            assert [forms[i] for i in chosen] == [
+                translation.ngettext(key, key, n) for n in COUNTS], (language, key)
+    # Polish: 1, 2-4 (22-24, 102...), then the rest (5-21, 112, 1 000 000); French 0 and 1 one
+    pl = answer("pl")["plural"]["rule"]
+    fr = answer("fr")["plural"]["rule"]
+    assert browser.execute_script(
+        "const rule = window.tenaceI18n.pluralRule(arguments[0]);"
+        "return [1, 2, 4, 5, 12, 22, 25, 102, 112].map((n) => rule(n));", pl) == \
+        [0, 1, 1, 2, 2, 1, 2, 1, 2]
+    assert browser.execute_script(
+        "const rule = window.tenaceI18n.pluralRule(arguments[0]);"
+        "return [0, 1, 2].map((n) => rule(n));", fr) == [0, 0, 2]
+    # A rule that is not one is refused by name, never run.
+    assert browser.execute_script(
+        "try { window.tenaceI18n.pluralRule('n == 1 ? alert(1) : 0'); return 'read'; }"
+        " catch (err) { return err.message; }").startswith("plural rule ")
+
+
+def heading(driver: Any) -> str:
+    found = driver.find_elements("css selector", "#traveller-A h2")
+    return found[0].text if found else ""
+
+
+@pytest.mark.parametrize(("language", "wanted"), [
+    ("fr", {1: "5 résultats sur 6", 2: "2 résultats sur 6", 3: "1 résultat sur 6"}),
+    ("pl", {1: "5 wyników z 6", 2: "2 wyniki z 6", 3: "1 wynik z 6"}),
+    ("en", {1: "5 results of 6", 2: "2 results of 6", 3: "1 result of 6"}),
+])
+def test_browser_a_boards_count_of_results_in_the_readers_plural(
+        counted: Console, browser: Any, language: str,  # noqa: F811
+        wanted: dict[int, str]) -> None:
+    browser.delete_all_cookies()
+    browser_login(browser, counted)        # the director: a board still in play is shown
+    browser.add_cookie({"name": COOKIE, "value": language, "path": "/"})
+    for board, text in wanted.items():
+        open_page(browser, counted.url + f"results/board/{board}")
+        wait(browser, lambda d, w=text: w in heading(d), timeout=CEILING)
+        assert f" {text} " in heading(browser) + " "
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
