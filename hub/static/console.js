@@ -237,8 +237,8 @@
   function onRoundStart() {
     const round = nextRound();
     const clock = state.clock || {};
-    if (clock.round && clock.behind > 0 && !window.confirm(t("rounds.confirm",
-      { n: clock.behind, round: clock.round, next: round }))) {
+    if (clock.round && clock.behind > 0 && !window.confirm(plural("rounds.confirm",
+      clock.behind, { round: clock.round, next: round }))) {
       return;
     }
     post({ op: "round_start", round: round }).then((result) => {
@@ -316,7 +316,7 @@
       t("hub.devices", { n: c.devices || 0 })];
     if (status.chain_broken) parts.push(t("hub.chain_broken", { at: status.chain_broken }));
     if (status.set_aside) parts.push(t("hub.set_aside", { records: status.set_aside.join(", ") }));
-    if (status.log_behind) parts.push(t("hub.log_lost", { n: status.log_behind }));
+    if (status.log_behind) parts.push(plural("hub.log_lost", status.log_behind));
     $("hub-counters").textContent = t("hub.line", { parts: parts.join(" · ") });
     state.hub = status;
   }

@@ -247,7 +247,7 @@
     });
     return [el("h2", { id: "ladder-title" }, t("ladder.title")), choose,
       el("p", { class: "dim", id: "ladder-form" }, form + (data.minimum > 1 ? "; "
-        + t("ladder.minimum", { count: data.minimum }) : "") + " · "
+        + plural("ladder.minimum", data.minimum, { count: data.minimum }) : "") + " · "
         + t("ladder.sessions", { count: data.sessions.length })),
       data.ranking.length ? el("table", { class: "grid ranking", id: "ladder" },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
@@ -307,8 +307,8 @@
     const step = (width - 40) / scores.length;
     const chart = svg("svg", { class: "plot", id: "plot-" + section.key, width: width,
       height: height, viewBox: "0 0 " + width + " " + height, role: "img" });
-    chart.append(svg("title", {}, t("results.plot", { board: section.board,
-      n: section.results.length })));
+    chart.append(svg("title", {}, plural("results.plot", section.results.length,
+      { board: section.board })));
     chart.append(svg("line", { class: "axis", x1: 20, y1: base, x2: width - 20, y2: base }));
     scores.forEach((score, i) => {
       const n = counts.get(score);

@@ -162,8 +162,8 @@
           String(p.boards))));
       panel.replaceChildren(
         el("h2", {}, t("nav.tempo"), el("span", { class: "dim" },
-          t("console.law", { law: data.law }) + " · " + t("tempo.slow_line", {
-            minutes: data.minutes_per_round,
+          t("console.law", { law: data.law }) + " · " + plural("tempo.slow_line",
+            data.minutes_per_round, { minutes: data.minutes_per_round,
             tables: data.slow_tables.join(", ") || t("tempo.none") }))),
         el("table", { class: "timeline slow", id: "slow" },
           el("thead", {}, el("tr", {}, [t("check.table"), t("evening.round"), t("evening.board"),
