@@ -299,8 +299,11 @@
   function renderSummary() {
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
+    // "3 tables playing · 1 table late": each status's count in the language's plural form
+    // (tally.waiting, tally.bidding, tally.playing, tally.finished, tally.late, tally.alert,
+    // tally.offline).
     $("map-summary").textContent = STATUSES
-      .filter((s) => counts[s]).map((s) => t("console.status_count", { n: counts[s], status: statusText(s) }))
+      .filter((s) => counts[s]).map((s) => plural("tally." + s, counts[s]))
       .join(" · ");
   }
 

@@ -5,7 +5,8 @@ catalog's ``Plural-Forms``), static/i18n.js reads the rule without eval
 Chromium runs it chooses, for every language and the pseudo-locale, the form Python's
 gettext ``ngettext`` chooses; and the results page of a real console writes a board's count
 of results "1 résultat", "2 résultats" in French and "1 wynik", "2 wyniki", "5 wyników" in
-Polish."""
+Polish, and the room's tally "2 tables en attente · 5 tables aux enchères", "2 stoły czekają
+· 5 stołów licytuje", live to "1 stół czeka · 6 stołów licytuje"."""
 
 from __future__ import annotations
 
@@ -19,10 +20,12 @@ from hub.console import Console
 from hub.console_i18n import CATALOGS, LANGUAGES, answer
 from hub.room import Room, Section
 from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    START,
     Login,
     Loop,
     browser,
     browser_login,
+    make_hub,
     make_users,
     wait,
 )
@@ -122,4 +125,51 @@ def test_browser_a_boards_count_of_results_in_the_readers_plural(
         open_page(browser, counted.url + f"results/board/{board}")
         wait(browser, lambda d, w=text: w in heading(d), timeout=CEILING)
         assert f" {text} " in heading(browser) + " "
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Loop, Any, Console]]:
+    """The 7-table Mitchell of the console's tests in round 1: A1 to A5 bidding, A6 and A7
+    waiting for their players."""
+    loop = Loop()
+    hub = make_hub()
+    hub.tables.now = START + 100
+
+    def bid() -> None:
+        for n in range(1, 6):
+            hub.tables.sit(f"A{n}", 2 * n - 1)
+            hub.tables.calls(f"A{n}", "1C")
+
+    loop.call(bid)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path_factory.mktemp("room")))
+    hub.console = hub.tables.console = console
+    loop.run(console.start())
+    try:
+        yield loop, hub, console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def tally(driver: Any) -> str:
+    found = driver.find_elements("id", "map-summary")
+    return found[0].text if found else ""
+
+
+def test_browser_the_rooms_tally_counts_tables_in_the_readers_plural(
+        room: Any, browser: Any) -> None:  # noqa: F811
+    loop, hub, console = room
+    browser.delete_all_cookies()
+    browser_login(browser, console)
+    for language, wanted in (
+            ("en", "2 tables waiting · 5 tables bidding"),
+            ("fr", "2 tables en attente · 5 tables aux enchères"),
+            ("pl", "2 stoły czekają · 5 stołów licytuje")):
+        browser.add_cookie({"name": COOKIE, "value": language, "path": "/"})
+        browser.get(console.url)
+        wait(browser, lambda d, w=wanted: tally(d) == w, timeout=CEILING)
+    # A6 starts bidding: the tally follows, live, in Polish's singular and "many" forms.
+    loop.call(lambda: (hub.tables.sit("A6", 11), hub.tables.calls("A6", "1C")))
+    wait(browser, lambda d: tally(d) == "1 stół czeka · 6 stołów licytuje", timeout=CEILING)
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
