@@ -10,6 +10,8 @@ Polish, and the room's tally "2 tables en attente · 5 tables aux enchères", "2
 
 from __future__ import annotations
 
+import gettext
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,6 +105,70 @@ def test_browser_the_served_rule_chooses_the_form_gettext_chooses(
     assert browser.execute_script(
         "try { window.tenaceI18n.pluralRule('n == 1 ? alert(1) : 0'); return 'read'; }"
         " catch (err) { return err.message; }").startswith("plural rule ")
+
+
+def arithmetic(rng: random.Random, depth: int) -> str:
+    """A number-valued C expression of n: n, a number, % / * + - of two (no unary minus:
+    C's and Python's modulo differ on negative numbers)."""
+    if depth == 0 or rng.random() < 0.3:
+        return rng.choice(["n", str(rng.randint(0, 120))])
+    op = rng.choice(["%", "/", "*", "+", "-"])
+    right = str(rng.randint(1, 120)) if op in "%/" else arithmetic(rng, depth - 1)
+    return f"{arithmetic(rng, depth - 1)} {op} {right}"
+
+
+def condition(rng: random.Random, depth: int) -> str:
+    """A 0-or-1 C expression: comparisons joined by && and ||, ! and parentheses (gettext's
+    c2py, Python's own reader of Plural-Forms, gives an operand of && its value, not 1)."""
+    if depth == 0 or rng.random() < 0.4:
+        op = rng.choice(["==", "!=", "<", "<=", ">", ">="])
+        return f"{arithmetic(rng, 2)} {op} {arithmetic(rng, 2)}"
+    kind = rng.choice(["&&", "||", "!", "()"])
+    if kind == "!":
+        return f"!({condition(rng, depth - 1)})"
+    if kind == "()":
+        return f"({condition(rng, depth - 1)})"
+    return f"{condition(rng, depth - 1)} {kind} {condition(rng, depth - 1)}"
+
+
+def rule(rng: random.Random, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.3:
+        return str(rng.randint(0, 3))
+    return f"{condition(rng, 2)} ? {rule(rng, depth - 1)} : {rule(rng, depth - 1)}"
+
+
+def test_browser_the_rule_reader_agrees_with_gettext_on_random_rules(
+        counted: Console, browser: Any) -> None:  # noqa: F811
+    """Any rule a catalog could carry, not only the seven languages': 300 random ones of the
+    C grammar of Plural-Forms, read by i18n.js in Chromium and by gettext's own reader."""
+    open_page(browser, counted.url + "results")
+    rng = random.Random(26)
+    rules = [rule(rng, 3) for _ in range(300)]
+    chosen = browser.execute_script(
+        "return arguments[0].map((source) => {"
+        " const rule = window.tenaceI18n.pluralRule(source);"
+        " return arguments[1].map((n) => rule(n)); });", rules, COUNTS)
+    for source, got in zip(rules, chosen, strict=True):
+        assert got == [gettext.c2py(source)(n) for n in COUNTS], source
+    # Text that is no rule: an Error naming it, never run, never another exception.
+    noise = ["", "n ==", "(n", "n ? 1", "n == 1 ? 0 : : 1", "1 2", "n; 1", "window",
+             "n = 1", "n == 1 ? 0 : alert(1)", "constructor", "n.x", "0x10", "'1'"]
+    noise += ["".join(rng.choice(["n", "1", "?", ":", "(", ")", "&&", "%", "==", "!", " "])
+                      for _ in range(rng.randint(1, 12))) for _ in range(200)]
+    answers = browser.execute_script(
+        "return arguments[0].map((source) => {"
+        " try { const rule = window.tenaceI18n.pluralRule(source); return rule(7); }"
+        " catch (err) { return err instanceof Error ? err.message : 'thrown: ' + err; } });",
+        noise)
+    for source, got in zip(noise, answers, strict=True):
+        try:
+            wanted: Any = gettext.c2py(source)(7)
+        except (ValueError, SyntaxError, ZeroDivisionError, TypeError):
+            wanted = None
+        if wanted is None:
+            assert isinstance(got, str) and got.startswith("plural rule "), (source, got)
+        else:           # a rule after all ("1 && n": 1 in C, where Python's "and" gives n)
+            assert isinstance(got, int), (source, got)
 
 
 def heading(driver: Any) -> str:
