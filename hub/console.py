@@ -124,6 +124,7 @@ from hub.console_i18n import Languages, choose, option_key, reader
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.corrections import CorrectionError, as_typed
+from hub.errors import error_text
 from hub.pairing import Pairing
 from hub.results_pages import is_page, results_api
 from hub.room import Room
@@ -715,21 +716,23 @@ class Console:
             raise HttpError(403, Text.of("http.scorer_commands", user=session.user,
                                          role=session.role, op=str(op)[:40],
                                          commands=", ".join(sorted(SCORER_COMMANDS))))
+        language = self.language_of(request)    # a refusal is worded in it
         if op == "result_correct":      # typed in the user's language (hub.corrections)
-            language = choose(self.languages.get(session.user),
-                              request.cookies.get(LANGUAGE_COOKIE),
-                              accept=request.headers.get("Accept-Language", ""))
             try:
                 command = as_typed(command, reader(language))
             except CorrectionError as err:
                 log.warning("director command %.200r of %s refused: %s", command,
                             session.user, err)
-                return json_response({"ok": False, "error": str(err)}, 400)
+                text = error_text(err)
+                return json_response({"ok": False, "error": render(text, language),
+                                      "error_text": text.to_json()}, 400)
         result = self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:
             log.warning("director command %.200r of %s refused: %s", command, session.user,
                         result.get("error"))
+            if "error_text" in result:     # the English words, for the log, then the user's
+                result["error"] = render(result["error_text"], language)
         return json_response(result, 200 if ok else 400)
 
     async def _feed(self, request: web.Request) -> web.StreamResponse:
