@@ -91,7 +91,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bridgecore.text import Text
-from hub.alerts import AlertStatus
+from hub.alerts import STATUS_TEXTS, AlertStatus
 from hub.corrections import FIELDS as CORRECTION_FIELDS
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
@@ -226,7 +226,7 @@ def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
     status = room.alerts[alert_id].status
     if status not in _FROM[op]:
         raise AlertError(refused(op, Text.of("refusal.alert_status", id=alert_id,
-                                             status=_STATUSES[status])))
+                                             status=STATUS_TEXTS[status])))
     text = body.get("text")
     if text is not None:
         body["text"] = text = text.strip()
@@ -250,12 +250,6 @@ def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
         if size > _MAX_SCORE:
             raise _refusal("malformed", refused(op, Text.of("refusal.score_size", size=size,
                                                             most=_MAX_SCORE)))
-
-
-_STATUSES = {AlertStatus.OPEN: Text.of("alert.open"),
-             AlertStatus.ACKNOWLEDGED: Text.of("alert.acknowledged"),
-             AlertStatus.RULED: Text.of("alert.ruled"),
-             AlertStatus.RESOLVED: Text.of("alert.resolved")}
 
 
 def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
