@@ -187,6 +187,25 @@ def test_errors_name_the_field_and_change_nothing(waiting: Any) -> None:
     assert hub.setup.waiting and not hub.room.tables
 
 
+def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> None:
+    """Issue 26: each error is worded in the director's language, with the message it was
+    made from beside it (``error_text``); what hub.event words itself stays its words."""
+    _, client, _, _ = waiting
+    assert client.send("api/i18n", json.dumps({"language": "fr"}).encode())[0] == 200
+    status, result = send_setup(client, {
+        "sections": [{"movement": "mitchell", "tables": 3, "pairs": {"2": [{"member": 9}]}}],
+        "boards": {"file": {"name": "x.pbn", "data": "not base64!"}}})
+    assert status == 400 and result["ok"] is False
+    errors = {e["field"]: e for e in result["errors"]}
+    assert errors["sections[0].pairs.2"]["error"] == "pas de licencié 9 dans la liste du club"
+    assert errors["boards.file"]["error"] == "data : pas du base64"
+    assert errors["boards.file"]["error_text"] == {"key": "setup_error.not_base64",
+                                                   "values": {}}
+    status, result = send_setup(client, [])
+    assert (status, result["errors"][0]["error"]) == (
+        400, "une mise en place est un objet JSON")
+
+
 @pytest.mark.parametrize(("scoring", "method", "units"), [
     ("matchpoints", "mp", "MP"), ("imps", "butler", "IMPs"), ("butler", "butler", "IMPs"),
     ("cross-imps", "crossimp", "IMPs"), (None, "mp", "MP")])
