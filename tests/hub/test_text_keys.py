@@ -200,3 +200,49 @@ def test_values_are_written_in_the_reader_s_notation() -> None:
         "turno 1 (Legge 15B: il secondo punteggio è annullato), non segnato")
     # A text written before texts were keys (an old log's English) is shown as it is.
     assert render(Text.plain("the hub said this"), "fr") == "the hub said this"
+
+
+# Issue 26: what a director's (or scorer's) command, the set-up page or the console's API
+# refuses is a text, worded in the director's language (hub.errors): no English sentence is
+# raised in the modules a command reaches.
+REFUSING = ["director.py", "late_changes.py", "substitutes.py", "corrections.py", "scoring.py",
+            "ruling_values.py", "swiss.py", "alerts.py", "room.py", "console.py"]
+HUB_ERRORS = {"HubError", "ConfigError", "AlertError", "RulingError", "CorrectionError"}
+
+
+def _raised_sentences(path: Path) -> Iterator[str]:
+    """Where ``path`` raises a hub error (or a protocol error, an HTTP refusal) with an
+    English sentence written at the raise."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+            continue
+        call = node.exc
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        said = (call.args[0] if name in HUB_ERRORS and call.args else
+                call.args[1] if name in ("ProtocolError", "HttpError") and len(call.args) > 1
+                else None)
+        if said is not None and _english_at(said):
+            yield f"{path.name}:{node.lineno}: {name}(<English>)"
+
+
+def test_no_refusal_a_director_reads_is_an_english_sentence() -> None:
+    found = [where for name in REFUSING for where in _raised_sentences(HUB / name)]
+    assert found == []
+    # The set-up page's own problems are texts too (hub.console_setup: {"field", "error"})
+    tree = ast.parse((HUB / "console_setup.py").read_text(encoding="utf-8"))
+    english = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Dict)
+               for key, value in zip(node.keys, node.values, strict=True)
+               if isinstance(key, ast.Constant) and key.value == "error" and _english_at(value)]
+    assert english == []
+
+
+def test_the_scan_finds_an_english_refusal(tmp_path: Path) -> None:
+    """The scan above is not blind: a raise written the old way is found."""
+    old = tmp_path / "old.py"
+    old.write_text('def f(op):\n    raise ConfigError(f"{op}: no table")\n'
+                   'def g():\n    raise ProtocolError("malformed", "not JSON")\n'
+                   'def h(t):\n    raise ConfigError(Text.of("refusal.no_table", table=t))\n',
+                   encoding="utf-8")
+    assert list(_raised_sentences(old)) == ["old.py:2: ConfigError(<English>)",
+                                            "old.py:4: ProtocolError(<English>)"]
