@@ -66,7 +66,10 @@ hub, never taken from the command (a command with a ``by`` is refused, an unknow
 director does; the rectification itself is his (Laws 9, 10, 81): acknowledging records the
 time his attention was drawn, a ruling its text and any adjusted score.
 
-Refusals, each with a reason naming the command and the field:
+Refusals, each with a reason naming the command and the field, raised as a text
+(hub.errors: ``refusal.command``, what the command did, ``doing.*``, then why,
+``refusal.*``) that the console words in its user's language; ``str(err)`` (and a
+ProtocolError's ``reason``) is its English, for the log:
 
 * :class:`wire.protocol.ProtocolError` ``malformed`` (not an object, not valid text (a
   lone surrogate), nested too deep, a field missing, of the wrong type, too long, or
