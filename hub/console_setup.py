@@ -59,6 +59,7 @@ from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
+from hub.event_values import Problem
 from hub.roster import Roster, RosterError
 from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
@@ -294,8 +295,20 @@ def error_fields(problems: list[str], names: list[str]) -> Problems:
         out.append({"field": field, "error": Text.plain(text)})
 
     for problem in problems:
-        add("", problem)
+        if isinstance(problem, Problem):     # its key and its text (hub.event_values)
+            out.append({"field": _field(problem.key), "error": problem.text})
+        else:
+            add("", problem)
     return out
+
+
+def _field(key: str) -> str:
+    """A TOML key (``section[2].tables``, sections from 1) as the API names the field
+    (``sections[1].tables``, from 0)."""
+    section = re.match(r"^section\[(\d+)\](.*)$", key)
+    if section:
+        return f"sections[{int(section.group(1)) - 1}]{section.group(2)}"
+    return "sections" + key[len("section"):] if key.split(".")[0] == "section" else key
 
 
 def api_document(setup: Any) -> dict[str, Any] | None:

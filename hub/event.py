@@ -128,6 +128,7 @@ from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
 from bridgecore.movements import ranges
 from bridgecore.record import RecordProblem
+from bridgecore.text import Text
 from hub.console_i18n import date_text, say
 from hub.errors import ConfigError
 from hub.event_values import (  # the tables' values, checked (hub.event_values)
@@ -260,7 +261,7 @@ def _bye_vp(value: Any) -> float | str:
     if value == "average":
         return "average"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f'a number of VPs or "average" is expected, not {_shown(value)}')
+        raise _Bad(Text.of("setup_error.vps", value=_shown(value)))
     return float(value)
 
 
@@ -676,10 +677,10 @@ class EventSetup:
         for number, marks in raw_marks.items():
             try:
                 if not str(number).isdecimal():
-                    raise _Bad("board numbers are whole numbers")
+                    raise _Bad(Text.of("setup_error.board_numbers"))
                 markings[int(number)] = Markings.from_json(marks)
             except (_Bad, BridgeError) as err:
-                boards.bad(f"markings.{number}", str(err))
+                boards.bad(f"markings.{number}", getattr(err, "text", None) or str(err))
         if not isinstance(raw, Mapping):
             boards.bad("deals", f"a table of board number -> deal is expected, not "
                                 f"{_shown(raw)}")
@@ -687,10 +688,10 @@ class EventSetup:
         for number, text in raw.items():
             try:
                 if not str(number).isdecimal():
-                    raise _Bad("board numbers are whole numbers")
+                    raise _Bad(Text.of("setup_error.board_numbers"))
                 deals[int(number)] = Deal.parse(_text(text))
             except (_Bad, BridgeError) as err:
-                boards.bad(f"deals.{number}", str(err))
+                boards.bad(f"deals.{number}", getattr(err, "text", None) or str(err))
         if problems or sections is None:
             raise _fail(problems or ["no section"], where)
         try:

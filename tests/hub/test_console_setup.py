@@ -193,10 +193,20 @@ def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> 
     _, client, _, _ = waiting
     assert client.send("api/i18n", json.dumps({"language": "fr"}).encode())[0] == 200
     status, result = send_setup(client, {
-        "sections": [{"movement": "mitchell", "tables": 3, "pairs": {"2": [{"member": 9}]}}],
+        "event": {"date": "23/11/2026", "scoring": "rubber"},
+        "sections": [{"movement": "mitchell", "tables": "six", "relai": True,
+                      "pairs": {"2": [{"member": 9}]}}],
         "boards": {"file": {"name": "x.pbn", "data": "not base64!"}}})
     assert status == 400 and result["ok"] is False
     errors = {e["field"]: e for e in result["errors"]}
+    # the event file's typed values (hub.event_values), their field named as before
+    assert errors["event.date"]["error"] == (
+        "une date telle que \"2026-11-26\" est attendue, pas '23/11/2026'")
+    assert errors["event.scoring"]["error"].startswith("méthode de marque inconnue 'rubber'")
+    assert errors["sections[0].tables"]["error"] == (
+        "un nombre entier est attendu, pas 'six'")
+    assert errors["sections[0].relai"]["error"].startswith(
+        "clé inconnue (vouliez-vous dire « relay » ?) ; clés connues : ")
     assert errors["sections[0].pairs.2"]["error"] == "pas de licencié 9 dans la liste du club"
     assert errors["boards.file"]["error"] == "data : pas du base64"
     assert errors["boards.file"]["error_text"] == {"key": "setup_error.not_base64",
