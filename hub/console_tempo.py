@@ -146,8 +146,7 @@ class TempoRoutes:
         board = data.get("board")
         if not isinstance(alert, str) or not isinstance(table, str) or not isinstance(text, str) \
                 or not isinstance(board, int) or isinstance(board, bool):
-            raise HttpError(400, "attach needs alert (text), table (text), board (a number) "
-                                 "and text")
+            raise HttpError(400, Text.of("http.attach_fields"))
         position = self._position()
         view = await self.timeline(table, board, position)
         reference = timeline_reference(view, position)
