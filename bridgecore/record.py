@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from bridgecore.calls import Call, Contract
 from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
+from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table"]
@@ -20,12 +21,15 @@ __all__ = ["CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem"
 
 @dataclass(frozen=True, slots=True)
 class RecordProblem:
-    """Something a reader could not take from the file, with where it was."""
+    """Something a reader could not take from the file, with where it was; ``text``: the
+    same as a message an application words in its reader's language (bridgecore.text),
+    when the reader gives one."""
 
     message: str
     file: str | None = None
     line: int | None = None
     board: int | None = None
+    text: Text | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         where = self.file or "<input>"

@@ -59,7 +59,7 @@ from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
-from hub.event_values import Problem
+from hub.event_values import Nested, Problem
 from hub.roster import Roster, RosterError
 from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
@@ -294,11 +294,18 @@ def error_fields(problems: list[str], names: list[str]) -> Problems:
             return
         out.append({"field": field, "error": Text.plain(text)})
 
-    for problem in problems:
+    def one(field: str, problem: str) -> None:
         if isinstance(problem, Problem):     # its key and its text (hub.event_values)
-            out.append({"field": _field(problem.key), "error": problem.text})
+            key = _field(problem.key)
+            out.append({"field": f"{field}.{key}" if field else key, "error": problem.text})
+        elif isinstance(problem, Nested):    # a section's problems, some of them texts
+            for part in problem.parts:
+                one(_field(problem.key), part)
         else:
-            add("", problem)
+            add(field, problem)
+
+    for problem in problems:
+        one("", problem)
     return out
 
 

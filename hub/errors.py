@@ -56,7 +56,10 @@ def error_text(err: BaseException) -> Text:
 
 
 class ConfigError(HubError, ValueError):
-    """A room, section or table set up in a way that cannot work (names the item)."""
+    """A room, section or table set up in a way that cannot work (names the item);
+    ``problems``, when it gathers several (hub.event_values), each of them."""
+
+    problems: list[str]
 
 
 class AlertError(HubError, ValueError):

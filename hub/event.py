@@ -133,6 +133,8 @@ from hub.console_i18n import date_text, say
 from hub.errors import ConfigError
 from hub.event_values import (  # the tables' values, checked (hub.event_values)
     SCORINGS,
+    Nested,
+    Problem,
     _alerting,
     _arrow_switch,
     _Bad,
@@ -252,7 +254,10 @@ def _section(keys: _Keys, default_name: str, base: Path | None = None
     try:
         return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
     except ConfigError as err:
-        keys.problems.append(f"{keys.where}: {err}")
+        parts = getattr(err, "problems", [])
+        words = f"{keys.where}: {err}"
+        keys.problems.append(Nested(words, keys.where, parts) if any(
+            isinstance(p, Problem) for p in parts) else words)
         return None
 
 

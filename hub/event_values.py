@@ -18,7 +18,7 @@ from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.explain import REGULATIONS
 
-__all__ = ["SCORINGS", "Problem"]
+__all__ = ["SCORINGS", "Nested", "Problem"]
 
 SCORINGS = ("matchpoints", "imps", "butler", "cross-imps")
 """The scoring methods an event may name (``scoring``; empty: by the movement)."""
@@ -27,12 +27,30 @@ T = TypeVar("T")
 
 
 def _fail(problems: list[str], where: str | None = None) -> ConfigError:
-    """One ConfigError for every problem: ``where: problem`` or a list under ``where``."""
+    """One ConfigError for every problem: ``where: problem`` or a list under ``where``;
+    ``problems`` kept on it (a :class:`Problem` keeps its text: :class:`Nested`)."""
     head = f"{where}: " if where else ""
     if len(problems) == 1:
-        return ConfigError(head + problems[0])
-    return ConfigError(f"{head}{len(problems)} problems:\n" +
-                       "\n".join(f"  {p}" for p in problems))
+        error = ConfigError(head + problems[0])
+    else:
+        error = ConfigError(f"{head}{len(problems)} problems:\n" +
+                            "\n".join(f"  {p}" for p in problems))
+    error.problems = list(problems)
+    return error
+
+
+class Nested(str):
+    """The problems of a table read in one (a section that cannot be built: ``section[1]:
+    section 'A': ...``), its English string as every problem, with ``key`` (the table's,
+    ``section[1]``) and ``parts``, the problems themselves (some a :class:`Problem`)."""
+
+    key: str
+    parts: list[str]
+
+    def __new__(cls, words: str, key: str, parts: list[str]) -> Nested:
+        made = super().__new__(cls, words)
+        made.key, made.parts = key, parts
+        return made
 
 
 class Problem(str):

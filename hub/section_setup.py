@@ -17,10 +17,12 @@ from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from bridgecore.swiss_standings import BYE_VP
+from bridgecore.text import Text
 from hub.console_i18n import plural, say
-from hub.event_values import _fail, _Keys, _optional, _text
+from hub.event_values import Problem, _fail, _Keys, _optional, _text
 from hub.room import Section
 from hub.section import SwissSettings
+from hub.texts import render
 from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
@@ -119,6 +121,8 @@ class SectionSetup:
         if not problems:
             try:
                 object.__setattr__(self, "movement", self._build())
+            except MovementFileError as err:     # its text too (hub.console_setup)
+                problems.append(Problem("movement", err.text))
             except ValueError as err:
                 problems.append(f"movement: {err}")
             else:
@@ -396,14 +400,26 @@ class SectionSetup:
 _M = TypeVar("_M", Movement, IndividualMovement)
 
 
+class MovementFileError(ValueError):
+    """A movement file the hub cannot play: every problem of it, in English (the message)
+    and as a text (``text``: a list of the lines' problems, each a message)."""
+
+    def __init__(self, text: Text):
+        super().__init__(render(text, "en"))
+        self.text = text
+
+
 def _whole(name: str, movement: _M | None, problems: Sequence[RecordProblem]) -> _M:
-    """``movement`` read from the file ``name`` when the file gave it whole: ValueError
-    naming every problem of the file otherwise (the hub plays no movement its file does not
-    wholly give)."""
+    """``movement`` read from the file ``name`` when the file gave it whole:
+    MovementFileError naming every problem of the file otherwise (the hub plays no movement
+    its file does not wholly give)."""
     if problems or movement is None:
-        raise ValueError("; ".join(
-            f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
-            for p in problems) or f"{name}: no movement")
+        raise MovementFileError(Text.of("setup_error.movement_file", problems=[
+            Text.of("setup_error.movement_line", file=name, line=p.line,
+                    problem=p.text or Text.plain(p.message)) if p.line else
+            Text.of("setup_error.movement_problem", file=name,
+                    problem=p.text or Text.plain(p.message))
+            for p in problems] or [Text.of("setup_error.no_movement", file=name)]))
     if not any(a.plays for a in movement.assignments):
-        raise ValueError(f"{name}: no table plays")
+        raise MovementFileError(Text.of("setup_error.no_table_plays", file=name))
     return movement

@@ -214,6 +214,20 @@ def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> 
     status, result = send_setup(client, [])
     assert (status, result["errors"][0]["error"]) == (
         400, "une mise en place est un objet JSON")
+    # A club's movement file with a line the hub cannot play: the line's problem, in French
+    broken = "4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 3 4 2\n"
+    data = base64.b64encode(broken.encode()).decode()
+    status, result = send_setup(client, {"sections": [
+        {"movement_file": {"name": "club.asc", "data": data}, "boards_per_round": 2}]},
+        check=True)
+    assert status == 400 and result["errors"] == [{
+        "field": "sections[0].movement",
+        "error": "club.asc ligne 3 : tour 2, table 1 : la paire 1 des deux côtés",
+        "error_text": {"key": "setup_error.movement_file", "values": {"problems": [{
+            "key": "setup_error.movement_line", "values": {
+                "file": "club.asc", "line": 3, "problem": {
+                    "key": "asc.pair_twice",
+                    "values": {"pair": 1, "round": 2, "table": 1}}}}]}}}]
 
 
 @pytest.mark.parametrize(("scoring", "method", "units"), [
