@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bridgecore.irregularity import Kind
+from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.text import PLAIN, Text
 from hub.alerts import Alert
 from hub.console_i18n import CATALOGS
@@ -246,3 +249,23 @@ def test_the_scan_finds_an_english_refusal(tmp_path: Path) -> None:
                    encoding="utf-8")
     assert list(_raised_sentences(old)) == ["old.py:2: ConfigError(<English>)",
                                             "old.py:4: ProtocolError(<English>)"]
+
+
+@pytest.mark.parametrize(("text", "individual"), [
+    ("", False), ("1 2 3\n", False), ("4 2 2 2 1\n1 2 1 3 4 2\n", False),
+    ("4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 9 9 9 x\n", False), ("4 0 2 2 0\n", False),
+    ("6 2 2 2 0\n1 2 1 3 4 9\n2 3 1 4 1 2\n", False), ("6 2 1 2\n1 2 1 3 4 2\n", False),
+    ("8 2 2 2 1\n1 2 3 4 1 5 6 7 8 1\n1 1 2 3 1 5 6 7 8 1\n", True), ("8 2 1 2 0\n", True),
+    ("8 2 1 2 1\n1 2 3 4 1 5 6 7 9 1 3\n", True), ("8 2 1 2\n", True)])
+def test_a_movement_file_s_problems_say_in_english_what_bridgecore_says(
+        text: str, individual: bool) -> None:
+    """bridgecore's .ASC reader gives each problem as its words and as a text
+    (RecordProblem.text); the English rendering is those words exactly, and each language
+    has its own."""
+    read = read_individual_asc if individual else read_asc
+    _, problems = read(text, file="m.asc")
+    assert problems
+    for problem in problems:
+        assert problem.text is not None, problem
+        assert render(problem.text, "en") == problem.message
+        assert render(problem.text, "fr") != problem.message
