@@ -15,10 +15,11 @@ from typing import Any, TypeVar
 from bridgecore.conventions import CONVENTIONS
 from bridgecore.editions import edition as laws_edition
 from bridgecore.text import Text
+from hub.console_i18n import LANGUAGES
 from hub.errors import ConfigError
 from hub.explain import REGULATIONS
 
-__all__ = ["SCORINGS", "Nested", "Problem"]
+__all__ = ["BOARD_NUMBERS", "SCORINGS", "Nested", "Problem", "nested"]
 
 SCORINGS = ("matchpoints", "imps", "butler", "cross-imps")
 """The scoring methods an event may name (``scoring``; empty: by the movement)."""
@@ -37,6 +38,26 @@ def _fail(problems: list[str], where: str | None = None) -> ConfigError:
                             "\n".join(f"  {p}" for p in problems))
     error.problems = list(problems)
     return error
+
+
+def nested(where: str, err: ConfigError) -> str:
+    """The problem of a table that could not be built (``section[1]: section 'A': ...``):
+    its English string, a :class:`Nested` when some of its problems are texts."""
+    parts = getattr(err, "problems", [])
+    words = f"{where}: {err}"
+    return Nested(words, where, parts) if any(isinstance(p, Problem) for p in parts) else words
+
+
+def _bye_vp(value: Any) -> float | str:
+    """A Swiss bye's VPs: a number (0 to 20, the section checks) or "average"."""
+    if value == "average":
+        return "average"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Bad(Text.of("setup_error.vps", value=_shown(value)))
+    return float(value)
+
+
+BOARD_NUMBERS = Text.of("setup_error.board_numbers")    # a board file's table keys
 
 
 class Nested(str):
@@ -187,6 +208,16 @@ def _conventions(value: Any) -> str:
         raise _Bad(Text.of("setup_error.one_of", choices=", ".join(CONVENTIONS),
                            value=_shown(value)))
     return text
+
+
+def _language(value: Any) -> str:
+    """The event's language (the results files' words, docs/translating.md): a language of
+    the console's catalogs (hub.console_i18n.LANGUAGES), or "" (English, the default: kept
+    as "", so that a set-up in English is the same whether it says so or not)."""
+    text = _text(value).strip()
+    if text and text not in LANGUAGES:
+        raise _Bad(f"one of {', '.join(LANGUAGES)} is expected, not {_shown(value)}")
+    return "" if text == "en" else text
 
 
 def _date(value: Any) -> str:

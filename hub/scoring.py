@@ -83,7 +83,6 @@ from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
 from bridgecore.text import Text
 from hub.corrections import Corrections
-from hub.late_changes import refused
 from hub.ruling_values import (
     KIND_TEXTS,
     MAX_PENALTY,
@@ -121,6 +120,7 @@ _LAWS = {"artificial": "12C2", "assigned": "12C1(a)", "weighted": "12C1(c)",
          "split": "12C1(f)", "penalty": "90", "fouled": "87"}
 _UNITS = {unit.value: unit for unit in PenaltyUnit}
 _MAX_TEXT = 4000
+_UNDO = Text.of("doing.ruling_undo")      # a withdrawal's refusal starts with it
 
 # The fields of the director's ``ruling`` command (hub.director checks their JSON types;
 # ``object`` fields take several shapes and are checked here).
@@ -219,6 +219,8 @@ class ScoredRoom(Protocol):
     def edition(self) -> Edition: ...
     @property
     def conventions(self) -> str: ...
+    @property
+    def language(self) -> str: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -333,8 +335,7 @@ class LiveScoring:
         Raises RulingError naming what does not exist or is not allowed."""
         kind = body.get("kind")
         if kind not in _FIELDS:
-            raise RulingError(Text.of("refusal.ruling_kind", kind=f"{kind!r:.40}",
-                                      kinds=", ".join(KINDS)))
+            raise RulingError(Text.of("refusal.ruling_kind", kind=str(kind)[:40], kinds=KINDS))
         where = Text.of("doing.ruling_kind", kind=KIND_TEXTS[kind])
         required, optional = _FIELDS[kind]
         given = {k for k, v in body.items() if v is not None}
@@ -379,11 +380,9 @@ class LiveScoring:
         replaced, not already withdrawn."""
         ruling_id = body.get("id")
         if ruling_id not in self._by_id:
-            raise RulingError(refused("ruling_undo", Text.of("refusal.no_ruling",
-                                                             id=str(ruling_id)[:40])))
+            raise ruling_refused(_UNDO, Text.of("refusal.no_ruling", id=str(ruling_id)[:40]))
         if ruling_id in self._withdrawn:
-            raise RulingError(refused("ruling_undo", Text.of("refusal.ruling_withdrawn",
-                                                             id=ruling_id)))
+            raise ruling_refused(_UNDO, Text.of("refusal.ruling_withdrawn", id=ruling_id))
         return {"id": ruling_id}
 
     def _board_exists(self, board: int, section: Section, where: Text) -> None:
@@ -456,14 +455,13 @@ class LiveScoring:
                                     self.room.edition,
                                     vulnerability={board: self.room.markings(board).vulnerability})
         if problems:
-            raise ruling_refused(where, Text.plain(problems[0].message))
+            raise ruling_refused(where, problems[0].text or Text.plain(problems[0].message))
         return out
 
     def _check_penalty(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
         unit = body["unit"]
         if unit not in _UNITS:
-            raise ruling_refused(where, Text.of("refusal.unit", unit=f"{unit!r:.20}",
-                                                units=", ".join(_UNITS)))
+            raise ruling_refused(where, Text.of("refusal.unit", unit=unit[:20], units=[*_UNITS]))
         amount = bounded_number(body["amount"], "amount", where, -1e6, MAX_PENALTY[unit])
         if amount <= 0:
             raise ruling_refused(where, Text.of("refusal.amount_positive", amount=f"{amount:g}"))
@@ -477,15 +475,14 @@ class LiveScoring:
                     raise ruling_refused(where, Text.of("refusal.give_section", pair=body["pair"]))
                 section = next(iter(self._sections))
             if section not in self._sections:
-                raise ruling_refused(where, Text.of("refusal.no_section",
-                                                    section=str(section)[:40]))
+                raise ruling_refused(where, Text.of("refusal.no_section", section=section))
             movement, solo = self._sections[section].movement, self._sections[section].individual
             pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
             if movement is not None and pair not in (movement.pairs if solo is None
                                                      else solo.players):
-                reason = (Text.of("refusal.no_player", pair=pair, section=section) if solo
-                          else Text.of("refusal.no_pair", pair=pair, section=section))
-                raise ruling_refused(where, reason)
+                raise ruling_refused(where, Text.of("refusal.no_player", pair=pair,
+                                                    section=section) if solo else
+                                     Text.of("refusal.no_pair", pair=pair, section=section))
             out.update(section=section, pair=pair)
             if body.get("board") is not None:
                 self._board_exists(body["board"], self._sections[section], where)
@@ -618,7 +615,8 @@ class LiveScoring:
                 line.update(form=forms.get((board, line["table"]), 0),
                             adjustment=None if adjustment is None else str(adjustment),
                             ns_points=None, ew_points=None, ns_percent=None,
-                            ew_percent=None, scored=False, not_scored=None)
+                            ew_percent=None, scored=False, not_scored=None,
+                            not_scored_text=None)
         return ordered, adjustments
 
     def _score(self, name: str) -> SectionScore:
@@ -641,7 +639,10 @@ class LiveScoring:
                         if pair is not None:
                             first.setdefault(pair, line)
                 if reason is not None:
-                    line["not_scored"] = render(reason, "en")   # the traveller's, 12.3
+                    # the traveller's (12.3): the words in the event's language, the
+                    # message for each reader's
+                    line.update(not_scored=render(reason, self.room.language),
+                                not_scored_text=reason.to_json())
                     problems.append(Text.of("problem.not_scored", board=board,
                                             table=line["table"], round=line["round"],
                                             reason=reason))
@@ -679,7 +680,7 @@ class LiveScoring:
                 if top:
                     line.update(ns_percent=100 * s.ns_points / top,
                                 ew_percent=100 * s.ew_points / top)
-        problems += [Text.plain(str(p)) for p in event.problems]   # bridgecore's words
+        problems += [p.as_text() for p in event.problems]   # bridgecore's score.* keys
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
@@ -688,7 +689,8 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions), individual=section.individual is not None)
+            conventions(self.room.conventions), individual=section.individual is not None,
+            language=self.room.language)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:

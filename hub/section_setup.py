@@ -376,6 +376,9 @@ class SectionSetup:
         if self.pairs:
             lines.append(say(language, "section.named", named=len(self.pairs),
                              pairs=len(m.pairs)))
+        if self.kind == "file":     # a club's own schedule: what the director must know
+            lines += [say(language, "section.movement_problem", problem=render(t, language))
+                      for t in m.problem_texts()]
         return lines
 
     # JSON ----------------------------------------------------------------------------------

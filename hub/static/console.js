@@ -386,6 +386,8 @@
   // "table" event of the feed while the table's panel is open; only its own box is redrawn.
   let liveAsked = null;      // the table whose board is being fetched
   let liveAgain = false;     // a change came while fetching: fetch once more after
+  let liveKeep = null;       // another shard's table: asked again every minute while open,
+                             // so that the hub keeps following it (hub.sharding)
 
   function loadLive(id) {
     if (liveAsked === id) { liveAgain = true; return; }
@@ -394,6 +396,11 @@
       .then((r) => (r.ok ? r.json() : null)).then((data) => {
         liveAsked = null;
         if (data && data.table === id) state.live = data;
+        if (liveKeep !== null) clearTimeout(liveKeep);
+        liveKeep = data && data.remote ? setTimeout(() => {
+          liveKeep = null;
+          if (state.table === id) loadLive(id);
+        }, 60000) : null;
         const box = $("live-table");
         if (box && state.table === id) box.replaceWith(liveBox(id));
         if (liveAgain) { liveAgain = false; if (state.table === id) loadLive(id); }
@@ -641,10 +648,18 @@
     return out.join(" · ");
   }
 
+  // An option in the director's language from its text (a rect.* key and its values: the
+  // seats and calls in his notation); an option without one, or with a key this catalog
+  // lacks, shows its English words.
+  function optionText(o) {
+    const said = o.say ? tenaceI18n.text(o.say) : "";
+    return said && said !== o.say.key ? said : o.text;
+  }
+
   function optionsList(options) {
     if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
-      el("span", { class: "law" }, o.law), o.key ? known(o.key, o.text) : o.text,
+      el("span", { class: "law" }, o.law), optionText(o),
       o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
         ")") : null)));
   }
@@ -937,7 +952,10 @@
   function command(cmd, message) {
     say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
-      if (result.ok) {
+      if (result.ok && result.forwarded) {   // another shard's: applied there (docs/shards.md)
+        say(message, result.shard === null || result.shard === undefined
+          ? t("console.forwarded_any") : t("console.forwarded", { shard: result.shard }), false);
+      } else if (result.ok) {
         say(message, t("console.done"), false);
         refreshDetail();
       } else {

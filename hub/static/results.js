@@ -49,7 +49,9 @@
 
   function pairLink(key, pair) {
     if (pair === null || pair === undefined) return "–";
-    return el("a", { href: "/results/pair/" + encodeURIComponent(key) + "/" + pair }, String(pair));
+    const [section, number] = key === "field" ? String(pair).split(":") : [key, pair];
+    return el("a", { href: "/results/pair/" + encodeURIComponent(section) + "/" + number },
+      String(pair));
   }
 
   const boardLink = (board) => el("a", { href: "/results/board/" + board },
@@ -93,7 +95,8 @@
     const tables = field.map((d) => rankingTable(section, d,
       section.ranking.filter((e) => d === null || e.direction === d)));
     return el("section", { class: "section", id: "section-" + section.key },
-      el("h2", {}, t("results.section", { section: section.section }),
+      el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
+        : t("results.section", { section: section.section }),
         el("span", { class: "dim" }, " · " + methodName(section.method) + " · " +
           (section.individual ? t("results.individual") + " · " : "") +
           known("field." + section.field, section.field))),
@@ -121,7 +124,7 @@
     const parts = !data.full && pub.ranking === false
       ? [el("p", { class: "dim", id: "hidden-ranking" },
         t("results.hidden_ranking"))]
-      : data.sections.map(sectionBlock);
+      : data.sections.concat(data.field ? [data.field] : []).map(sectionBlock);
     if (!data.full) {       // the public view: say why a board is not there yet
       parts.push(el("p", { class: "dim", id: "public-note" }, pub.boards === false
         ? t("results.hidden_boards") : t("results.board_when_finished")));
@@ -316,6 +319,13 @@
     return chart;
   }
 
+  // Why a line is never scored: its message in the visitor's language (the words in the
+  // event's language from a hub before the message).
+  function whyNotScored(r) {
+    const why = r.not_scored_text ? tenaceI18n.text(r.not_scored_text) : r.not_scored;
+    return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -333,11 +343,12 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? el("span", { class: "dim", title: r.not_scored }, " (" + r.not_scored + ")") : null)));
+    r.not_scored ? whyNotScored(r) : null)));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
-      el("h2", {}, t("results.section", { section: section.section }), el("span", { class: "dim" },
+      el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
+        : t("results.section", { section: section.section }), el("span", { class: "dim" },
         " · " + t("results.of", { n: counted, expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),

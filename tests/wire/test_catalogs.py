@@ -6,7 +6,6 @@ converter from the old word tables folds a late table in once."""
 
 from __future__ import annotations
 
-import ast
 import gettext
 import importlib.util
 import re
@@ -169,24 +168,3 @@ def test_no_text_shows_a_reader_a_repository_path(app: str) -> None:
         shown = {key: text for key, text in catalogs.texts(language).items()
                  if path.search(text)}
         assert shown == {}, language
-
-
-def test_every_rectification_the_laws_give_is_in_the_console_catalog() -> None:
-    """Each ``Rectification`` text in bridgecore and the hub's own (hub/alerts.py ``OPTIONS``,
-    read from the source) has its words in the director's language: ``option_key`` of the
-    text in every offered catalog."""
-    from hub.console_i18n import option_key
-    texts = set()
-    for path in [*sorted((ROOT / "bridgecore").glob("*.py")), ROOT / "hub" / "alerts.py"]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "Rectification" and len(node.args) > 1
-                    and isinstance(node.args[1], ast.Constant)):
-                texts.add(str(node.args[1].value))
-    assert len(texts) > 25
-    catalogs = APPS["hub"][0]
-    missing = sorted(text for text in texts if option_key(text) not in catalogs.source)
-    assert missing == []
-    french = catalogs.texts("fr")[option_key("accept the lead")]
-    assert french == "accepter l'entame"
-    assert catalogs.source[option_key("accept the lead")] == "accept the lead"
