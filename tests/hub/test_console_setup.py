@@ -214,6 +214,12 @@ def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> 
     status, result = send_setup(client, [])
     assert (status, result["errors"][0]["error"]) == (
         400, "une mise en place est un objet JSON")
+    # A section that cannot be built: each of its problems on its field, in French
+    status, result = send_setup(client, {"sections": [
+        {"movement": "mitchell", "tables": 3, "teams": 4, "duplicated": False}]}, check=True)
+    assert status == 400 and {e["field"]: e["error"] for e in result["errors"]} == {
+        "sections[0].teams": "pas pour un Mitchell",
+        "sections[0].duplicated": "seulement pour un mouvement par équipes, pas un Mitchell"}
     # A club's movement file with a line the hub cannot play: the line's problem, in French
     broken = "4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 3 4 2\n"
     data = base64.b64encode(broken.encode()).decode()

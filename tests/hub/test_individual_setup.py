@@ -151,5 +151,6 @@ def test_the_set_up_api_takes_an_individual_and_its_movement_file(
         {"movement": "individual", "players": 22}]}, check=True)
     assert result == {"ok": False, "errors": [{"field": "sections[0].players",
                                                "error": "4 a table, not 22",
-                                               "error_text": {"key": "text.plain", "values": {
-                                                   "text": "4 a table, not 22"}}}]}
+                                               "error_text": {
+                                                   "key": "setup_error.players_four",
+                                                   "values": {"n": 22}}}]}
