@@ -455,8 +455,11 @@ class _SetupRoutes:
         try:
             count = roster.replace_csv(body)
         except RosterError as err:
+            language = self._language(request)
             return json_response({"ok": False, "errors": [
-                {"line": line, "error": problem} for line, problem in err.problems]}, 400)
+                {"line": line, "error": render(text, language), "error_text": text.to_json()}
+                for line, text in ((n, getattr(p, "text", None) or Text.plain(p))
+                                   for n, p in err.problems)]}, 400)
         except OSError as err:
             raise HttpError(500, Text.of("http.roster_not_written", error=str(err))) from None
         log.info("club roster imported by %s: %d members", self._user(request), count)

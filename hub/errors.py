@@ -27,7 +27,7 @@ from typing import Any
 
 from bridgecore.text import Text
 
-__all__ = ["AlertError", "ConfigError", "HubError", "error_text"]
+__all__ = ["AlertError", "ConfigError", "HubError", "Worded", "error_text"]
 
 
 class HubError(Exception):
@@ -44,6 +44,19 @@ class HubError(Exception):
         else:
             self.text = None
         super().__init__(*args)
+
+
+class Worded(str):
+    """English words (a problem kept as a string, ``str`` as ever) that are the rendering
+    of ``text``, for a reader of another language (hub.roster's line problems)."""
+
+    text: Text
+
+    def __new__(cls, text: Text) -> Worded:
+        from hub.texts import render  # the catalogs: loaded once a text is rendered
+        made = super().__new__(cls, render(text, "en"))
+        made.text = text
+        return made
 
 
 def error_text(err: BaseException) -> Text:

@@ -220,6 +220,11 @@ def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> 
     assert status == 400 and {e["field"]: e["error"] for e in result["errors"]} == {
         "sections[0].teams": "pas pour un Mitchell",
         "sections[0].duplicated": "seulement pour un mouvement par équipes, pas un Mitchell"}
+    # The roster's line problems too
+    status, result = import_roster(client, "name,number\nAnn,1\nBob,x\nCid,1\n")
+    assert status == 400 and [(e["line"], e["error"]) for e in result["errors"]] == [
+        (3, "numéro de licence 'x' : un nombre entier à partir de 1 est attendu"),
+        (4, "le numéro de licence 1 est aussi à la ligne 2")]
     # A club's movement file with a line the hub cannot play: the line's problem, in French
     broken = "4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 3 4 2\n"
     data = base64.b64encode(broken.encode()).decode()
