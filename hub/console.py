@@ -514,7 +514,8 @@ class Console:
     def _tempo_routes(self) -> TempoRoutes:
         """The director's tempo pages and API (hub.console_tempo)."""
         return TempoRoutes(self.hub, lambda: self._file("tempo.html", "/tempo", "page"),
-                           lambda request: request[_SESSION].user, self.timeout)
+                           lambda request: request[_SESSION].user, self.timeout,
+                           self.language_of)
 
     # Sessions ----------------------------------------------------------------------------
     def language_of(self, request: web.Request) -> str:

@@ -18,7 +18,8 @@ sentence: ``ConfigError(Text.of("refusal.no_table", table="A9"))``. ``err.text``
 text, rendered in the reader's language where the reader is known (the console's answer,
 hub.texts); ``str(err)`` is its English words, for the log and every older reader of
 ``str(err)``. An error raised with a string has ``text`` ``None`` (:func:`error_text` makes
-it a plain text).
+it a plain text). A problem kept as a string among others (a roster's line) is a
+:class:`Worded`: its English words, with its ``text``.
 """
 
 from __future__ import annotations
