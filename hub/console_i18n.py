@@ -73,10 +73,9 @@ def reader(language: str) -> Notation:
     language's own table, or, for one that has only a catalog, the letters its catalog shows
     (``rank.K``, ``strain.NT``, ``call.Pass``, ``letter.W``...)."""
     texts = CATALOGS.texts(language)
-    labels = {key: texts[key] for key in texts
-              if key.startswith(("rank.", "letter.")) or key == "strain.NT"}
-    labels["call.pass"] = texts.get("call.Pass", "")
-    return notation(language, labels)
+    return notation(language, {key: texts[key] for key in texts
+                               if key.startswith(("rank.", "letter.", "call."))
+                               or key == "strain.NT"})
 
 
 def say(language: str, key: str, **values: object) -> str:

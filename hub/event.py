@@ -165,6 +165,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
 from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
+from hub.texts import deal_source
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -730,7 +731,8 @@ class EventSetup:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),
                          numbers=ranges(self.deals),
-                         source=self.boards_source or say(language, "summary.from_setup")))
+                         source=deal_source(self.boards_source, language)
+                         if self.boards_source else say(language, "summary.from_setup")))
         for b, marks in self.markings.items():
             lines.append(say(language, "summary.marked", board=b,
                              marks=", ".join(marks.law_2_differences(b))))

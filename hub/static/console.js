@@ -299,7 +299,8 @@
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
     $("map-summary").textContent = STATUSES
-      .filter((s) => counts[s]).map((s) => counts[s] + " " + statusText(s)).join(" · ");
+      .filter((s) => counts[s]).map((s) => t("console.status_count", { n: counts[s], status: statusText(s) }))
+      .join(" · ");
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
@@ -408,7 +409,7 @@
   }
 
   function cardText(card) {
-    return el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] + card.slice(1));
+    return el("span", { class: "sym-" + card[0] }, window.tenaceI18n.card(card));
   }
 
   function liveBox(id) {
@@ -709,7 +710,7 @@
     return out;
   }
 
-  const rankText = (r) => (r === "T" ? "10" : r);
+  const rankText = (r) => window.tenaceI18n.rank(r);
 
   function cardNode(card) {
     return el("span", {}, el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] || card[0]),
@@ -764,11 +765,7 @@
     return pair === null || pair === undefined ? "" : " · " + t("console.pair", { pair: pair });
   }
 
-  function contractText(contract) {
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract || "");
-    if (!m) return contract || "";
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
-  }
+  const contractText = (contract) => window.tenaceI18n.call(contract || "");
 
   function declarerOf(auction) {
     const live = (auction || []).filter((e) => !VOID_CALLS.has(e[4]));
@@ -811,8 +808,8 @@
           .join(" ").trim() || null,
         title: entry[4] + (entry[3] ? ", " + t("console.alerted") : ""),
         dataset: { index: String(i + 1) },
-      }, bid ? [bid[1], bid[2] === "NT" ? known("strain.NT", "NT") : el("span",
-        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call),
+      }, bid ? [bid[1], bid[2] === "NT" ? window.tenaceI18n.strain("NT") : el("span",
+        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : window.tenaceI18n.call(call),
       entry[3] ? el("span", { class: "alerted" }, "!") : null);
       row[col] = cell;
       next = col + 1;
