@@ -15,7 +15,7 @@ from typing import Any
 
 from bridgecore.adjusted import ArtificialScore
 from bridgecore.text import Text
-from hub.errors import HubError
+from hub.errors import HubError, error_text
 
 __all__ = ["KIND_TEXTS", "MAX_PENALTY", "MAX_SCORE", "RulingError", "artificial_level",
            "bounded_number", "out_of_bounds", "outcomes_value", "ruling_refused", "score_value",
@@ -36,8 +36,11 @@ class RulingError(HubError, ValueError):
     score the Laws do not allow. The message names the ruling and what is wrong."""
 
 
-def ruling_refused(where: Text, reason: Text) -> RulingError:
-    """``where`` (the ruling: "ruling assigned on board 3 at table A1"), then why."""
+def ruling_refused(where: Text, reason: Text | Exception) -> RulingError:
+    """``where`` (the ruling: "ruling assigned on board 3 at table A1"), then why: a text, or
+    bridgecore's error (its text, a RuleError's, else its English words)."""
+    if isinstance(reason, Exception):
+        reason = error_text(reason)
     return RulingError(Text.of("refusal.command", doing=where, reason=reason))
 
 

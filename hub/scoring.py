@@ -449,8 +449,8 @@ class LiveScoring:
             out["ew"] = side_award(body["ew"], "ew", where)
         try:
             adjustment = adjustment_of(out)
-        except (ValueError, TypeError) as err:     # bridgecore's own words (English)
-            raise ruling_refused(where, Text.plain(str(err))) from None
+        except (ValueError, TypeError) as err:     # bridgecore's text (RuleError), or words
+            raise ruling_refused(where, err) from None
         _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
                                     self.room.edition,
                                     vulnerability={board: self.room.markings(board).vulnerability})

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from bridgecore.errors import RuleError
 from bridgecore.individual import IndividualMovement, rainbow_individual
 from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
@@ -121,8 +122,9 @@ class SectionSetup:
         if not problems:
             try:
                 object.__setattr__(self, "movement", self._build())
-            except MovementFileError as err:     # its text too (hub.console_setup)
-                problems.append(Problem("movement", err.text))
+            except (MovementFileError, RuleError) as err:   # its text (hub.console_setup)
+                problems.append(Problem("movement", err.text) if err.text is not None
+                                else f"movement: {err}")
             except ValueError as err:
                 problems.append(f"movement: {err}")
             else:

@@ -52,6 +52,12 @@ REFUSED = [
      "(N, E, S, O) et les levées du déclarant",
      "Correzione del risultato al tavolo A1, board 1: un contratto richiede il dichiarante "
      "(N, E, S, O) e le prese del dichiarante"),
+    ({"op": "ruling", "kind": "weighted", "table": "A1", "board": 1,
+      "outcomes": [[0.5, 420], [0.4, -50]]},
+     "décision (pondérée) sur la donne 1 à la table A1 : les poids d'une marque pondérée "
+     "font 1 au total, pas 0.9",
+     "decisione (ponderato) sul board 1 al tavolo A1: i pesi di un punteggio ponderato "
+     "sommano a 1, non 0.9"),
     ({"op": "explode"}, None, None),
     ({"op": "acknowledge"}, None, None),
 ]

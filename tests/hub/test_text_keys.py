@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from bridgecore.adjusted import SCORE_PROBLEMS, ScoreProblem
+from bridgecore.adjusted import SCORE_PROBLEMS, ArtificialScore, ScoreProblem, Weighted
+from bridgecore.errors import RuleError
 from bridgecore.irregularity import Kind
 from bridgecore.movement_files import read_asc, read_individual_asc
-from bridgecore.movements import MOVEMENT_PROBLEMS
+from bridgecore.movements import MOVEMENT_PROBLEMS, howell, mitchell, teams
 from bridgecore.text import PLAIN, Text
 from hub.alerts import Alert
 from hub.console_i18n import CATALOGS
@@ -294,3 +295,20 @@ def test_a_movement_file_s_problems_say_in_english_what_bridgecore_says(
         assert problem.text is not None, problem
         assert render(problem.text, "en") == problem.message
         assert render(problem.text, "fr") != problem.message
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ArtificialScore.of_percent(55), lambda: Weighted(()),
+    lambda: Weighted(((0.5, 420), (0.4, -50))), lambda: Weighted(((0.0, 420), (1.0, -50))),
+    lambda: mitchell(1), lambda: mitchell(5, relay=True), lambda: mitchell(5, rounds=9),
+    lambda: mitchell(5, arrow_switch=[9]), lambda: howell(9), lambda: teams(1)])
+def test_an_adjusted_score_or_a_movement_the_laws_refuse_says_why_as_a_text(
+        make: Any) -> None:
+    """bridgecore's RuleError (an adjusted score, a movement's size) carries its text: a
+    refused ruling or set-up says it in the director's language, in English word for word
+    what bridgecore says."""
+    with pytest.raises(RuleError) as caught:
+        make()
+    assert caught.value.text is not None
+    assert render(caught.value.text, "en") == str(caught.value)
+    assert render(caught.value.text, "it") != str(caught.value)
