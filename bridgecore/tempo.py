@@ -588,48 +588,41 @@ def _timed(record: GameRecord, table: Table, action: int, item: int, time: int) 
     calls, plays = record.calls, record.plays
     nc = len(calls)
     text = table.text
-    rows: Sequence[Any] = table.rows if text is None else text.split("\n")[:-1]
-    split = text is not None
+    rows = table.rows if text is None else [ln.split() for ln in text.split("\n")[:-1]]
     last = max(action, item, time)
-    if len(rows) != 1 + nc + len(plays):
+    if len(rows) != 1 + nc + len(plays) or len(rows[0]) <= last or rows[0][action] != _START:
         return False
-    row = rows[0].split() if split else rows[0]
-    if len(row) <= last or row[action] != _START:
-        return False
-    keys = _keys("C", nc)
-    new_calls = calls[:]
     bad: list[tuple[str, int]] = []         # (message, row) of items not the record's
-    for n, c in enumerate(calls):
-        row = rows[n + 1].split() if split else rows[n + 1]
-        if len(row) <= last or row[action] != keys[n]:
+    new_calls = calls[:]
+    # The keys (C1.., P1..) may outnumber the calls and cards: zip stops at the records.
+    for n, (c, row, key) in enumerate(zip(calls, rows[1:], _keys("C", nc), strict=False)):
+        if len(row) <= last or row[action] != key:
             return False
         said = row[item]
         if _CALL_OF.get(said) is not c.call and said != str(c.call):
-            bad.append((f"{TEMPO_TABLE} {keys[n]}: {said} is not the record's {c.call}: "
+            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {c.call}: "
                         "its time is left out", n + 1))
             continue
         at = _float(row[time])
         if at is not None:
             new_calls[n] = timed_call(c, at)
-    keys = _keys("P", len(plays))
-    new_plays = plays[:]
     first = nc + 1
-    for i, p in enumerate(plays):
-        row = rows[first + i].split() if split else rows[first + i]
-        if len(row) <= last or row[action] != keys[i]:
+    new_plays = plays[:]
+    cards = zip(plays, rows[first:], _keys("P", len(plays)), strict=False)
+    for n, (p, row, key) in enumerate(cards):
+        if len(row) <= last or row[action] != key:
             return False
         said = row[item]
-        card = p.card
-        if said != card._text:       # str(card), read directly: 52 a board
-            bad.append((f"{TEMPO_TABLE} {keys[i]}: {said} is not the record's {card}: "
-                        "its time is left out", first + i))
+        if said != p.card._text:       # str(card), read directly: 52 a board
+            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {p.card}: "
+                        "its time is left out", first + n))
             continue
         try:
             at = float(row[time])
         except ValueError:
             continue
         if at - at == 0.0:      # finite (inf - inf and nan - nan are nan)
-            new_plays[i] = timed_card(p, at)
+            new_plays[n] = timed_card(p, at)
     calls[:] = new_calls
     plays[:] = new_plays
     if bad:
