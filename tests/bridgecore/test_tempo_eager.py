@@ -101,3 +101,18 @@ def test_a_table_read_from_whole_lines_writes_back_the_same_bytes() -> None:
     assert record.tables[TEMPO_TABLE].text is None      # read to time the board's actions
     (back,) = read_pbn(again).records
     assert back.tables == record.tables and back.plays == record.plays
+
+
+def test_crlf_lone_cr_and_mixed_line_ends_read_the_same_board() -> None:
+    """The text's line ends are made ``\\n`` in one pass, a second only for a lone CR."""
+    text = write_pbn([golden_record()])        # the writer's CRLF
+    unix = text.replace("\r\n", "\n")
+    old_mac = unix.replace("\n", "\r")
+    lines = unix.split("\n")
+    mixed = "\r\n".join(lines[:10]) + "\r" + "\n".join(lines[10:])
+    wanted = read_pbn(unix)
+    for variant in (text, old_mac, mixed):
+        got = read_pbn(variant)
+        assert got.records == wanted.records and got.problems == wanted.problems
+        assert [r.line for r in got.records] == [r.line for r in wanted.records]
+    assert all(p.time is not None for p in wanted.records[0].plays)
