@@ -150,7 +150,7 @@ def test_a_settled_board_leaves_little_beside_its_record() -> None:
     earlier board settled, the round begun), the table's view built at each board as the
     hub publishes it. Before issue 27 the room kept every table's schedule of every round
     (about 600 B a board played here); then the ordering kept a dictionary of sittings and a
-    tuple made per event beside its tallies (414 B; 297-303 B since)."""
+    tuple made per event beside its tallies (414 B; 298 B since)."""
     movement = mitchell(5, boards_per_round=BOARDS_PER_ROUND)
     deals = {b: random_deal(random.Random(b)) for b in movement.boards}
     script = simulate(Section("A", movement), deals, seed=27, inject=INJECT,
