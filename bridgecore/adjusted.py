@@ -28,13 +28,14 @@ from bridgecore.cards import Side, Strain
 from bridgecore.editions import Edition
 from bridgecore.errors import ParseError
 from bridgecore.scoring import score as law77_score
+from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
-    "Adjustment", "Artificial", "ArtificialAward", "ArtificialScore", "Assigned", "Award",
-    "BoardResult", "Distribution", "Pair", "Penalty", "PenaltyUnit", "ScoreProblem",
-    "SideAward", "Split", "Weighted", "artificial_imps", "artificial_percent", "awards",
-    "check_results",
+    "SCORE_PROBLEMS", "Adjustment", "Artificial", "ArtificialAward", "ArtificialScore",
+    "Assigned", "Award", "BoardResult", "Distribution", "Pair", "Penalty", "PenaltyUnit",
+    "ScoreProblem", "SideAward", "Split", "Weighted", "artificial_imps", "artificial_percent",
+    "awards", "check_results",
 ]
 
 Pair = int | str
@@ -330,12 +331,73 @@ def awards(result: BoardResult) -> tuple[Award, Award]:
     raise TypeError(f"not an adjustment: {adj!r}")
 
 
+SCORE_PROBLEMS: dict[str, str] = {
+    "score.on_board": "board {board}: {problem}",
+    "score.not_a_ruling": "not a ruling: {ruling}",
+    "score.ruling_no_board": "ruling for {ns} v {ew} on board {board}: the event has no such "
+                             "board",
+    "score.not_a_result": "not a board result: {result}",
+    "score.not_a_board": "not a board number: {number}",
+    "score.pair_kind": "{ns} v {ew}: a pair is a number or a name",
+    "score.both_directions": "pair {pair} sits both North-South and East-West",
+    "score.form_kind": "{ns} v {ew}: the form of a fouled board is a number, not {form}",
+    "score.individual_players": "{ns} v {ew}: an individual result needs four different "
+                                "players (N, E, S, W)",
+    "score.no_team": "{ns} v {ew}: pair {pair} is in no team",
+    "score.same_team": "{ns} v {ew}: both pairs are in team {team}",
+    "score.no_score": "{ns} v {ew}: no score and no adjusted score",
+    "score.bad_award": "{ns} v {ew}: {error}",
+    "score.artificial_total_points": "{ns} v {ew}: an artificial adjusted score has no "
+                                     "total-point value (Law 78C)",
+    "score.weighted_edition": "{ns} v {ew}: weighted adjusted scores are not in the {edition} "
+                              "Laws (Law 12C1(c), 2007 and later)",
+    "score.impossible": "{ns} v {ew}: impossible score {score} (no contract scores it when "
+                        "vulnerability is {vulnerability}, Law 77)",
+    "score.twice": "{player} plays the board twice: {ns} v {ew} is not scored",
+    "score.imps_two_tables": "{count} results: IMPs compare the two tables of a match (give "
+                             "the teams)",
+    "score.team_twice_ns": "{ns} v {ew}: team {home} already sat North-South against {away}",
+    "score.other_table_missing": "{ns} v {ew}: no result at the other table of {home} v "
+                                 "{away}",
+    "score.forms_differ": "{home} v {away}: the two tables played different forms of the "
+                          "board (Law 87): a ruling is needed",
+    "score.vp_without_teams": "victory points need the teams of the pairs",
+    "score.penalty_no_contestant": "penalty for {contestant}: no such contestant in the event",
+    "score.penalty_no_board": "penalty for {contestant} on board {board}: the event has no "
+                              "such board",
+    "score.penalty_unit": "penalty for {contestant} in {unit}: not a unit of this event "
+                          "({kind})",
+}
+"""Each scoring problem's key and its English text: the console catalog's English entry
+for the same key (hub/locale, docs/translating.md; tests/bridgecore/test_score_problems.py
+keeps the two the same), so that :attr:`ScoreProblem.message` is the catalog's English and
+a reader's application renders :attr:`ScoreProblem.text` in its reader's language."""
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreProblem:
-    """A result, ruling or penalty that could not be scored, and why."""
+    """A result, ruling or penalty that could not be scored, and why: ``message`` in
+    English (``tenace score``, logs), ``text`` the same as a message (bridgecore.text: a
+    ``score.*`` key and its values) that an application renders in its reader's
+    language; None for a problem made with words only."""
 
     board: int | None
     message: str
+    text: Text | None = None
+
+    @classmethod
+    def of(cls, board: int | None, key: str, /, **values: object) -> ScoreProblem:
+        """``ScoreProblem.of(3, "score.no_score", ns=1, ew=4)``: the message (a key of
+        :data:`SCORE_PROBLEMS`) and its English words."""
+        text = Text.of(key, **values)
+        return cls(board, SCORE_PROBLEMS[key].format(**text.fields), text)
+
+    def as_text(self) -> Text:
+        """The whole problem as a message, its board included (``score.on_board``)."""
+        what = self.text if self.text is not None else Text.plain(self.message)
+        if self.board is None:
+            return what
+        return Text.of("score.on_board", board=self.board, problem=what)
 
     def __str__(self) -> str:
         return f"board {self.board}: {self.message}" if self.board is not None else self.message
@@ -359,45 +421,45 @@ def _is_pair(p: object) -> bool:
 
 def _result_problem(r: BoardResult, edition: Edition, individual: bool,
                     teams: Mapping[Pair, Pair] | None, total_points: bool,
-                    vulnerability: Mapping[int, Vulnerability]) -> str | None:
+                    vulnerability: Mapping[int, Vulnerability]) -> ScoreProblem | None:
     """Why a result cannot be scored, or None."""
-    who = f"{r.ns} v {r.ew}"
+    board, ns, ew = r.board, r.ns, r.ew
     if not _is_pair(r.ns) or not _is_pair(r.ew):
-        return f"{who}: a pair is a number or a name"
+        return ScoreProblem.of(board, "score.pair_kind", ns=ns, ew=ew)
     if r.ns == r.ew:
-        return f"pair {r.ns} sits both North-South and East-West"
+        return ScoreProblem.of(board, "score.both_directions", pair=r.ns)
     if isinstance(r.form, bool) or not isinstance(r.form, int):
-        return f"{who}: the form of a fouled board is a number, not {r.form!r}"
+        return ScoreProblem.of(board, "score.form_kind", ns=ns, ew=ew, form=repr(r.form))
     if individual and (not isinstance(r.players, tuple) or len(r.players) != 4
                        or not all(_is_pair(p) for p in r.players) or len(set(r.players)) != 4):
-        return f"{who}: an individual result needs four different players (N, E, S, W)"
+        return ScoreProblem.of(board, "score.individual_players", ns=ns, ew=ew)
     if teams is not None:
         missing = [p for p in (r.ns, r.ew) if p not in teams]
         if missing:
-            return f"{who}: pair {missing[0]} is in no team"
+            return ScoreProblem.of(board, "score.no_team", ns=ns, ew=ew, pair=missing[0])
         if teams[r.ns] == teams[r.ew]:
-            return f"{who}: both pairs are in team {teams[r.ns]}"
+            return ScoreProblem.of(board, "score.same_team", ns=ns, ew=ew, team=teams[r.ns])
     if r.adjustment is None and r.score_ns is None:
-        return f"{who}: no score and no adjusted score"
+        return ScoreProblem.of(board, "score.no_score", ns=ns, ew=ew)
     try:
         sides = awards(r)
     except (TypeError, ValueError) as err:
-        return f"{who}: {err}"
+        return ScoreProblem.of(board, "score.bad_award", ns=ns, ew=ew, error=str(err))
     marked = vulnerability.get(r.board)
     vul = marked if marked is not None else Vulnerability.of_board(r.board)
     possible = _attainable(vul)
     for award in sides:
         if isinstance(award, ArtificialAward):
             if total_points:
-                return f"{who}: an artificial adjusted score has no total-point value (Law 78C)"
+                return ScoreProblem.of(board, "score.artificial_total_points", ns=ns, ew=ew)
             continue
         if len(award) > 1 and not edition.weighted_scores:
-            return (f"{who}: weighted adjusted scores are not in the {edition} Laws "
-                    "(Law 12C1(c), 2007 and later)")
+            return ScoreProblem.of(board, "score.weighted_edition", ns=ns, ew=ew,
+                                   edition=str(edition))
         for _, s in award:
             if isinstance(s, bool) or s not in possible:
-                return (f"{who}: impossible score {s!r} (no contract scores it when "
-                        f"vulnerability is {vul}, Law 77)")
+                return ScoreProblem.of(board, "score.impossible", ns=ns, ew=ew, score=repr(s),
+                                       vulnerability=str(vul))
     return None
 
 
@@ -424,11 +486,10 @@ def _apply_rulings(rows: list[BoardResult], rulings: Iterable[BoardResult],
             index[key] = len(rows)
             rows.append(ruling)
         elif key is None:
-            problems.append(ScoreProblem(None, f"not a ruling: {ruling!r}"))
+            problems.append(ScoreProblem.of(None, "score.not_a_ruling", ruling=repr(ruling)))
         else:
-            problems.append(ScoreProblem(None, f"ruling for {ruling.ns} v {ruling.ew} on "
-                                               f"board {ruling.board}: the event has no such "
-                                               "board"))
+            problems.append(ScoreProblem.of(None, "score.ruling_no_board", ns=ruling.ns,
+                                            ew=ruling.ew, board=ruling.board))
 
 
 def check_results(results: Iterable[BoardResult], edition: Edition, *,
@@ -461,19 +522,20 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
         boards[r.board].append(r)
     for r in rows:
         if not isinstance(r, BoardResult):
-            problems.append(ScoreProblem(None, f"not a board result: {r!r}"))
+            problems.append(ScoreProblem.of(None, "score.not_a_result", result=repr(r)))
             continue
         if isinstance(r.board, bool) or not isinstance(r.board, int) or r.board < 1:
-            problems.append(ScoreProblem(None, f"not a board number: {r.board!r}"))
+            problems.append(ScoreProblem.of(None, "score.not_a_board", number=repr(r.board)))
             continue
-        message = _result_problem(r, edition, individual, teams, total_points,
+        problem = _result_problem(r, edition, individual, teams, total_points,
                                   vulnerability or {})
         people = (r.players or ()) if individual else (r.ns, r.ew)
-        twice = [] if message else [p for p in people if p in seen[r.board]]
+        twice = [] if problem else [p for p in people if p in seen[r.board]]
         if twice:
-            message = f"{twice[0]} plays the board twice: {r.ns} v {r.ew} is not scored"
-        if message:
-            problems.append(ScoreProblem(r.board, message))
+            problem = ScoreProblem.of(r.board, "score.twice", player=twice[0], ns=r.ns,
+                                      ew=r.ew)
+        if problem:
+            problems.append(problem)
             continue
         seen[r.board].update(people)
         boards[r.board].append(r)

@@ -2,7 +2,8 @@
 
 Every function returns the :class:`~bridgecore.irregularity.Rectification` values the
 director chooses from (Law 10C1: he explains all of them); nothing here is ever applied.
-Texts name the seats concerned. Edition differences are read from
+Each option is a text (a ``rect.*`` key and its values: the seats concerned, a call,
+law numbers) with its English words. Edition differences are read from
 :class:`~bridgecore.editions.Edition` fields. Results are cached: the arguments are
 small enums and strings.
 """
@@ -36,8 +37,7 @@ __all__ = [
 ]
 
 Options = tuple[Rectification, ...]
-_R = Rectification
-_DOUBLE_NAMES = {CallKind.DOUBLE: "double", CallKind.REDOUBLE: "redouble"}
+_R = Rectification.of
 _RELATIONS = ("lho", "partner", "rho")  # by clockwise distance from offender to player in turn
 _STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "notrump")
 
@@ -121,6 +121,10 @@ def breach_detail(seat: Seat, call: Call, law: str, throughout: bool, no_double:
 
 
 # -- the director's options ---------------------------------------------------------------------
+# Each option is said as a text (Rectification.of: a ``rect.*`` key, its English template and
+# its values), so that the director and the player read it in their own language: a seat is a
+# field ``..._seat``, a call ``..._call``; the law of the awareness of damage (Law 16 in 1997,
+# 72C later) is the plain value ``damage_law``.
 
 
 def _condoned(edition: Edition, law: str) -> str:
@@ -129,93 +133,134 @@ def _condoned(edition: Edition, law: str) -> str:
 
 
 def _accept(lho: Seat) -> Rectification:
-    return _R("29A", f"{lho} may accept the call by calling; the auction continues from it "
-                     "without rectification", "lho")
+    return _R("29A", "rect.accept_call", "{lho_seat} may accept the call by calling; the "
+              "auction continues from it without rectification", "lho", lho_seat=lho)
+
+
+def _pass_options(edition: Edition, x: Seat, in_turn: Seat, any_bid: bool) -> Options:
+    """Law 30: a pass out of rotation."""
+    p, aw = x.partner, edition.awareness_of_damage_law
+    if not any_bid:
+        return (_R("30A", "rect.pass_next_turn", "{offender_seat} must pass at his next turn",
+                   "director", offender_seat=x),)
+    if in_turn is x.rho:
+        return (_R("30B1", "rect.pass_next_turn_only", "{offender_seat} must pass at his next "
+                   "turn; no further rectification", "director", offender_seat=x),)
+    if in_turn is x.lho and not edition.comparable_call:
+        return (_R("30B3", "rect.pass_change_of_call", "treated as a change of call: Law 25 "
+                   "applies", "director"),)
+    if edition.comparable_call:
+        return (_R("30B2", "rect.partner_any_call", "{partner_seat} may make any legal call at "
+                   "his turn (Law 16C2)", "director", partner_seat=p),
+                _R("23", "rect.comparable_next_turn", "{offender_seat}'s call at his next turn: "
+                   "if comparable, no rectification; otherwise {partner_seat} must pass at his "
+                   "next turn (Laws 16C, 26B, {damage_law})", "director", offender_seat=x,
+                   partner_seat=p, damage_law=aw))
+    return (_R("30B2(a)", "rect.offender_pass_throughout", "{offender_seat} must pass "
+               "throughout (Law {damage_law} may apply)", "director", offender_seat=x,
+               damage_law=aw),
+            _R("30B2(b)", "rect.partner_no_double", "{partner_seat} may make any sufficient "
+               "bid or pass at that turn, but may not double or redouble", "director",
+               partner_seat=p))
+
+
+def _bid_options(edition: Edition, x: Seat, in_turn: Seat, called_before: bool) -> Options:
+    """Law 31: a bid out of rotation."""
+    p, lho, aw = x.partner, x.lho, edition.awareness_of_damage_law
+    out: list[Rectification] = []
+    if in_turn is lho and called_before:
+        out.append(_change_at(lho))
+    elif in_turn is x.rho:
+        out.append(_R("31A1", "rect.rho_passes_repeat", "if {in_turn_seat} passes, "
+                      "{offender_seat} must repeat the call; if it is then legal, no "
+                      "rectification", "director", in_turn_seat=in_turn, offender_seat=x))
+        if edition.comparable_call:
+            out.append(_R("31A2", "rect.rho_calls_comparable", "if {in_turn_seat} bids, doubles "
+                          "or redoubles, {offender_seat} may make any legal call: a comparable "
+                          "call (Law 23) carries no rectification; otherwise {partner_seat} must "
+                          "pass at his next turn (Law 26 may apply)", "director",
+                          in_turn_seat=in_turn, offender_seat=x, partner_seat=p))
+        else:
+            out.append(_R("31A2", "rect.rho_calls_denomination", "if {in_turn_seat} bids, "
+                          "doubles or redoubles, {offender_seat} may make any legal call: if it "
+                          "repeats the denomination of the call out of rotation, {partner_seat} "
+                          "must pass at his next turn (31A2(a)); otherwise {partner_seat} must "
+                          "pass throughout (31A2(b); Laws 26 and {damage_law} may apply)",
+                          "director", in_turn_seat=in_turn, damage_law=aw,
+                          offender_seat=x, partner_seat=p))
+    elif edition.comparable_call:
+        out.append(_R("31B", "rect.partner_turn_comparable", "{partner_seat} may make any legal "
+                      "call at his turn (Law 16C2); {offender_seat}'s call at his turn: if "
+                      "comparable (Law 23), no rectification; otherwise {partner_seat} must pass "
+                      "at his next turn (Law 26 may apply)", "director",
+                      offender_seat=x, partner_seat=p))
+    else:
+        out.append(_R("31B", "rect.partner_pass_throughout", "{partner_seat} must pass "
+                      "throughout; {offender_seat} may make any legal call at his turn (Laws 26 "
+                      "and {damage_law} may apply)", "director", damage_law=aw,
+                      offender_seat=x, partner_seat=p))
+    out.append(_R("29C", "rect.artificial_call", "if the call was artificial, the rectification "
+                  "applies to the denomination(s) it specified, not the one named", "director"))
+    return tuple(out)
+
+
+def _double_options(edition: Edition, kind: CallKind, x: Seat, in_turn: Seat) -> Options:
+    """Law 32: a double or redouble out of rotation."""
+    p, lho, aw = x.partner, x.lho, edition.awareness_of_damage_law
+    if in_turn is lho:
+        return (_change_at(lho),)
+    if in_turn is p:
+        if edition.comparable_call:
+            return (_R("32A", "rect.double_comparable", "{offender_seat}'s call at his turn: if "
+                       "comparable (Law 23), no rectification; otherwise {partner_seat} must "
+                       "pass at his next turn (Law 26 may apply)", "director",
+                       offender_seat=x, partner_seat=p),)
+        return (_R("32A", "rect.double_partner_pass", "{partner_seat} must pass throughout "
+                   "(Laws 26B and {damage_law} may apply)", "director", partner_seat=p,
+                   damage_law=aw),)
+    if kind is CallKind.DOUBLE:
+        repeat = _R("32B1", "rect.repeat_double", "if {in_turn_seat} passes, {offender_seat} "
+                    "must repeat the double, without rectification (unless it is then "
+                    "inadmissible: Law 36)", "director", in_turn_seat=in_turn, offender_seat=x)
+    else:
+        repeat = _R("32B1", "rect.repeat_redouble", "if {in_turn_seat} passes, {offender_seat} "
+                    "must repeat the redouble, without rectification (unless it is then "
+                    "inadmissible: Law 36)", "director", in_turn_seat=in_turn, offender_seat=x)
+    if edition.comparable_call:
+        rest = _R("32B2", "rect.double_rho_calls_comparable", "if {in_turn_seat} bids, doubles "
+                  "or redoubles, {offender_seat} may make any legal call; a comparable call "
+                  "(Law 23) carries no rectification; otherwise {partner_seat} must pass at his "
+                  "next turn", "director", in_turn_seat=in_turn, offender_seat=x, partner_seat=p)
+    else:
+        rest = _R("32B2", "rect.double_rho_calls", "if {in_turn_seat} bids, doubles or "
+                  "redoubles, {offender_seat} may make any legal call; {partner_seat} must pass "
+                  "throughout (Laws 26B and {damage_law} may apply)", "director",
+                  in_turn_seat=in_turn, damage_law=aw, offender_seat=x, partner_seat=p)
+    return repeat, rest
+
+
+def _change_at(lho: Seat) -> Rectification:
+    return _R("25", "rect.change_at_turn", "a call at {lho_seat}'s turn by a player who has "
+              "already called is a change of call: Law 25 applies", "director", lho_seat=lho)
 
 
 @lru_cache(maxsize=4096)
 def out_of_rotation_options(edition: Edition, kind: CallKind, offender: Seat, in_turn: Seat,
                             any_bid: bool, called_before: bool) -> Options:
     """Laws 28-32: a call by ``offender`` at ``in_turn``'s turn, by call kind and relation."""
-    x, p, lho = offender, offender.partner, offender.lho
-    aw = edition.awareness_of_damage_law
-    comparable = edition.comparable_call
-    at_rho, at_partner, at_lho = in_turn is x.rho, in_turn is p, in_turn is lho
-    out: list[Rectification] = [_accept(lho)]
-    if at_rho:
-        out.append(_R("28B", f"if {in_turn}, whose turn it was, calls first, his call stands "
-                             "and the call out of rotation is cancelled (Law 16D2)"))
-    out.append(_R("29B", f"otherwise the call is cancelled and the auction reverts to "
-                         f"{in_turn}", "director"))
-    change = _R("25", f"a call at {lho}'s turn by a player who has already called is a "
-                      "change of call: Law 25 applies", "director")
+    out: list[Rectification] = [_accept(offender.lho)]
+    if in_turn is offender.rho:
+        out.append(_R("28B", "rect.rho_calls_first", "if {in_turn_seat}, whose turn it was, "
+                      "calls first, his call stands and the call out of rotation is cancelled "
+                      "(Law 16D2)", None, in_turn_seat=in_turn))
+    out.append(_R("29B", "rect.call_cancelled", "otherwise the call is cancelled and the "
+                  "auction reverts to {in_turn_seat}", "director", in_turn_seat=in_turn))
     if kind is CallKind.PASS:
-        if not any_bid:
-            out.append(_R("30A", f"{x} must pass at his next turn", "director"))
-        elif at_rho:
-            out.append(_R("30B1", f"{x} must pass at his next turn; no further rectification",
-                          "director"))
-        elif at_lho and not comparable:
-            out.append(_R("30B3", "treated as a change of call: Law 25 applies", "director"))
-        elif comparable:
-            out.append(_R("30B2", f"{p} may make any legal call at his turn (Law 16C2)",
-                          "director"))
-            out.append(_R("23", f"{x}'s call at his next turn: if comparable, no "
-                                f"rectification; otherwise {p} must pass at his next turn "
-                                f"(Laws 16C, 26B, {aw})", "director"))
-        else:
-            out.append(_R("30B2(a)", f"{x} must pass throughout (Law {aw} may apply)",
-                          "director"))
-            out.append(_R("30B2(b)", f"{p} may make any sufficient bid or pass at that turn, "
-                                     "but may not double or redouble", "director"))
+        out.extend(_pass_options(edition, offender, in_turn, any_bid))
     elif kind is CallKind.BID:
-        if at_lho and called_before:
-            out.append(change)
-        elif at_rho:
-            out.append(_R("31A1", f"if {in_turn} passes, {x} must repeat the call; if it is "
-                                  "then legal, no rectification", "director"))
-            if comparable:
-                out.append(_R("31A2", f"if {in_turn} bids, doubles or redoubles, {x} may make "
-                                      "any legal call: a comparable call (Law 23) carries no "
-                                      f"rectification; otherwise {p} must pass at his next "
-                                      "turn (Law 26 may apply)", "director"))
-            else:
-                out.append(_R("31A2", f"if {in_turn} bids, doubles or redoubles, {x} may make "
-                                      "any legal call: if it repeats the denomination of the "
-                                      f"call out of rotation, {p} must pass at his next turn "
-                                      f"(31A2(a)); otherwise {p} must pass throughout "
-                                      f"(31A2(b); Laws 26 and {aw} may apply)", "director"))
-        elif comparable:
-            out.append(_R("31B", f"{p} may make any legal call at his turn (Law 16C2); {x}'s "
-                                 "call at his turn: if comparable (Law 23), no rectification; "
-                                 f"otherwise {p} must pass at his next turn (Law 26 may apply)",
-                          "director"))
-        else:
-            out.append(_R("31B", f"{p} must pass throughout; {x} may make any legal call at "
-                                 f"his turn (Laws 26 and {aw} may apply)", "director"))
-        out.append(_R("29C", "if the call was artificial, the rectification applies to the "
-                             "denomination(s) it specified, not the one named", "director"))
+        out.extend(_bid_options(edition, offender, in_turn, called_before))
     else:
-        name = _DOUBLE_NAMES[kind]
-        if at_lho:
-            out.append(change)
-        elif at_partner:
-            if comparable:
-                out.append(_R("32A", f"{x}'s call at his turn: if comparable (Law 23), no "
-                                     f"rectification; otherwise {p} must pass at his next "
-                                     "turn (Law 26 may apply)", "director"))
-            else:
-                out.append(_R("32A", f"{p} must pass throughout (Laws 26B and {aw} may apply)",
-                              "director"))
-        else:
-            out.append(_R("32B1", f"if {in_turn} passes, {x} must repeat the {name}, without "
-                                  "rectification (unless it is then inadmissible: Law 36)",
-                          "director"))
-            rest = (f"a comparable call (Law 23) carries no rectification; otherwise {p} must "
-                    "pass at his next turn" if comparable else
-                    f"{p} must pass throughout (Laws 26B and {aw} may apply)")
-            out.append(_R("32B2", f"if {in_turn} bids, doubles or redoubles, {x} may make any "
-                                  f"legal call; {rest}", "director"))
+        out.extend(_double_options(edition, kind, offender, in_turn))
     return tuple(out)
 
 
@@ -226,38 +271,46 @@ def insufficient_bid_options(edition: Edition, offender: Seat,
     x, p, lho = offender, offender.partner, offender.lho
     aw = edition.awareness_of_damage_law
     mode = edition.insufficient_bid_replacement
-    out = [_R("27A1", f"{lho} may accept the insufficient bid by calling; it is then treated "
-                      "as legal", "lho")]
+    out = [_R("27A1", "rect.accept_insufficient", "{lho_seat} may accept the insufficient bid "
+              "by calling; it is then treated as legal", "lho", lho_seat=lho)]
     if lowest is not None:
         if mode == "mechanical":
-            text = (f"replaced by {lowest}, the lowest sufficient bid in the same denomination, "
-                    "both bids natural: no rectification, but an adjusted score if the "
-                    "information from the insufficient bid damaged the non-offenders")
+            out.append(_R("27B1(a)", "rect.lowest_natural_adjusted", "replaced by "
+                          "{lowest_call}, the lowest sufficient bid in the same denomination, "
+                          "both bids natural: no rectification, but an adjusted score if the "
+                          "information from the insufficient bid damaged the non-offenders",
+                          "director", lowest_call=lowest))
         elif mode == "comparable":
-            text = (f"replaced by {lowest}, the lowest sufficient bid specifying the same "
-                    "denomination(s) (it may be artificial): no rectification (see 27D)")
+            out.append(_R("27B1(a)", "rect.lowest_same_denominations", "replaced by "
+                          "{lowest_call}, the lowest sufficient bid specifying the same "
+                          "denomination(s) (it may be artificial): no rectification (see 27D)",
+                          "director", lowest_call=lowest))
         else:
-            text = (f"replaced by {lowest}, the lowest sufficient bid in the same denomination, "
-                    "both bids incontrovertibly not artificial: no rectification, Law 16D does "
-                    "not apply (see 27D)")
-        out.append(_R("27B1(a)", text, "director"))
+            out.append(_R("27B1(a)", "rect.lowest_not_artificial", "replaced by {lowest_call}, "
+                          "the lowest sufficient bid in the same denomination, both bids "
+                          "incontrovertibly not artificial: no rectification, Law 16D does not "
+                          "apply (see 27D)", "director", lowest_call=lowest))
     if mode == "comparable":
-        out.append(_R("27B1(b)", "replaced by a comparable call (Law 23): no rectification "
-                                 "(see 27D)", "director"))
+        out.append(_R("27B1(b)", "rect.comparable_replacement", "replaced by a comparable call "
+                      "(Law 23): no rectification (see 27D)", "director"))
     elif mode == "same_meaning":
-        out.append(_R("27B1(b)", "replaced by a legal call with the same or a more precise "
-                                 "meaning: no rectification (see 27D)", "director"))
-    out.append(_R("27B2", f"replaced by any other sufficient bid or a pass: {p} must pass "
-                          f"throughout (Laws 26 and {aw} may apply)", "director"))
-    out.append(_R("27B3", f"an attempted replacement by a double or redouble is cancelled; {x} "
-                          f"must replace the insufficient bid and {p} must pass throughout",
-                  "director"))
+        out.append(_R("27B1(b)", "rect.same_meaning_replacement", "replaced by a legal call "
+                      "with the same or a more precise meaning: no rectification (see 27D)",
+                      "director"))
+    out.append(_R("27B2", "rect.other_sufficient", "replaced by any other sufficient bid or a "
+                  "pass: {partner_seat} must pass throughout (Laws 26 and {damage_law} may "
+                  "apply)", "director", partner_seat=p, damage_law=aw))
+    out.append(_R("27B3", "rect.double_replacement", "an attempted replacement by a double or "
+                  "redouble is cancelled; {offender_seat} must replace the insufficient bid and "
+                  "{partner_seat} must pass throughout", "director", offender_seat=x,
+                  partner_seat=p))
     if mode != "mechanical":
-        out.append(_R("27B4", f"replaced by another insufficient bid: {lho} may accept it; "
-                              "otherwise as 27B3", "director"))
-        out.append(_R("27D", "after a 27B1 replacement, an adjusted score if without the help "
-                             "of the insufficient bid the result could well have been "
-                             "different", "director"))
+        out.append(_R("27B4", "rect.insufficient_again", "replaced by another insufficient "
+                      "bid: {lho_seat} may accept it; otherwise as 27B3", "director",
+                      lho_seat=lho))
+        out.append(_R("27D", "rect.adjusted_27d", "after a 27B1 replacement, an adjusted score "
+                      "if without the help of the insufficient bid the result could well have "
+                      "been different", "director"))
     return tuple(out)
 
 
@@ -265,37 +318,50 @@ def insufficient_bid_options(edition: Edition, offender: Seat,
 def inadmissible_options(edition: Edition, kind: CallKind, offender: Seat,
                          in_turn: Seat | None) -> Options:
     """Law 36: a double or redouble not permitted by Law 19 (``in_turn`` when out of rotation)."""
-    x, p, lho = offender, offender.partner, offender.lho
+    x, p = offender, offender.partner
     aw = edition.awareness_of_damage_law
-    name = _DOUBLE_NAMES[kind]
-    out = [
-        _R(_condoned(edition, "36A"),
-           f"if {lho} calls before rectification, the {name} and all later calls are "
-           "cancelled; the auction reverts to the player whose turn it was and continues as "
-           "if there had been no irregularity (no Law 26 lead restriction)"),
-        _R("36B", f"otherwise the {name} is cancelled; {x} must substitute a legal call and "
-                  f"{p} must pass throughout (Laws {aw} and 26 may apply)", "director"),
-    ]
+    condoned = _condoned(edition, "36A")
+    if kind is CallKind.DOUBLE:
+        out = [
+            _R(condoned, "rect.double_condoned", "if {lho_seat} calls before rectification, the "
+               "double and all later calls are cancelled; the auction reverts to the player "
+               "whose turn it was and continues as if there had been no irregularity (no Law 26 "
+               "lead restriction)", None, lho_seat=offender.lho),
+            _R("36B", "rect.double_cancelled", "otherwise the double is cancelled; "
+               "{offender_seat} must substitute a legal call and {partner_seat} must pass "
+               "throughout (Laws {damage_law} and 26 may apply)", "director", damage_law=aw,
+               offender_seat=x, partner_seat=p)]
+    else:
+        out = [
+            _R(condoned, "rect.redouble_condoned", "if {lho_seat} calls before rectification, "
+               "the redouble and all later calls are cancelled; the auction reverts to the "
+               "player whose turn it was and continues as if there had been no irregularity "
+               "(no Law 26 lead restriction)", None, lho_seat=offender.lho),
+            _R("36B", "rect.redouble_cancelled", "otherwise the redouble is cancelled; "
+               "{offender_seat} must substitute a legal call and {partner_seat} must pass "
+               "throughout (Laws {damage_law} and 26 may apply)", "director", damage_law=aw,
+               offender_seat=x, partner_seat=p)]
     if in_turn is not None:
-        out.append(_R("36B4", f"as it was also out of rotation, the auction reverts to "
-                              f"{in_turn}; {x} may make any legal call at his turn and {p} "
-                              "must pass throughout", "director"))
+        out.append(_R("36B4", "rect.inadmissible_out_of_rotation", "as it was also out of "
+                      "rotation, the auction reverts to {in_turn_seat}; {offender_seat} may make "
+                      "any legal call at his turn and {partner_seat} must pass throughout",
+                      "director", in_turn_seat=in_turn, offender_seat=x, partner_seat=p))
     return tuple(out)
 
 
 @lru_cache(maxsize=256)
 def breach_options(edition: Edition, offender: Seat) -> Options:
     """Law 37: a bid, double or redouble by a player obliged to pass."""
-    lho = offender.lho
     aw = edition.awareness_of_damage_law
     return (
-        _R(_condoned(edition, "37A"),
-           f"if {lho} calls before the director rules, the call and all later calls stand; "
-           f"{offender} must still pass at later turns if obliged to pass throughout (no Law "
-           "26 lead restriction)"),
-        _R("37B", f"otherwise the call is cancelled and replaced by a pass; {offender} and "
-                  f"{offender.partner} must pass throughout (Laws {aw} and 26 may apply)",
-           "director"),
+        _R(_condoned(edition, "37A"), "rect.breach_condoned", "if {lho_seat} calls before the "
+           "director rules, the call and all later calls stand; {offender_seat} must still pass "
+           "at later turns if obliged to pass throughout (no Law 26 lead restriction)", None,
+           lho_seat=offender.lho, offender_seat=offender),
+        _R("37B", "rect.breach_cancelled", "otherwise the call is cancelled and replaced by a "
+           "pass; {offender_seat} and {partner_seat} must pass throughout (Laws {damage_law} "
+           "and 26 may apply)", "director", offender_seat=offender,
+           partner_seat=offender.partner, damage_law=aw),
     )
 
 
@@ -304,12 +370,15 @@ def above_seven_options(edition: Edition, offender: Seat) -> Options:
     """Law 38: a bid of more than seven."""
     aw = edition.awareness_of_damage_law
     return (
-        _R("38A", "a contract above seven may never be played"),
-        _R(_condoned(edition, "38B"), "the bid and all later calls are cancelled"),
-        _R("38C", f"the bid is replaced by a pass; unless the auction has ended, it continues "
-                  f"and {offender} and {offender.partner} must pass throughout", "director"),
-        _R("38D", f"Laws {aw} and 26 may apply, but not if {offender.lho} called after the bid "
-                  "and before rectification", "director"),
+        _R("38A", "rect.above_seven_never", "a contract above seven may never be played"),
+        _R(_condoned(edition, "38B"), "rect.above_seven_cancelled", "the bid and all later "
+           "calls are cancelled"),
+        _R("38C", "rect.above_seven_pass", "the bid is replaced by a pass; unless the auction "
+           "has ended, it continues and {offender_seat} and {partner_seat} must pass "
+           "throughout", "director", offender_seat=offender, partner_seat=offender.partner),
+        _R("38D", "rect.above_seven_damage", "Laws {damage_law} and 26 may apply, but not if "
+           "{lho_seat} called after the bid and before rectification", "director",
+           damage_law=aw, lho_seat=offender.lho),
     )
 
 
@@ -317,15 +386,17 @@ def above_seven_options(edition: Edition, offender: Seat) -> Options:
 def after_final_pass_options(edition: Edition, kind: CallKind, offender: Seat,
                              declarer: Seat | None) -> Options:
     """Law 39: a call after the final pass (``declarer`` None after a pass-out)."""
-    out = [_R("39A", "the call is cancelled")]
+    out = [_R("39A", "rect.after_final_cancelled", "the call is cancelled")]
     defender = declarer is not None and offender.side is not declarer.side
     if defender and kind is not CallKind.PASS:
-        out.append(_R(_condoned(edition, "39B"),
-                      f"if {offender.lho} calls before rectification, no further rectification"))
-        out.append(_R("39C", f"otherwise Law 26 lead restrictions may apply to "
-                             f"{offender.partner}'s lead", "declarer"))
+        out.append(_R(_condoned(edition, "39B"), "rect.after_final_condoned", "if {lho_seat} "
+                      "calls before rectification, no further rectification", None,
+                      lho_seat=offender.lho))
+        out.append(_R("39C", "rect.after_final_lead", "otherwise Law 26 lead restrictions may "
+                      "apply to {partner_seat}'s lead", "declarer",
+                      partner_seat=offender.partner))
     else:
-        out.append(_R("39B", "no further rectification"))
+        out.append(_R("39B", "rect.no_further", "no further rectification"))
     return tuple(out)
 
 
@@ -335,33 +406,46 @@ def change_of_call_options(edition: Edition, offender: Seat, original: Call,
     """Law 25: a second call by the same player for the same turn."""
     p, lho = offender.partner, offender.lho
     if edition.unintended_call_pause_test:
-        unintended = (f"if the first call was unintended and is replaced without pause for "
-                      f"thought before {p} calls, the intended call stands (subject to the law "
-                      f"that applies to it); {lho} may withdraw a call made over the first call")
+        unintended = _R("25A", "rect.unintended_no_pause", "if the first call was unintended "
+                        "and is replaced without pause for thought before {partner_seat} calls, "
+                        "the intended call stands (subject to the law that applies to it); "
+                        "{lho_seat} may withdraw a call made over the first call", "director",
+                        partner_seat=p, lho_seat=lho)
     else:
-        unintended = (f"if the first call was unintended, it may be replaced until {p} calls, "
-                      "however the player noticed (if the auction ended before, until the "
-                      f"opening lead is faced); {lho} may withdraw a call made over the first "
-                      "call")
+        unintended = _R("25A", "rect.unintended_until_partner", "if the first call was "
+                        "unintended, it may be replaced until {partner_seat} calls, however the "
+                        "player noticed (if the auction ended before, until the opening lead is "
+                        "faced); {lho_seat} may withdraw a call made over the first call",
+                        "director", partner_seat=p, lho_seat=lho)
     if edition.delayed_change_of_call_allowed:
-        intended = (f"otherwise {lho} may accept the new call by calling; if not, either "
-                    f"{original} stands and {p} must pass at his next turn, or {offender} "
-                    "makes any legal call and his side's score is at most average-minus")
+        intended = _R("25B", "rect.change_average_minus", "otherwise {lho_seat} may accept the "
+                      "new call by calling; if not, either {original_call} stands and "
+                      "{partner_seat} must pass at his next turn, or {offender_seat} makes any "
+                      "legal call and his side's score is at most average-minus", "lho",
+                      lho_seat=lho, original_call=original, partner_seat=p,
+                      offender_seat=offender)
     else:
-        intended = (f"otherwise {lho} may accept the new call by calling; if not, the new "
-                    f"call is cancelled and {original} stands (Law 16D; Law 26 may apply)")
-    out = [_R("25A", unintended, "director"), _R("25B", intended, "lho")]
+        intended = _R("25B", "rect.change_cancelled", "otherwise {lho_seat} may accept the new "
+                      "call by calling; if not, the new call is cancelled and {original_call} "
+                      "stands (Law 16D; Law 26 may apply)", "lho", lho_seat=lho,
+                      original_call=original)
+    out = [unintended, intended]
     if after_final_pass:
-        out.append(_R("39", "if the change is not allowed, the new call is a call after the "
-                            "final pass: cancelled (39A)", "director"))
+        out.append(_R("39", "rect.change_after_final", "if the change is not allowed, the new "
+                      "call is a call after the final pass: cancelled (39A)", "director"))
     return tuple(out)
 
 
 @lru_cache(maxsize=256)
 def retention_options(edition: Edition, skipped: Seat, first: int, last: int) -> Options:
     """Law 34 / 17E2 / 17D3: three passes, one out of rotation, do not end the auction."""
-    calls = f"call {first}" if first == last else f"calls {first}-{last}"
-    return (_R(edition.three_passes_one_out_of_rotation_law,
-               f"the auction reverts to {skipped}, who missed his turn; the passes from "
-               f"{calls} are cancelled (Law 16 applies to them) and the auction continues "
-               "normally"),)
+    law = edition.three_passes_one_out_of_rotation_law
+    if first == last:
+        return (_R(law, "rect.retention_one", "the auction reverts to {skipped_seat}, who "
+                   "missed his turn; the passes from call {first} are cancelled (Law 16 applies "
+                   "to them) and the auction continues normally", None, skipped_seat=skipped,
+                   first=first),)
+    return (_R(law, "rect.retention_range", "the auction reverts to {skipped_seat}, who missed "
+               "his turn; the passes from calls {first}-{last} are cancelled (Law 16 applies to "
+               "them) and the auction continues normally", None, skipped_seat=skipped,
+               first=first, last=last),)

@@ -132,28 +132,30 @@ class Claim:
 
 
 _OPTIONS_70 = (
-    Rectification("70A", "rule as equitably as possible; any doubtful point goes against the "
-                  "claimer", "director"),
-    Rectification("70B", "have the claimer repeat his original statement, hear the objections, "
-                  "and have the remaining cards faced if needed", "director"),
-    Rectification("70C", "if an opponent holds a trump the claimer did not mention, give the "
-                  "opponents a trick when the claimer may have been unaware of it and a trick "
-                  "could be lost to it by normal play", "director"),
-    Rectification("70D", "accept no successful line absent from the statement if a less "
-                  "successful normal line exists; play after the claim is evidence (70D3)",
-                  "director"),
-    Rectification("70E", "accept no unstated line that depends on finding a card with one "
-                  "opponent, unless that opponent showed out or failing to do so would be "
-                  "irrational", "director"),
+    Rectification.of("70A", "rect.claim_equity", "rule as equitably as possible; any doubtful "
+                     "point goes against the claimer", "director"),
+    Rectification.of("70B", "rect.claim_repeat", "have the claimer repeat his original statement, "
+                     "hear the objections, and have the remaining cards faced if needed",
+                     "director"),
+    Rectification.of("70C", "rect.claim_trump", "if an opponent holds a trump the claimer did not "
+                     "mention, give the opponents a trick when the claimer may have been unaware "
+                     "of it and a trick could be lost to it by normal play", "director"),
+    Rectification.of("70D", "rect.claim_no_line", "accept no successful line absent from the "
+                     "statement if a less successful normal line exists; play after the claim is "
+                     "evidence (70D3)", "director"),
+    Rectification.of("70E", "rect.claim_finesse", "accept no unstated line that depends on "
+                     "finding a card with one opponent, unless that opponent showed out or "
+                     "failing to do so would be irrational", "director"),
 )
 _OPTIONS_68B2 = (
-    Rectification("68B2", "no concession: play continues; cards exposed by it are not penalty "
-                  "cards, and the information is unauthorised for the partner (16D)",
-                  "director"),
+    Rectification.of("68B2", "rect.no_concession", "no concession: play continues; cards exposed "
+                     "by it are not penalty cards, and the information is unauthorised for the "
+                     "partner (16D)", "director"),
 )
 _OPTIONS_69B = (
-    Rectification("69B", "within the correction period (79C), give back a trick the side "
-                  "had actually won or would likely have won had play continued", "director"),
+    Rectification.of("69B", "rect.trick_given_back", "within the correction period (79C), give "
+                     "back a trick the side had actually won or would likely have won had play "
+                     "continued", "director"),
 )
 
 

@@ -6,7 +6,9 @@ which cards, which holds cards it should not and whose they are, a pocket holdin
 seat's whole hand, cards in no pocket or read twice, cards the machine could not read. The
 dealing machine's bridge (``firmware_bridge.dealer_run``) shows it to the operator as each
 board comes out; the hub (``hub.dealing``) checks again against the event's hand record and
-alerts the director.
+alerts the director. :meth:`DealtCheck.describe` says it in English (the operator's screen);
+:meth:`DealtCheck.texts` as messages (``pocket.*`` keys, bridgecore.text: seats and cards as
+values), which the director's console writes in his language, cards with its letters.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from bridgecore.cards import ALL_CARDS, Card, Seat
 from bridgecore.deal import Deal
+from bridgecore.text import Text
 
 __all__ = ["DealtCheck", "PocketDifference", "check_dealt"]
 
@@ -47,6 +50,26 @@ class PocketDifference:
         if self.count != 13:
             parts.append(f"{self.count} cards")
         return f"{self.seat.letter} " + ", ".join(parts)
+
+    def texts(self, record: Deal) -> list[Text]:
+        """What :meth:`describe` says, as messages: one a thing wrong with the pocket."""
+        seat = self.seat
+        if self.holds is not None:
+            return [Text.of("pocket.holds_hand", seat=seat, other_seat=self.holds)]
+        out = []
+        if self.missing:
+            out.append(Text.of("pocket.lacks", seat=seat, cards=self.missing))
+        owners: dict[Seat | None, list[Card]] = {}
+        for card in self.extra:
+            owners.setdefault(record.owner(card), []).append(card)
+        for owner, cards in owners.items():
+            out.append(Text.of("pocket.extra", seat=seat, cards=cards) if owner is None else
+                       Text.of("pocket.extra_of", seat=seat, cards=cards, owner_seat=owner))
+        if self.unread:
+            out.append(Text.of("pocket.unread", seat=seat, count=self.unread))
+        if self.count != 13:
+            out.append(Text.of("pocket.count", seat=seat, count=self.count))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {"count": self.count, "missing": [str(c) for c in self.missing],
@@ -87,6 +110,16 @@ class DealtCheck:
         if self.twice:
             parts.append("read twice: " + " ".join(str(c) for c in self.twice))
         return "; ".join(parts)
+
+    def texts(self) -> tuple[Text, ...]:
+        """What :meth:`describe` says, as messages (``pocket.*``), pocket by pocket then
+        the pack; none when every pocket holds its hand."""
+        out = [t for p in self.pockets for t in p.texts(self.record)]
+        if self.absent:
+            out.append(Text.of("pocket.absent", cards=self.absent))
+        if self.twice:
+            out.append(Text.of("pocket.twice", cards=self.twice))
+        return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
         return {"board": self.board, "ok": self.ok,

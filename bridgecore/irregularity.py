@@ -3,7 +3,10 @@
 The system detects and records; the director rectifies (Laws 9, 10, 81). Each
 :class:`Irregularity` therefore carries the rectifications the Laws give as
 :class:`Rectification` values for the director to choose from, and nothing in
-bridgecore ever applies one by itself.
+bridgecore ever applies one by itself. A rectification is said twice: ``text``, its English
+words (kept for old clients and logs), and ``say``, the same as a
+:class:`~bridgecore.text.Text` (a catalog key and its values: seats, calls, law numbers) that
+each reader's application renders in his language (docs/translating.md).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from bridgecore.cards import Seat
+from bridgecore.text import Text
 
 __all__ = ["Irregularity", "Kind", "Rectification"]
 
@@ -46,16 +50,34 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rectification:
-    """One option the Laws give the director, as data (never applied by the system)."""
+    """One option the Laws give the director, as data (never applied by the system).
+
+    ``text`` is the option in English; ``say`` the same as a text to render in the reader's
+    language (``rect.*`` keys of the console catalog). Make one with :meth:`of`, which writes
+    both from one English template."""
 
     law: str
     text: str
     chooser: str | None = None  # "lho", "declarer", "director", "defenders", ...
+    say: Text | None = None
+
+    @classmethod
+    def of(cls, law: str, key: str, english: str, chooser: str | None = None, /,
+           **values: Any) -> Rectification:
+        """``Rectification.of("27A1", "rect.accept_insufficient", "{lho_seat} may accept the
+        insufficient bid...", "lho", lho_seat=Seat.NORTH)``: the English template is the
+        English catalog's text of ``key`` (a test holds them equal); each value is written
+        in its protocol form in ``text`` (``N``, ``2H``) and named by what it is in ``say``
+        (bridgecore.text: a field ``..._seat`` is a seat, ``..._call`` a call)."""
+        say = Text.of(key, **values)
+        return cls(law, english.format(**say.fields), chooser, say)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"law": self.law, "text": self.text}
         if self.chooser is not None:
             out["chooser"] = self.chooser
+        if self.say is not None:
+            out["say"] = self.say.to_json()
         return out
 
 

@@ -30,8 +30,20 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from bridgecore.cards import Side
+from bridgecore.text import Text
 
-__all__ = ["Assignment", "Movement", "board_numbers", "howell", "mitchell", "ranges", "teams"]
+__all__ = ["MOVEMENT_PROBLEMS", "Assignment", "Movement", "board_numbers", "howell", "mitchell",
+           "ranges", "teams"]
+
+MOVEMENT_PROBLEMS: dict[str, str] = {
+    "movement.pair_two_tables": "round {round}: pair {pair} at tables {tables}",
+    "movement.boards_at_once": "round {round}: boards {boards} at tables {tables} at once",
+    "movement.meet_again": "pairs {pair} and {other} meet {count} times (rounds {rounds})",
+    "movement.board_again": "pair {pair} plays boards {boards} in rounds {rounds} (Law 15B)",
+}
+"""Each problem of a schedule (:meth:`Movement.problem_texts`) and its English text: the
+console catalog's English entry for the same key, word for word
+(tests/hub/test_text_keys.py), as :meth:`Movement.validate` writes it."""
 
 
 def board_numbers(board_set: int, boards_per_round: int) -> tuple[int, ...]:
@@ -204,10 +216,14 @@ class Movement:
     # Checks ------------------------------------------------------------------------------
 
     def validate(self) -> list[str]:
-        """Every problem in the schedule: a pair twice in a round, the same boards at two
-        tables in a round (unless shared), two pairs meeting twice, a pair playing a board
-        twice (Law 15B)."""
-        problems: list[str] = []
+        """Every problem in the schedule, in English (:meth:`problem_texts`)."""
+        return [MOVEMENT_PROBLEMS[t.key].format(**t.fields) for t in self.problem_texts()]
+
+    def problem_texts(self) -> list[Text]:
+        """Every problem in the schedule as a message (``movement.*``): a pair twice in a
+        round, the same boards at two tables in a round (unless shared), two pairs meeting
+        twice, a pair playing a board twice (Law 15B)."""
+        problems: list[Text] = []
         meetings: dict[frozenset[int], list[int]] = defaultdict(list)
         plays: dict[tuple[int, int], list[int]] = defaultdict(list)
         for r in range(1, self.rounds + 1):
@@ -226,26 +242,28 @@ class Movement:
                         plays[a.ew, b].append(r)
             for pair, tables in sorted(seated.items()):
                 if len(tables) > 1:
-                    problems.append(f"round {r}: pair {pair} at tables {ranges(tables)}")
+                    problems.append(Text.of("movement.pair_two_tables", round=r, pair=pair,
+                                            tables=ranges(tables)))
             clashes: dict[tuple[int, ...], list[int]] = defaultdict(list)
             for b, tables in holders.items():
                 if len(tables) > 1 and not self._shared(tables):
                     clashes[tuple(tables)].append(b)
             for tables_key, bs in sorted(clashes.items()):
-                problems.append(f"round {r}: boards {ranges(bs)} at tables "
-                                f"{', '.join(map(str, tables_key))} at once")
+                problems.append(Text.of("movement.boards_at_once", round=r, boards=ranges(bs),
+                                        tables=", ".join(map(str, tables_key))))
         for pairs, rounds in sorted(meetings.items(), key=lambda kv: sorted(kv[0])):
             if len(rounds) > 1:
                 one, other = sorted(pairs)
-                problems.append(f"pairs {one} and {other} meet {len(rounds)} times "
-                                f"(rounds {', '.join(map(str, rounds))})")
+                problems.append(Text.of("movement.meet_again", pair=one, other=other,
+                                        count=len(rounds),
+                                        rounds=", ".join(map(str, rounds))))
         again: dict[tuple[int, tuple[int, ...]], list[int]] = defaultdict(list)
         for (pair, b), rounds in plays.items():
             if len(rounds) > 1:
                 again[pair, tuple(rounds)].append(b)
         for (pair, rounds_key), bs in sorted(again.items()):
-            problems.append(f"pair {pair} plays boards {ranges(bs)} in rounds "
-                            f"{', '.join(map(str, rounds_key))} (Law 15B)")
+            problems.append(Text.of("movement.board_again", pair=pair, boards=ranges(bs),
+                                    rounds=", ".join(map(str, rounds_key))))
         return problems
 
     def seating_problems(self, round: int, table: int, ns: int | None, ew: int | None,

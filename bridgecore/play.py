@@ -409,9 +409,9 @@ class Play:
         return Irregularity(
             Kind.CARD_PLAYED_TWICE, law, seat=seat, trick=trick, time=time,
             detail=f"{seat} played {card}{before} (Law {law})",
-            options=(Rectification(law, "put the card back among the cards played first and "
-                                   "rectify the defective tricks; adjusted score if it is too "
-                                   "late to correct", "director"),),
+            options=(Rectification.of(law, "rect.card_played_twice", "put the card back among the "
+                                      "cards played first and rectify the defective tricks; "
+                                      "adjusted score if it is too late to correct", "director"),),
             extra=(("card", str(card)),))
 
     def _not_in_hand(self, seat: Seat, card: Card, time: float | None,
@@ -628,55 +628,58 @@ def _ascending(mask: int) -> str:
 
 
 _OPENING_LEAD = (
-    Rectification("54B", "accept the lead: dummy is spread and declarer plays the second card "
-                  "from his own hand (54C: he must accept if he could have seen dummy's cards)",
-                  "declarer"),
-    Rectification("54A", "spread his hand: declarer becomes dummy and dummy declarer",
-                  "declarer"),
-    Rectification("54D", "refuse the lead and require the correct leader to lead the card's "
-                  "suit (50D2a: the card is picked up)", "declarer"),
-    Rectification("54D", "refuse the lead and forbid the card's suit to the correct leader "
-                  "while he retains the lead (50D2a: the card is picked up)", "declarer"),
-    Rectification("54D", "refuse the lead and leave the lead free: the card stays a major "
-                  "penalty card (50D2b)", "declarer"),
+    Rectification.of("54B", "rect.opening_lead_accept", "accept the lead: dummy is spread and "
+                     "declarer plays the second card from his own hand (54C: he must accept if he "
+                     "could have seen dummy's cards)", "declarer"),
+    Rectification.of("54A", "rect.opening_lead_spread", "spread his hand: declarer becomes dummy "
+                     "and dummy declarer", "declarer"),
+    Rectification.of("54D", "rect.opening_lead_require_suit", "refuse the lead and require the "
+                     "correct leader to lead the card's suit (50D2a: the card is picked up)",
+                     "declarer"),
+    Rectification.of("54D", "rect.opening_lead_forbid_suit", "refuse the lead and forbid the "
+                     "card's suit to the correct leader while he retains the lead (50D2a: the "
+                     "card is picked up)", "declarer"),
+    Rectification.of("54D", "rect.opening_lead_free", "refuse the lead and leave the lead free: "
+                     "the card stays a major penalty card (50D2b)", "declarer"),
 )
 _DECLARER_SIDE_OPENING = (
-    Rectification("54E", "not a lead: the card goes back and Law 24 applies to it",
-                  "director"),
+    Rectification.of("54E", "rect.declarer_side_lead", "not a lead: the card goes back and Law 24 "
+                     "applies to it", "director"),
 )
 _DECLARER_LEAD = (
-    Rectification("55A", "accept the lead (53A)", "defenders"),
-    Rectification("55A", "require declarer to retract it and lead from the correct hand, "
-                  "without further rectification", "defenders"),
-    Rectification("55B", "adjust if declarer then takes a line that could have been based "
-                  "on information from the infraction", "director"),
+    Rectification.of("55A", "rect.declarer_lead_accept", "accept the lead (53A)", "defenders"),
+    Rectification.of("55A", "rect.declarer_lead_retract", "require declarer to retract it and "
+                     "lead from the correct hand, without further rectification", "defenders"),
+    Rectification.of("55B", "rect.declarer_lead_adjust", "adjust if declarer then takes a line "
+                     "that could have been based on information from the infraction", "director"),
 )
 _DEFENDER_LEAD = (
-    Rectification("53A", "accept the lead", "declarer"),
-    Rectification("56", "require the lead from the correct hand: the card becomes a major "
-                  "penalty card (50D; when the correct leader is the offender's partner, "
-                  "declarer may require or forbid its suit, 50D2)", "declarer"),
+    Rectification.of("53A", "rect.defender_lead_accept", "accept the lead", "declarer"),
+    Rectification.of("56", "rect.defender_lead_refuse", "require the lead from the correct hand: "
+                     "the card becomes a major penalty card (50D; when the correct leader is the "
+                     "offender's partner, declarer may require or forbid its suit, 50D2)",
+                     "declarer"),
 )
 _TRICK_13 = (
-    Rectification("53A", "withdraw the card: at trick 13 a lead out of turn must be withdrawn "
-                  "and the correct leader leads", "director"),
+    Rectification.of("53A", "rect.lead_trick_13", "withdraw the card: at trick 13 a lead out of "
+                     "turn must be withdrawn and the correct leader leads", "director"),
 )
 _PREMATURE = (
-    Rectification("57A", "the offender's partner plays the highest card he holds of the suit "
-                  "led", "declarer"),
-    Rectification("57A", "the offender's partner plays the lowest card he holds of the suit "
-                  "led", "declarer"),
-    Rectification("57A", "the offender's partner may not play a card of another suit declarer "
-                  "names", "declarer"),
-    Rectification("57A", "the offender's partner must play a card of another suit declarer "
-                  "names", "declarer"),
+    Rectification.of("57A", "rect.premature_highest", "the offender's partner plays the highest "
+                     "card he holds of the suit led", "declarer"),
+    Rectification.of("57A", "rect.premature_lowest", "the offender's partner plays the lowest "
+                     "card he holds of the suit led", "declarer"),
+    Rectification.of("57A", "rect.premature_forbid_suit", "the offender's partner may not play a "
+                     "card of another suit declarer names", "declarer"),
+    Rectification.of("57A", "rect.premature_require_suit", "the offender's partner must play a "
+                     "card of another suit declarer names", "declarer"),
 )
-_FIFTH_DECLARER = Rectification(
-    "45E2", "the card goes back to the hand without rectification, unless the director judges "
-    "it a lead out of turn (55)", "director")
-_FIFTH_DEFENDER = Rectification(
-    "45E1", "the card becomes a penalty card (50), unless the director judges it a lead out "
-    "of turn (53, 56)", "director")
-_ORIGIN = Rectification(
-    "87", "establish where the card comes from: hands mixed (87, fouled board) or cards of "
-    "another board (15, 17D)", "director")
+_FIFTH_DECLARER = Rectification.of("45E2", "rect.fifth_card_declarer", "the card goes back to the "
+                                   "hand without rectification, unless the director judges it a "
+                                   "lead out of turn (55)", "director")
+_FIFTH_DEFENDER = Rectification.of("45E1", "rect.fifth_card_defender", "the card becomes a "
+                                   "penalty card (50), unless the director judges it a lead out "
+                                   "of turn (53, 56)", "director")
+_ORIGIN = Rectification.of("87", "rect.card_origin", "establish where the card comes from: hands "
+                           "mixed (87, fouled board) or cards of another board (15, 17D)",
+                           "director")

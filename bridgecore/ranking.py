@@ -240,15 +240,15 @@ class BoardScorer:
         if teams is None:
             if len(rows) == 2:
                 return [(rows[0], rows[1])]
-            self.problems.append(ScoreProblem(board, f"{len(rows)} results: IMPs compare the "
-                                              "two tables of a match (give the teams)"))
+            self.problems.append(ScoreProblem.of(board, "score.imps_two_tables",
+                                                 count=len(rows)))
             return []
         by_teams: dict[tuple[Pair, Pair], BoardResult] = {}
         for r in rows:
             key = (teams[r.ns], teams[r.ew])
             if key in by_teams:
-                self.problems.append(ScoreProblem(board, f"{r.ns} v {r.ew}: team {key[0]} "
-                                                  f"already sat North-South against {key[1]}"))
+                self.problems.append(ScoreProblem.of(board, "score.team_twice_ns", ns=r.ns,
+                                                     ew=r.ew, home=key[0], away=key[1]))
                 continue
             by_teams[key] = r
         out = []
@@ -258,14 +258,13 @@ class BoardScorer:
                 continue
             other = by_teams.get((away, home))
             if other is None:
-                self.problems.append(ScoreProblem(board, f"{r.ns} v {r.ew}: no result at the "
-                                                  f"other table of {home} v {away}"))
+                self.problems.append(ScoreProblem.of(board, "score.other_table_missing",
+                                                     ns=r.ns, ew=r.ew, home=home, away=away))
                 continue
             done.add((away, home))
             if r.form != other.form:
-                self.problems.append(ScoreProblem(board, f"{home} v {away}: the two tables "
-                                                  "played different forms of the board "
-                                                  "(Law 87): a ruling is needed"))
+                self.problems.append(ScoreProblem.of(board, "score.forms_differ", home=home,
+                                                     away=away))
                 continue
             out.append((r, other))
         return out
@@ -382,7 +381,7 @@ class EventTotals:
             self.tops[c] += scorer.tops.get(b, 0.0)
         self.vp = scorer.how is Method.IMPS and scorer.opts.victory_points
         if self.vp and scorer.opts.teams is None:
-            problems.append(ScoreProblem(None, "victory points need the teams of the pairs"))
+            problems.append(ScoreProblem.of(None, "score.vp_without_teams"))
             self.vp = False
 
     def apply(self, penalties: Iterable[Penalty]) -> tuple[Penalty, ...]:
@@ -393,12 +392,12 @@ class EventTotals:
         for p in penalties:
             c, unit = p.pair, p.unit
             if c not in self.total:
-                self.problems.append(ScoreProblem(p.board, f"penalty for {c}: no such "
-                                                  "contestant in the event"))
+                self.problems.append(ScoreProblem.of(p.board, "score.penalty_no_contestant",
+                                                     contestant=c))
                 continue
             if p.board is not None and p.board not in self.scored:
-                self.problems.append(ScoreProblem(None, f"penalty for {c} on board {p.board}: "
-                                                  "the event has no such board"))
+                self.problems.append(ScoreProblem.of(None, "score.penalty_no_board",
+                                                     contestant=c, board=p.board))
                 continue
             if how is Method.MATCHPOINTS and unit is PenaltyUnit.MATCHPOINTS:
                 self.total[c] -= p.amount
@@ -412,8 +411,8 @@ class EventTotals:
                 imp_fines[(c, p.board or 0)] += p.amount
             else:
                 kind = "victory points" if self.vp else how.value
-                self.problems.append(ScoreProblem(p.board, f"penalty for {c} in {unit.value}: "
-                                                  f"not a unit of this event ({kind})"))
+                self.problems.append(ScoreProblem.of(p.board, "score.penalty_unit",
+                                                     contestant=c, unit=unit.value, kind=kind))
                 continue
             applied.append(p)
         if self.vp:

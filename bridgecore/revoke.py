@@ -41,18 +41,18 @@ __all__ = ["EQUITY_NOTE", "Attention", "Revoke", "Transfer", "TransferResult", "
 
 EQUITY_NOTE = "64C equity review remains open to the director"
 
-_EQUITY = Rectification(
-    "64C", "award an adjusted score if the transfer does not compensate the non-offending "
-    "side for the damage (also when no trick is transferred)", "director")
-_CORRECT_12 = Rectification(
-    "62D1", "correct the revoke if the hands have not been returned to the board: the revoke "
-    "card is withdrawn and a legal card substituted", "director")
-_CORRECT_BEFORE = Rectification(
-    "62A", "attention drawn before it is established: the revoke must be corrected (62B)",
-    "director")
-_CORRECT = Rectification(
-    "62B", "withdraw the revoke card and substitute a legal card (a defender's unfaced card "
-    "becomes a major penalty card)", "director")
+_EQUITY = Rectification.of("64C", "rect.revoke_equity", "award an adjusted score if the transfer "
+                           "does not compensate the non-offending side for the damage (also when "
+                           "no trick is transferred)", "director")
+_CORRECT_12 = Rectification.of("62D1", "rect.revoke_correct_12", "correct the revoke if the hands "
+                               "have not been returned to the board: the revoke card is withdrawn "
+                               "and a legal card substituted", "director")
+_CORRECT_BEFORE = Rectification.of("62A", "rect.revoke_correct_before", "attention drawn before "
+                                   "it is established: the revoke must be corrected (62B)",
+                                   "director")
+_CORRECT = Rectification.of("62B", "rect.revoke_correct", "withdraw the revoke card and "
+                            "substitute a legal card (a defender's unfaced card becomes a major "
+                            "penalty card)", "director")
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,9 @@
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
     shards.py         an event's sections shared among several hub processes: which a shard
                       holds, its set-up and account (sharding.py: a shard's topics and the
-                      commands it lets pass; field.py: the ranking across every section)
+                      commands it lets pass or sends on; field.py: the ranking across every
+                      section; shard_views.py: the other shards' tables, alerts and results
+                      on any shard's console and results pages)
     broker.py         the embedded amqtt broker; mosquitto.py a Mosquitto for tests/benchmarks
     tls.py            the club's certificate authority and the broker's certificate
     deploy.py         ``tenace deploy init``: certificates, Mosquitto, systemd units
@@ -50,7 +52,7 @@
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows; console_table.py:
-                      a table's board live), results_pages.py
+                      a table's board live), results_pages.py (console_results.py: its routes)
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them

@@ -165,9 +165,11 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
     presence, every command to the hub, every result and ranking (shard 0 ranks the field)
     and its own status; it writes its tables' views, replies, commands and results, its
     sections' rankings and travellers, alerts, its own status and its tables' summaries.
-    Shard 0 also keeps the event's ``hub/status``, the dealing machines, the field's ranking
-    and reads every shard's tables' summaries (its console shows them). ValueError for a
-    scope that is not one."""
+    Shard 0 also keeps the event's ``hub/status``, the dealing machines, the field's ranking.
+    Every shard reads every shard's tables' summaries, the tables' public states and
+    tablet views and the alerts (its console shows the whole event) and writes its own
+    ``hub/cmd/{account}`` (its console's commands for another shard's tables). ValueError for
+    a scope that is not one."""
     if any(c in account for c in "+#/ ") or not account:
         raise ValueError(f"bad account name {account!r}")
     if not isinstance(scope, Mapping):
@@ -177,13 +179,16 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
         raise ValueError(f"account {account!r}: shard {index!r} is not a shard's number")
     tables = [_level(t, "table") for t in scope.get("tables") or ()]
     sections = [_level(n, "section") for n in scope.get("sections") or ()]
+    # Its console runs the whole event (hub.shard_views): every shard's tables' summaries,
+    # a table's public state and tablet view while a director follows it (never a seat's),
+    # the alerts; a command for another shard's table sent on its own hub/cmd topic.
     read = [f"{_R}/hub/cmd/#", f"{_R}/results/#", f"{_R}/hub/shard/{index}/status",
-            f"{_R}/echo/{account}"]
+            f"{_R}/echo/{account}", f"{_R}/hub/shard/+/tables", f"{_R}/t/+/state",
+            f"{_R}/t/+/tablet", f"{_R}/director/alert/#"]
     write = [f"{_R}/hub/shard/{index}/status", f"{_R}/hub/shard/{index}/tables",
-             f"{_R}/director/alert/#", f"{_R}/echo/{account}"]
+             f"{_R}/director/alert/#", f"{_R}/echo/{account}", f"{_R}/hub/cmd/{account}"]
     if index == 0:
-        read += [f"{_R}/hub/status", f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status",
-                 f"{_R}/hub/shard/+/tables"]
+        read += [f"{_R}/hub/status", f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status"]
         write += [f"{_R}/hub/status", f"{_R}/dealer/+/reply", f"{_R}/results/field"]
     for table in tables:
         read += [f"{_R}/t/{table}/ev/+", f"{_R}/t/{table}/dev/+/status"]

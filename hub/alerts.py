@@ -88,94 +88,108 @@ class HubKind(StrEnum):
 # The rectifications the Laws give the director for the hub's own findings.
 OPTIONS: dict[str, tuple[Rectification, ...]] = {
     "seating": (
-        Rectification("5B", "seat the pairs as the movement says before the cards are taken out; "
-                      "no rectification", "director"),
-        Rectification("15C", "found during the auction: cancel it, seat the right pairs, and "
-                      "start again; if a repeated call differs the board is cancelled", "director"),
-        Rectification("15A", "found after play: the score stands if none of the four had played "
-                      "the board; the proper pairs may be required to play it later", "director"),
+        Rectification.of("5B", "rect.seating_before", "seat the pairs as the movement says before "
+                         "the cards are taken out; no rectification", "director"),
+        Rectification.of("15C", "rect.seating_auction", "found during the auction: cancel it, "
+                         "seat the right pairs, and start again; if a repeated call differs the "
+                         "board is cancelled", "director"),
+        Rectification.of("15A", "rect.seating_after_play", "found after play: the score stands if "
+                         "none of the four had played the board; the proper pairs may be required "
+                         "to play it later", "director"),
     ),
     "wrong_board": (
-        Rectification("15A", "none of the four has played it: the score normally stands; the "
-                      "proper pairs may be required to play it later (2017 15B: they get "
-                      "average-plus)", "director"),
-        Rectification("15C", "found during the auction: cancel it and have the right board "
-                      "played; repeated calls must not differ", "director"),
+        Rectification.of("15A", "rect.wrong_board_not_played", "none of the four has played it: "
+                         "the score normally stands; the proper pairs may be required to play it "
+                         "later (2017 15B: they get average-plus)", "director"),
+        Rectification.of("15C", "rect.wrong_board_auction", "found during the auction: cancel it "
+                         "and have the right board played; repeated calls must not differ",
+                         "director"),
     ),
     "board_already_played": (
-        Rectification("15B", "the second score is cancelled for both sides; artificial adjusted "
-                      "score to a contestant deprived of a valid score", "director"),
+        Rectification.of("15B", "rect.board_twice", "the second score is cancelled for both "
+                         "sides; artificial adjusted score to a contestant deprived of a valid "
+                         "score", "director"),
     ),
     "rotated_board": (
-        Rectification("7B", "before any call: put each hand back in its own pocket and play the "
-                      "board normally, no rectification", "director"),
-        Rectification("87", "already played rotated 180°: the score stands; rotated 90°: the score "
-                      "stands and is compared within its own group (87B)", "director"),
-        Rectification("86", "teams, board already played correctly at the other table: adjusted "
-                      "score (86)", "director"),
+        Rectification.of("7B", "rect.rotated_before_call", "before any call: put each hand back "
+                         "in its own pocket and play the board normally, no rectification",
+                         "director"),
+        Rectification.of("87", "rect.rotated_played", "already played rotated 180°: the score "
+                         "stands; rotated 90°: the score stands and is compared within its own "
+                         "group (87B)", "director"),
+        Rectification.of("86", "rect.rotated_teams", "teams, board already played correctly at "
+                         "the other table: adjusted score (86)", "director"),
     ),
     "hand_not_dealt": (
-        Rectification("17D1", "a call made with these cards is cancelled; the player takes his "
-                      "correct hand and calls again (2017: 15A, a comparable call)", "director"),
-        Rectification("17D2", "artificial adjusted score if LHO had called over the cancelled call "
-                      "and the new call differs, or partner had called since", "director"),
-        Rectification("17D3", "when the wrong board is later played and the call repeated, it may "
-                      "be played normally", "director"),
+        Rectification.of("17D1", "rect.hand_not_dealt_call", "a call made with these cards is "
+                         "cancelled; the player takes his correct hand and calls again (2017: "
+                         "15A, a comparable call)", "director"),
+        Rectification.of("17D2", "rect.hand_not_dealt_adjusted", "artificial adjusted score if "
+                         "LHO had called over the cancelled call and the new call differs, or "
+                         "partner had called since", "director"),
+        Rectification.of("17D3", "rect.hand_not_dealt_later", "when the wrong board is later "
+                         "played and the call repeated, it may be played normally", "director"),
     ),
     "fouled": (
-        Rectification("87", "find the displaced cards and restore the board before play; if "
-                      "already played, score each form as its own group (87B)", "director"),
+        Rectification.of("87", "rect.fouled_restore", "find the displaced cards and restore the "
+                         "board before play; if already played, score each form as its own group "
+                         "(87B)", "director"),
     ),
     "card_count": (
-        Rectification("13", "surplus card: restore it to its hand; Law 13 (13A-D by whether the "
-                      "player has called, 13F surplus card removed)", "director"),
-        Rectification("14", "missing card: search for it and restore it (14A before the lead is "
-                      "faced; 14B after: deemed to have been in the hand, possible revoke)",
-                      "director"),
+        Rectification.of("13", "rect.surplus_card", "surplus card: restore it to its hand; Law 13 "
+                         "(13A-D by whether the player has called, 13F surplus card removed)",
+                         "director"),
+        Rectification.of("14", "rect.missing_card", "missing card: search for it and restore it "
+                         "(14A before the lead is faced; 14B after: deemed to have been in the "
+                         "hand, possible revoke)", "director"),
     ),
     "pack": (
-        Rectification("1", "the pack is not 52 distinct cards: replace the foreign or duplicate "
-                      "card (13F) before play; 2017: no result stands with an imperfect pack",
-                      "director"),
+        Rectification.of("1", "rect.imperfect_pack", "the pack is not 52 distinct cards: replace "
+                         "the foreign or duplicate card (13F) before play; 2017: no result stands "
+                         "with an imperfect pack", "director"),
     ),
     "card_exposed": (
-        Rectification("24", "a card exposed during the auction: the player's partner must pass at "
-                      "the next turn when it is an honour or not a single low card (24B/C); the "
-                      "card stays a penalty card if he becomes a defender (2017: 16D before the "
-                      "first call)", "director"),
+        Rectification.of("24", "rect.card_exposed_auction", "a card exposed during the auction: "
+                         "the player's partner must pass at the next turn when it is an honour or "
+                         "not a single low card (24B/C); the card stays a penalty card if he "
+                         "becomes a defender (2017: 16D before the first call)", "director"),
     ),
     "result": (
-        Rectification("79A", "establish the number of tricks won with both sides before the hands "
-                      "go back; 79B: a later disagreement is ruled by the director", "director"),
-        Rectification("79C", "a scoring error may be corrected until the correction period ends",
-                      "director"),
+        Rectification.of("79A", "rect.tricks_agreed", "establish the number of tricks won with "
+                         "both sides before the hands go back; 79B: a later disagreement is ruled "
+                         "by the director", "director"),
+        Rectification.of("79C", "rect.scoring_error", "a scoring error may be corrected until the "
+                         "correction period ends", "director"),
     ),
     "change_of_call": (
-        Rectification("25A", "allowed when the call was unintended and partner has not called "
-                      "(2007: without pause for thought); otherwise 25B", "director"),
-        Rectification("25A4", "LHO may withdraw a call made over the unintended one; that "
-                      "information is authorised for his side only", "director"),
+        Rectification.of("25A", "rect.unintended_call", "allowed when the call was unintended and "
+                         "partner has not called (2007: without pause for thought); otherwise 25B",
+                         "director"),
+        Rectification.of("25A4", "rect.withdraw_over_unintended", "LHO may withdraw a call made "
+                         "over the unintended one; that information is authorised for his side "
+                         "only", "director"),
     ),
     "markings": (
-        Rectification("2", "the board's markings govern for the session: it is played and "
-                      "scored with the dealer and vulnerability marked on it; check that the "
-                      "physical board is marked as the hand record says, and substitute a "
-                      "correctly marked board as soon as possible", "director"),
-        Rectification("2", "a player misled by the unusual marking (calling as Law 2's "
-                      "dealer) is treated leniently: his side may be deemed non-offending",
-                      "director"),
+        Rectification.of("2", "rect.markings_govern", "the board's markings govern for the "
+                         "session: it is played and scored with the dealer and vulnerability "
+                         "marked on it; check that the physical board is marked as the hand "
+                         "record says, and substitute a correctly marked board as soon as possible",
+                         "director"),
+        Rectification.of("2", "rect.markings_misled", "a player misled by the unusual marking "
+                         "(calling as Law 2's dealer) is treated leniently: his side may be "
+                         "deemed non-offending", "director"),
     ),
     "overreach": (
-        Rectification("9B1", "find who used the device: a player who made calls, played cards, "
-                      "claimed or confirmed for another seat; the events were refused and "
-                      "changed nothing", "director"),
-        Rectification("90", "a procedural penalty for a player who acted for another seat; a "
-                      "lost or stolen device is revoked from the console and a spare paired",
-                      "director"),
+        Rectification.of("9B1", "rect.device_used", "find who used the device: a player who made "
+                         "calls, played cards, claimed or confirmed for another seat; the events "
+                         "were refused and changed nothing", "director"),
+        Rectification.of("90", "rect.device_penalty", "a procedural penalty for a player who "
+                         "acted for another seat; a lost or stolen device is revoked from the "
+                         "console and a spare paired", "director"),
     ),
     "cards_returned_wrong": (
-        Rectification("7C", "each player restores his original 13 cards to the pocket; a "
-                      "procedural penalty may apply (90B)", "director"),
+        Rectification.of("7C", "rect.cards_returned", "each player restores his original 13 cards "
+                         "to the pocket; a procedural penalty may apply (90B)", "director"),
     ),
 }
 

@@ -48,8 +48,9 @@ a role that may not is 403. Routes:
 * ``GET /api/room``: the overview (:meth:`Console.overview`): every table with its status,
   the round clock, the alerts not yet resolved and the last ones resolved;
 * ``GET /api/alert/{id}``: one alert in full (``Alert.to_json``: facts, evidence with the
-  deal, options, each option with the ``key`` of its words in the catalog,
-  hub.console_i18n.option_key) for a director; without ``facts`` and ``evidence`` for the
+  deal, options, each option with its ``say``: the text of its words, a ``rect.*`` key and its
+  values, stored with it or, for an older log's, found from its English words:
+  hub.console_i18n.option_text) for a director; without ``facts`` and ``evidence`` for the
   other roles;
 * ``GET /api/table/{id}``: a table's board live, its whole auction with the alerts, every
   trick so far, whose turn (hub.console_table), for the table's panel;
@@ -120,14 +121,13 @@ from aiohttp import web
 from bridgecore.text import Text
 from hub.alerts import Alert
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
-from hub.console_i18n import Languages, choose, option_key, reader
+from hub.console_i18n import Languages, choose, option_text, reader
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.corrections import CorrectionError, as_typed
 from hub.pairing import Pairing
-from hub.results_pages import is_page, results_api
 from hub.room import Room
-from hub.series_api import series_api
+from hub.shard_views import in_event_order, remote_alert, remote_of, with_remote_alerts
 from hub.texts import render
 from hub.users import (
     MAX_PASSWORD,
@@ -255,6 +255,7 @@ class Console:
         self._files: dict[str, tuple[bytes, str]] = {}
         self._tables: set[str] = set()
         self._remote: set[str] = set()         # other shards' tables changed (hub.sharding)
+        self._remote_alerts: set[str] = set()  # ... and their alerts (hub.shard_views)
         self._alerts: dict[str, None] = {}     # ids, in the order they changed
         self._clock_dirty = False
         self._hub_status: dict[str, Any] | None = None   # the last hub/status, to send
@@ -329,6 +330,11 @@ class Console:
         self._remote.update(tables)
         self._schedule()
 
+    def remote_alert_changed(self, ident: str) -> None:
+        """Another shard's alert was raised or changed (hub.sharding, on the loop)."""
+        self._remote_alerts.add(ident)
+        self._schedule()
+
     def _remote_tables(self) -> dict[str, dict[str, Any]]:
         remote: dict[str, dict[str, Any]] = getattr(self.hub, "remote_tables", None) or {}
         return remote
@@ -396,6 +402,7 @@ class Console:
         self._flush_handle = None
         tables, self._tables = self._tables, set()
         remote_ids, self._remote = self._remote, set()
+        remote_alerts, self._remote_alerts = self._remote_alerts, set()
         alert_ids, self._alerts = list(self._alerts), {}
         clock_key = self._clock_now()
         clock_dirty = self._clock_dirty or clock_key != self._clock_key
@@ -423,6 +430,9 @@ class Console:
             parts += [_event("table", remote[t]) for t in sorted(remote_ids) if t in remote]
             parts += [_event("alert", alert_summary(room.alerts[a])) for a in alert_ids
                       if a in room.alerts]
+            theirs = remote_of(self.hub)
+            parts += [_event("alert", s) for s in (theirs.alert_summary(a)
+                      for a in sorted(remote_alerts)) if s is not None] if theirs else []
         except Exception:  # a view that cannot be built must not stop the hub
             log.exception("console feed not built")
             return
@@ -451,12 +461,14 @@ class Console:
         shown += [a for a in alerts if not a.is_open][:RESOLVED_KEPT]
         remote = self._remote_tables()   # other shards' tables of the event (hub.sharding)
         sections = [s.name for s in room.sections]
-        sections += sorted({str(t.get("section")) for t in remote.values()} - set(sections))
+        tables = [view.table(t) for t in room.tables]
+        if remote:     # every shard's, in the event's order (hub.shard_views)
+            sections, tables = in_event_order(
+                sections + [str(t.get("section")) for t in remote.values()],
+                tables + [t for i, t in remote.items() if i not in room.tables])
         return {"hub_time": view.now, "clock": view.clock(), "waiting": self.waiting,
-                "sections": sections,
-                "tables": [view.table(t) for t in room.tables]
-                + [remote[t] for t in sorted(remote) if t not in room.tables],
-                "alerts": [alert_summary(a) for a in shown],
+                "sections": sections, "tables": tables,
+                "alerts": with_remote_alerts(self.hub, [alert_summary(a) for a in shown]),
                 "counts": {"open": sum(view.open.values()), "total": len(room.alerts)},
                 "hub": self._status()}
 
@@ -490,10 +502,6 @@ class Console:
         add("/api/alert/{id:.*}", need("viewer", self._alert))
         add("/api/table/{id}", need("director", self._table))
         add("/api/events", need("viewer", self._feed), allow_head=False)
-        add("/api/results", self._results)
-        add("/api/results/{rest:.*}", self._results)
-        add("/results", self._results_page)
-        add("/results/{rest:.*}", self._results_page)
         post = app.router.add_post
         post("/api/login", self._login)
         post("/api/logout", need("viewer", self._logout, csrf=True))
@@ -506,6 +514,8 @@ class Console:
         add_session_routes(app, self)
         from hub.console_swiss import add_swiss_routes
         add_swiss_routes(app, self)
+        from hub.console_results import add_results_routes
+        add_results_routes(app, self)
         self._tempo_routes().add(app, need)
         return app
 
@@ -660,12 +670,14 @@ class Console:
     async def _alert(self, request: web.Request) -> web.Response:
         alert_id = request.match_info["id"]
         alerts = self.hub.room.alerts
-        if alert_id not in alerts:
+        data = alerts[alert_id].to_json() if alert_id in alerts \
+            else remote_alert(self.hub, alert_id)     # another shard's (hub.shard_views)
+        if data is None:
             raise HttpError(404, Text.of("http.no_alert", id=alert_id[:80]))
-        data = alerts[alert_id].to_json()
         for option in data.get("options") or ():    # its words in the catalog (console_i18n)
-            if isinstance(option.get("text"), str):
-                option["key"] = option_key(option["text"])
+            said = option_text(option)
+            if said is not None:
+                option["say"] = said
         if request[_SESSION].role != "director":   # the deal is the director's only
             data["facts"], data["evidence"], data["restricted"] = {}, {}, True
         return json_response(data)
@@ -674,31 +686,13 @@ class Console:
         """A table's board live: its auction, tricks and turn (hub.console_table)."""
         from hub.console_table import live_table
         table_id = request.match_info["id"]
-        if table_id not in self.hub.room.tables:
-            raise HttpError(404, Text.of("http.no_table", table=table_id[:40]))
+        if table_id not in self.hub.room.tables:   # another shard's? (hub.sharding)
+            follow = getattr(self.hub, "follow_table", None)
+            live = None if follow is None else follow(table_id)
+            if live is None:
+                raise HttpError(404, Text.of("http.no_table", table=table_id[:40]))
+            return json_response(live)
         return json_response(live_table(self.hub.room, table_id))
-
-    async def _results(self, request: web.Request) -> web.Response:
-        session = self.session_of(request)
-        full = session is not None and RANKS[session.role] >= RANKS["scorer"]
-        rest = request.path[len("/api/results"):].rstrip("/")
-        if rest in ("/event", "/ladder"):
-            return json_response(series_api(self.hub, rest[1:], request.query,
-                                            public=not full))
-        try:
-            data = results_api(self.hub.room, request.path[len("/api/results"):],
-                               public=not full)
-            if rest == "":
-                setup = getattr(self.hub, "setup", None)
-                data["series"] = {"part": getattr(setup, "part", 0)}
-        except LookupError as err:
-            raise HttpError(404, str(err.args[0])) from None
-        return json_response(data)
-
-    async def _results_page(self, request: web.Request) -> web.Response:
-        if not is_page(request.path):
-            raise HttpError(404, Text.of("http.no_page", path=request.path[:80]))
-        return self._file("results.html", request.path, "page")
 
     async def _director(self, request: web.Request) -> web.Response:
         session = request[_SESSION]
@@ -725,7 +719,9 @@ class Console:
                 log.warning("director command %.200r of %s refused: %s", command,
                             session.user, err)
                 return json_response({"ok": False, "error": str(err)}, 400)
-        result = self.hub.director(command, account=session.user)
+        forward = getattr(self.hub, "forward_command", None)   # another shard's (hub.sharding)
+        sent = None if forward is None else forward(command, session.user)
+        result = sent if sent is not None else self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:
             log.warning("director command %.200r of %s refused: %s", command, session.user,

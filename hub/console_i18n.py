@@ -27,21 +27,24 @@ screen). The default is the browser's
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import logging
 import os
 import threading
-import zlib
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
 
 from bridgecore.notation import Notation, notation
-from wire.catalogs import PSEUDO, Catalogs
+from wire.catalogs import PSEUDO, Catalogs, fields
 
 __all__ = [
     "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "option_key", "plural", "reader", "say",
+    "language_name", "option_text", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -68,10 +71,9 @@ def reader(language: str) -> Notation:
     language's own table, or, for one that has only a catalog, the letters its catalog shows
     (``rank.K``, ``strain.NT``, ``call.Pass``, ``letter.W``...)."""
     texts = CATALOGS.texts(language)
-    labels = {key: texts[key] for key in texts
-              if key.startswith(("rank.", "letter.")) or key == "strain.NT"}
-    labels["call.pass"] = texts.get("call.Pass", "")
-    return notation(language, labels)
+    return notation(language, {key: texts[key] for key in texts
+                               if key.startswith(("rank.", "letter.", "call."))
+                               or key == "strain.NT"})
 
 
 def say(language: str, key: str, **values: object) -> str:
@@ -96,11 +98,33 @@ def date_text(iso: str, language: str) -> str:
     return format_date(day, "long", locale="en" if language == PSEUDO else language)
 
 
-def option_key(text: str) -> str:
-    """The catalog key of a rectification the Laws give the director (bridgecore's
-    ``Rectification.text``, English): ``rect.`` and the text's CRC-32, so that a changed text
-    is a new key, which tests/wire/test_catalogs.py finds missing until it is translated."""
-    return f"rect.{zlib.crc32(text.encode('utf-8')):08x}"
+def language_name(code: str, language: str) -> str:
+    """The name of language ``code`` as ``language`` writes it (Babel's CLDR data: "it" is
+    "italien" in French); the code itself for one CLDR does not know."""
+    try:
+        name = Locale.parse(code).get_display_name("en" if language == PSEUDO else language)
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name or code
+
+
+def option_text(option: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The text of a rectification the Laws give the director (an alert's ``options`` entry,
+    bridgecore's ``Rectification``): its ``say`` (``{"key": "rect.*", "values"}``), rendered
+    in the reader's language. An option of an older log has only its English words: when they
+    are the English text of a ``rect.*`` key without fields (an option naming no seat, call or
+    law number) that key is its text, else None (its English words are shown as they are)."""
+    say = option.get("say")
+    if isinstance(say, Mapping) and isinstance(say.get("key"), str):
+        return {"key": say["key"], "values": dict(say.get("values") or {})}
+    key = _english_options().get(str(option.get("text", "")))
+    return None if key is None else {"key": key, "values": {}}
+
+
+@functools.cache
+def _english_options() -> dict[str, str]:
+    return {english: key for key, english in CATALOGS.source.items()
+            if key.startswith("rect.") and not fields(english)}
 
 
 def choose(*candidates: str | None, accept: str = "") -> str:

@@ -54,7 +54,7 @@ from aiohttp import web
 from bridgecore.conventions import CONVENTIONS
 from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
-from hub.console_i18n import Languages, choose, say
+from hub.console_i18n import LANGUAGES, Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
 from hub.roster import Roster, RosterError
 from hub.section_setup import MAX_MOVEMENT_FILE
@@ -76,7 +76,7 @@ DEFAULTS: dict[str, Any] = {
     "event": {"edition": "2017", "scoring": "matchpoints", "minutes_per_round": 20},
     "section": {"movement": "mitchell", "tables": 8, "boards_per_round": 3},
     "movements": list(MOVEMENTS), "scorings": list(SCORINGS),
-    "conventions": list(CONVENTIONS),
+    "conventions": list(CONVENTIONS), "languages": LANGUAGES,
     "editions": ["1997", "2007", "2017"], "formats": [e[1:] for e in BOARD_EXTENSIONS],
 }
 """What the page proposes for a usual club evening (the API's own defaults are the TOML
@@ -88,9 +88,17 @@ of that language expect (bridgecore.conventions); the WBF's for the others."""
 
 
 def defaults(language: str) -> dict[str, Any]:
-    """:data:`DEFAULTS` for a director of ``language``: his federation's conventions."""
-    event = dict(DEFAULTS["event"], conventions=CONVENTIONS_BY_LANGUAGE.get(language, "wbf"))
+    """:data:`DEFAULTS` for a director of ``language``: his federation's conventions, and
+    his language as the event's."""
+    event = dict(DEFAULTS["event"], conventions=CONVENTIONS_BY_LANGUAGE.get(language, "wbf"),
+                 language=event_language(language))
     return dict(DEFAULTS, event=event)
+
+
+def event_language(language: str) -> str:
+    """The event's language for a director of ``language``: his own, English for the
+    pseudo-locale (a test's, never an event's)."""
+    return language if language in LANGUAGES else "en"
 
 
 class Console(Protocol):
@@ -369,6 +377,9 @@ class _SetupRoutes:
         doc = _json_body(request, body, "a set-up")
         check_only = request.query.get("check") in ("1", "true")
         toml, errors = toml_document(doc, self.roster_of_hub, self._boards_dir)
+        event = toml.get("event", {})
+        if isinstance(event, Mapping) and "language" not in event:   # the director's own
+            toml["event"] = {**event, "language": event_language(self._language(request))}
         names = _section_names(toml.get("section"))
         setup: EventSetup | None = None
         if isinstance(doc, Mapping):

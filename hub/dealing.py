@@ -111,16 +111,17 @@ class DealerInfo:
 
 
 _MISDEAL = (
-    Rectification("6D1", "found before the auction: the board was dealt incorrectly; hold it "
-                  "and have it redealt (through the machine again, or each pocket put right "
-                  "from the hand record and checked) before it goes out", "director"),
-    Rectification("87", "a copy already played in this form is a fouled board (87A): score "
-                  "each form as its own group (87B)", "director"),
+    Rectification.of("6D1", "rect.dealt_incorrectly", "found before the auction: the board was "
+                     "dealt incorrectly; hold it and have it redealt (through the machine again, "
+                     "or each pocket put right from the hand record and checked) before it goes "
+                     "out", "director"),
+    Rectification.of("87", "rect.dealt_fouled", "a copy already played in this form is a fouled "
+                     "board (87A): score each form as its own group (87B)", "director"),
 )
 _FAULT = (
-    Rectification("6", "the machine stopped: a board it has not reported dealt and checked "
-                  "must not go out until it is dealt again, or checked by hand against the "
-                  "hand record", "director"),
+    Rectification.of("6", "rect.machine_stopped", "the machine stopped: a board it has not "
+                     "reported dealt and checked must not go out until it is dealt again, or "
+                     "checked by hand against the hand record", "director"),
 )
 
 
@@ -197,10 +198,9 @@ class DealingRoom:
                        "redealt": True, **check.to_json()},
                 evidence=evidence, options=_MISDEAL)
             return [] if raised is None else [raised]
-        # check.describe() and the machine's own error words stay English (a leftover: the
-        # machine's report is the evidence, named by card and pocket in the facts).
-        what = [Text.plain(check.describe()) if not check.ok
-                else Text.of("alert.misdealt_pockets_ok")]
+        # The pockets as messages (bridgecore.dealcheck: seats and cards in the director's
+        # notation); the machine's own error words stay its own (the evidence).
+        what = list(check.texts()) if not check.ok else [Text.of("alert.misdealt_pockets_ok")]
         if errors:
             what.append(Text.of("alert.misdealt_machine", errors=", ".join(
                 _error_text(e) for e in errors)))

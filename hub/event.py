@@ -34,6 +34,9 @@ The TOML file (every key but the sections' ``movement`` and size is optional)::
     conventions = "ebu"           # the scoring conventions of a federation where they differ
                                   # (bridgecore.conventions, docs/scoring.md): "ebu", "acbl",
                                   # "ffb" or "wbf"; default "": what the Laws and all agree on
+    language = "fr"               # the event's language: the words of its results files and
+                                  # travellers (docs/translating.md): "en" (default), "fr",
+                                  # "it", "de", "nl", "es", "pl"
     alerting = "ebu"              # who explains alerted calls (hub.explain): "ebu" (default),
                                   # "acbl", "ffb" (partner explains), "screens" (the caller)
     part = 2                      # an event of several sessions (hub.series): this session's
@@ -128,7 +131,7 @@ from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
 from bridgecore.movements import ranges
 from bridgecore.record import RecordProblem
-from hub.console_i18n import date_text, say
+from hub.console_i18n import date_text, language_name, say
 from hub.errors import ConfigError
 from hub.event_values import (  # the tables' values, checked (hub.event_values)
     SCORINGS,
@@ -145,6 +148,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _fail,
     _int,
     _Keys,
+    _language,
     _number,
     _optional,
     _scoring,
@@ -158,6 +162,7 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
 from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
+from hub.texts import deal_source
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -188,6 +193,7 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
         "clock_tolerance": keys.get("clock_tolerance", _tolerance, 120.0),
         "alerting": keys.get("alerting", _alerting, DEFAULT_REGULATION),
         "conventions": keys.get("conventions", _conventions, ""),
+        "language": keys.get("language", _language, ""),
         "part": keys.get("part", _int(0), 0),
         "carry": keys.get("carry", _carry, None),
         "carry_form": keys.get("carry_form", _carry_form, "margin"),
@@ -469,6 +475,7 @@ class EventSetup:
     clock_tolerance: float | None = 120.0
     alerting: str = DEFAULT_REGULATION
     conventions: str = ""
+    language: str = ""            # the event's (hub.event_values._language): "" English
     boards_source: str = ""
     markings: Mapping[int, Markings] = field(default_factory=dict)
     part: int = 0
@@ -487,6 +494,7 @@ class EventSetup:
         problems: list[str] = []
         for key, check in (("minutes_per_round", _number), ("clock_tolerance", _tolerance),
                            ("alerting", _alerting), ("conventions", _conventions),
+                           ("language", _language),
                            ("date", _date), ("scoring", _scoring), ("live", _bool),
                            ("part", _int(0)), ("carry", _carry),
                            ("carry_form", _carry_form),
@@ -566,7 +574,7 @@ class EventSetup:
               owner: str = DEFAULT_OWNER, edition: str | int = "2017",
               minutes_per_round: float = 15.0, strict: bool | Iterable[str] = False,
               clock_tolerance: float | None = 120.0, name: str = "", session: str = "",
-              section: str = "A") -> EventSetup:
+              section: str = "A", language: str = "") -> EventSetup:
         """One section of ``tables`` tables (a teams movement: ``tables`` teams, two
         tables a match), with ``deals`` or deals generated for the boards it plays
         (BigDeal with ``seed``, else secure random)."""
@@ -588,7 +596,8 @@ class EventSetup:
         strict_value = strict if isinstance(strict, bool) else tuple(strict)
         common: dict[str, Any] = {"name": name, "session": session, "edition": edition,
                                   "minutes_per_round": minutes_per_round,
-                                  "strict": strict_value, "clock_tolerance": clock_tolerance}
+                                  "strict": strict_value, "clock_tolerance": clock_tolerance,
+                                  "language": language}
         if deals is not None:
             return cls((one,), {b: d for b, d in deals.items() if b in one.movement.boards},
                        boards_source="deals given", **common)
@@ -602,7 +611,8 @@ class EventSetup:
                     minutes_per_round=self.minutes_per_round,
                     edition=laws_edition(self.edition), strict=self.strict,
                     clock_tolerance=self.clock_tolerance, markings=self.markings,
-                    alerting=self.alerting, conventions=self.conventions)
+                    alerting=self.alerting, conventions=self.conventions,
+                    language=self.language or "en")
 
     # JSON -------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -636,6 +646,8 @@ class EventSetup:
             out["alerting"] = self.alerting
         if self.conventions:
             out["conventions"] = self.conventions
+        if self.language:
+            out["language"] = self.language
         if self.part:
             out["part"] = self.part
         if self.carry is not None:
@@ -718,11 +730,15 @@ class EventSetup:
         if self.conventions:
             lines.append(say(language, "summary.conventions",
                              conventions=say(language, f"conventions.{self.conventions}")))
+        if self.language:
+            lines.append(say(language, "summary.language",
+                             name=language_name(self.language, language)))
         for s in self.sections:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),
                          numbers=ranges(self.deals),
-                         source=self.boards_source or say(language, "summary.from_setup")))
+                         source=deal_source(self.boards_source, language)
+                         if self.boards_source else say(language, "summary.from_setup")))
         for b, marks in self.markings.items():
             lines.append(say(language, "summary.marked", board=b,
                              marks=", ".join(marks.law_2_differences(b))))

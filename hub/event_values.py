@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from bridgecore.conventions import CONVENTIONS
 from bridgecore.editions import edition as laws_edition
+from hub.console_i18n import LANGUAGES
 from hub.errors import ConfigError
 from hub.explain import REGULATIONS
 
@@ -145,6 +146,16 @@ def _conventions(value: Any) -> str:
     if text and text not in CONVENTIONS:
         raise _Bad(f"one of {', '.join(CONVENTIONS)} is expected, not {_shown(value)}")
     return text
+
+
+def _language(value: Any) -> str:
+    """The event's language (the results files' words, docs/translating.md): a language of
+    the console's catalogs (hub.console_i18n.LANGUAGES), or "" (English, the default: kept
+    as "", so that a set-up in English is the same whether it says so or not)."""
+    text = _text(value).strip()
+    if text and text not in LANGUAGES:
+        raise _Bad(f"one of {', '.join(LANGUAGES)} is expected, not {_shown(value)}")
+    return "" if text == "en" else text
 
 
 def _date(value: Any) -> str:

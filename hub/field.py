@@ -27,6 +27,8 @@ from typing import Any
 from bridgecore.adjusted import BoardResult
 from bridgecore.conventions import conventions as conventions_named
 from bridgecore.ranking import EventScore, Method, ScoringOptions, score_event
+from bridgecore.text import Text
+from hub.texts import render
 
 __all__ = ["FIELD_KEY", "FieldRanking", "field_pair"]
 
@@ -45,17 +47,27 @@ def _r(value: float | None) -> float | None:
     return None if value is None else round(value, 2) + 0.0  # never -0.0
 
 
+def _reason(line: Mapping[str, Any]) -> Text:
+    """Why a traveller's line is not scored: its message, or the words of a hub before."""
+    try:
+        return Text.from_json(line.get("not_scored_text") or str(line["not_scored"]))
+    except ValueError:
+        return Text.plain(str(line["not_scored"]))
+
+
 class FieldRanking:
     """Every section's travellers as published, and the field ranked from them."""
 
-    def __init__(self, edition: str | None = None, conventions: str = ""):
+    def __init__(self, edition: str | None = None, conventions: str = "",
+                 language: str = "en"):
         self.edition = edition
         self.conventions = conventions   # the event's federation (bridgecore.conventions)
+        self.language = language         # the event's: the words of ``problems``
         # section key -> board -> the traveller's payload as received
         self._travellers: dict[str, dict[int, Mapping[str, Any]]] = {}
         self._names: dict[str, list[str]] = {}
         self._scored: EventScore | None = None
-        self._problems: list[str] = []
+        self._problems: list[Text] = []
         self._counts: dict[int, list[int]] = {}   # board -> [results, scored], as last scored
         self.changed = False
 
@@ -77,27 +89,28 @@ class FieldRanking:
             if isinstance(pair, int) and entry.get("names"):
                 self._names[field_pair(section, pair)] = list(entry["names"])
 
-    def _results(self) -> tuple[list[BoardResult], int, list[str], dict[int, list[int]]]:
-        problems: list[str] = []
+    def _results(self) -> tuple[list[BoardResult], int, list[Text], dict[int, list[int]]]:
+        problems: list[Text] = []
         results: list[BoardResult] = []
         expected: dict[int, int] = {}
         counts: dict[int, list[int]] = {}
         for section in sorted(self._travellers):
             for board, traveller in sorted(self._travellers[section].items()):
                 if traveller.get("method") != Method.MATCHPOINTS.value:
-                    problems.append(f"section {section}: scored by {traveller.get('method')}, "
-                                    f"not in the field")
+                    problems.append(Text.of("problem.field_method", section=section,
+                                            method=str(traveller.get("method"))))
                     break
                 expected[board] = expected.get(board, 0) + int(traveller.get("expected") or 0)
                 count = counts.setdefault(board, [0, 0])
                 for line in traveller["results"]:
                     count[0] += 1
-                    where = f"board {board}: section {section}, table {line.get('table')}"
+                    where = {"board": board, "section": section,
+                             "table": str(line.get("table"))}
                     if line.get("not_scored"):
-                        problems.append(f"{where}: {line['not_scored']}, not scored")
+                        problems.append(Text.of("problem.field_not_scored", **where,
+                                                reason=_reason(line)))
                     elif line.get("ruling") or line.get("score_ns") is None:
-                        problems.append(f"{where}: an adjusted score, scored in its section "
-                                        f"only")
+                        problems.append(Text.of("problem.field_adjusted", **where))
                     elif isinstance(line.get("NS"), int) and isinstance(line.get("EW"), int):
                         results.append(BoardResult(board, field_pair(section, line["NS"]),
                                                    field_pair(section, line["EW"]),
@@ -112,9 +125,14 @@ class FieldRanking:
             self._scored = score_event(results, Method.MATCHPOINTS, edition=self.edition,
                                        options=ScoringOptions.of(self.conventions,
                                                                  expected=max(1, expected)))
-            self._problems = problems + [str(p) for p in self._scored.problems]
+            self._problems = problems + [p.as_text() for p in self._scored.problems]
             self.changed = False
         return self._scored
+
+    def problem_texts(self) -> list[dict[str, Any]]:
+        """What the field leaves out, as messages (docs/protocol.md 1, Texts)."""
+        self.score()
+        return [p.to_json() for p in self._problems]
 
     def ranking_json(self) -> dict[str, Any]:
         """The payload of ``results/field`` (wire.views ``RankingView``)."""
@@ -131,5 +149,6 @@ class FieldRanking:
                 "expected": event.expected or 1, "units": "MP",
                 "boards": [{"board": b, "results": c[0], "scored": c[1]}
                            for b, c in sorted(counts.items())],
-                "ranking": entries, "penalties": [], "problems": self._problems,
+                "ranking": entries, "penalties": [],
+                "problems": [render(p, self.language) for p in self._problems],
                 "ties": conventions_named(self.conventions).tie_style}

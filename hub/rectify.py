@@ -5,9 +5,10 @@ play out of turn, a card exposed) is shown to the whole table while its alert is
 happened, that the director is called, the choice the Laws give a player (LHO may accept an
 insufficient bid, 27A1; or a call out of rotation, 29A; declarer or the defenders may accept
 a lead out of turn, 53A, 55A), and once the director has ruled, the rectification he chose
-(``rule`` with ``option``, hub.director). What only the hub knows (a revoke, a card that is
-not in the hand) stays the director's: telling the table would be information the players
-did not have (Laws 16, 64).
+(``rule`` with ``option``, hub.director: its law, the director's words and the option as a
+message the tablet renders in the players' language). What only the hub knows (a revoke, a
+card that is not in the hand) stays the director's: telling the table would be information
+the players did not have (Laws 16, 64).
 
 The hub applies nothing of its own: a player's acceptance is recorded (and shown to the
 director in a new version of the alert); the record then goes on from what the players do
@@ -22,6 +23,7 @@ from typing import Any
 from bridgecore.cards import Seat
 from bridgecore.text import Text
 from hub.alerts import Alert, AlertBook
+from hub.console_i18n import option_text
 from hub.roles import NOT_YOUR_SEAT
 from hub.sitting import SEATS, Sitting
 
@@ -70,6 +72,9 @@ def irregularities(book: AlertBook, table: str, s: Sitting | None) -> list[dict[
             option = alert.options[int(ruling["option"])]
             chosen = {"law": option.get("law", ""), "text": str(ruling.get("text", "")),
                       "option": int(ruling["option"])}
+            said = option_text(option)      # the option in the players' language (rect.*)
+            if said is not None:
+                chosen["say"] = said
         options = []
         if accepted is None and ruling is None:
             for option in alert.options:

@@ -167,11 +167,12 @@ class Room:
                  minutes_per_round: float = 15.0, edition: Edition = DEFAULT_EDITION,
                  strict: bool | Iterable[str] = False, clock_tolerance: float | None = 120.0,
                  markings: Mapping[int, Markings] | None = None, alerting: str = "ebu",
-                 conventions: str = ""):
+                 conventions: str = "", language: str = "en"):
         self.sections = [sections] if isinstance(sections, Section) else list(sections)
         self.edition = edition
         self.alerting = alerting    # who explains alerted calls (hub.explain)
         self.conventions = conventions  # the federation's scoring (bridgecore.conventions)
+        self.language = language        # the event's: its results files' words (hub.texts)
         self.alerts = AlertBook()
         self.public_results: dict[str, bool | int | str] = {}   # the director's last public_results
         self.clock = RoundClock(minutes_per_round)

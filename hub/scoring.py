@@ -216,6 +216,8 @@ class ScoredRoom(Protocol):
     def edition(self) -> Edition: ...
     @property
     def conventions(self) -> str: ...
+    @property
+    def language(self) -> str: ...
 
     def deal(self, board: int) -> Deal | None: ...
     def markings(self, board: int) -> Markings: ...
@@ -613,7 +615,8 @@ class LiveScoring:
                 line.update(form=forms.get((board, line["table"]), 0),
                             adjustment=None if adjustment is None else str(adjustment),
                             ns_points=None, ew_points=None, ns_percent=None,
-                            ew_percent=None, scored=False, not_scored=None)
+                            ew_percent=None, scored=False, not_scored=None,
+                            not_scored_text=None)
         return ordered, adjustments
 
     def _score(self, name: str) -> SectionScore:
@@ -636,7 +639,10 @@ class LiveScoring:
                         if pair is not None:
                             first.setdefault(pair, line)
                 if reason is not None:
-                    line["not_scored"] = render(reason, "en")   # the traveller's, 12.3
+                    # the traveller's (12.3): the words in the event's language, the
+                    # message for each reader's
+                    line.update(not_scored=render(reason, self.room.language),
+                                not_scored_text=reason.to_json())
                     problems.append(Text.of("problem.not_scored", board=board,
                                             table=line["table"], round=line["round"],
                                             reason=reason))
@@ -674,7 +680,7 @@ class LiveScoring:
                 if top:
                     line.update(ns_percent=100 * s.ns_points / top,
                                 ew_percent=100 * s.ew_points / top)
-        problems += [Text.plain(str(p)) for p in event.problems]   # bridgecore's words
+        problems += [p.as_text() for p in event.problems]   # bridgecore's score.* keys
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,
             "MP" if method is Method.MATCHPOINTS else "VP" if victory else "IMPs", event, ordered,
@@ -683,7 +689,8 @@ class LiveScoring:
               "board": p.get("board"), "text": p.get("text", "")} for p in penalties],
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
-            conventions(self.room.conventions), individual=section.individual is not None)
+            conventions(self.room.conventions), individual=section.individual is not None,
+            language=self.room.language)
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:

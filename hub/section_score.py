@@ -52,6 +52,7 @@ class SectionScore:
     # its ranking everywhere; None for any other section.
     ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
     individual: bool = False         # contestants are players (docs/protocol.md 12.2)
+    language: str = "en"             # the event's: the words of the ranking's ``problems``
 
     @property
     def swiss(self) -> list[dict[str, Any]] | None:
@@ -89,7 +90,7 @@ class SectionScore:
                             "scored": sum(1 for r in rows if r["scored"])}
                            for b, rows in self.lines.items()],
                 "ranking": self.ranking(), "penalties": self.penalties,
-                "problems": [render(p, "en") for p in self.problems],
+                "problems": [render(p, self.language) for p in self.problems],
                 "ties": self.conventions.tie_style,
                 **({"individual": True} if self.individual else {})}
 
@@ -127,7 +128,9 @@ class SectionScore:
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
                     "ruling": r["ruling"], "scored": r["scored"],
-                    "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
+                    "not_scored": r.get("not_scored"),
+                    "not_scored_text": r.get("not_scored_text"),
+                    "corrected": r.get("corrected")})
         out.sort(key=lambda c: (c["round"], c["board"]))
         return out
 

@@ -21,6 +21,7 @@ from hub.console_i18n import plural, say
 from hub.event_values import _fail, _Keys, _optional, _text
 from hub.room import Section
 from hub.section import SwissSettings
+from hub.texts import movement_text, render
 from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
@@ -337,7 +338,8 @@ class SectionSetup:
                 else plural(language, "section.players", len(self.individual.players))
                 if self.individual is not None
                 else plural(language, "section.pairs", len(m.pairs)))
-        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
+        lines = [say(language, "section.line", name=self.name,
+                     movement=movement_text(m.name, language), size=size,
                      rounds=plural(language, "section.rounds", m.rounds),
                      boards=plural(language, "section.boards", m.boards_per_round),
                      numbers=ranges(m.boards)),
@@ -372,6 +374,9 @@ class SectionSetup:
         if self.pairs:
             lines.append(say(language, "section.named", named=len(self.pairs),
                              pairs=len(m.pairs)))
+        if self.kind == "file":     # a club's own schedule: what the director must know
+            lines += [say(language, "section.movement_problem", problem=render(t, language))
+                      for t in m.problem_texts()]
         return lines
 
     # JSON ----------------------------------------------------------------------------------

@@ -454,6 +454,9 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                     self._dealer_event(topic.device, message.payload, records, replies, alerts)
                 elif topic.kind in ("traveller", "ranking"):   # the field's (hub.sharding)
                     self._field_message(topic, message.payload)
+                    self._remote_message(topic, message.payload)   # another shard's
+                elif topic.kind in ("state", "tablet", "alert", "field"):
+                    self._remote_message(topic, message.payload)   # (hub.shard_views)
                 elif topic.kind == "shard_tables":   # another shard's, for the console
                     self._shard_tables(topic, message.payload)
             except Exception:  # a bug must cost one message, never the batch or the hub
@@ -584,14 +587,19 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                  alerts: list[Alert], changed: set[str]) -> None:
         """A command over MQTT, on ``hub/cmd/{account}``: only the director's and the
         scorer's accounts are taken (the broker's ACL lets an account write only its own
-        topic; the hub refuses the others itself too). No reply: refusals are logged."""
+        topic; the hub refuses the others itself too), and in a sharded event the other
+        shards' (their consoles', ``by`` the user there: hub.sharding). No reply: refusals
+        are logged."""
         from hub.director import COMMAND_ACCOUNTS
         if account is None:
             self._refused("no_account")
             log.warning("director command on %s/hub/cmd refused: commands go to "
                         "%s/hub/cmd/{account}, the account that gives them", ROOT, ROOT)
             return
-        if account not in COMMAND_ACCOUNTS:
+        shard, _ = self.from_shard(account, None)
+        if account not in COMMAND_ACCOUNTS and not shard:
+            if self.shard is not None and account == self.shard.account:
+                return    # this shard's own, sent to the others (hub.sharding)
             self._refused("not_allowed")
             log.warning("director command from account %r refused: only %s give commands",
                         account, " and ".join(COMMAND_ACCOUNTS))
@@ -607,6 +615,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             self._refused("malformed")
             log.warning("director command from %s is not JSON: %.200s", account, err)
             return
+        if shard:   # from another shard's console: who gave it there (hub.sharding)
+            _, account = self.from_shard(account, obj)
         if self._other_shards(obj):   # another shard's table, section or alert
             return
         result = self._director(obj, records, alerts, changed, account)

@@ -40,6 +40,11 @@ as BridgeWebs takes it, its names transliterated (bridgecore.latin1) and its
 ``TotalScoreTable`` carrying them. Each file carries the event's name and the session's
 date: the set-up's ``date``, else the day the session's first board was over, else the
 day of the download (a session with no result yet).
+
+The files' words are the event's language (the set-up's ``language``, docs/translating.md):
+the title a file has when the set-up names no event (``export.title``: "Séance Tenace,
+section A"); what the formats define (tags, columns, USEBIO's elements and values, PBN's
+``Scoring`` and ``Competition``, a ruling's ``A6040``) is written as the formats say.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from bridgecore.results_io import (
     write_results_pbn,
 )
 from bridgecore.usebio import write_usebio
+from hub.console_i18n import say
 from hub.roster import name_key
 
 if TYPE_CHECKING:
@@ -87,7 +93,8 @@ def results_file(room: Room, section: str, *, title: str = "",
     2k-1 and 2k), so that it is written as a teams event. Each player has his member
     number when ``roster`` has exactly one member of his name."""
     scored = room.scoring.section(section)
-    source = ResultsFile(title=title or f"Tenace session, section {section}", date=date)
+    source = ResultsFile(title=title or say(room.language, "export.title", section=section),
+                         date=date)
     found = next(s for s in room.sections if s.name == section)
     source.scoring = scoring_tag(scored.event, conventions(room.conventions).units)
     if scored.method is Method.BUTLER and found.pairs_method[1]:

@@ -6,10 +6,14 @@ where the event is one field, the travellers of every section read back from the
 the field's ranking published (``results/field``, coalesced as the live scores are).
 A hub that is not a shard (``shard`` None) subscribes to every table, as always.
 
-The director's console is one shard's (shard 0's): every shard publishes its tables'
-summaries as the console shows them (``hub/shard/{K}/tables``, retained, at most once a
-second and only when one changed), and shard 0 keeps the others' (:attr:`remote_tables`)
-for its console's room map.
+The director's console of any shard runs the whole event: every shard publishes its
+tables' summaries as the console shows them (``hub/shard/{K}/tables``, retained, at most
+once a second and only when one changed) and keeps the others' (:attr:`remote_tables`) for
+its room map; a shard whose console is on also reads the alerts and the results every shard
+publishes, and a table's state while a director follows its panel (:attr:`remote`,
+hub.shard_views), and sends the commands for another shard's tables, sections or alerts to
+it over MQTT (:meth:`Sharding.forward_command`, on ``hub/cmd/tenace-hub-{K}``: the owner
+applies them, as it does the director's tools').
 """
 
 from __future__ import annotations
@@ -17,18 +21,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from hub.console_views import RoomView
 from hub.field import FieldRanking
+from hub.shard_views import RemoteViews
+from hub.shards import shard_account
 from wire.protocol import (
     ROOT,
     ProtocolError,
     Topic,
     topic_field_ranking,
+    topic_hub_command,
     topic_hub_status,
     topic_shard_status,
     topic_shard_tables,
+    topic_state,
+    topic_tablet,
 )
 from wire.views import RankingView
 
@@ -44,6 +54,9 @@ __all__ = ["Sharding"]
 log = logging.getLogger("hub.service")
 
 _ALERT_OPS = frozenset({"acknowledge", "rule", "resolve"})
+FOLLOW_SECONDS = 180.0
+"""Another shard's table is followed (its state read) this long after a panel last asked for
+it: an open panel asks again every minute (hub/static/console.js)."""
 
 
 class Sharding:
@@ -60,6 +73,7 @@ class Sharding:
     _field_sent: str
     _tables_sent: str
     remote_tables: dict[str, dict[str, Any]]   # another shard's table id -> its summary
+    remote: RemoteViews                          # the other shards' views (hub.shard_views)
     console: RoomFeed | None
 
     def hub_time(self) -> float:
@@ -72,9 +86,11 @@ class Sharding:
         self._field_sent = ""
         self._tables_sent = ""
         self.remote_tables = {}
+        self.remote = RemoteViews()
         one_field = bool(getattr(getattr(self, "setup", None), "one_field", False))
         if one_field and (shard is None or shard.index == 0):
-            self.field = FieldRanking(self.room.edition.name, self.room.conventions)
+            self.field = FieldRanking(self.room.edition.name, self.room.conventions,
+                                      self.room.language)
 
     # What it subscribes to and where it says it is online ---------------------------------
     def _subscriptions(self) -> list[str]:
@@ -90,11 +106,19 @@ class Sharding:
         filters += [f"{ROOT}/hub/cmd/+", f"{ROOT}/hub/cmd"]
         if self.shard is None or self.shard.index == 0:
             filters.append(f"{ROOT}/dealer/+/ev")
-        if self.shard is not None and self.shard.index == 0:
+        if self.shard is not None:   # every shard's tables, for its console's room map
             filters.append(f"{ROOT}/hub/shard/+/tables")
-        if self.field is not None:
+        viewer = self.shard is not None and self._console_on()
+        if self.field is not None or viewer:
             filters += [f"{ROOT}/results/traveller/+/+", f"{ROOT}/results/ranking/+"]
+        if viewer:    # the whole event on its console and results pages (hub.shard_views)
+            filters += [f"{ROOT}/director/alert/+", f"{ROOT}/results/field"]
+            filters += [f for table in sorted(self.remote.followed)
+                        for f in (f"{ROOT}/t/{table}/state", f"{ROOT}/t/{table}/tablet")]
         return filters
+
+    def _console_on(self) -> bool:
+        return getattr(self, "console_address", None) is not None
 
     def _status_topics(self) -> list[str]:
         """Where the hub's status goes, the first with its last will: ``hub/status``
@@ -126,12 +150,133 @@ class Sharding:
                       self.shard.index)
         return theirs
 
+    def forward_command(self, command: Any, user: str) -> dict[str, Any] | None:
+        """A command given on this shard's console that is another shard's (its table,
+        section or alert), or the whole room's (the round clock, the public results): sent to
+        the shards over MQTT on this shard's ``hub/cmd/{account}``, ``by`` the console's
+        user; the shard that holds what it names applies it (hub.service ``_command``). None
+        when this shard applies it itself (its own, and the whole room's too); else the
+        console's answer."""
+        client = self._client
+        if self.shard is None or not isinstance(command, dict) or client is None:
+            return None
+        theirs = self._other_shards(command)
+        whole_room = not any(command.get(k) is not None for k in ("table", "section", "id"))
+        if not theirs and not whole_room:
+            return None
+        payload = json.dumps(dict(command, by=user[:64]), separators=(",", ":"),
+                             ensure_ascii=False, allow_nan=False)
+        try:
+            client.send(topic_hub_command(self.shard.account), payload, 1)
+        except Exception as err:   # MqttError: the queue full, the client closed
+            log.warning("command %s for the other shards not sent: %s", command.get("op"), err)
+            return {"ok": False, "error": f"not sent to the other shards: {err}"}
+        self.stats.published += 1
+        log.info("command %s of %s sent to the other shards", command.get("op"), user)
+        if not theirs:
+            return None
+        return {"ok": True, "forwarded": True, "shard": self._owner(command)}
+
+    def _owner(self, command: dict[str, Any]) -> int | None:
+        """The shard that holds what ``command`` names, as far as this one knows."""
+        table, section, ident = command.get("table"), command.get("section"), command.get("id")
+        alert = self.remote.alerts.get(ident) if isinstance(ident, str) else None
+        if alert is not None:
+            table = alert.get("table")
+        if isinstance(table, str) and table in self.remote_tables:
+            return self.remote_tables[table].get("shard")
+        if isinstance(section, str):
+            return next((t.get("shard") for t in self.remote_tables.values()
+                         if t.get("section") == section), None)
+        number = ident.split("-", 1)[0] if isinstance(ident, str) else ""
+        return int(number) if number.isdecimal() and len(number) <= 3 else None
+
+    def from_shard(self, account: str, command: Any) -> tuple[bool, str]:
+        """A command on another shard's ``hub/cmd/tenace-hub-{K}``: (take it, who gave it).
+        This shard's own (sent by :meth:`forward_command`) is not taken again."""
+        if self.shard is None or account == self.shard.account \
+                or not any(account == shard_account(k) for k in range(self.shard.count)):
+            return False, account
+        by = command.pop("by", None) if isinstance(command, dict) else None
+        return True, by if isinstance(by, str) and by else account
+
+    # The other shards' views (hub.shard_views) -------------------------------------------
+    def follow_table(self, table: str) -> dict[str, Any] | None:
+        """Another shard's table for its panel on this shard's console: its live board from
+        its published state (subscribed when a panel asks for it, until none has asked for
+        :data:`FOLLOW_SECONDS`); None for a table no shard has."""
+        summary = self.remote_tables.get(table)
+        if summary is None:
+            return None
+        client = self._client
+        if table not in self.remote.followed and client is not None and not client.closed:
+            for name in (topic_state(table), topic_tablet(table)):
+                client.subscribe(name, 1, wait=False)
+        self.remote.followed[table] = time.monotonic()
+        live = self.remote.live_table(table)
+        if live is None:   # its state is on its way: the summary meanwhile
+            live = {"table": table, "round": summary.get("round"),
+                    "pairs": summary.get("pairs"), "board": None, "remote": True}
+        return dict(live, shard=summary.get("shard"))
+
+    def _remote_message(self, topic: Topic, payload: bytes) -> None:
+        """Another shard's table state, alert, section results or the field's ranking
+        (this shard's own, back from the broker, are let pass before they are decoded)."""
+        if self.shard is None or (topic.table is not None and topic.table in self.room.tables) \
+                or (topic.alert is not None and topic.alert in self.room.alerts) \
+                or (topic.section is not None
+                    and any(s.name == topic.section for s in self.room.sections)):
+            return
+        try:
+            body = json.loads(payload) if payload else None
+        except (ValueError, UnicodeDecodeError) as err:
+            log.warning("%s not read: %.200s", topic.kind, err)
+            return
+        if body is not None and not isinstance(body, dict):
+            return
+        console, remote = self.console, self.remote
+        if topic.kind in ("state", "tablet") and topic.table is not None:
+            if topic.table not in remote.followed:
+                return
+            (remote.state if topic.kind == "state" else remote.tablet)(topic.table, body)
+            changed = getattr(console, "remote_changed", None)
+            if changed is not None:
+                changed([topic.table])
+        elif topic.kind == "alert" and topic.alert is not None:
+            if not remote.alert(topic.alert, body):
+                return
+            changed = getattr(console, "remote_alert_changed", None)
+            if changed is not None:
+                changed(topic.alert)
+        elif topic.kind == "field":
+            remote.field = body
+        elif topic.section is not None:
+            if topic.kind == "ranking":
+                remote.ranking(topic.section, body)
+            elif topic.kind == "traveller" and topic.board is not None:
+                remote.traveller(topic.section, topic.board, body)
+
     # Every shard's tables on one console ------------------------------------------------
+    def unfollow_idle(self, now: float) -> list[str]:
+        """The other shards' tables no panel has asked for in :data:`FOLLOW_SECONDS`
+        before ``now`` (``time.monotonic()``): unsubscribed, forgotten; their ids."""
+        idle = [t for t, asked in self.remote.followed.items() if now - asked > FOLLOW_SECONDS]
+        client = self._client
+        for table in idle:
+            if client is not None and not client.closed:
+                for name in (topic_state(table), topic_tablet(table)):
+                    client.unsubscribe(name)
+            self.remote.forget(table)
+        return idle
+
     def _tables_tick(self) -> None:
-        """Once a second: a shard's tables' summaries, published when one changed."""
+        """Once a second: a shard's tables' summaries, published when one changed; the
+        other shards' tables no panel follows any longer let go."""
         client = self._client
         if self.shard is None or client is None or client.closed:
             return
+        if self.remote.followed:
+            self.unfollow_idle(time.monotonic())
         payload = self.tables_summary()
         if payload != self._tables_sent:
             self._tables_sent = payload

@@ -50,7 +50,8 @@ def setup_from_args(args: argparse.Namespace) -> Any:
             return EventSetup.quick(tables=args.tables, movement=args.movement,
                                     boards_per_round=args.boards_per_round, rounds=args.rounds,
                                     seed=args.seed, edition=args.edition,
-                                    minutes_per_round=args.minutes_per_round)
+                                    minutes_per_round=args.minutes_per_round,
+                                    language=getattr(args, "language", ""))
     except ConfigError as err:
         raise CommandError(str(err)) from err
     return None
@@ -670,6 +671,8 @@ def add_event_arguments(p: argparse.ArgumentParser, *, tables: int | None = None
     g.add_argument("--seed", help="BigDeal seed for the deals (40 hex digits); default secure")
     g.add_argument("--edition", choices=["1997", "2007", "2017"], default="2017")
     g.add_argument("--minutes-per-round", type=float, default=15.0)
+    g.add_argument("--language", default="",
+                   help="the results files' words: en (default), fr, it, de, nl, es, pl")
 
 
 def replay(args: argparse.Namespace) -> int:

@@ -107,3 +107,23 @@ def keyring(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Keyring]:
     with using_keyring(ring.path):
         yield ring
 
+
+
+if os.environ.get("TENACE_LEAK_REPORT"):
+    # Diagnostic, off by default: after each test, collect the garbage and write down every
+    # socket or transport it left open, with the test's id, to the file named. A leak found
+    # later by the garbage collector is otherwise blamed on whichever test runs next.
+    import gc
+    import warnings
+
+    @pytest.fixture(autouse=True)
+    def _leak_report(request: pytest.FixtureRequest) -> Iterator[None]:
+        yield
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            gc.collect()
+        leaks = [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
+        if leaks:
+            with open(os.environ["TENACE_LEAK_REPORT"], "a", encoding="utf-8") as report:
+                for leak in leaks:
+                    report.write(f"{request.node.nodeid}\t{leak}\n")

@@ -14,6 +14,11 @@ is empty): a half-translated catalog can sit in the tree while a federation fini
 pseudo-locale :data:`PSEUDO` is English with every letter accented and each text bracketed
 (``[Ŝţàŕţ ŕöûñð]``), made from the English catalog: any text on a screen that is not in that
 form did not come from a catalog. docs/translating.md says how to add a language.
+
+How a card and a call are written is in the catalogs too (``rank.K``, ``strain.NT``,
+``call.Pass``...): :func:`card_text` and :func:`call_text` write them from any catalog's
+lookup, the console's and the tablet's alike, so that both applications write ``♠R`` and
+``3SA`` the same way from the same keys.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import gettext
 import io
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -32,7 +37,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-__all__ = ["PSEUDO", "SOURCE", "Catalogs", "extract_markup", "fields", "pseudo"]
+__all__ = [
+    "PSEUDO", "SOURCE", "SUIT_SYMBOLS", "Catalogs", "Lookup", "call_text", "card_text",
+    "extract_markup", "fields", "pseudo", "rank_text", "strain_text",
+]
 
 SOURCE = "en"
 PSEUDO = "en_XA"
@@ -40,6 +48,56 @@ PSEUDO = "en_XA"
 _ACCENTED = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "àƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÀƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
+
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+# A catalog's lookup: gettext's ``gettext``, the text of a key, the key itself when the
+# catalog has none.
+Lookup = Callable[[str], str]
+
+_BID = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
+_CARD = re.compile(r"^([SHDC])([AKQJT2-9]|10)$")
+_RANKS = frozenset("AKQJT")
+_CALLS = frozenset(("Pass", "X", "XX"))
+
+
+def _word(lookup: Lookup, key: str, fallback: str) -> str:
+    text = lookup(key)
+    return fallback if not text or text == key else text
+
+
+def rank_text(rank: str, lookup: Lookup) -> str:
+    """A rank as bridgecore writes it (``"K"``, ``"T"``) from the catalog's ``rank.*``:
+    ``R`` in French and Italian, ``H`` in Dutch, ``10`` for the ten; a spot card as it is."""
+    return _word(lookup, f"rank.{rank}", rank) if rank in _RANKS else rank
+
+
+def strain_text(strain: str, lookup: Lookup) -> str:
+    """``"S"`` -> ♠, ``"NT"`` -> the catalog's ``strain.NT`` (NT, SA, ST, BA)."""
+    if strain == "NT":
+        return _word(lookup, "strain.NT", "NT")
+    return SUIT_SYMBOLS.get(strain, strain)
+
+
+def card_text(card: str, lookup: Lookup) -> str:
+    """``"SK"`` -> ``"♠K"`` (``"♠R"`` from a French or Italian catalog), ``"HT"`` and
+    ``"H10"`` -> ``"♥10"``; anything that is not a card as it is. Read back in the same
+    language with :func:`bridgecore.notation.notation`."""
+    m = _CARD.match(card)
+    if m is None:
+        return card
+    return SUIT_SYMBOLS[m[1]] + rank_text("T" if m[2] == "10" else m[2], lookup)
+
+
+def call_text(call: str, lookup: Lookup) -> str:
+    """A call or a contract as bridgecore writes it (``"3NT"``, ``"4HX"``, ``"Pass"``,
+    ``"X"``, ``"XX"``) from the catalog's ``strain.NT`` and ``call.*``: ``"3SA"``,
+    ``"4♥X"``, ``"Passe"``; anything else as it is."""
+    m = _BID.match(call)
+    if m is not None:
+        return m[1] + strain_text(m[2], lookup) + m[3]
+    return _word(lookup, f"call.{call}", call) if call in _CALLS else call
 
 
 def fields(text: str) -> set[str]:

@@ -444,6 +444,16 @@ class MqttClient:
         if wait:
             self.wait_connected(timeout)  # every connection subscribes to every filter
 
+    def unsubscribe(self, topic_filter: str) -> None:
+        """Unsubscribe now, and not again after a reconnection (no wait for the UNSUBACK:
+        a message already on its way may still come)."""
+        check_filter(topic_filter)
+        with self._lock:
+            if self._closed or self._subscriptions.pop(topic_filter, None) is None:
+                return
+        if self.connected.is_set():
+            self._client.unsubscribe(topic_filter)
+
     def publish(self, topic: str, payload: bytes | str, qos: int = 1, retain: bool = False, *,
                 wait: bool = False, timeout: float = 10.0) -> Delivery:
         """Publish (queued by paho while disconnected, sent on reconnection). With ``wait``,

@@ -357,11 +357,14 @@ class Accepted(_Part, frozen=True):
 
 
 class ChosenRectification(_Part, frozen=True):
-    """The rectification the director chose (``option``: its index in the alert's)."""
+    """The rectification the director chose (``option``: its index in the alert's; ``text``:
+    his words; ``say``: the option as a message, ``{"key": "rect.*", "values"}``, absent for
+    an older log's option that has none)."""
 
     law: str
     text: str
     option: int
+    say: dict[str, Any] | UnsetType = UNSET
 
 
 class IrregularityView(_Part, frozen=True):
@@ -519,6 +522,7 @@ class TravellerResult(_Part, frozen=True):
     ew_percent: Number | None
     scored: bool
     not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
+    not_scored_text: dict[str, Any] | UnsetType | None = UNSET   # the same as a message
     corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
     players: list[int] | UnsetType = UNSET      # an individual's N, E, S, W
 

@@ -299,7 +299,8 @@
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
     $("map-summary").textContent = STATUSES
-      .filter((s) => counts[s]).map((s) => counts[s] + " " + statusText(s)).join(" · ");
+      .filter((s) => counts[s]).map((s) => t("console.status_count", { n: counts[s], status: statusText(s) }))
+      .join(" · ");
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
@@ -386,6 +387,8 @@
   // "table" event of the feed while the table's panel is open; only its own box is redrawn.
   let liveAsked = null;      // the table whose board is being fetched
   let liveAgain = false;     // a change came while fetching: fetch once more after
+  let liveKeep = null;       // another shard's table: asked again every minute while open,
+                             // so that the hub keeps following it (hub.sharding)
 
   function loadLive(id) {
     if (liveAsked === id) { liveAgain = true; return; }
@@ -394,6 +397,11 @@
       .then((r) => (r.ok ? r.json() : null)).then((data) => {
         liveAsked = null;
         if (data && data.table === id) state.live = data;
+        if (liveKeep !== null) clearTimeout(liveKeep);
+        liveKeep = data && data.remote ? setTimeout(() => {
+          liveKeep = null;
+          if (state.table === id) loadLive(id);
+        }, 60000) : null;
         const box = $("live-table");
         if (box && state.table === id) box.replaceWith(liveBox(id));
         if (liveAgain) { liveAgain = false; if (state.table === id) loadLive(id); }
@@ -401,7 +409,7 @@
   }
 
   function cardText(card) {
-    return el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] + card.slice(1));
+    return el("span", { class: "sym-" + card[0] }, window.tenaceI18n.card(card));
   }
 
   function liveBox(id) {
@@ -641,10 +649,18 @@
     return out.join(" · ");
   }
 
+  // An option in the director's language from its text (a rect.* key and its values: the
+  // seats and calls in his notation); an option without one, or with a key this catalog
+  // lacks, shows its English words.
+  function optionText(o) {
+    const said = o.say ? tenaceI18n.text(o.say) : "";
+    return said && said !== o.say.key ? said : o.text;
+  }
+
   function optionsList(options) {
     if (!options.length) return el("p", { class: "empty" }, t("console.no_options"));
     return el("ul", { class: "options" }, options.map((o) => el("li", {},
-      el("span", { class: "law" }, o.law), o.key ? known(o.key, o.text) : o.text,
+      el("span", { class: "law" }, o.law), optionText(o),
       o.chooser ? el("span", { class: "dim" }, " (" + known("chooser." + o.chooser, o.chooser) +
         ")") : null)));
   }
@@ -694,7 +710,7 @@
     return out;
   }
 
-  const rankText = (r) => (r === "T" ? "10" : r);
+  const rankText = (r) => window.tenaceI18n.rank(r);
 
   function cardNode(card) {
     return el("span", {}, el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] || card[0]),
@@ -749,11 +765,7 @@
     return pair === null || pair === undefined ? "" : " · " + t("console.pair", { pair: pair });
   }
 
-  function contractText(contract) {
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract || "");
-    if (!m) return contract || "";
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
-  }
+  const contractText = (contract) => window.tenaceI18n.call(contract || "");
 
   function declarerOf(auction) {
     const live = (auction || []).filter((e) => !VOID_CALLS.has(e[4]));
@@ -796,8 +808,8 @@
           .join(" ").trim() || null,
         title: entry[4] + (entry[3] ? ", " + t("console.alerted") : ""),
         dataset: { index: String(i + 1) },
-      }, bid ? [bid[1], bid[2] === "NT" ? known("strain.NT", "NT") : el("span",
-        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call),
+      }, bid ? [bid[1], bid[2] === "NT" ? window.tenaceI18n.strain("NT") : el("span",
+        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : window.tenaceI18n.call(call),
       entry[3] ? el("span", { class: "alerted" }, "!") : null);
       row[col] = cell;
       next = col + 1;
@@ -937,7 +949,10 @@
   function command(cmd, message) {
     say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
-      if (result.ok) {
+      if (result.ok && result.forwarded) {   // another shard's: applied there (docs/shards.md)
+        say(message, result.shard === null || result.shard === undefined
+          ? t("console.forwarded_any") : t("console.forwarded", { shard: result.shard }), false);
+      } else if (result.ok) {
         say(message, t("console.done"), false);
         refreshDetail();
       } else {

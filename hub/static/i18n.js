@@ -4,7 +4,8 @@
 // id="lang"> becomes the language switch: POST /api/i18n remembers the choice for the user
 // and in the browser. window.tenaceI18n.t(key, params) gives a text to the page's own
 // script, its {name} fields filled from params (the key itself while the catalogue is not
-// there); tenaceI18n.ready is a promise of the catalogue, and the event "tenace-language" on
+// there); tenaceI18n.card(card), rank(rank), call(call) and strain(strain) write them in the page's
+// language (♠R, 3SA, Passe); tenaceI18n.ready is a promise of the catalogue, and the event "tenace-language" on
 // document tells a page to draw its own texts again.
 "use strict";
 
@@ -29,6 +30,31 @@
   const SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   const word = (key, fallback) => (strings[key] === undefined ? fallback : strings[key]);
 
+  // A card and a call as the page's language writes them, from the catalog's rank.*,
+  // strain.NT and call.* (wire.catalogs.card_text and call_text do the same in Python):
+  // "SK" -> ♠R, "HT" -> ♥10, "3NT" -> 3SA, "4HX" -> 4♥X, "Pass" -> Passe; anything else as
+  // it is.
+  function rank(r) {
+    if (r === "10") r = "T";
+    return "AKQJT".includes(r) && r.length === 1 ? word("rank." + r, r === "T" ? "10" : r)
+      : String(r);
+  }
+
+  function card(s) {
+    const m = /^([SHDC])([AKQJT2-9]|10)$/.exec(String(s));
+    return m ? SYMBOLS[m[1]] + rank(m[2]) : String(s);
+  }
+
+  function strain(s) {
+    return s === "NT" ? word("strain.NT", "NT") : (SYMBOLS[s] || s);
+  }
+
+  function call(s) {
+    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(String(s));
+    if (m) return m[1] + strain(m[2]) + m[3];
+    return ["Pass", "X", "XX"].includes(s) ? word("call." + s, s) : String(s);
+  }
+
   function kindOf(name) {
     for (const kind of ["seat", "card", "call", "time"]) {
       if (name === kind || name.endsWith("_" + kind)) return kind;
@@ -50,15 +76,8 @@
     }
     const s = String(value);
     if (kind === "seat") return word("seat." + s, s);
-    if (kind === "card") {
-      const m = /^([SHDC])([AKQJT2-9])$/.exec(s);
-      return m ? SYMBOLS[m[1]] + word("rank." + m[2], m[2]) : s;
-    }
-    if (kind === "call") {
-      const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(s);
-      if (m) return m[1] + (m[2] === "NT" ? word("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
-      return ["Pass", "X", "XX"].includes(s) ? word("call." + s, s) : s;
-    }
+    if (kind === "card") return card(s);
+    if (kind === "call") return call(s);
     if (kind === "time" && typeof value === "number") {
       return new Date(value * 1000).toLocaleTimeString(locale(), {
         hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
@@ -117,7 +136,13 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: JSON.stringify({ language: language }),
     }).then((r) => r.json()).then((data) => {
-      if (data.ok) { strings = data.strings; document.documentElement.lang = language; apply(); }
+      if (data.ok) {
+        strings = data.strings;
+        document.documentElement.lang = language;
+        const select = document.getElementById("lang");   // a choice made by a script too
+        if (select) select.value = language;
+        apply();
+      }
     });
   }
 
@@ -125,6 +150,14 @@
   // them: 24-hour in French and Italian), "en_XA" -> "en-XA".
   function locale() {
     return (document.documentElement.lang || "en").replace("_", "-");
+  }
+
+  // A number as the page's language writes it, without grouping (scores stay "1100"):
+  // number(57.5, 2) -> "57.50" in English, "57,50" in French; number(x, 0, 2): at most two
+  // decimals.
+  function number(x, digits, most) {
+    return Number(x).toLocaleString(locale(), { minimumFractionDigits: digits,
+      maximumFractionDigits: most === undefined ? digits : most, useGrouping: false });
   }
 
   // "dora · arbitre": the user's name, then the role in the page's language (a data-i18n
@@ -147,9 +180,14 @@
   window.tenaceI18n = Object.freeze({
     t: t,
     text: text,
+    card: card,
+    rank: rank,
+    call: call,
+    strain: strain,
     ready: ready,
     choose: choose,
     who: who,
     locale: locale,
+    number: number,
   });
 })();

@@ -30,9 +30,10 @@
     return node;
   }
 
-  const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
-  const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
-  const ranks = (text) => (text || "").replace(/T/g, "10");
+  const number = (x, digits, most) => window.tenaceI18n.number(x, digits, most);
+  const num = (x) => (x === null || x === undefined ? "–" : number(x, 0, 2));
+  const pct = (x) => (x === null || x === undefined ? "–" : number(x, 2) + "%");
+  const ranks = (text) => [...(text || "")].map(window.tenaceI18n.rank).join("");
   const unit = (method) => (method === "mp" ? t("results.mp") : method === "total"
     ? t("results.points") : t("results.imps"));
   const methodName = (method) => ({ mp: t("scoring.matchpoints"), imp: t("results.imps"),
@@ -42,14 +43,20 @@
   function contractText(contract) {
     if (contract === null || contract === undefined) return "–";
     if (contract === "PASS") return t("results.pass");
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract);
-    if (!m) return contract;
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
+    return window.tenaceI18n.call(contract);
   }
+
+  // The par contracts as the hub writes them ("EW 3NT+1; NS 4SX-2") in the page's language:
+  // each contract as a call (3SA, 4♠X), each side by its letters (EO, NZ).
+  const parText = (par) => (par || "–")
+    .replace(/\b[1-7](NT|[SHDC])X{0,2}(?![A-Z])/g, (contract) => window.tenaceI18n.call(contract))
+    .replace(/\b(NS|EW)\b/g, (d) => side(d));
 
   function pairLink(key, pair) {
     if (pair === null || pair === undefined) return "–";
-    return el("a", { href: "/results/pair/" + encodeURIComponent(key) + "/" + pair }, String(pair));
+    const [section, number] = key === "field" ? String(pair).split(":") : [key, pair];
+    return el("a", { href: "/results/pair/" + encodeURIComponent(section) + "/" + number },
+      String(pair));
   }
 
   const boardLink = (board) => el("a", { href: "/results/board/" + board },
@@ -93,7 +100,8 @@
     const tables = field.map((d) => rankingTable(section, d,
       section.ranking.filter((e) => d === null || e.direction === d)));
     return el("section", { class: "section", id: "section-" + section.key },
-      el("h2", {}, t("results.section", { section: section.section }),
+      el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
+        : t("results.section", { section: section.section }),
         el("span", { class: "dim" }, " · " + methodName(section.method) + " · " +
           (section.individual ? t("results.individual") + " · " : "") +
           known("field." + section.field, section.field))),
@@ -121,7 +129,7 @@
     const parts = !data.full && pub.ranking === false
       ? [el("p", { class: "dim", id: "hidden-ranking" },
         t("results.hidden_ranking"))]
-      : data.sections.map(sectionBlock);
+      : data.sections.concat(data.field ? [data.field] : []).map(sectionBlock);
     if (!data.full) {       // the public view: say why a board is not there yet
       parts.push(el("p", { class: "dim", id: "public-note" }, pub.boards === false
         ? t("results.hidden_boards") : t("results.board_when_finished")));
@@ -156,7 +164,7 @@
     const scores = data.scores || "percent";
     // the event's score in its form: a percentage, IMPs, IMPs per board, VPs
     const score = (x) => (scores === "percent" ? pct(x) : x === null || x === undefined ? "–"
-      : x.toFixed(2));
+      : number(x, 2));
     const formText = { imps: () => t("series.form_imps"),
       imps_per_board: () => t("series.form_imps_per_board"), vp: () => t("series.form_vp"),
       percent: () => t("series.form_add") }[scores];
@@ -171,8 +179,8 @@
           el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
           el("td", {}, e.names.join(" – ")),
           e.sessions.map((p) => el("td", { class: "num" }, scores === "imps_per_board"
-            ? (p === null ? "–" : p.toFixed(2)) : score(p))),
-          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
+            ? (p === null ? "–" : number(p, 2)) : score(p))),
+          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + number(e.carry, 2))
             : null,
           el("td", { class: "num" }, String(e.boards)),
           el("td", { class: "num total" }, score(e.score)));
@@ -276,11 +284,11 @@
       el("table", { class: "grid dd" },
         el("thead", {}, el("tr", {}, el("th", {}, ""),
           STRAINS.map((s) => el("th", { class: s === "NT" ? "" : "suit-" + s },
-            s === "NT" ? known("strain.NT", "NT") : SYMBOLS[s])))),
+            window.tenaceI18n.strain(s))))),
         el("tbody", {}, ["N", "S", "E", "W"].map((seat) => el("tr", { dataset: { seat: seat } },
           el("th", {}, seatName(seat)),
           STRAINS.map((s) => el("td", { class: "num" }, String(tricks[seat][s]))))))),
-      el("p", { id: "par" }, t("results.par", { par: data.dd.par || "–",
+      el("p", { id: "par" }, t("results.par", { par: parText(data.dd.par),
         score: data.dd.par_score_ns })));
   }
 
@@ -316,6 +324,13 @@
     return chart;
   }
 
+  // Why a line is never scored: its message in the visitor's language (the words in the
+  // event's language from a hub before the message).
+  function whyNotScored(r) {
+    const why = r.not_scored_text ? tenaceI18n.text(r.not_scored_text) : r.not_scored;
+    return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -333,11 +348,12 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? el("span", { class: "dim", title: r.not_scored }, " (" + r.not_scored + ")") : null)));
+    r.not_scored ? whyNotScored(r) : null)));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
-      el("h2", {}, t("results.section", { section: section.section }), el("span", { class: "dim" },
+      el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
+        : t("results.section", { section: section.section }), el("span", { class: "dim" },
         " · " + t("results.of", { n: counted, expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),
@@ -438,10 +454,10 @@
         el("h2", {}, t("results.correct_title", { board: board })),
         input("correct-table", "check.table", { size: 5 }),
         input("correct-round", "evening.round", { type: "number", min: 1, size: 3 }),
-        input("correct-contract", "console.contract", { size: 5, placeholder: "4SX, PASS" }),
-        input("correct-declarer", "results.by", { size: 2, placeholder: "N" }),
+        input("correct-contract", "console.contract", { size: 5, placeholder: t("results.contract_hint") }),
+        input("correct-declarer", "results.by", { size: 2, placeholder: t("letter.N") }),
         input("correct-tricks", "results.tricks", { type: "number", min: 0, max: 13, size: 3 }),
-        input("correct-lead", "results.lead", { size: 3, placeholder: "HK" }),
+        input("correct-lead", "results.lead", { size: 3, placeholder: t("results.lead_hint") }),
         input("correct-text", "results.correct_note", { size: 30 }),
         el("button", { type: "submit", id: "do-correct", class: "button" }, t("results.correct")),
         message);

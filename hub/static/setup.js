@@ -259,7 +259,8 @@
 
   function documentOf() {
     const event = { name: $("ev-name").value.trim(), edition: $("ev-edition").value,
-      scoring: $("ev-scoring").value, conventions: $("ev-conventions").value };
+      scoring: $("ev-scoring").value, conventions: $("ev-conventions").value,
+      language: $("ev-language").value };
     if ($("ev-date").value) event.date = $("ev-date").value;
     if ($("ev-minutes").value !== "") event.minutes_per_round = Number($("ev-minutes").value);
     if ($("ev-part").value !== "") event.part = Number($("ev-part").value);
@@ -446,6 +447,9 @@
       "scoring.");
     options($("ev-conventions"), defaults.conventions || [], defaults.event.conventions || "",
       "conventions.");
+    const languages = defaults.languages || {};    // code -> the language's own name
+    $("ev-language").replaceChildren(...Object.keys(languages).map((code) => el("option", {
+      value: code, text: languages[code], selected: code === (defaults.event.language || "en") })));
     $("ev-minutes").value = defaults.event.minutes_per_round || 20;
     $("ev-date").value = new Date().toISOString().slice(0, 10);
     addSection();

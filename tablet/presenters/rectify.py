@@ -52,7 +52,11 @@ class RectifyPresenter:
             accepted = getattr(irr, "accepted", None)
             ruling = getattr(irr, "ruling", None)
             if ruling is not None:
-                what += " \u2014 " + tr("irr.ruled", law=ruling.law, text=ruling.text)
+                # the option he chose in the players' language (a rect.* text), then his words
+                option = tr.text(getattr(ruling, "say", None))
+                what += " \u2014 " + (
+                    tr("irr.ruled", law=ruling.law, text=ruling.text) if option is None else
+                    tr("irr.ruled_option", law=ruling.law, option=option, text=ruling.text))
             elif accepted is not None:
                 what += " \u2014 " + tr("irr.accepted", seat=tr.seat(accepted.seat))
             else:

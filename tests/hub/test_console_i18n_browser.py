@@ -16,7 +16,8 @@ from tests.hub.test_setup_browser import browser, field, setup_page, shot, submi
 
 __all__ = ["browser", "setup_page"]    # the fixtures, shared with the set-up page's tests
 
-# Law 62B's rectification as bridgecore words it (bridgecore/revoke.py).
+# Law 62B's rectification as an older log keeps it: its English words only, found in the
+# catalog by them (hub.console_i18n.option_text).
 _WITHDRAW = ("withdraw the revoke card and substitute a legal card (a defender's unfaced card "
              "becomes a major penalty card)")
 

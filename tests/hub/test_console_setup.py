@@ -381,3 +381,24 @@ def test_a_movement_file_is_sent_with_the_set_up_never_read_from_a_path(waiting:
         {"movement_file": "/etc/passwd"}]}, check=True)
     assert status == 400
     assert result["errors"][0]["field"] == "sections[0].movement_file"
+
+
+def test_the_events_language_is_the_directors_unless_he_chooses_another(waiting: Any) -> None:
+    """The set-up page proposes the director's language as the event's (the results files'
+    words, docs/translating.md), offers every complete catalog's, and a set-up sent without
+    one takes the director's; an unknown language is named with the choices."""
+    assert defaults("fr")["event"]["language"] == "fr"
+    assert defaults("pl")["event"]["language"] == "pl"
+    assert defaults("en_XA")["event"]["language"] == "en"     # the pseudo-locale: a test's
+    hub, client, _, _ = waiting
+    assert client.send("api/i18n", json.dumps({"language": "it"}).encode())[0] == 200
+    state = get(client, "api/setup")[1]
+    assert state["defaults"]["event"]["language"] == "it"
+    assert set(state["defaults"]["languages"]) >= {"en", "fr", "it", "de", "nl", "es", "pl"}
+    status, result = send_setup(client, {"sections": [{"movement": "mitchell", "tables": 3}]})
+    assert status == 200 and result["ok"], result
+    assert hub.setup.language == "it" and hub.call(lambda: hub.room.language) == "it"
+    assert any("Risultati scritti in italiano" in line for line in result["summary"])
+    status, result = send_setup(client, {"event": {"language": "xx"}, "sections": [
+        {"movement": "mitchell", "tables": 3}]}, check=True)
+    assert status == 400 and "event.language" in json.dumps(result)

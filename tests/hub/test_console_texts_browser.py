@@ -11,6 +11,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bridgecore.auction_rules import insufficient_bid_options
+from bridgecore.calls import Call
+from bridgecore.cards import Seat
+from bridgecore.editions import EDITIONS
 from bridgecore.text import Text
 from hub.alerts import OPTIONS
 from tests.hub.test_console import wait
@@ -20,7 +24,9 @@ from tests.hub.test_setup_browser import browser, setup_page, shot, submit
 
 __all__ = ["browser", "setup_page"]
 
-LAWS = {"25A", "25A4", "27A1"}                # law numbers: data
+# Law 27's options for West's 1H over 1S (bridgecore, each a text: seats and calls in it).
+LAW_27 = insufficient_bid_options(EDITIONS["2017"], Seat.WEST, Call.parse("2H"))
+LAWS = {"25A", "25A4", *(o.law for o in LAW_27)}        # law numbers: data
 CEILING = 60.0     # seconds: a guard on a busy machine, not a time the test expects
 
 
@@ -61,7 +67,7 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
             detected=time.time(), seats=("W",), call=2,
             detail=Text.of("irr.insufficient_bid", seat="W", index=2, trick=None, card=None,
                            more=[]),
-            options=OPTIONS["change_of_call"])   # worded in the catalog (rect.*)
+            options=(*LAW_27, *OPTIONS["change_of_call"]))   # worded in the catalog (rect.*)
         assert alert is not None
         accepted = book.revise(alert.id, time.time(), {"accepted": {"seat": "N"}}, Text.of(
             "alert.accepted", finding=alert.text, seat="N", law="27A1"))
@@ -80,11 +86,21 @@ def test_browser_an_alert_and_a_ruling_in_french_italian_and_the_pseudo_locale(
     click(driver, f"#feed li[data-alert='{alert_id}']")
     shows(driver, "#detail-text", "Ouest a fait une enchère insuffisante (déclaration 2) "
           "[accepté par Nord, 27A1]")
+    # The Laws' options in French, the seats and the call in the French notation (27A1, 27B1a).
+    options = [e.text for e in driver.find_elements("css selector", "#detail ul.options li")]
+    assert options[0] == ("27A1Nord peut accepter l'enchère insuffisante en déclarant ; elle est "
+                          "alors considérée comme légale (le joueur suivant)")
+    assert options[1].startswith("27B1(a)remplacée par 2\u2665, l'enchère suffisante la moins "
+                                 "forte spécifiant la ou les mêmes dénominations")
+    assert "Est doit passer jusqu'à la fin des annonces" in options[3]
+    assert len(options) == len(LAW_27) + len(OPTIONS["change_of_call"])
     shot(driver, "texts-fr.png")
 
     switch(driver, "it")
     shows(driver, "#detail-text", "Ovest ha fatto una dichiarazione insufficiente "
           "(dichiarazione 2) [accettato da Nord, 27A1]")
+    wait(driver, lambda d: "Nord può accettare la dichiarazione insufficiente chiamando; è "
+         "allora trattata come legale" in text(d, "#detail ul.options"), timeout=CEILING)
     shot(driver, "texts-it.png")
 
     pseudo(driver)

@@ -18,6 +18,7 @@ from hub.alerts import Alert
 from hub.room import Room, Section
 from hub.service import HubRunner
 from hub.store import Record
+from hub.texts import card_text, render
 from tenace.sim.observer import Observer
 from tests.hub.test_service import MitchellSetup, hub_on
 from tests.hub.test_table import DEALS, MOVEMENT
@@ -103,10 +104,36 @@ def test_law_6d1_misdealt_board_alert_names_pockets_cards_and_the_redeal() -> No
     assert alert.facts["pockets"]["N"]["extra"] == [str(card)]
     assert alert.facts["pockets"]["N"]["count"] == 14
     assert alert.facts["pockets"]["W"]["missing"] == [str(card)]
-    assert f"N holds {card} (W's)" in alert.detail and "redeal" in alert.detail
+    assert f"North holds {card_text(str(card), 'en')} (West's)" in alert.detail
+    assert "West lacks" in alert.detail and "redeal" in alert.detail
     assert [o["law"] for o in alert.options] == ["6D1", "87"]
     assert alert.evidence["record"] == deal.pbn()
     assert alert.evidence["dealt"]["N"][-1] == str(card)
+
+
+def test_law_6d1_the_pocket_report_is_in_the_directors_language_with_its_card_letters(
+        ) -> None:
+    """The pockets' report is a message (bridgecore.dealcheck ``texts``): the Italian
+    director reads which pocket lacks which cards with the Italian Laws' letters (R D F for
+    K Q J) and seats (Nord, Ovest), the French one with R D V; no English word is left."""
+    deal = DEALS[3]
+    honours = [c for c in deal[W].cards if str(c)[1] in "KQJ"]
+    assert honours, "the West hand of board 3 has an honour"
+    card = honours[0]
+    machine = Machine(room())
+    _, alerts = machine.dealt(3, moved(deal, card, N))
+    alert = alerts[0]
+    italian = render(alert.text, "it")
+    letter = {"K": "R", "Q": "D", "J": "F"}[str(card)[1]]
+    suit = card_text(str(card), "en")[0]
+    assert f"la tasca Nord contiene {suit}{letter} (di Ovest)" in italian, italian
+    assert f"nella tasca Ovest mancano {suit}{letter}" in italian, italian
+    assert "carte nella tasca Nord: 14" in italian and "Legge 6D1" in italian, italian
+    assert not any(w in italian for w in ("holds", "lacks", "North", "West", "pocket")), italian
+    french = render(alert.text, "fr")
+    valet = {"K": "R", "Q": "D", "J": "V"}[str(card)[1]]
+    assert f"la case Nord contient {suit}{valet} (de Ouest)" in french, french
+    assert "il manque" in french and "Loi 6D1" in french, french
 
 
 def test_law_6d1_the_board_dealt_again_correctly_updates_the_same_alert() -> None:

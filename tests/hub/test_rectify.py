@@ -63,7 +63,9 @@ def test_law_27b_the_director_chooses_and_the_offender_replaces_with_no_further_
     (irr,) = state(d)["irregularities"]
     assert irr["director"] == "ruled" and irr["options"] == []
     assert irr["ruling"] == {"law": "27B1(a)", "option": option,
-                             "text": "East replaces with 2S, no rectification (27B1(a))"}
+                             "text": "East replaces with 2S, no rectification (27B1(a))",
+                             "say": {"key": "rect.lowest_same_denominations",
+                                     "values": {"lowest_call": "2S"}}}
     assert d.ok("call", "E", seat="E", call="2S") == []   # the replacement: no new alert
     assert d.calls("Pass", "Pass", "Pass") == []
     assert statuses(d) == [("N", "1NT", "made"), ("E", "1S", "withdrawn"),

@@ -244,11 +244,11 @@ def test_shard_zeros_console_shows_the_other_shards_tables(tmp_path: Path) -> No
         summary = one.tables_summary()
         zero.handle([Message(topic_shard_tables(1), summary.encode(), 1, True)])
         room = console.overview()
-        assert [t["id"] for t in room["tables"]] == ["A1", "A2", "A3", "C1", "C2", "C3",
-                                                     "B1", "B2", "B3"]
+        assert [t["id"] for t in room["tables"]] == ["A1", "A2", "A3", "B1", "B2", "B3",
+                                                     "C1", "C2", "C3"]   # the event's order
         b1 = next(t for t in room["tables"] if t["id"] == "B1")
         assert (b1["shard"], b1["section"], b1["status"]) == (1, "B", "waiting")
-        assert room["sections"] == ["A", "C", "B"]
+        assert room["sections"] == ["A", "B", "C"]
         assert console._remote == {"B1", "B2", "B3"}          # for the pages' next flush
         # The same summary again changes nothing; a table gone from it is gone here too.
         console._remote.clear()

@@ -98,6 +98,7 @@ def test_the_swiss_api_is_for_the_consoles_users(tmp_path: Path, embedded_broker
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(console.url + "api/swiss", timeout=5)
         assert refused.value.code == 401
+        refused.value.close()           # the error holds the answer's connection
         viewer = Login(console)
         assert viewer.login("vic")[0] == 200
         with viewer.open(console.url + "api/swiss") as r:

@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bridgecore.adjusted import SCORE_PROBLEMS, ScoreProblem
 from bridgecore.irregularity import Kind
+from bridgecore.movements import MOVEMENT_PROBLEMS
 from bridgecore.text import PLAIN, Text
 from hub.alerts import Alert
 from hub.console_i18n import CATALOGS
@@ -43,11 +45,20 @@ def _text_calls() -> Iterator[tuple[str, str, set[str] | None]]:
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "of" and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id == "Text"):
-                first = node.args[0] if node.args else None
+                    and node.func.value.id in ("Text", "ScoreProblem")):
+                # ScoreProblem.of(board, "score.key", ...): bridgecore's scoring problems
+                problem = node.func.value.id == "ScoreProblem"
+                first = node.args[1 if problem else 0] if len(node.args) > problem else None
                 if (isinstance(first, ast.JoinedStr) and path.name == "alerts.py"
                         and ast.unparse(first) == "f'irr.{irr.kind.value}'"):
                     continue   # hub.alerts.finding: every kind's key, checked below
+                if (isinstance(first, ast.Name) and path.name == "adjusted.py"
+                        and first.id == "key"):
+                    continue   # ScoreProblem.of itself: its callers' keys are checked
+                if (isinstance(first, ast.Name) and path.name == "irregularity.py"
+                        and first.id == "key"):
+                    continue   # Rectification.of: each option's key is written literally at
+                    # its own call, checked there (tests/hub/test_rectification_texts.py)
                 assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
                     f"{path.relative_to(ROOT)}:{node.lineno}: a text's key must be written "
                     "literally at the call (a key built at run time cannot be checked)")
@@ -69,6 +80,20 @@ def test_every_key_the_hub_makes_is_in_the_english_catalog_with_its_fields() -> 
             problems.append(f"{where}: {key} needs {sorted(fields(english[key]))}, the call "
                             f"gives {sorted(given)}")
     assert problems == []
+
+
+def test_bridgecores_scoring_problems_are_the_english_catalogs_words() -> None:
+    """bridgecore writes a scoring problem's English (``ScoreProblem.message``: ``tenace
+    score``, the logs) and a movement's (``Movement.validate``) from its own tables of the
+    keys' texts: the English catalog's, word for word, so that the console says in English
+    what the command line says."""
+    assert len(SCORE_PROBLEMS) > 20 and len(MOVEMENT_PROBLEMS) >= 4
+    for key, english in {**SCORE_PROBLEMS, **MOVEMENT_PROBLEMS}.items():
+        assert CATALOGS.source.get(key) == english, key
+    problem = ScoreProblem.of(4, "score.no_score", ns=1, ew=6)
+    assert str(problem) == "board 4: 1 v 6: no score and no adjusted score"
+    assert render(problem.as_text(), "en") == str(problem)
+    assert render(problem.as_text(), "fr") == "donne 4 : 1 contre 6 : ni marque ni marque ajustée"
 
 
 def test_every_irregularity_kind_has_its_finding_in_the_catalog() -> None:

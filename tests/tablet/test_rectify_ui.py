@@ -2,9 +2,9 @@
 11.1 ``irregularities``): every tablet of the table says what happened and that the director
 is called; then either East's LHO accepts it from his own tablet by touch (Law 27A1), or the
 director's choice from his console (``rule`` with its option: 27B1(a)) is shown on every
-tablet and East replaces his bid by touch (27B). Each ends with the right record and no
-further alert (Laws 9, 10, 81: only the director rectifies). Screenshots in the temporary
-screenshots folder (test_ui.SHOTS)."""
+tablet, the option in each player's language, and East replaces his bid by touch (27B). Each
+ends with the right record and no further alert (Laws 9, 10, 81: only the director
+rectifies). Screenshots in the temporary screenshots folder (test_ui.SHOTS)."""
 
 from __future__ import annotations
 
@@ -135,7 +135,17 @@ def test_law_27b_the_directors_choice_is_shown_and_the_offender_replaces(
     assert done["ok"], done
     until(lambda: all("27B1(a)" in notice(tablets, x) for x in "NESW"),
           "the director's choice on every tablet")
-    assert notice(tablets, "N").endswith("Director (27B1(a)): replace by 2S: no rectification")
+    # The option he chose in each player's language, the call in its notation, then his words.
+    assert notice(tablets, "N").endswith(
+        "Director (27B1(a)): replaced by 2\u2660, the lowest sufficient bid specifying the same "
+        "denomination(s) (it may be artificial): no rectification (see 27D). replace by 2S: no "
+        "rectification")
+    assert notice(tablets, "E").endswith(
+        "Arbitre (27B1(a)) : remplacée par 2\u2660, l'enchère suffisante la moins forte "
+        "spécifiant la ou les mêmes dénominations (elle peut être artificielle) : pas de "
+        "rectification (voir 27D). replace by 2S: no rectification")
+    assert "Arbitro (27B1(a)): sostituita da 2\u2660, la dichiarazione sufficiente più bassa" \
+        in notice(tablets, "W")
     assert not any(t.presenter.rectify.choices for t in tablets.values())   # his, not theirs
     show(roots["E"])
     shot(roots["E"], "irregularity_ruled")

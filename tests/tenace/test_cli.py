@@ -191,3 +191,18 @@ def test_log_verify_exits_0_intact_1_broken_2_unreadable(tmp_path, capsys):
     assert "no event log" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()          # verifying creates nothing
     assert main(["log", "verify", "--data", str(data), "--head", "5:xyz"]) == 2
+
+
+def test_tenace_hub_quick_set_up_takes_the_events_language():
+    """``tenace hub --tables 3 --language it``: the quick section's results files are in
+    Italian (docs/translating.md); an unknown language is a clear error naming the choices."""
+    from tenace.cli import _parser
+    from tenace.commands import CommandError
+    from tenace.live import setup_from_args
+
+    parser = _parser()
+    setup = setup_from_args(parser.parse_args(["hub", "--tables", "3", "--language", "it"]))
+    assert setup.language == "it" and setup.build_room().language == "it"
+    assert setup_from_args(parser.parse_args(["hub", "--tables", "3"])).language == ""
+    with pytest.raises(CommandError, match=r"event\.language.*fr"):
+        setup_from_args(parser.parse_args(["hub", "--tables", "3", "--language", "xx"]))

@@ -74,6 +74,23 @@ def test_qos1_round_trip_is_acknowledged_and_delivered(broker_url: str) -> None:
         assert receive(hub) == [Message(event, b'{"v": 1}', qos=1, retain=False)]
 
 
+def test_an_unsubscribed_filter_delivers_nothing_more(broker_url: str) -> None:
+    """hub.sharding lets another shard's table go once no panel follows it."""
+    with client(broker_url, "tenace-hub") as hub:
+        hub.subscribe(topic_state("t3"))
+        hub.subscribe(topic_state("A1"))
+        hub.unsubscribe(topic_state("t3"))
+        hub.unsubscribe(topic_state("t3"))               # twice: nothing more to do
+        # The broker has the UNSUBSCRIBE before this (one connection, in order).
+        hub.publish(topic_state("A1"), b"marker", wait=True)
+        assert receive(hub)[0].payload == b"marker"
+        hub.publish(topic_state("t3"), b"not for me", wait=True)
+        hub.publish(topic_state("A1"), b"after", wait=True)
+        assert [m.payload for m in receive(hub)] == [b"after"]
+        hub.publish(topic_state("t3"), b"", retain=True, wait=True)
+        hub.publish(topic_state("A1"), b"", retain=True, wait=True)
+
+
 def test_retained_state_reaches_a_late_subscriber(broker_url: str) -> None:
     with client(broker_url, "tenace-hub") as hub:
         hub.publish(topic_state("t3"), b"old", retain=True, wait=True)

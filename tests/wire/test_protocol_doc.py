@@ -474,6 +474,9 @@ def test_section_18_plays_game_records_to_the_audit_s_lines(name: str, tmp_path:
     records = read_pbn(path.read_bytes(), file=str(path)).records
     numbers = _numbers(records)
     room = EventSetup.load(_event_file(tmp_path, records, numbers)).build_room()
+    # The traveller's double-dummy tables are not part of the audit's line: not solved here
+    # (57 boards of DDS are minutes of a busy test worker's time).
+    room.double_dummy.enabled = False
     devices: dict[str, Any] = {}
     for i, (record, number) in enumerate(zip(records, numbers, strict=True)):
         problems: list[Any] = []

@@ -57,7 +57,10 @@ def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,
     closing.append(link)
     organiser.start()
     link.start()
-    assert link.wait_for(lambda lk: lk.deals is not None, 60), "no deals through the bridge"
+    assert link.wait_for(lambda lk: lk.deals is not None, 60), (
+        "no deals through the bridge; the club's broker's log:\n"
+        + club.log.read_text(errors="replace")[-3000:]
+        + "\nthe organiser's broker's log:\n" + org.log.read_text(errors="replace")[-3000:])
 
     rows = club_results("west", 3, 3, seed=3)
     relay.cut()
