@@ -412,7 +412,7 @@ class Room:
         out = table.apply(env, hub_time)
         if out.reply.status == "ack":
             s = table.sitting
-            order.note(env, _board_of(table), None if s is None else (s.round, s.board.number))
+            order.note(env, _board_of(table), s)
             if s is not None and s.round > self.clock.round:
                 self._round_reached(s.round, min(env.time, hub_time))
         return out
