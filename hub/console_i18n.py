@@ -14,7 +14,9 @@ texts again on the ``tenace-language`` event. A key missing in a language would 
 English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
 tests/test_catalogs.py make both a test failure. Texts that come from the hub itself are
 messages (a key and its values: bridgecore.text.Text), rendered by hub.texts in Python and by
-``tenaceI18n.text(message)`` in the browser; an error of the console's API is still English.
+``tenaceI18n.text(message)`` in the browser; a refusal of the console's API (a director's
+command refused, a set-up's problem) is a message too, worded in the user's language
+(hub.errors).
 
 The language is chosen with the switch on each page (``POST /api/i18n {"language"}``:
 hub.console_session) and remembered for the user's account (:class:`Languages`, in

@@ -285,8 +285,8 @@ class _Evening:
     async def export(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in EXPORTS:
-            raise HttpError(404, f"no results file {name!r:.40} (one of "
-                                 f"{', '.join(EXPORTS)})")
+            raise HttpError(404, Text.of("http.no_results_file", name=f"{name!r:.40}",
+                                         files=", ".join(EXPORTS)))
         names = [s.name for s in self.room.sections]
         section = request.query.get("section", names[0] if names else "")
         if section not in names:
