@@ -9,8 +9,10 @@ tooltip, ``data-i18n-placeholder`` for a field's hint); static/i18n.js fetches `
 catalog: :func:`catalogue`) and puts each
 text in through ``textContent``. What the scripts build (the alert feed, an alert's kind and
 explanation, the table panels, the set-up page's sections, messages) goes through
-``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields; a page draws its own
-texts again on the ``tenace-language`` event. A key missing in a language would fall back to
+``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields, and a count through
+``tenaceI18n.plural(key, n, params)``, which chooses the key's form for ``n`` by the language's
+rule (:func:`answer`: the forms and the catalog's ``Plural-Forms``, read without eval); a page
+draws its own texts again on the ``tenace-language`` event. A key missing in a language would fall back to
 English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
 tests/test_catalogs.py make both a test failure. Texts that come from the hub itself are
 messages (a key and its values: bridgecore.text.Text), rendered by hub.texts in Python and by
