@@ -12,8 +12,8 @@ explanation, the table panels, the set-up page's sections, messages) goes throug
 ``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields, and a count through
 ``tenaceI18n.plural(key, n, params)``, which chooses the key's form for ``n`` by the language's
 rule (:func:`answer`: the forms and the catalog's ``Plural-Forms``, read without eval); a page
-draws its own texts again on the ``tenace-language`` event. A key missing in a language would fall back to
-English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
+draws its own texts again on the ``tenace-language`` event. A key missing in a language
+would fall back to English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
 tests/test_catalogs.py make both a test failure. Texts that come from the hub itself are
 messages (a key and its values: bridgecore.text.Text), rendered by hub.texts in Python and by
 ``tenaceI18n.text(message)`` in the browser; a refusal of the console's API (a director's
