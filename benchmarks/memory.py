@@ -107,6 +107,7 @@ class _Player:
             self.room = setup.build_room()
             self.hub = None
             return
+        from hub.fairness import DeviceBuckets
         from hub.service import Hub, data_log
 
         def loader(obj: dict[str, Any]) -> Any:
@@ -115,6 +116,11 @@ class _Player:
         self.hub = Hub(data_log(folder), url="mqtt://127.0.0.1:1", setup=setup,
                        setup_loader=loader, clock=lambda: self._now, double_dummy=False,
                        score_interval=0)
+        # The devices' rate is measured on the session's clock, as the hub's is here: on the
+        # wall clock the events pumped as fast as this process goes were refused
+        # (rate_limited) and, no device sending them again here, every later event of their
+        # board was held for the rest of the session (issue 27: 1.4 kB a board "kept").
+        self.hub.fairness = DeviceBuckets(clock=lambda: self._now)
         self.room = self.hub.room
 
     def play(self, table: str, env: Any) -> None:

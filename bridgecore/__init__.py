@@ -21,6 +21,7 @@ from bridgecore.errors import (
     IllegalCallError,
     IllegalPlayError,
     ParseError,
+    RuleError,
     StateError,
 )
 from bridgecore.irregularity import Irregularity, Kind, Rectification
@@ -31,6 +32,7 @@ __all__ = [
     "ALL_CARDS", "DEFAULT_EDITION", "DOUBLE", "EDITIONS", "PASS", "REDOUBLE",
     "AnalysisUnavailable", "BridgeError", "Call", "CallKind", "Card", "Contract", "Deal",
     "DealProblem", "Edition", "FormatError", "Hand", "IllegalCallError", "IllegalPlayError",
-    "Irregularity", "Kind", "ParseError", "Rank", "Rectification", "Risk", "Seat", "Side",
+    "Irregularity", "Kind", "ParseError", "Rank", "Rectification", "Risk", "RuleError", "Seat",
+    "Side",
     "StateError", "Strain", "Suit", "Vulnerability", "edition", "imps", "score", "score_ns",
 ]

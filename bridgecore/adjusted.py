@@ -26,7 +26,7 @@ from functools import lru_cache
 from bridgecore.calls import Contract, Risk
 from bridgecore.cards import Side, Strain
 from bridgecore.editions import Edition
-from bridgecore.errors import ParseError
+from bridgecore.errors import ParseError, RuleError
 from bridgecore.scoring import score as law77_score
 from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
@@ -63,7 +63,8 @@ class ArtificialScore(Enum):
             return cls.AVERAGE_MINUS
         if percent == 50:
             return cls.AVERAGE
-        raise ValueError(f"{percent:g}% is not an artificial adjusted score (Law 12C2(a))")
+        raise RuleError(f"{percent:g}% is not an artificial adjusted score (Law 12C2(a))",
+                        Text.of("adjusted.percent_level", percent=f"{percent:g}"))
 
     def __str__(self) -> str:
         return self.value
@@ -80,8 +81,10 @@ def _check_percent(score: ArtificialScore, percent: float | None) -> None:
     if percent is None:
         return
     if not 0 <= percent <= 100 or ArtificialScore.of_percent(percent) is not score:
-        raise ValueError(f"{percent:g}% is not a possible {score} (Law 12C2(a): "
-                         "average-plus at least 60, average 50, average-minus at most 40)")
+        raise RuleError(f"{percent:g}% is not a possible {score} (Law 12C2(a): "
+                        "average-plus at least 60, average 50, average-minus at most 40)",
+                        Text.of("adjusted.percent_score", percent=f"{percent:g}",
+                                score=str(score)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +164,17 @@ class Weighted:
     def __post_init__(self) -> None:
         outcomes = tuple((float(w), s) for w, s in self.outcomes)
         if not outcomes:
-            raise ValueError("a weighted score needs at least one outcome (Law 12C1(c))")
+            raise RuleError("a weighted score needs at least one outcome (Law 12C1(c))",
+                            Text.of("adjusted.no_outcome"))
         for weight, score in outcomes:
             _check_score(score)
             if not weight > 0:
-                raise ValueError(f"weight {weight:g} of {score} is not positive")
+                raise RuleError(f"weight {weight:g} of {score} is not positive",
+                                Text.of("adjusted.weight", weight=f"{weight:g}", score=score))
         if not math.isclose(sum(w for w, _ in outcomes), 1.0, abs_tol=1e-9):
-            raise ValueError(f"the weights of a weighted score add up to 1, not "
-                             f"{sum(w for w, _ in outcomes):g}")
+            total = f"{sum(w for w, _ in outcomes):g}"
+            raise RuleError(f"the weights of a weighted score add up to 1, not {total}",
+                            Text.of("adjusted.weights", total=total))
         object.__setattr__(self, "outcomes", outcomes)
 
     def __str__(self) -> str:

@@ -9,6 +9,8 @@ for bad input and for misuse of the API::
     │   └── FormatError                    a file that cannot be read at all
     ├── IllegalCallError (ValueError)      make_call() refused a call
     ├── IllegalPlayError (ValueError)      play_card() refused a card
+    ├── RuleError (ValueError)             a value the Laws or a movement's shape do not
+    │                                      allow (an adjusted score, a movement's size)
     ├── StateError (RuntimeError)          an operation that makes no sense now
     └── AnalysisUnavailable (RuntimeError) double-dummy solving without endplay installed
 """
@@ -51,6 +53,16 @@ class IllegalCallError(BridgeError, ValueError):
 class IllegalPlayError(BridgeError, ValueError):
     """A checked play (``play_card``) that the Laws do not allow at this point; ``text``:
     why, as a message (bridgecore.text)."""
+
+    def __init__(self, message: str, text: Text | None = None):
+        super().__init__(message)
+        self.text = text
+
+
+class RuleError(BridgeError, ValueError):
+    """A value the Laws (an adjusted score, Law 12C) or a movement's shape (its tables, its
+    rounds) do not allow; ``text``: why, as a message an application renders in its
+    reader's language (bridgecore.text)."""
 
     def __init__(self, message: str, text: Text | None = None):
         super().__init__(message)

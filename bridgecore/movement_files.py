@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from bridgecore.individual import IndividualAssignment, IndividualMovement
 from bridgecore.movements import Assignment, Movement, board_numbers
 from bridgecore.record import RecordProblem
+from bridgecore.text import Text
 
 __all__ = ["read_asc", "read_individual_asc", "write_asc"]
 
@@ -107,26 +108,32 @@ def _header(text: str, problem: Callable[..., None], *, individual: bool
              for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line]
     if not lines:
-        problem("empty movement file")
+        problem("empty movement file", None, Text.of("asc.empty"))
         return None
     n, header = lines[0]
     fields = header.split()
     if len(fields) not in (4, 5) or not all(f.isdecimal() for f in fields):
-        problem(f"expected 'pairs tables rounds boardgroups individual', got {header!r}", n)
+        problem(f"expected 'pairs tables rounds boardgroups individual', got {header!r}", n,
+                Text.of("asc.header", header=f"{header!r:.80}"))
         return None
     kind = fields[4] if len(fields) == 5 else None
     if kind is None and individual:
-        problem("header has no 'individual' field: not an individual movement (1)", n)
+        problem("header has no 'individual' field: not an individual movement (1)", n,
+                Text.of("asc.not_individual"))
         return None
     if kind is None:
-        problem("header has no 'individual' field; taken as pairs (0)", n)
+        problem("header has no 'individual' field; taken as pairs (0)", n,
+                Text.of("asc.taken_as_pairs"))
     elif kind != ("1" if individual else "0"):
         problem(f"header's 'individual' is {kind}: read it as "
-                f"{'a pairs' if individual else 'an individual'} movement", n)
+                f"{'a pairs' if individual else 'an individual'} movement", n,
+                Text.of("asc.read_as_pairs", kind=kind) if individual
+                else Text.of("asc.read_as_individual", kind=kind))
         return None
     count, tables, rounds, groups = (int(f) for f in fields[:4])
     if tables < 1:
-        problem(f"a movement needs tables, header says {tables}", n)
+        problem(f"a movement needs tables, header says {tables}", n,
+                Text.of("asc.no_tables", tables=tables))
         return None
     return lines, count, tables, rounds, groups
 
@@ -139,8 +146,8 @@ def read_asc(text: str | bytes, *, boards_per_round: int = 1, file: str | None =
         text = text.decode("latin-1")
     problems: list[RecordProblem] = []
 
-    def problem(message: str, line: int | None = None) -> None:
-        problems.append(RecordProblem(message, file, line))
+    def problem(message: str, line: int | None = None, said: Text | None = None) -> None:
+        problems.append(RecordProblem(message, file, line, text=said))
 
     head = _header(text, problem, individual=False)
     if head is None:
@@ -151,27 +158,35 @@ def read_asc(text: str | bytes, *, boards_per_round: int = 1, file: str | None =
     body = lines[1:]
     if len(body) != rounds:
         problem(f"header says {rounds} rounds, the file has {len(body)}",
-                body[-1][0] if body else n)
+                body[-1][0] if body else n,
+                Text.of("asc.rounds_count", rounds=rounds, n=len(body)))
     for r, (n, line) in enumerate(body, start=1):
         tokens = [t for t in _SEPARATORS.split(line) if t]
         if len(tokens) % 3:
-            problem(f"round {r}: {len(tokens)} fields, not a multiple of 3 (NS EW group)", n)
+            problem(f"round {r}: {len(tokens)} fields, not a multiple of 3 (NS EW group)", n,
+                    Text.of("asc.fields_pairs", round=r, n=len(tokens)))
         if len(tokens) // 3 != tables:
-            problem(f"round {r}: {len(tokens) // 3} tables, header says {tables}", n)
+            problem(f"round {r}: {len(tokens) // 3} tables, header says {tables}", n,
+                    Text.of("asc.tables_count", round=r, n=len(tokens) // 3, tables=tables))
         for t in range(1, min(tables, len(tokens) // 3) + 1):
             ns_text, ew_text, group_text = tokens[3 * t - 3: 3 * t]
             board_set = _group(group_text)
             if not (ns_text.isdecimal() and ew_text.isdecimal()) or board_set is None:
                 problem(f"round {r}, table {t}: not 'NS-EW group': "
-                        f"{ns_text}-{ew_text} {group_text}", n)
+                        f"{ns_text}-{ew_text} {group_text}", n,
+                        Text.of("asc.cell_pairs", round=r, table=t,
+                                cell=f"{ns_text}-{ew_text} {group_text}"[:80]))
                 continue
             ns, ew = int(ns_text) or None, int(ew_text) or None
             if ns is not None and ns == ew:
-                problem(f"round {r}, table {t}: pair {ns} on both sides", n)
+                problem(f"round {r}, table {t}: pair {ns} on both sides", n,
+                        Text.of("asc.pair_twice", round=r, table=t, pair=ns))
                 continue
             if any(p is not None and p > pairs for p in (ns, ew)) or board_set > groups:
                 problem(f"round {r}, table {t}: {ns_text}-{ew_text} {group_text} beyond "
-                        f"{pairs} pairs and {groups} groups of the header", n)
+                        f"{pairs} pairs and {groups} groups of the header", n,
+                        Text.of("asc.beyond_pairs", round=r, table=t, pairs=pairs,
+                                cell=f"{ns_text}-{ew_text} {group_text}"[:80], groups=groups))
             cells.append(Assignment(r, t, ns, ew, board_set,
                                     board_numbers(board_set, boards_per_round)))
     shared = tuple(frozenset(g) for g in _shared(cells))
@@ -190,8 +205,8 @@ def read_individual_asc(text: str | bytes, *, boards_per_round: int = 1,
         text = text.decode("latin-1")
     problems: list[RecordProblem] = []
 
-    def problem(message: str, line: int | None = None) -> None:
-        problems.append(RecordProblem(message, file, line))
+    def problem(message: str, line: int | None = None, said: Text | None = None) -> None:
+        problems.append(RecordProblem(message, file, line, text=said))
 
     head = _header(text, problem, individual=True)
     if head is None:
@@ -200,15 +215,17 @@ def read_individual_asc(text: str | bytes, *, boards_per_round: int = 1,
     body = lines[1:]
     if len(body) != rounds:
         problem(f"header says {rounds} rounds, the file has {len(body)}",
-                body[-1][0] if body else lines[0][0])
+                body[-1][0] if body else lines[0][0],
+                Text.of("asc.rounds_count", rounds=rounds, n=len(body)))
     cells: list[IndividualAssignment] = []
     for r, (n, line) in enumerate(body, start=1):
         tokens = [t for t in _SEPARATORS.split(line) if t]
         if len(tokens) % 5:
             problem(f"round {r}: {len(tokens)} fields, not a multiple of 5 (N S E W group)",
-                    n)
+                    n, Text.of("asc.fields_individual", round=r, n=len(tokens)))
         if len(tokens) // 5 != tables:
-            problem(f"round {r}: {len(tokens) // 5} tables, header says {tables}", n)
+            problem(f"round {r}: {len(tokens) // 5} tables, header says {tables}", n,
+                    Text.of("asc.tables_count", round=r, n=len(tokens) // 5, tables=tables))
         seated: set[int] = set()
         for t in range(1, min(tables, len(tokens) // 5) + 1):
             north, south, east, west, group_text = tokens[5 * t - 5: 5 * t]
@@ -216,7 +233,9 @@ def read_individual_asc(text: str | bytes, *, boards_per_round: int = 1,
             seats = (north, east, south, west)
             if not all(x.isdecimal() for x in seats) or board_set is None:
                 problem(f"round {r}, table {t}: not 'N S E W group': "
-                        f"{north} {south} {east} {west} {group_text}", n)
+                        f"{north} {south} {east} {west} {group_text}", n,
+                        Text.of("asc.cell_individual", round=r, table=t,
+                                cell=f"{north} {south} {east} {west} {group_text}"[:80]))
                 continue
             n_, e_, s_, w_ = (int(x) or None for x in seats)
             numbers = [n_, e_, s_, w_]
@@ -224,12 +243,15 @@ def read_individual_asc(text: str | bytes, *, boards_per_round: int = 1,
             twice = sorted({p for p in here if here.count(p) > 1 or p in seated})
             if twice:
                 problem(f"round {r}, table {t}: player {twice[0]} already seated this round",
-                        n)
+                        n, Text.of("asc.player_twice", round=r, table=t, player=twice[0]))
                 continue
             seated.update(here)
             if any(p > players for p in here) or board_set > groups:
                 problem(f"round {r}, table {t}: {north} {south} {east} {west} {group_text} "
-                        f"beyond {players} players and {groups} groups of the header", n)
+                        f"beyond {players} players and {groups} groups of the header", n,
+                        Text.of("asc.beyond_players", round=r, table=t, players=players,
+                                cell=f"{north} {south} {east} {west} {group_text}"[:80],
+                                groups=groups))
             cells.append(IndividualAssignment(r, t, n_, e_, s_, w_, board_set,
                                               board_numbers(board_set, boards_per_round)))
     movement = IndividualMovement(tables, max(len(body), 1), tuple(cells), boards_per_round,

@@ -30,6 +30,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from bridgecore.cards import Side
+from bridgecore.errors import RuleError
 from bridgecore.text import Text
 
 __all__ = ["MOVEMENT_PROBLEMS", "Assignment", "Movement", "board_numbers", "howell", "mitchell",
@@ -334,7 +335,8 @@ def _rounds(rounds: int | None, most: int, what: str) -> int:
     if rounds is None:
         return most
     if not 1 <= rounds <= most:
-        raise ValueError(f"a {what} has 1 to {most} rounds, not {rounds}")
+        raise RuleError(f"a {what} has 1 to {most} rounds, not {rounds}",
+                        Text.of("movement_size.rounds", movement=what, most=most, rounds=rounds))
     return rounds
 
 
@@ -354,15 +356,19 @@ def mitchell(tables: int, *, boards_per_round: int = 1, rounds: int | None = Non
     """
     t_count = tables
     if t_count < 2:
-        raise ValueError(f"a Mitchell needs at least 2 tables, not {t_count}")
+        raise RuleError(f"a Mitchell needs at least 2 tables, not {t_count}",
+                        Text.of("movement_size.mitchell_tables", tables=t_count))
     even = t_count % 2 == 0
     if relay and not even:
-        raise ValueError("the relay and bye-stand is for an even number of tables")
+        raise RuleError("the relay and bye-stand is for an even number of tables",
+                        Text.of("movement_size.relay_even"))
     skip = even and not relay
     rounds = _rounds(rounds, t_count - 1 if skip else t_count, "Mitchell")
     switched = {rounds} if arrow_switch is True else set(arrow_switch or ())
     if not switched <= set(range(1, rounds + 1)):
-        raise ValueError(f"arrow-switch rounds {sorted(switched)} outside 1..{rounds}")
+        raise RuleError(f"arrow-switch rounds {sorted(switched)} outside 1..{rounds}",
+                        Text.of("movement_size.arrow_switch", switched=str(sorted(switched)),
+                                rounds=rounds))
     half = t_count // 2
     # Relay: the board positions in order, tables 1 and T being one position, the bye stand
     # (no table) between T/2 and T/2+1; boards move to the previous position each round.
@@ -408,7 +414,8 @@ def howell(tables: int, *, boards_per_round: int = 1, rounds: int | None = None,
     ``shared_tables``). ``missing_pair`` = 2N gives the 2N-1 pair Howell with a sit-out.
     """
     if tables not in _HOWELL_OFFSETS:
-        raise ValueError(f"Howell movements are built for 2 to 8 tables, not {tables}")
+        raise RuleError(f"Howell movements are built for 2 to 8 tables, not {tables}",
+                        Text.of("movement_size.howell_tables", tables=tables))
     offsets, m = _HOWELL_OFFSETS[tables], 2 * tables - 1
     rounds = _rounds(rounds, m, "Howell")
 
@@ -437,7 +444,8 @@ def teams(count: int, *, boards_per_round: int = 1, duplicated: bool = True) -> 
     of the boards, all tables share); otherwise every match has its own sets.
     """
     if count < 2:
-        raise ValueError(f"a teams movement needs at least 2 teams, not {count}")
+        raise RuleError(f"a teams movement needs at least 2 teams, not {count}",
+                        Text.of("movement_size.teams_count", teams=count))
     size = count + count % 2  # with a bye team (count+1) when odd
     m = size - 1
     seats = [j for j in range(size // 2) if not (count % 2 and j == 0)]

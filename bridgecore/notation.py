@@ -158,7 +158,7 @@ def notation(language: str, labels: Mapping[str, str] | None = None) -> Notation
     """The table of ``language`` (``"nl"``, ``"pt_BR"``: its base language when it has
     none of its own). ``labels`` (optional): what the language's catalog shows, by the
     catalog's keys ``rank.K``, ``rank.Q``, ``rank.J``, ``rank.T``, ``strain.NT``,
-    ``call.pass``, ``letter.N`` ...; they are read too, over the English table, for a
+    ``call.Pass``, ``letter.N`` ...; they are read too, over the English table, for a
     language with no table here (a built-in table already holds its catalog's letters)."""
     base = language.split("_")[0].split("-")[0].lower()
     ranks, notrump, calls, seats = _OWN.get(base, ({}, (), {}, {}))
@@ -171,8 +171,8 @@ def notation(language: str, labels: Mapping[str, str] | None = None) -> Notation
                 ranks[_key(label)] = Rank.parse(letter)
         if labels.get("strain.NT"):
             nt.add(_key(labels["strain.NT"]))
-        if labels.get("call.pass"):
-            calls[_key(labels["call.pass"])] = PASS
+        if labels.get("call.Pass"):
+            calls[_key(labels["call.Pass"])] = PASS
         for letter in "NESW":
             label = labels.get(f"letter.{letter}")
             if label:

@@ -149,7 +149,9 @@ def _text(source: Source, file: str | None) -> tuple[str, str | None]:
         raise FormatError("the input is neither text nor bytes", file=name)
     text = data[1:] if data.startswith("\ufeff") else data
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:       # a lone CR (old Mac files): one more pass only then
+            text = text.replace("\r", "\n")
     nul = text.find("\x00")
     if nul >= 0:
         raise FormatError("not a text file (NUL character)", file=name,

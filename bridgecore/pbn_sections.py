@@ -391,6 +391,9 @@ def read_table(value: str, tokens: Tokens) -> Table:
     """A supplemental table: the tag's column list and one row per line of tokens (with
     each row's line)."""
     columns = value.split(";") if value else []
+    if len(tokens) == 1 and tokens[0][0] == "t":     # whole lines of words only (a
+        _, line, text = tokens[0]                    # TempoTable as Tenace writes it)
+        return Table.of_lines(columns, text, line)
     rows: list[list[str]] = []
     lines: list[int] = []
     row: list[str] = []

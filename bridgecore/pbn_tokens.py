@@ -47,7 +47,15 @@ def unescape(value: str) -> str:
     r"""A PBN string's text: ``\"`` is a quote, ``\\`` a backslash; other backslashes stay."""
     if "\\" not in value:
         return value
-    return _ESCAPE.sub(lambda m: m.group(1) if m.group(1) in '"\\' else m.group(0), value)
+    done = _UNESCAPED.get(value)
+    if done is None:
+        done = _ESCAPE.sub(lambda m: m.group(1) if m.group(1) in '"\\' else m.group(0), value)
+        if len(_UNESCAPED) < 1024:      # a table's columns, the same on every board
+            _UNESCAPED[value] = done
+    return done
+
+
+_UNESCAPED: dict[str, str] = {}
 
 
 _NEEDS_ESCAPE = re.compile(r'\\(?=[\\"]|\Z)')

@@ -13,19 +13,26 @@ from dataclasses import dataclass, field
 from bridgecore.calls import Call, Contract
 from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
+from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table"]
+__all__ = [
+    "CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table", "timed_call",
+    "timed_card",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class RecordProblem:
-    """Something a reader could not take from the file, with where it was."""
+    """Something a reader could not take from the file, with where it was; ``text``: the
+    same as a message an application words in its reader's language (bridgecore.text),
+    when the reader gives one."""
 
     message: str
     file: str | None = None
     line: int | None = None
     board: int | None = None
+    text: Text | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         where = self.file or "<input>"
@@ -57,15 +64,148 @@ class CardRecord:
     annotations: tuple[str, ...] = ()
 
 
-@dataclass(slots=True)
-class Table:
-    """A PBN supplemental table (ScoreTable, TotalScoreTable, OptimumResultTable, ...)."""
+class _CallDraft:
+    """A :class:`CallRecord` being made: the same slots, mutable (see :func:`timed_call`)."""
 
-    columns: list[str]          # as declared, e.g. "Score_NS\\6R"
-    rows: list[list[str]]       # tokens, quotes removed
-    # The file's line of each row, when read from one (a problem of a row names it); left
-    # out of comparisons: the same rows are the same table wherever they were.
-    lines: list[int] = field(default_factory=list, compare=False, repr=False)
+    __slots__ = ("alert", "annotations", "call", "explanation", "seat", "time")
+
+    def __init__(self, seat: Seat, call: Call, time: float | None, alert: bool,
+                 explanation: str | None, annotations: tuple[str, ...]) -> None:
+        self.seat = seat
+        self.call = call
+        self.time = time
+        self.alert = alert
+        self.explanation = explanation
+        self.annotations = annotations
+
+
+class _CardDraft:
+    """A :class:`CardRecord` being made: the same slots, mutable (see :func:`timed_call`)."""
+
+    __slots__ = ("annotations", "card", "seat", "time")
+
+    def __init__(self, seat: Seat, card: Card, time: float | None,
+                 annotations: tuple[str, ...]) -> None:
+        self.seat = seat
+        self.card = card
+        self.time = time
+        self.annotations = annotations
+
+
+def _drafts_fit() -> bool:
+    """Whether a draft becomes its record by taking its class (the same slots, as CPython
+    requires; else the records are made by their constructors)."""
+    try:
+        call = _CallDraft(Seat.NORTH, Call.parse("Pass"), None, False, None, ())
+        call.__class__ = CallRecord         # type: ignore[assignment]
+        card = _CardDraft(Seat.NORTH, Card.parse("SA"), None, ())
+        card.__class__ = CardRecord         # type: ignore[assignment]
+    except TypeError:
+        return False
+    return (sorted(CallRecord.__slots__) == sorted(_CallDraft.__slots__)
+            and sorted(CardRecord.__slots__) == sorted(_CardDraft.__slots__))
+
+
+_DRAFTS = _drafts_fit()
+
+
+def timed_call(call: CallRecord, time: float) -> CallRecord:
+    """``call`` made at ``time``: ``dataclasses.replace(call, time=time)``, made faster
+    (issue 27: a file with tempo makes one a call and one a card, 70 a board). A frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``; here a mutable
+    draft of the same slots is filled and then takes the record's class, which leaves it
+    the same frozen record (equal, hashed, printed and compared as one; the records have no
+    ``__post_init__`` to skip). Where the interpreter refuses (:func:`_drafts_fit`), the
+    constructor makes it."""
+    if not _DRAFTS:
+        return CallRecord(call.seat, call.call, time, call.alert, call.explanation,
+                          call.annotations)
+    out = _CallDraft(call.seat, call.call, time, call.alert, call.explanation,
+                     call.annotations)
+    out.__class__ = CallRecord      # type: ignore[assignment]
+    return out                      # type: ignore[return-value]
+
+
+def timed_card(card: CardRecord, time: float) -> CardRecord:
+    """``card`` played at ``time``: ``dataclasses.replace(card, time=time)``, made as
+    :func:`timed_call` makes a call."""
+    if not _DRAFTS:
+        return CardRecord(card.seat, card.card, time, card.annotations)
+    out = _CardDraft(card.seat, card.card, time, card.annotations)
+    out.__class__ = CardRecord      # type: ignore[assignment]
+    return out                      # type: ignore[return-value]
+
+
+class Table:
+    """A PBN supplemental table (ScoreTable, TotalScoreTable, OptimumResultTable, ...).
+
+    ``columns`` as declared (``"Score_NS\\6R"``), ``rows`` the tokens of each row (quotes
+    removed), ``lines`` the file's line of each row when read from one (a problem of a row
+    names it; left out of comparisons: the same rows are the same table wherever they
+    were). A table read from whole lines of words (:meth:`of_lines`) keeps its text and
+    splits it the first time ``rows`` is read (issue 27: a file's ``TempoTable`` rows are
+    read once, by :func:`bridgecore.tempo.apply_tempo_table`, and kept unsplit after)."""
+
+    __slots__ = ("_lines", "_rows", "_start", "_text", "columns")
+    __match_args__ = ("columns", "rows", "lines")
+
+    def __init__(self, columns: list[str], rows: list[list[str]],
+                 lines: list[int] | None = None) -> None:
+        self.columns = columns
+        self._rows = rows
+        self._lines = [] if lines is None else lines
+        self._text: str | None = None
+        self._start = 0
+
+    @classmethod
+    def of_lines(cls, columns: list[str], text: str, line: int) -> Table:
+        """The table whose rows are the lines of ``text`` (each ends with a newline and
+        holds a word), the first at the file's ``line``: split when first read."""
+        table = cls(columns, [])
+        table._text = text
+        table._start = line
+        return table
+
+    @property
+    def text(self) -> str | None:
+        """The rows' text not yet split (:meth:`of_lines`), else None."""
+        return self._text
+
+    @property
+    def first_line(self) -> int:
+        """The file's line of the first row of :attr:`text`."""
+        return self._start
+
+    @property
+    def rows(self) -> list[list[str]]:
+        if self._text is not None:
+            self._split()
+        return self._rows
+
+    @rows.setter
+    def rows(self, rows: list[list[str]]) -> None:
+        self._text = None
+        self._rows = rows
+
+    @property
+    def lines(self) -> list[int]:
+        if self._text is not None:
+            self._split()
+        return self._lines
+
+    @lines.setter
+    def lines(self, lines: list[int]) -> None:
+        if self._text is not None:
+            self._split()
+        self._lines = lines
+
+    def _split(self) -> None:
+        text = self._text
+        assert text is not None
+        self._text = None
+        block = text.split("\n")[:-1]
+        self._rows = [ln.split() for ln in block]
+        self._lines = list(range(self._start, self._start + len(block)))
 
     @property
     def names(self) -> list[str]:
@@ -75,6 +215,19 @@ class Table:
     def column(self, name: str) -> list[str]:
         i = self.names.index(name)
         return [row[i] if i < len(row) else "" for row in self.rows]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Table:
+            return NotImplemented
+        assert isinstance(other, Table)
+        if self._text is not None and other._text is not None and self._text == other._text:
+            return self.columns == other.columns
+        return self.columns == other.columns and self.rows == other.rows
+
+    __hash__ = None     # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"Table(columns={self.columns!r}, rows={self.rows!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,15 @@ from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
 from bridgecore.pbn_sections import read_table
-from bridgecore.record import CallRecord, CardRecord, GameRecord, RecordProblem, Table
+from bridgecore.record import (
+    CallRecord,
+    CardRecord,
+    GameRecord,
+    RecordProblem,
+    Table,
+    timed_call,
+    timed_card,
+)
 from bridgecore.text import Text
 
 __all__ = [
@@ -514,20 +522,16 @@ def apply_tempo_table(record: GameRecord) -> None:
     action, item, time = _columns(table)
     if action < 0 or time < 0:
         return
-    calls, plays = record.calls, record.plays
-    rows = table.rows
-    nc = len(calls)
-    # The table as Tenace writes it: the start, then every call and card in order, each
-    # once, every row whole: no look-up by key (issue 27: this runs for every board of a
-    # file with tempo).
-    last = max(action, item, time)
-    if len(rows) == 1 + nc + len(plays) and item >= 0 \
-            and all(len(row) > last for row in rows) \
-            and [row[action] for row in rows] == _order(nc, len(plays)):
-        _timed(record, table, item, time)
+    # The table as Tenace writes it (the start, then every call and card in order, each
+    # once, every row whole) is read in one pass, by position (issue 27: this runs for
+    # every board of a file with tempo); any other goes by key.
+    if item >= 0 and _timed(record, table, action, item, time):
         return
-    # Any other table: the rows by key, last to first (the first row of an action counts,
-    # as in _rows), then one look-up per action.
+    calls, plays = record.calls, record.plays
+    nc = len(calls)
+    # The rows by key, last to first (the first row of an action counts, as in _rows),
+    # then one look-up per action.
+    rows = table.rows
     lines = table.lines
     rows_of = {_cell(row, action): (_cell(row, item), _cell(row, time), _line(lines, n))
                for n, row in reversed(list(enumerate(rows)))}
@@ -538,14 +542,14 @@ def apply_tempo_table(record: GameRecord) -> None:
         if row is not None:
             at = _row_time(record, keys[i], row, str(c.call))
             if at is not None:
-                calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
+                calls[i] = timed_call(c, at)
     keys = _keys("P", len(plays))
     for i, p in enumerate(plays):
         row = get(keys[i])
         if row is not None:
             at = _row_time(record, keys[i], row, str(p.card))
             if at is not None:
-                plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+                plays[i] = timed_card(p, at)
 
 
 def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
@@ -572,32 +576,60 @@ def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
     return found
 
 
-def _timed(record: GameRecord, table: Table, item: int, time: int) -> None:
-    """The times of a table whose rows are the start, the calls then the cards, in order."""
+def _timed(record: GameRecord, table: Table, action: int, item: int, time: int) -> bool:
+    """The times of a table whose rows are the start, the calls then the cards, in order,
+    each row whole; False (the record untouched) when the table is not so.
+
+    One pass over the rows (split here, one at a time, when the table is still its text:
+    :meth:`~bridgecore.record.Table.of_lines`): each row's key is checked as it is read,
+    each timed call and card made once (:func:`~bridgecore.record.timed_card`), and the
+    record's lists and problems changed only once every row was found where the writer
+    puts it."""
     calls, plays = record.calls, record.plays
-    rows, lines = table.rows, table.lines
-    for i, c in enumerate(calls):
-        row = rows[i + 1]
-        if _CALL_OF.get(row[item]) is not c.call and row[item] != str(c.call):
-            record.problem(f"{TEMPO_TABLE} {_KEYS['C'][i]}: {row[item]} is not the record's "
-                           f"{c.call}: its time is left out", _line(lines, i + 1))
+    nc = len(calls)
+    text = table.text
+    rows = table.rows if text is None else [ln.split() for ln in text.split("\n")[:-1]]
+    last = max(action, item, time)
+    if len(rows) != 1 + nc + len(plays) or len(rows[0]) <= last or rows[0][action] != _START:
+        return False
+    bad: list[tuple[str, int]] = []         # (message, row) of items not the record's
+    new_calls = calls[:]
+    # The keys (C1.., P1..) may outnumber the calls and cards: zip stops at the records.
+    for n, (c, row, key) in enumerate(zip(calls, rows[1:], _keys("C", nc), strict=False)):
+        if len(row) <= last or row[action] != key:
+            return False
+        said = row[item]
+        if _CALL_OF.get(said) is not c.call and said != str(c.call):
+            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {c.call}: "
+                        "its time is left out", n + 1))
             continue
         at = _float(row[time])
         if at is not None:
-            calls[i] = CallRecord(c.seat, c.call, at, c.alert, c.explanation, c.annotations)
-    first = len(calls) + 1
-    for i, p in enumerate(plays):
-        row = rows[first + i]
-        if row[item] != p.card._text:       # str(p.card), read directly: 52 a board
-            record.problem(f"{TEMPO_TABLE} {_KEYS['P'][i]}: {row[item]} is not the record's "
-                           f"{p.card}: its time is left out", _line(lines, first + i))
+            new_calls[n] = timed_call(c, at)
+    first = nc + 1
+    new_plays = plays[:]
+    cards = zip(plays, rows[first:], _keys("P", len(plays)), strict=False)
+    for n, (p, row, key) in enumerate(cards):
+        if len(row) <= last or row[action] != key:
+            return False
+        said = row[item]
+        if said != p.card._text:       # str(card), read directly: 52 a board
+            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {p.card}: "
+                        "its time is left out", first + n))
             continue
         try:
             at = float(row[time])
         except ValueError:
             continue
         if at - at == 0.0:      # finite (inf - inf and nan - nan are nan)
-            plays[i] = CardRecord(p.seat, p.card, at, p.annotations)
+            new_plays[n] = timed_card(p, at)
+    calls[:] = new_calls
+    plays[:] = new_plays
+    if bad:
+        lines = table.lines
+        for message, at_row in bad:
+            record.problem(message, _line(lines, at_row))
+    return True
 
 
 _CALL_OF = {str(call): call for call in (*ALL_BIDS, PASS, DOUBLE, REDOUBLE)}
@@ -617,20 +649,6 @@ def _columns(table: Table) -> tuple[int, int, int]:
         if len(_COLUMNS_OF) < 256:
             _COLUMNS_OF[key] = found
     return found
-
-
-_ORDERS: dict[tuple[int, int], list[str]] = {}
-
-
-def _order(calls: int, cards: int) -> list[str]:
-    """The rows' keys of a table as :func:`tempo_table` writes it for ``calls`` calls and
-    ``cards`` cards: ``0``, ``C1``.., ``P1``..."""
-    order = _ORDERS.get((calls, cards))
-    if order is None:
-        order = [_START, *_keys("C", calls)[:calls], *_keys("P", cards)[:cards]]
-        if len(_ORDERS) < 4096:
-            _ORDERS[(calls, cards)] = order
-    return order
 
 
 _KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}

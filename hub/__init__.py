@@ -52,7 +52,9 @@
     access.py         the one table of topic rules per role, for both brokers
     webserver.py      the one HTTP layer (aiohttp on the hub's loop), its Host/Origin guard
     console.py        the director's console (console_views.py: what it shows; console_table.py:
-                      a table's board live), results_pages.py (console_results.py: its routes)
+                      a table's board live; console_http.py: its refusals, unknown paths,
+                      headers, static files), results_pages.py (console_results.py: its
+                      routes)
     console_devices.py  the console's Devices page and the devices' POST /api/pair
     console_setup.py  the console's set-up page and its JSON API (docs/console-api.md)
     roster.py         the club's members from a CSV file; check-in names matched to them
@@ -92,4 +94,8 @@ Errors (hub.errors)::
     ├── PairingError (hub.pairing, ValueError)  a pairing code refused (unknown, expired,
     │                                           used, throttled)
     └── BridgemateError (hub.bridgemate)        a Data Connector request refused
+
+An error a person reads (a director's command refused, a set-up's problem) is raised with a
+``bridgecore.text.Text``: ``err.text``, worded in the reader's language where the reader is
+known; ``str(err)`` its English words, for the log.
 """

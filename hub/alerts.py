@@ -52,6 +52,13 @@ class AlertStatus(StrEnum):
     RESOLVED = "resolved"           # closed (ruled and applied, or nothing to rule)
 
 
+# A status in the reader's words (a refusal: "alert A1-3-revoke-1 is already resolved")
+STATUS_TEXTS = {AlertStatus.OPEN: Text.of("alert.open"),
+                AlertStatus.ACKNOWLEDGED: Text.of("alert.acknowledged"),
+                AlertStatus.RULED: Text.of("alert.ruled"),
+                AlertStatus.RESOLVED: Text.of("alert.resolved")}
+
+
 class HubKind(StrEnum):
     """Kinds the hub adds to :class:`bridgecore.irregularity.Kind` (the JSON names)."""
 
@@ -275,7 +282,8 @@ class Alert:
                 obj.get("acknowledged_at"), obj.get("ruling"), obj.get("ruled_at"),
                 obj.get("resolved_at"))
         except (KeyError, TypeError, ValueError) as err:
-            raise AlertError(f"not an alert: {err!r} in {dict(obj)!r:.200}") from None
+            raise AlertError(Text.of("refusal.not_an_alert", error=f"{err!r:.80}",
+                                     alert=f"{dict(obj)!r:.200}")) from None
 
 
 def finding(irr: Irregularity) -> Text:
@@ -346,7 +354,7 @@ class AlertBook:
         docstring says; ``detected`` stays the first detection). ``evidence`` may be a
         function: it is called only when a version is made."""
         if kind not in KINDS:
-            raise AlertError(f"unknown alert kind {kind!r}")
+            raise AlertError(Text.of("refusal.alert_kind", kind=f"{kind!r:.40}"))
         opts = _options(options)
         text = _text(detail)
         found = dict(facts or {})
@@ -399,10 +407,11 @@ class AlertBook:
     def _step(self, alert_id: str, status: AlertStatus, time: float) -> Alert:
         old = self._alerts.get(alert_id)
         if old is None:
-            raise AlertError(f"no alert {alert_id!r}")
+            raise AlertError(Text.of("refusal.no_alert", id=str(alert_id)[:80]))
         if status not in _STEPS[old.status]:
-            raise AlertError(f"alert {alert_id} is {old.status.value}: it cannot become "
-                             f"{status.value}")
+            raise AlertError(Text.of("refusal.alert_step", id=alert_id,
+                                     status=STATUS_TEXTS[old.status],
+                                     to=STATUS_TEXTS[status]))
         acknowledged = old.acknowledged_at if old.acknowledged_at is not None else time
         return replace(old, status=status, acknowledged_at=acknowledged,
                        version=old.version + 1, updated=time)
@@ -421,7 +430,7 @@ class AlertBook:
         alert's ``options``, shown to the table). A ruling acknowledges the alert if it was
         not yet; a later ruling replaces the earlier one."""
         if not isinstance(text, str) or not text.strip():
-            raise AlertError(f"alert {alert_id}: a ruling needs a text")
+            raise AlertError(Text.of("refusal.ruling_text", id=alert_id))
         new = self._step(alert_id, AlertStatus.RULED, time)
         ruling: dict[str, Any] = {"text": text}
         if score is not None:
@@ -448,7 +457,7 @@ class AlertBook:
         try:
             return self._alerts[alert_id]
         except KeyError:
-            raise AlertError(f"no alert {alert_id!r}") from None
+            raise AlertError(Text.of("refusal.no_alert", id=str(alert_id)[:80])) from None
 
     def __contains__(self, alert_id: object) -> bool:
         return alert_id in self._alerts

@@ -111,7 +111,6 @@ import json
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote
 
@@ -120,11 +119,13 @@ from aiohttp import web
 
 from bridgecore.text import Text
 from hub.alerts import Alert
+from hub.console_http import favicon, headers, json_only, load_static, refusal, unknown
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import Languages, choose, option_text, reader
 from hub.console_tempo import TempoRoutes
 from hub.console_views import STATUSES, RoomView, alert_summary, table_status
 from hub.corrections import CorrectionError, as_typed
+from hub.errors import error_text
 from hub.pairing import Pairing
 from hub.room import Room
 from hub.shard_views import in_event_order, remote_alert, remote_of, with_remote_alerts
@@ -153,7 +154,6 @@ __all__ = ["COOKIE", "CREATE_DIRECTOR", "MAX_BODY", "RANKS", "SCORER_COMMANDS", 
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024          # a director command
 MAX_LOGIN = 4 * 1024          # a login
 COOKIE = "tenace_console"
@@ -163,14 +163,6 @@ SCORER_COMMANDS = frozenset({"ruling", "ruling_undo"})
 CREATE_DIRECTOR = "tenace users add NAME --role director"
 _SESSION = web.RequestKey("session", Session)       # the request's, once checked
 RESOLVED_KEPT = 50            # resolved alerts kept in the overview, newest first
-_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
-          ".json": "application/json"}
-# No page of the console or the results may be framed by another site (clickjacking): CSP
-# frame-ancestors for today's browsers, X-Frame-Options for older ones.
-_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-            "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
-            "X-Frame-Options": "DENY"}
 
 
 def without_path(command: str) -> str:
@@ -268,7 +260,7 @@ class Console:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
-        self._files = _load_static()
+        self._files = load_static()
         if self.pairing is not None:
             if self.pairing.on_failures is None:
                 self.pairing.on_failures = self._pairing_failures
@@ -486,16 +478,16 @@ class Console:
 
     # HTTP --------------------------------------------------------------------------------
     def _app(self) -> web.Application:
-        app = application(_refusal, _unknown, max_body=MAX_BODY, name="console",
+        app = application(refusal, unknown, max_body=MAX_BODY, name="console",
                           middlewares=[host_guard(self.allowed)], language=self.language_of)
-        app.on_response_prepare.append(_headers)
+        app.on_response_prepare.append(headers)
         add = app.router.add_get
         need = self._need
         add("/", need("viewer", self._page, page=True))
         add("/index.html", need("viewer", self._page, page=True))
         add("/login", self._login_page)
         add("/static/{name:.*}", self._static)
-        add("/favicon.ico", _favicon)
+        add("/favicon.ico", favicon)
         add("/api/login", self._login_state)
         add("/api/session", need("viewer", self._session))
         add("/api/room", need("viewer", self._room))
@@ -522,7 +514,8 @@ class Console:
     def _tempo_routes(self) -> TempoRoutes:
         """The director's tempo pages and API (hub.console_tempo)."""
         return TempoRoutes(self.hub, lambda: self._file("tempo.html", "/tempo", "page"),
-                           lambda request: request[_SESSION].user, self.timeout)
+                           lambda request: request[_SESSION].user, self.timeout,
+                           self.language_of)
 
     # Sessions ----------------------------------------------------------------------------
     def language_of(self, request: web.Request) -> str:
@@ -564,8 +557,8 @@ class Console:
             if csrf:
                 token = request.headers.get(CSRF_HEADER, "")
                 if not hmac.compare_digest(token.encode(), session.csrf.encode()):
-                    raise HttpError(403, f"{request.method} {request.path:.80} without the "
-                                         f"session's CSRF token ({CSRF_HEADER})")
+                    raise HttpError(403, Text.of("http.no_csrf", method=request.method,
+                                                 path=request.path[:80], header=CSRF_HEADER))
             request[_SESSION] = session
             return await handler(request)
 
@@ -584,27 +577,26 @@ class Console:
 
     async def _login(self, request: web.Request) -> web.Response:
         body = await read_body(request, MAX_LOGIN, "a login", self.timeout)
-        _json_only(request, "a login")
+        json_only(request, "a login")
         try:
             form = json.loads(body)
         except (UnicodeDecodeError, ValueError) as err:
-            raise HttpError(400, f"the login is not JSON: {err}") from None
+            raise HttpError(400, Text.of("http.login_not_json", error=str(err)[:200])) from None
         name = form.get("name") if isinstance(form, dict) else None
         password = form.get("password") if isinstance(form, dict) else None
         if not isinstance(name, str) or not isinstance(password, str) or not name \
                 or len(name) > 64 or len(password) > MAX_PASSWORD:
-            raise HttpError(400, "a login is {\"name\": ..., \"password\": ...}")
+            raise HttpError(400, Text.of("http.login_shape"))
         users = self.users
         if users is None or not users.has_director():
-            raise HttpError(503, f"no director's account on this hub yet: "
-                                 f"{self.create_director}")
+            raise HttpError(503, Text.of("http.no_director", command=self.create_director))
         keys = (f"address {request.remote}", f"user {name_key(name)}")   # any case, one user
         wait = self.throttle.wait(*keys)
         if wait > 0:
             log.warning("console login of %r from %s throttled (%.0f s)", name,
                         request.remote, wait)
             text = Text.of("http.throttled", seconds=max(1, round(wait)))
-            response = _refusal(429, render(text, self.language_of(request)), text)
+            response = refusal(429, render(text, self.language_of(request)), text)
             response.headers["Retry-After"] = str(max(1, round(wait)))
             return response
         loop = asyncio.get_running_loop()
@@ -612,7 +604,7 @@ class Console:
             user = await loop.run_in_executor(None, users.verify, name, password)
         except UserError as err:
             log.error("console login: %s", err)
-            raise HttpError(500, "the console's users cannot be read") from None
+            raise HttpError(500, Text.of("http.users_unreadable")) from None
         if user is None:
             self.throttle.failed(*keys)
             log.warning("console login refused: user %r from %s", name, request.remote)
@@ -699,26 +691,26 @@ class Console:
         body = await read_body(request, MAX_BODY, "a director command", self.timeout)
         # JSON only: a cross-site JSON post needs a preflight we never answer (the Origin,
         # the Host and the CSRF token were checked before).
-        _json_only(request, "a director command")
+        json_only(request, "a director command")
         try:
             command = json.loads(body)
         except (UnicodeDecodeError, ValueError) as err:
-            raise HttpError(400, f"the command is not JSON: {err}") from None
+            raise HttpError(400, Text.of("http.command_not_json", error=str(err)[:200])) from None
         op = command.get("op") if isinstance(command, dict) else None
         if session.role != "director" and op not in SCORER_COMMANDS:
             raise HttpError(403, Text.of("http.scorer_commands", user=session.user,
                                          role=session.role, op=str(op)[:40],
                                          commands=", ".join(sorted(SCORER_COMMANDS))))
+        language = self.language_of(request)    # a refusal is worded in it
         if op == "result_correct":      # typed in the user's language (hub.corrections)
-            language = choose(self.languages.get(session.user),
-                              request.cookies.get(LANGUAGE_COOKIE),
-                              accept=request.headers.get("Accept-Language", ""))
             try:
                 command = as_typed(command, reader(language))
             except CorrectionError as err:
                 log.warning("director command %.200r of %s refused: %s", command,
                             session.user, err)
-                return json_response({"ok": False, "error": str(err)}, 400)
+                text = error_text(err)
+                return json_response({"ok": False, "error": render(text, language),
+                                      "error_text": text.to_json()}, 400)
         forward = getattr(self.hub, "forward_command", None)   # another shard's (hub.sharding)
         sent = None if forward is None else forward(command, session.user)
         result = sent if sent is not None else self.hub.director(command, account=session.user)
@@ -726,6 +718,8 @@ class Console:
         if not ok:
             log.warning("director command %.200r of %s refused: %s", command, session.user,
                         result.get("error"))
+            if "error_text" in result:     # the English words, for the log, then the user's
+                result["error"] = render(result["error_text"], language)
         return json_response(result, 200 if ok else 400)
 
     async def _feed(self, request: web.Request) -> web.StreamResponse:
@@ -758,48 +752,3 @@ class Console:
             if page in self._pages:
                 self._drop(page, "gone")
         return response
-
-
-def _json_only(request: web.Request, what: str) -> None:
-    if request.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
-        raise HttpError(415, f"{what} is sent as application/json")
-
-
-def _refusal(status: int, message: str, text: Text | None) -> web.Response:
-    """``error`` in the reader's words, ``text`` the message it was made from, if any."""
-    extra = {} if text is None else {"text": text.to_json()}
-    return json_response({"ok": False, "error": message, **extra}, status)
-
-
-def _unknown(request: web.Request) -> HttpError:
-    method, path = request.method, request.path
-    if method not in ("GET", "HEAD"):
-        return HttpError(405, f"{method} {path}: only GET, and POST /api/director, /api/login, "
-                              "/api/logout, /api/pair, /api/devices/pair, /api/devices/revoke, "
-                              "/api/tempo/attach, /api/setup, /api/roster, /api/evening/cards, "
-                              "/api/i18n")
-    return HttpError(404, f"no {'file' if path.startswith('/static/') else 'page'} {path!r:.80}")
-
-
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-    for name, value in _HEADERS.items():
-        response.headers.setdefault(name, value)
-
-
-async def _favicon(request: web.Request) -> web.Response:
-    return web.Response(status=204, headers={"Content-Type": "image/x-icon"})
-
-
-def _load_static() -> dict[str, tuple[bytes, str]]:
-    """The page's files, read once: only these names are served (no path from the URL)."""
-    files: dict[str, tuple[bytes, str]] = {}
-    if not STATIC.is_dir():
-        log.error("console page missing: no folder %s", STATIC)
-        return files
-    for path in sorted(STATIC.iterdir()):
-        kind = _TYPES.get(path.suffix)
-        if path.is_file() and kind is not None:
-            files[path.name] = (path.read_bytes(), kind)
-    if "console.html" not in files:
-        log.error("console page missing from %s", STATIC)
-    return files

@@ -116,8 +116,7 @@ class _Devices:
     def pairing(self) -> Pairing:
         pairing = self.console.pairing
         if pairing is None:
-            raise HttpError(503, "this hub pairs no device (tenace hub without an accounts "
-                                 "directory, or with an external broker and no --deploy)")
+            raise HttpError(503, Text.of("http.pairs_no_device"))
         return pairing
 
     def _record(self, kind: str, body: dict[str, Any], account: str) -> None:

@@ -9,12 +9,16 @@ tooltip, ``data-i18n-placeholder`` for a field's hint); static/i18n.js fetches `
 catalog: :func:`catalogue`) and puts each
 text in through ``textContent``. What the scripts build (the alert feed, an alert's kind and
 explanation, the table panels, the set-up page's sections, messages) goes through
-``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields; a page draws its own
-texts again on the ``tenace-language`` event. A key missing in a language would fall back to
-English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
+``tenaceI18n.t(key, params)``, which fills the text's ``{name}`` fields, and a count through
+``tenaceI18n.plural(key, n, params)``, which chooses the key's form for ``n`` by the language's
+rule (:func:`answer`: the forms and the catalog's ``Plural-Forms``, read without eval); a page
+draws its own texts again on the ``tenace-language`` event. A key missing in a language
+would fall back to English, an unknown key to the key itself: tests/hub/test_console_i18n.py and
 tests/test_catalogs.py make both a test failure. Texts that come from the hub itself are
 messages (a key and its values: bridgecore.text.Text), rendered by hub.texts in Python and by
-``tenaceI18n.text(message)`` in the browser; an error of the console's API is still English.
+``tenaceI18n.text(message)`` in the browser; a refusal of the console's API (a director's
+command refused, a set-up's problem) is a message too, worded in the user's language
+(hub.errors).
 
 The language is chosen with the switch on each page (``POST /api/i18n {"language"}``:
 hub.console_session) and remembered for the user's account (:class:`Languages`, in
@@ -43,8 +47,8 @@ from bridgecore.notation import Notation, notation
 from wire.catalogs import PSEUDO, Catalogs, fields
 
 __all__ = [
-    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "catalogue", "choose", "date_text",
-    "language_name", "option_text", "plural", "reader", "say",
+    "CATALOGS", "COOKIE", "LANGUAGES", "Languages", "answer", "catalogue", "choose",
+    "date_text", "language_name", "option_text", "plural", "reader", "say",
 ]
 
 log = logging.getLogger(__name__)
@@ -66,15 +70,27 @@ def catalogue(language: str) -> dict[str, str]:
     return CATALOGS.texts(language)
 
 
+def answer(language: str) -> dict[str, Any]:
+    """What ``GET /api/i18n`` (and a language chosen with ``POST``) gives a page: the
+    language, its ``strings`` (a text with plural forms as it reads for 2), every plural
+    key's forms (``plurals``: key -> the forms in the order of the rule) and the language's
+    rule (``plural``: ``{"forms": 3, "rule": "n == 1 ? 0 : ..."}``, the C expression of its
+    catalog's ``Plural-Forms``, the one gettext's ``ngettext`` follows here), which
+    static/i18n.js reads itself without ``eval`` (docs/console-api.md)."""
+    forms, rule = CATALOGS.plural_rule(language)
+    return {"language": language, "strings": catalogue(language),
+            "plural": {"forms": forms, "rule": rule},
+            "plurals": CATALOGS.plural_texts(language)}
+
+
 def reader(language: str) -> Notation:
     """How a text the user typed is read in ``language`` (bridgecore.notation): the
     language's own table, or, for one that has only a catalog, the letters its catalog shows
     (``rank.K``, ``strain.NT``, ``call.Pass``, ``letter.W``...)."""
     texts = CATALOGS.texts(language)
-    labels = {key: texts[key] for key in texts
-              if key.startswith(("rank.", "letter.")) or key == "strain.NT"}
-    labels["call.pass"] = texts.get("call.Pass", "")
-    return notation(language, labels)
+    return notation(language, {key: texts[key] for key in texts
+                               if key.startswith(("rank.", "letter.", "call."))
+                               or key == "strain.NT"})
 
 
 def say(language: str, key: str, **values: object) -> str:

@@ -52,7 +52,7 @@ from aiohttp import web
 
 from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
-from hub.console_i18n import COOKIE, LANGUAGES, Languages, catalogue
+from hub.console_i18n import COOKIE, LANGUAGES, Languages, answer
 from hub.console_setup import data_directory
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
@@ -285,8 +285,8 @@ class _Evening:
     async def export(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
         if name not in EXPORTS:
-            raise HttpError(404, f"no results file {name!r:.40} (one of "
-                                 f"{', '.join(EXPORTS)})")
+            raise HttpError(404, Text.of("http.no_results_file", name=f"{name!r:.40}",
+                                         files=", ".join(EXPORTS)))
         names = [s.name for s in self.room.sections]
         section = request.query.get("section", names[0] if names else "")
         if section not in names:
@@ -338,8 +338,7 @@ class _Evening:
 
     async def i18n(self, request: web.Request) -> web.Response:
         language = self._language(request)
-        return json_response({"language": language, "languages": LANGUAGES,
-                              "strings": catalogue(language)})
+        return json_response({**answer(language), "languages": LANGUAGES})
 
     async def choose(self, request: web.Request) -> web.Response:
         body = await read_body(request, MAX_I18N, "a language", self.console.timeout)
@@ -353,8 +352,7 @@ class _Evening:
         session = self.console.session_of(request)
         if session is not None:
             self.console.languages.set(session.user, language)
-        response = json_response({"ok": True, "language": language,
-                                  "strings": catalogue(language)})
+        response = json_response({"ok": True, **answer(language)})
         response.set_cookie(COOKIE, language, samesite="Strict", secure=request.secure,
                             path="/", max_age=365 * 24 * 3600)
         return response

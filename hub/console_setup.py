@@ -29,7 +29,10 @@ the boards may come as a file sent with the set-up, ``"boards": {"file": {"name"
 "monday.pbn", "data": BASE64}}``, kept in the data directory's ``boards/``. The document is
 turned into the tables a TOML file gives and read by the same :func:`hub.event.read_document`:
 the same set-up, the same checks. A refused set-up is 400 ``{"ok": false, "errors":
-[{"field": "sections[0].tables", "error": "..."}]}``, every problem at once.
+[{"field": "sections[0].tables", "error": "...", "error_text": {"key", "values"}}]}``, every
+problem at once: ``error`` in the director's language, ``error_text`` the message it was
+made from (a problem the event file's reader, hub.event, words itself is a plain text:
+its English words).
 
 A set-up accepted replaces the hub's (``Hub.replace_setup``, a new event: the fact
 ``setup_replaced`` with the set-up and the director's account, so a restart rebuilds it
@@ -56,14 +59,16 @@ from bridgecore.text import Text
 from hub.console_i18n import COOKIE as LANGUAGE_COOKIE
 from hub.console_i18n import LANGUAGES, Languages, choose, say
 from hub.event import MOVEMENTS, SCORINGS, EventSetup, read_document
+from hub.event_values import Nested, Problem
 from hub.roster import Roster, RosterError
 from hub.section_setup import MAX_MOVEMENT_FILE
 from hub.store import StoreError
+from hub.texts import render
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
 
 __all__ = ["DEFAULTS", "MAX_BOARD_FILE", "MAX_ROSTER", "MAX_SETUP", "add_setup_routes",
-           "error_fields", "toml_document"]
+           "error_fields", "toml_document", "worded"]
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +143,18 @@ def data_directory(hub: Any) -> Path | None:
 
 # The document -----------------------------------------------------------------------------
 
-def _players(value: Any, roster: Roster, where: str,
-             errors: list[dict[str, str]]) -> Any:
+# A problem of the document: {"field": where, "error": Text}, worded for the reader at the
+# end (:func:`worded`).
+Problems = list[dict[str, Any]]
+
+
+def worded(errors: Problems, language: str) -> list[dict[str, Any]]:
+    """The problems as the API answers them: ``error`` in ``language``, ``error_text``."""
+    return [{"field": e["field"], "error": render(e["error"], language),
+             "error_text": e["error"].to_json()} for e in errors]
+
+
+def _players(value: Any, roster: Roster, where: str, errors: Problems) -> Any:
     """A pair's players with ``{"member": n}`` and ``{"name": s}`` turned into names."""
     if isinstance(value, str | Mapping):
         value = [value]
@@ -151,8 +166,8 @@ def _players(value: Any, roster: Roster, where: str,
             number = player["member"]
             found = [m for m in roster.members if m.number == number]
             if not found:
-                errors.append({"field": where, "error": f"no member {number!r} in the "
-                                                        "club's roster"})
+                errors.append({"field": where, "error": Text.of(
+                    "setup_error.no_member", member=f"{number!r:.20}")})
                 continue
             names.append(found[0].name)
         elif isinstance(player, Mapping) and set(player) == {"name"}:
@@ -163,15 +178,15 @@ def _players(value: Any, roster: Roster, where: str,
 
 
 def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
-                  ) -> tuple[dict[str, Any], list[dict[str, str]]]:
+                  ) -> tuple[dict[str, Any], Problems]:
     """The tables a TOML event file gives for the API's document ``doc`` (module
     docstring), and the problems found on the way (roster members, the board file sent)."""
-    errors: list[dict[str, str]] = []
+    errors: Problems = []
     if not isinstance(doc, Mapping):
-        return {}, [{"field": "", "error": "a set-up is a JSON object"}]
+        return {}, [{"field": "", "error": Text.of("setup_error.not_object")}]
     out: dict[str, Any] = {k: v for k, v in doc.items() if k not in ("sections", "section")}
     if "section" in doc:
-        errors.append({"field": "section", "error": "unknown key (did you mean 'sections'?)"})
+        errors.append({"field": "section", "error": Text.of("setup_error.sections_key")})
     sections = doc.get("sections")
     if isinstance(sections, list):
         converted = []
@@ -193,7 +208,7 @@ def toml_document(doc: Any, roster: Roster, boards_dir: Callable[[], Path]
     return out, errors
 
 
-def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str, str]]
+def _movement_file(section: Mapping[str, Any], where: str, errors: Problems
                    ) -> dict[str, Any]:
     """A section whose ``movement_file`` was sent as ``{"name", "data"}`` (base64) with its
     text as ``movement_asc`` (hub.event): the API never reads a path on the hub."""
@@ -203,17 +218,16 @@ def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str
         return out                  # the text is there (a set-up sent back as it was read)
     if not isinstance(sent, Mapping) or not isinstance(sent.get("name"), str) \
             or not isinstance(sent.get("data"), str):
-        errors.append({"field": where, "error": "a file is {\"name\": ..., \"data\": "
-                                                "base64}"})
+        errors.append({"field": where, "error": Text.of("setup_error.file_shape")})
         return out
     try:
         content = base64.b64decode(sent["data"], validate=True)
     except (binascii.Error, ValueError):
-        errors.append({"field": where, "error": "data: not base64"})
+        errors.append({"field": where, "error": Text.of("setup_error.not_base64")})
         return out
     if len(content) > MAX_MOVEMENT_FILE:
-        errors.append({"field": where, "error": f"a movement file of at most "
-                                                f"{MAX_MOVEMENT_FILE} bytes"})
+        errors.append({"field": where, "error": Text.of("setup_error.movement_size",
+                                                        most=MAX_MOVEMENT_FILE)})
         return out
     try:
         text = content.decode("utf-8-sig")
@@ -225,25 +239,25 @@ def _movement_file(section: Mapping[str, Any], where: str, errors: list[dict[str
 
 
 def _save_board_file(sent: Mapping[str, Any], boards_dir: Callable[[], Path],
-                     errors: list[dict[str, str]]) -> str | None:
+                     errors: Problems) -> str | None:
     """Keep a board file sent with a set-up in the boards folder; its name there."""
     name, data = sent.get("name"), sent.get("data")
     if not isinstance(name, str) or not isinstance(data, str):
-        errors.append({"field": "boards.file", "error": "a file is {\"name\": ..., \"data\": "
-                                                        "base64}"})
+        errors.append({"field": "boards.file", "error": Text.of("setup_error.file_shape")})
         return None
     stem = re.sub(r"[^\w.-]+", "_", Path(name.replace("\\", "/")).name).lstrip(".")[:80]
     if not stem:
-        errors.append({"field": "boards.file", "error": f"no file name in {name!r}"})
+        errors.append({"field": "boards.file", "error": Text.of("setup_error.no_file_name",
+                                                                name=f"{name!r:.80}")})
         return None
     try:
         content = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        errors.append({"field": "boards.file", "error": "data: not base64"})
+        errors.append({"field": "boards.file", "error": Text.of("setup_error.not_base64")})
         return None
     if len(content) > MAX_BOARD_FILE:
-        errors.append({"field": "boards.file", "error": f"a board file of at most "
-                                                        f"{MAX_BOARD_FILE} bytes"})
+        errors.append({"field": "boards.file", "error": Text.of("setup_error.board_size",
+                                                                most=MAX_BOARD_FILE)})
         return None
     folder = boards_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -256,10 +270,11 @@ _SECTION = re.compile(r"^section '(?P<name>[^']*)': (?P<rest>.*)$", re.S)
 _MANY = re.compile(r"^\d+ problems:\n(?P<lines>.*)$", re.S)
 
 
-def error_fields(problems: list[str], names: list[str]) -> list[dict[str, str]]:
+def error_fields(problems: list[str], names: list[str]) -> Problems:
     """hub.event's problems (``section[1].tables: ...``) as the API's ``{"field":
-    "sections[0].tables", "error": ...}``; ``names``: the sections' names, in order."""
-    out: list[dict[str, str]] = []
+    "sections[0].tables", "error": ...}`` (its words as they are: a plain text);
+    ``names``: the sections' names, in order."""
+    out: Problems = []
 
     def add(field: str, text: str, keyed_text: bool = True) -> None:
         many = _MANY.match(text)
@@ -285,11 +300,30 @@ def error_fields(problems: list[str], names: list[str]) -> list[dict[str, str]]:
             inner = f"{field}.{key}" if field and not key.startswith("sections") else key
             add(inner, keyed.group("rest"), re.fullmatch(r"sections\[\d+\]", inner) is not None)
             return
-        out.append({"field": field, "error": text})
+        out.append({"field": field, "error": Text.plain(text)})
+
+    def one(field: str, problem: str) -> None:
+        if isinstance(problem, Problem):     # its key and its text (hub.event_values)
+            key = _field(problem.key)
+            out.append({"field": f"{field}.{key}" if field else key, "error": problem.text})
+        elif isinstance(problem, Nested):    # a section's problems, some of them texts
+            for part in problem.parts:
+                one(_field(problem.key), part)
+        else:
+            add(field, problem)
 
     for problem in problems:
-        add("", problem)
+        one("", problem)
     return out
+
+
+def _field(key: str) -> str:
+    """A TOML key (``section[2].tables``, sections from 1) as the API names the field
+    (``sections[1].tables``, from 0)."""
+    section = re.match(r"^section\[(\d+)\](.*)$", key)
+    if section:
+        return f"sections[{int(section.group(1)) - 1}]{section.group(2)}"
+    return "sections" + key[len("section"):] if key.split(".")[0] == "section" else key
 
 
 def api_document(setup: Any) -> dict[str, Any] | None:
@@ -386,17 +420,15 @@ class _SetupRoutes:
             setup, problems = read_document(toml, self._boards_dir())
             errors += error_fields(problems, names)
         if errors or setup is None:
-            return json_response({"ok": False, "errors": errors or [
-                {"field": "", "error": "the event cannot be set up"}]}, 400)
+            return json_response({"ok": False, "errors": worded(errors or [
+                {"field": "", "error": Text.of("setup_error.cannot")}],
+                self._language(request))}, 400)
         if check_only:
             return json_response({"ok": True, "checked": True,
                                   "summary": setup.summary(self._language(request))})
         started = self.started()
         if started and request.query.get("next") not in ("1", "true"):
-            raise HttpError(409, "the room has play recorded (boards started at "
-                                 f"{', '.join(started[:5])}): the next session is set up "
-                                 "with ?next=1 (this one is stored); change this session "
-                                 "with director commands")
+            raise HttpError(409, Text.of("http.play_recorded", tables=", ".join(started[:5])))
         replace = getattr(self.hub, "replace_setup", None)
         if replace is None:
             raise HttpError(503, Text.of("http.no_setup"))
@@ -405,7 +437,7 @@ class _SetupRoutes:
             replace(setup, keep_play=False, account=user)
         except StoreError as err:
             log.error("set-up from the console not stored: %s", err)
-            raise HttpError(500, f"the hub could not store the set-up: {err}") from None
+            raise HttpError(500, Text.of("http.setup_not_stored", error=str(err))) from None
         log.info("event set up from the console by %s: %s", user, setup.summary()[0])
         return json_response({"ok": True, "summary": setup.summary(self._language(request)),
                               "tables": [t for s in setup.sections for t in s.ids]})
@@ -423,10 +455,13 @@ class _SetupRoutes:
         try:
             count = roster.replace_csv(body)
         except RosterError as err:
+            language = self._language(request)
             return json_response({"ok": False, "errors": [
-                {"line": line, "error": problem} for line, problem in err.problems]}, 400)
+                {"line": line, "error": render(text, language), "error_text": text.to_json()}
+                for line, text in ((n, getattr(p, "text", None) or Text.plain(p))
+                                   for n, p in err.problems)]}, 400)
         except OSError as err:
-            raise HttpError(500, f"the roster could not be written: {err}") from None
+            raise HttpError(500, Text.of("http.roster_not_written", error=str(err))) from None
         log.info("club roster imported by %s: %d members", self._user(request), count)
         return json_response({"ok": True, "members": count})
 

@@ -43,6 +43,7 @@ from hub.tempo import (
     slow_play_report,
     timeline_reference,
 )
+from hub.texts import render
 from hub.webserver import HttpError, json_response, read_body
 
 __all__ = ["MAX_ATTACH", "TempoRoutes"]
@@ -59,14 +60,17 @@ class _Hub(Protocol):
 
 class TempoRoutes:
     """The routes of the module docstring, for a console's ``hub``; ``need(role, handler,
-    page=..., csrf=...)`` is the console's guard, ``user(request)`` the session's user."""
+    page=..., csrf=...)`` is the console's guard, ``user(request)`` the session's user,
+    ``language(request)`` the reader's (a refused attachment's ruling is worded in it)."""
 
     def __init__(self, hub: _Hub, page: Callable[[], web.Response],
-                 user: Callable[[web.Request], str], timeout: float = 10.0):
+                 user: Callable[[web.Request], str], timeout: float = 10.0,
+                 language: Callable[[web.Request], str] = lambda request: "en"):
         self.hub = hub
         self.page = page
         self.user = user
         self.timeout = timeout
+        self.language = language
 
     def add(self, app: web.Application, need: Callable[..., Handler]) -> None:
         get = app.router.add_get
@@ -146,8 +150,7 @@ class TempoRoutes:
         board = data.get("board")
         if not isinstance(alert, str) or not isinstance(table, str) or not isinstance(text, str) \
                 or not isinstance(board, int) or isinstance(board, bool):
-            raise HttpError(400, "attach needs alert (text), table (text), board (a number) "
-                                 "and text")
+            raise HttpError(400, Text.of("http.attach_fields"))
         position = self._position()
         view = await self.timeline(table, board, position)
         reference = timeline_reference(view, position)
@@ -155,6 +158,8 @@ class TempoRoutes:
         result = self.hub.director({"op": "rule", "id": alert, "text": ruling},
                                    account=self.user(request))
         ok = bool(result.get("ok"))
+        if not ok and "error_text" in result:      # refused: in the director's language
+            result = dict(result, error=render(result["error_text"], self.language(request)))
         return json_response(dict(result, reference=reference, position=position),
                              200 if ok else 400)
 

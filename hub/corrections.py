@@ -43,7 +43,9 @@ from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
 from bridgecore.notation import Notation
 from bridgecore.scoring import score_ns
+from bridgecore.text import Text
 from hub.errors import HubError
+from hub.late_changes import refused
 
 __all__ = ["FIELDS", "CorrectionError", "Corrections", "as_typed"]
 
@@ -74,21 +76,25 @@ def as_typed(command: Mapping[str, Any], notation: Notation) -> dict[str, Any]:
         else:
             try:
                 out["contract"] = str(notation.read_contract(contract))
-            except BridgeError as err:
-                raise CorrectionError(f"result_correct: contract {contract!r:.20}: "
-                                      f"{err}") from None
+            except BridgeError:
+                raise CorrectionError(refused("result_correct", Text.of(
+                    "refusal.typed_contract", typed=contract[:20],
+                    language=notation.language))) from None
     declarer = command.get("declarer")
     if isinstance(declarer, str):
         try:
             out["declarer"] = notation.read_seat(declarer).letter
-        except BridgeError as err:
-            raise CorrectionError(f"result_correct: declarer {declarer!r:.10}: {err}") from None
+        except BridgeError:
+            raise CorrectionError(refused("result_correct", Text.of(
+                "refusal.typed_seat", typed=declarer[:10], language=notation.language,
+                letters=", ".join(sorted(k for k in notation.seats if len(k) == 1))))) from None
     lead = command.get("lead")
     if isinstance(lead, str):
         try:
             out["lead"] = str(notation.read_card(lead))
-        except BridgeError as err:
-            raise CorrectionError(f"result_correct: lead {lead!r:.10}: {err}") from None
+        except BridgeError:
+            raise CorrectionError(refused("result_correct", Text.of(
+                "refusal.typed_card", typed=lead[:10], language=notation.language))) from None
     return out
 
 
@@ -118,19 +124,18 @@ class Corrections:
         """The ``result_corrected`` fact for the command ``body`` (its JSON types checked);
         CorrectionError naming what is wrong."""
         table, board = body["table"], body["board"]
-        where = f"result_correct at table {table!r:.40}, board {board}"
+        where = Text.of("doing.correcting", table=table[:40], board=board)
         if table not in section_of:
-            raise CorrectionError(f"{where}: no such table")
+            raise CorrectionError(_refused(where, Text.of("refusal.no_such_table")))
         round_ = body.get("round")
         found = [r for r in rounds(table, board) if played(table, r, board) is not None]
         if round_ is None:
             if len(found) > 1:
-                raise CorrectionError(f"{where}: played in rounds "
-                                      f"{', '.join(map(str, found))}: name the round")
+                raise CorrectionError(_refused(where, Text.of(
+                    "refusal.name_the_round", rounds=", ".join(map(str, found)))))
             round_ = found[0] if found else None
         if round_ is None or played(table, round_, board) is None:
-            raise CorrectionError(f"{where}: no result played there to correct (a board not "
-                                  "played is given an adjusted score: a ruling)")
+            raise CorrectionError(_refused(where, Text.of("refusal.nothing_to_correct")))
         out: dict[str, Any] = {"id": f"{self.id_prefix}C{len(self._given) + 1}",
                                "section": section_of[table], "table": table,
                                "round": round_, "board": board}
@@ -140,12 +145,14 @@ class Corrections:
             try:
                 out["lead"] = str(Card.parse(lead))
             except (BridgeError, ValueError):
-                raise CorrectionError(f"{where}: lead {lead!r:.10} is not a card") from None
+                raise CorrectionError(_refused(where, Text.of(
+                    "refusal.lead_not_card", lead=lead[:10]))) from None
             if out["contract"] == "PASS":
-                raise CorrectionError(f"{where}: a board passed out has no lead")
+                raise CorrectionError(_refused(where, Text.of("refusal.passed_out_lead")))
         text = (body.get("text") or "").strip()
         if len(text) > _MAX_TEXT:
-            raise CorrectionError(f"{where}: text of {len(text)} characters, limit {_MAX_TEXT}")
+            raise CorrectionError(_refused(where, Text.of(
+                "refusal.text_length", n=len(text), most=_MAX_TEXT)))
         if text:
             out["text"] = text
         before = self._in_force.get((table, round_, board))
@@ -178,29 +185,34 @@ class Corrections:
         return [dict(c) for c in self._given]
 
 
-def _result(body: Mapping[str, Any], marks: Markings, where: str) -> dict[str, Any]:
+def _refused(where: Text, reason: Text) -> Text:
+    """``where`` the correction is, then why it is refused."""
+    return Text.of("refusal.command", doing=where, reason=reason)
+
+
+def _result(body: Mapping[str, Any], marks: Markings, where: Text) -> dict[str, Any]:
     """contract, declarer, tricks and the North-South score (Law 77) of the command."""
     text = body["contract"].strip()
     if text.upper() in ("PASS", "P", "PASSED OUT"):
         if body.get("tricks") is not None or body.get("declarer") is not None:
-            raise CorrectionError(f"{where}: a board passed out has no declarer nor tricks")
+            raise CorrectionError(_refused(where, Text.of("refusal.passed_out_result")))
         return {"contract": "PASS", "declarer": None, "tricks": None, "score_ns": 0}
     letter = body.get("declarer")
     tricks = body.get("tricks")
     if letter is None or tricks is None:
-        raise CorrectionError(f"{where}: a contract needs its declarer (N, E, S, W) and the "
-                              "tricks declarer took")
+        raise CorrectionError(_refused(where, Text.of("refusal.contract_needs")))
     try:
         declarer = Seat.parse(letter)
     except (BridgeError, ValueError):
-        raise CorrectionError(f"{where}: declarer {letter!r:.10} is not N, E, S or W") from None
+        raise CorrectionError(_refused(where, Text.of(
+            "refusal.declarer_not_seat", declarer=letter[:10]))) from None
     try:
         contract = Contract.parse(text, declarer)
-    except (BridgeError, ValueError) as err:
-        raise CorrectionError(f"{where}: contract {text!r:.20} is not a contract: "
-                              f"{err}") from None
+    except (BridgeError, ValueError):
+        raise CorrectionError(_refused(where, Text.of(
+            "refusal.not_contract", contract=text[:20]))) from None
     if not 0 <= tricks <= 13:
-        raise CorrectionError(f"{where}: {tricks} tricks (0 to 13)")
+        raise CorrectionError(_refused(where, Text.of("refusal.tricks", tricks=tricks)))
     vul = marks.vulnerability      # Law 2: the board's markings govern
     score = score_ns(contract, tricks, vul.is_vulnerable(Seat.NORTH),
                      vul.is_vulnerable(Seat.EAST))

@@ -66,7 +66,10 @@ hub, never taken from the command (a command with a ``by`` is refused, an unknow
 director does; the rectification itself is his (Laws 9, 10, 81): acknowledging records the
 time his attention was drawn, a ruling its text and any adjusted score.
 
-Refusals, each with a reason naming the command and the field:
+Refusals, each with a reason naming the command and the field, raised as a text
+(hub.errors: ``refusal.command``, what the command did, ``doing.*``, then why,
+``refusal.*``) that the console words in its user's language; ``str(err)`` (and a
+ProtocolError's ``reason``) is its English, for the log:
 
 * :class:`wire.protocol.ProtocolError` ``malformed`` (not an object, not valid text (a
   lone surrogate), nested too deep, a field missing, of the wrong type, too long, or
@@ -90,15 +93,17 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hub.alerts import AlertStatus
+from bridgecore.text import Text
+from hub.alerts import STATUS_TEXTS, AlertStatus
 from hub.corrections import FIELDS as CORRECTION_FIELDS
 from hub.errors import AlertError, ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
-from hub.late_changes import check_change, doing
+from hub.late_changes import check_change, refused
 from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
 from hub.scoring import RULING_FIELDS
 from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
+from hub.texts import render
 from wire.messages import check_payload
 from wire.protocol import SCHEMA_VERSION, ProtocolError
 
@@ -159,106 +164,117 @@ def parse_command(obj: Any, room: Room, account: str = CONSOLE) -> tuple[str, di
     try:   # what the log could not store: text that is not text, too big, too deep
         check_payload(json.dumps(obj, ensure_ascii=False, allow_nan=False))
     except ProtocolError as err:
-        raise ProtocolError(err.code, f"director command: {err.reason}") from None
-    except (TypeError, ValueError, RecursionError) as err:
-        raise ProtocolError("malformed", f"a director command must be JSON: {err}") from None
+        shape = _SHAPES.get(err.code, _SHAPES["malformed"])
+        raise _refusal(err.code, Text.of("refusal.command_shape", shape=shape)) from None
+    except (TypeError, ValueError, RecursionError):
+        raise _refusal("malformed", Text.of("refusal.not_json")) from None
     if not isinstance(obj, Mapping):
-        raise ProtocolError("malformed", f"a director command is a JSON object, not "
-                                         f"{type(obj).__name__}")
+        raise _refusal("malformed", Text.of("refusal.not_object", kind=type(obj).__name__))
     version = obj.get("v", SCHEMA_VERSION)
     if version != SCHEMA_VERSION or isinstance(version, bool):
-        raise ProtocolError("unsupported_version", f"director command version {version!r}; "
-                                                   f"this hub speaks {SCHEMA_VERSION}")
+        raise _refusal("unsupported_version", Text.of(
+            "refusal.command_version", version=f"{version!r:.20}", speaks=SCHEMA_VERSION))
     op = obj.get("op")
     if not isinstance(op, str):
-        raise ProtocolError("malformed", f"a director command needs an 'op' (one of "
-                                         f"{', '.join(COMMANDS)}), got {op!r}")
+        raise _refusal("malformed", Text.of("refusal.no_op", commands=", ".join(COMMANDS),
+                                            op=f"{op!r:.40}"))
     found = COMMANDS.get(op)
     if found is None:
-        raise ProtocolError("unknown_command", f"unknown director command {op!r:.40} (one of "
-                                               f"{', '.join(COMMANDS)})")
+        raise _refusal("unknown_command", Text.of("refusal.unknown_command", op=op[:40],
+                                                  commands=", ".join(COMMANDS)))
     fact, schema = found
-    unknown = sorted(str(k) for k in obj if k not in schema and k not in ("op", "v"))
+    unknown = sorted(str(k)[:40] for k in obj if k not in schema and k not in ("op", "v"))
     if unknown:
-        raise ProtocolError("malformed", f"{doing(op)}: unknown field(s) {', '.join(unknown)}")
+        raise _refusal("malformed", refused(op, Text.of("refusal.unknown_fields",
+                                                        fields=", ".join(unknown))))
     body: dict[str, Any] = {}
     for name, (kind, required) in schema.items():
         value = obj.get(name)
         if value is None:
             if required:
-                raise ProtocolError("malformed", f"{doing(op)}: missing field {name!r}")
+                raise _refusal("malformed", refused(op, Text.of("refusal.missing_field",
+                                                                field=name)))
             continue
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, kind) or (kind in (int, float) and isinstance(value, bool)):
-            raise ProtocolError("malformed", f"{doing(op)}: field {name!r} must be "
-                                             f"{_TYPE_NAMES[kind]}, got {value!r:.60}")
+            raise _refusal("malformed", refused(op, Text.of(
+                "refusal.field_type", field=name, kind=_TYPE_NAMES[kind],
+                value=f"{value!r:.60}")))
         body[name] = value
     _CHECKS[op](op, body, room)
     body["by"] = account
     return fact, body
 
 
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object",
-               list: "a list", float: "a number"}
+def _refusal(code: str, text: Text) -> ProtocolError:
+    """A command refused for its shape: ``code``, the English reason and ``text``."""
+    return ProtocolError(code, render(text, "en"), text)
+
+
+_SHAPES = {"malformed": Text.of("refusal.malformed"), "too_large": Text.of("refusal.too_large"),
+           "unsupported_version": Text.of("refusal.unsupported_version")}
+_TYPE_NAMES = {str: Text.of("type.string"), int: Text.of("type.integer"),
+               bool: Text.of("type.boolean"), dict: Text.of("type.object"),
+               list: Text.of("type.list"), float: Text.of("type.number")}
 
 
 def _check_alert(op: str, body: dict[str, Any], room: Room) -> None:
     alert_id = body["id"]
     if not _ID.match(alert_id):
-        raise ProtocolError("malformed", f"{doing(op)}: alert id {alert_id!r:.80} is not "
-                                         "[A-Za-z0-9_.-], 1-64")
+        raise _refusal("malformed", refused(op, Text.of("refusal.alert_id",
+                                                        id=f"{alert_id!r:.80}")))
     if alert_id not in room.alerts:
-        raise AlertError(f"{doing(op)}: no alert {alert_id!r}")
+        raise AlertError(refused(op, Text.of("refusal.no_alert", id=alert_id)))
     status = room.alerts[alert_id].status
     if status not in _FROM[op]:
-        raise AlertError(f"{doing(op)}: alert {alert_id} is already {status.value}")
+        raise AlertError(refused(op, Text.of("refusal.alert_status", id=alert_id,
+                                             status=STATUS_TEXTS[status])))
     text = body.get("text")
     if text is not None:
         body["text"] = text = text.strip()
         if len(text) > MAX_TEXT:
-            raise ProtocolError("malformed", f"{doing(op)}: text of {len(text)} characters, limit "
-                                             f"{MAX_TEXT}")
+            raise _refusal("malformed", refused(op, Text.of("refusal.text_length",
+                                                            n=len(text), most=MAX_TEXT)))
         if not text:
             if op == "rule":
-                raise AlertError(f"{doing(op)}: alert {alert_id}: a ruling needs a text")
+                raise AlertError(refused(op, Text.of("refusal.ruling_text", id=alert_id)))
             del body["text"]
     option = body.get("option")
     if option is not None and not 0 <= option < len(room.alerts[alert_id].options):
-        raise AlertError(f"rule: alert {alert_id} has no option {option} (it has "
-                         f"{len(room.alerts[alert_id].options)})")
+        raise AlertError(refused(op, Text.of("refusal.no_option", id=alert_id, option=option,
+                                             n=len(room.alerts[alert_id].options))))
     score = body.get("score")
     if score is not None:
         try:
             size = len(json.dumps(score, allow_nan=False))
-        except (TypeError, ValueError) as err:
-            raise ProtocolError("malformed",
-                                f"{doing(op)}: the score is not JSON: {err}") from None
+        except (TypeError, ValueError):
+            raise _refusal("malformed", refused(op, Text.of("refusal.score_json"))) from None
         if size > _MAX_SCORE:
-            raise ProtocolError("malformed",
-                                f"{doing(op)}: a score of {size} bytes, limit {_MAX_SCORE}")
+            raise _refusal("malformed", refused(op, Text.of("refusal.score_size", size=size,
+                                                            most=_MAX_SCORE)))
 
 
 def _check_round(op: str, body: dict[str, Any], room: Room) -> None:
     number = body["round"]
     current = room.clock.round
     if number < 1:
-        raise ConfigError(f"{doing(op)}: rounds start at 1, not {number}")
+        raise ConfigError(refused(op, Text.of("refusal.round_from_one", round=number)))
     if number < current:
-        raise ConfigError(f"{doing(op)}: round {number} is before the round in progress "
-                          f"({current})")
+        raise ConfigError(refused(op, Text.of("refusal.round_before", round=number,
+                                              current=current)))
     rounds = [s.movement.rounds for s in room.sections if s.movement is not None]
     if rounds and number > max(rounds):
-        raise ConfigError(f"{doing(op)}: round {number} is beyond the movement "
-                          f"({max(rounds)} rounds)")
+        raise ConfigError(refused(op, Text.of("refusal.round_beyond", round=number,
+                                              rounds=max(rounds))))
 
 
 def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
     table = body["table"]
     if table not in room.tables:
-        raise ConfigError(f"{doing(op)}: no table {table!r:.40} in this session")
+        raise ConfigError(refused(op, Text.of("refusal.no_table", table=table[:40])))
     if "strict" not in body and "tapping_only" not in body:
-        raise ProtocolError("malformed", f"{doing(op)}: missing field 'strict' (or 'tapping_only')")
+        raise _refusal("malformed", refused(op, Text.of("refusal.table_mode_fields")))
 
 
 def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
@@ -278,11 +294,11 @@ def _check_correction(op: str, body: dict[str, Any], room: Room) -> None:
 def _check_public(op: str, body: dict[str, Any], room: Room) -> None:
     hide = body.get("hide_last_rounds")
     if hide is not None and not 0 <= hide <= 99:
-        raise ConfigError(f"{doing(op)}: 0 to 99 last rounds hidden, not {hide}")
+        raise ConfigError(refused(op, Text.of("refusal.hide_rounds", hide=hide)))
     live = body.get("live_ranking")
     if live is not None and live not in LIVE_RANKINGS:
-        raise ConfigError(f"{doing(op)}: live_ranking: one of {', '.join(LIVE_RANKINGS)}, "
-                          f"not {live!r:.20}")
+        raise ConfigError(refused(op, Text.of("refusal.live_ranking", live=live[:20],
+                                              choices=", ".join(LIVE_RANKINGS))))
 
 
 def _check_swiss(op: str, body: dict[str, Any], room: Room) -> None:
@@ -293,12 +309,12 @@ def _check_swiss(op: str, body: dict[str, Any], room: Room) -> None:
 def _check_allow(op: str, body: dict[str, Any], room: Room) -> None:
     table = room.tables.get(body["table"])
     if table is None:
-        raise ConfigError(f"{doing(op)}: no table {body['table']!r:.40} in this session")
+        raise ConfigError(refused(op, Text.of("refusal.no_table", table=body["table"][:40])))
     if not 1 <= body["board"] <= 999:
-        raise ConfigError(f"{doing(op)}: board {body['board']}: boards are 1 to 999")
+        raise ConfigError(refused(op, Text.of("refusal.board_range", board=body["board"])))
     body.setdefault("round", table.round)
     if not 1 <= body["round"] <= 999:
-        raise ConfigError(f"{doing(op)}: round {body['round']}: rounds are 1 to 999")
+        raise ConfigError(refused(op, Text.of("refusal.round_range", round=body["round"])))
 
 
 _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {

@@ -134,12 +134,14 @@ from bridgecore.record import RecordProblem
 from hub.console_i18n import date_text, language_name, say
 from hub.errors import ConfigError
 from hub.event_values import (  # the tables' values, checked (hub.event_values)
+    BOARD_NUMBERS,
     SCORINGS,
     _alerting,
     _arrow_switch,
     _Bad,
     _board_range,
     _bool,
+    _bye_vp,
     _carry,
     _carry_form,
     _conventions,
@@ -158,10 +160,12 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _text,
     _texts,
     _tolerance,
+    nested,
 )
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
 from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
+from hub.texts import deal_source
 
 __all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
@@ -256,17 +260,8 @@ def _section(keys: _Keys, default_name: str, base: Path | None = None
     try:
         return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
     except ConfigError as err:
-        keys.problems.append(f"{keys.where}: {err}")
+        keys.problems.append(nested(keys.where, err))
         return None
-
-
-def _bye_vp(value: Any) -> float | str:
-    """A Swiss bye's VPs: a number (0 to 20, the section checks) or "average"."""
-    if value == "average":
-        return "average"
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Bad(f'a number of VPs or "average" is expected, not {_shown(value)}')
-    return float(value)
 
 
 def _sections(value: Any, problems: list[str], key: str, base: Path | None = None
@@ -687,10 +682,10 @@ class EventSetup:
         for number, marks in raw_marks.items():
             try:
                 if not str(number).isdecimal():
-                    raise _Bad("board numbers are whole numbers")
+                    raise _Bad(BOARD_NUMBERS)
                 markings[int(number)] = Markings.from_json(marks)
             except (_Bad, BridgeError) as err:
-                boards.bad(f"markings.{number}", str(err))
+                boards.bad(f"markings.{number}", getattr(err, "text", None) or str(err))
         if not isinstance(raw, Mapping):
             boards.bad("deals", f"a table of board number -> deal is expected, not "
                                 f"{_shown(raw)}")
@@ -698,10 +693,10 @@ class EventSetup:
         for number, text in raw.items():
             try:
                 if not str(number).isdecimal():
-                    raise _Bad("board numbers are whole numbers")
+                    raise _Bad(BOARD_NUMBERS)
                 deals[int(number)] = Deal.parse(_text(text))
             except (_Bad, BridgeError) as err:
-                boards.bad(f"deals.{number}", str(err))
+                boards.bad(f"deals.{number}", getattr(err, "text", None) or str(err))
         if problems or sections is None:
             raise _fail(problems or ["no section"], where)
         try:
@@ -736,7 +731,8 @@ class EventSetup:
             lines += s.summary(language)
         lines.append(say(language, "summary.boards", count=len(self.deals),
                          numbers=ranges(self.deals),
-                         source=self.boards_source or say(language, "summary.from_setup")))
+                         source=deal_source(self.boards_source, language)
+                         if self.boards_source else say(language, "summary.from_setup")))
         for b, marks in self.markings.items():
             lines.append(say(language, "summary.marked", board=b,
                              marks=", ".join(marks.law_2_differences(b))))

@@ -101,8 +101,8 @@ def from_call(s: Sitting, regulation: Regulation, seat: Seat, index: int,
     if text and regulation.explainer == "caller":
         entry = _entry(s, index)
         if entry is not None:
-            s.explained.append(Explained(index, seat, str(entry.call), seat, text, False, t,
-                                         device_time))
+            s.explained = (*s.explained, Explained(index, seat, str(entry.call), seat, text,
+                                                   False, t, device_time))
 
 
 def ask(s: Sitting | None, regulation: Regulation, body: dict[str, Any], t: float,
@@ -117,8 +117,8 @@ def ask(s: Sitting | None, regulation: Regulation, body: dict[str, Any], t: floa
     if seat.side is entry.seat.side:
         return NOT_YOUR_SEAT, Text.of("deny.own_side_call", seat=seat,
                                       caller_seat=entry.seat, call=entry.call)
-    s.asked.append(Asked(entry.index, seat, explainer(regulation, entry.seat), t,
-                         device_time))
+    s.asked = (*s.asked, Asked(entry.index, seat, explainer(regulation, entry.seat), t,
+                               device_time))
     return None
 
 
@@ -139,8 +139,8 @@ def explain(s: Sitting | None, regulation: Regulation, body: dict[str, Any], t: 
     announce = bool(body.get("announce"))
     if announce and not regulation.announcements:
         return "wrong_state", Text.of("deny.no_announcements", regulation=regulation.name)
-    s.explained.append(Explained(entry.index, entry.seat, str(entry.call), seat,
-                                 str(body["text"]), announce, t, device_time))
+    s.explained = (*s.explained, Explained(entry.index, entry.seat, str(entry.call), seat,
+                                           str(body["text"]), announce, t, device_time))
     for q in s.asked:
         if q.call == entry.index and q.answered is None:
             q.answered = t

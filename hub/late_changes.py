@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.section import Section
 
@@ -91,7 +92,7 @@ class LateChanges:
         elif type == "round_time":
             self.room.clock.minutes = float(body["minutes"])
         else:
-            raise ConfigError(f"unknown late change {type!r}")
+            raise ConfigError(Text.of("refusal.unknown_change", change=str(type)[:40]))
 
     def to_json(self) -> dict[str, Any]:
         """For the console: the pause, the late and withdrawn pairs."""
@@ -109,25 +110,36 @@ def _section(room: Room, name: str) -> Section:
     for section in room.sections:
         if section.name == name:
             return section
-    raise ConfigError(f"no section {name!r:.40} in this session")
+    raise ConfigError(Text.of("refusal.no_section", section=name[:40]))
 
 
 # What each director command does, in a director's words: the start of every error it
 # gets (hub.director), never the command's name.
-DOING: dict[str, str] = {
-    "acknowledge": "Acknowledging the alert", "rule": "The ruling on the alert",
-    "resolve": "Resolving the alert", "round_start": "Starting the round",
-    "table_mode": "Changing the table's mode", "ruling": "The score ruling",
-    "ruling_undo": "Withdrawing the score ruling", "public_results": "What the room sees",
-    "pair_add": "Adding a late pair", "pair_names": "Correcting the pair's names",
-    "pair_withdraw": "Withdrawing the pair", "round_pause": "Pausing the clock",
-    "round_time": "Changing the time of a round",
+DOING: dict[str, Text] = {
+    "acknowledge": Text.of("doing.acknowledge"), "rule": Text.of("doing.rule"),
+    "resolve": Text.of("doing.resolve"), "round_start": Text.of("doing.round_start"),
+    "table_mode": Text.of("doing.table_mode"), "ruling": Text.of("doing.ruling"),
+    "ruling_undo": Text.of("doing.ruling_undo"),
+    "public_results": Text.of("doing.public_results"),
+    "pair_add": Text.of("doing.pair_add"), "pair_names": Text.of("doing.pair_names"),
+    "pair_withdraw": Text.of("doing.pair_withdraw"),
+    "round_pause": Text.of("doing.round_pause"), "round_time": Text.of("doing.round_time"),
+    "allow_board": Text.of("doing.allow_board"), "swiss_draw": Text.of("doing.swiss_draw"),
+    "substitute": Text.of("doing.substitute"),
+    "checkin_accept": Text.of("doing.checkin_accept"),
+    "result_correct": Text.of("doing.result_correct"),
 }
 
 
-def doing(op: str) -> str:
+def doing(op: str) -> Text:
     """What the command ``op`` does, in words (:data:`DOING`)."""
-    return DOING.get(op, "The director's command")
+    return DOING.get(op) or Text.of("doing.command")
+
+
+def refused(op: str, reason: Text) -> Text:
+    """The refusal of the command ``op``: what it did, then ``reason`` ("Adding a late
+    pair: no pair 12 in section A")."""
+    return Text.of("refusal.command", doing=doing(op), reason=reason)
 
 
 def check_change(op: str, body: dict[str, Any], room: Room) -> None:
@@ -140,37 +152,39 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         movement = section.movement
         known = set(movement.pairs) if movement is not None else set(section.pairs)
         if pair not in known:
-            raise ConfigError(f"{doing(op)}: no pair {pair} in section {section.name}")
+            raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
+                                                  section=section.name)))
         key = (section.name, pair)
         if op == "pair_withdraw":
             if key in changes.withdrawn:
-                raise ConfigError(f"{doing(op)}: pair {pair} of section {section.name} has already "
-                                  "withdrawn")
+                raise ConfigError(refused(op, Text.of("refusal.pair_withdrawn", pair=pair,
+                                                      section=section.name)))
             text = body.get("text")
             if text is not None:
                 body["text"] = text.strip()[:4000]
             return
         names = body["names"]
         if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
-            raise ConfigError(f"{doing(op)}: one to four names, not {len(names)}")
+            raise ConfigError(refused(op, Text.of("refusal.names_count", n=len(names))))
         body["names"] = names = [" ".join(n.split()) for n in names]
         if not all(0 < len(n) <= MAX_NAME for n in names):
-            raise ConfigError(f"{doing(op)}: each name has 1 to {MAX_NAME} characters")
+            raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
         if op == "pair_add" and (section.pairs.get(pair)
                                  or room.scoring.section(section.name).card(pair)):
-            raise ConfigError(f"{doing(op)}: pair {pair} of section {section.name} already "
-                              "has players or results (correct its names instead)")
+            raise ConfigError(refused(op, Text.of("refusal.pair_taken", pair=pair,
+                                                  section=section.name)))
         return
     if op == "round_pause":
         if body["paused"] and changes.paused:
-            raise ConfigError(f"{doing(op)}: the clock is already paused")
+            raise ConfigError(refused(op, Text.of("refusal.clock_paused")))
         if not body["paused"] and not changes.paused:
-            raise ConfigError("Restarting the clock: the clock is not paused")
+            raise ConfigError(Text.of("refusal.clock_not_paused"))
         return
     if op == "round_time":
         minutes = body["minutes"]
         if isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
-            raise ConfigError(f"{doing(op)}: 1 to {MAX_MINUTES:g} minutes, not {minutes!r}")
+            raise ConfigError(refused(op, Text.of("refusal.round_minutes",
+                                                  most=f"{MAX_MINUTES:g}", minutes=minutes)))
         body["minutes"] = float(minutes)
         return
-    raise ConfigError(f"unknown late change {op!r}")
+    raise ConfigError(Text.of("refusal.unknown_change", change=op[:40]))

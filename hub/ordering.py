@@ -82,6 +82,9 @@ class Tally:
     cards: int = 0
     played: list[tuple[str, str, str]] | None = field(default_factory=list)
     back: int = 0       # ``hand`` events of a card reader with ``when: back`` (the play over)
+    # The sitting these counts are of (:meth:`TableOrder.reached`; _NO_SITTING: none named
+    # yet, an event of the board noted before the table reached it).
+    sitting: object = field(default=None, repr=False, compare=False)
 
     def has_card(self, card: str) -> bool:
         return self.played is not None and any(c == card for c, _, _ in self.played)
@@ -123,33 +126,32 @@ class TableOrder:
         self.tallies: dict[int, Tally] = {}
         self.held: list[Waiting] = []
         self._held_by: dict[str, int] = {}         # device -> its events held
-        self._sittings: dict[int, object] = {}   # board -> the sitting its tally counts
         self._visits: list[int] = []               # the boards the table has been at, in order
         self._readers: dict[str, int] = {}         # card readers' device -> last board named
         self._round: int | None = None             # the round of the table's sitting
-        self._last_reached: tuple[int, object] | None = None   # reached's last board, sitting
         self.progress: float | None = None         # hub time of the last event of a device
                                                    # with nothing held (module docstring)
 
     # Where the table is -------------------------------------------------------------------
     def reached(self, board: int | None, sitting: object = None) -> None:
-        """The table is at ``board`` (after an event was applied), in ``sitting`` (its
-        round and board): a board played again in another sitting starts a new tally."""
+        """The table is at ``board`` (after an event was applied), in ``sitting`` (the
+        :class:`hub.sitting.Sitting`, one per round and board at a table: the same object is
+        the same sitting; its ``round`` is read): a board played again in another sitting
+        starts a new tally. The tally keeps the sitting (issue 27: no tuple made per event
+        and no dictionary per board beside the tallies)."""
         if board is None:
             return
-        if self._last_reached == (board, sitting):   # where the last event left it: nothing
-            return                                     # to change (every event, issue 27)
-        self._last_reached = (board, sitting)
-        if board not in self.tallies or self._sittings.get(board, sitting) != sitting:
-            self.tallies[board] = Tally()
-        self._sittings[board] = sitting
+        tally = self.tallies.get(board)
+        if tally is None or (tally.sitting is not _NO_SITTING and tally.sitting is not sitting):
+            tally = self.tallies[board] = Tally()
+        tally.sitting = sitting
         if not self._visits or self._visits[-1] != board:
             self._visits.append(board)
         now = _round_of(sitting)
         if now is not None and now != self._round:
             self._round = now   # a board of an earlier round is not played again here
-            for b, tally in self.tallies.items():
-                then = _round_of(self._sittings.get(b))
+            for tally in self.tallies.values():
+                then = _round_of(tally.sitting)
                 if then is not None and then < now:
                     tally.played = None
 
@@ -259,7 +261,9 @@ class TableOrder:
         board = self._board(env, current)
         if board is None:
             return
-        tally = self.tallies.setdefault(board, Tally())
+        tally = self.tallies.get(board)
+        if tally is None:
+            tally = self.tallies[board] = Tally(sitting=_NO_SITTING)
         if env.type == "hand":
             tally.hands += 1
             if env.body.get("when") == "back" and is_reader(env.device):
@@ -338,11 +342,15 @@ def _trick_fits(env: Envelope, here: bool, phase: str | None,
     return turn is None or turn == env.body.get("seat")
 
 
+_NO_SITTING = object()
+"""A tally's sitting before the table reached its board (an event naming the board came
+first): the sitting that reaches it then is its own."""
+
+
 def _round_of(sitting: object) -> int | None:
-    """The round of a sitting as :class:`hub.room.Room` gives it: (round, board)."""
-    if isinstance(sitting, tuple) and sitting and isinstance(sitting[0], int):
-        return sitting[0]
-    return None
+    """The round of a sitting (:class:`hub.sitting.Sitting`), None for none."""
+    r = getattr(sitting, "round", None)
+    return r if isinstance(r, int) else None
 
 
 def _last(boards: list[int], board: int) -> int:

@@ -32,7 +32,15 @@ from bridgecore.irregularity import Irregularity, Kind, Rectification
 from bridgecore.text import Text
 from hub.alerts import OPTIONS, Alert, HubKind
 from hub.reads import ReadState
-from hub.sitting import SEATS, Outcome, Sitting, TableContext, card_mask, cards_of, parse_card
+from hub.sitting import (
+    SEATS,
+    Outcome,
+    Sitting,
+    TableContext,
+    card_mask,
+    cards_of,
+    parse_card,
+)
 from wire.protocol import Envelope
 
 __all__ = ["PocketReads"]
@@ -108,7 +116,7 @@ class PocketReads:
         s = self.sitting
         assert s is not None
         if when == "back":
-            s.out.discard(seat)
+            s.pocket_back(seat)
             back = self._hand_back(seat, cards, foreign, t, env.time)
             if s.board.play is None:  # put back before play (7B): its next read replaces it
                 s.reads.pop(seat, None)
@@ -117,7 +125,7 @@ class PocketReads:
         rs = self.read_state(s)
         rs.live = True
         cards, doubt = self._sweep(s, rs, seat, cards, foreign)
-        s.out.add(seat)
+        s.pocket_out(seat)
         s.reads[seat] = tuple(cards)
         if foreign:
             s.foreign[seat] = tuple(foreign)

@@ -187,7 +187,7 @@ class Room:
         for section in self.sections:
             for tid, number in section.tables.items():
                 if tid in self._refs:
-                    raise ConfigError(f"table {tid!r} is in two sections")
+                    raise ConfigError(Text.of("refusal.table_two_sections", table=tid))
                 ref = _Ref(section, number)
                 ref.state = TableState(tid, self, round=1,
                                        strict=strict is True or tid in strict_ids)
@@ -195,7 +195,8 @@ class Room:
                 self.tables[tid] = ref.state
         unknown = strict_ids - set(self.tables)
         if unknown:
-            raise ConfigError(f"strict mode for unknown tables {sorted(unknown)}")
+            raise ConfigError(Text.of("refusal.strict_unknown",
+                                      tables=", ".join(sorted(unknown))))
         # Hand index: the mask of every hand of every board.
         self._masks: dict[tuple[int, Seat], int] = {}
         self._hands: dict[int, list[tuple[int, Seat]]] = {}
@@ -414,7 +415,7 @@ class Room:
         out = table.apply(env, hub_time)
         if out.reply.status == "ack":
             s = table.sitting
-            order.note(env, _board_of(table), None if s is None else (s.round, s.board.number))
+            order.note(env, _board_of(table), s)
             if s is not None and s.round > self.clock.round:
                 self._round_reached(s.round, min(env.time, hub_time))
         return out
@@ -531,7 +532,7 @@ class Room:
         seat = body.get("seat")
         table = self.tables.get(str(body["table"]))
         if table is None:
-            raise ConfigError(f"no table {body['table']!r}")
+            raise ConfigError(Text.of("refusal.no_table", table=str(body["table"])[:40]))
         alert = table.overreach(
             str(body["device"]), str(body["role"]), str(body["type"]),
             None if seat is None else Seat.parse(str(seat)), str(body["code"]),
@@ -543,7 +544,7 @@ class Room:
         """The director starts ``round``: every table moves to it. Tables that had not
         finished the previous round, or left a result unconfirmed, are reported."""
         if round < 1:
-            raise ConfigError(f"rounds start at 1, not {round}")
+            raise ConfigError(Text.of("refusal.round_from_one", round=round))
         out: list[Alert] = []
         if 1 <= self.clock.round < round:  # the previous round ends now
             for table in self.tables.values():
@@ -622,7 +623,7 @@ class Room:
     def set_strict(self, table: str, strict: bool) -> None:
         """Switch a table between bidding-box mode and strict mode."""
         if table not in self.tables:
-            raise ConfigError(f"no table {table!r}")
+            raise ConfigError(Text.of("refusal.no_table", table=str(table)[:40]))
         self.tables[table].strict = bool(strict)
 
     # Replay -----------------------------------------------------------------------------
@@ -649,7 +650,7 @@ class Room:
         if type == "board_allowed":   # the director lets a table see a board (hub.withheld)
             table = self.tables.get(str(body["table"]))
             if table is None:
-                raise ConfigError(f"no table {body['table']!r}")
+                raise ConfigError(Text.of("refusal.no_table", table=str(body["table"])[:40]))
             table.allow_board(int(body["round"]), int(body["board"]))
             return []
         if type == "alert_acknowledge":
@@ -669,7 +670,7 @@ class Room:
         if type == "history_missing":
             table = self.tables.get(str(body["table"]))
             if table is None:
-                raise ConfigError(f"no table {body['table']!r}")
+                raise ConfigError(Text.of("refusal.no_table", table=str(body["table"])[:40]))
             s = table.sitting
             alert = history_alert(self.alerts, table.id,
                                   table.round if s is None else s.round,
@@ -697,7 +698,7 @@ class Room:
                 detected=hub_time, detail=Text.of("alert.pairing_failures", n=body["count"],
                                                   address=body["address"]), facts=dict(body))
             return [] if alert is None else [alert]
-        raise ConfigError(f"unknown fact {type!r}")
+        raise ConfigError(Text.of("refusal.unknown_fact", fact=f"{type!r:.40}"))
 
     def replay(self, record: Replayable) -> None:
         """Apply one stored record: a device event, or a fact of :data:`FACTS`."""
@@ -727,7 +728,7 @@ class Room:
     def rebuild(self, records: Iterable[Replayable]) -> Room:
         """Replay ``records`` in order into this (fresh) room; returns the room."""
         if self._seen or len(self.alerts):
-            raise ConfigError("rebuild needs a fresh room")
+            raise ConfigError(Text.of("refusal.rebuild_fresh"))
         for record in records:
             self.replay(record)
         return self

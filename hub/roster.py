@@ -39,7 +39,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.errors import HubError
+from bridgecore.text import Text
+from hub.errors import HubError, Worded
 
 __all__ = ["MAX_MEMBERS", "ROSTER_NAME", "Member", "Roster", "RosterError", "name_key"]
 
@@ -55,7 +56,9 @@ _NUMBER = ("number", "member", "member number", "member no", "membership number"
 
 
 class RosterError(HubError, ValueError):
-    """A roster that cannot be read: ``problems`` holds each ``(line, problem)``."""
+    """A roster that cannot be read: ``problems`` holds each ``(line, problem)``, a problem
+    its English words with its text (hub.errors.Worded: the console words it in its
+    director's language)."""
 
     def __init__(self, problems: list[tuple[int, str]]):
         self.problems = problems
@@ -177,19 +180,19 @@ def parse_csv(data: bytes) -> list[Member]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise RosterError([(data[:err.start].count(b"\n") + 1,
-                            f"not UTF-8 text (byte {err.start}): save the file as UTF-8")]) \
-            from None
+                            Worded(Text.of("roster.not_utf8", byte=err.start)))]) from None
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     if not first:
-        raise RosterError([(0, "the file is empty")])
+        raise RosterError([(0, Worded(Text.of("roster.empty")))])
     separator = max(SEPARATORS, key=first.count) if any(s in first for s in SEPARATORS) \
         else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
     try:
         rows = list(reader)
     except csv.Error as err:
-        raise RosterError([(reader.line_num, f"not a CSV line: {err}")]) from None
+        raise RosterError([(reader.line_num, Worded(Text.of("roster.not_csv",
+                                                            error=str(err)[:120])))]) from None
     problems: list[tuple[int, str]] = []
     members: list[Member] = []
     seen: dict[int, int] = {}
@@ -213,25 +216,26 @@ def parse_csv(data: bytes) -> list[Member]:
         name = cell(name_at) or " ".join(x for x in (cell(first_at), cell(last_at)) if x)
         raw = cell(number_at)
         if not name:
-            problems.append((index, "no name"))
+            problems.append((index, Worded(Text.of("roster.no_name"))))
         elif len(name) > MAX_NAME:
-            problems.append((index, f"a name of at most {MAX_NAME} characters"))
+            problems.append((index, Worded(Text.of("roster.name_length", most=MAX_NAME))))
         if not raw.isdecimal() or int(raw) < 1:
-            problems.append((index, f"member number {raw!r}: a whole number from 1 is "
-                                    "expected" if raw else "no member number"))
+            problems.append((index, Worded(Text.of("roster.number", number=f"{raw!r:.40}"))
+                             if raw else Worded(Text.of("roster.no_number"))))
             continue
         number = int(raw)
         if number in seen:
-            problems.append((index, f"member number {number} is also on line {seen[number]}"))
+            problems.append((index, Worded(Text.of("roster.number_twice", number=number,
+                                                   line=seen[number]))))
             continue
         seen[number] = index
         if name and len(name) <= MAX_NAME:
             members.append(Member(name, number))
         if len(members) > MAX_MEMBERS:
-            problems.append((index, f"more than {MAX_MEMBERS} members"))
+            problems.append((index, Worded(Text.of("roster.too_many", most=MAX_MEMBERS))))
             break
     if problems:
         raise RosterError(problems)
     if not members:
-        raise RosterError([(0, "no member in the file")])
+        raise RosterError([(0, Worded(Text.of("roster.no_member")))])
     return members

@@ -84,12 +84,14 @@ from bridgecore.ranking import Method, ScoringOptions, score_event
 from bridgecore.text import Text
 from hub.corrections import Corrections
 from hub.ruling_values import (
+    KIND_TEXTS,
     MAX_PENALTY,
     RulingError,
     artificial_level,
     bounded_number,
     out_of_bounds,
     outcomes_value,
+    ruling_refused,
     score_value,
     side_award,
 )
@@ -118,6 +120,7 @@ _LAWS = {"artificial": "12C2", "assigned": "12C1(a)", "weighted": "12C1(c)",
          "split": "12C1(f)", "penalty": "90", "fouled": "87"}
 _UNITS = {unit.value: unit for unit in PenaltyUnit}
 _MAX_TEXT = 4000
+_UNDO = Text.of("doing.ruling_undo")      # a withdrawal's refusal starts with it
 
 # The fields of the director's ``ruling`` command (hub.director checks their JSON types;
 # ``object`` fields take several shapes and are checked here).
@@ -332,16 +335,16 @@ class LiveScoring:
         Raises RulingError naming what does not exist or is not allowed."""
         kind = body.get("kind")
         if kind not in _FIELDS:
-            raise RulingError(f"ruling: unknown kind {kind!r:.40} (one of {', '.join(KINDS)})")
-        where = f"ruling {kind}"
+            raise RulingError(Text.of("refusal.ruling_kind", kind=str(kind)[:40], kinds=KINDS))
+        where = Text.of("doing.ruling_kind", kind=KIND_TEXTS[kind])
         required, optional = _FIELDS[kind]
         given = {k for k, v in body.items() if v is not None}
         extra = sorted(given - required - optional - _COMMON)
         if extra:
-            raise RulingError(f"{where}: {', '.join(extra)} not for this kind of ruling")
+            raise ruling_refused(where, Text.of("refusal.not_for_kind", fields=", ".join(extra)))
         missing = sorted(required - given)
         if missing:
-            raise RulingError(f"{where}: missing {', '.join(missing)}")
+            raise ruling_refused(where, Text.of("refusal.missing", fields=", ".join(missing)))
         out: dict[str, Any] = {"id": f"{self.id_prefix}R{len(self._rulings) + 1}", "kind": kind}
         if kind == "fouled":
             out.update(self._check_fouled(body, where))
@@ -351,13 +354,13 @@ class LiveScoring:
             out.update(self._check_result(body, where))
         text = (body.get("text") or "").strip()
         if len(text) > _MAX_TEXT:
-            raise RulingError(f"{where}: text of {len(text)} characters, limit {_MAX_TEXT}")
+            raise ruling_refused(where, Text.of("refusal.text_length", n=len(text), most=_MAX_TEXT))
         if text:
             out["text"] = text
         alert = body.get("alert")
         if alert is not None:
             if alert not in self.room.alerts:
-                raise RulingError(f"{where}: no alert {alert!r:.80}")
+                raise ruling_refused(where, Text.of("refusal.no_alert", id=str(alert)[:80]))
             out["alert"] = alert
         previous = self._in_force(out["section"]).get(_key(out))
         if previous is not None:
@@ -377,16 +380,15 @@ class LiveScoring:
         replaced, not already withdrawn."""
         ruling_id = body.get("id")
         if ruling_id not in self._by_id:
-            raise RulingError(f"Withdrawing the score ruling: no ruling {ruling_id!r:.40}")
+            raise ruling_refused(_UNDO, Text.of("refusal.no_ruling", id=str(ruling_id)[:40]))
         if ruling_id in self._withdrawn:
-            raise RulingError(f"Withdrawing the score ruling: ruling {ruling_id} is already "
-                              "withdrawn")
+            raise ruling_refused(_UNDO, Text.of("refusal.ruling_withdrawn", id=ruling_id))
         return {"id": ruling_id}
 
-    def _board_exists(self, board: int, section: Section, where: str) -> None:
+    def _board_exists(self, board: int, section: Section, where: Text) -> None:
         movement = section.movement
         if self.room.deal(board) is None and (movement is None or board not in movement.boards):
-            raise RulingError(f"{where}: no board {board} in this session")
+            raise ruling_refused(where, Text.of("refusal.no_board", board=board))
 
     def _rounds(self, table: str, board: int) -> list[int]:
         """The rounds in which ``table`` played, or is to play, ``board``."""
@@ -399,37 +401,37 @@ class LiveScoring:
                        if a.table == number and a.plays and board in a.boards}
         return sorted(rounds)
 
-    def _target(self, body: Mapping[str, Any], where: str) -> tuple[str, str, int, int]:
+    def _target(self, body: Mapping[str, Any], where: Text) -> tuple[str, str, int, int]:
         """(section, table, round, board) of a ruling on one table's result."""
         table, board = body.get("table"), body.get("board")
         if not isinstance(table, str) or table not in self.room.tables:
-            raise RulingError(f"{where}: no table {table!r:.40} in this session")
+            raise ruling_refused(where, Text.of("refusal.no_table", table=str(table)[:40]))
         if isinstance(board, bool) or not isinstance(board, int):
-            raise RulingError(f"{where}: board {board!r:.20} is not a board number")
+            raise ruling_refused(where, Text.of("refusal.not_board_number", board=f"{board!r:.20}"))
         section = self._section_of[table]
         self._board_exists(board, self._sections[section], where)
         rounds = self._rounds(table, board)
         asked = body.get("round")
         if asked is not None:
             if asked not in rounds:
-                raise RulingError(f"{where}: board {board} is not played at table {table} in "
-                                  f"round {asked}")
+                raise ruling_refused(where, Text.of("refusal.board_not_in_round", board=board,
+                                                    table=table, round=asked))
             return section, table, asked, board
         if not rounds:
-            raise RulingError(f"{where}: table {table} does not play board {board} (not in "
-                              "its movement, not played there)")
+            raise ruling_refused(where, Text.of("refusal.board_not_at_table", board=board,
+                                                table=table))
         if len(rounds) > 1:
-            raise RulingError(f"{where}: board {board} is played at table {table} in rounds "
-                              f"{', '.join(map(str, rounds))}: give the round")
+            raise ruling_refused(where, Text.of("refusal.give_the_round", board=board, table=table,
+                                                rounds=", ".join(map(str, rounds))))
         return section, table, rounds[0], board
 
-    def _check_result(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+    def _check_result(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
         kind = body["kind"]
         section, table, round_, board = self._target(body, where)
-        where = f"{where} on board {board} at table {table}"
+        where = Text.of("doing.ruling_at", where=where, board=board, table=table)
         ns, ew = self.room.tables[table].pairs(round_)
         if ns is None or ew is None:
-            raise RulingError(f"{where}: the pairs at the table in round {round_} are not known")
+            raise ruling_refused(where, Text.of("refusal.pairs_unknown", round=round_))
         out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
                                "round": round_, "board": board}
         if kind == "artificial":
@@ -447,40 +449,40 @@ class LiveScoring:
             out["ew"] = side_award(body["ew"], "ew", where)
         try:
             adjustment = adjustment_of(out)
-        except (ValueError, TypeError) as err:
-            raise RulingError(f"{where}: {err}") from None
+        except (ValueError, TypeError) as err:     # bridgecore's text (RuleError), or words
+            raise ruling_refused(where, err) from None
         _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
                                     self.room.edition,
                                     vulnerability={board: self.room.markings(board).vulnerability})
         if problems:
-            raise RulingError(f"{where}: {problems[0].message}")
+            raise ruling_refused(where, problems[0].text or Text.plain(problems[0].message))
         return out
 
-    def _check_penalty(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+    def _check_penalty(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
         unit = body["unit"]
         if unit not in _UNITS:
-            raise RulingError(f"{where}: unit {unit!r:.20} is not one of {', '.join(_UNITS)}")
+            raise ruling_refused(where, Text.of("refusal.unit", unit=unit[:20], units=[*_UNITS]))
         amount = bounded_number(body["amount"], "amount", where, -1e6, MAX_PENALTY[unit])
         if amount <= 0:
-            raise RulingError(f"{where}: the amount is positive (it is deducted), not "
-                              f"{amount:g}")
+            raise ruling_refused(where, Text.of("refusal.amount_positive", amount=f"{amount:g}"))
         out: dict[str, Any] = {"amount": amount, "unit": unit}
         if body.get("pair") is not None:
             if body.get("table") is not None or body.get("side") is not None:
-                raise RulingError(f"{where}: give the pair, or the table and the side, not both")
+                raise ruling_refused(where, Text.of("refusal.pair_or_table"))
             section = body.get("section")
             if section is None:
                 if len(self._sections) > 1:
-                    raise RulingError(f"{where}: give the section of pair {body['pair']}")
+                    raise ruling_refused(where, Text.of("refusal.give_section", pair=body["pair"]))
                 section = next(iter(self._sections))
             if section not in self._sections:
-                raise RulingError(f"{where}: no section {section!r:.40}")
+                raise ruling_refused(where, Text.of("refusal.no_section", section=section))
             movement, solo = self._sections[section].movement, self._sections[section].individual
             pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
             if movement is not None and pair not in (movement.pairs if solo is None
                                                      else solo.players):
-                raise RulingError(f"{where}: no {'player' if solo else 'pair'} {pair} in "
-                                  f"section {section}")
+                raise ruling_refused(where, Text.of("refusal.no_player", pair=pair,
+                                                    section=section) if solo else
+                                     Text.of("refusal.no_pair", pair=pair, section=section))
             out.update(section=section, pair=pair)
             if body.get("board") is not None:
                 self._board_exists(body["board"], self._sections[section], where)
@@ -488,50 +490,48 @@ class LiveScoring:
         else:
             side = body.get("side")
             if body.get("table") is None or body.get("board") is None or side is None:
-                raise RulingError(f"{where}: name the pair, or the table, the board and the "
-                                  "side (NS or EW)")
+                raise ruling_refused(where, Text.of("refusal.name_pair_or_table"))
             if side not in ("NS", "EW"):
-                raise RulingError(f"{where}: side {side!r:.10} is not NS or EW")
+                raise ruling_refused(where, Text.of("refusal.side", side=str(side)[:10]))
             section, table, round_, board = self._target(body, where)
             if self._sections[section].individual is not None:
-                raise RulingError(f"{where}: in an individual, name the player (pair)")
+                raise ruling_refused(where, Text.of("refusal.individual_player"))
             pairs = self.room.tables[table].pairs(round_)
             pair = pairs[0 if side == "NS" else 1]
             if pair is None:
-                raise RulingError(f"{where}: the {side} pair at table {table} in round "
-                                  f"{round_} is not known")
+                raise ruling_refused(where, Text.of("refusal.side_unknown", side=side, table=table,
+                                                    round=round_))
             out.update(section=section, pair=pair, table=table, round=round_, board=board,
                        side=side)
         allowed = self._units(out["section"])
         if unit not in allowed:
-            raise RulingError(f"{where}: a penalty in {unit} is not a unit of section "
-                              f"{out['section']} (it takes {', '.join(allowed)})")
+            raise ruling_refused(where, Text.of("refusal.penalty_unit", unit=unit,
+                                                section=out["section"], units=", ".join(allowed)))
         if unit == "imp" and "vp" in allowed and out.get("board") is None:
-            raise RulingError(f"{where}: an IMP penalty in a victory-point event needs the "
-                              "board (its match)")
+            raise ruling_refused(where, Text.of("refusal.imp_penalty_board"))
         return out
 
-    def _check_fouled(self, body: Mapping[str, Any], where: str) -> dict[str, Any]:
+    def _check_fouled(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
         board, groups = body["board"], body["groups"]
-        where = f"{where} on board {board}"
+        where = Text.of("doing.ruling_board", where=where, board=board)
         if not groups or not all(isinstance(g, list) and g for g in groups):
-            raise RulingError(f"{where}: groups is a list of the tables that played each "
-                              "changed form, e.g. [[\"A3\", \"A4\"]]")
+            raise ruling_refused(where, Text.of("refusal.fouled_groups"))
         tables = [t for g in groups for t in g]
         for t in tables:
             if t not in self.room.tables:
-                raise RulingError(f"{where}: no table {t!r:.40} in this session")
+                raise ruling_refused(where, Text.of("refusal.no_table", table=str(t)[:40]))
         twice = sorted({t for t in tables if tables.count(t) > 1})
         if twice:
-            raise RulingError(f"{where}: table {twice[0]} is in two groups")
+            raise ruling_refused(where, Text.of("refusal.table_twice", table=twice[0]))
         sections = {self._section_of[t] for t in tables}
         section = body.get("section") or (sections.pop() if len(sections) == 1 else None)
         if section is None or section not in self._sections or sections - {section}:
-            raise RulingError(f"{where}: the tables of a fouled board are of one section")
+            raise ruling_refused(where, Text.of("refusal.fouled_section"))
         self._board_exists(board, self._sections[section], where)
         for t in tables:
             if not self._rounds(t, board):
-                raise RulingError(f"{where}: table {t} does not play board {board}")
+                raise ruling_refused(where, Text.of("refusal.table_not_board", table=t,
+                                                    board=board))
         return {"section": section, "board": board, "groups": [list(g) for g in groups]}
 
     # Scoring --------------------------------------------------------------------------------

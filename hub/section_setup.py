@@ -12,16 +12,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from bridgecore.errors import RuleError
 from bridgecore.individual import IndividualMovement, rainbow_individual
 from bridgecore.movement_files import read_asc, read_individual_asc
 from bridgecore.movements import Movement, howell, mitchell, ranges, teams
 from bridgecore.record import RecordProblem
 from bridgecore.swiss_standings import BYE_VP
+from bridgecore.text import Text
 from hub.console_i18n import plural, say
-from hub.event_values import _fail, _Keys, _optional, _text
+from hub.event_values import Problem, _fail, _Keys, _optional, _text
 from hub.room import Section
 from hub.section import SwissSettings
-from hub.texts import render
+from hub.texts import movement_text, render
 from wire.protocol import ProtocolError, topic_state
 
 __all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
@@ -120,6 +122,9 @@ class SectionSetup:
         if not problems:
             try:
                 object.__setattr__(self, "movement", self._build())
+            except (MovementFileError, RuleError) as err:   # its text (hub.console_setup)
+                problems.append(Problem("movement", err.text) if err.text is not None
+                                else f"movement: {err}")
             except ValueError as err:
                 problems.append(f"movement: {err}")
             else:
@@ -130,19 +135,21 @@ class SectionSetup:
     def _parameter_problems(self) -> list[str]:
         out: list[str] = []
         if not self.name:
-            out.append("name: a section needs a name")
+            out.append(Problem("name", Text.of("setup_error.section_name")))
         if self.kind == "individual":
             return out + self._individual_problems()
         if self.kind == "file" or self.asc is not None:
             return out + self._file_problems()
         if self.players is not None:
-            out.append("players: only for an individual")
+            out.append(Problem("players", Text.of("setup_error.individual_only")))
         if self.kind not in MOVEMENTS:
-            out.append(f"movement: unknown movement {self.kind!r} (mitchell, howell, teams, "
-                       "swiss_pairs, swiss_teams or individual)")
+            out.append(Problem("movement", Text.of("setup_error.unknown_movement",
+                                                   movement=f"{self.kind!r:.40}")))
             return out
-        what = {"mitchell": "a Mitchell", "howell": "a Howell", "teams": "a teams movement",
-                "swiss_pairs": "a Swiss pairs", "swiss_teams": "a Swiss teams"}
+        what = {"mitchell": Text.of("setup_what.mitchell"),
+                "howell": Text.of("setup_what.howell"), "teams": Text.of("setup_what.teams"),
+                "swiss_pairs": Text.of("setup_what.swiss_pairs"),
+                "swiss_teams": Text.of("setup_what.swiss_teams")}
         only = {"relay": ("mitchell",), "arrow_switch": ("mitchell",),
                 "missing_pair": ("mitchell", "howell"),
                 "rounds": ("mitchell", "howell", *SWISS),
@@ -155,28 +162,35 @@ class SectionSetup:
                  "seed": self.seed is not None, "bye_vp": self.bye_vp != BYE_VP}
         for key, kinds in only.items():
             if given[key] and self.kind not in kinds:
-                out.append(f"{key}: not for {what[self.kind]}")
+                out.append(Problem(key, Text.of("setup_error.not_for", what=what[self.kind])))
         if not self.duplicated and self.kind != "teams":
-            out.append(f"duplicated: only for a teams movement, not {what[self.kind]}")
+            out.append(Problem("duplicated", Text.of("setup_error.duplicated",
+                                                     what=what[self.kind])))
         size = {"teams": "teams", "swiss_teams": "teams",
                 "swiss_pairs": "entrants"}.get(self.kind, "tables")
         if getattr(self, size) is None:
-            out.append(f"{size}: {what[self.kind]} needs its number of {size}")
+            out.append(Problem(size, Text.of("setup_error.needs_number", what=what[self.kind],
+                                             size=size)))
         if self.kind in SWISS:
             if self.rounds is None:
-                out.append(f"rounds: {what[self.kind]} needs its number of rounds")
+                out.append(Problem("rounds", Text.of("setup_error.needs_rounds",
+                                                     what=what[self.kind])))
             count = getattr(self, size)
             if count is not None and count < 2:
-                out.append(f"{size}: {what[self.kind]} needs at least 2, not {count}")
+                out.append(Problem(size, Text.of("setup_error.at_least_two",
+                                                 what=what[self.kind], count=count)))
             if count is not None and self.rounds is not None and self.rounds >= count + count % 2:
-                out.append(f"rounds: {self.rounds} rounds for {count} {size}: at most "
-                           f"{count + count % 2 - 1} without a rematch")
+                out.append(Problem("rounds", Text.of(
+                    "setup_error.rematch", rounds=self.rounds, count=count, size=size,
+                    most=count + count % 2 - 1)))
             if not (self.bye_vp == "average" or (isinstance(self.bye_vp, (int, float))
                                                  and not isinstance(self.bye_vp, bool)
                                                  and 0 <= self.bye_vp <= 20)):
-                out.append(f"bye_vp: 0 to 20 VPs or \"average\", not {self.bye_vp!r}")
+                out.append(Problem("bye_vp", Text.of("setup_error.bye_vp",
+                                                     value=f"{self.bye_vp!r:.40}")))
         if self.boards_per_round < 1:
-            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+            out.append(Problem("boards_per_round", Text.of(
+                "setup_error.at_least", least=1, value=self.boards_per_round)))
         return out
 
     def _individual_problems(self) -> list[str]:
@@ -188,19 +202,20 @@ class SectionSetup:
                                          ("arrow_switch", self.arrow_switch),
                                          ("duplicated", not self.duplicated),
                                          ("bye_vp", self.bye_vp != BYE_VP)) if value]
-        out += [f"{key}: not for an individual" for key in given]
+        out += [Problem(key, Text.of("setup_error.not_for_individual")) for key in given]
         if self.asc is not None:
             if self.players is not None or self.rounds is not None:
-                out.append("players, rounds: not with a movement file (the file says them)")
+                out.append(Problem("players, rounds", Text.of("setup_error.not_with_file")))
             if len(self.asc) > MAX_MOVEMENT_FILE:
-                out.append(f"movement_file: {len(self.asc)} characters, more than a "
-                           f"movement file has ({MAX_MOVEMENT_FILE})")
+                out.append(Problem("movement_file", Text.of(
+                    "setup_error.file_chars", n=len(self.asc), most=MAX_MOVEMENT_FILE)))
         elif self.players is None:
-            out.append("players: an individual needs its number of players (4 a table)")
+            out.append(Problem("players", Text.of("setup_error.players_needed")))
         elif self.players % 4:
-            out.append(f"players: 4 a table, not {self.players}")
+            out.append(Problem("players", Text.of("setup_error.players_four", n=self.players)))
         if self.boards_per_round < 1:
-            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+            out.append(Problem("boards_per_round", Text.of(
+                "setup_error.at_least", least=1, value=self.boards_per_round)))
         return out
 
     def _individual(self) -> IndividualMovement:
@@ -217,8 +232,7 @@ class SectionSetup:
     def _file_problems(self) -> list[str]:
         out: list[str] = []
         if self.kind != "file" or self.asc is None:
-            out.append("movement_file: give the .ASC file (movement_file) and no other "
-                       "movement")
+            out.append(Problem("movement_file", Text.of("setup_error.give_file")))
             return out
         given = [key for key, value in (
             ("tables", self.tables), ("teams", self.teams), ("rounds", self.rounds),
@@ -228,13 +242,13 @@ class SectionSetup:
                                          ("arrow_switch", self.arrow_switch),
                                          ("duplicated", not self.duplicated),
                                          ("bye_vp", self.bye_vp != BYE_VP)) if value]
-        out += [f"{key}: not for a movement read from a file (the file says it)"
-                for key in given]
+        out += [Problem(key, Text.of("setup_error.not_for_file")) for key in given]
         if len(self.asc) > MAX_MOVEMENT_FILE:
-            out.append(f"movement_file: {len(self.asc)} characters, more than a movement "
-                       f"file has ({MAX_MOVEMENT_FILE})")
+            out.append(Problem("movement_file", Text.of(
+                "setup_error.file_chars", n=len(self.asc), most=MAX_MOVEMENT_FILE)))
         if self.boards_per_round < 1:
-            out.append(f"boards_per_round: at least 1, not {self.boards_per_round}")
+            out.append(Problem("boards_per_round", Text.of(
+                "setup_error.at_least", least=1, value=self.boards_per_round)))
         return out
 
     def _from_file(self) -> Movement:
@@ -283,33 +297,36 @@ class SectionSetup:
         out: list[str] = []
         m = self.movement
         if self.missing_pair is not None and not 1 <= self.missing_pair <= 2 * m.tables:
-            out.append(f"missing_pair: no pair {self.missing_pair} in {m.name} "
-                       f"(pairs 1-{2 * m.tables})")
+            out.append(Problem("missing_pair", Text.of(
+                "setup_error.missing_pair", pair=self.missing_pair, movement=m.name,
+                most=2 * m.tables)))
         ids = self.ids
         if len(ids) != m.tables:
-            out.append(f"table_ids: {len(ids)} ids for the {m.tables} tables of {m.name}")
+            out.append(Problem("table_ids", Text.of("setup_error.ids_count", n=len(ids),
+                                                    tables=m.tables, movement=m.name)))
         seen: set[str] = set()
         for tid in ids:
             if tid in seen:
-                out.append(f"table_ids: {tid!r} is there twice")
+                out.append(Problem("table_ids", Text.of("setup_error.id_twice",
+                                                        id=f"{tid!r:.40}")))
             seen.add(tid)
             try:
                 topic_state(tid)
             except ProtocolError:
                 key = "table_ids" if self.table_ids is not None else "name"
-                out.append(f"{key}: table id {tid!r} cannot be used in a topic (1 to 16 "
-                           "letters, digits, _ or -)")
+                out.append(Problem(key, Text.of("setup_error.id_topic", id=f"{tid!r:.40}")))
         known = m.pairs if self.individual is None else self.individual.players
         for pair, names in self.pairs.items():
             if self.individual is not None and pair not in known:
-                out.append(f"pairs: player {pair} does not play in {m.name} "
-                           f"(players {ranges(known)})")
+                out.append(Problem("pairs", Text.of("setup_error.player_absent", pair=pair,
+                                                    movement=m.name, players=ranges(known))))
             elif pair not in known:
-                out.append(f"pairs: pair {pair} does not play in {m.name} "
-                           f"(pairs {ranges(m.pairs)})")
+                out.append(Problem("pairs", Text.of("setup_error.pair_absent", pair=pair,
+                                                    movement=m.name, pairs=ranges(m.pairs))))
             if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
                                                    for n in names):
-                out.append(f"pairs: pair {pair} wants one or two names, got {list(names)}")
+                out.append(Problem("pairs", Text.of("setup_error.pair_names", pair=pair,
+                                                    names=f"{list(names)!r:.120}")))
         return out
 
     @property
@@ -338,7 +355,8 @@ class SectionSetup:
                 else plural(language, "section.players", len(self.individual.players))
                 if self.individual is not None
                 else plural(language, "section.pairs", len(m.pairs)))
-        lines = [say(language, "section.line", name=self.name, movement=m.name, size=size,
+        lines = [say(language, "section.line", name=self.name,
+                     movement=movement_text(m.name, language), size=size,
                      rounds=plural(language, "section.rounds", m.rounds),
                      boards=plural(language, "section.boards", m.boards_per_round),
                      numbers=ranges(m.boards)),
@@ -400,14 +418,26 @@ class SectionSetup:
 _M = TypeVar("_M", Movement, IndividualMovement)
 
 
+class MovementFileError(ValueError):
+    """A movement file the hub cannot play: every problem of it, in English (the message)
+    and as a text (``text``: a list of the lines' problems, each a message)."""
+
+    def __init__(self, text: Text):
+        super().__init__(render(text, "en"))
+        self.text = text
+
+
 def _whole(name: str, movement: _M | None, problems: Sequence[RecordProblem]) -> _M:
-    """``movement`` read from the file ``name`` when the file gave it whole: ValueError
-    naming every problem of the file otherwise (the hub plays no movement its file does not
-    wholly give)."""
+    """``movement`` read from the file ``name`` when the file gave it whole:
+    MovementFileError naming every problem of the file otherwise (the hub plays no movement
+    its file does not wholly give)."""
     if problems or movement is None:
-        raise ValueError("; ".join(
-            f"{name}{f' line {p.line}' if p.line else ''}: {p.message}"
-            for p in problems) or f"{name}: no movement")
+        raise MovementFileError(Text.of("setup_error.movement_file", problems=[
+            Text.of("setup_error.movement_line", file=name, line=p.line,
+                    problem=p.text or Text.plain(p.message)) if p.line else
+            Text.of("setup_error.movement_problem", file=name,
+                    problem=p.text or Text.plain(p.message))
+            for p in problems] or [Text.of("setup_error.no_movement", file=name)]))
     if not any(a.plays for a in movement.assignments):
-        raise ValueError(f"{name}: no table plays")
+        raise MovementFileError(Text.of("setup_error.no_table_plays", file=name))
     return movement

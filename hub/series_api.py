@@ -25,6 +25,7 @@ from bridgecore.event_files import (
     write_event_pbn,
     write_usebio_event,
 )
+from bridgecore.text import Text
 from hub.results_pages import session_rankings
 from hub.series import event_total, ladder_json, live_sections
 from hub.webserver import HttpError
@@ -80,13 +81,13 @@ def event_file(hub: Any, name: str) -> tuple[bytes, str]:
     """The event's total as the file ``name`` (:data:`EVENT_FILES`); HttpError 404 for
     another name, 409 when the session is no part of an event."""
     if name not in EVENT_FILES:
-        raise HttpError(404, f"no event file {name!r:.40} (one of {', '.join(EVENT_FILES)})")
+        raise HttpError(404, Text.of("http.no_event_file", name=f"{name!r:.40}",
+                                     files=", ".join(EVENT_FILES)))
     live, _, _ = session_rankings(hub.room)
     stored = hub.series.sessions()
     data = event_total(hub.setup, live, stored)
     if not data.get("event"):
-        raise HttpError(409, "this session is no part of an event of several sessions "
-                             "(its set-up has no part)")
+        raise HttpError(409, Text.of("http.no_event_part"))
     total = [EventEntry(tuple(e["names"]), e["score"], e["rank"], e["boards"],
                         tuple(e["sessions"]), e["carry"], e["direction"])
              for e in data["ranking"]]

@@ -71,9 +71,10 @@ import msgspec
 from msgspec import UNSET
 
 from bridgecore.cards import Seat
+from bridgecore.text import Text
 from hub.alerts import Alert
 from hub.device_events import NO_EVENT, DeviceEvents, HubStats
-from hub.errors import ConfigError, HubError
+from hub.errors import ConfigError, HubError, error_text
 from hub.fairness import DeviceBuckets
 from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
@@ -84,6 +85,7 @@ from hub.series_players import club_roster
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.sharding import Sharding
 from hub.store import LOG_NAME, EventLog, Record, StoreError
+from hub.texts import render
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
@@ -657,7 +659,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             except StoreError as err:
                 log.critical("director command not stored: %s", err)
                 self._rebuild_from_log()
-                return {"ok": False, "error": f"not stored: {err}"}
+                text = Text.of("refusal.not_stored", error=str(err))
+                return {"ok": False, "error": render(text, "en"), "error_text": text.to_json()}
         self._publish_alerts(alerts)
         self._publish_tables(changed)
         self._publish_scores()
@@ -671,13 +674,14 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             kind, body = parse_command(command, self.room, account)
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err)),
+                    "error_text": error_text(err).to_json(),
                     "code": getattr(err, "code", "refused")}
         now = self.clock()
         try:
             raised = self.room.fact(kind, body, now)
         except HubError as err:  # parse_command checked; this is a bug, not a crash
             log.exception("director command %s %r failed", kind, body)
-            return {"ok": False, "error": str(err)}
+            return {"ok": False, "error": str(err), "error_text": error_text(err).to_json()}
         records.append(Record.fact(kind, body, hub_time=now, source="director"))
         alerts.extend(raised)
         if kind in ("round_start", "table_mode", "round_pause", "round_time", "swiss_round"):

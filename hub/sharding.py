@@ -24,10 +24,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from bridgecore.text import Text
 from hub.console_views import RoomView
 from hub.field import FieldRanking
 from hub.shard_views import RemoteViews
 from hub.shards import shard_account
+from hub.texts import render
 from wire.protocol import (
     ROOT,
     ProtocolError,
@@ -170,7 +172,8 @@ class Sharding:
             client.send(topic_hub_command(self.shard.account), payload, 1)
         except Exception as err:   # MqttError: the queue full, the client closed
             log.warning("command %s for the other shards not sent: %s", command.get("op"), err)
-            return {"ok": False, "error": f"not sent to the other shards: {err}"}
+            text = Text.of("refusal.not_forwarded", error=str(err)[:200])
+            return {"ok": False, "error": render(text, "en"), "error_text": text.to_json()}
         self.stats.published += 1
         log.info("command %s of %s sent to the other shards", command.get("op"), user)
         if not theirs:

@@ -20,8 +20,8 @@ from bridgecore.movements import Assignment
 from hub.alerts import Alert, AlertBook
 from wire.protocol import Reply
 
-__all__ = ["SEATS", "Outcome", "Sitting", "TableContext", "card_mask", "cards_of",
-           "parse_call", "parse_card"]
+__all__ = ["SEATS", "Outcome", "Sitting", "TableContext", "card_mask", "cards_of", "parse_call",
+           "parse_card"]
 
 T = TypeVar("T")
 
@@ -109,23 +109,49 @@ class Sitting:
     board: Board
     round: int
     has_record: bool
+    # What holds a few items on some boards is a tuple, the one empty tuple when empty (issue
+    # 27: a set is 216 bytes even empty, a list 56, and every board played kept three sets
+    # and four lists); each change makes the new tuple (the methods below).
     reads: dict[Seat, tuple[Card, ...]] = field(default_factory=dict)
-    out: set[Seat] = field(default_factory=set)  # pockets read out and not read back
+    out: tuple[Seat, ...] = ()  # pockets read out and not read back, in the order read out
     foreign: dict[Seat, tuple[str, ...]] = field(default_factory=dict)
     wrong_hand: dict[Seat, str] = field(default_factory=dict)  # seat -> alert key (17D)
     card_source: dict[Card, tuple[Seat, str]] = field(default_factory=dict)
-    exposed: list[tuple[str, str, float]] = field(default_factory=list)
-    stops: list[int] = field(default_factory=list)
+    exposed: tuple[tuple[str, str, float], ...] = ()
+    stops: tuple[int, ...] = ()
     confirmations: dict[str, tuple[bool, float]] = field(default_factory=dict)
-    revokes: set[str] = field(default_factory=set)       # alert keys of the revokes
-    unestablished: set[str] = field(default_factory=set)  # ... not yet established (63A)
+    revokes: tuple[str, ...] = ()         # alert keys of the revokes, in the order found
+    unestablished: tuple[str, ...] = ()   # ... not yet established (63A)
     transfer_mark: int = -1                                # tricks complete at the last 64
     play_keys: dict[int, str] = field(default_factory=dict)  # play irregularity -> alert key
     generation: int = 0
     ended: float | None = None
     withheld: bool = False   # not this table's this round: shown to nobody (hub.withheld)
-    explained: list[Any] = field(default_factory=list)   # hub.explain.Explained, in order
-    asked: list[Any] = field(default_factory=list)       # hub.explain.Asked, in order
+    explained: tuple[Any, ...] = ()   # hub.explain.Explained, in order
+    asked: tuple[Any, ...] = ()       # hub.explain.Asked, in order
+
+    def pocket_out(self, seat: Seat) -> None:
+        """``seat``'s hand read out of its pocket (what replay reproduces of the board)."""
+        if seat not in self.out:
+            self.out = (*self.out, seat)
+
+    def pocket_back(self, seat: Seat) -> None:
+        """``seat``'s hand read back into its pocket."""
+        if seat in self.out:
+            self.out = tuple(x for x in self.out if x is not seat)
+
+    def found_revoke(self, key: str) -> None:
+        """A revoke found on this board (Law 64: the director rules on it), by its alert's
+        key: not established yet (63A)."""
+        if key not in self.revokes:
+            self.revokes = (*self.revokes, key)
+        if key not in self.unestablished:
+            self.unestablished = (*self.unestablished, key)
+
+    def revoke_established(self, key: str) -> None:
+        """The revoke of ``key`` is established (63A)."""
+        if key in self.unestablished:
+            self.unestablished = tuple(k for k in self.unestablished if k != key)
 
     def settle(self) -> None:
         """The table can no longer come back to this board (it is over and the table is in

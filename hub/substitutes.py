@@ -26,7 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bridgecore.text import Text
 from hub.errors import ConfigError
+from hub.late_changes import refused
 from hub.section import Section
 
 __all__ = ["CHECKIN_FIELDS", "SUBSTITUTE_FIELDS", "Substitutes", "check_checkin",
@@ -104,7 +106,7 @@ def _section(sections: Sequence[Section], name: str, op: str) -> Section:
     for s in sections:
         if s.name == name:
             return s
-    raise ConfigError(f"{op}: section: no section {name!r:.40}")
+    raise ConfigError(refused(op, Text.of("refusal.no_section", section=name[:40])))
 
 
 def check_substitute(op: str, body: dict[str, Any], sections: Sequence[Section]) -> None:
@@ -115,24 +117,25 @@ def check_substitute(op: str, body: dict[str, Any], sections: Sequence[Section])
     movement = section.movement
     known = set(movement.pairs) if movement is not None else set(section.pairs)
     if pair not in known:
-        raise ConfigError(f"{op}: pair: no pair {pair} in section {section.name}")
+        raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
+                                              section=section.name)))
     if body["player"] not in (1, 2):
-        raise ConfigError(f"{op}: player: 1 or 2 (the pair's first or second player), not "
-                          f"{body['player']!r}")
+        raise ConfigError(refused(op, Text.of("refusal.substitute_player",
+                                              player=str(body["player"])[:20])))
     name = " ".join(str(body["name"]).split())
     if not 0 < len(name) <= MAX_NAME:
-        raise ConfigError(f"{op}: name: 1-{MAX_NAME} characters")
+        raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
     body["name"] = name
     rounds = body["rounds"]
     most = max((a.round for a in movement.assignments), default=0) if movement else 999
     if not rounds or not all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= most
                              for r in rounds):
-        raise ConfigError(f"{op}: rounds: a list of the movement's rounds (1-{most}), not "
-                          f"{rounds!r:.60}")
+        raise ConfigError(refused(op, Text.of("refusal.substitute_rounds", most=most,
+                                              rounds=f"{rounds!r:.60}")))
     body["rounds"] = sorted(set(rounds))
     member = body.get("member")
     if member is not None and member < 1:
-        raise ConfigError(f"{op}: member: a member number from 1, not {member}")
+        raise ConfigError(refused(op, Text.of("refusal.member_number", member=member)))
 
 
 def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
@@ -142,13 +145,13 @@ def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
     table, side = body["table"], body["side"]
     state = tables.get(table)
     if state is None:
-        raise ConfigError(f"{op}: table: no table {table!r:.40}")
+        raise ConfigError(refused(op, Text.of("refusal.no_table", table=table[:40])))
     if side not in ("NS", "EW"):
-        raise ConfigError(f"{op}: side: NS or EW, not {side!r:.10}")
+        raise ConfigError(refused(op, Text.of("refusal.side", side=side[:10])))
     seated = next((v for k, v in state.seated.items()
                    if getattr(k, "name", str(k)) == side or str(k) == side), None)
     if seated is None:
-        raise ConfigError(f"{op}: no pair has checked in {side} at table {table}")
+        raise ConfigError(refused(op, Text.of("refusal.no_checkin", side=side, table=table)))
     pair, players = seated[0], seated[1]
     given = [p.get("name") if isinstance(p, Mapping) else p for p in players]
     typed = [" ".join(n.split()) for n in given if isinstance(n, str) and n.strip()]
@@ -157,8 +160,8 @@ def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
         names = typed
     if not names or not all(isinstance(n, str) and 0 < len(" ".join(n.split())) <= MAX_NAME
                             for n in names) or len(names) > 4:
-        raise ConfigError(f"{op}: names: one to four names of 1-{MAX_NAME} characters (none "
-                          f"was typed at check-in on {side} of table {table})")
+        raise ConfigError(refused(op, Text.of("refusal.checkin_names", most=MAX_NAME,
+                                              side=side, table=table)))
     body.clear()
     body.update(section=section_of[table], pair=pair,
                 names=[" ".join(n.split()) for n in names],

@@ -31,7 +31,9 @@ from typing import Any, Protocol
 
 from bridgecore.swiss import Pairing, next_round
 from bridgecore.swiss_standings import MatchScore, Standing, standings
+from bridgecore.text import Text
 from hub.errors import ConfigError
+from hub.late_changes import refused
 from hub.section import Section, SwissSettings
 from hub.section_score import SectionScore
 
@@ -79,8 +81,8 @@ class SwissRounds:
         for section in self.room.sections:
             if section.name == name and section.swiss is not None:
                 return section, section.swiss
-        raise ConfigError(f"no Swiss section {name!r} (Swiss sections: "
-                          f"{', '.join(self.pairings) or 'none'})")
+        raise ConfigError(Text.of("refusal.no_swiss_section", section=str(name)[:40],
+                                  sections=", ".join(self.pairings) or "–"))
 
     def drawn(self, name: str) -> int:
         return max((p.round for p in self.pairings[name]), default=0)
@@ -156,8 +158,8 @@ class SwissRounds:
         _, settings = self._section(name)
         number = self.drawn(name) + 1
         if number > settings.rounds:
-            raise ConfigError(f"swiss_draw: section {name!r} has drawn all its "
-                              f"{settings.rounds} rounds")
+            raise ConfigError(refused("swiss_draw", Text.of(
+                "refusal.swiss_all_drawn", section=name, rounds=settings.rounds)))
         order = [s.contestant for s in self.standings(name)]
         drawn = next_round(number, order, self.pairings[name], rounds=settings.rounds)
         return {"section": name, "round": number, "pairings": [p.to_json() for p in drawn],
@@ -187,14 +189,15 @@ class SwissRounds:
         section, settings = self._section(name)
         number = int(body["round"])
         if number != self.drawn(name) + 1:
-            raise ConfigError(f"swiss_round: section {name!r} has drawn round "
-                              f"{self.drawn(name)}, not ready for round {number}")
+            raise ConfigError(Text.of("refusal.swiss_not_ready", section=name,
+                                      drawn=self.drawn(name), round=number))
         try:
             drawn = [Pairing(number, int(h), None if a is None else int(a))
                      for h, a in body["pairings"]]
             movement = settings.movement([*self.pairings[name], *drawn])
         except (TypeError, ValueError) as err:
-            raise ConfigError(f"swiss_round: section {name!r}, round {number}: {err}") from err
+            raise ConfigError(Text.of("refusal.swiss_round_bad", section=name, round=number,
+                                      detail=Text.plain(str(err)))) from err
         self.pairings[name].extend(drawn)
         self.drawn_by[name].append(str(body.get("by", "")))
         section.movement = movement

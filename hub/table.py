@@ -479,7 +479,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         index = len(board.auction)
         explain.from_call(s, self.regulation, seat, index, body.get("explanation"), t, time)
         if body.get("stop"):
-            s.stops.append(index)
+            s.stops = (*s.stops, index)
         if first:
             for pair in self.pairs(s.round):
                 if pair is not None:
@@ -553,7 +553,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         for _ in range(len(after) + 1):
             board.pop()
         s.generation += 1
-        s.stops[:] = [i for i in s.stops if i < mine.index]
+        s.stops = tuple(i for i in s.stops if i < mine.index)
         alerts: list[Alert | None] = []
         pause = None if mine.time is None else env.time - mine.time
         slow = (self.context.edition.unintended_call_pause_test and pause is not None
@@ -601,7 +601,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 return self._reject(env, t, "wrong_state", Text.of("deny.passed_out"))
             if body.get("source") != "reader":  # a tablet tap shows nothing to the table
                 return self._reject(env, t, "wrong_state", Text.of("deny.auction_not_over"))
-            s.exposed.append((seat.letter, str(card), env.time))
+            s.exposed = (*s.exposed, (seat.letter, str(card), env.time))
             return self._ack(env, t, False, [self._alert(
                 f"{self._base()}:exposed:{seat.letter}:{card}", t, HubKind.CARD_EXPOSED.value,
                 "24", seats=(seat,), occurred=env.time,
@@ -660,8 +660,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         for j, irr in enumerate(found):
             if irr.kind is Kind.REVOKE:
                 key = f"{base}:revoke:{irr.seat}:{irr.trick}"
-                s.revokes.add(key)
-                s.unestablished.add(key)
+                s.found_revoke(key)
                 alerts.append(self._irregularity_alert(key, irr, t))
             elif irr.kind is Kind.CARD_NOT_IN_HAND:
                 alerts.append(self._not_in_hand(s, irr, seat, t))
@@ -717,7 +716,7 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 for r in play.revokes():
                     key = f"{base}:revoke:{r.seat}:{r.trick}"
                     if r.established and key in s.unestablished:
-                        s.unestablished.discard(key)
+                        s.revoke_established(key)
                         newly = True
             done = len(play.completed_tricks)
             ending = over and s.ended is None

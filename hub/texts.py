@@ -21,18 +21,15 @@ from typing import Any
 from babel.dates import format_time
 
 from bridgecore.text import PLAIN, Text, kind_of
-from hub.console_i18n import CATALOGS
+from hub.console_i18n import CATALOGS, say
+from wire import catalogs
 from wire.catalogs import PSEUDO
 from wire.protocol import Envelope, Reply
 
-__all__ = ["SYMBOLS", "call_text", "card_text", "render", "reply", "stored_text", "value_text"]
+__all__ = ["call_text", "card_text", "deal_source", "movement_text", "render", "reply",
+           "stored_text", "value_text"]
 
 log = logging.getLogger(__name__)
-
-SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-_BID = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
-_CARD = re.compile(r"^([SHDC])([AKQJT2-9])$")
-
 
 def _word(language: str, key: str, fallback: str) -> str:
     text = CATALOGS.translation(language).gettext(key)
@@ -40,20 +37,71 @@ def _word(language: str, key: str, fallback: str) -> str:
 
 
 def card_text(card: str, language: str) -> str:
-    """``"SK"`` -> ``"♠K"`` (``"♠R"`` in French and Italian); anything else as it is."""
-    m = _CARD.match(card)
-    if m is None:
-        return card
-    return SYMBOLS[m[1]] + _word(language, f"rank.{m[2]}", m[2])
+    """``"SK"`` -> ``"♠K"`` (``"♠R"`` in French and Italian); anything else as it is
+    (wire.catalogs.card_text over the console catalog)."""
+    return catalogs.card_text(card, CATALOGS.translation(language).gettext)
 
 
 def call_text(call: str, language: str) -> str:
-    """``"3NT"`` -> ``"3SA"``, ``"Pass"`` -> ``"Passe"``; anything else as it is."""
-    m = _BID.match(call)
-    if m is not None:
-        strain = _word(language, "strain.NT", "NT") if m[2] == "NT" else SYMBOLS[m[2]]
-        return m[1] + strain + m[3]
-    return _word(language, f"call.{call}", call) if call in ("Pass", "X", "XX") else call
+    """``"3NT"`` -> ``"3SA"``, ``"Pass"`` -> ``"Passe"``; anything else as it is
+    (wire.catalogs.call_text over the console catalog)."""
+    return catalogs.call_text(call, CATALOGS.translation(language).gettext)
+
+
+# Where an event's deals came from, as hub.event writes it in the set-up (English, kept as it
+# is in the stored set-up) -> the catalog key that says it in a reader's language.
+_SOURCES = (
+    (re.compile(r"^secure random deals \(CSPRNG\)$"), "summary.source_random"),
+    (re.compile(r"^deals given$"), "summary.source_given"),
+    (re.compile(r"^BigDeal boards (?P<boards>\S+), seed (?P<seed>[0-9a-f]+), "
+                r"owner (?P<owner>.*)$"), "summary.source_bigdeal"),
+    (re.compile(r"^(?P<format>[A-Z0-9]+) file (?P<file>.+)$"), "summary.source_file"),
+)
+
+
+def deal_source(source: str, language: str) -> str:
+    """The set-up's ``boards.source`` (``"secure random deals (CSPRNG)"``, ``"PBN file
+    boards.pbn"``...) in ``language``; a source written otherwise (an older hub's) as it
+    is."""
+    for pattern, key in _SOURCES:
+        m = pattern.match(source)
+        if m is not None:
+            return say(language, key, **m.groupdict())
+    return source
+
+
+# A movement's name as bridgecore and hub.section_setup write it (English, kept as it is: the
+# scoring reads "Teams..." from it) -> the catalog key that says it in a reader's language.
+_MOVEMENTS = (
+    (re.compile(r"^Mitchell (?P<tables>\d+) tables(?P<more>(, [a-z -]+)*)$"),
+     "movement.name_mitchell"),
+    (re.compile(r"^Howell (?P<tables>\d+) tables$"), "movement.name_howell"),
+    (re.compile(r"^Individual (?P<tables>\d+) tables$"), "movement.name_individual"),
+    (re.compile(r"^Teams match$"), "movement.name_teams_match"),
+    (re.compile(r"^Teams round-robin (?P<teams>\d+) teams$"), "movement.name_round_robin"),
+    (re.compile(r"^Teams Swiss (?P<teams>\d+) teams$"), "movement.name_swiss_teams"),
+    (re.compile(r"^Swiss pairs (?P<pairs>\d+) pairs$"), "movement.name_swiss_pairs"),
+    (re.compile(r"^individual movement file (?P<file>.+)$"), "movement.name_individual_file"),
+    (re.compile(r"^movement file (?P<file>.+)$"), "movement.name_file"),
+)
+_MITCHELL_KINDS = {"skip": "movement.name_skip", "relay and bye-stand": "movement.name_relay",
+                   "arrow-switch": "movement.name_arrow_switch"}
+
+
+def movement_text(name: str, language: str) -> str:
+    """A movement's name (``"Mitchell 8 tables, skip"``, ``"Howell 7 tables"``...) in
+    ``language``; a name written otherwise as it is."""
+    for pattern, key in _MOVEMENTS:
+        m = pattern.match(name)
+        if m is None:
+            continue
+        values = m.groupdict()
+        kinds = [k for k in (values.pop("more", None) or "").split(", ") if k]
+        if any(k not in _MITCHELL_KINDS for k in kinds):
+            return name
+        return ", ".join([say(language, key, **values)]
+                         + [say(language, _MITCHELL_KINDS[k]) for k in kinds])
+    return name
 
 
 def _time_text(value: Any, language: str) -> str:

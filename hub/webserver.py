@@ -78,11 +78,9 @@ class HttpError(HubError):
     ``message`` is then its English words (the log's)."""
 
     def __init__(self, status: int, message: Text | str):
-        self.text = message if isinstance(message, Text) else None
-        words = render(message, "en") if isinstance(message, Text) else message
-        super().__init__(words)
+        super().__init__(message)       # HubError: ``text`` and the English words
         self.status = status
-        self.message = words
+        self.message = str(self)
 
 
 class HttpFront(Protocol):

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bridgecore.text import PLAIN, Text, kind_of
-from wire.catalogs import PSEUDO, Catalogs
+from wire import catalogs
+from wire.catalogs import PSEUDO, SUIT_SYMBOLS, Catalogs
 
 __all__ = [
     "CATALOGS", "LANGUAGES", "SUIT_SYMBOLS", "Translator", "call_label", "card_label",
@@ -37,8 +38,6 @@ CATALOGS = Catalogs(Path(__file__).resolve().parent / "locale", "tablet")
 # Each language offered (its catalog complete) -> its own name (the language switch).
 LANGUAGES: dict[str, str] = CATALOGS.offered
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-
 Colour = tuple[float, float, float, float]
 _BLACK: Colour = (0.08, 0.08, 0.10, 1.0)
 _RED: Colour = (0.80, 0.05, 0.10, 1.0)
@@ -48,7 +47,8 @@ _TWO = {"S": _BLACK, "H": _RED, "D": _RED, "C": _BLACK}
 _FOUR = {"S": _BLACK, "H": _RED, "D": _BLUE, "C": _GREEN}
 
 # How cards, calls and seats are written are words of the catalogs too: rank.K (R in French
-# and Italian), rank.J (V, F), strain.NT (SA), letter.W (O), call.pass (Passe, Passo).
+# and Italian), rank.J (V, F), strain.NT (SA), letter.W (O), call.Pass (Passe, Passo), the
+# same keys as the console's (wire.catalogs.card_text, call_text).
 
 
 # Reply codes with a message of their own; the rest share reply.malformed.
@@ -144,41 +144,36 @@ class Translator:
         return strain_label(strain, self.language)
 
 
-def _word(key: str, language: str) -> str:
-    return CATALOGS.translation(language).gettext(key)
+def _lookup(language: str) -> catalogs.Lookup:
+    return CATALOGS.translation(language).gettext
 
 
 def seat_letter(letter: str, language: str) -> str:
     """N E S W in English and Polish, N E S O in French, Italian, Spanish, N O S W in
     German, N O Z W in Dutch."""
-    return _word(f"letter.{letter}", language)
+    return _lookup(language)(f"letter.{letter}")
 
 
 def rank_label(rank: str, language: str) -> str:
     """A rank letter as bridgecore writes it (``"K"``, ``"T"``) as shown in ``language``."""
-    return _word(f"rank.{rank}", language) if rank in "AKQJT" else rank
+    return catalogs.rank_text(rank, _lookup(language))
 
 
 def strain_label(strain: str, language: str) -> str:
     """``"S"`` -> ♠, ``"NT"`` -> NT or SA."""
-    if strain == "NT":
-        return _word("strain.NT", language)
-    return SUIT_SYMBOLS[strain]
+    return catalogs.strain_text(strain, _lookup(language))
 
 
 def card_label(card: str, language: str) -> str:
-    """``"SK"`` -> ♠K, ♠R (French and Italian), ♠H (Dutch); ``"HT"`` -> ♥10. Read back
-    in the same language with :func:`bridgecore.notation.notation`."""
-    return SUIT_SYMBOLS[card[0]] + rank_label(card[1:], language)
+    """``"SK"`` -> ♠K, ♠R (French and Italian), ♠H (Dutch); ``"HT"`` -> ♥10
+    (wire.catalogs.card_text over the tablet catalog, as the console writes it)."""
+    return catalogs.card_text(card, _lookup(language))
 
 
 def call_label(call: str, language: str) -> str:
-    """A call as the hub writes it (``"1NT"``, ``"Pass"``, ``"X"``, ``"XX"``) for players."""
-    if call == "Pass":
-        return _word("call.pass", language)
-    if call in ("X", "XX"):
-        return call
-    return call[0] + strain_label(call[1:], language)
+    """A call as the hub writes it (``"1NT"``, ``"Pass"``, ``"X"``, ``"XX"``) for players
+    (wire.catalogs.call_text over the tablet catalog)."""
+    return catalogs.call_text(call, _lookup(language))
 
 
 def suit_colour(suit: str, four_colour: bool = False) -> Colour:

@@ -14,6 +14,11 @@ is empty): a half-translated catalog can sit in the tree while a federation fini
 pseudo-locale :data:`PSEUDO` is English with every letter accented and each text bracketed
 (``[Ŝţàŕţ ŕöûñð]``), made from the English catalog: any text on a screen that is not in that
 form did not come from a catalog. docs/translating.md says how to add a language.
+
+How a card and a call are written is in the catalogs too (``rank.K``, ``strain.NT``,
+``call.Pass``...): :func:`card_text` and :func:`call_text` write them from any catalog's
+lookup, the console's and the tablet's alike, so that both applications write ``♠R`` and
+``3SA`` the same way from the same keys.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import gettext
 import io
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -32,7 +37,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-__all__ = ["PSEUDO", "SOURCE", "Catalogs", "extract_markup", "fields", "pseudo"]
+__all__ = [
+    "PSEUDO", "SOURCE", "SUIT_SYMBOLS", "Catalogs", "Lookup", "call_text", "card_text",
+    "extract_markup", "fields", "pseudo", "rank_text", "strain_text",
+]
 
 SOURCE = "en"
 PSEUDO = "en_XA"
@@ -40,6 +48,56 @@ PSEUDO = "en_XA"
 _ACCENTED = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "àƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÀƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
+
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+# A catalog's lookup: gettext's ``gettext``, the text of a key, the key itself when the
+# catalog has none.
+Lookup = Callable[[str], str]
+
+_BID = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
+_CARD = re.compile(r"^([SHDC])([AKQJT2-9]|10)$")
+_RANKS = frozenset("AKQJT")
+_CALLS = frozenset(("Pass", "X", "XX"))
+
+
+def _word(lookup: Lookup, key: str, fallback: str) -> str:
+    text = lookup(key)
+    return fallback if not text or text == key else text
+
+
+def rank_text(rank: str, lookup: Lookup) -> str:
+    """A rank as bridgecore writes it (``"K"``, ``"T"``) from the catalog's ``rank.*``:
+    ``R`` in French and Italian, ``H`` in Dutch, ``10`` for the ten; a spot card as it is."""
+    return _word(lookup, f"rank.{rank}", rank) if rank in _RANKS else rank
+
+
+def strain_text(strain: str, lookup: Lookup) -> str:
+    """``"S"`` -> ♠, ``"NT"`` -> the catalog's ``strain.NT`` (NT, SA, ST, BA)."""
+    if strain == "NT":
+        return _word(lookup, "strain.NT", "NT")
+    return SUIT_SYMBOLS.get(strain, strain)
+
+
+def card_text(card: str, lookup: Lookup) -> str:
+    """``"SK"`` -> ``"♠K"`` (``"♠R"`` from a French or Italian catalog), ``"HT"`` and
+    ``"H10"`` -> ``"♥10"``; anything that is not a card as it is. Read back in the same
+    language with :func:`bridgecore.notation.notation`."""
+    m = _CARD.match(card)
+    if m is None:
+        return card
+    return SUIT_SYMBOLS[m[1]] + rank_text("T" if m[2] == "10" else m[2], lookup)
+
+
+def call_text(call: str, lookup: Lookup) -> str:
+    """A call or a contract as bridgecore writes it (``"3NT"``, ``"4HX"``, ``"Pass"``,
+    ``"X"``, ``"XX"``) from the catalog's ``strain.NT`` and ``call.*``: ``"3SA"``,
+    ``"4♥X"``, ``"Passe"``; anything else as it is."""
+    m = _BID.match(call)
+    if m is not None:
+        return m[1] + strain_text(m[2], lookup) + m[3]
+    return _word(lookup, f"call.{call}", call) if call in _CALLS else call
 
 
 def fields(text: str) -> set[str]:
@@ -79,6 +137,26 @@ def _last(string_: object) -> str:
 def _fields_of(string_: object) -> set[str]:
     """The fields of a text, or of all the plural forms of one together."""
     return set().union(*(fields(form) for form in _forms(string_))) if _forms(string_) else set()
+
+
+# A catalog's Plural-Forms header: "nplurals=3; plural=n == 1 ? 0 : ...;".
+_PLURAL_FORMS = re.compile(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+);?\s*$")
+
+# The counts tried for a form's witness: every count to 1000, then the powers of ten (the
+# millions of French, Italian and Spanish, "1 000 000 de joueurs").
+_COUNTS = (*range(1000), *(10 ** k for k in range(3, 10)))
+
+
+def _witnesses(translation: gettext.NullTranslations, count: int) -> list[int]:
+    """For each form 0..count-1 the smallest count ``ngettext`` gives it for (the last
+    count tried for a form no count reaches)."""
+    chooser = getattr(translation, "plural", lambda n: int(n != 1))
+    found: dict[int, int] = {}
+    for n in _COUNTS:
+        found.setdefault(int(chooser(n)), n)
+        if len(found) >= count:
+            break
+    return [found.get(form, _COUNTS[-1]) for form in range(count)]
 
 
 class Catalogs:
@@ -150,6 +228,28 @@ class Catalogs:
         return {key: translation.ngettext(key, key, 2) if key in self._plurals
                 else translation.gettext(key) for key in self.source}
 
+    def plural_rule(self, language: str) -> tuple[int, str]:
+        """The number of forms of ``language`` and the C expression choosing one from ``n``:
+        the catalog's own ``Plural-Forms`` header, the rule gettext's ``ngettext`` follows
+        (``(3, "n == 1 ? 0 : n % 10 >= 2 && ...")`` in Polish); English's for the
+        pseudo-locale and for a language with no catalog."""
+        header = self.translation(language).info().get("plural-forms", "")
+        m = _PLURAL_FORMS.match(header)
+        if m is None:
+            return 2, "(n != 1)"
+        return int(m[1]), m[2].strip()
+
+    def plural_texts(self, language: str) -> dict[str, list[str]]:
+        """Every key with plural forms -> its forms in ``language``, in the order of the
+        language's rule (:meth:`plural_rule`): what a browser needs to choose the form of a
+        count itself. Each form is the one ``ngettext`` gives for the smallest count the rule
+        sends to it (the last form for one no count reaches)."""
+        translation = self.translation(language)
+        count, _ = self.plural_rule(language)
+        witness = _witnesses(translation, count)
+        return {key: [translation.ngettext(key, key, n) for n in witness]
+                for key in sorted(self._plurals)}
+
     @functools.cached_property
     def _plurals(self) -> set[str]:
         return {_key(m.id) for m in self.read(SOURCE) if m.id and m.pluralizable}
@@ -189,11 +289,11 @@ class Catalogs:
 
 
 # The keys a page or a script names literally: data-i18n="key" (and -title, -placeholder) in
-# HTML; t("key"), tr("key"), word("key"), the dataset form { i18n: "key" } and
-# "data-i18n-placeholder": "key" in JavaScript.
+# HTML; t("key"), tr("key"), word("key"), plural("key", n), the dataset form { i18n: "key" }
+# and "data-i18n-placeholder": "key" in JavaScript.
 _HTML_KEYS = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
 _SCRIPT_KEYS = re.compile(
-    r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+    r'\b(?:t|tr|word|plural)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
     r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
 
 

@@ -16,6 +16,8 @@ This module imports nothing.
 
 from __future__ import annotations
 
+from bridgecore.text import Text
+
 __all__ = ["InvalidEventError", "LinkError", "MqttError", "OutboxError", "PairingFailed",
            "ProtocolError", "WireError"]
 
@@ -25,12 +27,16 @@ class WireError(Exception):
 
 
 class ProtocolError(WireError, ValueError):
-    """A message the hub cannot take: ``code`` is machine-readable, ``reason`` for people."""
+    """A message the hub cannot take: ``code`` is machine-readable, ``reason`` for people
+    (English). ``text``: the same reason as a catalog key and its values (bridgecore.text),
+    when the application that raised it words it in its reader's language (a refused
+    director command on the console)."""
 
-    def __init__(self, code: str, reason: str):
+    def __init__(self, code: str, reason: str, text: Text | None = None):
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
+        self.text = text
 
 
 class MqttError(WireError):

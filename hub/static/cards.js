@@ -12,6 +12,8 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
+  const side = (d) => { const text = t("side." + d); return text === "side." + d ? d : text; };
   let guide = null;
   let codes = {};          // table -> its devices, each with its own code and QR code
   let csrf = "";
@@ -57,7 +59,7 @@
       tab.length ? el("div", { class: "qr-row" }, el("div", {},
         el("div", { class: "small", text: deviceTitle(table.table, tab[0]) }), tab.map(qr))) : null,
       el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: t("cards.round") }),
-        el("th", { text: "NS" }), el("th", { text: "EW" }), el("th", { text: t("cards.boards") }))),
+        el("th", { text: side("NS") }), el("th", { text: side("EW") }), el("th", { text: t("cards.boards") }))),
       el("tbody", {}, rows)));
   }
 
@@ -72,7 +74,7 @@
         const rows = pair.rounds.map((r, i) => el("tr", {},
           el("td", { text: String(i + 1) }),
           r === null ? el("td", { colspan: "3", text: t("cards.sitout") }) : [
-            el("td", { text: r.table }), el("td", { text: r.direction }),
+            el("td", { text: r.table }), el("td", { text: side(r.direction) }),
             el("td", { text: r.boards.join(", ") })]));
         guides.push(el("div", { class: "card guide-card", dataset: { section: section.section, pair: String(pair.pair) } },
           el("h3", { text: t("cards.guide") + " · " + section.section + " " +
@@ -99,7 +101,7 @@
         codes = {};
         let n = 0;
         for (const table of data.tables) { codes[table.table] = table.devices; n += table.devices.length; }
-        $("message").textContent = t("cards.drawn", { n: n });
+        $("message").textContent = plural("cards.drawn", n);
         render();
       });
   }

@@ -9,6 +9,9 @@
   const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers",
     "seat tablet": "devices.seat_tablet" };   // the hub's names of the devices
   const kind = (name) => (KINDS[name] ? t(KINDS[name]) : name);
+  // A seat's letter as the page's language writes it (Z for South in Dutch, O for West in
+  // French).
+  const letter = (seat) => { const text = t("letter." + seat); return text === "letter." + seat ? seat : text; };
   let data = null;
 
   function yes(value) {
@@ -33,10 +36,10 @@
       for (const d of table.devices) {
         total += 1;
         if (d.online && d.paired !== false) ready += 1;
-        const decks = d.decks ? Object.entries(d.decks).map(([s, r]) => s + ": " + r).join(", ") : "";
+        const decks = d.decks ? Object.entries(d.decks).map(([s, r]) => letter(s) + ": " + r).join(", ") : "";
         rows.push(el("tr", { dataset: { account: d.account } },
           el("td", { text: table.table }),
-          el("td", { text: d.account + (d.seat ? " (" + d.seat + ")" : "") + " · " + kind(d.kind) }),
+          el("td", { text: d.account + (d.seat ? " (" + letter(d.seat) + ")" : "") + " · " + kind(d.kind) }),
           el("td", {}, yes(d.paired)), el("td", {}, yes(d.online)),
           el("td", { class: "battery" }, battery(d.battery)),
           el("td", { class: "signal" }, signal(d.signal)),

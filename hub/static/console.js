@@ -37,6 +37,7 @@
   const hubNow = () => Date.now() / 1000 + state.offset;
   const human = (kind) => (kind || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const tr = t;   // where a table is called t
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
@@ -236,8 +237,8 @@
   function onRoundStart() {
     const round = nextRound();
     const clock = state.clock || {};
-    if (clock.round && clock.behind > 0 && !window.confirm(t("rounds.confirm",
-      { n: clock.behind, round: clock.round, next: round }))) {
+    if (clock.round && clock.behind > 0 && !window.confirm(plural("rounds.confirm",
+      clock.behind, { round: clock.round, next: round }))) {
       return;
     }
     post({ op: "round_start", round: round }).then((result) => {
@@ -298,8 +299,12 @@
   function renderSummary() {
     const counts = {};
     for (const t of state.tables.values()) counts[t.status] = (counts[t.status] || 0) + 1;
+    // "3 tables playing · 1 table late": each status's count in the language's plural form
+    // (tally.waiting, tally.bidding, tally.playing, tally.finished, tally.late, tally.alert,
+    // tally.offline).
     $("map-summary").textContent = STATUSES
-      .filter((s) => counts[s]).map((s) => counts[s] + " " + statusText(s)).join(" · ");
+      .filter((s) => counts[s]).map((s) => plural("tally." + s, counts[s]))
+      .join(" · ");
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
@@ -314,7 +319,7 @@
       t("hub.devices", { n: c.devices || 0 })];
     if (status.chain_broken) parts.push(t("hub.chain_broken", { at: status.chain_broken }));
     if (status.set_aside) parts.push(t("hub.set_aside", { records: status.set_aside.join(", ") }));
-    if (status.log_behind) parts.push(t("hub.log_lost", { n: status.log_behind }));
+    if (status.log_behind) parts.push(plural("hub.log_lost", status.log_behind));
     $("hub-counters").textContent = t("hub.line", { parts: parts.join(" · ") });
     state.hub = status;
   }
@@ -408,7 +413,7 @@
   }
 
   function cardText(card) {
-    return el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] + card.slice(1));
+    return el("span", { class: "sym-" + card[0] }, window.tenaceI18n.card(card));
   }
 
   function liveBox(id) {
@@ -476,7 +481,7 @@
       .filter((a) => state.table === null || a.table === state.table);
     feed.replaceChildren(...shown.map(feedItem));
     if (!shown.length) feed.append(el("li", { class: "empty" }, t("console.no_alert")));
-    $("feed-count").textContent = t("console.open", { n: open.length }) +
+    $("feed-count").textContent = plural("console.open", open.length) +
       (state.table !== null ? " · " + t("console.feed_table", { table: state.table }) : "");
     $("feed-all").hidden = state.table === null;
     document.title = (open.length ? "(" + open.length + ") " : "") + t("console.title");
@@ -709,7 +714,7 @@
     return out;
   }
 
-  const rankText = (r) => (r === "T" ? "10" : r);
+  const rankText = (r) => window.tenaceI18n.rank(r);
 
   function cardNode(card) {
     return el("span", {}, el("span", { class: "sym-" + card[0] }, SYMBOLS[card[0]] || card[0]),
@@ -764,11 +769,7 @@
     return pair === null || pair === undefined ? "" : " · " + t("console.pair", { pair: pair });
   }
 
-  function contractText(contract) {
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract || "");
-    if (!m) return contract || "";
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
-  }
+  const contractText = (contract) => window.tenaceI18n.call(contract || "");
 
   function declarerOf(auction) {
     const live = (auction || []).filter((e) => !VOID_CALLS.has(e[4]));
@@ -811,8 +812,8 @@
           .join(" ").trim() || null,
         title: entry[4] + (entry[3] ? ", " + t("console.alerted") : ""),
         dataset: { index: String(i + 1) },
-      }, bid ? [bid[1], bid[2] === "NT" ? known("strain.NT", "NT") : el("span",
-        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : known("call." + call, call),
+      }, bid ? [bid[1], bid[2] === "NT" ? window.tenaceI18n.strain("NT") : el("span",
+        { class: "sym-" + bid[2] }, SYMBOLS[bid[2]])] : window.tenaceI18n.call(call),
       entry[3] ? el("span", { class: "alerted" }, "!") : null);
       row[col] = cell;
       next = col + 1;

@@ -9,6 +9,7 @@
   const { $, el } = window.tenaceDom;
   const session = { user: null, role: null, csrf: "" };
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const KINDS = { "table tablet": "devices.tablet", "card readers": "devices.readers",
     "seat tablet": "devices.seat_tablet" };   // the hub's names of the devices
@@ -99,8 +100,9 @@
       if (!data.devices) { say(data.error || t("devices.none"), true); return; }
       $("devices").tBodies[0].replaceChildren(...data.devices.map(row));
       const online = data.devices.filter((d) => d.online).length;
-      $("devices-summary").textContent = t("devices.summary",
-        { accounts: data.devices.length, online: online }) + (data.tls ? " · TLS" : "");
+      $("devices-summary").textContent = plural("devices.summary",
+        data.devices.length, { accounts: data.devices.length, online: online })
+        + (data.tls ? " · TLS" : "");
       document.body.dataset.loaded = "yes";
     });
   }

@@ -79,7 +79,7 @@
     options($("cancel-board"), state.boards);
     const clock = state.clock;
     $("clock-round").textContent = clock.round || "–";
-    $("clock-state").textContent = (clock.paused ? "⏸ " : "") + clock.minutes + " min";
+    $("clock-state").textContent = (clock.paused ? "⏸ " : "") + t("evening.clock_minutes", { minutes: clock.minutes });
     if (!$("round-number").value) $("round-number").value = (clock.round || 0) + 1;
     if (!$("round-minutes").value) $("round-minutes").value = clock.minutes;
     $("round-pause").disabled = clock.paused || !clock.started;

@@ -17,6 +17,7 @@
 
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat || "–");
   const letter = (seat) => (seat ? known("letter." + seat, seat) : "");
@@ -30,9 +31,10 @@
     return node;
   }
 
-  const num = (x) => (x === null || x === undefined ? "–" : String(Math.round(x * 100) / 100));
-  const pct = (x) => (x === null || x === undefined ? "–" : x.toFixed(2) + "%");
-  const ranks = (text) => (text || "").replace(/T/g, "10");
+  const number = (x, digits, most) => window.tenaceI18n.number(x, digits, most);
+  const num = (x) => (x === null || x === undefined ? "–" : number(x, 0, 2));
+  const pct = (x) => (x === null || x === undefined ? "–" : number(x, 2) + "%");
+  const ranks = (text) => [...(text || "")].map(window.tenaceI18n.rank).join("");
   const unit = (method) => (method === "mp" ? t("results.mp") : method === "total"
     ? t("results.points") : t("results.imps"));
   const methodName = (method) => ({ mp: t("scoring.matchpoints"), imp: t("results.imps"),
@@ -42,10 +44,14 @@
   function contractText(contract) {
     if (contract === null || contract === undefined) return "–";
     if (contract === "PASS") return t("results.pass");
-    const m = /^([1-7])(NT|[SHDC])(X{0,2})$/.exec(contract);
-    if (!m) return contract;
-    return m[1] + (m[2] === "NT" ? known("strain.NT", "NT") : SYMBOLS[m[2]]) + m[3];
+    return window.tenaceI18n.call(contract);
   }
+
+  // The par contracts as the hub writes them ("EW 3NT+1; NS 4SX-2") in the page's language:
+  // each contract as a call (3SA, 4♠X), each side by its letters (EO, NZ).
+  const parText = (par) => (par || "–")
+    .replace(/\b[1-7](NT|[SHDC])X{0,2}(?![A-Z])/g, (contract) => window.tenaceI18n.call(contract))
+    .replace(/\b(NS|EW)\b/g, (d) => side(d));
 
   function pairLink(key, pair) {
     if (pair === null || pair === undefined) return "–";
@@ -159,7 +165,7 @@
     const scores = data.scores || "percent";
     // the event's score in its form: a percentage, IMPs, IMPs per board, VPs
     const score = (x) => (scores === "percent" ? pct(x) : x === null || x === undefined ? "–"
-      : x.toFixed(2));
+      : number(x, 2));
     const formText = { imps: () => t("series.form_imps"),
       imps_per_board: () => t("series.form_imps_per_board"), vp: () => t("series.form_vp"),
       percent: () => t("series.form_add") }[scores];
@@ -174,8 +180,8 @@
           el("td", { class: "num" }, e.pair === null ? "–" : pairLink(e.section, e.pair)),
           el("td", {}, e.names.join(" – ")),
           e.sessions.map((p) => el("td", { class: "num" }, scores === "imps_per_board"
-            ? (p === null ? "–" : p.toFixed(2)) : score(p))),
-          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + e.carry.toFixed(2))
+            ? (p === null ? "–" : number(p, 2)) : score(p))),
+          carry ? el("td", { class: "num" }, (e.carry >= 0 ? "+" : "") + number(e.carry, 2))
             : null,
           el("td", { class: "num" }, String(e.boards)),
           el("td", { class: "num total" }, score(e.score)));
@@ -241,7 +247,7 @@
     });
     return [el("h2", { id: "ladder-title" }, t("ladder.title")), choose,
       el("p", { class: "dim", id: "ladder-form" }, form + (data.minimum > 1 ? "; "
-        + t("ladder.minimum", { count: data.minimum }) : "") + " · "
+        + plural("ladder.minimum", data.minimum, { count: data.minimum }) : "") + " · "
         + t("ladder.sessions", { count: data.sessions.length })),
       data.ranking.length ? el("table", { class: "grid ranking", id: "ladder" },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
@@ -279,11 +285,11 @@
       el("table", { class: "grid dd" },
         el("thead", {}, el("tr", {}, el("th", {}, ""),
           STRAINS.map((s) => el("th", { class: s === "NT" ? "" : "suit-" + s },
-            s === "NT" ? known("strain.NT", "NT") : SYMBOLS[s])))),
+            window.tenaceI18n.strain(s))))),
         el("tbody", {}, ["N", "S", "E", "W"].map((seat) => el("tr", { dataset: { seat: seat } },
           el("th", {}, seatName(seat)),
           STRAINS.map((s) => el("td", { class: "num" }, String(tricks[seat][s]))))))),
-      el("p", { id: "par" }, t("results.par", { par: data.dd.par || "–",
+      el("p", { id: "par" }, t("results.par", { par: parText(data.dd.par),
         score: data.dd.par_score_ns })));
   }
 
@@ -301,8 +307,8 @@
     const step = (width - 40) / scores.length;
     const chart = svg("svg", { class: "plot", id: "plot-" + section.key, width: width,
       height: height, viewBox: "0 0 " + width + " " + height, role: "img" });
-    chart.append(svg("title", {}, t("results.plot", { board: section.board,
-      n: section.results.length })));
+    chart.append(svg("title", {}, plural("results.plot", section.results.length,
+      { board: section.board })));
     chart.append(svg("line", { class: "axis", x1: 20, y1: base, x2: width - 20, y2: base }));
     scores.forEach((score, i) => {
       const n = counts.get(score);
@@ -349,7 +355,7 @@
     return el("section", { class: "traveller", id: "traveller-" + section.key },
       el("h2", {}, section.key === "field" ? t("results.field")   // across shards too
         : t("results.section", { section: section.section }), el("span", { class: "dim" },
-        " · " + t("results.of", { n: counted, expected: section.expected }) +
+        " · " + plural("results.of", counted, { expected: section.expected }) +
         (mp && section.top !== null ? " · " + t("results.top", { top: num(section.top) }) : "") +
         (section.fouled ? " · " + t("results.fouled") : ""))),
       el("table", { class: "grid traveller-table" },
@@ -449,10 +455,10 @@
         el("h2", {}, t("results.correct_title", { board: board })),
         input("correct-table", "check.table", { size: 5 }),
         input("correct-round", "evening.round", { type: "number", min: 1, size: 3 }),
-        input("correct-contract", "console.contract", { size: 5, placeholder: "4SX, PASS" }),
-        input("correct-declarer", "results.by", { size: 2, placeholder: "N" }),
+        input("correct-contract", "console.contract", { size: 5, placeholder: t("results.contract_hint") }),
+        input("correct-declarer", "results.by", { size: 2, placeholder: t("letter.N") }),
         input("correct-tricks", "results.tricks", { type: "number", min: 0, max: 13, size: 3 }),
-        input("correct-lead", "results.lead", { size: 3, placeholder: "HK" }),
+        input("correct-lead", "results.lead", { size: 3, placeholder: t("results.lead_hint") }),
         input("correct-text", "results.correct_note", { size: 30 }),
         el("button", { type: "submit", id: "do-correct", class: "button" }, t("results.correct")),
         message);

@@ -67,7 +67,7 @@
         el("td", { class: "num rank", text: String(r.rank) + (r.tied ? "=" : "") }),
         el("td", { class: "num", text: String(r.pair) }),
         el("td", { text: (r.names || []).join(" – ") }),
-        el("td", { class: "num", text: percent ? r.percent.toFixed(2) + " %" : String(r.total) }))))));
+        el("td", { class: "num", text: percent ? window.tenaceI18n.number(r.percent, 2) + " %" : String(r.total) }))))));
     $("dots").textContent = (index % pages.length + 1) + " / " + pages.length;
   }
 

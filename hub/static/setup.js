@@ -10,6 +10,7 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   // A text the language switch redraws (i18n.js puts data-i18n keys in again).
   const word = (key) => el("span", { dataset: { i18n: key } }, t(key));
@@ -317,7 +318,7 @@
     const local = unpicked.concat(miscounted);
     if (local.length) {
       showErrors(local);
-      say(t("setup.problems", { n: local.length }), true);
+      say(plural("setup.problems", local.length), true);
       return;
     }
     say(check ? t("setup.checking") : t("setup.setting_up"), false);
@@ -339,7 +340,7 @@
         document.body.dataset.done = "yes";
         return;
       }
-      say(result.errors ? t("setup.problems", { n: result.errors.length })
+      say(result.errors ? plural("setup.problems", result.errors.length)
         : (result.error || t("setup.refused")), true);
       if (result.errors) showErrors(result.errors);
     });
@@ -352,7 +353,7 @@
       $("roster-names").replaceChildren(...members.map((m) =>
         el("option", { value: m.name + " #" + m.number })));
       $("roster-count").dataset.count = String(members.length);
-      $("roster-count").textContent = t("setup.members", { n: members.length });
+      $("roster-count").textContent = plural("setup.members", members.length);
       document.body.dataset.roster = String(members.length);
     });
   }
@@ -363,7 +364,7 @@
     file.arrayBuffer().then((bytes) => post("/api/roster", bytes, "text/csv"))
       .then((result) => {
         if (result.ok) {
-          say(t("setup.imported", { n: result.members }), false);
+          say(plural("setup.imported", result.members), false);
           loadRoster();
         } else {
           say(t("setup.not_imported"), true);
@@ -467,7 +468,7 @@
 
   document.addEventListener("tenace-language", () => {    // what data-i18n does not redraw
     const count = $("roster-count").dataset.count;
-    if (count !== undefined) $("roster-count").textContent = t("setup.members", { n: count });
+    if (count !== undefined) $("roster-count").textContent = plural("setup.members", count);
     if (session.user) {              // the hub's summaries, made again in the new language
       api("/api/setup").then((state) => {
         if (!$("setup-current").hidden) $("setup-summary").textContent = state.summary.join("\n");

@@ -20,7 +20,7 @@
     });
   }
 
-  const num = (x, digits) => (x === null || x === undefined ? "∞" : Number(x).toFixed(digits));
+  const num = (x, digits) => (x === null || x === undefined ? "∞" : window.tenaceI18n.number(x, digits));
 
   function who(section, c) {
     const names = (section.names[String(c)] || []).join(", ");
@@ -86,10 +86,17 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf },
       body: JSON.stringify({ op: "swiss_draw", section: section.section }),
     }).then((r) => r.json()).then((done) => {
-      $("swiss-message").textContent = done.ok ? t("swiss.drawn_ok")
-        : t("swiss.draw_error", { error: done.error || "" });
+      said = done.ok ? ["swiss.drawn_ok", {}] : ["swiss.draw_error", { error: done.error || "" }];
+      say();
       refresh();
     });
+  }
+
+  // The answer to the director's draw, kept as a key and its values: said again in the
+  // language the page switches to.
+  let said = null;
+  function say() {
+    $("swiss-message").textContent = said ? t(said[0], said[1]) : "";
   }
 
   function show() {
@@ -117,7 +124,7 @@
     return get("/api/swiss").then((data) => { last = data; show(); });
   }
 
-  document.addEventListener("tenace-language", show);
+  document.addEventListener("tenace-language", () => { show(); say(); });
   window.tenaceI18n.ready.then(() => get("/api/session")).then((data) => {
     session.csrf = data.csrf || "";
     session.role = data.role || "";

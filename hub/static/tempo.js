@@ -7,21 +7,26 @@
 (function () {
   const { $, el } = window.tenaceDom;
   const t = (key, params) => window.tenaceI18n.t(key, params);
+  const plural = (key, n, params) => window.tenaceI18n.plural(key, n, params);
   const known = (key, fallback) => { const text = t(key); return text === key ? fallback : text; };
   const seatName = (seat) => known("seat." + seat, seat);
-  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   // A call or a card as the reader's language writes it: 3SA, Passe, ♠R.
-  const itemText = (item) => {
-    const bid = /^([1-7])(NT|[SHDC])$/.exec(item);
-    if (bid) return bid[1] + (bid[2] === "NT" ? known("strain.NT", "NT") : SUITS[bid[2]]);
-    const card = /^([SHDC])([AKQJT2-9])$/.exec(item);
-    if (card) return SUITS[card[1]] + known("rank." + card[2], card[2]);
-    return known("call." + item, item);
-  };
+  const itemText = (item) => (/^[SHDC]/.test(item) ? window.tenaceI18n.card(item)
+    : window.tenaceI18n.call(item));
   const query = new URLSearchParams(location.search);
   const session = { csrf: "" };
 
-  const secs = (x) => (x === null || x === undefined ? "–" : x.toFixed(1) + " s");
+  const tenths = (x) => x.toLocaleString(tenaceI18n.locale(), { minimumFractionDigits: 1,
+    maximumFractionDigits: 1 });
+  const secs = (x) => (x === null || x === undefined ? "–" : t("tempo.secs", { time: tenths(x) }));
+  const side = (d) => known("side." + d, d);
+  // The reference a ruling records (hub.tempo.timeline_reference, kept as the hub wrote it),
+  // shown in the page's language from its parts.
+  const reference = (view) => {
+    const digest = /sha256 ([0-9a-f]+)/.exec(view.reference || "");
+    return digest ? t("tempo.reference", { table: view.table, board: view.board,
+      position: view.position, digest: digest[1] }) : view.reference;
+  };
   const minutes = (x) => (x === null || x === undefined ? "–"
     : Math.floor(x / 60) + ":" + String(Math.round(x % 60)).padStart(2, "0"));
   const clock = (t) => (t === null ? "–"
@@ -66,12 +71,12 @@
         el("td", { class: "num" }, String(a.index)),
         el("td", {}, seatName(a.seat) + (a.player !== a.seat
           ? " " + t("tempo.by", { seat: known("letter." + a.player, a.player) }) : "")),
-        el("td", {}, itemText(a.item) + (a.stop ? " STOP" : "")),
+        el("td", {}, itemText(a.item) + (a.stop ? " " + t("tempo.stop_card") : "")),
         el("td", {}, clock(a.at)),
         el("td", { class: "num" }, secs(a.think)),
         el("td", { class: "num dim" }, a.stop_wait ? t("tempo.stop", { time: secs(a.stop_wait) })
           : ""),
-        el("td", { class: "num dim" }, "±" + a.precision.toFixed(1) + " "
+        el("td", { class: "num dim" }, "±" + tenths(a.precision) + " "
           + known("tempo.source." + a.source, a.source)),
         el("td", { class: "bar" }, track,
           mine.map((m) => el("div", { class: "mark" }, (m.text ? tenaceI18n.text(m.text) : m.detail) + " (" + m.law + ")")))));
@@ -122,10 +127,10 @@
               " · " + t("console.pairs", { ns: data.ns ?? "–", ew: data.ew ?? "–" }) + " · " +
               t("tempo.at_table", { time: minutes(data.seconds), ns: minutes(sides.NS),
                 ew: minutes(sides.EW) }))),
-          el("p", { class: "dim", id: "mark-count" }, t("tempo.marks", { n: data.marks.length })),
+          el("p", { class: "dim", id: "mark-count" }, plural("tempo.marks", data.marks.length)),
           timeline(data),
-          attachForm(data),
-          el("p", { class: "ref", id: "reference" }, data.reference));
+          ...[attachForm(data)].filter((node) => node),
+          el("p", { class: "ref", id: "reference" }, reference(data)));
         document.body.dataset.ready = "timeline";
       });
   }
@@ -149,7 +154,7 @@
           minutes(b.sides.NS)),
         el("td", { class: "num" }, t("tempo.ew", { pair: b.pairs.EW ?? "–" }) + " " +
           minutes(b.sides.EW)),
-        el("td", { class: "over" }, b.slow_sides.join(", "))));
+        el("td", { class: "over" }, b.slow_sides.map(side).join(", "))));
       const pairs = data.pairs.map((p) => el("tr", { class: p.over ? "over" : null },
         el("td", {}, t("tempo.pair", { pair: p.pair })),
         el("td", { class: "num" }, minutes(p.seconds)),
@@ -157,8 +162,8 @@
           String(p.boards))));
       panel.replaceChildren(
         el("h2", {}, t("nav.tempo"), el("span", { class: "dim" },
-          t("console.law", { law: data.law }) + " · " + t("tempo.slow_line", {
-            minutes: data.minutes_per_round,
+          t("console.law", { law: data.law }) + " · " + plural("tempo.slow_line",
+            data.minutes_per_round, { minutes: data.minutes_per_round,
             tables: data.slow_tables.join(", ") || t("tempo.none") }))),
         el("table", { class: "timeline slow", id: "slow" },
           el("thead", {}, el("tr", {}, [t("check.table"), t("evening.round"), t("evening.board"),

@@ -115,7 +115,7 @@ def test_no_trump_in_each_language_and_native_suit_initials_refused() -> None:
 def test_a_language_with_only_a_catalog_reads_the_labels_its_screens_show() -> None:
     """Portuguese (no table here): its catalog's letters are read over English's."""
     labels = {"rank.K": "R", "rank.Q": "D", "rank.J": "V", "strain.NT": "ST",
-              "call.pass": "Passo", "letter.W": "O"}
+              "call.Pass": "Passo", "letter.W": "O"}
     read = notation("pt_BR", labels)
     assert read.read_card("♠V") == Card.parse("SJ") and read.read_card("HR") == Card.parse("HK")
     assert read.read_contract("3ST") == Contract.parse("3NT")

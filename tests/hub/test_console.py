@@ -42,7 +42,7 @@ from bridgecore.movements import mitchell
 from hub.alerts import Alert, AlertStatus
 from hub.console import MAX_BODY, STATUSES, Console, alert_summary, table_status
 from hub.director import parse_command
-from hub.errors import HubError
+from hub.errors import HubError, error_text
 from hub.room import Room, Section
 from hub.users import UserStore
 from tests.hub.test_director import Tables
@@ -188,7 +188,8 @@ class RoomHub:
         try:
             kind, body = parse_command(command, self.room, account)
         except (ProtocolError, HubError) as err:
-            return {"ok": False, "error": getattr(err, "reason", str(err))}
+            return {"ok": False, "error": getattr(err, "reason", str(err)),
+                    "error_text": error_text(err).to_json()}
         now = self.hub_time()
         raised = self.room.fact(kind, body, now)
         self.facts.append((kind, body, now))
@@ -412,9 +413,11 @@ def test_law_9b_director_steps_posted_are_recorded_in_the_room(served: Any) -> N
     acked = loop.call(lambda: hub.room.alerts[alert_id])
     assert acked.status is AlertStatus.ACKNOWLEDGED and acked.acknowledged_at == hub.tables.now
     status, result = post(url, json.dumps({"op": "acknowledge", "id": alert_id}).encode())
-    assert status == 400 and result == {
-        "ok": False, "error": f"Acknowledging the alert: alert {alert_id} is already "
-                              "acknowledged"}
+    assert status == 400 and result["ok"] is False and result["error"] == (
+        f"Acknowledging the alert: alert {alert_id} is already acknowledged")
+    assert result["error_text"]["values"]["reason"] == {
+        "key": "refusal.alert_status",
+        "values": {"id": alert_id, "status": {"key": "alert.acknowledged", "values": {}}}}
     post(url, json.dumps({"op": "rule", "id": alert_id, "text": "27B1"}).encode())
     status, result = post(url, json.dumps({"op": "resolve", "id": alert_id}).encode())
     assert status == 200 and loop.call(lambda: hub.room.alerts[alert_id].is_open) is False

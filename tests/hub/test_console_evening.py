@@ -16,6 +16,7 @@ import pytest
 
 from bridgecore.cards import Seat
 from hub.console import Console
+from hub.console_i18n import CATALOGS
 from hub.console_views import rounds
 from hub.room import Room, Section
 from tenace.sim.devices import envelopes
@@ -30,6 +31,7 @@ from tests.hub.test_console import (  # noqa: F401 - the browser fixture
 from tests.hub.test_console_session import DEALS, MOVEMENT, SHOTS, EveningHub, fetch
 from tests.hub.test_live_scoring import Session, board_script
 from tests.hub.test_pairing import make_pairing
+from wire.catalogs import card_text
 
 
 def play(session: Session, plays: list[tuple[int, str, int, str, int | None]]) -> None:
@@ -313,8 +315,10 @@ def test_browser_a_tables_panel_follows_the_auction_and_the_play(
              == 2)
         row = browser.find_element("css selector", "#live-tricks tr[data-trick='1']")
         cells = row.find_elements("css selector", "td")[1:]
+        # written as the Python side writes them (wire.catalogs.card_text: ♠K, ♥10)
+        english = CATALOGS.translation("en").gettext
         assert [c.text for c in cells] == [
-            f"{'♠♥♦♣'['SHDC'.index(str(first.card_of(s))[0])]}{str(first.card_of(s))[1:]}"
+            card_text(str(first.card_of(s)), english)
             for s in (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)]
         order = ["N", "E", "S", "W"]
         assert "lead" in cells[order.index(first.leader.letter)].get_attribute("class")

@@ -17,9 +17,10 @@ from tablet.i18n import CATALOGS as TABLET  # pure Python, no Kivy
 STATIC = Path(__file__).resolve().parents[2] / "hub" / "static"
 
 # data-i18n="key" (and -title, -placeholder) in the pages; in their scripts t("key", ...),
-# tr("key"), word("key"), the dataset form { i18n: "key" } and "data-i18n-placeholder": "key".
+# plural("key", n), tr("key"), word("key"), the dataset form { i18n: "key" } and
+# "data-i18n-placeholder": "key".
 _HTML = re.compile(r'data-i18n(?:-title|-placeholder)?="([^"]+)"')
-_JS = re.compile(r'\b(?:t|tr|word)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
+_JS = re.compile(r'\b(?:t|tr|word|plural)\(\s*"([a-z][\w.-]*[\w-])"|\bi18n: "([a-z][\w.-]*[\w-])"'
                  r'|"data-i18n(?:-title|-placeholder)?": "([a-z][\w.-]*[\w-])"')
 
 
@@ -81,7 +82,7 @@ def test_the_bridge_words_are_the_tablets() -> None:
 SAME_AS_THE_TABLET = {
     "console.board": "header.board", "console.dealer": "header.dealer",
     "console.round": "header.round", "console.table": "header.table",
-    "console.passed_out": "auction.passed_out", "results.pass": "call.pass",
+    "console.passed_out": "auction.passed_out", "results.pass": "call.Pass",
     "seat.N": "seat.N", "seat.E": "seat.E", "seat.S": "seat.S", "seat.W": "seat.W",
     "results.north_south": "side.NS", "results.east_west": "side.EW",
 }
@@ -118,3 +119,31 @@ def test_the_language_is_kept_for_the_users_account_across_restarts(tmp_path: Pa
     path.write_text("not json")
     assert Languages(path).get("marc") is None and "unreadable" in caplog.text
     assert Languages().get("dora") is None                     # no file: while the hub runs
+
+
+def test_where_the_deals_came_from_in_the_readers_language() -> None:
+    """The set-up keeps its ``boards.source`` in English (hub.event writes it so, and an
+    older set-up reads back the same); the summary says it in the reader's language."""
+    from hub.texts import deal_source
+    assert deal_source("secure random deals (CSPRNG)", "fr") == "donnes aléatoires sûres (CSPRNG)"
+    assert deal_source("secure random deals (CSPRNG)", "en") == "secure random deals (CSPRNG)"
+    assert deal_source("PBN file boards.pbn", "de") == "PBN-Datei boards.pbn"
+    assert deal_source("BigDeal boards 1-24, seed 00ff, owner 'club'", "it") == \
+        "BigDeal smazzate 1-24, seme 00ff, proprietario 'club'"
+    assert deal_source("deals given", "nl") == "opgegeven verdelingen"
+    assert deal_source("a source of another hub", "pl") == "a source of another hub"
+
+
+def test_a_movements_name_in_the_readers_language() -> None:
+    """bridgecore names a movement in English (the scoring reads "Teams" from the name); the
+    set-up summary says it in the reader's language, each Mitchell variant too."""
+    from hub.texts import movement_text
+    assert movement_text("Mitchell 8 tables, skip", "fr") == "Mitchell 8 tables, saut"
+    assert movement_text("Mitchell 8 tables, skip", "en") == "Mitchell 8 tables, skip"
+    assert movement_text("Mitchell 8 tables, relay and bye-stand", "it") == \
+        "Mitchell 8 tavoli, relais e tavolo di riposo"
+    assert movement_text("Howell 7 tables", "de") == "Howell 7 Tische"
+    assert movement_text("Teams Swiss 6 teams", "nl") == "Zwitserse teams, 6 teams"
+    assert movement_text("movement file club.asc", "es") == "fichero de movimiento club.asc"
+    assert movement_text("Mitchell 8 tables, a variant of another hub", "pl") == \
+        "Mitchell 8 tables, a variant of another hub"

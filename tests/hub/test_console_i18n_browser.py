@@ -48,7 +48,7 @@ def test_browser_the_set_up_page_and_the_console_in_french_and_italian(
     shows(driver, "#setup-form h2", "Tournoi")
     assert text(driver, "#setup-submit") == "Créer le tournoi"
     assert text(driver, "#add-section") == "Ajouter une section"
-    shows(driver, "#roster-count", "0 membres")
+    shows(driver, "#roster-count", "0 membre")         # French counts 0 in the singular
     card = driver.find_element("css selector", ".section-card")     # built by setup.js
     assert "Mouvement" in card.text and "Donnes par tour" in card.text
     assert "Paires et joueurs" in card.text

@@ -26,7 +26,7 @@ from bridgecore.usebio import read_usebio
 from hub.console import Console
 from hub.console_session import device_check
 from hub.director import parse_command
-from hub.errors import HubError
+from hub.errors import HubError, error_text
 from hub.room import Room, Section
 from tests.hub.test_console import (  # noqa: F401 - the browser fixture
     Login,
@@ -70,7 +70,8 @@ class EveningHub:
         try:
             fact, body = parse_command(command, self.room, account)
         except (ProtocolError, HubError) as err:
-            return {"ok": False, "error": getattr(err, "reason", str(err))}
+            return {"ok": False, "error": getattr(err, "reason", str(err)),
+                    "error_text": error_text(err).to_json()}
         self.session.now += 1
         self.room.fact(fact, body, self.session.now)
         self.session.facts.append((fact, body, self.session.now))

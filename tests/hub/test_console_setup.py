@@ -187,6 +187,60 @@ def test_errors_name_the_field_and_change_nothing(waiting: Any) -> None:
     assert hub.setup.waiting and not hub.room.tables
 
 
+def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> None:
+    """Issue 26: each error is worded in the director's language, with the message it was
+    made from beside it (``error_text``); what hub.event words itself stays its words."""
+    _, client, _, _ = waiting
+    assert client.send("api/i18n", json.dumps({"language": "fr"}).encode())[0] == 200
+    status, result = send_setup(client, {
+        "event": {"date": "23/11/2026", "scoring": "rubber"},
+        "sections": [{"movement": "mitchell", "tables": "six", "relai": True,
+                      "pairs": {"2": [{"member": 9}]}}],
+        "boards": {"file": {"name": "x.pbn", "data": "not base64!"}}})
+    assert status == 400 and result["ok"] is False
+    errors = {e["field"]: e for e in result["errors"]}
+    # the event file's typed values (hub.event_values), their field named as before
+    assert errors["event.date"]["error"] == (
+        "une date telle que \"2026-11-26\" est attendue, pas '23/11/2026'")
+    assert errors["event.scoring"]["error"].startswith("méthode de marque inconnue 'rubber'")
+    assert errors["sections[0].tables"]["error"] == (
+        "un nombre entier est attendu, pas 'six'")
+    assert errors["sections[0].relai"]["error"].startswith(
+        "clé inconnue (vouliez-vous dire « relay » ?) ; clés connues : ")
+    assert errors["sections[0].pairs.2"]["error"] == "pas de licencié 9 dans la liste du club"
+    assert errors["boards.file"]["error"] == "data : pas du base64"
+    assert errors["boards.file"]["error_text"] == {"key": "setup_error.not_base64",
+                                                   "values": {}}
+    status, result = send_setup(client, [])
+    assert (status, result["errors"][0]["error"]) == (
+        400, "une mise en place est un objet JSON")
+    # A section that cannot be built: each of its problems on its field, in French
+    status, result = send_setup(client, {"sections": [
+        {"movement": "mitchell", "tables": 3, "teams": 4, "duplicated": False}]}, check=True)
+    assert status == 400 and {e["field"]: e["error"] for e in result["errors"]} == {
+        "sections[0].teams": "pas pour un Mitchell",
+        "sections[0].duplicated": "seulement pour un mouvement par équipes, pas un Mitchell"}
+    # The roster's line problems too
+    status, result = import_roster(client, "name,number\nAnn,1\nBob,x\nCid,1\n")
+    assert status == 400 and [(e["line"], e["error"]) for e in result["errors"]] == [
+        (3, "numéro de licence 'x' : un nombre entier à partir de 1 est attendu"),
+        (4, "le numéro de licence 1 est aussi à la ligne 2")]
+    # A club's movement file with a line the hub cannot play: the line's problem, in French
+    broken = "4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 3 4 2\n"
+    data = base64.b64encode(broken.encode()).decode()
+    status, result = send_setup(client, {"sections": [
+        {"movement_file": {"name": "club.asc", "data": data}, "boards_per_round": 2}]},
+        check=True)
+    assert status == 400 and result["errors"] == [{
+        "field": "sections[0].movement",
+        "error": "club.asc ligne 3 : tour 2, table 1 : la paire 1 des deux côtés",
+        "error_text": {"key": "setup_error.movement_file", "values": {"problems": [{
+            "key": "setup_error.movement_line", "values": {
+                "file": "club.asc", "line": 3, "problem": {
+                    "key": "asc.pair_twice",
+                    "values": {"pair": 1, "round": 2, "table": 1}}}}]}}}]
+
+
 @pytest.mark.parametrize(("scoring", "method", "units"), [
     ("matchpoints", "mp", "MP"), ("imps", "butler", "IMPs"), ("butler", "butler", "IMPs"),
     ("cross-imps", "crossimp", "IMPs"), (None, "mp", "MP")])

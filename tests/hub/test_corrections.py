@@ -190,5 +190,9 @@ def test_the_console_reads_a_dutch_directors_correction(served: Any) -> None:  #
     status, answer = post(console.url + "api/director", {
         "op": "result_correct", "table": "A1", "board": 1, "contract": "4H",
         "declarer": "E", "tricks": 10, "lead": "♠D"})
-    assert status == 400 and "not a card in nl" in answer["error"]
+    # refused in her language (hub.errors: the refusal is a text), the text beside it
+    assert status == 400 and answer["error"] == (
+        "Verbeteren van een uitslag: uitkomst '♠D' is geen kaart in nl")
+    assert answer["error_text"]["values"]["reason"] == {
+        "key": "refusal.typed_card", "values": {"language": "nl", "typed": "♠D"}}
     assert post(console.url + "api/i18n", {"language": "en"})[0] == 200

@@ -150,4 +150,7 @@ def test_the_set_up_api_takes_an_individual_and_its_movement_file(
     status, result = send_setup(client, {"event": {}, "sections": [
         {"movement": "individual", "players": 22}]}, check=True)
     assert result == {"ok": False, "errors": [{"field": "sections[0].players",
-                                               "error": "4 a table, not 22"}]}
+                                               "error": "4 a table, not 22",
+                                               "error_text": {
+                                                   "key": "setup_error.players_four",
+                                                   "values": {"n": 22}}}]}

@@ -34,9 +34,10 @@ import pytest
 
 from bridgecore.cards import Seat
 from bridgecore.markings import Markings
+from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 from hub.director import parse_command
-from hub.errors import HubError
+from hub.errors import HubError, error_text
 from hub.room import Room, Section
 from hub.scoring import RulingError
 from hub.service import Hub, HubRunner, data_log
@@ -113,7 +114,8 @@ class Session:
         try:
             fact, body = parse_command(command, self.room)
         except (ProtocolError, HubError) as err:
-            return {"ok": False, "error": getattr(err, "reason", str(err))}
+            return {"ok": False, "error": getattr(err, "reason", str(err)),
+                    "error_text": error_text(err).to_json()}
         self.now += 1
         self.room.fact(fact, body, self.now)
         self.facts.append((fact, body, self.now))
@@ -390,7 +392,10 @@ def test_undo_of_a_ruling_that_does_not_exist_or_is_withdrawn_is_refused() -> No
     assert s.director({"op": "ruling_undo", "id": ruling})["ok"]
     again = s.director({"op": "ruling_undo", "id": ruling})
     assert again == {"ok": False, "error": "Withdrawing the score ruling: ruling R1 is "
-                                               "already withdrawn"}
+                                               "already withdrawn",
+                     "error_text": Text.of("refusal.command", doing=Text.of("doing.ruling_undo"),
+                                           reason=Text.of("refusal.ruling_withdrawn",
+                                                          id="R1")).to_json()}
     with pytest.raises(RulingError):
         s.room.scoring.check({"kind": "assigned", "table": "A1", "board": "1",
                               "score_ns": 420})
@@ -465,7 +470,10 @@ def test_hub_publishes_rankings_and_travellers_retained_and_rebuilds_them(
             (1, 0.5), (2, 0.5), (3, 2.0)]
         refused = running.call(lambda: hub.director({
             "op": "ruling", "kind": "assigned", "table": "A2", "board": 7, "score_ns": 420}))
-        assert refused == {"ok": False, "error": "ruling assigned: no board 7 in this session"}
+        assert refused["error"] == "ruling assigned: no board 7 in this session"
+        # the same refusal as a text (the console words it in its director's language)
+        assert refused["error_text"]["values"]["reason"] == {
+            "key": "refusal.no_board", "values": {"board": 7}}
         scores.close()
         live = running.call(lambda: hub.room.scoring.section("A").ranking_json())
     again = Hub(data_log(tmp_path), url=url, setup_loader=loader, tick_seconds=0.2)

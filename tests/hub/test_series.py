@@ -80,6 +80,20 @@ def setup_of(part: int, carry: float | None, name: str = "Club championship",
                       part=part, carry=carry, carry_form=carry_form)
 
 
+def pseudo_page(driver: Any, ready: str, names: set[str]) -> None:
+    """The page in the pseudo-locale (tests/hub/test_console_pseudo_browser.py): every text
+    but the players' names and the numbers is the catalog's."""
+    from tests.hub.test_console_pseudo_browser import pseudo, untranslated
+    pseudo(driver)
+    wait(driver, lambda d: [e for e in d.find_elements("id", ready) if e.text.startswith("[")])
+    languages = {o.text for o in driver.find_elements("css selector", "#lang option")}
+    left = untranslated(driver, names | languages)
+    assert left == [], "\n".join(f"{text!r} at {where}" for text, where in left)
+    driver.save_screenshot(str(SHOTS / f"{ready}-pseudo.png"))
+    driver.execute_async_script(    # the browser's next page in English again
+        "const done = arguments[0]; tenaceI18n.choose('en').then(() => done(true));")
+
+
 def test_a_final_carries_half_the_qualifying_margin(tmp_path: Path) -> None:
     with EventLog.open(tmp_path / LOG_NAME) as log:
         store(log, fact("Club championship", 1, "2026-10-05", [
@@ -215,6 +229,7 @@ def test_the_hub_serves_the_ladder_of_its_stored_evenings(
         in_season = wait(browser, season_page)
         SHOTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(SHOTS / "ladder.png"))
+        pseudo_page(browser, "ladder-form", {n for pair in NAMES.values() for n in pair})
     assert status == 200 and len(best["sessions"]) == 3
     assert [(e["player"], e["percent"], e["rank"]) for e in best["ranking"]] == [
         ("Cleo Park", 60.0, 1), ("Ada North", 57.5, 2), ("Eve Rowan", 55.0, 3),
@@ -408,6 +423,8 @@ def test_browser_the_event_page_of_butler_sessions(tmp_path: Path,
         rows, form = wait(browser, page)
         SHOTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(SHOTS / "event-butler.png"))
+        pseudo_page(browser, "event-form",
+                    {"Butler", *(n for pair in NAMES.values() for n in pair)})
     assert form == ("Sessions added up: each pair's IMPs over every session (every pair "
                     "played as many boards).")
     assert [(r[2], r[-1]) for r in rows] == [("Ada North – Ben Oakes", "12.00"),

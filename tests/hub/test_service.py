@@ -257,7 +257,16 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
         assert http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id}, dora)["ok"]
         refused = http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id}, dora)
         assert refused["http_status"] == 400 and refused["ok"] is False
-        assert refused["error"]
+        assert refused["error"] == (f"Acknowledging the alert: alert {alert_id} is already "
+                                    "acknowledged")
+        # Her language chosen, the same refusal is worded in it; the text beside it is the
+        # same key and values (hub.errors: a refusal is a text).
+        assert http(f"{base}/api/i18n", {"language": "fr"}, dora).get("http_status") is None
+        french = http(f"{base}/api/director", {"op": "acknowledge", "id": alert_id}, dora)
+        assert french["http_status"] == 400 and french["error"] == (
+            f"Prise en compte de l'alerte : l'alerte {alert_id} est déjà vue")
+        assert french["error_text"] == refused["error_text"]
+        assert french["error_text"]["key"] == "refusal.command"
         director.settle()
         seen = director.alerts[alert_id]
         assert seen["status"] == "acknowledged" and seen["acknowledged_at"] >= seen["detected"]

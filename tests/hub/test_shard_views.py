@@ -18,16 +18,16 @@ import pytest
 
 from bridgecore.bigdeal import random_deal
 from hub.access import SHARD_ROLE
-from hub.accounts import Accounts, event_accounts, write_keyring
+from hub.accounts import event_accounts
 from hub.event import EventSetup, SectionSetup
 from hub.mosquitto import Mosquitto
 from hub.shard_views import RemoteViews, merge_results, remote_pair_card
 from hub.sharding import FOLLOW_SECONDS
-from hub.shards import Shard, shard_accounts
+from hub.shards import Shard
 from tests.hub.test_console import Login, browser, browser_login, click, make_users
 from tests.hub.test_console import wait as wait_page
 from tests.hub.test_setup_browser import shot
-from wire.mqtt import using_keyring
+from tests.hub.test_shards import sharded_mosquitto
 
 __all__ = ["browser"]    # the Chromium fixture (tests/hub/test_console.py)
 
@@ -62,17 +62,8 @@ def event(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
     from tenace.live import TOOL_ACCOUNTS
 
     setup = two_sections()
-    accounts = Accounts(tmp_path / "accounts")
-    issued = accounts.issue_all({**event_accounts(setup), **TOOL_ACCOUNTS})
-    issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
-               for name, scope in shard_accounts(setup, 2)]
-    accounts.save()
-    with using_keyring(write_keyring(tmp_path / "keyring.json", issued)):
-        broker = Mosquitto(tmp_path / "mosquitto", accounts=accounts)
-        try:
-            yield broker, setup
-        finally:
-            broker.stop()
+    with sharded_mosquitto(tmp_path, setup, {**event_accounts(setup), **TOOL_ACCOUNTS}) as broker:
+        yield broker, setup
 
 
 def test_shard_ones_console_and_results_run_the_whole_event(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import queue
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -100,21 +101,30 @@ def test_a_shards_rules_name_its_own_tables_and_sections_only() -> None:
     assert "ranking/A" not in acl
 
 
-@pytest.fixture
-def shard_broker(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
-    """A Mosquitto whose accounts are a 2-shard event's shards and the director's."""
-    setup = three_sections(shards=2)
+@contextmanager
+def sharded_mosquitto(tmp_path: Path, setup: EventSetup, names: dict[str, str | None],
+                      shards: int = 2) -> Iterator[Mosquitto]:
+    """A Mosquitto whose accounts are ``names`` (name -> role) and the event's ``shards``
+    shards, with their keyring in use while it runs."""
     accounts = Accounts(tmp_path / "accounts")
-    issued = [accounts.issue("director", save=False), accounts.issue("scorer", save=False)]
+    issued = accounts.issue_all(names)
     issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
-               for name, scope in shard_accounts(setup, 2)]
+               for name, scope in shard_accounts(setup, shards)]
     accounts.save()
     with using_keyring(write_keyring(tmp_path / "keyring.json", issued)):
         broker = Mosquitto(tmp_path / "mosquitto", accounts=accounts)
         try:
-            yield broker, setup
+            yield broker
         finally:
             broker.stop()
+
+
+@pytest.fixture
+def shard_broker(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
+    """A Mosquitto whose accounts are a 2-shard event's shards and the director's."""
+    setup = three_sections(shards=2)
+    with sharded_mosquitto(tmp_path, setup, {"director": None, "scorer": None}) as broker:
+        yield broker, setup
 
 
 def test_mosquitto_refuses_a_shard_publishing_another_shards_section(

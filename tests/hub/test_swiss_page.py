@@ -1,7 +1,8 @@
 """The console's Swiss page (hub/console_swiss.py, static/swiss.*) in Debian's headless
 Chromium against a real hub: six Swiss teams, round 1 played by the room simulator over
 MQTT, the hub's draw of round 2 shown with the standings; the page in French; the director
-draws round 3 early from the page (the confirm dialog), and the page says who drew it.
+draws round 3 early from the page (the confirm dialog), and the page says who drew it; in
+the pseudo-locale every word of the page is the catalog's.
 Screenshots: swiss.png, swiss-fr.png (TENACE_SCREENSHOTS=docs/screenshots refreshes the
 committed one)."""
 
@@ -15,6 +16,7 @@ from tests.hub.swiss_play import hub_pairings, play_round, spare_devices, swiss_
 from tests.hub.test_console import browser, browser_login, make_users
 from tests.hub.test_console import wait as wait_page
 from tests.hub.test_console_i18n_browser import shows, switch, text
+from tests.hub.test_console_pseudo_browser import pseudo, untranslated
 from tests.hub.test_console_setup import start_hub
 from tests.hub.test_setup_browser import shot
 
@@ -73,6 +75,16 @@ def test_browser_the_swiss_page_standings_pairings_and_the_directors_draw(
         wait_page(driver, lambda d: content(d, ".swiss-rounds h3")[0] == "Tour 3 · tiré par dora")
         drawn = hub.call(lambda: hub_pairings(hub.room))
         assert len(drawn) == 9 and len({frozenset((p.home, p.away)) for p in drawn}) == 9
+        # In the pseudo-locale no text of the page is left outside the catalog
+        # (tests/hub/test_console_pseudo_browser.py): the team names are the roster's.
+        pseudo(driver)
+        wait_page(driver, lambda d: content(d, ".swiss-rounds h3")[0].startswith("["))
+        data = {"dora", "Ann Example", "Bob Example", "Cyd Sample", "Dee Sample", "Eve Model",
+                "Fay Model", *(o.text for o in driver.find_elements("css selector",
+                                                                     "#lang option"))}
+        left = untranslated(driver, data)
+        assert left == [], "\n".join(f"{found!r} at {where}" for found, where in left)
+        shot(driver, "swiss-pseudo.png")
 
 
 def content(driver: Any, css: str) -> list[str]:

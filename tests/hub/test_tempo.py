@@ -41,6 +41,7 @@ from tests.bridgecore.tempo_boards import (
 )
 from tests.conftest import Keyring
 from tests.hub import test_console
+from tests.hub.test_console_pseudo_browser import untranslated
 from tests.hub.test_service import console_login, http
 from tests.hub.test_table import DEALS, MOVEMENT
 
@@ -319,6 +320,17 @@ def test_browser_timeline_opened_from_an_alert_marks_the_hesitation(
     wait(browser, lambda d: "touche de tablette" in d.find_element("id", "timeline").text)
     timeline = browser.find_element("id", "timeline").text
     assert "Passe" in timeline and "tap" not in timeline.split()
+    # In the pseudo-locale every text of the timeline and the slow-play panel is the
+    # catalog's (tests/hub/test_console_pseudo_browser.py): the STOP card too.
+    browser.execute_async_script(
+        "const done = arguments[0]; tenaceI18n.choose('en_XA').then(() => done(true));")
+    wait(browser, lambda d: "[ŠŢÖÞ]" in d.find_element("id", "timeline").text)
+    wait(browser, lambda d: d.find_elements("css selector", "#slow tr"))
+    languages = set(browser.execute_script(
+        "return [...document.querySelectorAll('#lang option')].map(o => o.textContent)"))
+    left = untranslated(browser, languages | {"dora"})
+    assert left == [], "\n".join(f"{text!r} at {where}" for text, where in left)
+    browser.save_screenshot(str(SHOTS / "tempo-pseudo.png"))
 
 
 # The log read without a hub ---------------------------------------------------------------------

@@ -13,9 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bridgecore.adjusted import SCORE_PROBLEMS, ScoreProblem
+import pytest
+
+from bridgecore.adjusted import SCORE_PROBLEMS, ArtificialScore, ScoreProblem, Weighted
+from bridgecore.errors import RuleError
 from bridgecore.irregularity import Kind
-from bridgecore.movements import MOVEMENT_PROBLEMS
+from bridgecore.movement_files import read_asc, read_individual_asc
+from bridgecore.movements import MOVEMENT_PROBLEMS, howell, mitchell, teams
 from bridgecore.text import PLAIN, Text
 from hub.alerts import Alert
 from hub.console_i18n import CATALOGS
@@ -225,3 +229,86 @@ def test_values_are_written_in_the_reader_s_notation() -> None:
         "turno 1 (Legge 15B: il secondo punteggio è annullato), non segnato")
     # A text written before texts were keys (an old log's English) is shown as it is.
     assert render(Text.plain("the hub said this"), "fr") == "the hub said this"
+
+
+# Issue 26: what a director's (or scorer's) command, the set-up page or the console's API
+# refuses is a text, worded in the director's language (hub.errors): no English sentence is
+# raised in the modules a command reaches.
+REFUSING = ["director.py", "late_changes.py", "substitutes.py", "corrections.py", "scoring.py",
+            "ruling_values.py", "swiss.py", "alerts.py", "room.py", "console.py"]
+HUB_ERRORS = {"HubError", "ConfigError", "AlertError", "RulingError", "CorrectionError"}
+
+
+def _raised_sentences(path: Path) -> Iterator[str]:
+    """Where ``path`` raises a hub error (or a protocol error, an HTTP refusal) with an
+    English sentence written at the raise."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+            continue
+        call = node.exc
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        said = (call.args[0] if name in HUB_ERRORS and call.args else
+                call.args[1] if name in ("ProtocolError", "HttpError") and len(call.args) > 1
+                else None)
+        if said is not None and _english_at(said):
+            yield f"{path.name}:{node.lineno}: {name}(<English>)"
+
+
+def test_no_refusal_a_director_reads_is_an_english_sentence() -> None:
+    found = [where for name in REFUSING for where in _raised_sentences(HUB / name)]
+    assert found == []
+    # The set-up page's own problems are texts too (hub.console_setup: {"field", "error"})
+    tree = ast.parse((HUB / "console_setup.py").read_text(encoding="utf-8"))
+    english = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Dict)
+               for key, value in zip(node.keys, node.values, strict=True)
+               if isinstance(key, ast.Constant) and key.value == "error" and _english_at(value)]
+    assert english == []
+
+
+def test_the_scan_finds_an_english_refusal(tmp_path: Path) -> None:
+    """The scan above is not blind: a raise written the old way is found."""
+    old = tmp_path / "old.py"
+    old.write_text('def f(op):\n    raise ConfigError(f"{op}: no table")\n'
+                   'def g():\n    raise ProtocolError("malformed", "not JSON")\n'
+                   'def h(t):\n    raise ConfigError(Text.of("refusal.no_table", table=t))\n',
+                   encoding="utf-8")
+    assert list(_raised_sentences(old)) == ["old.py:2: ConfigError(<English>)",
+                                            "old.py:4: ProtocolError(<English>)"]
+
+
+@pytest.mark.parametrize(("text", "individual"), [
+    ("", False), ("1 2 3\n", False), ("4 2 2 2 1\n1 2 1 3 4 2\n", False),
+    ("4 2 2 2 0\n1 2 1 3 4 2\n1 1 1 9 9 9 x\n", False), ("4 0 2 2 0\n", False),
+    ("6 2 2 2 0\n1 2 1 3 4 9\n2 3 1 4 1 2\n", False), ("6 2 1 2\n1 2 1 3 4 2\n", False),
+    ("8 2 2 2 1\n1 2 3 4 1 5 6 7 8 1\n1 1 2 3 1 5 6 7 8 1\n", True), ("8 2 1 2 0\n", True),
+    ("8 2 1 2 1\n1 2 3 4 1 5 6 7 9 1 3\n", True), ("8 2 1 2\n", True)])
+def test_a_movement_file_s_problems_say_in_english_what_bridgecore_says(
+        text: str, individual: bool) -> None:
+    """bridgecore's .ASC reader gives each problem as its words and as a text
+    (RecordProblem.text); the English rendering is those words exactly, and each language
+    has its own."""
+    read = read_individual_asc if individual else read_asc
+    _, problems = read(text, file="m.asc")
+    assert problems
+    for problem in problems:
+        assert problem.text is not None, problem
+        assert render(problem.text, "en") == problem.message
+        assert render(problem.text, "fr") != problem.message
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ArtificialScore.of_percent(55), lambda: Weighted(()),
+    lambda: Weighted(((0.5, 420), (0.4, -50))), lambda: Weighted(((0.0, 420), (1.0, -50))),
+    lambda: mitchell(1), lambda: mitchell(5, relay=True), lambda: mitchell(5, rounds=9),
+    lambda: mitchell(5, arrow_switch=[9]), lambda: howell(9), lambda: teams(1)])
+def test_an_adjusted_score_or_a_movement_the_laws_refuse_says_why_as_a_text(
+        make: Any) -> None:
+    """bridgecore's RuleError (an adjusted score, a movement's size) carries its text: a
+    refused ruling or set-up says it in the director's language, in English word for word
+    what bridgecore says."""
+    with pytest.raises(RuleError) as caught:
+        make()
+    assert caught.value.text is not None
+    assert render(caught.value.text, "en") == str(caught.value)
+    assert render(caught.value.text, "it") != str(caught.value)

@@ -17,7 +17,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
-from wire.catalogs import PSEUDO, SOURCE, Catalogs, fields, pseudo
+from wire.catalogs import PSEUDO, SOURCE, Catalogs, call_text, card_text, fields, pseudo
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = {
@@ -83,9 +83,11 @@ def test_the_catalogs_compile_cleanly_and_no_compiled_catalog_is_in_the_tree(app
         for message in catalog:
             if message.id and message.string and not message.fuzzy:
                 if message.pluralizable:        # the forms, through ngettext
+                    others = {name: f"<{name}>" for form in message.string
+                              for name in fields(form) if name != "n"}
                     for n in (1, 2, 5, 22, 25):
-                        assert catalogs.plural(language, message.id[0], n) == \
-                            message.string[form_of(n)].format(n=n)
+                        assert catalogs.plural(language, message.id[0], n, **others) == \
+                            message.string[form_of(n)].format(n=n, **others)
                 else:
                     assert texts[str(message.id)] == message.string
 
@@ -168,3 +170,38 @@ def test_no_text_shows_a_reader_a_repository_path(app: str) -> None:
         shown = {key: text for key, text in catalogs.texts(language).items()
                  if path.search(text)}
         assert shown == {}, language
+
+
+# How cards, calls and seats are written: the same keys in both applications' catalogs.
+NOTATION = ("rank.A", "rank.K", "rank.Q", "rank.J", "rank.T", "strain.NT", "call.Pass",
+            "call.X", "call.XX", "letter.N", "letter.E", "letter.S", "letter.W")
+
+
+@pytest.mark.parametrize("language", APPS["hub"][0].present())
+def test_the_console_and_the_tablet_write_cards_and_calls_alike(language: str) -> None:
+    console, tablet = APPS["hub"][0], APPS["tablet"][0]
+    assert language in tablet.present()
+    console_words = console.translation(language).gettext
+    tablet_words = tablet.translation(language).gettext
+    for key in NOTATION:
+        assert key in console.source and key in tablet.source, key
+        assert console_words(key) == tablet_words(key), (language, key)
+    for card in ("SA", "HK", "DQ", "CJ", "ST", "H10", "S2"):
+        assert card_text(card, console_words) == card_text(card, tablet_words)
+    for call in ("Pass", "X", "XX", "3NT", "1C", "4HX", "6NTXX"):
+        assert call_text(call, console_words) == call_text(call, tablet_words)
+
+
+def test_cards_and_calls_in_a_catalogs_words() -> None:
+    italian = {"rank.K": "R", "rank.J": "F", "rank.T": "10", "strain.NT": "SA",
+               "call.Pass": "Passo"}
+    words = lambda key: italian.get(key, key)  # noqa: E731 - gettext's contract
+    assert [card_text(c, words) for c in ("SK", "HJ", "DT", "C10", "S9", "SA")] == [
+        "\u2660R", "\u2665F", "\u266610", "\u266310", "\u26609", "\u2660A"]
+    assert [call_text(c, words) for c in ("3NT", "1S", "4HX", "2DXX", "Pass", "X", "XX")] == [
+        "3SA", "1\u2660", "4\u2665X", "2\u2666XX", "Passo", "X", "XX"]
+    # a key the catalog lacks is written as bridgecore writes it; what is not a card or a
+    # call is shown as it is, never an exception
+    assert card_text("SQ", words) == "\u2660Q" and call_text("8NT", words) == "8NT"
+    assert card_text("", words) == "" and call_text("Skip", words) == "Skip"
+    assert card_text("ZK", words) == "ZK"
