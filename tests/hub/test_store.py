@@ -284,7 +284,13 @@ def test_kill_9_mid_stream_loses_no_acknowledged_event(path: Path, durability: s
         assert line, f"writer stopped early: {proc.stderr.read() if proc.stderr else ''}"
         acked.append(line.split()[1])
     os.kill(proc.pid, signal.SIGKILL)
-    rest, _ = proc.communicate(timeout=30)
+    # Read through the same reader: what it holds already is the rest's beginning
+    # (``communicate`` with a timeout reads the pipe itself and would skip it).
+    rest = proc.stdout.read()
+    proc.wait(timeout=30)
+    if proc.stderr is not None:
+        proc.stderr.close()
+    proc.stdout.close()
     assert proc.returncode == -signal.SIGKILL      # killed mid-stream, not finished
     # What follows the last newline was cut by the kill: never a whole acknowledgement.
     *complete, _cut = rest.split("\n")
