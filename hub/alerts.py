@@ -259,12 +259,14 @@ class Alert:
             "table": self.table, "round": self.round, "board": self.board,
             "seats": list(self.seats), "call": self.call, "trick": self.trick,
             "occurred": self.occurred, "detected": self.detected, "updated": self.updated,
-            "text": self.text.to_json(), "detail": self.detail, "facts": dict(self.facts),
+            "detail": self.detail, "facts": dict(self.facts),
             "evidence": dict(self.evidence),
             "options": [dict(o) for o in self.options], "status": self.status.value,
             "acknowledged_at": self.acknowledged_at,
             "ruling": None if self.ruling is None else dict(self.ruling),
             "ruled_at": self.ruled_at, "resolved_at": self.resolved_at,
+            # last, as in wire.views.AlertView: the hub publishes this dict as it is
+            "text": self.text.to_json(),
         }
 
     @classmethod

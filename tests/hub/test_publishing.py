@@ -1,11 +1,14 @@
 """The views the hub publishes are never stale (hub.publishing, issue 27): a seat's view is
 rebuilt only when :meth:`TableViews.seat_key` moved, so every change of the view must move
 the key; and after every batch, what the hub last published on each table's topics is what
-the table's views say now."""
+the table's views say now. And every view it publishes is of its type (wire.views): the hub
+encodes the dicts it builds without validating them again, so this is where the protocol's
+guarantee is checked."""
 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +24,8 @@ from tenace.sim.devices import envelopes
 from tenace.sim.session import simulate
 from tests.hub.test_table import Driver, make_room
 from wire.mqtt import Message
-from wire.protocol import topic_seat, topic_state, topic_tablet
-from wire.views import SeatView, TabletView, TableView
+from wire.protocol import ROOT, topic_seat, topic_state, topic_tablet
+from wire.views import AlertView, ResultView, SeatView, TabletView, TableView, View
 
 _SEATS = tuple(Seat)
 
@@ -82,6 +85,75 @@ def test_a_seat_key_moves_whenever_the_seat_view_does_through_explanations_and_u
         seat = play.turn
         step("card", seat=seat.letter, card=str(play.legal_cards[0]))
     assert changes >= 10   # the scenario changes the views, or it shows nothing
+
+
+class _Sent:
+    """The broker's side of everything the hub publishes, retained or not, in order."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def send(self, topic: str, payload: Any, qos: int = 1, retain: bool = False) -> None:
+        self.sent.append((topic, payload if isinstance(payload, str) else payload.decode()))
+
+
+_VIEW_OF_TOPIC: tuple[tuple[re.Pattern[str], type[View]], ...] = tuple(
+    (re.compile(f"^{re.escape(ROOT)}/{pattern}$"), kind) for pattern, kind in (
+        (r"t/[^/]+/state", TableView), (r"t/[^/]+/seat/[NESW]", SeatView),
+        (r"t/[^/]+/tablet", TabletView), (r"director/alert/[^/]+", AlertView),
+        (r"result/[^/]+/\d+/\d+", ResultView)))
+
+
+def _session_hub(tmp_path: Path, recorder: Any, seed: int) -> tuple[Hub, list[Message]]:
+    """A hub on a whole session of four tables with irregularities (revokes, leads out of
+    turn, insufficient bids, calls out of rotation, director calls, results disputed) and
+    reader noise, and the session's messages."""
+    movement = mitchell(4, boards_per_round=2)
+    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
+    script = simulate(Section("A", movement), deals, seed=seed, inject={
+        "revoke": 0.1, "lead_out_of_turn": 0.1, "insufficient_bid": 0.1,
+        "call_out_of_rotation": 0.1, "director_call": 0.1, "result_disagrees": 0.1})
+
+    class Setup:
+        def build_room(self) -> Room:
+            return Room(Section("A", movement), deals)
+
+        def to_json(self) -> dict[str, Any]:
+            return {}
+
+    hub = Hub(data_log(tmp_path), url="mqtt://unused:1", setup=Setup(), double_dummy=False,
+              clock_tolerance=False)
+    hub._client = recorder
+    messages = [Message(f"tenace/v1/t/{table}/ev/{env.device}", env.to_json().encode(), 1)
+                for table, env in envelopes(script.merged())]
+    return hub, messages
+
+
+@pytest.mark.parametrize("seed", [1027, 27])
+def test_every_view_the_hub_publishes_is_of_its_type(tmp_path: Path, seed: int) -> None:
+    """Each payload the hub publishes on a view's topic through a whole session decodes as
+    that view (wire.views: every field of its type, nothing missing), and the typed view
+    writes the very same text: no key the type does not know, none left to a default, the
+    keys in the type's order. This is the check ``from_builtins`` made at every publication
+    before the hub encoded its dicts directly (issue 27)."""
+    recorder = _Sent()
+    hub, messages = _session_hub(tmp_path, recorder, seed)
+    for start in range(0, len(messages), 16):
+        hub.handle(messages[start:start + 16])
+    checked: dict[str, int] = {}
+    for topic, payload in recorder.sent:
+        kind = next((k for pattern, k in _VIEW_OF_TOPIC if pattern.match(topic)), None)
+        if kind is None or payload == "":   # another topic; a cleared retained alert
+            continue
+        view = kind.from_json(payload)
+        assert view.to_json() == payload, (topic, payload)
+        checked[kind.__name__] = checked.get(kind.__name__, 0) + 1
+    assert set(checked) == {"TableView", "SeatView", "TabletView", "AlertView",
+                            "ResultView"}, checked
+    assert checked["TableView"] > 200 and checked["AlertView"] > 5, checked
+    hub.log.close()
 
 
 def test_every_view_published_after_a_batch_is_the_tables_view_now(tmp_path: Path) -> None:
