@@ -411,14 +411,21 @@ class ScoreProblem:
 
 # Checking the input -------------------------------------------------------------------
 
+@lru_cache(maxsize=2)
+def _declarer_scores(vulnerable: bool) -> frozenset[int]:
+    """Every score Law 77 can give the declarer's side, vulnerable or not."""
+    return frozenset(law77_score(Contract(level, strain, risk), tricks, vulnerable)
+                     for level in range(1, 8) for strain in Strain for risk in Risk
+                     for tricks in range(14))
+
+
 @lru_cache(maxsize=4)
 def _attainable(vulnerability: Vulnerability) -> frozenset[int]:
-    """Every North-South score Law 77 can give with this vulnerability (0: passed out)."""
-    declarer = {v: {law77_score(Contract(level, strain, risk), tricks, v)
-                    for level in range(1, 8) for strain in Strain for risk in Risk
-                    for tricks in range(14)} for v in (False, True)}
-    return frozenset({0} | declarer[vulnerability.is_vulnerable(Side.NS)]
-                     | {-s for s in declarer[vulnerability.is_vulnerable(Side.EW)]})
+    """Every North-South score Law 77 can give with this vulnerability (0: passed out).
+    Each side's scores are worked out once (each vulnerability worked out both again: a
+    fifth of a second of the hub's first scores, issue 27)."""
+    return frozenset({0} | _declarer_scores(vulnerability.is_vulnerable(Side.NS))
+                     | {-s for s in _declarer_scores(vulnerability.is_vulnerable(Side.EW))})
 
 
 def _is_pair(p: object) -> bool:
