@@ -102,7 +102,10 @@ def read_head(log_path: Path | str) -> tuple[int, str] | None:
 def file_damage(path: Path | str) -> str | None:
     """What is wrong with the database file's length, or None: too short for SQLite's
     header, a partial last page, fewer pages than its header counts (the end cut off). A
-    file that is not SQLite's at all gives None too (SQLite says so when it opens it)."""
+    file that is not SQLite's at all gives None too (SQLite says so when it opens it), and so
+    does a file short of its count while the ``-wal`` beside it holds committed frames (a
+    checkpoint in progress, or cut short by a crash: SQLite reads those pages from the
+    ``-wal``)."""
     file = Path(path)
     try:
         size = file.stat().st_size
@@ -125,10 +128,17 @@ def file_damage(path: Path | str) -> str | None:
     counted = struct.unpack(">I", header[28:32])[0]
     change, valid_for = (struct.unpack(">I", header[24:28])[0],
                          struct.unpack(">I", header[92:96])[0])
+    short = bool(rest) or bool(counted and change == valid_for and pages < counted)
+    if short and wal_state(file).committed:
+        # A checkpoint copies the -wal's pages into the file, its first page (which counts
+        # them) before the file has grown: a hub writing at this moment, or killed in the
+        # middle of it, leaves the file short of its count with the pages still in the -wal,
+        # from which SQLite reads them. Not damage.
+        return None
     if rest:
         return (f"is truncated: {size} bytes is not a whole number of {page_size}-byte pages "
                 f"(the last page is cut after {rest} bytes; {page_size - rest} bytes missing)")
-    if counted and change == valid_for and pages < counted:
+    if short:
         return (f"is truncated: {pages} pages of {page_size} bytes, its header counts "
                 f"{counted} ({(counted - pages) * page_size} bytes missing at the end)")
     return None

@@ -84,6 +84,30 @@ def test_a_file_cut_by_three_bytes_is_refused_as_truncated(tmp_path: Path) -> No
     assert main(["log", "verify", "--data", str(tmp_path / "cut")]) == 2
 
 
+def test_a_file_short_of_its_count_with_the_pages_in_its_wal_is_not_damage(
+        tmp_path: Path) -> None:
+    """A checkpoint writes the file's first page (which counts the pages) before the file has
+    grown: read at that moment, or after a kill in the middle of it, the file is short of its
+    count while the -wal still holds the pages. SQLite reads them from there: not truncated."""
+    with _filled(tmp_path / "live", 40):
+        pass                                     # closed: checkpointed, no -wal
+    with _filled(tmp_path / "live", 200) as log:  # 200 more, in the -wal
+        copy = _copy(tmp_path / "live", tmp_path / "mid", wal=True)
+        head = log.head()
+    data = bytearray((copy / LOG_NAME).read_bytes())
+    pages = len(data) // int.from_bytes(data[16:18], "big")
+    data[28:32] = (pages + 5).to_bytes(4, "big")   # page 1 copied, the others not yet
+    (copy / LOG_NAME).write_bytes(bytes(data))
+    assert wal_state(copy / LOG_NAME).committed > 0
+    assert file_damage(copy / LOG_NAME) is None
+    alone = tmp_path / "alone"                     # the same file without its -wal: cut
+    alone.mkdir()
+    shutil.copyfile(copy / LOG_NAME, alone / LOG_NAME)
+    assert "header counts" in (file_damage(alone / LOG_NAME) or "")
+    with EventLog.open(copy / LOG_NAME) as read:
+        assert read.head() == head and read.count() == 240
+
+
 def test_verify_names_the_broken_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     with _filled(tmp_path, 10):

@@ -79,11 +79,12 @@ def served(tmp_path: Path) -> Iterator[tuple[Loop, ResultsHub, Console]]:
 
 
 def get(url: str, public: bool = False) -> tuple[int, str, Any]:
-    """GET ``url`` as the console's director (``public``: without a session)."""
+    """GET ``url`` as the console's director (``public``: without a session). A board's
+    page may solve its double-dummy table first: a guard of minutes, for a busy machine."""
     port = int(url.split(":")[2].split("/")[0])
     opener = urllib.request.build_opener() if public else Login.of_port[port].opener
     try:
-        with opener.open(url, timeout=10) as r:
+        with opener.open(url, timeout=120) as r:
             body = r.read()
             kind = r.headers["Content-Type"]
             return r.status, kind, json.loads(body) if "json" in kind else body.decode()
