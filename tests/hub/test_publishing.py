@@ -161,25 +161,8 @@ def test_every_view_published_after_a_batch_is_the_tables_view_now(tmp_path: Pat
     insufficient bids, calls out of rotation, director calls, results disputed) and reader
     noise, through the hub in batches: after each batch, each table's state, seats and
     tablet as last published equal the views built afresh."""
-    movement = mitchell(4, boards_per_round=2)
-    deals = {b: random_deal(random.Random(b)) for b in movement.boards}
-    script = simulate(Section("A", movement), deals, seed=1027, inject={
-        "revoke": 0.1, "lead_out_of_turn": 0.1, "insufficient_bid": 0.1,
-        "call_out_of_rotation": 0.1, "director_call": 0.1, "result_disagrees": 0.1})
-
-    class Setup:
-        def build_room(self) -> Room:
-            return Room(Section("A", movement), deals)
-
-        def to_json(self) -> dict[str, Any]:
-            return {}
-
-    hub = Hub(data_log(tmp_path), url="mqtt://unused:1", setup=Setup(), double_dummy=False,
-              clock_tolerance=False)
     recorder = _Recorder()
-    hub._client = recorder    # type: ignore[assignment]
-    messages = [Message(f"tenace/v1/t/{table}/ev/{env.device}", env.to_json().encode(), 1)
-                for table, env in envelopes(script.merged())]
+    hub, messages = _session_hub(tmp_path, recorder, 1027)
     assert len(messages) > 500
     for start in range(0, len(messages), 37):
         hub.handle(messages[start:start + 37])
