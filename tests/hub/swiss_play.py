@@ -57,7 +57,13 @@ def play_round(url: str, section: Section, pairings: Sequence[Pairing], deals: A
     """Round ``round_`` of ``section`` as the hub drew it (``pairings``) played over MQTT
     by the simulator, each table with a fresh tablet and reader; returns the events sent."""
     drawn = [p for p in pairings if p.round == round_]
-    script = simulate(round_section(section, drawn), deals, seed=round_,
+    return play_section_round(url, round_section(section, drawn), deals, round_)
+
+
+def play_section_round(url: str, played: Section, deals: Any, round_: int) -> int:
+    """``played`` (a section of round ``round_``'s tables alone) played over MQTT by the
+    simulator, each table with a fresh tablet and reader; returns the events sent."""
+    script = simulate(played, deals, seed=round_,
                       start=1_000_000.0 + 100_000.0 * round_, claim_rate=0.3)
     events = [dataclasses.replace(e, device=f"{e.device}.r{round_}") for e in script.merged()]
     runs = run_tables(url, tables_of(events), timeout=10.0)

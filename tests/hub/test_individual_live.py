@@ -7,7 +7,6 @@ alone, from the hub's results file."""
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -25,9 +24,7 @@ from hub.event import EventSetup, read_document, setup_from_json
 from hub.section import Section
 from hub.service import Hub, HubRunner, data_log
 from hub.session_export import ExportError, export
-from tenace.sim.driver import run_tables, tables_of
-from tenace.sim.session import simulate
-from tests.hub.swiss_play import SEED, spare_devices, wait
+from tests.hub.swiss_play import SEED, play_section_round, spare_devices, wait
 
 NAMES = {p: f"Player {p:02d}" for p in range(1, 21)}
 
@@ -54,13 +51,7 @@ def one_round(section: Section, round_: int) -> Section:
 
 
 def play_round(url: str, section: Section, deals: Any, round_: int) -> None:
-    script = simulate(one_round(section, round_), deals, seed=round_,
-                      start=1_000_000.0 + 100_000.0 * round_, claim_rate=0.3)
-    events = [dataclasses.replace(e, device=f"{e.device}.r{round_}") for e in script.merged()]
-    runs = run_tables(url, tables_of(events), timeout=10.0)
-    rejected = [(r.table, env.type, reply.reason) for r in runs.values()
-                for env, reply in r.rejected]
-    assert rejected == [], rejected
+    play_section_round(url, one_round(section, round_), deals, round_)
 
 
 def state(hub: Hub) -> tuple[Any, ...]:

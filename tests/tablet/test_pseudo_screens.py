@@ -13,7 +13,7 @@ import pytest
 from kivy.uix.label import Label
 
 from tablet.app import TabletRoot
-from tests.tablet.tables import Table
+from tests.tablet.test_language_screens import at
 from tests.tablet.test_ui import shot, show
 
 # Kivy's markup tags, not words.
@@ -52,27 +52,11 @@ def _parents(widget: Any) -> list[Any]:
     return out
 
 
-def at(screen: str) -> Table:
-    t = Table(["N", "E", "S", "W"], language="en_XA")
-    if screen == "checkin":
-        return t
-    t.seated()
-    if screen == "auction":
-        t.calls("1S", "Pass")
-    elif screen in ("play", "result"):
-        t.calls("1S", "Pass", "4S", "Pass", "Pass", "Pass")
-        t.cards("HJ", "H8", "H2", "HA")
-        if screen == "result":
-            north, east, west = t["N"], t["E"], t["W"]
-            t.ok(north, north.play.claim(11))
-            t.ok(east, east.play.claim_answer(True))
-            t.ok(west, west.play.claim_answer(True))
-    return t
 
 
 @pytest.mark.parametrize("screen", ["checkin", "board", "auction", "play", "result"])
 def test_every_text_of_each_tablet_screen_is_from_the_catalog(screen: str) -> None:
-    t = at(screen)
+    t = at(screen, "en_XA")
     root = show(TabletRoot(t["N"]))
     assert root.presenter.model.language == "en_XA"
     assert untranslated(root) == []
