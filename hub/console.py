@@ -129,7 +129,7 @@ from hub.errors import error_text
 from hub.pairing import Pairing
 from hub.room import Room
 from hub.shard_views import in_event_order, remote_alert, remote_of, with_remote_alerts
-from hub.texts import render
+from hub.texts import in_language, refused_answer, render
 from hub.users import (
     MAX_PASSWORD,
     LoginThrottle,
@@ -708,9 +708,7 @@ class Console:
             except CorrectionError as err:
                 log.warning("director command %.200r of %s refused: %s", command,
                             session.user, err)
-                text = error_text(err)
-                return json_response({"ok": False, "error": render(text, language),
-                                      "error_text": text.to_json()}, 400)
+                return json_response(refused_answer(error_text(err), language), 400)
         forward = getattr(self.hub, "forward_command", None)   # another shard's (hub.sharding)
         sent = None if forward is None else forward(command, session.user)
         result = sent if sent is not None else self.hub.director(command, account=session.user)
@@ -718,8 +716,7 @@ class Console:
         if not ok:
             log.warning("director command %.200r of %s refused: %s", command, session.user,
                         result.get("error"))
-            if "error_text" in result:     # the English words, for the log, then the user's
-                result["error"] = render(result["error_text"], language)
+            result = in_language(result, language)   # the English words were the log's
         return json_response(result, 200 if ok else 400)
 
     async def _feed(self, request: web.Request) -> web.StreamResponse:

@@ -43,7 +43,7 @@ from hub.tempo import (
     slow_play_report,
     timeline_reference,
 )
-from hub.texts import render
+from hub.texts import in_language
 from hub.webserver import HttpError, json_response, read_body
 
 __all__ = ["MAX_ATTACH", "TempoRoutes"]
@@ -158,8 +158,8 @@ class TempoRoutes:
         result = self.hub.director({"op": "rule", "id": alert, "text": ruling},
                                    account=self.user(request))
         ok = bool(result.get("ok"))
-        if not ok and "error_text" in result:      # refused: in the director's language
-            result = dict(result, error=render(result["error_text"], self.language(request)))
+        if not ok:      # refused: in the director's language
+            result = in_language(result, self.language(request))
         return json_response(dict(result, reference=reference, position=position),
                              200 if ok else 400)
 

@@ -85,7 +85,7 @@ from hub.series_players import club_roster
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.sharding import Sharding
 from hub.store import LOG_NAME, EventLog, Record, StoreError
-from hub.texts import render
+from hub.texts import refused_answer
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.messages import check_payload
 from wire.mqtt import Message, MqttClient
@@ -659,8 +659,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             except StoreError as err:
                 log.critical("director command not stored: %s", err)
                 self._rebuild_from_log()
-                text = Text.of("refusal.not_stored", error=str(err))
-                return {"ok": False, "error": render(text, "en"), "error_text": text.to_json()}
+                return refused_answer(Text.of("refusal.not_stored", error=str(err)))
         self._publish_alerts(alerts)
         self._publish_tables(changed)
         self._publish_scores()

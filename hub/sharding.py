@@ -29,7 +29,7 @@ from hub.console_views import RoomView
 from hub.field import FieldRanking
 from hub.shard_views import RemoteViews
 from hub.shards import shard_account
-from hub.texts import render
+from hub.texts import refused_answer
 from wire.protocol import (
     ROOT,
     ProtocolError,
@@ -172,8 +172,7 @@ class Sharding:
             client.send(topic_hub_command(self.shard.account), payload, 1)
         except Exception as err:   # MqttError: the queue full, the client closed
             log.warning("command %s for the other shards not sent: %s", command.get("op"), err)
-            text = Text.of("refusal.not_forwarded", error=str(err)[:200])
-            return {"ok": False, "error": render(text, "en"), "error_text": text.to_json()}
+            return refused_answer(Text.of("refusal.not_forwarded", error=str(err)[:200]))
         self.stats.published += 1
         log.info("command %s of %s sent to the other shards", command.get("op"), user)
         if not theirs:

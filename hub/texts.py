@@ -26,8 +26,8 @@ from wire import catalogs
 from wire.catalogs import PSEUDO
 from wire.protocol import Envelope, Reply
 
-__all__ = ["call_text", "card_text", "deal_source", "movement_text", "render", "reply",
-           "stored_text", "value_text"]
+__all__ = ["call_text", "card_text", "deal_source", "in_language", "movement_text",
+           "refused_answer", "render", "reply", "stored_text", "value_text"]
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +171,20 @@ def reply(env: Envelope, t: float, status: str, code: str, reason: Text | str = 
     if isinstance(reason, Text):
         return Reply(env.id, env.seq, status, code, render(reason, "en"), t, text=reason)
     return Reply(env.id, env.seq, status, code, reason, t)
+
+
+def refused_answer(text: Text, language: str = "en") -> dict[str, Any]:
+    """A refused command's answer: ``error`` in ``language`` (English for the log, until the
+    console words it for its user: :func:`in_language`) and ``error_text``, the message."""
+    return {"ok": False, "error": render(text, language), "error_text": text.to_json()}
+
+
+def in_language(answer: dict[str, Any], language: str) -> dict[str, Any]:
+    """``answer`` with its ``error`` worded in ``language`` where it carries its message
+    (``error_text``); any other answer as it is."""
+    if "error_text" not in answer:
+        return answer
+    return dict(answer, error=render(answer["error_text"], language))
 
 
 def stored_text(body: Mapping[str, Any], old: str) -> Text:
