@@ -28,7 +28,6 @@ from wire.protocol import (
     topic_state,
     topic_tablet,
 )
-from wire.views import AlertView, ResultView, SeatView, TabletView, TableView, View
 
 if TYPE_CHECKING:
     from hub.device_events import HubStats
@@ -54,15 +53,14 @@ def dumps(obj: Any) -> str:
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def _view(kind: type[View], obj: dict[str, Any]) -> str:
-    """The payload of a view of type ``kind`` (wire.views), encoded from the dict the hub
-    built. The hub builds each view from its typed state, so its shape holds by
-    construction: it is not validated again for every publication (``from_builtins`` then
-    ``to_json`` took 0.9 µs a view, this 0.3 µs: issue 27, docs/performance.md). The
-    guarantee is tested instead: tests/hub/test_publishing.py checks every payload the hub
-    publishes in whole simulated sessions against its type (``kind.from_json``), and that
-    the typed view writes the same text (the same keys, in the same order, nothing more)."""
-    del kind   # the payload's type: named at every call, checked by the tests
+def _view(obj: dict[str, Any]) -> str:
+    """The payload of a view (wire.views), encoded from the dict the hub built. The hub
+    builds each view from its typed state, so its shape holds by construction: it is not
+    validated again for every publication (``from_builtins`` then ``to_json`` took 0.9 µs a
+    view, this 0.3 µs: issue 27, docs/performance.md). The guarantee is tested instead:
+    tests/hub/test_publishing.py checks every payload the hub publishes in whole simulated
+    sessions against the type of its topic (``from_json``), and that the typed view writes
+    the same text (the same keys, in the same order, nothing more)."""
     return _ENCODE(obj).decode()
 
 
@@ -107,7 +105,7 @@ class Publishing:
         for alert in latest.values():
             self.stats.alerts += 1
             name = topic_alert(alert.id)
-            data = _view(AlertView, alert.to_json())
+            data = _view(alert.to_json())
             client = self._client
             if client is not None:
                 if alert.is_open:
@@ -126,16 +124,16 @@ class Publishing:
             if table is None:
                 continue
             self._retain(topic_state(table_id),
-                         _view(TableView, table.public_state()), force)
+                         _view(table.public_state()), force)
             for seat in _SEATS:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:
                     self._seat_keys[table_id, seat] = key
                     self._retain(topic_seat(table_id, seat.letter),
-                                 _view(SeatView, table.seat_view(seat)),
+                                 _view(table.seat_view(seat)),
                                  force)
             # The table tablet's explanations (hub.explain; _retain skips an unchanged one).
-            self._retain(topic_tablet(table_id), _view(TabletView, table.tablet_view()), force)
+            self._retain(topic_tablet(table_id), _view(table.tablet_view()), force)
             # Only the board in play can change (a confirmation is for the current board);
             # on start every board's result is published again.
             sittings = table.sittings.items() if force else (
@@ -150,7 +148,7 @@ class Publishing:
                             pairs={"NS": ns, "EW": ew},
                             confirmed=any(ok for ok, _ in sitting.confirmations.values()),
                             ended=sitting.ended)
-                text = _view(ResultView, data)
+                text = _view(data)
                 key = (table_id, round_, board)
                 digest = _digest(text)
                 if force or self._results.get(key) != digest:
@@ -239,6 +237,6 @@ class Publishing:
             for alert in self.room.alerts:
                 if alert.is_open:
                     client.send(topic_alert(alert.id),
-                                _view(AlertView, alert.to_json()), 1, True)
+                                _view(alert.to_json()), 1, True)
                 else:   # a broker restored from an old save may hold it still open
                     client.send(topic_alert(alert.id), b"", 1, True)

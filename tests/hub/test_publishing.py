@@ -168,12 +168,12 @@ def test_every_view_published_after_a_batch_is_the_tables_view_now(tmp_path: Pat
         hub.handle(messages[start:start + 37])
         for table_id, table in hub.room.tables.items():
             assert recorder.retained[topic_state(table_id)] == _view(
-                TableView, table.public_state())
+                table.public_state())
             assert recorder.retained[topic_tablet(table_id)] == _view(
-                TabletView, table.tablet_view())
+                table.tablet_view())
             for seat in _SEATS:
                 assert recorder.retained[topic_seat(table_id, seat.letter)] == _view(
-                    SeatView, table.seat_view(seat)), (table_id, seat, start)
+                    table.seat_view(seat)), (table_id, seat, start)
     assert hub.stats.accepted > 500 and len(hub.room.alerts) > 0
     hub.log.close()
 
