@@ -324,7 +324,8 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "result_correct": _check_correction,
     "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
     "checkin_accept": lambda op, body, room: check_checkin(
-        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables},
+        {t for s in room.sections if s.individual is not None for t in s.tables}),
     "public_results": _check_public, "allow_board": _check_allow,
     "swiss_draw": _check_swiss,
     **{op: check_change for op in LATE_FACTS},

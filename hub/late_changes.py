@@ -8,6 +8,12 @@ the boards it will not play an artificial adjusted score with the ``ruling`` com
 chooses); a renamed pair keeps its number, hence its results; a late pair takes a pair
 number of the movement that nobody had yet (the sit-out of a Mitchell, the half table).
 
+In an individual (``Section.individual``) the contestants are players: ``pair`` is then a
+player's number, as in its ranking (docs/protocol.md 12.2), ``names`` his one name; a late
+player takes a number of the schedule that has neither a name nor a board played; a
+withdrawn player keeps his results, and the boards he will not play are the director's to
+rule (Law 82; an artificial score at a table is his side's, both players of it, Law 12C3).
+
 Facts (``type``: body, each with ``by``, the account that gave it)::
 
     pair_add       {"section", "pair", "names": [...]}   a late pair takes pair number ``pair``
@@ -29,7 +35,7 @@ from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.section import Section
 
-__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change"]
+__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change", "contestants"]
 
 FACTS = ("pair_add", "pair_names", "pair_withdraw", "round_pause", "round_time")
 MAX_NAME = 80            # characters of a player's name
@@ -106,6 +112,15 @@ class LateChanges:
                 "withdrawn": sorted(f"{s}:{p}" for s, p in self.withdrawn)}
 
 
+def contestants(section: Section) -> set[int]:
+    """The numbers the late changes name in ``section``: its movement's pairs, or in an
+    individual its players."""
+    if section.individual is not None:
+        return set(section.individual.players)
+    movement = section.movement
+    return set(movement.pairs) if movement is not None else set(section.pairs)
+
+
 def _section(room: Room, name: str) -> Section:
     for section in room.sections:
         if section.name == name:
@@ -149,16 +164,17 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     if op in ("pair_add", "pair_names", "pair_withdraw"):
         section = _section(room, body["section"])
         pair = body["pair"]
-        movement = section.movement
-        known = set(movement.pairs) if movement is not None else set(section.pairs)
-        if pair not in known:
-            raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
-                                                  section=section.name)))
+        if pair not in contestants(section):
+            raise ConfigError(refused(op, Text.of(
+                "refusal.no_player", pair=pair, section=section.name) if section.individual
+                else Text.of("refusal.no_pair", pair=pair, section=section.name)))
         key = (section.name, pair)
         if op == "pair_withdraw":
             if key in changes.withdrawn:
-                raise ConfigError(refused(op, Text.of("refusal.pair_withdrawn", pair=pair,
-                                                      section=section.name)))
+                raise ConfigError(refused(op, Text.of(
+                    "refusal.player_withdrawn", pair=pair, section=section.name)
+                    if section.individual else Text.of(
+                    "refusal.pair_withdrawn", pair=pair, section=section.name)))
             text = body.get("text")
             if text is not None:
                 body["text"] = text.strip()[:4000]
@@ -166,13 +182,17 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         names = body["names"]
         if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
             raise ConfigError(refused(op, Text.of("refusal.names_count", n=len(names))))
+        if section.individual is not None and len(names) != 1:
+            raise ConfigError(refused(op, Text.of("refusal.player_names", n=len(names))))
         body["names"] = names = [" ".join(n.split()) for n in names]
         if not all(0 < len(n) <= MAX_NAME for n in names):
             raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
         if op == "pair_add" and (section.pairs.get(pair)
-                                 or room.scoring.section(section.name).card(pair)):
-            raise ConfigError(refused(op, Text.of("refusal.pair_taken", pair=pair,
-                                                  section=section.name)))
+                                 or room.scoring.section(section.name).played(pair)):
+            raise ConfigError(refused(op, Text.of(
+                "refusal.player_taken", pair=pair, section=section.name)
+                if section.individual else Text.of(
+                "refusal.pair_taken", pair=pair, section=section.name)))
         return
     if op == "round_pause":
         if body["paused"] and changes.paused:
