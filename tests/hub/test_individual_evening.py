@@ -1,0 +1,250 @@
+"""The director's evening of an individual, player by player (hub/late_changes.py,
+hub/substitutes.py, hub/console_session.py): 20 players on 5 tables (the rainbow), 3 rounds
+of 2 boards played by the room simulator over MQTT on the live hub. A late player named
+before round 1; after it a substitute for player 3 in rounds 2-3, player 4's name
+corrected, player 20 withdrawn: his table does not play round 3 and the director gives its
+boards an artificial score, his side's (both its players, Law 12C3: Law 12C2 A- for the side
+of the player who left, A+ for the other). The hub stopped after round 1 and started again
+on its log rebuilds the same evening; the ranking, ``results.pbn`` and ``usebio.xml`` name
+each player, and the substitute, with his member number, beside the player he replaced.
+
+Below it, on a room without broker: what is refused (a second name, a player that does not
+exist, a substitute for player 2, rounds the player has no seat in), and the names typed at
+check-in accepted one player at a time (``checkin_accept`` with ``player``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bridgecore.adjusted import Artificial
+from bridgecore.cards import Side
+from bridgecore.movements import Movement
+from bridgecore.ranking import Method, ScoringOptions, score_event
+from bridgecore.results_io import method_of, read_pbn_results
+from hub.director import parse_command
+from hub.errors import ConfigError
+from hub.event import EventSetup, read_document, setup_from_json
+from hub.room import Room
+from hub.section import Section
+from hub.section_setup import SectionSetup
+from hub.service import Hub, HubRunner, data_log
+from hub.session_export import export
+from tenace.sim.devices import DeviceEvent, envelopes
+from tests.hub.swiss_play import SEED, play_section_round, spare_devices, wait
+from tests.hub.test_live_scoring import Session
+from tests.hub.test_table import DEALS
+
+NAMES = {p: f"Player {p:02d}" for p in range(1, 21) if p != 19}    # 19 comes late
+
+
+def setup_of(tmp_path: Path) -> EventSetup:
+    text = (f'[event]\nname = "Individual"\nclock_tolerance = false\n'
+            f'[boards]\nseed = "{SEED}"\n'
+            '[[section]]\nname = "A"\nmovement = "individual"\nplayers = 20\nrounds = 3\n'
+            'boards_per_round = 2\n[section.pairs]\n'
+            + "".join(f'{p} = ["{n}"]\n' for p, n in NAMES.items()))
+    setup, problems = read_document(tomllib.loads(text), tmp_path)
+    assert setup is not None, problems
+    return setup
+
+
+def round_of(section: Section, round_: int, *, but: int | None = None) -> Section:
+    """``section`` with only round ``round_`` in its movement (what the simulator plays),
+    without table ``but``."""
+    m = section.movement
+    assert m is not None
+    cells = tuple(a for a in m.assignments if a.round == round_ and a.table != but)
+    tables = {t: n for t, n in section.tables.items() if n != but}
+    return Section(section.name, Movement(m.tables, m.rounds, cells, m.boards_per_round),
+                   tables=tables, pairs=dict(section.pairs), individual=section.individual)
+
+
+def evening(hub: Hub) -> tuple[Any, ...]:
+    room = hub.room
+    return (room.scoring.section("A").ranking_json(), room.late.snapshot(),
+            room.scoring.substitutes.snapshot(), dict(room.sections[0].pairs))
+
+
+def test_an_individuals_evening_player_by_player_on_the_live_hub(
+        embedded_broker: Any, tmp_path: Path, keyring: Any) -> None:
+    setup = setup_of(tmp_path)
+    section_setup = setup.sections[0]
+    assert section_setup.individual is not None
+    keyring.issue_all(spare_devices(section_setup.ids, 3))
+    url, data = embedded_broker.url, tmp_path / "hub"
+
+    def hub_on() -> Hub:
+        return Hub(data_log(data), url=url, setup=setup, setup_loader=setup_from_json,
+                   tick_seconds=0.2, double_dummy=False, score_interval=0)
+
+    def done(running: HubRunner, **command: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = running.call(lambda: hub.director(command))
+        return answer
+
+    def scored(running: HubRunner, count: int) -> bool:
+        ranking = running.call(lambda: hub.room.scoring.section("A").ranking_json())
+        return sum(b["scored"] for b in ranking["boards"]) == count
+
+    hub = hub_on()
+    section = hub.room.sections[0]
+    schedule = section.individual
+    assert schedule is not None
+    # Player 20's table in round 3, and his side there.
+    last = next(a for a in schedule.assignments if a.round == 3 and 20 in a.seats)
+    his_side = Side.NS if last.seats.index(20) in (0, 2) else Side.EW
+    partner = last.seats[(last.seats.index(20) + 2) % 4]
+    with HubRunner(hub) as running:
+        assert done(running, op="pair_add", section="A", pair=19, names=["Late Nineteen"])["ok"]
+        again = done(running, op="pair_add", section="A", pair=19, names=["Someone"])
+        assert "player 19 of section A already has a name" in again["error"], again
+        play_section_round(url, round_of(section, 1), setup.deals, 1)
+        wait(lambda: scored(running, 10))
+        assert done(running, op="substitute", section="A", pair=3, player=1,
+                    name="Zoé  Roux", rounds=[3, 2], member=1009)["ok"]
+        assert done(running, op="pair_names", section="A", pair=4, names=["Player Four"])["ok"]
+        assert done(running, op="pair_withdraw", section="A", pair=20, text="unwell")["ok"]
+        twice = done(running, op="pair_withdraw", section="A", pair=20)
+        assert "player 20 of section A has already withdrawn" in twice["error"], twice
+        before = running.call(lambda: evening(hub))
+    # The hub goes mid-session; the one that comes back rebuilds the same evening.
+    hub = hub_on()
+    assert evening(hub) == before
+    with HubRunner(hub) as running:
+        play_section_round(url, round_of(section, 2), setup.deals, 2)
+        wait(lambda: scored(running, 20))
+        play_section_round(url, round_of(section, 3, but=last.table), setup.deals, 3)
+        wait(lambda: scored(running, 28))
+        table = section.ids[last.table]
+        for board in last.boards:      # the director's ruling on the boards not played
+            ruled = done(running, op="ruling", kind="artificial", table=table, board=board,
+                         round=3, ns="A-" if his_side is Side.NS else "A+",
+                         ew="A-" if his_side is Side.EW else "A+", text="player 20 left")
+            assert ruled["ok"], ruled
+        wait(lambda: scored(running, 30))
+        ranking = running.call(lambda: hub.room.scoring.section("A").ranking_json())
+        api = running.call(lambda: evening(hub))
+        results = running.call(lambda: export(hub.room, "results.pbn", "A")[0])
+        usebio = running.call(lambda: export(hub.room, "usebio.xml", "A")[0])
+    assert api[1]["withdrawn"] == ["A:20"] and api[3][19] == ("Late Nineteen",)
+    entries = {e["pair"]: e for e in ranking["ranking"]}
+    assert sorted(entries) == list(range(1, 21))
+    assert all(e["boards"] == 6 for e in entries.values())     # his ruled boards count
+    assert entries[3]["names"] == ["Player 03", "Zoé Roux (for Player 03, rounds 2-3)"]
+    assert entries[4]["names"] == ["Player Four"]
+    assert entries[19]["names"] == ["Late Nineteen"]
+    assert entries[20]["names"] == ["Player 20"]        # withdrawn: his results stay
+    # Law 12C3: the artificial score is his side's, his partner's as much as his.
+    source = read_pbn_results(results.decode("utf-8"))
+    assert source.problems == []
+    rows = [row.result for row in source.rows]
+    ruled_rows = [r for r in rows if isinstance(r.adjustment, Artificial)]
+    assert len(ruled_rows) == 2 and all(set(r.players or ()) == set(last.seats)
+                                        for r in ruled_rows)
+    offline = score_event(rows, method_of(source.scoring)[0] or Method.MATCHPOINTS,
+                          options=ScoringOptions(individual=True))
+    points = {(p.pair): p for p in offline.ranking}
+    for r in ruled_rows:
+        board = offline.boards[r.board]
+        line = next(s for s in board if s.result.ns == r.ns)
+        mine, theirs = ((line.ns_points, line.ew_points) if his_side is Side.NS
+                        else (line.ew_points, line.ns_points))
+        assert mine < theirs                         # A- for his side, A+ for the other
+    assert entries[20]["total"] == pytest.approx(points[20].total, abs=0.01)
+    assert entries[partner]["total"] == pytest.approx(points[partner].total, abs=0.01)
+    assert sorted((e["pair"], e["total"], e["rank"]) for e in entries.values()) == sorted(
+        (p.pair, round(p.total, 2), p.rank) for p in offline.ranking)
+    # The files name the substitute beside the player he replaced.
+    assert source.names[3] == "Player 03 - Zoé Roux" and source.names[19] == "Late Nineteen"
+    root = ET.fromstring(usebio)
+    player = next(p for p in root.findall(".//PARTICIPANTS/PLAYER")
+                  if p.findtext("PLAYER_NUMBER") == "3")
+    assert player.findtext("PLAYER_NAME") == "Player 03"
+    assert [(s.findtext("PLAYER_NAME"), s.findtext("NATIONAL_ID_NUMBER"))
+            for s in player.findall("SUBSTITUTE")] == [("Zoé Roux", "1009")]
+
+
+# On a room alone ---------------------------------------------------------------------------
+
+SMALL = SectionSetup("A", "individual", players=20, rounds=3, boards_per_round=1,
+                     pairs={p: [f"Player {p:02d}"] for p in range(1, 21)})
+
+
+def small() -> Session:
+    return Session(Room(SMALL.room_section(), DEALS))
+
+
+def command(s: Session, **fields: Any) -> tuple[str, dict[str, Any]]:
+    fact, body = parse_command(fields, s.room, "dora")
+    s.now += 1
+    s.room.fact(fact, body, s.now)
+    s.facts.append((fact, body, s.now))
+    return fact, body
+
+
+@pytest.mark.parametrize("fields,reason", [
+    ({"op": "pair_names", "pair": 4, "names": ["A", "B"]}, "one name for a player, not 2"),
+    ({"op": "pair_names", "pair": 21, "names": ["A"]}, "no player 21 in section A"),
+    ({"op": "pair_withdraw", "pair": 0}, "pair"),
+    ({"op": "substitute", "pair": 3, "player": 2, "name": "Z", "rounds": [1]},
+     "player: 1 in an individual"),
+    ({"op": "substitute", "pair": 33, "player": 1, "name": "Z", "rounds": [1]},
+     "no player 33"),
+    ({"op": "substitute", "pair": 3, "player": 1, "name": "Z", "rounds": [4]}, "rounds"),
+])
+def test_what_an_individuals_evening_refuses(fields: dict[str, Any], reason: str) -> None:
+    s = small()
+    with pytest.raises((ConfigError, ValueError), match=reason):
+        parse_command({"section": "A", **fields}, s.room, "dora")
+
+
+def test_a_substitute_in_a_round_the_player_sits_out_is_refused() -> None:
+    """A file's individual may sit a player out: his substitute cannot play that round."""
+    s = small()
+    schedule = s.room.sections[0].individual
+    assert schedule is not None
+    # The rainbow seats everyone every round: a schedule without player 3 in round 2.
+    seat = ("north", "east", "south", "west")
+    cut = replace(schedule, assignments=tuple(
+        replace(a, **{seat[a.seats.index(3)]: None}) if a.round == 2 and 3 in a.seats
+        else a for a in schedule.assignments))
+    section = s.room.sections[0]
+    section.individual = cut
+    with pytest.raises(ConfigError, match="player 3 has no seat in these rounds: 2"):
+        parse_command({"op": "substitute", "section": "A", "pair": 3, "player": 1,
+                       "name": "Zoé Roux", "rounds": [1, 2]}, s.room, "dora")
+
+
+def test_names_typed_at_check_in_are_accepted_one_player_at_a_time() -> None:
+    """At table A1 in round 1, North-South's two players check in (their numbers, the
+    names they typed); the director accepts North's, spelled his way: it is that player's
+    name (one name, his number), logged as pair_names; South's is left as it was."""
+    s = small()
+    section = s.room.sections[0]
+    north, east, south, _ = section.players("A1", 1) or (0, 0, 0, 0)
+    ns = s.room.tables["A1"].pairs(1)[0]
+    s.now += 5
+    events = [DeviceEvent("A1", "A1-tab", "checkin", {
+        "direction": "NS", "pair": ns, "players": [
+            {"number": north, "name": "gaëlle durand"}, {"number": south, "name": "Jo"}]},
+        s.now)]
+    for tid, env in envelopes(events, devices=s.devices):
+        assert s.room.apply(tid, env, env.time).reply.status == "ack"
+    with pytest.raises(ConfigError, match="name the player"):
+        parse_command({"op": "checkin_accept", "table": "A1", "side": "NS"}, s.room, "dora")
+    with pytest.raises(ConfigError, match=f"player {east} has not checked in NS"):
+        parse_command({"op": "checkin_accept", "table": "A1", "side": "NS", "player": east},
+                      s.room, "dora")
+    fact, body = command(s, op="checkin_accept", table="A1", side="NS", player=north,
+                         names=["Gaëlle Durand"])
+    assert fact == "pair_names" and body["pair"] == north and body["names"] == ["Gaëlle Durand"]
+    assert body["checkin"]["typed"] == ["gaëlle durand"]
+    assert section.pairs[north] == ("Gaëlle Durand",)
+    assert section.pairs[south] == (f"Player {south:02d}",)
+    assert list(s.room.scoring.section("A").names[north]) == ["Gaëlle Durand"]
