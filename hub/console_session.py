@@ -6,7 +6,8 @@ Routes added to the console's application::
     GET  /evening                      the evening page (static/evening.*), director
     GET  /api/evening                  the session as the page shows it: sections and pairs
                                        (names, late, withdrawn, substitutes; an individual's
-                                       players, ``individual``), tables, the round clock
+                                       players, ``individual``), the section's results
+                                       files (``exports``), tables, the round clock
                                        (paused or not), the public settings, the exports
     GET  /check, /api/evening/check    the device check: every table and seat, its device
                                        paired? online? battery and signal when the device
@@ -60,7 +61,7 @@ from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
 from hub.series_api import event_file
-from hub.session_export import EXPORTS, ExportError, export
+from hub.session_export import EXPORTS, PAIRS_ONLY, ExportError, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
 from wire.catalogs import PSEUDO
@@ -244,6 +245,8 @@ class _Evening:
                            "boards_played": len(scored.played(p)),
                            "substitutes": substitutes.of_pair(section.name, p)}
                           for p in numbers],
+                "exports": [n for n in EXPORTS if section.individual is None
+                            or n not in PAIRS_ONLY],
                 **({"individual": True} if section.individual is not None else {})})
         clock = room.clock
         return json_response({

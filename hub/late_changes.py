@@ -151,10 +151,19 @@ def doing(op: str) -> Text:
     return DOING.get(op) or Text.of("doing.command")
 
 
-def refused(op: str, reason: Text) -> Text:
+# The same in an individual, where they name a player.
+DOING_SOLO: dict[str, Text] = {
+    "pair_add": Text.of("doing.player_add"), "pair_names": Text.of("doing.player_names"),
+    "pair_withdraw": Text.of("doing.player_withdraw"),
+    "substitute": Text.of("doing.substitute"),
+}
+
+
+def refused(op: str, reason: Text, *, solo: bool = False) -> Text:
     """The refusal of the command ``op``: what it did, then ``reason`` ("Adding a late
-    pair: no pair 12 in section A")."""
-    return Text.of("refusal.command", doing=doing(op), reason=reason)
+    pair: no pair 12 in section A"); ``solo``: in an individual ("Adding a late player")."""
+    said = (DOING_SOLO.get(op) if solo else None) or doing(op)
+    return Text.of("refusal.command", doing=said, reason=reason)
 
 
 def check_change(op: str, body: dict[str, Any], room: Room) -> None:
@@ -162,37 +171,7 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     ConfigError names the field that is wrong. Names are stripped in place."""
     changes: LateChanges = room.late
     if op in ("pair_add", "pair_names", "pair_withdraw"):
-        section = _section(room, body["section"])
-        pair = body["pair"]
-        if pair not in contestants(section):
-            raise ConfigError(refused(op, Text.of(
-                "refusal.no_player", pair=pair, section=section.name) if section.individual
-                else Text.of("refusal.no_pair", pair=pair, section=section.name)))
-        key = (section.name, pair)
-        if op == "pair_withdraw":
-            if key in changes.withdrawn:
-                raise ConfigError(refused(op, Text.of(
-                    "refusal.player_withdrawn", pair=pair, section=section.name)
-                    if section.individual else Text.of(
-                    "refusal.pair_withdrawn", pair=pair, section=section.name)))
-            text = body.get("text")
-            if text is not None:
-                body["text"] = text.strip()[:4000]
-            return
-        names = body["names"]
-        if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
-            raise ConfigError(refused(op, Text.of("refusal.names_count", n=len(names))))
-        if section.individual is not None and len(names) != 1:
-            raise ConfigError(refused(op, Text.of("refusal.player_names", n=len(names))))
-        body["names"] = names = [" ".join(n.split()) for n in names]
-        if not all(0 < len(n) <= MAX_NAME for n in names):
-            raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
-        if op == "pair_add" and (section.pairs.get(pair)
-                                 or room.scoring.section(section.name).played(pair)):
-            raise ConfigError(refused(op, Text.of(
-                "refusal.player_taken", pair=pair, section=section.name)
-                if section.individual else Text.of(
-                "refusal.pair_taken", pair=pair, section=section.name)))
+        _check_contestant(op, body, room)
         return
     if op == "round_pause":
         if body["paused"] and changes.paused:
@@ -208,3 +187,39 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         body["minutes"] = float(minutes)
         return
     raise ConfigError(Text.of("refusal.unknown_change", change=op[:40]))
+
+
+def _check_contestant(op: str, body: dict[str, Any], room: Room) -> None:
+    """:func:`check_change` of ``pair_add``, ``pair_names`` and ``pair_withdraw``: a pair,
+    or in an individual a player (his number, one name)."""
+    section = _section(room, body["section"])
+    pair = body["pair"]
+    solo = section.individual is not None
+
+    def no(reason: Text) -> ConfigError:
+        return ConfigError(refused(op, reason, solo=solo))
+
+    if pair not in contestants(section):
+        raise no(Text.of("refusal.no_player", pair=pair, section=section.name) if solo
+                 else Text.of("refusal.no_pair", pair=pair, section=section.name))
+    if op == "pair_withdraw":
+        if (section.name, pair) in room.late.withdrawn:
+            raise no(Text.of("refusal.player_withdrawn", pair=pair, section=section.name)
+                     if solo else
+                     Text.of("refusal.pair_withdrawn", pair=pair, section=section.name))
+        text = body.get("text")
+        if text is not None:
+            body["text"] = text.strip()[:4000]
+        return
+    names = body["names"]
+    if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+        raise no(Text.of("refusal.names_count", n=len(names)))
+    if solo and len(names) != 1:
+        raise no(Text.of("refusal.player_names", n=len(names)))
+    body["names"] = names = [" ".join(n.split()) for n in names]
+    if not all(0 < len(n) <= MAX_NAME for n in names):
+        raise no(Text.of("refusal.name_length", most=MAX_NAME))
+    if op == "pair_add" and (section.pairs.get(pair)
+                             or room.scoring.section(section.name).played(pair)):
+        raise no(Text.of("refusal.player_taken", pair=pair, section=section.name) if solo
+                 else Text.of("refusal.pair_taken", pair=pair, section=section.name))

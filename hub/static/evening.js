@@ -137,7 +137,7 @@
     $("public-hide").value = state.public.hide_last_rounds || 0;
     const links = [];
     for (const section of state.sections) {
-      for (const name of state.exports) {
+      for (const name of section.exports || state.exports) {
         links.push(el("a", { class: "button quiet small", download: true,
           href: "/api/evening/export/" + name + "?section=" + encodeURIComponent(section.name),
           text: section.name + " · " + name }));

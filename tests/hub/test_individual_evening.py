@@ -189,9 +189,10 @@ def command(s: Session, **fields: Any) -> tuple[str, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("fields,reason", [
-    ({"op": "pair_names", "pair": 4, "names": ["A", "B"]}, "one name for a player, not 2"),
+    ({"op": "pair_names", "pair": 4, "names": ["A", "B"]},
+     "Correcting the player.s name: one name for a player, not 2"),
     ({"op": "pair_names", "pair": 21, "names": ["A"]}, "no player 21 in section A"),
-    ({"op": "pair_withdraw", "pair": 0}, "pair"),
+    ({"op": "pair_withdraw", "pair": 0}, "Withdrawing the player: no player 0 in section A"),
     ({"op": "substitute", "pair": 3, "player": 2, "name": "Z", "rounds": [1]},
      "player: 1 in an individual"),
     ({"op": "substitute", "pair": 33, "player": 1, "name": "Z", "rounds": [1]},
