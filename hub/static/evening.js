@@ -59,6 +59,7 @@
     word($("pair-number-label"), one ? "evening.player" : "evening.pair");
     word($("pair-name1-label"), one ? "evening.player_name" : "evening.player1");
     word($("pair-add"), one ? "evening.add_player" : "evening.add");
+    word($("pair-rename"), one ? "evening.rename_player" : "evening.rename");
     $("pair-name2-field").hidden = one;
     $("sub-player-field").hidden = one;
   }
@@ -108,6 +109,9 @@
           $("pair-number").value = p.pair;
           $("pair-name1").value = p.names[0] || "";
           $("pair-name2").value = one ? "" : p.names[1] || "";
+          const [first, second] = $("sub-player").options;   // "in place of": by name
+          first.textContent = p.names[0] || "1";
+          second.textContent = p.names[1] || "2";
           adapt();
         };
         rows.push(el("tr", { class: p.withdrawn ? "withdrawn" : null,

@@ -1,0 +1,132 @@
+"""The evening page of an individual (hub/static/evening.*), in Debian's headless Chromium
+against a real Console: 20 players on 5 tables, rounds 1 and 2 played. The page lists the
+players, not the partnerships; a player withdrawn (his results stay), a substitute named for
+some rounds (player 1, the player himself: no "in place of" choice), a name corrected (one
+name a player), a late player refused when he has played, the section's results files
+(no pairs-only layout), the page in French. Screenshot: console-evening-individual.png
+(tests/hub/test_console_session.py's folder: TENACE_SCREENSHOTS=docs/screenshots)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.console import Console
+from hub.room import Room
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    Loop,
+    browser,
+    browser_login,
+    make_users,
+    wait,
+)
+from tests.hub.test_console_session import SHOTS, EveningHub, _row, _said, _type
+from tests.hub.test_individual_pages import SETUP, games
+from tests.hub.test_live_scoring import Session
+from tests.hub.test_table import DEALS
+
+
+def _edit(driver: Any, player: int) -> None:
+    """The row's ✎, brought to the middle of the window (the bar stays on top)."""
+    button = _row(driver, player).find_element("css selector", "button")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
+def _click(driver: Any, element_id: str) -> None:
+    button = driver.find_element("id", element_id)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[EveningHub, Console]]:
+    loop = Loop()
+    session = Session(Room(SETUP.room_section(), DEALS))
+    loop.call(session.play, [g for g in games() if g[0] <= 2])
+    hub = EveningHub(session)
+    console = Console(hub, coalesce=0.05, users=make_users(tmp_path / "users"))
+    loop.run(console.start())
+    Login.director(console)
+    try:
+        yield hub, console
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def test_browser_the_evening_of_an_individual_player_by_player(
+        browser: Any, served: Any) -> None:  # noqa: F811
+    from selenium.webdriver.support.ui import Select
+
+    hub, console = served
+    facts = hub.session.facts
+    browser_login(browser, console)
+    browser.get(console.url + "evening")
+    wait(browser, lambda d: len(d.find_elements("css selector", "#pairs tbody tr")) == 20)
+    assert browser.find_element("id", "pairs-title").text == "Players"
+    assert browser.find_element("id", "pairs-number").text == "Player"
+    assert "Player 07" in _row(browser, 7).text
+    assert not browser.find_element("id", "pair-name2").is_displayed()
+    assert not browser.find_element("id", "sub-player").is_displayed()
+    assert browser.find_element("id", "pair-add").text == "Add a late player"
+    assert browser.find_element("id", "pair-rename").text == "Correct the name"
+    # Player 7 leaves: struck out, his two boards still scored
+    _edit(browser, 7)
+    wait(browser, lambda d: d.find_element("id", "pair-number").get_attribute("value") == "7")
+    _type(browser, "withdraw-text", "unwell")
+    _click(browser, "withdraw")
+    wait(browser, lambda d: "withdrawn" in (_row(d, 7).get_attribute("class") or ""))
+    assert _said(browser) == "Player 7 of section A withdrawn; his results stay."
+    assert facts[-1][:2] == ("pair_withdraw", {"section": "A", "pair": 7, "text": "unwell",
+                                               "by": "dora"})
+    assert len(hub.room.scoring.section("A").played(7)) == 2
+    # Zoé Roux plays for player 3 in rounds 2 and 3, with her member number
+    _edit(browser, 3)
+    wait(browser, lambda d: d.find_element("id", "pair-number").get_attribute("value") == "3")
+    _type(browser, "sub-name", "Zoé Roux")
+    _type(browser, "sub-rounds", "2-3")
+    _type(browser, "sub-member", "1009")
+    _click(browser, "sub-do")
+    wait(browser, lambda d: "Zoé Roux" in _row(d, 3).text)
+    assert "Zoé Roux in place of Player 03, rounds 2, 3" in _row(browser, 3).text
+    assert _said(browser) == "Zoé Roux is named for those rounds."
+    assert facts[-1][:2] == ("substitute", {"section": "A", "pair": 3, "player": 1,
+                                            "name": "Zoé Roux", "rounds": [2, 3],
+                                            "member": 1009, "by": "dora"})
+    entry = next(e for e in hub.room.scoring.section("A").ranking() if e["pair"] == 3)
+    assert entry["names"] == ["Player 03", "Zoé Roux (for Player 03, rounds 2-3)"]
+    # Player 4's name corrected: one name, his number and results kept
+    _edit(browser, 4)
+    wait(browser, lambda d: d.find_element("id", "pair-name1").get_attribute("value")
+         == "Player 04")
+    _type(browser, "pair-name1", "Player Four")
+    _click(browser, "pair-rename")
+    wait(browser, lambda d: "Player Four" in _row(d, 4).text)
+    assert facts[-1][:2] == ("pair_names", {"section": "A", "pair": 4,
+                                            "names": ["Player Four"], "by": "dora"})
+    assert _said(browser) == "Name of player 4 of section A corrected."
+    # a late player must be one who has neither a name nor a board played
+    _click(browser, "pair-add")
+    wait(browser, lambda d: "error" in d.find_element("id", "message").get_attribute("class"))
+    assert _said(browser) == ("Adding a late player: player 4 of section A already has a "
+                              "name or results (correct his name instead)")
+    # the results files of an individual: no layout of pairs
+    links = [a.get_attribute("href") for a in
+             browser.find_elements("css selector", "#exports a")]
+    assert any("usebio.xml" in h for h in links) and any("results.pbn" in h for h in links)
+    assert not any("bridgewebs.pbn" in h or "ffb.pbn" in h for h in links)
+    browser.execute_script("window.scrollTo(0, 0)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "console-evening-individual.png"))
+    # in French
+    Select(browser.find_element("id", "lang")).select_by_value("fr")
+    wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Joueurs")
+    assert browser.find_element("id", "pair-add").text == "Ajouter un joueur retardataire"
+    assert "Zoé Roux à la place de Player 03, tours 2, 3" in _row(browser, 3).text
+    Select(browser.find_element("id", "lang")).select_by_value("en")
+    wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Players")
