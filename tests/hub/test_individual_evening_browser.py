@@ -130,3 +130,36 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     assert "Zoé Roux à la place de Player 03, tours 2, 3" in _row(browser, 3).text
     Select(browser.find_element("id", "lang")).select_by_value("en")
     wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Players")
+
+
+def test_browser_check_in_names_accepted_player_by_player(browser: Any, served: Any  # noqa: F811
+                                                          ) -> None:
+    """The set-up page's check-ins of an individual: each player's typed name has its own
+    **Accept** (``checkin_accept`` with ``player``): the name becomes that player's, his
+    partner's stays as it was."""
+    from tenace.sim.devices import DeviceEvent, envelopes
+
+    hub, console = served
+    session = hub.session
+    section = session.room.sections[0]
+    assert session.room.tables["A2"].round == 2            # the round it last played
+    north, _, south, _ = section.players("A2", 2) or (0, 0, 0, 0)
+    ns = session.room.tables["A2"].pairs(2)[0]
+    session.now += 5
+    events = [DeviceEvent("A2", "A2-tab", "checkin", {
+        "direction": "NS", "pair": ns, "players": [
+            {"number": north, "name": "Gaëlle Durand"}, {"number": south, "name": "Jo"}]},
+        session.now)]
+    for tid, env in envelopes(events, devices=session.devices):
+        assert session.room.apply(tid, env, env.time).reply.status == "ack"
+    browser_login(browser, console)
+    browser.get(console.url + "setup")
+    wait(browser, lambda d: len(d.find_elements("css selector", "#checkins button.accept")) == 2)
+    button = browser.find_element("css selector", f"#checkins button[data-player='{north}']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait(browser, lambda d: not button.is_enabled())
+    fact, body, _ = hub.session.facts[-1]
+    assert (fact, body["pair"], body["names"]) == ("pair_names", north, ["Gaëlle Durand"])
+    assert section.pairs[north] == ("Gaëlle Durand",)
+    assert section.pairs[south] == (f"Player {south:02d}",)
