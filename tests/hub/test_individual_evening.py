@@ -249,3 +249,32 @@ def test_names_typed_at_check_in_are_accepted_one_player_at_a_time() -> None:
     assert section.pairs[north] == ("Gaëlle Durand",)
     assert section.pairs[south] == (f"Player {south:02d}",)
     assert list(s.room.scoring.section("A").names[north]) == ["Gaëlle Durand"]
+
+
+def test_the_ladders_players_of_an_individual_are_its_players_and_their_substitutes() -> None:
+    """A stored session's players (hub.series_players, the club's ladder): in an individual
+    each player is credited with the boards of the lines that seat him, at his side's
+    percentage; his substitute with those of his rounds."""
+    from hub.series_players import section_players
+    from tests.hub.test_individual_pages import games
+
+    s = small()
+    s.play(games())
+    command(s, op="substitute", section="A", pair=3, player=1, name="Zoé Roux", rounds=[2])
+    scored = s.room.scoring.section("A")
+    players = section_players(s.room, scored, None)
+    assert sorted(players) == list(range(1, 21))
+    mine: dict[int, float] = {}                # player 3's percentage on each round's board
+    for rows in scored.lines.values():
+        for r in rows:
+            seats = r["players"]
+            if 3 in seats:
+                ns = seats.index(3) in (0, 2)
+                mine[r["round"]] = r["ns_percent" if ns else "ew_percent"]
+    assert sorted(mine) == [1, 2, 3]
+    himself, substitute = players[3]
+    assert (himself["name"], himself["boards"]) == ("Player 03", 2)
+    assert himself["percent"] == pytest.approx((mine[1] + mine[3]) / 2)
+    assert (substitute["name"], substitute["boards"]) == ("Zoé Roux", 1)
+    assert substitute["percent"] == pytest.approx(mine[2])
+    assert all(p[0]["boards"] == 3 for n, p in players.items() if n != 3)
