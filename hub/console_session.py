@@ -5,7 +5,8 @@ Routes added to the console's application::
 
     GET  /evening                      the evening page (static/evening.*), director
     GET  /api/evening                  the session as the page shows it: sections and pairs
-                                       (names, late, withdrawn, substitutes; an individual's
+                                       (names, late, withdrawn and the boards a withdrawn
+                                       one left unplayed, substitutes; an individual's
                                        players, ``individual``), the section's results
                                        files (``exports``), tables, the round clock
                                        (paused or not), the public settings, the exports
@@ -56,7 +57,7 @@ from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, answer
 from hub.console_setup import data_directory
-from hub.late_changes import contestants
+from hub.late_changes import contestants, unplayed
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
@@ -243,7 +244,9 @@ class _Evening:
                            "late": (section.name, p) in latecomers,
                            "withdrawn": (section.name, p) in withdrawn,
                            "boards_played": len(scored.played(p)),
-                           "substitutes": substitutes.of_pair(section.name, p)}
+                           "substitutes": substitutes.of_pair(section.name, p),
+                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round)}
+                              if (section.name, p) in withdrawn else {})}
                           for p in numbers],
                 "exports": [n for n in EXPORTS if section.individual is None
                             or n not in PAIRS_ONLY],

@@ -35,7 +35,8 @@ from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.section import Section
 
-__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change", "contestants"]
+__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change", "contestants",
+           "unplayed"]
 
 FACTS = ("pair_add", "pair_names", "pair_withdraw", "round_pause", "round_time")
 MAX_NAME = 80            # characters of a player's name
@@ -119,6 +120,33 @@ def contestants(section: Section) -> set[int]:
         return set(section.individual.players)
     movement = section.movement
     return set(movement.pairs) if movement is not None else set(section.pairs)
+
+
+def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
+             contestant: int, last_round: int) -> list[dict[str, Any]]:
+    """The boards ``contestant`` (a pair, or in an individual a player) had a seat for in
+    rounds 1 to ``last_round`` and that have no line yet at that table and round (neither
+    played nor ruled): ``{"table", "round", "board", "side"}`` each, ``side`` his (NS, EW).
+    What a withdrawn contestant leaves for the director to rule (Law 82; Law 12C2's
+    artificial score, in an individual his side's, both its players, Law 12C3)."""
+    seats: list[tuple[int, int, tuple[int, ...], str]] = []    # round, table, boards, side
+    if section.individual is not None:
+        for a in section.individual.assignments:
+            if a.round <= last_round and contestant in a.seats and a.boards:
+                side = "NS" if a.seats.index(contestant) in (0, 2) else "EW"
+                seats.append((a.round, a.table, a.boards, side))
+    elif section.movement is not None:
+        for m in section.movement.assignments:
+            if m.round <= last_round and contestant in (m.ns, m.ew) and m.boards:
+                seats.append((m.round, m.table, m.boards, "NS" if m.ns == contestant else "EW"))
+    out = []
+    for round_, number, boards, side in sorted(seats):
+        table = section.ids.get(number, f"{section.name}{number}")
+        for board in boards:
+            if not any(r.get("table") == table and r.get("round") == round_
+                       for r in lines.get(board, ())):
+                out.append({"table": table, "round": round_, "board": board, "side": side})
+    return out
 
 
 def _section(room: Room, name: str) -> Section:

@@ -64,6 +64,16 @@
     $("sub-player-field").hidden = one;
   }
 
+  // The boards a withdrawn pair or player had a seat for and nobody played, each given the
+  // artificial score the director chose by clicking: A- to his side (in an individual both
+  // its players, Law 12C3), A+ to the other (Law 12C2), one ruling a board, in turn.
+  function ruleUnplayed(boards) {
+    return boards.reduce((done, b) => done.then(() => command({ op: "ruling",
+      kind: "artificial", table: b.table, board: b.board, round: b.round,
+      ns: b.side === "NS" ? "A-" : "A+", ew: b.side === "EW" ? "A-" : "A+",
+      text: t("evening.withdrawn") })), Promise.resolve());
+  }
+
   // "Zoé Roux in place of Bob Baker, rounds 2, 3" for each substitute of a row.
   function substitutes(p, one) {
     return (p.substitutes || []).map((sub) => el("div", { class: "dim sub" },
@@ -103,6 +113,12 @@
         const marks = [];
         if (p.late) marks.push(el("span", { class: "tag", text: t("evening.late") }));
         if (p.withdrawn) marks.push(el("span", { class: "tag", text: t("evening.withdrawn") }));
+        if (p.unplayed && p.unplayed.length) {
+          marks.push(el("button", { type: "button", class: "button small danger rule-unplayed",
+            text: t(one ? "evening.rule_unplayed_player" : "evening.rule_unplayed_pair",
+              { n: p.unplayed.length }),
+            onclick: () => ruleUnplayed(p.unplayed) }));
+        }
         const pick = () => {
           selected = { section: section.name, pair: p.pair };
           $("pair-section").value = section.name;

@@ -31,6 +31,7 @@ from bridgecore.results_io import method_of, read_pbn_results
 from hub.director import parse_command
 from hub.errors import ConfigError
 from hub.event import EventSetup, read_document, setup_from_json
+from hub.late_changes import unplayed
 from hub.room import Room
 from hub.section import Section
 from hub.section_setup import SectionSetup
@@ -122,12 +123,22 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
         play_section_round(url, round_of(section, 3, but=last.table), setup.deals, 3)
         wait(lambda: scored(running, 28))
         table = section.ids[last.table]
+
+        def left(player: int) -> list[dict[str, Any]]:   # what the evening page offers
+            return running.call(lambda: unplayed(
+                section, hub.room.scoring.section("A").lines, player, 3))
+
+        assert left(20) == [{"table": table, "round": 3, "board": b, "side": str(his_side)}
+                            for b in last.boards]
+        elsewhere = next(p for p in range(1, 21) if p not in last.seats)
+        assert left(elsewhere) == [] and left(partner) == left(20)
         for board in last.boards:      # the director's ruling on the boards not played
             ruled = done(running, op="ruling", kind="artificial", table=table, board=board,
                          round=3, ns="A-" if his_side is Side.NS else "A+",
                          ew="A-" if his_side is Side.EW else "A+", text="player 20 left")
             assert ruled["ok"], ruled
         wait(lambda: scored(running, 30))
+        assert left(20) == []
         ranking = running.call(lambda: hub.room.scoring.section("A").ranking_json())
         api = running.call(lambda: evening(hub))
         results = running.call(lambda: export(hub.room, "results.pbn", "A")[0])

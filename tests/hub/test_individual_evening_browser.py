@@ -120,9 +120,30 @@ def test_browser_the_evening_of_an_individual_player_by_player(
              browser.find_elements("css selector", "#exports a")]
     assert any("usebio.xml" in h for h in links) and any("results.pbn" in h for h in links)
     assert not any("bridgewebs.pbn" in h or "ffb.pbn" in h for h in links)
+    # Round 3 starts without him: his board there is offered to be ruled, and is, for his
+    # side (his partner too, Law 12C3), A+ for the other (Law 12C2)
+    assert not _row(browser, 7).find_elements("css selector", "button.rule-unplayed")
+    _type(browser, "round-number", "3")
+    _click(browser, "round-start")
+    wait(browser, lambda d: d.find_elements("css selector", "#pairs button.rule-unplayed"))
+    offer = _row(browser, 7).find_element("css selector", "button.rule-unplayed")
+    assert offer.text == "Boards not played (1): A- his side, A+ the other"
+    seat = next(a for a in SETUP.individual.assignments if a.round == 3 and 7 in a.seats)
+    side = "NS" if seat.seats.index(7) in (0, 2) else "EW"
     browser.execute_script("window.scrollTo(0, 0)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-evening-individual.png"))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", offer)
+    offer.click()
+    wait(browser, lambda d: not _row(d, 7).find_elements("css selector", "button.rule-unplayed"))
+    fact, ruling, _ = facts[-1]
+    assert (fact, ruling["kind"], ruling["table"], ruling["round"], ruling["board"]) == (
+        "ruling", "artificial", f"A{seat.table}", 3, seat.boards[0])
+    assert (ruling["ns"], ruling["ew"]) == (("A-", "A+") if side == "NS" else ("A+", "A-"))
+    assert len(hub.room.scoring.section("A").played(7)) == 3
+    line = next(r for r in hub.room.scoring.section("A").lines[seat.boards[0]]
+                if (r["table"], r["round"]) == (f"A{seat.table}", 3))
+    assert set(line["players"]) == set(seat.seats) and line["contract"] is None
     # in French
     Select(browser.find_element("id", "lang")).select_by_value("fr")
     wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Joueurs")
