@@ -36,7 +36,7 @@ from hub.errors import ConfigError
 from hub.section import Section
 
 __all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change", "contestants",
-           "unplayed"]
+           "named_at", "unplayed"]
 
 FACTS = ("pair_add", "pair_names", "pair_withdraw", "round_pause", "round_time")
 MAX_NAME = 80            # characters of a player's name
@@ -147,6 +147,16 @@ def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
                        for r in lines.get(board, ())):
                 out.append({"table": table, "round": round_, "board": board, "side": side})
     return out
+
+
+def named_at(sections: Sequence[Section], fact: str, body: Mapping[str, Any]) -> set[str]:
+    """The tables whose tablets show the name a ``pair_add`` or ``pair_names`` fact gives:
+    an individual's (each seat's player is named on it, protocol ``schedule.players``);
+    none for a pair."""
+    if fact not in ("pair_add", "pair_names"):
+        return set()
+    return {t for s in sections if s.name == body.get("section") and s.individual is not None
+            for t in s.tables}
 
 
 def _section(room: Room, name: str) -> Section:

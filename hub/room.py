@@ -81,7 +81,7 @@ from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
-from hub.late_changes import LateChanges
+from hub.late_changes import LateChanges, named_at
 from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
@@ -685,6 +685,8 @@ class Room:
             return []
         if type in LATE_FACTS:
             self.late.fact(type, body, hub_time)
+            for named in named_at(self.sections, type, body):   # the seats' names changed
+                self._schedule.pop(named, None)
             return []
         if type in SWISS_FACTS:
             self.swiss.fact(body)

@@ -15,6 +15,7 @@ check-in accepted one player at a time (``checkin_accept`` with ``player``).
 
 from __future__ import annotations
 
+import json
 import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -40,7 +41,9 @@ from hub.session_export import export
 from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.swiss_play import SEED, play_section_round, spare_devices, wait
 from tests.hub.test_live_scoring import Session
+from tests.hub.test_service import drain, listen
 from tests.hub.test_table import DEALS
+from wire.protocol import topic_state
 
 NAMES = {p: f"Player {p:02d}" for p in range(1, 21) if p != 19}    # 19 comes late
 
@@ -109,7 +112,21 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
         wait(lambda: scored(running, 10))
         assert done(running, op="substitute", section="A", pair=3, player=1,
                     name="Zoé  Roux", rounds=[3, 2], member=1009)["ok"]
+        # Player 4's name corrected: his table's tablets show it (the state's schedule)
+        seat4 = next(a for a in schedule.assignments if a.round == 1 and 4 in a.seats)
+        table4 = section.ids[seat4.table]
+        tablets = listen(url, topic_state(table4))
+        retained = [json.loads(m.payload) for m in drain(tablets)]
+        # the late player's name, given before round 1, is on his seat too (the rainbow
+        # seats him with player 4 in round 1)
+        assert 19 in seat4.seats and {"number": 19, "name": "Late Nineteen"}.items() <= next(
+            p for s in retained for p in s["schedule"]["players"].values()
+            if p["number"] == 19).items()
         assert done(running, op="pair_names", section="A", pair=4, names=["Player Four"])["ok"]
+        states = [json.loads(m.payload) for m in drain(tablets)]
+        tablets.close()
+        assert {"number": 4, "name": "Player Four"}.items() <= states[-1]["schedule"][
+            "players"]["NESW"[seat4.seats.index(4)]].items()
         assert done(running, op="pair_withdraw", section="A", pair=20, text="unwell")["ok"]
         twice = done(running, op="pair_withdraw", section="A", pair=20)
         assert "player 20 of section A has already withdrawn" in twice["error"], twice
