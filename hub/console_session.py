@@ -6,10 +6,11 @@ Routes added to the console's application::
     GET  /evening                      the evening page (static/evening.*), director
     GET  /api/evening                  the session as the page shows it: sections and pairs
                                        (names, late, withdrawn and the boards a withdrawn
-                                       one left unplayed, substitutes; an individual's
-                                       players, ``individual``), the section's results
-                                       files (``exports``), tables, the round clock
-                                       (paused or not), the public settings, the exports
+                                       or late one left unplayed, substitutes; an
+                                       individual's players, ``individual``), the
+                                       section's results files (``exports``), tables, the
+                                       round clock (paused or not), the public settings,
+                                       the exports
     GET  /check, /api/evening/check    the device check: every table and seat, its device
                                        paired? online? battery and signal when the device
                                        reports them (``hub.device_reports``), the card
@@ -246,7 +247,7 @@ class _Evening:
                            "boards_played": len(scored.played(p)),
                            "substitutes": substitutes.of_pair(section.name, p),
                            **({"unplayed": unplayed(section, scored.lines, p, room.clock.round)}
-                              if (section.name, p) in withdrawn else {})}
+                              if (section.name, p) in withdrawn | latecomers else {})}
                           for p in numbers],
                 "exports": [n for n in EXPORTS if section.individual is None
                             or n not in PAIRS_ONLY],

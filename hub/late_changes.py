@@ -124,20 +124,21 @@ def contestants(section: Section) -> set[int]:
 
 def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
              contestant: int, last_round: int) -> list[dict[str, Any]]:
-    """The boards ``contestant`` (a pair, or in an individual a player) had a seat for in
-    rounds 1 to ``last_round`` and that have no line yet at that table and round (neither
-    played nor ruled): ``{"table", "round", "board", "side"}`` each, ``side`` his (NS, EW).
-    What a withdrawn contestant leaves for the director to rule (Law 82; Law 12C2's
-    artificial score, in an individual his side's, both its players, Law 12C3)."""
+    """The boards ``contestant`` (a pair, or in an individual a player) had a seat for at
+    a full table in rounds 1 to ``last_round`` and that have no line yet at that table and
+    round (neither played nor ruled): ``{"table", "round", "board", "side"}`` each, ``side``
+    his (NS, EW). What a withdrawn or late contestant leaves for the director to rule (Law
+    82; Law 12C2's artificial score, in an individual his side's, both its players, Law
+    12C3); a round his number sat out (a half table) is none of them."""
     seats: list[tuple[int, int, tuple[int, ...], str]] = []    # round, table, boards, side
     if section.individual is not None:
         for a in section.individual.assignments:
-            if a.round <= last_round and contestant in a.seats and a.boards:
+            if a.round <= last_round and contestant in a.seats and a.plays:
                 side = "NS" if a.seats.index(contestant) in (0, 2) else "EW"
                 seats.append((a.round, a.table, a.boards, side))
     elif section.movement is not None:
         for m in section.movement.assignments:
-            if m.round <= last_round and contestant in (m.ns, m.ew) and m.boards:
+            if m.round <= last_round and contestant in (m.ns, m.ew) and m.plays:
                 seats.append((m.round, m.table, m.boards, "NS" if m.ns == contestant else "EW"))
     out = []
     for round_, number, boards, side in sorted(seats):

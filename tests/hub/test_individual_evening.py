@@ -306,3 +306,37 @@ def test_the_ladders_players_of_an_individual_are_its_players_and_their_substitu
     assert (substitute["name"], substitute["boards"]) == ("Zoé Roux", 1)
     assert substitute["percent"] == pytest.approx(mine[2])
     assert all(p[0]["boards"] == 3 for n, p in players.items() if n != 3)
+
+
+def test_a_late_players_boards_played_without_him_are_offered_to_be_ruled() -> None:
+    """Player 19 comes in round 2: his table of round 1 could not play (three players), so
+    his number has no board yet and takes his name (``pair_add``); that board is what he
+    left unplayed (``unplayed``, offered on the evening page), his partner's too, and
+    nobody else's. A Mitchell's sit-out has nothing unplayed."""
+    from bridgecore.movements import mitchell
+    from tests.hub.test_individual_pages import games
+
+    setup = SectionSetup("A", "individual", players=20, rounds=3, boards_per_round=1,
+                         pairs={p: [f"Player {p:02d}"] for p in range(1, 21) if p != 19})
+    s = Session(Room(setup.room_section(), DEALS))
+    schedule = setup.individual
+    assert schedule is not None
+    first = next(a for a in schedule.assignments if a.round == 1 and 19 in a.seats)
+    s.play([g for g in games() if g[0] == 1 and g[1] != f"A{first.table}"])
+    section = s.room.sections[0]
+    lines = s.room.scoring.section("A").lines
+    assert unplayed(section, lines, 19, 0) == []                # no round started
+    command(s, op="pair_add", section="A", pair=19, names=["Late Nineteen"])
+    side = "NS" if first.seats.index(19) in (0, 2) else "EW"
+    want = [{"table": f"A{first.table}", "round": 1, "board": first.boards[0], "side": side}]
+    assert unplayed(section, lines, 19, 1) == want
+    partner = first.seats[(first.seats.index(19) + 2) % 4]
+    assert unplayed(section, lines, partner, 1) == want
+    assert all(unplayed(section, lines, p, 1) == [] for p in range(1, 21)
+               if p not in first.seats)
+    # A Mitchell without NS pair 5: the EW pair at table 5 sits out; his other rounds count.
+    movement = mitchell(5, boards_per_round=1, missing_pair=5)
+    sat_out = {a.round for a in movement.assignments if a.ew == 10 and a.ns is None}
+    assert sat_out == {1}
+    left = unplayed(Room(Section("B", movement), DEALS).sections[0], {}, 10, 5)
+    assert [r["round"] for r in left] == [2, 3, 4, 5] and {r["side"] for r in left} == {"EW"}
