@@ -151,10 +151,10 @@ def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
 
 
 def named_at(sections: Sequence[Section], fact: str, body: Mapping[str, Any]) -> set[str]:
-    """The tables whose tablets show the name a ``pair_add`` or ``pair_names`` fact gives:
-    an individual's (each seat's player is named on it, protocol ``schedule.players``);
-    none for a pair."""
-    if fact not in ("pair_add", "pair_names"):
+    """The tables whose tablets show the name a ``pair_add``, ``pair_names`` or
+    ``substitute`` fact gives: an individual's (each seat's player is named on it, protocol
+    ``schedule.players``); none for a pair."""
+    if fact not in ("pair_add", "pair_names", "substitute"):
         return set()
     return {t for s in sections if s.name == body.get("section") and s.individual is not None
             for t in s.tables}

@@ -77,6 +77,12 @@ class Substitutes:
             rounds[int(r)] = dict(body)
         return key[0]
 
+    def playing(self, section: str, player: int, round_: int) -> str | None:
+        """In an individual, who plays for ``player`` in ``round_``: his substitute's name,
+        or None (he plays himself)."""
+        sub = self._by.get((section, player, 1), {}).get(round_)
+        return None if sub is None else str(sub["name"])
+
     def of_pair(self, section: str, pair: int) -> list[dict[str, Any]]:
         """The pair's substitutes: ``{"player", "name", "member", "rounds"}`` each, by
         player then first round."""

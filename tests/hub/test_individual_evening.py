@@ -137,6 +137,12 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
     with HubRunner(hub) as running:
         play_section_round(url, round_of(section, 2), setup.deals, 2)
         wait(lambda: scored(running, 20))
+        # In round 2 the substitute sits in player 3's seat: his tablet names her.
+        seat3 = next(a for a in schedule.assignments if a.round == 2 and 3 in a.seats)
+        tablets = listen(url, topic_state(section.ids[seat3.table]))
+        shown = [json.loads(m.payload)["schedule"] for m in drain(tablets)]
+        tablets.close()
+        assert shown[-1]["players"]["NESW"[seat3.seats.index(3)]]["name"] == "Zoé Roux"
         play_section_round(url, round_of(section, 3, but=last.table), setup.deals, 3)
         wait(lambda: scored(running, 28))
         table = section.ids[last.table]
