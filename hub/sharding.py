@@ -182,7 +182,8 @@ class Sharding:
         when this shard applies it itself (its own, and the whole room's too); else the
         console's answer: for another shard's, ``ref`` names the answer
         :meth:`answer_of` waits for; refused, not sent, when the owner's presence says it is
-        offline."""
+        offline. A table, section or alert no shard is known to hold is this shard's to
+        refuse (None)."""
         client = self._client
         if self.shard is None or not isinstance(command, dict) or client is None:
             return None
@@ -191,6 +192,8 @@ class Sharding:
         if not theirs and not whole_room:
             return None
         owner = self._owner(command) if theirs else None
+        if theirs and owner is None:    # no shard is known to hold it: refused here, in words
+            return None
         if owner is not None and self.shard_online.get(owner) is False:
             log.warning("command %s of %s not sent: shard %d is offline", command.get("op"),
                         user, owner)
