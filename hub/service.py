@@ -364,10 +364,11 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         return asyncio.run_coroutine_threadsafe(wrapped(), loop).result(timeout)
 
     def stop(self) -> None:
-        """Ask run() to finish (any thread)."""
+        """Ask run() to finish (any thread; again once it has: nothing)."""
         loop, stopping = self._loop, self._stopping
-        if loop is not None and stopping is not None:
-            loop.call_soon_threadsafe(stopping.set)
+        if loop is not None and stopping is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):   # closed meanwhile: stopped already
+                loop.call_soon_threadsafe(stopping.set)
 
     async def _ticker(self) -> None:
         last_settled = time.monotonic()
