@@ -299,6 +299,16 @@ class Sharding:
             if isinstance(online, bool) and self.shard_online.get(index) != online:
                 self.shard_online[index] = online
                 log.info("shard %d is %s", index, "online" if online else "offline")
+                if not online:
+                    self._owner_gone(index)
+
+    def _owner_gone(self, index: int) -> None:
+        """Shard ``index`` went offline: the commands waiting for its answer are answered
+        now, saying so (``refusal.shard_stopped``), rather than at the end of the wait."""
+        for owner, future in self._waiting.values():
+            if owner == index and not future.done():
+                future.set_result(dict(refused_answer(Text.of("refusal.shard_stopped",
+                                                              shard=index)), shard=index))
 
     def _owner(self, command: dict[str, Any]) -> int | None:
         """The shard that holds what ``command`` names, as far as this one knows."""

@@ -4,13 +4,16 @@ console. The shard that holds what the command names answers on its ``hub/shard/
 the console's user has that answer, a success or a refusal worded in his language as his own
 shard's would be. Shard 0 stopped (SIGSTOP) does not answer: the console says so in words
 after its wait, and the command, kept by the broker, is applied once shard 0 goes on; shard 0
-killed (SIGKILL) is offline: the console refuses at once and sends nothing."""
+killed (SIGKILL) while a command waits: the console says so as soon as its will comes, and
+the command is applied when it starts again; shard 0 known offline: the console refuses at
+once and sends nothing."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -120,21 +123,35 @@ def test_the_owning_shard_answers_and_the_console_says_it_in_its_users_language(
             assert "n'a pas répondu" in silent["error"]
             until(lambda: strict("A3"))
 
-            # Shard 0 killed: its will says it is offline; nothing is sent, the console says
-            # why at once, in French.
+            # Shard 0 killed while a command waits for its answer: its will says it is
+            # offline, and the console says so then, in French, without waiting longer.
+            os.kill(zero.process.pid, signal.SIGSTOP)
+            pending: list[tuple[int, Any]] = []
+            asking = threading.Thread(target=lambda: pending.append(
+                send(op="table_mode", table="A1", strict=True)))
+            asking.start()
+            until(lambda: running.call(lambda: len(running._waiting) == 1))
             killed = zero.kill()
-            until(lambda: running.call(lambda: running.shard_online.get(0) is False))
+            asking.join(60.0)
+            [(status, stopped)] = pending
+            assert status == 400 and stopped["shard"] == 0 and stopped["forwarded"]
+            assert stopped["error_text"] == {"key": "refusal.shard_stopped",
+                                             "values": {"shard": 0}}
+            assert "hors ligne avant de répondre" in stopped["error"]
+            assert running.call(lambda: running.shard_online.get(0)) is False
+
+            # Known offline: nothing is sent, the console says why at once, in French.
             watcher = MqttClient(broker.url, "director", clean_session=True, start=False)
             watcher.subscribe(f"{ROOT}/hub/cmd/#", 1, wait=False)
             watcher.start()
             try:
                 assert watcher.wait_connected(30.0)
-                status, offline = send(op="table_mode", table="A1", strict=True)
+                status, offline = send(op="table_mode", table="A2", strict=False)
                 assert status == 400 and offline["shard"] == 0 and not offline["forwarded"]
                 assert offline["error_text"] == {"key": "refusal.shard_offline",
                                                  "values": {"shard": 0}}
                 assert "hors ligne" in offline["error"]
-                # what went on shard 1's hub/cmd meanwhile: nothing
+                # what went on shard 1's hub/cmd meanwhile: nothing before this one
                 status, _ = send(op="round_start", round=1)   # the whole room's: sent
                 got = watcher.messages.get(timeout=30.0)
                 assert got.topic == topic_hub_command(one.account)
@@ -142,13 +159,15 @@ def test_the_owning_shard_answers_and_the_console_says_it_in_its_users_language(
             finally:
                 watcher.close()
 
-            # Back on its own log: shard 0 answers again.
+            # Back on its own log: shard 0 applies what the broker kept for it (A1), not
+            # what was never sent (A2 stays strict), and answers again.
             zero.start(started_after=killed)
             until(lambda: running.call(lambda: running.shard_online.get(0)))
-            assert not strict("A1")
-            status, answer = send(op="table_mode", table="A1", strict=True)
-            assert status == 200 and answer["forwarded"] and answer["shard"] == 0, answer
             until(lambda: strict("A1"))
+            assert strict("A2")
+            status, answer = send(op="table_mode", table="A2", strict=False)
+            assert status == 200 and answer["forwarded"] and answer["shard"] == 0, answer
+            until(lambda: not strict("A2"))
     finally:
         zero.stop()
         hub.log.close()
