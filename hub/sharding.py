@@ -89,7 +89,8 @@ class Sharding:
     answer_seconds: float
     _waiting: dict[str, tuple[int | None, asyncio.Future[dict[str, Any]]]]
     _answers: list[tuple[int, str, dict[str, Any]]]   # (to, ref, answer) of this batch
-    _refs: int
+    _refs: int                                   # the commands sent: their refs' numbers
+    _ref_base: str                               # this run's refs' start (shard, random)
 
     def hub_time(self) -> float:
         raise NotImplementedError   # hub.service.Hub's
