@@ -164,7 +164,9 @@
       }
     }
     $("exports").replaceChildren(...links);
-    options($("bw-section"), state.sections.map((section) => section.name));
+    // BridgeWebs takes pairs: an individual's section is not offered
+    options($("bw-section"), state.sections.filter((section) => !section.individual)
+      .map((section) => section.name));
   }
 
   // The club's BridgeWebs account (GET/POST /api/evening/bridgewebs): its password is sent,
@@ -186,7 +188,8 @@
     $("bw-password").placeholder = account.password_set ? t("evening.bw_kept") : "";
     $("bw-state").textContent = account.club && account.password_set
       ? t("evening.bw_ready", { club: account.club }) : t("evening.bw_none");
-    $("bw-upload").disabled = !(account.club && account.url && account.password_set);
+    $("bw-upload").disabled = !(account.club && account.url && account.password_set
+      && $("bw-section").options.length);
   }
 
   function bwLoad() {

@@ -120,6 +120,7 @@ def test_browser_the_evening_of_an_individual_player_by_player(
              browser.find_elements("css selector", "#exports a")]
     assert any("usebio.xml" in h for h in links) and any("results.pbn" in h for h in links)
     assert not any("bridgewebs.pbn" in h or "ffb.pbn" in h for h in links)
+    assert browser.find_elements("css selector", "#bw-section option") == []
     # Round 3 starts without him: his board there is offered to be ruled, and is, for his
     # side (his partner too, Law 12C3), A+ for the other (Law 12C2)
     assert not _row(browser, 7).find_elements("css selector", "button.rule-unplayed")
