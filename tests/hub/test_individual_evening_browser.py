@@ -3,7 +3,8 @@ against a real Console: 20 players on 5 tables, rounds 1 and 2 played. The page 
 players, not the partnerships; a player withdrawn (his results stay), a substitute named for
 some rounds (player 1, the player himself: no "in place of" choice), a name corrected (one
 name a player), a late player refused when he has played, the section's results files
-(no pairs-only layout), the page in French. Screenshot: console-evening-individual.png
+(no pairs-only layout), the page in French; the same page on the live hub, its round 1
+played by the room simulator. Screenshot: console-evening-individual.png
 (tests/hub/test_console_session.py's folder: TENACE_SCREENSHOTS=docs/screenshots)."""
 
 from __future__ import annotations
@@ -185,3 +186,62 @@ def test_browser_check_in_names_accepted_player_by_player(browser: Any, served: 
     assert (fact, body["pair"], body["names"]) == ("pair_names", north, ["Gaëlle Durand"])
     assert section.pairs[north] == ("Gaëlle Durand",)
     assert section.pairs[south] == (f"Player {south:02d}",)
+
+
+def test_browser_the_evening_page_on_the_live_hub(browser: Any,  # noqa: F811
+                                                  embedded_broker: Any, tmp_path: Path,
+                                                  keyring: Any) -> None:
+    """The same page against the hub itself (hub.service with its console): the 20-player
+    individual's round 1 played by the room simulator over MQTT, then from the page player 6
+    withdrawn and a substitute named for player 2 in round 2: each command logged by the hub
+    with the user's name, the ranking naming the substitute, and ``results.pbn`` downloaded
+    from the page giving both names."""
+    import urllib.request
+
+    from bridgecore.results_io import read_pbn_results
+    from hub.event import setup_from_json
+    from hub.service import Hub, HubRunner, data_log
+    from tests.hub.swiss_play import play_section_round, spare_devices
+    from tests.hub.swiss_play import wait as wait_for
+    from tests.hub.test_individual_evening import round_of, setup_of
+
+    setup = setup_of(tmp_path)
+    keyring.issue_all(spare_devices(setup.sections[0].ids, 1))
+    users = make_users(tmp_path / "users")
+    hub = Hub(data_log(tmp_path / "hub"), url=embedded_broker.url, setup=setup,
+              setup_loader=setup_from_json, tick_seconds=0.2, double_dummy=False,
+              score_interval=0, console=("127.0.0.1", 0), console_options={"users": users})
+    with HubRunner(hub) as running:
+        section = hub.room.sections[0]
+        play_section_round(embedded_broker.url, round_of(section, 1), setup.deals, 1)
+        wait_for(lambda: running.call(lambda: sum(
+            b["scored"] for b in hub.room.scoring.section("A").ranking_json()["boards"])) == 10)
+        assert isinstance(hub.console, Console)
+        browser_login(browser, hub.console)
+        browser.get(hub.console.url + "evening")
+        wait(browser, lambda d: len(d.find_elements("css selector", "#pairs tbody tr")) == 20)
+        assert browser.find_element("id", "pairs-title").text == "Players"
+        _edit(browser, 6)
+        _click(browser, "withdraw")
+        wait(browser, lambda d: "withdrawn" in (_row(d, 6).get_attribute("class") or ""))
+        _edit(browser, 2)
+        _type(browser, "sub-name", "Zoé Roux")
+        _type(browser, "sub-rounds", "2")
+        _click(browser, "sub-do")
+        wait(browser, lambda d: "Zoé Roux in place of Player 02, rounds 2" in _row(d, 2).text)
+        assert running.call(lambda: hub.room.late.snapshot())["withdrawn"] == ["A:6"]
+        facts = running.call(lambda: [(r.type, r.data()) for kind in ("pair_withdraw",
+                                                                     "substitute")
+                                      for r in hub.log.of_type(kind)])
+        assert [(k, b["pair"], b["by"]) for k, b in facts] == [("pair_withdraw", 6, "dora"),
+                                                               ("substitute", 2, "dora")]
+        entry = running.call(lambda: next(e for e in hub.room.scoring.section("A").ranking()
+                                          if e["pair"] == 2))
+        assert entry["names"] == ["Player 02", "Zoé Roux (for Player 02, round 2)"]
+        link = browser.find_element("css selector", "#exports a[href*='results.pbn']")
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
+        request = urllib.request.Request(link.get_attribute("href"),
+                                         headers={"Cookie": cookies})
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            pbn = answer.read().decode("utf-8")
+        assert read_pbn_results(pbn).names[2] == "Player 02 - Zoé Roux"
