@@ -3,8 +3,8 @@
 // pair_add, pair_names, pair_withdraw, substitute, round_start, round_pause, round_time,
 // ruling, public_results), logged by the hub with the user's name. An individual section
 // (the state's "individual") lists its players: the same commands name a player by his
-// number, with one name, and his substitute replaces him (player 1). The club's BridgeWebs account
-// and the upload: /api/evening/bridgewebs (hub/bridgewebs_account.py).
+// number, with one name, and his substitute replaces him (player 1). The club's BridgeWebs
+// account and the upload: /api/evening/bridgewebs (hub/bridgewebs_account.py).
 "use strict";
 
 (function () {
@@ -64,21 +64,23 @@
     $("sub-player-field").hidden = one;
   }
 
-  // The boards a withdrawn pair or player had a seat for and nobody played, each given the
-  // artificial score the director chose by clicking: A- to his side (in an individual both
-  // its players, Law 12C3), A+ to the other (Law 12C2), one ruling a board, in turn.
-  function ruleUnplayed(boards) {
+  // The boards a withdrawn or late pair or player had a seat for and nobody played, each
+  // given the artificial score the director chose by clicking: A- to his side (in an
+  // individual both its players, Law 12C3), A+ to the other (Law 12C2), one ruling a board,
+  // in turn; ``why`` (withdrawn, late) is the ruling's text.
+  function ruleUnplayed(boards, why) {
     return boards.reduce((done, b) => done.then(() => command({ op: "ruling",
       kind: "artificial", table: b.table, board: b.board, round: b.round,
       ns: b.side === "NS" ? "A-" : "A+", ew: b.side === "EW" ? "A-" : "A+",
-      text: t("evening.withdrawn") })), Promise.resolve());
+      text: why })), Promise.resolve());
   }
 
   // "Zoé Roux in place of Bob Baker, rounds 2, 3" for each substitute of a row.
   function substitutes(p, one) {
     return (p.substitutes || []).map((sub) => el("div", { class: "dim sub" },
       t("evening.sub_line", { name: sub.name, rounds: sub.rounds.join(", "),
-        player: (one ? p.names[0] : p.names[sub.player - 1]) || (one ? "#" + p.pair : sub.player) })));
+        player: (one ? p.names[0] : p.names[sub.player - 1])
+          || (one ? "#" + p.pair : sub.player) })));
   }
 
   function command(body) {
@@ -117,7 +119,8 @@
           marks.push(el("button", { type: "button", class: "button small danger rule-unplayed",
             text: t(one ? "evening.rule_unplayed_player" : "evening.rule_unplayed_pair",
               { n: p.unplayed.length }),
-            onclick: () => ruleUnplayed(p.unplayed) }));
+            onclick: () => ruleUnplayed(p.unplayed,
+              t(p.withdrawn ? "evening.withdrawn" : "evening.late")) }));
         }
         const pick = () => {
           selected = { section: section.name, pair: p.pair };

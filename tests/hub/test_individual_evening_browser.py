@@ -142,6 +142,7 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     assert (fact, ruling["kind"], ruling["table"], ruling["round"], ruling["board"]) == (
         "ruling", "artificial", f"A{seat.table}", 3, seat.boards[0])
     assert (ruling["ns"], ruling["ew"]) == (("A-", "A+") if side == "NS" else ("A+", "A-"))
+    assert ruling["text"] == "withdrawn"
     assert len(hub.room.scoring.section("A").played(7)) == 3
     line = next(r for r in hub.room.scoring.section("A").lines[seat.boards[0]]
                 if (r["table"], r["round"]) == (f"A{seat.table}", 3))
