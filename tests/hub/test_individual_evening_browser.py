@@ -31,17 +31,24 @@ from tests.hub.test_live_scoring import Session
 from tests.hub.test_table import DEALS
 
 
+def _press(driver: Any, selector: str) -> None:
+    """Click what ``selector`` finds, brought to the middle of the window (the bar stays
+    on top), found again when the page redrew it meanwhile (a stale element)."""
+    def press(d: Any) -> bool:
+        button = d.find_element("css selector", selector)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return True
+    wait(driver, press)
+
+
 def _edit(driver: Any, player: int) -> None:
-    """The row's ✎, brought to the middle of the window (the bar stays on top)."""
-    button = _row(driver, player).find_element("css selector", "button")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    """The row's ✎."""
+    _press(driver, f"#pairs tr[data-pair='{player}'] button.quiet")
 
 
 def _click(driver: Any, element_id: str) -> None:
-    button = driver.find_element("id", element_id)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    _press(driver, f"#{element_id}")
 
 
 @pytest.fixture
@@ -71,7 +78,7 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     wait(browser, lambda d: len(d.find_elements("css selector", "#pairs tbody tr")) == 20)
     assert browser.find_element("id", "pairs-title").text == "Players"
     assert browser.find_element("id", "pairs-number").text == "Player"
-    assert "Player 07" in _row(browser, 7).text
+    wait(browser, lambda d: "Player 07" in _row(d, 7).text)
     assert not browser.find_element("id", "pair-name2").is_displayed()
     assert not browser.find_element("id", "sub-player").is_displayed()
     assert browser.find_element("id", "pair-add").text == "Add a late player"
@@ -93,8 +100,7 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     _type(browser, "sub-rounds", "2-3")
     _type(browser, "sub-member", "1009")
     _click(browser, "sub-do")
-    wait(browser, lambda d: "Zoé Roux" in _row(d, 3).text)
-    assert "Zoé Roux in place of Player 03, rounds 2, 3" in _row(browser, 3).text
+    wait(browser, lambda d: "Zoé Roux in place of Player 03, rounds 2, 3" in _row(d, 3).text)
     assert _said(browser) == "Zoé Roux is named for those rounds."
     assert facts[-1][:2] == ("substitute", {"section": "A", "pair": 3, "player": 1,
                                             "name": "Zoé Roux", "rounds": [2, 3],
@@ -117,26 +123,26 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     assert _said(browser) == ("Adding a late player: player 4 of section A already has a "
                               "name or results (correct his name instead)")
     # the results files of an individual: no layout of pairs
-    links = [a.get_attribute("href") for a in
-             browser.find_elements("css selector", "#exports a")]
+    links = wait(browser, lambda d: [a.get_attribute("href") for a in
+                                     d.find_elements("css selector", "#exports a")])
     assert any("usebio.xml" in h for h in links) and any("results.pbn" in h for h in links)
     assert not any("bridgewebs.pbn" in h or "ffb.pbn" in h for h in links)
     assert browser.find_elements("css selector", "#bw-section option") == []
     # Round 3 starts without him: his board there is offered to be ruled, and is, for his
     # side (his partner too, Law 12C3), A+ for the other (Law 12C2)
-    assert not _row(browser, 7).find_elements("css selector", "button.rule-unplayed")
+    wait(browser, lambda d: not _row(d, 7).find_elements("css selector", "button.rule-unplayed"))
     _type(browser, "round-number", "3")
     _click(browser, "round-start")
     wait(browser, lambda d: d.find_elements("css selector", "#pairs button.rule-unplayed"))
-    offer = _row(browser, 7).find_element("css selector", "button.rule-unplayed")
-    assert offer.text == "Boards not played (1): A- his side, A+ the other"
+    offer = "#pairs tr[data-pair='7'] button.rule-unplayed"
+    assert wait(browser, lambda d: d.find_element("css selector", offer).text) == (
+        "Boards not played (1): A- his side, A+ the other")
     seat = next(a for a in SETUP.individual.assignments if a.round == 3 and 7 in a.seats)
     side = "NS" if seat.seats.index(7) in (0, 2) else "EW"
     browser.execute_script("window.scrollTo(0, 0)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-evening-individual.png"))
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", offer)
-    offer.click()
+    _press(browser, offer)
     wait(browser, lambda d: not _row(d, 7).find_elements("css selector", "button.rule-unplayed"))
     fact, ruling, _ = facts[-1]
     assert (fact, ruling["kind"], ruling["table"], ruling["round"], ruling["board"]) == (
@@ -151,7 +157,7 @@ def test_browser_the_evening_of_an_individual_player_by_player(
     Select(browser.find_element("id", "lang")).select_by_value("fr")
     wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Joueurs")
     assert browser.find_element("id", "pair-add").text == "Ajouter un joueur retardataire"
-    assert "Zoé Roux à la place de Player 03, tours 2, 3" in _row(browser, 3).text
+    wait(browser, lambda d: "Zoé Roux à la place de Player 03, tours 2, 3" in _row(d, 3).text)
     Select(browser.find_element("id", "lang")).select_by_value("en")
     wait(browser, lambda d: d.find_element("id", "pairs-title").text == "Players")
 
@@ -179,10 +185,9 @@ def test_browser_check_in_names_accepted_player_by_player(browser: Any, served: 
     browser_login(browser, console)
     browser.get(console.url + "setup")
     wait(browser, lambda d: len(d.find_elements("css selector", "#checkins button.accept")) == 2)
-    button = browser.find_element("css selector", f"#checkins button[data-player='{north}']")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
-    wait(browser, lambda d: not button.is_enabled())
+    accept = f"#checkins button[data-player='{north}']"
+    _press(browser, accept)
+    wait(browser, lambda d: not d.find_element("css selector", accept).is_enabled())
     fact, body, _ = hub.session.facts[-1]
     assert (fact, body["pair"], body["names"]) == ("pair_names", north, ["Gaëlle Durand"])
     assert section.pairs[north] == ("Gaëlle Durand",)
