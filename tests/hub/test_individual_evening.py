@@ -15,7 +15,6 @@ check-in accepted one player at a time (``checkin_accept`` with ``player``).
 
 from __future__ import annotations
 
-import json
 import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -40,8 +39,8 @@ from hub.service import Hub, HubRunner, data_log
 from hub.session_export import export
 from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.swiss_play import SEED, play_section_round, spare_devices, wait
-from tests.hub.test_live_scoring import Session
-from tests.hub.test_service import drain, listen
+from tests.hub.test_live_scoring import Session, wait_for
+from tests.hub.test_service import listen
 from tests.hub.test_table import DEALS
 from wire.protocol import topic_state
 
@@ -116,17 +115,19 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
         seat4 = next(a for a in schedule.assignments if a.round == 1 and 4 in a.seats)
         table4 = section.ids[seat4.table]
         tablets = listen(url, topic_state(table4))
-        retained = [json.loads(m.payload) for m in drain(tablets)]
-        # the late player's name, given before round 1, is on his seat too (the rainbow
-        # seats him with player 4 in round 1)
-        assert 19 in seat4.seats and {"number": 19, "name": "Late Nineteen"}.items() <= next(
-            p for s in retained for p in s["schedule"]["players"].values()
-            if p["number"] == 19).items()
+
+        def seat_name(state: dict[str, Any], player: int, assignment: Any) -> Any:
+            return state["schedule"]["players"]["NESW"[assignment.seats.index(player)]]["name"]
+
+        # the late player's name, given before round 1, is on his seat (retained; the
+        # rainbow seats him with player 4 in round 1)
+        assert 19 in seat4.seats
+        wait_for(tablets, topic_state(table4),
+                 lambda s: seat_name(s, 19, seat4) == "Late Nineteen")
         assert done(running, op="pair_names", section="A", pair=4, names=["Player Four"])["ok"]
-        states = [json.loads(m.payload) for m in drain(tablets)]
+        wait_for(tablets, topic_state(table4),
+                 lambda s: seat_name(s, 4, seat4) == "Player Four")
         tablets.close()
-        assert {"number": 4, "name": "Player Four"}.items() <= states[-1]["schedule"][
-            "players"]["NESW"[seat4.seats.index(4)]].items()
         assert done(running, op="pair_withdraw", section="A", pair=20, text="unwell")["ok"]
         twice = done(running, op="pair_withdraw", section="A", pair=20)
         assert "player 20 of section A has already withdrawn" in twice["error"], twice
@@ -140,9 +141,10 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
         # In round 2 the substitute sits in player 3's seat: his tablet names her.
         seat3 = next(a for a in schedule.assignments if a.round == 2 and 3 in a.seats)
         tablets = listen(url, topic_state(section.ids[seat3.table]))
-        shown = [json.loads(m.payload)["schedule"] for m in drain(tablets)]
+        wait_for(tablets, topic_state(section.ids[seat3.table]),
+                 lambda s: s["schedule"]["players"]["NESW"[seat3.seats.index(3)]]["name"]
+                 == "Zoé Roux")
         tablets.close()
-        assert shown[-1]["players"]["NESW"[seat3.seats.index(3)]]["name"] == "Zoé Roux"
         play_section_round(url, round_of(section, 3, but=last.table), setup.deals, 3)
         wait(lambda: scored(running, 28))
         table = section.ids[last.table]
