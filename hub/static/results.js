@@ -400,7 +400,7 @@
     const place = data.place;
     const mp = data.method === "mp";
     const rows = data.boards.map((b) => el("tr", {
-      class: b.adjustment ? "adjusted" : (b.scored ? "" : "pending"),
+      class: b.adjustment ? "adjusted" : (b.scored ? "" : (b.not_scored ? "cancelled" : "pending")),
       dataset: { board: String(b.board) } },
     el("td", {}, boardLink(b.board)),
     el("td", { class: "num" }, String(b.round)),
@@ -413,7 +413,10 @@
     el("td", { class: "num" }, b.score === null ? "" : String(b.score)),
     el("td", { class: "num" }, num(b.points)),
     mp ? el("td", { class: "num" }, pct(b.percent)) : null,
-    el("td", {}, b.adjustment || "")));
+    // as on the traveller: a line never to be scored (Law 15B) says so, and why
+    el("td", {}, (b.adjustment || "") + (b.not_scored ? t("results.cancelled") : "") +
+      (b.corrected ? " " + t("results.corrected_mark", { id: b.corrected }) : ""),
+    b.not_scored ? whyNotScored(b) : null)));
     return [
       el("h2", { id: "card-title" }, t("results.card_title", { pair: data.pair,
         section: data.section }), data.team !== null ? el("span", { class: "dim" },
