@@ -227,8 +227,13 @@
     return state.clock && state.clock.round ? state.clock.round + 1 : 1;
   }
 
+  // No round after the movement's last (clock.last): the button says the round is the last.
   function renderRoundButton() {
-    $("round-start").textContent = t("console.start_round_n", { round: nextRound() });
+    const clock = state.clock || {};
+    const over = clock.last && nextRound() > clock.last;
+    $("round-start").textContent = over ? t("console.last_round", { round: clock.last })
+      : t("console.start_round_n", { round: nextRound() });
+    $("round-start").disabled = Boolean(over);
   }
 
   // One click starts the round the button names. When tables have not finished the clock's

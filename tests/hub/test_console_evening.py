@@ -7,6 +7,7 @@ temporary folder, or to docs/screenshots/ with TENACE_SCREENSHOTS=docs/screensho
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,6 +133,25 @@ def test_browser_the_header_says_what_the_room_is_doing(browser: Any,  # noqa: F
     assert hub.session.facts[-1][:2] == ("round_start", {"round": 4, "by": "dora"})
     loop.call(console.clock_changed)           # as the hub does after a round_start
     wait(browser, lambda d: d.find_element("id", "round-start").text == "Start round 5")
+
+
+def test_browser_the_last_round_offers_no_round_after_it(browser: Any,  # noqa: F811
+                                                         evening: Any) -> None:
+    """Once the movement's last round is the clock's, the button offers no round beyond the
+    movement (issue 25's walk-through: "Start round 10" on a 9-round Mitchell, refused when
+    clicked); it says the round is the last and cannot be clicked. ``GET /api/room``'s clock
+    says the last round."""
+    loop, hub, console = evening
+    last = MOVEMENT.rounds
+    room = json.loads(fetch(console.url + "api/room", Login.of_port[console.port])[2])
+    assert room["clock"]["last"] == last
+    assert loop.call(hub.director, {"op": "round_start", "round": last})["ok"]
+    loop.call(console.clock_changed)
+    browser_login(browser, console)
+    browser.get(console.url)
+    wait(browser, lambda d: d.find_element("id", "round-start").text
+         == f"Round {last} is the last")
+    assert not browser.find_element("id", "round-start").is_enabled()
 
 
 # Every message in words ---------------------------------------------------------------------
