@@ -115,6 +115,9 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
+# hub/status counts a director command refused for what it asks (a round beyond the movement,
+# no such pair...) under this code; the console shows it as "director's commands"
+_COMMAND_REFUSED = "director_command"
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
 
@@ -639,7 +642,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             return
         result = self._director(obj, records, alerts, changed, account)
         if not result.get("ok"):
-            self._refused(result.get("code", "refused"))
+            self._refused(result.get("code", _COMMAND_REFUSED))
             log.warning("director command from %s refused: %s", account, result.get("error"))
 
     # Director ------------------------------------------------------------------------------
@@ -674,7 +677,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err)),
                     "error_text": error_text(err).to_json(),
-                    "code": getattr(err, "code", "refused")}
+                    # a command refused for what it asks: counted as such in hub/status
+                    "code": getattr(err, "code", _COMMAND_REFUSED)}
         now = self.clock()
         try:
             raised = self.room.fact(kind, body, now)
