@@ -210,7 +210,15 @@
     }
     $("clock-round").textContent = roundsText(clock);
     $("clock-round").dataset.round = String(clock.round);
-    $("clock-which").textContent = clock.round ? t("rounds.clock", { round: clock.round }) : "";
+    // every table has finished the movement's last round: no round's minutes to count
+    const done = Boolean(clock.last) && clock.finished >= clock.last;
+    $("clock-which").textContent = clock.round && !done
+      ? t("rounds.clock", { round: clock.round }) : "";
+    if (done) {
+      $("clock-left").textContent = "\u2013";
+      box.className = "clock";
+      return;
+    }
     if (!clock.round || clock.deadline === null) {
       $("clock-left").textContent = clock.round ? "--:--" : t("console.not_started");
       box.className = "clock";

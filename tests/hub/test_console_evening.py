@@ -154,6 +154,30 @@ def test_browser_the_last_round_offers_no_round_after_it(browser: Any,  # noqa: 
     assert not browser.find_element("id", "round-start").is_enabled()
 
 
+def test_browser_a_session_played_out_shows_no_countdown(browser: Any,  # noqa: F811
+                                                         tmp_path: Path) -> None:
+    """Every table has finished the last round: the header says so ("Round 6 finished") and
+    the clock counts down no more (issue 25's walk-through: "Round 9 finished, clock of
+    round 9, 18:41", the minutes of a round nobody plays)."""
+    loop = Loop()
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    loop.call(play, session, [p for r in range(1, MOVEMENT.rounds + 1)
+                              for p in round_boards(r, range(1, 7))])
+    console = Console(EveningHub(session), coalesce=0.05, users=make_users(tmp_path))
+    loop.run(console.start())
+    try:
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: d.find_element("id", "clock-round").text
+             == f"Round {MOVEMENT.rounds} finished")
+        assert browser.find_element("id", "clock-left").text == "–"
+        assert browser.find_element("id", "clock-which").text == ""
+        assert "over" not in (browser.find_element("id", "clock").get_attribute("class") or "")
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
 # Every message in words ---------------------------------------------------------------------
 
 INTERNALS = re.compile(r"\{'|'\w+': |\bNone\b|_add:|_names:|_withdraw:|Done\. |Seat\.|"
