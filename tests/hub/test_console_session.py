@@ -14,8 +14,8 @@ import subprocess
 import tempfile
 import urllib.request
 from collections.abc import Iterator
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
