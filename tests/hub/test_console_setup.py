@@ -328,6 +328,16 @@ def test_names_typed_at_check_in_are_matched_to_the_roster_and_never_forced(
         ("", [{"name": "Zoé Dupré", "number": 103}]),          # EW: its member number
         ("jurgen muller", [{"name": "Jürgen Müller", "number": 104}]), ("A. Guest", [])]
     assert hub.setup.sections[0].pairs == {}          # shown, never applied
+    assert [c["pair_names"] for c in checkins] == [[], [], []]
+    # the director accepts NS's: each of its lines then gives the pair's names, so that the
+    # page offers no "Accept these names" for names already the pair's (the walk-through
+    # found a button on every line of an evening whose names were all applied)
+    assert client.send("api/director", json.dumps({
+        "op": "checkin_accept", "table": "A1", "side": "NS",
+        "names": ["Jürgen Müller", "A. Guest"]}).encode())[0] == 200
+    checkins = get(client, "api/setup/checkins")[1]["checkins"]
+    assert [(c["side"], c["pair_names"]) for c in checkins] == [
+        ("EW", []), ("NS", ["Jürgen Müller", "A. Guest"]), ("NS", ["Jürgen Müller", "A. Guest"])]
 
 
 def test_only_a_director_sets_up_and_only_with_the_csrf_token(waiting: Any) -> None:
