@@ -168,6 +168,9 @@ def _players(value: Any, roster: Roster, where: str, errors: Problems) -> Any:
             if not found:
                 errors.append({"field": where, "error": Text.of(
                     "setup_error.no_member", member=f"{number!r:.20}")})
+                # a place kept for him: the set-up is refused for this error alone, not
+                # again for a pair without names
+                names.append(f"#{number!r:.20}")
                 continue
             names.append(found[0].name)
         elif isinstance(player, Mapping) and set(player) == {"name"}:

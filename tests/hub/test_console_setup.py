@@ -187,6 +187,20 @@ def test_errors_name_the_field_and_change_nothing(waiting: Any) -> None:
     assert hub.setup.waiting and not hub.room.tables
 
 
+def test_a_member_not_in_the_roster_is_one_error_without_pythons_words(waiting: Any) -> None:
+    """A pair given a member number the roster lacks: that error alone, on the pair's field;
+    not a second one saying the pair "got []" (issue 25's walk-through: "la paire 1 veut un
+    ou deux noms, reçu []")."""
+    _, client, _, _ = waiting
+    status, result = send_setup(client, {"sections": [
+        {"movement": "mitchell", "tables": 3, "pairs": {"1": [{"member": 9}, "Bob Jones"],
+                                                        "2": [{"member": 8}]}}]}, check=True)
+    assert status == 400
+    assert [(e["field"], e["error"]) for e in result["errors"]] == [
+        ("sections[0].pairs.1", "no member 9 in the club's roster"),
+        ("sections[0].pairs.2", "no member 8 in the club's roster")]
+
+
 def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> None:
     """Issue 26: each error is worded in the director's language, with the message it was
     made from beside it (``error_text``); what hub.event words itself stays its words."""
