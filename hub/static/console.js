@@ -321,10 +321,19 @@
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
+  // A refusal's reason code in words: its counter.* label, else its refusal.* text when that
+  // is a word and not a sentence with fields to fill, else the code with spaces.
+  function refusedLabel(code) {
+    const label = known("counter." + code, "");
+    if (label) return label;
+    const text = known("refusal." + code, "");
+    return text && !text.includes("{") ? text : code.replace(/_/g, " ");
+  }
+
   function renderHub(status) {
     const c = status.counters || {};
     const refused = Object.entries(c.refused || {})
-      .map(([code, n]) => known("refusal." + code, code) + " " + n);
+      .map(([code, n]) => refusedLabel(code) + " " + n);
     const parts = [
       t("hub.events", { n: c.accepted || 0 }), t("hub.duplicates", { n: c.duplicates || 0 }),
       t("hub.refused", { n: refused.length ? refused.join(", ") : "0" }),

@@ -178,6 +178,28 @@ def test_browser_a_session_played_out_shows_no_countdown(browser: Any,  # noqa: 
         loop.close()
 
 
+def test_browser_the_hubs_refusal_counters_are_words(browser: Any,  # noqa: F811
+                                                    evening: Any) -> None:
+    """The header's counters name each refusal in words: never a message's unfilled fields
+    ("unknown director command '{op}' (one of {commands}) 1", as the walk-through read) nor
+    a code ("no_account 2")."""
+    _, hub, console = evening
+    hub.status = lambda: {"online": True, "counters": {
+        "accepted": 5, "duplicates": 0, "queue": 0, "devices": 4, "gaps": 0,
+        "refused": {"unknown_command": 1, "no_account": 2, "director_command": 3,
+                    "out_of_order": 4}}}
+    try:
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: "refused" in d.find_element("id", "hub-counters").text)
+        line = browser.find_element("id", "hub-counters").text
+        assert ("refused unknown command 1, no account 2, director's commands 3, "
+                "out of order 4") in line
+        assert "{" not in line and "_" not in line
+    finally:
+        del hub.status
+
+
 # Every message in words ---------------------------------------------------------------------
 
 INTERNALS = re.compile(r"\{'|'\w+': |\bNone\b|_add:|_names:|_withdraw:|Done\. |Seat\.|"
