@@ -10,7 +10,13 @@ rescoring) and publishes what changed. Bad messages are logged and dropped, neve
 A club not on Tenace takes part by file: with ``uploads``, the worker reads
 ``uploads/<club>.xml`` (the club's USEBIO upload, hub.simultaneous.ecats) whenever it changes,
 as ECATS polls its upload folder; its results count as the club's (the same line uploaded
-again keeps its id), and the club has finished each board its file holds.
+again keeps its id), and the club has finished each board its file holds; a line its earlier
+upload had and its new one has not is withdrawn.
+
+A club's withdrawal of one of its results (on ``result``, hub.simultaneous.field) takes it out
+of the field: the board is scored again, its field results published again to the clubs that
+finished it, the ranking with them. A withdrawal refused (an id the organiser never had from
+the club, another club's) is logged and changes nothing.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ class Organiser:
         self.uploads = uploads
         self.upload_problems: dict[str, list[str]] = {}   # club -> its last upload's problems
         self._uploads_seen: dict[Path, bytes] = {}
+        self._upload_lines: dict[str, set[tuple[str, int]]] = {}   # club -> (id, board) taken
         self._uploads_due = 0.0
         self._sent: dict[str, bytes] = {}   # topic -> digest of the last payload published
         self._boards: dict[int, bytes] = {}  # board -> its field results, as published
@@ -155,11 +162,31 @@ class Organiser:
                 log.warning("upload %s: %s", path, problem)
             for result in upload.results:
                 took = self.field.add_result(path.stem, result) or took
+            took = self._withdraw_missing(path.stem, upload.results) or took
             for finished in upload.finished:
                 self.field.finish(path.stem, finished)
                 took = True
             log.info("upload %s: %d results of club %s", path, len(upload.results), path.stem)
         return took
+
+    def _withdraw_missing(self, club: str, results: list[dict[str, Any]]) -> bool:
+        """Withdraw the lines of ``club``'s earlier upload that its new one no longer has (a
+        club by file withdraws a line by uploading its file without it); a board left with
+        none is finished with no result."""
+        now = {(r["id"], r["board"]) for r in results}
+        before = self._upload_lines.get(club, set())
+        self._upload_lines[club] = now
+        for rid, board in sorted(before - now):
+            try:
+                self.field.withdraw_result(club, {"v": 1, "id": rid, "board": board,
+                                                  "withdrawn": True})
+            except SimError as err:
+                log.warning("upload of club %s: %s", club, err)
+                continue
+            log.info("upload of club %s: line %s no longer there, withdrawn", club, rid)
+        for board in sorted({b for _, b in before} - {b for _, b in now}):
+            self.field.finish(club, {"v": 1, "board": board, "results": 0})
+        return bool(before - now)
 
     def _take(self, message: Message) -> bool:
         try:
@@ -167,6 +194,8 @@ class Organiser:
             if event != self.event.id:
                 raise SimError(f"a message of another event {event!r}")
             data = json.loads(message.payload)
+            if kind == "result" and isinstance(data, dict) and "withdrawn" in data:
+                return self.field.withdraw_result(club, data)
             if kind == "result":
                 return self.field.add_result(club, data)
             if kind == "finished":
@@ -174,7 +203,7 @@ class Organiser:
                 return True
             raise SimError(f"clubs do not publish {kind}")
         except (SimError, ValueError) as err:
-            log.warning("dropped %s: %s", message.topic, err)
+            log.warning("dropped %s: %s", message.topic, err)   # refused, nothing changed
             return False
 
     def _publish_scores(self) -> None:
