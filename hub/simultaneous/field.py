@@ -446,7 +446,30 @@ class FieldScorer:
                 "results": [{**s.to_json(), "version": self.version_of(board, s.result.form)}
                             for s in rows]}
 
-    def ranking_payload(self) -> dict[str, Any]:
+    def ranking_payload(self, club: str | None = None) -> dict[str, Any]:
+        """The field's ranking; for ``club``, with the club's own (:meth:`club_rankings`)."""
         score = self.score or self.rescore()
-        return {"v": 1, "event": self.event.id, "method": score.method.value,
-                "ranking": [p.to_json() for p in score.ranking]}
+        payload = {"v": 1, "event": self.event.id, "method": score.method.value,
+                   "ranking": [p.to_json() for p in score.ranking]}
+        if club is not None:
+            payload["club"] = {"id": club, "ranking": self.club_rankings().get(club, [])}
+        return payload
+
+    def club_rankings(self) -> dict[str, list[dict[str, Any]]]:
+        """Each club's own ranking on the field's scores: its pairs in the field's order,
+        ``rank`` their place among the club's pairs of their direction (ties share it: one
+        more than the club's pairs placed before them in the field), ``field_rank`` their
+        place in the field, ``pair`` the club's number."""
+        score = self.score or self.rescore()
+        out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        before: dict[tuple[str, object], dict[int, int]] = defaultdict(dict)   # field rank ->
+        # the club's pairs of that direction placed ahead of it
+        seen: dict[tuple[str, object], int] = defaultdict(int)
+        for p in score.ranking:
+            club, _, number = str(p.pair).partition(":")
+            side = (club, p.direction)
+            rank = before[side].setdefault(p.rank, seen[side]) + 1
+            seen[side] += 1
+            out[club].append({**p.to_json(), "pair": number, "rank": rank,
+                              "field_rank": p.rank})
+        return dict(out)

@@ -1,7 +1,7 @@
 """The organiser's service: it releases each club's deals at the club's start time (signed,
 retained, never before), takes the clubs' results and ``finished`` messages from the
 bridges, scores the field and publishes to each club the field's results of the boards it has
-finished (Law 16) and, once it has finished them all, the field's ranking.
+finished (Law 16) and, once it has finished them all, the field's ranking with the club's own.
 
 Messages leave paho's thread at once for one worker thread, which takes every message waiting,
 scores the field once for all of them (a burst of results after a club reconnects costs one
@@ -213,7 +213,8 @@ class Organiser:
         self.field.rescore()
         for board in self.field.changed:
             self._boards[board] = _encode(self.field.board_payload(board))
-        ranking: bytes | None = None
+        ranking: bytes | None = None    # the field's, encoded once; each club's own added
+        clubs: dict[str, list[dict[str, Any]]] = {}
         for club in self.event.clubs:
             done = self.field.finished_boards(club.id)
             for board in done:
@@ -221,8 +222,12 @@ class Organiser:
                     self._boards[board] = _encode(self.field.board_payload(board))
                 self._publish(topic(self.event.id, club.id, "field", board), self._boards[board])
             if len(done) == len(self.field.boards):
-                ranking = ranking or _encode(self.field.ranking_payload())
-                self._publish(topic(self.event.id, club.id, "ranking"), ranking)
+                if ranking is None:
+                    ranking = _encode(self.field.ranking_payload())
+                    clubs = self.field.club_rankings()
+                own = _encode({"id": club.id, "ranking": clubs.get(club.id, [])})
+                self._publish(topic(self.event.id, club.id, "ranking"),
+                              ranking[:-1] + b', "club": ' + own + b"}")
         with self.scored:
             self.rescorings += 1
             self.scored.notify_all()

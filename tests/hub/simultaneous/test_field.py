@@ -292,3 +292,25 @@ def test_the_field_after_each_result_equals_it_scored_from_scratch(
         assert sorted(map(str, score.problems)) == sorted(map(str, offline.problems)), step
         problems = problems or bool(score.problems)
     assert problems and field.duplicates > 0 and withdrawals > 0
+
+
+def test_each_club_has_its_own_ranking_on_the_fields_scores() -> None:
+    """E = 4, top 3. North-South: york's 450 beats lyon's two 420s (1.5 each), york's 400
+    last; each club's pairs placed among themselves by direction, ties sharing the place,
+    with their place in the field."""
+    field = FieldScorer(make_event({"lyon": (T0, 2), "york": (T0, 2)}, boards=1))
+    for club, scores in (("lyon", (420, 420)), ("york", (400, 450))):
+        for table, score in enumerate(scores, 1):
+            field.add_result(club, {"v": 1, "id": f"t{table}", "board": 1, "ns": table,
+                                    "ew": table + 2, "score_ns": score})
+    field.rescore()
+    own = {club: [(r["pair"], r["direction"], r["rank"], r["field_rank"], r["total"])
+                  for r in rows] for club, rows in field.club_rankings().items()}
+    assert own == {
+        "york": [("2", "NS", 1, 1, 3.0), ("1", "NS", 2, 4, 0.0), ("3", "EW", 1, 1, 3.0),
+                 ("4", "EW", 2, 4, 0.0)],
+        "lyon": [("1", "NS", 1, 2, 1.5), ("2", "NS", 1, 2, 1.5), ("3", "EW", 1, 2, 1.5),
+                 ("4", "EW", 1, 2, 1.5)]}
+    payload = field.ranking_payload("lyon")
+    assert payload["club"]["id"] == "lyon" and len(payload["ranking"]) == 8
+    assert field.ranking_payload("nobody")["club"]["ranking"] == []
