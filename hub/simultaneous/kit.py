@@ -34,6 +34,7 @@ from wire.pairing import write_private
 
 __all__ = [
     "FIELD_FILE",
+    "JOURNAL_FILE",
     "PASSWORD_FILE",
     "PUBLIC_KEY",
     "SIGNING_KEY",
@@ -51,6 +52,7 @@ SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
 PUBLIC_KEY = "organiser.pub"
 FIELD_FILE = "field.xml"
+JOURNAL_FILE = "journal.jsonl"   # the clubs' messages the organiser took (organiser.py)
 UPLOAD_FILE = "ecats-upload.xml"
 
 
@@ -179,7 +181,8 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
     broker ``host:port`` with the kit's account, key and authority; the field's ranking
     written to ``folder/ranking.json`` and the field's results file (USEBIO, as ECATS
     publishes them) to ``folder/field.xml`` after each scoring; clubs' upload files read from
-    ``folder/uploads/<club>.xml`` (hub.simultaneous.ecats)."""
+    ``folder/uploads/<club>.xml`` (hub.simultaneous.ecats); the clubs' messages kept in
+    ``folder/journal.jsonl`` and taken again at the next start."""
     from hub.simultaneous.event import load_private_key
     from hub.simultaneous.field import FieldScorer
     from hub.simultaneous.organiser import Organiser
@@ -196,5 +199,5 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
         _replace_file(folder / FIELD_FILE, field_file(field))
 
     with Organiser(event, organiser_url(folder, broker), key, on_scored=write,
-                   uploads=folder / "uploads"):
+                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE):
         stop.wait()

@@ -13,6 +13,13 @@ as ECATS polls its upload folder; its results count as the club's (the same line
 again keeps its id), and the club has finished each board its file holds; a line its earlier
 upload had and its new one has not is withdrawn.
 
+With a ``journal`` (``tenace sim-event run``: ``DIR/journal.jsonl``), every message of a club
+that changed the field is appended to it (one JSON line: club, kind, payload), on disk before
+the field it makes is published; a new service reads it first: stopped and started again, the
+organiser has every result it had (and the broker's persistent session gives it those that
+came meanwhile). Only a message taken from the broker in the last moments before a crash
+(not a stop: :meth:`Organiser.close` journals what it took) may miss the journal.
+
 A club's withdrawal of one of its results (on ``result``, hub.simultaneous.field) takes it out
 of the field: the board is scored again, its field results published again to the clubs that
 finished it, the ranking with them. A withdrawal refused (an id the organiser never had from
@@ -24,13 +31,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import queue
 import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -59,7 +67,7 @@ class Organiser:
     def __init__(self, event: SimEvent, url: str, key: Ed25519PrivateKey, *,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  on_scored: Callable[[FieldScorer], None] | None = None,
-                 uploads: Path | None = None):
+                 uploads: Path | None = None, journal: Path | None = None):
         self.event = event
         self.key = key
         self.now = now
@@ -79,21 +87,41 @@ class Organiser:
         self._stop = threading.Event()
         self.client = MqttClient(url, ORGANISER, on_message=self._inbox.put, start=False)
         self._worker = threading.Thread(target=self._run, name="sim-organiser", daemon=True)
+        self.journal = journal
+        self._journal: BinaryIO | None = None
+        self._replayed = self._replay(journal) if journal is not None else 0
 
     def start(self) -> Organiser:
         self.client.start()
         self.client.wait_connected()
         for kind in ("result", "finished"):
             self.client.subscribe(f"{ROOT}/{self.event.id}/+/{kind}")
+        if self.journal is not None:
+            self._journal = self.journal.open("ab")
+            if self._journal.tell() and not self.journal.read_bytes().endswith(b"\n"):
+                self._journal.write(b"\n")     # after a torn last line, a line of its own
         self._worker.start()
         return self
 
     def close(self) -> None:
+        """Stop: the worker ends its batch, the client stops taking messages, and those it
+        took meanwhile (acknowledged to the broker) are kept in the journal, not lost."""
         self._stop.set()
         self._inbox.put(None)
         if self._worker.is_alive():
             self._worker.join(10)
         self.client.close()
+        while True:
+            try:
+                message = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if message is not None:
+                self._take(message)
+        if self._journal is not None:
+            self._sync()
+            self._journal.close()
+            self._journal = None
 
     def __enter__(self) -> Organiser:
         return self.start()
@@ -104,6 +132,8 @@ class Organiser:
     # The worker ------------------------------------------------------------------------------
 
     def _run(self) -> None:
+        if self._replayed:
+            self._publish_scores()     # the field as the journal left it, to the clubs
         while not self._stop.is_set():
             self.release_due()
             if self._read_uploads():
@@ -119,6 +149,8 @@ class Organiser:
                 except queue.Empty:
                     break
             taken = [self._take(m) for m in batch if m is not None]   # every one: no any()
+            if self._journal is not None:
+                self._sync()
             if any(taken):
                 self._publish_scores()
 
@@ -194,17 +226,50 @@ class Organiser:
             if event != self.event.id:
                 raise SimError(f"a message of another event {event!r}")
             data = json.loads(message.payload)
-            if kind == "result" and isinstance(data, dict) and "withdrawn" in data:
-                return self.field.withdraw_result(club, data)
-            if kind == "result":
-                return self.field.add_result(club, data)
-            if kind == "finished":
-                self.field.finish(club, data)
-                return True
-            raise SimError(f"clubs do not publish {kind}")
+            took = self._apply(club, kind, data)
         except (SimError, ValueError) as err:
             log.warning("dropped %s: %s", message.topic, err)   # refused, nothing changed
             return False
+        if took and self._journal is not None:
+            self._journal.write(json.dumps({"club": club, "kind": kind, "data": data},
+                                           sort_keys=True).encode() + b"\n")
+        return took
+
+    def _apply(self, club: str, kind: str, data: Any) -> bool:
+        """Take a club's message (its topic's ``kind``); False for a duplicate."""
+        if kind == "result" and isinstance(data, dict) and "withdrawn" in data:
+            return self.field.withdraw_result(club, data)
+        if kind == "result":
+            return self.field.add_result(club, data)
+        if kind == "finished":
+            self.field.finish(club, data)
+            return True
+        raise SimError(f"clubs do not publish {kind}")
+
+    def _replay(self, path: Path) -> int:
+        """Take again the messages the journal kept (module docstring); how many. A line
+        that cannot be taken (a write torn by a crash) is named in the log and skipped."""
+        try:
+            lines = path.read_bytes().splitlines() if path.exists() else []
+        except OSError as err:
+            raise SimError(f"the organiser's journal {path}: {err}") from err
+        taken = 0
+        for number, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line)
+                self._apply(str(entry["club"]), str(entry["kind"]), entry["data"])
+                taken += 1
+            except (SimError, ValueError, KeyError, TypeError) as err:
+                log.warning("journal %s, line %d not taken: %s", path, number, err)
+        if lines:
+            log.info("journal %s: %d messages of the clubs taken again", path, taken)
+        return taken
+
+    def _sync(self) -> None:
+        """The journal's lines on disk before the field they make is published."""
+        assert self._journal is not None
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
 
     def _publish_scores(self) -> None:
         """Score the field, then publish to each club the boards it has finished whose field

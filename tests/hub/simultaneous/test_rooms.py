@@ -35,7 +35,7 @@ from hub.simultaneous.field import field_pair
 from hub.simultaneous.organiser import Organiser
 from hub.simultaneous.relay import ClubRelay
 from tenace.sim.driver import run_tables
-from tests.hub.simultaneous.helpers import Relay
+from tests.hub.simultaneous.helpers import Relay, scored
 from tests.hub.test_live_scoring import ROUND_ROBIN, board_script
 from tests.hub.test_service import MitchellSetup, loader
 from tests.hub.test_table import DEALS
@@ -115,10 +115,10 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
                     listener_extra=organiser_listener(files))
     closing.append(org)
     key = generate_key()
-    scored: list[bytes] = []
+    written: list[bytes] = []
     organiser = Organiser(event, org.url.replace(
         "mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@"), key, now=lambda: T0,
-        on_scored=lambda f: scored.append(field_file(f)))
+        on_scored=lambda f: written.append(field_file(f)))
     closing.append(organiser)
     organiser.start()
     relays: dict[str, Relay] = {}
@@ -151,7 +151,7 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
         "op": "ruling", "kind": "artificial", "table": "A2", "board": 1, "ns": "A+",
         "ew": "A-"}))
     assert ruling["ok"], ruling
-    assert organiser.wait_for(lambda f: len(f.results) == 12
+    assert organiser.wait_for(lambda f: scored(f) == 12
                               and f.finished_boards("north") == BOARDS
                               and f.finished_boards("south") == BOARDS, 90), \
         f"{len(organiser.field.results)} results at the organiser"
@@ -169,7 +169,7 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
     time.sleep(0.5)     # the relay has sent the withdrawal into north's broker by now, or soon
     assert ("north", "A2-3-1") in organiser.field.results
     relays["north"].restore()
-    assert organiser.wait_for(lambda f: len(f.results) == 11
+    assert organiser.wait_for(lambda f: scored(f) == 11
                               and f.finished_boards("north") == BOARDS, 90), \
         "the withdrawal never reached the organiser"
     offline = score_event(_lines(hubs), options=ScoringOptions(expected=6))
@@ -180,5 +180,5 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
         lambda link: len(link.field.get(1, {}).get("results", ())) == 5, 60)
     assert not any(r.get("adjustment") for r in links["north"].field[1]["results"])
     organiser.close()
-    rows = read_usebio(scored[-1]).rows
+    rows = read_usebio(written[-1]).rows
     assert len(rows) == 11 and all(r.result.adjustment is None for r in rows)

@@ -31,7 +31,13 @@ from hub.simultaneous.event import generate_key, load_public_key, public_pem, to
 from hub.simultaneous.field import FieldScorer, field_pair
 from hub.simultaneous.organiser import Organiser
 from hub.simultaneous.relay import ClubRelay
-from tests.hub.simultaneous.helpers import Relay, club_results, make_event, write_accounts
+from tests.hub.simultaneous.helpers import (
+    Relay,
+    club_results,
+    make_event,
+    scored,
+    write_accounts,
+)
 from wire.mqtt import Message, MqttClient
 from wire.protocol import topic_result, topic_traveller
 
@@ -173,11 +179,11 @@ def test_a_ruling_withdrawn_at_a_club_leaves_the_field_over_bridges_law_12c(
         brokers[club] = Mosquitto(tmp_path / club / "broker",
                                   (*local, *stanza.strip().splitlines()), open_access=True)
         closing.append(brokers[club])
-    scored: list[bytes] = []
+    written: list[bytes] = []
     key = generate_key()
     organiser = Organiser(event, org.url.replace(
         "mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@"), key, now=lambda: T0,
-        on_scored=lambda f: scored.append(field_file(f)))
+        on_scored=lambda f: written.append(field_file(f)))
     closing.append(organiser)
     for club in ("north", "south"):
         url = brokers[club].url.replace("mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@")
@@ -208,7 +214,7 @@ def test_a_ruling_withdrawn_at_a_club_leaves_the_field_over_bridges_law_12c(
     for board in (1, 2):
         south.publish_finished(board, 2)
     ruled = ("north", "A2-1-2")
-    assert organiser.wait_for(lambda f: len(f.results) == 10 and ruled in f.results
+    assert organiser.wait_for(lambda f: scored(f) == 10 and ruled in f.results
                               and f.finished_boards("north") == (1, 2), 90)
     assert north.wait_for(lambda link: any(r.get("adjustment") == "A+ A-"
                                            for r in link.field.get(2, {}).get("results", ())),
@@ -226,7 +232,7 @@ def test_a_ruling_withdrawn_at_a_club_leaves_the_field_over_bridges_law_12c(
     if cut:
         assert ruled in organiser.field.results          # queued at north's broker
         relays["north"].restore()
-    assert organiser.wait_for(lambda f: len(f.results) == 9 and ruled not in f.results
+    assert organiser.wait_for(lambda f: scored(f) == 9 and ruled not in f.results
                               and f.finished_boards("north") == (1, 2), 90), \
         "the withdrawal never reached the organiser"
     assert north.wait_for(lambda link: len(link.field.get(2, {}).get("results", ())) == 4, 60)
@@ -243,5 +249,5 @@ def test_a_ruling_withdrawn_at_a_club_leaves_the_field_over_bridges_law_12c(
         r["id"] for r in north_rows)
     assert field.withdrawn == {ruled}
     organiser.close()
-    rows = read_usebio(scored[-1]).rows
+    rows = read_usebio(written[-1]).rows
     assert len(rows) == 9 and all(r.result.adjustment is None for r in rows)
