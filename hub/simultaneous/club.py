@@ -85,8 +85,15 @@ class ClubLink:
         self.client.publish(topic(self.event, self.club, "finished"),
                             json.dumps({"v": 1, "board": board, "results": results}), 1)
 
+    @property
+    def sync_topic(self) -> str:
+        """A topic of the club's own broker (no bridge carries it) for the relay's marker
+        (hub.simultaneous.relay): handed to ``others`` like the hub's topics."""
+        return f"{ROOT}/{self.event}/{self.club}/relay-sync"
+
     def _take(self, message: Message) -> None:   # paho's thread: parse and store only
-        if not message.topic.startswith(ROOT + "/") and self.others is not None:
+        if self.others is not None and (not message.topic.startswith(ROOT + "/")
+                                        or message.topic == self.sync_topic):
             self.others(message)
             return
         try:

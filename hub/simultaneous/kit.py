@@ -37,6 +37,7 @@ __all__ = [
     "JOURNAL_FILE",
     "PASSWORD_FILE",
     "PUBLIC_KEY",
+    "RELAY_STATE",
     "SIGNING_KEY",
     "UPLOAD_FILE",
     "Kit",
@@ -52,6 +53,7 @@ SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
 PUBLIC_KEY = "organiser.pub"
 FIELD_FILE = "field.xml"
+RELAY_STATE = "relayed.json"     # the ids the club's relay sent (relay.py)
 JOURNAL_FILE = "journal.jsonl"   # the clubs' messages the organiser took (organiser.py)
 UPLOAD_FILE = "ecats-upload.xml"
 
@@ -151,7 +153,7 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     except OSError as err:
         raise SimError(f"the organiser's public key: {err}") from err
     link = ClubLink(event, club, url, public, client_id="sim-link").start()
-    relay = ClubRelay(link, plays).start()
+    relay = ClubRelay(link, plays, state=kit / RELAY_STATE).start()
     from hub.simultaneous.ecats import club_upload
     written: tuple[object, object] = (None, None)
     uploaded = 0

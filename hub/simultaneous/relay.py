@@ -26,6 +26,13 @@ the hub cancels (the traveller's ``not_scored``, Law 15B). A cancelled line coun
 board's ``finished`` without going out; after a withdrawal on a board it had finished, the
 relay sends ``finished`` again with the results it now has there.
 
+With a ``state`` file (``tenace sim-event club``: ``KIT/relayed.json``) the relay remembers
+the ids it sent (id -> board). Started again, it subscribes, then publishes a marker on a topic
+of the club's broker it reads itself (``ClubLink.sync_topic``, no bridge carries it): the
+broker delivers the hub's retained results and travellers before it, so when the marker comes
+the relay has seen every line the hub scores now, and withdraws each remembered id that did
+not go out again (a line that left the hub while the relay was not running).
+
 It rides on the link's connection (one account, ``sim-link``, whatever binds the client id to
 the username); messages leave paho's thread for the relay's own worker thread; a malformed
 hub result is logged and skipped, never fatal.
@@ -35,10 +42,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import threading
+import uuid
 from collections import defaultdict
 from collections.abc import Mapping
+from pathlib import Path
 
 from bridgecore.adjusted import Assigned
 from bridgecore.errors import BridgeError
@@ -60,9 +70,15 @@ class ClubRelay:
     hub's results). ``plays``: times the club plays each board (one number, or board ->
     number)."""
 
-    def __init__(self, link: ClubLink, plays: int | Mapping[int, int]):
+    def __init__(self, link: ClubLink, plays: int | Mapping[int, int], *,
+                 state: Path | None = None):
         self.link = link
         self.plays = plays
+        self.state = state
+        self._before, self._finished_before = self._load(state) if state is not None \
+            else ({}, set())
+        self._marker = uuid.uuid4().hex.encode()
+        self.synced = threading.Event()   # the marker came: every retained line seen
         self.ids: dict[int, set[str]] = defaultdict(set)
         self.finished: set[int] = set()
         self.relayed = 0
@@ -82,6 +98,8 @@ class ClubRelay:
         self._worker.start()
         self.link.client.subscribe(f"{ROOT}/result/+/+/+")
         self.link.client.subscribe(f"{ROOT}/results/traveller/+/+")
+        self.link.client.subscribe(self.link.sync_topic)
+        self.link.client.publish(self.link.sync_topic, self._marker, 1)
         return self
 
     def close(self) -> None:
@@ -133,9 +151,12 @@ class ClubRelay:
         out = (line[0], adjusted, form)
         if not again and self._out.get(key) == out:
             return
+        new = key not in self._out
         self._out[key] = out
         self.link.publish_result(rid, board, ns, ew, score,
                                  version=f"form-{form}" if form else "", adjusted=adjusted)
+        if new:
+            self._save()
         self.ids[board].add(rid)
         self._finish(board)
 
@@ -145,6 +166,7 @@ class ClubRelay:
         if out is not None:
             rid, board = out[0][0], out[0][1]
             self.link.publish_withdrawal(rid, board)
+            self._save()
             self.ids[board].discard(rid)
             log.info("line %s withdrawn: the hub no longer scores it", rid)
             if board in self.finished:
@@ -158,6 +180,7 @@ class ClubRelay:
         if board not in self.finished and done >= self._expected(board) > 0:
             self.finished.add(board)
             self.link.publish_finished(board, len(self.ids[board]))
+            self._save()
 
     def _traveller(self, section: str, board: int, traveller: object) -> None:
         """The forms, adjusted scores, corrections and cancelled lines of a board's tables
@@ -228,7 +251,61 @@ class ClubRelay:
             except (ProtocolError, ValueError, KeyError, TypeError) as err:
                 log.warning("not relayed %s: %s", message.topic, err)
 
+    def _sync(self) -> None:
+        """The marker came (module docstring): withdraw the ids sent before the relay
+        started again that did not go out again."""
+        now = {out[0][0] for out in self._out.values()}
+        boards = set()
+        for rid, board in sorted(self._before.items()):
+            if rid not in now:
+                log.info("line %s withdrawn: gone from the hub while the relay was stopped",
+                         rid)
+                self.link.publish_withdrawal(rid, board)
+                self.ids[board].discard(rid)
+                boards.add(board)
+        for board in sorted(boards & self._finished_before - self.finished):
+            self.finished.add(board)                 # finished before: its new number
+            self.link.publish_finished(board, len(self.ids[board]))
+        self._before, self._finished_before = {}, set()
+        self._save()
+        self.synced.set()
+
+    @staticmethod
+    def _load(path: Path) -> tuple[dict[str, int], set[int]]:
+        """The ids a relay sent before (id -> board) and the boards it had said finished
+        (``state``); none when the file is missing or bad."""
+        try:
+            data = json.loads(path.read_text()) if path.exists() else {}
+            ids, finished = data.get("ids", {}), data.get("finished", [])
+            if not isinstance(ids, dict) or not all(
+                    isinstance(k, str) and isinstance(v, int) for k, v in ids.items()) \
+                    or not isinstance(finished, list) \
+                    or not all(isinstance(b, int) for b in finished):
+                raise ValueError("not {'ids': {id: board}, 'finished': [board]}")
+            return ids, set(finished)
+        except (OSError, ValueError, AttributeError) as err:
+            log.warning("relay state %s unreadable, nothing withdrawn at start: %s", path, err)
+            return {}, set()
+
+    def _save(self) -> None:
+        """The ids out now and the boards said finished (with those of before, until the
+        marker), replaced atomically."""
+        if self.state is None:
+            return
+        ids = {**self._before, **{out[0][0]: out[0][1] for out in self._out.values()}}
+        finished = sorted(self._finished_before | self.finished)
+        part = self.state.with_name(self.state.name + ".part")
+        try:
+            part.write_text(json.dumps({"ids": ids, "finished": finished}, sort_keys=True))
+            os.replace(part, self.state)
+        except OSError as err:
+            log.warning("relay state %s not written: %s", self.state, err)
+
     def _relay(self, message: Message) -> None:
+        if message.topic == self.link.sync_topic:
+            if message.payload == self._marker:
+                self._sync()
+            return
         where = parse_topic(message.topic)
         body = json.loads(message.payload) if message.payload else None   # b"": cleared
         if where.kind == "traveller" and where.board is not None and where.section:
