@@ -352,3 +352,78 @@ def test_a_result_removed_or_cancelled_at_the_hub_is_withdrawn(tmp_path: Path) -
         ("result", "A2-1-2", True, None), ("result", "A2-2-1", None, None),
         ("finished", None, None, 2)]
     assert [r["id"] for r in results] == ["A1-1-1", "A2-2-1"]
+
+
+def test_a_line_gone_while_the_relay_was_stopped_is_withdrawn_when_it_starts(
+        tmp_path: Path) -> None:
+    """The relay stopped (``tenace sim-event club`` not running) while the director withdraws
+    a ruling alone (12C2(a)) and the hub clears a result: started again, the relay has the
+    ids it sent (its state file), sees every retained line before its marker, and withdraws
+    the two ids, then says board 1 finished again with its one result."""
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    state = tmp_path / "relayed.json"
+    seen: list[Message] = []
+
+    def traveller(*rows: dict[str, object]) -> bytes:
+        return json.dumps({"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                           "fouled": False, "results": list(rows)}).encode()
+
+    def out() -> list[tuple[str, object, object, object]]:
+        return [(m.topic.rsplit("/", 1)[1], body.get("id"), body.get("withdrawn"),
+                 body.get("results"))
+                for m in list(seen) if not m.topic.endswith("/relay-sync")
+                for body in [json.loads(m.payload)]]
+
+    def wait(count: int) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(out()) < count:
+            time.sleep(0.05)
+
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        key = load_public_key(public_pem(generate_key()))
+        try:
+            link = ClubLink("spring", "lyon", url.format("sim-link"), key,
+                            client_id="sim-link").start()
+            relay = ClubRelay(link, 3, state=state).start()
+            for table, ns, ew, score in (("A1", 1, 4, 400), ("A3", 3, 6, 110)):
+                hub.publish(topic_result(table, 1, 1), _hub_result(table, 1, 1, ns, ew, score),
+                            retain=True, wait=True)
+            hub.publish(topic_traveller("A", 1), traveller(
+                _line("A1", 1, 4, 400), _line("A2", 2, 5, None, adjustment="A+ A-"),
+                _line("A3", 3, 6, 110)), retain=True, wait=True)
+            wait(4)
+            relay.close()
+            link.close()
+            assert json.loads(state.read_text()) == {
+                "ids": {"A1-1-1": 1, "A2-1-1": 1, "A3-1-1": 1}, "finished": [1]}
+            # Meanwhile: the ruling withdrawn, A3's result cleared (the set-up replaced).
+            hub.publish(topic_traveller("A", 1), traveller(_line("A1", 1, 4, 400)),
+                        retain=True, wait=True)
+            hub.publish(topic_result("A3", 1, 1), b"", retain=True, wait=True)
+            link = ClubLink("spring", "lyon", url.format("sim-link"), key,
+                            client_id="sim-link").start()
+            relay = ClubRelay(link, 3, state=state).start()
+            assert relay.synced.wait(30), "the relay's marker never came back"
+            wait(8)
+            time.sleep(0.3)     # nothing more should come
+            relay.close()
+            link.close()
+        finally:
+            for client in (hub, watch):
+                client.close()
+    assert out() == [
+        ("result", "A1-1-1", None, None), ("result", "A3-1-1", None, None),
+        ("result", "A2-1-1", None, None), ("finished", None, None, 3),
+        ("result", "A1-1-1", None, None),                 # the hub's, sent again at start
+        ("result", "A2-1-1", True, None), ("result", "A3-1-1", True, None),
+        ("finished", None, None, 1)]
+    assert json.loads(state.read_text()) == {"ids": {"A1-1-1": 1}, "finished": [1]}
