@@ -15,7 +15,7 @@ from bridgecore.usebio import read_usebio
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, public_pem, sign, topic
 from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
-from hub.simultaneous.kit import PUBLIC_KEY, UPLOAD_FILE, run_club
+from hub.simultaneous.kit import PUBLIC_KEY, RELAY_STATE, UPLOAD_FILE, run_club
 from hub.simultaneous.organiser import deals_body
 from tests.hub.simultaneous.helpers import make_event, write_accounts
 from tests.hub.simultaneous.test_relay import _hub_result
@@ -76,6 +76,10 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
             rows = read_usebio((kit / UPLOAD_FILE).read_bytes()).rows
             assert [(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
                     for r in rows] == [(2, 1, 2, 110)]
+            # The ids it sent, for its next start (a line gone meanwhile is withdrawn).
+            assert _wait(lambda: (kit / RELAY_STATE).exists())
+            assert json.loads((kit / RELAY_STATE).read_text()) == {
+                "ids": {"A1-1-2": 2}, "finished": [2]}
         finally:
             stop.set()
             worker.join(30)
