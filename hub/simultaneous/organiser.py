@@ -15,10 +15,12 @@ upload had and its new one has not is withdrawn.
 
 With a ``journal`` (``tenace sim-event run``: ``DIR/journal.jsonl``), every message of a club
 that changed the field is appended to it (one JSON line: club, kind, payload), on disk before
-the field it makes is published; a new service reads it first: stopped and started again, the
-organiser has every result it had (and the broker's persistent session gives it those that
-came meanwhile). Only a message taken from the broker in the last moments before a crash
-(not a stop: :meth:`Organiser.close` journals what it took) may miss the journal.
+the field it makes is published, and each club's deals released (kind ``deals``: they stay
+retained on the broker, not released again); a new service reads it first: stopped and
+started again, the organiser has every result it had (and the broker's persistent session
+gives it those that came meanwhile). Only a message taken from the broker in the last
+moments before a crash (not a stop: :meth:`Organiser.close` journals what it took) may miss
+the journal.
 
 A club's withdrawal of one of its results (on ``result``, hub.simultaneous.field) takes it out
 of the field: the board is scored again, its field results published again to the clubs that
@@ -163,6 +165,11 @@ class Organiser:
                 self.client.publish(topic(self.event.id, club.id, "deals"), payload,
                                     qos=1, retain=True)
                 self.released.add(club.id)
+                if self._journal is not None:     # started again: not released twice
+                    self._journal.write(json.dumps(
+                        {"club": club.id, "kind": "deals",
+                         "data": {"released": now.isoformat()}}).encode() + b"\n")
+                    self._sync()
                 log.info("deals of %s released to club %s", self.event.id, club.id)
 
     def _read_uploads(self) -> bool:
@@ -257,7 +264,11 @@ class Organiser:
         for number, line in enumerate(lines, 1):
             try:
                 entry = json.loads(line)
-                self._apply(str(entry["club"]), str(entry["kind"]), entry["data"])
+                club, kind = str(entry["club"]), str(entry["kind"])
+                if kind == "deals":
+                    self.released.add(self.event.club(club).id)
+                else:
+                    self._apply(club, kind, entry["data"])
                 taken += 1
             except (SimError, ValueError, KeyError, TypeError) as err:
                 log.warning("journal %s, line %d not taken: %s", path, number, err)

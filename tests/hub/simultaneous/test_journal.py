@@ -60,6 +60,7 @@ def test_the_organiser_started_again_has_everything_it_had(
                                       and f.finished_boards("york") == (1, 2), 60)
                 assert again.field.withdrawn == {("lyon", gone["id"])}
                 assert again.field.duplicates == 0
+                assert again.released == {"lyon", "york"}
                 assert again.field.finished_boards("lyon") == (2,)   # board 1: 2 of its 3
                 score = again.field.score
         finally:
@@ -69,9 +70,11 @@ def test_the_organiser_started_again_has_everything_it_had(
                                        field_pair(c, r["ew"]), r["score_ns"])
                            for c, r in left], options=ScoringOptions(expected=5))
     assert score is not None and score.ranking == offline.ranking
-    assert any("line 15 not taken" in r.getMessage() for r in caplog.records)
-    # The journal: a line a message that changed the field (9 results, 4 finished, the
-    # withdrawal), the torn one, then the late result on a line of its own.
+    assert any("line 17 not taken" in r.getMessage() for r in caplog.records)
+    # The journal: each club's deals released (once: not again at the second start), a line
+    # a message that changed the field (9 results, 4 finished, the withdrawal), the torn
+    # one, then the late result on a line of its own.
     lines = journal.read_bytes().splitlines()
-    assert len(lines) == 16 and lines[14] == b'{"club": "lyon", "kind": "res'
-    assert json.loads(lines[15])["data"] == late
+    assert [json.loads(line)["kind"] for line in lines[:2]] == ["deals", "deals"]
+    assert len(lines) == 18 and lines[16] == b'{"club": "lyon", "kind": "res'
+    assert json.loads(lines[17])["data"] == late

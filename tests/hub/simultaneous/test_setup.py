@@ -186,8 +186,11 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
         finally:
             stop.set()
             worker.join(30)
-        # Its journal, for its next start: york's result as it came.
-        assert [json.loads(line) for line in (out / JOURNAL_FILE).read_text().splitlines()] == [
+        # Its journal, for its next start: the deals released, york's result as it came.
+        journal = [json.loads(line) for line in (out / JOURNAL_FILE).read_text().splitlines()]
+        assert [(e["club"], e["kind"]) for e in journal if e["kind"] == "deals"] == [
+            ("lyon", "deals"), ("york", "deals")]
+        assert [e for e in journal if e["kind"] != "deals"] == [
             {"club": "york", "kind": "result", "data": {"v": 1, "id": "A1-1-1", "board": 1,
                                                        "ns": 1, "ew": 2, "score_ns": 110}}]
         opened = (tmp_path / "mosquitto.log").read_text()
