@@ -4,7 +4,8 @@ its Mosquitto bridged to the organiser's (issue 28: "a simulated room in each cl
 director gives an artificial score (Law 12C2(a)) on a board a table did not play, then, while
 north's line to the organiser is cut, withdraws it (``ruling_undo``): once the line is back
 the organiser's field is the offline scoring of the lines the two hubs score, the ruling's
-line gone from the field, from the board's field results at north and from ``field.xml``.
+line gone from the field, from the board's field results at north and from ``field.xml``;
+nothing of the rooms but the event's topics reached the organiser's broker.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bridgecore.ranking import ScoringOptions, score_event
 from bridgecore.results_io import parse_adjustment
 from bridgecore.usebio import read_usebio
 from bridgecore.vulnerability import Vulnerability
-from hub.accounts import SIM_BRIDGE, SIM_LINK
+from hub.accounts import SIM_BRIDGE, SIM_LINK, mosquitto_hash
 from hub.mosquitto import Mosquitto
 from hub.service import Hub, HubRunner, data_log
 from hub.simultaneous import Club, SimEvent
@@ -39,8 +40,10 @@ from tests.hub.simultaneous.helpers import Relay, scored
 from tests.hub.test_live_scoring import ROUND_ROBIN, board_script
 from tests.hub.test_service import MitchellSetup, loader
 from tests.hub.test_table import DEALS
+from wire.mqtt import MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
+AUDIT = "audit-secret-0123456789"
 BOARDS = (1, 2)     # ROUND_ROBIN: each played at the three tables of the Mitchell
 SKIPPED = (3, "A2", 1)   # north's A2 does not play board 1 in round 3
 
@@ -111,9 +114,19 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
                        **{f"{t}-tab.r{r}": None for t in ("A1", "A2", "A3") for r in (1, 2, 3)}})
     event = _event()
     files = write_organiser_files(event, tmp_path / "organiser")
+    audit_acl, audit_passwd = tmp_path / "organiser" / "sim.acl", \
+        tmp_path / "organiser" / "sim.passwd"     # an account that reads everything
+    audit_acl.write_text(audit_acl.read_text() + "user audit\ntopic read #\n")
+    audit_passwd.write_text(audit_passwd.read_text() + f"audit:{mosquitto_hash(AUDIT)}\n")
     org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
                     listener_extra=organiser_listener(files))
     closing.append(org)
+    audited: list[str] = []
+    audit = MqttClient(org.url.replace("mqtt://", f"mqtt://audit:{AUDIT}@"), "audit",
+                       clean_session=True, on_message=lambda m: audited.append(m.topic))
+    closing.append(audit)
+    audit.wait_connected()
+    audit.subscribe("#")
     key = generate_key()
     written: list[bytes] = []
     organiser = Organiser(event, org.url.replace(
@@ -182,3 +195,8 @@ def test_two_club_rooms_a_ruling_withdrawn_while_cut_off_law_12c(
     organiser.close()
     rows = read_usebio(written[-1]).rows
     assert len(rows) == 11 and all(r.result.adjustment is None for r in rows)
+    # Of the two rooms (hands, auctions, play on the clubs' brokers) only the event's topics
+    # reached the organiser's broker.
+    assert any(name.endswith("/north/result") for name in audited)
+    assert all(name.startswith(f"tenace/sim/v1/{event.id}/") for name in audited), \
+        sorted(set(audited))
