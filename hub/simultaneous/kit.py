@@ -159,8 +159,8 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     uploaded = 0
     try:
         while not stop.wait(poll):
-            if relay.relayed != uploaded and link.deals is not None:
-                uploaded = relay.relayed
+            if relay.changes != uploaded and link.deals is not None:
+                uploaded = relay.changes      # a result, a ruling, a line withdrawn
                 _write_upload(kit, link, relay, club_upload)
             with link.changed:
                 now = (link.deals, link.ranking)

@@ -81,7 +81,8 @@ class ClubRelay:
         self.synced = threading.Event()   # the marker came: every retained line seen
         self.ids: dict[int, set[str]] = defaultdict(set)
         self.finished: set[int] = set()
-        self.relayed = 0
+        self.relayed = 0    # the hub's results taken
+        self.changes = 0    # messages sent (results, withdrawals): what the club has out moved
         self.forms: dict[Key, int] = {}                   # (table, round, board) -> form
         self._sent: dict[Key, Line] = {}                  # the hub's table results
         self._rulings: dict[Key, tuple[Line, str, bool]] = {}   # the traveller's line, its
@@ -155,6 +156,7 @@ class ClubRelay:
         self._out[key] = out
         self.link.publish_result(rid, board, ns, ew, score,
                                  version=f"form-{form}" if form else "", adjusted=adjusted)
+        self.changes += 1
         if new:
             self._save()
         self.ids[board].add(rid)
@@ -166,6 +168,7 @@ class ClubRelay:
         if out is not None:
             rid, board = out[0][0], out[0][1]
             self.link.publish_withdrawal(rid, board)
+            self.changes += 1
             self._save()
             self.ids[board].discard(rid)
             log.info("line %s withdrawn: the hub no longer scores it", rid)
@@ -261,6 +264,7 @@ class ClubRelay:
                 log.info("line %s withdrawn: gone from the hub while the relay was stopped",
                          rid)
                 self.link.publish_withdrawal(rid, board)
+                self.changes += 1
                 self.ids[board].discard(rid)
                 boards.add(board)
         for board in sorted(boards & self._finished_before - self.finished):
