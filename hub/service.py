@@ -173,7 +173,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
-        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        self.series = SessionBook(log_, setup_loader)   # the sessions stored (hub.series)
         if next_session is not None and self.log.last_position() == 0:
             setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
