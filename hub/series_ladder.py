@@ -232,7 +232,8 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
             "ranking": [{"player": shown[e.player], "percent": round(e.percent, 2),
                          "rank": e.rank, "played": e.played,
                          "sessions": [None if p is None else round(p, 2) for p in e.sessions],
-                         "counted": len(e.counted), "ambiguous": e.player.startswith("?")}
+                         "counted": len(e.counted), "ambiguous": e.player.startswith("?"),
+                         "member": int(e.player[1:]) if e.player.startswith("#") else None}
                         for e in entries],
             "ambiguous": [{"player": shown[k], "members": sorted(members.get(k[1:], ())),
                            "played": by_player[k].played,

@@ -25,9 +25,17 @@ from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record
 from tenace.live import running_hub
 from tenace.sim.devices import VirtualDevice, envelopes
-from tests.hub.test_console import Login, make_users
+from tests.hub.test_console import (  # noqa: F401 - the browser fixture
+    Login,
+    browser,
+    browser_login,
+    make_users,
+    wait,
+)
 from tests.hub.test_console_session import fetch
 from tests.hub.test_live_scoring import board_script
+from tests.hub.test_results_pages import SHOTS
+from tests.hub.test_series import pseudo_page
 from tests.hub.test_series_players import PLAYS
 from tests.hub.test_table import DEALS, START
 
@@ -121,3 +129,107 @@ def test_a_session_the_log_cannot_replay_is_left_out_and_logged(
         assert book.sessions() == []
     assert "cannot be read again" in caplog.text and "a set-up from another program" \
         in caplog.text
+
+
+ROSTER_CSV = "name,number\nAnn Archer,11\nCid Cole,21\nCid Cole,22\n"
+
+
+def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
+        tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    """The director keeps the club's form (best 1 evening from 2026-11-01): the page and
+    the API use it by default, a request still names another, a restart keeps it. Two
+    members named Cid Cole (21 and 22) played the replayed evening without a number (pairs 2
+    and 3): flagged, not merged with either member; the director says pair 2's was 22 (the
+    API), then on the page that pair 3's was 21, after which each is his member's line
+    (41.67% and 50%, worked by hand in the module docstring)."""
+    data = tmp_path / "data"
+    write_old_log(data / LOG_NAME)
+    (data / "roster.csv").write_text(ROSTER_CSV, encoding="utf-8")
+    with EventLog.open(data / LOG_NAME) as log:
+        closed = log.of_type(SETUP_REPLACED)[0].position
+    users = make_users(tmp_path / "users")
+    with running_hub(None, str(data), None, console=("127.0.0.1", 0),
+                     console_users=users) as (hub, _):
+        console = hub.call(lambda: hub.console)
+        director = Login.director(console)
+        scorer = Login(console)
+        assert scorer.login("sam")[0] == 200
+
+        def get(query: str = "", login: Login | None = director) -> Any:
+            status, _, body = fetch(console.url + "api/results/ladder" + query, login)
+            assert status == 200, body
+            return json.loads(body)
+
+        first = get()
+        kept = director.send("api/results/ladder/form", json.dumps(
+            {"best": 1, "min": 1, "from": "2026-11-01", "to": ""}).encode())
+        refused = [director.send("api/results/ladder/form", json.dumps(body).encode())[0]
+                   for body in ({"best": 0}, {"min": "two"}, {"from": "1/11/2026"}, [])]
+        by_scorer = scorer.send("api/results/ladder/form", b'{"best": 2}')[0]
+        no_token = director.send("api/results/ladder/form", b'{"best": 2}', csrf=False)[0]
+        by_default, public = get(), get("", None)
+        overridden = get("?best=&from=")
+        told = director.send("api/results/ladder/player", json.dumps(
+            {"session": closed, "section": "A", "pair": 2, "name": "Cid Cole",
+             "member": 22}).encode())
+        not_there = [director.send("api/results/ladder/player", json.dumps(body).encode())[0]
+                     for body in ({"session": closed, "section": "A", "pair": 4,
+                                   "name": "Cid Cole", "member": 22},
+                                  {"session": closed + 1, "section": "A", "pair": 2,
+                                   "name": "Cid Cole", "member": 22},
+                                  {"session": closed, "section": "A", "pair": 2,
+                                   "name": "Cid Cole", "member": 0})]
+        one_left = get()
+        browser_login(browser, console)
+        browser.get(console.url + "results/ladder")
+        fields = wait(browser, lambda d: [d.find_element("id", f"ladder-{k}").get_attribute(
+            "value") for k in ("best", "min", "from", "to")]
+            if d.find_elements("id", "ladder-member-0-0") else None)
+        homonyms = browser.find_element("id", "ladder-homonyms").text
+        replayed = browser.find_element("id", "ladder-replayed").text
+        browser.save_screenshot(str(SHOTS / "ladder-homonyms.png"))
+        # every text of it, the director's forms included, from the catalogs
+        pseudo_page(browser, "ladder-homonyms", {n for pair in PAIRS.values() for n in pair}
+                    | {"Cid Cole (?)"})
+        browser.get(console.url + "results/ladder")
+        wait(browser, lambda d: d.find_elements("id", "ladder-member-0-0"))
+        browser.find_element("id", "ladder-member-0-0").send_keys("21")
+        browser.find_element("css selector", ".ladder-tell button").click()
+        rows = wait(browser, lambda d: None if d.find_elements("id", "ladder-homonyms") else
+                    [[c.text for c in row.find_elements("tag name", "td")]
+                     for row in d.find_elements("css selector", "#ladder tbody tr")] or None)
+        said = browser.find_element("id", "ladder-message").text
+        browser.save_screenshot(str(SHOTS / "ladder-told.png"))
+        browser.delete_all_cookies()
+    with running_hub(None, str(data), None, console=("127.0.0.1", 0),
+                     console_users=users) as (hub, _):         # a restart keeps it all
+        console = hub.call(lambda: hub.console)
+        status, _, body = fetch(console.url + "api/results/ladder", None)
+        restarted = json.loads(body)
+    assert first["kept"] == {"best": None, "min": 1, "from": "", "to": ""}
+    assert first["ambiguous"] == [{"player": "Cid Cole", "members": [21, 22], "played": 1,
+                                   "where": [{"position": closed, "date": "2026-11-02",
+                                              "session": "First evening", "section": "A",
+                                              "pair": pair, "name": "Cid Cole"}
+                                             for pair in (2, 3)]}]
+    assert [e["ambiguous"] for e in first["ranking"] if e["player"] == "Cid Cole"] == [True]
+    assert kept == (200, {"ok": True, "kept": {"best": 1, "min": 1, "from": "2026-11-01",
+                                                "to": ""}})
+    assert refused == [400, 400, 400, 400] and by_scorer == 403 and no_token == 403
+    for ladder in (by_default, public):
+        assert (ladder["best"], ladder["minimum"], ladder["since"]) == (1, 1, "2026-11-01")
+        assert ladder["kept"]["best"] == 1
+    assert (overridden["best"], overridden["since"]) == (None, "")
+    assert told == (200, {"ok": True}) and not_there == [404, 404, 400]
+    assert [w["pair"] for a in one_left["ambiguous"] for w in a["where"]] == [3]
+    by = {(e["player"], e["percent"]) for e in one_left["ranking"]}
+    assert ("Cid Cole", 41.67) in by              # member 22: pair 2's 5 of 12
+    assert fields == ["1", "", "2026-11-01", ""]
+    assert "Cid Cole: two members have this name (members 21, 22)" in homonyms
+    assert "section A, pair 3" in homonyms
+    assert replayed.endswith(": 1")
+    assert ["Cid Cole (21)", "1", "1", "50.00%"] in [r[1:] for r in rows]
+    assert ["Cid Cole (22)", "1", "1", "41.67%"] in [r[1:] for r in rows]
+    assert said == "Saved."
+    assert status == 200 and restarted["best"] == 1 and restarted["ambiguous"] == []
+    assert restarted["since"] == "2026-11-01"
