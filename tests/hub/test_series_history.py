@@ -16,8 +16,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from hub.director import parse_command
 from hub.event import EventSetup
 from hub.series import SESSION_SCORED
@@ -101,11 +99,12 @@ def test_a_log_without_session_scored_keeps_its_evenings_on_the_ladder(
     assert ladder["sessions"] == [{"name": "Monday pairs", "session": "First evening",
                                    "date": "2026-11-02", "replayed": True,
                                    "position": closed}]
-    got = {e["player"]: e["percent"] for e in ladder["ranking"]}
-    assert got["Ann Archer"] == pytest.approx(58.33, abs=0.01)
-    assert got["Bob Baker"] == pytest.approx(58.33, abs=0.01)
-    assert got["Dee Dunn"] == pytest.approx(41.67, abs=0.01)
-    assert got["Eve Ewing"] == pytest.approx(50.0)
+    got = {e["player"]: e["percent"] for e in ladder["ranking"]}   # rounded to 0.01
+    assert (got["Ann Archer"], got["Bob Baker"]) == (58.33, 58.33)
+    assert (got["Dee Dunn"], got["Eve Ewing"]) == (41.67, 50.0)
+    # the two Cid Coles of pairs 2 and 3 (no roster): not merged silently
+    assert [(a["player"], [w["pair"] for w in a["where"]]) for a in ladder["ambiguous"]] \
+        == [("Cid Cole", [2, 3])]
     assert json.loads(public)["ranking"] == ladder["ranking"]
     with EventLog.open(data / LOG_NAME) as log:
         assert log.of_type(SESSION_SCORED) == []
@@ -147,6 +146,12 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     (data / "roster.csv").write_text(ROSTER_CSV, encoding="utf-8")
     with EventLog.open(data / LOG_NAME) as log:
         closed = log.of_type(SETUP_REPLACED)[0].position
+        log.append(Record.fact(SESSION_SCORED, {   # a Butler evening: not in percentages
+            "v": 1, "name": "Monday pairs", "session": "Butler night", "date": "2026-11-05",
+            "part": 0, "carry": None, "sections": [{"name": "A", "method": "butler",
+                                                    "units": "IMPs", "ranking": [
+                {"pair": 1, "names": ["Ann Archer", "Bob Baker"], "percent": None,
+                 "total": 12.0, "rank": 1, "boards": 24, "direction": None}]}]}))
     users = make_users(tmp_path / "users")
     with running_hub(None, str(data), None, console=("127.0.0.1", 0),
                      console_users=users) as (hub, _):
@@ -187,10 +192,11 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
             if d.find_elements("id", "ladder-member-0-0") else None)
         homonyms = browser.find_element("id", "ladder-homonyms").text
         replayed = browser.find_element("id", "ladder-replayed").text
+        left_out = browser.find_element("id", "ladder-left-out").text
         browser.save_screenshot(str(SHOTS / "ladder-homonyms.png"))
         # every text of it, the director's forms included, from the catalogs
         pseudo_page(browser, "ladder-homonyms", {n for pair in PAIRS.values() for n in pair}
-                    | {"Cid Cole (?)"})
+                    | {"Cid Cole (?)", "Butler night"})
         browser.get(console.url + "results/ladder")
         wait(browser, lambda d: d.find_elements("id", "ladder-member-0-0"))
         browser.find_element("id", "ladder-member-0-0").send_keys("21")
@@ -228,8 +234,38 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     assert "Cid Cole: two members have this name (members 21, 22)" in homonyms
     assert "section A, pair 3" in homonyms
     assert replayed.endswith(": 1")
+    assert left_out == ("Left out, scored in IMPs or VPs (the ladder averages percentages): "
+                        "2026-11-05 Butler night (A)")
     assert ["Cid Cole (21)", "1", "1", "50.00%"] in [r[1:] for r in rows]
     assert ["Cid Cole (22)", "1", "1", "41.67%"] in [r[1:] for r in rows]
     assert said == "Saved."
     assert status == 200 and restarted["best"] == 1 and restarted["ambiguous"] == []
     assert restarted["since"] == "2026-11-01"
+
+
+def test_imp_and_swiss_evenings_are_left_out_of_the_ladder_and_named() -> None:
+    """The ladder averages percentages: a Butler evening (IMPs) and a Swiss teams evening
+    (VPs) have none; they are left out of every player's line and listed with their kind,
+    the matchpoint evening counted (docs/sessions.md, "Sessions not scored in
+    matchpoints")."""
+    from hub.series import StoredSession
+    from hub.series_ladder import ladder_json
+
+    def stored(position: int, date: str, method: str, units: str,
+               ranking: list[dict[str, Any]]) -> StoredSession:
+        return StoredSession(position, "Club nights", "", date, 0, None, (
+            {"name": "A", "method": method, "units": units, "ranking": ranking},))
+
+    pair = {"pair": 1, "names": ["Ann Archer", "Bob Baker"], "rank": 1, "boards": 24,
+            "direction": "NS"}
+    got = ladder_json([
+        stored(1, "2026-11-02", "mp", "MP", [{**pair, "percent": 60.0, "total": 144.0}]),
+        stored(2, "2026-11-09", "butler", "IMPs", [{**pair, "percent": None, "total": 31.0}]),
+        stored(3, "2026-11-16", "imp", "VP", [{**pair, "percent": None, "total": 62.5}])])
+    assert got["left_out"] == [
+        {"name": "Club nights", "session": "", "date": "2026-11-09", "section": "A",
+         "scores": "imp"},
+        {"name": "Club nights", "session": "", "date": "2026-11-16", "section": "A",
+         "scores": "vp"}]
+    assert [(e["player"], e["percent"], e["played"]) for e in got["ranking"]] == [
+        ("Ann Archer", 60.0, 1), ("Bob Baker", 60.0, 1)]
