@@ -1,0 +1,110 @@
+"""``tenace ladder --data DIR``: the club's ladder printed from a hub's data directory.
+
+The sessions the hub stored in its event log (and those of a log written before it stored
+them, found by replaying their records: hub.series_replay), ranked in the club's form as
+the director kept it on the console (the log fact ``ladder_form``; hub.series_ladder),
+unless ``--best``, ``--min``, ``--from`` or ``--to`` name another (``--best 0``: every
+session; an empty date: no bound). The players of one name the director has not told
+apart are marked ``(?)`` and listed with where they played; the sections not scored in
+matchpoints are named. The log is only read (the hub may be running on it). The session
+being played counts once it is stored (the next session's set-up).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "ladder", help="the club's ladder from a hub's data directory",
+        description="The club's ladder over the sessions a hub's event log holds, in the "
+                    "club's form as kept on the console unless an option names another "
+                    "(docs/sessions.md). Reads only.")
+    p.add_argument("--data", required=True, metavar="DIR",
+                   help="the hub's data directory (its events.sqlite3, its roster.csv)")
+    p.add_argument("--best", type=int, metavar="N",
+                   help="count each player's best N sessions (0: every session; default: "
+                        "the club's form)")
+    p.add_argument("--min", type=int, metavar="M", dest="minimum",
+                   help="rank only players with M sessions or more (default: the club's form)")
+    p.add_argument("--from", metavar="YYYY-MM-DD", dest="since",
+                   help="the period's first day (\"\": none; default: the club's form)")
+    p.add_argument("--to", metavar="YYYY-MM-DD", dest="until",
+                   help="the period's last day (\"\": none; default: the club's form)")
+    p.add_argument("--json", action="store_true",
+                   help="the ladder as GET /api/results/ladder gives it (docs/console-api.md)")
+    p.set_defaults(run=run)
+
+
+def _text(data: dict[str, Any]) -> list[str]:
+    form = (f"best {data['best']} sessions" if data["best"] else "every session") + \
+        (f", ranked from {data['minimum']} played" if data["minimum"] > 1 else "") + \
+        (f", from {data['since']}" if data["since"] else "") + \
+        (f", to {data['until']}" if data["until"] else "")
+    replayed = sum(1 for s in data["sessions"] if s.get("replayed"))
+    lines = [f"Club ladder: {form}; sessions: {len(data['sessions'])}"
+             + (f" ({replayed} found by replaying the log)" if replayed else "")]
+    for e in data["ranking"]:
+        name = e["player"] + (" (?)" if e["ambiguous"] else
+                              f" ({e['member']})" if e["member"] else "")
+        place = "-" if e["rank"] is None else str(e["rank"])
+        lines.append(f"{place:>4}  {name:<32} {e['played']:>3} played {e['counted']:>3} "
+                     f"counted {e['percent']:6.2f}%")
+    for a in data["ambiguous"]:
+        places = "; ".join(f"{w['date'] or '-'} section {w['section']} pair {w['pair']}"
+                           for w in a["where"])
+        members = ", ".join(map(str, a["members"])) or "none known"
+        lines.append(f"(?) {a['player']}: not told apart (members {members}): {places}")
+    for s in data["left_out"]:
+        lines.append(f"left out ({s['scores']}, not percentages): {s['date'] or '-'} "
+                     f"{s['name']} {s['session']} section {s['section']}".rstrip())
+    return lines
+
+
+def run(args: Any) -> int:
+    from hub.series import SessionBook
+    from hub.series_ladder import (
+        LadderForm,
+        homonyms,
+        kept_form,
+        ladder_json,
+        player_choices,
+    )
+    from hub.series_players import club_roster
+    from hub.store import LOG_NAME, EventLog, StoreError
+    from tenace.commands import CommandError
+    from tenace.live import _loader
+
+    path = Path(args.data) / LOG_NAME
+    if not path.is_file():
+        raise CommandError(f"{args.data}: no event log ({LOG_NAME}) in it")
+    try:
+        log = EventLog.open(path, verify=False, upgrade=False, note_head=False)
+    except StoreError as err:
+        raise CommandError(str(err)) from err
+    with log:
+        book = SessionBook(log, _loader)
+        kept = kept_form(book)
+        try:
+            form = LadderForm(
+                kept.best if args.best is None else (args.best or None),
+                kept.minimum if args.minimum is None else args.minimum,
+                kept.since if args.since is None else args.since,
+                kept.until if args.until is None else args.until)
+        except ValueError as err:
+            raise CommandError(str(err)) from err
+        data = ladder_json(book.sessions(), form, shared=homonyms(club_roster(path)),
+                           choices=player_choices(book))
+    data["kept"] = kept.to_json()
+    if args.json:
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(_text(data)) + "\n")
+    return 0
