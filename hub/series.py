@@ -44,7 +44,7 @@ from bridgecore.cards import Side
 from bridgecore.conventions import conventions
 from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
 from hub.roster import Roster, name_key
-from hub.series_players import club_roster, section_players
+from hub.series_players import club_roster, member_of, section_players
 from hub.series_replay import SetupLoader, replayed_sessions
 
 if TYPE_CHECKING:
@@ -224,8 +224,12 @@ class SessionBook:
             return []
         out = []
         roster = club_roster(self.log.path)
-        for position, body in replayed_sessions(self.log, self.loader, roster, stored,
-                                                 session_fact):
+        for position, body in replayed_sessions(self.log, self.loader, stored, session_fact):
+            for section in body.get("sections") or ():       # the roster's member numbers
+                for entry in section.get("ranking") or ():
+                    for player in entry.get("players") or ():
+                        if not player.get("member"):
+                            player["member"] = member_of(roster, str(player.get("name")))
             try:
                 out.append(StoredSession.of_body(position, body, replayed=True))
             except (TypeError, ValueError, AttributeError) as err:

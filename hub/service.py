@@ -178,6 +178,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
+        self.series.sessions()   # at start: an old log's sessions replayed (hub.series_replay)
         self._attach(self.room)
         self._sharding_start(shard)   # hub.sharding: its topics, the field's ranking
         self.console_address = console

@@ -18,7 +18,8 @@ from typing import Any
 
 from hub.director import parse_command
 from hub.event import EventSetup
-from hub.series import SESSION_SCORED
+from hub.series import SESSION_SCORED, SessionBook
+from hub.series_replay import CACHE_NAME
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record
 from tenace.live import running_hub
@@ -47,6 +48,10 @@ def evening_setup(date: str, session: str) -> EventSetup:
                              session=session)
     section = dataclasses.replace(quick.sections[0], pairs=dict(PAIRS))
     return dataclasses.replace(quick, sections=(section,), date=date)
+
+
+def cannot_load(obj: dict[str, Any]) -> Any:
+    raise ValueError("a set-up from another program")
 
 
 def write_old_log(path: Path) -> None:
@@ -109,7 +114,19 @@ def test_a_log_without_session_scored_keeps_its_evenings_on_the_ladder(
     with EventLog.open(data / LOG_NAME) as log:
         assert log.of_type(SESSION_SCORED) == []
         after = log.head()
+        # what the replay found is kept beside the log (0600): not replayed again, even
+        # by a hub that could no longer read the set-up; the file gone, replayed again
+        cache = data / CACHE_NAME
+        assert cache.stat().st_mode & 0o777 == 0o600
+        kept = SessionBook(log, cannot_load).sessions()
+        cache.unlink()
+        again = SessionBook(log, cannot_load).sessions()
     assert after == before
+    assert [(s.session, s.replayed) for s in kept] == [("First evening", True)]
+    pair_1 = next(e for e in kept[0].sections[0]["ranking"] if e["pair"] == 1)
+    assert round(pair_1["percent"], 2) == 58.33
+    assert [p["member"] for p in pair_1["players"]] == [None, None]   # no roster here
+    assert again == [] and not cache.exists()
 
 
 def test_a_session_the_log_cannot_replay_is_left_out_and_logged(
@@ -118,13 +135,8 @@ def test_a_session_the_log_cannot_replay_is_left_out_and_logged(
     stored sessions, named in the hub's log; the hub starts and serves the ladder."""
     data = tmp_path / "data"
     write_old_log(data / LOG_NAME)
-    from hub.series import SessionBook
-
-    def loader(obj: dict[str, Any]) -> Any:
-        raise ValueError("a set-up from another program")
-
     with EventLog.open(data / LOG_NAME) as log:
-        book = SessionBook(log, loader)
+        book = SessionBook(log, cannot_load)
         assert book.sessions() == []
     assert "cannot be read again" in caplog.text and "a set-up from another program" \
         in caplog.text
