@@ -15,7 +15,7 @@ records). What the replay found is kept beside it, in the data directory's
 record that closed it, so a log that is not the one it was made from is replayed again): a
 season's evenings are replayed once, not at every start. The file is only a cache: deleted
 or unreadable, the sessions are replayed again. The players' member numbers come from the
-roster as it is when the ladder is read (hub.series.SessionBook), not as it was at the
+roster as it is when the hub starts (hub.series.SessionBook), not as it was at the
 replay. The session the log runs now is not one of them (it is the session being played). A
 record the room cannot take is left out of that session (logged), as the hub's own start
 does; a set-up the loader cannot read leaves its session out (logged, tried again next
