@@ -195,11 +195,14 @@ class SessionBook:
 
     ``loader`` (a set-up's JSON -> the set-up): the sessions the log closed without
     storing them (a log written before ``session_scored``) are found by replaying their
-    records (hub.series_replay), once, when first needed; without it they are not."""
+    records (hub.series_replay), once, when first needed; without it they are not.
+    ``keep_found``: what the replay found is kept beside the log (False: only read)."""
 
-    def __init__(self, event_log: EventLog, loader: SetupLoader | None = None):
+    def __init__(self, event_log: EventLog, loader: SetupLoader | None = None, *,
+                 keep_found: bool = True):
         self.log = event_log
         self.loader = loader
+        self.keep_found = keep_found
         self._sessions: list[StoredSession] | None = None
         self._replayed: list[StoredSession] | None = None
         self._facts: dict[str, list[StoredRecord]] = {}
@@ -224,7 +227,8 @@ class SessionBook:
             return []
         out = []
         roster = club_roster(self.log.path)
-        for position, body in replayed_sessions(self.log, self.loader, stored, session_fact):
+        for position, body in replayed_sessions(self.log, self.loader, stored, session_fact,
+                                                keep=self.keep_found):
             for section in body.get("sections") or ():       # the roster's member numbers
                 for entry in section.get("ranking") or ():
                     for player in entry.get("players") or ():

@@ -107,11 +107,13 @@ def _write_cache(path: Path | None, sessions: dict[str, Any]) -> None:
 
 
 def replayed_sessions(event_log: EventLog, loader: SetupLoader, stored: set[int],
-                      session_fact: FactOf) -> list[tuple[int, dict[str, Any]]]:
+                      session_fact: FactOf, *, keep: bool = True
+                      ) -> list[tuple[int, dict[str, Any]]]:
     """Each closed session the log did not store (module docstring): ``(position,
     session_scored body)``, ``position`` that of the ``setup_replaced`` that closed it;
     ``session_fact`` makes the body (hub.series.session_fact; without a roster: the
-    players' member numbers are the substitutions' only, the caller adds the roster's)."""
+    players' member numbers are the substitutions' only, the caller adds the roster's).
+    ``keep``: write what was found beside the log (False: the cache is only read)."""
     path = cache_path(event_log)
     cache = _read_cache(path)
     found: dict[str, Any] = {}
@@ -127,7 +129,7 @@ def replayed_sessions(event_log: EventLog, loader: SetupLoader, stored: set[int]
         found[key] = body
         if body is not None:
             out.append((end, body))
-    if found != cache:
+    if keep and found != cache:
         _write_cache(path, found)
     return out
 

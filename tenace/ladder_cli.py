@@ -6,8 +6,10 @@ the director kept it on the console (the log fact ``ladder_form``; hub.series_la
 unless ``--best``, ``--min``, ``--from`` or ``--to`` name another (``--best 0``: every
 session; an empty date: no bound). The players of one name the director has not told
 apart are marked ``(?)`` and listed with where they played; the sections not scored in
-matchpoints are named. The log is only read (the hub may be running on it). The session
-being played counts once it is stored (the next session's set-up).
+matchpoints are named. The data directory is only read (the hub may be running on it):
+the log, the roster, and what a hub's replay kept beside the log (``replayed-sessions.json``;
+without it an old log's sessions are replayed here, and not kept). The session being played
+counts once it is stored (the next session's set-up).
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def run(args: Any) -> int:
     except StoreError as err:
         raise CommandError(str(err)) from err
     with log:
-        book = SessionBook(log, _loader)
+        book = SessionBook(log, _loader, keep_found=False)
         kept = kept_form(book)
         try:
             form = LadderForm(

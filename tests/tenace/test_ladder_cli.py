@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hub.series_ladder import LADDER_FORM, LADDER_PLAYER
+from hub.series_replay import CACHE_NAME
 from hub.setup_facts import SETUP_REPLACED
 from hub.store import LOG_NAME, EventLog, Record
 from tenace.cli import main
@@ -44,6 +45,7 @@ def test_the_ladder_from_the_command_line_in_the_club_s_form(
     bad_date = capsys.readouterr().err
     with EventLog.open(data / LOG_NAME) as log:
         assert log.head() == before          # read only
+    assert not (data / CACHE_NAME).exists()   # what it replayed is not kept: no hub's cache
     assert kept[0] == ("Club ladder: best 3 sessions, ranked from 2 played, from 2026-09-01;"
                        " sessions: 1 (1 found by replaying the log)")
     # one session, a minimum of 2: nobody ranked yet, every player listed apart, by name
