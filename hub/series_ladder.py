@@ -57,6 +57,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # a substitute as a ranking's names write him (hub.substitutes): "Name (for X, rounds 3-4)"
 _SUBSTITUTE = re.compile(r" \(for .*, rounds? [\d, -]+\)$")
 
+_WARNED: set[str] = set()        # the names of players not told apart, logged already
 Choices = Mapping[tuple[int, str, int, str], int]   # (session, section, pair, name) -> member
 
 
@@ -222,9 +223,11 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
         per_session.append(players)
     entries = ladder(per_session, best=form.best, minimum=form.minimum)
     by_player = {e.player: e for e in entries}
-    if where:
-        log.warning("ladder: %d names two members share, their players not told apart: %s",
-                    len(where), ", ".join(shown[k] for k in where))
+    new = sorted(shown[k] for k in where if k not in _WARNED)
+    if new:     # once a process (the page asks again every few seconds)
+        _WARNED.update(where)
+        log.warning("ladder: players of one name not told apart (the director says who "
+                    "played on the ladder page): %s", ", ".join(new))
     return {"v": 1, "best": form.best, "minimum": form.minimum, "since": form.since,
             "until": form.until,
             "sessions": [{k: v for k, v in about.items() if k != "position" or v is not None}
