@@ -287,3 +287,43 @@ def test_imp_and_swiss_evenings_are_left_out_of_the_ladder_and_named() -> None:
          "scores": "vp"}]
     assert [(e["player"], e["percent"], e["played"]) for e in got["ranking"]] == [
         ("Ann Archer", 60.0, 1), ("Bob Baker", 60.0, 1)]
+
+
+def test_damaged_ladder_facts_and_cache_never_break_the_ladder(
+        tmp_path: Path, caplog: Any) -> None:
+    """A ``ladder_form`` or ``ladder_player`` fact this hub did not write (a damaged log)
+    is passed over, logged, the last readable form counting; a cache that is not JSON is
+    replayed again and written anew."""
+    from hub.series_ladder import (
+        LADDER_FORM,
+        LADDER_PLAYER,
+        kept_form,
+        ladder_json,
+        player_choices,
+    )
+    data = tmp_path / "data"
+    write_old_log(data / LOG_NAME)
+    (data / CACHE_NAME).write_text("{not json", encoding="utf-8")
+    with EventLog.open(data / LOG_NAME) as log:
+        log.append_many([
+            Record.fact(LADDER_FORM, {"v": 1, "best": 2, "min": 1, "from": "", "to": ""}),
+            Record.fact(LADDER_FORM, {"v": 1, "best": "ten", "min": 1}),
+            Record.fact(LADDER_PLAYER, {"v": 1, "session": "x", "section": "A", "pair": 2,
+                                        "name": "Cid Cole", "member": 22}),
+            Record.fact(LADDER_PLAYER, {"v": 1, "section": "A"})])
+        book = SessionBook(log, evening_loader)
+        form = kept_form(book)
+        choices = player_choices(book)
+        sessions = book.sessions()
+    assert form.best == 2 and choices == {}
+    assert [s.session for s in sessions] == ["First evening"]
+    assert json.loads((data / CACHE_NAME).read_text())["v"] == 1   # written anew
+    assert "record" in caplog.text and "(ladder_form) passed over" in caplog.text
+    assert "(ladder_player) passed over" in caplog.text
+    assert "cannot be read (the sessions are replayed again)" in caplog.text
+    assert ladder_json(sessions, form)["best"] == 2
+
+
+def evening_loader(obj: dict[str, Any]) -> Any:
+    from hub.event import setup_from_json
+    return setup_from_json(obj)
