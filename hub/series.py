@@ -92,7 +92,8 @@ def _check_section(section: Any) -> None:
         for player in entry.get("players") or ():
             if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) \
                     or not (player.get("member") is None or _number(player["member"])) \
-                    or not (player.get("percent") is None or _number(player["percent"])):
+                    or not (player.get("percent") is None or _number(player["percent"])) \
+                    or not (player.get("imps") is None or _number(player["imps"])):
                 raise ValueError(f"a player that is not a name with a member number and a "
                                  f"percentage: {player!r:.60}")
     boards = section.get("boards", [])

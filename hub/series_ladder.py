@@ -26,9 +26,12 @@ club's: the director keeps it with the fact ``ladder_form`` (the console's ``POS
 unless a request names another (``best``, ``min``, ``from``, ``to``; an empty value: no
 best N, no minimum, no bound).
 
-**Sessions not of matchpoints.** The ladder averages percentages: a section scored in IMPs
-(Butler, cross-IMPs, teams, a Swiss's VPs) has none, and is listed in ``left_out`` with
-its scores' kind (docs/sessions.md says why no conversion is made).
+**Sessions not of matchpoints.** The ladder averages percentages. The Butler and cross-IMP
+pairs evenings are a ladder of their own (``imp_ranking``, in the same form): each player
+credited with his pair's IMPs per board over the boards he played, the form of the Butler
+rankings (docs/sessions.md), never mixed with percentages. A section scored in VPs (teams,
+a Swiss event) or in total points has no score per player: it is listed in ``left_out``
+with its scores' kind (docs/sessions.md says why).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bridgecore.ladder import ladder
+from bridgecore.ladder import LadderEntry, ladder
 from hub.roster import Roster, name_key
 from hub.series import kind
 
@@ -142,6 +145,25 @@ def _in_period(date: str, form: LadderForm) -> bool:
         (not form.until or not date or date <= form.until)
 
 
+def _pair_score(entry: Mapping[str, Any], scores: str) -> float | None:
+    """A pair's score as its players' without their own (a fact stored before players):
+    its percentage, or its IMPs per board."""
+    if scores == "mp":
+        return entry.get("percent")
+    total, boards = entry.get("total"), entry.get("boards") or 0
+    return None if total is None or not boards else float(total) / boards
+
+
+def _line(e: LadderEntry, shown: Mapping[str, str], field: str = "percent"
+          ) -> dict[str, Any]:
+    """A ladder's line: ``field`` its score (``percent``; ``imps``, the IMPs per board)."""
+    return {"player": shown[e.player], field: round(e.percent, 2), "rank": e.rank,
+            "played": e.played,
+            "sessions": [None if p is None else round(p, 2) for p in e.sessions],
+            "counted": len(e.counted), "ambiguous": e.player.startswith("?"),
+            "member": int(e.player[1:]) if e.player.startswith("#") else None}
+
+
 def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm(), *,
                 current: tuple[Any, Sequence[Mapping[str, Any]]] | None = None,
                 shared: Mapping[str, set[int]] | None = None,
@@ -190,22 +212,26 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
 
     shown: dict[str, str] = {}
     where: dict[str, list[dict[str, Any]]] = {}
-    per_session: list[dict[str, float]] = []
+    per_session: dict[str, list[dict[str, float]]] = {"mp": [], "imp": []}
     left_out: list[dict[str, Any]] = []
     for about, sections in chosen:
-        players: dict[str, float] = {}
+        each: dict[str, dict[str, float]] = {"mp": {}, "imp": {}}
         for section in sections:
-            if kind(section) != "mp":
+            scores = kind(section)
+            if scores not in each or (scores == "imp" and section.get("method") not in
+                                      ("butler", "crossimp")):
                 left_out.append({"name": about["name"], "session": about["session"],
                                  "date": about["date"], "section": section.get("name"),
-                                 "scores": kind(section)})
+                                 "scores": scores})
                 continue
+            players = each[scores]
+            field = "percent" if scores == "mp" else "imps"
             for entry in section.get("ranking", ()):
-                credits = [(p["name"], p.get("member"), p.get("percent"))
+                credits = [(p["name"], p.get("member"), p.get(field))
                            for p in entry.get("players") or ()]
                 if not credits:        # a session stored without its players: by name
-                    credits = [(n, None, entry.get("percent")) for n in entry.get("names") or ()
-                               if not _SUBSTITUTE.search(n)]
+                    credits = [(n, None, _pair_score(entry, scores))
+                               for n in entry.get("names") or () if not _SUBSTITUTE.search(n)]
                 for name, member, percent in credits:
                     if not member and about["position"] is not None:
                         member = choices.get((about["position"], str(section.get("name")),
@@ -214,15 +240,19 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
                     if percent is None or not key:
                         continue
                     shown[key] = name
-                    players[key] = max(players.get(key, 0.0), float(percent))
+                    players[key] = max(players.get(key, float(percent)), float(percent))
                     if key.startswith("?"):
                         where.setdefault(key, []).append({
                             "position": about["position"], "date": about["date"],
                             "session": about["session"], "section": section.get("name"),
                             "pair": entry.get("pair"), "name": name})
-        per_session.append(players)
-    entries = ladder(per_session, best=form.best, minimum=form.minimum)
+        for scores, players in each.items():
+            per_session[scores].append(players)
+    entries = ladder(per_session["mp"], best=form.best, minimum=form.minimum)
+    imp_entries = ladder(per_session["imp"], best=form.best, minimum=form.minimum)
     by_player = {e.player: e for e in entries}
+    for e in imp_entries:
+        by_player.setdefault(e.player, e)
     new = sorted(shown[k] for k in where if k not in _WARNED)
     if new:     # once a process (the page asks again every few seconds)
         _WARNED.update(where)
@@ -232,12 +262,9 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
             "until": form.until,
             "sessions": [{k: v for k, v in about.items() if k != "position" or v is not None}
                          for about, _ in chosen],
-            "ranking": [{"player": shown[e.player], "percent": round(e.percent, 2),
-                         "rank": e.rank, "played": e.played,
-                         "sessions": [None if p is None else round(p, 2) for p in e.sessions],
-                         "counted": len(e.counted), "ambiguous": e.player.startswith("?"),
-                         "member": int(e.player[1:]) if e.player.startswith("#") else None}
-                        for e in entries],
+            "ranking": [_line(e, shown) for e in entries],
+            "imp_ranking": [_line(e, shown, "imps") for e in imp_entries
+                            if any(per_session["imp"])],
             "ambiguous": [{"player": shown[k], "members": sorted(members.get(k[1:], ())),
                            "played": by_player[k].played,
                            "where": sorted(places, key=lambda w: (

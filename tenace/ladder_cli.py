@@ -5,8 +5,9 @@ them, found by replaying their records: hub.series_replay), ranked in the club's
 the director kept it on the console (the log fact ``ladder_form``; hub.series_ladder),
 unless ``--best``, ``--min``, ``--from`` or ``--to`` name another (``--best 0``: every
 session; an empty date: no bound). The players of one name the director has not told
-apart are marked ``(?)`` and listed with where they played; the sections not scored in
-matchpoints are named. The data directory is only read (the hub may be running on it):
+apart are marked ``(?)`` and listed with where they played; the Butler and cross-IMP
+evenings are a ladder of their own (IMPs per board), the sections scored in VPs or total
+points are named. The data directory is only read (the hub may be running on it):
 the log, the roster, and what a hub's replay kept beside the log (``replayed-sessions.json``;
 without it an old log's sessions are replayed here, and not kept). The session being played
 counts once it is stored (the next session's set-up).
@@ -52,12 +53,18 @@ def _text(data: dict[str, Any]) -> list[str]:
     replayed = sum(1 for s in data["sessions"] if s.get("replayed"))
     lines = [f"Club ladder: {form}; sessions: {len(data['sessions'])}"
              + (f" ({replayed} found by replaying the log)" if replayed else "")]
-    for e in data["ranking"]:
-        name = e["player"] + (" (?)" if e["ambiguous"] else
-                              f" ({e['member']})" if e["member"] else "")
-        place = "-" if e["rank"] is None else str(e["rank"])
-        lines.append(f"{place:>4}  {name:<32} {e['played']:>3} played {e['counted']:>3} "
-                     f"counted {e['percent']:6.2f}%")
+    for title, ranking, field, unit in (
+            ("", data["ranking"], "percent", "%"),
+            ("Butler and cross-IMP pairs evenings: IMPs per board", data["imp_ranking"],
+             "imps", " IMPs/board")):
+        if title and ranking:
+            lines.append(title)
+        for e in ranking:
+            name = e["player"] + (" (?)" if e["ambiguous"] else
+                                  f" ({e['member']})" if e["member"] else "")
+            place = "-" if e["rank"] is None else str(e["rank"])
+            lines.append(f"{place:>4}  {name:<32} {e['played']:>3} played {e['counted']:>3} "
+                         f"counted {e[field]:6.2f}{unit}")
     for a in data["ambiguous"]:
         places = "; ".join(f"{w['date'] or '-'} section {w['section']} pair {w['pair']}"
                            for w in a["where"])

@@ -239,7 +239,8 @@
     const ranked = data.ranking.filter((e) => e.rank !== null);
     const short = data.ranking.filter((e) => e.rank === null);
     // a name two lines share: each with its member number, the one not told apart with (?)
-    const twice = (e) => data.ranking.filter((o) => o.player === e.player).length > 1;
+    const twice = (e) => [data.ranking, data.imp_ranking || []].some((lines) =>
+      lines.filter((o) => o.player === e.player).length > 1);
     const name = (e) => e.player + (e.ambiguous ? " (?)"
       : e.member !== null && e.member !== undefined && twice(e) ? " (" + e.member + ")" : "");
     const rows = ranked.map((e, i) => {
@@ -326,7 +327,32 @@
           el("th", {}, t("ladder.counted")), el("th", {}, "%"))),
         el("tbody", {}, rows)) : el("p", { class: "dim" }, t("ladder.none")),
       short.length ? el("p", { class: "dim", id: "ladder-short" }, t("ladder.short") + ": " +
-        short.map(name).join(", ")) : null];
+        short.map(name).join(", ")) : null,
+      impLadder(data, name)];
+  }
+
+  // The Butler and cross-IMP evenings: a ladder of their own, IMPs per board (hub/series_ladder.py)
+  function impLadder(data, name) {
+    const lines = data.imp_ranking || [];
+    if (!lines.length) return null;
+    const ranked = lines.filter((e) => e.rank !== null);
+    const short = lines.filter((e) => e.rank === null);
+    const rows = ranked.map((e, i) => {
+      const tied = ranked.some((o, j) => j !== i && o.rank === e.rank);
+      return el("tr", { class: e.ambiguous ? "ambiguous" : null },
+        el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+        el("td", {}, name(e)), el("td", { class: "num" }, String(e.played)),
+        el("td", { class: "num" }, String(e.counted)),
+        el("td", { class: "num total" }, number(e.imps, 2)));
+    });
+    return [el("h3", { id: "imp-ladder-title" }, t("ladder.imp_title")),
+      ranked.length ? el("table", { class: "grid ranking", id: "imp-ladder" },
+        el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
+          el("th", {}, t("ladder.player")), el("th", {}, t("ladder.played")),
+          el("th", {}, t("ladder.counted")), el("th", {}, t("ladder.imps")))),
+        el("tbody", {}, rows)) : null,
+      short.length ? el("p", { class: "dim", id: "imp-ladder-short" }, t("ladder.short") + ": "
+        + short.map(name).join(", ")) : null];
   }
 
   // A board -------------------------------------------------------------------------------

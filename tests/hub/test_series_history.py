@@ -158,12 +158,14 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     (data / "roster.csv").write_text(ROSTER_CSV, encoding="utf-8")
     with EventLog.open(data / LOG_NAME) as log:
         closed = log.of_type(SETUP_REPLACED)[0].position
-        log.append(Record.fact(SESSION_SCORED, {   # a Butler evening: not in percentages
-            "v": 1, "name": "Monday pairs", "session": "Butler night", "date": "2026-11-05",
-            "part": 0, "carry": None, "sections": [{"name": "A", "method": "butler",
-                                                    "units": "IMPs", "ranking": [
+        log.append_many([Record.fact(SESSION_SCORED, {   # evenings not in percentages
+            "v": 1, "name": "Monday pairs", "session": f"{what} night", "date": date,
+            "part": 0, "carry": None, "sections": [{"name": "A", "method": method,
+                                                    "units": units, "ranking": [
                 {"pair": 1, "names": ["Ann Archer", "Bob Baker"], "percent": None,
-                 "total": 12.0, "rank": 1, "boards": 24, "direction": None}]}]}))
+                 "total": 12.0, "rank": 1, "boards": 24, "direction": None}]}]})
+            for what, date, method, units in (("Butler", "2026-11-05", "butler", "IMPs"),
+                                              ("Teams", "2026-11-06", "imp", "VP"))])
     users = make_users(tmp_path / "users")
     with running_hub(None, str(data), None, console=("127.0.0.1", 0),
                      console_users=users) as (hub, _):
@@ -205,10 +207,13 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
         homonyms = browser.find_element("id", "ladder-homonyms").text
         replayed = browser.find_element("id", "ladder-replayed").text
         left_out = browser.find_element("id", "ladder-left-out").text
+        imp_ladder = [[c.text for c in row.find_elements("tag name", "td")]
+                      for row in browser.find_elements("css selector", "#imp-ladder tbody tr")]
+        imp_title = browser.find_element("id", "imp-ladder-title").text
         browser.save_screenshot(str(SHOTS / "ladder-homonyms.png"))
         # every text of it, the director's forms included, from the catalogs
         pseudo_page(browser, "ladder-homonyms", {n for pair in PAIRS.values() for n in pair}
-                    | {"Cid Cole (?)", "Butler night"})
+                    | {"Cid Cole (?)", "Teams night"})
         browser.get(console.url + "results/ladder")
         wait(browser, lambda d: d.find_elements("id", "ladder-member-0-0"))
         browser.find_element("id", "ladder-member-0-0").send_keys("21")
@@ -251,8 +256,12 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     assert "Cid Cole: two members have this name (members 21, 22)" in homonyms
     assert "section A, pair 3" in homonyms
     assert replayed.endswith(": 1")
-    assert left_out == ("Left out, scored in IMPs or VPs (the ladder averages percentages): "
-                        "2026-11-05 Butler night (A)")
+    assert left_out == ("Left out, scored in VPs or total points (no score for each player): "
+                        "2026-11-06 Teams night (A)")
+    # the Butler night: 12 IMPs over 24 boards, 0.5 a board, its own ladder
+    assert imp_title == "Butler and cross-IMP pairs evenings: IMPs per board"
+    assert imp_ladder == [["1=", "Ann Archer", "1", "1", "0.50"],
+                          ["1=", "Bob Baker", "1", "1", "0.50"]]
     assert ["Cid Cole (21)", "1", "1", "50.00%"] in [r[1:] for r in rows]
     assert ["Cid Cole (22)", "1", "1", "41.67%"] in [r[1:] for r in rows]
     assert said == "Saved."
@@ -261,10 +270,10 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     assert restarted["since"] == "2026-11-01"
 
 
-def test_imp_and_swiss_evenings_are_left_out_of_the_ladder_and_named() -> None:
-    """The ladder averages percentages: a Butler evening (IMPs) and a Swiss teams evening
-    (VPs) have none; they are left out of every player's line and listed with their kind,
-    the matchpoint evening counted (docs/sessions.md, "Sessions not scored in
+def test_butler_evenings_are_a_ladder_of_their_own_and_swiss_ones_left_out() -> None:
+    """The ladder averages percentages: a Butler evening (IMPs) is in the IMP ladder (IMPs
+    per board), a Swiss teams evening (VPs, no score per player) is left out and named,
+    the matchpoint evening in the ladder (docs/sessions.md, "Sessions not scored in
     matchpoints")."""
     from hub.series import StoredSession
     from hub.series_ladder import ladder_json
@@ -281,12 +290,14 @@ def test_imp_and_swiss_evenings_are_left_out_of_the_ladder_and_named() -> None:
         stored(2, "2026-11-09", "butler", "IMPs", [{**pair, "percent": None, "total": 31.0}]),
         stored(3, "2026-11-16", "imp", "VP", [{**pair, "percent": None, "total": 62.5}])])
     assert got["left_out"] == [
-        {"name": "Club nights", "session": "", "date": "2026-11-09", "section": "A",
-         "scores": "imp"},
         {"name": "Club nights", "session": "", "date": "2026-11-16", "section": "A",
          "scores": "vp"}]
     assert [(e["player"], e["percent"], e["played"]) for e in got["ranking"]] == [
         ("Ann Archer", 60.0, 1), ("Bob Baker", 60.0, 1)]
+    # the Butler evening, stored without its players: the pair's 31 IMPs over 24 boards,
+    # 1.29 a board, its players' (its own ladder, never mixed with percentages)
+    assert [(e["player"], e["imps"], e["sessions"]) for e in got["imp_ranking"]] == [
+        ("Ann Archer", 1.29, [None, 1.29, None]), ("Bob Baker", 1.29, [None, 1.29, None])]
 
 
 def test_damaged_ladder_facts_and_cache_never_break_the_ladder(

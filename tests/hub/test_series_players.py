@@ -121,3 +121,29 @@ def test_the_ladder_by_member_number_and_the_substitutes_boards() -> None:
     assert told["ambiguous"] == []
     assert {tuple(e["sessions"]) for e in told["ranking"] if e["player"] == "Cid Cole"} \
         == {(50.0, 70.0), (41.67, 30.0)}
+
+
+def test_a_butler_evening_credits_each_player_his_pair_s_imps_per_board() -> None:
+    """The same evening scored by Butler: each player is credited with his pair's IMPs per
+    board over the boards he played (docs/sessions.md, the IMP ladder), no percentage. Pair
+    1's 6 boards are Ann Archer's; Bob Baker's 4 and Zoé Roux's 2 share them, so their
+    credits weighted by their boards give hers, and hers is the pair's total over its 6."""
+    s = Session(Room(Section("A", MOVEMENT, pairs=dict(NAMES), scoring="butler"), DEALS))
+    s.play(PLAYS)
+    assert s.director({"op": "substitute", "section": "A", "pair": 1, "player": 2,
+                       "name": "Zoé Roux", "rounds": [2]})["ok"]
+    scored = s.room.scoring.section("A")
+    pair = next(e for e in scored.ranking() if e["pair"] == 1)
+    ann, bob, zoe = section_players(s.room, scored, ROSTER)[1]
+    assert (ann["boards"], bob["boards"], zoe["boards"]) == (6, 4, 2)
+    assert {p["percent"] for p in (ann, bob, zoe)} == {None}
+    assert ann["imps"] == pytest.approx(pair["total"] / 6)
+    assert (4 * bob["imps"] + 2 * zoe["imps"]) / 6 == pytest.approx(ann["imps"])
+    rows = {b: [r["ns_points"] for r in scored.lines[b] if r["NS"] == 1] for b in (3, 4)}
+    assert zoe["imps"] == pytest.approx((rows[3][0] + rows[4][0]) / 2)   # round 2's boards
+    fact = session_fact(None, s.room, ROSTER)
+    assert fact is not None
+    got = ladder_json([_stored(1, "2026-11-02", fact["sections"])])
+    assert got["ranking"] == [] and got["left_out"] == []
+    by = {e["player"]: e["imps"] for e in got["imp_ranking"]}
+    assert by["Ann Archer"] == round(ann["imps"], 2) and by["Zoé Roux"] == round(zoe["imps"], 2)
