@@ -9,7 +9,8 @@ ranking is hidden, the players' names are left out when the names are (the pairs
 matched by them). The ladder's query: ``best`` (count the best N sessions), ``min`` (the
 least sessions to be ranked), ``from`` and ``to`` (ISO dates, the season); a key absent
 takes the club's form (hub.series_ladder.kept_form), a key present but empty none (every
-session, no minimum, no bound). ``kept`` in the answer is the club's form.
+session, no minimum, no bound). ``kept`` in the answer is the club's form. The public view
+leaves out the member numbers (``member``, ``members``).
 """
 
 from __future__ import annotations
@@ -94,6 +95,11 @@ def series_api(hub: Any, what: str, query: Mapping[str, str], *,
                            choices=player_choices(hub.series))
         data["kept"] = kept.to_json()
         data["full"] = not public
+        if public:     # the club's member numbers stay with its director and scorer
+            for line in (*data["ranking"], *data["imp_ranking"]):
+                line["member"] = None
+            for entry in data["ambiguous"]:
+                entry["members"] = []
         return data
     data = event_total(hub.setup, live, hub.series.sessions())
     data["full"] = not public

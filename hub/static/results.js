@@ -318,9 +318,10 @@
       leftOut ? el("p", { class: "dim", id: "ladder-left-out" },
         t("ladder.left_out", { sessions: leftOut })) : null,
       (data.ambiguous || []).length ? el("div", { class: "problem", id: "ladder-homonyms" },
-        data.ambiguous.map((a) => el("p", {}, a.members.length
-          ? t("ladder.ambiguous", { player: a.player, members: a.members.join(", ") })
-          : t("ladder.ambiguous_pairs", { player: a.player }))), ambiguous) : null,
+        data.ambiguous.map((a) => el("p", {}, !data.full
+          ? t("ladder.ambiguous_public", { player: a.player }) : a.members.length
+            ? t("ladder.ambiguous", { player: a.player, members: a.members.join(", ") })
+            : t("ladder.ambiguous_pairs", { player: a.player }))), ambiguous) : null,
       data.ranking.length ? el("table", { class: "grid ranking", id: "ladder" },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
           el("th", {}, t("ladder.player")), el("th", {}, t("ladder.played")),

@@ -248,6 +248,10 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
         assert (ladder["best"], ladder["minimum"], ladder["since"]) == (1, 1, "2026-11-01")
         assert ladder["kept"]["best"] == 1
     assert (overridden["best"], overridden["since"]) == (None, "")
+    # the public view: the ambiguity said, the club's member numbers not
+    assert [a["members"] for a in public["ambiguous"]] == [[]]
+    assert {e["member"] for e in public["ranking"]} == {None}
+    assert 11 in {e["member"] for e in by_default["ranking"]}      # Ann Archer's, the roster's
     assert told == (200, {"ok": True}) and not_there == [404, 404, 400]
     assert [w["pair"] for a in one_left["ambiguous"] for w in a["where"]] == [3]
     by = {(e["player"], e["percent"]) for e in one_left["ranking"]}
