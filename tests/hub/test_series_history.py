@@ -199,6 +199,10 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
                                   {"session": closed, "section": "A", "pair": 2,
                                    "name": "Cid Cole", "member": 0})]
         one_left = get()
+        browser.get(console.url + "results/ladder")      # the public page first
+        public_page = wait(browser, lambda d: d.find_element("id", "ladder-homonyms").text
+                           if d.find_elements("id", "ladder-homonyms") else None)
+        public_forms = browser.find_elements("css selector", "#ladder-keep, .ladder-tell")
         browser_login(browser, console)
         browser.get(console.url + "results/ladder")
         fields = wait(browser, lambda d: [d.find_element("id", f"ladder-{k}").get_attribute(
@@ -258,6 +262,9 @@ def test_the_club_keeps_its_form_and_tells_its_two_cid_coles_apart(
     assert ("Cid Cole", 41.67) in by              # member 22: pair 2's 5 of 12
     assert fields == ["1", "", "2026-11-01", ""]
     assert "Cid Cole: two members have this name (members 21, 22)" in homonyms
+    assert public_page == ("Cid Cole: two players of this name are not told apart yet: the "
+                           "line marked (?) holds their evenings together.")
+    assert public_forms == []
     assert "section A, pair 3" in homonyms
     assert replayed.endswith(": 1")
     assert left_out == ("Left out, scored in VPs or total points (no score for each player): "
