@@ -96,7 +96,7 @@ class LadderForm:
         since, until = body.get("from", "") or "", body.get("to", "") or ""
         if not isinstance(since, str) or not isinstance(until, str):
             raise ValueError("from and to: dates YYYY-MM-DD are expected")
-        return cls(best, minimum or 1, since, until)
+        return cls(best, 1 if minimum is None else minimum, since, until)
 
     def to_json(self) -> dict[str, Any]:
         return {"best": self.best, "min": self.minimum, "from": self.since, "to": self.until}
