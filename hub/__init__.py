@@ -66,6 +66,7 @@
                       them (docs/sessions.md); series_players.py: who played which boards,
                       with member numbers (the ladder's credit); series_replay.py: the
                       sessions of a log written before session_scored, replayed read-only;
+                      series_import.py: an earlier data directory's sessions stored here;
                       series_ladder.py: the ladder, its form kept (ladder_form), its players
                       of one name told apart (ladder_player)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from hub.store import EventLog
 
 __all__ = ["CACHE_NAME", "FactOf", "SetupLoader", "cache_path", "closed_sessions",
-           "replayed_sessions"]
+           "replay_session", "replayed_sessions"]
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +48,14 @@ SetupLoader = Callable[[dict[str, Any]], Any]   # a set-up's JSON -> the set-up 
 FactOf = Callable[[Any, Any, "Roster | None"], "dict[str, Any] | None"]
 
 
-def closed_sessions(event_log: EventLog, stored: set[int]
+def closed_sessions(event_log: EventLog, stored: set[int], *, last: bool = False
                     ) -> Iterator[tuple[int, int, str, dict[str, Any]]]:
     """Each closed session of the log without its ``session_scored``: ``(start, end, end's
     event id, setup JSON)``, its records those after position ``start`` and before ``end``
     (the ``setup_replaced`` that closed it). ``stored``: the positions of the log's
-    ``session_scored`` facts (one just before ``end``: that session is stored)."""
+    ``session_scored`` facts (one just before ``end``: that session is stored). ``last``:
+    the log's last session too (an old data directory's, over), ``end`` past the log's end
+    and its id ``""``."""
     marks = sorted([*event_log.of_type(SETUP_FACT)[:1], *event_log.of_type(SETUP_REPLACED)],
                    key=lambda r: r.position)
     if not marks or marks[0].type != SETUP_FACT:
@@ -69,6 +71,9 @@ def closed_sessions(event_log: EventLog, stored: set[int]
         if record.position - 1 not in stored and record.position - 1 > start:
             yield start, record.position, record.event_id, setup
         start, setup = record.position, body["setup"]
+    end = event_log.last_position() + 1
+    if last and end - 1 > start:
+        yield start, end, "", setup
 
 
 def cache_path(event_log: EventLog) -> Path | None:
@@ -123,7 +128,7 @@ def replayed_sessions(event_log: EventLog, loader: SetupLoader, stored: set[int]
         if key in cache:
             body = cache[key]
         else:
-            body = _replay(event_log, loader, session_fact, start, end, setup_json)
+            body = replay_session(event_log, loader, session_fact, start, end, setup_json)
             if body is False:
                 continue                   # not readable: tried again next time
         found[key] = body
@@ -134,8 +139,9 @@ def replayed_sessions(event_log: EventLog, loader: SetupLoader, stored: set[int]
     return out
 
 
-def _replay(event_log: EventLog, loader: SetupLoader, session_fact: FactOf, start: int,
-            end: int, setup_json: dict[str, Any]) -> dict[str, Any] | bool | None:
+def replay_session(event_log: EventLog, loader: SetupLoader, session_fact: FactOf,
+                   start: int, end: int, setup_json: dict[str, Any]
+                   ) -> dict[str, Any] | bool | None:
     """The ``session_scored`` body of the session from ``start`` to ``end`` (None: nothing
     scored; False: its set-up cannot be read)."""
     started = time.perf_counter()

@@ -11,6 +11,11 @@ points are named. The data directory is only read (the hub may be running on it)
 the log, the roster, and what a hub's replay kept beside the log (``replayed-sessions.json``;
 without it an old log's sessions are replayed here, and not kept). The session being played
 counts once it is stored (the next session's set-up).
+
+``--import OLD_DIR`` first stores the sessions of a data directory the club used before
+(one a evening, before the hub ran the next session in the same log) in this one's log
+(hub.series_import: the old log read, never written; importing twice stores nothing new).
+That appends to the log: with the hub stopped, or restart it after.
 """
 
 from __future__ import annotations
@@ -42,6 +47,11 @@ def add_parser(sub: Any) -> None:
                    help="the period's last day (\"\": none; default: the club's form)")
     p.add_argument("--json", action="store_true",
                    help="the ladder as GET /api/results/ladder gives it (docs/console-api.md)")
+    p.add_argument("--import", action="append", default=[], metavar="OLD_DIR",
+                   dest="imports",
+                   help="first store the sessions of an earlier data directory's log in this "
+                        "one's (read, never written; twice: nothing new); the hub stopped, "
+                        "or restarted after")
     p.set_defaults(run=run)
 
 
@@ -76,6 +86,36 @@ def _text(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _import(path: Path, folders: list[str]) -> None:
+    """``--import``: each old directory's sessions stored in the log at ``path``
+    (hub.series_import), one line each on standard error."""
+    from hub.series_import import import_sessions, open_old
+    from hub.series_players import club_roster
+    from hub.store import LOG_NAME, EventLog, StoreError
+    from tenace.commands import CommandError
+    from tenace.live import _loader
+
+    roster = club_roster(path)
+    try:
+        with EventLog.open(path) as target:
+            for folder in folders:
+                if not (Path(folder) / LOG_NAME).is_file():
+                    raise CommandError(f"--import {folder}: no event log ({LOG_NAME}) in it")
+                with open_old(folder, LOG_NAME) as old:
+                    try:
+                        done = import_sessions(target, old, _loader, roster, folder)
+                    except ValueError as err:
+                        raise CommandError(f"--import {err}") from err
+                for one in done:
+                    sys.stderr.write(f"{folder}: {one.date or '-'} {one.name} {one.session}"
+                                     .rstrip() + (": imported\n" if one.stored
+                                                  else ": imported before\n"))
+                if not done:
+                    sys.stderr.write(f"{folder}: no session with a result\n")
+    except StoreError as err:
+        raise CommandError(str(err)) from err
+
+
 def run(args: Any) -> int:
     from hub.series import SessionBook
     from hub.series_ladder import (
@@ -93,6 +133,8 @@ def run(args: Any) -> int:
     path = Path(args.data) / LOG_NAME
     if not path.is_file():
         raise CommandError(f"{args.data}: no event log ({LOG_NAME}) in it")
+    if args.imports:
+        _import(path, args.imports)
     try:
         log = EventLog.open(path, verify=False, upgrade=False, note_head=False)
     except StoreError as err:

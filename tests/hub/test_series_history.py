@@ -54,10 +54,11 @@ def cannot_load(obj: dict[str, Any]) -> Any:
     raise ValueError("a set-up from another program")
 
 
-def write_old_log(path: Path) -> None:
+def write_old_log(path: Path, date: str = "2026-11-02", *, close: bool = True) -> None:
     """The evening played and closed by the next evening's set-up, as a hub wrote its log
-    before ``session_scored`` (module docstring)."""
-    first = evening_setup("2026-11-02", "First evening")
+    before ``session_scored`` (module docstring); ``close`` False: the log ends with the
+    evening (a data directory used for one evening)."""
+    first = evening_setup(date, "First evening")
     room = first.build_room()
     devices: dict[str, VirtualDevice] = {}
     now, round_ = START, 0
@@ -75,9 +76,10 @@ def write_old_log(path: Path) -> None:
                                                    now), devices=devices):
                 assert room.apply(tid, env, env.time).reply.status == "ack"
                 log.append(Record.from_envelope(env, tid, hub_time=env.time))
-        second = evening_setup("2026-11-09", "Second evening")
-        log.append(Record.fact(SETUP_REPLACED, {"setup": second.to_json(),
-                                                "keep_play": False}, hub_time=now + 60))
+        if close:
+            second = evening_setup("2026-11-09", "Second evening")
+            log.append(Record.fact(SETUP_REPLACED, {"setup": second.to_json(),
+                                                    "keep_play": False}, hub_time=now + 60))
 
 
 def test_a_log_without_session_scored_keeps_its_evenings_on_the_ladder(

@@ -62,3 +62,51 @@ def test_the_ladder_from_the_command_line_in_the_club_s_form(
     assert [(e["player"], e["rank"], e["percent"]) for e in chosen["ranking"]][:2] == [
         ("Jo Jones", 1, 75.0), ("Kit King", 1, 75.0)]
     assert "no event log" in refused and "from: a date YYYY-MM-DD" in bad_date
+
+
+def test_earlier_data_directories_imported_once_never_written(
+        tmp_path: Path, capsys: Any) -> None:
+    """A club that used a data directory an evening: ``--import`` stores each old log's
+    sessions in the hub's log (one closed by a next set-up, one the last of its log), the
+    old logs left as they were; importing again stores nothing; the hub's own directory is
+    refused. Ann Archer then has two evenings of 58.33% (the evening worked by hand)."""
+    from hub.event import setup_from_json
+    from hub.series import SESSION_SCORED, SessionBook
+    from hub.setup_facts import SETUP_FACT
+    from tests.hub.test_series_history import evening_setup
+
+    old_1, old_2, data = tmp_path / "sept", tmp_path / "oct", tmp_path / "data"
+    write_old_log(old_1 / LOG_NAME, "2026-09-07")                  # closed by a next set-up
+    write_old_log(old_2 / LOG_NAME, "2026-10-05", close=False)     # its log's last session
+    with EventLog.open(data / LOG_NAME) as log:                    # the hub's new directory
+        log.append(Record.fact(SETUP_FACT, evening_setup("2026-11-02", "Now").to_json()))
+    heads = []
+    for folder in (old_1, old_2):
+        with EventLog.open(folder / LOG_NAME) as log:
+            heads.append(log.head())
+    args = ["ladder", "--data", str(data), "--import", str(old_1), "--import", str(old_2),
+            "--json"]
+    assert main(args) == 0
+    first = capsys.readouterr()
+    assert main(args) == 0
+    again = capsys.readouterr()
+    assert main(["ladder", "--data", str(data), "--import", str(data)]) == 2
+    own = capsys.readouterr().err
+    for folder, head in zip((old_1, old_2), heads, strict=True):
+        with EventLog.open(folder / LOG_NAME) as log:
+            assert log.head() == head and log.of_type(SESSION_SCORED) == []
+    with EventLog.open(data / LOG_NAME) as log:
+        stored = SessionBook(log, setup_from_json).sessions()
+        facts = log.of_type(SESSION_SCORED)
+    assert first.err.splitlines() == [f"{old_1}: 2026-09-07 Monday pairs First evening: "
+                                      "imported",
+                                      f"{old_2}: 2026-10-05 Monday pairs First evening: "
+                                      "imported"]
+    assert again.err.count("imported before") == 2 and len(facts) == 2
+    assert [(s.date, s.replayed) for s in stored] == [("2026-09-07", False),
+                                                      ("2026-10-05", False)]
+    assert facts[0].data()["imported"]["from"] == str(old_1)
+    ladder = json.loads(first.out)
+    got = {e["player"]: (e["percent"], e["played"]) for e in ladder["ranking"]}
+    assert got["Ann Archer"] == (58.33, 2) and got["Jo Jones"] == (75.0, 2)
+    assert "this is the hub's own log" in own
