@@ -472,10 +472,9 @@ def _result_problem(r: BoardResult, edition: Edition, individual: bool,
         sides = awards(r)
     except (TypeError, ValueError) as err:
         return ScoreProblem.of(board, "score.bad_award", ns=ns, ew=ew, error=str(err))
-    if r.only is not None:
-        if not isinstance(r.only, Side) or teams is not None or not isinstance(
-                sides[0 if r.only is Side.NS else 1], ArtificialAward):
-            return ScoreProblem.of(board, "score.one_side", ns=ns, ew=ew, side=str(r.only))
+    if r.only is not None and (not isinstance(r.only, Side) or teams is not None or
+                               not isinstance(sides[r.only is Side.EW], ArtificialAward)):
+        return ScoreProblem.of(board, "score.one_side", ns=ns, ew=ew, side=str(r.only))
     marked = vulnerability.get(r.board)
     vul = marked if marked is not None else Vulnerability.of_board(r.board)
     possible = _attainable(vul)
@@ -529,7 +528,7 @@ def _people(r: BoardResult, individual: bool) -> tuple[Pair, ...]:
         if r.players is None:
             return ()
         north, east, south, west = r.players
-        every = {Side.NS: (north, south), Side.EW: (east, west)}
+        every: dict[Side, tuple[Pair, ...]] = {Side.NS: (north, south), Side.EW: (east, west)}
     else:
         every = {Side.NS: (r.ns,), Side.EW: (r.ew,)}
     return tuple(p for side in r.sides for p in every[side])
