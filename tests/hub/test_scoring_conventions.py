@@ -390,3 +390,43 @@ def test_law_15b_12c2_a_nine_table_mitchell_with_two_deprived_pairs() -> None:
         assert points[pair, next(ew for ns, ew in points if ns == pair and ew != 18)
                       if pair != 1 else 10][0] == pytest.approx(neuberg(beaten, 8, 9), abs=0.005)
     assert s.ranking()[18][:2] == (4.8, 60.0) and s.ranking()[5][:2] == (4.8, 60.0)
+
+
+def test_law_15b_the_results_files_and_the_live_ranking_carry_the_one_sided_award() -> None:
+    """The one-sided awards in every file (USEBIO's and the FFB's scale of two a score
+    beaten: 1.8 is 3.6): USEBIO's line has the deprived side's points alone and the ruling in
+    NOTES; the PBN ScoreTable "-" for the other side and "NS A+" as the ruling, which
+    bridgecore reads back for that side alone; the FFB's the same columns; BridgeWebs, which
+    scores both pairs of every line again, gets no such line. The public ranking over board
+    5 alone (``live_ranking`` "finished") gives pair 1 its 1.8 and pair 2 only 2 v 7's 1.5."""
+    from bridgecore.cards import Side
+    from bridgecore.results_io import table_result
+    from hub.public_ranking import public_ranking
+
+    s = misplayed_session()
+    award_the_deprived(s)
+    usebio, _ = export(s.room, "usebio.xml", "A")
+    tree = ET.fromstring(usebio.split(b"\n", 2)[2])
+    board_5 = next(b for b in tree.iter("BOARD") if b.findtext("BOARD_NUMBER") == "5")
+    line = next(t for t in board_5.iter("TRAVELLER_LINE")
+                if (t.findtext("NS_PAIR_NUMBER"), t.findtext("EW_PAIR_NUMBER")) == ("1", "2"))
+    assert line.findtext("NS_MATCH_POINTS") == "3.6" and line.find("EW_MATCH_POINTS") is None
+    assert line.findtext("NOTES") == "Ruling: NS A+" and not line.findtext("SCORE")
+    pbn = export(s.room, "results.pbn", "A")[0].decode()
+    rows = {tuple(r.split()[:2]): r.split() for r in pbn.split('[Board "5"]')[1]
+            .split("[Board")[0].splitlines() if r.strip()[:1].isdigit()}
+    assert rows["1", "2"][8:] == ["1.8", "-", "60", "-", '"NS', 'A+"']
+    assert rows["1", "4"][8:] == ["-", "1.8", "-", "60", '"EW', 'A+"']
+    again = table_result(5, "1", "4", contract="-", score_ns="-", score_ew="-", ruling="EW A+")
+    assert again.result.only is Side.EW and str(again.result.adjustment) == "A+ A+"
+    ffb = export(s.room, "ffb.pbn", "A")[0].decode("latin-1")
+    ffb_5 = ffb.split('[Board "5"]')[1].split("[Board")[0]
+    ffb_row = next(r.split() for r in ffb_5.splitlines() if r.split()[2:4] == ["1", "4"])
+    assert ffb_row[-4:] == ["-", "3.6", "-", "60"]
+    webs = export(s.room, "bridgewebs.pbn", "A")[0].decode("latin-1")
+    webs_5 = webs.split('[Board "5"]')[1].split("[Board")[0]
+    assert [r.split()[:2] for r in webs_5.splitlines() if r[:1].isdigit()] == [
+        ["2", "7"], ["5", "6"], ["8", "3"]]
+    ranked = {e["pair"]: e for e in public_ranking(s.room.scoring.section("A"), {5})}
+    assert (ranked[1]["total"], ranked[1]["boards"]) == (1.8, 1)
+    assert (ranked[2]["total"], ranked[2]["boards"]) == (1.5, 1)
