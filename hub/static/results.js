@@ -332,6 +332,40 @@
     return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
   }
 
+  // Law 15B: a cancelled second play's deprived side (the line's "deprived") is owed an
+  // artificial score; the director awards it (A+, that side alone) or withdraws it in one
+  // step on its line: POST /api/director ruling / ruling_undo (docs/protocol.md 17).
+  let director = null;      // the director's session (its CSRF token), else null
+
+  function directorCommand(cmd, message) {
+    message.textContent = t("console.sending");
+    fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": director.csrf } })
+      .then((r) => r.json())
+      .then((answer) => {
+        message.className = "award-message " + (answer.ok ? "ok" : "error");
+        message.textContent = answer.ok ? (answer.ruling ? t("ruling.applied",
+          { id: answer.ruling }) : t("ruling.withdrawn", { id: cmd.id })) : (answer.error || "?");
+        if (answer.ok) load();
+      });
+  }
+
+  function awardAction(section, r) {
+    if (!director || !r.deprived || section.key === "field") return null;
+    const message = el("span", { class: "award-message dim" });
+    const pair = r.deprived === "NS" ? r.NS : r.EW;
+    const button = r.ruling
+      ? el("button", { type: "button", class: "button quiet award-undo",
+        onclick: () => directorCommand({ op: "ruling_undo", id: r.ruling }, message) },
+      t("results.award_undo", { id: r.ruling }))
+      : el("button", { type: "button", class: "button award-15b",
+        onclick: () => directorCommand({ op: "ruling", kind: "artificial", table: r.table,
+          round: r.round, board: section.board, [r.deprived.toLowerCase()]: "A+",
+          text: t("results.award_text", { pair: pair }) }, message) },
+      t("results.award", { pair: pair }));
+    return el("span", { class: "award no-print" }, " ", button, " ", message);
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -349,7 +383,7 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? whyNotScored(r) : null)));
+    r.not_scored ? whyNotScored(r) : null, awardAction(section, r))));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
@@ -571,6 +605,10 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("print").addEventListener("click", () => window.print());
     document.addEventListener("tenace-language", load);
-    window.tenaceI18n.ready.then(load);
+    window.tenaceI18n.ready
+      .then(() => fetch("/api/session", { cache: "no-store" }))
+      .then((r) => (r.ok ? r.json() : null), () => null)
+      .then((s) => { director = s && s.role === "director" ? s : null; })
+      .finally(load);
   });
 }());
