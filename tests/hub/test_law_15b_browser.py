@@ -79,3 +79,31 @@ def test_browser_law_15b_the_director_awards_the_deprived_pair_in_one_step(
     open_page(browser, console.url + "results/board/1")
     wait(browser, lambda d: d.find_elements("css selector", '#traveller-A tr[data-ns="1"]'))
     assert not browser.find_elements("css selector", ".award-15b")
+
+
+def test_browser_law_15b_the_ruling_form_gives_another_level_to_one_side(
+        misplayed: Any, browser: Any) -> None:  # noqa: F811
+    """The console's Score ruling form, artificial "EW A=": pair 4 (East-West at A3, board
+    5, deprived) gets A= alone, 50% of the top of 3, 1.5 (Laws 15B, 12C2(a)); "NS A+" on
+    the same line is refused: North-South (pair 1) had played the board."""
+    loop, hub, console = misplayed
+    browser_login(browser, console)
+    wait(browser, lambda d: d.find_elements("id", "tile-A3"))
+    browser.find_element("id", "tile-A3").click()
+    form = wait(browser, lambda d: d.find_elements("id", "ruling-form"))[0]
+    message = browser.find_element("id", "ruling-message")
+
+    def rule(score: str) -> None:
+        board = form.find_element("id", "ruling-board")
+        board.clear()
+        board.send_keys("5")
+        field = form.find_element("id", "ruling-score")
+        field.clear()
+        field.send_keys(score)
+        form.find_element("id", "do-ruling").click()
+
+    rule("NS A+")
+    wait(browser, lambda d: "not the side a cancelled second play deprived" in message.text)
+    rule("EW A=")
+    wait(browser, lambda d: "applied" in message.text)
+    assert loop.call(lambda: hub.session.points(5))[1, 4] == (None, 1.5)
