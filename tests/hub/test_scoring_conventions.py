@@ -430,3 +430,28 @@ def test_law_15b_the_results_files_and_the_live_ranking_carry_the_one_sided_awar
     ranked = {e["pair"]: e for e in public_ranking(s.room.scoring.section("A"), {5})}
     assert (ranked[1]["total"], ranked[1]["boards"]) == (1.8, 1)
     assert (ranked[2]["total"], ranked[2]["boards"]) == (1.5, 1)
+
+
+def test_law_15b_a_stored_session_keeps_the_award_for_the_events_files() -> None:
+    """The session stored for the event's files (hub.series) keeps a cancelled line only
+    for its award: pair 1's "NS A+", 1.8 North-South alone, no score as played; board 1's
+    cancelled 1 v 2 (nobody deprived) is not kept. The event's USEBIO writes that side's
+    points alone (MP1 units: 3.6)."""
+    from bridgecore.event_files import SessionPart, write_usebio_event
+    from hub.series import section_boards
+    from hub.series_api import stored_boards
+
+    s = misplayed_session()
+    award_the_deprived(s)
+    kept = {b["board"]: b["results"] for b in section_boards(s.room.scoring.section("A"))}
+    line = next(r for r in kept[5] if (r["NS"], r["EW"]) == (1, 2))
+    assert (line["score_ns"], line["contract"], line["adjustment"]) == (None, None, "NS A+")
+    assert (line["ns_points"], line["ew_points"]) == (pytest.approx(1.8), None)
+    assert not [r for r in kept[1] if (r["NS"], r["EW"]) == (1, 2)]
+    boards = stored_boards({"method": "mp", "mp_units": 1, "boards": [
+        {"board": 5, "results": kept[5]}]})
+    xml = write_usebio_event("Pairs", "2026-11-28", [], [SessionPart(
+        1, "evening", "2026-11-28", (("A", ()),), {"A": boards})]).decode()
+    row = xml.split("<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>\n")[1].split("</TRAVELLER_LINE>")[0]
+    assert "<NS_MATCH_POINTS>3.60</NS_MATCH_POINTS>" in row and "EW_MATCH_POINTS" not in row
+    assert "<NOTES>Ruling: NS A+</NOTES>" in row
