@@ -100,3 +100,30 @@ def test_law_15b_butler_and_cross_imps_leave_the_one_side_out_of_the_datum():
     cross = score_event([*BOARD_1, DEPRIVED], "crossimp")
     assert points(cross)[2, 5] == points(score_event(BOARD_1, "crossimp"))[2, 5]
     assert points(cross)[7, 4] == (3.0, 0.0)
+
+
+def test_law_15b_the_results_files_keep_the_one_side_and_read_it_back():
+    """The PBN and CSV results files write pair 7's line with its side's points alone and
+    the ruling ``NS A+``; read back, the line scores that side alone again: the same
+    points, pair 4 still once (a file read as two-sided would score pair 4 twice)."""
+    from bridgecore.results_io import (
+        ResultsFile,
+        TableResult,
+        read_pbn_results,
+        read_results_csv,
+        write_results_csv,
+        write_results_pbn,
+    )
+
+    rows = [*BOARD_1, DEPRIVED]
+    event = score_event(rows)
+    source = ResultsFile(rows=[TableResult(r) for r in rows])
+    pbn = write_results_pbn(source, event)
+    line = next(x.split() for x in pbn.splitlines() if x.split()[:2] == ["7", "4"])
+    assert line[-6:] == ["1.2", "-", "60", "-", '"NS', 'A+"']
+    csv_text = write_results_csv(source, event)
+    assert "1,7,4,,,,,,NS A+,1.2,,,\n" in csv_text
+    for back in (read_pbn_results(pbn), read_results_csv(csv_text)):
+        again = score_event([t.result for t in back.rows])
+        assert points(again) == points(event) and not again.problems
+        assert [t.result.only for t in back.rows if t.result.ns == 7] == [Side.NS]
