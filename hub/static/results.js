@@ -335,7 +335,18 @@
   // Law 15B: a cancelled second play's deprived side (the line's "deprived") is owed an
   // artificial score; the director awards it (A+, that side alone) or withdraws it in one
   // step on its line: POST /api/director ruling / ruling_undo (docs/protocol.md 17).
-  let director = null;      // the director's session (its CSRF token), else null
+  let director;      // the director's session (its CSRF token), null if none, once asked
+
+  function askDirector() {  // only for the full view (a director's or a scorer's)
+    director = null;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null))
+      .then((s) => {
+        if (s && s.role === "director") {
+          director = s;
+          load();
+        }
+      });
+  }
 
   function directorCommand(cmd, message) {
     message.textContent = t("console.sending");
@@ -592,6 +603,7 @@
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
+        if (page.render === renderBoard && data.full && director === undefined) askDirector();
         if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
         $("updated").textContent = t("results.updated",
@@ -605,10 +617,6 @@
   document.addEventListener("DOMContentLoaded", () => {
     $("print").addEventListener("click", () => window.print());
     document.addEventListener("tenace-language", load);
-    window.tenaceI18n.ready
-      .then(() => fetch("/api/session", { cache: "no-store" }))
-      .then((r) => (r.ok ? r.json() : null), () => null)
-      .then((s) => { director = s && s.role === "director" ? s : null; })
-      .finally(load);
+    window.tenaceI18n.ready.then(load);
   });
 }());

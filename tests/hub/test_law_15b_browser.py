@@ -79,6 +79,7 @@ def test_browser_law_15b_the_director_awards_the_deprived_pair_in_one_step(
     open_page(browser, console.url + "results/board/1")
     wait(browser, lambda d: d.find_elements("css selector", '#traveller-A tr[data-ns="1"]'))
     assert not browser.find_elements("css selector", ".award-15b")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_browser_law_15b_the_ruling_form_gives_another_level_to_one_side(
