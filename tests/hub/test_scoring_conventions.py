@@ -455,3 +455,21 @@ def test_law_15b_a_stored_session_keeps_the_award_for_the_events_files() -> None
     row = xml.split("<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>\n")[1].split("</TRAVELLER_LINE>")[0]
     assert "<NS_MATCH_POINTS>3.60</NS_MATCH_POINTS>" in row and "EW_MATCH_POINTS" not in row
     assert "<NOTES>Ruling: NS A+</NOTES>" in row
+
+
+def test_law_15b_12c2b_the_one_sided_award_in_imps_against_a_datum() -> None:
+    """The same room scored in IMPs against a datum (Law 78B, the section's scoring
+    ``imps``): pair 1's A+ alone is +3 IMPs (Law
+    12C2(b)), North-South only; its session elsewhere (board 1, East-West against 420's
+    datum: the mean of 420, 450, −50, 420 is 310, −110 for it, −3 IMPs) is below +3, so
+    12C2(c) leaves +3; the three results of board 5 keep the datum they had without it
+    (8 v 1 on board 1: 420 against 310, +110, 3 IMPs)."""
+    s = Session(Room(Section("A", HOWELL, scoring="imps"), DEALS))
+    for play in MISPLAYED:
+        play_board(s, *play)
+    before = s.points(5)
+    s.rule(kind="artificial", table="A4", board=5, round=5, ns="A+")
+    points = s.points(5)
+    assert points[1, 2] == (3.0, None)
+    assert points[8, 3] == before[8, 3] and points[2, 7] == before[2, 7]
+    assert s.points(1)[8, 1] == (3.0, -3.0)
