@@ -473,3 +473,20 @@ def test_law_15b_12c2b_the_one_sided_award_in_imps_against_a_datum() -> None:
     assert points[1, 2] == (3.0, None)
     assert points[8, 3] == before[8, 3] and points[2, 7] == before[2, 7]
     assert s.points(1)[8, 1] == (3.0, -3.0)
+
+
+def test_law_15b_a_logged_one_sided_award_whose_line_stands_is_not_applied() -> None:
+    """A one-sided award in the log on a line that is not a cancelled one (a log written
+    otherwise, or its order of play changed since): never applied, the line scored as
+    played, and the section's problems say so (``problem.deprived_ruling``)."""
+    s = misplayed_session()
+    before = s.points(5)
+    s.room.fact("ruling", {"id": "R1", "kind": "artificial", "section": "A", "table": "A2",
+                           "round": 1, "board": 5, "ns": "A+"}, s.now + 1)
+    assert s.points(5) == before
+    scored = s.room.scoring.section("A")
+    line = next(r for r in scored.traveller_json(5)["results"] if r["NS"] == 2)
+    assert line["adjustment"] is None and line["scored"]
+    assert ("ruling R1 at table A2 on board 5 gives one side alone an artificial score, but "
+            "that side is not deprived of a valid score there (Law 15B): not applied"
+            ) in scored.ranking_json()["problems"]
