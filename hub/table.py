@@ -435,7 +435,8 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
         for pair, before in earlier.items():
             # Law 15B: the other pair, if it had not played the board, is the one deprived
             others = [p for p in pairs if p is not None and p != pair and p not in earlier]
-            more = {"deprived": others[0]} if others else {}
+            more = {"deprived": others[0],
+                    "deprived_side": "NS" if pairs[0] == others[0] else "EW"} if others else {}
             where = {"pair": pair, "board": number, "table": before[0], "round": before[1]}
             out.append(self._alert(
                 f"{base}:played:{pair}", t, HubKind.BOARD_ALREADY_PLAYED.value, "15B",

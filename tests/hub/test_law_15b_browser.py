@@ -108,3 +108,30 @@ def test_browser_law_15b_the_ruling_form_gives_another_level_to_one_side(
     rule("EW A=")
     wait(browser, lambda d: "applied" in message.text)
     assert loop.call(lambda: hub.session.points(5))[1, 4] == (None, 1.5)
+
+
+def test_browser_law_15b_the_alert_offers_the_award_once_the_play_is_cancelled(
+        misplayed: Any, browser: Any) -> None:  # noqa: F811
+    """The console's alert (board_already_played, Law 15B) on board 5 at A3 in round 6:
+    pair 1 had played it, pair 4 (East-West) had not; the alert names pair 4 and offers
+    "A+ to pair 4 (Law 15B)": one click gives pair 4 its award for that side alone, the
+    ruling naming the alert. The alert of board 1 at A4, where both pairs had played the
+    board, offers nothing."""
+    loop, hub, console = misplayed
+    alerts = loop.call(lambda: [a for a in hub.room.alerts if a.kind == "board_already_played"])
+    alert = next(a for a in alerts if (a.table, a.board, a.round) == ("A3", 5, 6))
+    assert (alert.facts["deprived"], alert.facts["deprived_side"]) == (4, "EW")
+    both = next(a for a in alerts if (a.table, a.board, a.facts["pair"]) == ("A4", 1, 1))
+    browser_login(browser, console)
+    wait(browser, lambda d: d.find_elements("id", f"alert-{alert.id}"))[0].click()
+    award = wait(browser, lambda d: d.find_elements("id", "do-award-15b"))[0]
+    assert award.text == "A+ to pair 4 (Law 15B)"
+    assert "pair 4, which had not, is owed an artificial adjusted score" in \
+        browser.find_element("id", "detail-text").text
+    award.click()
+    wait(browser, lambda d: loop.call(lambda: hub.session.points(5))[1, 4] == (None, 1.8))
+    [ruling] = loop.call(lambda: hub.room.scoring.rulings_json())
+    assert (ruling["alert"], ruling["ew"], "ns" in ruling) == (alert.id, "A+", False)
+    browser.find_element("id", f"alert-{both.id}").click()
+    wait(browser, lambda d: "pair 1 already played board 1" in d.find_element(
+        "id", "detail-text").text and not d.find_elements("id", "do-award-15b"))

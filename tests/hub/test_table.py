@@ -139,7 +139,8 @@ def test_law_15b_board_already_played_by_one_of_the_pairs() -> None:
     assert sorted(kinds(found)) == ["board_already_played", "wrong_board"]
     again = only(found, "board_already_played")
     assert again.law == "15B" and again.facts == {"pair": 1, "board": 1, "table": "A1",
-                                                  "round": 1, "deprived": 6}
+                                                  "round": 1, "deprived": 6,
+                                                  "deprived_side": "EW"}
     assert again.detail == (
         "pair 1 already played board 1 at table A1 in round 1 (Law 15B); pair 6, which had "
         "not, is owed an artificial adjusted score if this play is cancelled")
