@@ -711,6 +711,9 @@ class Console:
                 return json_response(refused_answer(error_text(err), language), 400)
         forward = getattr(self.hub, "forward_command", None)   # another shard's (hub.sharding)
         sent = None if forward is None else forward(command, session.user)
+        answer_of = getattr(self.hub, "answer_of", None)   # the owning shard's (protocol 17)
+        if sent is not None and "ref" in sent and answer_of is not None:
+            sent = await answer_of(sent)
         result = sent if sent is not None else self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:

@@ -364,10 +364,11 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         return asyncio.run_coroutine_threadsafe(wrapped(), loop).result(timeout)
 
     def stop(self) -> None:
-        """Ask run() to finish (any thread)."""
+        """Ask run() to finish (any thread; again once it has: nothing)."""
         loop, stopping = self._loop, self._stopping
-        if loop is not None and stopping is not None:
-            loop.call_soon_threadsafe(stopping.set)
+        if loop is not None and stopping is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):   # closed meanwhile: stopped already
+                loop.call_soon_threadsafe(stopping.set)
 
     async def _ticker(self) -> None:
         last_settled = time.monotonic()
@@ -477,6 +478,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                     self._remote_message(topic, message.payload)   # (hub.shard_views)
                 elif topic.kind == "shard_tables":   # another shard's, for the console
                     self._shard_tables(topic, message.payload)
+                elif topic.kind in ("hub_status", "shard_status", "shard_answer"):
+                    self._shard_message(topic, message.payload)   # (hub.sharding)
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
@@ -487,7 +490,9 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                 self.log.append_many(records)
             except StoreError as err:
                 self._store_failed(err, replies)
+                self._send_answers(err)
                 return
+        self._send_answers()
         # The views and alerts first: a device that has its reply finds the state updated.
         # A board finished here adds a row to the traveller other tables show (Law 16: only
         # tables that have finished it).
@@ -606,8 +611,9 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         """A command over MQTT, on ``hub/cmd/{account}``: only the director's and the
         scorer's accounts are taken (the broker's ACL lets an account write only its own
         topic; the hub refuses the others itself too), and in a sharded event the other
-        shards' (their consoles', ``by`` the user there: hub.sharding). No reply: refusals
-        are logged."""
+        shards' (their consoles', ``by`` the user there: hub.sharding). Refusals are logged;
+        the one reply is to another shard's console, on this shard's answer topic, once the
+        batch is stored (hub.sharding ``_answer_later``)."""
         from hub.director import COMMAND_ACCOUNTS
         if account is None:
             self._refused("no_account")
@@ -633,11 +639,15 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             self._refused("malformed")
             log.warning("director command from %s is not JSON: %.200s", account, err)
             return
+        ref, sender = None, account
         if shard:   # from another shard's console: who gave it there (hub.sharding)
             _, account = self.from_shard(account, obj)
+            ref = obj.pop("ref", None) if isinstance(obj, dict) else None
         if self._other_shards(obj):   # another shard's table, section or alert
             return
         result = self._director(obj, records, alerts, changed, account)
+        if shard:
+            self._answer_later(sender, ref, result)
         if not result.get("ok"):
             self._refused(result.get("code", "refused"))
             log.warning("director command from %s refused: %s", account, result.get("error"))

@@ -318,6 +318,9 @@ class TableView(View, frozen=True):
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
     withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
+    # the hub shard that holds the table (an event several hub processes share): its
+    # devices read that shard's presence (protocol 14)
+    shard: Annotated[int, Meta(ge=0, le=999)] | UnsetType = UNSET
 
 
 class Explanation(_Part, frozen=True):

@@ -968,7 +968,7 @@
   function command(cmd, message) {
     say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
-      if (result.ok && result.forwarded) {   // another shard's: applied there (docs/shards.md)
+      if (result.ok && result.forwarded) {   // another shard's: it answered, applied there
         say(message, result.shard === null || result.shard === undefined
           ? t("console.forwarded_any") : t("console.forwarded", { shard: result.shard }), false);
       } else if (result.ok) {
