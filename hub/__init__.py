@@ -22,7 +22,8 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
-                      (section_score.py: a section scored, its ranking and travellers' JSON)
+                      (section_score.py: a section scored, its ranking and travellers' JSON;
+                      one_side.py: a ruling's adjusted score, Law 15B's for one side alone)
     swiss.py          Swiss sections: each round drawn from the standings, logged; the standings
                       the section's ranking everywhere (console_swiss.py)
     corrections.py    results the director corrects (result_correct), with their history

@@ -154,10 +154,19 @@ LINE_KEYS = ("table", "round", "NS", "EW", "contract", "declarer", "tricks", "sc
 
 def section_boards(scored: Any) -> list[dict[str, Any]]:
     """A scored section's boards as a stored session keeps them (``boards`` of
-    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`)."""
-    return [{"board": board, "results": [{k: row.get(k) for k in LINE_KEYS} for row in rows
-                                         if not row.get("not_scored")]}
+    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`), and a
+    cancelled line's award to the side it deprived (Law 15B: that side's points alone, no
+    score as played)."""
+    return [{"board": board, "results": [_kept(row) for row in rows if not row.get(
+        "not_scored") or row.get("ns_points") is not None or row.get("ew_points") is not None]}
             for board, rows in sorted(scored.lines.items())]
+
+
+def _kept(row: Mapping[str, Any]) -> dict[str, Any]:
+    kept = {k: row.get(k) for k in LINE_KEYS}
+    if row.get("not_scored"):      # Law 15B: the play was cancelled, the award stands
+        kept.update(contract=None, declarer=None, tricks=None, score_ns=None)
+    return kept
 
 
 def live_sections(room: Room, roster: Roster | None = None) -> list[dict[str, Any]]:

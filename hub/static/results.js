@@ -430,6 +430,51 @@
     return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
   }
 
+  // Law 15B: a cancelled second play's deprived side (the line's "deprived") is owed an
+  // artificial score; the director awards it (A+, that side alone) or withdraws it in one
+  // step on its line: POST /api/director ruling / ruling_undo (docs/protocol.md 17).
+  let director;      // the director's session (its CSRF token), null if none, once asked
+
+  function askDirector() {  // only for the full view (a director's or a scorer's)
+    director = null;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null))
+      .then((s) => {
+        if (s && s.role === "director") {
+          director = s;
+          load();
+        }
+      });
+  }
+
+  function directorCommand(cmd, message) {
+    message.textContent = t("console.sending");
+    fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": director.csrf } })
+      .then((r) => r.json())
+      .then((answer) => {
+        message.className = "award-message " + (answer.ok ? "ok" : "error");
+        message.textContent = answer.ok ? (answer.ruling ? t("ruling.applied",
+          { id: answer.ruling }) : t("ruling.withdrawn", { id: cmd.id })) : (answer.error || "?");
+        if (answer.ok) load();
+      });
+  }
+
+  function awardAction(section, r) {
+    if (!director || !r.deprived || section.key === "field") return null;
+    const message = el("span", { class: "award-message dim" });
+    const pair = r.deprived === "NS" ? r.NS : r.EW;
+    const button = r.ruling
+      ? el("button", { type: "button", class: "button quiet award-undo",
+        onclick: () => directorCommand({ op: "ruling_undo", id: r.ruling }, message) },
+      t("results.award_undo", { id: r.ruling }))
+      : el("button", { type: "button", class: "button award-15b",
+        onclick: () => directorCommand({ op: "ruling", kind: "artificial", table: r.table,
+          round: r.round, board: section.board, [r.deprived.toLowerCase()]: "A+",
+          text: t("results.award_text", { pair: pair }) }, message) },
+      t("results.award", { pair: pair }));
+    return el("span", { class: "award no-print" }, " ", button, " ", message);
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -447,7 +492,7 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? whyNotScored(r) : null)));
+    r.not_scored ? whyNotScored(r) : null, awardAction(section, r))));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
@@ -656,6 +701,7 @@
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
+        if (page.render === renderBoard && data.full && director === undefined) askDirector();
         if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
         $("updated").textContent = t("results.updated",
