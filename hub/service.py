@@ -176,11 +176,12 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
-        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        self.series = SessionBook(log_, setup_loader)   # the sessions stored (hub.series)
         if next_session is not None and self.log.last_position() == 0:
             setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
+        self.series.sessions()   # at start: an old log's sessions replayed (hub.series_replay)
         self._attach(self.room)
         self._sharding_start(shard)   # hub.sharding: its topics, the field's ranking
         self.console_address = console

@@ -618,6 +618,7 @@
       el("div", { class: "stamp" }, stamps(a)),
       tempoLink(a.table, a.board, a.id),
       allowBoard(a, message),
+      awardDeprived(a, message),
       a.ruling ? el("div", { class: "stamp" }, t("console.ruling_is", { text: a.ruling.text }))
         : null,
       el("div", { class: "actions" },
@@ -661,6 +662,20 @@
       onclick: () => command({ op: "allow_board", table: a.table, board: a.board,
                                round: a.round }, message),
     }, t("console.allow_board", { board: a.board })));
+  }
+
+  // Law 15B: a pair playing a board again at a table where the other pair had not played it;
+  // once that play is over and cancelled, the other pair is owed an artificial score: A+
+  // for its side alone in one step (the hub refuses it, saying why, before then).
+  function awardDeprived(a, message) {
+    const facts = a.facts || {};
+    if (a.kind !== "board_already_played" || !facts.deprived_side) return null;
+    return el("div", { class: "actions" }, el("button", {
+      class: "button", type: "button", id: "do-award-15b",
+      onclick: () => command({ op: "ruling", kind: "artificial", table: a.table, board: a.board,
+        round: a.round, [facts.deprived_side.toLowerCase()]: "A+", alert: a.id,
+        text: t("results.award_text", { pair: facts.deprived }) }, message),
+    }, t("results.award", { pair: facts.deprived })));
   }
 
   function stamps(a) {
