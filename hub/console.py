@@ -79,7 +79,9 @@ a role that may not is 403. Routes:
   ladder): the results pages (static/results.*), and the JSON behind them, ``GET
   /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing
   what the director chose (the ``public_results`` command) and never a board before every
-  table has finished it; a director or a scorer logged in sees everything.
+  table has finished it; a director or a scorer logged in sees everything. ``POST
+  /api/results/ladder/form`` and ``/api/results/ladder/player`` (director, CSRF): the
+  club's ladder form kept, two players of one name told apart (hub.series_api);
 
 The controls, in order, on every request: the ``Host`` must be one of the console's own names
 and an ``Origin``, when the browser sends one, the console's own origin

@@ -169,6 +169,9 @@ def _players(value: Any, roster: Roster, where: str, errors: Problems) -> Any:
             if not found:
                 errors.append({"field": where, "error": Text.of(
                     "setup_error.no_member", member=f"{number!r:.20}")})
+                # a place kept for him: the set-up is refused for this error alone, not
+                # again for a pair without names
+                names.append(f"#{number!r:.20}")
                 continue
             names.append(found[0].name)
         elif isinstance(player, Mapping) and set(player) == {"name"}:
@@ -474,8 +477,8 @@ class _SetupRoutes:
     async def checkins(self, request: web.Request) -> web.Response:
         roster = self.roster_of_hub
         out = []
-        solo = {t for s in self.hub.room.sections if s.individual is not None
-                for t in s.tables}
+        section_of = {tid: s for s in self.hub.room.sections for tid in s.tables}
+        solo = {t for t, s in section_of.items() if s.individual is not None}
         for tid, table in self.hub.room.tables.items():
             for side, seated in sorted(getattr(table, "seated", {}).items(),
                                        key=lambda item: str(item[0])):
@@ -490,9 +493,14 @@ class _SetupRoutes:
                              if m.number == number and tid not in solo] or \
                         (roster.match(name) if name else [])
                     if name or number is not None:
+                        section = section_of.get(tid)
+                        # an individual's names are the player's (his number's)
+                        who = number if tid in solo else pair
+                        now = section.pairs.get(who, ()) if section is not None else ()
                         out.append({"table": tid, "side": getattr(side, "name", str(side)),
                                     "pair": pair, "name": name, "number": number,
                                     "members": [m.to_json() for m in found],
+                                    "pair_names": list(now),
                                     **({"individual": True} if tid in solo else {})})
         return json_response({"checkins": out})
 

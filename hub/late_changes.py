@@ -205,6 +205,15 @@ def refused(op: str, reason: Text, *, solo: bool = False) -> Text:
     return Text.of("refusal.command", doing=said, reason=reason)
 
 
+def _absent_pair(movement: Any, pair: int) -> bool:
+    """Whether ``pair`` is the set-up's absent pair (``missing_pair``): a number of the
+    movement's two pairs a table, left out of it, its opponents sitting out (a half
+    table)."""
+    if movement is None or not 1 <= pair <= 2 * movement.tables:
+        return False
+    return any(a.ns is None or a.ew is None for a in movement.assignments)
+
+
 def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     """Check the late change ``op`` (its fields typed by hub.director) against ``room``;
     ConfigError names the field that is wrong. Names are stripped in place."""
@@ -239,6 +248,8 @@ def _check_contestant(op: str, body: dict[str, Any], room: Room) -> None:
         return ConfigError(refused(op, reason, solo=solo))
 
     if pair not in contestants(section):
+        if op == "pair_add" and not solo and _absent_pair(section.movement, pair):
+            raise no(Text.of("refusal.pair_absent", pair=pair, section=section.name))
         raise no(Text.of("refusal.no_player", pair=pair, section=section.name) if solo
                  else Text.of("refusal.no_pair", pair=pair, section=section.name))
     if op == "pair_withdraw":

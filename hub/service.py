@@ -116,6 +116,9 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
+# hub/status counts a director command refused for what it asks (a round beyond the movement,
+# no such pair...) under this code; the console shows it as "director's commands"
+_COMMAND_REFUSED = "director_command"
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
 
@@ -174,11 +177,12 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
-        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        self.series = SessionBook(log_, setup_loader)   # the sessions stored (hub.series)
         if next_session is not None and self.log.last_position() == 0:
             setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
+        self.series.sessions()   # at start: an old log's sessions replayed (hub.series_replay)
         self._attach(self.room)
         self._sharding_start(shard)   # hub.sharding: its topics, the field's ranking
         self.console_address = console
@@ -650,7 +654,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         if shard:
             self._answer_later(sender, ref, result)
         if not result.get("ok"):
-            self._refused(result.get("code", "refused"))
+            self._refused(result.get("code", _COMMAND_REFUSED))
             log.warning("director command from %s refused: %s", account, result.get("error"))
 
     # Director ------------------------------------------------------------------------------
@@ -685,7 +689,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err)),
                     "error_text": error_text(err).to_json(),
-                    "code": getattr(err, "code", "refused")}
+                    # a command refused for what it asks: counted as such in hub/status
+                    "code": getattr(err, "code", _COMMAND_REFUSED)}
         now = self.clock()
         try:
             raised = self.room.fact(kind, body, now)

@@ -401,14 +401,22 @@
         const key = c.table + " " + c.side;
         let action = null;
         const name = c.members.length === 1 ? c.members[0].name : c.name;
-        if (c.individual && name && c.number !== null) {
-          const button = el("button", { type: "button", class: "button accept",
-            dataset: { table: c.table, side: c.side, player: String(c.number) } },
-            t("setup.accept"));
-          button.addEventListener("click", () => accept(c.table, c.side, [name], button,
-            c.number));
-          action = button;
-        } else if (!c.individual && !seen.has(key) && groups[key]) {
+        const same = (a, b) => a.length === b.length && a.every((n, i) => n === b[i]);
+        if (c.individual) {               // each player's name on its own
+          if (name && c.number !== null && same([name], c.pair_names || [])) {
+            action = el("span", { class: "dim accepted" }, t("setup.accepted"));  // his already
+          } else if (name && c.number !== null) {
+            const button = el("button", { type: "button", class: "button accept",
+              dataset: { table: c.table, side: c.side, player: String(c.number) } },
+              t("setup.accept"));
+            button.addEventListener("click", () => accept(c.table, c.side, [name], button,
+              c.number));
+            action = button;
+          }
+        } else if (!seen.has(key) && groups[key] && same(groups[key], c.pair_names || [])) {
+          // the pair's names already: nothing to accept
+          action = el("span", { class: "dim accepted" }, t("setup.accepted"));
+        } else if (!seen.has(key) && groups[key]) {
           const button = el("button", { type: "button", class: "button accept",
             dataset: { table: c.table, side: c.side } }, t("setup.accept"));
           button.addEventListener("click", () => accept(c.table, c.side, groups[key], button));
