@@ -192,6 +192,11 @@ def test_browser_check_in_names_accepted_player_by_player(browser: Any, served: 
     assert (fact, body["pair"], body["names"]) == ("pair_names", north, ["Gaëlle Durand"])
     assert section.pairs[north] == ("Gaëlle Durand",)
     assert section.pairs[south] == (f"Player {south:02d}",)
+    # Seen again: North's name is his already (no button), South's still to accept.
+    browser.refresh()
+    wait(browser, lambda d: d.find_elements("css selector", "#checkins .accepted")
+         and len(d.find_elements("css selector", "#checkins button.accept")) == 1)
+    assert browser.find_elements("css selector", f"#checkins button[data-player='{south}']")
 
 
 def test_browser_the_evening_page_on_the_live_hub(browser: Any,  # noqa: F811
