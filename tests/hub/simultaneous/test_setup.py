@@ -200,3 +200,23 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             client.close()
         stop_process(broker)
         log.close()
+
+
+def test_the_organiser_broker_names_its_files_by_absolute_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sim-event init event.json kit` (a relative folder, as docs/simultaneous.md shows it):
+    Mosquitto reads a relative path from its own working directory, so the configuration
+    must not depend on where the organiser started it (audit of issue 28)."""
+    _event_file(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["sim-event", "init", "event.json", "kit", "--host", "localhost"]) == 0
+    lines = (tmp_path / "kit" / "organiser" / "mosquitto.conf").read_text().splitlines()
+    named = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines
+             if line.split() and line.split()[0] in (
+                 "cafile", "certfile", "keyfile", "password_file", "acl_file",
+                 "persistence_location")}
+    assert len(named) == 6
+    for option, value in named.items():
+        assert Path(value).is_absolute(), (option, value)
+        assert Path(value).exists(), (option, value)
+    assert any("chown mosquitto" in line for line in lines)   # how Mosquitto reads them
