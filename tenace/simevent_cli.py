@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import threading
 from pathlib import Path
@@ -84,11 +85,19 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_to_terminal() -> None:
+    """The service's log on standard error, as the hub's: the deals released, the messages
+    refused and why (docs/simultaneous.md says what is logged)."""
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 def _run(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
     from hub.simultaneous.kit import run_organiser
     from wire.errors import MqttError
     event = _event(args.event)
+    _log_to_terminal()
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -105,9 +114,12 @@ def _club(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
     from hub.simultaneous.kit import run_club
     from wire.errors import MqttError
+    _log_to_terminal()
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"sim-event {args.event}, club {args.club}: running (Ctrl-C stops); the deals to "
+          f"{Path(args.kit) / 'deals.pbn'} once they come", flush=True)
     try:
         run_club(Path(args.kit), args.event, args.club, args.broker, args.plays, stop)
     except (SimError, MqttError) as err:

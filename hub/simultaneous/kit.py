@@ -176,8 +176,11 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
                 (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
                 if link.deals_signed is not None:
                     _replace_file(kit / SIGNED_DEALS, link.deals_signed)
+                log.info("deals of %s checked (the organiser's signature): boards %s written "
+                         "to %s", event, now[0].get("boards"), kit / "deals.pbn")
             if now[1] is not None and now[1] is not written[1]:
                 (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
+                log.info("the field's ranking written to %s", kit / "field-ranking.json")
             written = now
     finally:
         relay.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -220,3 +221,46 @@ def test_the_organiser_broker_names_its_files_by_absolute_path(
         assert Path(value).is_absolute(), (option, value)
         assert Path(value).exists(), (option, value)
     assert any("chown mosquitto" in line for line in lines)   # how Mosquitto reads them
+
+
+def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) -> None:
+    """`tenace sim-event run` in a terminal: the deals released to a club, and a club's
+    message refused with its reason, are in its log on standard error (they were lost
+    before: the command set no logging up; audit of issue 28)."""
+    port = free_port()
+    out = tmp_path / "out"
+    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+                 "--host", "localhost", "--port", str(port)]) == 0
+    conf = out / "organiser" / "mosquitto.conf"
+    if os.geteuid() == 0:
+        conf.write_text(conf.read_text() + "user root\n")
+    broker_log = (tmp_path / "mosquitto.log").open("wb")
+    broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=broker_log,
+                              stderr=subprocess.STDOUT)
+    err = tmp_path / "run.err"
+    service: subprocess.Popen[bytes] | None = None
+    client: MqttClient | None = None
+    try:
+        assert wait_for_port(port, 10.0, broker)
+        with err.open("wb") as sink:
+            service = subprocess.Popen(
+                [sys.executable, "-m", "tenace", "sim-event", "run",
+                 str(tmp_path / "event.json"), str(out), "--broker", f"localhost:{port}"],
+                stdout=subprocess.DEVNULL, stderr=sink)
+        assert _wait(lambda: "released to club york" in err.read_text())
+        ca = out / "organiser" / "tls" / "ca.crt"
+        password = _password(out / "clubs" / "york" / "bridge.conf")
+        client = MqttClient(f"mqtts://york:{password}@localhost:{port}?ca={ca}", "york",
+                            clean_session=True)
+        client.wait_connected()
+        client.publish(topic("spring", "york", "result"), b"not json", wait=True)
+        assert _wait(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
+        text = err.read_text()
+        assert "INFO hub.simultaneous.organiser: deals of spring released to club lyon" in text
+    finally:
+        if client is not None:
+            client.close()
+        if service is not None:
+            stop_process(service)
+        stop_process(broker)
+        broker_log.close()
