@@ -52,8 +52,8 @@ def add_parser(sub: Any) -> None:
                     "the hub's results to the event, write the field's ranking to "
                     "KIT/field-ranking.json; until Ctrl-C.")
     club.add_argument("kit", metavar="KIT", help="the club's kit folder")
-    club.add_argument("--event", required=True, help="the event's id")
-    club.add_argument("--club", required=True, help="the club's id")
+    club.add_argument("--event", help="the event's id (default: the kit's, KIT/club.json)")
+    club.add_argument("--club", help="the club's id (default: the kit's, KIT/club.json)")
     club.add_argument("--broker", required=True, metavar="URL",
                       help="the club's broker, with the account 'sim-link' (reads the hub's "
                            "results, writes the event's topics)")
@@ -112,8 +112,18 @@ def _run(args: argparse.Namespace) -> int:
 
 def _club(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
+    from hub.simultaneous.handover import club_identity
     from hub.simultaneous.kit import run_club
     from wire.errors import MqttError
+    try:
+        event, club = club_identity(Path(args.kit))
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    for option, given, kit in (("--event", args.event, event), ("--club", args.club, club)):
+        if given is not None and given != kit:   # else it would wait on another's topics
+            raise CommandError(f"{option} {given}: the kit {args.kit} is for {kit} "
+                               f"({Path(args.kit) / 'club.json'})")
+    args.event, args.club = event, club
     _log_to_terminal()
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())

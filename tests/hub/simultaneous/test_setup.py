@@ -264,3 +264,26 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
             stop_process(service)
         stop_process(broker)
         broker_log.close()
+
+
+def test_sim_event_club_takes_its_event_and_club_from_the_kit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tenace sim-event club KIT` needs no --event nor --club: the kit says them
+    (club.json); given and different, it stops at once naming the kit's, instead of waiting
+    for deals on another club's topics that never come (audit of issue 28)."""
+    out = tmp_path / "out"
+    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+                 "--host", "localhost"]) == 0
+    kit = str(out / "clubs" / "lyon")
+    nobody = f"mqtt://sim-link:x@127.0.0.1:{free_port()}"
+    capsys.readouterr()
+    assert main(["sim-event", "club", kit, "--club", "lyonn", "--broker", nobody,
+                 "--plays", "3"]) == 2
+    assert "--club lyonn: the kit" in capsys.readouterr().err
+    assert main(["sim-event", "club", kit, "--event", "autumn", "--broker", nobody,
+                 "--plays", "3"]) == 2
+    assert "--event autumn: the kit" in capsys.readouterr().err
+    # Without them: the kit's, then the club's broker (none here) is what stops it.
+    assert main(["sim-event", "club", kit, "--broker", nobody, "--plays", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "the kit" not in err and "not connected to 127.0.0.1" in err
