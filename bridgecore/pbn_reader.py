@@ -5,9 +5,11 @@ games at semi-empty lines. Each game's tags are resolved (``#`` copies the
 previous game's value, ``##text`` sets a value for the games after), then its
 fields, auction, play and tables are read; what cannot be read is a problem
 with its line, and reading goes on. A ``TempoTable`` (bridgecore.tempo) gives the calls and
-cards their times: at once (``tempo="eager"``), or with ``tempo="lazy"`` the table is kept as
-its tokens (:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) until
-:func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
+cards their times: by default the table is kept as its tokens
+(:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) and read the first
+time its record's calls, cards, tables or problems are (``tempo="deferred"``:
+:class:`~bridgecore.record.DeferredRecord`); at once with ``tempo="eager"``; with
+``tempo="lazy"`` only when :func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
 """
 
 from __future__ import annotations
@@ -30,11 +32,15 @@ from bridgecore.pbn_values import (
     parse_strain_only,
 )
 from bridgecore.pbn_writer import MANDATORY_TAGS, play_strain
-from bridgecore.record import GameRecord, RawTable, RecordProblem
+from bridgecore.record import DeferredRecord, GameRecord, RawTable, RecordProblem
 from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["Reader"]
+__all__ = ["TEMPO_READS", "Reader"]
+
+TEMPO_READS = ("deferred", "eager", "lazy")
+"""How a ``TempoTable`` is read: when its record is first read (the default), at once, or
+when :func:`bridgecore.tempo.resolve_tempo` is called."""
 
 _SEATS = {s.letter: s for s in Seat}
 _VULNERABILITY = {"NONE": Vulnerability.NONE, "LOVE": Vulnerability.NONE,
@@ -116,15 +122,17 @@ class _Group:
 class Reader:
     """Reads the games of one text, carrying ``#``/``##`` inheritance from game to game."""
 
-    def __init__(self, text: str, file: str | None, *, tempo: str = "eager"):
-        if tempo not in ("eager", "lazy"):
-            raise ValueError(f"tempo is 'eager' or 'lazy', not {tempo!r}")
+    def __init__(self, text: str, file: str | None, *, tempo: str = "deferred"):
+        if tempo not in TEMPO_READS:
+            raise ValueError(f"tempo is 'deferred', 'eager' or 'lazy', not {tempo!r}")
         self.text = text
         self.file = file
-        self.lazy = tempo == "lazy"
-        # Each record whose TempoTable is left unread, and where its problems begin in
-        # ``problems``: the table's problems go there when it is read (PbnFile.resolve_tempo).
-        self.pending: list[tuple[GameRecord, int]] = []
+        self.lazy = tempo != "eager"        # the table kept as its tokens
+        self.deferred = tempo == "deferred"
+        # Each record whose TempoTable is left unread, where its problems begin in
+        # ``problems``, and the table: its problems go there when it is read
+        # (PbnFile.resolve_tempo).
+        self.pending: list[tuple[GameRecord, int, RawTable]] = []
         self.problems: list[RecordProblem] = []
         self.header: list[str] = []
         self.escapes: list[tuple[int, str]] = []
@@ -243,9 +251,12 @@ class Reader:
         except Exception as err:  # a reader bug must not lose the rest of the file
             record = GameRecord(file=self.file, line=group.tag_line or group.line)
             record.problem(f"internal error while reading this board: {err!r}")
-        if record.raw_tempo is not None:
-            self.pending.append((record, len(self.problems)))
+        raw = record.raw_tempo
+        if raw is not None:
+            self.pending.append((record, len(self.problems), raw))
         self.problems.extend(record.problems)
+        if raw is not None and self.deferred:
+            DeferredRecord.of(record)       # reads its table when first read
         return record
 
     def _build(self, group: _Group) -> GameRecord:

@@ -9,6 +9,7 @@ problems met while reading it, each with file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, SupportsIndex
 
 from bridgecore.calls import Call, Contract
 from bridgecore.cards import Card, Seat
@@ -17,8 +18,8 @@ from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
-    "CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table", "timed_call",
-    "timed_card",
+    "CallRecord", "CardRecord", "DeferredRecord", "GameRecord", "RawTable", "RecordProblem",
+    "Table", "timed_call", "timed_card",
 ]
 
 
@@ -239,6 +240,9 @@ class RawTable:
 
     value: str                                  # the tag's value: the columns
     tokens: tuple[tuple[str, int, str], ...]
+    # The problems its reading found, once read (resolve_tempo): a file's reader puts them
+    # among the file's problems even when the record was read on its own first.
+    found: list[RecordProblem] = field(default_factory=list, compare=False)
 
 
 @dataclass(slots=True)
@@ -281,3 +285,84 @@ class GameRecord:
 
     def problem(self, message: str, line: int | None = None) -> None:
         self.problems.append(RecordProblem(message, self.file, line or self.line, self.board))
+
+
+class DeferredRecord(GameRecord):
+    """A :class:`GameRecord` whose ``TempoTable`` (``raw_tempo``) is read the first time
+    its calls, cards, tables or problems are (issue 27: the PBN reader's default,
+    ``tempo="deferred"``; a file with tempo then reads about as fast as one without, and
+    a caller that never looks at a time never pays for it).
+
+    Reading any of those four (or comparing, printing, copying or pickling the record)
+    reads the table (:func:`bridgecore.tempo.resolve_tempo`), which first makes the record
+    a plain :class:`GameRecord` (it takes that class back: same slots) and then gives its
+    calls and cards their times and its problems the table's, first among them, as an
+    eager read does; after that it is the record an eager read makes, read at full speed.
+    Every other field is read directly. Not for threads that share a record before it was
+    read: read it (or resolve it) first."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(record: GameRecord) -> None:
+        """Make ``record`` (whose ``raw_tempo`` is set) one that reads it when first read."""
+        record.__class__ = DeferredRecord
+
+    def _wake(self) -> None:
+        self.__class__ = GameRecord     # the same slots: every field now read directly
+        from bridgecore.tempo import resolve_tempo  # tempo reads records: imported when used
+        resolve_tempo(self)
+
+    @property   # type: ignore[override]
+    def calls(self) -> list[CallRecord]:
+        self._wake()
+        return self.calls
+
+    @calls.setter
+    def calls(self, value: list[CallRecord]) -> None:
+        self._wake()
+        self.calls = value
+
+    @property   # type: ignore[override]
+    def plays(self) -> list[CardRecord]:
+        self._wake()
+        return self.plays
+
+    @plays.setter
+    def plays(self, value: list[CardRecord]) -> None:
+        self._wake()
+        self.plays = value
+
+    @property   # type: ignore[override]
+    def tables(self) -> dict[str, Table]:
+        self._wake()
+        return self.tables
+
+    @tables.setter
+    def tables(self, value: dict[str, Table]) -> None:
+        self._wake()
+        self.tables = value
+
+    @property   # type: ignore[override]
+    def problems(self) -> list[RecordProblem]:
+        self._wake()
+        return self.problems
+
+    @problems.setter
+    def problems(self, value: list[RecordProblem]) -> None:
+        self._wake()
+        self.problems = value
+
+    def __eq__(self, other: object) -> bool:
+        self._wake()
+        return self == other
+
+    __hash__ = None     # type: ignore[assignment]  # as GameRecord's
+
+    def __repr__(self) -> str:
+        self._wake()
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        self._wake()
+        return self.__reduce_ex__(protocol)

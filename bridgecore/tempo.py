@@ -50,6 +50,7 @@ from bridgecore.pbn_sections import read_table
 from bridgecore.record import (
     CallRecord,
     CardRecord,
+    DeferredRecord,
     GameRecord,
     RecordProblem,
     Table,
@@ -558,6 +559,8 @@ def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
     timed, the table's problems first among its own, as they are then). Returns those
     problems (none when nothing was left unread). A file's reader puts them among the
     file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
+    if record.__class__ is DeferredRecord:
+        record.__class__ = GameRecord   # read directly from here on (the same slots)
     raw = record.raw_tempo
     if raw is None:
         return []
@@ -573,6 +576,7 @@ def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
     if found and before:
         del problems[before:]
         problems[0:0] = found
+    raw.found.extend(found)
     return found
 
 
