@@ -71,7 +71,8 @@ class PbnFile:
         those problems. A file read with ``tempo="deferred"`` does this the first time its
         ``problems`` are read."""
         if self.__class__ is _DeferredFile:
-            self.__class__ = PbnFile        # the same slots: read directly from here on
+            # the same slots: read directly from here on
+            self.__class__ = PbnFile  # type: ignore[assignment]
         found: list[RecordProblem] = []
         with _no_collector():       # about 130 small objects a board, as in read_pbn
             for record, at, raw in reversed(self.pending):
@@ -91,7 +92,7 @@ class _DeferredFile(PbnFile):
 
     __slots__ = ()
 
-    @property   # type: ignore[override]
+    @property
     def problems(self) -> list[RecordProblem]:
         self.resolve_tempo()
         return self.problems
@@ -135,7 +136,7 @@ def read_pbn(source: Source, *, file: str | None = None, tempo: str = "deferred"
     read = PbnFile(records, reader.problems, reader.header, reader.escapes, name,
                    reader.pending)
     if reader.deferred and reader.pending:
-        read.__class__ = _DeferredFile      # type: ignore[assignment]
+        read.__class__ = _DeferredFile
     return read
 
 

@@ -309,11 +309,12 @@ class DeferredRecord(GameRecord):
         record.__class__ = DeferredRecord
 
     def _wake(self) -> None:
-        self.__class__ = GameRecord     # the same slots: every field now read directly
+        # the same slots: every field now read directly
+        self.__class__ = GameRecord  # type: ignore[assignment]
         from bridgecore.tempo import resolve_tempo  # tempo reads records: imported when used
         resolve_tempo(self)
 
-    @property   # type: ignore[override]
+    @property
     def calls(self) -> list[CallRecord]:
         self._wake()
         return self.calls
@@ -323,7 +324,7 @@ class DeferredRecord(GameRecord):
         self._wake()
         self.calls = value
 
-    @property   # type: ignore[override]
+    @property
     def plays(self) -> list[CardRecord]:
         self._wake()
         return self.plays
@@ -333,7 +334,7 @@ class DeferredRecord(GameRecord):
         self._wake()
         self.plays = value
 
-    @property   # type: ignore[override]
+    @property
     def tables(self) -> dict[str, Table]:
         self._wake()
         return self.tables
@@ -343,7 +344,7 @@ class DeferredRecord(GameRecord):
         self._wake()
         self.tables = value
 
-    @property   # type: ignore[override]
+    @property
     def problems(self) -> list[RecordProblem]:
         self._wake()
         return self.problems

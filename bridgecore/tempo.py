@@ -560,7 +560,8 @@ def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
     problems (none when nothing was left unread). A file's reader puts them among the
     file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
     if record.__class__ is DeferredRecord:
-        record.__class__ = GameRecord   # read directly from here on (the same slots)
+        # read directly from here on (the same slots)
+        record.__class__ = GameRecord  # type: ignore[assignment]
     raw = record.raw_tempo
     if raw is None:
         return []
