@@ -37,7 +37,9 @@ from bridgecore.record import GameRecord
 from bridgecore.tempo import TEMPO_TABLE, tempo_table
 
 
-def _records(count: int, tempo: bool) -> list[GameRecord]:
+def played_records(count: int, tempo: bool) -> list[GameRecord]:
+    """``count`` fully played random boards (the same each time), with every action timed
+    and a ``TempoTable`` each (``tempo``), or no times at all."""
     rng = random.Random(27)
     out = []
     for n in range(1, count + 1):
@@ -75,8 +77,8 @@ def main() -> None:
     global _clock
     if args.cpu:
         _clock = time.process_time
-    plain = write_pbn(_records(args.boards, tempo=False))
-    timed = write_pbn(_records(args.boards, tempo=True))
+    plain = write_pbn(played_records(args.boards, tempo=False))
+    timed = write_pbn(played_records(args.boards, tempo=True))
     readers: dict[str, Callable[[], object]] = {
         "tenace, plain": lambda: read_pbn(plain),
         "tenace, with [TempoTable]": lambda: read_pbn(timed),
