@@ -10,7 +10,8 @@ repeated ``--repeat`` times, alternating the files, and the best time is kept. T
 ratios measured in the same run (target: the tempo file within 1.5x of the plain one).
 The tempo file is read as ``read_pbn`` reads it by default (each table read when its record
 is first read: ``tempo="deferred"``), then so and every record read (the file's
-``problems``: what a caller that reads every time pays), eagerly (every table read, every
+``problems``: what a caller that reads every time pays; and each record's calls read, one
+record after the other, the collector running), eagerly (every table read, every
 action timed, at once), lazily (each table kept as text: ``tempo="lazy"``), and lazily then
 resolved (:meth:`~bridgecore.pbn.PbnFile.resolve_tempo`).
 ``--cpu`` times each read by the process's CPU time (a shared machine takes the CPU away
@@ -83,6 +84,7 @@ def main() -> None:
         "tenace, plain": lambda: read_pbn(plain),
         "tenace, with [TempoTable]": lambda: read_pbn(timed),
         "tenace, tempo, all read": lambda: read_pbn(timed).problems,
+        "tenace, tempo, each read": lambda: [r.calls for r in read_pbn(timed).records],
         "tenace, tempo eager": lambda: read_pbn(timed, tempo="eager"),
         "tenace, tempo lazy": lambda: read_pbn(timed, tempo="lazy"),
         "tenace, tempo lazy+resolved": lambda: read_pbn(timed, tempo="lazy").resolve_tempo(),
@@ -107,6 +109,7 @@ def main() -> None:
     tempo = times["tenace, with [TempoTable]"]
     print(f"  tempo / plain (tenace)         {tempo / base:.2f}x  (target <= 1.5x)")
     print(f"  tempo, all read / plain        {times['tenace, tempo, all read'] / base:.2f}x")
+    print(f"  tempo, each read / plain       {times['tenace, tempo, each read'] / base:.2f}x")
     print(f"  eager tempo / plain            {times['tenace, tempo eager'] / base:.2f}x")
     print(f"  lazy tempo / plain             {times['tenace, tempo lazy'] / base:.2f}x")
     print(f"  lazy+resolved / plain          "

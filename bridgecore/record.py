@@ -234,8 +234,9 @@ class Table:
 @dataclass(frozen=True, slots=True)
 class RawTable:
     """A supplemental table as the file has it, not yet split into rows (issue 27: a PBN
-    reader asked for ``tempo="lazy"`` keeps a board's ``TempoTable`` so until something
-    reads its times: :func:`bridgecore.tempo.resolve_tempo`). ``tokens`` are the reader's
+    reader keeps a board's ``TempoTable`` so until its record is first read,
+    :class:`DeferredRecord`, or with ``tempo="lazy"`` until something reads its times:
+    :func:`bridgecore.tempo.resolve_tempo`). ``tokens`` are the reader's
     ``(kind, line, text)`` after the tag, each with its line for the problems found later."""
 
     value: str                                  # the tag's value: the columns
@@ -279,8 +280,8 @@ class GameRecord:
     file: str | None = None
     line: int | None = None                                   # first line of the board
     problems: list[RecordProblem] = field(default_factory=list)
-    # A TempoTable read lazily and not yet resolved (bridgecore.tempo.resolve_tempo); it is
-    # left out of comparisons: a record resolved equals the one read eagerly.
+    # A TempoTable read lazily or deferred and not yet resolved (bridgecore.tempo.resolve_tempo);
+    # it is left out of comparisons: a record resolved equals the one read eagerly.
     raw_tempo: RawTable | None = field(default=None, compare=False, repr=False)
 
     def problem(self, message: str, line: int | None = None) -> None:

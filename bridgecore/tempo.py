@@ -23,8 +23,8 @@ means (docs/tempo.md has the rule, its constants and why).
 * :func:`tempo_table` and :func:`apply_tempo_table` carry the times of a
   :class:`~bridgecore.record.GameRecord` in a PBN supplemental table (:data:`TEMPO_TABLE`)
   that programs not knowing it skip; :func:`board_actions` reads a record back into
-  :class:`BoardActions`. A record read with ``tempo="lazy"`` keeps its table unread until
-  :func:`resolve_tempo` (issue 27).
+  :class:`BoardActions`. A PBN record keeps its table unread until its calls, cards, tables
+  or problems are first read, or with ``tempo="lazy"`` until :func:`resolve_tempo` (issue 27).
 
 Standard library and bridgecore only. An :class:`Action` that is not one (a kind other than
 call or card, a seat that is not a :class:`~bridgecore.cards.Seat`, a time that is not a
@@ -554,11 +554,14 @@ def apply_tempo_table(record: GameRecord) -> None:
 
 
 def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
-    """Read the ``TempoTable`` a lazy PBN read left as text (``record.raw_tempo``): the
-    record becomes what an eager read makes (its table in ``tables``, its calls and cards
+    """Read the ``TempoTable`` a lazy or deferred PBN read left as text
+    (``record.raw_tempo``): the record becomes what an eager read makes (a plain
+    :class:`~bridgecore.record.GameRecord`, its table in ``tables``, its calls and cards
     timed, the table's problems first among its own, as they are then). Returns those
-    problems (none when nothing was left unread). A file's reader puts them among the
-    file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
+    problems (none when nothing was left unread) and keeps them in ``raw_tempo.found``, where
+    the file's reader finds them for the file's problems:
+    :meth:`bridgecore.pbn.PbnFile.resolve_tempo`. A
+    :class:`~bridgecore.record.DeferredRecord` calls this when first read."""
     if record.__class__ is DeferredRecord:
         # read directly from here on (the same slots)
         record.__class__ = GameRecord  # type: ignore[assignment]
