@@ -162,7 +162,7 @@ def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "deferred"
     TempoTable is read as :func:`read_pbn` says; with ``tempo="lazy"`` it waits for
     :func:`bridgecore.tempo.resolve_tempo`)."""
     text, name = _text(source, file)
-    reader = Reader(text, name, tempo=tempo)
+    reader = Reader(text, name, tempo=tempo, keep=False)
     for record in reader.records():
         reader.pending.clear()      # no file to tell: the records are not kept here
         yield record

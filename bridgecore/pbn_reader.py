@@ -122,7 +122,8 @@ class _Group:
 class Reader:
     """Reads the games of one text, carrying ``#``/``##`` inheritance from game to game."""
 
-    def __init__(self, text: str, file: str | None, *, tempo: str = "deferred"):
+    def __init__(self, text: str, file: str | None, *, tempo: str = "deferred",
+                 keep: bool = True):
         if tempo not in TEMPO_READS:
             raise ValueError(f"tempo is 'deferred', 'eager' or 'lazy', not {tempo!r}")
         self.text = text
@@ -133,6 +134,9 @@ class Reader:
         # ``problems``, and the table: its problems go there when it is read
         # (PbnFile.resolve_tempo).
         self.pending: list[tuple[GameRecord, int, RawTable]] = []
+        # A deferred read's records (``keep``: the caller keeps them, as a file does), each
+        # read with the next ones (DeferredRecord); not kept for a reader of one at a time.
+        self.batch: list[GameRecord] | None = [] if keep and self.deferred else None
         self.problems: list[RecordProblem] = []
         self.header: list[str] = []
         self.escapes: list[tuple[int, str]] = []
@@ -257,6 +261,8 @@ class Reader:
         self.problems.extend(record.problems)
         if raw is not None and self.deferred:
             DeferredRecord.of(record)       # reads its table when first read
+            if self.batch is not None:
+                self.batch.append(record)
         return record
 
     def _build(self, group: _Group) -> GameRecord:
@@ -492,7 +498,9 @@ class _Fields:
                                  name)
                 continue
             if name == TEMPO_TABLE and self.reader.lazy:
-                r.raw_tempo = RawTable(value, tuple(tokens or ()))
+                batch = self.reader.batch
+                r.raw_tempo = RawTable(value, tuple(tokens or ()), [], batch,
+                                       0 if batch is None else len(batch))
             elif _is_table_name(name) or (tokens and (";" in value or "\\" in value)):
                 r.tables[name] = read_table(value, tokens or [])
             elif tokens:

@@ -16,9 +16,9 @@ import pytest
 
 from bridgecore.pbn import PbnFile, iter_pbn, read_pbn
 from bridgecore.pbn_writer import write_pbn
-from bridgecore.record import DeferredRecord, GameRecord
+from bridgecore.record import BATCH, DeferredRecord, GameRecord
 from bridgecore.tempo import TEMPO_TABLE, board_actions, resolve_tempo
-from tests.bridgecore.tempo_boards import broken_tempo_file
+from tests.bridgecore.tempo_boards import broken_tempo_file, timed_board
 
 REALDATA = Path(__file__).resolve().parents[1] / "data" / "realdata"
 TEXT = broken_tempo_file()
@@ -165,10 +165,26 @@ def test_a_deferred_file_copied_printed_or_compared_is_the_eager_file(read: str)
     assert isinstance(made, PbnFile) and made.problems == eager.problems
 
 
+def test_a_record_first_read_reads_the_next_ones_with_it() -> None:
+    text = write_pbn([timed_board(n) for n in range(1, BATCH + 11)])
+    eager = read_pbn(text, tempo="eager")
+    got = read_pbn(text)
+    assert got.records[5].calls == eager.records[5].calls
+    assert [type(r) is GameRecord for r in got.records] == \
+        [False] * 5 + [True] * BATCH + [False] * 5
+    assert got.records[-1] == eager.records[-1]          # the last: no next one
+    assert [type(r) is GameRecord for r in got.records[-5:]] == [False] * 4 + [True]
+    assert type(got.records[0]) is DeferredRecord
+    assert got.problems == eager.problems and got == eager
+
+
 def test_iter_pbn_reads_each_record_when_first_read() -> None:
     eager = _eager().records
     records = list(iter_pbn(TEXT, file="t.pbn"))
     assert [type(r) for r in records] == [DeferredRecord] * 10
+    assert all(r.raw_tempo is not None and r.raw_tempo.batch is None for r in records)
+    assert records[0].calls == eager[0].calls       # read alone: no file to read on
+    assert [type(r) for r in records[:2]] == [GameRecord, DeferredRecord]
     for e, r in zip(eager, records, strict=True):
         assert r.problems == e.problems     # read here first
         _same(e, r)
