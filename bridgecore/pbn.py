@@ -124,7 +124,7 @@ def read_pbn(source: Source, *, file: str | None = None, tempo: str = "deferred"
     A str naming an existing file (one line, no ``[``) is read as that file. Each board's
     ``TempoTable`` (issue 27) is read, by default, the first time its record's calls,
     cards, tables or problems are read, and every one the first time the file's
-    ``problems`` are (``tempo="deferred"``: :class:`~bridgecore.record.DeferredRecord`):
+    ``problems`` are (``tempo="deferred"``: :class:`~bridgecore.tempo_reading.DeferredRecord`):
     the same file and records as ``tempo="eager"``, which reads them at once. With
     ``tempo="lazy"`` each is kept as text (``record.raw_tempo``): its calls and cards have
     no times and the table's problems are not found until :meth:`PbnFile.resolve_tempo`.

@@ -8,7 +8,7 @@ with its line, and reading goes on. A ``TempoTable`` (bridgecore.tempo) gives th
 cards their times: by default the table is kept as its tokens
 (:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) and read the first
 time its record's calls, cards, tables or problems are (``tempo="deferred"``:
-:class:`~bridgecore.record.DeferredRecord`); at once with ``tempo="eager"``; with
+:class:`~bridgecore.tempo_reading.DeferredRecord`); at once with ``tempo="eager"``; with
 ``tempo="lazy"`` only when :func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
 """
 
@@ -32,8 +32,8 @@ from bridgecore.pbn_values import (
     parse_strain_only,
 )
 from bridgecore.pbn_writer import MANDATORY_TAGS, play_strain
-from bridgecore.record import DeferredRecord, GameRecord, RawTable, RecordProblem
-from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table
+from bridgecore.record import GameRecord, RawTable, RecordProblem
+from bridgecore.tempo_reading import TEMPO_TABLE, DeferredRecord, apply_tempo_table
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = ["TEMPO_READS", "Reader"]

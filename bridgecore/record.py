@@ -8,9 +8,7 @@ problems met while reading it, each with file and line.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
-from typing import Any, SupportsIndex
 
 from bridgecore.calls import Call, Contract
 from bridgecore.cards import Card, Seat
@@ -19,8 +17,8 @@ from bridgecore.text import Text
 from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
-    "CallRecord", "CardRecord", "DeferredRecord", "GameRecord", "RawTable", "RecordProblem",
-    "Table", "timed_call", "timed_card",
+    "CallRecord", "CardRecord", "GameRecord", "RawTable", "RecordProblem", "Table", "timed_call",
+    "timed_card",
 ]
 
 
@@ -236,9 +234,10 @@ class Table:
 class RawTable:
     """A supplemental table as the file has it, not yet split into rows (issue 27: a PBN
     reader keeps a board's ``TempoTable`` so until its record is first read,
-    :class:`DeferredRecord`, or with ``tempo="lazy"`` until something reads its times:
-    :func:`bridgecore.tempo.resolve_tempo`). ``tokens`` are the reader's
-    ``(kind, line, text)`` after the tag, each with its line for the problems found later."""
+    :class:`bridgecore.tempo_reading.DeferredRecord`, or with ``tempo="lazy"`` until
+    something reads its times: :func:`bridgecore.tempo_reading.resolve_tempo`). ``tokens``
+    are the reader's ``(kind, line, text)`` after the tag, each with its line for the
+    problems found later."""
 
     value: str                                  # the tag's value: the columns
     tokens: tuple[tuple[str, int, str], ...]
@@ -291,110 +290,3 @@ class GameRecord:
 
     def problem(self, message: str, line: int | None = None) -> None:
         self.problems.append(RecordProblem(message, self.file, line or self.line, self.board))
-
-
-BATCH = 64
-"""How many records of a file a :class:`DeferredRecord` first read reads (itself and the
-next ones still unread): about 2 ms of reading for a caller that wants one."""
-
-
-class DeferredRecord(GameRecord):
-    """A :class:`GameRecord` whose ``TempoTable`` (``raw_tempo``) is read the first time
-    its calls, cards, tables or problems are (issue 27: the PBN reader's default,
-    ``tempo="deferred"``; a file with tempo then reads about as fast as one without, and
-    a caller that never looks at a time never pays for it).
-
-    Reading any of those four (or comparing, printing, copying or pickling the record)
-    reads the table (:func:`bridgecore.tempo.resolve_tempo`), which first makes the record
-    a plain :class:`GameRecord` (it takes that class back: same slots) and then gives its
-    calls and cards their times and its problems the table's, first among them, as an
-    eager read does; after that it is the record an eager read makes, read at full speed.
-    Every other field is read directly. Not for threads that share a record before it was
-    read: read it (or resolve it) first."""
-
-    __slots__ = ()
-
-    @staticmethod
-    def of(record: GameRecord) -> None:
-        """Make ``record`` (whose ``raw_tempo`` is set) one that reads it when first read."""
-        record.__class__ = DeferredRecord
-
-    def _wake(self) -> None:
-        """Read this record's table, and those of the next :data:`BATCH` records of its
-        file still unread, the collector paused: a caller that reads the records one after
-        the other leaves the collector a pass per batch, not one every few records over
-        the whole file (issue 27: 20 % of such a read)."""
-        raw = self.raw_tempo
-        # the same slots: every field now read directly
-        self.__class__ = GameRecord  # type: ignore[assignment]
-        from bridgecore.tempo import resolve_tempo  # tempo reads records: imported when used
-        batch = None if raw is None else raw.batch
-        if batch is None:
-            resolve_tempo(self)
-            return
-        assert raw is not None
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
-        try:
-            resolve_tempo(self)
-            for record in batch[raw.at + 1:raw.at + BATCH]:
-                if record.__class__ is DeferredRecord:
-                    resolve_tempo(record)
-        finally:
-            if collecting:
-                gc.enable()
-
-    @property
-    def calls(self) -> list[CallRecord]:
-        self._wake()
-        return self.calls
-
-    @calls.setter
-    def calls(self, value: list[CallRecord]) -> None:
-        self._wake()
-        self.calls = value
-
-    @property
-    def plays(self) -> list[CardRecord]:
-        self._wake()
-        return self.plays
-
-    @plays.setter
-    def plays(self, value: list[CardRecord]) -> None:
-        self._wake()
-        self.plays = value
-
-    @property
-    def tables(self) -> dict[str, Table]:
-        self._wake()
-        return self.tables
-
-    @tables.setter
-    def tables(self, value: dict[str, Table]) -> None:
-        self._wake()
-        self.tables = value
-
-    @property
-    def problems(self) -> list[RecordProblem]:
-        self._wake()
-        return self.problems
-
-    @problems.setter
-    def problems(self, value: list[RecordProblem]) -> None:
-        self._wake()
-        self.problems = value
-
-    def __eq__(self, other: object) -> bool:
-        self._wake()
-        return self == other
-
-    __hash__ = None     # type: ignore[assignment]  # as GameRecord's
-
-    def __repr__(self) -> str:
-        self._wake()
-        return repr(self)
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
-        self._wake()
-        return self.__reduce_ex__(protocol)

@@ -16,8 +16,9 @@ import pytest
 
 from bridgecore.pbn import PbnFile, iter_pbn, read_pbn
 from bridgecore.pbn_writer import write_pbn
-from bridgecore.record import BATCH, DeferredRecord, GameRecord
+from bridgecore.record import GameRecord
 from bridgecore.tempo import TEMPO_TABLE, board_actions, resolve_tempo
+from bridgecore.tempo_reading import BATCH, DeferredRecord
 from tests.bridgecore.tempo_boards import broken_tempo_file, timed_board
 
 REALDATA = Path(__file__).resolve().parents[1] / "data" / "realdata"
