@@ -250,6 +250,9 @@ class DeferredRecord(GameRecord):
 
     __slots__ = ()
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("a DeferredRecord is a read GameRecord: DeferredRecord.of(record)")
+
     @staticmethod
     def of(record: GameRecord) -> None:
         """Make ``record`` (whose ``raw_tempo`` is set) one that reads it when first read."""

@@ -201,6 +201,11 @@ def test_files_without_tempo_are_plain_records(path: Path) -> None:
     assert got == eager and got.problems == eager.problems
 
 
+def test_a_deferred_record_is_made_only_of_a_record_read() -> None:
+    with pytest.raises(TypeError, match=r"DeferredRecord\.of\(record\)"):
+        DeferredRecord(board=1)
+
+
 def test_tempo_is_deferred_eager_or_lazy() -> None:
     with pytest.raises(ValueError, match="'deferred', 'eager' or 'lazy'"):
         read_pbn('[Board "1"]\n', tempo="later")
