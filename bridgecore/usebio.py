@@ -22,9 +22,10 @@ An individual (results whose ``players`` are given) is EVENT_TYPE ``INDIVIDUAL``
 PARTICIPANTS are one PLAYER a player (PLAYER_NUMBER, PLAYER_NAME, NATIONAL_ID_NUMBER, then
 DIRECTION, BOARDS_PLAYED, PLACE, TOTAL_SCORE and PERCENTAGE as a PAIR has them), and each
 TRAVELLER_LINE gives, after its partnerships' NS/EW_PAIR_NUMBER, the seats' players as
-NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER. No real individual USEBIO file
-was found to check these element names against (formats.md 2 lists the event type only):
-they are Tenace's, and this reader does not read them back.
+NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER; a player's substitute for
+some rounds is a SUBSTITUTE of his PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER). No real
+individual USEBIO file was found to check these element names against (formats.md 2 lists
+the event type only): they are Tenace's, and this reader does not read them back.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bridgecore.adjusted import Artificial, Pair
+from bridgecore.cards import Side
 from bridgecore.errors import FormatError, ParseError
 from bridgecore.methods import victory_points
 from bridgecore.pbn_values import parse_contract
@@ -46,6 +48,7 @@ from bridgecore.results_io import (
     TableResult,
     export_lines,
     format_adjustment,
+    format_ruling,
     pair_id,
     table_result,
 )
@@ -204,6 +207,8 @@ def _score(row: TableResult) -> tuple[str | None, str | None]:
     """SCORE and NOTES of a line: the score, ``A6040``, or a ruling in NOTES."""
     r = row.result
     adjustment = r.adjustment
+    if r.only is not None:      # Law 15B: a cancelled line, one side's artificial score
+        return None, _RULING + format_ruling(r)
     if isinstance(adjustment, Artificial):
         ns = adjustment.ns_percent if adjustment.ns_percent is not None else adjustment.ns.percent
         ew = adjustment.ew_percent if adjustment.ew_percent is not None else adjustment.ew.percent
@@ -238,9 +243,11 @@ def _traveller_line(parent: ET.Element, row: TableResult, scored: ScoredResult |
     _add(line, "SCORE", score or "")
     if notes:
         _add(line, "NOTES", notes)
-    if scored is not None and points is not None:
-        _add(line, points[0], _number(scored.ns_points * scale))
-        _add(line, points[1], _number(scored.ew_points * scale))
+    if scored is not None and points is not None:     # a side not scored (15B): no element
+        for side, name, value in zip(Side, points, (scored.ns_points, scored.ew_points),
+                                     strict=True):
+            if side in row.result.sides:
+                _add(line, name, _number(value * scale))
 
 
 def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
@@ -253,13 +260,17 @@ def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
 
 
 def _individual_player(parent: ET.Element, source: ResultsFile, number: Pair) -> ET.Element:
-    """An individual's participant: one PLAYER, his number, name and member number."""
+    """An individual's participant: one PLAYER, his number, name and member number, then
+    each of his substitutes (the results' further players) as a SUBSTITUTE with his name
+    and member number, so that he is credited too."""
     player = _add(parent, "PLAYER")
     _add(player, "PLAYER_NUMBER", number)
-    for one in source.players_of(number)[:1]:
-        _add(player, "PLAYER_NAME", one.name)
+    for i, one in enumerate(source.players_of(number)):
+        where = player if i == 0 else _add(player, "SUBSTITUTE")
+        if one.name:
+            _add(where, "PLAYER_NAME", one.name)
         if one.number:
-            _add(player, "NATIONAL_ID_NUMBER", one.number)
+            _add(where, "NATIONAL_ID_NUMBER", one.number)
     return player
 
 

@@ -110,6 +110,15 @@ class SectionScore:
                                  ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
                             for r in rows]}
 
+    def played(self, contestant: int) -> list[int]:
+        """The boards ``contestant`` played, in order: a pair's (its lines' NS or EW), or in
+        an individual a player's (the lines that seat him, ``players``)."""
+        if self.individual:
+            return sorted(b for b, rows in self.lines.items()
+                          if any(contestant in (r.get("players") or ()) for r in rows))
+        return sorted(b for b, rows in self.lines.items()
+                      if any(contestant in (r["NS"], r["EW"]) for r in rows))
+
     def card(self, pair: int) -> list[dict[str, Any]]:
         """A pair's score card: each board it played, from its side of the table."""
         out = []
@@ -127,7 +136,8 @@ class SectionScore:
                     "points": _r(r["ns_points" if ns else "ew_points"]),
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"],
+                    "ruling": r["ruling"],     # the deprived side of a 15B line, scored
+                    "scored": r["scored"] or r["ns_points" if ns else "ew_points"] is not None,
                     "not_scored": r.get("not_scored"),
                     "not_scored_text": r.get("not_scored_text"),
                     "corrected": r.get("corrected")})

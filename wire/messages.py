@@ -399,6 +399,9 @@ class _Command(_Closed, frozen=True, kw_only=True, tag_field="op"):
     v: Literal[1] | UnsetType = UNSET
     # Only on a hub shard's hub/cmd/tenace-hub-{K}: the user of its console who gave it.
     by: Annotated[str, Meta(min_length=1, max_length=64)] | UnsetType = UNSET
+    # With it: the command's reference, named again in the owner's answer
+    # (hub/shard/{J}/answer, docs/protocol.md section 17).
+    ref: Id | UnsetType = UNSET
 
 
 AlertId = Id
@@ -504,12 +507,14 @@ class Substitute(_Command, frozen=True, tag="substitute"):
 
 
 class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
-    """The names typed at check-in (or as the director corrected them) become the pair's."""
+    """The names typed at check-in (or as the director corrected them) become the pair's;
+    in an individual, ``player``'s (his number) become his."""
 
     table: str
     side: Literal["NS", "EW"]
     names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
                      Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+    player: PairNumber | UnsetType | None = UNSET
 
 
 class PublicResults(_Command, frozen=True, tag="public_results"):
