@@ -80,10 +80,14 @@ class ClubLink:
                             json.dumps({"v": 1, "id": rid, "board": board, "withdrawn": True}),
                             1)
 
-    def publish_finished(self, board: int, results: int) -> None:
-        """The club has played ``board`` ``results`` times: it may see the field's results."""
-        self.client.publish(topic(self.event, self.club, "finished"),
-                            json.dumps({"v": 1, "board": board, "results": results}), 1)
+    def publish_finished(self, board: int, results: int, *, closed: bool = False) -> None:
+        """The club has played ``board`` ``results`` times: it may see the field's results
+        (``closed``: its director closed the board with fewer than the club plays, a table
+        did not play it; hub.simultaneous.field)."""
+        body: dict[str, object] = {"v": 1, "board": board, "results": results}
+        if closed:
+            body["closed"] = True
+        self.client.publish(topic(self.event, self.club, "finished"), json.dumps(body), 1)
 
     @property
     def sync_topic(self) -> str:

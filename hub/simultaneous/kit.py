@@ -209,6 +209,10 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
         out.write_text(json.dumps(field.ranking_payload(), indent=1))
         _replace_file(folder / FIELD_FILE, field_file(field))
 
+    def tell(text: str) -> None:
+        print(f"sim-event {event.id}: {text}", flush=True)
+
     with Organiser(event, organiser_url(folder, broker), key, on_scored=write,
-                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE):
+                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE,
+                   on_notice=tell):
         stop.wait()
