@@ -271,10 +271,14 @@ class Organiser:
         director not closing the board) is kept but holds the board's field results back
         (Law 16): logged, and the operator told."""
         board = self.field.finish(club, data)
+        said = data.get("results") if isinstance(data, dict) else None
+        plays = self.event.club(club).plays
+        if isinstance(said, int) and said < plays and not self.field.short(club, board):
+            log.info("club %s's director closed board %d with %d results of the %d it plays",
+                     club, board, said, plays)
         if self.field.short(club, board):
-            said = data.get("results") if isinstance(data, dict) else None
             self.notify(f"club {club} said board {board} finished with {said} results but "
-                        f"plays it {self.event.club(club).plays} times, its director not "
+                        f"plays it {plays} times, its director not "
                         "closing it: the field's results of the board are held back from the "
                         "club until its results are all in or its director closes the board "
                         "(Law 16)")

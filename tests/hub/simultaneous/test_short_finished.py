@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from hub.mosquitto import Mosquitto
+from hub.simultaneous import SimError, SimEvent
 from hub.simultaneous.event import generate_key, topic
 from hub.simultaneous.field import FieldScorer
 from hub.simultaneous.organiser import Organiser
-from tests.hub.simultaneous.helpers import club_results, make_event
+from tenace.cli import main
+from tests.hub.simultaneous.helpers import club_results, deals_pbn, make_event
 from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
@@ -94,6 +96,36 @@ def test_a_short_finished_on_the_broker_gets_nothing_and_the_operator_is_told(
             york.publish(topic(event.id, "york", "finished"),
                          json.dumps({"v": 1, "board": 2, "results": 1, "closed": True}), 1)
             assert _until(lambda: any(m.topic.endswith("/field/2") for m in seen))
+            assert any("york's director closed board 2 with 1 results of the 3" in r.getMessage()
+                       for r in caplog.records)
             assert not any(m.topic.endswith("/field/1") for m in seen)
         finally:
             york.close()
+
+
+def test_sim_event_init_warns_of_a_plays_its_movement_cannot_have(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A club's ``plays`` against the movement the event file says: an 8-table Mitchell (its
+    skip) plays each board 7 times, a 5-table one 5 times; 8 would hold every board back."""
+    (tmp_path / "deals.pbn").write_text(deals_pbn(3))
+    path = tmp_path / "event.json"
+    start = "2026-04-12T19:00:00+02:00"
+    path.write_text(json.dumps({"version": 1, "event": "spring", "deals": "deals.pbn",
+                                "clubs": [
+                                    {"id": "lyon", "start": start, "plays": 8,
+                                     "movement": "mitchell", "tables": 8},
+                                    {"id": "york", "start": start, "plays": 5,
+                                     "movement": "mitchell", "tables": 5},
+                                    {"id": "bath", "start": start, "plays": 4}]}))
+    event = SimEvent.load(path)
+    assert event.club("york").plays_problem() is None
+    assert event.club("bath").plays_problem() is None      # no movement said: nothing to check
+    assert main(["sim-event", "init", str(path), str(tmp_path / "kit"),
+                 "--host", "localhost"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: club lyon: plays 8, but its movement (Mitchell 8 tables, skip) plays " \
+        "each board 7 times" in err
+    assert "club york" not in err and "club bath" not in err
+    path.write_text(path.read_text().replace('"mitchell", "tables": 5', '"mitchell"'))
+    with pytest.raises(SimError, match="club york: movement 'mitchell' of None tables"):
+        SimEvent.load(path)
