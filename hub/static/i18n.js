@@ -163,10 +163,22 @@
     return "";
   }
 
+  // People's names (a field "names" or "..._names") as a person lists them: "Ann, Bob and
+  // Cid" (French "Ann, Bob et Cid", the catalog's "text.and"); a blank one "text.blank"
+  // (hub.texts.names_text does the same in Python).
+  function namesText(names) {
+    const words = names.map((n) => String(n ?? "").trim().split(/\s+/).join(" ")
+      || word("text.blank", "(blank)"));
+    if (words.length < 2) return words.join("");
+    return word("text.and", "{most} and {last}").replace(/\{(most|last)\}/g, (_, part) =>
+      (part === "most" ? words.slice(0, -1).join(", ") : words[words.length - 1]));
+  }
+
   function valueText(kind, value, name) {
     if (value === null || value === undefined) return "\u2013";
     if (typeof value === "object" && !Array.isArray(value) && value.key) return text(value);
     if (Array.isArray(value)) {
+      if (name === "names" || /_names$/.test(name || "")) return namesText(value);
       if (value.length && value.every((v) => v && typeof v === "object" && v.key)) {
         return value.map(text).join(name === "more" ? "" : word("text.separator", "; "));
       }
