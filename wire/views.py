@@ -604,3 +604,4 @@ class DeviceStatus(View, frozen=True):
     seats: dict[str, str] | UnsetType = UNSET
     battery: Annotated[int, Meta(ge=0, le=100)] | UnsetType | None = UNSET   # percent
     signal: Annotated[int, Meta(ge=-120, le=0)] | UnsetType | None = UNSET   # Wi-Fi, dBm
+    leaving: bool | UnsetType = UNSET   # a clean stop's farewell (14): offline at once
