@@ -185,6 +185,7 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
         elif not settings.names:
             for entry in data["ranking"]:
                 entry["names"] = []
+                entry.pop("substitutes", None)   # names too
         sections.append(data)
     rulings = [{k: v for k, v in r.items() if k != "by"} for r in scoring.rulings_json()
                if r.get("board") in shown
@@ -264,7 +265,9 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
     contestant = pair if team is None else team
     place = next((p for p in scored.ranking() if p["pair"] == contestant), None)
     players = list(names[0].pairs.get(pair, ()) if team is not None else
-                   scored.names.get(pair, ()))     # with its substitutes (hub.substitutes)
+                   scored.names.get(pair, ()))
+    substitutes = [] if team is not None else \
+        [dict(sub) for sub in scored.substitutes.get(pair, ())]   # hub.substitutes, as data
     penalties = [p for p in scored.penalties if p["pair"] == pair]
     if public:
         settings = _settings(room)
@@ -274,12 +277,13 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
             place = next((p for p in public_ranking(scored, shown)
                           if p["pair"] == contestant), None)
         if not settings.names:
-            players = []
+            players, substitutes = [], []
             if place is not None:
-                place = dict(place, names=[])
+                place = {k: v for k, v in place.items() if k != "substitutes"}
+                place["names"] = []
         if not _ranking_shown(room, settings):
             place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
-            "names": players, "method": scored.method.value,
+            "names": players, "substitutes": substitutes, "method": scored.method.value,
             "team": team, "place": place, "boards": card, "penalties": penalties,
             "full": not public}

@@ -174,6 +174,26 @@
       (part === "most" ? words.slice(0, -1).join(", ") : words[words.length - 1]));
   }
 
+  // A pair's players as the ranking gives them: its names, then each substitute (the
+  // ranking's "substitutes", {name, for, player, rounds}: docs/protocol.md 12) worded in the
+  // page's language: "Zoé Roux (remplace Bob Baker, tours 3-4)".
+  function spans(rounds) {
+    const out = [];
+    for (const r of [...new Set(rounds)].sort((a, b) => a - b)) {
+      const last = out[out.length - 1];
+      if (last && r === last[1] + 1) last[1] = r; else out.push([r, r]);
+    }
+    return out.map(([a, b]) => (a === b ? String(a) : a + "-" + b)).join(", ");
+  }
+
+  function players(names, substitutes) {
+    const subs = (substitutes || []).map((sub) => t(
+      (sub.rounds || []).length === 1 ? "results.substitute_round" : "results.substitute_rounds", {
+        name: sub.name, rounds: spans(sub.rounds || []),
+        instead: sub.for || t("results.substitute_player", { player: sub.player }) }));
+    return (names || []).concat(subs).join(" \u2013 ");
+  }
+
   function valueText(kind, value, name) {
     if (value === null || value === undefined) return "\u2013";
     if (typeof value === "object" && !Array.isArray(value) && value.key) return text(value);
@@ -292,6 +312,7 @@
     plural: plural,
     pluralRule: pluralRule,
     text: text,
+    players: players,
     card: card,
     rank: rank,
     call: call,

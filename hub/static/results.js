@@ -75,7 +75,7 @@
         el("td", { class: "num" }, place),
         el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
           : section.individual ? String(e.pair) : pairLink(section.key, e.pair)),
-        el("td", {}, e.names.join(" – ")),
+        el("td", {}, tenaceI18n.players(e.names, e.substitutes)),
         el("td", { class: "num" }, String(e.boards)),
         el("td", { class: "num" }, num(e.total)),
         percent ? el("td", { class: "num" }, pct(e.percent)) : null);
@@ -566,7 +566,7 @@
       el("h2", { id: "card-title" }, t("results.card_title", { pair: data.pair,
         section: data.section }), data.team !== null ? el("span", { class: "dim" },
         " · " + t("results.team_of", { team: data.team })) : null),
-      el("p", {}, data.names.join(" – ")),
+      el("p", {}, tenaceI18n.players(data.names, data.substitutes)),
       place ? el("p", { id: "place" }, t("results.rank_n", { rank: place.rank }) +
         (place.direction ? " " + side(place.direction) : "") + " · " + num(place.total) + " " +
         unit(data.method) + (place.percent !== null ? " · " + pct(place.percent) : "")) : null,
