@@ -129,13 +129,15 @@ class Substitutes:
     def of_section(self, section: Section) -> dict[int, list[dict[str, Any]]]:
         """Each pair of ``section`` that had substitutes -> them, as the ranking publishes
         them: ``{"name", "for", "player", "rounds"}`` (``for`` the player's name, None
-        when the set-up gave none)."""
+        when the set-up gave none; ``player`` 1 or 2, in an individual the player's own
+        number, so that a page can say "player 7" for a player without a name)."""
         out: dict[int, list[dict[str, Any]]] = {}
         for pair in sorted({p for s, p, _ in self._by if s == section.name}):
             who = section.pairs.get(pair, ())
             out[pair] = [{"name": sub["name"],
                           "for": who[sub["player"] - 1] if sub["player"] <= len(who) else None,
-                          "player": sub["player"], "rounds": list(sub["rounds"])}
+                          "player": pair if section.individual else sub["player"],
+                          "rounds": list(sub["rounds"])}
                          for sub in self.of_pair(section.name, pair)]
         return out
 
