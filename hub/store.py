@@ -57,6 +57,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import msgspec
+
 from hub.errors import HubError
 from hub.logfile import HeadFile, file_damage, read_head
 from hub.private import make_private
@@ -216,8 +218,7 @@ def new_event_id(prefix: str = "hub") -> str:
     return f"{prefix}:{uuid.uuid4().hex}"
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(msgspec.Struct, frozen=True):
     """One entry of the log. ``payload`` is JSON text holding all that replay needs: the
     envelope for a device event, the fact's body for a hub or director fact."""
 
@@ -289,8 +290,7 @@ class Record:
         return Envelope.from_json(self.payload)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StoredRecord(Record):
+class StoredRecord(Record, frozen=True, kw_only=True):
     """A record read back from the log, with its ``position`` (1, 2, 3... in append order)."""
 
     position: int
