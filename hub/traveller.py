@@ -41,7 +41,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
 
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Seat, Strain
@@ -307,12 +307,26 @@ def _is_teams(movement: Movement | None) -> bool:
     return movement is not None and movement.name.startswith("Teams")
 
 
+_TRAVELS: dict[type, bool] = {}
+
+
+def _travels(context: object) -> TypeGuard[TravellerContext]:
+    """Whether ``context`` is a :class:`TravellerContext`, known once for its class: the
+    protocol's ``isinstance`` looks up each of its members every time (issue 27: 0.7 % of
+    the hub's work, every public view of a board over)."""
+    kind = type(context)
+    known = _TRAVELS.get(kind)
+    if known is None:
+        known = _TRAVELS[kind] = isinstance(context, TravellerContext)
+    return known
+
+
 def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
     """``traveller``, ``percentage``, ``imps``, ``field`` and ``dd`` for the public state
     of ``table`` showing ``sitting``; empty unless that board is over there with the
     session's hand record (Law 16)."""
     context = table.context
-    if not sitting.over or not sitting.has_record or not isinstance(context, TravellerContext):
+    if not sitting.over or not sitting.has_record or not _travels(context):
         return {}
     board = sitting.board
     number = board.number
