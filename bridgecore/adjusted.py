@@ -297,6 +297,12 @@ class BoardResult:
     ``score_ns`` is None when there is no table result (an adjusted score stands alone).
     ``form`` numbers the forms of a fouled board (Law 87B: 0 the correct one); ``players``
     (North, East, South, West) are given in individual events.
+
+    ``only``: the one side scored on this result, the other side's pair having its score
+    of the board elsewhere (Law 15B: a second play is cancelled for both sides, and the side
+    it deprived of a valid score alone gets an artificial adjusted score on it). Such a
+    result is artificial for that side (Law 12C2), so never compared with the board's
+    other results nor counted in its top; the other side is given nothing on it.
     """
 
     board: int
@@ -306,6 +312,12 @@ class BoardResult:
     adjustment: Adjustment | None = None
     form: int = 0
     players: tuple[Pair, Pair, Pair, Pair] | None = None
+    only: Side | None = None
+
+    @property
+    def sides(self) -> tuple[Side, ...]:
+        """The sides this result scores: both, or ``only``'s."""
+        return (Side.NS, Side.EW) if self.only is None else (self.only,)
 
 
 def _side_award(award: SideAward) -> Award:
@@ -360,6 +372,8 @@ SCORE_PROBLEMS: dict[str, str] = {
     "score.impossible": "{ns} v {ew}: impossible score {score} (no contract scores it when "
                         "vulnerability is {vulnerability}, Law 77)",
     "score.twice": "{player} plays the board twice: {ns} v {ew} is not scored",
+    "score.one_side": "{ns} v {ew}: only side {side} is scored, so its score must be "
+                      "artificial (Law 15B, 12C2), and never in a teams event",
     "score.imps_two_tables": "{count} results: IMPs compare the two tables of a match (give "
                              "the teams)",
     "score.team_twice_ns": "{ns} v {ew}: team {home} already sat North-South against {away}",
@@ -458,6 +472,9 @@ def _result_problem(r: BoardResult, edition: Edition, individual: bool,
         sides = awards(r)
     except (TypeError, ValueError) as err:
         return ScoreProblem.of(board, "score.bad_award", ns=ns, ew=ew, error=str(err))
+    if r.only is not None and (not isinstance(r.only, Side) or teams is not None or
+                               not isinstance(sides[r.only is Side.EW], ArtificialAward)):
+        return ScoreProblem.of(board, "score.one_side", ns=ns, ew=ew, side=str(r.only))
     marked = vulnerability.get(r.board)
     vul = marked if marked is not None else Vulnerability.of_board(r.board)
     possible = _attainable(vul)
@@ -505,6 +522,18 @@ def _apply_rulings(rows: list[BoardResult], rulings: Iterable[BoardResult],
                                             ew=ruling.ew, board=ruling.board))
 
 
+def _people(r: BoardResult, individual: bool) -> tuple[Pair, ...]:
+    """Who a result scores: its pairs (players), of its ``only`` side when it has one."""
+    if individual:
+        if r.players is None:
+            return ()
+        north, east, south, west = r.players
+        every: dict[Side, tuple[Pair, ...]] = {Side.NS: (north, south), Side.EW: (east, west)}
+    else:
+        every = {Side.NS: (r.ns,), Side.EW: (r.ew,)}
+    return tuple(p for side in r.sides for p in every[side])
+
+
 def check_results(results: Iterable[BoardResult], edition: Edition, *,
                   rulings: Iterable[BoardResult] = (), individual: bool = False,
                   teams: Mapping[Pair, Pair] | None = None, total_points: bool = False,
@@ -531,7 +560,7 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
     boards: dict[int, list[BoardResult]] = defaultdict(list)
     seen: dict[int, set[Pair]] = defaultdict(set)
     for r in checked:
-        seen[r.board].update((r.players or ()) if individual else (r.ns, r.ew))
+        seen[r.board].update(_people(r, individual))
         boards[r.board].append(r)
     for r in rows:
         if not isinstance(r, BoardResult):
@@ -542,7 +571,7 @@ def check_results(results: Iterable[BoardResult], edition: Edition, *,
             continue
         problem = _result_problem(r, edition, individual, teams, total_points,
                                   vulnerability or {})
-        people = (r.players or ()) if individual else (r.ns, r.ew)
+        people = _people(r, individual)
         twice = [] if problem else [p for p in people if p in seen[r.board]]
         if twice:
             problem = ScoreProblem.of(r.board, "score.twice", player=twice[0], ns=r.ns,

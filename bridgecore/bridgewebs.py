@@ -12,8 +12,10 @@ data and writes it back byte for byte):
   ``PairId_NS\\4R;PairId_EW\\4R;Contract\\5L;Declarer\\1R;Result\\2R``: one line per table,
   a doubled contract written ``3S*`` (redoubled ``3S**``), a pass-out ``PO``, a line with an
   adjusted score ``A A A`` (BridgeWebs scores the session again from the results: it takes no
-  matchpoints from this file); and ``Scoring``, ``Declarer``, ``Contract`` and ``Result`` of
-  the board as a whole (``?``);
+  matchpoints from this file), and no line for an artificial score given to one side alone
+  (Law 15B's cancelled second play: BridgeWebs would score both pairs on it, one of them a
+  second time; the director enters that award on BridgeWebs, docs/scoring.md); and
+  ``Scoring``, ``Declarer``, ``Contract`` and ``Result`` of the board as a whole (``?``);
 * CRLF line ends, a blank line between boards;
 * when the pairs' names are known, after the first board's ``ScoreTable`` a
   ``TotalScoreTable`` ``PairId\\4R;Names\\40L`` (PBN's, which results sites read for the
@@ -99,7 +101,7 @@ def write_bridgewebs(source: ResultsFile, *, title: str | None = None, site: str
                 if table is not None:
                     lines += [_dd_row(row) for row in table.rows]
         lines.append(f'[ScoreTable "{SCORE_TABLE}"]')
-        lines += [_line(row) for row in by_board.get(board, [])]
+        lines += [_line(row) for row in by_board.get(board, []) if row.result.only is None]
         if first_board:
             lines += _names(source)
             first_board = False

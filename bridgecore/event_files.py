@@ -214,9 +214,9 @@ def _board(section: ET.Element, board: SessionBoard, points: str) -> None:
         _add(row, "SCORE", "" if line.score_ns is None else line.score_ns)
         if line.adjustment:
             _add(row, "NOTES", "Ruling: " + line.adjustment)
-        if line.ns_points is not None and line.ew_points is not None:
-            _add(row, tags[0], _number(line.ns_points))
-            _add(row, tags[1], _number(line.ew_points))
+        for tag, value in zip(tags, (line.ns_points, line.ew_points), strict=True):
+            if value is not None:     # one side alone: Law 15B's award to the deprived side
+                _add(row, tag, _number(value))
 
 
 def _quoted(text: str) -> str:

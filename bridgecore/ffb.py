@@ -30,7 +30,7 @@ Latin-1 is transliterated, never a ``?``). What is written reads back with
 
 from __future__ import annotations
 
-from bridgecore.cards import Seat
+from bridgecore.cards import Seat, Side
 from bridgecore.latin1 import to_latin1
 from bridgecore.ranking import EventScore, Method, PairScore, ScoredResult
 from bridgecore.results_io import ResultsFile, TableResult, export_lines
@@ -142,7 +142,7 @@ def _score_row(row: TableResult, scored: ScoredResult | None, top: float, scale:
         contract = str(row.contract)
         declarer = "-" if seat is None else seat.letter
         tricks = "-" if row.tricks is None else str(row.tricks)
-    if r.score_ns is None:
+    if r.score_ns is None or r.only is not None:    # no score, or a cancelled line (15B)
         score_ns, score_ew = "-", "-"
     elif r.score_ns >= 0:
         score_ns, score_ew = f'"{r.score_ns}"', "-"
@@ -150,10 +150,11 @@ def _score_row(row: TableResult, scored: ScoredResult | None, top: float, scale:
         score_ns, score_ew = "-", f'"{-r.score_ns}"'
     if scored is None:
         points = ["-"] * 4
-    else:
-        points = [_fixed(scored.ns_points * scale, 1), _fixed(scored.ew_points * scale, 1),
-                  *(_fixed(100 * v / top, 0) if top else "-"
-                    for v in (scored.ns_points, scored.ew_points))]
+    else:   # a side the line does not score (Law 15B: the other side's alone): "-"
+        mine = [v if side in r.sides else None
+                for side, v in zip(Side, (scored.ns_points, scored.ew_points), strict=True)]
+        points = [*("-" if v is None else _fixed(v * scale, 1) for v in mine),
+                  *("-" if v is None or not top else _fixed(100 * v / top, 0) for v in mine)]
     return " ".join([(row.table or "-").rjust(2), str(row.round or "-").rjust(2),
                      str(r.ns).rjust(2), str(r.ew).rjust(2), contract.ljust(4), declarer,
                      tricks.rjust(2), (row.lead or "-").ljust(4), score_ns.ljust(8),

@@ -139,6 +139,8 @@ class ScoredResult:
                                "ew_points": round_points(self.ew_points, digits)}
         if r.adjustment is not None:
             out["adjustment"] = str(r.adjustment)
+        if r.only is not None:
+            out["only"] = r.only.value
         return out
 
 
@@ -303,7 +305,9 @@ class BoardScorer:
             points = cross_imp_board(rows, average=opts.cross_imps_average, artificial=rule)
         else:
             points = total_points_board(rows)
-        return [ScoredResult(r, ns, ew) for r, (ns, ew) in zip(rows, points, strict=True)]
+        return [ScoredResult(r, ns if Side.NS in r.sides else 0.0,
+                             ew if Side.EW in r.sides else 0.0)   # Law 15B: one side alone
+                for r, (ns, ew) in zip(rows, points, strict=True)]
 
     def _session(self, scored: Mapping[int, list[ScoredResult]]) -> dict[Pair, float]:
         """Each contestant's score on the boards where it had no artificial score: a
@@ -313,6 +317,8 @@ class BoardScorer:
         for b, results in scored.items():
             for s in results:
                 for side, value in ((Side.NS, s.ns_points), (Side.EW, s.ew_points)):
+                    if side not in s.result.sides:     # Law 15B: the other side's alone
+                        continue
                     for c in _contestants(s.result, side, self.opts):
                         points[(c, b)] = value
                         if _artificial(s.result, side):
@@ -369,6 +375,8 @@ class EventTotals:
         for b, results in scored.items():
             for s in results:
                 for side, value in ((Side.NS, s.ns_points), (Side.EW, s.ew_points)):
+                    if side not in s.result.sides:     # Law 15B: scored elsewhere
+                        continue
                     for c in _contestants(s.result, side, scorer.opts):
                         self.per_board[(c, b)] = value  # a team's two tables: one score
                         self.sides[c].add(side)
@@ -504,7 +512,8 @@ def score_event(results: Iterable[BoardResult], method: Method | str = Method.MA
                                      vulnerability=opts.vulnerability)
     if checked:   # a board's checks look at its own results only
         boards = dict(sorted({**boards, **checked}.items()))
-    expected = opts.expected or max((len(rows) for rows in boards.values()), default=1)
+    expected = opts.expected or max((sum(r.only is None for r in rows)   # 15B's: no play
+                                     for rows in boards.values()), default=1)
     scorer = BoardScorer(boards, how, ed, opts, expected, problems)
     scored = _scored(scorer, _unchanged(previous, boards, how, expected))
     totals = EventTotals(scorer, scored, problems)

@@ -49,8 +49,8 @@ from bridgecore.vulnerability import Vulnerability
 
 __all__ = [
     "CSV_COLUMNS", "Player", "ResultsFile", "TableResult", "export_lines", "format_adjustment",
-    "method_of", "pair_id", "parse_adjustment", "read_pbn_results", "read_results_csv",
-    "scoring_tag", "table_result", "write_results_csv", "write_results_pbn",
+    "format_ruling", "method_of", "pair_id", "parse_adjustment", "read_pbn_results",
+    "read_results_csv", "scoring_tag", "table_result", "write_results_csv", "write_results_pbn",
 ]
 
 CSV_COLUMNS = ("board", "ns", "ew", "contract", "declarer", "tricks", "lead", "score_ns",
@@ -58,6 +58,7 @@ CSV_COLUMNS = ("board", "ns", "ew", "contract", "declarer", "tricks", "lead", "s
 """The columns of a results CSV file, one line per table result (teams: the pairs' teams)."""
 
 _UNKNOWN = frozenset({"", "?", "-"})
+_ONE_SIDE = re.compile(r"(NS|EW)\s+(A[+=-](?:\d+(?:\.\d+)?)?)", re.I)   # Law 15B
 _RESULT_TABLES = frozenset({"scoretable", "totalscoretable"})
 
 
@@ -224,6 +225,19 @@ def parse_adjustment(text: str) -> Adjustment:
         raise ParseError(f"not an adjusted score: {text!r} ({err})") from None
 
 
+def format_ruling(result: BoardResult) -> str:
+    """A result's ruling as the files write it: :func:`format_adjustment`, or ``NS A+``
+    (``EW A-35``...) for an artificial score for one side alone (Law 15B,
+    ``BoardResult.only``), which :func:`table_result` reads back."""
+    adjustment = result.adjustment
+    if result.only is None or not isinstance(adjustment, Artificial):
+        return "-" if adjustment is None else format_adjustment(adjustment)
+    ns = result.only is Side.NS
+    level = adjustment.ns if ns else adjustment.ew
+    percent = adjustment.ns_percent if ns else adjustment.ew_percent
+    return f"{result.only.value} {level}" + ("" if percent is None else f"{percent:g}")
+
+
 def format_adjustment(adjustment: Adjustment) -> str:
     """A ruling as text that :func:`parse_adjustment` reads back exactly."""
     if isinstance(adjustment, Weighted):
@@ -289,6 +303,10 @@ def table_result(board: int, ns: str, ew: str, *, contract: str = "", declarer: 
     (:func:`parse_adjustment`). Raises :class:`ParseError` saying what is wrong.
     """
     who = (pair_id(ns), pair_id(ew))
+    one_side = _ONE_SIDE.fullmatch(ruling.strip())     # Law 15B: "NS A+", that side alone
+    only = None if one_side is None else Side(one_side.group(1).upper())
+    if one_side is not None:
+        ruling, score_ns, score_ew = one_side.group(2), "", ""
     adjustment = None if ruling.strip() in _UNKNOWN else parse_adjustment(ruling)
     artificial = [t.strip() for t in (score_ns, score_ew) if _ARTIFICIAL.fullmatch(t.strip())]
     if _ARTIFICIAL.fullmatch(contract.strip()):  # Bridgewebs: "A A A"
@@ -307,9 +325,10 @@ def table_result(board: int, ns: str, ew: str, *, contract: str = "", declarer: 
         if north is not None and east is not None and north != -east:
             raise ParseError(f"North-South score {north} and East-West score {east} disagree")
         given = north if north is not None else None if east is None else -east
-    return _scored(board, *who, contract=made, passed_out=passed_out, tricks=taken,
-                   given=given, adjustment=adjustment, vulnerability=vulnerability,
-                   lead=None if lead.strip() in _UNKNOWN else lead.strip())
+    out = _scored(board, *who, contract=made, passed_out=passed_out, tricks=taken,
+                  given=given, adjustment=adjustment, vulnerability=vulnerability,
+                  lead=None if lead.strip() in _UNKNOWN else lead.strip())
+    return out if only is None else replace(out, result=replace(out.result, only=only))
 
 
 # PBN results files ---------------------------------------------------------------------
@@ -500,6 +519,8 @@ def _number(value: float, digits: int = 2) -> str:
 
 def _score_columns(row: TableResult) -> tuple[str, str]:
     r = row.result
+    if r.only is not None:      # a cancelled line (Law 15B): its Ruling says the award
+        return "-", "-"
     if r.score_ns is None:
         if isinstance(r.adjustment, Artificial):
             ns, ew = str(r.adjustment).split()
@@ -554,16 +575,17 @@ def _score_table_of(event: EventScore, source: ResultsFile, board: int,
         r = row.result
         if scored is None:
             points = ["-", "-", "-", "-"] if mp else ["-", "-"]
-        else:
-            points = [_number(scored.ns_points), _number(scored.ew_points)]
+        else:   # a side not scored on this line (Law 15B, the other side's alone): "-"
+            mine = [p if side in r.sides else None
+                    for side, p in zip(Side, (scored.ns_points, scored.ew_points), strict=True)]
+            points = ["-" if p is None else _number(p) for p in mine]
             if mp:
-                points += [_number(100 * p / top) if top else "-"
-                           for p in (scored.ns_points, scored.ew_points)]
+                points += ["-" if p is None or not top else _number(100 * p / top)
+                           for p in mine]
         team_cells = [str(teams.get(p, "-")) for p in (r.ns, r.ew)] if teams else []
         seats = ([str(p) for p in r.players] if r.players else ["-"] * 4) if individual else []
         rows.append([str(r.ns), str(r.ew), *team_cells, *seats, *_contract_columns(row),
-                     row.lead or "-", *_score_columns(row), *points,
-                     "-" if r.adjustment is None else format_adjustment(r.adjustment)])
+                     row.lead or "-", *_score_columns(row), *points, format_ruling(r)])
     return Table(columns, rows)
 
 
@@ -622,10 +644,12 @@ def write_results_csv(source: ResultsFile, event: EventScore) -> str:
             writer.writerow([board, r.ns, r.ew, "" if contract == "-" else contract,
                              "" if declarer == "-" else declarer,
                              "" if tricks == "-" else tricks, row.lead or "",
-                             "" if r.score_ns is None else r.score_ns,
-                             "" if r.adjustment is None else format_adjustment(r.adjustment),
-                             "" if scored is None else _number(scored.ns_points, 4),
-                             "" if scored is None else _number(scored.ew_points, 4),
+                             "" if r.score_ns is None or r.only else r.score_ns,
+                             "" if r.adjustment is None else format_ruling(r),
+                             "" if scored is None or Side.NS not in r.sides
+                             else _number(scored.ns_points, 4),
+                             "" if scored is None or Side.EW not in r.sides
+                             else _number(scored.ew_points, 4),
                              *(source.teams.get(p, "") if source.teams else ""
                                for p in (r.ns, r.ew))])
     return text.getvalue()

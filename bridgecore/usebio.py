@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from bridgecore.adjusted import Artificial, Pair
+from bridgecore.cards import Side
 from bridgecore.errors import FormatError, ParseError
 from bridgecore.methods import victory_points
 from bridgecore.pbn_values import parse_contract
@@ -46,6 +47,7 @@ from bridgecore.results_io import (
     TableResult,
     export_lines,
     format_adjustment,
+    format_ruling,
     pair_id,
     table_result,
 )
@@ -204,6 +206,8 @@ def _score(row: TableResult) -> tuple[str | None, str | None]:
     """SCORE and NOTES of a line: the score, ``A6040``, or a ruling in NOTES."""
     r = row.result
     adjustment = r.adjustment
+    if r.only is not None:      # Law 15B: a cancelled line, one side's artificial score
+        return None, _RULING + format_ruling(r)
     if isinstance(adjustment, Artificial):
         ns = adjustment.ns_percent if adjustment.ns_percent is not None else adjustment.ns.percent
         ew = adjustment.ew_percent if adjustment.ew_percent is not None else adjustment.ew.percent
@@ -238,9 +242,11 @@ def _traveller_line(parent: ET.Element, row: TableResult, scored: ScoredResult |
     _add(line, "SCORE", score or "")
     if notes:
         _add(line, "NOTES", notes)
-    if scored is not None and points is not None:
-        _add(line, points[0], _number(scored.ns_points * scale))
-        _add(line, points[1], _number(scored.ew_points * scale))
+    if scored is not None and points is not None:     # a side not scored (15B): no element
+        for side, name, value in zip(Side, points, (scored.ns_points, scored.ew_points),
+                                     strict=True):
+            if side in row.result.sides:
+                _add(line, name, _number(value * scale))
 
 
 def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:

@@ -22,7 +22,8 @@
                       late changes)
     late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
-                      (section_score.py: a section scored, its ranking and travellers' JSON)
+                      (section_score.py: a section scored, its ranking and travellers' JSON;
+                      one_side.py: a ruling's adjusted score, Law 15B's for one side alone)
     swiss.py          Swiss sections: each round drawn from the standings, logged; the standings
                       the section's ranking everywhere (console_swiss.py)
     corrections.py    results the director corrects (result_correct), with their history
@@ -64,7 +65,11 @@
     series.py         sessions that add up: the sessions stored in the log (session_scored),
                       an event's total over them, the club's ladder; series_api.py serves
                       them (docs/sessions.md); series_players.py: who played which boards,
-                      with member numbers (the ladder's credit)
+                      with member numbers (the ladder's credit); series_replay.py: the
+                      sessions of a log written before session_scored, replayed read-only;
+                      series_import.py: an earlier data directory's sessions stored here;
+                      series_ladder.py: the ladder, its form kept (ladder_form), its players
+                      of one name told apart (ladder_player)
     console_i18n.py   the console's words: the gettext catalogs locale/*/LC_MESSAGES/console.po
                       (docs/translating.md)
     pairing.py        one-time pairing codes (hashed, throttled), redeemed into accounts.py

@@ -59,15 +59,18 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  f"{_R}/results/#"), ()),
     # A table's tablet (all four players see its screen): no seat topic.
     # Its own view (t/{table}/tablet): the explanations it shows each side (protocol 11.3).
+    # Every table device: the hub's presence, or in a sharded event its shard's (the one
+    # its table's state names: protocol 14).
     "table": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/tablet",
                f"{_R}/t/{{table}}/cmd",
                f"{_R}/t/{{table}}/cmd/{{account}}", f"{_R}/t/{{table}}/reply/{{account}}",
-               f"{_R}/t/{{table}}/dev/{{account}}/status"),
+               f"{_R}/t/{{table}}/dev/{{account}}/status", f"{_R}/hub/shard/+/status"),
               (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status")),
     # A seat's tablet: the table's state and its own seat's hand.
     "seat": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/seat/{{seat}}",
               f"{_R}/t/{{table}}/cmd", f"{_R}/t/{{table}}/cmd/{{account}}",
-              f"{_R}/t/{{table}}/reply/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status"),
+              f"{_R}/t/{{table}}/reply/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status",
+              f"{_R}/hub/shard/+/status"),
              (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status")),
     # A table's card readers' daemon: the public state, never a seat; its readers' presence.
     "reader": ((f"{_R}/hub/status", f"{_R}/t/{{table}}/state", f"{_R}/t/{{table}}/cmd",
@@ -76,7 +79,7 @@ ROLES: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 f"{_R}/t/{{table}}/dev/{{account}}-N/status",
                 f"{_R}/t/{{table}}/dev/{{account}}-E/status",
                 f"{_R}/t/{{table}}/dev/{{account}}-S/status",
-                f"{_R}/t/{{table}}/dev/{{account}}-W/status"),
+                f"{_R}/t/{{table}}/dev/{{account}}-W/status", f"{_R}/hub/shard/+/status"),
                (f"{_R}/t/{{table}}/ev/{{account}}", f"{_R}/t/{{table}}/dev/{{account}}/status",
                 f"{_R}/t/{{table}}/dev/{{account}}-N/status",
                 f"{_R}/t/{{table}}/dev/{{account}}-E/status",
@@ -168,8 +171,9 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
     Shard 0 also keeps the event's ``hub/status``, the dealing machines, the field's ranking.
     Every shard reads every shard's tables' summaries, the tables' public states and
     tablet views and the alerts (its console shows the whole event) and writes its own
-    ``hub/cmd/{account}`` (its console's commands for another shard's tables). ValueError for
-    a scope that is not one."""
+    ``hub/cmd/{account}`` (its console's commands for another shard's tables); it reads every
+    shard's presence and answers and writes its own ``hub/shard/{K}/answer`` (protocol 17).
+    ValueError for a scope that is not one."""
     if any(c in account for c in "+#/ ") or not account:
         raise ValueError(f"bad account name {account!r}")
     if not isinstance(scope, Mapping):
@@ -181,14 +185,17 @@ def shard_grant(account: str, scope: Mapping[str, Any] | None) -> Grant:
     sections = [_level(n, "section") for n in scope.get("sections") or ()]
     # Its console runs the whole event (hub.shard_views): every shard's tables' summaries,
     # a table's public state and tablet view while a director follows it (never a seat's),
-    # the alerts; a command for another shard's table sent on its own hub/cmd topic.
-    read = [f"{_R}/hub/cmd/#", f"{_R}/results/#", f"{_R}/hub/shard/{index}/status",
+    # the alerts; a command for another shard's table sent on its own hub/cmd topic, and the
+    # owner's answer on its hub/shard/{K}/answer; every shard's presence (hub/status: 0's).
+    read = [f"{_R}/hub/cmd/#", f"{_R}/results/#", f"{_R}/hub/status",
+            f"{_R}/hub/shard/+/status", f"{_R}/hub/shard/+/answer",
             f"{_R}/echo/{account}", f"{_R}/hub/shard/+/tables", f"{_R}/t/+/state",
             f"{_R}/t/+/tablet", f"{_R}/director/alert/#"]
     write = [f"{_R}/hub/shard/{index}/status", f"{_R}/hub/shard/{index}/tables",
+             f"{_R}/hub/shard/{index}/answer",
              f"{_R}/director/alert/#", f"{_R}/echo/{account}", f"{_R}/hub/cmd/{account}"]
     if index == 0:
-        read += [f"{_R}/hub/status", f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status"]
+        read += [f"{_R}/dealer/+/ev", f"{_R}/dealer/+/status"]
         write += [f"{_R}/hub/status", f"{_R}/dealer/+/reply", f"{_R}/results/field"]
     for table in tables:
         read += [f"{_R}/t/{table}/ev/+", f"{_R}/t/{table}/dev/+/status"]

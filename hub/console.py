@@ -79,7 +79,9 @@ a role that may not is 403. Routes:
   ladder): the results pages (static/results.*), and the JSON behind them, ``GET
   /api/results...`` (hub.results_pages; hub.series_api): public and read-only, showing
   what the director chose (the ``public_results`` command) and never a board before every
-  table has finished it; a director or a scorer logged in sees everything.
+  table has finished it; a director or a scorer logged in sees everything. ``POST
+  /api/results/ladder/form`` and ``/api/results/ladder/player`` (director, CSRF): the
+  club's ladder form kept, two players of one name told apart (hub.series_api);
 
 The controls, in order, on every request: the ``Host`` must be one of the console's own names
 and an ``Origin``, when the browser sends one, the console's own origin
@@ -711,6 +713,9 @@ class Console:
                 return json_response(refused_answer(error_text(err), language), 400)
         forward = getattr(self.hub, "forward_command", None)   # another shard's (hub.sharding)
         sent = None if forward is None else forward(command, session.user)
+        answer_of = getattr(self.hub, "answer_of", None)   # the owning shard's (protocol 17)
+        if sent is not None and "ref" in sent and answer_of is not None:
+            sent = await answer_of(sent)
         result = sent if sent is not None else self.hub.director(command, account=session.user)
         ok = bool(result.get("ok"))
         if not ok:

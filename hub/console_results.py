@@ -1,7 +1,9 @@
 """The results pages' routes on the console's server (hub.console): ``GET /results...``
 (the page, hub/static/results.*) and ``GET /api/results...``, the JSON behind it
 (hub.results_pages: this hub's sections; hub.series_api: the event's total and the ladder),
-public and read-only; a director or a scorer logged in gets the full view.
+public and read-only; a director or a scorer logged in gets the full view. The director
+keeps the club's ladder form and tells apart two players of one name (``POST
+/api/results/ladder/form``, ``/api/results/ladder/player``: hub.series_api).
 
 In an event whose sections several hub processes share (hub.shards), the pages of any
 shard show the whole event: the other shards' sections, travellers and pairs' score cards
@@ -10,6 +12,7 @@ as they publish them, and the field's ranking (hub.shard_views).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Protocol
 
@@ -17,12 +20,13 @@ from aiohttp import web
 
 from bridgecore.text import Text
 from hub.results_pages import PublicResults, is_page, results_api
-from hub.series_api import series_api
+from hub.series_api import keep_ladder_form, series_api, tell_ladder_player
 from hub.shard_views import merge_results, remote_of, remote_pair_card
-from hub.webserver import HttpError, json_response
+from hub.webserver import HttpError, json_response, read_body
 
 __all__ = ["add_results_routes", "results_json"]
 
+MAX_BODY = 2048
 _RANKS = {"viewer": 0, "scorer": 1, "director": 2}
 _PAIR = re.compile(r"^/pair/([A-Za-z0-9_.-]{1,32})/(\d{1,4})$")   # hub.results_pages'
 
@@ -33,6 +37,8 @@ class Console(Protocol):
     @property
     def hub(self) -> Any: ...
     def session_of(self, request: web.Request) -> Any: ...
+    def need(self, role: str, handler: Any, *, page: bool = False,
+             csrf: bool = False) -> Any: ...
     def static_file(self, name: str, path: str, what: str = "file") -> web.Response: ...
 
 
@@ -83,7 +89,20 @@ def add_results_routes(app: web.Application, console: Console) -> None:
             raise HttpError(404, Text.of("http.no_page", path=request.path[:80]))
         return console.static_file("results.html", request.path, "page")
 
+    def ladder_post(what: Any) -> Any:
+        async def post(request: web.Request) -> web.Response:
+            raw = await read_body(request, MAX_BODY, "the ladder's request", 10.0)
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                raise HttpError(400, Text.of("http.ladder_form",
+                                             error="the body is not JSON")) from None
+            return json_response(what(console.hub, body, console.session_of(request).user))
+        return console.need("director", post, csrf=True)
+
     get = app.router.add_get
+    app.router.add_post("/api/results/ladder/form", ladder_post(keep_ladder_form))
+    app.router.add_post("/api/results/ladder/player", ladder_post(tell_ladder_player))
     get("/api/results", data)
     get("/api/results/{rest:.*}", data)
     get("/results", page)

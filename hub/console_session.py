@@ -72,6 +72,13 @@ MAX_I18N = 256
 _KINDS = {"tab": "table tablet", "rdr": "card readers"}
 
 
+def files_title(setup: Any) -> str:
+    """A results file's title: the set-up's name and session as its summary writes them
+    (``"Tournoi du lundi, Soirée"``), either alone when the other is empty."""
+    return ", ".join(t for t in (str(getattr(setup, k, "") or "").strip()
+                                 for k in ("name", "session")) if t)
+
+
 class Console(Protocol):
     """What these routes need of the console (hub.console.Console)."""
 
@@ -292,8 +299,7 @@ class _Evening:
         if section not in names:
             raise HttpError(404, Text.of("http.no_section", section=section[:40]))
         setup = getattr(self.console.hub, "setup", None)    # the event's name by default
-        default = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
-        title = request.query.get("title", default.strip())[:120]
+        title = request.query.get("title", files_title(setup))[:120]
         date = str(getattr(setup, "date", "") or "")     # the session's, not the download's
         try:
             body, kind = await asyncio.to_thread(self._export, name, section, title, date)
@@ -317,8 +323,7 @@ class _Evening:
         """The section's ``bridgewebs.pbn`` and its file name, for the upload (a worker
         thread: hub.bridgewebs_account)."""
         setup = getattr(self.console.hub, "setup", None)
-        title = " ".join(str(getattr(setup, k, "") or "") for k in ("name", "session"))
-        body, _ = self._export("bridgewebs.pbn", section, title.strip()[:120],
+        body, _ = self._export("bridgewebs.pbn", section, files_title(setup)[:120],
                                str(getattr(setup, "date", "") or ""))
         return body, f"bridgewebs-{section}.pbn"
 

@@ -168,6 +168,9 @@ def _players(value: Any, roster: Roster, where: str, errors: Problems) -> Any:
             if not found:
                 errors.append({"field": where, "error": Text.of(
                     "setup_error.no_member", member=f"{number!r:.20}")})
+                # a place kept for him: the set-up is refused for this error alone, not
+                # again for a pair without names
+                names.append(f"#{number!r:.20}")
                 continue
             names.append(found[0].name)
         elif isinstance(player, Mapping) and set(player) == {"name"}:
@@ -473,6 +476,7 @@ class _SetupRoutes:
     async def checkins(self, request: web.Request) -> web.Response:
         roster = self.roster_of_hub
         out = []
+        section_of = {tid: s for s in self.hub.room.sections for tid in s.tables}
         for tid, table in self.hub.room.tables.items():
             for side, seated in sorted(getattr(table, "seated", {}).items(),
                                        key=lambda item: str(item[0])):
@@ -485,9 +489,12 @@ class _SetupRoutes:
                     found = [m for m in roster.members if m.number == number] or \
                         (roster.match(name) if name else [])
                     if name or number is not None:
+                        section = section_of.get(tid)
+                        now = section.pairs.get(pair, ()) if section is not None else ()
                         out.append({"table": tid, "side": getattr(side, "name", str(side)),
                                     "pair": pair, "name": name, "number": number,
-                                    "members": [m.to_json() for m in found]})
+                                    "members": [m.to_json() for m in found],
+                                    "pair_names": list(now)})
         return json_response({"checkins": out})
 
 

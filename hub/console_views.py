@@ -83,10 +83,13 @@ class RoomView:
         }
 
     def clock(self) -> dict[str, Any]:
-        """The round clock and what the room is really doing (:func:`rounds`)."""
+        """The round clock, what the room is really doing (:func:`rounds`) and the
+        movement's last round (``last``: the longest section's; None without a movement)."""
         clock = self.room.clock
+        last = [s.movement.rounds for s in self.room.sections if s.movement is not None]
         return {"round": clock.round, "started": clock.started, "deadline": clock.deadline,
-                "minutes": clock.minutes, "hub_time": self.now, **rounds(self.room)}
+                "minutes": clock.minutes, "hub_time": self.now, **rounds(self.room),
+                "last": max(last) if last else None}
 
 
 def rounds(room: Room) -> dict[str, Any]:

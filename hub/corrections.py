@@ -44,6 +44,7 @@ from bridgecore.markings import Markings
 from bridgecore.notation import Notation
 from bridgecore.scoring import score_ns
 from bridgecore.text import Text
+from hub.console_i18n import language_name
 from hub.errors import HubError
 from hub.late_changes import refused
 
@@ -63,6 +64,13 @@ class CorrectionError(HubError, ValueError):
     """A correction that cannot be made, with the reason."""
 
 
+def _language(notation: Notation) -> dict[str, str]:
+    """The notation's language in a refusal: its code (for a program) and its own name, which
+    the message says ("not a contract in English", "en français")."""
+    return {"language": notation.language,
+            "name": language_name(notation.language, notation.language)}
+
+
 def as_typed(command: Mapping[str, Any], notation: Notation) -> dict[str, Any]:
     """The ``result_correct`` command with its contract, declarer and lead read in the
     notation of the language the director typed them in, written as the command has them;
@@ -79,14 +87,14 @@ def as_typed(command: Mapping[str, Any], notation: Notation) -> dict[str, Any]:
             except BridgeError:
                 raise CorrectionError(refused("result_correct", Text.of(
                     "refusal.typed_contract", typed=contract[:20],
-                    language=notation.language))) from None
+                    **_language(notation)))) from None
     declarer = command.get("declarer")
     if isinstance(declarer, str):
         try:
             out["declarer"] = notation.read_seat(declarer).letter
         except BridgeError:
             raise CorrectionError(refused("result_correct", Text.of(
-                "refusal.typed_seat", typed=declarer[:10], language=notation.language,
+                "refusal.typed_seat", typed=declarer[:10], **_language(notation),
                 letters=", ".join(sorted(k for k in notation.seats if len(k) == 1))))) from None
     lead = command.get("lead")
     if isinstance(lead, str):
@@ -94,7 +102,7 @@ def as_typed(command: Mapping[str, Any], notation: Notation) -> dict[str, Any]:
             out["lead"] = str(notation.read_card(lead))
         except BridgeError:
             raise CorrectionError(refused("result_correct", Text.of(
-                "refusal.typed_card", typed=lead[:10], language=notation.language))) from None
+                "refusal.typed_card", typed=lead[:10], **_language(notation)))) from None
     return out
 
 

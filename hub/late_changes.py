@@ -142,6 +142,15 @@ def refused(op: str, reason: Text) -> Text:
     return Text.of("refusal.command", doing=doing(op), reason=reason)
 
 
+def _absent_pair(movement: Any, pair: int) -> bool:
+    """Whether ``pair`` is the set-up's absent pair (``missing_pair``): a number of the
+    movement's two pairs a table, left out of it, its opponents sitting out (a half
+    table)."""
+    if movement is None or not 1 <= pair <= 2 * movement.tables:
+        return False
+    return any(a.ns is None or a.ew is None for a in movement.assignments)
+
+
 def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     """Check the late change ``op`` (its fields typed by hub.director) against ``room``;
     ConfigError names the field that is wrong. Names are stripped in place."""
@@ -152,6 +161,9 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         movement = section.movement
         known = set(movement.pairs) if movement is not None else set(section.pairs)
         if pair not in known:
+            if op == "pair_add" and _absent_pair(movement, pair):
+                raise ConfigError(refused(op, Text.of("refusal.pair_absent", pair=pair,
+                                                      section=section.name)))
             raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
                                                   section=section.name)))
         key = (section.name, pair)

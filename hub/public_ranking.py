@@ -44,9 +44,9 @@ def public_ranking(scored: SectionScore, shown: Collection[int]) -> list[dict[st
             continue
         top = scored.event.tops.get(board) or 0.0
         for row in rows:
-            if not row["scored"]:
-                continue
             for side, points in (("NS", "ns_points"), ("EW", "ew_points")):
+                if row[points] is None:    # not scored, or not that side (Law 15B)
+                    continue
                 # an individual's players each have their side's points (protocol 12.2)
                 seats = row.get("players")
                 who = [row[side]] if seats is None else seats[side == "EW"::2]

@@ -32,6 +32,7 @@ from wire.protocol import (
 if TYPE_CHECKING:
     from hub.device_events import HubStats
     from hub.room import Room
+    from hub.shards import Shard
     from hub.webserver import RoomFeed
     from wire.mqtt import MqttClient
 
@@ -74,6 +75,7 @@ class Publishing:
 
     if TYPE_CHECKING:
         room: Room
+        shard: Shard | None    # hub.sharding's
         stats: HubStats
         console: RoomFeed | None
         listeners: list[Callable[[str, Any], None]]
@@ -123,8 +125,10 @@ class Publishing:
             table = self.room.tables.get(table_id)
             if table is None:
                 continue
-            self._retain(topic_state(table_id),
-                         _view(table.public_state()), force)
+            state = table.public_state()
+            if self.shard is not None:   # its devices read its shard's presence (14)
+                state["shard"] = self.shard.index
+            self._retain(topic_state(table_id), _view(state), force)
             for seat in _SEATS:
                 key = table.seat_key(seat)
                 if force or self._seat_keys.get((table_id, seat)) != key:

@@ -2,8 +2,9 @@
 
 The director imports the roster on the console's set-up page (hub.console_setup); the set-up
 page offers its names for the pairs, and the names players type when they check in at a
-table are matched to it (:meth:`Roster.match`): case, accents, extra spaces and the order of
-first and last name do not matter. A match is shown to the director, never applied by
+table are matched to it (:meth:`Roster.match`): case, accents (and the letters a keyboard
+may lack: Ł, Ø, Æ typed L, O, AE), apostrophes, extra spaces and the order of first and last
+name do not matter. A match is shown to the director, never applied by
 itself: two members may share a name, and a guest is not a member.
 
 The CSV file (what a club's membership program exports):
@@ -66,13 +67,24 @@ class RosterError(HubError, ValueError):
                          (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
 
 
+# Letters (case folded) that Unicode does not decompose into a base letter and an accent,
+# as a keyboard without them types them: "Łukasz" is typed "Lukasz", "Søren" "Soren".
+_BASE_LETTERS = str.maketrans({
+    "ł": "l", "đ": "d", "ħ": "h", "ı": "i", "ŀ": "l", "œ": "oe", "ŋ": "n", "ŧ": "t",
+    "ø": "o", "æ": "ae", "þ": "th", "ð": "d", "ſ": "s", "ĸ": "k"})
+# An apostrophe inside a name is left out or typed as it is: "O'Brien", "OBrien".
+_APOSTROPHES = re.compile(r"['\u2019\u2018\u02bc`\u00b4]")
+
+
 def name_key(name: str) -> str:
-    """A name as matched: no accents, case folded, only letters and digits, words sorted
-    (``"Dupré, Jean"`` and ``"jean  DUPRE"`` are the same)."""
+    """A name as matched: no accents, case folded, letters without their stroke or slash
+    (Ł, Ø, Æ...: their base letters), no apostrophes, only letters and digits, words
+    sorted (``"Dupré, Jean"`` and ``"jean  DUPRE"`` are the same, ``"Zoë O'Brien"`` and
+    ``"zoe obrien"``, ``"Łukasz"`` and ``"lukasz"``)."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", name)
                    if not unicodedata.combining(c))
-    words = re.findall(r"\w+", bare.casefold())
-    return " ".join(sorted(words))
+    folded = _APOSTROPHES.sub("", bare.casefold().translate(_BASE_LETTERS))
+    return " ".join(sorted(re.findall(r"\w+", folded)))
 
 
 @dataclass(frozen=True, slots=True)

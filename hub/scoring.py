@@ -34,7 +34,9 @@ names, so that replaying the log rebuilds the same scores. A ruling is one of:
 
 * ``artificial`` (Law 12C2): ``table``, ``board``, ``ns``/``ew`` ``"A+"``, ``"A="`` or
   ``"A-"`` (60/50/40% or +3/0/-3 IMPs; ``ns_percent``/``ew_percent`` where the regulations
-  set another share), with the 12C2(c) session rule of the edition;
+  set another share), with the 12C2(c) session rule of the edition; on a line cancelled
+  under Law 15B, ``ns`` or ``ew`` alone, for the side it deprived of a valid score
+  (hub.one_side);
 * ``assigned`` (12C1(a)): ``table``, ``board``, ``score_ns``;
 * ``weighted`` (12C1(c)): ``table``, ``board``, ``outcomes`` ``[[weight, score_ns], ...]``,
   the weights (adding up to 1) applied to the matchpoints or IMPs of each outcome;
@@ -64,25 +66,21 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bridgecore.adjusted import (
-    Adjustment,
-    Artificial,
-    ArtificialScore,
-    Assigned,
-    BoardResult,
-    Pair,
-    Penalty,
-    PenaltyUnit,
-    SideAward,
-    Split,
-    Weighted,
-    check_results,
-)
+from bridgecore.adjusted import Adjustment, BoardResult, Pair, Penalty, PenaltyUnit, check_results
+from bridgecore.cards import Side
 from bridgecore.conventions import conventions
 from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
 from bridgecore.text import Text
 from hub.corrections import Corrections
+from hub.one_side import (
+    adjustment_of,
+    adjustment_text,
+    check_deprived,
+    deprived_reason,
+    deprived_side,
+    only_side,
+)
 from hub.ruling_values import (
     KIND_TEXTS,
     MAX_PENALTY,
@@ -134,8 +132,8 @@ RULING_FIELDS: dict[str, tuple[type, bool]] = {
 }
 # kind -> (required fields, optional fields), besides kind, text and alert.
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "artificial": (frozenset({"table", "board", "ns", "ew"}),
-                   frozenset({"round", "ns_percent", "ew_percent"})),
+    "artificial": (frozenset({"table", "board"}),   # ns and ew, or one (15B: hub.one_side)
+                   frozenset({"round", "ns", "ew", "ns_percent", "ew_percent"})),
     "assigned": (frozenset({"table", "board", "score_ns"}), frozenset({"round"})),
     "weighted": (frozenset({"table", "board", "outcomes"}), frozenset({"round"})),
     "split": (frozenset({"table", "board", "ns", "ew"}), frozenset({"round"})),
@@ -148,30 +146,6 @@ _COMMON = frozenset({"kind", "text", "alert"})
 METHODS = PAIRS_METHODS
 """A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
 each end of a Butler datum (module docstring)."""
-def _side(value: Any) -> SideAward:
-    if isinstance(value, str):
-        return ArtificialScore(value)
-    if isinstance(value, list):
-        return Weighted(tuple((float(w), int(s)) for w, s in value))
-    return Assigned(int(value))
-
-
-def adjustment_of(ruling: Mapping[str, Any]) -> Adjustment:
-    """The bridgecore adjusted score of a (checked) result ruling; ValueError if the Laws do
-    not allow it (weights not adding up to 1, a percentage not of its level)."""
-    kind = ruling["kind"]
-    if kind == "artificial":
-        return Artificial(ArtificialScore(ruling["ns"]), ArtificialScore(ruling["ew"]),
-                          ruling.get("ns_percent"), ruling.get("ew_percent"))
-    if kind == "assigned":
-        return Assigned(int(ruling["score_ns"]))
-    if kind == "weighted":
-        return Weighted(tuple((float(w), int(s)) for w, s in ruling["outcomes"]))
-    if kind == "split":
-        return Split(_side(ruling["ns"]), _side(ruling["ew"]))
-    raise ValueError(f"a {kind} ruling is not an adjusted score")
-
-
 def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a ruling replaces: the same result, the same fouled board; penalties add up."""
     kind = ruling["kind"]
@@ -188,7 +162,7 @@ def describe(ruling: Mapping[str, Any], section: Section | None = None) -> Text:
     kind = ruling["kind"]
     law = _LAWS[kind]
     if kind in _RESULT_KINDS:
-        return Text.of("ruling.result", law=law, adjustment=str(adjustment_of(ruling)),
+        return Text.of("ruling.result", law=law, adjustment=adjustment_text(ruling),
                        table=ruling["table"], round=ruling["round"], board=ruling["board"])
     if kind == "fouled":
         return Text.of("ruling.fouled", law=law, board=ruling["board"], groups=[
@@ -435,11 +409,15 @@ class LiveScoring:
         out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
                                "round": round_, "board": board}
         if kind == "artificial":
-            out["ns"] = str(artificial_level(body["ns"], "ns", where))
-            out["ew"] = str(artificial_level(body["ew"], "ew", where))
-            for name in ("ns_percent", "ew_percent"):
-                if body.get(name) is not None:
-                    out[name] = bounded_number(body[name], name, where, 0.0, 100.0)
+            sides = [n for n in ("ns", "ew") if body.get(n) is not None] or ["ns", "ew"]
+            for name in sides:
+                out[name] = str(artificial_level(body.get(name), name, where))
+                if body.get(f"{name}_percent") is not None:
+                    out[f"{name}_percent"] = bounded_number(body[f"{name}_percent"],
+                                                            f"{name}_percent", where, 0.0, 100.0)
+            if len(sides) == 1:     # Law 15B: the side a cancelled line deprived, alone
+                check_deprived(out, body, self.section(section).lines.get(board, ()),
+                               self._teams(self._sections[section]) is not None, where)
         elif kind == "assigned":
             out["score_ns"] = score_value(body["score_ns"], "score_ns", where)
         elif kind == "weighted":
@@ -612,8 +590,9 @@ class LiveScoring:
             ordered[board] = sorted(found[board].values(), key=row_order)
             for line in ordered[board]:
                 adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
-                line.update(form=forms.get((board, line["table"]), 0),
-                            adjustment=None if adjustment is None else str(adjustment),
+                line.update(form=forms.get((board, line["table"]), 0), deprived=None,
+                            adjustment=None if adjustment is None else
+                            adjustment_text(self._by_id[line["ruling"]]),
                             ns_points=None, ew_points=None, ns_percent=None,
                             ew_percent=None, scored=False, not_scored=None,
                             not_scored_text=None)
@@ -638,7 +617,12 @@ class LiveScoring:
                     for pair in (line["NS"], line["EW"]):
                         if pair is not None:
                             first.setdefault(pair, line)
+                ns, ew = line["NS"], line["EW"]
+                adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
+                only = only_side(self._by_id[line["ruling"]]) if line["ruling"] else None
                 if reason is not None:
+                    side = line["deprived"] = deprived_side(line, first)   # Law 15B
+                    reason = reason if side is None else deprived_reason(reason, line[side])
                     # the traveller's (12.3): the words in the event's language, the
                     # message for each reader's
                     line.update(not_scored=render(reason, self.room.language),
@@ -646,15 +630,19 @@ class LiveScoring:
                     problems.append(Text.of("problem.not_scored", board=board,
                                             table=line["table"], round=line["round"],
                                             reason=reason))
+                if only is not None and (reason is None or only.value != line["deprived"]):
+                    problems.append(Text.of("problem.deprived_ruling", id=line["ruling"],
+                                            board=board, table=line["table"]))
+                    adjustment, only = None, None   # not the deprived side's: never applied
+                    line["adjustment"] = None
+                if reason is not None and (only is None or adjustment is None):
                     continue
-                ns, ew = line["NS"], line["EW"]
-                adjustment = adjustments.get(line["ruling"]) if line["ruling"] else None
                 if (seats := section.players(line["table"], line["round"])) is not None:
                     line["players"] = list(seats)     # an individual's N, E, S, W
                 results.append(BoardResult(board, ns, ew, line["score_ns"], adjustment,
-                                           line["form"], seats))
+                                           line["form"], seats, only))
                 index[board, ns, ew] = line
-                valid[board] = valid.get(board, 0) + 1
+                valid[board] = valid.get(board, 0) + (only is None)
         if teams is not None:
             results = whole_matches(results, teams)
         expected = self._expected(name, valid)
@@ -676,10 +664,12 @@ class LiveScoring:
             top = event.tops.get(board)
             for s in scored:
                 line = index[board, int(s.result.ns), int(s.result.ew)]
-                line.update(ns_points=s.ns_points, ew_points=s.ew_points, scored=True)
+                ns_side, ew_side = (side in s.result.sides for side in Side)   # 15B: one
+                line.update(ns_points=s.ns_points if ns_side else None, scored=ns_side == ew_side,
+                            ew_points=s.ew_points if ew_side else None)
                 if top:
-                    line.update(ns_percent=100 * s.ns_points / top,
-                                ew_percent=100 * s.ew_points / top)
+                    line.update(ns_percent=100 * s.ns_points / top if ns_side else None,
+                                ew_percent=100 * s.ew_points / top if ew_side else None)
         problems += [p.as_text() for p in event.problems]   # bridgecore's score.* keys
         return SectionScore(
             name, self._keys[name], method, self._one_winner(section, teams), expected,

@@ -127,7 +127,8 @@ class SectionScore:
                     "points": _r(r["ns_points" if ns else "ew_points"]),
                     "percent": _r(r["ns_percent" if ns else "ew_percent"]),
                     "top": self.event.tops.get(board), "adjustment": r["adjustment"],
-                    "ruling": r["ruling"], "scored": r["scored"],
+                    "ruling": r["ruling"],     # the deprived side of a 15B line, scored
+                    "scored": r["scored"] or r["ns_points" if ns else "ew_points"] is not None,
                     "not_scored": r.get("not_scored"),
                     "not_scored_text": r.get("not_scored_text"),
                     "corrected": r.get("corrected")})

@@ -28,43 +28,35 @@ The pairs are matched across sessions by their players (hub.roster.name_key of e
 the two sorted): a pair's number changes from one session to the next, its players do not.
 A pair whose set-up names no players cannot be matched and is ranked on its own session.
 
-**The club's ladder** (:func:`ladder_json`): every stored session (and the one being
-played, once it has a result) between two dates, each player credited with his pair's
-percentage over the boards he played (hub.series_players: a substitute named for some
-rounds is credited with that evening for the boards he played; bridgecore.ladder: the best
-N, a minimum attendance); a player in two pairs of one session (a substitute who played for
-both) is credited with the better. Players are matched by member number where the roster
-(or the substitution) gives one, a name the same member had elsewhere counting as his, else
-by name as the roster matches them (hub.roster.name_key); shown as last written.
+**The club's ladder**: hub.series_ladder, over the sessions :class:`SessionBook` finds
+(those stored, and those of a log written before ``session_scored``, found by replaying
+them: hub.series_replay).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bridgecore.cards import Side
 from bridgecore.conventions import conventions
-from bridgecore.ladder import ladder
 from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_place, imp_form
 from hub.roster import Roster, name_key
-from hub.series_players import section_players
+from hub.series_players import club_roster, member_of, section_players
+from hub.series_replay import SetupLoader, replayed_sessions
 
 if TYPE_CHECKING:
     from hub.room import Room
     from hub.store import EventLog, StoredRecord
 
 __all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "identity",
-           "ladder_json", "live_sections", "section_boards", "session_fact"]
+           "live_sections", "section_boards", "session_fact"]
 
 log = logging.getLogger(__name__)
 
 SESSION_SCORED = "session_scored"
-# a substitute as a ranking's names write him (hub.substitutes): "Name (for X, rounds 3-4)"
-_SUBSTITUTE = re.compile(r" \(for .*, rounds? [\d, -]+\)$")
 FACT_VERSION = 1
 
 
@@ -100,7 +92,8 @@ def _check_section(section: Any) -> None:
         for player in entry.get("players") or ():
             if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) \
                     or not (player.get("member") is None or _number(player["member"])) \
-                    or not (player.get("percent") is None or _number(player["percent"])):
+                    or not (player.get("percent") is None or _number(player["percent"])) \
+                    or not (player.get("imps") is None or _number(player["imps"])):
                 raise ValueError(f"a player that is not a name with a member number and a "
                                  f"percentage: {player!r:.60}")
     boards = section.get("boards", [])
@@ -125,12 +118,17 @@ class StoredSession:
     part: int
     carry: float | None
     sections: tuple[Mapping[str, Any], ...]
+    replayed: bool = False     # found by replaying its records (hub.series_replay)
 
     @classmethod
     def of(cls, record: StoredRecord) -> StoredSession:
         """The stored session of a ``session_scored`` record; ValueError naming what is
         wrong with one this hub did not write (a damaged log is read, never trusted)."""
-        body = record.data()
+        return cls.of_body(record.position, record.data())
+
+    @classmethod
+    def of_body(cls, position: int, body: Any, *, replayed: bool = False) -> StoredSession:
+        """The stored session of a ``session_scored`` body (:meth:`of`)."""
         if not isinstance(body, Mapping) or body.get("v") != FACT_VERSION:
             raise ValueError(f"not a version {FACT_VERSION} session_scored body")
         carry = body.get("carry")
@@ -141,13 +139,13 @@ class StoredSession:
             raise ValueError("sections is not a list")
         for section in sections:
             _check_section(section)
-        return cls(record.position, str(body.get("name", "")), str(body.get("session", "")),
+        return cls(position, str(body.get("name", "")), str(body.get("session", "")),
                    str(body.get("date", "")), int(body.get("part", 0)), carry,
-                   tuple(sections))
+                   tuple(sections), replayed)
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position, "name": self.name, "session": self.session,
-                "date": self.date, "part": self.part}
+                "date": self.date, "part": self.part, "replayed": self.replayed}
 
 
 LINE_KEYS = ("table", "round", "NS", "EW", "contract", "declarer", "tricks", "score_ns",
@@ -156,10 +154,19 @@ LINE_KEYS = ("table", "round", "NS", "EW", "contract", "declarer", "tricks", "sc
 
 def section_boards(scored: Any) -> list[dict[str, Any]]:
     """A scored section's boards as a stored session keeps them (``boards`` of
-    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`)."""
-    return [{"board": board, "results": [{k: row.get(k) for k in LINE_KEYS} for row in rows
-                                         if not row.get("not_scored")]}
+    ``session_scored``): each board's traveller lines that count (:data:`LINE_KEYS`), and a
+    cancelled line's award to the side it deprived (Law 15B: that side's points alone, no
+    score as played)."""
+    return [{"board": board, "results": [_kept(row) for row in rows if not row.get(
+        "not_scored") or row.get("ns_points") is not None or row.get("ew_points") is not None]}
             for board, rows in sorted(scored.lines.items())]
+
+
+def _kept(row: Mapping[str, Any]) -> dict[str, Any]:
+    kept = {k: row.get(k) for k in LINE_KEYS}
+    if row.get("not_scored"):      # Law 15B: the play was cancelled, the award stands
+        kept.update(contract=None, declarer=None, tricks=None, score_ns=None)
+    return kept
 
 
 def live_sections(room: Room, roster: Roster | None = None) -> list[dict[str, Any]]:
@@ -194,27 +201,68 @@ def session_fact(setup: Any, room: Room, roster: Roster | None = None
 
 
 class SessionBook:
-    """The sessions a hub's log holds (read once, then kept up to date as it logs more)."""
+    """The sessions a hub's log holds (read once, then kept up to date as it logs more).
 
-    def __init__(self, event_log: EventLog):
+    ``loader`` (a set-up's JSON -> the set-up): the sessions the log closed without
+    storing them (a log written before ``session_scored``) are found by replaying their
+    records (hub.series_replay), once, when first needed; without it they are not.
+    ``keep_found``: what the replay found is kept beside the log (False: only read)."""
+
+    def __init__(self, event_log: EventLog, loader: SetupLoader | None = None, *,
+                 keep_found: bool = True):
         self.log = event_log
+        self.loader = loader
+        self.keep_found = keep_found
         self._sessions: list[StoredSession] | None = None
+        self._replayed: list[StoredSession] | None = None
+        self._facts: dict[str, list[StoredRecord]] = {}
 
     def sessions(self) -> list[StoredSession]:
         if self._sessions is None:
             found = []
-            for record in self.log.of_type(SESSION_SCORED):
+            records = self.log.of_type(SESSION_SCORED)
+            for record in records:
                 try:
                     found.append(StoredSession.of(record))
                 except (TypeError, ValueError, AttributeError) as err:
                     log.error("event log %s: record %d (session_scored) left out of the "
                               "stored sessions: %s", self.log.path, record.position, err)
-            self._sessions = found
+            if self._replayed is None:
+                self._replayed = self._replay({r.position for r in records})
+            self._sessions = sorted([*found, *self._replayed], key=lambda s: s.position)
         return self._sessions
 
+    def _replay(self, stored: set[int]) -> list[StoredSession]:
+        if self.loader is None:
+            return []
+        out = []
+        roster = club_roster(self.log.path)
+        for position, body in replayed_sessions(self.log, self.loader, stored, session_fact,
+                                                keep=self.keep_found):
+            for section in body.get("sections") or ():       # the roster's member numbers
+                for entry in section.get("ranking") or ():
+                    for player in entry.get("players") or ():
+                        if not player.get("member"):
+                            player["member"] = member_of(roster, str(player.get("name")))
+            try:
+                out.append(StoredSession.of_body(position, body, replayed=True))
+            except (TypeError, ValueError, AttributeError) as err:
+                log.error("event log %s: the session closed at record %d left out of the "
+                          "stored sessions: %s", self.log.path, position, err)
+        return out
+
+    def facts(self, type: str) -> list[StoredRecord]:
+        """The log's facts of ``type`` (the ladder's form and players: hub.series_ladder),
+        read once until :meth:`forget`."""
+        if type not in self._facts:
+            self._facts[type] = self.log.of_type(type)
+        return self._facts[type]
+
     def forget(self) -> None:
-        """A session was stored: read them again when next needed."""
+        """A session or a ladder's fact was stored: read them again when next needed
+        (those found by replaying are kept: the log's closed sessions do not change)."""
         self._sessions = None
+        self._facts.clear()
 
 
 # An event of several sessions -----------------------------------------------------------
@@ -346,69 +394,3 @@ def event_total(setup: Any, live: Sequence[Mapping[str, Any]],
             "form": "add" if carry is None else "carry", "scores": form.value,
             "carry_form": getattr(setup, "carry_form", "margin"), "sessions": sessions,
             "ranking": ranking, "problems": problems}
-
-
-# The club's ladder ------------------------------------------------------------------------
-
-def ladder_json(stored: Sequence[StoredSession], *, best: int | None = None,
-                minimum: int = 1, since: str = "", until: str = "",
-                current: tuple[Any, Sequence[Mapping[str, Any]]] | None = None
-                ) -> dict[str, Any]:
-    """The club's ladder over the sessions dated from ``since`` to ``until`` (ISO dates,
-    "" for no bound; a session without a date is in every season), the session being
-    played included when it has a result (``current``: its set-up and each section's
-    ranking, hub.results_pages.session_rankings)."""
-    chosen = [(s.name, s.session, s.date, s.sections) for s in stored
-              if (not since or not s.date or s.date >= since)
-              and (not until or not s.date or s.date <= until)]
-    if current is not None:
-        setup, sections = current
-        live = [s for s in sections if s["ranking"]]
-        date = getattr(setup, "date", "")
-        if live and (not since or not date or date >= since) and \
-                (not until or not date or date <= until):
-            chosen.append((getattr(setup, "name", ""), getattr(setup, "session", ""), date,
-                           tuple(live)))
-    members: dict[str, set[int]] = {}    # a name as matched -> the member numbers it had
-    for _, _, _, sections in chosen:
-        for section in sections:
-            for entry in section.get("ranking", ()):
-                for player in entry.get("players") or ():
-                    if player.get("member") and name_key(player["name"]):
-                        members.setdefault(name_key(player["name"]), set()).add(
-                            int(player["member"]))
-
-    def key_of(name: str, member: Any) -> str:
-        """A player's key: his member number, or the one member number his name had
-        elsewhere, else his name (two members of one name: the name, not guessed)."""
-        if member:
-            return f"#{int(member)}"
-        key = name_key(name)
-        known = members.get(key, set())
-        return f"#{next(iter(known))}" if len(known) == 1 else key
-
-    shown: dict[str, str] = {}
-    per_session: list[dict[str, float]] = []
-    for _, _, _, sections in chosen:
-        players: dict[str, float] = {}
-        for section in sections:
-            for entry in section.get("ranking", ()):
-                credits = [(p["name"], p.get("member"), p.get("percent"))
-                           for p in entry.get("players") or ()]
-                if not credits:        # a session stored without its players: by name
-                    credits = [(n, None, entry.get("percent")) for n in entry.get("names") or ()
-                               if not _SUBSTITUTE.search(n)]
-                for name, member, percent in credits:
-                    key = key_of(name, member)
-                    if percent is None or not key:
-                        continue
-                    shown[key] = name
-                    players[key] = max(players.get(key, 0.0), float(percent))
-        per_session.append(players)
-    entries = ladder(per_session, best=best, minimum=minimum)
-    return {"v": 1, "best": best, "minimum": minimum, "since": since, "until": until,
-            "sessions": [{"name": n, "session": s, "date": d} for n, s, d, _ in chosen],
-            "ranking": [{"player": shown[e.player], "percent": round(e.percent, 2),
-                         "rank": e.rank, "played": e.played,
-                         "sessions": [None if p is None else round(p, 2) for p in e.sessions],
-                         "counted": len(e.counted)} for e in entries]}

@@ -7,11 +7,15 @@ The public view (no director or scorer logged in) follows the director's
 counts only the boards every table has finished (Law 16), nothing is shown while the
 ranking is hidden, the players' names are left out when the names are (the pairs are still
 matched by them). The ladder's query: ``best`` (count the best N sessions), ``min`` (the
-least sessions to be ranked), ``from`` and ``to`` (ISO dates, the season).
+least sessions to be ranked), ``from`` and ``to`` (ISO dates, the season); a key absent
+takes the club's form (hub.series_ladder.kept_form), a key present but empty none (every
+session, no minimum, no bound). ``kept`` in the answer is the club's form. The public view
+leaves out the member numbers (``member``, ``members``).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -27,10 +31,25 @@ from bridgecore.event_files import (
 )
 from bridgecore.text import Text
 from hub.results_pages import session_rankings
-from hub.series import event_total, ladder_json, live_sections
+from hub.roster import name_key
+from hub.series import event_total, live_sections
+from hub.series_ladder import (
+    LADDER_FORM,
+    LADDER_PLAYER,
+    LadderForm,
+    homonyms,
+    kept_form,
+    ladder_json,
+    player_choices,
+)
+from hub.series_players import club_roster
+from hub.store import Record, StoreError
 from hub.webserver import HttpError
 
-__all__ = ["EVENT_FILES", "event_file", "series_api", "stored_boards"]
+__all__ = ["EVENT_FILES", "event_file", "keep_ladder_form", "ladder_form", "series_api",
+           "stored_boards", "tell_ladder_player"]
+
+log = logging.getLogger(__name__)
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 EVENT_FILES = {"event-usebio.xml": "application/xml; charset=utf-8",
@@ -53,17 +72,34 @@ def _date(query: Mapping[str, str], key: str) -> str:
     return raw
 
 
+def ladder_form(query: Mapping[str, str], kept: LadderForm) -> LadderForm:
+    """The ladder's form of a request: each key of ``query`` present overrides the club's
+    ``kept`` form (an empty value: none); HttpError 400 naming a key that is wrong."""
+    return LadderForm(
+        _whole(query, "best", 1) if "best" in query else kept.best,
+        (_whole(query, "min", 1) or 1) if "min" in query else kept.minimum,
+        _date(query, "from") if "from" in query else kept.since,
+        _date(query, "to") if "to" in query else kept.until)
+
+
 def series_api(hub: Any, what: str, query: Mapping[str, str], *,
                public: bool = True) -> dict[str, Any]:
     """The JSON of ``/api/results/event`` or ``/api/results/ladder`` (module docstring)."""
     live, shown, names = session_rankings(hub.room, public=public)
     if what == "ladder":
-        best = _whole(query, "best", 1)
-        minimum = _whole(query, "min", 1) or 1
-        data = ladder_json(hub.series.sessions(), best=best, minimum=minimum,
-                           since=_date(query, "from"), until=_date(query, "to"),
-                           current=(hub.setup, live) if shown else None)
+        kept = kept_form(hub.series)
+        roster = club_roster(getattr(getattr(hub, "log", None), "path", None))
+        data = ladder_json(hub.series.sessions(), ladder_form(query, kept),
+                           current=(hub.setup, live) if shown else None,
+                           shared=homonyms(roster),
+                           choices=player_choices(hub.series))
+        data["kept"] = kept.to_json()
         data["full"] = not public
+        if public:     # the club's member numbers stay with its director and scorer
+            for line in (*data["ranking"], *data["imp_ranking"]):
+                line["member"] = None
+            for entry in data["ambiguous"]:
+                entry["members"] = []
         return data
     data = event_total(hub.setup, live, hub.series.sessions())
     data["full"] = not public
@@ -75,6 +111,63 @@ def series_api(hub: Any, what: str, query: Mapping[str, str], *,
             for entry in data["ranking"]:
                 entry["names"] = []
     return data
+
+
+def _log_fact(hub: Any, type: str, body: dict[str, Any]) -> None:
+    try:
+        hub.log.append(Record.fact(type, body, source="director", hub_time=hub.hub_time()))
+    except StoreError as err:
+        log.error("%s not stored: %s", type, err)
+        raise HttpError(500, Text.of("http.ladder_not_stored", error=str(err))) from None
+    hub.series.forget()
+
+
+def keep_ladder_form(hub: Any, body: Any, account: str) -> dict[str, Any]:
+    """``POST /api/results/ladder/form`` ``{"best", "min", "from", "to"}``: the club's
+    ladder form kept (the fact ``ladder_form``, with who kept it); 400 naming the field that
+    is wrong."""
+    try:
+        form = LadderForm.of_json(body)
+    except ValueError as err:
+        raise HttpError(400, Text.of("http.ladder_form", error=str(err))) from None
+    _log_fact(hub, LADDER_FORM, {"v": 1, **form.to_json(), "account": account})
+    log.info("the club's ladder form kept by %s: %s", account, form)
+    return {"ok": True, "kept": form.to_json()}
+
+
+def tell_ladder_player(hub: Any, body: Any, account: str) -> dict[str, Any]:
+    """``POST /api/results/ladder/player`` ``{"session", "section", "pair", "name",
+    "member"}``: the player ``name`` of that pair of the stored session (its ``position``)
+    is the member ``member`` (the fact ``ladder_player``); 400 naming what is wrong, 404
+    when the stored session has no such player."""
+    if not isinstance(body, Mapping):
+        raise HttpError(400, Text.of("http.ladder_form", error="not a JSON object"))
+    session, pair, member = body.get("session"), body.get("pair"), body.get("member")
+    section, name = body.get("section"), body.get("name")
+    for key, value, least in (("session", session, 1), ("pair", pair, 1),
+                              ("member", member, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or not \
+                least <= value <= 10**9:
+            raise HttpError(400, Text.of("http.ladder_form", error=f"{key}: a whole number "
+                                         f"from {least} is expected, not {value!r:.20}"))
+    if not isinstance(section, str) or not isinstance(name, str) or not name_key(name):
+        raise HttpError(400, Text.of("http.ladder_form", error="section and name: texts are "
+                                                               "expected"))
+    stored = next((s for s in hub.series.sessions() if s.position == session), None)
+    found = stored is not None and any(
+        str(sec.get("name")) == section and entry.get("pair") == pair and any(
+            name_key(str(p.get("name", ""))) == name_key(name)
+            for p in entry.get("players") or [{"name": n} for n in entry.get("names") or ()])
+        for sec in stored.sections for entry in sec.get("ranking", ()))
+    if not found:
+        raise HttpError(404, Text.of("http.ladder_player", name=name[:60], pair=pair,
+                                     section=section[:20], session=session))
+    _log_fact(hub, LADDER_PLAYER, {"v": 1, "session": session, "section": section,
+                                   "pair": pair, "name": name, "member": member,
+                                   "account": account})
+    log.info("ladder: %s of pair %s%d in the session stored at %d is member %d (%s)", name,
+             section, pair, session, member, account)
+    return {"ok": True}
 
 
 def event_file(hub: Any, name: str) -> tuple[bytes, str]:

@@ -1,7 +1,7 @@
-"""Who played which boards of a session, for the club's ladder (hub.series.ladder_json).
+"""Who played which boards of a session, for the club's ladder (hub.series_ladder).
 
 A stored session (``session_scored``) lists, with each pair of a pairs section, its
-``players``: ``[{"name", "member", "boards", "percent"}]``, the pair's set-up (or
+``players``: ``[{"name", "member", "boards", "percent", "imps"?}]``, the pair's set-up (or
 check-in) players and each substitute named for some rounds (hub.substitutes), each with:
 
 * ``member``: his member number, the substitute's as the director gave it, else the
@@ -12,7 +12,10 @@ check-in) players and each substitute named for some rounds (hub.substitutes), e
 * ``percent``: the pair's percentage over those boards, the average of the pair's
   percentage of each board he played (each board's matchpoints over its top, Law 78A:
   with the same top on every board the pair's percentage is this average over all its
-  boards); None without a scored board (IMPs: the ladder counts matchpoints).
+  boards); None without a scored board, and in a Butler or cross-IMP section;
+* ``imps`` (a Butler or cross-IMP section only): the pair's IMPs per board over those
+  boards (the IMPs it scored on them divided by their number, the form of the Butler
+  rankings: docs/sessions.md); None without a scored board.
 
 So a substitute is credited with the evening for the boards he played, and the player he
 replaced for the others. A teams section lists no players (its pairs' boards are the
@@ -62,14 +65,15 @@ def member_of(roster: Roster | None, name: str) -> int | None:
     return exact.pop() if len(exact) == 1 else None
 
 
-def _by_round(scored: SectionScore) -> dict[int, dict[int, list[float]]]:
-    """Each pair's scored boards' percentages, by round."""
+def _by_round(scored: SectionScore, keys: tuple[str, str] = ("ns_percent", "ew_percent")
+              ) -> dict[int, dict[int, list[float]]]:
+    """Each pair's scored boards' percentages (or ``keys``' values: the IMPs), by round."""
     out: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for rows in scored.lines.values():
         for r in rows:
             if r.get("not_scored") or not r.get("scored") or r.get("round") is None:
                 continue
-            for side, key in (("NS", "ns_percent"), ("EW", "ew_percent")):
+            for side, key in (("NS", keys[0]), ("EW", keys[1])):
                 pair = r.get(side)
                 if isinstance(pair, int) and r.get(key) is not None:
                     out[pair][int(r["round"])].append(float(r[key]))
@@ -91,22 +95,27 @@ def section_players(room: Room, scored: SectionScore, roster: Roster | None
     section = next((s for s in room.sections if s.name == scored.name), None)
     if section is None or scored.method is Method.IMPS:
         return {}
-    per_pair = _by_round(scored)
+    imps = scored.method in (Method.BUTLER, Method.CROSS_IMPS)
+    per_pair = _by_round(scored, ("ns_points", "ew_points") if imps else
+                         ("ns_percent", "ew_percent"))
     substitutes = room.scoring.substitutes
     out: dict[int, list[dict[str, Any]]] = {}
+
+    def player(name: str, member: int | None, rounds: Mapping[int, list[float]],
+               played: set[int] | None, missed: set[int]) -> dict[str, Any]:
+        boards, score = _credit(rounds, played, missed)
+        return {"name": name, "member": member, "boards": boards,
+                "percent": None if imps else score, **({"imps": score} if imps else {})}
+
     for pair, names in section.pairs.items():
         rounds = per_pair.get(pair, {})
         subs: Sequence[dict[str, Any]] = substitutes.of_pair(section.name, pair)
         players = []
         for index, name in enumerate(names, 1):
             missed = {r for sub in subs if sub["player"] == index for r in sub["rounds"]}
-            boards, percent = _credit(rounds, None, missed)
-            players.append({"name": name, "member": member_of(roster, name),
-                            "boards": boards, "percent": percent})
+            players.append(player(name, member_of(roster, name), rounds, None, missed))
         for sub in subs:
-            boards, percent = _credit(rounds, set(sub["rounds"]), set())
             member = sub.get("member") or member_of(roster, sub["name"])
-            players.append({"name": sub["name"], "member": member, "boards": boards,
-                            "percent": percent})
+            players.append(player(sub["name"], member, rounds, set(sub["rounds"]), set()))
         out[pair] = players
     return out

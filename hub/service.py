@@ -115,6 +115,9 @@ _BATCH = 2048                # messages taken per turn of the loop
 _SETTLE_SECONDS = 60.0       # how often the garbage collector is run and the heap frozen
 SCORE_INTERVAL = 0.25        # live scores published at most this often (seconds)
 _STATUS_SECONDS = 1.0        # hub/status is republished at most this often
+# hub/status counts a director command refused for what it asks (a round beyond the movement,
+# no such pair...) under this code; the console shows it as "director's commands"
+_COMMAND_REFUSED = "director_command"
 OFFLINE_GRACE = 15.0         # seconds a device has to come back before device_offline
 
 
@@ -173,11 +176,12 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         self.chain = self._verify_chain()
         self._epoch = 0   # log position of the last new event's set-up: replays start there
         self.log_id = ""  # the id of that set-up's record: what a device's history refers to
-        self.series = SessionBook(log_)   # the sessions the log stored (hub.series)
+        self.series = SessionBook(log_, setup_loader)   # the sessions stored (hub.series)
         if next_session is not None and self.log.last_position() == 0:
             setup, next_session = next_session, None
         self.room, self.setup = self._open_room(setup, setup_loader)
         self._check_log_end()
+        self.series.sessions()   # at start: an old log's sessions replayed (hub.series_replay)
         self._attach(self.room)
         self._sharding_start(shard)   # hub.sharding: its topics, the field's ranking
         self.console_address = console
@@ -364,10 +368,11 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         return asyncio.run_coroutine_threadsafe(wrapped(), loop).result(timeout)
 
     def stop(self) -> None:
-        """Ask run() to finish (any thread)."""
+        """Ask run() to finish (any thread; again once it has: nothing)."""
         loop, stopping = self._loop, self._stopping
-        if loop is not None and stopping is not None:
-            loop.call_soon_threadsafe(stopping.set)
+        if loop is not None and stopping is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):   # closed meanwhile: stopped already
+                loop.call_soon_threadsafe(stopping.set)
 
     async def _ticker(self) -> None:
         last_settled = time.monotonic()
@@ -477,6 +482,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                     self._remote_message(topic, message.payload)   # (hub.shard_views)
                 elif topic.kind == "shard_tables":   # another shard's, for the console
                     self._shard_tables(topic, message.payload)
+                elif topic.kind in ("hub_status", "shard_status", "shard_answer"):
+                    self._shard_message(topic, message.payload)   # (hub.sharding)
             except Exception:  # a bug must cost one message, never the batch or the hub
                 self._refused("internal")
                 log.exception("message on %s not handled", message.topic)
@@ -487,7 +494,9 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
                 self.log.append_many(records)
             except StoreError as err:
                 self._store_failed(err, replies)
+                self._send_answers(err)
                 return
+        self._send_answers()
         # The views and alerts first: a device that has its reply finds the state updated.
         # A board finished here adds a row to the traveller other tables show (Law 16: only
         # tables that have finished it).
@@ -606,8 +615,9 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         """A command over MQTT, on ``hub/cmd/{account}``: only the director's and the
         scorer's accounts are taken (the broker's ACL lets an account write only its own
         topic; the hub refuses the others itself too), and in a sharded event the other
-        shards' (their consoles', ``by`` the user there: hub.sharding). No reply: refusals
-        are logged."""
+        shards' (their consoles', ``by`` the user there: hub.sharding). Refusals are logged;
+        the one reply is to another shard's console, on this shard's answer topic, once the
+        batch is stored (hub.sharding ``_answer_later``)."""
         from hub.director import COMMAND_ACCOUNTS
         if account is None:
             self._refused("no_account")
@@ -633,13 +643,17 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
             self._refused("malformed")
             log.warning("director command from %s is not JSON: %.200s", account, err)
             return
+        ref, sender = None, account
         if shard:   # from another shard's console: who gave it there (hub.sharding)
             _, account = self.from_shard(account, obj)
+            ref = obj.pop("ref", None) if isinstance(obj, dict) else None
         if self._other_shards(obj):   # another shard's table, section or alert
             return
         result = self._director(obj, records, alerts, changed, account)
+        if shard:
+            self._answer_later(sender, ref, result)
         if not result.get("ok"):
-            self._refused(result.get("code", "refused"))
+            self._refused(result.get("code", _COMMAND_REFUSED))
             log.warning("director command from %s refused: %s", account, result.get("error"))
 
     # Director ------------------------------------------------------------------------------
@@ -674,7 +688,8 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         except (ProtocolError, HubError) as err:
             return {"ok": False, "error": getattr(err, "reason", str(err)),
                     "error_text": error_text(err).to_json(),
-                    "code": getattr(err, "code", "refused")}
+                    # a command refused for what it asks: counted as such in hub/status
+                    "code": getattr(err, "code", _COMMAND_REFUSED)}
         now = self.clock()
         try:
             raised = self.room.fact(kind, body, now)

@@ -286,8 +286,9 @@ def remote_pair_card(remote: RemoteViews, section: str, pair: int, *, public: bo
                 "points": r.get("ns_points" if ns else "ew_points"),
                 "percent": r.get("ns_percent" if ns else "ew_percent"),
                 "top": traveller.get("top"), "adjustment": r.get("adjustment"),
-                "ruling": r.get("ruling"), "scored": r.get("scored"),
-                "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
+                "ruling": r.get("ruling"),     # a Law 15B award: its side's, scored
+                "scored": bool(r.get("scored")) or r.get("ns_points" if ns else "ew_points")
+                is not None, "not_scored": r.get("not_scored"), "corrected": r.get("corrected")})
     card.sort(key=lambda c: (c["round"] or 0, c["board"]))
     place = next((e for e in ranking.get("ranking") or () if e.get("pair") == pair), None)
     if place is None and not card:

@@ -13,7 +13,9 @@ its room map; a shard whose console is on also reads the alerts and the results 
 publishes, and a table's state while a director follows its panel (:attr:`remote`,
 hub.shard_views), and sends the commands for another shard's tables, sections or alerts to
 it over MQTT (:meth:`Sharding.forward_command`, on ``hub/cmd/tenace-hub-{K}``: the owner
-applies them, as it does the director's tools').
+applies them, as it does the director's tools', and answers on its own
+``hub/shard/{J}/answer``: :meth:`Sharding.answer_of` waits for that answer, the console gives
+it to its user). A command for a shard whose presence says it is offline is not sent.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
+import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +41,7 @@ from wire.protocol import (
     topic_field_ranking,
     topic_hub_command,
     topic_hub_status,
+    topic_shard_answer,
     topic_shard_status,
     topic_shard_tables,
     topic_state,
@@ -59,6 +64,9 @@ _ALERT_OPS = frozenset({"acknowledge", "rule", "resolve"})
 FOLLOW_SECONDS = 180.0
 """Another shard's table is followed (its state read) this long after a panel last asked for
 it: an open panel asks again every minute (hub/static/console.js)."""
+ANSWER_SECONDS = 10.0
+"""How long a console waits for the answer of the shard it sent a command to."""
+_REF = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 class Sharding:
@@ -77,6 +85,12 @@ class Sharding:
     remote_tables: dict[str, dict[str, Any]]   # another shard's table id -> its summary
     remote: RemoteViews                          # the other shards' views (hub.shard_views)
     console: RoomFeed | None
+    shard_online: dict[int, bool]                # the other shards' presence, as last read
+    answer_seconds: float
+    _waiting: dict[str, tuple[int | None, asyncio.Future[dict[str, Any]]]]
+    _answers: list[tuple[int, str, dict[str, Any]]]   # (to, ref, answer) of this batch
+    _refs: int                                   # the commands sent: their refs' numbers
+    _ref_base: str                               # this run's refs' start (shard, random)
 
     def hub_time(self) -> float:
         raise NotImplementedError   # hub.service.Hub's
@@ -89,6 +103,12 @@ class Sharding:
         self._tables_sent = ""
         self.remote_tables = {}
         self.remote = RemoteViews()
+        self.shard_online = {}
+        self.answer_seconds = ANSWER_SECONDS
+        self._waiting = {}
+        self._answers = []
+        self._refs = 0
+        self._ref_base = f"{shard.index}-{secrets.token_hex(3)}" if shard is not None else ""
         one_field = bool(getattr(getattr(self, "setup", None), "one_field", False))
         if one_field and (shard is None or shard.index == 0):
             self.field = FieldRanking(self.room.edition.name, self.room.conventions,
@@ -115,6 +135,9 @@ class Sharding:
             filters += [f"{ROOT}/results/traveller/+/+", f"{ROOT}/results/ranking/+"]
         if viewer:    # the whole event on its console and results pages (hub.shard_views)
             filters += [f"{ROOT}/director/alert/+", f"{ROOT}/results/field"]
+            # its commands for the others: their presence and their answers (protocol 17)
+            filters += [f"{ROOT}/hub/status", f"{ROOT}/hub/shard/+/status",
+                        f"{ROOT}/hub/shard/+/answer"]
             filters += [f for table in sorted(self.remote.followed)
                         for f in (f"{ROOT}/t/{table}/state", f"{ROOT}/t/{table}/tablet")]
         return filters
@@ -158,7 +181,10 @@ class Sharding:
         the shards over MQTT on this shard's ``hub/cmd/{account}``, ``by`` the console's
         user; the shard that holds what it names applies it (hub.service ``_command``). None
         when this shard applies it itself (its own, and the whole room's too); else the
-        console's answer."""
+        console's answer: for another shard's, ``ref`` names the answer
+        :meth:`answer_of` waits for; refused, not sent, when the owner's presence says it is
+        offline. A table, section or alert no shard is known to hold is this shard's to
+        refuse (None)."""
         client = self._client
         if self.shard is None or not isinstance(command, dict) or client is None:
             return None
@@ -166,8 +192,19 @@ class Sharding:
         whole_room = not any(command.get(k) is not None for k in ("table", "section", "id"))
         if not theirs and not whole_room:
             return None
-        payload = json.dumps(dict(command, by=user[:64]), separators=(",", ":"),
-                             ensure_ascii=False, allow_nan=False)
+        owner = self._owner(command) if theirs else None
+        if theirs and owner is None:    # no shard is known to hold it: refused here, in words
+            return None
+        if owner is not None and self.shard_online.get(owner) is False:
+            log.warning("command %s of %s not sent: shard %d is offline", command.get("op"),
+                        user, owner)
+            return dict(refused_answer(Text.of("refusal.shard_offline", shard=owner)),
+                        forwarded=False, shard=owner)
+        sent = dict(command, by=user[:64])
+        if theirs:
+            self._refs += 1
+            sent["ref"] = f"{self._ref_base}-{self._refs}"
+        payload = json.dumps(sent, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         try:
             client.send(topic_hub_command(self.shard.account), payload, 1)
         except Exception as err:   # MqttError: the queue full, the client closed
@@ -177,7 +214,102 @@ class Sharding:
         log.info("command %s of %s sent to the other shards", command.get("op"), user)
         if not theirs:
             return None
-        return {"ok": True, "forwarded": True, "shard": self._owner(command)}
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            self._waiting[sent["ref"]] = (owner, loop.create_future())
+        return {"ok": True, "forwarded": True, "shard": owner, "ref": sent["ref"]}
+
+    async def answer_of(self, sent: dict[str, Any]) -> dict[str, Any]:
+        """The answer to a command :meth:`forward_command` sent (``sent``, its result): the
+        owning shard's, as its own console would have given it, with ``forwarded`` and
+        ``shard``; refused (``refusal.shard_silent``) when none came in
+        :attr:`answer_seconds`. Any other result as it is."""
+        ref = sent.pop("ref", None)
+        waiting = self._waiting.get(ref) if isinstance(ref, str) else None
+        if waiting is None:
+            return sent
+        owner, future = waiting
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(future), self.answer_seconds)
+        except TimeoutError:
+            log.warning("no answer from shard %s to command %s in %.0f s", owner, ref,
+                        self.answer_seconds)
+            return dict(refused_answer(Text.of("refusal.shard_silent", shard=owner,
+                                               seconds=round(self.answer_seconds))),
+                        forwarded=True, shard=owner)
+        finally:
+            self._waiting.pop(ref, None)
+        return dict(answer, forwarded=True)
+
+    def _answer_later(self, account: str, ref: Any, result: dict[str, Any]) -> None:
+        """Another shard's console's command, taken here: its answer, sent once the batch
+        is stored (:meth:`_send_answers`), when it carries a ``ref``."""
+        number = account.rsplit("-", 1)[-1]
+        if self.shard is None or not number.isdecimal():
+            return
+        if not isinstance(ref, str) or not _REF.fullmatch(ref):
+            if ref is not None:
+                log.warning("command from %s: ref %.80r is not [A-Za-z0-9_.-], 1-64: "
+                            "no answer", account, ref)
+            return
+        answer = {k: v for k, v in result.items() if k != "code"}
+        self._answers.append((int(number), ref, answer))
+
+    def _send_answers(self, failed: Exception | None = None) -> None:
+        """The answers of the batch just stored (or, ``failed``, not stored: refused)."""
+        if not self._answers:   # every batch comes here: most have none
+            return
+        answers, self._answers = self._answers, []
+        client = self._client
+        if self.shard is None or client is None or client.closed:
+            return
+        for to, ref, answer in answers:
+            if failed is not None and answer.get("ok"):
+                answer = refused_answer(Text.of("refusal.not_stored", error=str(failed)))
+            payload = json.dumps({"v": 1, "to": to, "ref": ref, "shard": self.shard.index,
+                                  **answer}, separators=(",", ":"), ensure_ascii=False,
+                                 allow_nan=False)
+            client.send(topic_shard_answer(self.shard.index), payload, 1)
+            self.stats.published += 1
+
+    def _shard_message(self, topic: Topic, payload: bytes) -> None:
+        """Another shard's presence (``hub/status``: shard 0's) or its answer to one of this
+        shard's commands (protocol 17)."""
+        if self.shard is None:
+            return
+        index = 0 if topic.kind == "hub_status" else topic.shard
+        if index is None or index == self.shard.index:
+            return
+        try:
+            body = json.loads(payload) if payload else {}
+        except (ValueError, UnicodeDecodeError) as err:
+            log.warning("shard %d's %s not read: %.200s", index, topic.kind, err)
+            return
+        if not isinstance(body, dict):
+            return
+        if topic.kind == "shard_answer":
+            ref = body.get("ref")
+            waiting = self._waiting.get(ref) if isinstance(ref, str) else None
+            if body.get("to") == self.shard.index and waiting is not None \
+                    and not waiting[1].done():
+                answer = {k: v for k, v in body.items() if k not in ("v", "to", "ref")}
+                waiting[1].set_result(dict(answer, shard=index))
+        elif topic.kind == "hub_status" or index != 0:
+            # shard 0's will is on hub/status (its own topic keeps its last birth)
+            online = body.get("online")
+            if isinstance(online, bool) and self.shard_online.get(index) != online:
+                self.shard_online[index] = online
+                log.info("shard %d is %s", index, "online" if online else "offline")
+                if not online:
+                    self._owner_gone(index)
+
+    def _owner_gone(self, index: int) -> None:
+        """Shard ``index`` went offline: the commands waiting for its answer are answered
+        now, saying so (``refusal.shard_stopped``), rather than at the end of the wait."""
+        for owner, future in self._waiting.values():
+            if owner == index and not future.done():
+                future.set_result(dict(refused_answer(Text.of("refusal.shard_stopped",
+                                                              shard=index)), shard=index))
 
     def _owner(self, command: dict[str, Any]) -> int | None:
         """The shard that holds what ``command`` names, as far as this one knows."""

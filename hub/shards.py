@@ -13,10 +13,13 @@ What each shard does (docs/deploying.md, docs/protocol.md section 2):
 * its tables' events, presence, replies, views and results, its sections' live rankings
   and travellers (``results/ranking/{section}``, ``results/traveller/{section}/{board}``),
   its tables' alerts (an alert's id begins with its table);
-* its presence on ``hub/shard/{K}/status`` (retained, with its last will); shard 0 also on
-  ``hub/status``, the event's, which the devices read;
+* its presence on ``hub/shard/{K}/status`` (retained, with its last will; shard 0's will is
+  on ``hub/status``, the event's, and shard 0 publishes there too); every table's state
+  names its shard, and the devices of shard K's tables read ``hub/shard/{K}/status`` (shard
+  0's: ``hub/status``) as their hub's presence (protocol 14);
 * director commands (``hub/cmd/{account}``) reach every shard: the shard that holds the
-  table or section a command names applies it; a command for the whole room (the round
+  table or section a command names applies it (and answers a shard's console that sent it,
+  on ``hub/shard/{K}/answer``: hub.sharding); a command for the whole room (the round
   clock) is applied by each to its own tables; the others let it pass with a debug line;
 * shard 0 alone takes the dealing machines' topics and, where the event is one field
   (``field = true``), reads every section's travellers and publishes the ranking across

@@ -430,18 +430,22 @@ class TableState(PocketReads, CardReads, TableResults, TableViews):
                 facts={"board": number, **marks.to_json(),
                        "law_2": Markings.of_board(number).to_json()},
                 options=OPTIONS["markings"]))
-        for pair in self.pairs(s.round):
-            if pair is None:
-                continue
-            before = ctx.played_by(self.id, pair).get(number)
-            if before is not None and before != (self.id, s.round):
-                out.append(self._alert(
-                    f"{base}:played:{pair}", t, HubKind.BOARD_ALREADY_PLAYED.value, "15B",
-                    occurred=occurred,
-                    detail=Text.of("alert.board_already_played", pair=pair, board=number,
-                                   table=before[0], round=before[1]),
-                    facts={"pair": pair, "board": number, "table": before[0],
-                           "round": before[1]}, options=OPTIONS["board_already_played"]))
+        pairs = self.pairs(s.round)
+        earlier = {p: b for p in pairs if p is not None and (
+            b := ctx.played_by(self.id, p).get(number)) is not None and b != (self.id, s.round)}
+        for pair, before in earlier.items():
+            # Law 15B: the other pair, if it had not played the board, is the one deprived
+            others = [p for p in pairs if p is not None and p != pair and p not in earlier]
+            more = {"deprived": others[0],
+                    "deprived_side": "NS" if pairs[0] == others[0] else "EW"} if others else {}
+            where = {"pair": pair, "board": number, "table": before[0], "round": before[1]}
+            out.append(self._alert(
+                f"{base}:played:{pair}", t, HubKind.BOARD_ALREADY_PLAYED.value, "15B",
+                occurred=occurred,
+                detail=Text.of("alert.board_already_played_deprived", **where, **more)
+                if others else Text.of("alert.board_already_played", **where),
+                facts={"pair": pair, "board": number, "table": before[0],
+                       "round": before[1], **more}, options=OPTIONS["board_already_played"]))
         return out
 
     # Calls --------------------------------------------------------------------------------

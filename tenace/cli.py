@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     simevent_cli.add_parser(sub)
     from tenace import upload_cli
     upload_cli.add_parser(sub)
+    from tenace import ladder_cli
+    ladder_cli.add_parser(sub)
     _add_log_parser(sub)
     _add_accounts_parser(sub)
     return parser

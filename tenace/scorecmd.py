@@ -15,12 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bridgecore.cards import Side
 from bridgecore.conventions import CONVENTIONS, conventions
 from bridgecore.errors import BridgeError
 from bridgecore.ranking import EventScore, Method, ScoredResult, ScoringOptions, score_event
 from bridgecore.results_io import (
     ResultsFile,
-    format_adjustment,
+    format_ruling,
     method_of,
     read_pbn_results,
     read_results_csv,
@@ -235,8 +236,8 @@ def _score(s: ScoredResult) -> str:
     r = s.result
     if r.adjustment is None:
         return str(r.score_ns)
-    ruling = format_adjustment(r.adjustment)
-    return ruling if r.score_ns is None else f"{r.score_ns} ({ruling})"
+    ruling = format_ruling(r)     # "NS A+": Law 15B's award to one side alone
+    return ruling if r.score_ns is None or r.only else f"{r.score_ns} ({ruling})"
 
 
 def _table(event: EventScore, units: int) -> str:
@@ -259,6 +260,8 @@ def _table(event: EventScore, units: int) -> str:
         lines.append(f"Board {board}")
         lines.append(f"{'NS':<16} {'EW':<16} {'Score':>12} {'NS points':>10} {'EW points':>10}")
         for s in results:
+            ns, ew = (_points(p) if side in s.result.sides else "-"
+                      for side, p in zip(Side, (s.ns_points, s.ew_points), strict=True))
             lines.append(f"{s.result.ns!s:<16} {s.result.ew!s:<16} {_score(s):>12} "
-                         f"{_points(s.ns_points):>10} {_points(s.ew_points):>10}")
+                         f"{ns:>10} {ew:>10}")
     return "\n".join(lines) + "\n"

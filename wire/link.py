@@ -28,7 +28,9 @@ Two ways to equip a table with tablets (docs/protocol.md):
   seat's topic (its player's hand), and only that one.
 
 Both read the table's retained ``state``, their own ``reply`` topic, the table's and their
-own ``cmd`` topics and the hub's presence (``hub/status``, readable by every account).
+own ``cmd`` topics and the hub's presence (``hub/status``, readable by every account; in an
+event several hub processes share, ``hub/shard/{K}/status`` of the shard K that holds the
+table, once its state names it: protocol 14).
 A link with ``views=False``, and a dealing machine's, reads only its ``reply`` topic and the
 hub's presence.
 
@@ -302,6 +304,8 @@ class DeviceLink(LinkReceiving):
         self.state: dict[str, Any] | None = None       # the latest public state received
         self.seat_view: dict[str, Any] | None = None   # the latest view of this seat
         self.hub_online: bool | None = None            # the hub's presence (None: unknown)
+        self.hub_shard: int | None = None   # the shard whose presence that is (None: hub/status)
+        self._shard_heard = False           # a message of that shard's status has come
         self._connection = LinkState.CONNECTING
         self._connections = 0
         self._flight: _Flight | None = None

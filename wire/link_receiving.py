@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from wire.mqtt import Delivery, Message, MqttClient
 from wire.outbox import Outbox
-from wire.protocol import Envelope, ProtocolError, Reply, parse_topic
+from wire.protocol import Envelope, ProtocolError, Reply, parse_topic, topic_shard_status
 
 __all__ = ["SAMPLES", "TRANSIENT_CODES", "ClockEstimate", "LinkReceiving"]
 
@@ -124,6 +124,8 @@ class LinkReceiving:
         state: dict[str, Any] | None
         seat_view: dict[str, Any] | None
         hub_online: bool | None
+        hub_shard: int | None
+        _shard_heard: bool
         on_state: Callable[[dict[str, Any]], None] | None
         on_seat: Callable[[dict[str, Any]], None] | None
         on_tablet: Callable[[dict[str, Any]], None] | None
@@ -141,8 +143,14 @@ class LinkReceiving:
         except ProtocolError as err:
             log.warning("%s: message on %r ignored: %s", self, message.topic, err.reason)
             return
-        if topic.kind == "hub_status":
-            self._hub_status(message.payload, message.retain)
+        if topic.kind == "hub_status":    # the event's hub, or its shard 0
+            if self.hub_shard is None or not self._shard_heard:
+                self._hub_status(message.payload, message.retain)
+            return
+        if topic.kind == "shard_status":  # the shard that holds this table (protocol 14)
+            if topic.shard is not None and topic.shard == self.hub_shard:
+                self._shard_heard = True
+                self._hub_status(message.payload, message.retain)
             return
         if topic.kind == "dealer_reply" and self.table is None:
             if topic.device != self.device:
@@ -185,7 +193,25 @@ class LinkReceiving:
                         obj.get("phase"))
             return
         self.state = obj
+        self._follow_shard(obj.get("shard"))
         self._emit(self.on_state, obj)
+
+    def _follow_shard(self, shard: Any) -> None:
+        """The hub shard that holds this table, as its state says (``shard``, protocol 11.1
+        and 14): from shard 1 on, the hub's presence is that shard's ``hub/shard/{K}/status``
+        (once its first message has come: ``hub/status`` until then), no longer
+        ``hub/status``, which is shard 0's."""
+        index = shard if isinstance(shard, int) and not isinstance(shard, bool) \
+            and 0 < shard < 1000 else None
+        if index == self.hub_shard:
+            return
+        before, self.hub_shard, self._shard_heard = self.hub_shard, index, False
+        if before is not None:
+            self.client.unsubscribe(topic_shard_status(before))
+        if index is not None:
+            self.client.subscribe(topic_shard_status(index), 1, wait=False)
+        log.info("%s: the hub's presence is %s", self,
+                 "hub/status" if index is None else f"shard {index}'s")
 
     def _seat(self, seat: str | None, payload: bytes) -> None:
         if self.seat is None or seat != self.seat:  # never show a hand the tablet may not

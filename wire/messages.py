@@ -399,6 +399,9 @@ class _Command(_Closed, frozen=True, kw_only=True, tag_field="op"):
     v: Literal[1] | UnsetType = UNSET
     # Only on a hub shard's hub/cmd/tenace-hub-{K}: the user of its console who gave it.
     by: Annotated[str, Meta(min_length=1, max_length=64)] | UnsetType = UNSET
+    # With it: the command's reference, named again in the owner's answer
+    # (hub/shard/{J}/answer, docs/protocol.md section 17).
+    ref: Id | UnsetType = UNSET
 
 
 AlertId = Id

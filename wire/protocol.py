@@ -42,7 +42,8 @@ __all__ = [
     "parse_topic", "salvage", "topic_alert", "topic_dealer_event", "topic_dealer_reply",
     "topic_dealer_status", "topic_device_command", "topic_device_status", "topic_event",
     "topic_field_ranking", "topic_hub_command", "topic_hub_status", "topic_ranking",
-    "topic_reply", "topic_result", "topic_seat", "topic_shard_status", "topic_shard_tables",
+    "topic_reply", "topic_result", "topic_seat", "topic_shard_answer", "topic_shard_status",
+    "topic_shard_tables",
     "topic_state",
     "topic_table_command", "topic_tablet", "topic_traveller",
 ]
@@ -147,6 +148,12 @@ def topic_shard_tables(index: int) -> str:
     return topic_shard_status(index).rsplit("/", 1)[0] + "/tables"
 
 
+def topic_shard_answer(index: int) -> str:
+    """Hub shard ``index`` -> the shard whose console sent it a command (``to`` in the
+    payload): whether it applied it (not retained; docs/protocol.md section 17)."""
+    return topic_shard_status(index).rsplit("/", 1)[0] + "/answer"
+
+
 def topic_hub_command(account: str) -> str:
     """Director's and scoring tools -> hub, on their own account's topic (ACL: the
     ``director`` and ``scorer`` accounts, each its own), so every ruling names who made it."""
@@ -205,7 +212,7 @@ def topic_dealer_status(device: str) -> str:
 class Topic:
     """A parsed topic: ``kind`` is one of ev, status, reply, state, seat, cmd, hub_status,
     hub_cmd, alert, result, dealer_ev, dealer_reply, dealer_status, ranking, traveller,
-    shard_status and shard_tables (``shard``: its number), field.
+    shard_status, shard_tables and shard_answer (``shard``: its number), field.
     ``account``: the account a ``hub_cmd`` was published for (None on the bare ``hub/cmd``
     topic of earlier versions, which the hub refuses)."""
 
@@ -267,7 +274,8 @@ def _parse_topic(topic: str) -> Topic:
         elif rest == ["hub", "status"]:
             return Topic("hub_status")
         elif (rest[:2] == ["hub", "shard"] and len(rest) == 4
-              and rest[3] in ("status", "tables") and rest[2].isdecimal() and len(rest[2]) <= 3):
+              and rest[3] in ("status", "tables", "answer") and rest[2].isdecimal()
+              and len(rest[2]) <= 3):
             return Topic(f"shard_{rest[3]}", shard=int(rest[2]))
         elif rest == ["results", "field"]:
             return Topic("field")

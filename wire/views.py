@@ -318,6 +318,9 @@ class TableView(View, frozen=True):
     field: FieldInfo | UnsetType = UNSET
     dd: DoubleDummy | UnsetType | None = UNSET
     withheld: Annotated[str, Meta(max_length=200)] | UnsetType = UNSET
+    # the hub shard that holds the table (an event several hub processes share): its
+    # devices read that shard's presence (protocol 14)
+    shard: Annotated[int, Meta(ge=0, le=999)] | UnsetType = UNSET
 
 
 class Explanation(_Part, frozen=True):
@@ -523,6 +526,7 @@ class TravellerResult(_Part, frozen=True):
     scored: bool
     not_scored: str | UnsetType | None = UNSET   # why it never will be (Law 15B...)
     not_scored_text: dict[str, Any] | UnsetType | None = UNSET   # the same as a message
+    deprived: Literal["NS", "EW"] | UnsetType | None = UNSET   # 15B: owed an artificial score
     corrected: str | UnsetType | None = UNSET    # the director's correction in force (C1...)
     players: list[int] | UnsetType = UNSET      # an individual's N, E, S, W
 

@@ -2,8 +2,9 @@
 five topics to and from the organiser: hub.simultaneous.bridging).
 
 The club plays its evening as any other (its log, console and local ranking); beside that it
-publishes each result to ``result`` (QoS 1, with an id: a result delivered twice counts once)
-and, once every table has played a board, ``finished`` with the number of its results on it.
+publishes each result to ``result`` (QoS 1, with an id: a result delivered twice counts once;
+a line its hub no longer scores is withdrawn there under the same id) and, once every table
+has played a board, ``finished`` with the number of its results on it.
 Deals come in on ``deals``: signed by the organiser, checked against the organiser's public key
 before anything uses them (a forged or altered deal is refused, logged). The field's results
 of a finished board come in on ``field/<board>``, the field's ranking on ``ranking``.
@@ -71,13 +72,28 @@ class ClubLink:
             body["deal"] = deal
         self.client.publish(topic(self.event, self.club, "result"), json.dumps(body), 1)
 
+    def publish_withdrawal(self, rid: str, board: int) -> None:
+        """The club's hub no longer scores the line ``rid`` of ``board`` (a ruling alone
+        withdrawn, a result removed, a line cancelled): on ``result``, after its results, so
+        that the organiser takes it as the id's latest version."""
+        self.client.publish(topic(self.event, self.club, "result"),
+                            json.dumps({"v": 1, "id": rid, "board": board, "withdrawn": True}),
+                            1)
+
     def publish_finished(self, board: int, results: int) -> None:
         """The club has played ``board`` ``results`` times: it may see the field's results."""
         self.client.publish(topic(self.event, self.club, "finished"),
                             json.dumps({"v": 1, "board": board, "results": results}), 1)
 
+    @property
+    def sync_topic(self) -> str:
+        """A topic of the club's own broker (no bridge carries it) for the relay's marker
+        (hub.simultaneous.relay): handed to ``others`` like the hub's topics."""
+        return f"{ROOT}/{self.event}/{self.club}/relay-sync"
+
     def _take(self, message: Message) -> None:   # paho's thread: parse and store only
-        if not message.topic.startswith(ROOT + "/") and self.others is not None:
+        if self.others is not None and (not message.topic.startswith(ROOT + "/")
+                                        or message.topic == self.sync_topic):
             self.others(message)
             return
         try:

@@ -10,6 +10,12 @@ once those k results are in, and only then may it see the field's results of the
 expected number of results per board: a board a club did not play, a pair that sat out, are
 missing results scaled up, not zeros.
 
+A withdrawal ``{"v": 1, "id": ..., "board": n, "withdrawn": true}`` is the id's latest
+version: the club's hub no longer scores that line (a ruling alone on a board not played at
+the table, withdrawn; a result removed; a line cancelled), and the result leaves the field. A
+club withdraws only its own results (results are keyed by the club they came from); an id
+the organiser never had from the club is refused by name.
+
 Fouled boards (Law 87): a result may say which version of the deal its table played:
 ``"deal"`` (the PBN deal string as played) or ``"version"`` (the club's name for a changed
 form, e.g. ``form-1`` from its director's fouled-board ruling); without either, the
@@ -78,7 +84,8 @@ from bridgecore.ranking import (
 from bridgecore.results_io import parse_adjustment
 from hub.simultaneous.event import SimError, SimEvent
 
-__all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "field_pair"]
+__all__ = ["FieldScorer", "check_finished", "check_result", "check_version", "check_withdrawal",
+           "field_pair"]
 
 log = logging.getLogger(__name__)
 _MAX_SCORE = 7600   # beyond any score a board can give (bridgecore.scoring)
@@ -157,6 +164,19 @@ def check_version(data: dict[str, Any], rid: str) -> tuple[str, Deal | None]:
     return version, played
 
 
+def check_withdrawal(data: object, boards: tuple[int, ...]) -> tuple[str, int]:
+    """(id, board) of a withdrawal payload (``{"v": 1, "id", "board", "withdrawn": true}``);
+    SimError naming what is wrong."""
+    if not isinstance(data, dict) or data.get("v") != 1 or data.get("withdrawn") is not True:
+        raise SimError(f"a withdrawal of an unknown version: {data!r:.80}")
+    rid, board = data.get("id"), data.get("board")
+    if not isinstance(rid, str) or not 0 < len(rid) <= 80:
+        raise SimError(f"a withdrawal without a valid id: {rid!r:.80}")
+    if not isinstance(board, int) or isinstance(board, bool) or board not in boards:
+        raise SimError(f"withdrawal of {rid}: board {board!r} is not one of the event's")
+    return rid, board
+
+
 def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
     """(board, results) of a finished payload."""
     if not isinstance(data, dict) or data.get("v") != 1:
@@ -188,6 +208,7 @@ class FieldScorer:
         self._finished: dict[tuple[str, int], int] = {}
         self.score: EventScore | None = None
         self.duplicates = 0
+        self.withdrawn: set[tuple[str, str]] = set()   # (club, id) withdrawn, not sent since
         self._rows: dict[int, dict[tuple[str, str], BoardResult]] = defaultdict(dict)
         self._dirty: set[int] = set()
         self.changed: frozenset[int] = frozenset()   # the boards the last rescoring scored
@@ -224,12 +245,46 @@ class FieldScorer:
             del self._rows[before.board][(club, rid)]
             self._dirty.add(before.board)
             self._redo.update((before.board, r.board))
+        self.withdrawn.discard((club, rid))   # a line withdrawn, then given again
         self.results[(club, rid)] = field
         self.versions[(club, rid)] = group
         self._per_club[(club, r.board)].add(rid)
         self._rows[r.board][(club, rid)] = field
         self._added[r.board].append((club, rid))
         self._dirty.add(r.board)
+        return True
+
+    def withdraw_result(self, club: str, data: object) -> bool:
+        """Take a club's withdrawal of one of its results (the club's hub no longer scores
+        it): the result leaves the field, its board is scored again at the next rescoring.
+        False for a duplicate (withdrawn already); SimError, nothing changed, for an id the
+        organiser never had from ``club`` (another club's: a club withdraws only its own
+        results) or a board that is not the result's."""
+        self.event.club(club)
+        rid, board = check_withdrawal(data, self.boards)
+        key = (club, rid)
+        before = self.results.get(key)
+        if before is None:
+            if key in self.withdrawn:
+                self.duplicates += 1
+                return False
+            owners = sorted({c for c, i in (*self.results, *self.withdrawn)
+                             if i == rid and c != club})
+            if owners:
+                raise SimError(f"club {club} withdraws result {rid}: it is club "
+                               f"{owners[0]}'s, not {club}'s: a club withdraws only its own "
+                               f"results")
+            raise SimError(f"club {club} withdraws result {rid}, which the organiser never "
+                           f"had from it")
+        if before.board != board:
+            raise SimError(f"club {club} withdraws result {rid} of board {board}: that result "
+                           f"is on board {before.board}")
+        log.info("club %s withdraws result %s: %s", club, rid, before)
+        del self.results[key], self.versions[key], self._rows[board][key]
+        self._per_club[(club, board)].discard(rid)
+        self.withdrawn.add(key)
+        self._dirty.add(board)
+        self._redo.add(board)
         return True
 
     def _group(self, club: str, board: int, version: str, deal: Deal | None) -> str:
@@ -391,7 +446,30 @@ class FieldScorer:
                 "results": [{**s.to_json(), "version": self.version_of(board, s.result.form)}
                             for s in rows]}
 
-    def ranking_payload(self) -> dict[str, Any]:
+    def ranking_payload(self, club: str | None = None) -> dict[str, Any]:
+        """The field's ranking; for ``club``, with the club's own (:meth:`club_rankings`)."""
         score = self.score or self.rescore()
-        return {"v": 1, "event": self.event.id, "method": score.method.value,
-                "ranking": [p.to_json() for p in score.ranking]}
+        payload = {"v": 1, "event": self.event.id, "method": score.method.value,
+                   "ranking": [p.to_json() for p in score.ranking]}
+        if club is not None:
+            payload["club"] = {"id": club, "ranking": self.club_rankings().get(club, [])}
+        return payload
+
+    def club_rankings(self) -> dict[str, list[dict[str, Any]]]:
+        """Each club's own ranking on the field's scores: its pairs in the field's order,
+        ``rank`` their place among the club's pairs of their direction (ties share it: one
+        more than the club's pairs placed before them in the field), ``field_rank`` their
+        place in the field, ``pair`` the club's number."""
+        score = self.score or self.rescore()
+        out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        before: dict[tuple[str, object], dict[int, int]] = defaultdict(dict)   # field rank ->
+        # the club's pairs of that direction placed ahead of it
+        seen: dict[tuple[str, object], int] = defaultdict(int)
+        for p in score.ranking:
+            club, _, number = str(p.pair).partition(":")
+            side = (club, p.direction)
+            rank = before[side].setdefault(p.rank, seen[side]) + 1
+            seen[side] += 1
+            out[club].append({**p.to_json(), "pair": number, "rank": rank,
+                              "field_rank": p.rank})
+        return dict(out)

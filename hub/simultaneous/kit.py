@@ -34,8 +34,10 @@ from wire.pairing import write_private
 
 __all__ = [
     "FIELD_FILE",
+    "JOURNAL_FILE",
     "PASSWORD_FILE",
     "PUBLIC_KEY",
+    "RELAY_STATE",
     "SIGNING_KEY",
     "UPLOAD_FILE",
     "Kit",
@@ -51,6 +53,8 @@ SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
 PUBLIC_KEY = "organiser.pub"
 FIELD_FILE = "field.xml"
+RELAY_STATE = "relayed.json"     # the ids the club's relay sent (relay.py)
+JOURNAL_FILE = "journal.jsonl"   # the clubs' messages the organiser took (organiser.py)
 UPLOAD_FILE = "ecats-upload.xml"
 
 
@@ -149,14 +153,14 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     except OSError as err:
         raise SimError(f"the organiser's public key: {err}") from err
     link = ClubLink(event, club, url, public, client_id="sim-link").start()
-    relay = ClubRelay(link, plays).start()
+    relay = ClubRelay(link, plays, state=kit / RELAY_STATE).start()
     from hub.simultaneous.ecats import club_upload
     written: tuple[object, object] = (None, None)
     uploaded = 0
     try:
         while not stop.wait(poll):
-            if relay.relayed != uploaded and link.deals is not None:
-                uploaded = relay.relayed
+            if relay.changes != uploaded and link.deals is not None:
+                uploaded = relay.changes      # a result, a ruling, a line withdrawn
                 _write_upload(kit, link, relay, club_upload)
             with link.changed:
                 now = (link.deals, link.ranking)
@@ -179,7 +183,8 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
     broker ``host:port`` with the kit's account, key and authority; the field's ranking
     written to ``folder/ranking.json`` and the field's results file (USEBIO, as ECATS
     publishes them) to ``folder/field.xml`` after each scoring; clubs' upload files read from
-    ``folder/uploads/<club>.xml`` (hub.simultaneous.ecats)."""
+    ``folder/uploads/<club>.xml`` (hub.simultaneous.ecats); the clubs' messages kept in
+    ``folder/journal.jsonl`` and taken again at the next start."""
     from hub.simultaneous.event import load_private_key
     from hub.simultaneous.field import FieldScorer
     from hub.simultaneous.organiser import Organiser
@@ -196,5 +201,5 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
         _replace_file(folder / FIELD_FILE, field_file(field))
 
     with Organiser(event, organiser_url(folder, broker), key, on_scored=write,
-                   uploads=folder / "uploads"):
+                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE):
         stop.wait()

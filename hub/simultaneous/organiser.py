@@ -1,7 +1,7 @@
 """The organiser's service: it releases each club's deals at the club's start time (signed,
 retained, never before), takes the clubs' results and ``finished`` messages from the
 bridges, scores the field and publishes to each club the field's results of the boards it has
-finished (Law 16) and, once it has finished them all, the field's ranking.
+finished (Law 16) and, once it has finished them all, the field's ranking with the club's own.
 
 Messages leave paho's thread at once for one worker thread, which takes every message waiting,
 scores the field once for all of them (a burst of results after a club reconnects costs one
@@ -10,7 +10,22 @@ rescoring) and publishes what changed. Bad messages are logged and dropped, neve
 A club not on Tenace takes part by file: with ``uploads``, the worker reads
 ``uploads/<club>.xml`` (the club's USEBIO upload, hub.simultaneous.ecats) whenever it changes,
 as ECATS polls its upload folder; its results count as the club's (the same line uploaded
-again keeps its id), and the club has finished each board its file holds.
+again keeps its id), and the club has finished each board its file holds; a line its earlier
+upload had and its new one has not is withdrawn.
+
+With a ``journal`` (``tenace sim-event run``: ``DIR/journal.jsonl``), every message of a club
+that changed the field is appended to it (one JSON line: club, kind, payload), on disk before
+the field it makes is published, and each club's deals released (kind ``deals``: they stay
+retained on the broker, not released again); a new service reads it first: stopped and
+started again, the organiser has every result it had (and the broker's persistent session
+gives it those that came meanwhile). Only a message taken from the broker in the last
+moments before a crash (not a stop: :meth:`Organiser.close` journals what it took) may miss
+the journal.
+
+A club's withdrawal of one of its results (on ``result``, hub.simultaneous.field) takes it out
+of the field: the board is scored again, its field results published again to the clubs that
+finished it, the ranking with them. A withdrawal refused (an id the organiser never had from
+the club, another club's) is logged and changes nothing.
 """
 
 from __future__ import annotations
@@ -18,13 +33,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import queue
 import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -53,7 +69,7 @@ class Organiser:
     def __init__(self, event: SimEvent, url: str, key: Ed25519PrivateKey, *,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  on_scored: Callable[[FieldScorer], None] | None = None,
-                 uploads: Path | None = None):
+                 uploads: Path | None = None, journal: Path | None = None):
         self.event = event
         self.key = key
         self.now = now
@@ -65,6 +81,7 @@ class Organiser:
         self.uploads = uploads
         self.upload_problems: dict[str, list[str]] = {}   # club -> its last upload's problems
         self._uploads_seen: dict[Path, bytes] = {}
+        self._upload_lines: dict[str, set[tuple[str, int]]] = {}   # club -> (id, board) taken
         self._uploads_due = 0.0
         self._sent: dict[str, bytes] = {}   # topic -> digest of the last payload published
         self._boards: dict[int, bytes] = {}  # board -> its field results, as published
@@ -72,21 +89,41 @@ class Organiser:
         self._stop = threading.Event()
         self.client = MqttClient(url, ORGANISER, on_message=self._inbox.put, start=False)
         self._worker = threading.Thread(target=self._run, name="sim-organiser", daemon=True)
+        self.journal = journal
+        self._journal: BinaryIO | None = None
+        self._replayed = self._replay(journal) if journal is not None else 0
 
     def start(self) -> Organiser:
         self.client.start()
         self.client.wait_connected()
         for kind in ("result", "finished"):
             self.client.subscribe(f"{ROOT}/{self.event.id}/+/{kind}")
+        if self.journal is not None:
+            self._journal = self.journal.open("ab")
+            if self._journal.tell() and not self.journal.read_bytes().endswith(b"\n"):
+                self._journal.write(b"\n")     # after a torn last line, a line of its own
         self._worker.start()
         return self
 
     def close(self) -> None:
+        """Stop: the worker ends its batch, the client stops taking messages, and those it
+        took meanwhile (acknowledged to the broker) are kept in the journal, not lost."""
         self._stop.set()
         self._inbox.put(None)
         if self._worker.is_alive():
             self._worker.join(10)
         self.client.close()
+        while True:
+            try:
+                message = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if message is not None:
+                self._take(message)
+        if self._journal is not None:
+            self._sync()
+            self._journal.close()
+            self._journal = None
 
     def __enter__(self) -> Organiser:
         return self.start()
@@ -97,6 +134,8 @@ class Organiser:
     # The worker ------------------------------------------------------------------------------
 
     def _run(self) -> None:
+        if self._replayed:
+            self._publish_scores()     # the field as the journal left it, to the clubs
         while not self._stop.is_set():
             self.release_due()
             if self._read_uploads():
@@ -112,6 +151,8 @@ class Organiser:
                 except queue.Empty:
                     break
             taken = [self._take(m) for m in batch if m is not None]   # every one: no any()
+            if self._journal is not None:
+                self._sync()
             if any(taken):
                 self._publish_scores()
 
@@ -124,6 +165,11 @@ class Organiser:
                 self.client.publish(topic(self.event.id, club.id, "deals"), payload,
                                     qos=1, retain=True)
                 self.released.add(club.id)
+                if self._journal is not None:     # started again: not released twice
+                    self._journal.write(json.dumps(
+                        {"club": club.id, "kind": "deals",
+                         "data": {"released": now.isoformat()}}).encode() + b"\n")
+                    self._sync()
                 log.info("deals of %s released to club %s", self.event.id, club.id)
 
     def _read_uploads(self) -> bool:
@@ -155,11 +201,31 @@ class Organiser:
                 log.warning("upload %s: %s", path, problem)
             for result in upload.results:
                 took = self.field.add_result(path.stem, result) or took
+            took = self._withdraw_missing(path.stem, upload.results) or took
             for finished in upload.finished:
                 self.field.finish(path.stem, finished)
                 took = True
             log.info("upload %s: %d results of club %s", path, len(upload.results), path.stem)
         return took
+
+    def _withdraw_missing(self, club: str, results: list[dict[str, Any]]) -> bool:
+        """Withdraw the lines of ``club``'s earlier upload that its new one no longer has (a
+        club by file withdraws a line by uploading its file without it); a board left with
+        none is finished with no result."""
+        now = {(r["id"], r["board"]) for r in results}
+        before = self._upload_lines.get(club, set())
+        self._upload_lines[club] = now
+        for rid, board in sorted(before - now):
+            try:
+                self.field.withdraw_result(club, {"v": 1, "id": rid, "board": board,
+                                                  "withdrawn": True})
+            except SimError as err:
+                log.warning("upload of club %s: %s", club, err)
+                continue
+            log.info("upload of club %s: line %s no longer there, withdrawn", club, rid)
+        for board in sorted({b for _, b in before} - {b for _, b in now}):
+            self.field.finish(club, {"v": 1, "board": board, "results": 0})
+        return bool(before - now)
 
     def _take(self, message: Message) -> bool:
         try:
@@ -167,15 +233,54 @@ class Organiser:
             if event != self.event.id:
                 raise SimError(f"a message of another event {event!r}")
             data = json.loads(message.payload)
-            if kind == "result":
-                return self.field.add_result(club, data)
-            if kind == "finished":
-                self.field.finish(club, data)
-                return True
-            raise SimError(f"clubs do not publish {kind}")
+            took = self._apply(club, kind, data)
         except (SimError, ValueError) as err:
-            log.warning("dropped %s: %s", message.topic, err)
+            log.warning("dropped %s: %s", message.topic, err)   # refused, nothing changed
             return False
+        if took and self._journal is not None:
+            self._journal.write(json.dumps({"club": club, "kind": kind, "data": data},
+                                           sort_keys=True).encode() + b"\n")
+        return took
+
+    def _apply(self, club: str, kind: str, data: Any) -> bool:
+        """Take a club's message (its topic's ``kind``); False for a duplicate."""
+        if kind == "result" and isinstance(data, dict) and "withdrawn" in data:
+            return self.field.withdraw_result(club, data)
+        if kind == "result":
+            return self.field.add_result(club, data)
+        if kind == "finished":
+            self.field.finish(club, data)
+            return True
+        raise SimError(f"clubs do not publish {kind}")
+
+    def _replay(self, path: Path) -> int:
+        """Take again the messages the journal kept (module docstring); how many. A line
+        that cannot be taken (a write torn by a crash) is named in the log and skipped."""
+        try:
+            lines = path.read_bytes().splitlines() if path.exists() else []
+        except OSError as err:
+            raise SimError(f"the organiser's journal {path}: {err}") from err
+        taken = 0
+        for number, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line)
+                club, kind = str(entry["club"]), str(entry["kind"])
+                if kind == "deals":
+                    self.released.add(self.event.club(club).id)
+                else:
+                    self._apply(club, kind, entry["data"])
+                taken += 1
+            except (SimError, ValueError, KeyError, TypeError) as err:
+                log.warning("journal %s, line %d not taken: %s", path, number, err)
+        if lines:
+            log.info("journal %s: %d messages of the clubs taken again", path, taken)
+        return taken
+
+    def _sync(self) -> None:
+        """The journal's lines on disk before the field they make is published."""
+        assert self._journal is not None
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
 
     def _publish_scores(self) -> None:
         """Score the field, then publish to each club the boards it has finished whose field
@@ -184,7 +289,8 @@ class Organiser:
         self.field.rescore()
         for board in self.field.changed:
             self._boards[board] = _encode(self.field.board_payload(board))
-        ranking: bytes | None = None
+        ranking: bytes | None = None    # the field's, encoded once; each club's own added
+        clubs: dict[str, list[dict[str, Any]]] = {}
         for club in self.event.clubs:
             done = self.field.finished_boards(club.id)
             for board in done:
@@ -192,8 +298,12 @@ class Organiser:
                     self._boards[board] = _encode(self.field.board_payload(board))
                 self._publish(topic(self.event.id, club.id, "field", board), self._boards[board])
             if len(done) == len(self.field.boards):
-                ranking = ranking or _encode(self.field.ranking_payload())
-                self._publish(topic(self.event.id, club.id, "ranking"), ranking)
+                if ranking is None:
+                    ranking = _encode(self.field.ranking_payload())
+                    clubs = self.field.club_rankings()
+                own = _encode({"id": club.id, "ranking": clubs.get(club.id, [])})
+                self._publish(topic(self.event.id, club.id, "ranking"),
+                              ranking[:-1] + b', "club": ' + own + b"}")
         with self.scored:
             self.rescorings += 1
             self.scored.notify_all()

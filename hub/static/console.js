@@ -210,7 +210,15 @@
     }
     $("clock-round").textContent = roundsText(clock);
     $("clock-round").dataset.round = String(clock.round);
-    $("clock-which").textContent = clock.round ? t("rounds.clock", { round: clock.round }) : "";
+    // every table has finished the movement's last round: no round's minutes to count
+    const done = Boolean(clock.last) && clock.finished >= clock.last;
+    $("clock-which").textContent = clock.round && !done
+      ? t("rounds.clock", { round: clock.round }) : "";
+    if (done) {
+      $("clock-left").textContent = "\u2013";
+      box.className = "clock";
+      return;
+    }
     if (!clock.round || clock.deadline === null) {
       $("clock-left").textContent = clock.round ? "--:--" : t("console.not_started");
       box.className = "clock";
@@ -227,8 +235,13 @@
     return state.clock && state.clock.round ? state.clock.round + 1 : 1;
   }
 
+  // No round after the movement's last (clock.last): the button says the round is the last.
   function renderRoundButton() {
-    $("round-start").textContent = t("console.start_round_n", { round: nextRound() });
+    const clock = state.clock || {};
+    const over = clock.last && nextRound() > clock.last;
+    $("round-start").textContent = over ? t("console.last_round", { round: clock.last })
+      : t("console.start_round_n", { round: nextRound() });
+    $("round-start").disabled = Boolean(over);
   }
 
   // One click starts the round the button names. When tables have not finished the clock's
@@ -308,10 +321,19 @@
   }
 
   // The hub's counters (hub/status) and what it found wrong with its log ------------------
+  // A refusal's reason code in words: its counter.* label, else its refusal.* text when that
+  // is a word and not a sentence with fields to fill, else the code with spaces.
+  function refusedLabel(code) {
+    const label = known("counter." + code, "");
+    if (label) return label;
+    const text = known("refusal." + code, "");
+    return text && !text.includes("{") ? text : code.replace(/_/g, " ");
+  }
+
   function renderHub(status) {
     const c = status.counters || {};
     const refused = Object.entries(c.refused || {})
-      .map(([code, n]) => known("refusal." + code, code) + " " + n);
+      .map(([code, n]) => refusedLabel(code) + " " + n);
     const parts = [
       t("hub.events", { n: c.accepted || 0 }), t("hub.duplicates", { n: c.duplicates || 0 }),
       t("hub.refused", { n: refused.length ? refused.join(", ") : "0" }),
@@ -596,6 +618,7 @@
       el("div", { class: "stamp" }, stamps(a)),
       tempoLink(a.table, a.board, a.id),
       allowBoard(a, message),
+      awardDeprived(a, message),
       a.ruling ? el("div", { class: "stamp" }, t("console.ruling_is", { text: a.ruling.text }))
         : null,
       el("div", { class: "actions" },
@@ -639,6 +662,20 @@
       onclick: () => command({ op: "allow_board", table: a.table, board: a.board,
                                round: a.round }, message),
     }, t("console.allow_board", { board: a.board })));
+  }
+
+  // Law 15B: a pair playing a board again at a table where the other pair had not played it;
+  // once that play is over and cancelled, the other pair is owed an artificial score: A+
+  // for its side alone in one step (the hub refuses it, saying why, before then).
+  function awardDeprived(a, message) {
+    const facts = a.facts || {};
+    if (a.kind !== "board_already_played" || !facts.deprived_side) return null;
+    return el("div", { class: "actions" }, el("button", {
+      class: "button", type: "button", id: "do-award-15b",
+      onclick: () => command({ op: "ruling", kind: "artificial", table: a.table, board: a.board,
+        round: a.round, [facts.deprived_side.toLowerCase()]: "A+", alert: a.id,
+        text: t("results.award_text", { pair: facts.deprived }) }, message),
+    }, t("results.award", { pair: facts.deprived })));
   }
 
   function stamps(a) {
@@ -953,7 +990,7 @@
   function command(cmd, message) {
     say(message, t("console.sending"), false);
     return post(cmd).then((result) => {
-      if (result.ok && result.forwarded) {   // another shard's: applied there (docs/shards.md)
+      if (result.ok && result.forwarded) {   // another shard's: it answered, applied there
         say(message, result.shard === null || result.shard === undefined
           ? t("console.forwarded_any") : t("console.forwarded", { shard: result.shard }), false);
       } else if (result.ok) {

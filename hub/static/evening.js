@@ -80,7 +80,9 @@
     const clock = state.clock;
     $("clock-round").textContent = clock.round || "–";
     $("clock-state").textContent = (clock.paused ? "⏸ " : "") + t("evening.clock_minutes", { minutes: clock.minutes });
-    if (!$("round-number").value) $("round-number").value = (clock.round || 0) + 1;
+    if (!$("round-number").value) {          // the next round, never one after the last
+      $("round-number").value = Math.min((clock.round || 0) + 1, clock.last || Infinity);
+    }
     if (!$("round-minutes").value) $("round-minutes").value = clock.minutes;
     $("round-pause").disabled = clock.paused || !clock.started;
     $("round-resume").disabled = !clock.paused;

@@ -211,15 +211,43 @@
           : el("p", { class: "dim" }, t("series.no_result"))];
   }
 
+  // Who is logged in (the director keeps the ladder's form, tells players apart): asked once.
+  let whoAsked = null;
+  const who = () => (whoAsked = whoAsked || fetch("/api/session", { cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null));
+
+  let ladderSaid = null;     // the director's last step on the ladder: shown after the redraw
+
+  function ladderPost(path, body, message) {
+    who().then((s) => fetch(path, { method: "POST", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": s.csrf } }))
+      .then((r) => r.json().then((answer) => ({ ok: r.ok, answer: answer })))
+      .then(({ ok, answer }) => {
+        if (ok) {
+          ladderSaid = t("ladder.saved");
+          load();
+          return;
+        }
+        message.className = "error";
+        message.textContent = answer.error || "?";
+      });
+  }
+
   function renderLadder(data) {
     $("nav").replaceChildren(...seriesNav());
     document.title = t("ladder.title");
     const ranked = data.ranking.filter((e) => e.rank !== null);
     const short = data.ranking.filter((e) => e.rank === null);
+    // a name two lines share: each with its member number, the one not told apart with (?)
+    const twice = (e) => [data.ranking, data.imp_ranking || []].some((lines) =>
+      lines.filter((o) => o.player === e.player).length > 1);
+    const name = (e) => e.player + (e.ambiguous ? " (?)"
+      : e.member !== null && e.member !== undefined && twice(e) ? " (" + e.member + ")" : "");
     const rows = ranked.map((e, i) => {
       const tied = ranked.some((o, j) => j !== i && o.rank === e.rank);
-      return el("tr", {}, el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
-        el("td", {}, e.player), el("td", { class: "num" }, String(e.played)),
+      return el("tr", { class: e.ambiguous ? "ambiguous" : null },
+        el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+        el("td", {}, name(e)), el("td", { class: "num" }, String(e.played)),
         el("td", { class: "num" }, String(e.counted)),
         el("td", { class: "num total" }, pct(e.percent)));
     });
@@ -228,34 +256,104 @@
     const input = (id, key, type, value) => el("label", {}, t(key) + " ",
       el("input", { id: id, type: type, value: value === null ? "" : String(value),
         class: type === "number" ? "short" : "", min: type === "number" ? "1" : null }));
+    const kept = data.kept || { best: null, min: 1, from: "", to: "" };
+    const keys = [["best", "ladder-best", kept.best], ["min", "ladder-min", kept.min > 1 ? kept.min : null],
+      ["from", "ladder-from", kept.from], ["to", "ladder-to", kept.to]];
+    const message = el("span", { id: "ladder-message", class: ladderSaid ? "ok" : "dim" },
+      ladderSaid);
+    ladderSaid = null;      // said once, after the redraw it caused
+    const keepSlot = el("span", { id: "ladder-keep-slot" });
     const choose = el("form", { id: "ladder-choose", class: "no-print" },
       input("ladder-best", "ladder.best", "number", data.best),
       input("ladder-min", "ladder.min", "number", data.minimum > 1 ? data.minimum : null),
       input("ladder-from", "ladder.from", "date", data.since),
       input("ladder-to", "ladder.to", "date", data.until),
-      el("button", { type: "submit", class: "button", id: "ladder-show" }, t("ladder.show")));
+      el("button", { type: "submit", class: "button", id: "ladder-show" }, t("ladder.show")),
+      keepSlot, message);
     choose.addEventListener("submit", (event) => {
       event.preventDefault();
-      const query = new URLSearchParams();
-      for (const [key, id] of [["best", "ladder-best"], ["min", "ladder-min"],
-        ["from", "ladder-from"], ["to", "ladder-to"]]) {
-        if ($(id).value) query.set(key, $(id).value);
+      const query = new URLSearchParams();   // what differs from the club's form
+      for (const [key, id, value] of keys) {
+        if ($(id).value !== (value === null ? "" : String(value))) query.set(key, $(id).value);
       }
       const text = query.toString();
       history.replaceState(null, "", "/results/ladder" + (text ? "?" + text : ""));
       load();
     });
+    const ambiguous = el("div", { id: "ladder-ambiguous" });
+    who().then((s) => {
+      if (!s || s.role !== "director") return;
+      keepSlot.replaceChildren(el("button", { type: "button", class: "button", id: "ladder-keep",
+        onclick: () => ladderPost("/api/results/ladder/form", {
+          best: $("ladder-best").value ? Number($("ladder-best").value) : null,
+          min: $("ladder-min").value ? Number($("ladder-min").value) : 1,
+          from: $("ladder-from").value, to: $("ladder-to").value }, message) },
+        t("ladder.keep")));
+      for (const [i, a] of (data.ambiguous || []).entries()) {
+        for (const [j, w] of a.where.entries()) {
+          if (w.position === undefined || w.position === null) continue;   // not stored yet
+          const id = "ladder-member-" + i + "-" + j;
+          const said = el("span", { class: "dim" });
+          ambiguous.append(el("form", { class: "ladder-tell no-print" },
+            el("span", {}, t("ladder.where", { date: w.date || "–", section: w.section,
+              pair: w.pair }) + " "),
+            el("label", {}, t("ladder.member") + " ", el("input", { id: id, type: "number",
+              class: "short", min: "1", placeholder: a.members.join(", ") })),
+            el("button", { type: "button", class: "button", onclick: () => ladderPost(
+              "/api/results/ladder/player", { session: w.position, section: w.section,
+                pair: w.pair, name: w.name, member: Number($(id).value) }, said) },
+            t("ladder.tell")), said));
+        }
+      }
+    });
+    const replayed = data.sessions.filter((s) => s.replayed).length;
+    const leftOut = (data.left_out || []).map((s) => (s.date || s.name) + " "
+      + (s.session ? s.session + " " : "") + "(" + s.section + ")").join(", ");
     return [el("h2", { id: "ladder-title" }, t("ladder.title")), choose,
       el("p", { class: "dim", id: "ladder-form" }, form + (data.minimum > 1 ? "; "
         + plural("ladder.minimum", data.minimum, { count: data.minimum }) : "") + " · "
         + t("ladder.sessions", { count: data.sessions.length })),
+      replayed ? el("p", { class: "dim", id: "ladder-replayed" },
+        t("ladder.replayed", { count: replayed })) : null,
+      leftOut ? el("p", { class: "dim", id: "ladder-left-out" },
+        t("ladder.left_out", { sessions: leftOut })) : null,
+      (data.ambiguous || []).length ? el("div", { class: "problem", id: "ladder-homonyms" },
+        data.ambiguous.map((a) => el("p", {}, !data.full
+          ? t("ladder.ambiguous_public", { player: a.player }) : a.members.length
+            ? t("ladder.ambiguous", { player: a.player, members: a.members.join(", ") })
+            : t("ladder.ambiguous_pairs", { player: a.player }))), ambiguous) : null,
       data.ranking.length ? el("table", { class: "grid ranking", id: "ladder" },
         el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
           el("th", {}, t("ladder.player")), el("th", {}, t("ladder.played")),
           el("th", {}, t("ladder.counted")), el("th", {}, "%"))),
         el("tbody", {}, rows)) : el("p", { class: "dim" }, t("ladder.none")),
       short.length ? el("p", { class: "dim", id: "ladder-short" }, t("ladder.short") + ": " +
-        short.map((e) => e.player).join(", ")) : null];
+        short.map(name).join(", ")) : null,
+      impLadder(data, name)];
+  }
+
+  // The Butler and cross-IMP evenings: a ladder of their own, IMPs per board (hub/series_ladder.py)
+  function impLadder(data, name) {
+    const lines = data.imp_ranking || [];
+    if (!lines.length) return null;
+    const ranked = lines.filter((e) => e.rank !== null);
+    const short = lines.filter((e) => e.rank === null);
+    const rows = ranked.map((e, i) => {
+      const tied = ranked.some((o, j) => j !== i && o.rank === e.rank);
+      return el("tr", { class: e.ambiguous ? "ambiguous" : null },
+        el("td", { class: "num" }, e.rank + (tied ? "=" : "")),
+        el("td", {}, name(e)), el("td", { class: "num" }, String(e.played)),
+        el("td", { class: "num" }, String(e.counted)),
+        el("td", { class: "num total" }, number(e.imps, 2)));
+    });
+    return [el("h3", { id: "imp-ladder-title" }, t("ladder.imp_title")),
+      ranked.length ? el("table", { class: "grid ranking", id: "imp-ladder" },
+        el("thead", {}, el("tr", {}, el("th", {}, t("results.rank")),
+          el("th", {}, t("ladder.player")), el("th", {}, t("ladder.played")),
+          el("th", {}, t("ladder.counted")), el("th", {}, t("ladder.imps")))),
+        el("tbody", {}, rows)) : null,
+      short.length ? el("p", { class: "dim", id: "imp-ladder-short" }, t("ladder.short") + ": "
+        + short.map(name).join(", ")) : null];
   }
 
   // A board -------------------------------------------------------------------------------
@@ -332,6 +430,51 @@
     return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
   }
 
+  // Law 15B: a cancelled second play's deprived side (the line's "deprived") is owed an
+  // artificial score; the director awards it (A+, that side alone) or withdraws it in one
+  // step on its line: POST /api/director ruling / ruling_undo (docs/protocol.md 17).
+  let director;      // the director's session (its CSRF token), null if none, once asked
+
+  function askDirector() {  // only for the full view (a director's or a scorer's)
+    director = null;
+    fetch("/api/session", { cache: "no-store" }).then((r) => (r.ok ? r.json() : null))
+      .then((s) => {
+        if (s && s.role === "director") {
+          director = s;
+          load();
+        }
+      });
+  }
+
+  function directorCommand(cmd, message) {
+    message.textContent = t("console.sending");
+    fetch("/api/director", { method: "POST", body: JSON.stringify(cmd),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": director.csrf } })
+      .then((r) => r.json())
+      .then((answer) => {
+        message.className = "award-message " + (answer.ok ? "ok" : "error");
+        message.textContent = answer.ok ? (answer.ruling ? t("ruling.applied",
+          { id: answer.ruling }) : t("ruling.withdrawn", { id: cmd.id })) : (answer.error || "?");
+        if (answer.ok) load();
+      });
+  }
+
+  function awardAction(section, r) {
+    if (!director || !r.deprived || section.key === "field") return null;
+    const message = el("span", { class: "award-message dim" });
+    const pair = r.deprived === "NS" ? r.NS : r.EW;
+    const button = r.ruling
+      ? el("button", { type: "button", class: "button quiet award-undo",
+        onclick: () => directorCommand({ op: "ruling_undo", id: r.ruling }, message) },
+      t("results.award_undo", { id: r.ruling }))
+      : el("button", { type: "button", class: "button award-15b",
+        onclick: () => directorCommand({ op: "ruling", kind: "artificial", table: r.table,
+          round: r.round, board: section.board, [r.deprived.toLowerCase()]: "A+",
+          text: t("results.award_text", { pair: pair }) }, message) },
+      t("results.award", { pair: pair }));
+    return el("span", { class: "award no-print" }, " ", button, " ", message);
+  }
+
   function traveller(section) {
     const mp = section.method === "mp";
     const rows = section.results.map((r) => el("tr", {
@@ -349,7 +492,7 @@
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
       (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
-    r.not_scored ? whyNotScored(r) : null)));
+    r.not_scored ? whyNotScored(r) : null, awardAction(section, r))));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
     const counted = section.results.filter((r) => !r.not_scored).length;
     return el("section", { class: "traveller", id: "traveller-" + section.key },
@@ -400,7 +543,7 @@
     const place = data.place;
     const mp = data.method === "mp";
     const rows = data.boards.map((b) => el("tr", {
-      class: b.adjustment ? "adjusted" : (b.scored ? "" : "pending"),
+      class: b.adjustment ? "adjusted" : (b.scored ? "" : (b.not_scored ? "cancelled" : "pending")),
       dataset: { board: String(b.board) } },
     el("td", {}, boardLink(b.board)),
     el("td", { class: "num" }, String(b.round)),
@@ -413,7 +556,10 @@
     el("td", { class: "num" }, b.score === null ? "" : String(b.score)),
     el("td", { class: "num" }, num(b.points)),
     mp ? el("td", { class: "num" }, pct(b.percent)) : null,
-    el("td", {}, b.adjustment || "")));
+    // as on the traveller: a line never to be scored (Law 15B) says so, and why
+    el("td", {}, (b.adjustment || "") + (b.not_scored ? t("results.cancelled") : "") +
+      (b.corrected ? " " + t("results.corrected_mark", { id: b.corrected }) : ""),
+    b.not_scored ? whyNotScored(b) : null)));
     return [
       el("h2", { id: "card-title" }, t("results.card_title", { pair: data.pair,
         section: data.section }), data.team !== null ? el("span", { class: "dim" },
@@ -542,7 +688,7 @@
     const page = route();
     clearTimeout(timer);
     const typing = document.activeElement;    // never redraw a form being filled in
-    if (typing && typing.closest && typing.closest("#ladder-choose") && typing.tagName === "INPUT") {
+    if (typing && typing.closest && typing.closest("#ladder-choose, #ladder-ambiguous") && typing.tagName === "INPUT") {
       timer = setTimeout(load, REFRESH);
       return;
     }
@@ -558,6 +704,7 @@
         const y = window.scrollY;
         main.replaceChildren(...[page.render(data)].flat(2).filter(Boolean));
         if (page.render === renderBoard && data.full) correctionForm(data.board);  // director
+        if (page.render === renderBoard && data.full && director === undefined) askDirector();
         if (page.render === renderCard && data.full && data.team === null) substituteForm(data);
         window.scrollTo(0, y);
         $("updated").textContent = t("results.updated",

@@ -72,6 +72,14 @@ window.tenaceRulingForm = (function () {
     if (kind === "artificial") {
       const parts = t.toUpperCase().split(/[\s/]+/).filter(Boolean);
       if (parts.length !== 2) throw new Error(word("ruling.give_artificial"));
+      const alone = sideOf(parts[0]);     // Law 15B: "NS A+", "EW A-35": that side alone
+      const level = /^(A[+=-])(\d+(?:[.,]\d+)?)?$/.exec(parts[1]);
+      if (alone && level) {
+        const name = alone.toLowerCase();
+        cmd[name] = level[1];
+        if (level[2]) cmd[name + "_percent"] = Number(level[2].replace(",", "."));
+        return cmd;
+      }
       cmd.ns = parts[0];
       cmd.ew = parts[1];
     } else if (kind === "assigned") {

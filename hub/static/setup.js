@@ -398,7 +398,11 @@
       const rows = checkins.map((c) => {
         const key = c.table + " " + c.side;
         let action = null;
-        if (!seen.has(key) && groups[key]) {
+        const same = (a, b) => a.length === b.length && a.every((n, i) => n === b[i]);
+        if (!seen.has(key) && groups[key] && same(groups[key], c.pair_names || [])) {
+          // the pair's names already: nothing to accept
+          action = el("span", { class: "dim accepted" }, t("setup.accepted"));
+        } else if (!seen.has(key) && groups[key]) {
           const button = el("button", { type: "button", class: "button accept",
             dataset: { table: c.table, side: c.side } }, t("setup.accept"));
           button.addEventListener("click", () => accept(c.table, c.side, groups[key], button));

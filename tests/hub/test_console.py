@@ -358,7 +358,8 @@ def test_room_overview_has_every_status_the_clock_and_open_alerts(served: Any) -
     assert room["clock"] == {"round": 1, "started": START, "deadline": START + 900,
                              "minutes": 15, "hub_time": hub.tables.now,
                              # from the tables: A4 alone of the 7 has finished round 1
-                             "in_play": [1], "finished": 0, "behind": 6}
+                             "in_play": [1], "finished": 0, "behind": 6,
+                             "last": MOVEMENT.rounds}
     ids = [a["id"] for a in room["alerts"]]
     assert set(ids) == {a.id for a in hub.room.alerts.open()}
     assert ids[0] == alerts["revoke"].id                   # newest first

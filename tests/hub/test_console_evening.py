@@ -7,6 +7,7 @@ temporary folder, or to docs/screenshots/ with TENACE_SCREENSHOTS=docs/screensho
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,6 +133,71 @@ def test_browser_the_header_says_what_the_room_is_doing(browser: Any,  # noqa: F
     assert hub.session.facts[-1][:2] == ("round_start", {"round": 4, "by": "dora"})
     loop.call(console.clock_changed)           # as the hub does after a round_start
     wait(browser, lambda d: d.find_element("id", "round-start").text == "Start round 5")
+
+
+def test_browser_the_last_round_offers_no_round_after_it(browser: Any,  # noqa: F811
+                                                         evening: Any) -> None:
+    """Once the movement's last round is the clock's, the button offers no round beyond the
+    movement (issue 25's walk-through: "Start round 10" on a 9-round Mitchell, refused when
+    clicked); it says the round is the last and cannot be clicked. ``GET /api/room``'s clock
+    says the last round."""
+    loop, hub, console = evening
+    last = MOVEMENT.rounds
+    room = json.loads(fetch(console.url + "api/room", Login.of_port[console.port])[2])
+    assert room["clock"]["last"] == last
+    assert loop.call(hub.director, {"op": "round_start", "round": last})["ok"]
+    loop.call(console.clock_changed)
+    browser_login(browser, console)
+    browser.get(console.url)
+    wait(browser, lambda d: d.find_element("id", "round-start").text
+         == f"Round {last} is the last")
+    assert not browser.find_element("id", "round-start").is_enabled()
+
+
+def test_browser_a_session_played_out_shows_no_countdown(browser: Any,  # noqa: F811
+                                                         tmp_path: Path) -> None:
+    """Every table has finished the last round: the header says so ("Round 6 finished") and
+    the clock counts down no more (issue 25's walk-through: "Round 9 finished, clock of
+    round 9, 18:41", the minutes of a round nobody plays)."""
+    loop = Loop()
+    session = Session(Room(Section("A", MOVEMENT), DEALS))
+    loop.call(play, session, [p for r in range(1, MOVEMENT.rounds + 1)
+                              for p in round_boards(r, range(1, 7))])
+    console = Console(EveningHub(session), coalesce=0.05, users=make_users(tmp_path))
+    loop.run(console.start())
+    try:
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: d.find_element("id", "clock-round").text
+             == f"Round {MOVEMENT.rounds} finished")
+        assert browser.find_element("id", "clock-left").text == "–"
+        assert browser.find_element("id", "clock-which").text == ""
+        assert "over" not in (browser.find_element("id", "clock").get_attribute("class") or "")
+    finally:
+        loop.run(console.stop())
+        loop.close()
+
+
+def test_browser_the_hubs_refusal_counters_are_words(browser: Any,  # noqa: F811
+                                                    evening: Any) -> None:
+    """The header's counters name each refusal in words: never a message's unfilled fields
+    ("unknown director command '{op}' (one of {commands}) 1", as the walk-through read) nor
+    a code ("no_account 2")."""
+    _, hub, console = evening
+    hub.status = lambda: {"online": True, "counters": {
+        "accepted": 5, "duplicates": 0, "queue": 0, "devices": 4, "gaps": 0,
+        "refused": {"unknown_command": 1, "no_account": 2, "director_command": 3,
+                    "out_of_order": 4}}}
+    try:
+        browser_login(browser, console)
+        browser.get(console.url)
+        wait(browser, lambda d: "refused" in d.find_element("id", "hub-counters").text)
+        line = browser.find_element("id", "hub-counters").text
+        assert ("refused unknown command 1, no account 2, director's commands 3, "
+                "out of order 4") in line
+        assert "{" not in line and "_" not in line
+    finally:
+        del hub.status
 
 
 # Every message in words ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -118,6 +119,27 @@ def fetch(url: str, login: Login | None = None, headers: dict[str, str] | None =
 
 
 # The API ------------------------------------------------------------------------------------
+
+def test_the_files_title_is_the_events_name_then_its_session(served: Any) -> None:
+    """The set-up's name and session make each file's title, as the set-up's summary writes
+    them ("Tournoi du lundi, Soirée"), not run together ("Tournoi du lundi Soirée", what
+    issue 25's walk-through read in every file); the session's date beside it."""
+    _, hub, console = served
+    login = Login.of_port[console.port]
+    hub.setup = SimpleNamespace(name="Tournoi du lundi", session="Soirée", date="2026-11-23")
+    try:
+        status, _, body = fetch(console.url + "api/evening/export/results.pbn", login)
+        assert status == 200
+        text = body.decode("utf-8")
+        assert '[Event "Tournoi du lundi, Soirée"]' in text and '[Date "2026.11.23"]' in text
+        status, _, body = fetch(console.url + "api/evening/export/usebio.xml", login)
+        assert read_usebio(body).title == "Tournoi du lundi, Soirée"
+        hub.setup = SimpleNamespace(name="Tournoi du lundi", session="", date="")
+        status, _, body = fetch(console.url + "api/evening/export/results.pbn", login)
+        assert '[Event "Tournoi du lundi"]' in body.decode("utf-8")     # no session: no comma
+    finally:
+        del hub.setup
+
 
 def test_the_results_files_are_one_request_away_and_read_back(served: Any, tmp_path: Path
                                                               ) -> None:

@@ -187,6 +187,20 @@ def test_errors_name_the_field_and_change_nothing(waiting: Any) -> None:
     assert hub.setup.waiting and not hub.room.tables
 
 
+def test_a_member_not_in_the_roster_is_one_error_without_pythons_words(waiting: Any) -> None:
+    """A pair given a member number the roster lacks: that error alone, on the pair's field;
+    not a second one saying the pair "got []" (issue 25's walk-through: "la paire 1 veut un
+    ou deux noms, reçu []")."""
+    _, client, _, _ = waiting
+    status, result = send_setup(client, {"sections": [
+        {"movement": "mitchell", "tables": 3, "pairs": {"1": [{"member": 9}, "Bob Jones"],
+                                                        "2": [{"member": 8}]}}]}, check=True)
+    assert status == 400
+    assert [(e["field"], e["error"]) for e in result["errors"]] == [
+        ("sections[0].pairs.1", "no member 9 in the club's roster"),
+        ("sections[0].pairs.2", "no member 8 in the club's roster")]
+
+
 def test_a_french_director_reads_the_set_up_s_errors_in_french(waiting: Any) -> None:
     """Issue 26: each error is worded in the director's language, with the message it was
     made from beside it (``error_text``); what hub.event words itself stays its words."""
@@ -328,6 +342,16 @@ def test_names_typed_at_check_in_are_matched_to_the_roster_and_never_forced(
         ("", [{"name": "Zoé Dupré", "number": 103}]),          # EW: its member number
         ("jurgen muller", [{"name": "Jürgen Müller", "number": 104}]), ("A. Guest", [])]
     assert hub.setup.sections[0].pairs == {}          # shown, never applied
+    assert [c["pair_names"] for c in checkins] == [[], [], []]
+    # the director accepts NS's: each of its lines then gives the pair's names, so that the
+    # page offers no "Accept these names" for names already the pair's (the walk-through
+    # found a button on every line of an evening whose names were all applied)
+    assert client.send("api/director", json.dumps({
+        "op": "checkin_accept", "table": "A1", "side": "NS",
+        "names": ["Jürgen Müller", "A. Guest"]}).encode())[0] == 200
+    checkins = get(client, "api/setup/checkins")[1]["checkins"]
+    assert [(c["side"], c["pair_names"]) for c in checkins] == [
+        ("EW", []), ("NS", ["Jürgen Müller", "A. Guest"]), ("NS", ["Jürgen Müller", "A. Guest"])]
 
 
 def test_only_a_director_sets_up_and_only_with_the_csrf_token(waiting: Any) -> None:

@@ -165,14 +165,16 @@ def test_the_form_is_read_in_the_directors_language(language: str, typed: dict[s
 
 def test_a_letter_of_another_language_is_refused_not_guessed() -> None:
     """Dutch has no D for a rank (D is diamonds): ``♥D`` from a Dutch director is refused,
-    though the card files' reader (Card.parse) would take it for the French queen."""
+    though the card files' reader (Card.parse) would take it for the French queen. The
+    refusal names the language by its name, never its code (issue 25's walk-through read
+    "not a contract in en")."""
     command = {"op": "result_correct", "table": "A1", "board": 1, "contract": "4S",
                "declarer": "N", "lead": "♥D"}
-    with pytest.raises(CorrectionError, match="not a card in nl"):
+    with pytest.raises(CorrectionError, match="not a card in Nederlands"):
         as_typed(command, reader("nl"))
-    with pytest.raises(CorrectionError, match="not a seat in de"):
+    with pytest.raises(CorrectionError, match="not a seat in Deutsch"):
         as_typed({**command, "lead": "HK", "declarer": "Z"}, reader("de"))
-    with pytest.raises(CorrectionError, match="not a contract in es"):
+    with pytest.raises(CorrectionError, match="not a contract in español"):
         as_typed({**command, "contract": "3SA"}, reader("es"))
 
 
@@ -192,7 +194,8 @@ def test_the_console_reads_a_dutch_directors_correction(served: Any) -> None:  #
         "declarer": "E", "tricks": 10, "lead": "♠D"})
     # refused in her language (hub.errors: the refusal is a text), the text beside it
     assert status == 400 and answer["error"] == (
-        "Verbeteren van een uitslag: uitkomst '♠D' is geen kaart in nl")
+        "Verbeteren van een uitslag: uitkomst '♠D' is geen kaart in het Nederlands")
     assert answer["error_text"]["values"]["reason"] == {
-        "key": "refusal.typed_card", "values": {"language": "nl", "typed": "♠D"}}
+        "key": "refusal.typed_card",
+        "values": {"language": "nl", "name": "Nederlands", "typed": "♠D"}}
     assert post(console.url + "api/i18n", {"language": "en"})[0] == 200

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
+from bridgecore.movements import mitchell
 from hub.director import parse_command
 from hub.errors import ConfigError
 from hub.results_pages import overview
-from hub.room import Room
-from tests.hub.test_director import START, Tables, make_room
+from hub.room import Room, Section
+from tests.hub.test_director import DEALS, START, Tables, make_room
 
 
 @dataclass
@@ -75,6 +76,22 @@ def test_a_late_pair_takes_a_free_number_and_is_named_in_the_ranking() -> None:
         director(START + 101, op="pair_add", section="B", pair=1, names=["X"])
     with pytest.raises(ConfigError, match="each name has 1 to"):
         director(START + 101, op="pair_add", section="A", pair=11, names=["x" * 81])
+
+
+def test_the_set_ups_absent_pair_is_refused_as_a_late_pair_saying_why() -> None:
+    """The set-up's absent pair (``missing_pair``: its opponents sit out) has no place in the
+    movement; a late pair given its number is refused saying so, not "no pair 12 in section
+    A" about a pair the set-up's summary names as absent (issue 25's walk-through)."""
+    room = Room(Section("A", mitchell(6, boards_per_round=2, missing_pair=12)), DEALS)
+    room.start_round(1, START)
+    director = Director(room)
+    with pytest.raises(ConfigError) as refusal:
+        director(START + 100, op="pair_add", section="A", pair=12, names=["Ann", "Bob"])
+    assert str(refusal.value) == (
+        "Adding a late pair: pair 12 is the set-up's absent pair (its opponents sit out): the "
+        "movement has no place for it; a late pair takes a number the set-up left unnamed")
+    with pytest.raises(ConfigError, match="no pair 13 in section A"):
+        director(START + 100, op="pair_add", section="A", pair=13, names=["Ann", "Bob"])
 
 
 def test_names_corrected_keep_the_pair_and_its_results() -> None:

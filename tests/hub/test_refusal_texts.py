@@ -45,8 +45,8 @@ REFUSED = [
      "Presa visione dell'avviso: nessun avviso «A1-9-revoke-1»"),
     ({"op": "result_correct", "table": "A1", "board": 1, "contract": "4S", "declarer": "N",
       "tricks": 10, "lead": "Z1"},
-     "Correction d'un résultat : entame « Z1 » : ce n'est pas une carte en fr",
-     "Correzione di un risultato: attacco «Z1»: non è una carta in it"),
+     "Correction d'un résultat : entame « Z1 » : ce n'est pas une carte en français",
+     "Correzione di un risultato: attacco «Z1»: non è una carta in italiano"),
     ({"op": "result_correct", "table": "A1", "board": 1, "contract": "4S", "tricks": 10},
      "Correction du résultat à la table A1, donne 1 : un contrat demande son déclarant "
      "(N, E, S, O) et les levées du déclarant",

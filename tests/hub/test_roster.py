@@ -74,6 +74,24 @@ def test_names_match_without_case_accents_spaces_or_word_order() -> None:
     assert roster.match("A. Guest") == [] and roster.match("  ") == []
 
 
+def test_names_match_as_typed_on_a_keyboard_without_the_letters() -> None:
+    """Letters Unicode does not decompose (Ł, Ø, Æ, Đ...) match their base letters, and an
+    apostrophe left out or typed as a space still matches (issue 25's walk-through: a
+    player typing "Lukasz Wisniewski" or "Zoe OBrien" at check-in was matched to no one)."""
+    roster = Roster([Member("Łukasz Wiśniewski", 4), Member("Zoë O'Brien", 3),
+                     Member("Søren Åberg", 9), Member("Đorđe Ærø", 7),
+                     Member("Jeanne d’Arc", 8), Member("Ann Smith", 5)])
+    assert roster.match("lukasz wisniewski") == [Member("Łukasz Wiśniewski", 4)]
+    assert roster.match("Zoe OBrien") == [Member("Zoë O'Brien", 3)]
+    assert roster.match("zoe o'brien") == [Member("Zoë O'Brien", 3)]
+    assert roster.match("soren aberg") == [Member("Søren Åberg", 9)]
+    assert roster.match("dorde aero") == [Member("Đorđe Ærø", 7)]
+    assert roster.match("jeanne d'arc") == roster.match("Jeanne DArc") == [
+        Member("Jeanne d’Arc", 8)]
+    assert roster.match("Wisniewski") == [Member("Łukasz Wiśniewski", 4)]  # one name alone
+    assert roster.match("O Brian") == []          # another name still matches no one
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
 def test_fuzz_any_bytes_give_members_or_a_roster_error(data: bytes) -> None:

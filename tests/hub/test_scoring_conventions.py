@@ -10,9 +10,12 @@ boards 11-12) is given boards 1 and 5 instead, and plays them: both pairs had pl
 
 from __future__ import annotations
 
+import json
 import random
 import xml.etree.ElementTree as ET
 from typing import Any
+
+import pytest
 
 from bridgecore.bigdeal import random_deal
 from bridgecore.movements import howell, mitchell
@@ -249,3 +252,241 @@ def test_law_87b_a_fouled_board_under_the_acbls_small_groups() -> None:
     plain.play(ROUND_ROBIN)
     plain.rule(kind="fouled", board=1, groups=[["A2"]])
     assert plain.points(1) == {(1, 4): (0.25, 1.75), (2, 6): (1.0, 1.0), (3, 5): (1.75, 0.25)}
+
+
+# Law 15B: the contestant a cancelled second play deprived of a valid score ------------------
+
+def test_law_15b_the_traveller_names_the_side_deprived_of_a_valid_score() -> None:
+    """Law 15B: "the Director shall award an artificial adjusted score to the contestants
+    deprived of the opportunity to earn a valid score". On board 5, A4's round-5 line (1 v
+    2) is cancelled because pair 2 had played the board: pair 1 had not, it is deprived
+    (North-South); A3's round-6 line (1 v 4) is cancelled because pair 1 had (in round 5):
+    pair 4 had not, deprived (East-West). On board 1's 1 v 2 both had played it: nobody is.
+    The machine awards nothing by itself: the lines stay unscored until the director rules."""
+    s = misplayed_session()
+    lines = {(r["NS"], r["EW"]): r for r in s.room.scoring.section("A").traveller_json(5)
+             ["results"]}
+    assert (lines[1, 2]["deprived"], lines[1, 4]["deprived"]) == ("NS", "EW")
+    assert lines[2, 7]["deprived"] is None
+    assert lines[1, 2]["not_scored"].endswith(
+        "(Law 15B: the second score is cancelled); pair 1, deprived of a valid score, is owed "
+        "an artificial adjusted score")
+    assert lines[1, 2]["not_scored_text"]["key"] == "problem.played_before_deprived"
+    assert lines[1, 2]["ns_points"] is None and lines[1, 4]["ew_points"] is None
+    board_1 = next(r for r in s.room.scoring.section("A").traveller_json(1)["results"]
+                   if r["NS"] == 1)
+    assert board_1["deprived"] is None and "deprived" not in board_1["not_scored"]
+
+
+def award_the_deprived(s: Session) -> tuple[str, str]:
+    """The director's two Law 15B awards on board 5: A+ to pair 1 (North-South at A4 in
+    round 5) and to pair 4 (East-West at A3 in round 6), each for that side alone."""
+    return (s.rule(kind="artificial", table="A4", board=5, round=5, ns="A+",
+                   text="Law 15B: pair 1 had not played board 5"),
+            s.rule(kind="artificial", table="A3", board=5, ew="A+"))
+
+
+def test_law_15b_12c2_the_deprived_pair_alone_gets_average_plus() -> None:
+    """Laws 15B and 12C2: pair 1 and pair 4 each get A+ on board 5, for their side alone.
+    The board's three results are scored as before, Neuberg from a top of 2 to the 4
+    expected ((M + ½)·4/3 − ½: 650 2.83, 620 1.5, −100 0.17), the top stays 3 and the
+    board has 3 results of 4: the awards are compared with nothing and count in neither.
+    A+ is 60% of 3 = 1.8: each pair's session on its other boards is 50% (board 1: 1.5 of
+    3, the 420 that beats −50 and ties 420), under 60, so Law 12C2(c) leaves 60%. Pair 2,
+    whose second play it was, is never scored twice: its one score of board 5 is 2 v 7's
+    (1.5); pair 1 has 1.5 + 1.8 = 3.3 of 6, 55%, and so has pair 4."""
+    s = misplayed_session()
+    before = s.points(5)
+    award_the_deprived(s)
+    points = s.points(5)
+    assert points[1, 2] == (1.8, None) and points[1, 4] == (None, 1.8)
+    assert {k: v for k, v in points.items() if k not in ((1, 2), (1, 4))} == \
+        {k: v for k, v in before.items() if k not in ((1, 2), (1, 4))}
+    assert points[8, 3] == (2.83, 0.17)
+    scored = s.room.scoring.section("A")
+    traveller = scored.traveller_json(5)
+    assert (traveller["top"], traveller["expected"]) == (3.0, 4)
+    lines = {(r["NS"], r["EW"]): r for r in traveller["results"]}
+    assert lines[1, 2]["adjustment"] == "NS A+" and lines[1, 4]["adjustment"] == "EW A+"
+    assert lines[1, 2]["ns_percent"] == 60.0 and lines[1, 2]["ew_percent"] is None
+    assert lines[1, 2]["scored"] is False and lines[1, 2]["not_scored"]   # still no result
+    assert {b["board"]: (b["results"], b["scored"]) for b in scored.ranking_json()["boards"]
+            }[5] == (3, 3)
+    ranking = s.ranking()
+    assert ranking[1][:2] == (3.3, 55.0) and ranking[4][:2] == (3.3, 55.0)
+    assert ranking[2][0] == 1.5           # 2 v 7 (1.5) and board 1 against 6 (0)
+    card = {(c["board"], c["round"]): c for c in scored.card(2)}
+    assert card[5, 1]["points"] == 1.5 and card[5, 5]["points"] is None
+    assert not card[5, 5]["scored"]
+    mine = {(c["board"], c["round"]): c for c in scored.card(1)}
+    assert mine[5, 5]["points"] == 1.8 and mine[5, 5]["scored"] and mine[5, 6]["points"] is None
+    assert "Law 12C2 NS A+ at table A4, round 5, board 5" in [
+        r["summary"] for r in s.room.scoring.rulings_json()]
+
+
+def test_law_15b_a_one_sided_award_is_for_the_deprived_side_only() -> None:
+    """Refused, with the reason: the side that had played the board (pair 2 at A4), a
+    cancelled line that deprived nobody (board 1, 1 v 2), a line that stands (A2 in round
+    1), the other side's percentage; nothing changes."""
+    s = misplayed_session()
+    for fields in ({"table": "A4", "board": 5, "round": 5, "ew": "A+"},
+                   {"table": "A4", "board": 1, "round": 5, "ns": "A+"},
+                   {"table": "A2", "board": 5, "round": 1, "ns": "A+"},
+                   {"table": "A4", "board": 5, "round": 5, "ns": "A+", "ew_percent": 60}):
+        done = s.director({"op": "ruling", "kind": "artificial", **fields})
+        assert not done["ok"], fields
+        assert "15B" in done["error"] or "ew_percent" in done["error"]
+    refused = s.director({"op": "ruling", "kind": "artificial", "table": "A4", "board": 5,
+                          "round": 5, "ew": "A+"})
+    assert "EW at table A4 on board 5 is not the side a cancelled second play deprived" in \
+        refused["error"]
+    assert s.room.scoring.rulings_json() == []
+
+
+def test_law_15b_undo_and_the_log_rebuild_the_one_sided_award() -> None:
+    """A one-sided award withdrawn (ruling_undo) leaves pair 1 with its one board; the log
+    alone (the plays, then the ruling facts) rebuilds the same travellers and ranking."""
+    s = misplayed_session()
+    first, _ = award_the_deprived(s)
+    live = s.room.scoring.section("A")
+    again = misplayed_session()
+    for fact, body, at in s.facts[len(again.facts):]:
+        again.room.fact(fact, json.loads(json.dumps(body)), at)
+    rebuilt = again.room.scoring.section("A")
+    assert rebuilt.ranking_json() == live.ranking_json()
+    assert rebuilt.traveller_json(5) == live.traveller_json(5)
+    assert s.director({"op": "ruling_undo", "id": first})["ok"]
+    assert s.points(5)[1, 2] == (None, None) and s.points(5)[1, 4] == (None, 1.8)
+    assert s.ranking()[1][:2] == (1.5, 50.0)
+
+
+def test_law_15b_12c2_a_nine_table_mitchell_with_two_deprived_pairs() -> None:
+    """The issue's 9-table Mitchell (EW pair at table t in round r: 10 + (t − r) mod 9;
+    board 1 at table t in round r when t + r ≡ 2 mod 9). A1 plays board 1 again in round 2
+    (1 v 18): pair 1 had played it, pair 18 had not: cancelled, pair 18 (East-West)
+    deprived. Pair 18's own scheduled play, A5 in round 6 (5 v 18), is then its second:
+    cancelled too, and pair 5 (North-South) deprived. North takes 3 + r tricks in 4S in
+    round r (−300, −250, ..., +480). Board 1 keeps 8 valid results of E = 9, each
+    Neuberg-scaled, (M + ½)·9/8 − ½, round r's North-South pair beating the r − 1 rounds
+    before it less the cancelled round 6; the top is 8 and each A+ is 60% of it, 4.8."""
+    s = Session(Room(Section("A", mitchell(9)),
+                     {n: random_deal(random.Random(300 + n)) for n in range(1, 10)}))
+    plays = [(1, "A1", 1), (2, "A9", 1), (2, "A1", 1), (3, "A8", 1), (4, "A7", 1),
+             (5, "A6", 1), (6, "A5", 1), (7, "A4", 1), (8, "A3", 1), (9, "A2", 1)]
+    for round_, table, board in plays:
+        play_board(s, round_, table, board, "4S", 3 + round_)
+    lines = {(r["NS"], r["EW"]): r for r in s.room.scoring.section("A").traveller_json(1)
+             ["results"]}
+    assert (lines[1, 18]["deprived"], lines[5, 18]["deprived"]) == ("EW", "NS")
+    s.rule(kind="artificial", table="A1", board=1, round=2, ew="A+")
+    s.rule(kind="artificial", table="A5", board=1, round=6, ns="A+")
+    traveller = s.room.scoring.section("A").traveller_json(1)
+    assert (traveller["top"], traveller["expected"]) == (8.0, 9)
+    points = s.points(1)
+    assert points[1, 18] == (None, 4.8) and points[5, 18] == (4.8, None)
+    by_round = {1: 1, 2: 9, 3: 8, 4: 7, 5: 6, 7: 4, 8: 3, 9: 2}     # North-South pairs
+    for r, pair in by_round.items():
+        beaten = r - 1 if r < 6 else r - 2
+        assert points[pair, next(ew for ns, ew in points if ns == pair and ew != 18)
+                      if pair != 1 else 10][0] == pytest.approx(neuberg(beaten, 8, 9), abs=0.005)
+    assert s.ranking()[18][:2] == (4.8, 60.0) and s.ranking()[5][:2] == (4.8, 60.0)
+
+
+def test_law_15b_the_results_files_and_the_live_ranking_carry_the_one_sided_award() -> None:
+    """The one-sided awards in every file (USEBIO's and the FFB's scale of two a score
+    beaten: 1.8 is 3.6): USEBIO's line has the deprived side's points alone and the ruling in
+    NOTES; the PBN ScoreTable "-" for the other side and "NS A+" as the ruling, which
+    bridgecore reads back for that side alone; the FFB's the same columns; BridgeWebs, which
+    scores both pairs of every line again, gets no such line. The public ranking over board
+    5 alone (``live_ranking`` "finished") gives pair 1 its 1.8 and pair 2 only 2 v 7's 1.5."""
+    from bridgecore.cards import Side
+    from bridgecore.results_io import table_result
+    from hub.public_ranking import public_ranking
+
+    s = misplayed_session()
+    award_the_deprived(s)
+    usebio, _ = export(s.room, "usebio.xml", "A")
+    tree = ET.fromstring(usebio.split(b"\n", 2)[2])
+    board_5 = next(b for b in tree.iter("BOARD") if b.findtext("BOARD_NUMBER") == "5")
+    line = next(t for t in board_5.iter("TRAVELLER_LINE")
+                if (t.findtext("NS_PAIR_NUMBER"), t.findtext("EW_PAIR_NUMBER")) == ("1", "2"))
+    assert line.findtext("NS_MATCH_POINTS") == "3.6" and line.find("EW_MATCH_POINTS") is None
+    assert line.findtext("NOTES") == "Ruling: NS A+" and not line.findtext("SCORE")
+    pbn = export(s.room, "results.pbn", "A")[0].decode()
+    rows = {tuple(r.split()[:2]): r.split() for r in pbn.split('[Board "5"]')[1]
+            .split("[Board")[0].splitlines() if r.strip()[:1].isdigit()}
+    assert rows["1", "2"][8:] == ["1.8", "-", "60", "-", '"NS', 'A+"']
+    assert rows["1", "4"][8:] == ["-", "1.8", "-", "60", '"EW', 'A+"']
+    again = table_result(5, "1", "4", contract="-", score_ns="-", score_ew="-", ruling="EW A+")
+    assert again.result.only is Side.EW and str(again.result.adjustment) == "A+ A+"
+    ffb = export(s.room, "ffb.pbn", "A")[0].decode("latin-1")
+    ffb_5 = ffb.split('[Board "5"]')[1].split("[Board")[0]
+    ffb_row = next(r.split() for r in ffb_5.splitlines() if r.split()[2:4] == ["1", "4"])
+    assert ffb_row[-4:] == ["-", "3.6", "-", "60"]
+    webs = export(s.room, "bridgewebs.pbn", "A")[0].decode("latin-1")
+    webs_5 = webs.split('[Board "5"]')[1].split("[Board")[0]
+    assert [r.split()[:2] for r in webs_5.splitlines() if r[:1].isdigit()] == [
+        ["2", "7"], ["5", "6"], ["8", "3"]]
+    ranked = {e["pair"]: e for e in public_ranking(s.room.scoring.section("A"), {5})}
+    assert (ranked[1]["total"], ranked[1]["boards"]) == (1.8, 1)
+    assert (ranked[2]["total"], ranked[2]["boards"]) == (1.5, 1)
+
+
+def test_law_15b_a_stored_session_keeps_the_award_for_the_events_files() -> None:
+    """The session stored for the event's files (hub.series) keeps a cancelled line only
+    for its award: pair 1's "NS A+", 1.8 North-South alone, no score as played; board 1's
+    cancelled 1 v 2 (nobody deprived) is not kept. The event's USEBIO writes that side's
+    points alone (MP1 units: 3.6)."""
+    from bridgecore.event_files import SessionPart, write_usebio_event
+    from hub.series import section_boards
+    from hub.series_api import stored_boards
+
+    s = misplayed_session()
+    award_the_deprived(s)
+    kept = {b["board"]: b["results"] for b in section_boards(s.room.scoring.section("A"))}
+    line = next(r for r in kept[5] if (r["NS"], r["EW"]) == (1, 2))
+    assert (line["score_ns"], line["contract"], line["adjustment"]) == (None, None, "NS A+")
+    assert (line["ns_points"], line["ew_points"]) == (pytest.approx(1.8), None)
+    assert not [r for r in kept[1] if (r["NS"], r["EW"]) == (1, 2)]
+    boards = stored_boards({"method": "mp", "mp_units": 1, "boards": [
+        {"board": 5, "results": kept[5]}]})
+    xml = write_usebio_event("Pairs", "2026-11-28", [], [SessionPart(
+        1, "evening", "2026-11-28", (("A", ()),), {"A": boards})]).decode()
+    row = xml.split("<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>\n")[1].split("</TRAVELLER_LINE>")[0]
+    assert "<NS_MATCH_POINTS>3.60</NS_MATCH_POINTS>" in row and "EW_MATCH_POINTS" not in row
+    assert "<NOTES>Ruling: NS A+</NOTES>" in row
+
+
+def test_law_15b_12c2b_the_one_sided_award_in_imps_against_a_datum() -> None:
+    """The same room scored in IMPs against a datum (Law 78B, the section's scoring
+    ``imps``): pair 1's A+ alone is +3 IMPs (Law
+    12C2(b)), North-South only; its session elsewhere (board 1, East-West against 420's
+    datum: the mean of 420, 450, −50, 420 is 310, −110 for it, −3 IMPs) is below +3, so
+    12C2(c) leaves +3; the three results of board 5 keep the datum they had without it
+    (8 v 1 on board 1: 420 against 310, +110, 3 IMPs)."""
+    s = Session(Room(Section("A", HOWELL, scoring="imps"), DEALS))
+    for play in MISPLAYED:
+        play_board(s, *play)
+    before = s.points(5)
+    s.rule(kind="artificial", table="A4", board=5, round=5, ns="A+")
+    points = s.points(5)
+    assert points[1, 2] == (3.0, None)
+    assert points[8, 3] == before[8, 3] and points[2, 7] == before[2, 7]
+    assert s.points(1)[8, 1] == (3.0, -3.0)
+
+
+def test_law_15b_a_logged_one_sided_award_whose_line_stands_is_not_applied() -> None:
+    """A one-sided award in the log on a line that is not a cancelled one (a log written
+    otherwise, or its order of play changed since): never applied, the line scored as
+    played, and the section's problems say so (``problem.deprived_ruling``)."""
+    s = misplayed_session()
+    before = s.points(5)
+    s.room.fact("ruling", {"id": "R1", "kind": "artificial", "section": "A", "table": "A2",
+                           "round": 1, "board": 5, "ns": "A+"}, s.now + 1)
+    assert s.points(5) == before
+    scored = s.room.scoring.section("A")
+    line = next(r for r in scored.traveller_json(5)["results"] if r["NS"] == 2)
+    assert line["adjustment"] is None and line["scored"]
+    assert ("ruling R1 at table A2 on board 5 gives one side alone an artificial score, but "
+            "that side is not deprived of a valid score there (Law 15B): not applied"
+            ) in scored.ranking_json()["problems"]

@@ -170,7 +170,8 @@ def test_the_ladder_by_hand() -> None:
     with pytest.raises(ValueError, match="best 1 or more"):
         ladder(sessions, best=0)
     # a player in two pairs of one session (a substitute in both) counts his better one
-    from hub.series import StoredSession, ladder_json
+    from hub.series import StoredSession
+    from hub.series_ladder import ladder_json
     twice = StoredSession(1, "Monday pairs", "", "2026-09-28", 0, None, (
         {"name": "A", "ranking": [entry(1, ["Ada North", "Ben Oakes"], 40.0, 24),
                                   entry(2, ["Ada North", "Cleo Park"], 70.0, 24)]},))

@@ -1,5 +1,5 @@
 """The ladder credits each player over the boards he played, by member number
-(hub/series_players.py, hub.series.ladder_json), against figures worked by hand.
+(hub/series_players.py, hub.series_ladder.ladder_json), against figures worked by hand.
 
 The 3-table Mitchell of tests/hub/test_live_scoring.py (2 boards a round, boards 1-6, pair 1
 North-South at table A1 all evening), every board played by the three tables, each board
@@ -36,7 +36,8 @@ import pytest
 
 from hub.room import Room, Section
 from hub.roster import Member, Roster
-from hub.series import StoredSession, ladder_json, session_fact
+from hub.series import StoredSession, session_fact
+from hub.series_ladder import ladder_json
 from hub.series_players import section_players
 from tests.hub.test_live_scoring import Session
 from tests.hub.test_table import DEALS, MOVEMENT
@@ -103,7 +104,46 @@ def test_the_ladder_by_member_number_and_the_substitutes_boards() -> None:
     assert by[("Ann Archer-Smith", (58.33, 60.0))] == pytest.approx(59.17, abs=0.01)
     assert by[("Bob Baker", (75.0, 40.0))] == pytest.approx(57.5)
     assert by[("Zoé Roux", (25.0, None))] == pytest.approx(25.0)
-    coles = {sessions for player, sessions in by if player == "Cid Cole"}
-    # the first evening's Cid Coles have no number (the roster has two): by name (pair 3's
-    # 6 of 12, 50%, the better of the two pairs), the two members apart the second
-    assert coles == {(None, 30.0), (None, 70.0), (50.0, None)}
+    coles = {(tuple(e["sessions"]), e["ambiguous"]) for e in got["ranking"]
+             if e["player"] == "Cid Cole"}
+    # the first evening's Cid Coles have no number (the roster has two): neither member,
+    # and not merged with one silently: marked, listed with where they played (pairs 2
+    # and 3, the better of the two pairs' 50% counted), the two members apart the second
+    assert coles == {((None, 30.0), False), ((None, 70.0), False), ((50.0, None), True)}
+    assert got["ambiguous"] == [{"player": "Cid Cole", "members": [21, 22], "played": 1,
+                                 "where": [{"position": 1, "date": "2026-11-02",
+                                            "session": "", "section": "A", "pair": pair,
+                                            "name": "Cid Cole"} for pair in (2, 3)]}]
+    # the director tells them apart: pair 2's was member 22, pair 3's member 21
+    told = ladder_json([_stored(1, "2026-11-02", fact["sections"]),
+                        _stored(2, "2026-11-09", second)],
+                       choices={(1, "A", 2, "cid cole"): 22, (1, "A", 3, "cid cole"): 21})
+    assert told["ambiguous"] == []
+    assert {tuple(e["sessions"]) for e in told["ranking"] if e["player"] == "Cid Cole"} \
+        == {(50.0, 70.0), (41.67, 30.0)}
+
+
+def test_a_butler_evening_credits_each_player_his_pair_s_imps_per_board() -> None:
+    """The same evening scored by Butler: each player is credited with his pair's IMPs per
+    board over the boards he played (docs/sessions.md, the IMP ladder), no percentage. Pair
+    1's 6 boards are Ann Archer's; Bob Baker's 4 and Zoé Roux's 2 share them, so their
+    credits weighted by their boards give hers, and hers is the pair's total over its 6."""
+    s = Session(Room(Section("A", MOVEMENT, pairs=dict(NAMES), scoring="butler"), DEALS))
+    s.play(PLAYS)
+    assert s.director({"op": "substitute", "section": "A", "pair": 1, "player": 2,
+                       "name": "Zoé Roux", "rounds": [2]})["ok"]
+    scored = s.room.scoring.section("A")
+    pair = next(e for e in scored.ranking() if e["pair"] == 1)
+    ann, bob, zoe = section_players(s.room, scored, ROSTER)[1]
+    assert (ann["boards"], bob["boards"], zoe["boards"]) == (6, 4, 2)
+    assert {p["percent"] for p in (ann, bob, zoe)} == {None}
+    assert ann["imps"] == pytest.approx(pair["total"] / 6)
+    assert (4 * bob["imps"] + 2 * zoe["imps"]) / 6 == pytest.approx(ann["imps"])
+    rows = {b: [r["ns_points"] for r in scored.lines[b] if r["NS"] == 1] for b in (3, 4)}
+    assert zoe["imps"] == pytest.approx((rows[3][0] + rows[4][0]) / 2)   # round 2's boards
+    fact = session_fact(None, s.room, ROSTER)
+    assert fact is not None
+    got = ladder_json([_stored(1, "2026-11-02", fact["sections"])])
+    assert got["ranking"] == [] and got["left_out"] == []
+    by = {e["player"]: e["imps"] for e in got["imp_ranking"]}
+    assert by["Ann Archer"] == round(ann["imps"], 2) and by["Zoé Roux"] == round(zoe["imps"], 2)

@@ -312,6 +312,10 @@ def test_commands_name_their_account_and_other_accounts_are_refused(
         tool.publish(topic_hub_command("scorer"),
                      json.dumps({"op": "ruling", "kind": "artificial", "table": "A1",
                                  "board": 1, "ns": "A+", "ew": "A-"}), 1, wait=True)
+        # a command the director may give, refused for what it asks (a round beyond the
+        # movement): counted as a director's command refused, not as "refused refused"
+        tool.publish(topic_hub_command("director"),
+                     json.dumps({"op": "round_start", "round": 99}), 1, wait=True)
 
         def counted() -> Any:
             seen = [json.loads(m.payload) for m in drain(tool, 0.2) if m.payload]
@@ -322,7 +326,8 @@ def test_commands_name_their_account_and_other_accounts_are_refused(
         assert statuses, running.call(hub.stats.refused)
         status = statuses[-1]
         assert status["online"] and status["counters"]["refused"] == {
-            "malformed": 2, "no_account": 1, "not_allowed": 1, "unknown_command": 1}
+            "malformed": 2, "no_account": 1, "not_allowed": 1, "unknown_command": 1,
+            "director_command": 1}
         assert status["counters"]["accepted"] == len(revoke_script())
         position, digest = running.call(hub.log.head)
         assert status["chain"] == f"{position}:{digest}" and "chain_broken" not in status

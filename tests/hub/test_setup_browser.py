@@ -192,7 +192,10 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
     driver.get(hub.console.url + "results")
     wait(driver, lambda d: "Ann Smith" in d.find_element("id", "content").text, timeout=30)
     shot(driver, "setup-played.png")
-    # The names the pairs typed at check-in, matched to the roster for the director.
+    # The names the pairs typed at check-in, matched to the roster for the director. The
+    # director mistyped pair 1's names meanwhile: what NS typed at A1 is offered again.
+    assert hub.call(lambda: hub.director({"op": "pair_names", "section": "A", "pair": 1,
+                                          "names": ["Ann Smyth", "Bob Jones"]}))["ok"]
     driver.get(hub.console.url + "setup")
     wait(driver, lambda d: d.find_elements("css selector", "#checkins tbody tr"), timeout=20)
     shown = driver.find_element("id", "checkins").text
@@ -209,6 +212,13 @@ def test_browser_an_8_table_mitchell_with_a_sit_out_and_a_late_pair_played_to_re
                 if k.value == side)
     assert set(button.get_attribute("title").split(" – ")) == set(
         hub.call(lambda: hub.room.sections[0].pairs[pair]))
+    # seen again, names that are the pair's are not offered again (GET /api/setup/checkins'
+    # pair_names): "Names accepted", no button
+    driver.get(hub.console.url + "setup")
+    wait(driver, lambda d: d.find_elements("css selector", "#checkins .accepted"), timeout=20)
+    again = f"#checkins button.accept[data-table='{table}'][data-side='{side}']"
+    assert driver.find_elements("css selector", again) == []
+    assert "Names accepted" in driver.find_element("id", "checkins").text
     assert "Play has started" in driver.find_element("id", "setup-locked").text
     assert not driver.find_element("id", "setup-submit").is_enabled()
     # The next session (hub.series): once ticked, the set-up replaces the session played,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bridgecore.bigdeal import random_deal
+from bridgecore.text import Text
 from hub.access import SHARD_ROLE
 from hub.accounts import event_accounts
 from hub.event import EventSetup, SectionSetup
@@ -24,6 +25,7 @@ from hub.mosquitto import Mosquitto
 from hub.shard_views import RemoteViews, merge_results, remote_pair_card
 from hub.sharding import FOLLOW_SECONDS
 from hub.shards import Shard
+from hub.texts import render
 from tests.hub.test_console import Login, browser, browser_login, click, make_users
 from tests.hub.test_console import wait as wait_page
 from tests.hub.test_setup_browser import shot
@@ -345,6 +347,16 @@ def test_browser_shard_ones_console_shows_both_shards_tables_and_a_live_panel(
             until(lambda: zero.call(lambda: zero.room.tables["A1"].strict))
             wait_page(browser, lambda d: d.find_element("id", "table-mode").text
                       == "Switch to bidding box", 30.0)
+            # Shard 0 gone: the console says so on the panel, in words, and sends nothing.
+            zero.stop()
+            until(lambda: one.call(lambda: one.shard_online.get(0) is False))
+            click(browser, "#table-mode")
+            offline = render(Text.of("refusal.shard_offline", shard=0), "en")
+            note = wait_page(browser, lambda d: next(
+                (m for m in d.find_elements("css selector", "#detail .message.error")
+                 if m.text == offline), None), 30.0)
+            assert note.is_displayed()
+            assert zero.room.tables["A1"].strict     # as it was: nothing reached it
     finally:
         for hub in hubs:
             hub.log.close()

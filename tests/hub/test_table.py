@@ -124,6 +124,9 @@ def test_law_5b_pair_at_the_wrong_table_and_pair_not_scheduled() -> None:
 
 
 def test_law_15b_board_already_played_by_one_of_the_pairs() -> None:
+    """Law 15B: pair 1 had board 1 in round 1; in round 2 it takes it again against pair 6,
+    which had not: the alert names pair 6 as the one a cancellation would deprive of a valid
+    score, owed an artificial adjusted score."""
     room = make_room()
     d = Driver(room)
     d.seat_pairs()
@@ -136,7 +139,11 @@ def test_law_15b_board_already_played_by_one_of_the_pairs() -> None:
     assert sorted(kinds(found)) == ["board_already_played", "wrong_board"]
     again = only(found, "board_already_played")
     assert again.law == "15B" and again.facts == {"pair": 1, "board": 1, "table": "A1",
-                                                  "round": 1}
+                                                  "round": 1, "deprived": 6,
+                                                  "deprived_side": "EW"}
+    assert again.detail == (
+        "pair 1 already played board 1 at table A1 in round 1 (Law 15B); pair 6, which had "
+        "not, is owed an artificial adjusted score if this play is cancelled")
 
 
 # Hands read by the card readers -----------------------------------------------------------

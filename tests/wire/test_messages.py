@@ -256,13 +256,13 @@ def test_bad_director_commands_do_not_fit(command: dict[str, Any]) -> None:
 
 def test_every_director_command_of_the_hub_has_its_struct() -> None:
     """hub.director checks the commands against the room; their shapes are these (and
-    ``by``, which only a hub shard's forwarded command carries: hub.sharding)."""
+    ``by`` and ``ref``, which only a hub shard's forwarded command carries: hub.sharding)."""
     from hub.director import COMMANDS
     from hub.scoring import RULING_FIELDS
     tags = {kind.__struct_config__.tag for kind in get_args(DirectorCommand)}
     assert tags == set(COMMANDS)
     for kind in get_args(DirectorCommand):
-        fields = set(kind.__struct_fields__) - {"v", "by"}
+        fields = set(kind.__struct_fields__) - {"v", "by", "ref"}
         expected = RULING_FIELDS if kind is Ruling else COMMANDS[kind.__struct_config__.tag][1]
         assert fields == set(expected), kind
 

@@ -14,6 +14,7 @@ from typing import Any
 from hub.accounts import mosquitto_hash
 from hub.mosquitto import free_port, wait_for_port
 from hub.simultaneous import Club, SimEvent
+from hub.simultaneous.field import FieldScorer
 
 RANKS = "AKQJT98765432"
 # Scores possible at any vulnerability (no problem of Law 77 whatever the board).
@@ -86,3 +87,9 @@ class Relay:
             os.killpg(self.process.pid, signal.SIGKILL)   # socat and its forked connections
             self.process.wait()
         self.process = None
+
+
+def scored(field: FieldScorer) -> int:
+    """The results the field's last scoring counted: ``field.results`` may already hold
+    more, taken by the organiser's worker and not yet scored."""
+    return 0 if field.score is None else sum(len(b) for b in field.score.boards.values())

@@ -11,16 +11,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bridgecore.errors import FormatError
 from bridgecore.usebio import read_usebio
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, public_pem, sign, topic
 from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
-from hub.simultaneous.kit import PUBLIC_KEY, UPLOAD_FILE, run_club
+from hub.simultaneous.kit import PUBLIC_KEY, RELAY_STATE, UPLOAD_FILE, run_club
 from hub.simultaneous.organiser import deals_body
 from tests.hub.simultaneous.helpers import make_event, write_accounts
 from tests.hub.simultaneous.test_relay import _hub_result
 from wire.mqtt import Message, MqttClient
-from wire.protocol import topic_result
+from wire.protocol import topic_result, topic_traveller
 
 PASSWORD = "club-local-secret-0123456789"
 
@@ -32,6 +33,13 @@ def _wait(test: Callable[[], bool], timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def _upload_rows(kit: Path) -> list[object]:
+    try:
+        return list(read_usebio((kit / UPLOAD_FILE).read_bytes()).rows)
+    except (OSError, FormatError):
+        return []
 
 
 def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> None:
@@ -76,6 +84,21 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
             rows = read_usebio((kit / UPLOAD_FILE).read_bytes()).rows
             assert [(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
                     for r in rows] == [(2, 1, 2, 110)]
+            # The ids it sent, for its next start (a line gone meanwhile is withdrawn).
+            assert _wait(lambda: (kit / RELAY_STATE).exists())
+            assert json.loads((kit / RELAY_STATE).read_text()) == {
+                "ids": {"A1-1-2": 2}, "finished": [2]}
+            # A ruling alone on board 1 (12C2(a)), then withdrawn: the upload follows both.
+            line = {"table": "A2", "round": 1, "NS": 3, "EW": 4, "contract": None,
+                    "score_ns": None, "form": 0, "adjustment": "A+ A-", "ruling": "R1",
+                    "corrected": None, "not_scored": None}
+            for rows_now, lines_now in ((2, [line]), (1, [])):
+                bridge.publish(topic_traveller("A", 1), json.dumps(
+                    {"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                     "fouled": False, "results": lines_now}), retain=True, wait=True)
+                assert _wait(lambda n=rows_now: len(_upload_rows(kit)) == n), rows_now
+            assert seen[-1].payload == json.dumps(
+                {"v": 1, "id": "A2-1-1", "board": 1, "withdrawn": True}).encode()
         finally:
             stop.set()
             worker.join(30)

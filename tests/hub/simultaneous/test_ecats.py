@@ -114,3 +114,28 @@ def test_the_organiser_takes_a_clubs_upload_file(tmp_path: Path) -> None:
             r.score_ns == york[0]["score_ns"] for r in f.results.values()), 60)
         assert len(organiser.field.results) == 6
     assert "no club 'zz'" in organiser.upload_problems["zz"][0]
+
+
+def test_a_line_left_out_of_a_clubs_upload_again_is_withdrawn(tmp_path: Path) -> None:
+    """A club by file withdraws a line by uploading its file again without it: the organiser
+    withdraws the ids its new file no longer has, a board left without lines is finished
+    with none, and the field's results file written afterwards has none of them."""
+    event = make_event({"york": (T0, 2)}, boards=3)
+    uploads = tmp_path / "uploads"
+    uploads.mkdir()
+    york = club_results("york", 2, 3, seed=9)
+    files: list[bytes] = []     # the field's results file after each scoring
+    with Mosquitto(tmp_path / "broker", open_access=True) as broker, \
+            Organiser(event, broker.url, generate_key(), uploads=uploads,
+                      on_scored=lambda f: files.append(field_file(f))) as organiser:
+        (uploads / "york.xml").write_bytes(club_upload(event, "york", york))
+        assert organiser.wait_for(lambda f: len(f.results) == 6, 60)
+        kept = [r for r in york if r["board"] != 3 and r is not york[1]]
+        (uploads / "york.xml").write_bytes(club_upload(event, "york", kept))
+        assert organiser.wait_for(lambda f: len(f.results) == 3, 60)
+        assert organiser.field.finished_boards("york") == (1, 2, 3)
+        assert organiser.field.withdrawn == {("york", f"file-{r['board']}-{r['ns']}-{r['ew']}")
+                                             for r in york if r not in kept}
+    field = read_usebio(files[-1])     # the organiser closed: its last scoring's
+    assert sorted((r.result.board, r.result.ns, r.result.ew) for r in field.rows) == sorted(
+        (r["board"], f"york:{r['ns']}", f"york:{r['ew']}") for r in kept)

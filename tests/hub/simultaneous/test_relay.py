@@ -263,3 +263,167 @@ def test_a_real_hubs_rulings_go_out_from_its_traveller_law_12c(tmp_path: Path) -
         points[scored.result.ns], points[scored.result.ew] = scored.ns_points, scored.ew_points
     assert points == pytest.approx({"lyon:1": 0.25, "lyon:4": 1.0, "lyon:3": 1.75,
                                     "lyon:5": 1.0, "lyon:2": 1.2, "lyon:6": 0.8})
+
+
+def _relay_session(tmp_path: Path, steps: list[tuple[str, bytes]], until: int
+                   ) -> tuple[list[dict[str, object]], list[tuple[str, dict[str, object]]]]:
+    """Publish each (topic, payload) on a real Mosquitto as the hub would (retained), the
+    relay running (3 plays a board); the event's messages out, once ``until`` of them came
+    (then a moment more, for any that should not come)."""
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    seen: list[Message] = []
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        link = ClubLink("spring", "lyon", url.format("sim-link"),
+                        load_public_key(public_pem(generate_key())),
+                        client_id="sim-link").start()
+        relay = ClubRelay(link, 3).start()
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        try:
+            for name, payload in steps:
+                hub.publish(name, payload, retain=True, wait=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and sum(
+                    not m.topic.endswith("/relay-sync") for m in list(seen)) < until:
+                time.sleep(0.05)
+            time.sleep(0.3)
+            out = relay.results()
+        finally:
+            for client in (relay, link, hub, watch):
+                client.close()
+    return out, [(m.topic.rsplit("/", 1)[1], json.loads(m.payload)) for m in seen
+                 if not m.topic.endswith("/relay-sync")]   # the relay's marker, its own
+
+
+def test_a_ruling_alone_withdrawn_at_a_real_hub_goes_out_as_a_withdrawal_law_12c(
+        tmp_path: Path) -> None:
+    """The hub's own traveller: board 1 not played at A2, the director gives A+ A- (12C2(a)),
+    then withdraws the ruling (``ruling_undo``): the line leaves the traveller, and the relay
+    withdraws its id, then says board 1 finished with the two results left."""
+    from tests.hub.test_live_scoring import ROUND_ROBIN, Session
+    s = Session()
+    s.play([p for p in ROUND_ROBIN if p[:3] != (3, "A2", 1)])
+    ruling = s.rule(kind="artificial", table="A2", board=1, ns="A+", ew="A-")
+    lines = s.room.scoring.section("A").traveller_json(1)
+    ruled = json.dumps(lines).encode()
+    assert s.director({"op": "ruling_undo", "id": ruling})["ok"]
+    undone = json.dumps(s.room.scoring.section("A").traveller_json(1)).encode()
+    played = [(topic_result(r["table"], r["round"], 1),
+               _hub_result(r["table"], r["round"], 1, r["NS"], r["EW"], r["score_ns"]))
+              for r in lines["results"] if r["contract"] is not None]
+    assert len(played) == 2
+    results, seen = _relay_session(tmp_path, [*played, (topic_traveller("A", 1), ruled),
+                                              (topic_traveller("A", 1), undone)], until=6)
+    assert [(kind, m.get("id"), m.get("withdrawn"), m.get("results")) for kind, m in seen] == [
+        ("result", "A1-1-1", None, None), ("result", "A3-2-1", None, None),
+        ("result", "A2-3-1", None, None), ("finished", None, None, 3),
+        ("result", "A2-3-1", True, None), ("finished", None, None, 2)]
+    assert seen[4][1] == {"v": 1, "id": "A2-3-1", "board": 1, "withdrawn": True}
+    assert [r["id"] for r in results] == ["A1-1-1", "A3-2-1"]
+
+
+def test_a_result_removed_or_cancelled_at_the_hub_is_withdrawn(tmp_path: Path) -> None:
+    """The hub clears a table's retained result (its set-up replaced): withdrawn. A line the
+    hub cancels (the traveller's ``not_scored``, Law 15B: a pair playing the board again)
+    is withdrawn and counts for ``finished`` without going out."""
+    def traveller(*rows: dict[str, object]) -> bytes:
+        return json.dumps({"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                           "fouled": False, "results": list(rows)}).encode()
+
+    cancelled = {**_line("A3", 1, 5, 110), "not_scored": "pair 1 played board 1 before"}
+    results, seen = _relay_session(tmp_path, [
+        (topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400)),
+        (topic_result("A2", 1, 2), _hub_result("A2", 1, 2, 2, 5, 100)),
+        (topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 1, 5, 110)),
+        (topic_traveller("A", 1), traveller(_line("A1", 1, 4, 400), cancelled)),
+        (topic_result("A2", 1, 2), b""),
+        (topic_result("A2", 2, 1), _hub_result("A2", 2, 1, 2, 6, -50)),
+    ], until=7)
+    assert [(kind, m.get("id"), m.get("withdrawn"), m.get("results")) for kind, m in seen] == [
+        ("result", "A1-1-1", None, None), ("result", "A2-1-2", None, None),
+        ("result", "A3-1-1", None, None), ("result", "A3-1-1", True, None),
+        ("result", "A2-1-2", True, None), ("result", "A2-2-1", None, None),
+        ("finished", None, None, 2)]
+    assert [r["id"] for r in results] == ["A1-1-1", "A2-2-1"]
+
+
+def test_a_line_gone_while_the_relay_was_stopped_is_withdrawn_when_it_starts(
+        tmp_path: Path) -> None:
+    """The relay stopped (``tenace sim-event club`` not running) while the director withdraws
+    a ruling alone (12C2(a)) and the hub clears a result: started again, the relay has the
+    ids it sent (its state file), sees every retained line before its marker, and withdraws
+    the two ids, then says board 1 finished again with its one result."""
+    names = ("tenace-hub", "sim-link", "watch")
+    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
+                                              for n in names})
+    state = tmp_path / "relayed.json"
+    seen: list[Message] = []
+
+    def traveller(*rows: dict[str, object]) -> bytes:
+        return json.dumps({"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
+                           "fouled": False, "results": list(rows)}).encode()
+
+    def out() -> list[tuple[str, object, object, object]]:
+        return [(m.topic.rsplit("/", 1)[1], body.get("id"), body.get("withdrawn"),
+                 body.get("results"))
+                for m in list(seen) if not m.topic.endswith("/relay-sync")
+                for body in [json.loads(m.payload)]]
+
+    def wait(count: int) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(out()) < count:
+            time.sleep(0.05)
+
+    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
+        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
+        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
+                           on_message=seen.append)
+        watch.wait_connected()
+        watch.subscribe("tenace/sim/#")
+        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
+        hub.wait_connected()
+        key = load_public_key(public_pem(generate_key()))
+        try:
+            link = ClubLink("spring", "lyon", url.format("sim-link"), key,
+                            client_id="sim-link").start()
+            relay = ClubRelay(link, 3, state=state).start()
+            for table, ns, ew, score in (("A1", 1, 4, 400), ("A3", 3, 6, 110)):
+                hub.publish(topic_result(table, 1, 1), _hub_result(table, 1, 1, ns, ew, score),
+                            retain=True, wait=True)
+            hub.publish(topic_traveller("A", 1), traveller(
+                _line("A1", 1, 4, 400), _line("A2", 2, 5, None, adjustment="A+ A-"),
+                _line("A3", 3, 6, 110)), retain=True, wait=True)
+            wait(4)
+            relay.close()
+            link.close()
+            assert json.loads(state.read_text()) == {
+                "ids": {"A1-1-1": 1, "A2-1-1": 1, "A3-1-1": 1}, "finished": [1]}
+            # Meanwhile: the ruling withdrawn, A3's result cleared (the set-up replaced).
+            hub.publish(topic_traveller("A", 1), traveller(_line("A1", 1, 4, 400)),
+                        retain=True, wait=True)
+            hub.publish(topic_result("A3", 1, 1), b"", retain=True, wait=True)
+            link = ClubLink("spring", "lyon", url.format("sim-link"), key,
+                            client_id="sim-link").start()
+            relay = ClubRelay(link, 3, state=state).start()
+            assert relay.synced.wait(30), "the relay's marker never came back"
+            wait(8)
+            time.sleep(0.3)     # nothing more should come
+            relay.close()
+            link.close()
+        finally:
+            for client in (hub, watch):
+                client.close()
+    assert out() == [
+        ("result", "A1-1-1", None, None), ("result", "A3-1-1", None, None),
+        ("result", "A2-1-1", None, None), ("finished", None, None, 3),
+        ("result", "A1-1-1", None, None),                 # the hub's, sent again at start
+        ("result", "A2-1-1", True, None), ("result", "A3-1-1", True, None),
+        ("finished", None, None, 1)]
+    assert json.loads(state.read_text()) == {"ids": {"A1-1-1": 1}, "finished": [1]}

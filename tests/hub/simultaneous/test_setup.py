@@ -27,7 +27,7 @@ from hub.simultaneous.event import (
     topic,
 )
 from hub.simultaneous.handover import club_identity
-from hub.simultaneous.kit import FIELD_FILE, organiser_url, run_organiser
+from hub.simultaneous.kit import FIELD_FILE, JOURNAL_FILE, organiser_url, run_organiser
 from tenace.cli import main
 from tests.hub.simultaneous.helpers import deals_pbn
 from wire.mqtt import Message, MqttClient
@@ -186,6 +186,13 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
         finally:
             stop.set()
             worker.join(30)
+        # Its journal, for its next start: the deals released, york's result as it came.
+        journal = [json.loads(line) for line in (out / JOURNAL_FILE).read_text().splitlines()]
+        assert [(e["club"], e["kind"]) for e in journal if e["kind"] == "deals"] == [
+            ("lyon", "deals"), ("york", "deals")]
+        assert [e for e in journal if e["kind"] != "deals"] == [
+            {"club": "york", "kind": "result", "data": {"v": 1, "id": "A1-1-1", "board": 1,
+                                                       "ns": 1, "ew": 2, "score_ns": 110}}]
         opened = (tmp_path / "mosquitto.log").read_text()
         assert f"port {port}" in opened and "port 1883" not in opened   # one listener only
     finally:
