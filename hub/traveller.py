@@ -372,16 +372,24 @@ def showing_traveller(context: TravellerContext, changed: Iterable[str]) -> set[
     """The tables whose state shows the traveller of a board that one of the ``changed``
     tables is on (another table finishing it adds a row): the hub republishes them too."""
     # The boards by section, then each section's tables looked at once (issue 27: once per
-    # board and section was tables x boards a batch).
-    boards: dict[tuple[str, ...], set[int]] = {}
+    # board and section was tables x boards a batch). A section's tables are asked once a
+    # call, its other tables finding its boards by their id (asking each changed table's
+    # section copied and hashed the section's list of ids every time: 2 % at 200 tables).
+    boards: list[tuple[list[str], set[int]]] = []
+    found: dict[str, set[int]] = {}
     for tid in changed:
         state = context.tables.get(tid)
         if state is None or state.sitting is None:
             continue
-        ids = tuple(context.section_tables(tid)[0])
-        boards.setdefault(ids, set()).add(state.sitting.board.number)
+        numbers = found.get(tid)
+        if numbers is None:
+            ids = context.section_tables(tid)[0]
+            numbers = set()
+            boards.append((ids, numbers))
+            found.update(dict.fromkeys(ids, numbers))
+        numbers.add(state.sitting.board.number)
     out: set[str] = set()
-    for ids, numbers in boards.items():
+    for ids, numbers in boards:
         for tid in ids:
             sitting = context.tables[tid].sitting
             if (sitting is not None and sitting.board.number in numbers and sitting.over
