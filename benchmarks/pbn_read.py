@@ -8,9 +8,12 @@ Tenace's reader (:func:`bridgecore.pbn.read_pbn`) and, when the analysis extra i
 with endplay's (``endplay.parsers.pbn.loads``) on the plain file as the baseline. Each read is
 repeated ``--repeat`` times, alternating the files, and the best time is kept. The figures are
 ratios measured in the same run (target: the tempo file within 1.5x of the plain one).
-The tempo file is read eagerly (every table read, every action timed), lazily (each table
-kept as text: ``read_pbn(..., tempo="lazy")``), and lazily then resolved
-(:meth:`~bridgecore.pbn.PbnFile.resolve_tempo`: what a caller that reads the times pays).
+The tempo file is read as ``read_pbn`` reads it by default (each table read when its record
+is first read: ``tempo="deferred"``), then so and every record read (the file's
+``problems``: what a caller that reads every time pays; and each record's calls read, one
+record after the other, the collector running), eagerly (every table read, every
+action timed, at once), lazily (each table kept as text: ``tempo="lazy"``), and lazily then
+resolved (:meth:`~bridgecore.pbn.PbnFile.resolve_tempo`).
 ``--cpu`` times each read by the process's CPU time (a shared machine takes the CPU away
 from a read for a while: its CPU time moves far less than its wall time).
 """
@@ -35,7 +38,9 @@ from bridgecore.record import GameRecord
 from bridgecore.tempo import TEMPO_TABLE, tempo_table
 
 
-def _records(count: int, tempo: bool) -> list[GameRecord]:
+def played_records(count: int, tempo: bool) -> list[GameRecord]:
+    """``count`` fully played random boards (the same each time), with every action timed
+    and a ``TempoTable`` each (``tempo``), or no times at all."""
     rng = random.Random(27)
     out = []
     for n in range(1, count + 1):
@@ -73,11 +78,14 @@ def main() -> None:
     global _clock
     if args.cpu:
         _clock = time.process_time
-    plain = write_pbn(_records(args.boards, tempo=False))
-    timed = write_pbn(_records(args.boards, tempo=True))
+    plain = write_pbn(played_records(args.boards, tempo=False))
+    timed = write_pbn(played_records(args.boards, tempo=True))
     readers: dict[str, Callable[[], object]] = {
         "tenace, plain": lambda: read_pbn(plain),
         "tenace, with [TempoTable]": lambda: read_pbn(timed),
+        "tenace, tempo, all read": lambda: read_pbn(timed).problems,
+        "tenace, tempo, each read": lambda: [r.calls for r in read_pbn(timed).records],
+        "tenace, tempo eager": lambda: read_pbn(timed, tempo="eager"),
         "tenace, tempo lazy": lambda: read_pbn(timed, tempo="lazy"),
         "tenace, tempo lazy+resolved": lambda: read_pbn(timed, tempo="lazy").resolve_tempo(),
     }
@@ -100,6 +108,9 @@ def main() -> None:
     base = times["tenace, plain"]
     tempo = times["tenace, with [TempoTable]"]
     print(f"  tempo / plain (tenace)         {tempo / base:.2f}x  (target <= 1.5x)")
+    print(f"  tempo, all read / plain        {times['tenace, tempo, all read'] / base:.2f}x")
+    print(f"  tempo, each read / plain       {times['tenace, tempo, each read'] / base:.2f}x")
+    print(f"  eager tempo / plain            {times['tenace, tempo eager'] / base:.2f}x")
     print(f"  lazy tempo / plain             {times['tenace, tempo lazy'] / base:.2f}x")
     print(f"  lazy+resolved / plain          "
           f"{times['tenace, tempo lazy+resolved'] / base:.2f}x")

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, SupportsIndex
 
 from bridgecore.errors import FormatError
 from bridgecore.pbn_reader import Reader
@@ -38,7 +38,7 @@ from bridgecore.pbn_values import (
     parse_score,
 )
 from bridgecore.pbn_writer import dumps_record, save_pbn, write_pbn
-from bridgecore.record import GameRecord, RecordProblem
+from bridgecore.record import GameRecord, RawTable, RecordProblem
 from bridgecore.tempo import resolve_tempo
 
 __all__ = [
@@ -59,20 +59,25 @@ class PbnFile:
     header: list[str] = field(default_factory=list)     # % lines before the first board
     escapes: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of later ones
     file: str | None = None
-    # Records read with tempo="lazy" whose TempoTable is not read yet, and where their
-    # problems begin in ``problems``.
-    pending: list[tuple[GameRecord, int]] = field(default_factory=list, compare=False,
-                                                  repr=False)
+    # Records read with tempo="deferred" or "lazy" whose TempoTable was not read when the
+    # file was, where their problems begin in ``problems``, and the table.
+    pending: list[tuple[GameRecord, int, RawTable]] = field(default_factory=list,
+                                                            compare=False, repr=False)
 
     def resolve_tempo(self) -> list[RecordProblem]:
         """Read every ``TempoTable`` left unread (:func:`bridgecore.tempo.resolve_tempo`):
         the file becomes what an eager read makes, each table's problems among ``problems``
-        where that read puts them. Returns those problems. Resolve a lazy file through this
-        (a record resolved on its own gets its problems, the file's list does not)."""
+        where that read puts them (also those of a record read on its own before). Returns
+        those problems. A file read with ``tempo="deferred"`` does this the first time its
+        ``problems`` are read."""
+        if self.__class__ is _DeferredFile:
+            # the same slots: read directly from here on
+            self.__class__ = PbnFile  # type: ignore[assignment]
         found: list[RecordProblem] = []
         with _no_collector():       # about 130 small objects a board, as in read_pbn
-            for record, at in reversed(self.pending):
-                mine = resolve_tempo(record)
+            for record, at, raw in reversed(self.pending):
+                resolve_tempo(record)       # nothing left to read if read on its own
+                mine = raw.found
                 if mine:
                     self.problems[at:at] = mine
                     found[0:0] = mine
@@ -80,20 +85,59 @@ class PbnFile:
         return found
 
 
-def read_pbn(source: Source, *, file: str | None = None, tempo: str = "eager") -> PbnFile:
+class _DeferredFile(PbnFile):
+    """A :class:`PbnFile` read with ``tempo="deferred"`` whose records' tables are not all
+    read: reading its ``problems`` (or comparing, printing, copying or pickling it) reads
+    them first (:meth:`PbnFile.resolve_tempo`), and the file becomes a plain one."""
+
+    __slots__ = ()
+
+    @property
+    def problems(self) -> list[RecordProblem]:
+        self.resolve_tempo()
+        return self.problems
+
+    @problems.setter
+    def problems(self, value: list[RecordProblem]) -> None:
+        self.resolve_tempo()
+        self.problems = value
+
+    def __eq__(self, other: object) -> bool:
+        self.resolve_tempo()
+        return self == other
+
+    __hash__ = None     # type: ignore[assignment]  # as PbnFile's
+
+    def __repr__(self) -> str:
+        self.resolve_tempo()
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        self.resolve_tempo()
+        return self.__reduce_ex__(protocol)
+
+
+def read_pbn(source: Source, *, file: str | None = None, tempo: str = "deferred"
+             ) -> PbnFile:
     """Read a PBN file: a Path, an open file, bytes, or the text itself (a str).
 
-    A str naming an existing file (one line, no ``[``) is read as that file. With
-    ``tempo="lazy"`` each board's ``TempoTable`` is kept as text (``record.raw_tempo``): its
-    calls and cards have no times and the table's problems are not found until
-    :meth:`PbnFile.resolve_tempo` (issue 27: for a caller that reads no times).
+    A str naming an existing file (one line, no ``[``) is read as that file. Each board's
+    ``TempoTable`` (issue 27) is read, by default, the first time its record's calls,
+    cards, tables or problems are read, and every one the first time the file's
+    ``problems`` are (``tempo="deferred"``: :class:`~bridgecore.tempo_reading.DeferredRecord`):
+    the same file and records as ``tempo="eager"``, which reads them at once. With
+    ``tempo="lazy"`` each is kept as text (``record.raw_tempo``): its calls and cards have
+    no times and the table's problems are not found until :meth:`PbnFile.resolve_tempo`.
     """
     text, name = _text(source, file)
     reader = Reader(text, name, tempo=tempo)
     with _no_collector():
         records = list(reader.records())
-    return PbnFile(records, reader.problems, reader.header, reader.escapes, name,
+    read = PbnFile(records, reader.problems, reader.header, reader.escapes, name,
                    reader.pending)
+    if reader.deferred and reader.pending:
+        read.__class__ = _DeferredFile
+    return read
 
 
 @contextmanager
@@ -112,12 +156,16 @@ def _no_collector() -> Iterator[None]:
             gc.enable()
 
 
-def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "eager"
+def iter_pbn(source: Source, *, file: str | None = None, tempo: str = "deferred"
              ) -> Iterator[GameRecord]:
-    """The boards of a PBN file one at a time (problems are on each record; with
-    ``tempo="lazy"`` a record's TempoTable waits for :func:`bridgecore.tempo.resolve_tempo`)."""
+    """The boards of a PBN file one at a time (problems are on each record; a record's
+    TempoTable is read as :func:`read_pbn` says; with ``tempo="lazy"`` it waits for
+    :func:`bridgecore.tempo.resolve_tempo`)."""
     text, name = _text(source, file)
-    yield from Reader(text, name, tempo=tempo).records()
+    reader = Reader(text, name, tempo=tempo, keep=False)
+    for record in reader.records():
+        reader.pending.clear()      # no file to tell: the records are not kept here
+        yield record
 
 
 def _text(source: Source, file: str | None) -> tuple[str, str | None]:

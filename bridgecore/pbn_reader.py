@@ -5,9 +5,11 @@ games at semi-empty lines. Each game's tags are resolved (``#`` copies the
 previous game's value, ``##text`` sets a value for the games after), then its
 fields, auction, play and tables are read; what cannot be read is a problem
 with its line, and reading goes on. A ``TempoTable`` (bridgecore.tempo) gives the calls and
-cards their times: at once (``tempo="eager"``), or with ``tempo="lazy"`` the table is kept as
-its tokens (:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) until
-:func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
+cards their times: by default the table is kept as its tokens
+(:class:`~bridgecore.record.RawTable`, one piece of text for Tenace's rows) and read the first
+time its record's calls, cards, tables or problems are (``tempo="deferred"``:
+:class:`~bridgecore.tempo_reading.DeferredRecord`); at once with ``tempo="eager"``; with
+``tempo="lazy"`` only when :func:`bridgecore.tempo.resolve_tempo` reads it (issue 27).
 """
 
 from __future__ import annotations
@@ -31,10 +33,14 @@ from bridgecore.pbn_values import (
 )
 from bridgecore.pbn_writer import MANDATORY_TAGS, play_strain
 from bridgecore.record import GameRecord, RawTable, RecordProblem
-from bridgecore.tempo import TEMPO_TABLE, apply_tempo_table
+from bridgecore.tempo_reading import TEMPO_TABLE, DeferredRecord, apply_tempo_table
 from bridgecore.vulnerability import Vulnerability
 
-__all__ = ["Reader"]
+__all__ = ["TEMPO_READS", "Reader"]
+
+TEMPO_READS = ("deferred", "eager", "lazy")
+"""How a ``TempoTable`` is read: when its record is first read (the default), at once, or
+when :func:`bridgecore.tempo.resolve_tempo` is called."""
 
 _SEATS = {s.letter: s for s in Seat}
 _VULNERABILITY = {"NONE": Vulnerability.NONE, "LOVE": Vulnerability.NONE,
@@ -116,15 +122,21 @@ class _Group:
 class Reader:
     """Reads the games of one text, carrying ``#``/``##`` inheritance from game to game."""
 
-    def __init__(self, text: str, file: str | None, *, tempo: str = "eager"):
-        if tempo not in ("eager", "lazy"):
-            raise ValueError(f"tempo is 'eager' or 'lazy', not {tempo!r}")
+    def __init__(self, text: str, file: str | None, *, tempo: str = "deferred",
+                 keep: bool = True):
+        if tempo not in TEMPO_READS:
+            raise ValueError(f"tempo is 'deferred', 'eager' or 'lazy', not {tempo!r}")
         self.text = text
         self.file = file
-        self.lazy = tempo == "lazy"
-        # Each record whose TempoTable is left unread, and where its problems begin in
-        # ``problems``: the table's problems go there when it is read (PbnFile.resolve_tempo).
-        self.pending: list[tuple[GameRecord, int]] = []
+        self.lazy = tempo != "eager"        # the table kept as its tokens
+        self.deferred = tempo == "deferred"
+        # Each record whose TempoTable is left unread, where its problems begin in
+        # ``problems``, and the table: its problems go there when it is read
+        # (PbnFile.resolve_tempo).
+        self.pending: list[tuple[GameRecord, int, RawTable]] = []
+        # A deferred read's records (``keep``: the caller keeps them, as a file does), each
+        # read with the next ones (DeferredRecord); not kept for a reader of one at a time.
+        self.batch: list[GameRecord] | None = [] if keep and self.deferred else None
         self.problems: list[RecordProblem] = []
         self.header: list[str] = []
         self.escapes: list[tuple[int, str]] = []
@@ -243,9 +255,14 @@ class Reader:
         except Exception as err:  # a reader bug must not lose the rest of the file
             record = GameRecord(file=self.file, line=group.tag_line or group.line)
             record.problem(f"internal error while reading this board: {err!r}")
-        if record.raw_tempo is not None:
-            self.pending.append((record, len(self.problems)))
+        raw = record.raw_tempo
+        if raw is not None:
+            self.pending.append((record, len(self.problems), raw))
         self.problems.extend(record.problems)
+        if raw is not None and self.deferred:
+            DeferredRecord.of(record)       # reads its table when first read
+            if self.batch is not None:
+                self.batch.append(record)
         return record
 
     def _build(self, group: _Group) -> GameRecord:
@@ -481,7 +498,9 @@ class _Fields:
                                  name)
                 continue
             if name == TEMPO_TABLE and self.reader.lazy:
-                r.raw_tempo = RawTable(value, tuple(tokens or ()))
+                batch = self.reader.batch
+                r.raw_tempo = RawTable(value, tuple(tokens or ()), [], batch,
+                                       0 if batch is None else len(batch))
             elif _is_table_name(name) or (tokens and (";" in value or "\\" in value)):
                 r.tables[name] = read_table(value, tokens or [])
             elif tokens:

@@ -233,12 +233,21 @@ class Table:
 @dataclass(frozen=True, slots=True)
 class RawTable:
     """A supplemental table as the file has it, not yet split into rows (issue 27: a PBN
-    reader asked for ``tempo="lazy"`` keeps a board's ``TempoTable`` so until something
-    reads its times: :func:`bridgecore.tempo.resolve_tempo`). ``tokens`` are the reader's
-    ``(kind, line, text)`` after the tag, each with its line for the problems found later."""
+    reader keeps a board's ``TempoTable`` so until its record is first read,
+    :class:`bridgecore.tempo_reading.DeferredRecord`, or with ``tempo="lazy"`` until
+    something reads its times: :func:`bridgecore.tempo_reading.resolve_tempo`). ``tokens``
+    are the reader's ``(kind, line, text)`` after the tag, each with its line for the
+    problems found later."""
 
     value: str                                  # the tag's value: the columns
     tokens: tuple[tuple[str, int, str], ...]
+    # The problems its reading found, once read (resolve_tempo): a file's reader puts them
+    # among the file's problems even when the record was read on its own first.
+    found: list[RecordProblem] = field(default_factory=list, compare=False)
+    # A deferred read's records of the file, in order, and this one's place among them: the
+    # next ones are read with it (DeferredRecord); None when the reader keeps no file.
+    batch: list[GameRecord] | None = field(default=None, compare=False, repr=False)
+    at: int = field(default=0, compare=False)
 
 
 @dataclass(slots=True)
@@ -275,8 +284,8 @@ class GameRecord:
     file: str | None = None
     line: int | None = None                                   # first line of the board
     problems: list[RecordProblem] = field(default_factory=list)
-    # A TempoTable read lazily and not yet resolved (bridgecore.tempo.resolve_tempo); it is
-    # left out of comparisons: a record resolved equals the one read eagerly.
+    # A TempoTable read lazily or deferred and not yet resolved (bridgecore.tempo.resolve_tempo);
+    # it is left out of comparisons: a record resolved equals the one read eagerly.
     raw_tempo: RawTable | None = field(default=None, compare=False, repr=False)
 
     def problem(self, message: str, line: int | None = None) -> None:

@@ -23,8 +23,8 @@ means (docs/tempo.md has the rule, its constants and why).
 * :func:`tempo_table` and :func:`apply_tempo_table` carry the times of a
   :class:`~bridgecore.record.GameRecord` in a PBN supplemental table (:data:`TEMPO_TABLE`)
   that programs not knowing it skip; :func:`board_actions` reads a record back into
-  :class:`BoardActions`. A record read with ``tempo="lazy"`` keeps its table unread until
-  :func:`resolve_tempo` (issue 27).
+  :class:`BoardActions`. A PBN record keeps its table unread until its calls, cards, tables
+  or problems are first read, or with ``tempo="lazy"`` until :func:`resolve_tempo` (issue 27).
 
 Standard library and bridgecore only. An :class:`Action` that is not one (a kind other than
 call or card, a seat that is not a :class:`~bridgecore.cards.Seat`, a time that is not a
@@ -43,18 +43,18 @@ from enum import StrEnum
 from typing import Any
 
 from bridgecore.auction import Auction
-from bridgecore.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
+from bridgecore.calls import Call, CallKind
 from bridgecore.cards import Card, Seat
 from bridgecore.errors import ParseError
-from bridgecore.pbn_sections import read_table
-from bridgecore.record import (
-    CallRecord,
-    CardRecord,
-    GameRecord,
-    RecordProblem,
-    Table,
-    timed_call,
-    timed_card,
+from bridgecore.record import CallRecord, CardRecord, GameRecord, Table
+from bridgecore.tempo_reading import (
+    _START,
+    TEMPO_TABLE,
+    _cell,
+    _float,
+    _last_index,
+    apply_tempo_table,
+    resolve_tempo,
 )
 from bridgecore.text import Text
 
@@ -446,11 +446,7 @@ def slow_play(boards: Iterable[BoardTempo], allowance: float) -> list[SlowBoard]
 
 # Records ------------------------------------------------------------------------------------
 
-TEMPO_TABLE = "TempoTable"
-"""The PBN supplemental table of the times (PBN 2.1 section 5: a table is a tag whose value
-lists the columns, rows following; readers skip a tag they do not know)."""
 _COLUMNS = ["Action\\3R", "Seat", "Item\\4L", "Time\\16R", "Source", "Stop"]
-_START = "0"
 
 
 def _time_text(at: float | None) -> str:
@@ -478,19 +474,6 @@ def tempo_table(record: GameRecord, *, started_at: float | None = None,
     return Table(list(_COLUMNS), rows)
 
 
-def _last_index(names: Sequence[str], name: str) -> int:
-    """The column ``name``'s index, the last when named twice (as a dict of the row
-    would keep), else -1."""
-    for i in range(len(names) - 1, -1, -1):
-        if names[i] == name:
-            return i
-    return -1
-
-
-def _cell(row: Sequence[str], at: int) -> str:
-    return row[at] if 0 <= at < len(row) else ""
-
-
 def _rows(record: GameRecord) -> dict[str, list[str]]:
     table = record.tables.get(TEMPO_TABLE)
     if table is None:
@@ -503,181 +486,6 @@ def _rows(record: GameRecord) -> dict[str, list[str]]:
     # Two rows for one action: the first report counts (as the hub counts a card), so the
     # rows are taken last to first and the first one's is the value kept.
     return {_cell(row, action): [_cell(row, i) for i in at] for row in reversed(table.rows)}
-
-
-def _float(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def apply_tempo_table(record: GameRecord) -> None:
-    """Give ``record``'s calls and cards the times its :data:`TEMPO_TABLE` holds (a row
-    whose item is not the record's is a problem of the record, and left out)."""
-    table = record.tables.get(TEMPO_TABLE)
-    if table is None:
-        return
-    action, item, time = _columns(table)
-    if action < 0 or time < 0:
-        return
-    # The table as Tenace writes it (the start, then every call and card in order, each
-    # once, every row whole) is read in one pass, by position (issue 27: this runs for
-    # every board of a file with tempo); any other goes by key.
-    if item >= 0 and _timed(record, table, action, item, time):
-        return
-    calls, plays = record.calls, record.plays
-    nc = len(calls)
-    # The rows by key, last to first (the first row of an action counts, as in _rows),
-    # then one look-up per action.
-    rows = table.rows
-    lines = table.lines
-    rows_of = {_cell(row, action): (_cell(row, item), _cell(row, time), _line(lines, n))
-               for n, row in reversed(list(enumerate(rows)))}
-    get = rows_of.get
-    keys = _keys("C", nc)
-    for i, c in enumerate(calls):
-        row = get(keys[i])
-        if row is not None:
-            at = _row_time(record, keys[i], row, str(c.call))
-            if at is not None:
-                calls[i] = timed_call(c, at)
-    keys = _keys("P", len(plays))
-    for i, p in enumerate(plays):
-        row = get(keys[i])
-        if row is not None:
-            at = _row_time(record, keys[i], row, str(p.card))
-            if at is not None:
-                plays[i] = timed_card(p, at)
-
-
-def resolve_tempo(record: GameRecord) -> list[RecordProblem]:
-    """Read the ``TempoTable`` a lazy PBN read left as text (``record.raw_tempo``): the
-    record becomes what an eager read makes (its table in ``tables``, its calls and cards
-    timed, the table's problems first among its own, as they are then). Returns those
-    problems (none when nothing was left unread). A file's reader puts them among the
-    file's problems too: :meth:`bridgecore.pbn.PbnFile.resolve_tempo`."""
-    raw = record.raw_tempo
-    if raw is None:
-        return []
-    record.raw_tempo = None
-    tables = record.tables
-    tables[TEMPO_TABLE] = read_table(raw.value, raw.tokens)
-    if len(tables) > 1:     # in the tags' order, as the reader makes them
-        record.tables = {name: tables[name] for name in record.tags if name in tables}
-    problems = record.problems
-    before = len(problems)
-    apply_tempo_table(record)
-    found = problems[before:]
-    if found and before:
-        del problems[before:]
-        problems[0:0] = found
-    return found
-
-
-def _timed(record: GameRecord, table: Table, action: int, item: int, time: int) -> bool:
-    """The times of a table whose rows are the start, the calls then the cards, in order,
-    each row whole; False (the record untouched) when the table is not so.
-
-    One pass over the rows (split here, one at a time, when the table is still its text:
-    :meth:`~bridgecore.record.Table.of_lines`): each row's key is checked as it is read,
-    each timed call and card made once (:func:`~bridgecore.record.timed_card`), and the
-    record's lists and problems changed only once every row was found where the writer
-    puts it."""
-    calls, plays = record.calls, record.plays
-    nc = len(calls)
-    text = table.text
-    rows = table.rows if text is None else [ln.split() for ln in text.split("\n")[:-1]]
-    last = max(action, item, time)
-    if len(rows) != 1 + nc + len(plays) or len(rows[0]) <= last or rows[0][action] != _START:
-        return False
-    bad: list[tuple[str, int]] = []         # (message, row) of items not the record's
-    new_calls = calls[:]
-    # The keys (C1.., P1..) may outnumber the calls and cards: zip stops at the records.
-    for n, (c, row, key) in enumerate(zip(calls, rows[1:], _keys("C", nc), strict=False)):
-        if len(row) <= last or row[action] != key:
-            return False
-        said = row[item]
-        if _CALL_OF.get(said) is not c.call and said != str(c.call):
-            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {c.call}: "
-                        "its time is left out", n + 1))
-            continue
-        at = _float(row[time])
-        if at is not None:
-            new_calls[n] = timed_call(c, at)
-    first = nc + 1
-    new_plays = plays[:]
-    cards = zip(plays, rows[first:], _keys("P", len(plays)), strict=False)
-    for n, (p, row, key) in enumerate(cards):
-        if len(row) <= last or row[action] != key:
-            return False
-        said = row[item]
-        if said != p.card._text:       # str(card), read directly: 52 a board
-            bad.append((f"{TEMPO_TABLE} {key}: {said} is not the record's {p.card}: "
-                        "its time is left out", first + n))
-            continue
-        try:
-            at = float(row[time])
-        except ValueError:
-            continue
-        if at - at == 0.0:      # finite (inf - inf and nan - nan are nan)
-            new_plays[n] = timed_card(p, at)
-    calls[:] = new_calls
-    plays[:] = new_plays
-    if bad:
-        lines = table.lines
-        for message, at_row in bad:
-            record.problem(message, _line(lines, at_row))
-    return True
-
-
-_CALL_OF = {str(call): call for call in (*ALL_BIDS, PASS, DOUBLE, REDOUBLE)}
-"""Each call by its text: ``_CALL_OF.get(text) is call`` says ``str(call) == text`` without
-making the text (a call read from a file is one of these)."""
-_COLUMNS_OF: dict[tuple[str, ...], tuple[int, int, int]] = {}
-
-
-def _columns(table: Table) -> tuple[int, int, int]:
-    """The indexes of the Action, Item and Time columns of a tempo table (-1: none)."""
-    key = tuple(table.columns)
-    found = _COLUMNS_OF.get(key)
-    if found is None:
-        names = table.names
-        found = (_last_index(names, "Action"), _last_index(names, "Item"),
-                 _last_index(names, "Time"))
-        if len(_COLUMNS_OF) < 256:
-            _COLUMNS_OF[key] = found
-    return found
-
-
-_KEYS = {kind: tuple(f"{kind}{i + 1}" for i in range(128)) for kind in "CP"}
-
-
-def _keys(kind: str, count: int) -> tuple[str, ...]:
-    """The rows' keys of ``count`` calls (``C``) or cards (``P``) and perhaps more: ``C1``,
-    ``C2``..."""
-    keys = _KEYS[kind]
-    return keys if count <= len(keys) else tuple(f"{kind}{i + 1}" for i in range(count))
-
-
-def _row_time(record: GameRecord, key: str, row: tuple[str, str, int | None], text: str
-              ) -> float | None:
-    """The time of the row ``(item, time, line)`` of ``key``, whose item the record has as
-    ``text``; None if it has none or the items differ (a problem of the record, at the
-    row's line when known)."""
-    item, time, line = row
-    if item != text:
-        record.problem(f"{TEMPO_TABLE} {key}: {item} is not the record's {text}: its time "
-                       "is left out", line)
-        return None
-    return _float(time)
-
-
-def _line(lines: Sequence[int], row: int) -> int | None:
-    """The file's line of a table's row, None when the table has no lines (the record's
-    first line is then the problem's)."""
-    return lines[row] if row < len(lines) else None
 
 
 def board_actions(record: GameRecord, *, table: str = "") -> BoardActions:

@@ -22,9 +22,10 @@ An individual (results whose ``players`` are given) is EVENT_TYPE ``INDIVIDUAL``
 PARTICIPANTS are one PLAYER a player (PLAYER_NUMBER, PLAYER_NAME, NATIONAL_ID_NUMBER, then
 DIRECTION, BOARDS_PLAYED, PLACE, TOTAL_SCORE and PERCENTAGE as a PAIR has them), and each
 TRAVELLER_LINE gives, after its partnerships' NS/EW_PAIR_NUMBER, the seats' players as
-NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER. No real individual USEBIO file
-was found to check these element names against (formats.md 2 lists the event type only):
-they are Tenace's, and this reader does not read them back.
+NORTH_PLAYER_NUMBER, EAST_..., SOUTH_..., WEST_PLAYER_NUMBER; a player's substitute for
+some rounds is a SUBSTITUTE of his PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER). No real
+individual USEBIO file was found to check these element names against (formats.md 2 lists
+the event type only): they are Tenace's, and this reader does not read them back.
 """
 
 from __future__ import annotations
@@ -259,13 +260,17 @@ def _players(parent: ET.Element, source: ResultsFile, pair: Pair) -> None:
 
 
 def _individual_player(parent: ET.Element, source: ResultsFile, number: Pair) -> ET.Element:
-    """An individual's participant: one PLAYER, his number, name and member number."""
+    """An individual's participant: one PLAYER, his number, name and member number, then
+    each of his substitutes (the results' further players) as a SUBSTITUTE with his name
+    and member number, so that he is credited too."""
     player = _add(parent, "PLAYER")
     _add(player, "PLAYER_NUMBER", number)
-    for one in source.players_of(number)[:1]:
-        _add(player, "PLAYER_NAME", one.name)
+    for i, one in enumerate(source.players_of(number)):
+        where = player if i == 0 else _add(player, "SUBSTITUTE")
+        if one.name:
+            _add(where, "PLAYER_NAME", one.name)
         if one.number:
-            _add(player, "NATIONAL_ID_NUMBER", one.number)
+            _add(where, "NATIONAL_ID_NUMBER", one.number)
     return player
 
 

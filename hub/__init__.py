@@ -20,7 +20,8 @@
     dealing.py        the dealing machines' reports checked against the hand record
     director.py       the director's commands (acknowledge, rule, resolve, score rulings,
                       late changes)
-    late_changes.py   late pairs, withdrawals, names corrected, the round clock paused or resized
+    late_changes.py   late pairs (an individual's players), withdrawals and the boards they left
+                      unplayed, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
                       (section_score.py: a section scored, its ranking and travellers' JSON;
                       one_side.py: a ruling's adjusted score, Law 15B's for one side alone)

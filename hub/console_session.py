@@ -5,8 +5,12 @@ Routes added to the console's application::
 
     GET  /evening                      the evening page (static/evening.*), director
     GET  /api/evening                  the session as the page shows it: sections and pairs
-                                       (names, late, withdrawn), tables, the round clock
-                                       (paused or not), the public settings, the exports
+                                       (names, late, withdrawn and the boards a withdrawn
+                                       or late one left unplayed, substitutes; an
+                                       individual's players, ``individual``), the
+                                       section's results files (``exports``), tables, the
+                                       round clock (paused or not), the public settings,
+                                       the exports
     GET  /check, /api/evening/check    the device check: every table and seat, its device
                                        paired? online? battery and signal when the device
                                        reports them (``hub.device_reports``), the card
@@ -54,11 +58,12 @@ from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, answer
 from hub.console_setup import data_directory
+from hub.late_changes import contestants, unplayed
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
 from hub.series_api import event_file
-from hub.session_export import EXPORTS, ExportError, export
+from hub.session_export import EXPORTS, PAIRS_ONLY, ExportError, export
 from hub.users import Session
 from hub.webserver import HttpError, json_response, read_body
 from wire.catalogs import PSEUDO
@@ -235,10 +240,10 @@ class _Evening:
         withdrawn = {(w["section"], w["pair"]) for w in late["withdrawn"]}
         latecomers = {(w["section"], w["pair"]) for w in late["late"]}
         sections = []
+        substitutes = room.scoring.substitutes
         for section in room.sections:
             movement = section.movement
-            numbers = sorted(set(movement.pairs if movement is not None else ())
-                             | set(section.pairs))
+            numbers = sorted(contestants(section) | set(section.pairs))
             scored = room.scoring.section(section.name)
             sections.append({
                 "name": section.name, "tables": list(section.tables),
@@ -246,7 +251,14 @@ class _Evening:
                 "pairs": [{"pair": p, "names": list(section.pairs.get(p, ())),
                            "late": (section.name, p) in latecomers,
                            "withdrawn": (section.name, p) in withdrawn,
-                           "boards_played": len(scored.card(p))} for p in numbers]})
+                           "boards_played": len(scored.played(p)),
+                           "substitutes": substitutes.of_pair(section.name, p),
+                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round)}
+                              if (section.name, p) in withdrawn | latecomers else {})}
+                          for p in numbers],
+                "exports": [n for n in EXPORTS if section.individual is None
+                            or n not in PAIRS_ONLY],
+                **({"individual": True} if section.individual is not None else {})})
         clock = room.clock
         return json_response({
             "sections": sections, "tables": list(room.tables),

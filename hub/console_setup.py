@@ -21,7 +21,8 @@ the session's CSRF token (docs/console-api.md has the whole API, for a club's sc
                                   the hub dealt; a director's only, each reading logged
     GET  /api/setup/checkins      the names (or member numbers) typed at check-in, each with
                                   the members it matches (shown to the director, never
-                                  applied)
+                                  applied); in an individual (``individual``) ``number``
+                                  is the player's in the event, matched by name only
 
 The document is the TOML event file's (hub.event) in JSON, ``sections`` a list counted
 from 0; a player may be ``{"member": 12}`` (the roster's name) or ``{"name": "..."}``, and
@@ -477,6 +478,7 @@ class _SetupRoutes:
         roster = self.roster_of_hub
         out = []
         section_of = {tid: s for s in self.hub.room.sections for tid in s.tables}
+        solo = {t for t, s in section_of.items() if s.individual is not None}
         for tid, table in self.hub.room.tables.items():
             for side, seated in sorted(getattr(table, "seated", {}).items(),
                                        key=lambda item: str(item[0])):
@@ -486,15 +488,20 @@ class _SetupRoutes:
                     number = player.get("number") if isinstance(player, Mapping) else None
                     if not isinstance(name, str) or not name.strip():
                         name = ""
-                    found = [m for m in roster.members if m.number == number] or \
+                    # an individual's number is the player's in the event, not a member's
+                    found = [m for m in roster.members
+                             if m.number == number and tid not in solo] or \
                         (roster.match(name) if name else [])
                     if name or number is not None:
                         section = section_of.get(tid)
-                        now = section.pairs.get(pair, ()) if section is not None else ()
+                        # an individual's names are the player's (his number's)
+                        who = number if tid in solo else pair
+                        now = section.pairs.get(who, ()) if section is not None else ()
                         out.append({"table": tid, "side": getattr(side, "name", str(side)),
                                     "pair": pair, "name": name, "number": number,
                                     "members": [m.to_json() for m in found],
-                                    "pair_names": list(now)})
+                                    "pair_names": list(now),
+                                    **({"individual": True} if tid in solo else {})})
         return json_response({"checkins": out})
 
 

@@ -22,12 +22,14 @@ A command is one JSON object with an ``op`` and its fields (``v``, when given, m
                                                           -> result_corrected {"id": "C1", ...}
     {"op": "substitute", "section": "A", "pair": 3, "player": 2, "name": "Zoé Roux",
      "rounds": [3, 4], "member"?: 1009}                   -> substitute {...}
-    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...]}
+    {"op": "checkin_accept", "table": "A1", "side": "NS", "names"?: [...], "player"?: 7}
                                                           -> pair_names {..., "checkin"}
 
 ``substitute`` and ``checkin_accept`` are hub.substitutes': a substitute is named for the
 rounds he played (the pair keeps its number; the results files credit him too), and the
-names typed at check-in become the pair's once the director accepts them.
+names typed at check-in become the pair's once the director accepts them. In an individual
+``pair`` is a player's number in these and in the late changes (``player`` 1 for his
+substitute; ``checkin_accept`` names the ``player`` whose typed name is taken).
     {"op": "public_results", "ranking": true, "names": true, "boards": true,
      "hide_last_rounds"?: 2, "live_ranking"?: "finished"} -> public_results {...}
     {"op": "pair_add", "section": "A", "pair": 8, "names": ["Ann", "Bob"]}
@@ -324,7 +326,8 @@ _CHECKS: dict[str, Callable[[str, dict[str, Any], Room], None]] = {
     "result_correct": _check_correction,
     "substitute": lambda op, body, room: check_substitute(op, body, room.sections),
     "checkin_accept": lambda op, body, room: check_checkin(
-        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables}),
+        op, body, room.tables, {t: s.name for s in room.sections for t in s.tables},
+        {t for s in room.sections if s.individual is not None for t in s.tables}),
     "public_results": _check_public, "allow_board": _check_allow,
     "swiss_draw": _check_swiss,
     **{op: check_change for op in LATE_FACTS},

@@ -8,6 +8,12 @@ the boards it will not play an artificial adjusted score with the ``ruling`` com
 chooses); a renamed pair keeps its number, hence its results; a late pair takes a pair
 number of the movement that nobody had yet (the sit-out of a Mitchell, the half table).
 
+In an individual (``Section.individual``) the contestants are players: ``pair`` is then a
+player's number, as in its ranking (docs/protocol.md 12.2), ``names`` his one name; a late
+player takes a number of the schedule that has neither a name nor a board played; a
+withdrawn player keeps his results, and the boards he will not play are the director's to
+rule (Law 82; an artificial score at a table is his side's, both players of it, Law 12C3).
+
 Facts (``type``: body, each with ``by``, the account that gave it)::
 
     pair_add       {"section", "pair", "names": [...]}   a late pair takes pair number ``pair``
@@ -29,7 +35,8 @@ from bridgecore.text import Text
 from hub.errors import ConfigError
 from hub.section import Section
 
-__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change"]
+__all__ = ["FACTS", "MAX_MINUTES", "MAX_NAME", "LateChanges", "check_change", "contestants",
+           "named_at", "unplayed"]
 
 FACTS = ("pair_add", "pair_names", "pair_withdraw", "round_pause", "round_time")
 MAX_NAME = 80            # characters of a player's name
@@ -106,6 +113,53 @@ class LateChanges:
                 "withdrawn": sorted(f"{s}:{p}" for s, p in self.withdrawn)}
 
 
+def contestants(section: Section) -> set[int]:
+    """The numbers the late changes name in ``section``: its movement's pairs, or in an
+    individual its players."""
+    if section.individual is not None:
+        return set(section.individual.players)
+    movement = section.movement
+    return set(movement.pairs) if movement is not None else set(section.pairs)
+
+
+def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
+             contestant: int, last_round: int) -> list[dict[str, Any]]:
+    """The boards ``contestant`` (a pair, or in an individual a player) had a seat for at
+    a full table in rounds 1 to ``last_round`` and that have no line yet at that table and
+    round (neither played nor ruled): ``{"table", "round", "board", "side"}`` each, ``side``
+    his (NS, EW). What a withdrawn or late contestant leaves for the director to rule (Law
+    82; Law 12C2's artificial score, in an individual his side's, both its players, Law
+    12C3); a round his number sat out (a half table) is none of them."""
+    seats: list[tuple[int, int, tuple[int, ...], str]] = []    # round, table, boards, side
+    if section.individual is not None:
+        for a in section.individual.assignments:
+            if a.round <= last_round and contestant in a.seats and a.plays:
+                side = "NS" if a.seats.index(contestant) in (0, 2) else "EW"
+                seats.append((a.round, a.table, a.boards, side))
+    elif section.movement is not None:
+        for m in section.movement.assignments:
+            if m.round <= last_round and contestant in (m.ns, m.ew) and m.plays:
+                seats.append((m.round, m.table, m.boards, "NS" if m.ns == contestant else "EW"))
+    out = []
+    for round_, number, boards, side in sorted(seats):
+        table = section.ids.get(number, f"{section.name}{number}")
+        for board in boards:
+            if not any(r.get("table") == table and r.get("round") == round_
+                       for r in lines.get(board, ())):
+                out.append({"table": table, "round": round_, "board": board, "side": side})
+    return out
+
+
+def named_at(sections: Sequence[Section], fact: str, body: Mapping[str, Any]) -> set[str]:
+    """The tables whose tablets show the name a ``pair_add``, ``pair_names`` or
+    ``substitute`` fact gives: an individual's (each seat's player is named on it, protocol
+    ``schedule.players``); none for a pair."""
+    if fact not in ("pair_add", "pair_names", "substitute"):
+        return set()
+    return {t for s in sections if s.name == body.get("section") and s.individual is not None
+            for t in s.tables}
+
+
 def _section(room: Room, name: str) -> Section:
     for section in room.sections:
         if section.name == name:
@@ -136,10 +190,19 @@ def doing(op: str) -> Text:
     return DOING.get(op) or Text.of("doing.command")
 
 
-def refused(op: str, reason: Text) -> Text:
+# The same in an individual, where they name a player.
+DOING_SOLO: dict[str, Text] = {
+    "pair_add": Text.of("doing.player_add"), "pair_names": Text.of("doing.player_names"),
+    "pair_withdraw": Text.of("doing.player_withdraw"),
+    "substitute": Text.of("doing.substitute"),
+}
+
+
+def refused(op: str, reason: Text, *, solo: bool = False) -> Text:
     """The refusal of the command ``op``: what it did, then ``reason`` ("Adding a late
-    pair: no pair 12 in section A")."""
-    return Text.of("refusal.command", doing=doing(op), reason=reason)
+    pair: no pair 12 in section A"); ``solo``: in an individual ("Adding a late player")."""
+    said = (DOING_SOLO.get(op) if solo else None) or doing(op)
+    return Text.of("refusal.command", doing=said, reason=reason)
 
 
 def _absent_pair(movement: Any, pair: int) -> bool:
@@ -156,35 +219,7 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
     ConfigError names the field that is wrong. Names are stripped in place."""
     changes: LateChanges = room.late
     if op in ("pair_add", "pair_names", "pair_withdraw"):
-        section = _section(room, body["section"])
-        pair = body["pair"]
-        movement = section.movement
-        known = set(movement.pairs) if movement is not None else set(section.pairs)
-        if pair not in known:
-            if op == "pair_add" and _absent_pair(movement, pair):
-                raise ConfigError(refused(op, Text.of("refusal.pair_absent", pair=pair,
-                                                      section=section.name)))
-            raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
-                                                  section=section.name)))
-        key = (section.name, pair)
-        if op == "pair_withdraw":
-            if key in changes.withdrawn:
-                raise ConfigError(refused(op, Text.of("refusal.pair_withdrawn", pair=pair,
-                                                      section=section.name)))
-            text = body.get("text")
-            if text is not None:
-                body["text"] = text.strip()[:4000]
-            return
-        names = body["names"]
-        if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
-            raise ConfigError(refused(op, Text.of("refusal.names_count", n=len(names))))
-        body["names"] = names = [" ".join(n.split()) for n in names]
-        if not all(0 < len(n) <= MAX_NAME for n in names):
-            raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
-        if op == "pair_add" and (section.pairs.get(pair)
-                                 or room.scoring.section(section.name).card(pair)):
-            raise ConfigError(refused(op, Text.of("refusal.pair_taken", pair=pair,
-                                                  section=section.name)))
+        _check_contestant(op, body, room)
         return
     if op == "round_pause":
         if body["paused"] and changes.paused:
@@ -200,3 +235,41 @@ def check_change(op: str, body: dict[str, Any], room: Room) -> None:
         body["minutes"] = float(minutes)
         return
     raise ConfigError(Text.of("refusal.unknown_change", change=op[:40]))
+
+
+def _check_contestant(op: str, body: dict[str, Any], room: Room) -> None:
+    """:func:`check_change` of ``pair_add``, ``pair_names`` and ``pair_withdraw``: a pair,
+    or in an individual a player (his number, one name)."""
+    section = _section(room, body["section"])
+    pair = body["pair"]
+    solo = section.individual is not None
+
+    def no(reason: Text) -> ConfigError:
+        return ConfigError(refused(op, reason, solo=solo))
+
+    if pair not in contestants(section):
+        if op == "pair_add" and not solo and _absent_pair(section.movement, pair):
+            raise no(Text.of("refusal.pair_absent", pair=pair, section=section.name))
+        raise no(Text.of("refusal.no_player", pair=pair, section=section.name) if solo
+                 else Text.of("refusal.no_pair", pair=pair, section=section.name))
+    if op == "pair_withdraw":
+        if (section.name, pair) in room.late.withdrawn:
+            raise no(Text.of("refusal.player_withdrawn", pair=pair, section=section.name)
+                     if solo else
+                     Text.of("refusal.pair_withdrawn", pair=pair, section=section.name))
+        text = body.get("text")
+        if text is not None:
+            body["text"] = text.strip()[:4000]
+        return
+    names = body["names"]
+    if not 1 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+        raise no(Text.of("refusal.names_count", n=len(names)))
+    if solo and len(names) != 1:
+        raise no(Text.of("refusal.player_names", n=len(names)))
+    body["names"] = names = [" ".join(n.split()) for n in names]
+    if not all(0 < len(n) <= MAX_NAME for n in names):
+        raise no(Text.of("refusal.name_length", most=MAX_NAME))
+    if op == "pair_add" and (section.pairs.get(pair)
+                             or room.scoring.section(section.name).played(pair)):
+        raise no(Text.of("refusal.player_taken", pair=pair, section=section.name) if solo
+                 else Text.of("refusal.pair_taken", pair=pair, section=section.name))

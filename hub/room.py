@@ -81,7 +81,7 @@ from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
 from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
-from hub.late_changes import LateChanges
+from hub.late_changes import LateChanges, named_at
 from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
 from hub.scoring import LiveScoring
@@ -322,7 +322,8 @@ class Room:
         info = {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
                 "next": dict(following, boards=boards_to)}
         if ref.section.individual is not None:
-            info["players"] = _seat_players(ref.section, ref.number, round)
+            info["players"] = ref.section.seat_players(ref.number, round,
+                                                       self.scoring.substitutes.playing)
         return info
 
     # Events -----------------------------------------------------------------------------
@@ -629,6 +630,8 @@ class Room:
     # Replay -----------------------------------------------------------------------------
     def fact(self, type: str, body: Mapping[str, Any], hub_time: float) -> list[Alert]:
         """Apply one logged hub or director fact (see the module docstring)."""
+        for named in named_at(self.sections, type, body):   # a seat's name changes
+            self._schedule.pop(named, None)
         if type == "round_start":
             return self.start_round(int(body["round"]), hub_time)
         if type == "tick":
@@ -776,26 +779,6 @@ def _trick_of(table: TableState) -> TrickPlace | None:
 def _phase_of(table: TableState) -> str | None:
     """The table's phase on its board: ``auction``, ``play`` or ``over`` (None: no board)."""
     return None if table.sitting is None else table.sitting.phase
-
-
-def _seat_players(section: Section, table: int, round_: int) -> dict[str, Any]:
-    """An individual's players at ``table`` in ``round_`` by seat, each with his name and
-    where he plays the next round (protocol: the state's ``schedule.players``)."""
-    schedule = section.individual
-    assert schedule is not None
-    a = schedule.assignment(round_, table)
-    ahead = {p: (b.table, "NESW"[i]) for b in schedule.assignments if b.round == round_ + 1
-             for i, p in enumerate(b.seats) if p is not None}
-    out: dict[str, Any] = {}
-    for letter, player in zip("NESW", a.seats if a is not None else (), strict=False):
-        if player is None:
-            continue
-        names = section.pairs.get(player) or ()
-        goes = ahead.get(player)
-        out[letter] = {"number": player, "name": names[0] if names else None,
-                       "next": None if goes is None else {
-                           "table": section.ids.get(goes[0]), "seat": goes[1]}}
-    return out
 
 
 def _reject(env: Envelope, t: float, code: str, reason: Text | str) -> Outcome:

@@ -6,8 +6,9 @@ apart from both so that neither imports the other for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bridgecore.individual import IndividualMovement
 from bridgecore.movements import Movement
@@ -105,6 +106,31 @@ class Section:
         n, e, s, w = a.seats
         assert n is not None and e is not None and s is not None and w is not None
         return n, e, s, w
+
+    def seat_players(self, table: int, round_: int,
+                     playing: Callable[[str, int, int], str | None] | None = None
+                     ) -> dict[str, Any]:
+        """An individual's players at table number ``table`` in ``round_`` by seat, each
+        with his name (``playing(section, player, round)``: his substitute's in the rounds
+        he plays for him) and where he plays the next round (protocol: the state's
+        ``schedule.players``); {} for pairs."""
+        schedule = self.individual
+        if schedule is None:
+            return {}
+        a = schedule.assignment(round_, table)
+        ahead = {p: (b.table, "NESW"[i]) for b in schedule.assignments
+                 if b.round == round_ + 1 for i, p in enumerate(b.seats) if p is not None}
+        out: dict[str, Any] = {}
+        for letter, player in zip("NESW", a.seats if a is not None else (), strict=False):
+            if player is None:
+                continue
+            names = self.pairs.get(player) or ()
+            goes = ahead.get(player)
+            instead = playing(self.name, player, round_) if playing is not None else None
+            out[letter] = {"number": player, "name": instead or (names[0] if names else None),
+                           "next": None if goes is None else {
+                               "table": self.ids.get(goes[0]), "seat": goes[1]}}
+        return out
 
     @property
     def pairs_method(self) -> tuple[Method, int]:

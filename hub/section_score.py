@@ -110,6 +110,15 @@ class SectionScore:
                                  ns_percent=_r(r["ns_percent"]), ew_percent=_r(r["ew_percent"]))
                             for r in rows]}
 
+    def played(self, contestant: int) -> list[int]:
+        """The boards ``contestant`` played, in order: a pair's (its lines' NS or EW), or in
+        an individual a player's (the lines that seat him, ``players``)."""
+        if self.individual:
+            return sorted(b for b, rows in self.lines.items()
+                          if any(contestant in (r.get("players") or ()) for r in rows))
+        return sorted(b for b, rows in self.lines.items()
+                      if any(contestant in (r["NS"], r["EW"]) for r in rows))
+
     def card(self, pair: int) -> list[dict[str, Any]]:
         """A pair's score card: each board it played, from its side of the table."""
         out = []

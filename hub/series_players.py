@@ -18,7 +18,9 @@ check-in) players and each substitute named for some rounds (hub.substitutes), e
   rankings: docs/sessions.md); None without a scored board.
 
 So a substitute is credited with the evening for the boards he played, and the player he
-replaced for the others. A teams section lists no players (its pairs' boards are the
+replaced for the others. In an individual the "pair" is a player (his number): his
+boards are those of the lines that seat him, his substitute (``player`` 1) takes his
+rounds. A teams section lists no players (its pairs' boards are the
 team's).
 """
 
@@ -67,16 +69,23 @@ def member_of(roster: Roster | None, name: str) -> int | None:
 
 def _by_round(scored: SectionScore, keys: tuple[str, str] = ("ns_percent", "ew_percent")
               ) -> dict[int, dict[int, list[float]]]:
-    """Each pair's scored boards' percentages (or ``keys``' values: the IMPs), by round."""
+    """Each pair's scored boards' percentages (or ``keys``' values: the IMPs), by round; in
+    an individual each player's (his side's: the line's ``players`` North, East, South,
+    West)."""
     out: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for rows in scored.lines.values():
         for r in rows:
             if r.get("not_scored") or not r.get("scored") or r.get("round") is None:
                 continue
+            seats = r.get("players") if scored.individual else None
             for side, key in (("NS", keys[0]), ("EW", keys[1])):
-                pair = r.get(side)
-                if isinstance(pair, int) and r.get(key) is not None:
-                    out[pair][int(r["round"])].append(float(r[key]))
+                if r.get(key) is None:
+                    continue
+                # N and S hold the North-South line's points, E and W the other's
+                who = seats[0 if side == "NS" else 1::2] if seats else [r.get(side)]
+                for pair in who:
+                    if isinstance(pair, int):
+                        out[pair][int(r["round"])].append(float(r[key]))
     return out
 
 

@@ -76,6 +76,7 @@ from hub.alerts import Alert
 from hub.device_events import NO_EVENT, DeviceEvents, HubStats
 from hub.errors import ConfigError, HubError, error_text
 from hub.fairness import DeviceBuckets
+from hub.late_changes import named_at
 from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
@@ -701,6 +702,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding):
         if kind in ("round_start", "table_mode", "round_pause", "round_time", "swiss_round"):
             changed.update(self.room.tables)        # the tables' round clocks too
         changed.update(a.table for a in raised)
+        changed.update(named_at(self.room.sections, kind, body))   # a player's new name
         if kind == "board_allowed":
             changed.add(body["table"])
         done = {"ok": True, "fact": kind, "alerts": [a.id for a in raised]}

@@ -28,8 +28,9 @@ percentage or IMP columns):
 An individual section (hub.section_setup) is written as one: ``usebio.xml`` (and
 ``ecats.xml``) with EVENT_TYPE ``INDIVIDUAL`` and one PLAYER a participant,
 ``results.pbn`` with each line's players by seat (``PlayerId_North``...) and a
-``TotalScoreTable`` of players; ``bridgewebs.pbn`` and ``ffb.pbn``, layouts of pairs, are
-refused (:class:`ExportError`).
+``TotalScoreTable`` of players (a player's substitute for some rounds named after him, and
+in USEBIO a ``SUBSTITUTE`` of his ``PLAYER``, with his member number); ``bridgewebs.pbn``
+and ``ffb.pbn``, layouts of pairs, are refused (:class:`ExportError`).
 
 Every name as written: ``usebio.xml`` and ``ecats.xml`` are UTF-8 with one ``PLAYER`` a
 player and his ``NATIONAL_ID_NUMBER`` where the club's roster (hub.roster) has exactly one
@@ -72,6 +73,7 @@ from bridgecore.results_io import (
 )
 from bridgecore.usebio import write_usebio
 from hub.console_i18n import say
+from hub.late_changes import contestants
 from hub.roster import name_key
 
 if TYPE_CHECKING:
@@ -104,12 +106,14 @@ def results_file(room: Room, section: str, *, title: str = "",
     numbers = _numbers(roster)
     source.players = {p: [Player(name, numbers.get(name_key(name), "")) for name in n]
                       for p, n in found.pairs.items() if n}
-    for pair in {*found.pairs, *(found.movement.pairs if found.movement else ())}:
+    for pair in {*found.pairs, *contestants(found)}:
         for sub in room.scoring.substitutes.of_pair(section, pair):   # credited too
             number = str(sub["member"]) if sub.get("member") else \
                 numbers.get(name_key(sub["name"]), "")
-            source.players.setdefault(pair, []).append(Player(sub["name"], number))
-    source.names = {p: " - ".join(one.name for one in players)
+            # an individual's player comes first, named or not: his substitutes follow
+            first = [Player("")] if found.individual is not None else []
+            source.players.setdefault(pair, first).append(Player(sub["name"], number))
+    source.names = {p: " - ".join(one.name for one in players if one.name)
                     for p, players in source.players.items() if players}
     for board, lines in scored.lines.items():
         by_pairs = {(int(s.result.ns), int(s.result.ew)): s.result

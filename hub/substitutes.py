@@ -11,24 +11,30 @@ Two director commands (hub.director), both replayed from the log:
     PLAYER; the scoring program shares out the masterpoints by boards played). A later
     substitution of the same player and round replaces it. Logged as ``substitute``.
 
-``checkin_accept`` ``{"table", "side", "names"?}``
+``checkin_accept`` ``{"table", "side", "names"?, "player"?}``
     the names typed at check-in by the pair seated on ``side`` (NS or EW) of ``table``
     become the pair's (``names`` as the director corrected them, else as typed): logged as
     the late change ``pair_names`` (hub.late_changes) with ``checkin``, so the pair keeps
     its number and its results. A match with the roster is only shown (the set-up page's
     check-ins); this is the director accepting it.
 
+In an individual the contestants are players (``Section.individual``): ``pair`` is a
+player's number and ``player`` is 1, the player himself; the substitute is named for his
+rounds as for a pair (``"Zoé Roux (for Bob Baker, round 2)"``) and credited in the results
+files beside him. A ``checkin_accept`` names the player (``player``, his number) whose typed
+name becomes his: the ``pair_names`` fact is then that player's, one name.
+
 Refusals are :class:`hub.errors.ConfigError` naming the field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bridgecore.text import Text
 from hub.errors import ConfigError
-from hub.late_changes import refused
+from hub.late_changes import contestants, refused
 from hub.section import Section
 
 __all__ = ["CHECKIN_FIELDS", "SUBSTITUTE_FIELDS", "Substitutes", "check_checkin",
@@ -41,7 +47,7 @@ SUBSTITUTE_FIELDS: dict[str, tuple[type, bool]] = {
     "rounds": (list, True), "member": (int, False),
 }
 CHECKIN_FIELDS: dict[str, tuple[type, bool]] = {
-    "table": (str, True), "side": (str, True), "names": (list, False),
+    "table": (str, True), "side": (str, True), "names": (list, False), "player": (int, False),
 }
 
 
@@ -71,6 +77,12 @@ class Substitutes:
             rounds[int(r)] = dict(body)
         return key[0]
 
+    def playing(self, section: str, player: int, round_: int) -> str | None:
+        """In an individual, who plays for ``player`` in ``round_``: his substitute's name,
+        or None (he plays himself)."""
+        sub = self._by.get((section, player, 1), {}).get(round_)
+        return None if sub is None else str(sub["name"])
+
     def of_pair(self, section: str, pair: int) -> list[dict[str, Any]]:
         """The pair's substitutes: ``{"player", "name", "member", "rounds"}`` each, by
         player then first round."""
@@ -92,7 +104,7 @@ class Substitutes:
             for sub in self.of_pair(section.name, pair):
                 who = section.pairs.get(pair, ())
                 instead = who[sub["player"] - 1] if sub["player"] <= len(who) else \
-                    f"player {sub['player']}"
+                    f"player {pair if section.individual else sub['player']}"
                 players.append(f"{sub['name']} (for {instead}, "
                                f"{rounds_text(sub['rounds'])})")
         return out
@@ -115,13 +127,16 @@ def check_substitute(op: str, body: dict[str, Any], sections: Sequence[Section])
     section = _section(sections, body["section"], op)
     pair = body["pair"]
     movement = section.movement
-    known = set(movement.pairs) if movement is not None else set(section.pairs)
-    if pair not in known:
-        raise ConfigError(refused(op, Text.of("refusal.no_pair", pair=pair,
-                                              section=section.name)))
-    if body["player"] not in (1, 2):
-        raise ConfigError(refused(op, Text.of("refusal.substitute_player",
-                                              player=str(body["player"])[:20])))
+    solo = section.individual
+    if pair not in contestants(section):
+        raise ConfigError(refused(op, Text.of(
+            "refusal.no_player", pair=pair, section=section.name) if solo
+            else Text.of("refusal.no_pair", pair=pair, section=section.name)))
+    if body["player"] not in ((1,) if solo else (1, 2)):
+        player = str(body["player"])[:20]
+        raise ConfigError(refused(op, Text.of("refusal.substitute_solo", player=player)
+                                  if solo else
+                                  Text.of("refusal.substitute_player", player=player)))
     name = " ".join(str(body["name"]).split())
     if not 0 < len(name) <= MAX_NAME:
         raise ConfigError(refused(op, Text.of("refusal.name_length", most=MAX_NAME)))
@@ -133,15 +148,22 @@ def check_substitute(op: str, body: dict[str, Any], sections: Sequence[Section])
         raise ConfigError(refused(op, Text.of("refusal.substitute_rounds", most=most,
                                               rounds=f"{rounds!r:.60}")))
     body["rounds"] = sorted(set(rounds))
+    if solo is not None:      # an individual: the rounds the player has a seat in
+        absent = [r for r in body["rounds"] if not any(
+            a.round == r and a.plays and pair in a.seats for a in solo.assignments)]
+        if absent:
+            raise ConfigError(refused(op, Text.of("refusal.substitute_sits_out", player=pair,
+                                                  rounds=", ".join(map(str, absent)))))
     member = body.get("member")
     if member is not None and member < 1:
         raise ConfigError(refused(op, Text.of("refusal.member_number", member=member)))
 
 
 def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
-                  section_of: Mapping[str, str]) -> None:
+                  section_of: Mapping[str, str], solo: Collection[str] = frozenset()) -> None:
     """Turn a ``checkin_accept`` command into the ``pair_names`` fact's body in place:
-    ``{"section", "pair", "names", "checkin"}``; ConfigError naming the field."""
+    ``{"section", "pair", "names", "checkin"}``; ConfigError naming the field. ``solo``:
+    the tables of an individual, where the command names its ``player``."""
     table, side = body["table"], body["side"]
     state = tables.get(table)
     if state is None:
@@ -153,6 +175,19 @@ def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
     if seated is None:
         raise ConfigError(refused(op, Text.of("refusal.no_checkin", side=side, table=table)))
     pair, players = seated[0], seated[1]
+    player = body.get("player")
+    individual = table in solo
+    if individual:                      # one player's name, he the contestant
+        if player is None:
+            raise ConfigError(refused(op, Text.of("refusal.checkin_player", side=side,
+                                                  table=table)))
+        players = [p for p in players if isinstance(p, Mapping) and p.get("number") == player]
+        if not players:
+            raise ConfigError(refused(op, Text.of("refusal.checkin_no_player", player=player,
+                                                  side=side, table=table)))
+        pair = player
+    elif player is not None:
+        raise ConfigError(refused(op, Text.of("refusal.checkin_pairs_player")))
     given = [p.get("name") if isinstance(p, Mapping) else p for p in players]
     typed = [" ".join(n.split()) for n in given if isinstance(n, str) and n.strip()]
     names = body.get("names")
@@ -162,6 +197,8 @@ def check_checkin(op: str, body: dict[str, Any], tables: Mapping[str, Any],
                             for n in names) or len(names) > 4:
         raise ConfigError(refused(op, Text.of("refusal.checkin_names", most=MAX_NAME,
                                               side=side, table=table)))
+    if individual and len(names) != 1:
+        raise ConfigError(refused(op, Text.of("refusal.player_names", n=len(names))))
     body.clear()
     body.update(section=section_of[table], pair=pair,
                 names=[" ".join(n.split()) for n in names],

@@ -507,12 +507,14 @@ class Substitute(_Command, frozen=True, tag="substitute"):
 
 
 class CheckinAccept(_Command, frozen=True, tag="checkin_accept"):
-    """The names typed at check-in (or as the director corrected them) become the pair's."""
+    """The names typed at check-in (or as the director corrected them) become the pair's;
+    in an individual, ``player``'s (his number) become his."""
 
     table: str
     side: Literal["NS", "EW"]
     names: Annotated[list[Annotated[str, Meta(min_length=1, max_length=80)]],
                      Meta(min_length=1, max_length=4)] | UnsetType | None = UNSET
+    player: PairNumber | UnsetType | None = UNSET
 
 
 class PublicResults(_Command, frozen=True, tag="public_results"):

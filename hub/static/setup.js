@@ -377,9 +377,11 @@
 
   // The names typed at check-in, matched to the roster: shown; applied to the pair only when
   // the director accepts them (checkin_accept: a member matched alone gives his name).
-  function accept(table, side, names, button) {
-    post("/api/director", JSON.stringify({ op: "checkin_accept", table: table, side: side,
-      names: names })).then((result) => {
+  // In an individual each player's name is his own: accepted one player at a time.
+  function accept(table, side, names, button, player) {
+    const command = { op: "checkin_accept", table: table, side: side, names: names };
+    if (player !== undefined) command.player = player;
+    post("/api/director", JSON.stringify(command)).then((result) => {
       button.disabled = Boolean(result.ok);
       button.textContent = result.ok ? t("setup.accepted") : t("setup.accept");
       button.title = result.ok ? names.join(" – ") : (result.error || "");
@@ -398,8 +400,20 @@
       const rows = checkins.map((c) => {
         const key = c.table + " " + c.side;
         let action = null;
+        const name = c.members.length === 1 ? c.members[0].name : c.name;
         const same = (a, b) => a.length === b.length && a.every((n, i) => n === b[i]);
-        if (!seen.has(key) && groups[key] && same(groups[key], c.pair_names || [])) {
+        if (c.individual) {               // each player's name on its own
+          if (name && c.number !== null && same([name], c.pair_names || [])) {
+            action = el("span", { class: "dim accepted" }, t("setup.accepted"));  // his already
+          } else if (name && c.number !== null) {
+            const button = el("button", { type: "button", class: "button accept",
+              dataset: { table: c.table, side: c.side, player: String(c.number) } },
+              t("setup.accept"));
+            button.addEventListener("click", () => accept(c.table, c.side, [name], button,
+              c.number));
+            action = button;
+          }
+        } else if (!seen.has(key) && groups[key] && same(groups[key], c.pair_names || [])) {
           // the pair's names already: nothing to accept
           action = el("span", { class: "dim accepted" }, t("setup.accepted"));
         } else if (!seen.has(key) && groups[key]) {

@@ -34,6 +34,7 @@ from tests.hub.test_console import (  # noqa: F401 - the browser fixture
     Loop,
     browser,
     browser_login,
+    click,
     make_users,
     wait,
 )
@@ -256,54 +257,54 @@ def test_browser_the_directors_evening(browser: Any, served: Any,  # noqa: F811
     _type(browser, "pair-number", "12")
     _type(browser, "pair-name1", "Gil Grant")
     _type(browser, "pair-name2", "Hal Hart")
-    browser.find_element("id", "pair-add").click()
+    click(browser, "#pair-add")
     wait(browser, lambda d: "late" in _row(d, 12).text and "Gil Grant" in _row(d, 12).text)
     assert facts[-1][:2] == ("pair_add", {"section": "A", "pair": 12,
                                           "names": ["Gil Grant", "Hal Hart"], "by": "dora"})
     # what the page says is in words, never a command's name (issue 25)
     assert _said(browser) == "Pair 12 of section A added."
-    browser.find_element("id", "pair-add").click()         # the same pair again: refused
+    click(browser, "#pair-add")         # the same pair again: refused
     wait(browser, lambda d: "error" in d.find_element("id", "message").get_attribute("class"))
     assert _said(browser) == ("Adding a late pair: pair 12 of section A already has players "
                               "or results (correct its names instead)")
     # names corrected: pair 1 keeps its results
     card = hub.room.scoring.section("A").card(1)
-    _row(browser, 1).find_element("css selector", "button").click()
+    click(browser, "#pairs tr[data-pair='1'] button")   # the list may redraw
     wait(browser, lambda d: d.find_element("id", "pair-name1").get_attribute("value")
          == "Ann Archer")
     _type(browser, "pair-name1", "Anne Archer")
-    browser.find_element("id", "pair-rename").click()
+    click(browser, "#pair-rename")
     wait(browser, lambda d: "Anne Archer" in _row(d, 1).text)
     assert hub.room.scoring.section("A").card(1) == card and facts[-1][1]["by"] == "dora"
     # pair 7 withdraws: struck out, its two boards still scored
-    _row(browser, 7).find_element("css selector", "button").click()
+    click(browser, "#pairs tr[data-pair='7'] button")   # the list may redraw
     _type(browser, "withdraw-text", "unwell")
-    browser.find_element("id", "withdraw").click()
+    click(browser, "#withdraw")
     wait(browser, lambda d: "withdrawn" in (_row(d, 7).get_attribute("class") or ""))
     assert _said(browser) == "Pair 7 of section A withdrawn; its results stay."
     assert len(hub.room.scoring.section("A").card(7)) == 2
     # the clock: paused, resumed, 20 minutes a round
-    browser.find_element("id", "round-pause").click()
+    click(browser, "#round-pause")
     wait(browser, lambda d: "⏸" in d.find_element("id", "clock-state").text)
     assert hub.room.late.paused and _said(browser) == "The clock is paused."
-    browser.find_element("id", "round-resume").click()
+    click(browser, "#round-resume")
     wait(browser, lambda d: "⏸" not in d.find_element("id", "clock-state").text)
     _type(browser, "round-minutes", "20")
-    browser.find_element("id", "minutes-set").click()
+    click(browser, "#minutes-set")
     wait(browser, lambda d: "20 min" in d.find_element("id", "clock-state").text)
     assert hub.room.clock.minutes == 20.0
     # board 5 cancelled at table A3: an artificial adjusted score, A= each way
     Select(browser.find_element("id", "cancel-table")).select_by_value("A3")
     Select(browser.find_element("id", "cancel-board")).select_by_value("5")
     _type(browser, "cancel-text", "fouled board")
-    browser.find_element("id", "cancel-go").click()
+    click(browser, "#cancel-go")
     wait(browser, lambda d: facts[-1][0] == "ruling")
     ruling = facts[-1][1]
     assert (ruling["kind"], ruling["table"], ruling["board"], ruling["ns"], ruling["ew"],
             ruling["by"]) == ("artificial", "A3", 5, "A=", "A=", "dora")
     # the ranking hidden from the room
-    browser.find_element("id", "public-ranking").click()
-    browser.find_element("id", "public-apply").click()
+    click(browser, "#public-ranking")
+    click(browser, "#public-apply")
     wait(browser, lambda d: facts[-1][0] == "public_results")
     assert facts[-1][1]["ranking"] is False
     browser.execute_script("window.scrollTo(0, 0)")
