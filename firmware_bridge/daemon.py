@@ -128,8 +128,9 @@ class TableDaemon:
             if worker is not threading.current_thread():
                 worker.join(5.0)
         if farewell and self.link.client.connected.is_set():
-            for seat in self.readers:
-                self._publish_status(seat, False, "the table's reader daemon stopped")
+            for seat in self.readers:      # leaving on purpose (protocol 14): no alert
+                self._publish_status(seat, False, "the table's reader daemon stopped",
+                                     leaving=True)
         self.link.close(farewell=farewell)
 
     def __enter__(self) -> TableDaemon:
@@ -249,11 +250,14 @@ class TableDaemon:
         acted = getattr(self._acted, "time", None)
         return time.time() if acted is None else acted
 
-    def _publish_status(self, seat: Seat, present: bool, detail: str) -> None:
+    def _publish_status(self, seat: Seat, present: bool, detail: str,
+                        leaving: bool = False) -> None:
         device = self.reader_ids[seat]
         reader = self.readers[seat]
-        payload = json.dumps({"online": present, "device": device, "table": self.table,
-                              "seat": seat.letter, "kind": "card_reader",
-                              "reader": reader.spec, "detail": detail, "time": time.time()},
-                             separators=(",", ":"))
+        status: dict[str, object] = {
+            "online": present, "device": device, "table": self.table, "seat": seat.letter,
+            "kind": "card_reader", "reader": reader.spec, "detail": detail, "time": time.time()}
+        if leaving:
+            status["leaving"] = True
+        payload = json.dumps(status, separators=(",", ":"))
         self.link.client.send(topic_device_status(self.table, device), payload, 1, True)

@@ -331,6 +331,14 @@ class DeviceEvents:
             self.room.device_online(device, now, table)
             if info is not None and info.online:   # back within the grace: the will cleared
                 return
+        elif status.get("leaving") is True:   # its own farewell: offline at once, no alert
+            self.wills.back(device)              # (protocol 14) and no will held for it
+            if info is not None and not info.online:
+                return
+            self.room.device_offline(device, now, table, leaving=True)
+            records.append(Record.fact("device_offline", {**body, "leaving": True},
+                                       hub_time=now))
+            log.info("device %s at %s left (its farewell)", device, table)
         else:
             if info is not None and not info.online:
                 return

@@ -66,6 +66,7 @@ class FieldRanking:
         # section key -> board -> the traveller's payload as received
         self._travellers: dict[str, dict[int, Mapping[str, Any]]] = {}
         self._names: dict[str, list[str]] = {}
+        self._substitutes: dict[str, list[Any]] = {}   # as the sections publish them
         self._scored: EventScore | None = None
         self._problems: list[Text] = []
         self._counts: dict[int, list[int]] = {}   # board -> [results, scored], as last scored
@@ -83,11 +84,14 @@ class FieldRanking:
             self.changed = True
 
     def ranking(self, section: str, payload: Mapping[str, Any] | None) -> None:
-        """A section's ranking as published: only its players' names are read."""
+        """A section's ranking as published: only its players' names (and substitutes,
+        hub.substitutes) are read."""
         for entry in (payload or {}).get("ranking", ()):
             pair = entry.get("pair")
             if isinstance(pair, int) and entry.get("names"):
                 self._names[field_pair(section, pair)] = list(entry["names"])
+            if isinstance(pair, int) and isinstance(entry.get("substitutes"), list):
+                self._substitutes[field_pair(section, pair)] = list(entry["substitutes"])
 
     def _results(self) -> tuple[list[BoardResult], int, list[Text], dict[int, list[int]]]:
         problems: list[Text] = []
@@ -142,6 +146,9 @@ class FieldRanking:
                     "direction": None if p.direction is None else p.direction.value,
                     "total": _r(p.total), "percent": _r(p.percent), "rank": p.rank,
                     "boards": p.boards} for p in event.ranking]
+        for e in entries:
+            if self._substitutes.get(str(e["pair"])):
+                e["substitutes"] = self._substitutes[str(e["pair"])]
         two = any(e["direction"] is not None for e in entries)
         return {"v": 1, "section": FIELD_KEY, "key": FIELD_KEY,
                 "method": Method.MATCHPOINTS.value,

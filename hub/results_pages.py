@@ -19,7 +19,8 @@ table that plays it has not finished it (Law 16: :func:`finished_everywhere`), a
 what the director chose during the session with the ``public_results`` command
 (:class:`PublicResults`, logged as a director fact, so it survives a restart): the rankings
 or not (or not during the session's last ``hide_last_rounds`` rounds, to keep the suspense
-until the prize-giving), the players' names or not, the finished boards or none; the ranking
+until the prize-giving: published once every table has finished the last round,
+:func:`session_over`), the players' names or not, the finished boards or none; the ranking
 counts only the boards every table has finished (hub.public_ranking), unless the director
 chose ``live_ranking: "all"``. A director
 or a scorer logged in to the console gets the full view (``public=False``). The tablets see a
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from hub.room import Room
 
 __all__ = ["PublicResults", "board_page", "finished_everywhere", "is_page", "overview",
-           "pair_card", "results_api", "session_rankings"]
+           "pair_card", "results_api", "session_over", "session_rankings"]
 
 _PAGE = re.compile(r"^/results(?:/board/\d{1,4}|/pair/[A-Za-z0-9_.-]{1,32}/\d{1,4}|/event|"
                    r"/ladder)?/?$")
@@ -77,12 +78,14 @@ class PublicResults:
         return cls(**found, hide_last_rounds=int(settings.get("hide_last_rounds", 0)),
                    live_ranking=str(settings.get("live_ranking", "finished")))
 
-    def ranking_shown(self, round: int, rounds: int) -> bool:
-        """Whether the ranking is shown while ``round`` of ``rounds`` is played."""
+    def ranking_shown(self, round: int, rounds: int, over: bool = False) -> bool:
+        """Whether the ranking is shown while ``round`` of ``rounds`` is played; once the
+        session is ``over`` (every table has finished its last round) the last rounds hide
+        it no longer (a director who wants it hidden longer unticks ``ranking``)."""
         if not self.ranking:
             return False
-        return not (self.hide_last_rounds and rounds
-                    and round > rounds - self.hide_last_rounds)
+        return over or not (self.hide_last_rounds and rounds
+                            and round > rounds - self.hide_last_rounds)
 
     def to_json(self) -> dict[str, Any]:
         """The settings (``hide_last_rounds`` only when the director gave it)."""
@@ -131,10 +134,22 @@ def _settings(room: Room) -> PublicResults:
     return PublicResults.of(getattr(room, "public_results", None))
 
 
+def session_over(room: Room) -> bool:
+    """Whether every table of every section with a movement has finished its last round
+    (a table that does not play that round has nothing to finish); False without one."""
+    sections = [s for s in room.sections if s.movement is not None]
+    return bool(sections) and all(
+        table_id in room.tables and room.tables[table_id].round_done(s.movement.rounds)
+        for s in sections if s.movement is not None for table_id in s.tables)
+
+
 def _ranking_shown(room: Room, settings: PublicResults) -> bool:
     rounds = max((s.movement.rounds for s in room.sections if s.movement is not None),
                  default=0)
-    return settings.ranking_shown(room.clock.round, rounds)
+    if not settings.ranking:
+        return False
+    over = bool(settings.hide_last_rounds) and session_over(room)
+    return settings.ranking_shown(room.clock.round, rounds, over)
 
 
 def _shown_boards(room: Room, settings: PublicResults) -> set[int]:
@@ -170,6 +185,7 @@ def overview(room: Room, *, public: bool = False) -> dict[str, Any]:
         elif not settings.names:
             for entry in data["ranking"]:
                 entry["names"] = []
+                entry.pop("substitutes", None)   # names too
         sections.append(data)
     rulings = [{k: v for k, v in r.items() if k != "by"} for r in scoring.rulings_json()
                if r.get("board") in shown
@@ -249,7 +265,9 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
     contestant = pair if team is None else team
     place = next((p for p in scored.ranking() if p["pair"] == contestant), None)
     players = list(names[0].pairs.get(pair, ()) if team is not None else
-                   scored.names.get(pair, ()))     # with its substitutes (hub.substitutes)
+                   scored.names.get(pair, ()))
+    substitutes = [] if team is not None else \
+        [dict(sub) for sub in scored.substitutes.get(pair, ())]   # hub.substitutes, as data
     penalties = [p for p in scored.penalties if p["pair"] == pair]
     if public:
         settings = _settings(room)
@@ -259,12 +277,13 @@ def pair_card(room: Room, section: str, pair: int, *, public: bool = False
             place = next((p for p in public_ranking(scored, shown)
                           if p["pair"] == contestant), None)
         if not settings.names:
-            players = []
+            players, substitutes = [], []
             if place is not None:
-                place = dict(place, names=[])
+                place = {k: v for k, v in place.items() if k != "substitutes"}
+                place["names"] = []
         if not _ranking_shown(room, settings):
             place, penalties = None, []
     return {"section": section, "key": scored.key, "pair": pair,
-            "names": players, "method": scored.method.value,
+            "names": players, "substitutes": substitutes, "method": scored.method.value,
             "team": team, "place": place, "boards": card, "penalties": penalties,
             "full": not public}

@@ -22,7 +22,8 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
   it the first table to start a board of a later round starts that round's clock, from the
   device event itself: :meth:`Room._round_reached`)
 * ``tick``: ``{}`` -- :meth:`Room.tick` (log it when it returned alerts)
-* ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``
+* ``device_offline`` / ``device_online``: ``{"device": d, "table"?: t}``; ``"leaving":
+  true`` on a device's own farewell (protocol 14: offline, no alert)
 * ``table_mode``: ``{"table": t, "strict": bool}`` -- :meth:`Room.set_strict`
 * ``board_allowed``: ``{"table", "round", "board", "by"}``: a board the movement does not
   give that table shown there after all (hub.withheld)
@@ -572,9 +573,10 @@ class Room:
             out += table.check_round_end(self.clock.round, deadline, hub_time)
         return out
 
-    def device_offline(self, device: str, hub_time: float,
-                       table: str | None = None) -> list[Alert]:
-        """A device went offline (its last will). Raised once per outage."""
+    def device_offline(self, device: str, hub_time: float, table: str | None = None,
+                       leaving: bool = False) -> list[Alert]:
+        """A device went offline (its last will): raised once per outage; one ``leaving``
+        (its own farewell, protocol 14) is offline with no alert."""
         info = self.devices.get(device)
         if info is None:
             if table is None or table not in self.tables:
@@ -585,6 +587,8 @@ class Room:
         if not info.online:
             return []
         info.online = False
+        if leaving:
+            return []
         info.outages += 1
         alert = self.tables[info.table].device_offline(device, info.outages, info.last_seen,
                                                        hub_time)
@@ -637,7 +641,8 @@ class Room:
         if type == "tick":
             return self.tick(hub_time, overdue=body.get("overdue") is not False)
         if type == "device_offline":
-            return self.device_offline(str(body["device"]), hub_time, body.get("table"))
+            return self.device_offline(str(body["device"]), hub_time, body.get("table"),
+                                       leaving=body.get("leaving") is True)
         if type == "device_online":
             self.device_online(str(body["device"]), hub_time, body.get("table"))
             return []

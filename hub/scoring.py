@@ -680,7 +680,8 @@ class LiveScoring:
             problems, {b: self.room.markings(b)
                        for b in {*ordered, *(movement.boards if movement else ())}},
             conventions(self.room.conventions), individual=section.individual is not None,
-            language=self.room.language)
+            language=self.room.language,
+            substitutes=self.substitutes.of_section(section) if teams is None else {})
 
     def _in_time(self, name: str, board: int, lines: list[dict[str, Any]]
                  ) -> list[dict[str, Any]]:

@@ -53,6 +53,8 @@ class SectionScore:
     ranked_by: Callable[[SectionScore], list[dict[str, Any]] | None] | None = None
     individual: bool = False         # contestants are players (docs/protocol.md 12.2)
     language: str = "en"             # the event's: the words of the ranking's ``problems``
+    # pair -> who played for one of its players in some rounds (hub.substitutes), as data
+    substitutes: Mapping[Any, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def swiss(self) -> list[dict[str, Any]] | None:
@@ -78,6 +80,8 @@ class SectionScore:
             entries.sort(key=lambda e: (e["rank"], _natural(e["pair"])))
         for e in entries:
             e.update(total=_r(e["total"]), percent=_r(e["percent"]))
+            if self.substitutes.get(e["pair"]):
+                e["substitutes"] = [dict(sub) for sub in self.substitutes[e["pair"]]]
         return entries
 
     def ranking_json(self) -> dict[str, Any]:

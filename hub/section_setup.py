@@ -326,7 +326,8 @@ class SectionSetup:
             if not 1 <= len(names) <= 2 or not all(isinstance(n, str) and n.strip()
                                                    for n in names):
                 out.append(Problem("pairs", Text.of("setup_error.pair_names", pair=pair,
-                                                    names=f"{list(names)!r:.120}")))
+                                                    names=[str(n)[:40] for n in names][:6]
+                                                    + (["…"] if len(names) > 6 else []))))
         return out
 
     @property

@@ -46,6 +46,7 @@ from bridgecore.sessions import EventTotal, Form, SessionLine, add_up, carry_by_
 from hub.roster import Roster, name_key
 from hub.series_players import club_roster, member_of, section_players
 from hub.series_replay import SetupLoader, replayed_sessions
+from hub.substitutes import old_substitute
 
 if TYPE_CHECKING:
     from hub.room import Room
@@ -62,8 +63,10 @@ FACT_VERSION = 1
 
 def identity(names: Iterable[str]) -> str | None:
     """A pair's identity across sessions: its players' names as matched (accents, case,
-    spacing and the order of first and last names aside), sorted; None without names."""
-    keys = sorted(k for k in (name_key(n) for n in names) if k)
+    spacing and the order of first and last names aside), sorted; None without names. A
+    substitute an older hub wrote among the names ("X (for Y, rounds 3-4)") is not one of
+    them (a newer hub gives substitutes apart: hub.substitutes)."""
+    keys = sorted(k for k in (name_key(n) for n in names if old_substitute(n) is None) if k)
     return " & ".join(keys) if keys else None
 
 

@@ -110,6 +110,7 @@ def series_api(hub: Any, what: str, query: Mapping[str, str], *,
         elif not names:
             for entry in data["ranking"]:
                 entry["names"] = []
+                entry.pop("substitutes", None)
     return data
 
 

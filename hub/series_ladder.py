@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from bridgecore.ladder import LadderEntry, ladder
 from hub.roster import Roster, name_key
 from hub.series import kind
+from hub.substitutes import old_substitute
 
 if TYPE_CHECKING:
     from hub.series import SessionBook, StoredSession
@@ -57,8 +58,6 @@ log = logging.getLogger(__name__)
 LADDER_FORM = "ladder_form"
 LADDER_PLAYER = "ladder_player"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# a substitute as a ranking's names write him (hub.substitutes): "Name (for X, rounds 3-4)"
-_SUBSTITUTE = re.compile(r" \(for .*, rounds? [\d, -]+\)$")
 
 _WARNED: set[str] = set()        # the names of players not told apart, logged already
 Choices = Mapping[tuple[int, str, int, str], int]   # (session, section, pair, name) -> member
@@ -231,7 +230,8 @@ def ladder_json(stored: Sequence[StoredSession], form: LadderForm = LadderForm()
                            for p in entry.get("players") or ()]
                 if not credits:        # a session stored without its players: by name
                     credits = [(n, None, _pair_score(entry, scores))
-                               for n in entry.get("names") or () if not _SUBSTITUTE.search(n)]
+                               for n in entry.get("names") or ()
+                               if old_substitute(n) is None]   # an older hub's substitute
                 for name, member, percent in credits:
                     if not member and about["position"] is not None:
                         member = choices.get((about["position"], str(section.get("name")),

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,7 +236,7 @@ def merge_results(data: dict[str, Any], rest: str, remote: RemoteViews | None, *
             if not shown_ranking or not _complete(ranking):
                 section["ranking"], section["penalties"] = [], []
             elif not names:
-                section["ranking"] = [dict(e, names=[]) for e in section["ranking"]]
+                section["ranking"] = [_nameless(e) for e in section["ranking"]]
         boards.update(int(b["board"]) for b in section["boards"])
         data["sections"].append(section)
     field_ranking = own_field if own_field is not None else \
@@ -245,7 +246,7 @@ def merge_results(data: dict[str, Any], rest: str, remote: RemoteViews | None, *
         if public and (not shown_ranking or not _complete(field_ranking)):
             shown_field["ranking"] = []
         elif public and not names:
-            shown_field["ranking"] = [dict(e, names=[]) for e in shown_field["ranking"]]
+            shown_field["ranking"] = [_nameless(e) for e in shown_field["ranking"]]
         if public:
             shown_field["problems"] = []
         data["field"] = shown_field
@@ -295,16 +296,24 @@ def remote_pair_card(remote: RemoteViews, section: str, pair: int, *, public: bo
         raise LookupError(f"no pair {pair} in section {section}")
     penalties = [x for x in ranking.get("penalties") or () if x.get("pair") == pair]
     players = list(place.get("names") or ()) if place is not None else []
+    substitutes = list(place.get("substitutes") or ()) if place is not None else []
     if public:
         if not names:
-            players = []
-            place = None if place is None else dict(place, names=[])
+            players, substitutes = [], []
+            place = None if place is None else {
+                **{k: v for k, v in place.items() if k != "substitutes"}, "names": []}
         if not ranking_shown or not _complete(ranking):
             place, penalties = None, []
     return {"section": section, "key": ranking.get("key", section), "pair": pair,
-            "names": players, "method": ranking.get("method"), "team": None,
+            "names": players, "substitutes": substitutes, "method": ranking.get("method"),
+            "team": None,
             "place": place, "boards": card, "penalties": penalties, "full": not public,
             "remote": True}
+
+
+def _nameless(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A ranking entry without its players' names (its substitutes' neither)."""
+    return {**{k: v for k, v in entry.items() if k != "substitutes"}, "names": []}
 
 
 # The console across shards (hub.console) ---------------------------------------------------

@@ -5,8 +5,11 @@ Two director commands (hub.director), both replayed from the log:
 ``substitute`` ``{"section", "pair", "player", "name", "rounds", "member"?}``
     ``name`` played in place of the pair's ``player``-th player (1 or 2, as the set-up lists
     them) in ``rounds``. The pair keeps its number and its results; the substitute is named
-    for those rounds: in the ranking (``names``: ``"Zoé Roux (for Bob Baker, rounds 3-4)"``)
-    and in the results files, where he is a player of the pair, with his member number from
+    for those rounds: in the ranking, as data (``substitutes``: ``{"name": "Zoé Roux",
+    "for": "Bob Baker", "player": 2, "rounds": [3, 4]}``, which each page words in its
+    reader's language; a hub before it wrote ``"Zoé Roux (for Bob Baker, rounds 3-4)"``
+    among the ``names``, which the ladder still reads in a stored session) and in the
+    results files, where he is a player of the pair, with his member number from
     the roster (or ``member``), so that the federation credits him too (USEBIO lists each
     PLAYER; the scoring program shares out the masterpoints by boards played). A later
     substitution of the same player and round replaces it. Logged as ``substitute``.
@@ -20,7 +23,7 @@ Two director commands (hub.director), both replayed from the log:
 
 In an individual the contestants are players (``Section.individual``): ``pair`` is a
 player's number and ``player`` is 1, the player himself; the substitute is named for his
-rounds as for a pair (``"Zoé Roux (for Bob Baker, round 2)"``) and credited in the results
+rounds as for a pair (``substitutes``, "for" his name, or None) and credited in the results
 files beside him. A ``checkin_accept`` names the player (``player``, his number) whose typed
 name becomes his: the ``pair_names`` fact is then that player's, one name.
 
@@ -29,6 +32,7 @@ Refusals are :class:`hub.errors.ConfigError` naming the field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -38,7 +42,7 @@ from hub.late_changes import contestants, refused
 from hub.section import Section
 
 __all__ = ["CHECKIN_FIELDS", "SUBSTITUTE_FIELDS", "Substitutes", "check_checkin",
-           "check_substitute", "rounds_text"]
+           "check_substitute", "old_substitute", "rounds_text"]
 
 MAX_NAME = 80
 
@@ -51,8 +55,30 @@ CHECKIN_FIELDS: dict[str, tuple[type, bool]] = {
 }
 
 
+# A substitute as a hub before the ``substitutes`` field wrote him among the ranking's names
+# (an old stored session, an old log's published ranking): "Name (for X, rounds 3-4, 6)".
+_OLD = re.compile(r"^(.*) \(for (.*), rounds? ([\d, -]+)\)$")
+
+
+def old_substitute(name: str) -> dict[str, Any] | None:
+    """``"Zoé Roux (for Bob Baker, rounds 3-4)"`` (an older hub's words among the names) ->
+    ``{"name": "Zoé Roux", "for": "Bob Baker", "rounds": [3, 4]}``; None for a player's
+    name."""
+    found = _OLD.match(name)
+    if found is None:
+        return None
+    rounds: list[int] = []
+    for part in found.group(3).split(","):
+        first, _, last = part.strip().partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            return None
+        rounds.extend(range(int(first), int(last or first) + 1))
+    return {"name": found.group(1), "for": found.group(2), "rounds": rounds}
+
+
 def rounds_text(rounds: Sequence[int]) -> str:
-    """``[3, 4, 6]`` -> ``"rounds 3-4, 6"``; ``[2]`` -> ``"round 2"``."""
+    """``[3, 4, 6]`` -> ``"rounds 3-4, 6"``; ``[2]`` -> ``"round 2"`` (English: the log's
+    words; each page words the rounds in its reader's language)."""
     spans: list[list[int]] = []
     for r in sorted(set(rounds)):
         if spans and r == spans[-1][1] + 1:
@@ -96,17 +122,23 @@ class Substitutes:
                 for (player, name, member), rounds in out.items()]
 
     def names(self, section: Section) -> dict[int, list[str]]:
-        """The ranking's names of each pair of ``section``: its players, then each
-        substitute with the player replaced and the rounds."""
-        out = {p: list(n) for p, n in section.pairs.items()}
-        for pair in {p for s, p, _ in self._by if s == section.name}:
-            players = out.setdefault(pair, [])
-            for sub in self.of_pair(section.name, pair):
-                who = section.pairs.get(pair, ())
-                instead = who[sub["player"] - 1] if sub["player"] <= len(who) else \
-                    f"player {pair if section.individual else sub['player']}"
-                players.append(f"{sub['name']} (for {instead}, "
-                               f"{rounds_text(sub['rounds'])})")
+        """The ranking's names of each pair of ``section``: its own players (its
+        substitutes are :meth:`of_section`'s)."""
+        return {p: list(n) for p, n in section.pairs.items()}
+
+    def of_section(self, section: Section) -> dict[int, list[dict[str, Any]]]:
+        """Each pair of ``section`` that had substitutes -> them, as the ranking publishes
+        them: ``{"name", "for", "player", "rounds"}`` (``for`` the player's name, None
+        when the set-up gave none; ``player`` 1 or 2, in an individual the player's own
+        number, so that a page can say "player 7" for a player without a name)."""
+        out: dict[int, list[dict[str, Any]]] = {}
+        for pair in sorted({p for s, p, _ in self._by if s == section.name}):
+            who = section.pairs.get(pair, ())
+            out[pair] = [{"name": sub["name"],
+                          "for": who[sub["player"] - 1] if sub["player"] <= len(who) else None,
+                          "player": pair if section.individual else sub["player"],
+                          "rounds": list(sub["rounds"])}
+                         for sub in self.of_pair(section.name, pair)]
         return out
 
     def snapshot(self) -> dict[str, Any]:

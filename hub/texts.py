@@ -112,6 +112,21 @@ def _time_text(value: Any, language: str) -> str:
     return format_time(moment, "medium", locale="en" if language == PSEUDO else language)
 
 
+def is_names(name: str) -> bool:
+    """A field of people's names (``names``, ``..._names``): written as a person lists them."""
+    return name == "names" or name.endswith("_names")
+
+
+def names_text(names: list[str], language: str) -> str:
+    """``["Ann", "Bob", "Cid"]`` as a person writes a list: ``Ann, Bob and Cid`` (French
+    ``Ann, Bob et Cid``, from the catalog's ``text.and``); a blank name is ``text.blank``."""
+    words = [" ".join(n.split()) or _word(language, "text.blank", "(blank)") for n in names]
+    if len(words) < 2:
+        return "".join(words)
+    return _word(language, "text.and", "{most} and {last}").format(
+        most=", ".join(words[:-1]), last=words[-1])
+
+
 def value_text(name: str, value: Any, language: str) -> str:
     """One value of a text, written as ``language`` writes what ``name`` says it is."""
     kind = kind_of(name)
@@ -120,6 +135,8 @@ def value_text(name: str, value: Any, language: str) -> str:
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Text) for v in value):
         joint = "" if name == "more" else _word(language, "text.separator", "; ")
         return joint.join(render(v, language) for v in value)
+    if isinstance(value, (list, tuple)) and is_names(name):
+        return names_text([str(v) for v in value], language)
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(kind.rstrip("s") if kind else name, v, language)
                          for v in value)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import threading
 from pathlib import Path
@@ -51,8 +52,8 @@ def add_parser(sub: Any) -> None:
                     "the hub's results to the event, write the field's ranking to "
                     "KIT/field-ranking.json; until Ctrl-C.")
     club.add_argument("kit", metavar="KIT", help="the club's kit folder")
-    club.add_argument("--event", required=True, help="the event's id")
-    club.add_argument("--club", required=True, help="the club's id")
+    club.add_argument("--event", help="the event's id (default: the kit's, KIT/club.json)")
+    club.add_argument("--club", help="the club's id (default: the kit's, KIT/club.json)")
     club.add_argument("--broker", required=True, metavar="URL",
                       help="the club's broker, with the account 'sim-link' (reads the hub's "
                            "results, writes the event's topics)")
@@ -84,11 +85,19 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_to_terminal() -> None:
+    """The service's log on standard error, as the hub's: the deals released, the messages
+    refused and why (docs/simultaneous.md says what is logged)."""
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 def _run(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
     from hub.simultaneous.kit import run_organiser
     from wire.errors import MqttError
     event = _event(args.event)
+    _log_to_terminal()
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -103,11 +112,24 @@ def _run(args: argparse.Namespace) -> int:
 
 def _club(args: argparse.Namespace) -> int:
     from hub.simultaneous import SimError
+    from hub.simultaneous.handover import club_identity
     from hub.simultaneous.kit import run_club
     from wire.errors import MqttError
+    try:
+        event, club = club_identity(Path(args.kit))
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    for option, given, kit in (("--event", args.event, event), ("--club", args.club, club)):
+        if given is not None and given != kit:   # else it would wait on another's topics
+            raise CommandError(f"{option} {given}: the kit {args.kit} is for {kit} "
+                               f"({Path(args.kit) / 'club.json'})")
+    args.event, args.club = event, club
+    _log_to_terminal()
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(f"sim-event {args.event}, club {args.club}: running (Ctrl-C stops); the deals to "
+          f"{Path(args.kit) / 'deals.pbn'} once they come", flush=True)
     try:
         run_club(Path(args.kit), args.event, args.club, args.broker, args.plays, stop)
     except (SimError, MqttError) as err:

@@ -152,6 +152,7 @@ if TYPE_CHECKING:
     from wire.mux import LinkLoop
 
 __all__ = [
+    "FAREWELL",
     "HELLO_TRIES",
     "JUMP",
     "SAMPLES",
@@ -166,6 +167,10 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+FAREWELL = '{"online":false,"leaving":true}'
+"""The status a device publishes itself on a clean stop (docs/protocol.md section 14): it is
+leaving on purpose, offline at once, no alert; the will (no ``leaving``) is a device lost."""
 
 HELLO_TRIES = 3
 """Hellos unanswered (one per reply timeout) before the link sends its events without one:
@@ -320,6 +325,8 @@ class DeviceLink(LinkReceiving):
         self.client = MqttClient(url, client_id or device,
                                  will=(status, '{"online":false}', 1, True) if presence else None,
                                  birth=(status, birth, 1, True) if presence else None,
+                                 # a clean stop says it is leaving: offline at once (14)
+                                 farewell=(status, FAREWELL, 1, True) if presence else None,
                                  keepalive=keepalive, reconnect_delay=reconnect_delay,
                                  on_message=self._inbox.put if loop is None else self._step,
                                  on_connection=None if loop is None else self._connected,

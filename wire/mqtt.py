@@ -273,7 +273,9 @@ class _Acks:
 class MqttClient:
     """A paho-mqtt 2.x client (MQTT 3.1.1) with the Tenace conventions (module docstring).
 
-    ``will`` and ``birth`` are (topic, payload, qos, retain). Received messages go to
+    ``will`` and ``birth`` are (topic, payload, qos, retain); ``farewell`` is what a clean
+    :meth:`close` publishes itself (the will when not given: a device's says ``leaving``,
+    docs/protocol.md section 14). Received messages go to
     :attr:`messages`; to ``loop.call_soon_threadsafe(on_message, message)`` when
     ``on_message`` and ``loop`` are both given; to ``on_message(message)`` on paho's network
     thread when only ``on_message`` is (it must return quickly). paho acknowledges a QoS 1 message
@@ -283,7 +285,8 @@ class MqttClient:
     """
 
     def __init__(self, url: str, client_id: str, *, will: Will | None = None,
-                 birth: Will | None = None, clean_session: bool = False,
+                 birth: Will | None = None, farewell: Will | None = None,
+                 clean_session: bool = False,
                  keepalive: int = 30, reconnect_delay: tuple[float, float] = (0.5, 30.0),
                  on_message: Callable[[Message], None] | None = None,
                  loop: asyncio.AbstractEventLoop | None = None, start: bool = True,
@@ -298,6 +301,7 @@ class MqttClient:
         self.client_id = client_id
         self.will = will
         self.birth = birth
+        self.farewell = farewell if farewell is not None else will
         self.messages: queue.Queue[Message] = queue.Queue()
         self.connected = threading.Event()
         self.connections = 0  # completed (re)connections: resubscribed and birth sent
@@ -373,15 +377,16 @@ class MqttClient:
     def close(self, *, farewell: bool = True, timeout: float = 2.0) -> None:
         """Disconnect cleanly (the broker does not send the will); idempotent.
 
-        With ``farewell`` a connected client first publishes its will itself, so its presence
-        reads offline after a clean shutdown too.
+        With ``farewell`` a connected client first publishes its farewell (its will unless
+        it has one of its own) itself, so its presence reads offline after a clean shutdown
+        too.
         """
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-        if farewell and self.will is not None and self.connected.is_set():
-            topic, payload, qos, retain = self.will
+        if farewell and self.farewell is not None and self.connected.is_set():
+            topic, payload, qos, retain = self.farewell
             if not self._publish(topic, payload, qos, retain).wait(timeout):
                 log.warning("%s: farewell on %s not acknowledged", self, topic)
         self.connected.clear()

@@ -237,7 +237,7 @@ class LinkLoop:
         self._connect(conn)
 
     def detach(self, client: MqttClient, *, farewell: bool = True) -> None:
-        """Close ``client`` (:meth:`MqttClient.close`: a DISCONNECT, after its will when
+        """Close ``client`` (:meth:`MqttClient.close`: a DISCONNECT, after its farewell when
         ``farewell`` and connected) and stop driving it once that is written."""
         if not self.in_loop and self._thread is not None:
             self.run(lambda: self.detach(client, farewell=farewell))
@@ -249,8 +249,8 @@ class LinkLoop:
         conn.closed = True
         if conn.retry is not None:
             conn.retry.cancel()
-        if farewell and client.will is not None and client.connected.is_set():
-            topic, payload, qos, retain = client.will
+        if farewell and client.farewell is not None and client.connected.is_set():
+            topic, payload, qos, retain = client.farewell
             client._publish(topic, payload, qos, retain)   # not waited for: the loop is us
         client.close(farewell=False)   # queues the DISCONNECT; paho closes the socket after it
         if conn.sock is None:

@@ -39,8 +39,8 @@ __all__ = [
     "ChosenRectification", "ClaimView", "DeviceStatus", "DoubleDummy", "DummyView",
     "Explanation", "FieldInfo", "HubCounters", "HubStatus", "IrregularityView", "LastTrick",
     "NextPair", "NextRound", "Number", "Pairs", "PlayerOption", "PromptView", "Question",
-    "RankingBoard", "RankingEntry", "RankingPenalty", "RankingView", "ResultScore",
-    "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
+    "RankingBoard", "RankingEntry", "RankingPenalty", "RankingSubstitute", "RankingView",
+    "ResultScore", "ResultView", "Schedule", "SeatLetter", "SeatView", "SideFloats", "TableView",
     "TabletView", "TravellerLine", "TravellerResult", "TravellerView", "TrickCount",
     "TrickView", "View",
 ]
@@ -464,8 +464,19 @@ class RankingBoard(_Part, frozen=True):
     scored: int
 
 
+class RankingSubstitute(_Part, frozen=True):
+    """A substitute who played for the pair's ``player`` (1 or 2; ``for`` his name, null
+    when the set-up gave none) in ``rounds``: each reader words it in his language."""
+
+    name: str
+    for_: str | None = msgspec.field(name="for")
+    player: int
+    rounds: list[int]
+
+
 class RankingEntry(_Part, frozen=True):
-    """A contestant's place (``direction`` None in a one-winner field)."""
+    """A contestant's place (``direction`` None in a one-winner field); ``substitutes``
+    who played for one of its players in some rounds (absent: none)."""
 
     pair: Pair
     names: list[str]
@@ -474,6 +485,7 @@ class RankingEntry(_Part, frozen=True):
     percent: Number | None
     rank: int
     boards: int
+    substitutes: list[RankingSubstitute] | UnsetType = UNSET
 
 
 class RankingPenalty(_Part, frozen=True):
@@ -604,3 +616,4 @@ class DeviceStatus(View, frozen=True):
     seats: dict[str, str] | UnsetType = UNSET
     battery: Annotated[int, Meta(ge=0, le=100)] | UnsetType | None = UNSET   # percent
     signal: Annotated[int, Meta(ge=-120, le=0)] | UnsetType | None = UNSET   # Wi-Fi, dBm
+    leaving: bool | UnsetType = UNSET   # a clean stop's farewell (14): offline at once

@@ -67,8 +67,10 @@ class Kit:
 def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 8883,
               club_path: str | None = None, force: bool = False) -> Kit:
     """Write the organiser's folder and each club's kit (module docstring). Keys already
-    there are kept unless ``force`` (new keys mean new kits for every club)."""
-    org = folder / "organiser"
+    there are kept unless ``force`` (new keys mean new kits for every club). The broker's
+    configuration names its files by absolute path: Mosquitto reads a relative one from its
+    own working directory, not the configuration's."""
+    org = folder.resolve() / "organiser"
     key_file = org / SIGNING_KEY
     if key_file.exists() and not force:
         raise SimError(f"{key_file} exists: the event is set up already (--force replaces "
@@ -85,6 +87,10 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
     broker = write_organiser_files(event, org)
     write_private(org / PASSWORD_FILE, broker.passwords[ORGANISER] + "\n")
     conf = [f"# the organiser's Mosquitto for simultaneous {event.id} (tenace sim-event)",
+            f"# Run it with: mosquitto -c {org / 'mosquitto.conf'}. Started as root, Mosquitto",
+            "# drops to its own user before reading the files below: chown mosquitto this",
+            "# folder (its persistence), sim.passwd, sim.acl and tls/broker.key (never",
+            "# signing.key), or start it as the user that owns them.",
             f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
             f"keyfile {pki.broker_key}", "tls_version tlsv1.2", *organiser_listener(broker),
             "persistence true", f"persistence_location {org}/",
@@ -170,8 +176,11 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
                 (kit / "deals.pbn").write_text(str(now[0]["pbn"]))
                 if link.deals_signed is not None:
                     _replace_file(kit / SIGNED_DEALS, link.deals_signed)
+                log.info("deals of %s checked (the organiser's signature): boards %s written "
+                         "to %s", event, now[0].get("boards"), kit / "deals.pbn")
             if now[1] is not None and now[1] is not written[1]:
                 (kit / "field-ranking.json").write_text(json.dumps(now[1], indent=1))
+                log.info("the field's ranking written to %s", kit / "field-ranking.json")
             written = now
     finally:
         relay.close()

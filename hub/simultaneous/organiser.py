@@ -233,6 +233,7 @@ class Organiser:
             if event != self.event.id:
                 raise SimError(f"a message of another event {event!r}")
             data = json.loads(message.payload)
+            self._check_released(club)
             took = self._apply(club, kind, data)
         except (SimError, ValueError) as err:
             log.warning("dropped %s: %s", message.topic, err)   # refused, nothing changed
@@ -241,6 +242,15 @@ class Organiser:
             self._journal.write(json.dumps({"club": club, "kind": kind, "data": data},
                                            sort_keys=True).encode() + b"\n")
         return took
+
+    def _check_released(self, club: str) -> None:
+        """A club's message before its deals went out is refused: it cannot have played
+        them, and a ``finished`` then would give it the field's results of boards it has not
+        played (Law 16), before its start."""
+        if club not in self.released:
+            start = self.event.club(club).start.isoformat()
+            raise SimError(f"club {club}'s deals are not released yet (its start: {start}): "
+                           "it cannot have played them (Law 16)")
 
     def _apply(self, club: str, kind: str, data: Any) -> bool:
         """Take a club's message (its topic's ``kind``); False for a duplicate."""

@@ -46,13 +46,19 @@
         el("p", { class: "small", text: t("cards.only_this") })));
   }
 
+  // A seat nobody holds (the absent pair's, a table that sits out) reads "sit-out" in the
+  // reader's language, not a dash.
+  const who = (x) => (x === null || x === undefined ? t("cards.sitout") : String(x));
+
   function tableCard(table) {
     const rows = table.rounds.map((r) => el("tr", {},
       el("td", { text: String(r.round) }),
       // an individual: the players North-South and East-West by number
-      el("td", { text: r.players ? r.players[0] + "–" + r.players[2] : r.ns === null ? "–" : String(r.ns) }),
-      el("td", { text: r.players ? r.players[1] + "–" + r.players[3] : r.ew === null ? "–" : String(r.ew) }),
-      el("td", { text: r.boards.join(", ") })));
+      el("td", { class: r.players ? null : r.ns === null ? "sitout" : null,
+        text: r.players ? who(r.players[0]) + "–" + who(r.players[2]) : who(r.ns) }),
+      el("td", { class: r.players ? null : r.ew === null ? "sitout" : null,
+        text: r.players ? who(r.players[1]) + "–" + who(r.players[3]) : who(r.ew) }),
+      el("td", { text: r.boards.length ? r.boards.join(", ") : t("cards.sitout") })));
     const tab = (codes[table.table] || []).filter((d) => d.kind === "table tablet");
     return el("div", { class: "card table-card", dataset: { table: table.table } },
       el("h3", { text: t("cards.table") + " " + table.table }),

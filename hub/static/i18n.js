@@ -163,10 +163,42 @@
     return "";
   }
 
+  // People's names (a field "names" or "..._names") as a person lists them: "Ann, Bob and
+  // Cid" (French "Ann, Bob et Cid", the catalog's "text.and"); a blank one "text.blank"
+  // (hub.texts.names_text does the same in Python).
+  function namesText(names) {
+    const words = names.map((n) => String(n ?? "").trim().split(/\s+/).join(" ")
+      || word("text.blank", "(blank)"));
+    if (words.length < 2) return words.join("");
+    return word("text.and", "{most} and {last}").replace(/\{(most|last)\}/g, (_, part) =>
+      (part === "most" ? words.slice(0, -1).join(", ") : words[words.length - 1]));
+  }
+
+  // A pair's players as the ranking gives them: its names, then each substitute (the
+  // ranking's "substitutes", {name, for, player, rounds}: docs/protocol.md 12) worded in the
+  // page's language: "Zoé Roux (remplace Bob Baker, tours 3-4)".
+  function spans(rounds) {
+    const out = [];
+    for (const r of [...new Set(rounds)].sort((a, b) => a - b)) {
+      const last = out[out.length - 1];
+      if (last && r === last[1] + 1) last[1] = r; else out.push([r, r]);
+    }
+    return out.map(([a, b]) => (a === b ? String(a) : a + "-" + b)).join(", ");
+  }
+
+  function players(names, substitutes) {
+    const subs = (substitutes || []).map((sub) => t(
+      (sub.rounds || []).length === 1 ? "results.substitute_round" : "results.substitute_rounds", {
+        name: sub.name, rounds: spans(sub.rounds || []),
+        instead: sub.for || t("results.substitute_player", { player: sub.player }) }));
+    return (names || []).concat(subs).join(" \u2013 ");
+  }
+
   function valueText(kind, value, name) {
     if (value === null || value === undefined) return "\u2013";
     if (typeof value === "object" && !Array.isArray(value) && value.key) return text(value);
     if (Array.isArray(value)) {
+      if (name === "names" || /_names$/.test(name || "")) return namesText(value);
       if (value.length && value.every((v) => v && typeof v === "object" && v.key)) {
         return value.map(text).join(name === "more" ? "" : word("text.separator", "; "));
       }
@@ -280,6 +312,7 @@
     plural: plural,
     pluralRule: pluralRule,
     text: text,
+    players: players,
     card: card,
     rank: rank,
     call: call,

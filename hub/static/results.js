@@ -75,7 +75,7 @@
         el("td", { class: "num" }, place),
         el("td", { class: "num" }, section.method === "imp" ? t("results.team_n", { team: e.pair })
           : section.individual ? String(e.pair) : pairLink(section.key, e.pair)),
-        el("td", {}, e.names.join(" – ")),
+        el("td", {}, tenaceI18n.players(e.names, e.substitutes)),
         el("td", { class: "num" }, String(e.boards)),
         el("td", { class: "num" }, num(e.total)),
         percent ? el("td", { class: "num" }, pct(e.percent)) : null);
@@ -423,11 +423,13 @@
     return chart;
   }
 
-  // Why a line is never scored: its message in the visitor's language (the words in the
-  // event's language from a hub before the message).
+  // A line never to be scored, and why: "not scored: <its message>" in the visitor's
+  // language (the words in the event's language from a hub before the message); no brackets,
+  // as the reason carries its own law citation.
   function whyNotScored(r) {
     const why = r.not_scored_text ? tenaceI18n.text(r.not_scored_text) : r.not_scored;
-    return el("span", { class: "dim not-scored", title: why }, " (" + why + ")");
+    return el("span", { class: "dim not-scored", title: why },
+      " " + t("results.cancelled_why", { reason: why }));
   }
 
   // Law 15B: a cancelled second play's deprived side (the line's "deprived") is owed an
@@ -490,7 +492,7 @@
     el("td", { class: "num" }, num(r.ew_points)),
     mp ? el("td", { class: "num" }, pct(r.ns_percent)) : null,
     el("td", {}, (r.adjustment || "") + (r.form ? " " + t("results.form", { form: r.form }) : "") +
-      (r.scored ? "" : " " + (r.not_scored ? t("results.cancelled") : t("results.not_scored"))) +
+      (r.scored || r.not_scored ? "" : " " + t("results.not_scored")) +
       (r.corrected ? " " + t("results.corrected_mark", { id: r.corrected }) : ""),
     r.not_scored ? whyNotScored(r) : null, awardAction(section, r))));
     // A line never to be scored (a second play, Law 15B) is not one of the board's results.
@@ -557,14 +559,14 @@
     el("td", { class: "num" }, num(b.points)),
     mp ? el("td", { class: "num" }, pct(b.percent)) : null,
     // as on the traveller: a line never to be scored (Law 15B) says so, and why
-    el("td", {}, (b.adjustment || "") + (b.not_scored ? t("results.cancelled") : "") +
+    el("td", {}, (b.adjustment || "") +
       (b.corrected ? " " + t("results.corrected_mark", { id: b.corrected }) : ""),
     b.not_scored ? whyNotScored(b) : null)));
     return [
       el("h2", { id: "card-title" }, t("results.card_title", { pair: data.pair,
         section: data.section }), data.team !== null ? el("span", { class: "dim" },
         " · " + t("results.team_of", { team: data.team })) : null),
-      el("p", {}, data.names.join(" – ")),
+      el("p", {}, tenaceI18n.players(data.names, data.substitutes)),
       place ? el("p", { id: "place" }, t("results.rank_n", { rank: place.rank }) +
         (place.direction ? " " + side(place.direction) : "") + " · " + num(place.total) + " " +
         unit(data.method) + (place.percent !== null ? " · " + pct(place.percent) : "")) : null,

@@ -66,7 +66,7 @@
       el("tbody", {}, page.rows.map((r) => el("tr", { dataset: { pair: String(r.pair) } },
         el("td", { class: "num rank", text: String(r.rank) + (r.tied ? "=" : "") }),
         el("td", { class: "num", text: String(r.pair) }),
-        el("td", { text: (r.names || []).join(" – ") }),
+        el("td", { text: window.tenaceI18n.players(r.names, r.substitutes) }),
         el("td", { class: "num", text: percent ? window.tenaceI18n.number(r.percent, 2) + " %" : String(r.total) }))))));
     $("dots").textContent = (index % pages.length + 1) + " / " + pages.length;
   }

@@ -90,9 +90,10 @@ class _Table:
             raise
 
     def close(self) -> None:
-        """Leave without a farewell, as before: the devices' presence stays as it was."""
+        """Leave with each device's farewell (protocol 14: ``leaving``): the console shows
+        them offline at once, with no alert, and a hub started later too."""
         for link in self.links.values():
-            link.close(farewell=False)
+            link.close(farewell=True)
             link.outbox.close()
 
 
@@ -173,7 +174,8 @@ def run_tables(url: str, scripts: Mapping[str, Sequence[DeviceEvent]], *, timeou
     An event is sent again every ``timeout`` seconds without its reply; after ``retries``
     more tries' time the table gives up. With ``realtime`` (device time -> seconds to wait
     first), events keep their pace and carry the real clock. ``announce`` publishes each
-    device's birth status first (and sets its last will); ``stop`` ends every table's script
+    device's birth status first (and sets its last will; the devices leave with their
+    farewell, ``leaving``, when their scripts end); ``stop`` ends every table's script
     early (its connections closed cleanly). ``on_sent(table, index, when)`` is called (on the
     table's thread) as each event of a script goes out, ``when`` by ``time.monotonic()``.
     ``keepalive``: the devices' MQTT keepalive, seconds (the link's 15 by default; a room of
@@ -312,9 +314,9 @@ class _LoopTable:
         self.finished(self, error)
 
     def close(self) -> None:
-        """Leave without a farewell, as the threaded tables do."""
+        """Leave with each device's farewell, as the threaded tables do."""
         for link in self.links.values():
-            link.close(farewell=False)
+            link.close(farewell=True)
             link.outbox.close()
 
 

@@ -443,3 +443,34 @@ def test_the_hub_keeps_what_a_device_reports_for_the_device_check(tmp_path: Path
             "battery"] == 64
     finally:
         hub.log.close()
+
+
+def test_browser_the_table_cards_say_sit_out_in_the_readers_language(
+        browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Issue 25: a 5-table Mitchell whose EW pair 10 is absent (Law 4 sit-out): on the
+    table cards the seat the absent pair would hold reads "sit-out" in the reader's language
+    (French: "relais"), never a bare dash; the table keeps its boards (passed on)."""
+    from tests.hub.test_console_i18n_browser import switch
+    movement = mitchell(5, boards_per_round=2, missing_pair=10)
+    loop = Loop()
+    session = Session(Room(Section("A", movement, pairs=NAMES), DEALS))
+    console = Console(EveningHub(session), coalesce=0.05, users=make_users(tmp_path / "users"),
+                      pairing=make_pairing(tmp_path))
+    loop.run(console.start())
+    try:
+        browser_login(browser, console)
+        browser.get(console.url + "cards")
+        wait(browser, lambda d: len(d.find_elements("css selector", ".table-card")) == 5)
+        switch(browser, "fr")
+        wait(browser, lambda d: "relais" in d.find_element("id", "tables").text)
+        rows = browser.execute_script("""
+            return [...document.querySelectorAll('.table-card tbody tr')].map((tr) =>
+              [...tr.querySelectorAll('td')].map((td) => td.textContent));""")
+        sitting_out = [r for r in rows if "relais" in r]
+        assert len(sitting_out) == movement.rounds          # one table a round plays nobody
+        assert all(r[1] != "relais" and r[2] == "relais" and r[3] != "relais"
+                   for r in sitting_out), sitting_out
+        assert not any(cell == "–" for r in rows for cell in r), rows
+    finally:
+        loop.run(console.stop())
+        loop.close()

@@ -130,8 +130,8 @@ def test_law_15b_a_not_scored_line_says_why_in_the_events_language_and_as_a_mess
     traveller = s.room.scoring.section("A").traveller_json(1)
     line = next(r for r in traveller["results"] if r["NS"] == 1)
     assert line["scored"] is False
-    assert line["not_scored"] == ("la paire 1 a déjà joué la donne, à la table A1 au tour 1 "
-                                  "(Loi 15B : la seconde marque est annulée)")
+    assert line["not_scored"] == ("la paire 1 a déjà joué la donne, à la table A1 au tour 1 ; "
+                                  "la seconde marque est annulée (Loi 15B)")
     message = Text.from_json(line["not_scored_text"])
     assert message == Text.of("problem.played_before", pair=1, table="A1", round=1)
     assert render(message, "it").startswith("la coppia 1 ha già giocato il board")
@@ -145,7 +145,8 @@ def test_law_15b_a_not_scored_line_says_why_in_the_events_language_and_as_a_mess
     assert any(c["not_scored_text"] == line["not_scored_text"] for c in card)
     # The section's problems: messages, the reason inside (results pages: problem_texts).
     problems = [render(p, "it") for p in s.room.scoring.section("A").problems]
-    assert any(p.startswith("board 1: tavolo A4, turno 5: la coppia 1") for p in problems)
+    assert any(p.startswith("board 1, tavolo A4, turno 5 non segnato: la coppia 1")
+               for p in problems)
     english = misplayed("en").room.scoring.section("A").traveller_json(1)["results"]
     assert next(r for r in english if r["NS"] == 1)["not_scored"].startswith(
         "pair 1 played the board before")
@@ -162,11 +163,13 @@ def test_the_fields_problems_are_messages_in_the_events_language() -> None:
     field.traveller("B", 5, other)
     problems = field.ranking_json()["problems"]
     assert "section B : classée en butler, hors du classement général" in problems
-    assert any(p.startswith("donne 1 : section A, table A4 : la paire 1 a déjà joué la donne")
+    assert any(p.startswith("donne 1, section A, table A4 non marquée : la paire 1 a déjà "
+                            "joué la donne")
                for p in problems), problems
     texts = [Text.from_json(t) for t in field.problem_texts()]
     assert {t.key for t in texts} >= {"problem.field_method", "problem.field_not_scored"}
-    assert any(render(t, "pl").startswith("rozdanie 1: sektor A, stół A4") for t in texts)
+    assert any(render(t, "pl").startswith("rozdanie 1, sektor A, stół A4 nie policzone: ")
+               for t in texts)
 
 
 def test_bridgecores_scoring_problems_render_in_every_language() -> None:
@@ -217,8 +220,10 @@ def test_the_rankings_problems_are_in_the_events_language() -> None:
     messages."""
     french = misplayed("fr").room.scoring.section("A")
     problems = french.ranking_json()["problems"]
-    assert problems and problems[0].startswith("donne 1 : table A4, tour 5 : la paire 1 a "
-                                               "déjà joué la donne"), problems
+    assert problems and problems[0].startswith("donne 1, table A4, tour 5 non marquée : la "
+                                               "paire 1 a déjà joué la donne"), problems
+    assert not any("))" in p for p in problems), problems   # issue 25: no nested brackets
     assert [render(Text.from_json(t), "fr") for t in french.problem_texts()] == problems
     english = misplayed("en").room.scoring.section("A").ranking_json()["problems"]
-    assert english[0].startswith("board 1: table A4, round 5: pair 1 played the board before")
+    assert english[0].startswith("board 1, table A4, round 5 not scored: pair 1 played the "
+                                 "board before")

@@ -55,12 +55,12 @@ def test_browser_a_not_scored_line_says_why_in_the_visitors_language(
     url = french_event.url + "results/board/1"
     open_page(browser, url)
     for language, wanted in (
-            ("fr", "(la paire 1 a déjà joué la donne, à la table A1 au tour 1 (Loi 15B : la "
-                   "seconde marque est annulée))"),
-            ("it", "(la coppia 1 ha già giocato il board, al tavolo A1 nel turno 1 (Legge 15B: "
-                   "il secondo punteggio è annullato))"),
-            ("en", "(pair 1 played the board before, at table A1 in round 1 (Law 15B: the "
-                   "second score is cancelled))")):
+            ("fr", "non marquée : la paire 1 a déjà joué la donne, à la table A1 au tour 1 ; "
+                   "la seconde marque est annulée (Loi 15B)"),
+            ("it", "non calcolato: la coppia 1 ha già giocato il board, al tavolo A1 nel turno "
+                   "1; il secondo punteggio è annullato (Legge 15B)"),
+            ("en", "not scored: pair 1 played the board before, at table A1 in round 1; the "
+                   "second score is cancelled (Law 15B)")):
         browser.add_cookie({"name": COOKIE, "value": language, "path": "/"})
         open_page(browser, url)
         wait(browser, lambda d, w=wanted: why(d) == w, timeout=CEILING)
@@ -90,8 +90,9 @@ def test_browser_a_pairs_card_says_why_a_line_is_not_scored(
     assert [c.text for c in cells[:3]] == ["Donne 1", "5", "A4"]
     first = browser.find_element("css selector", "#card tbody tr[data-board='1']")
     assert "cancelled" not in (first.get_attribute("class") or "")   # round 1: scored
-    assert cells[-1].text == ("non marquée (la paire 1 a déjà joué la donne, à la table A1 "
-                              "au tour 1 (Loi 15B : la seconde marque est annulée))")
+    assert cells[-1].text == ("non marquée : la paire 1 a déjà joué la donne, à la table A1 "
+                              "au tour 1 ; la seconde marque est annulée (Loi 15B)")
+    assert "((" not in cells[-1].text and "))" not in cells[-1].text     # issue 25
     scored = browser.find_elements("css selector", "#card tbody tr:not(.cancelled) .not-scored")
     assert scored == []              # the lines scored say nothing of the kind
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

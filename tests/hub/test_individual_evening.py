@@ -172,7 +172,9 @@ def test_an_individuals_evening_player_by_player_on_the_live_hub(
     entries = {e["pair"]: e for e in ranking["ranking"]}
     assert sorted(entries) == list(range(1, 21))
     assert all(e["boards"] == 6 for e in entries.values())     # his ruled boards count
-    assert entries[3]["names"] == ["Player 03", "Zoé Roux (for Player 03, rounds 2-3)"]
+    assert entries[3]["names"] == ["Player 03"]             # issue 25: the substitute as data
+    assert entries[3]["substitutes"] == [{"name": "Zoé Roux", "for": "Player 03", "player": 3,
+                                          "rounds": [2, 3]}]
     assert entries[4]["names"] == ["Player Four"]
     assert entries[19]["names"] == ["Late Nineteen"]
     assert entries[20]["names"] == ["Player 20"]        # withdrawn: his results stay

@@ -106,7 +106,8 @@ def test_browser_the_evening_of_an_individual_player_by_player(
                                             "name": "Zoé Roux", "rounds": [2, 3],
                                             "member": 1009, "by": "dora"})
     entry = next(e for e in hub.room.scoring.section("A").ranking() if e["pair"] == 3)
-    assert entry["names"] == ["Player 03", "Zoé Roux (for Player 03, rounds 2-3)"]
+    assert entry["names"] == ["Player 03"] and entry["substitutes"] == [
+        {"name": "Zoé Roux", "for": "Player 03", "player": 3, "rounds": [2, 3]}]
     # Player 4's name corrected: one name, his number and results kept
     _edit(browser, 4)
     wait(browser, lambda d: d.find_element("id", "pair-name1").get_attribute("value")
@@ -248,7 +249,8 @@ def test_browser_the_evening_page_on_the_live_hub(browser: Any,  # noqa: F811
                                                                ("substitute", 2, "dora")]
         entry = running.call(lambda: next(e for e in hub.room.scoring.section("A").ranking()
                                           if e["pair"] == 2))
-        assert entry["names"] == ["Player 02", "Zoé Roux (for Player 02, round 2)"]
+        assert entry["names"] == ["Player 02"] and entry["substitutes"] == [
+            {"name": "Zoé Roux", "for": "Player 02", "player": 2, "rounds": [2]}]
         link = browser.find_element("css selector", "#exports a[href*='results.pbn']")
         cookies = "; ".join(f"{c['name']}={c['value']}" for c in browser.get_cookies())
         request = urllib.request.Request(link.get_attribute("href"),

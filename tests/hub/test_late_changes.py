@@ -177,3 +177,28 @@ def test_the_ranking_is_hidden_during_the_last_rounds() -> None:
     with pytest.raises(ConfigError, match="What the room sees: 0 to 99 last rounds hidden"):
         director(START + 20, op="public_results", ranking=True, names=True, boards=True,
                  hide_last_rounds=100)
+
+
+def test_the_hidden_ranking_is_published_once_every_table_has_finished_the_last_round() -> None:
+    """Issue 25: hiding the ranking for the last round keeps the suspense while it is played,
+    not after: once every table has finished the last round (the session over) the public
+    ranking is shown, though the director has not unticked anything; while one table still
+    plays its last board it stays hidden. Unticking "rankings" still hides it afterwards."""
+    from tests.hub.test_live_scoring import Session
+    movement = mitchell(3, boards_per_round=1)
+    session = Session(Room(Section("A", movement), DEALS))
+    assert session.director({"op": "public_results", "ranking": True, "names": True,
+                             "boards": True, "hide_last_rounds": 1})["ok"]
+    plays = [(r, f"A{a.table}", b, "3NT", 9) for r in range(1, movement.rounds + 1)
+             for a in movement.round(r) if a.plays for b in a.boards]
+    session.play(plays[:-1])                      # the last round's last board still in play
+    assert session.room.clock.round == movement.rounds
+    data = overview(session.room, public=True)
+    assert data["ranking_shown"] is False and all(s["ranking"] == [] for s in data["sections"])
+    session.play(plays[-1:])                      # every table has finished: the session over
+    data = overview(session.room, public=True)
+    assert data["ranking_shown"] is True
+    assert [len(s["ranking"]) for s in data["sections"]] == [6]
+    assert session.director({"op": "public_results", "ranking": False, "names": True,
+                             "boards": True, "hide_last_rounds": 1})["ok"]
+    assert overview(session.room, public=True)["ranking_shown"] is False

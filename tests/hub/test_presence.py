@@ -98,3 +98,43 @@ def _wait(predicate: Callable[[], object], timeout: float = 60.0) -> bool:
             return True
         time.sleep(0.1)
     return bool(predicate())
+
+
+def test_a_simulator_that_exits_cleanly_leaves_its_devices_offline_across_a_hub_restart(
+        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    """Issue 25: ``tenace sim``'s devices said goodbye to nobody (a clean disconnect, so no
+    will) and stayed "online" on the console, even after a hub restart. Now each device
+    publishes its farewell (``leaving``, protocol 14) before it disconnects: through the
+    broker, the hub has every one offline at once, with no ``device_offline`` alert (its
+    grace here is ten minutes: only the farewell can do it), the same in the threaded and
+    the one-loop simulator, and a hub started later reads them offline too."""
+    from tenace.sim.driver import run_tables
+    from tests.hub.test_service import revoke_script
+    devices = {"A1-tab", "A1-rdr"}
+    hub = hub_on(mosquitto.url, tmp_path, offline_grace=600.0)
+    try:
+        with HubRunner(hub):
+            # the table tablet's auction threaded, then the reader's cards on one loop
+            for mux, script in ((False, revoke_script()[:9]), (True, revoke_script()[9:])):
+                runs = run_tables(mosquitto.url, {"A1": script}, mux=mux)
+                assert set(runs["A1"].codes) == {"ok"}, runs["A1"].codes
+                playing = {e.device for e in script}
+                assert _wait(lambda p=playing: hub.call(lambda: all(     # type: ignore[misc]
+                    d in hub.room.devices and not hub.room.devices[d].online
+                    for d in p))), hub.call(lambda: dict(hub.room.devices))
+            assert hub.call(lambda: [a for a in hub.room.alerts
+                                     if a.kind == "device_offline"]) == []
+            assert hub.call(lambda: hub.wills.pending) == {}
+    finally:
+        hub.log.close()
+    with data_log(tmp_path) as stored:
+        gone = [r.data() for r in stored.replay() if r.type == "device_offline"]
+    assert {g["device"] for g in gone} == devices and all(g["leaving"] for g in gone)
+    again = hub_on(mosquitto.url, tmp_path, offline_grace=600.0)   # the hub restarted
+    try:
+        with HubRunner(again):
+            assert _wait(lambda: again.call(lambda: all(
+                d in again.room.devices for d in devices)))
+            assert again.call(lambda: [d for d in devices if again.room.devices[d].online]) == []
+    finally:
+        again.log.close()

@@ -465,6 +465,16 @@ def test_browser_director_names_a_substitute_on_the_pair_page(served: Any,
     assert loop.call(lambda: hub.session.ranking()) == before
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "results-substitute.png"))
+    # issue 25: the substitute is data, worded in the reader's language on every page
+    browser.add_cookie({"name": "tenace_lang", "value": "fr", "path": "/"})
+    for page in ("results/pair/A/1", "results", "screen"):     # the room screen too
+        if page == "screen":
+            browser.get(console.url + page)
+        else:
+            open_page(browser, console.url + page)
+        wait(browser, lambda d: "Zoé Roux (remplace joueur 2, tours 2-3)" in d.find_element(
+            "tag name", "body").text, timeout=30)
+        assert "(for " not in browser.find_element("tag name", "body").text, page
 
 
 TIED = [(1, "A1", 1, "4S", 10), (1, "A1", 2, "3NT", 9), (2, "A3", 1, "4S", 10),

@@ -269,7 +269,7 @@ def test_law_15b_the_traveller_names_the_side_deprived_of_a_valid_score() -> Non
     assert (lines[1, 2]["deprived"], lines[1, 4]["deprived"]) == ("NS", "EW")
     assert lines[2, 7]["deprived"] is None
     assert lines[1, 2]["not_scored"].endswith(
-        "(Law 15B: the second score is cancelled); pair 1, deprived of a valid score, is owed "
+        "; the second score is cancelled (Law 15B); pair 1, deprived of a valid score, is owed "
         "an artificial adjusted score")
     assert lines[1, 2]["not_scored_text"]["key"] == "problem.played_before_deprived"
     assert lines[1, 2]["ns_points"] is None and lines[1, 4]["ew_points"] is None

@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 
+from bridgecore.text import Text
 from hub.broker import EmbeddedBroker
 from hub.console import Console
 from hub.event import EventSetup, WaitingSetup
 from hub.results_pages import results_api
 from hub.service import Hub
+from hub.texts import render
 from tenace.sim.driver import run_tables
 from tenace.sim.session import simulate
 from tests.hub.test_console import browser, browser_login, make_users, wait
@@ -302,3 +304,31 @@ def test_browser_a_section_plays_the_clubs_asc_movement_file(setup_page: Any,
     assert section.kind == "file" and section.asc_name == "howell4.asc"
     assert section.movement.tables == 4
     assert sorted(hub.room.tables) == ["A1", "A2", "A3", "A4"]
+
+
+def test_browser_too_many_names_are_said_in_words_in_the_readers_language(
+        setup_page: Any) -> None:
+    """Issue 25: a set-up (a file, the API) giving pair 3 three names is refused with the
+    names written as a person lists them, in the page's language ("Zoé, Łukasz et 山田 太郎"
+    in French), never a Python list; a blank name is said to be blank."""
+    from tests.hub.test_console_i18n_browser import switch
+    driver, _, _, _ = setup_page
+    switch(driver, "fr")
+    wait(driver, lambda d: d.execute_script("return tenaceI18n.locale()").startswith("fr"))
+    said = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch("/api/session", {cache: "no-store"}).then((r) => r.json()).then((s) =>
+          fetch("/api/setup?check=1", {method: "POST", headers: {
+            "Content-Type": "application/json", "X-CSRF-Token": s.csrf},
+            body: JSON.stringify({event: {}, sections: [{movement: "mitchell", tables: 3,
+              pairs: {"3": ["Zoé Roux", "Łukasz Nowak", "山田 太郎"], "4": ["Ann", " "]}}]})}))
+          .then((r) => r.json()).then((result) => done(result.errors.map((e) =>
+            [e.error, tenaceI18n.text(e.error_text)])));""")
+    french = "la paire 3 veut un ou deux noms, reçu Zoé Roux, Łukasz Nowak et 山田 太郎"
+    assert [french, french] in said                 # the hub's words and the page's agree
+    blank = "la paire 4 veut un ou deux noms, reçu Ann et (vide)"
+    assert [blank, blank] in said
+    assert not any("[" in hub_said or "[" in page_said for hub_said, page_said in said), said
+    text = Text.of("setup_error.pair_names", pair=3, names=["Ann", "Bob", "Cid", "Dee"])
+    assert render(text, "en") == "pair 3 wants one or two names, got Ann, Bob, Cid and Dee"
+    assert render(text, "it").endswith("Ann, Bob, Cid e Dee")

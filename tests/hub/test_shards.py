@@ -296,8 +296,11 @@ def test_the_field_matchpoints_every_score_against_every_section() -> None:
     field = FieldRanking("2017")
     field.traveller("A", 1, _traveller("A", 1, [(1, 2, 400), (3, 4, 100)]))
     field.traveller("B", 1, _traveller("B", 1, [(1, 2, 600), (3, 4, 400)]))
-    field.ranking("A", {"ranking": [{"pair": 1, "names": ["Ann", "Bob"]}]})
+    zoe = {"name": "Zoé Roux", "for": "Bob", "player": 2, "rounds": [1]}
+    field.ranking("A", {"ranking": [{"pair": 1, "names": ["Ann", "Bob"], "substitutes": [zoe]}]})
     out = RankingView.from_builtins(field.ranking_json()).to_builtins()
+    assert next(e for e in out["ranking"] if e["pair"] == "A:1")["substitutes"] == [zoe]
+    assert all("substitutes" not in e for e in out["ranking"] if e["pair"] != "A:1")
     ns = {e["pair"]: e["total"] for e in out["ranking"] if e["direction"] == "NS"}
     ew = {e["pair"]: e["total"] for e in out["ranking"] if e["direction"] == "EW"}
     assert ns == {"B:1": 3.0, "A:1": 1.5, "B:3": 1.5, "A:3": 0.0}

@@ -18,11 +18,13 @@ from hub.director import parse_command
 from hub.errors import ConfigError
 from hub.room import Room, Section
 from hub.roster import Member, Roster
+from hub.series import identity
 from hub.session_export import export
-from hub.substitutes import rounds_text
+from hub.substitutes import old_substitute, rounds_text
 from tenace.sim.devices import DeviceEvent, envelopes
 from tests.hub.test_live_scoring import ROUND_ROBIN, Session
 from tests.hub.test_table import DEALS, MOVEMENT
+from wire.views import RankingView
 
 NAMES = {1: ("Ann Archer", "Bob Baker"), 3: ("Cid Cole", "Dee Dunn")}
 
@@ -45,6 +47,18 @@ def test_rounds_in_words() -> None:
     assert rounds_text([3, 4, 6]) == "rounds 3-4, 6" and rounds_text([2]) == "round 2"
 
 
+def test_an_older_hubs_substitute_among_the_names_is_still_read() -> None:
+    """A log or stored session of a hub before the ``substitutes`` field has the substitute
+    as an English phrase among the names: still read as one (never as a player)."""
+    assert old_substitute("Zoé Roux (for 太郎 山田, rounds 3-4, 6)") == {
+        "name": "Zoé Roux", "for": "太郎 山田", "rounds": [3, 4, 6]}
+    assert old_substitute("Łukasz Nowak (for player 2, round 1)") == {
+        "name": "Łukasz Nowak", "for": "player 2", "rounds": [1]}
+    assert old_substitute("Zoé Roux") is None and old_substitute("Anne (formerly Bee)") is None
+    assert identity(["Ann Archer", "Bob Baker", "Zoé Roux (for Bob Baker, rounds 2-3)"]) == \
+        identity(["Bob Baker", "Ann Archer"])
+
+
 def test_a_substitute_is_named_for_his_rounds_and_the_pair_keeps_its_results() -> None:
     """Zoé Roux played for Bob Baker (pair 1's second player) in rounds 2 and 3: pair 1
     keeps its number, its results and its ranking; its names say who played when."""
@@ -56,8 +70,13 @@ def test_a_substitute_is_named_for_his_rounds_and_the_pair_keeps_its_results() -
     assert body["name"] == "Zoé Roux" and body["rounds"] == [2, 3]
     assert s.ranking() == before
     entry = next(e for e in s.room.scoring.section("A").ranking() if e["pair"] == 1)
-    assert entry["names"] == ["Ann Archer", "Bob Baker",
-                              "Zoé Roux (for Bob Baker, rounds 2-3)"]
+    # issue 25: as data, not an English phrase among the names (each page words it)
+    assert entry["names"] == ["Ann Archer", "Bob Baker"]
+    assert entry["substitutes"] == [{"name": "Zoé Roux", "for": "Bob Baker", "player": 2,
+                                     "rounds": [2, 3]}]
+    assert all("substitutes" not in e for e in s.room.scoring.section("A").ranking()
+               if e["pair"] != 1)
+    RankingView.from_json(json.dumps(s.room.scoring.section("A").ranking_json()).encode())
     # replayed from the log: the same names
     again = Session(Room(Section("A", MOVEMENT, pairs=dict(NAMES)), DEALS))
     again.play(ROUND_ROBIN)

@@ -224,9 +224,9 @@ def test_values_are_written_in_the_reader_s_notation() -> None:
     # A result the scorer could not score (Law 15B), as the results page says it.
     problem = Text.of("problem.not_scored", board=4, table="A2", round=3, reason=Text.of(
         "problem.played_before", pair=5, table="A1", round=1))
-    assert render(problem, "it") == (
-        "board 4: tavolo A2, turno 3: la coppia 5 ha già giocato il board, al tavolo A1 nel "
-        "turno 1 (Legge 15B: il secondo punteggio è annullato), non segnato")
+    assert render(problem, "it") == (       # issue 25: no brackets within brackets
+        "board 4, tavolo A2, turno 3 non segnato: la coppia 5 ha già giocato il board, al "
+        "tavolo A1 nel turno 1; il secondo punteggio è annullato (Legge 15B)")
     # A text written before texts were keys (an old log's English) is shown as it is.
     assert render(Text.plain("the hub said this"), "fr") == "the hub said this"
 

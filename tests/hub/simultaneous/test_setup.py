@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -200,3 +201,89 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             client.close()
         stop_process(broker)
         log.close()
+
+
+def test_the_organiser_broker_names_its_files_by_absolute_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sim-event init event.json kit` (a relative folder, as docs/simultaneous.md shows it):
+    Mosquitto reads a relative path from its own working directory, so the configuration
+    must not depend on where the organiser started it (audit of issue 28)."""
+    _event_file(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["sim-event", "init", "event.json", "kit", "--host", "localhost"]) == 0
+    lines = (tmp_path / "kit" / "organiser" / "mosquitto.conf").read_text().splitlines()
+    named = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines
+             if line.split() and line.split()[0] in (
+                 "cafile", "certfile", "keyfile", "password_file", "acl_file",
+                 "persistence_location")}
+    assert len(named) == 6
+    for option, value in named.items():
+        assert Path(value).is_absolute(), (option, value)
+        assert Path(value).exists(), (option, value)
+    assert any("chown mosquitto" in line for line in lines)   # how Mosquitto reads them
+
+
+def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) -> None:
+    """`tenace sim-event run` in a terminal: the deals released to a club, and a club's
+    message refused with its reason, are in its log on standard error (they were lost
+    before: the command set no logging up; audit of issue 28)."""
+    port = free_port()
+    out = tmp_path / "out"
+    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+                 "--host", "localhost", "--port", str(port)]) == 0
+    conf = out / "organiser" / "mosquitto.conf"
+    if os.geteuid() == 0:
+        conf.write_text(conf.read_text() + "user root\n")
+    broker_log = (tmp_path / "mosquitto.log").open("wb")
+    broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=broker_log,
+                              stderr=subprocess.STDOUT)
+    err = tmp_path / "run.err"
+    service: subprocess.Popen[bytes] | None = None
+    client: MqttClient | None = None
+    try:
+        assert wait_for_port(port, 10.0, broker)
+        with err.open("wb") as sink:
+            service = subprocess.Popen(
+                [sys.executable, "-m", "tenace", "sim-event", "run",
+                 str(tmp_path / "event.json"), str(out), "--broker", f"localhost:{port}"],
+                stdout=subprocess.DEVNULL, stderr=sink)
+        assert _wait(lambda: "released to club york" in err.read_text())
+        ca = out / "organiser" / "tls" / "ca.crt"
+        password = _password(out / "clubs" / "york" / "bridge.conf")
+        client = MqttClient(f"mqtts://york:{password}@localhost:{port}?ca={ca}", "york",
+                            clean_session=True)
+        client.wait_connected()
+        client.publish(topic("spring", "york", "result"), b"not json", wait=True)
+        assert _wait(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
+        text = err.read_text()
+        assert "INFO hub.simultaneous.organiser: deals of spring released to club lyon" in text
+    finally:
+        if client is not None:
+            client.close()
+        if service is not None:
+            stop_process(service)
+        stop_process(broker)
+        broker_log.close()
+
+
+def test_sim_event_club_takes_its_event_and_club_from_the_kit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tenace sim-event club KIT` needs no --event nor --club: the kit says them
+    (club.json); given and different, it stops at once naming the kit's, instead of waiting
+    for deals on another club's topics that never come (audit of issue 28)."""
+    out = tmp_path / "out"
+    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+                 "--host", "localhost"]) == 0
+    kit = str(out / "clubs" / "lyon")
+    nobody = f"mqtt://sim-link:x@127.0.0.1:{free_port()}"
+    capsys.readouterr()
+    assert main(["sim-event", "club", kit, "--club", "lyonn", "--broker", nobody,
+                 "--plays", "3"]) == 2
+    assert "--club lyonn: the kit" in capsys.readouterr().err
+    assert main(["sim-event", "club", kit, "--event", "autumn", "--broker", nobody,
+                 "--plays", "3"]) == 2
+    assert "--event autumn: the kit" in capsys.readouterr().err
+    # Without them: the kit's, then the club's broker (none here) is what stops it.
+    assert main(["sim-event", "club", kit, "--broker", nobody, "--plays", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "the kit" not in err and "not connected to 127.0.0.1" in err
