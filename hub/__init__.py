@@ -40,7 +40,8 @@
                       (device_events.py: a device's events, hello and replies in;
                       publishing.py: the views, alerts and live scores published, paced;
                       log_startup.py: the log at start, its chain and damage checked, the
-                      room rebuilt from it)
+                      room rebuilt from it; director_service.py: the director's and the
+                      scorer's commands taken, counted, applied and published)
     presence.py       OfflineGrace: a device's last will held a grace before device_offline
     shards.py         an event's sections shared among several hub processes: which a shard
                       holds, its set-up and account (sharding.py: a shard's topics and the
