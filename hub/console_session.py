@@ -58,7 +58,7 @@ from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, answer
 from hub.console_setup import data_directory
-from hub.late_changes import contestants, unplayed
+from hub.late_changes import absent_pair, contestants, unplayed
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
@@ -239,6 +239,7 @@ class _Evening:
         late = room.late.to_json()
         withdrawn = {(w["section"], w["pair"]) for w in late["withdrawn"]}
         latecomers = {(w["section"], w["pair"]) for w in late["late"]}
+        placed = room.late.placed
         sections = []
         substitutes = room.scoring.substitutes
         for section in room.sections:
@@ -248,12 +249,17 @@ class _Evening:
             sections.append({
                 "name": section.name, "tables": list(section.tables),
                 "rounds": None if movement is None else movement.rounds,
+                # the set-up's absent pair: a late pair may take its place (hub.late_changes)
+                "absent": next((p for p in range(1, 2 * movement.tables + 1)
+                                if absent_pair(movement, p)), None)
+                if movement is not None and section.individual is None else None,
                 "pairs": [{"pair": p, "names": list(section.pairs.get(p, ())),
                            "late": (section.name, p) in latecomers,
                            "withdrawn": (section.name, p) in withdrawn,
                            "boards_played": len(scored.played(p)),
                            "substitutes": substitutes.of_pair(section.name, p),
-                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round)}
+                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round,
+                                                    placed.get((section.name, p)))}
                               if (section.name, p) in withdrawn | latecomers else {})}
                           for p in numbers],
                 "exports": [n for n in EXPORTS if section.individual is None
