@@ -136,6 +136,16 @@ def _account_parts(account: str) -> tuple[str, str | None, str]:
     return table, seat, _KINDS.get(last, "seat tablet")
 
 
+def _last_missed(room: Any, section: str, pair: int) -> int:
+    """The last round whose boards a late or withdrawn pair may have left unplayed: the
+    round in progress, or for a late pair in the absent pair's place that stays, the round
+    before the one it took it from (the boards of its rounds are its to play)."""
+    placed = room.late.placed.get((section, pair))
+    if placed is None or (section, pair) in room.late.withdrawn:
+        return int(room.clock.round)
+    return min(int(room.clock.round), placed - 1)
+
+
 def device_check(room: Any, pairing: Pairing | None, reports: dict[str, dict[str, Any]]
                  ) -> list[dict[str, Any]]:
     """Every table with its devices: account, seat, kind, paired, online, battery, signal,
@@ -244,21 +254,25 @@ class _Evening:
         substitutes = room.scoring.substitutes
         for section in room.sections:
             movement = section.movement
-            numbers = sorted(contestants(section) | set(section.pairs))
+            absent = next((p for p in range(1, 2 * movement.tables + 1)
+                           if absent_pair(movement, p)), None) \
+                if movement is not None and section.individual is None else None
+            numbers = sorted(contestants(section) | set(section.pairs)
+                             | ({absent} if absent is not None else set()))
             scored = room.scoring.section(section.name)
             sections.append({
                 "name": section.name, "tables": list(section.tables),
                 "rounds": None if movement is None else movement.rounds,
                 # the set-up's absent pair: a late pair may take its place (hub.late_changes)
-                "absent": next((p for p in range(1, 2 * movement.tables + 1)
-                                if absent_pair(movement, p)), None)
-                if movement is not None and section.individual is None else None,
+                "absent": absent,
                 "pairs": [{"pair": p, "names": list(section.pairs.get(p, ())),
                            "late": (section.name, p) in latecomers,
+                           **({"absent": True} if p == absent else {}),
                            "withdrawn": (section.name, p) in withdrawn,
                            "boards_played": len(scored.played(p)),
                            "substitutes": substitutes.of_pair(section.name, p),
-                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round,
+                           **({"unplayed": unplayed(section, scored.lines, p,
+                                                    _last_missed(room, section.name, p),
                                                     placed.get((section.name, p)))}
                               if (section.name, p) in withdrawn | latecomers else {})}
                           for p in numbers],
