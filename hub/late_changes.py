@@ -151,8 +151,11 @@ def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
     12C3); a round his number sat out (a half table) is none of them. ``placed``: the round
     from which a late pair took the set-up's absent pair's place; the absent pair's seats of
     the rounds before (a sit-out's, its opponents' half table) are its unplayed boards too,
-    for the director to leave without a result or to rule as his regulations say."""
+    for the director to leave without a result or to rule as his regulations say; each is
+    marked ``"sit_out": true`` (no pair opposite: a ruling on a table's result cannot take
+    it)."""
     seats: list[tuple[int, int, tuple[int, ...], str]] = []    # round, table, boards, side
+    sat_out: set[tuple[int, int]] = set()                       # round, table: a half table
     if section.individual is not None:
         for a in section.individual.assignments:
             if a.round <= last_round and contestant in a.seats and a.plays:
@@ -165,13 +168,15 @@ def unplayed(section: Section, lines: Mapping[int, Sequence[Mapping[str, Any]]],
             elif (placed is not None and m.round < min(placed, last_round + 1) and m.boards
                   and (m.ns is None) != (m.ew is None)):
                 seats.append((m.round, m.table, m.boards, "NS" if m.ns is None else "EW"))
+                sat_out.add((m.round, m.table))
     out = []
     for round_, number, boards, side in sorted(seats):
         table = section.ids.get(number, f"{section.name}{number}")
         for board in boards:
             if not any(r.get("table") == table and r.get("round") == round_
                        for r in lines.get(board, ())):
-                out.append({"table": table, "round": round_, "board": board, "side": side})
+                out.append({"table": table, "round": round_, "board": board, "side": side,
+                            **({"sit_out": True} if (round_, number) in sat_out else {})})
     return out
 
 

@@ -118,11 +118,19 @@
         // the set-up's absent pair: a late pair takes its place from the round given
         if (p.absent) marks.push(el("span", { class: "tag absent", text: t("evening.absent") }));
         if (p.withdrawn) marks.push(el("span", { class: "tag", text: t("evening.withdrawn") }));
-        if (p.unplayed && p.unplayed.length) {
+        // the boards a late pair missed at the sit-out's half table: no result, nobody opposite
+        const sitOut = (p.unplayed || []).filter((b) => b.sit_out);
+        const toRule = (p.unplayed || []).filter((b) => !b.sit_out);
+        if (sitOut.length) {
+          marks.push(el("span", { class: "tag sit-out-missed",
+            text: t("evening.sitout_missed", { n: sitOut.length,
+              boards: sitOut.map((b) => b.board).join(", ") }) }));
+        }
+        if (toRule.length) {
           marks.push(el("button", { type: "button", class: "button small danger rule-unplayed",
             text: t(one ? "evening.rule_unplayed_player" : "evening.rule_unplayed_pair",
-              { n: p.unplayed.length }),
-            onclick: () => ruleUnplayed(p.unplayed,
+              { n: toRule.length }),
+            onclick: () => ruleUnplayed(toRule,
               t(p.withdrawn ? "evening.withdrawn" : "evening.late")) }));
         }
         const pick = () => {

@@ -2,8 +2,8 @@
 Console: 17 pairs on a 9-table Mitchell, pair 9 absent, round 1 played and round 2 started.
 The page lists pair 9 as the sit-out's place; the director clicks it, names the late pair
 and adds it with "From round" left empty (the round in progress): the command is logged
-with his name and round 2, table A9 expects pair 9 from round 2, and the row offers the
-board A9 did not play in round 1 for his artificial score, unasked. Screenshot:
+with his name and round 2, table A9 expects pair 9 from round 2, and the row lists the
+board A9 did not play in round 1 as missed at the sit-out, no result, no score imposed. Screenshot:
 console-evening-late-pair.png (tests/hub/test_console_session.py's folder)."""
 
 from __future__ import annotations
@@ -68,9 +68,11 @@ def test_browser_a_late_pair_takes_the_sit_outs_place(browser: Any, served: Any 
                                           "from_round": 2, "by": "dora"})
     assert hub.room.round_info("A9", 2)["expected"] == {"NS": 9, "EW": 17}
     assert "absent" not in _row(browser, 9).text
-    offer = _row(browser, 9).find_element("css selector", "button.rule-unplayed")
-    assert offer.text == "Boards not played (1): A- the pair, A+ its opponents"
-    assert not [f for f in facts if f[0] == "ruling"]          # offered, never imposed
+    (missed,) = hub.room.assignment("A9", 1).boards
+    shown = _row(browser, 9).find_element("css selector", ".sit-out-missed")
+    assert shown.text == f"Missed at the sit-out (1): {missed}, no result"
+    assert _row(browser, 9).find_elements("css selector", "button.rule-unplayed") == []
+    assert not [f for f in facts if f[0] == "ruling"]          # never imposed
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-evening-late-pair.png"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

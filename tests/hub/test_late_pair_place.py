@@ -91,7 +91,7 @@ def test_a_late_pair_takes_the_absent_pairs_place_from_the_round_in_progress() -
     assert neuberg(3.5, 8, 9) == 4.0                    # (3.5 + 1/2)·9/8 - 1/2
     section = session.room.sections[0]
     assert unplayed(section, scored.lines, 9, session.room.clock.round, 2) == [
-        {"table": "A9", "round": 1, "board": missed, "side": "NS"}]
+        {"table": "A9", "round": 1, "board": missed, "side": "NS", "sit_out": True}]
     assert unplayed(section, scored.lines, 9, session.room.clock.round) == []
 
     # the late pair is ranked, named, with its 8 boards
