@@ -70,7 +70,7 @@ def test_browser_a_late_pair_takes_the_sit_outs_place(browser: Any, served: Any 
     assert "absent" not in _row(browser, 9).text
     (missed,) = hub.room.assignment("A9", 1).boards
     shown = _row(browser, 9).find_element("css selector", ".sit-out-missed")
-    assert shown.text == f"Missed at the sit-out (1): {missed}, no result"
+    assert shown.text == f"Boards missed at the sit-out (1): {missed}, no result"
     assert _row(browser, 9).find_elements("css selector", "button.rule-unplayed") == []
     assert not [f for f in facts if f[0] == "ruling"]          # never imposed
     SHOTS.mkdir(parents=True, exist_ok=True)
