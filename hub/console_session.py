@@ -140,7 +140,7 @@ def _last_missed(room: Any, section: str, pair: int) -> int:
     """The last round whose boards a late or withdrawn pair may have left unplayed: the
     round in progress, or for a late pair in the absent pair's place that stays, the round
     before the one it took it from (the boards of its rounds are its to play)."""
-    placed = room.late.placed.get((section, pair))
+    placed: int | None = room.late.placed.get((section, pair))
     if placed is None or (section, pair) in room.late.withdrawn:
         return int(room.clock.round)
     return min(int(room.clock.round), placed - 1)
