@@ -2,8 +2,8 @@
 9-table Mitchell with pair 9 absent, round 1 played by the room simulator over MQTT (table
 A9 sits out); the director's ``pair_add`` gives the 18th pair pair 9's place from round 2,
 logged with his name; rounds 2 and 3 played by the simulator, table A9 with the late pair;
-its boards scored against E = 9 (top 8, docs/scoring.md); the hub stopped and started
-again on its log rebuilds the same movement, late pair and ranking."""
+its boards scored against E = 9 (top 8, docs/scoring.md) and in the results file; the hub
+stopped and started again on its log rebuilds the same movement, late pair and ranking."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from bridgecore.results_io import read_pbn_results
 from hub.event import EventSetup, read_document, setup_from_json
 from hub.service import Hub, HubRunner, data_log
+from hub.session_export import export
 from tests.hub.swiss_play import SEED, spare_devices, wait
 from tests.hub.test_individual_live import play_round
 
@@ -66,6 +68,12 @@ def test_a_late_pair_plays_the_sit_outs_seats_on_the_live_hub(
         mine = [r for r in traveller["results"] if r["NS"] == 9]
         assert len(mine) == 1 and mine[0]["table"] == "A9" and mine[0]["round"] == 2
         assert mine[0]["ns_points"] + mine[0]["ew_points"] == 8
+        # the results file credits the late pair with its board at A9
+        pbn = running.call(lambda: export(hub.room, "results.pbn", "A")[0])
+        rows = read_pbn_results(pbn.decode("utf-8")).rows
+        assert sorted(r.result.board for r in rows if int(r.result.ns) == 9) == sorted(
+            b for r in (2, 3) for b in running.call(
+                lambda r=r: hub.room.assignment("A9", r)).boards)
         before = running.call(lambda: (hub.room.sections[0].movement,
                                        hub.room.late.snapshot(),
                                        hub.room.scoring.section("A").ranking_json()))
