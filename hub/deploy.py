@@ -22,8 +22,10 @@ them, the working directory, the command, ``Restart=on-failure`` and the hardeni
 (``NoNewPrivileges``, ``ProtectSystem=strict`` with ``ReadWritePaths`` the data only...).
 
 Existing keys are never replaced without ``force``; ``renew`` signs a new broker certificate
-with the same authority and writes the rest again. Errors are :class:`hub.tls.TlsError`
-(certificates) and :class:`DeployError` (everything else), both ``HubError``.
+with the same authority and writes the rest again. Written again, ``mosquitto.conf`` keeps the
+``include_dir`` lines it had (a simultaneous event's bridge; the report's ``kept`` says so).
+Errors are :class:`hub.tls.TlsError` (certificates) and :class:`DeployError` (everything
+else), both ``HubError``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class DeployReport:
     pki: ClubPki
     written: list[Path] = field(default_factory=list)
     todo: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)   # what was kept of the files written again
 
 
 def _fill(template: str, values: dict[str, str]) -> str:
@@ -99,6 +102,19 @@ def mosquitto_config(folder: Path, *, port: int = TLS_PORT, bind: str = "0.0.0.0
     client, the password and ACL files there)."""
     return _fill("mosquitto-tls.conf.in", {"DEPLOY": str(folder), "PORT": str(port),
                                            "BIND": bind})
+
+
+def _club_lines(conf: Path) -> tuple[list[str], bool]:
+    """The ``include_dir`` lines of an existing ``mosquitto.conf`` (a simultaneous event's
+    bridge, docs/simultaneous.md: written again, the configuration keeps them), and whether
+    it holds a pasted bridge (a ``connection`` line), which is not kept."""
+    try:
+        lines = conf.read_text().splitlines() if conf.is_file() else []
+    except (OSError, UnicodeDecodeError) as err:
+        raise DeployError(f"{conf}: unreadable, not written again: {err}") from err
+    words = [line.split() for line in lines]
+    keep = [" ".join(w) for w in words if len(w) >= 2 and w[0] == "include_dir"]
+    return keep, any(w and w[0] == "connection" for w in words)
 
 
 def write_access_files(folder: Path, setup: Any | None, *,
@@ -261,8 +277,19 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
             "--seat S=serial:/dev/ttyUSB2 --seat W=serial:/dev/ttyUSB3\n"),
     }
 
+    included, pasted = _club_lines(root / "mosquitto.conf")
+    if included:
+        texts["mosquitto.conf"] += ("\n# Kept from the configuration written before (a "
+                                    "simultaneous event's bridge)\n"
+                                    + "".join(f"{line}\n" for line in included))
+
     pki = write_club_pki(root, hosts, club=club, force=force, renew=renew)
     report = DeployReport(root, pki, [pki.ca_key, pki.ca_cert, pki.broker_key, pki.broker_cert])
+    report.kept += [f"mosquitto.conf: {line} (kept)" for line in included]
+    if pasted:
+        report.todo.append(f"{root / 'mosquitto.conf'} held a bridge pasted in (a connection "
+                           "line), not kept: add include_dir of the event's kit folder instead "
+                           "(docs/simultaneous.md)")
     os.chmod(root, 0o755)   # devices' ca.crt and the units are public; secrets are 0600
     for sub in (data, root / "mosquitto-data"):
         sub.mkdir(exist_ok=True)

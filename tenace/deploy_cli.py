@@ -93,6 +93,8 @@ def init_command(args: argparse.Namespace) -> int:
     out.write(f"{report.folder}: a club configuration\n")
     for path in report.written:
         out.write(f"  {path.name:<26} {path.stat().st_mode & 0o777:04o}\n")
+    for line in report.kept:
+        out.write(f"  {line}\n")
     out.write(f"broker certificate valid until {broker.not_valid_after_utc:%Y-%m-%d} "
               f"(certificate authority: {CA_DAYS} days, broker: {BROKER_DAYS} days)\n")
     out.write("still to do:\n")

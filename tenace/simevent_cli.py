@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,10 @@ def _init(args: argparse.Namespace) -> int:
                         club_path=args.club_path, force=args.force)
     except SimError as err:
         raise CommandError(str(err)) from err
+    for club in event.clubs:     # a plays its movement cannot have: Law 16 at stake
+        problem = club.plays_problem()
+        if problem is not None:
+            print(f"warning: {problem}", file=sys.stderr)
     print(f"organiser: {kit.organiser} (mosquitto -c {kit.organiser / 'mosquitto.conf'})")
     for club, folder in kit.clubs.items():
         print(f"club {club}: {folder} (bridge.conf holds its password: send it privately)")

@@ -6,8 +6,14 @@ publishes each result to ``result`` (QoS 1, with an id: a result delivered twice
 a line its hub no longer scores is withdrawn there under the same id) and, once every table
 has played a board, ``finished`` with the number of its results on it.
 Deals come in on ``deals``: signed by the organiser, checked against the organiser's public key
-before anything uses them (a forged or altered deal is refused, logged). The field's results
-of a finished board come in on ``field/<board>``, the field's ranking on ``ranking``.
+before anything uses them (a forged or altered deal is refused, logged). A release only moves
+forward: a genuine release whose ``released`` time is not later than the one the link holds
+(an old one replayed, retained again on the club's broker) is refused and logged too, and the
+link keeps the one it had. Started with ``kept`` (``tenace sim-event club``: the last genuine
+release, ``KIT/deals.signed``), it holds that one from the start, checked again: a forged or
+old copy retained on the club's broker since does not displace it, nor stop the evening.
+The field's results of a finished board come in on ``field/<board>``, the field's ranking on
+``ranking``.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -28,18 +35,35 @@ __all__ = ["ClubLink"]
 log = logging.getLogger(__name__)
 
 
+def _released(body: dict[str, Any]) -> datetime:
+    """A release's ``released`` time (aware); SimError if it has none."""
+    try:
+        released = datetime.fromisoformat(str(body.get("released")))
+    except ValueError:
+        raise SimError(f"deals released {body.get('released')!r}: not a time") from None
+    if released.tzinfo is None:
+        raise SimError(f"deals released {released}: no time zone")
+    return released
+
+
 class ClubLink:
     """The link of club ``club`` of event ``event`` through its broker at ``url`` (the club
     hub's own account there, ``client_id``)."""
 
     def __init__(self, event: str, club: str, url: str, organiser_key: Ed25519PublicKey, *,
-                 client_id: str = "tenace-hub"):
+                 client_id: str = "tenace-hub", kept: bytes | None = None):
         self.event, self.club, self.key = event, club, organiser_key
         self.deals: dict[str, Any] | None = None
         self.deals_signed: bytes | None = None   # the deals message as it came, checked
+        self.refused: list[str] = []
+        if kept is not None:
+            try:
+                self.deals, self.deals_signed = self._open_deals(kept), kept
+            except SimError as err:
+                log.warning("the kept deals release refused: %s", err)
+                self.refused.append(f"kept deals: {err}")
         self.field: dict[int, dict[str, Any]] = {}
         self.ranking: dict[str, Any] | None = None
-        self.refused: list[str] = []
         self.changed = threading.Condition()
         self.others: Callable[[Message], None] | None = None   # the rest (ClubRelay)
         self.client = MqttClient(url, client_id, on_message=self._take, start=False)
@@ -80,10 +104,23 @@ class ClubLink:
                             json.dumps({"v": 1, "id": rid, "board": board, "withdrawn": True}),
                             1)
 
-    def publish_finished(self, board: int, results: int) -> None:
-        """The club has played ``board`` ``results`` times: it may see the field's results."""
-        self.client.publish(topic(self.event, self.club, "finished"),
-                            json.dumps({"v": 1, "board": board, "results": results}), 1)
+    def publish_finished(self, board: int, results: int, *, closed: bool = False) -> None:
+        """The club has played ``board`` ``results`` times: it may see the field's results
+        (``closed``: its director closed the board with fewer than the club plays, a table
+        did not play it; hub.simultaneous.field)."""
+        body: dict[str, object] = {"v": 1, "board": board, "results": results}
+        if closed:
+            body["closed"] = True
+        self.client.publish(topic(self.event, self.club, "finished"), json.dumps(body), 1)
+
+    def _open_deals(self, payload: bytes) -> dict[str, Any]:
+        """A deals release checked: the organiser's signature, this club's event, its
+        ``released`` time (ISO, with its zone)."""
+        body = open_signed(self.key, payload)
+        if (body.get("event"), body.get("club")) != (self.event, self.club):
+            raise SimError(f"deals signed for {body.get('event')}/{body.get('club')}")
+        _released(body)
+        return body
 
     @property
     def sync_topic(self) -> str:
@@ -101,10 +138,15 @@ class ClubLink:
             if (event, club) != (self.event, self.club):
                 raise SimError(f"not this club's event: {message.topic}")
             if kind == "deals":
-                body = open_signed(self.key, message.payload)
-                if (body.get("event"), body.get("club")) != (self.event, self.club):
-                    raise SimError(f"deals signed for {body.get('event')}/{body.get('club')}")
-                value: Any = body
+                if message.payload == self.deals_signed:
+                    return                        # the release it holds, delivered again
+                value: Any = self._open_deals(message.payload)
+                with self.changed:
+                    held = self.deals
+                if held is not None and _released(value) <= _released(held):
+                    raise SimError(f"a release of {value['released']}, not after the one "
+                                   f"held ({held['released']}): an old release replayed, "
+                                   "refused; the one held is kept")
             else:
                 value = json.loads(message.payload)
                 if not isinstance(value, dict):

@@ -109,5 +109,8 @@ def read_upload(event: SimEvent, data: bytes, *, file: str = "upload") -> Upload
             continue
         out.results.append(payload)
         counts[r.board] += 1
-    out.finished = [{"v": 1, "board": b, "results": n} for b, n in sorted(counts.items())]
+    # The upload is the club's session as its scorer scored it, after play: each board it
+    # holds is closed with its lines (a sit-out, a board not played: fewer than plays).
+    out.finished = [{"v": 1, "board": b, "results": n, "closed": True}
+                    for b, n in sorted(counts.items())]
     return out

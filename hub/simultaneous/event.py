@@ -3,14 +3,17 @@ topics it travels on; the organiser's signature of the deals (Ed25519).
 
 The event file (JSON, ``version`` 1) is the organiser's: ``{"version": 1, "event": "ecats-0412",
 "deals": "deals.pbn", "method": "mp", "small_groups": false, "clubs": [{"id": "paris", "start":
-"2026-04-12T18:00:00+00:00", "tables": 10, "plays": 10}]}``. ``plays`` is how many times the
-club plays each board (its tables in a Mitchell); the field's expected number of results per
-board (Neuberg, Law 78) is their sum. ``small_groups`` (default false): a fouled board's
-version played 2 or 3 times in the field gets the EBU small-group percentages rather than
-Neuberg (Law 87, formats.md 9.1; hub.simultaneous.field). ``artificial`` (default
-``"session"``): what an artificial adjusted score (Law 12C2) gives its side: ``"session"``
-60/50/40 or the pair's session percentage if higher (average-plus) or lower (average-minus),
-Law 12C2(c) as the WBFLC states it; ``"fixed"`` 60/50/40 (or the percentage the director
+"2026-04-12T18:00:00+00:00", "plays": 9, "movement": "mitchell", "tables": 10}]}``.
+``plays`` is how many times the club plays each board (its tables in a Mitchell without a
+skip); the field's expected number of results per board (Neuberg, Law 78) is their sum.
+``movement`` (optional, ``mitchell`` or ``howell``, with its ``tables``) lets ``sim-event
+init`` warn when ``plays`` cannot be right for it (:meth:`Club.plays_problem`).
+``small_groups`` (default false): a fouled board's version played 2 or 3 times in the field
+gets the EBU small-group percentages rather than Neuberg (Law 87, formats.md 9.1;
+hub.simultaneous.field). ``artificial`` (default ``"session"``): what an artificial adjusted
+score (Law 12C2) gives its side: ``"session"`` 60/50/40 or the pair's session percentage if
+higher (average-plus) or lower (average-minus), Law 12C2(c) as the WBFLC states it;
+``"fixed"`` 60/50/40 (or the percentage the director
 gave). Topics (docs/protocol.md,
 "Simultaneous events"), all under ``tenace/sim/v1/<event>/<club>/``: ``deals`` (organiser
 to club, retained, signed), ``result`` and ``finished`` (club to organiser, QoS 1),
@@ -43,6 +46,7 @@ __all__ = [
 ROOT = "tenace/sim/v1"
 KINDS = ("deals", "result", "finished", "field", "ranking")
 ARTIFICIAL = ("session", "fixed")   # the conventions for an artificial adjusted score
+MOVEMENTS = ("mitchell", "howell")   # a club's movement the event file may say (plays checked)
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -64,6 +68,8 @@ class Club:
     id: str
     start: datetime
     plays: int = 1
+    movement: str | None = None   # optional: "mitchell" or "howell", with its tables
+    tables: int | None = None
 
     def __post_init__(self) -> None:
         _name(self.id, "club id")
@@ -71,6 +77,33 @@ class Club:
             raise SimError(f"club {self.id}: its start {self.start} needs a time zone")
         if self.plays < 1:
             raise SimError(f"club {self.id}: plays each board {self.plays} times")
+        if self.movement is not None and (self.movement not in MOVEMENTS or not isinstance(
+                self.tables, int) or isinstance(self.tables, bool) or not 2 <= self.tables <= 30):
+            raise SimError(f"club {self.id}: movement {self.movement!r} of {self.tables!r} "
+                           f"tables: one of {', '.join(MOVEMENTS)}, with 2 to 30 tables")
+
+    def plays_problem(self) -> str | None:
+        """Why ``plays`` cannot be right for the club's movement (when the event file says
+        it), None when it can or none is said: a board's field results are released to the
+        club only when it has that many results or its director closes it (Law 16)."""
+        if self.movement is None or self.tables is None:
+            return None
+        from collections import Counter
+
+        from bridgecore.errors import BridgeError
+        from bridgecore.movements import howell, mitchell
+        try:
+            made = (mitchell if self.movement == "mitchell" else howell)(self.tables)
+        except BridgeError as err:
+            return f"club {self.id}: {self.movement} of {self.tables} tables: {err}"
+        times = sorted(set(Counter(b for a in made.assignments if a.plays
+                                   for b in a.boards).values()))
+        if self.plays in times:
+            return None
+        said = " or ".join(map(str, times))
+        return (f"club {self.id}: plays {self.plays}, but its movement ({made.name}) plays "
+                f"each board {said} times: its boards' field results would be held (Law 16) "
+                "or released early")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +156,8 @@ class SimEvent:
                 raise SimError(f"{path}: version {data.get('version')!r}, expected 1")
             deals = (path.parent / data["deals"]).read_text()
             clubs = tuple(Club(_name(c["id"], "club id"), datetime.fromisoformat(c["start"]),
-                               int(c.get("plays", 1))) for c in data["clubs"])
+                               int(c.get("plays", 1)), c.get("movement"), c.get("tables"))
+                          for c in data["clubs"])
             small = data.get("small_groups", False)
             if not isinstance(small, bool):
                 raise SimError(f"{path}: small_groups is true or false, not {small!r}")

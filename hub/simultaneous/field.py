@@ -5,8 +5,11 @@ A result is ``{"v": 1, "id": ..., "board": n, "ns": pair, "ew": pair, "score_ns"
 result delivered twice (QoS 1, a bridge reconnecting) count once; the same id with another
 score is the club's correction and replaces it. ``finished`` ``{"v": 1, "board": n,
 "results": k}`` says the club has played board n ``k`` times: the club has finished the board
-once those k results are in, and only then may it see the field's results of the board (Law
-16). Matchpoints (or cross-IMPs, Butler) across the field, Neuberg (Law 78) to the field's
+once those k results are in and ``k`` is at least the club's ``plays`` (the event file), and
+only then may it see the field's results of the board (Law 16). A board a table of the club
+did not play (a sit-out, a line cancelled) is finished with fewer only with ``"closed":
+true``: the club's director closed the board; a short count without it holds the board back.
+Matchpoints (or cross-IMPs, Butler) across the field, Neuberg (Law 78) to the field's
 expected number of results per board: a board a club did not play, a pair that sat out, are
 missing results scaled up, not zeros.
 
@@ -177,8 +180,9 @@ def check_withdrawal(data: object, boards: tuple[int, ...]) -> tuple[str, int]:
     return rid, board
 
 
-def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
-    """(board, results) of a finished payload."""
+def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int, bool]:
+    """(board, results, closed) of a finished payload (``closed``: the club's director closed
+    the board, a table of the club did not play it; module docstring)."""
     if not isinstance(data, dict) or data.get("v") != 1:
         raise SimError(f"a finished message of an unknown version: {data!r:.80}")
     board, count = data.get("board"), data.get("results")
@@ -186,7 +190,10 @@ def check_finished(data: object, boards: tuple[int, ...]) -> tuple[int, int]:
         raise SimError(f"finished: board {board!r} is not one of the event's")
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1000:
         raise SimError(f"finished board {board}: {count!r} results")
-    return board, count
+    closed = data.get("closed", False)
+    if not isinstance(closed, bool):
+        raise SimError(f"finished board {board}: closed is true or false, not {closed!r}")
+    return board, count, closed
 
 
 class FieldScorer:
@@ -205,7 +212,7 @@ class FieldScorer:
         self._forms: dict[int, list[str]] = {}   # board -> its groups, by form number
         self.results: dict[tuple[str, str], BoardResult] = {}   # (club, id) -> field result
         self._per_club: dict[tuple[str, int], set[str]] = defaultdict(set)
-        self._finished: dict[tuple[str, int], int] = {}
+        self._finished: dict[tuple[str, int], tuple[int, bool]] = {}   # (count, closed)
         self.score: EventScore | None = None
         self.duplicates = 0
         self.withdrawn: set[tuple[str, str]] = set()   # (club, id) withdrawn, not sent since
@@ -302,14 +309,22 @@ class FieldScorer:
 
     def finish(self, club: str, data: object) -> int:
         self.event.club(club)
-        board, count = check_finished(data, self.boards)
-        self._finished[(club, board)] = count
+        board, count, closed = check_finished(data, self.boards)
+        self._finished[(club, board)] = (count, closed)
         return board
 
+    def short(self, club: str, board: int) -> bool:
+        """Whether ``club`` said ``board`` finished with fewer results than it plays (the
+        event's ``plays``) without its director closing the board: not finished (Law 16)."""
+        said = self._finished.get((club, board))
+        return said is not None and not said[1] and said[0] < self.event.club(club).plays
+
     def has_finished(self, club: str, board: int) -> bool:
-        """Whether ``club`` has finished ``board``: said so, and its results are all in."""
-        count = self._finished.get((club, board))
-        return count is not None and len(self._per_club[(club, board)]) >= count
+        """Whether ``club`` has finished ``board``: said so with as many results as it plays
+        (or its director closed the board), and its results are all in (Law 16)."""
+        said = self._finished.get((club, board))
+        return said is not None and not self.short(club, board) \
+            and len(self._per_club[(club, board)]) >= said[0]
 
     def finished_boards(self, club: str) -> tuple[int, ...]:
         return tuple(b for b in self.boards if self.has_finished(club, b))

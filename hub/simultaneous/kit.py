@@ -150,7 +150,9 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
     the deals, once checked against ``kit/organiser.pub``, written to ``kit/deals.pbn``, the
     field's ranking to ``kit/field-ranking.json``; the deals message as it came, to
     ``kit/deals.signed``, for the hub (``tenace hub --sim-kit``, hub.simultaneous.handover),
-    which checks it again before its set-up takes the deals."""
+    which checks it again before its set-up takes the deals. Started again, the link holds
+    the release kept there first: a forged or older copy on the broker does not replace it
+    (hub.simultaneous.club)."""
     from hub.simultaneous.club import ClubLink
     from hub.simultaneous.event import load_public_key
     from hub.simultaneous.relay import ClubRelay
@@ -158,7 +160,12 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
         public = load_public_key((kit / PUBLIC_KEY).read_bytes())
     except OSError as err:
         raise SimError(f"the organiser's public key: {err}") from err
-    link = ClubLink(event, club, url, public, client_id="sim-link").start()
+    try:     # the last genuine release: a forged or old copy on the broker cannot displace it
+        kept = (kit / SIGNED_DEALS).read_bytes() if (kit / SIGNED_DEALS).exists() else None
+    except OSError as err:
+        log.warning("the kept deals %s unreadable: %s", kit / SIGNED_DEALS, err)
+        kept = None
+    link = ClubLink(event, club, url, public, client_id="sim-link", kept=kept).start()
     relay = ClubRelay(link, plays, state=kit / RELAY_STATE).start()
     from hub.simultaneous.ecats import club_upload
     written: tuple[object, object] = (None, None)
@@ -209,6 +216,10 @@ def run_organiser(event: SimEvent, folder: Path, broker: str, stop: threading.Ev
         out.write_text(json.dumps(field.ranking_payload(), indent=1))
         _replace_file(folder / FIELD_FILE, field_file(field))
 
+    def tell(text: str) -> None:
+        print(f"sim-event {event.id}: {text}", flush=True)
+
     with Organiser(event, organiser_url(folder, broker), key, on_scored=write,
-                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE):
+                   uploads=folder / "uploads", journal=folder / JOURNAL_FILE,
+                   on_notice=tell):
         stop.wait()

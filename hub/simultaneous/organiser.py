@@ -69,7 +69,8 @@ class Organiser:
     def __init__(self, event: SimEvent, url: str, key: Ed25519PrivateKey, *,
                  now: Callable[[], datetime] = lambda: datetime.now(UTC),
                  on_scored: Callable[[FieldScorer], None] | None = None,
-                 uploads: Path | None = None, journal: Path | None = None):
+                 uploads: Path | None = None, journal: Path | None = None,
+                 on_notice: Callable[[str], None] | None = None):
         self.event = event
         self.key = key
         self.now = now
@@ -78,6 +79,8 @@ class Organiser:
         self.scored = threading.Condition()
         self.rescorings = 0
         self._on_scored = on_scored
+        self._on_notice = on_notice   # the operator told (tenace sim-event run: its terminal)
+        self.notices: list[str] = []
         self.uploads = uploads
         self.upload_problems: dict[str, list[str]] = {}   # club -> its last upload's problems
         self._uploads_seen: dict[Path, bytes] = {}
@@ -203,7 +206,7 @@ class Organiser:
                 took = self.field.add_result(path.stem, result) or took
             took = self._withdraw_missing(path.stem, upload.results) or took
             for finished in upload.finished:
-                self.field.finish(path.stem, finished)
+                self._finish(path.stem, finished)
                 took = True
             log.info("upload %s: %d results of club %s", path, len(upload.results), path.stem)
         return took
@@ -224,7 +227,7 @@ class Organiser:
                 continue
             log.info("upload of club %s: line %s no longer there, withdrawn", club, rid)
         for board in sorted({b for _, b in before} - {b for _, b in now}):
-            self.field.finish(club, {"v": 1, "board": board, "results": 0})
+            self.field.finish(club, {"v": 1, "board": board, "results": 0, "closed": True})
         return bool(before - now)
 
     def _take(self, message: Message) -> bool:
@@ -259,9 +262,33 @@ class Organiser:
         if kind == "result":
             return self.field.add_result(club, data)
         if kind == "finished":
-            self.field.finish(club, data)
+            self._finish(club, data)
             return True
         raise SimError(f"clubs do not publish {kind}")
+
+    def _finish(self, club: str, data: object) -> None:
+        """Take a club's ``finished``; a short count (fewer results than the club plays, its
+        director not closing the board) is kept but holds the board's field results back
+        (Law 16): logged, and the operator told."""
+        board = self.field.finish(club, data)
+        said = data.get("results") if isinstance(data, dict) else None
+        plays = self.event.club(club).plays
+        if isinstance(said, int) and said < plays and not self.field.short(club, board):
+            log.info("club %s's director closed board %d with %d results of the %d it plays",
+                     club, board, said, plays)
+        if self.field.short(club, board):
+            self.notify(f"club {club} said board {board} finished with {said} results but "
+                        f"plays it {plays} times, its director not "
+                        "closing it: the field's results of the board are held back from the "
+                        "club until its results are all in or its director closes the board "
+                        "(Law 16)")
+
+    def notify(self, text: str) -> None:
+        """Tell the organiser's operator (and the log)."""
+        log.warning("%s", text)
+        self.notices.append(text)
+        if self._on_notice is not None:
+            self._on_notice(text)
 
     def _replay(self, path: Path) -> int:
         """Take again the messages the journal kept (module docstring); how many. A line

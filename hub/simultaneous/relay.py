@@ -23,8 +23,10 @@ A line that the hub no longer scores goes out as a withdrawal of its id (docs/pr
 a ruling alone on a board not played at the table withdrawn (the line leaves the section's
 traveller), the hub's result removed (its retained topic cleared) with no ruling left, a line
 the hub cancels (the traveller's ``not_scored``, Law 15B). A cancelled line counts for the
-board's ``finished`` without going out; after a withdrawal on a board it had finished, the
-relay sends ``finished`` again with the results it now has there.
+board's ``finished`` without going out (``finished`` then says ``closed``: fewer by the
+director's act, Law 16); after a withdrawal on a board it had finished, the relay sends
+``finished`` again with the results it now has there (``closed`` if fewer than the
+club plays: the director's withdrawal).
 
 With a ``state`` file (``tenace sim-event club``: ``KIT/relayed.json``) the relay remembers
 the ids it sent (id -> board). Started again, it subscribes, then publishes a marker on a topic
@@ -173,7 +175,7 @@ class ClubRelay:
             self.ids[board].discard(rid)
             log.info("line %s withdrawn: the hub no longer scores it", rid)
             if board in self.finished:
-                self.link.publish_finished(board, len(self.ids[board]))
+                self._send_finished(board)
         self._finish(key[2])
 
     def _finish(self, board: int) -> None:
@@ -182,8 +184,15 @@ class ClubRelay:
         done = len(self.ids[board]) + sum(1 for k in self._unscored if k[2] == board)
         if board not in self.finished and done >= self._expected(board) > 0:
             self.finished.add(board)
-            self.link.publish_finished(board, len(self.ids[board]))
+            self._send_finished(board)
             self._save()
+
+    def _send_finished(self, board: int) -> None:
+        """``finished`` with the results out on ``board``; ``closed`` with fewer than the
+        club plays: the hub's director made them fewer (lines cancelled, Law 15B, before the
+        board was finished; a line withdrawn after), not a table still playing (Law 16)."""
+        out = len(self.ids[board])
+        self.link.publish_finished(board, out, closed=out < self._expected(board))
 
     def _traveller(self, section: str, board: int, traveller: object) -> None:
         """The forms, adjusted scores, corrections and cancelled lines of a board's tables
@@ -269,7 +278,7 @@ class ClubRelay:
                 boards.add(board)
         for board in sorted(boards & self._finished_before - self.finished):
             self.finished.add(board)                 # finished before: its new number
-            self.link.publish_finished(board, len(self.ids[board]))
+            self._send_finished(board)
         self._before, self._finished_before = {}, set()
         self._save()
         self.synced.set()

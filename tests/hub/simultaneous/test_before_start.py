@@ -70,7 +70,7 @@ def test_a_club_says_nothing_that_counts_before_its_deals_are_released(
             york.publish(topic(event.id, "york", "result"), json.dumps(
                 {"v": 1, "id": "york-b2-t1", "board": 2, "ns": 1, "ew": 3, "score_ns": 420}), 1)
             york.publish(topic(event.id, "york", "finished"),
-                         json.dumps({"v": 1, "board": 2, "results": 1}), 1)
+                         json.dumps({"v": 1, "board": 2, "results": 1, "closed": True}), 1)
             assert organiser.wait_for(lambda f: f.finished_boards("york") == (2,))
             assert _until(lambda: any(m.topic.endswith("/field/2") for m in seen))
             assert not any(m.topic.endswith("/field/1") for m in seen)

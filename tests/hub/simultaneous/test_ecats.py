@@ -41,9 +41,9 @@ def test_a_clubs_upload_is_written_and_read_back() -> None:
     upload = read_upload(event, data)
     assert not upload.problems
     assert sorted(map(_key, upload.results)) == sorted(map(_key, rows))
-    assert upload.finished == [{"v": 1, "board": 1, "results": 3},
-                               {"v": 1, "board": 2, "results": 2},
-                               {"v": 1, "board": 3, "results": 3}]
+    assert upload.finished == [{"v": 1, "board": 1, "results": 3, "closed": True},
+                               {"v": 1, "board": 2, "results": 2, "closed": True},
+                               {"v": 1, "board": 3, "results": 3, "closed": True}]
     # Scored at the club (Neuberg to its 3 plays): what the club's own field gives.
     alone = FieldScorer(SimEvent(event.id, event.deals, (event.club("lyon"),)))
     for row in rows:

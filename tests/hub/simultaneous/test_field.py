@@ -153,7 +153,9 @@ def test_a_withdrawn_result_leaves_the_field_and_it_is_rescored() -> None:
                for r in field.board_payload(2)["results"])
     assert not field.has_finished("a", 2)    # said 3 results, 2 left: until it says again
     field.finish("a", {"v": 1, "board": 2, "results": 2})
-    assert field.has_finished("a", 2)
+    assert not field.has_finished("a", 2)    # 2 of the 3 it plays: short (Law 16)
+    field.finish("a", {"v": 1, "board": 2, "results": 2, "closed": True})
+    assert field.has_finished("a", 2)        # its director closed it: table 3 did not play
     # Delivered twice: counted once. Given again (another ruling): back in the field.
     assert not field.withdraw_result("a", _withdrawal(ruling))
     assert field.duplicates == 1
@@ -198,7 +200,7 @@ def test_a_withdrawal_refused_names_why_and_changes_nothing(
 
 def test_a_board_finished_without_results_has_an_empty_field_payload() -> None:
     field = _field()
-    field.finish("b", {"v": 1, "board": 3, "results": 0})   # the club did not play it
+    field.finish("b", {"v": 1, "board": 3, "results": 0, "closed": True})   # not played
     assert field.has_finished("b", 3)
     field.rescore()
     assert field.board_payload(3)["results"] == []

@@ -237,16 +237,16 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
     broker_log = (tmp_path / "mosquitto.log").open("wb")
     broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=broker_log,
                               stderr=subprocess.STDOUT)
-    err = tmp_path / "run.err"
+    err, said = tmp_path / "run.err", tmp_path / "run.out"
     service: subprocess.Popen[bytes] | None = None
     client: MqttClient | None = None
     try:
         assert wait_for_port(port, 10.0, broker)
-        with err.open("wb") as sink:
+        with err.open("wb") as sink, said.open("wb") as told:
             service = subprocess.Popen(
                 [sys.executable, "-m", "tenace", "sim-event", "run",
                  str(tmp_path / "event.json"), str(out), "--broker", f"localhost:{port}"],
-                stdout=subprocess.DEVNULL, stderr=sink)
+                stdout=told, stderr=sink)
         assert _wait(lambda: "released to club york" in err.read_text())
         ca = out / "organiser" / "tls" / "ca.crt"
         password = _password(out / "clubs" / "york" / "bridge.conf")
@@ -255,6 +255,11 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
         client.wait_connected()
         client.publish(topic("spring", "york", "result"), b"not json", wait=True)
         assert _wait(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
+        # A short finished (Law 16; audit audit28b): the operator is told on its terminal.
+        client.publish(topic("spring", "york", "finished"),
+                       json.dumps({"v": 1, "board": 1, "results": 0}).encode(), wait=True)
+        assert _wait(lambda: "sim-event spring: club york said board 1 finished with 0 "
+                     "results but plays it 4 times" in said.read_text())
         text = err.read_text()
         assert "INFO hub.simultaneous.organiser: deals of spring released to club lyon" in text
     finally:

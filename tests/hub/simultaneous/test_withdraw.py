@@ -113,7 +113,7 @@ def test_the_organiser_takes_a_withdrawal_and_refuses_anothers(
             for _ in range(2):
                 watch.publish(topic(event.id, "lyon", "result"), _withdrawal(gone["id"], 2), 1)
             watch.publish(topic(event.id, "lyon", "finished"),
-                          json.dumps({"v": 1, "board": 2, "results": 2}), 1)
+                          json.dumps({"v": 1, "board": 2, "results": 2, "closed": True}), 1)
             assert organiser.wait_for(lambda f: len(f.results) == 9 and f.duplicates == 1
                                       and f.has_finished("lyon", 2), 60)
 
