@@ -95,6 +95,7 @@ class LateChanges:
                     section.movement = seated_from(section.movement, pair,
                                                    int(body["from_round"]))
                     self.placed[section.name, pair] = int(body["from_round"])
+                    section.placed[pair] = int(body["from_round"])
                     self.room.movement_changed(section.name)
             self.room.scoring.names_changed(section.name)
         elif type == "pair_withdraw":

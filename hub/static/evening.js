@@ -125,6 +125,12 @@
           marks.push(el("span", { class: "tag sit-out-missed",
             text: t("evening.sitout_missed", { n: sitOut.length,
               boards: sitOut.map((b) => b.board).join(", ") }) }));
+          // offered, never given unasked: A- to the late pair's side alone (nobody opposite)
+          marks.push(el("button", { type: "button", class: "button small quiet rule-sitout",
+            text: t("evening.rule_sitout", { n: sitOut.length }),
+            onclick: () => sitOut.reduce((done, b) => done.then(() => command({ op: "ruling",
+              kind: "artificial", table: b.table, board: b.board, round: b.round,
+              [b.side.toLowerCase()]: "A-", text: t("evening.late") })), Promise.resolve()) }));
         }
         if (toRule.length) {
           marks.push(el("button", { type: "button", class: "button small danger rule-unplayed",

@@ -73,6 +73,16 @@ def test_browser_a_late_pair_takes_the_sit_outs_place(browser: Any, served: Any 
     assert shown.text == f"Boards missed at the sit-out (1): {missed}, no result"
     assert _row(browser, 9).find_elements("css selector", "button.rule-unplayed") == []
     assert not [f for f in facts if f[0] == "ruling"]          # never imposed
+    offer = _row(browser, 9).find_element("css selector", "button.rule-sitout")
+    assert offer.text == "A- to the pair alone (1)"
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "console-evening-late-pair.png"))
+    # the director chooses it: A- to pair 9's side alone (Law 12C2), nobody opposite
+    _click(browser, "pairs tr[data-pair='9'] button.rule-sitout")
+    wait(browser, lambda d: d.find_elements(
+        "css selector", "#pairs tr[data-pair='9'] .sit-out-missed") == [])
+    assert facts[-1][0] == "ruling"
+    assert {k: facts[-1][1][k] for k in ("kind", "table", "board", "round", "ns")} == {
+        "kind": "artificial", "table": "A9", "board": missed, "round": 1, "ns": "A-"}
+    assert "ew" not in facts[-1][1] and facts[-1][1]["by"] == "dora"
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -94,10 +94,31 @@ def test_a_late_pair_takes_the_absent_pairs_place_from_the_round_in_progress() -
         {"table": "A9", "round": 1, "board": missed, "side": "NS", "sit_out": True}]
     assert unplayed(section, scored.lines, 9, session.room.clock.round) == []
 
-    # the late pair is ranked, named, with its 8 boards
+    # Law 12C2, if the director's regulations say so: A- to the late pair alone on the board
+    # it missed (40% of the top, 3.2); the pair that sat out gets nothing, nor is E changed
+    totals = {e["pair"]: e["total"] for e in scored.ranking()}
+    refused = session.director({"op": "ruling", "kind": "artificial", "table": "A9",
+                                "board": missed, "round": 1, "ew": "A-"})
+    assert "not the side a cancelled second play deprived" in refused["error"]
+    session.rule(kind="artificial", table="A9", board=missed, round=1, ns="A-", text="late")
+    scored = session.room.scoring.section("A")
+    traveller = scored.traveller_json(missed)
+    assert traveller["expected"] == 9
+    (ruled,) = [r for r in traveller["results"] if r["table"] == "A9"]
+    assert (ruled["NS"], ruled["EW"], ruled["ns_points"], ruled["ew_points"],
+            ruled["adjustment"]) == (9, 18, 3.2, None, "NS A-")
+    assert all(p == (4.0, 4.0) for pairs, p in session.points(missed).items()
+               if pairs != (9, 18))
+    after = {e["pair"]: e["total"] for e in scored.ranking()}
+    assert after[9] == totals[9] + 3.2
+    assert {p: t for p, t in after.items() if p != 9} == {
+        p: t for p, t in totals.items() if p != 9}
+    assert unplayed(section, scored.lines, 9, session.room.clock.round, 2) == []
+
+    # the late pair is ranked, named, with its 8 boards played and the one ruled
     ranking = {e["pair"]: e for e in scored.ranking()}
     assert ranking[9]["names"][:2] == ["Ada Lovelace", "Alan Turing"]
-    assert len(scored.played(9)) == 8
+    assert len(scored.played(9)) == 9
 
     # a restart: the logged facts rebuild the same movement and the same late pair
     fresh = room()
