@@ -46,15 +46,21 @@ _BIT: dict[Card, int] = {c: 1 << c.index for c in ALL_CARDS}
 _SEATS = tuple(Seat)     # iterating the enum builds a list each time
 
 
+# The cards of each byte of a bit mask, byte by byte (7 x 256 tuples, made once).
+_BYTES: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(ALL_CARDS[base + i] for i in range(8) if bits >> i & 1 and base + i < 52)
+          for bits in range(256))
+    for base in range(0, 56, 8))
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = _BYTES
+
+
 def _cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a bit mask in :data:`ALL_CARDS` order (a card's bit is its index):
-    one step per card held rather than one per card of the pack."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(ALL_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    """The cards of a bit mask in :data:`ALL_CARDS` order (a card's bit is its index): the
+    cards of each of its seven bytes looked up and joined (issue 27: a walk of its bits took
+    one step per card, and the views list a hand after every card)."""
+    return (_B0[mask & 255] + _B1[mask >> 8 & 255] + _B2[mask >> 16 & 255]
+            + _B3[mask >> 24 & 255] + _B4[mask >> 32 & 255] + _B5[mask >> 40 & 255]
+            + _B6[mask >> 48 & 255])
 
 
 _SUIT_BITS: dict[Suit, int] = {s: sum(_BIT[c] for c in ALL_CARDS if c.suit is s) for s in Suit}
@@ -94,10 +100,10 @@ class PlayResult:
 class Play:
     """The play of one board: ``Play(deal, contract, edition)``; the contract names declarer."""
 
-    __slots__ = ("_cards", "_claims", "_completed", "_held", "_in_trick", "_irregularities",
-                 "_lead_state", "_leader", "_led", "_log", "_pending", "_played", "_proper",
-                 "_queue", "_revokes", "_trump", "_undo", "_withdrawn", "contract", "deal",
-                 "declarer", "dummy", "edition")
+    __slots__ = ("_cards", "_changes", "_claims", "_completed", "_held", "_in_trick",
+                 "_irregularities", "_lead_state", "_leader", "_led", "_log", "_pending",
+                 "_played", "_proper", "_queue", "_result", "_revokes", "_trump", "_undo",
+                 "_withdrawn", "contract", "deal", "declarer", "dummy", "edition")
 
     def __init__(self, deal: Deal, contract: Contract, edition: Edition = DEFAULT_EDITION):
         if contract.declarer is None:
@@ -129,6 +135,10 @@ class Play:
         self._claims: tuple[Claim, ...] = ()
         self._log: list[tuple[Seat, Card, float | None, int]] = []  # seat, card, time, trick
         self._undo: list[tuple[bool, tuple[Any, ...]]] = []
+        # Every change of the record counts one (push, pop, a claim and its answers): the
+        # result worked out at the end of play is kept for the count it was worked out at.
+        self._changes = 0
+        self._result: tuple[int, PlayResult] | None = None
 
     # State for pop() ------------------------------------------------------------------
     def _state(self) -> tuple[Any, ...]:
@@ -148,6 +158,7 @@ class Play:
         bit = _BIT.get(card)
         if bit is None or not isinstance(seat, Seat):
             raise TypeError(f"push needs a Seat and a Card, got {seat!r}, {card!r}")
+        self._changes += 1
         self._undo.append((True, self._state()))
         before = len(self._irregularities)
         index = len(self._log)
@@ -210,6 +221,7 @@ class Play:
         is_card, state = self._undo[-1]
         if not is_card:
             raise StateError("cannot pop the last card: a claim was made or answered after it")
+        self._changes += 1
         self._undo.pop()
         self._restore(state)
         seat, card, _, _ = self._log.pop()
@@ -452,6 +464,7 @@ class Play:
                                           for s in (seat.lho, seat.rho))
         made = Claim(seat, self.declarer, tricks, remaining, len(self._completed) + 1,
                      len(self._log), time, statement, holds)
+        self._changes += 1
         self._undo.append((False, self._state()))
         self._claims += (made,)
         return made
@@ -463,6 +476,7 @@ class Play:
             raise StateError(f"{seat} cannot accept: no open claim")
         if seat.side is claim.side:
             raise StateError(f"{seat} cannot accept his own side's claim ({claim})")
+        self._changes += 1
         self._undo.append((False, self._state()))
         updated = replace(claim.accepted(seat), answers=(*claim.answers, ("accept", seat, time)))
         self._claims = (*self._claims[:-1], updated)
@@ -475,6 +489,7 @@ class Play:
             raise StateError(f"{seat} cannot dispute: no claim stands")
         if seat is claim.claimer:
             raise StateError(f"{seat} cannot dispute his own claim ({claim})")
+        self._changes += 1
         self._undo.append((False, self._state()))
         found = dispute_irregularity(claim, seat, time, claim.trick)
         updated = replace(claim.disputed(seat), answers=(*claim.answers, ("dispute", seat, time)))
@@ -627,7 +642,19 @@ class Play:
         return self.transfers(attention).irregularities()
 
     def result(self, attention: Attention | None = None) -> PlayResult:
-        """Declarer's tricks as played (an accepted claim included) and after Law 64."""
+        """Declarer's tricks as played (an accepted claim included) and after Law 64. With
+        attention drawn at the end of play, worked out once per change of the record (the
+        hub asks it for each view and traveller row of a board over: issue 27)."""
+        if attention is not None:
+            return self._work_out_result(attention)
+        kept = self._result
+        if kept is not None and kept[0] == self._changes:
+            return kept[1]
+        found = self._work_out_result(None)
+        self._result = (self._changes, found)
+        return found
+
+    def _work_out_result(self, attention: Attention | None) -> PlayResult:
         claim = self._accepted_claim()
         side = self.declarer.side
         if claim is not None:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import msgspec
+
 from bridgecore.cards import Seat
 from bridgecore.text import Text
 
@@ -65,8 +67,7 @@ LAWS: Mapping[str, str] = {"undo": "25A", "claim": "68", "claim_answer": "69A",
                            "result_confirm": "79A"}
 
 
-@dataclass(frozen=True, slots=True)
-class DeviceRole:
+class DeviceRole(msgspec.Struct, frozen=True):
     """A device's role at its table; ``seat`` a seat tablet's seat."""
 
     device: str

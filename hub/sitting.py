@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+import msgspec
+
 from bridgecore.board import Board
 from bridgecore.calls import Call
 from bridgecore.cards import Card, Seat, Side
@@ -88,8 +90,7 @@ class TableContext(Protocol):
     def round_info(self, table: str, round: int) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """What applying one event gives: the reply, the alerts raised or updated, and whether
     the public state or a seat's view changed (republish them). Every ``ack`` that is not a
     duplicate must be logged, even without a change of view. ``fact``: a hub fact to log
@@ -97,7 +98,7 @@ class Outcome:
     which a replay of the log must raise again); its ``alerts`` are published."""
 
     reply: Reply
-    alerts: list[Alert] = field(default_factory=list)
+    alerts: list[Alert] = msgspec.field(default_factory=list)
     state_changed: bool = False
     fact: tuple[str, dict[str, Any]] | None = None
 

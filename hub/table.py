@@ -26,8 +26,9 @@ read by the card readers are checked in :mod:`hub.pockets`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from bridgecore.board import Board
 from bridgecore.cards import Card, Seat, Side

@@ -41,7 +41,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
 
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Seat, Strain
@@ -307,12 +307,26 @@ def _is_teams(movement: Movement | None) -> bool:
     return movement is not None and movement.name.startswith("Teams")
 
 
+_TRAVELS: dict[type, bool] = {}
+
+
+def _travels(context: object) -> TypeGuard[TravellerContext]:
+    """Whether ``context`` is a :class:`TravellerContext`, known once for its class: the
+    protocol's ``isinstance`` looks up each of its members every time (issue 27: 0.7 % of
+    the hub's work, every public view of a board over)."""
+    kind = type(context)
+    known = _TRAVELS.get(kind)
+    if known is None:
+        known = _TRAVELS[kind] = isinstance(context, TravellerContext)
+    return known
+
+
 def traveller_fields(table: TravellerTable, sitting: Sitting) -> dict[str, Any]:
     """``traveller``, ``percentage``, ``imps``, ``field`` and ``dd`` for the public state
     of ``table`` showing ``sitting``; empty unless that board is over there with the
     session's hand record (Law 16)."""
     context = table.context
-    if not sitting.over or not sitting.has_record or not isinstance(context, TravellerContext):
+    if not sitting.over or not sitting.has_record or not _travels(context):
         return {}
     board = sitting.board
     number = board.number
@@ -358,16 +372,24 @@ def showing_traveller(context: TravellerContext, changed: Iterable[str]) -> set[
     """The tables whose state shows the traveller of a board that one of the ``changed``
     tables is on (another table finishing it adds a row): the hub republishes them too."""
     # The boards by section, then each section's tables looked at once (issue 27: once per
-    # board and section was tables x boards a batch).
-    boards: dict[tuple[str, ...], set[int]] = {}
+    # board and section was tables x boards a batch). A section's tables are asked once a
+    # call, its other tables finding its boards by their id (asking each changed table's
+    # section copied and hashed the section's list of ids every time: 2 % at 200 tables).
+    boards: list[tuple[list[str], set[int]]] = []
+    found: dict[str, set[int]] = {}
     for tid in changed:
         state = context.tables.get(tid)
         if state is None or state.sitting is None:
             continue
-        ids = tuple(context.section_tables(tid)[0])
-        boards.setdefault(ids, set()).add(state.sitting.board.number)
+        numbers = found.get(tid)
+        if numbers is None:
+            ids = context.section_tables(tid)[0]
+            numbers = set()
+            boards.append((ids, numbers))
+            found.update(dict.fromkeys(ids, numbers))
+        numbers.add(state.sitting.board.number)
     out: set[str] = set()
-    for ids, numbers in boards.items():
+    for ids, numbers in boards:
         for tid in ids:
             sitting = context.tables[tid].sitting
             if (sitting is not None and sitting.board.number in numbers and sitting.over

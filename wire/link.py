@@ -107,7 +107,6 @@ Errors::
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import queue
@@ -117,6 +116,8 @@ import time
 from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from wire.errors import LinkError, MqttError
 from wire.link_receiving import (
@@ -654,5 +655,5 @@ class DeviceLink(LinkReceiving):
         if not self.stamp_sent:
             return env
         offset = self.clock_estimate.offset
-        return dataclasses.replace(env, sent=max(now, env.time),
-                                   offset=None if offset is None else round(offset, 6))
+        return msgspec.structs.replace(env, sent=max(now, env.time),
+                                      offset=None if offset is None else round(offset, 6))

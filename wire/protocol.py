@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -304,8 +304,7 @@ def _parse_topic(topic: str) -> Topic:
 
 # Envelopes ------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
+class Envelope(msgspec.Struct, frozen=True):
     """One event from a device. ``id`` is the idempotency key; ``seq`` increases per device;
     ``time`` is the device's clock when the player acted (seconds since the epoch); ``sent``,
     when given, its clock when this copy was published (an event kept in a tablet's outbox
@@ -324,7 +323,7 @@ class Envelope:
     seq: int
     time: float
     type: str
-    body: dict[str, Any] = field(default_factory=dict)
+    body: dict[str, Any] = msgspec.field(default_factory=dict)
     v: int = SCHEMA_VERSION
     sent: float | None = None
     offset: float | None = None
@@ -347,7 +346,7 @@ class Envelope:
         tables, so that the times of every device of a table are on one clock."""
         if self.offset is None:
             return self
-        return replace(self, time=self.time + self.offset,
+        return msgspec.structs.replace(self, time=self.time + self.offset,
                        sent=None if self.sent is None else self.sent + self.offset,
                        offset=None)
 
@@ -413,8 +412,7 @@ _REF = msgspec.json.Decoder(_Ref)
 NOTICES = ("wrong_seating", "wrong_board", "board_already_played")
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
+class Reply(msgspec.Struct, frozen=True):
     """Hub -> device: ``ack`` (``duplicate`` when the id was already taken) or ``reject``.
     ``time``: the hub's clock when it handled the message (devices learn the hub's clock
     from it); ``last`` and ``log``: in the reply to a ``hello``, the last ``seq`` of the

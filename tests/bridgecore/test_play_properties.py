@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridgecore import ALL_CARDS, Card, Contract, Deal, Seat, Side, Strain, edition
+from bridgecore.errors import StateError
 from bridgecore.play import Play
 
 deals = st.permutations(ALL_CARDS).map(
@@ -139,3 +140,39 @@ def test_law_64_transfers_stay_within_tricks_won(deal: Deal, contract: Contract,
     result = play.result()
     assert result.tricks_rectified == result.tricks_as_played + moved.declarer_change
     assert {i.law[:3] for i in play.revoke_irregularities()} <= {"64A", "64B", "62A"}
+
+
+@settings(max_examples=100, deadline=None)
+@given(deals, contracts, editions, st.data())
+def test_the_result_kept_is_the_result_worked_out_afresh(deal: Deal, contract: Contract,
+                                                         ed: Any, data: st.DataObject) -> None:
+    """``result()`` is kept per change of the record (issue 27): after any push (revokes
+    included), pop, claim, acceptance or dispute, it is what a fresh play of the same cards
+    and claims gives (Law 64 with attention at the end of play, an accepted claim's tricks)."""
+    play = Play(deal, contract, ed)
+    for _ in range(data.draw(st.integers(0, 70))):
+        step = data.draw(st.integers(0, 9))
+        claim = play.claims[-1] if play.claims else None
+        try:
+            if step == 0 and play.history:
+                play.pop()
+            elif step == 1 and not play.is_complete:
+                seat = data.draw(st.sampled_from(list(Seat)))
+                play.claim(seat, data.draw(st.integers(0, 13 - len(play.completed_tricks))))
+            elif step == 2 and claim is not None:
+                seat = data.draw(st.sampled_from(list(Seat)))
+                if data.draw(st.booleans()):
+                    play.accept(seat)
+                else:
+                    play.dispute(seat)
+            elif play.turn is not None:
+                seat = play.turn
+                revoke = data.draw(st.integers(0, 5)) == 0
+                play.push(seat, data.draw(st.sampled_from(
+                    (play.remaining(seat).cards or ALL_CARDS) if revoke else
+                    (play.legal_cards or ALL_CARDS))))
+        except (ValueError, StateError):
+            pass   # a claim or answer the Laws do not allow now: refused, nothing changed
+        kept = play.result()
+        assert play.result() is kept
+        assert kept == play._work_out_result(None)

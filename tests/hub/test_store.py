@@ -2,6 +2,7 @@
 durability across kill -9, refusal of edits, clear errors for damaged files, and the hash
 chain that shows any record changed, inserted or removed (and the upgrade that adds it)."""
 
+import hashlib
 import json
 import math
 import os
@@ -26,6 +27,7 @@ from hub.store import (
     SchemaVersionError,
     StoredRecord,
     StoreError,
+    chain_hash,
 )
 from wire.protocol import Envelope
 
@@ -606,3 +608,43 @@ def test_the_chain_holds_for_any_text_and_number_the_log_takes(
             body = json.dumps({"text": text.encode("utf-8", "replace").decode()})
             log.append(Record(f"e{k}", "device", "note", body, when, "t1", "d", seq, when))
         assert log.verify().intact
+
+
+_ROW_TEXT = st.one_of(st.none(), st.text(max_size=12),
+                      st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=12),
+                      st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+                              max_size=40))
+_ROW_TIME = st.one_of(st.none(), st.floats(), st.integers(-2 ** 70, 2 ** 70).map(float),
+                      st.floats(1e9, 3e9))
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.tuples(st.integers(-2 ** 70, 2 ** 70), _ROW_TEXT, _ROW_TEXT, _ROW_TEXT, _ROW_TEXT,
+                 st.one_of(st.none(), st.integers(-2 ** 70, 2 ** 70), st.booleans()),
+                 _ROW_TIME, _ROW_TIME, _ROW_TEXT, _ROW_TEXT))
+def test_a_row_is_chained_the_same_whichever_encoder_writes_it(row: tuple[object, ...]) -> None:
+    """The usual row is written by msgspec (issue 27): the very characters of the canonical
+    encoder (text with any other character, huge numbers, NaN and exponents go to it), so
+    every log chained before verifies and every hash is the same."""
+    assert store.canonical_row(list(row)) == store._CANONICAL.encode(list(row))
+
+
+def test_a_device_event_row_takes_the_fast_encoding_and_chains_as_before() -> None:
+    """The row of a device's event as the hub writes it (printable ASCII, times of the
+    epoch) is the fast path's, and its hash is the canonical encoding's."""
+    payload = ('{"v":1,"id":"t-A1-rdr-000031","device":"A1-rdr","seq":31,"time":1795927150.87,'
+               '"type":"card","body":{"seat":"S","card":"HQ","source":"reader"}}')
+    fields = ("t-A1-rdr-000031", "device", "A1", "A1-rdr", 31, 1795927150.87, 1795927151.5,
+              "card", payload)
+    row = [7, *fields]
+    canonical = store._CANONICAL.encode(row)
+    assert store.canonical_row(row) == canonical == store._FAST.encode(row).decode()
+    assert chain_hash(GENESIS, 7, fields) == hashlib.sha256(
+        (GENESIS + canonical).encode("ascii")).hexdigest()
+    # What msgspec writes otherwise (DEL unescaped, an exponent) goes to the canonical encoder.
+    for odd in ("del \x7f", "tab\t", "é", "\ud800"):
+        assert store.canonical_row([7, odd, *fields[1:]]) == store._CANONICAL.encode(
+            [7, odd, *fields[1:]])
+    for when in (1e16, 1e-5, -2.5e17, float("nan"), float("inf")):
+        assert store.canonical_row([7, *fields[:5], when, *fields[6:]]) == \
+            store._CANONICAL.encode([7, *fields[:5], when, *fields[6:]])

@@ -81,6 +81,10 @@ def test_law_16_traveller_only_once_the_board_is_over_at_this_table() -> None:
     # A1, still on board 1, sees the new row: the hub must republish it.
     assert showing_traveller(room, ["A3"]) == {"A1"}
     assert showing_traveller(room, ["A2"]) == set()
+    # Several tables of a section changed in one batch: the boards of each count (the
+    # section's tables are asked once, issue 27).
+    assert showing_traveller(room, ["A2", "A3"]) == showing_traveller(room, ["A3", "A2"]) \
+        == {"A1"}
     again = a1.state.public_state()
     assert again["percentage"] == pytest.approx({"NS": high, "EW": 100 - high})
     assert [r.get("own", False) for r in again["traveller"]] == [True, False]
