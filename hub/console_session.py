@@ -58,7 +58,7 @@ from bridgecore.text import Text
 from hub.bridgewebs_account import BridgeWebsAccount, add_bridgewebs_routes
 from hub.console_i18n import COOKIE, LANGUAGES, Languages, answer
 from hub.console_setup import data_directory
-from hub.late_changes import contestants, unplayed
+from hub.late_changes import absent_pair, contestants, unplayed
 from hub.pairing import Pairing, pairing_uri, qr_svg
 from hub.results_pages import PublicResults
 from hub.roster import Roster, RosterError
@@ -134,6 +134,16 @@ def _account_parts(account: str) -> tuple[str, str | None, str]:
     table, _, last = base.rpartition("-")
     seat = last if last in ("N", "E", "S", "W") else None
     return table, seat, _KINDS.get(last, "seat tablet")
+
+
+def _last_missed(room: Any, section: str, pair: int) -> int:
+    """The last round whose boards a late or withdrawn pair may have left unplayed: the
+    round in progress, or for a late pair in the absent pair's place that stays, the round
+    before the one it took it from (the boards of its rounds are its to play)."""
+    placed: int | None = room.late.placed.get((section, pair))
+    if placed is None or (section, pair) in room.late.withdrawn:
+        return int(room.clock.round)
+    return min(int(room.clock.round), placed - 1)
 
 
 def device_check(room: Any, pairing: Pairing | None, reports: dict[str, dict[str, Any]]
@@ -239,21 +249,31 @@ class _Evening:
         late = room.late.to_json()
         withdrawn = {(w["section"], w["pair"]) for w in late["withdrawn"]}
         latecomers = {(w["section"], w["pair"]) for w in late["late"]}
+        placed = room.late.placed
         sections = []
         substitutes = room.scoring.substitutes
         for section in room.sections:
             movement = section.movement
-            numbers = sorted(contestants(section) | set(section.pairs))
+            absent = next((p for p in range(1, 2 * movement.tables + 1)
+                           if absent_pair(movement, p)), None) \
+                if movement is not None and section.individual is None else None
+            numbers = sorted(contestants(section) | set(section.pairs)
+                             | ({absent} if absent is not None else set()))
             scored = room.scoring.section(section.name)
             sections.append({
                 "name": section.name, "tables": list(section.tables),
                 "rounds": None if movement is None else movement.rounds,
+                # the set-up's absent pair: a late pair may take its place (hub.late_changes)
+                "absent": absent,
                 "pairs": [{"pair": p, "names": list(section.pairs.get(p, ())),
                            "late": (section.name, p) in latecomers,
+                           **({"absent": True} if p == absent else {}),
                            "withdrawn": (section.name, p) in withdrawn,
                            "boards_played": len(scored.played(p)),
                            "substitutes": substitutes.of_pair(section.name, p),
-                           **({"unplayed": unplayed(section, scored.lines, p, room.clock.round)}
+                           **({"unplayed": unplayed(section, scored.lines, p,
+                                                    _last_missed(room, section.name, p),
+                                                    placed.get((section.name, p)))}
                               if (section.name, p) in withdrawn | latecomers else {})}
                           for p in numbers],
                 "exports": [n for n in EXPORTS if section.individual is None

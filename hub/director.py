@@ -137,7 +137,7 @@ COMMANDS: dict[str, tuple[str, dict[str, tuple[type, bool]]]] = {
                                           "hide_last_rounds": (int, False),
                                           "live_ranking": (str, False)}),
     "pair_add": ("pair_add", {"section": (str, True), "pair": (int, True),
-                              "names": (list, True)}),
+                              "names": (list, True), "from_round": (int, False)}),
     "pair_names": ("pair_names", {"section": (str, True), "pair": (int, True),
                                   "names": (list, True)}),
     "pair_withdraw": ("pair_withdraw", {"section": (str, True), "pair": (int, True),

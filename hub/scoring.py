@@ -371,8 +371,8 @@ class LiveScoring:
         section = self._sections[self._section_of[table]]
         number = section.tables[table]
         if section.movement is not None:
-            rounds |= {a.round for a in section.movement.assignments
-                       if a.table == number and a.plays and board in a.boards}
+            rounds |= {a.round for a in section.movement.assignments if a.table == number
+                       and board in a.boards and (a.plays or section.sat_out(table, a.round))}
         return sorted(rounds)
 
     def _target(self, body: Mapping[str, Any], where: Text) -> tuple[str, str, int, int]:
@@ -403,7 +403,9 @@ class LiveScoring:
         kind = body["kind"]
         section, table, round_, board = self._target(body, where)
         where = Text.of("doing.ruling_at", where=where, board=board, table=table)
-        ns, ew = self.room.tables[table].pairs(round_)
+        sat_out = self._sections[section].sat_out(table, round_)   # a late pair's (Section)
+        ns, ew = self._sections[section].line_pairs(table, round_,
+                                                    self.room.tables[table].pairs(round_))
         if ns is None or ew is None:
             raise ruling_refused(where, Text.of("refusal.pairs_unknown", round=round_))
         out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
@@ -415,7 +417,7 @@ class LiveScoring:
                 if body.get(f"{name}_percent") is not None:
                     out[f"{name}_percent"] = bounded_number(body[f"{name}_percent"],
                                                             f"{name}_percent", where, 0.0, 100.0)
-            if len(sides) == 1:     # Law 15B: the side a cancelled line deprived, alone
+            if len(sides) == 1 and (sat_out is None or sides != [sat_out[0].lower()]):   # 15B
                 check_deprived(out, body, self.section(section).lines.get(board, ()),
                                self._teams(self._sections[section]) is not None, where)
         elif kind == "assigned":
@@ -579,7 +581,8 @@ class LiveScoring:
             board, table, round_ = ruling["board"], ruling["table"], ruling["round"]
             line = found[board].get((table, round_))
             if line is None:             # a board not played there: the ruling stands alone
-                ns, ew = self.room.tables[table].pairs(round_)
+                ns, ew = self._sections[name].line_pairs(table, round_,
+                                                         self.room.tables[table].pairs(round_))
                 line = found[board][table, round_] = {
                     "table": table, "round": round_, "NS": ns, "EW": ew, "contract": None,
                     "declarer": None, "tricks": None, "score_ns": None, "corrected": None}
@@ -630,7 +633,8 @@ class LiveScoring:
                     problems.append(Text.of("problem.not_scored", board=board,
                                             table=line["table"], round=line["round"],
                                             reason=reason))
-                if only is not None and (reason is None or only.value != line["deprived"]):
+                if only is not None and (reason is None or only.value != line["deprived"]) \
+                        and section.sat_out(line["table"], line["round"]) is None:
                     problems.append(Text.of("problem.deprived_ruling", id=line["ruling"],
                                             board=board, table=line["table"]))
                     adjustment, only = None, None   # not the deprived side's: never applied

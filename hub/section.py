@@ -94,6 +94,28 @@ class Section:
         self.tables = numbers
         self.ids = {n: tid for tid, n in numbers.items()}
         self.pairs = {p: tuple(v) for p, v in (pairs or {}).items()}
+        # a late pair in the set-up's absent pair's place -> the round it came (late_changes)
+        self.placed: dict[int, int] = {}
+
+    def sat_out(self, table: str, round_: int) -> tuple[str, int] | None:
+        """The side and the late pair of ``table``'s half table in ``round_`` when a late pair
+        later took the absent pair's place there: the boards it missed, which a one-sided
+        artificial score may give it (hub.scoring); else None."""
+        a = None if self.movement is None else self.movement.assignment(
+            round_, self.tables.get(table, 0))
+        if a is None or not a.boards or (a.ns is None) == (a.ew is None):
+            return None
+        late = [p for p, first in self.placed.items() if round_ < first]
+        return ("NS" if a.ns is None else "EW", late[0]) if late else None
+
+    def line_pairs(self, table: str, round_: int,
+                   pairs: tuple[int | None, int | None]) -> tuple[int | None, int | None]:
+        """``pairs`` (NS, EW) at ``table`` in ``round_``, the empty side of a half table the
+        late pair missed (:meth:`sat_out`) given its number."""
+        seat = self.sat_out(table, round_)
+        if seat is None:
+            return pairs
+        return (seat[1], pairs[1]) if seat[0] == "NS" else (pairs[0], seat[1])
 
     def players(self, table: str, round_: int) -> tuple[int, int, int, int] | None:
         """An individual's players North, East, South, West at ``table`` in ``round_``

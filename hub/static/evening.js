@@ -61,6 +61,7 @@
     word($("pair-add"), one ? "evening.add_player" : "evening.add");
     word($("pair-rename"), one ? "evening.rename_player" : "evening.rename");
     $("pair-name2-field").hidden = one;
+    $("pair-from-field").hidden = one;
     $("sub-player-field").hidden = one;
   }
 
@@ -114,12 +115,28 @@
       for (const p of section.pairs) {
         const marks = [];
         if (p.late) marks.push(el("span", { class: "tag", text: t("evening.late") }));
+        // the set-up's absent pair: a late pair takes its place from the round given
+        if (p.absent) marks.push(el("span", { class: "tag absent", text: t("evening.absent") }));
         if (p.withdrawn) marks.push(el("span", { class: "tag", text: t("evening.withdrawn") }));
-        if (p.unplayed && p.unplayed.length) {
+        // the boards a late pair missed at the sit-out's half table: no result, nobody opposite
+        const sitOut = (p.unplayed || []).filter((b) => b.sit_out);
+        const toRule = (p.unplayed || []).filter((b) => !b.sit_out);
+        if (sitOut.length) {
+          marks.push(el("span", { class: "tag sit-out-missed",
+            text: t("evening.sitout_missed", { n: sitOut.length,
+              boards: sitOut.map((b) => b.board).join(", ") }) }));
+          // offered, never given unasked: A- to the late pair's side alone (nobody opposite)
+          marks.push(el("button", { type: "button", class: "button small quiet rule-sitout",
+            text: t("evening.rule_sitout", { n: sitOut.length }),
+            onclick: () => sitOut.reduce((done, b) => done.then(() => command({ op: "ruling",
+              kind: "artificial", table: b.table, board: b.board, round: b.round,
+              [b.side.toLowerCase()]: "A-", text: t("evening.late") })), Promise.resolve()) }));
+        }
+        if (toRule.length) {
           marks.push(el("button", { type: "button", class: "button small danger rule-unplayed",
             text: t(one ? "evening.rule_unplayed_player" : "evening.rule_unplayed_pair",
-              { n: p.unplayed.length }),
-            onclick: () => ruleUnplayed(p.unplayed,
+              { n: toRule.length }),
+            onclick: () => ruleUnplayed(toRule,
               t(p.withdrawn ? "evening.withdrawn" : "evening.late")) }));
         }
         const pick = () => {
@@ -149,6 +166,7 @@
     options($("cancel-board"), state.boards);
     const clock = state.clock;
     $("clock-round").textContent = clock.round || "–";
+    $("pair-from").placeholder = String(clock.round || 1);   // empty: the round in progress
     $("clock-state").textContent = (clock.paused ? "⏸ " : "") + t("evening.clock_minutes", { minutes: clock.minutes });
     if (!$("round-number").value) {          // the next round, never one after the last
       $("round-number").value = Math.min((clock.round || 0) + 1, clock.last || Infinity);
@@ -213,8 +231,11 @@
     const given = solo($("pair-section").value) ? [$("pair-name1").value]
       : [$("pair-name1").value, $("pair-name2").value];
     const names = given.map((n) => n.trim()).filter((n) => n);
-    return { op: op, section: $("pair-section").value, pair: Number($("pair-number").value),
-      names: names };
+    const body = { op: op, section: $("pair-section").value,
+      pair: Number($("pair-number").value), names: names };
+    // the absent pair's place from that round (empty: the round in progress)
+    if (op === "pair_add" && $("pair-from").value) body.from_round = Number($("pair-from").value);
+    return body;
   }
 
   document.addEventListener("DOMContentLoaded", () => {

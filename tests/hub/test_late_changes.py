@@ -78,20 +78,20 @@ def test_a_late_pair_takes_a_free_number_and_is_named_in_the_ranking() -> None:
         director(START + 101, op="pair_add", section="A", pair=11, names=["x" * 81])
 
 
-def test_the_set_ups_absent_pair_is_refused_as_a_late_pair_saying_why() -> None:
-    """The set-up's absent pair (``missing_pair``: its opponents sit out) has no place in the
-    movement; a late pair given its number is refused saying so, not "no pair 12 in section
-    A" about a pair the set-up's summary names as absent (issue 25's walk-through)."""
+def test_the_set_ups_absent_pair_takes_a_late_pair_in_its_place() -> None:
+    """The set-up's absent pair (``missing_pair``: its opponents sit out) is a place for a
+    late pair (issue 25: no director sets up an unnamed pair in advance): its number is
+    taken from the round in progress; a number outside the movement is still refused."""
     room = Room(Section("A", mitchell(6, boards_per_round=2, missing_pair=12)), DEALS)
     room.start_round(1, START)
     director = Director(room)
-    with pytest.raises(ConfigError) as refusal:
-        director(START + 100, op="pair_add", section="A", pair=12, names=["Ann", "Bob"])
-    assert str(refusal.value) == (
-        "Adding a late pair: pair 12 is the set-up's absent pair (its opponents sit out): the "
-        "movement has no place for it; a late pair takes a number the set-up left unnamed")
     with pytest.raises(ConfigError, match="no pair 13 in section A"):
         director(START + 100, op="pair_add", section="A", pair=13, names=["Ann", "Bob"])
+    body = director(START + 100, op="pair_add", section="A", pair=12, names=["Ann", "Bob"])
+    assert body["from_round"] == 1
+    assert room.assignment("A1", 1) is not None
+    movement = room.sections[0].movement
+    assert movement is not None and 12 in movement.pairs
 
 
 def test_names_corrected_keep_the_pair_and_its_results() -> None:
