@@ -298,8 +298,9 @@ def test_hostile_commands_are_each_refused_and_counted(live: Live) -> None:
 
 
 def test_hostile_presence_never_reaches_the_log_as_it_came(live: Live) -> None:
-    """A presence says only online or not: one the hub cannot read is counted; one it can
-    logs only the device and table of its topic (both checked by the topic grammar)."""
+    """A presence says only online or not (and, leaving, a device's farewell): one the hub
+    cannot read is counted; one it can logs only the device and table of its topic (both
+    checked by the topic grammar) and ``leaving: true``, nothing else it came with."""
     presence = st.one_of(
         garbage,
         st.tuples(values, st.booleans()).map(lambda vr: encode({"online": vr[0]}, vr[1])),
@@ -319,7 +320,10 @@ def test_hostile_presence_never_reaches_the_log_as_it_came(live: Live) -> None:
     records = live.call(lambda: list(live.hub.log.replay()))
     for record in records:
         if record.type in ("device_online", "device_offline"):
-            assert set(record.data()) == {"device", "table"}
+            data = record.data()   # a farewell (leaving: true, a protocol word) adds that only
+            assert set(data) - {"leaving"} == {"device", "table"}
+            assert "leaving" not in data or (data["leaving"] is True
+                                             and record.type == "device_offline")
             assert record.data()["table"] in ("A1", "A2")
     after_the_batch(live)
 
