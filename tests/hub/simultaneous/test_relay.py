@@ -6,8 +6,10 @@ the hub's travellers, go out under the result's id."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,14 +30,12 @@ T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 PLUS, MINUS = ArtificialScore.AVERAGE_PLUS, ArtificialScore.AVERAGE_MINUS
 
 
-def _hub_result(table: str, rnd: int, board: int, ns: int, ew: int, score: int) -> bytes:
-    return json.dumps({"contract": "3NT", "declarer": "S", "tricks": 9, "score_ns": score,
-                       "tricks_rectified": 9, "score_ns_rectified": score, "table": table,
-                       "round": rnd, "board": board, "pairs": {"NS": ns, "EW": ew},
-                       "confirmed": True, "ended": 1780000300.5}).encode()
-
-
-def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _relay_room(tmp_path: Path, plays: int | dict[int, int]
+                ) -> Iterator[tuple[list[Message], ClubRelay, MqttClient]]:
+    """A real Mosquitto with the club's hub (``tenace-hub``), the relay's link (``sim-link``,
+    ``plays`` a board) and a watcher of the event's topics: (what the watcher saw, the relay,
+    the hub's client), all closed after."""
     names = ("tenace-hub", "sim-link", "watch")
     lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
                                               for n in names})
@@ -49,26 +49,38 @@ def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
         link = ClubLink("spring", "lyon", url.format("sim-link"),
                         load_public_key(public_pem(generate_key())),
                         client_id="sim-link").start()
-        relay = ClubRelay(link, {1: 2, 2: 1}).start()
+        relay = ClubRelay(link, plays).start()
         hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
         hub.wait_connected()
         try:
-            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
-                        retain=True, wait=True)
-            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
-                        retain=True, wait=True)               # published again: same id
-            hub.publish(topic_result("A2", 1, 2), b"{not json", retain=True, wait=True)
-            hub.publish(topic_result("A2", 2, 1), _hub_result("A2", 2, 1, 2, 3, -100),
-                        retain=True, wait=True)
-            hub.publish(topic_result("A3", 1, 2), _hub_result("A3", 1, 2, 3, 6, 110),
-                        retain=True, wait=True)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and sum(
-                    m.topic.endswith("/finished") for m in seen) < 2:
-                time.sleep(0.05)
+            yield seen, relay, hub
         finally:
             for client in (relay, link, hub, watch):
                 client.close()
+
+
+def _hub_result(table: str, rnd: int, board: int, ns: int, ew: int, score: int) -> bytes:
+    return json.dumps({"contract": "3NT", "declarer": "S", "tricks": 9, "score_ns": score,
+                       "tricks_rectified": 9, "score_ns_rectified": score, "table": table,
+                       "round": rnd, "board": board, "pairs": {"NS": ns, "EW": ew},
+                       "confirmed": True, "ended": 1780000300.5}).encode()
+
+
+def test_the_hubs_results_become_the_events(tmp_path: Path) -> None:
+    with _relay_room(tmp_path, {1: 2, 2: 1}) as (seen, _relay, hub):
+        hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                    retain=True, wait=True)
+        hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                    retain=True, wait=True)               # published again: same id
+        hub.publish(topic_result("A2", 1, 2), b"{not json", retain=True, wait=True)
+        hub.publish(topic_result("A2", 2, 1), _hub_result("A2", 2, 1, 2, 3, -100),
+                    retain=True, wait=True)
+        hub.publish(topic_result("A3", 1, 2), _hub_result("A3", 1, 2, 3, 6, 110),
+                    retain=True, wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sum(
+                m.topic.endswith("/finished") for m in seen) < 2:
+            time.sleep(0.05)
     results = [json.loads(m.payload) for m in seen if m.topic.endswith("/result")]
     assert [r["id"] for r in results] == ["A1-1-1", "A1-1-1", "A2-2-1", "A3-1-2"]
     assert results[2] == {"v": 1, "id": "A2-2-1", "board": 1, "ns": 2, "ew": 3,
@@ -88,40 +100,21 @@ def _traveller(board: int, rows: list[tuple[str, int, int]]) -> bytes:
 
 
 def test_a_fouled_boards_form_goes_out_as_its_version_law_87(tmp_path: Path) -> None:
-    names = ("tenace-hub", "sim-link", "watch")
-    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
-                                              for n in names})
-    seen: list[Message] = []
-    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
-        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
-        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
-                           on_message=seen.append)
-        watch.wait_connected()
-        watch.subscribe("tenace/sim/#")
-        link = ClubLink("spring", "lyon", url.format("sim-link"),
-                        load_public_key(public_pem(generate_key())),
-                        client_id="sim-link").start()
-        relay = ClubRelay(link, 3).start()
-        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
-        hub.wait_connected()
-        try:
-            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
-                        retain=True, wait=True)
-            hub.publish(topic_result("A2", 1, 1), _hub_result("A2", 1, 1, 2, 5, 420),
-                        retain=True, wait=True)
-            # The director rules board 1 fouled: A2 played a changed form (the traveller).
-            hub.publish(topic_traveller("A", 1), _traveller(1, [("A1", 1, 0), ("A2", 1, 1),
-                                                               ("A3", 1, 1)]),
-                        retain=True, wait=True)
-            hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, -50),
-                        retain=True, wait=True)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not any(
-                    m.topic.endswith("/finished") for m in seen):
-                time.sleep(0.05)
-        finally:
-            for client in (relay, link, hub, watch):
-                client.close()
+    with _relay_room(tmp_path, 3) as (seen, _relay, hub):
+        hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                    retain=True, wait=True)
+        hub.publish(topic_result("A2", 1, 1), _hub_result("A2", 1, 1, 2, 5, 420),
+                    retain=True, wait=True)
+        # The director rules board 1 fouled: A2 played a changed form (the traveller).
+        hub.publish(topic_traveller("A", 1), _traveller(1, [("A1", 1, 0), ("A2", 1, 1),
+                                                           ("A3", 1, 1)]),
+                    retain=True, wait=True)
+        hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, -50),
+                    retain=True, wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(
+                m.topic.endswith("/finished") for m in seen):
+            time.sleep(0.05)
     results = [json.loads(m.payload) for m in seen if m.topic.endswith("/result")]
     assert [(r["id"], r.get("version")) for r in results] == [
         ("A1-1-1", None), ("A2-1-1", None), ("A2-1-1", "form-1"), ("A3-1-1", "form-1")]
@@ -137,10 +130,6 @@ def _line(table: str, ns: int, ew: int, score: int | None, *, adjustment: str | 
 
 
 def test_the_directors_adjusted_scores_go_out_and_replace_law_12c(tmp_path: Path) -> None:
-    names = ("tenace-hub", "sim-link", "watch")
-    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
-                                              for n in names})
-    seen: list[Message] = []
 
     def traveller(*rows: dict[str, object]) -> bytes:
         return json.dumps({"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
@@ -149,44 +138,29 @@ def test_the_directors_adjusted_scores_go_out_and_replace_law_12c(tmp_path: Path
     def results() -> list[dict[str, object]]:
         return [json.loads(m.payload) for m in list(seen) if m.topic.endswith("/result")]
 
-    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
-        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
-        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
-                           on_message=seen.append)
-        watch.wait_connected()
-        watch.subscribe("tenace/sim/#")
-        link = ClubLink("spring", "lyon", url.format("sim-link"),
-                        load_public_key(public_pem(generate_key())),
-                        client_id="sim-link").start()
-        relay = ClubRelay(link, 3).start()
-        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
-        hub.wait_connected()
-        try:
-            hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
-                        retain=True, wait=True)
-            hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, 110),
-                        retain=True, wait=True)
-            # The director rules: at A1 4S= by North assigned (12C1(a)), A2 could not play
-            # the board (12C2(a), a line of its own), at A3 split scores (12C1(f)).
-            hub.publish(topic_traveller("A", 1), traveller(
-                _line("A1", 1, 4, 400, adjustment="420"),
-                _line("A2", 2, 5, None, adjustment="A+ A-"),
-                _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not any(
-                    m.topic.endswith("/finished") for m in list(seen)):
-                time.sleep(0.05)
-            # Then the A1 ruling is withdrawn and the score corrected to 3NT+1 (Law 79C).
-            hub.publish(topic_traveller("A", 1), traveller(
-                _line("A1", 1, 4, 430, corrected="C1"),
-                _line("A2", 2, 5, None, adjustment="A+ A-"),
-                _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
-            while time.monotonic() < deadline and len(results()) < 6:
-                time.sleep(0.05)
-            time.sleep(0.3)     # nothing more should come: A2 and A3 went out as they are
-        finally:
-            for client in (relay, link, hub, watch):
-                client.close()
+    with _relay_room(tmp_path, 3) as (seen, relay, hub):
+        hub.publish(topic_result("A1", 1, 1), _hub_result("A1", 1, 1, 1, 4, 400),
+                    retain=True, wait=True)
+        hub.publish(topic_result("A3", 1, 1), _hub_result("A3", 1, 1, 3, 6, 110),
+                    retain=True, wait=True)
+        # The director rules: at A1 4S= by North assigned (12C1(a)), A2 could not play
+        # the board (12C2(a), a line of its own), at A3 split scores (12C1(f)).
+        hub.publish(topic_traveller("A", 1), traveller(
+            _line("A1", 1, 4, 400, adjustment="420"),
+            _line("A2", 2, 5, None, adjustment="A+ A-"),
+            _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(
+                m.topic.endswith("/finished") for m in list(seen)):
+            time.sleep(0.05)
+        # Then the A1 ruling is withdrawn and the score corrected to 3NT+1 (Law 79C).
+        hub.publish(topic_traveller("A", 1), traveller(
+            _line("A1", 1, 4, 430, corrected="C1"),
+            _line("A2", 2, 5, None, adjustment="A+ A-"),
+            _line("A3", 3, 6, 110, adjustment="NS 140 / EW 200")), retain=True, wait=True)
+        while time.monotonic() < deadline and len(results()) < 6:
+            time.sleep(0.05)
+        time.sleep(0.3)     # nothing more should come: A2 and A3 went out as they are
     sent = [(r["id"], r["score_ns"], r.get("adjusted")) for r in results()]
     assert sent == [("A1-1-1", 400, None), ("A3-1-1", 110, None),
                     ("A1-1-1", 420, "420"), ("A2-1-1", None, "A+ A-"),
@@ -221,32 +195,13 @@ def test_a_real_hubs_rulings_go_out_from_its_traveller_law_12c(tmp_path: Path) -
     s.rule(kind="assigned", table="A1", board=1, score_ns=420)
     s.rule(kind="split", table="A3", board=1, ns=450, ew=420)
     traveller = s.room.scoring.section("A").traveller_json(1)
-    names = ("tenace-hub", "sim-link", "watch")
-    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
-                                              for n in names})
-    seen: list[Message] = []
-    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
-        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
-        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
-                           on_message=seen.append)
-        watch.wait_connected()
-        watch.subscribe("tenace/sim/#")
-        link = ClubLink("spring", "lyon", url.format("sim-link"),
-                        load_public_key(public_pem(generate_key())),
-                        client_id="sim-link").start()
-        relay = ClubRelay(link, 3).start()
-        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
-        hub.wait_connected()
-        try:
-            hub.publish(topic_traveller("A", 1), json.dumps(traveller).encode(), retain=True,
-                        wait=True)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not any(
-                    m.topic.endswith("/finished") for m in list(seen)):
-                time.sleep(0.05)
-        finally:
-            for client in (relay, link, hub, watch):
-                client.close()
+    with _relay_room(tmp_path, 3) as (seen, _relay, hub):
+        hub.publish(topic_traveller("A", 1), json.dumps(traveller).encode(), retain=True,
+                    wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(
+                m.topic.endswith("/finished") for m in list(seen)):
+            time.sleep(0.05)
     results = {r["id"]: r for r in (json.loads(m.payload) for m in seen
                                     if m.topic.endswith("/result"))}
     assert {rid: (r["score_ns"], r.get("adjusted")) for rid, r in results.items()} == {
@@ -270,34 +225,15 @@ def _relay_session(tmp_path: Path, steps: list[tuple[str, bytes]], until: int
     """Publish each (topic, payload) on a real Mosquitto as the hub would (retained), the
     relay running (3 plays a board); the event's messages out, once ``until`` of them came
     (then a moment more, for any that should not come)."""
-    names = ("tenace-hub", "sim-link", "watch")
-    lines = write_accounts(tmp_path / "acc", {n: (PASSWORD, ["topic readwrite #"])
-                                              for n in names})
-    seen: list[Message] = []
-    with Mosquitto(tmp_path / "broker", lines, open_access=True) as broker:
-        url = broker.url.replace("mqtt://", "mqtt://{}:" + PASSWORD + "@")
-        watch = MqttClient(url.format("watch"), "watch", clean_session=True,
-                           on_message=seen.append)
-        watch.wait_connected()
-        watch.subscribe("tenace/sim/#")
-        link = ClubLink("spring", "lyon", url.format("sim-link"),
-                        load_public_key(public_pem(generate_key())),
-                        client_id="sim-link").start()
-        relay = ClubRelay(link, 3).start()
-        hub = MqttClient(url.format("tenace-hub"), "tenace-hub", clean_session=True)
-        hub.wait_connected()
-        try:
-            for name, payload in steps:
-                hub.publish(name, payload, retain=True, wait=True)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and sum(
-                    not m.topic.endswith("/relay-sync") for m in list(seen)) < until:
-                time.sleep(0.05)
-            time.sleep(0.3)
-            out = relay.results()
-        finally:
-            for client in (relay, link, hub, watch):
-                client.close()
+    with _relay_room(tmp_path, 3) as (seen, relay, hub):
+        for name, payload in steps:
+            hub.publish(name, payload, retain=True, wait=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sum(
+                not m.topic.endswith("/relay-sync") for m in list(seen)) < until:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        out = relay.results()
     return out, [(m.topic.rsplit("/", 1)[1], json.loads(m.payload)) for m in seen
                  if not m.topic.endswith("/relay-sync")]   # the relay's marker, its own
 
