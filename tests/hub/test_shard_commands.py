@@ -166,8 +166,14 @@ def test_the_owning_shard_answers_and_the_console_says_it_in_its_users_language(
             try:
                 until(lambda: strict("A1"))
             except AssertionError:   # which side missed it: shard 0's log, or shard 1's view
-                raise AssertionError(f"A1 not strict on shard 1's console; shard 0 logged "
-                                     f"{_facts(zero.path, 'table_mode')}") from None
+                seen = running.call(lambda: running.remote_tables.get("A1"))
+                tail = (zero.data / "hub.out").read_text(errors="replace")[-4000:]
+                raise AssertionError(f"A1 not strict on shard 1's console (its summary: "
+                                     f"{seen}); shard 0 logged "
+                                     f"{_facts(zero.path, 'table_mode')}; its output:\n"
+                                     f"{tail}\nthe broker's log:\n"
+                                     f"{broker.log.read_text(errors='replace')[-4000:]}"
+                                     ) from None
             assert strict("A2")
             status, answer = send(op="table_mode", table="A2", strict=False)
             assert status == 200 and answer["forwarded"] and answer["shard"] == 0, answer
