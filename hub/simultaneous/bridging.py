@@ -29,8 +29,8 @@ from hub.simultaneous.event import SimError, SimEvent, topic
 from wire.pairing import write_private
 
 __all__ = [
-    "ORGANISER", "OrganiserBroker", "bridge_stanza", "club_acl", "club_topics",
-    "bridge_listener", "organiser_listener", "write_organiser_files",
+    "ORGANISER", "OrganiserBroker", "bridge_listener", "bridge_stanza", "club_acl",
+    "club_topics", "organiser_listener", "write_organiser_files",
 ]
 
 ORGANISER = "organiser"   # the organiser's service account on its own broker

@@ -27,8 +27,7 @@ import pytest
 from bridgecore.adjusted import BoardResult
 from bridgecore.ranking import ScoringOptions, score_event
 from hub.accounts import mosquitto_hash
-from hub.mosquitto import Mosquitto
-from hub.mosquitto import free_port
+from hub.mosquitto import Mosquitto, free_port
 from hub.simultaneous import SimEvent
 from hub.simultaneous.bridging import (
     OrganiserBroker,
