@@ -41,6 +41,8 @@ with tempfile.TemporaryDirectory() as tmp:
     if {handle!r}:
         for i in range(0, len(messages), 512):
             hub.handle(messages[i:i + 512])
+        if hub.log.count() < len(messages):     # a run that did not do the room's work
+            sys.exit(f"only {{hub.log.count()}} of {{len(messages)}} events logged")
     hub.log.close()
 """
 
