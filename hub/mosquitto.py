@@ -51,7 +51,9 @@ class Mosquitto:
     ``broker.crt``, ``broker.key``) makes the listener a TLS one (TLS 1.2 at least) and
     :attr:`url` a ``mqtts://`` URL with that CA. ``listener_extra`` lines follow the listener's
     (settings of that listener, such as ``use_username_as_clientid``: given before any
-    ``listener`` line, Mosquitto would open its default listener on port 1883 for them)."""
+    ``listener`` line, Mosquitto would open its default listener on port 1883 for them); they
+    may open a second listener of their own, as the organiser's broker of a simultaneous
+    event does for the clubs' bridges (hub.simultaneous.bridging.bridge_listener)."""
 
     def __init__(self, folder: Path, extra: tuple[str, ...] = (), *, port: int | None = None,
                  queued: int = 10000, tls: tuple[Path, Path, Path] | None = None,

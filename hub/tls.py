@@ -43,8 +43,8 @@ from hub.errors import HubError
 
 __all__ = [
     "BROKER_DAYS", "CA_DAYS", "LOOPBACK_NAMES", "ClubPki", "TlsError", "key_pem",
-    "make_authority", "make_broker_certificate", "pem", "read_certificate", "subject_names",
-    "write_club_pki", "write_file",
+    "make_authority", "make_broker_certificate", "make_client_certificate", "pem",
+    "read_authority", "read_certificate", "subject_names", "write_club_pki", "write_file",
 ]
 
 CA_DAYS = 3650
@@ -169,6 +169,39 @@ def make_broker_certificate(ca_key: Key, ca_cert: x509.Certificate, hosts: Seque
     return key, cert
 
 
+def make_client_certificate(ca_key: Key, ca_cert: x509.Certificate, name: str, *,
+                            days: int = BROKER_DAYS, now: datetime.datetime | None = None,
+                            ) -> tuple[Key, x509.Certificate]:
+    """A client's key and certificate signed by the authority, its common name ``name``
+    (the account a broker with ``use_identity_as_username`` takes it for: a simultaneous
+    event's club bridge, hub.simultaneous.kit), for client authentication only."""
+    if not name or not name.isprintable() or len(name) > 64:
+        raise TlsError(f"{name!r}: not a name a certificate can hold (1 to 64 characters)")
+    key = ec.generate_private_key(ec.SECP256R1())
+    start = (now or datetime.datetime.now(datetime.UTC)) - datetime.timedelta(hours=1)
+    end = min(start + datetime.timedelta(days=days), ca_cert.not_valid_after_utc)
+    org = ca_cert.subject.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)
+    public = key.public_key()
+    cert = (x509.CertificateBuilder()
+            .subject_name(_name(name, str(org[0].value) if org else "Tenace"))
+            .issuer_name(ca_cert.subject).public_key(public)
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(start).not_valid_after(end)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(x509.KeyUsage(digital_signature=True, key_encipherment=False,
+                                         key_cert_sign=False, crl_sign=False,
+                                         content_commitment=False, data_encipherment=False,
+                                         key_agreement=False, encipher_only=False,
+                                         decipher_only=False), critical=True)
+            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]),
+                           critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
+                ca_key.public_key()), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    return key, cert
+
+
 def pem(cert: x509.Certificate) -> bytes:
     return cert.public_bytes(serialization.Encoding.PEM)
 
@@ -210,6 +243,11 @@ def read_certificate(path: Path | str) -> x509.Certificate:
         return x509.load_pem_x509_certificate(Path(path).read_bytes())
     except (OSError, ValueError) as err:
         raise TlsError(f"{path}: not a readable PEM certificate: {err}") from err
+
+
+def read_authority(pki: ClubPki) -> tuple[Key, x509.Certificate]:
+    """The authority's key and certificate of ``pki`` (to sign more certificates)."""
+    return _read_key(pki.ca_key), read_certificate(pki.ca_cert)
 
 
 def write_club_pki(folder: Path | str, hosts: Sequence[str], *, club: str = "Tenace club",

@@ -25,13 +25,19 @@ def add_parser(sub: Any) -> None:
     init = jobs.add_parser(
         "init", help="write the organiser's broker configuration and each club's kit",
         description="Write DIR/organiser (signing key, Mosquitto configuration with TLS, an "
-                    "account and ACL per club) and DIR/clubs/<club> (bridge.conf, ca.crt, "
-                    "organiser.pub) from the event file.")
+                    "account and ACL per club, a listener for the clubs' bridges that takes "
+                    "client certificates only) and DIR/clubs/<club> (bridge.conf, bridge.crt, "
+                    "bridge.key, ca.crt, organiser.pub) from the event file.")
     init.add_argument("event", metavar="EVENT.json", help="the event file")
     init.add_argument("dir", metavar="DIR", help="where to write (created if needed)")
     init.add_argument("--host", action="append", default=[], required=True,
                       help="a name or address the clubs reach the organiser's broker by")
-    init.add_argument("--port", type=int, default=8883, help="its TLS port (default 8883)")
+    init.add_argument("--port", type=int, default=8883,
+                      help="its TLS port for the organiser's service and observers, with "
+                           "passwords (default 8883)")
+    init.add_argument("--bridge-port", type=int, default=8884,
+                      help="its TLS port for the clubs' bridges, with client certificates "
+                           "(default 8884)")
     init.add_argument("--club-path", metavar="PATH",
                       help="where each club keeps its kit (default /etc/tenace/sim/EVENT)")
     init.add_argument("--force", action="store_true", help="replace the keys of DIR")
@@ -77,7 +83,7 @@ def _init(args: argparse.Namespace) -> int:
     event = _event(args.event)
     try:
         kit = write_kit(event, Path(args.dir), hosts=args.host, port=args.port,
-                        club_path=args.club_path, force=args.force)
+                        bridge_port=args.bridge_port, club_path=args.club_path, force=args.force)
     except SimError as err:
         raise CommandError(str(err)) from err
     for club in event.clubs:     # a plays its movement cannot have: Law 16 at stake
@@ -86,7 +92,7 @@ def _init(args: argparse.Namespace) -> int:
             print(f"warning: {problem}", file=sys.stderr)
     print(f"organiser: {kit.organiser} (mosquitto -c {kit.organiser / 'mosquitto.conf'})")
     for club, folder in kit.clubs.items():
-        print(f"club {club}: {folder} (bridge.conf holds its password: send it privately)")
+        print(f"club {club}: {folder} (bridge.key is its certificate's key: send it privately)")
     return 0
 
 

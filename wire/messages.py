@@ -532,11 +532,13 @@ Names = Annotated[list[PlayerName], Meta(min_length=1, max_length=4)]
 
 
 class PairAdd(_Command, frozen=True, tag="pair_add"):
-    """A late pair takes a pair number of the movement that nobody had yet."""
+    """A late pair takes a pair number of the movement that nobody had yet; the set-up's
+    absent pair's from ``from_round`` (default: the round in progress)."""
 
     section: Word
     pair: PairNumber
     names: Names
+    from_round: Annotated[int, Meta(ge=1, le=999)] | UnsetType | None = UNSET
 
 
 class PairNames(_Command, frozen=True, tag="pair_names"):

@@ -9,6 +9,13 @@ topics, so nothing else of the club's broker (the tablets' hands, the hub's stat
 leaves the club. ``cleansession false`` on both sides: a club cut off keeps its results
 queued in its own broker, the organiser keeps the club's field results queued in its broker,
 and both flow when the bridge is back (docs/simultaneous.md).
+
+A club's bridge proves who it is with a TLS client certificate (its common name the club's
+account), not a password: on the organiser's broker it connects to a listener of its own
+(:func:`bridge_listener`: ``require_certificate``, ``use_identity_as_username``,
+``use_username_as_clientid``) and its account has no password at all
+(``write_organiser_files(..., certificates=True)``), so a stolen bridge.conf password, or a
+guessed one, can neither take the club's client id nor wipe its persistent session.
 """
 
 from __future__ import annotations
@@ -22,8 +29,8 @@ from hub.simultaneous.event import SimError, SimEvent, topic
 from wire.pairing import write_private
 
 __all__ = [
-    "ORGANISER", "OrganiserBroker", "bridge_stanza", "club_acl", "club_topics",
-    "organiser_listener", "write_organiser_files",
+    "ORGANISER", "OrganiserBroker", "bridge_listener", "bridge_stanza", "club_acl",
+    "club_topics", "organiser_listener", "write_organiser_files",
 ]
 
 ORGANISER = "organiser"   # the organiser's service account on its own broker
@@ -67,15 +74,20 @@ class OrganiserBroker:
 
 def write_organiser_files(event: SimEvent, folder: Path,
                           passwords: dict[str, str] | None = None,
-                          observers: dict[str, str] | None = None) -> OrganiserBroker:
+                          observers: dict[str, str] | None = None, *,
+                          certificates: bool = False) -> OrganiserBroker:
     """Write ``sim.passwd`` and ``sim.acl`` (0600) for the organiser's Mosquitto: the
     organiser's account, one per club and the ``observers`` (:func:`club_acl`), with new
-    random passwords unless given."""
+    random passwords unless given. With ``certificates`` the clubs have no password (their
+    bridges log in with their certificates, :func:`bridge_listener`): their ACL is the
+    same, their names are not in ``sim.passwd``."""
     folder.mkdir(parents=True, exist_ok=True)
-    names = [ORGANISER, *(c.id for c in event.clubs), *(observers or {})]
+    clubs = [c.id for c in event.clubs]
+    names = [ORGANISER, *clubs, *(observers or {})]
     if len(set(names)) != len(names):
         raise SimError(f"event {event.id}: an account name is used twice: {sorted(names)}")
-    chosen = {name: (passwords or {}).get(name) or secrets.token_urlsafe(16) for name in names}
+    chosen = {name: (passwords or {}).get(name) or secrets.token_urlsafe(16) for name in names
+              if not (certificates and name in clubs)}
     passwd, acl = folder / "sim.passwd", folder / "sim.acl"
     write_private(passwd, "".join(f"{n}:{mosquitto_hash(p)}\n" for n, p in chosen.items()))
     write_private(acl, club_acl(event, observers))
@@ -91,22 +103,41 @@ def organiser_listener(broker: OrganiserBroker) -> tuple[str, ...]:
             "persistent_client_expiration 14d")
 
 
-def bridge_stanza(event: SimEvent, club: str, password: str, *, host: str, port: int,
-                  ca_file: Path | str | None, local_password: str | None = None) -> str:
+def bridge_listener(port: int, ca_file: Path | str, cert_file: Path | str,
+                    key_file: Path | str, *, bind: str | None = None) -> tuple[str, ...]:
+    """The lines of the organiser's mosquitto.conf for the clubs' bridges: a second TLS
+    listener on ``port`` that takes only clients with a certificate signed by ``ca_file``
+    and names each by its certificate's common name (its account for the ACL, and its
+    client id: nobody else can take over a club's session)."""
+    return (f"listener {port}" + (f" {bind}" if bind else ""), f"cafile {ca_file}",
+            f"certfile {cert_file}", f"keyfile {key_file}", "tls_version tlsv1.2",
+            "require_certificate true", "use_identity_as_username true",
+            "use_username_as_clientid true")
+
+
+def bridge_stanza(event: SimEvent, club: str, password: str | None, *, host: str, port: int,
+                  ca_file: Path | str | None, local_password: str | None = None,
+                  certificate: tuple[Path | str, Path | str] | None = None) -> str:
     """The ``connection`` stanza for the club's mosquitto.conf (module docstring); with
     ``ca_file`` the bridge speaks TLS and checks the organiser's certificate against it.
     The bridge's side on the club's broker is the account ``sim-link.bridge`` (role
     ``sim-link``, hub/access.py: the organiser's topics only) with ``local_password``, the
-    club's; without it the stanza says where the club puts it (its device credentials)."""
+    club's; without it the stanza says where the club puts it (its device credentials).
+    ``certificate`` (the club's certificate and key files) replaces the password: the bridge
+    logs in on the organiser's :func:`bridge_listener` as its certificate's common name."""
     event.club(club)   # an unknown club is refused
+    if certificate is not None and ca_file is None:
+        raise SimError("a bridge's certificate needs TLS: give the organiser's ca_file")
+    if certificate is None and password is None:
+        raise SimError(f"club {club}: its bridge needs a certificate or a password")
     out, into = club_topics(event, club)
     lines = [f"# simultaneous {event.id}: club {club} <-> the organiser (tenace sim-event)",
              f"connection sim-{event.id}",
              f"address {host}:{port}",
              "bridge_protocol_version mqttv311",
              f"remote_clientid {club}",
-             f"remote_username {club}",
-             f"remote_password {password}",
+             *((f"remote_username {club}", f"remote_password {password}")
+               if certificate is None else ()),
              f"local_clientid sim-{event.id}-{club}",
              "cleansession false",
              "notifications false",
@@ -124,6 +155,8 @@ def bridge_stanza(event: SimEvent, club: str, password: str, *, host: str, port:
     if ca_file is not None:
         lines += [f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2",
                   "bridge_insecure false"]
+    if certificate is not None:
+        lines += [f"bridge_certfile {certificate[0]}", f"bridge_keyfile {certificate[1]}"]
     lines += [f"topic {t} out 1" for t in out]
     lines += [f"topic {t} in 1" for t in into]
     return "\n".join(lines) + "\n"

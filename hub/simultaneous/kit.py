@@ -2,11 +2,14 @@
 
 ``DIR/organiser/``: ``signing.key`` (Ed25519, 0600: it never leaves the organiser),
 ``organiser.password`` (the organiser service's account, 0600),
-``sim.passwd`` and ``sim.acl`` (hub.simultaneous.bridging), ``mosquitto.conf`` (a TLS listener,
-no anonymous client, persistence), the certificate authority and broker certificate
-(hub.tls). ``DIR/clubs/<club>/``: ``bridge.conf`` (the club's Mosquitto bridge stanza with its
-password: a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``organiser.pub``
-(to check the deals' signature). A club copies its folder to ``club_path`` on its hub and adds
+``sim.passwd`` and ``sim.acl`` (hub.simultaneous.bridging), ``mosquitto.conf`` (two TLS
+listeners: ``port`` for the organiser's service and observers, with passwords; ``bridge_port``
+for the clubs' bridges, with client certificates only; no anonymous client, persistence), the
+certificate authority and broker certificate (hub.tls). ``DIR/clubs/<club>/``: ``bridge.conf``
+(the club's Mosquitto bridge stanza, 0600), ``bridge.crt`` and ``bridge.key`` (the club's
+certificate, its common name the club's account, signed by the organiser's authority; the key
+a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``organiser.pub`` (to check
+the deals' signature). A club copies its folder to ``club_path`` on its hub and adds
 ``include_dir`` (or the stanza) to its Mosquitto configuration (docs/simultaneous.md).
 """
 
@@ -23,16 +26,27 @@ from typing import Any
 
 from hub.simultaneous.bridging import (
     ORGANISER,
+    bridge_listener,
     bridge_stanza,
     organiser_listener,
     write_organiser_files,
 )
 from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
 from hub.simultaneous.handover import CLUB_FILE, SIGNED_DEALS
-from hub.tls import TlsError, write_club_pki
+from hub.tls import (
+    TlsError,
+    key_pem,
+    make_client_certificate,
+    pem,
+    read_authority,
+    write_club_pki,
+    write_file,
+)
 from wire.pairing import write_private
 
 __all__ = [
+    "BRIDGE_CERT",
+    "BRIDGE_KEY",
     "FIELD_FILE",
     "JOURNAL_FILE",
     "PASSWORD_FILE",
@@ -51,6 +65,7 @@ log = logging.getLogger(__name__)
 
 SIGNING_KEY = "signing.key"
 PASSWORD_FILE = "organiser.password"
+BRIDGE_CERT, BRIDGE_KEY = "bridge.crt", "bridge.key"   # a club's, in its kit
 PUBLIC_KEY = "organiser.pub"
 FIELD_FILE = "field.xml"
 RELAY_STATE = "relayed.json"     # the ids the club's relay sent (relay.py)
@@ -65,7 +80,8 @@ class Kit:
 
 
 def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 8883,
-              club_path: str | None = None, force: bool = False) -> Kit:
+              bridge_port: int = 8884, club_path: str | None = None,
+              force: bool = False) -> Kit:
     """Write the organiser's folder and each club's kit (module docstring). Keys already
     there are kept unless ``force`` (new keys mean new kits for every club). The broker's
     configuration names its files by absolute path: Mosquitto reads a relative one from its
@@ -77,14 +93,20 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
                        "its keys; every club then needs its new kit)")
     if not hosts:
         raise SimError("give the name (or address) the clubs reach the organiser's broker by")
+    if bridge_port == port:
+        raise SimError(f"the clubs' bridge port and the organiser's port are both {port}: "
+                       "they are two listeners")
     try:
         pki = write_club_pki(org / "tls", hosts, club=f"Tenace simultaneous {event.id}",
                              force=force)
+        ca_key, ca_cert = read_authority(pki)
+        certificates = {club.id: make_client_certificate(ca_key, ca_cert, club.id)
+                        for club in event.clubs}
     except TlsError as err:
         raise SimError(str(err)) from err
     key = generate_key()
     write_private(key_file, private_pem(key).decode())
-    broker = write_organiser_files(event, org)
+    broker = write_organiser_files(event, org, certificates=True)
     write_private(org / PASSWORD_FILE, broker.passwords[ORGANISER] + "\n")
     conf = [f"# the organiser's Mosquitto for simultaneous {event.id} (tenace sim-event)",
             f"# Run it with: mosquitto -c {org / 'mosquitto.conf'}. Started as root, Mosquitto",
@@ -93,6 +115,8 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
             "# signing.key), or start it as the user that owns them.",
             f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
             f"keyfile {pki.broker_key}", "tls_version tlsv1.2", *organiser_listener(broker),
+            "# the clubs' bridges: a TLS client certificate signed by tls/ca.crt, no password",
+            *bridge_listener(bridge_port, pki.ca_cert, pki.broker_cert, pki.broker_key),
             "persistence true", f"persistence_location {org}/",
             "max_queued_messages 100000"]
     (org / "mosquitto.conf").write_text("\n".join(conf) + "\n")
@@ -102,9 +126,15 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
         kit = folder / "clubs" / club.id
         kit.mkdir(parents=True, exist_ok=True)
         where = Path(club_path or f"/etc/tenace/sim/{event.id}")
+        club_key, club_cert = certificates[club.id]
+        try:
+            write_file(kit / BRIDGE_KEY, key_pem(club_key))
+            write_file(kit / BRIDGE_CERT, pem(club_cert), 0o644)
+        except TlsError as err:
+            raise SimError(str(err)) from err
         write_private(kit / "bridge.conf", bridge_stanza(
-            event, club.id, broker.passwords[club.id], host=hosts[0], port=port,
-            ca_file=where / "ca.crt"))
+            event, club.id, None, host=hosts[0], port=bridge_port, ca_file=where / "ca.crt",
+            certificate=(where / BRIDGE_CERT, where / BRIDGE_KEY)))
         shutil.copyfile(pki.ca_cert, kit / "ca.crt")
         (kit / PUBLIC_KEY).write_bytes(public_pem(key))
         (kit / CLUB_FILE).write_text(json.dumps({"event": event.id, "club": club.id}) + "\n")

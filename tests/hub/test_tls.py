@@ -304,3 +304,24 @@ def test_the_tablet_and_the_readers_refuse_a_missing_ca_file_clearly(tmp_path: P
                              capture_output=True, text=True, timeout=60, env=env)
     assert readers.returncode == 2 and "Traceback" not in readers.stderr
     assert f"--ca {missing!r}: no such file" in readers.stderr
+
+
+def test_a_client_certificate_names_its_account_and_serves_clients_only() -> None:
+    """A simultaneous event's club bridge certificate (hub.simultaneous.kit): its common name
+    is the account Mosquitto's ``use_identity_as_username`` takes, signed by the authority,
+    for client authentication only; a name no certificate can hold is refused."""
+    from cryptography.x509 import ExtendedKeyUsage
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    from hub.tls import TlsError, make_authority, make_client_certificate
+    ca_key, ca_cert = make_authority("Organiser")
+    _key, cert = make_client_certificate(ca_key, ca_cert, "lyon")
+    assert cert.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value == "lyon"
+    assert cert.issuer == ca_cert.subject
+    cert.verify_directly_issued_by(ca_cert)
+    usage = cert.extensions.get_extension_for_class(ExtendedKeyUsage).value
+    assert list(usage) == [ExtendedKeyUsageOID.CLIENT_AUTH]
+    assert cert.not_valid_after_utc <= ca_cert.not_valid_after_utc
+    for bad in ("", "x" * 65, "lyon\n"):
+        with pytest.raises(TlsError):
+            make_client_certificate(ca_key, ca_cert, bad)

@@ -93,3 +93,36 @@ def scored(field: FieldScorer) -> int:
     """The results the field's last scoring counted: ``field.results`` may already hold
     more, taken by the organiser's worker and not yet scored."""
     return 0 if field.score is None else sum(len(b) for b in field.score.boards.values())
+
+
+def certificate_client(port: int, ca: Path, cert: Path, key: Path, client_id: str,
+                       subscribe: str, seen: list[tuple[str, bytes]]) -> Any:
+    """A paho client with a TLS client certificate (as a club's bridge logs in: wire.mqtt
+    has no client certificates), connected to ``localhost:port`` and subscribed to
+    ``subscribe`` (its SUBACK come), each message it receives appended to ``seen``."""
+    import ssl
+    import threading
+
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=str(ca))
+    context.load_cert_chain(str(cert), str(key))
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True,
+                         protocol=paho.MQTTv311)
+    client.tls_set_context(context)
+    acked = threading.Event()
+
+    def connected(c: Any, _u: Any, _f: Any, code: Any, _p: Any) -> None:
+        if not code.is_failure:
+            c.subscribe(subscribe, 1)
+
+    client.on_connect = connected
+    client.on_subscribe = lambda *_: acked.set()
+    client.on_message = lambda _c, _u, m: seen.append((m.topic, bytes(m.payload)))
+    client.connect("localhost", port)
+    client.loop_start()
+    if not acked.wait(30):     # a guard: it returns as soon as the broker acknowledges
+        client.loop_stop()
+        raise AssertionError(f"{client_id}: not connected and subscribed on port {port}")
+    return client

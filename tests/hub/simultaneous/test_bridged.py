@@ -8,7 +8,9 @@ cut off mid-session catching up when its line is back; the field's results of a 
 club only after it has finished the board (Law 16), the field's ranking only after it has
 finished them all; nothing of a club's own broker (a hand) reaches the organiser; the
 organiser's field ranking is the one scoring every club's results together gives (Neuberg,
-Law 78, for the board a club played fewer times).
+Law 78, for the board a club played fewer times). Each club's bridge logs in with its TLS
+client certificate on the organiser's bridge listener; one without it, with a password, or
+with a certificate of another authority never gets in (security.md).
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ import pytest
 from bridgecore.adjusted import BoardResult
 from bridgecore.ranking import ScoringOptions, score_event
 from hub.accounts import mosquitto_hash
-from hub.mosquitto import Mosquitto
+from hub.mosquitto import Mosquitto, free_port
+from hub.simultaneous import SimEvent
 from hub.simultaneous.bridging import (
+    OrganiserBroker,
+    bridge_listener,
     bridge_stanza,
     organiser_listener,
     write_organiser_files,
@@ -35,8 +40,18 @@ from hub.simultaneous.club import ClubLink
 from hub.simultaneous.event import generate_key, load_public_key, public_pem, sign, topic
 from hub.simultaneous.field import field_pair
 from hub.simultaneous.organiser import Organiser, deals_body
-from hub.tls import write_club_pki
+from hub.tls import (
+    ClubPki,
+    key_pem,
+    make_authority,
+    make_client_certificate,
+    pem,
+    read_authority,
+    write_club_pki,
+    write_file,
+)
 from tests.hub.simultaneous.helpers import Relay, club_results, make_event, write_accounts
+from wire.errors import MqttError
 from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
@@ -82,6 +97,36 @@ def _listen(url: str, client_id: str, filters: tuple[str, ...], moments: Moments
     return listener
 
 
+def _club_certificate(pki: ClubPki, folder: Path, name: str,
+                      authority: ClubPki | None = None) -> tuple[Path, Path]:
+    """``name``'s certificate and key, signed by ``authority`` (the organiser's by default)."""
+    ca_key, ca_cert = read_authority(authority or pki)
+    key, cert = make_client_certificate(ca_key, ca_cert, name)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_file(folder / f"{name}.crt", pem(cert), 0o644)
+    write_file(folder / f"{name}.key", key_pem(key))
+    return folder / f"{name}.crt", folder / f"{name}.key"
+
+
+def _organiser_broker(tmp_path: Path, event: SimEvent, pki: ClubPki,
+                      observers: dict[str, str] | None = None,
+                      ) -> tuple[Mosquitto, int, OrganiserBroker]:
+    """The organiser's Mosquitto: its password listener and the clubs' certificate one; an
+    ``audit`` account (password ``audit-secret``) reads everything."""
+    files = write_organiser_files(event, tmp_path / "organiser", observers=observers,
+                                  certificates=True)
+    files.acl_file.write_text(files.acl_file.read_text() + "user audit\ntopic read #\n")
+    files.passwd_file.write_text(files.passwd_file.read_text()
+                                 + f"audit:{mosquitto_hash('audit-secret')}\n")
+    bridges = free_port()
+    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
+                    tls=(pki.ca_cert, pki.broker_cert, pki.broker_key),
+                    listener_extra=(*organiser_listener(files), *bridge_listener(
+                        bridges, pki.ca_cert, pki.broker_cert, pki.broker_key,
+                        bind="127.0.0.1")))
+    return org, bridges, files
+
+
 @pytest.fixture
 def closing() -> Iterator[list[object]]:
     things: list[object] = []
@@ -101,15 +146,8 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
 
     # The organiser: TLS Mosquitto, accounts per club, observers with each club's read rights.
     pki = write_club_pki(tmp_path / "pki", ["localhost"], club="Organiser")
-    files = write_organiser_files(
-        event, tmp_path / "organiser", observers={"north-eye": "north", "south-eye": "south"})
-    audit = tmp_path / "organiser" / "sim.acl"
-    audit.write_text(audit.read_text() + "user audit\ntopic read #\n")   # sees everything
-    passwd = tmp_path / "organiser" / "sim.passwd"
-    passwd.write_text(passwd.read_text() + f"audit:{mosquitto_hash('audit-secret')}\n")
-    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
-                    tls=(pki.ca_cert, pki.broker_cert, pki.broker_key),
-                    listener_extra=organiser_listener(files))
+    org, bridges, files = _organiser_broker(
+        tmp_path, event, pki, {"north-eye": "north", "south-eye": "south"})
     closing.append(org)
 
     def org_url(name: str, password: str) -> str:
@@ -118,10 +156,11 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     # The clubs: each its own Mosquitto, its hub's account, its bridge through a relay.
     relays, clubs, links = {}, {}, {}
     for club in ("north", "south"):
-        relays[club] = Relay(org.port)
+        relays[club] = Relay(bridges)
         closing.append(relays[club])
-        stanza = bridge_stanza(event, club, files.passwords[club], host="127.0.0.1",
-                               port=relays[club].port, ca_file=pki.ca_cert)
+        stanza = bridge_stanza(event, club, None, host="127.0.0.1", port=relays[club].port,
+                               ca_file=pki.ca_cert, certificate=_club_certificate(
+                                   pki, tmp_path / club / "kit", club))
         local = write_accounts(tmp_path / club, {
             "tenace-hub": (HUB_PASSWORD, ["topic readwrite #"])})
         clubs[club] = Mosquitto(tmp_path / club / "broker",
@@ -225,3 +264,77 @@ def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[obje
     for name, payload, _ in audit_listener.seen:
         assert name.startswith(f"tenace/sim/v1/{event.id}/"), name
         assert b"AKQJ" not in payload
+
+
+def _bridge_attempts(club: Mosquitto) -> int:
+    """How many times the club's bridge has dialled the organiser (its broker's log)."""
+    return club.log.read_text(errors="replace").count("Connecting bridge")
+
+
+def test_only_a_bridge_with_its_clubs_certificate_gets_in(tmp_path: Path,
+                                                          closing: list[object]) -> None:
+    """A club's bridge without a certificate (with a password, its own or another club's
+    observer's), or with a certificate of another authority, never reaches the organiser's
+    broker, on either listener; the genuine bridge does, and a client that names itself
+    after a club with a password cannot take that club's session."""
+    event = make_event({"north": (T0, 4), "south": (T0, 4)}, BOARDS)
+    pki = write_club_pki(tmp_path / "pki", ["localhost"], club="Organiser")
+    org, bridges, files = _organiser_broker(tmp_path, event, pki, {"south-eye": "south"})
+    closing.append(org)
+    assert "north" not in files.passwords and "south" not in files.passwords
+    assert "north:" not in files.passwd_file.read_text()
+    audit = _listen(org.url.replace("mqtts://", "mqtts://audit:audit-secret@"), "audit",
+                    ("#",), Moments())
+    closing.append(audit.client)
+
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    other_key, other_cert = make_authority("Another organiser")
+    write_file(stranger / "ca.key", key_pem(other_key))
+    write_file(stranger / "ca.crt", pem(other_cert), 0o644)
+    other = ClubPki(stranger)
+    eye = files.passwords["south-eye"]
+    # (name, stanza): what each impostor's broker would bridge with, and where to.
+    attempts = {
+        "no-cert-bridge-port": bridge_stanza(event, "north", eye, host="127.0.0.1",
+                                             port=bridges, ca_file=pki.ca_cert),
+        "password-listener": bridge_stanza(event, "north", eye, host="127.0.0.1",
+                                           port=org.port, ca_file=pki.ca_cert),
+        "other-authority": bridge_stanza(
+            event, "north", None, host="127.0.0.1", port=bridges, ca_file=pki.ca_cert,
+            certificate=_club_certificate(other, tmp_path / "forged", "north", other)),
+        "genuine": bridge_stanza(
+            event, "south", None, host="127.0.0.1", port=bridges, ca_file=pki.ca_cert,
+            certificate=_club_certificate(pki, tmp_path / "south", "south")),
+    }
+    brokers: dict[str, Mosquitto] = {}
+    for name, stanza in attempts.items():
+        brokers[name] = Mosquitto(tmp_path / name, tuple(stanza.strip().splitlines()),
+                                  open_access=True)
+        closing.append(brokers[name])
+    hubs = {name: MqttClient(broker.url, f"{name}-hub", clean_session=True)
+            for name, broker in brokers.items()}
+    closing.extend(hubs.values())
+    for name, client in hubs.items():
+        client.wait_connected()
+        club = "south" if name == "genuine" else "north"
+        client.publish(topic(event.id, club, "result"), name.encode(), 1, wait=True)
+
+    # The genuine bridge carries its club's result; each impostor dials again and again.
+    deadline = threading.Event()
+    for _ in range(1200):     # a guard of 120 s: it ends as soon as all is seen
+        if (any(p == b"genuine" for _, p, _ in audit.seen)
+                and all(_bridge_attempts(brokers[n]) >= 3 for n in attempts if n != "genuine")):
+            break
+        deadline.wait(0.1)
+    assert [p for _, p, _ in audit.seen] == [b"genuine"], audit.seen
+    assert all(_bridge_attempts(brokers[n]) >= 3 for n in attempts if n != "genuine")
+
+    # A client with a password that names itself north gets neither listener.
+    nocert = org.url.replace("mqtts://", f"mqtts://south-eye:{eye}@").replace(
+        f":{org.port}", f":{bridges}")
+    for url in (org.url.replace("mqtts://", f"mqtts://north:{eye}@"), nocert):
+        client = MqttClient(url, "north", clean_session=False)
+        closing.append(client)
+        with pytest.raises(MqttError):
+            client.wait_connected(10)

@@ -45,13 +45,16 @@ def test_the_pages_event_file_and_init_command_write_the_kits(
     assert main(args) == 0
     out = capsys.readouterr().out
     kit = Path(args[3])
+    assert "`bridge.key` is its certificate's key" in PAGE   # step 4: what to keep private
     step3 = re.search(r"`mosquitto -c ([^`]+)`", PAGE)      # "3. Start the broker"
     assert step3 and Path(step3.group(1)).is_file()
     assert Path(step3.group(1)).parent == kit / "organiser"
     for club in clubs:
         assert f"club {club}: " in out
         folder = kit / "clubs" / club                          # "one kit/clubs/<club>/"
-        assert (folder / "bridge.conf").is_file()              # "bridge.conf holds ..."
+        assert (folder / "bridge.conf").is_file()
+        assert (folder / "bridge.crt").is_file()               # "its certificate ..."
+        assert (folder / "bridge.key").stat().st_mode & 0o077 == 0   # "... privately"
         assert json.loads((folder / "club.json").read_text()) == {
             "event": event.id, "club": club}
 

@@ -12,8 +12,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cryptography.x509.oid import NameOID
 
 from bridgecore.usebio import read_usebio
 from hub.mosquitto import MOSQUITTO, free_port, wait_for_port
@@ -29,9 +31,10 @@ from hub.simultaneous.event import (
 )
 from hub.simultaneous.handover import club_identity
 from hub.simultaneous.kit import FIELD_FILE, JOURNAL_FILE, organiser_url, run_organiser
+from hub.tls import read_certificate
 from tenace.cli import main
-from tests.hub.simultaneous.helpers import deals_pbn
-from wire.mqtt import Message, MqttClient
+from tests.hub.simultaneous.helpers import certificate_client, deals_pbn
+from wire.mqtt import MqttClient
 from wire.processes import stop_process
 
 
@@ -100,21 +103,22 @@ def _wait(test: Callable[[], bool], timeout: float = 60.0) -> bool:
     return False
 
 
-def _password(bridge_conf: Path) -> str:
-    for line in bridge_conf.read_text().splitlines():
-        if line.startswith("remote_password "):
-            return line.split(" ", 1)[1]
-    raise AssertionError(f"no remote_password in {bridge_conf}")
-
-
 def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) -> None:
-    port = free_port()
+    port, bridge_port = free_port(), free_port()
     out = tmp_path / "out"
     assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
-                 "--host", "localhost", "--port", str(port)]) == 0
+                 "--host", "localhost", "--port", str(port),
+                 "--bridge-port", str(bridge_port)]) == 0
     kit = out / "clubs" / "lyon"
     stanza = (kit / "bridge.conf").read_text()
     assert "cleansession false" in stanza and "bridge_cafile" in stanza
+    assert f"address localhost:{bridge_port}" in stanza
+    # The club logs in with its certificate (its name the club's), never a password.
+    assert "remote_password" not in stanza and "bridge_certfile" in stanza
+    assert "lyon:" not in (out / "organiser" / "sim.passwd").read_text()
+    certificate = read_certificate(kit / "bridge.crt")
+    assert certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)[0].value == "lyon"
+    assert os.stat(kit / "bridge.key").st_mode & 0o077 == 0
     assert [line for line in stanza.splitlines() if line.startswith("topic ")] == [
         "topic tenace/sim/v1/spring/lyon/result out 1",
         "topic tenace/sim/v1/spring/lyon/finished out 1",
@@ -136,17 +140,17 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
     log = (tmp_path / "mosquitto.log").open("wb")
     broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT)
     clients: list[MqttClient] = []
+    bridges: list[Any] = []
     try:
         assert wait_for_port(port, 10.0, broker)
+        assert wait_for_port(bridge_port, 10.0, broker)
         ca = out / "organiser" / "tls" / "ca.crt"
-        seen: dict[str, list[Message]] = {"lyon": [], "york": []}
-        for club in ("lyon", "york"):
-            password = _password(out / "clubs" / club / "bridge.conf")
-            client = MqttClient(f"mqtts://{club}:{password}@localhost:{port}?ca={ca}", club,
-                                clean_session=True, on_message=seen[club].append)
-            clients.append(client)
-            client.wait_connected()
-            client.subscribe("tenace/sim/#")
+        seen: dict[str, list[tuple[str, bytes]]] = {"lyon": [], "york": []}
+        for club in ("lyon", "york"):   # as its bridge: its certificate, on the bridge port
+            folder = out / "clubs" / club
+            bridges.append(certificate_client(bridge_port, ca, folder / "bridge.crt",
+                                              folder / "bridge.key", club, "tenace/sim/#",
+                                              seen[club]))
         organiser = MqttClient(organiser_url(out, f"localhost:{port}"), "organiser",
                                clean_session=True)
         clients.append(organiser)
@@ -159,10 +163,10 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             organiser.publish(topic("spring", club, "ranking"), b"end", wait=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not all(
-                m and m[-1].payload == b"end" for m in seen.values()):
+                m and m[-1][1] == b"end" for m in seen.values()):
             time.sleep(0.05)
-        assert [m.payload for m in seen["lyon"]] == [b"lyon's deals", b"end"]
-        assert [m.payload for m in seen["york"]] == [b"york's deals", b"end"]
+        assert [m[1] for m in seen["lyon"]] == [b"lyon's deals", b"end"]
+        assert [m[1] for m in seen["york"]] == [b"york's deals", b"end"]
         # The organiser run from the kit (sim-event run): lyon's start has come (2026-04-12),
         # so its deals are released, signed with the kit's key; york's result is scored.
         stop = threading.Event()
@@ -170,11 +174,11 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             SimEvent.load(tmp_path / "event.json"), out, f"localhost:{port}", stop))
         worker.start()
         try:
-            assert _wait(lambda: any(m.payload.startswith(b'{"v": 1') for m in seen["lyon"]))
+            assert _wait(lambda: any(m[1].startswith(b'{"v": 1') for m in seen["lyon"]))
             public = load_public_key((kit / "organiser.pub").read_bytes())
-            signed = next(m for m in seen["lyon"] if m.payload.startswith(b'{"v": 1'))
-            assert open_signed(public, signed.payload)["club"] == "lyon"
-            york = clients[1]
+            signed = next(m for m in seen["lyon"] if m[1].startswith(b'{"v": 1'))
+            assert open_signed(public, signed[1])["club"] == "lyon"
+            york = bridges[1]
             york.publish(topic("spring", "york", "result"), json.dumps(
                 {"v": 1, "id": "A1-1-1", "board": 1, "ns": 1, "ew": 2, "score_ns": 110}))
             assert _wait(lambda: (out / "ranking.json").exists())
@@ -195,10 +199,14 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             {"club": "york", "kind": "result", "data": {"v": 1, "id": "A1-1-1", "board": 1,
                                                        "ns": 1, "ew": 2, "score_ns": 110}}]
         opened = (tmp_path / "mosquitto.log").read_text()
-        assert f"port {port}" in opened and "port 1883" not in opened   # one listener only
+        assert f"port {port}" in opened and f"port {bridge_port}" in opened
+        assert "port 1883" not in opened   # its two listeners only
     finally:
         for client in clients:
             client.close()
+        for bridge in bridges:
+            bridge.loop_stop()
+            bridge.disconnect()
         stop_process(broker)
         log.close()
 
@@ -227,10 +235,11 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
     """`tenace sim-event run` in a terminal: the deals released to a club, and a club's
     message refused with its reason, are in its log on standard error (they were lost
     before: the command set no logging up; audit of issue 28)."""
-    port = free_port()
+    port, bridge_port = free_port(), free_port()
     out = tmp_path / "out"
     assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
-                 "--host", "localhost", "--port", str(port)]) == 0
+                 "--host", "localhost", "--port", str(port),
+                 "--bridge-port", str(bridge_port)]) == 0
     conf = out / "organiser" / "mosquitto.conf"
     if os.geteuid() == 0:
         conf.write_text(conf.read_text() + "user root\n")
@@ -239,9 +248,10 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
                               stderr=subprocess.STDOUT)
     err, said = tmp_path / "run.err", tmp_path / "run.out"
     service: subprocess.Popen[bytes] | None = None
-    client: MqttClient | None = None
+    client: Any = None
     try:
         assert wait_for_port(port, 10.0, broker)
+        assert wait_for_port(bridge_port, 10.0, broker)
         with err.open("wb") as sink, said.open("wb") as told:
             service = subprocess.Popen(
                 [sys.executable, "-m", "tenace", "sim-event", "run",
@@ -249,22 +259,23 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
                 stdout=told, stderr=sink)
         assert _wait(lambda: "released to club york" in err.read_text())
         ca = out / "organiser" / "tls" / "ca.crt"
-        password = _password(out / "clubs" / "york" / "bridge.conf")
-        client = MqttClient(f"mqtts://york:{password}@localhost:{port}?ca={ca}", "york",
-                            clean_session=True)
-        client.wait_connected()
-        client.publish(topic("spring", "york", "result"), b"not json", wait=True)
+        york = out / "clubs" / "york"   # as york's bridge logs in: its certificate
+        client = certificate_client(bridge_port, ca, york / "bridge.crt", york / "bridge.key",
+                                    "york", topic("spring", "york", "deals"), [])
+        client.publish(topic("spring", "york", "result"), b"not json", 1).wait_for_publish(30)
         assert _wait(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
         # A short finished (Law 16; audit audit28b): the operator is told on its terminal.
         client.publish(topic("spring", "york", "finished"),
-                       json.dumps({"v": 1, "board": 1, "results": 0}).encode(), wait=True)
+                       json.dumps({"v": 1, "board": 1, "results": 0}).encode(),
+                       1).wait_for_publish(30)
         assert _wait(lambda: "sim-event spring: club york said board 1 finished with 0 "
                      "results but plays it 4 times" in said.read_text())
         text = err.read_text()
         assert "INFO hub.simultaneous.organiser: deals of spring released to club lyon" in text
     finally:
         if client is not None:
-            client.close()
+            client.loop_stop()
+            client.disconnect()
         if service is not None:
             stop_process(service)
         stop_process(broker)
