@@ -41,7 +41,8 @@ def event(tmp_path: Path) -> Iterator[tuple[Mosquitto, EventSetup]]:
     from tenace.live import TOOL_ACCOUNTS
 
     setup = two_sections()
-    with sharded_mosquitto(tmp_path, setup, {**event_accounts(setup), **TOOL_ACCOUNTS}) as broker:
+    with sharded_mosquitto(tmp_path, setup, {**event_accounts(setup), **TOOL_ACCOUNTS},
+                           trace=True) as broker:
         yield broker, setup
 
 
@@ -166,8 +167,13 @@ def test_the_owning_shard_answers_and_the_console_says_it_in_its_users_language(
             try:
                 until(lambda: strict("A1"))
             except AssertionError:   # which side missed it: shard 0's log, or shard 1's view
-                raise AssertionError(f"A1 not strict on shard 1's console; shard 0 logged "
-                                     f"{_facts(zero.path, 'table_mode')}") from None
+                seen = running.call(lambda: running.remote_tables.get("A1"))
+                tail = (zero.data / "hub.out").read_text(errors="replace")[-4000:]
+                raise AssertionError(f"A1 not strict on shard 1's console (its summary: "
+                                     f"{seen}); shard 0 logged "
+                                     f"{_facts(zero.path, 'table_mode')}; its output:\n"
+                                     f"{tail}\nthe broker's commands and shard 0's "
+                                     f"connections:\n{_commands_traced(broker)}") from None
             assert strict("A2")
             status, answer = send(op="table_mode", table="A2", strict=False)
             assert status == 200 and answer["forwarded"] and answer["shard"] == 0, answer
@@ -258,3 +264,12 @@ def _facts(path: Path, kind: str) -> list[Any]:
 
     with EventLog.open(path, verify=False, note_head=False) as event_log:
         return [r.data() for r in event_log.replay() if r.type == kind]
+
+
+def _commands_traced(broker: Mosquitto) -> str:
+    """The lines of the broker's log (``log_type all``) on ``hub/cmd`` and on shard 0's
+    connections and acknowledgements: where a command went, and whether it came back."""
+    words = ("hub/cmd", "as tenace-hub-0", "tenace-hub-0 closed", "tenace-hub-0 disconnected",
+             "CONNACK to tenace-hub-0", "PUBACK from tenace-hub-0")
+    lines = broker.log.read_text(errors="replace").splitlines()
+    return "\n".join(line for line in lines if any(w in line for w in words))[-6000:]

@@ -103,16 +103,18 @@ def test_a_shards_rules_name_its_own_tables_and_sections_only() -> None:
 
 @contextmanager
 def sharded_mosquitto(tmp_path: Path, setup: EventSetup, names: dict[str, str | None],
-                      shards: int = 2) -> Iterator[Mosquitto]:
+                      shards: int = 2, trace: bool = False) -> Iterator[Mosquitto]:
     """A Mosquitto whose accounts are ``names`` (name -> role) and the event's ``shards``
-    shards, with their keyring in use while it runs."""
+    shards, with their keyring in use while it runs; ``trace``: its log names every packet
+    (which PUBLISH went to whom, with its packet id and DUP flag), for a test to quote."""
     accounts = Accounts(tmp_path / "accounts")
     issued = accounts.issue_all(names)
     issued += [accounts.issue(name, SHARD_ROLE, scope=scope, save=False)
                for name, scope in shard_accounts(setup, shards)]
     accounts.save()
     with using_keyring(write_keyring(tmp_path / "keyring.json", issued)):
-        broker = Mosquitto(tmp_path / "mosquitto", accounts=accounts)
+        broker = Mosquitto(tmp_path / "mosquitto", ("log_type all",) if trace else (),
+                           accounts=accounts)
         try:
             yield broker
         finally:
