@@ -141,32 +141,9 @@ def make_broker_certificate(ca_key: Key, ca_cert: x509.Certificate, hosts: Seque
                             loopback: bool = True) -> tuple[Key, x509.Certificate]:
     """The broker's key and its certificate for ``hosts`` (plus loopback unless told not),
     signed by the authority; its common name is the first host."""
-    names = subject_names(hosts, loopback=loopback)
-    key = ec.generate_private_key(ec.SECP256R1())
-    start = (now or datetime.datetime.now(datetime.UTC)) - datetime.timedelta(hours=1)
-    end = min(start + datetime.timedelta(days=days), ca_cert.not_valid_after_utc)
-    club = ca_cert.subject.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)
-    public = key.public_key()
-    cert = (x509.CertificateBuilder()
-            .subject_name(_name(hosts[0] if hosts else "localhost",
-                                str(club[0].value) if club else "Tenace"))
-            .issuer_name(ca_cert.subject).public_key(public)
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(start).not_valid_after(end)
-            .add_extension(x509.SubjectAlternativeName(names), critical=False)
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=True, key_encipherment=False,
-                                         key_cert_sign=False, crl_sign=False,
-                                         content_commitment=False, data_encipherment=False,
-                                         key_agreement=False, encipher_only=False,
-                                         decipher_only=False), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]),
-                           critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
-                ca_key.public_key()), critical=False)
-            .sign(ca_key, hashes.SHA256()))
-    return key, cert
+    return _leaf(ca_key, ca_cert, hosts[0] if hosts else "localhost",
+                 ExtendedKeyUsageOID.SERVER_AUTH, days, now,
+                 x509.SubjectAlternativeName(subject_names(hosts, loopback=loopback)))
 
 
 def make_client_certificate(ca_key: Key, ca_cert: x509.Certificate, name: str, *,
@@ -177,24 +154,36 @@ def make_client_certificate(ca_key: Key, ca_cert: x509.Certificate, name: str, *
     event's club bridge, hub.simultaneous.kit), for client authentication only."""
     if not name or not name.isprintable() or len(name) > 64:
         raise TlsError(f"{name!r}: not a name a certificate can hold (1 to 64 characters)")
+    return _leaf(ca_key, ca_cert, name, ExtendedKeyUsageOID.CLIENT_AUTH, days, now)
+
+
+def _leaf(ca_key: Key, ca_cert: x509.Certificate, common_name: str,
+          usage: x509.ObjectIdentifier, days: int, now: datetime.datetime | None,
+          alt_names: x509.SubjectAlternativeName | None = None,
+          ) -> tuple[Key, x509.Certificate]:
+    """A new key and its certificate signed by the authority, named ``common_name`` in the
+    authority's organisation, for ``usage`` only (a server or a client), valid ``days`` from
+    an hour ago and never beyond the authority."""
     key = ec.generate_private_key(ec.SECP256R1())
     start = (now or datetime.datetime.now(datetime.UTC)) - datetime.timedelta(hours=1)
     end = min(start + datetime.timedelta(days=days), ca_cert.not_valid_after_utc)
     org = ca_cert.subject.get_attributes_for_oid(NameOID.ORGANIZATION_NAME)
     public = key.public_key()
-    cert = (x509.CertificateBuilder()
-            .subject_name(_name(name, str(org[0].value) if org else "Tenace"))
-            .issuer_name(ca_cert.subject).public_key(public)
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(start).not_valid_after(end)
+    builder = (x509.CertificateBuilder()
+               .subject_name(_name(common_name, str(org[0].value) if org else "Tenace"))
+               .issuer_name(ca_cert.subject).public_key(public)
+               .serial_number(x509.random_serial_number())
+               .not_valid_before(start).not_valid_after(end))
+    if alt_names is not None:
+        builder = builder.add_extension(alt_names, critical=False)
+    cert = (builder
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.KeyUsage(digital_signature=True, key_encipherment=False,
                                          key_cert_sign=False, crl_sign=False,
                                          content_commitment=False, data_encipherment=False,
                                          key_agreement=False, encipher_only=False,
                                          decipher_only=False), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]),
-                           critical=False)
+            .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
             .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
                 ca_key.public_key()), critical=False)
