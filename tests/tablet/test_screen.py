@@ -132,8 +132,12 @@ def test_the_exit_pin_is_kept_hashed_and_set_from_the_command_line(tablet_config
     out = subprocess.run([sys.executable, "-m", "tenace", "tablet", "--set-exit-pin", "2468"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    text = settings_path().read_text()
-    assert "2468" not in text and (settings_path().stat().st_mode & 0o777) == 0o600
+    stored = json.loads(settings_path().read_text())
+    # the PIN nowhere as written: only its salted hash (whose hex may hold "2468" by chance)
+    rest = {k: v for k, v in stored.items() if k not in ("exit_pin_salt", "exit_pin_hash")}
+    assert "2468" not in json.dumps(rest) and len(stored["exit_pin_hash"]) == 64
+    assert int(stored["exit_pin_hash"], 16) >= 0 and stored["exit_pin_salt"] != "2468"
+    assert (settings_path().stat().st_mode & 0o777) == 0o600
     settings = TabletSettings.load(settings_path())
     assert settings.exit_pin_matches("2468") and not settings.exit_pin_matches("2469")
     bad = subprocess.run([sys.executable, "-m", "tenace", "tablet", "--set-exit-pin", "12"],
