@@ -87,7 +87,10 @@ def test_law_44_four_seat_tablets_cut_off_mid_play_back_in_any_order(
 
     # Trick 1 online: the lead faced, dummy on every screen.
     for seat, card in record[:4]:
-        until(lambda s=seat: p["N"].model.turn == s, f"{seat} on turn")
+        # on the tablet that taps (declarer's for dummy): North's own shows its pending
+        # card's next seat at once, West's only once the hub has that card
+        until(lambda s=seat: p[declarer if s == dummy else s].model.turn == s,
+              f"{seat} on turn")
         tap(seat, card)
     until(lambda: all(sum(x.model.tricks_won) == 1 for x in p.values()), "trick 1 won")
 
