@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -126,16 +125,6 @@ def _organiser_broker(tmp_path: Path, event: SimEvent, pki: ClubPki,
                         bind="127.0.0.1")))
     return org, bridges, files
 
-
-@pytest.fixture
-def closing() -> Iterator[list[object]]:
-    things: list[object] = []
-    yield things
-    for thing in reversed(things):
-        for name in ("close", "cut", "stop"):
-            if hasattr(thing, name):
-                getattr(thing, name)()
-                break
 
 
 def test_simultaneous_over_bridged_mosquittos(tmp_path: Path, closing: list[object]) -> None:

@@ -5,11 +5,8 @@ each when the line is back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.bridging import bridge_stanza, organiser_listener, write_organiser_files
@@ -21,16 +18,6 @@ from tests.hub.simultaneous.helpers import Relay, club_results, make_event, writ
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 HUB_PASSWORD = "club-hub-secret-0123456789"
 
-
-@pytest.fixture
-def closing() -> Iterator[list[object]]:
-    things: list[object] = []
-    yield things
-    for thing in reversed(things):
-        for name in ("close", "cut", "stop"):
-            if hasattr(thing, name):
-                getattr(thing, name)()
-                break
 
 
 def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,

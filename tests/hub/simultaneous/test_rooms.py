@@ -11,12 +11,9 @@ nothing of the rooms but the event's topics reached the organiser's broker.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bridgecore.adjusted import BoardResult
 from bridgecore.cards import Seat
@@ -55,16 +52,6 @@ def _event() -> SimEvent:
                     f'[Deal "{DEALS[n].pbn()}"]\n' for n in BOARDS)
     return SimEvent("sim-rooms", pbn, (Club("north", T0, 3), Club("south", T0, 3)))
 
-
-@pytest.fixture
-def closing() -> Iterator[list[object]]:
-    things: list[object] = []
-    yield things
-    for thing in reversed(things):
-        for name in ("close", "cut", "stop"):
-            if hasattr(thing, name):
-                getattr(thing, name)()
-                break
 
 
 class _Stopping:

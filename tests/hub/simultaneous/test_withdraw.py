@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,16 +44,6 @@ T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 HUB_PASSWORD = "club-hub-secret-0123456789"
 WITHDRAWN = "organiser never had from it"
 
-
-@pytest.fixture
-def closing() -> Iterator[list[object]]:
-    things: list[object] = []
-    yield things
-    for thing in reversed(things):
-        for name in ("close", "cut", "stop"):
-            if hasattr(thing, name):
-                getattr(thing, name)()
-                break
 
 
 def _withdrawal(rid: str, board: int) -> bytes:
