@@ -56,16 +56,22 @@ def _compile(root: Path) -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", *found], check=True, cwd=root)
 
 
-def _count(root: Path, tables: int, handle: bool) -> int:
-    code = _RUN.format(root=str(root), tables=tables, handle=handle)
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+def callgrind(code: str, root: Path, **env: str) -> int:
+    """The instructions callgrind counts for ``python -c code`` run in ``root``, with a fixed
+    hash seed and ``env`` added to the environment."""
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=root, env=env).stderr
+                         check=True, cwd=root,
+                         env=dict(os.environ, PYTHONHASHSEED="0", **env)).stderr
     found = re.search(r"I\s+refs:\s+([\d,]+)", out)
     if found is None:
         raise RuntimeError(f"no instruction count in {out[-500:]!r}")
     return int(found.group(1).replace(",", ""))
+
+
+def _count(root: Path, tables: int, handle: bool) -> int:
+    return callgrind(_RUN.format(root=str(root), tables=tables, handle=handle), root,
+                     PYTHONDONTWRITEBYTECODE="1")
 
 
 def hub_instructions(root: Path, tables: int) -> int:

@@ -17,15 +17,13 @@ count, its ratio to the same checkout's plain read, and B/A.
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.instructions import callgrind
 from benchmarks.pbn_read import played_records
 from bridgecore.pbn_writer import write_pbn
 
@@ -49,16 +47,8 @@ for _ in range({times}):
 
 
 def _count(root: Path, files: tuple[Path, Path], read: str, times: int) -> int:
-    code = _RUN.format(root=str(root), plain=str(files[0]), timed=str(files[1]), times=times,
-                       read=read)
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=root, env=env).stderr
-    found = re.search(r"I\s+refs:\s+([\d,]+)", out)
-    if found is None:
-        raise RuntimeError(f"no instruction count in {out[-500:]!r}")
-    return int(found.group(1).replace(",", ""))
+    return callgrind(_RUN.format(root=str(root), plain=str(files[0]), timed=str(files[1]),
+                                 times=times, read=read), root)
 
 
 def read_instructions(root: Path, files: tuple[Path, Path], read: str) -> int:
