@@ -10,6 +10,12 @@ leaves the club. ``cleansession false`` on both sides: a club cut off keeps its 
 queued in its own broker, the organiser keeps the club's field results queued in its broker,
 and both flow when the bridge is back (docs/simultaneous.md).
 
+The bridge says it is a bridge (``try_private true``; the organiser's broker is Mosquitto):
+the organiser's broker then passes each message on with the retain flag it was published
+with. A plain client is sent a live message without it (MQTT 3.1.1), so deals released while
+the bridge was up but the club's ``sim-event club`` not yet running were passed on to nobody
+and not kept by the club's broker; that link never got them.
+
 A club's bridge proves who it is with a TLS client certificate (its common name the club's
 account), not a password: on the organiser's broker it connects to a listener of its own
 (:func:`bridge_listener`: ``require_certificate``, ``use_identity_as_username``,
@@ -141,7 +147,7 @@ def bridge_stanza(event: SimEvent, club: str, password: str | None, *, host: str
              f"local_clientid sim-{event.id}-{club}",
              "cleansession false",
              "notifications false",
-             "try_private false",
+             "try_private true",     # retained messages stay retained (module docstring)
              "start_type automatic",
              "restart_timeout 1 10",
              "keepalive_interval 10",

@@ -5,15 +5,19 @@ each when the line is back."""
 
 from __future__ import annotations
 
+import contextlib
+import queue
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.bridging import bridge_stanza, organiser_listener, write_organiser_files
 from hub.simultaneous.club import ClubLink
-from hub.simultaneous.event import generate_key, load_public_key, public_pem
+from hub.simultaneous.event import generate_key, load_public_key, public_pem, topic
 from hub.simultaneous.organiser import Organiser
 from tests.hub.simultaneous.helpers import Relay, club_results, make_event, write_accounts
+from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 HUB_PASSWORD = "club-hub-secret-0123456789"
@@ -64,3 +68,51 @@ def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,
         f"{len(organiser.field.results)} of {len(rows)} results reached the organiser"
     assert link.wait_for(lambda lk: lk.ranking is not None, 60), "no ranking back"
     assert len(organiser.field.results) == len(rows)
+
+
+def test_deals_released_while_no_club_link_listens_are_kept_on_the_clubs_broker(
+        tmp_path: Path, closing: list[object]) -> None:
+    """The organiser releases a club's deals while the club's bridge is up but its
+    ``sim-event club`` is not yet running: the club's broker keeps them (retained), and the
+    link started afterwards gets them. A bridge that does not say it is a bridge
+    (``try_private false``) is sent a live message as to any client, without its retain flag:
+    the club's broker passed the deals on to nobody and forgot them."""
+    event = make_event({"west": (T0, 3)}, boards=3)
+    key = generate_key()
+    files = write_organiser_files(event, tmp_path / "organiser")
+    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
+                    listener_extra=organiser_listener(files))
+    closing.append(org)
+    stanza = bridge_stanza(event, "west", files.passwords["west"], host="127.0.0.1",
+                           port=org.port, ca_file=None)
+    local = write_accounts(tmp_path / "west", {"tenace-hub": (HUB_PASSWORD, ["topic readwrite #"])})
+    club = Mosquitto(tmp_path / "west" / "broker", (*local, *stanza.strip().splitlines()),
+                     open_access=True)
+    closing.append(club)
+    club_url = club.url.replace("mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@")
+    org_url = org.url.replace("mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@")
+    watcher = MqttClient(club_url, "watcher", clean_session=True).wait_connected()
+    closing.append(watcher)
+    watcher.subscribe(topic(event.id, "west", "deals"))
+    watcher.subscribe(topic(event.id, "west", "ranking"))
+    probe = MqttClient(org_url, "probe", clean_session=True).wait_connected()
+    closing.append(probe)
+    deadline = time.monotonic() + 60          # a guard: the bridge is up and subscribed
+    got: list[Message] = []
+    while not got and time.monotonic() < deadline:
+        probe.publish(topic(event.id, "west", "ranking"), b"{}", wait=True)
+        with contextlib.suppress(queue.Empty):
+            got.append(watcher.messages.get(timeout=0.5))
+    assert got, "the club's bridge never passed the organiser's messages on"
+    organiser = Organiser(event, org_url, key, now=lambda: T0)
+    closing.append(organiser)
+    organiser.start()
+    live = watcher.messages.get(timeout=60)
+    while live.topic != topic(event.id, "west", "deals"):
+        live = watcher.messages.get(timeout=60)
+    link = ClubLink(event.id, "west", club_url, load_public_key(public_pem(key)))
+    closing.append(link)
+    link.start()
+    assert link.wait_for(lambda lk: lk.deals is not None, 30), \
+        "the deals, released before the club's link started, are not on the club's broker"
+    assert link.deals_signed == live.payload
