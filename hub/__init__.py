@@ -11,7 +11,8 @@
     ordering.py       a table's events in the order of its record, whichever device sent them
     roles.py          a device's role from its id, and the seats it may act for
     table.py          TableState: one table's events applied, irregularities detected as they
-                      happen (sitting.py check-in, pockets.py the card readers' pockets,
+                      happen (sitting.py what its parts share, table_seating.py check-in,
+                      rounds and boards, pockets.py the card readers' pockets,
                       reads.py what a card read means: readers that err, the table asked;
                       table_views.py what the four and each seat see; table_results.py
                       claims, results and their confirmation)

@@ -109,7 +109,7 @@ than Law 2; ``from_json(to_json())`` is the same set-up.
 Law 2: a board's markings govern. The dealer and vulnerability a table plays and is scored
 with are the hand record's (PBN ``Dealer`` and ``Vulnerable``); where they contradict the
 board number's, :meth:`EventSetup.summary` says so at start and the table that takes the
-board out raises a ``board_markings`` alert (:mod:`hub.table`).
+board out raises a ``board_markings`` alert (:mod:`hub.table_seating`).
 """
 
 from __future__ import annotations
