@@ -32,6 +32,7 @@
     substitutes.py    substitutes for some rounds; names typed at check-in accepted
     traveller.py      what a table sees after a board (Law 16), double dummy on a worker
     store.py          EventLog: the append-only SQLite log the room is rebuilt from
+                      (log_records.py: a record, its checks and its chain hash)
     logfile.py        the log's files read as bytes: truncation, a torn -wal, the noted head
     logcheck.py       tenace log verify | backup | salvage
                       (logpages.py: the rows of the leaf pages, read without SQLite;

@@ -23,9 +23,9 @@ import msgspec
 
 from hub.alerts import Alert
 from hub.fairness import DeviceBuckets
+from hub.log_records import Record
 from hub.presence import OfflineGrace
 from hub.room import Room
-from hub.store import Record
 from wire.messages import check_payload
 from wire.protocol import (
     DEALER_EVENT_TYPES,

@@ -17,7 +17,8 @@ from bridgecore.text import Text
 from hub.alerts import Alert
 from hub.errors import HubError, error_text
 from hub.late_changes import named_at
-from hub.store import EventLog, Record, StoreError
+from hub.log_records import Record
+from hub.store import EventLog, StoreError
 from hub.texts import refused_answer
 from wire.messages import check_payload
 from wire.protocol import ROOT, ProtocolError

@@ -33,9 +33,10 @@ from typing import Any, Protocol
 
 from bridgecore.text import Text
 from hub.errors import ConfigError
+from hub.log_records import ChainReport, Record, StoredRecord
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import ChainReport, EventLog, Record, StoredRecord, StoreError, log_head
+from hub.store import EventLog, StoreError, log_head
 
 __all__ = ["LogStartup", "RoomSetup"]
 

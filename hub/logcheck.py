@@ -29,18 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hub.log_records import GENESIS, ChainReport, Record, chain_hash
 from hub.logfile import WalState, file_damage, read_head, wal_state
 from hub.logpages import read_pages
-from hub.store import (
-    _COLUMNS,
-    GENESIS,
-    LOG_NAME,
-    ChainReport,
-    EventLog,
-    Record,
-    StoreError,
-    chain_hash,
-)
+from hub.store import _COLUMNS, LOG_NAME, EventLog, StoreError
 
 __all__ = ["Diagnosis", "Salvage", "backup", "diagnose", "log_file", "salvage"]
 

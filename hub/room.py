@@ -113,7 +113,7 @@ FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will"
 
 
 class Replayable(Protocol):
-    """A stored record as :class:`hub.store.Record` has it."""
+    """A stored record as :class:`hub.log_records.Record` has it."""
 
     @property
     def source(self) -> str: ...

@@ -49,8 +49,9 @@ from hub.series_replay import SetupLoader, replayed_sessions
 from hub.substitutes import old_substitute
 
 if TYPE_CHECKING:
+    from hub.log_records import StoredRecord
     from hub.room import Room
-    from hub.store import EventLog, StoredRecord
+    from hub.store import EventLog
 
 __all__ = ["SESSION_SCORED", "SessionBook", "StoredSession", "event_total", "identity",
            "live_sections", "section_boards", "session_fact"]

@@ -30,6 +30,7 @@ from bridgecore.event_files import (
     write_usebio_event,
 )
 from bridgecore.text import Text
+from hub.log_records import Record
 from hub.results_pages import session_rankings
 from hub.roster import name_key
 from hub.series import event_total, live_sections
@@ -43,7 +44,7 @@ from hub.series_ladder import (
     player_choices,
 )
 from hub.series_players import club_roster
-from hub.store import Record, StoreError
+from hub.store import StoreError
 from hub.webserver import HttpError
 
 __all__ = ["EVENT_FILES", "event_file", "keep_ladder_form", "ladder_form", "series_api",

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.log_records import Record
 from hub.roster import Roster
 from hub.series import SESSION_SCORED, session_fact
 from hub.series_players import member_of
 from hub.series_replay import SetupLoader, closed_sessions, replay_session
 from hub.setup_facts import SETUP_FACT
-from hub.store import EventLog, Record
+from hub.store import EventLog
 
 __all__ = ["Imported", "import_sessions", "open_old"]
 

@@ -76,6 +76,7 @@ from hub.device_events import NO_EVENT, DeviceEvents, HubStats
 from hub.director_service import DirectorService
 from hub.errors import ConfigError, HubError
 from hub.fairness import DeviceBuckets
+from hub.log_records import Record
 from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
 from hub.publishing import SCORE_SHARE, Publishing, dumps
@@ -84,7 +85,7 @@ from hub.series import SESSION_SCORED, SessionBook, session_fact
 from hub.series_players import club_roster
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
 from hub.sharding import Sharding
-from hub.store import LOG_NAME, EventLog, Record, StoreError
+from hub.store import LOG_NAME, EventLog, StoreError
 from hub.traveller import prepare_double_dummy, showing_traveller
 from wire.mqtt import Message, MqttClient
 from wire.protocol import (

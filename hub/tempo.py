@@ -57,9 +57,9 @@ from bridgecore.tempo import (
     tempo_table,
     time_board,
 )
+from hub.log_records import StoredRecord
 from hub.room import Room
 from hub.sitting import Sitting
-from hub.store import StoredRecord
 
 __all__ = ["LoggedBoard", "RoomFacts", "boards_from_log", "find_board", "played_records",
            "session_tempo", "slow_play_report", "timeline_reference"]

@@ -33,9 +33,10 @@ from bridgecore.cards import Seat, Side
 from hub.alerts import AlertStatus, HubKind
 from hub.bridgemate.model import BridgemateError, ErrorType
 from hub.bridgemate.setup import BridgemateSetup
+from hub.log_records import Record
 from hub.room import Room
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import EventLog, Record, StoreError
+from hub.store import EventLog, StoreError
 
 __all__ = ["ACCEPTED", "DELIVERED", "BridgemateHub", "ResultQueues"]
 

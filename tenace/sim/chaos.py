@@ -373,8 +373,9 @@ class HubProcess:
     N``; its log in ``data``/shard-K holds its own sections' set-up)."""
 
     def __init__(self, url: str, data: Path, setup: Any, shard: Any = None):
+        from hub.log_records import Record
         from hub.setup_facts import SETUP_FACT
-        from hub.store import LOG_NAME, EventLog, Record
+        from hub.store import LOG_NAME, EventLog
 
         self.url = url
         self.shard = shard

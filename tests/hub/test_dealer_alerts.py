@@ -15,9 +15,9 @@ from bridgecore.cards import Card, Seat
 from bridgecore.deal import Deal
 from bridgecore.dealcheck import check_dealt
 from hub.alerts import Alert
+from hub.log_records import Record
 from hub.room import Room, Section
 from hub.service import HubRunner
-from hub.store import Record
 from hub.texts import card_text, render
 from tenace.sim.observer import Observer
 from tests.hub.test_service import MitchellSetup, hub_on

@@ -211,7 +211,7 @@ def test_a_ruling_out_of_bounds_logged_by_an_earlier_hub_is_not_applied_after_a_
     """The probe's second half: the -Infinity came back after every restart. A ruling an
     earlier hub logged with a 1e308 % penalty is kept in the log (never rewritten) but not
     applied: the results are JSON, and the hub says which ruling and why."""
-    from hub.store import Record
+    from hub.log_records import Record
     hub = hub_on(broker_url, tmp_path)
     with HubRunner(hub):
         assert run_tables(broker_url, {"A1": passed_out("A1", (1, 4), 1)})["A1"].codes == \

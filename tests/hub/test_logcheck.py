@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from hub.log_records import Record
 from hub.logcheck import backup, diagnose, salvage
 from hub.logfile import file_damage, read_head, wal_state
-from hub.store import LOG_NAME, EventLog, Record, StoreError, log_head
+from hub.store import LOG_NAME, EventLog, StoreError, log_head
 from tenace.cli import main
 
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from hub.broker import EmbeddedBroker
+from hub.log_records import Record
 from hub.mosquitto import Mosquitto
 from hub.service import Hub, HubRunner, data_log
-from hub.store import LOG_NAME, Record
+from hub.store import LOG_NAME
 from tenace.sim.driver import run_tables
 from tenace.sim.observer import Observer
 from tests.hub.test_service import MitchellSetup, drain, hub_on, listen, loader, revoke_script

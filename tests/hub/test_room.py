@@ -16,9 +16,9 @@ from bridgecore.cards import ALL_CARDS, Seat
 from bridgecore.deal import Deal
 from bridgecore.movements import mitchell
 from hub.errors import ConfigError
+from hub.log_records import Record
 from hub.room import Room, Section
 from hub.sitting import Outcome
-from hub.store import Record
 from tests.hub.test_table import DEALS, MOVEMENT, START, Driver, kinds, make_room
 from wire.protocol import Envelope, ProtocolError, Reply
 

@@ -41,8 +41,9 @@ import pytest
 
 from bridgecore.ladder import ladder
 from hub.event import EventSetup
+from hub.log_records import Record
 from hub.series import SESSION_SCORED, SessionBook, event_total
-from hub.store import LOG_NAME, EventLog, Record
+from hub.store import LOG_NAME, EventLog
 from tenace.live import running_hub
 from tests.hub.test_console import (  # noqa: F401 - the browser fixture
     Login,

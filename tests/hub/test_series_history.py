@@ -18,10 +18,11 @@ from typing import Any
 
 from hub.director import parse_command
 from hub.event import EventSetup
+from hub.log_records import Record
 from hub.series import SESSION_SCORED, SessionBook
 from hub.series_replay import CACHE_NAME
 from hub.setup_facts import SETUP_FACT, SETUP_REPLACED
-from hub.store import LOG_NAME, EventLog, Record
+from hub.store import LOG_NAME, EventLog
 from tenace.live import running_hub
 from tenace.sim.devices import VirtualDevice, envelopes
 from tests.hub.test_console import (  # noqa: F401 - the browser fixture

@@ -17,18 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub import store
-from hub.store import (
-    GENESIS,
-    LOG_NAME,
-    SCHEMA_VERSION,
-    EventLog,
-    Record,
-    SchemaVersionError,
-    StoredRecord,
-    StoreError,
-    chain_hash,
-)
+from hub import log_records, store
+from hub.log_records import GENESIS, Record, StoredRecord, chain_hash
+from hub.store import LOG_NAME, SCHEMA_VERSION, EventLog, SchemaVersionError, StoreError
 from wire.protocol import Envelope
 
 
@@ -253,7 +244,8 @@ def test_concurrent_appends_from_threads_lose_nothing(path: Path) -> None:
 
 WRITER = r"""
 import sys
-from hub.store import EventLog, Record
+from hub.log_records import Record
+from hub.store import EventLog
 path, durability, batch = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with EventLog.open(path, durability=durability) as log:
     n = 0
@@ -626,7 +618,7 @@ def test_a_row_is_chained_the_same_whichever_encoder_writes_it(row: tuple[object
     """The usual row is written by msgspec (issue 27): the very characters of the canonical
     encoder (text with any other character, huge numbers, NaN and exponents go to it), so
     every log chained before verifies and every hash is the same."""
-    assert store.canonical_row(list(row)) == store._CANONICAL.encode(list(row))
+    assert log_records.canonical_row(list(row)) == log_records._CANONICAL.encode(list(row))
 
 
 def test_a_device_event_row_takes_the_fast_encoding_and_chains_as_before() -> None:
@@ -637,14 +629,14 @@ def test_a_device_event_row_takes_the_fast_encoding_and_chains_as_before() -> No
     fields = ("t-A1-rdr-000031", "device", "A1", "A1-rdr", 31, 1795927150.87, 1795927151.5,
               "card", payload)
     row = [7, *fields]
-    canonical = store._CANONICAL.encode(row)
-    assert store.canonical_row(row) == canonical == store._FAST.encode(row).decode()
+    canonical = log_records._CANONICAL.encode(row)
+    assert log_records.canonical_row(row) == canonical == log_records._FAST.encode(row).decode()
     assert chain_hash(GENESIS, 7, fields) == hashlib.sha256(
         (GENESIS + canonical).encode("ascii")).hexdigest()
     # What msgspec writes otherwise (DEL unescaped, an exponent) goes to the canonical encoder.
     for odd in ("del \x7f", "tab\t", "é", "\ud800"):
-        assert store.canonical_row([7, odd, *fields[1:]]) == store._CANONICAL.encode(
+        assert log_records.canonical_row([7, odd, *fields[1:]]) == log_records._CANONICAL.encode(
             [7, odd, *fields[1:]])
     for when in (1e16, 1e-5, -2.5e17, float("nan"), float("inf")):
-        assert store.canonical_row([7, *fields[:5], when, *fields[6:]]) == \
-            store._CANONICAL.encode([7, *fields[:5], when, *fields[6:]])
+        assert log_records.canonical_row([7, *fields[:5], when, *fields[6:]]) == \
+            log_records._CANONICAL.encode([7, *fields[:5], when, *fields[6:]])

@@ -24,9 +24,9 @@ from bridgecore.lin import read_lin
 from bridgecore.pbn import read_pbn
 from bridgecore.tempo import Source
 from hub.broker import EmbeddedBroker
+from hub.log_records import StoredRecord
 from hub.room import Room, Section
 from hub.service import Hub, HubRunner, data_log
-from hub.store import StoredRecord
 from hub.tempo import RoomFacts, boards_from_log, session_tempo
 from hub.users import UserStore
 from tenace.sim.devices import DeviceEvent

@@ -168,7 +168,8 @@ def test_devices_without_a_job_is_a_usage_error(capsys):
 def test_log_verify_exits_0_intact_1_broken_2_unreadable(tmp_path, capsys):
     import sqlite3
 
-    from hub.store import LOG_NAME, EventLog, Record
+    from hub.log_records import Record
+    from hub.store import LOG_NAME, EventLog
     data = tmp_path / "data"
     with EventLog.open(data / LOG_NAME) as log:
         for n in range(5):

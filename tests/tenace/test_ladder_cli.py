@@ -13,10 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hub.log_records import Record
 from hub.series_ladder import LADDER_FORM, LADDER_PLAYER
 from hub.series_replay import CACHE_NAME
 from hub.setup_facts import SETUP_REPLACED
-from hub.store import LOG_NAME, EventLog, Record
+from hub.store import LOG_NAME, EventLog
 from tenace.cli import main
 from tests.hub.test_series_history import ROSTER_CSV, write_old_log
 

@@ -21,8 +21,8 @@ import pytest
 
 from bridgecore.cards import Seat
 from hub.event import EventSetup
+from hub.log_records import StoredRecord
 from hub.service import Hub, HubRunner, data_log
-from hub.store import StoredRecord
 from tests.cable import Cable
 from tests.conftest import Keyring
 from wire.link import DeviceLink, LinkError, LinkState, device_id, spare_device_id
