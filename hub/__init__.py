@@ -3,8 +3,9 @@
 ::
 
     event.py          EventSetup: sections, movements, pairs, boards and their markings, edition
-                      (section_setup.py: a section's set-up; event_values.py: the tables'
-                      values checked one by one)
+                      (section_setup.py: a section's set-up, its [[section]] table read;
+                      event_boards.py: the deals of [boards], read from a file or generated;
+                      event_values.py: the tables' values checked one by one)
     section.py        a section of the room: its movement, tables and pairs
     room.py           Room: every table, the movement, the round clock, the alert book
                       (seen.py: the accepted events' ids, compact)

@@ -93,7 +93,9 @@ A Mitchell with an even number of tables takes the skip unless ``relay = true``.
 section both rooms of a match play the same boards in the same round (the tables share
 boards). Board numbers are the movement's (set ``s`` holds boards ``(s-1)*bpr+1 ..
 s*bpr``); sections playing the same board numbers play the same deals. Only the boards the
-movements play are kept from a board file.
+movements play are kept from a board file. The ``[boards]`` table is read, and the deals
+made, in :mod:`hub.event_boards`; each ``[[section]]`` table in
+:func:`hub.section_setup.read_sections`.
 
 Every problem is a :class:`hub.errors.ConfigError` naming the file, the key and what is
 wrong, all the problems found at once (unknown key or movement, a bad edition, board
@@ -114,34 +116,27 @@ board out raises a ``board_markings`` alert (:mod:`hub.table_seating`).
 
 from __future__ import annotations
 
-import logging
-import string
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
-from bridgecore.bigdeal import BigDeal, secure_deals
 from bridgecore.deal import Deal
-from bridgecore.dealfiles import FORMATS, read_dealfile
 from bridgecore.editions import edition as laws_edition
 from bridgecore.errors import BridgeError
 from bridgecore.markings import Markings
 from bridgecore.movements import ranges
-from bridgecore.record import RecordProblem
 from hub.console_i18n import date_text, language_name, say
 from hub.errors import ConfigError
+from hub.event_boards import DEFAULT_OWNER, boards_lacking, generate_deals, read_boards
 from hub.event_values import (  # the tables' values, checked (hub.event_values)
     BOARD_NUMBERS,
     SCORINGS,
     _alerting,
-    _arrow_switch,
     _Bad,
-    _board_range,
     _bool,
-    _bye_vp,
     _carry,
     _carry_form,
     _conventions,
@@ -158,26 +153,17 @@ from hub.event_values import (  # the tables' values, checked (hub.event_values)
     _shown,
     _strict,
     _text,
-    _texts,
     _tolerance,
-    nested,
 )
 from hub.explain import DEFAULT_REGULATION
 from hub.room import Room
-from hub.section_setup import MOVEMENTS, SectionSetup, movement_file
+from hub.section_setup import MOVEMENTS, SectionSetup, read_sections
 from hub.texts import deal_source
 
-__all__ = ["DEFAULT_OWNER", "JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
+__all__ = ["JSON_VERSION", "MOVEMENTS", "SCORINGS", "EventSetup",
            "SectionSetup", "WaitingSetup", "read_document", "setup_from_json"]
 
-log = logging.getLogger(__name__)
-
-DEFAULT_OWNER = "Tenace"
-"""BigDeal owner string when a seed is given without one."""
 JSON_VERSION = 1
-BOARD_FORMATS = ("pbn", *FORMATS)
-
-T = TypeVar("T")
 
 
 # Reading TOML and JSON tables -------------------------------------------------------------
@@ -207,209 +193,6 @@ def _event_fields(keys: _Keys) -> dict[str, Any]:
     return out
 
 
-def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
-    raw = keys.raw("pairs")
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        keys.bad("pairs", f"a table of pair number = [names] is expected, not {_shown(raw)}")
-        return {}
-    out: dict[int, tuple[str, ...]] = {}
-    for number, names in raw.items():
-        key = f"pairs.{number}"
-        if not str(number).isdecimal() or int(number) < 1:
-            keys.bad(key, "pair numbers are whole numbers from 1")
-        elif isinstance(names, str):
-            out[int(number)] = (names,)
-        elif isinstance(names, list) and all(isinstance(n, str) for n in names):
-            out[int(number)] = tuple(names)
-        else:
-            keys.bad(key, f"a name or a list of names is expected, not {_shown(names)}")
-    return out
-
-
-def _section(keys: _Keys, default_name: str, base: Path | None = None
-             ) -> SectionSetup | None:
-    """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
-    start = len(keys.problems)
-    name = keys.get("name", _text, default_name)
-    asc, asc_name = movement_file(keys, base)
-    kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
-    if not keys.has("movement") and kind != "file":
-        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs, swiss_teams or "
-                             "individual (or a movement_file)")
-    params: dict[str, Any] = {
-        "tables": keys.get("tables", _optional(_int(1)), None),
-        "teams": keys.get("teams", _optional(_int(1)), None),
-        "boards_per_round": keys.get("boards_per_round", _int(1), 2),
-        "rounds": keys.get("rounds", _optional(_int(1)), None),
-        "relay": keys.get("relay", _bool, False),
-        "arrow_switch": keys.get("arrow_switch", _arrow_switch, False),
-        "missing_pair": keys.get("missing_pair", _optional(_int(1)), None),
-        "duplicated": keys.get("duplicated", _bool, True),
-        "table_ids": keys.get("table_ids", _optional(_texts), None),
-        "pairs": _pairs(keys),
-        "entrants": keys.get("entrants", _optional(_int(1)), None),
-        "seed": keys.get("seed", _optional(_int(0)), None),
-        "bye_vp": keys.get("bye_vp", _bye_vp, 12.0),
-        "players": keys.get("players", _optional(_int(4)), None),
-    }
-    keys.done()
-    if len(keys.problems) > start:
-        return None
-    try:
-        return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
-    except ConfigError as err:
-        keys.problems.append(nested(keys.where, err))
-        return None
-
-
-def _sections(value: Any, problems: list[str], key: str, base: Path | None = None
-              ) -> list[SectionSetup] | None:
-    if isinstance(value, Mapping):
-        value = [value]  # a single [section] table
-    if not isinstance(value, list) or not value:
-        problems.append(f"{key}: no section: give at least one [[section]] with its movement")
-        return None
-    names = iter(string.ascii_uppercase)
-    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"), base)
-           for i, v in enumerate(value, 1)]
-    return None if any(s is None for s in out) else [s for s in out if s is not None]
-
-
-def _needed(sections: Iterable[SectionSetup]) -> dict[int, list[SectionSetup]]:
-    """Board number -> the sections that play it."""
-    out: dict[int, list[SectionSetup]] = {}
-    for s in sections:
-        for b in s.movement.boards:
-            out.setdefault(b, []).append(s)
-    return dict(sorted(out.items()))
-
-
-def _lacking(have: Iterable[int], sections: Iterable[SectionSetup]) -> list[str]:
-    """For each section, the boards it plays that ``have`` lacks."""
-    present = set(have)
-    out = []
-    for s in sections:
-        missing = [b for b in s.movement.boards if b not in present]
-        if missing:
-            out.append(f"boards {ranges(missing)}, which section {s.name!r} "
-                       f"({s.movement.name}) plays")
-    return out
-
-
-def _generate(boards: range, seed: bytes | None, owner: str) -> tuple[dict[int, Deal], str]:
-    if seed is None:
-        return secure_deals(boards.start, boards.stop - 1), "secure random deals (CSPRNG)"
-    return (BigDeal(seed, owner).deals(boards.start, boards.stop - 1),
-            f"BigDeal boards {ranges(boards)}, seed {seed.hex()}, owner {owner!r}")
-
-
-def _read_board_file(path: Path, shown: str, fmt: str
-                     ) -> tuple[dict[int, Deal], dict[int, Markings], list[RecordProblem]]:
-    """The deals of a PBN or deal file, the markings of the boards whose ``Dealer`` or
-    ``Vulnerable`` is not Law 2's (a deal file has none: Law 2), and its problems;
-    ConfigError if it cannot be read."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ConfigError(f"cannot read {shown}: {err.strerror or err}") from err
-    try:
-        if fmt != "pbn":
-            dealset = read_dealfile(data, fmt, file=shown)
-            return dealset.boards, {}, dealset.problems
-        from bridgecore.pbn import read_pbn
-        pbn = read_pbn(data, file=shown)
-    except BridgeError as err:
-        raise ConfigError(str(err)) from err
-    deals: dict[int, Deal] = {}
-    markings: dict[int, Markings] = {}
-    problems = list(pbn.problems)
-    for record in pbn.records:
-        if record.board is None or record.deal is None:
-            continue
-        kept = deals.setdefault(record.board, record.deal)
-        if kept != record.deal:
-            problems.append(RecordProblem(f"board {record.board} appears again with "
-                                          "another deal; the first one is kept", shown,
-                                          record.line, record.board))
-            continue
-        if record.board >= 1 and record.board not in markings:
-            marked = Markings.given(record.board, record.dealer, record.vulnerability)
-            if marked.law_2_differences(record.board):
-                markings[record.board] = marked
-    return deals, markings, problems
-
-
-def _file_deals(keys: _Keys, base: Path, sections: list[SectionSetup]
-                ) -> tuple[dict[int, Deal], str, dict[int, Markings]] | None:
-    """The deals of ``[boards] file``; None with the problems noted."""
-    shown = keys.get("file", _text, "")
-    fmt = keys.get("format", _text, "").lower().lstrip(".")
-    keys.done()
-    if not shown:
-        keys.bad("file", "an empty file name")
-        return None
-    path = base / shown
-    fmt = fmt or path.suffix.lower().lstrip(".")
-    if fmt not in BOARD_FORMATS:
-        keys.bad("format" if keys.data.get("format") else "file",
-                 f"unknown board file format {fmt!r} ({', '.join(BOARD_FORMATS)})")
-        return None
-    try:
-        deals, markings, problems = _read_board_file(path, shown, fmt)
-    except ConfigError as err:
-        keys.bad("file", str(err))
-        return None
-    needed = _needed(sections)
-    lacking = _lacking(deals, sections)
-    # The reader's problems on the boards played (and, when boards are missing, those
-    # that name no board), then the incomplete deals the reader said nothing about.
-    relevant = [p for p in problems if p.board in needed or (lacking and p.board is None)]
-    said = {p.board for p in relevant}
-    lines = [str(p) for p in relevant]
-    lines += [f"{shown}: board {b}: not a complete deal: "
-              f"{'; '.join(map(str, deals[b].problems())) or 'hands not given'}"
-              for b in needed if b in deals and not deals[b].is_complete and b not in said]
-    for p in problems:
-        if p not in relevant:
-            log.warning("board file: %s (a board not played)", p)
-    if lacking:
-        keys.bad("file", f"{shown} lacks " + "; ".join(lacking) +
-                 (f" (it has boards {ranges(deals)})" if deals else ""))
-    if lines:
-        keys.bad("file", f"{shown} has problems with the boards played:\n    " +
-                 "\n    ".join(lines))
-    if lacking or lines:
-        return None
-    return ({b: deals[b] for b in needed}, f"{fmt.upper()} file {shown}",
-            {b: m for b, m in markings.items() if b in needed})
-
-
-def _boards(keys: _Keys, base: Path, sections: list[SectionSetup]
-            ) -> tuple[dict[int, Deal], str, dict[int, Markings]] | None:
-    if keys.has("file"):
-        for other in ("generate", "seed", "owner"):
-            if keys.has(other):
-                keys.bad(other, "not with a board file (file = ...)")
-        return _file_deals(keys, base, sections)
-    boards = keys.get("generate", _board_range, None)
-    seed = keys.get("seed", _optional(_seed), None)
-    owner = keys.get("owner", _text, DEFAULT_OWNER)
-    if keys.has("format"):
-        keys.bad("format", "only with a board file (file = ...)")
-    keys.done()
-    needed = _needed(sections)
-    boards = boards or range(1, max(needed, default=1) + 1)
-    lacking = _lacking(boards, sections)
-    if lacking:
-        keys.bad("generate", f"boards {ranges(boards)} lack " + "; ".join(lacking))
-    if len(keys.problems) > 0:
-        return None
-    deals, source = _generate(boards, seed, owner)
-    return {b: deals[b] for b in needed}, source, {}
-
-
 # The set-up -------------------------------------------------------------------------------
 
 
@@ -421,12 +204,12 @@ def read_document(doc: Mapping[str, Any], base: Path) -> tuple[EventSetup | None
     problems: list[str] = []
     top = _Keys(doc, "", problems)
     fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
-    sections = _sections(top.raw("section"), problems, "section", base)
+    sections = read_sections(top.raw("section"), problems, "section", base)
     boards = top.raw("boards")
     top.done()
     deals = None
     if sections is not None:
-        deals = _boards(_Keys({} if boards is None else boards, "boards", problems),
+        deals = read_boards(_Keys({} if boards is None else boards, "boards", problems),
                         base, sections)
     if problems or sections is None or deals is None:
         return None, problems or ["the event cannot be set up"]
@@ -529,7 +312,7 @@ class EventSetup:
             if unknown:
                 out.append(f"event.strict: no table {', '.join(map(repr, unknown))} in the "
                            f"sections")
-        lacking = _lacking(self.deals, self.sections)
+        lacking = boards_lacking(self.deals, self.sections)
         if lacking:
             out.append("boards: no deal for " + "; ".join(lacking))
         for b, deal in self.deals.items():
@@ -595,7 +378,7 @@ class EventSetup:
         if deals is not None:
             return cls((one,), {b: d for b, d in deals.items() if b in one.movement.boards},
                        boards_source="deals given", **common)
-        made, source = _generate(range(1, max(one.movement.boards) + 1), seed_bytes, owner)
+        made, source = generate_deals(range(1, max(one.movement.boards) + 1), seed_bytes, owner)
         return cls((one,), {b: made[b] for b in one.movement.boards},
                    boards_source=source, **common)
 
@@ -666,7 +449,7 @@ class EventSetup:
         if version != JSON_VERSION:
             raise _fail([f"v: version {version!r} is not {JSON_VERSION}"], where)
         fields = _event_fields(_Keys(top.raw("event") or {}, "event", problems))
-        sections = _sections(top.raw("section"), problems, "section")
+        sections = read_sections(top.raw("section"), problems, "section")
         boards = _Keys(top.raw("boards") or {}, "boards", problems)
         source = boards.get("source", _text, "")
         deals: dict[int, Deal] = {}

@@ -1,11 +1,13 @@
 """A section of an event's set-up (:class:`SectionSetup`): its movement and its parameters,
 its boards and tables, checked as a whole (every problem said), and its JSON; the room's
-:class:`hub.section.Section` is built from it. :mod:`hub.event` reads sections from the
-event's tables and holds them in its :class:`hub.event.EventSetup`.
+:class:`hub.section.Section` is built from it. :func:`read_sections` reads them from the
+event's ``[[section]]`` tables (a TOML file's, the console's, or the log's JSON), for
+:mod:`hub.event`, which holds them in its :class:`hub.event.EventSetup`.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,13 +22,27 @@ from bridgecore.record import RecordProblem
 from bridgecore.swiss_standings import BYE_VP
 from bridgecore.text import Text
 from hub.console_i18n import plural, say
-from hub.event_values import Problem, _fail, _Keys, _optional, _text
+from hub.errors import ConfigError
+from hub.event_values import (
+    Problem,
+    _arrow_switch,
+    _bool,
+    _bye_vp,
+    _fail,
+    _int,
+    _Keys,
+    _optional,
+    _shown,
+    _text,
+    _texts,
+    nested,
+)
 from hub.room import Section
 from hub.section import SwissSettings
 from hub.texts import movement_text, render
 from wire.protocol import ProtocolError, topic_state
 
-__all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file"]
+__all__ = ["MAX_MOVEMENT_FILE", "MOVEMENTS", "SectionSetup", "movement_file", "read_sections"]
 
 MOVEMENTS = ("mitchell", "howell", "teams", "swiss_pairs", "swiss_teams", "individual")
 """The movement kinds a section can have (:mod:`bridgecore.movements`; the Swiss ones,
@@ -442,3 +458,76 @@ def _whole(name: str, movement: _M | None, problems: Sequence[RecordProblem]) ->
     if not any(a.plays for a in movement.assignments):
         raise MovementFileError(Text.of("setup_error.no_table_plays", file=name))
     return movement
+
+
+# A section's table read ---------------------------------------------------------------------
+
+
+def _pairs(keys: _Keys) -> dict[int, tuple[str, ...]]:
+    raw = keys.raw("pairs")
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        keys.bad("pairs", f"a table of pair number = [names] is expected, not {_shown(raw)}")
+        return {}
+    out: dict[int, tuple[str, ...]] = {}
+    for number, names in raw.items():
+        key = f"pairs.{number}"
+        if not str(number).isdecimal() or int(number) < 1:
+            keys.bad(key, "pair numbers are whole numbers from 1")
+        elif isinstance(names, str):
+            out[int(number)] = (names,)
+        elif isinstance(names, list) and all(isinstance(n, str) for n in names):
+            out[int(number)] = tuple(names)
+        else:
+            keys.bad(key, f"a name or a list of names is expected, not {_shown(names)}")
+    return out
+
+
+def _section(keys: _Keys, default_name: str, base: Path | None = None
+             ) -> SectionSetup | None:
+    """A SectionSetup from a [[section]] table; None (problems noted) if it cannot be."""
+    start = len(keys.problems)
+    name = keys.get("name", _text, default_name)
+    asc, asc_name = movement_file(keys, base)
+    kind = keys.get("movement", _text, "file" if asc is not None or asc_name else "")
+    if not keys.has("movement") and kind != "file":
+        keys.bad("movement", "missing: mitchell, howell, teams, swiss_pairs, swiss_teams or "
+                             "individual (or a movement_file)")
+    params: dict[str, Any] = {
+        "tables": keys.get("tables", _optional(_int(1)), None),
+        "teams": keys.get("teams", _optional(_int(1)), None),
+        "boards_per_round": keys.get("boards_per_round", _int(1), 2),
+        "rounds": keys.get("rounds", _optional(_int(1)), None),
+        "relay": keys.get("relay", _bool, False),
+        "arrow_switch": keys.get("arrow_switch", _arrow_switch, False),
+        "missing_pair": keys.get("missing_pair", _optional(_int(1)), None),
+        "duplicated": keys.get("duplicated", _bool, True),
+        "table_ids": keys.get("table_ids", _optional(_texts), None),
+        "pairs": _pairs(keys),
+        "entrants": keys.get("entrants", _optional(_int(1)), None),
+        "seed": keys.get("seed", _optional(_int(0)), None),
+        "bye_vp": keys.get("bye_vp", _bye_vp, 12.0),
+        "players": keys.get("players", _optional(_int(4)), None),
+    }
+    keys.done()
+    if len(keys.problems) > start:
+        return None
+    try:
+        return SectionSetup(name, kind, asc=asc, asc_name=asc_name, **params)
+    except ConfigError as err:
+        keys.problems.append(nested(keys.where, err))
+        return None
+
+
+def read_sections(value: Any, problems: list[str], key: str, base: Path | None = None
+              ) -> list[SectionSetup] | None:
+    if isinstance(value, Mapping):
+        value = [value]  # a single [section] table
+    if not isinstance(value, list) or not value:
+        problems.append(f"{key}: no section: give at least one [[section]] with its movement")
+        return None
+    names = iter(string.ascii_uppercase)
+    out = [_section(_Keys(v, f"{key}[{i}]", problems), next(names, f"S{i}"), base)
+           for i, v in enumerate(value, 1)]
+    return None if any(s is None for s in out) else [s for s in out if s is not None]
