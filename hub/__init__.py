@@ -25,7 +25,8 @@
     late_changes.py   late pairs (an individual's players), withdrawals and the boards they left
                       unplayed, names corrected, the round clock paused or resized
     scoring.py        live scoring: results, rankings and travellers as they arrive
-                      (section_score.py: a section scored, its ranking and travellers' JSON;
+                      (rulings.py: the director's rulings checked before they are logged;
+                      section_score.py: a section scored, its ranking and travellers' JSON;
                       one_side.py: a ruling's adjusted score, Law 15B's for one side alone)
     swiss.py          Swiss sections: each round drawn from the standings, logged; the standings
                       the section's ranking everywhere (console_swiss.py)

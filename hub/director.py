@@ -103,7 +103,7 @@ from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import check_change, refused
 from hub.public_ranking import LIVE_RANKINGS
 from hub.room import Room
-from hub.scoring import RULING_FIELDS
+from hub.rulings import RULING_FIELDS
 from hub.substitutes import CHECKIN_FIELDS, SUBSTITUTE_FIELDS, check_checkin, check_substitute
 from hub.texts import render
 from wire.messages import check_payload
@@ -280,7 +280,7 @@ def _check_table(op: str, body: dict[str, Any], room: Room) -> None:
 
 
 def _check_ruling(op: str, body: dict[str, Any], room: Room) -> None:
-    """The ruling as hub.scoring checks it: the body becomes the fact to log."""
+    """The ruling as hub.rulings checks it: the body becomes the fact to log."""
     checked = room.scoring.check(body) if op == "ruling" else room.scoring.check_undo(body)
     body.clear()
     body.update(checked)

@@ -1,6 +1,6 @@
 """A ruling's adjusted score, and Law 15B's artificial score for one side of a line alone.
 
-:func:`adjustment_of` turns a checked result ruling (hub.scoring) into bridgecore's adjusted
+:func:`adjustment_of` turns a checked result ruling (hub.rulings) into bridgecore's adjusted
 score.
 
 Law 15B (2017): the second play of a board by a player is cancelled "both for his side and

@@ -55,7 +55,8 @@ optional. A new ruling on the same table, round and board (a fouled-board ruling
 same board) replaces the one in force; ``ruling_undo`` withdraws one, and the one it had
 replaced is in force again. Penalties add up. A ruling on a table, board, pair or alert
 that does not exist, or a score the Laws do not allow, is refused with a
-:class:`RulingError` naming it; nothing else changes.
+:class:`RulingError` naming it; nothing else changes. The checks are :mod:`hub.rulings`'s
+(``LiveScoring.check`` and the like); the scorer applies and scores the facts.
 """
 
 from __future__ import annotations
@@ -64,35 +65,23 @@ import logging
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from bridgecore.adjusted import Adjustment, BoardResult, Pair, Penalty, PenaltyUnit, check_results
+from bridgecore.adjusted import Adjustment, BoardResult, Pair, Penalty
 from bridgecore.cards import Side
 from bridgecore.conventions import conventions
-from bridgecore.markings import Markings
 from bridgecore.ranking import Method, ScoringOptions, score_event
 from bridgecore.text import Text
 from hub.corrections import Corrections
 from hub.one_side import (
     adjustment_of,
     adjustment_text,
-    check_deprived,
     deprived_reason,
     deprived_side,
     only_side,
 )
-from hub.ruling_values import (
-    KIND_TEXTS,
-    MAX_PENALTY,
-    RulingError,
-    artificial_level,
-    bounded_number,
-    out_of_bounds,
-    outcomes_value,
-    ruling_refused,
-    score_value,
-    side_award,
-)
+from hub.ruling_values import RulingError, out_of_bounds
+from hub.rulings import LAWS, RESULT_KINDS, UNITS, RuledRoom, RulingChecks, describe, ruling_key
 from hub.section import PAIRS_METHODS, Section
 from hub.section_score import SectionScore, not_scored, whole_matches
 from hub.substitutes import Substitutes
@@ -101,110 +90,36 @@ from hub.traveller import result_row, row_order
 from wire.protocol import ProtocolError, topic_ranking, topic_traveller
 from wire.views import RankingView, TravellerView
 
-if TYPE_CHECKING:
-    from bridgecore.deal import Deal
-    from bridgecore.editions import Edition
-    from hub.alerts import AlertBook
-    from hub.table import TableState
-
-__all__ = ["KINDS", "METHODS", "RULING_FIELDS", "LiveScoring", "RulingError", "ScoredRoom",
-           "SectionScore"]
+__all__ = ["METHODS", "LiveScoring", "RulingError", "ScoredRoom", "SectionScore"]
 
 log = logging.getLogger(__name__)
-
-KINDS = ("artificial", "assigned", "weighted", "split", "penalty", "fouled")
-_RESULT_KINDS = frozenset(KINDS[:4])
-_LAWS = {"artificial": "12C2", "assigned": "12C1(a)", "weighted": "12C1(c)",
-         "split": "12C1(f)", "penalty": "90", "fouled": "87"}
-_UNITS = {unit.value: unit for unit in PenaltyUnit}
-_MAX_TEXT = 4000
-_UNDO = Text.of("doing.ruling_undo")      # a withdrawal's refusal starts with it
-
-# The fields of the director's ``ruling`` command (hub.director checks their JSON types;
-# ``object`` fields take several shapes and are checked here).
-RULING_FIELDS: dict[str, tuple[type, bool]] = {
-    "kind": (str, True), "table": (str, False), "board": (int, False), "round": (int, False),
-    "section": (str, False), "side": (str, False), "pair": (int, False),
-    "ns": (object, False), "ew": (object, False), "ns_percent": (object, False),
-    "ew_percent": (object, False), "score_ns": (int, False), "outcomes": (list, False),
-    "amount": (object, False), "unit": (str, False), "groups": (list, False),
-    "text": (str, False), "alert": (str, False),
-}
-# kind -> (required fields, optional fields), besides kind, text and alert.
-_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "artificial": (frozenset({"table", "board"}),   # ns and ew, or one (15B: hub.one_side)
-                   frozenset({"round", "ns", "ew", "ns_percent", "ew_percent"})),
-    "assigned": (frozenset({"table", "board", "score_ns"}), frozenset({"round"})),
-    "weighted": (frozenset({"table", "board", "outcomes"}), frozenset({"round"})),
-    "split": (frozenset({"table", "board", "ns", "ew"}), frozenset({"round"})),
-    "penalty": (frozenset({"amount", "unit"}),
-                frozenset({"table", "board", "round", "side", "section", "pair"})),
-    "fouled": (frozenset({"board", "groups"}), frozenset({"section"})),
-}
-_COMMON = frozenset({"kind", "text", "alert"})
 
 METHODS = PAIRS_METHODS
 """A pairs section's scoring (hub.event.SCORINGS) -> its method and the scores left out at
 each end of a Butler datum (module docstring)."""
-def _key(ruling: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What a ruling replaces: the same result, the same fouled board; penalties add up."""
-    kind = ruling["kind"]
-    if kind in _RESULT_KINDS:
-        return ("result", ruling["table"], ruling["round"], ruling["board"])
-    if kind == "fouled":
-        return ("fouled", ruling["section"], ruling["board"])
-    return ("penalty", ruling["id"])
-
-
-def describe(ruling: Mapping[str, Any], section: Section | None = None) -> Text:
-    """A ruling as the pages say it (a text, rendered in the reader's language: hub.texts):
-    ``Law 12C2 A+ A- at table A3, round 2, board 5``."""
-    kind = ruling["kind"]
-    law = _LAWS[kind]
-    if kind in _RESULT_KINDS:
-        return Text.of("ruling.result", law=law, adjustment=adjustment_text(ruling),
-                       table=ruling["table"], round=ruling["round"], board=ruling["board"])
-    if kind == "fouled":
-        return Text.of("ruling.fouled", law=law, board=ruling["board"], groups=[
-            Text.of("ruling.form", n=i, tables=", ".join(g))
-            for i, g in enumerate(ruling["groups"], 1)])
-    on = ([Text.of("ruling.on_board", board=ruling["board"])]
-          if ruling.get("board") is not None else [])
-    if section is not None and section.individual is not None:
-        return Text.of("ruling.penalty_player", law=law, amount=f"{ruling['amount']:g}",
-                       unit=ruling["unit"], player=ruling["pair"], more=on)
-    return Text.of("ruling.penalty", law=law, amount=f"{ruling['amount']:g}",
-                   unit=ruling["unit"], pair=ruling["pair"], more=on)
 
 
 # The live scorer --------------------------------------------------------------------------
 
-class ScoredRoom(Protocol):
+
+class ScoredRoom(RuledRoom, Protocol):
     """What the scorer reads of the session (:class:`hub.room.Room` has it; the room owns
-    the scorer, so the scorer names only what it needs)."""
+    the scorer, so the scorer names only what it needs): what a ruling's check reads
+    (hub.rulings), and the sections, the federation's conventions and the event's language."""
 
     @property
     def sections(self) -> Sequence[Section]: ...
-    @property
-    def tables(self) -> Mapping[str, TableState]: ...
-    @property
-    def alerts(self) -> AlertBook: ...
-    @property
-    def edition(self) -> Edition: ...
     @property
     def conventions(self) -> str: ...
     @property
     def language(self) -> str: ...
 
-    def deal(self, board: int) -> Deal | None: ...
-    def markings(self, board: int) -> Markings: ...
 
-
-class LiveScoring:
+class LiveScoring(RulingChecks):
     """The room's scores and rulings (module docstring). Everything runs on the hub's loop."""
 
     def __init__(self, room: ScoredRoom):
-        self.room = room
+        self.room: ScoredRoom = room
         self._sections: dict[str, Section] = {s.name: s for s in room.sections}
         self._section_of = {tid: s.name for s in room.sections for tid in s.tables}
         self._keys: dict[str, str] = {}
@@ -302,218 +217,6 @@ class LiveScoring:
             raise ValueError(f"not a ruling fact: {type!r}")
         self._changed(ruling["section"])
 
-    # Checking a ruling ----------------------------------------------------------------------
-    def check(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """The ``ruling`` fact for the command ``body`` (its fields' JSON types checked):
-        normalised, with its id, section and round, and the id of the ruling it replaces.
-        Raises RulingError naming what does not exist or is not allowed."""
-        kind = body.get("kind")
-        if kind not in _FIELDS:
-            raise RulingError(Text.of("refusal.ruling_kind", kind=str(kind)[:40], kinds=KINDS))
-        where = Text.of("doing.ruling_kind", kind=KIND_TEXTS[kind])
-        required, optional = _FIELDS[kind]
-        given = {k for k, v in body.items() if v is not None}
-        extra = sorted(given - required - optional - _COMMON)
-        if extra:
-            raise ruling_refused(where, Text.of("refusal.not_for_kind", fields=", ".join(extra)))
-        missing = sorted(required - given)
-        if missing:
-            raise ruling_refused(where, Text.of("refusal.missing", fields=", ".join(missing)))
-        out: dict[str, Any] = {"id": f"{self.id_prefix}R{len(self._rulings) + 1}", "kind": kind}
-        if kind == "fouled":
-            out.update(self._check_fouled(body, where))
-        elif kind == "penalty":
-            out.update(self._check_penalty(body, where))
-        else:
-            out.update(self._check_result(body, where))
-        text = (body.get("text") or "").strip()
-        if len(text) > _MAX_TEXT:
-            raise ruling_refused(where, Text.of("refusal.text_length", n=len(text), most=_MAX_TEXT))
-        if text:
-            out["text"] = text
-        alert = body.get("alert")
-        if alert is not None:
-            if alert not in self.room.alerts:
-                raise ruling_refused(where, Text.of("refusal.no_alert", id=str(alert)[:80]))
-            out["alert"] = alert
-        previous = self._in_force(out["section"]).get(_key(out))
-        if previous is not None:
-            out["replaces"] = previous["id"]
-        return out
-
-    def check_correction(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """The ``result_corrected`` fact for the command ``body`` (hub.corrections);
-        CorrectionError naming what is wrong."""
-        def played(table: str, round_: int, board: int) -> Mapping[str, Any] | None:
-            return self._rows[self._section_of[table]].get(board, {}).get((table, round_))
-        return self.corrections.check(body, section_of=self._section_of, rounds=self._rounds,
-                                      played=played, markings=self.room.markings)
-
-    def check_undo(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """The ``ruling_undo`` fact for ``{"id"}``: the ruling must exist and be in force or
-        replaced, not already withdrawn."""
-        ruling_id = body.get("id")
-        if ruling_id not in self._by_id:
-            raise ruling_refused(_UNDO, Text.of("refusal.no_ruling", id=str(ruling_id)[:40]))
-        if ruling_id in self._withdrawn:
-            raise ruling_refused(_UNDO, Text.of("refusal.ruling_withdrawn", id=ruling_id))
-        return {"id": ruling_id}
-
-    def _board_exists(self, board: int, section: Section, where: Text) -> None:
-        movement = section.movement
-        if self.room.deal(board) is None and (movement is None or board not in movement.boards):
-            raise ruling_refused(where, Text.of("refusal.no_board", board=board))
-
-    def _rounds(self, table: str, board: int) -> list[int]:
-        """The rounds in which ``table`` played, or is to play, ``board``."""
-        state = self.room.tables[table]
-        rounds = {r for r, b in state.sittings if b == board}
-        section = self._sections[self._section_of[table]]
-        number = section.tables[table]
-        if section.movement is not None:
-            rounds |= {a.round for a in section.movement.assignments if a.table == number
-                       and board in a.boards and (a.plays or section.sat_out(table, a.round))}
-        return sorted(rounds)
-
-    def _target(self, body: Mapping[str, Any], where: Text) -> tuple[str, str, int, int]:
-        """(section, table, round, board) of a ruling on one table's result."""
-        table, board = body.get("table"), body.get("board")
-        if not isinstance(table, str) or table not in self.room.tables:
-            raise ruling_refused(where, Text.of("refusal.no_table", table=str(table)[:40]))
-        if isinstance(board, bool) or not isinstance(board, int):
-            raise ruling_refused(where, Text.of("refusal.not_board_number", board=f"{board!r:.20}"))
-        section = self._section_of[table]
-        self._board_exists(board, self._sections[section], where)
-        rounds = self._rounds(table, board)
-        asked = body.get("round")
-        if asked is not None:
-            if asked not in rounds:
-                raise ruling_refused(where, Text.of("refusal.board_not_in_round", board=board,
-                                                    table=table, round=asked))
-            return section, table, asked, board
-        if not rounds:
-            raise ruling_refused(where, Text.of("refusal.board_not_at_table", board=board,
-                                                table=table))
-        if len(rounds) > 1:
-            raise ruling_refused(where, Text.of("refusal.give_the_round", board=board, table=table,
-                                                rounds=", ".join(map(str, rounds))))
-        return section, table, rounds[0], board
-
-    def _check_result(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
-        kind = body["kind"]
-        section, table, round_, board = self._target(body, where)
-        where = Text.of("doing.ruling_at", where=where, board=board, table=table)
-        sat_out = self._sections[section].sat_out(table, round_)   # a late pair's (Section)
-        ns, ew = self._sections[section].line_pairs(table, round_,
-                                                    self.room.tables[table].pairs(round_))
-        if ns is None or ew is None:
-            raise ruling_refused(where, Text.of("refusal.pairs_unknown", round=round_))
-        out: dict[str, Any] = {"kind": kind, "section": section, "table": table,
-                               "round": round_, "board": board}
-        if kind == "artificial":
-            sides = [n for n in ("ns", "ew") if body.get(n) is not None] or ["ns", "ew"]
-            for name in sides:
-                out[name] = str(artificial_level(body.get(name), name, where))
-                if body.get(f"{name}_percent") is not None:
-                    out[f"{name}_percent"] = bounded_number(body[f"{name}_percent"],
-                                                            f"{name}_percent", where, 0.0, 100.0)
-            if len(sides) == 1 and (sat_out is None or sides != [sat_out[0].lower()]):   # 15B
-                check_deprived(out, body, self.section(section).lines.get(board, ()),
-                               self._teams(self._sections[section]) is not None, where)
-        elif kind == "assigned":
-            out["score_ns"] = score_value(body["score_ns"], "score_ns", where)
-        elif kind == "weighted":
-            out["outcomes"] = outcomes_value(body["outcomes"], "outcomes", where)
-        else:
-            out["ns"] = side_award(body["ns"], "ns", where)
-            out["ew"] = side_award(body["ew"], "ew", where)
-        try:
-            adjustment = adjustment_of(out)
-        except (ValueError, TypeError) as err:     # bridgecore's text (RuleError), or words
-            raise ruling_refused(where, err) from None
-        _, problems = check_results([BoardResult(board, ns, ew, None, adjustment)],
-                                    self.room.edition,
-                                    vulnerability={board: self.room.markings(board).vulnerability})
-        if problems:
-            raise ruling_refused(where, problems[0].text or Text.plain(problems[0].message))
-        return out
-
-    def _check_penalty(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
-        unit = body["unit"]
-        if unit not in _UNITS:
-            raise ruling_refused(where, Text.of("refusal.unit", unit=unit[:20], units=[*_UNITS]))
-        amount = bounded_number(body["amount"], "amount", where, -1e6, MAX_PENALTY[unit])
-        if amount <= 0:
-            raise ruling_refused(where, Text.of("refusal.amount_positive", amount=f"{amount:g}"))
-        out: dict[str, Any] = {"amount": amount, "unit": unit}
-        if body.get("pair") is not None:
-            if body.get("table") is not None or body.get("side") is not None:
-                raise ruling_refused(where, Text.of("refusal.pair_or_table"))
-            section = body.get("section")
-            if section is None:
-                if len(self._sections) > 1:
-                    raise ruling_refused(where, Text.of("refusal.give_section", pair=body["pair"]))
-                section = next(iter(self._sections))
-            if section not in self._sections:
-                raise ruling_refused(where, Text.of("refusal.no_section", section=section))
-            movement, solo = self._sections[section].movement, self._sections[section].individual
-            pair = body["pair"]   # an individual's penalty is one player's (protocol 12.2)
-            if movement is not None and pair not in (movement.pairs if solo is None
-                                                     else solo.players):
-                raise ruling_refused(where, Text.of("refusal.no_player", pair=pair,
-                                                    section=section) if solo else
-                                     Text.of("refusal.no_pair", pair=pair, section=section))
-            out.update(section=section, pair=pair)
-            if body.get("board") is not None:
-                self._board_exists(body["board"], self._sections[section], where)
-                out["board"] = body["board"]
-        else:
-            side = body.get("side")
-            if body.get("table") is None or body.get("board") is None or side is None:
-                raise ruling_refused(where, Text.of("refusal.name_pair_or_table"))
-            if side not in ("NS", "EW"):
-                raise ruling_refused(where, Text.of("refusal.side", side=str(side)[:10]))
-            section, table, round_, board = self._target(body, where)
-            if self._sections[section].individual is not None:
-                raise ruling_refused(where, Text.of("refusal.individual_player"))
-            pairs = self.room.tables[table].pairs(round_)
-            pair = pairs[0 if side == "NS" else 1]
-            if pair is None:
-                raise ruling_refused(where, Text.of("refusal.side_unknown", side=side, table=table,
-                                                    round=round_))
-            out.update(section=section, pair=pair, table=table, round=round_, board=board,
-                       side=side)
-        allowed = self._units(out["section"])
-        if unit not in allowed:
-            raise ruling_refused(where, Text.of("refusal.penalty_unit", unit=unit,
-                                                section=out["section"], units=", ".join(allowed)))
-        if unit == "imp" and "vp" in allowed and out.get("board") is None:
-            raise ruling_refused(where, Text.of("refusal.imp_penalty_board"))
-        return out
-
-    def _check_fouled(self, body: Mapping[str, Any], where: Text) -> dict[str, Any]:
-        board, groups = body["board"], body["groups"]
-        where = Text.of("doing.ruling_board", where=where, board=board)
-        if not groups or not all(isinstance(g, list) and g for g in groups):
-            raise ruling_refused(where, Text.of("refusal.fouled_groups"))
-        tables = [t for g in groups for t in g]
-        for t in tables:
-            if t not in self.room.tables:
-                raise ruling_refused(where, Text.of("refusal.no_table", table=str(t)[:40]))
-        twice = sorted({t for t in tables if tables.count(t) > 1})
-        if twice:
-            raise ruling_refused(where, Text.of("refusal.table_twice", table=twice[0]))
-        sections = {self._section_of[t] for t in tables}
-        section = body.get("section") or (sections.pop() if len(sections) == 1 else None)
-        if section is None or section not in self._sections or sections - {section}:
-            raise ruling_refused(where, Text.of("refusal.fouled_section"))
-        self._board_exists(board, self._sections[section], where)
-        for t in tables:
-            if not self._rounds(t, board):
-                raise ruling_refused(where, Text.of("refusal.table_not_board", table=t,
-                                                    board=board))
-        return {"section": section, "board": board, "groups": [list(g) for g in groups]}
-
     # Scoring --------------------------------------------------------------------------------
     def _teams(self, section: Section) -> dict[Pair, Pair] | None:
         """Pair -> team in a teams movement (team k is pairs 2k-1 and 2k), else None."""
@@ -542,7 +245,7 @@ class LiveScoring:
         out: dict[tuple[Any, ...], dict[str, Any]] = {}
         for ruling in self._rulings:
             if ruling["section"] == section and ruling["id"] not in self._withdrawn:
-                out[_key(ruling)] = ruling
+                out[ruling_key(ruling)] = ruling
         return out
 
     def section(self, name: str) -> SectionScore:
@@ -576,7 +279,7 @@ class LiveScoring:
                                 corrected=correction["id"])
         adjustments: dict[str, Adjustment] = {}
         for ruling in in_force.values():
-            if ruling["kind"] not in _RESULT_KINDS:
+            if ruling["kind"] not in RESULT_KINDS:
                 continue
             board, table, round_ = ruling["board"], ruling["table"], ruling["round"]
             line = found[board].get((table, round_))
@@ -658,7 +361,7 @@ class LiveScoring:
             results, method, edition=self.room.edition,
             previous=None if before is None else before.event,   # its unchanged boards kept
             penalties=[Penalty(p["pair"] if teams is None else teams[p["pair"]], p["amount"],
-                               _UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
+                               UNITS[p["unit"]], p.get("board"), reason=p.get("text", ""))
                        for p in penalties],
             options=ScoringOptions.of(
                 self.room.conventions, expected=expected, teams=teams, victory_points=victory,
@@ -783,7 +486,7 @@ class LiveScoring:
             status = ("in force" if ruling["id"] in in_force else
                       "withdrawn" if ruling["id"] in self._withdrawn else "replaced")
             words = describe(ruling, self._sections.get(ruling["section"]))
-            out.append(dict(ruling, law=_LAWS[ruling["kind"]], status=status,
+            out.append(dict(ruling, law=LAWS[ruling["kind"]], status=status,
                             summary=render(words, "en"), summary_text=words.to_json(),
                             withdrawn_at=self._withdrawn.get(ruling["id"])))
         return out

@@ -258,7 +258,7 @@ def test_every_director_command_of_the_hub_has_its_struct() -> None:
     """hub.director checks the commands against the room; their shapes are these (and
     ``by`` and ``ref``, which only a hub shard's forwarded command carries: hub.sharding)."""
     from hub.director import COMMANDS
-    from hub.scoring import RULING_FIELDS
+    from hub.rulings import RULING_FIELDS
     tags = {kind.__struct_config__.tag for kind in get_args(DirectorCommand)}
     assert tags == set(COMMANDS)
     for kind in get_args(DirectorCommand):
