@@ -8,7 +8,9 @@
                       event_values.py: the tables' values checked one by one)
     section.py        a section of the room: its movement, tables and pairs
     room.py           Room: every table, the movement, the round clock, the alert book
-                      (seen.py: the accepted events' ids, compact)
+                      (seen.py: the accepted events' ids, compact; room_context.py: what a
+                      table reads of its room, the round clock; room_order.py: a table's
+                      events applied in the order of its record, held ones released)
     ordering.py       a table's events in the order of its record, whichever device sent them
     roles.py          a device's role from its id, and the seats it may act for
     table.py          TableState: one table's events applied, irregularities detected as they

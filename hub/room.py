@@ -57,6 +57,10 @@ Facts the service must log to be replayed (``type``: body), each produced by a m
 A logged device event is replayed without judging its clock again: it was judged when it
 was accepted, and the tolerance may have changed since (``tenace hub --clock-tolerance``).
 
+What a table reads of the room (its movement, the hand records, the boards played, the
+round clock) is :mod:`hub.room_context`'s part of the room; applying an event in the order
+of the table's record, :mod:`hub.room_order`'s.
+
 Device clocks (hub.clock): the clock check judges each event's time corrected by the offset
 it declares (:func:`hub.clock.judge`), and the table gets the event with its times read on
 the hub's clock (:meth:`wire.protocol.Envelope.corrected`); :attr:`Room.clocks` keeps each
@@ -68,14 +72,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bridgecore.cards import Seat, Side
+from bridgecore.cards import Seat
 from bridgecore.deal import Deal
 from bridgecore.editions import DEFAULT_EDITION, Edition
 from bridgecore.markings import Markings
-from bridgecore.movements import Assignment, Movement
 from bridgecore.text import Text
 from hub.alerts import Alert, AlertBook, HubKind
 from hub.clock import ClockBook, clock_jump_alert, history_alert, judge
@@ -83,8 +86,10 @@ from hub.dealing import DEALER_EVENTS, DealingRoom
 from hub.errors import ConfigError
 from hub.late_changes import FACTS as LATE_FACTS
 from hub.late_changes import LateChanges, named_at
-from hub.ordering import HOLD_SECONDS, Conflict, TableOrder, TrickPlace
+from hub.ordering import HOLD_SECONDS, TableOrder
 from hub.roles import LAWS, NOT_YOUR_ROLE, NOT_YOUR_SEAT, DeviceRole, acted_for, check, role_of
+from hub.room_context import RoomContext, RoundClock, TableRef
+from hub.room_order import HELD, RecordOrder, board_of, phase_of, trick_of
 from hub.scoring import LiveScoring
 from hub.section import Section
 from hub.seen import EventIds
@@ -95,12 +100,10 @@ from hub.texts import reply, stored_text
 from hub.traveller import DoubleDummyTables
 from wire.protocol import Envelope, ProtocolError, Reply
 
-__all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "RoundClock", "Section"]
+__all__ = ["FACTS", "DeviceInfo", "Replayable", "Room", "Section"]
 
 log = logging.getLogger(__name__)
 
-HELD = "held"           # an ack's code: applied once what precedes it arrives (hub.ordering)
-CONFLICT = "conflict"   # an ack's code: another card is recorded at its place (hub.ordering)
 PAIRING_TABLE = "hub"   # the ``table`` of an alert about the hub itself (pairing_failures)
 
 FACTS = ("round_start", "tick", "device_offline", "device_online", "device_will", "table_mode",
@@ -129,19 +132,6 @@ class Replayable(Protocol):
 
 
 @dataclass(slots=True)
-class RoundClock:
-    """The round in progress, when it started (hub time) and its length."""
-
-    minutes: float
-    round: int = 0
-    started: float | None = None
-
-    @property
-    def deadline(self) -> float | None:
-        return None if self.started is None else self.started + self.minutes * 60.0
-
-
-@dataclass(slots=True)
 class DeviceInfo:
     """What the room knows of a device: its table, last accepted seq, presence."""
 
@@ -153,14 +143,7 @@ class DeviceInfo:
     will: float | None = None     # hub time of its last will, held for the grace (presence)
 
 
-@dataclass(slots=True)
-class _Ref:
-    section: Section
-    number: int
-    state: TableState = field(init=False)
-
-
-class Room:
+class Room(RoomContext, RecordOrder):
     """One session of a club: ``Room(sections, deals, minutes_per_round=...)``; ``markings``
     the boards the hand record marks with another dealer or vulnerability than Law 2's."""
 
@@ -182,14 +165,14 @@ class Room:
         self._deals = dict(deals)
         self._markings = dict(markings or {})
         self.dealing = DealingRoom(self)   # the dealing machines' boards, checked (6D1, 87)
-        self._refs: dict[str, _Ref] = {}
+        self._refs: dict[str, TableRef] = {}
         self.tables: dict[str, TableState] = {}
         strict_ids = set(strict) if not isinstance(strict, bool) else set()
         for section in self.sections:
             for tid, number in section.tables.items():
                 if tid in self._refs:
                     raise ConfigError(Text.of("refusal.table_two_sections", table=tid))
-                ref = _Ref(section, number)
+                ref = TableRef(section, number)
                 ref.state = TableState(tid, self, round=1,
                                        strict=strict is True or tid in strict_ids)
                 self._refs[tid] = ref
@@ -224,108 +207,6 @@ class Room:
         self.order = {tid: TableOrder() for tid in self.tables}
         self.asked: set[str] = set()   # tables the clock asked about a card (tick)
         self.hold_seconds = HOLD_SECONDS
-
-    # TableContext -----------------------------------------------------------------------
-    def deal(self, board: int) -> Deal | None:
-        return self._deals.get(board)
-
-    def has_deals(self) -> bool:
-        return bool(self._deals)
-
-    def markings(self, board: int) -> Markings:
-        """The dealer and vulnerability board ``board`` is marked with: the hand record's
-        when it gives them, else Law 2's (the markings govern, Law 2)."""
-        found = self._markings.get(board)
-        return found if found is not None else Markings.of_board(board)
-
-    def board_numbers(self) -> list[int]:
-        """Every board with a hand record, in order."""
-        return sorted(self._deals)
-
-    def assignment(self, table: str, round: int) -> Assignment | None:
-        ref = self._refs[table]
-        movement = ref.section.movement
-        return None if movement is None else movement.assignment(round, ref.number)
-
-    def where(self, table: str, pair: int, round: int) -> tuple[str, Side] | None:
-        section = self._refs[table].section
-        if section.movement is None:
-            return None
-        found = section.movement.where(pair, round)
-        if found is None:
-            return None
-        tid = section.ids.get(found[0])
-        return None if tid is None else (tid, found[1])
-
-    def tables_with(self, table: str, board: int, round: int) -> list[str]:
-        section = self._refs[table].section
-        if section.movement is None:
-            return []
-        return [section.ids[n] for n in section.movement.tables_with(board, round)
-                if n in section.ids]
-
-    def section_tables(self, table: str) -> tuple[list[str], Movement | None]:
-        """The table ids of ``table``'s section and its movement (the traveller's field)."""
-        section = self._refs[table].section
-        return list(section.tables), section.movement
-
-    def movement_changed(self, section: str) -> None:
-        """``section``'s movement has a new round (hub.swiss): what was worked out of it
-        is worked out again."""
-        tables = {tid for tid, ref in self._refs.items() if ref.section.name == section}
-        for key in [k for k in self._schedule if k in tables]:
-            del self._schedule[key]
-        self.scoring.movement_changed(section)
-
-    def played_by(self, table: str, pair: int) -> Mapping[int, tuple[str, int]]:
-        return self._played.get((self._refs[table].section.name, pair), {})
-
-    def mark_played(self, table: str, pair: int, board: int, round: int) -> None:
-        key = (self._refs[table].section.name, pair)
-        self._played.setdefault(key, {}).setdefault(board, (table, round))
-
-    def hands_matching(self, mask: int) -> list[tuple[int, Seat]]:
-        """Every (board, seat) whose hand is exactly ``mask``."""
-        return self._hands.get(mask, [])
-
-    def hands_containing(self, mask: int) -> list[tuple[int, Seat]]:
-        """Every (board, seat) whose hand holds all the cards of ``mask``."""
-        return [key for key, m in self._masks.items() if mask & ~m == 0]
-
-    def round_info(self, table: str, round: int) -> dict[str, Any]:
-        """The table's ``round`` as the players see it: its boards, the round clock (when
-        the director started this round) and where each pair and the boards go next."""
-        cached = self._schedule.get(table)
-        if cached is not None and cached[0] == round:
-            info = cached[1]
-        else:
-            info = self._round_info(table, round)
-            self._schedule[table] = (round, info)
-        clock = self.clock
-        on = clock.round == round and clock.started is not None
-        return dict(info, started=clock.started if on else None,
-                    deadline=clock.deadline if on else None)
-
-    def _round_info(self, table: str, round: int) -> dict[str, Any]:
-        ref = self._refs[table]
-        movement = ref.section.movement
-        a = None if movement is None else movement.assignment(round, ref.number)
-        if movement is None or a is None:
-            return {"boards": [], "expected": None, "next": None}
-        following: dict[str, Any] = {}
-        for side in (Side.NS, Side.EW):
-            pair = a.pair(side)
-            found = None if pair is None else movement.where(pair, round + 1)
-            following[str(side)] = None if found is None else {
-                "pair": pair, "table": ref.section.ids.get(found[0]), "direction": str(found[1])}
-        boards_to = sorted({ref.section.ids.get(n, str(n)) for b in a.boards
-                            for n in movement.tables_with(b, round + 1)})
-        info = {"boards": list(a.boards), "expected": {"NS": a.ns, "EW": a.ew},
-                "next": dict(following, boards=boards_to)}
-        if ref.section.individual is not None:
-            info["players"] = ref.section.seat_players(ref.number, round,
-                                                       self.scoring.substitutes.playing)
-        return info
 
     # Events -----------------------------------------------------------------------------
     def apply(self, table_id: str, envelope: Envelope, hub_time: float) -> Outcome:
@@ -370,7 +251,7 @@ class Room:
         # (An event that names no place, of a device with nothing held, never waits: the
         # table's place is not worked out for it.)
         if (env.at or order.holds(env.device)) and order.must_wait(
-                env, _board_of(table), _phase_of(table), _trick_of(table)):
+                env, board_of(table), phase_of(table), trick_of(table)):
             # Ahead of the record (hub.ordering): acknowledged and logged, applied once
             # what precedes it has been.
             order.hold(env, hub_time)
@@ -401,99 +282,6 @@ class Room:
         device.last_seq = env.seq
         device.last_seen = hub_time
         self.scoring.note(table_id)
-
-    # The order of the record (hub.ordering) -------------------------------------------------
-    def _place(self, table: TableState, env: Envelope, hub_time: float) -> Outcome:
-        """Apply an event whose place in the record has come: a card conflicting with the
-        one recorded there is the director's (one alert, both versions), not the table's."""
-        order = self.order[table.id]
-        conflict = order.conflict(env, _board_of(table))
-        if conflict is not None:
-            alert = self._conflict_alert(table, conflict, hub_time)
-            return Outcome(Reply(env.id, env.seq, "ack", CONFLICT, f"another card, "
-                                 f"{conflict.recorded[0]}, is recorded at this place: the "
-                                 "director decides", hub_time),
-                           [] if alert is None else [alert])
-        out = table.apply(env, hub_time)
-        if out.reply.status == "ack":
-            s = table.sitting
-            order.note(env, _board_of(table), s)
-            if s is not None and s.round > self.clock.round:
-                self._round_reached(s.round, min(env.time, hub_time))
-        return out
-
-    def _round_reached(self, round: int, started: float) -> None:
-        """The first table to start a board of ``round`` starts the round clock (the clock
-        follows the tables: the director need not start each round), at the time the event
-        says on the hub's clock, never later than the hub received it (an event that waited
-        in an outbox started the round when it was played). Nothing is checked of the
-        tables still in an earlier round: they are late only at the round's end (tick), or
-        when the director starts a round himself (:meth:`start_round`)."""
-        log.info("round %d started by its first table (the clock was at round %d)", round,
-                 self.clock.round)
-        paused_at = self.late.paused_at
-        if paused_at is not None:   # the clock stands: the round's time counts from the resume
-            started = paused_at
-        self.clock.round, self.clock.started = round, started
-
-    def _conflict_alert(self, table: TableState, conflict: Conflict,
-                        hub_time: float) -> Alert | None:
-        card, seat, device = conflict.reported
-        first, first_seat, first_device = conflict.recorded
-        return self.alerts.raise_alert(
-            f"{table.id}:b{conflict.board}:conflict:{conflict.place + 1}",
-            kind=HubKind.RECORD_CONFLICT.value, law="", table=table.id, round=table.round,
-            board=conflict.board, detected=hub_time,
-            seats=sorted({s for s in (seat, first_seat) if s}),
-            detail=Text.of("alert.record_conflict", place=conflict.place + 1,
-                           board=conflict.board, first_card=first, first_seat=first_seat,
-                           first_device=first_device, card=card, seat=seat, device=device),
-            facts=conflict.facts())
-
-    def _release(self, table: TableState, hub_time: float) -> tuple[list[Alert], bool]:
-        """Apply the held events whose place has come, in order (hub.ordering)."""
-        order = self.order[table.id]
-        alerts: list[Alert] = []
-        changed = False
-        if not order.held:   # nothing held (most events): the table's place is not needed
-            return alerts, changed
-        while (waiting := order.ready(_board_of(table), _phase_of(table),
-                                      _trick_of(table))) is not None:
-            changed |= self._apply_held(table, waiting.env, hub_time, alerts)
-        return alerts, changed
-
-    def _apply_held(self, table: TableState, env: Envelope, hub_time: float,
-                    alerts: list[Alert]) -> bool:
-        out = self._place(table, env, hub_time)
-        if out.reply.status != "ack":
-            log.warning("held event %s of %s at table %s refused when applied: %s %s",
-                        env.id, env.device, table.id, out.reply.code, out.reply.reason)
-        alerts.extend(out.alerts)
-        self.scoring.note(table.id)
-        return out.state_changed or bool(out.alerts)
-
-    def _overdue(self, hub_time: float) -> list[Alert]:
-        """Events held too long (or too many): the director is told, and they are applied
-        as they came (hub.ordering)."""
-        out: list[Alert] = []
-        for table in self.tables.values():
-            order = self.order[table.id]
-            if not order.overdue(hub_time, self.hold_seconds):
-                continue
-            held = order.take_all()
-            alert = self.alerts.raise_alert(
-                f"{table.id}:held:{held[0].env.id}", kind=HubKind.EVENTS_HELD.value, law="",
-                table=table.id, round=table.round, board=_board_of(table), detected=hub_time,
-                detail=Text.of("alert.events_held", n=len(held),
-                               seconds=f"{hub_time - held[0].since:.0f}"),
-                facts={"events": [[w.env.device, w.env.type, w.env.seq] for w in held],
-                       "since": held[0].since})
-            if alert is not None:
-                out.append(alert)
-            for waiting in held:
-                self._apply_held(table, waiting.env, hub_time, out)
-            out += self._release(table, hub_time)[0]
-        return out
 
     def _clock_noted(self, table: TableState, device: str, offset: float | None,
                      hub_time: float, alerts: list[Alert]) -> None:
@@ -542,6 +330,20 @@ class Room:
         return [] if alert is None else [alert]
 
     # The clock and the devices -------------------------------------------------------------
+    def _round_reached(self, round: int, started: float) -> None:
+        """The first table to start a board of ``round`` starts the round clock (the clock
+        follows the tables: the director need not start each round), at the time the event
+        says on the hub's clock, never later than the hub received it (an event that waited
+        in an outbox started the round when it was played). Nothing is checked of the
+        tables still in an earlier round: they are late only at the round's end (tick), or
+        when the director starts a round himself (:meth:`start_round`)."""
+        log.info("round %d started by its first table (the clock was at round %d)", round,
+                 self.clock.round)
+        paused_at = self.late.paused_at
+        if paused_at is not None:   # the clock stands: the round's time counts from the resume
+            started = paused_at
+        self.clock.round, self.clock.started = round, started
+
     def start_round(self, round: int, hub_time: float) -> list[Alert]:
         """The director starts ``round``: every table moves to it. Tables that had not
         finished the previous round, or left a result unconfirmed, are reported."""
@@ -758,32 +560,6 @@ class Room:
             "swiss": self.swiss.snapshot(),
             "order": {tid: o.snapshot() for tid, o in self.order.items()},
         }
-
-
-def _board_of(table: TableState) -> int | None:
-    """The board the table is at."""
-    return None if table.sitting is None else table.sitting.board.number
-
-
-def _trick_of(table: TableState) -> TrickPlace | None:
-    """Where the table's play is (hub.ordering): tricks complete, the cards of the trick in
-    progress, the seat on turn; None without a play."""
-    sitting = table.sitting
-    play = None if sitting is None else sitting.board.play
-    if play is None or sitting is None:
-        return None
-    # Every trick complete has its winner: the tricks done are the first 13 complete, and
-    # the trick in progress follows them (counted, not built: twice an event, issue 27).
-    complete = len(play.completed_tricks)
-    done = min(complete, 13)
-    cards = play.cards_in_trick if complete <= 13 else 0
-    turn = sitting.board.turn
-    return done, cards, None if turn is None else turn.letter
-
-
-def _phase_of(table: TableState) -> str | None:
-    """The table's phase on its board: ``auction``, ``play`` or ``over`` (None: no board)."""
-    return None if table.sitting is None else table.sitting.phase
 
 
 def _reject(env: Envelope, t: float, code: str, reason: Text | str) -> Outcome:

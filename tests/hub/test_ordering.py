@@ -12,7 +12,8 @@ import pytest
 
 from bridgecore.bigdeal import random_deal
 from bridgecore.movements import mitchell
-from hub.room import CONFLICT, HELD, Room, Section
+from hub.room import Room, Section
+from hub.room_order import CONFLICT, HELD
 from tenace.sim.devices import DeviceEvent, apply_local, as_cut_off, envelopes
 from tenace.sim.noise import parse_noise
 from tenace.sim.session import simulate
