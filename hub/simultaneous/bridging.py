@@ -21,7 +21,9 @@ account), not a password: on the organiser's broker it connects to a listener of
 (:func:`bridge_listener`: ``require_certificate``, ``use_identity_as_username``,
 ``use_username_as_clientid``) and its account has no password at all
 (``write_organiser_files(..., certificates=True)``), so a stolen bridge.conf password, or a
-guessed one, can neither take the club's client id nor wipe its persistent session.
+guessed one, can neither take the club's client id nor wipe its persistent session. A
+club's certificate lost or stolen is revoked in the listener's ``crlfile``
+(hub.simultaneous.revocation), and the club alone gets a new one.
 """
 
 from __future__ import annotations
