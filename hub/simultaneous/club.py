@@ -69,11 +69,17 @@ class ClubLink:
         self.client = MqttClient(url, client_id, on_message=self._take, start=False)
 
     def start(self) -> ClubLink:
+        """Connect and subscribe; MqttError if the club's broker cannot be reached, the
+        client closed then (else it would go on retrying in the background)."""
         self.client.start()
-        self.client.wait_connected()
-        for kind in ("deals", "ranking"):
-            self.client.subscribe(topic(self.event, self.club, kind))
-        self.client.subscribe(topic(self.event, self.club, "field") + "/+")
+        try:
+            self.client.wait_connected()
+            for kind in ("deals", "ranking"):
+                self.client.subscribe(topic(self.event, self.club, kind))
+            self.client.subscribe(topic(self.event, self.club, "field") + "/+")
+        except BaseException:
+            self.client.close(farewell=False)
+            raise
         return self
 
     def close(self) -> None:

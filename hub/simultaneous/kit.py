@@ -334,7 +334,11 @@ def run_club(kit: Path, event: str, club: str, url: str, plays: int,
         log.warning("the kept deals %s unreadable: %s", kit / SIGNED_DEALS, err)
         kept = None
     link = ClubLink(event, club, url, public, client_id="sim-link", kept=kept).start()
-    relay = ClubRelay(link, plays, state=kit / RELAY_STATE).start()
+    try:
+        relay = ClubRelay(link, plays, state=kit / RELAY_STATE).start()
+    except BaseException:
+        link.close()
+        raise
     from hub.simultaneous.ecats import club_upload
     written: tuple[object, object] = (None, None)
     uploaded = 0

@@ -98,9 +98,13 @@ class Organiser:
 
     def start(self) -> Organiser:
         self.client.start()
-        self.client.wait_connected()
-        for kind in ("result", "finished"):
-            self.client.subscribe(f"{ROOT}/{self.event.id}/+/{kind}")
+        try:
+            self.client.wait_connected()
+            for kind in ("result", "finished"):
+                self.client.subscribe(f"{ROOT}/{self.event.id}/+/{kind}")
+        except BaseException:   # not left retrying in the background
+            self.client.close(farewell=False)
+            raise
         if self.journal is not None:
             self._journal = self.journal.open("ab")
             if self._journal.tell() and not self.journal.read_bytes().endswith(b"\n"):

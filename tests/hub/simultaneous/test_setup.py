@@ -291,3 +291,16 @@ def test_sim_event_club_takes_its_event_and_club_from_the_kit(
     assert main(["sim-event", "club", kit, "--broker", nobody, "--plays", "3"]) == 2
     err = capsys.readouterr().err
     assert "the kit" not in err and "not connected to 127.0.0.1" in err
+    # and its client is closed, not left retrying in the background for ever
+    assert _wait_gone("paho-mqtt-client-sim-link"), "the sim-link client still runs"
+
+
+def _wait_gone(thread_name: str, timeout: float = 30.0) -> bool:
+    """Whether no thread of that name runs (waited for: a closed client's thread ends
+    shortly after; the ceiling is a guard)."""
+    deadline = time.monotonic() + timeout
+    while any(t.name == thread_name for t in threading.enumerate()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
