@@ -22,6 +22,11 @@ broker's names (subject alternative names) are the ``--host`` names and addresse
 plus ``localhost``, 127.0.0.1 and ::1 so that the hub reaches its own broker on loopback and
 checks it like any device.
 
+The same authority signs client certificates (:func:`make_client_certificate`: a simultaneous
+event's club bridges) and, for those, a certificate revocation list
+(:func:`make_revocation_list`: the organiser's Mosquitto's ``crlfile``, hub.simultaneous.
+revocation).
+
 Errors: :class:`TlsError` (a ``hub.errors.HubError``) names the file or the host.
 """
 
@@ -43,8 +48,9 @@ from hub.errors import HubError
 
 __all__ = [
     "BROKER_DAYS", "CA_DAYS", "LOOPBACK_NAMES", "ClubPki", "TlsError", "key_pem",
-    "make_authority", "make_broker_certificate", "make_client_certificate", "pem",
-    "read_authority", "read_certificate", "subject_names", "write_club_pki", "write_file",
+    "make_authority", "make_broker_certificate", "make_client_certificate",
+    "make_revocation_list", "pem", "read_authority", "read_certificate",
+    "read_revocation_list", "subject_names", "write_club_pki", "write_file",
 ]
 
 CA_DAYS = 3650
@@ -189,6 +195,37 @@ def _leaf(ca_key: Key, ca_cert: x509.Certificate, common_name: str,
                 ca_key.public_key()), critical=False)
             .sign(ca_key, hashes.SHA256()))
     return key, cert
+
+
+def make_revocation_list(ca_key: Key, ca_cert: x509.Certificate,
+                         revoked: Iterable[tuple[int, datetime.datetime]], *, number: int,
+                         now: datetime.datetime | None = None) -> bytes:
+    """A certificate revocation list (PEM) of the authority's certificates ``revoked``
+    (serial number, when), signed by the authority: Mosquitto's ``crlfile``. Issued an hour
+    ago (as the certificates: a clock a little behind still takes it) and valid as long as
+    the authority, since OpenSSL refuses every certificate of an authority whose list has
+    expired; ``number`` (the CRL number) grows with each list issued."""
+    start = (now or datetime.datetime.now(datetime.UTC)) - datetime.timedelta(hours=1)
+    builder = (x509.CertificateRevocationListBuilder()
+               .issuer_name(ca_cert.subject)
+               .last_update(start)
+               .next_update(max(ca_cert.not_valid_after_utc, start + datetime.timedelta(1)))
+               .add_extension(x509.CRLNumber(number), critical=False)
+               .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(
+                   ca_key.public_key()), critical=False))
+    for serial, when in revoked:
+        builder = builder.add_revoked_certificate(
+            x509.RevokedCertificateBuilder().serial_number(serial)
+            .revocation_date(when).build())
+    return builder.sign(ca_key, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+
+
+def read_revocation_list(path: Path | str) -> x509.CertificateRevocationList:
+    """A PEM certificate revocation list; TlsError naming the file."""
+    try:
+        return x509.load_pem_x509_crl(Path(path).read_bytes())
+    except (OSError, ValueError) as err:
+        raise TlsError(f"{path}: not a readable PEM revocation list: {err}") from err
 
 
 def pem(cert: x509.Certificate) -> bytes:

@@ -1,5 +1,5 @@
-"""``tenace sim-event init|run``: the organiser's side of a simultaneous event across clubs
-(hub.simultaneous, docs/simultaneous.md)."""
+"""``tenace sim-event init|run|revoke|reissue|club``: a simultaneous event across clubs, the
+organiser's side and a club's (hub.simultaneous, docs/simultaneous.md)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,26 @@ def add_parser(sub: Any) -> None:
     run.add_argument("--broker", required=True, metavar="HOST:PORT",
                      help="the organiser's broker (TLS, checked against DIR's authority)")
     run.set_defaults(run=_run)
+    revoke = jobs.add_parser(
+        "revoke", help="revoke a club's certificate (its key lost or stolen)",
+        description="Add CLUB's current certificate to the event's revocation list "
+                    "(DIR/organiser/tls/clubs.crl, the bridge listener's crlfile): once the "
+                    "organiser's Mosquitto has read it again (SIGHUP), no bridge gets in "
+                    "with it. Revoked already: nothing changes.")
+    revoke.add_argument("event", metavar="EVENT.json", help="the event file")
+    revoke.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
+    revoke.add_argument("club", metavar="CLUB", help="the club's id (its account)")
+    revoke.set_defaults(run=_revoke)
+    reissue = jobs.add_parser(
+        "reissue", help="a new certificate and kit for one club",
+        description="Sign a new certificate and key for CLUB (same authority, same name: "
+                    "its account and its persistent session) and write its kit "
+                    "DIR/clubs/CLUB again; its current certificate is revoked if it is not "
+                    "yet. Every other club's kit is untouched.")
+    reissue.add_argument("event", metavar="EVENT.json", help="the event file")
+    reissue.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
+    reissue.add_argument("club", metavar="CLUB", help="the club's id (its account)")
+    reissue.set_defaults(run=_reissue)
     club = jobs.add_parser(
         "club", help="a club's side: the checked deals in, the hub's results out",
         description="On the club's hub, beside its Mosquitto (bridged by KIT/bridge.conf): "
@@ -93,6 +113,51 @@ def _init(args: argparse.Namespace) -> int:
     print(f"organiser: {kit.organiser} (mosquitto -c {kit.organiser / 'mosquitto.conf'})")
     for club, folder in kit.clubs.items():
         print(f"club {club}: {folder} (bridge.key is its certificate's key: send it privately)")
+    return 0
+
+
+RELOAD = ("the organiser's Mosquitto reads the list again on SIGHUP: kill -HUP <its pid> "
+          "(mosquitto -c {conf}); from then on it refuses that certificate at every new "
+          "connection. A connection open with it already stays open: to cut it at once, "
+          "restart Mosquitto instead (a graceful stop keeps every club's session and what is "
+          "queued for it; the bridges are back within 10 s).")
+
+
+def _revoke(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import revoke_club
+    event = _event(args.event)
+    try:
+        revoked = revoke_club(event, Path(args.dir), args.club)
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    org = Path(args.dir).resolve() / "organiser"
+    if revoked is None:
+        print(f"club {args.club}: its certificate is revoked already "
+              f"({org / 'tls' / 'clubs.crl'} unchanged)")
+        return 0
+    print(f"club {args.club}: certificate {revoked.serial:x} revoked "
+          f"({org / 'tls' / 'clubs.crl'}); sim-event reissue gives the club a new one")
+    print(RELOAD.format(conf=org / "mosquitto.conf"))
+    return 0
+
+
+def _reissue(args: argparse.Namespace) -> int:
+    from hub.simultaneous import SimError
+    from hub.simultaneous.kit import reissue_club
+    event = _event(args.event)
+    try:
+        done = reissue_club(event, Path(args.dir), args.club)
+    except SimError as err:
+        raise CommandError(str(err)) from err
+    org = Path(args.dir).resolve() / "organiser"
+    if done.revoked is not None:
+        print(f"club {args.club}: certificate {done.revoked.serial:x} revoked "
+              f"({org / 'tls' / 'clubs.crl'})")
+    print(f"club {args.club}: new certificate {done.serial:x} in {done.kit} (bridge.key is its "
+          "key: send the kit privately; the club replaces its copy and restarts its "
+          "Mosquitto)")
+    print(RELOAD.format(conf=org / "mosquitto.conf"))
     return 0
 
 

@@ -15,6 +15,8 @@ Mosquitto bridged to the organiser's (docs/simultaneous.md).
 - :mod:`hub.simultaneous.ecats`: the USEBIO files ECATS exchanges (a club's upload, the
   field's results, a club taking part by file);
 - :mod:`hub.simultaneous.kit`: what ``tenace sim-event`` writes and runs.
+- :mod:`hub.simultaneous.revocation`: each club's certificate, those revoked, their
+  revocation list (``tenace sim-event revoke|reissue``).
 
 Errors::
 

@@ -21,7 +21,9 @@ account), not a password: on the organiser's broker it connects to a listener of
 (:func:`bridge_listener`: ``require_certificate``, ``use_identity_as_username``,
 ``use_username_as_clientid``) and its account has no password at all
 (``write_organiser_files(..., certificates=True)``), so a stolen bridge.conf password, or a
-guessed one, can neither take the club's client id nor wipe its persistent session.
+guessed one, can neither take the club's client id nor wipe its persistent session. A
+club's certificate lost or stolen is revoked in the listener's ``crlfile``
+(hub.simultaneous.revocation), and the club alone gets a new one.
 """
 
 from __future__ import annotations
@@ -110,13 +112,17 @@ def organiser_listener(broker: OrganiserBroker) -> tuple[str, ...]:
 
 
 def bridge_listener(port: int, ca_file: Path | str, cert_file: Path | str,
-                    key_file: Path | str, *, bind: str | None = None) -> tuple[str, ...]:
+                    key_file: Path | str, *, bind: str | None = None,
+                    crl_file: Path | str | None = None) -> tuple[str, ...]:
     """The lines of the organiser's mosquitto.conf for the clubs' bridges: a second TLS
     listener on ``port`` that takes only clients with a certificate signed by ``ca_file``
     and names each by its certificate's common name (its account for the ACL, and its
-    client id: nobody else can take over a club's session)."""
+    client id: nobody else can take over a club's session). With ``crl_file`` (the
+    authority's revocation list, hub.simultaneous.revocation) a certificate revoked in it
+    is refused too; the file must then exist and stay signed by ``ca_file``'s authority."""
     return (f"listener {port}" + (f" {bind}" if bind else ""), f"cafile {ca_file}",
             f"certfile {cert_file}", f"keyfile {key_file}", "tls_version tlsv1.2",
+            *((f"crlfile {crl_file}",) if crl_file is not None else ()),
             "require_certificate true", "use_identity_as_username true",
             "use_username_as_clientid true")
 

@@ -11,6 +11,13 @@ certificate, its common name the club's account, signed by the organiser's autho
 a secret, 0600), ``ca.crt`` (to check the organiser's broker) and ``organiser.pub`` (to check
 the deals' signature). A club copies its folder to ``club_path`` on its hub and adds
 ``include_dir`` (or the stanza) to its Mosquitto configuration (docs/simultaneous.md).
+
+Beside them ``DIR/organiser/setup.json`` (what init was told: the hosts, ports and the clubs'
+path, to write a club's kit again), ``certificates.json`` and ``tls/clubs.crl`` (each club's
+certificate, those revoked and their revocation list, the bridge listener's ``crlfile``:
+hub.simultaneous.revocation). :func:`revoke_club` revokes a club's certificate
+(``sim-event revoke``), :func:`reissue_club` gives the club a new one and its kit again,
+every other club's kit untouched (``sim-event reissue``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from cryptography import x509
+
 from hub.simultaneous.bridging import (
     ORGANISER,
     bridge_listener,
@@ -33,7 +42,10 @@ from hub.simultaneous.bridging import (
 )
 from hub.simultaneous.event import SimError, SimEvent, generate_key, private_pem, public_pem
 from hub.simultaneous.handover import CLUB_FILE, SIGNED_DEALS
+from hub.simultaneous.revocation import ClubCertificates, Revoked
 from hub.tls import (
+    ClubPki,
+    Key,
     TlsError,
     key_pem,
     make_client_certificate,
@@ -52,10 +64,15 @@ __all__ = [
     "PASSWORD_FILE",
     "PUBLIC_KEY",
     "RELAY_STATE",
+    "SETUP_FILE",
     "SIGNING_KEY",
     "UPLOAD_FILE",
     "Kit",
+    "Reissued",
+    "Setup",
     "organiser_url",
+    "reissue_club",
+    "revoke_club",
     "run_club",
     "run_organiser",
     "write_kit",
@@ -71,12 +88,56 @@ FIELD_FILE = "field.xml"
 RELAY_STATE = "relayed.json"     # the ids the club's relay sent (relay.py)
 JOURNAL_FILE = "journal.jsonl"   # the clubs' messages the organiser took (organiser.py)
 UPLOAD_FILE = "ecats-upload.xml"
+SETUP_FILE = "setup.json"        # what init was told (Setup), in DIR/organiser
 
 
 @dataclass(frozen=True, slots=True)
 class Kit:
     organiser: Path
     clubs: dict[str, Path]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What ``sim-event init`` was told, kept to write a club's kit again (reissue)."""
+
+    event: str
+    hosts: tuple[str, ...]
+    port: int
+    bridge_port: int
+    club_path: str | None
+
+    def to_json(self) -> str:
+        return json.dumps({"event": self.event, "hosts": list(self.hosts), "port": self.port,
+                           "bridge_port": self.bridge_port, "club_path": self.club_path},
+                          indent=1) + "\n"
+
+    @classmethod
+    def load(cls, path: Path) -> Setup:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            setup = cls(str(data["event"]), tuple(str(h) for h in data["hosts"]),
+                        int(data["port"]), int(data["bridge_port"]),
+                        None if data["club_path"] is None else str(data["club_path"]))
+        except FileNotFoundError as err:
+            raise SimError(f"{path} is missing (written by a tenace before revocation "
+                           "lists: sim-event init --force writes it, and new kits for "
+                           "every club)") from err
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise SimError(f"{path}: unreadable: {err}") from err
+        if not setup.hosts:
+            raise SimError(f"{path}: no host")
+        return setup
+
+
+@dataclass(frozen=True, slots=True)
+class Reissued:
+    """What :func:`reissue_club` did: the certificate it revoked (None when revoked
+    already), the new one's serial number, the club's kit written again."""
+
+    revoked: Revoked | None
+    serial: int
+    kit: Path
 
 
 def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 8883,
@@ -104,6 +165,10 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
                         for club in event.clubs}
     except TlsError as err:
         raise SimError(str(err)) from err
+    kept = ClubCertificates.load(pki)   # its revoked list, unless the authority is new
+    kept.issued = {club: cert.serial_number for club, (_, cert) in certificates.items()}
+    crl = kept.save()
+    setup = Setup(event.id, tuple(hosts), port, bridge_port, club_path)
     key = generate_key()
     write_private(key_file, private_pem(key).decode())
     broker = write_organiser_files(event, org, certificates=True)
@@ -115,33 +180,106 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
             "# signing.key), or start it as the user that owns them.",
             f"listener {port}", f"cafile {pki.ca_cert}", f"certfile {pki.broker_cert}",
             f"keyfile {pki.broker_key}", "tls_version tlsv1.2", *organiser_listener(broker),
-            "# the clubs' bridges: a TLS client certificate signed by tls/ca.crt, no password",
-            *bridge_listener(bridge_port, pki.ca_cert, pki.broker_cert, pki.broker_key),
+            "# the clubs' bridges: a TLS client certificate signed by tls/ca.crt and not in",
+            "# tls/clubs.crl (tenace sim-event revoke; read again on SIGHUP), no password",
+            *bridge_listener(bridge_port, pki.ca_cert, pki.broker_cert, pki.broker_key,
+                             crl_file=crl),
             "persistence true", f"persistence_location {org}/",
             "max_queued_messages 100000"]
     (org / "mosquitto.conf").write_text("\n".join(conf) + "\n")
+    (org / SETUP_FILE).write_text(setup.to_json())
     (org / PUBLIC_KEY).write_bytes(public_pem(key))
     clubs: dict[str, Path] = {}
     for club in event.clubs:
-        kit = folder / "clubs" / club.id
-        kit.mkdir(parents=True, exist_ok=True)
-        where = Path(club_path or f"/etc/tenace/sim/{event.id}")
-        club_key, club_cert = certificates[club.id]
-        try:
-            write_file(kit / BRIDGE_KEY, key_pem(club_key))
-            write_file(kit / BRIDGE_CERT, pem(club_cert), 0o644)
-        except TlsError as err:
-            raise SimError(str(err)) from err
-        write_private(kit / "bridge.conf", bridge_stanza(
-            event, club.id, None, host=hosts[0], port=bridge_port, ca_file=where / "ca.crt",
-            certificate=(where / BRIDGE_CERT, where / BRIDGE_KEY)))
-        shutil.copyfile(pki.ca_cert, kit / "ca.crt")
-        (kit / PUBLIC_KEY).write_bytes(public_pem(key))
-        (kit / CLUB_FILE).write_text(json.dumps({"event": event.id, "club": club.id}) + "\n")
-        (kit / "start.txt").write_text(f"{event.id}: the deals come at {club.start.isoformat()}"
-                                       f"\n")
-        clubs[club.id] = kit
+        clubs[club.id] = _write_club_kit(event, club.id, folder, setup, pki,
+                                         certificates[club.id])
     return Kit(org, clubs)
+
+
+def _write_club_kit(event: SimEvent, club_id: str, folder: Path, setup: Setup, pki: ClubPki,
+                    certificate: tuple[Key, x509.Certificate]) -> Path:
+    """Write ``folder/clubs/<club_id>`` (module docstring) with the club's ``certificate``
+    (its key and certificate); its path."""
+    kit = folder / "clubs" / club_id
+    kit.mkdir(parents=True, exist_ok=True)
+    where = Path(setup.club_path or f"/etc/tenace/sim/{event.id}")
+    club_key, club_cert = certificate
+    try:
+        write_file(kit / BRIDGE_KEY, key_pem(club_key))
+        write_file(kit / BRIDGE_CERT, pem(club_cert), 0o644)
+    except TlsError as err:
+        raise SimError(str(err)) from err
+    write_private(kit / "bridge.conf", bridge_stanza(
+        event, club_id, None, host=setup.hosts[0], port=setup.bridge_port,
+        ca_file=where / "ca.crt", certificate=(where / BRIDGE_CERT, where / BRIDGE_KEY)))
+    shutil.copyfile(pki.ca_cert, kit / "ca.crt")
+    shutil.copyfile(pki.folder.parent / PUBLIC_KEY, kit / PUBLIC_KEY)
+    (kit / CLUB_FILE).write_text(json.dumps({"event": event.id, "club": club_id}) + "\n")
+    (kit / "start.txt").write_text(f"{event.id}: the deals come at "
+                                   f"{event.club(club_id).start.isoformat()}\n")
+    return kit
+
+
+def _set_up(event: SimEvent, folder: Path, club: str) -> tuple[ClubPki, ClubCertificates]:
+    """The event's authority and club certificates in ``folder`` (sim-event init's), for
+    ``club``: SimError when the folder holds no event, another event, an older set-up
+    without a revocation list, or ``club`` is not one of its clubs."""
+    org = folder.resolve() / "organiser"
+    pki = ClubPki(org / "tls")
+    if not pki.ca_key.exists():
+        raise SimError(f"{folder}: no simultaneous event set up there ({pki.ca_key} is "
+                       "missing: tenace sim-event init writes it)")
+    setup = Setup.load(org / SETUP_FILE)
+    if setup.event != event.id:
+        raise SimError(f"{folder} is set up for event {setup.event}, not {event.id}")
+    if club not in {c.id for c in event.clubs}:
+        raise SimError(f"club {club!r} is not in event {event.id} (its clubs: "
+                       f"{', '.join(c.id for c in event.clubs)})")
+    conf = org / "mosquitto.conf"
+    try:
+        lines = conf.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise SimError(f"{conf}: {err.strerror or err}") from err
+    if not any(line.split()[:1] == ["crlfile"] for line in lines):
+        raise SimError(f"{conf} names no crlfile (written by a tenace before revocation "
+                       "lists): sim-event init --force writes it, and new kits for every club")
+    kept = ClubCertificates.load(pki)
+    if club not in kept.issued:
+        raise SimError(f"club {club} has no certificate of {folder} (added to the event "
+                       "after sim-event init? init --force makes every club's kit)")
+    return pki, kept
+
+
+def revoke_club(event: SimEvent, folder: Path, club: str) -> Revoked | None:
+    """Revoke ``club``'s current certificate in the event set up in ``folder``: added to
+    the revoked list and its revocation list written again (hub.simultaneous.revocation);
+    None when it was revoked already (nothing written)."""
+    _, kept = _set_up(event, folder, club)
+    revoked = kept.revoke(club)
+    if revoked is not None:
+        kept.save()
+        log.info("club %s: certificate %x revoked (%s)", club, revoked.serial, kept.crl_file)
+    return revoked
+
+
+def reissue_club(event: SimEvent, folder: Path, club: str) -> Reissued:
+    """A new certificate and key for ``club`` (same authority, same common name: the club's
+    account and client id, hence its persistent session; a new serial number) and its kit
+    written again, as init writes it; its current certificate revoked first if it is not
+    yet. No other club's kit is touched."""
+    pki, kept = _set_up(event, folder, club)
+    setup = Setup.load(pki.folder.parent / SETUP_FILE)
+    try:
+        ca_key, ca_cert = read_authority(pki)
+        certificate = make_client_certificate(ca_key, ca_cert, club)
+    except TlsError as err:
+        raise SimError(str(err)) from err
+    revoked = kept.revoke(club, "reissued")
+    kept.issued[club] = certificate[1].serial_number
+    kept.save()     # the old one revoked before the new kit exists
+    kit = _write_club_kit(event, club, folder, setup, pki, certificate)
+    log.info("club %s: certificate %x issued (%s)", club, certificate[1].serial_number, kit)
+    return Reissued(revoked, certificate[1].serial_number, kit)
 
 
 def _write_upload(kit: Path, link: Any, relay: Any, club_upload: Any) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -35,6 +36,20 @@ def deals_pbn(boards: int, seed: int = 7) -> str:
         out.append(f'[Board "{board}"]\n[Dealer "{"NESW"[(board - 1) % 4]}"]\n'
                    f'[Vulnerable "None"]\n[Deal "N:{" ".join(hands)}"]\n')
     return "\n".join(out)
+
+
+def write_event_file(folder: Path, clubs: list[dict[str, object]] | None = None) -> Path:
+    """``folder/event.json`` (event ``spring``, 3 boards in ``folder/deals.pbn``) with
+    ``clubs``, by default lyon (plays 5) and york (plays 4), both starting 2026-04-12."""
+    (folder / "deals.pbn").write_text(deals_pbn(3))
+    path = folder / "event.json"
+    path.write_text(json.dumps({"version": 1, "event": "spring", "deals": "deals.pbn",
+                                "clubs": clubs or [
+                                    {"id": "lyon", "start": "2026-04-12T19:00:00+02:00",
+                                     "plays": 5},
+                                    {"id": "york", "start": "2026-04-12T19:00:00+01:00",
+                                     "plays": 4}]}))
+    return path
 
 
 def make_event(starts: dict[str, tuple[datetime, int]], boards: int = 4) -> SimEvent:

@@ -1,7 +1,8 @@
 """docs/simultaneous.md's recipe, run as written (issue 28; audit `audit28b`): its event file
 (the JSON block), the organiser's ``tenace sim-event init``, and the commands' options
-(``run``, a club's ``club``) as the page gives them, so the page and the commands cannot
-drift apart. The clubs' kits it writes are checked as the page says."""
+(``run``, a club's ``club``, ``revoke`` and ``reissue``) as the page gives them, so the
+page and the commands cannot drift apart. The clubs' kits it writes are checked as the page
+says."""
 
 from __future__ import annotations
 
@@ -59,11 +60,13 @@ def test_the_pages_event_file_and_init_command_write_the_kits(
             "event": event.id, "club": club}
 
 
-@pytest.mark.parametrize("name", ["run", "club"])
+@pytest.mark.parametrize("name", ["run", "club", "revoke", "reissue"])
 def test_the_pages_run_and_club_commands_are_the_commands_options(name: str) -> None:
     args = _parser().parse_args(_command(name))
     assert args.command == "sim-event"
     if name == "club":
         assert args.plays == 9 and args.broker.startswith("mqtts://sim-link:")
-    else:
+    elif name == "run":
         assert args.broker == "sims.example.org:8883"
+    else:     # a club's key lost or stolen: the page's event file, folder and club
+        assert (args.event, args.dir, args.club) == ("event.json", "kit", "lyon")

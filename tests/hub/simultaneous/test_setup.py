@@ -33,25 +33,13 @@ from hub.simultaneous.handover import club_identity
 from hub.simultaneous.kit import FIELD_FILE, JOURNAL_FILE, organiser_url, run_organiser
 from hub.tls import read_certificate
 from tenace.cli import main
-from tests.hub.simultaneous.helpers import certificate_client, deals_pbn
+from tests.hub.simultaneous.helpers import certificate_client, deals_pbn, write_event_file
 from wire.mqtt import MqttClient
 from wire.processes import stop_process
 
 
-def _event_file(folder: Path, clubs: list[dict[str, object]] | None = None) -> Path:
-    (folder / "deals.pbn").write_text(deals_pbn(3))
-    path = folder / "event.json"
-    path.write_text(json.dumps({"version": 1, "event": "spring", "deals": "deals.pbn",
-                                "clubs": clubs or [
-                                    {"id": "lyon", "start": "2026-04-12T19:00:00+02:00",
-                                     "plays": 5},
-                                    {"id": "york", "start": "2026-04-12T19:00:00+01:00",
-                                     "plays": 4}]}))
-    return path
-
-
 def test_the_event_file_is_read_with_its_deals_and_clubs(tmp_path: Path) -> None:
-    event = SimEvent.load(_event_file(tmp_path))
+    event = SimEvent.load(write_event_file(tmp_path))
     assert event.boards == (1, 2, 3)
     assert event.expected == 9
     assert event.club("york").start.utcoffset() is not None
@@ -67,7 +55,7 @@ def test_the_event_file_is_read_with_its_deals_and_clubs(tmp_path: Path) -> None
 def test_a_bad_event_file_is_refused_by_name(tmp_path: Path, clubs: list[dict[str, object]],
                                              words: str) -> None:
     with pytest.raises(SimError, match=words):
-        SimEvent.load(_event_file(tmp_path, clubs))
+        SimEvent.load(write_event_file(tmp_path, clubs))
 
 
 def test_topics_round_trip_and_others_are_refused() -> None:
@@ -106,7 +94,7 @@ def _wait(test: Callable[[], bool], timeout: float = 60.0) -> bool:
 def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) -> None:
     port, bridge_port = free_port(), free_port()
     out = tmp_path / "out"
-    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+    assert main(["sim-event", "init", str(write_event_file(tmp_path)), str(out),
                  "--host", "localhost", "--port", str(port),
                  "--bridge-port", str(bridge_port)]) == 0
     kit = out / "clubs" / "lyon"
@@ -216,7 +204,7 @@ def test_the_organiser_broker_names_its_files_by_absolute_path(
     """`sim-event init event.json kit` (a relative folder, as docs/simultaneous.md shows it):
     Mosquitto reads a relative path from its own working directory, so the configuration
     must not depend on where the organiser started it (audit of issue 28)."""
-    _event_file(tmp_path)
+    write_event_file(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main(["sim-event", "init", "event.json", "kit", "--host", "localhost"]) == 0
     lines = (tmp_path / "kit" / "organiser" / "mosquitto.conf").read_text().splitlines()
@@ -237,7 +225,7 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
     before: the command set no logging up; audit of issue 28)."""
     port, bridge_port = free_port(), free_port()
     out = tmp_path / "out"
-    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+    assert main(["sim-event", "init", str(write_event_file(tmp_path)), str(out),
                  "--host", "localhost", "--port", str(port),
                  "--bridge-port", str(bridge_port)]) == 0
     conf = out / "organiser" / "mosquitto.conf"
@@ -288,7 +276,7 @@ def test_sim_event_club_takes_its_event_and_club_from_the_kit(
     (club.json); given and different, it stops at once naming the kit's, instead of waiting
     for deals on another club's topics that never come (audit of issue 28)."""
     out = tmp_path / "out"
-    assert main(["sim-event", "init", str(_event_file(tmp_path)), str(out),
+    assert main(["sim-event", "init", str(write_event_file(tmp_path)), str(out),
                  "--host", "localhost"]) == 0
     kit = str(out / "clubs" / "lyon")
     nobody = f"mqtt://sim-link:x@127.0.0.1:{free_port()}"
