@@ -195,6 +195,7 @@ def _server_classes() -> tuple[type[Any], ...]:
     from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
 
     from hub.broker_limits import (
+        CONNECT_DEADLINE,
         ConnectionRate,
         QueueLimit,
         limit_inflight,
@@ -250,8 +251,14 @@ def _server_classes() -> tuple[type[Any], ...]:
             # initialize client session: ..." with our text), never a traceback, never a
             # 64 KB client id: what the client sent is shown short and escaped (issue 23).
             try:
-                _handler, incoming = await BrokerProtocolHandler.init_from_connect(
-                    reader, writer, self.plugins_manager)
+                async with asyncio.timeout(CONNECT_DEADLINE):
+                    _handler, incoming = await BrokerProtocolHandler.init_from_connect(
+                        reader, writer, self.plugins_manager)
+            except TimeoutError:    # half a CONNECT, or none: the connection is closed
+                with contextlib.suppress(Exception):
+                    await writer.close()
+                raise MQTTError(f"from {remote_address}: no CONNECT within "
+                                f"{CONNECT_DEADLINE:g} s: connection closed") from None
             except (AMQTTError, NoDataError) as exc:
                 raise AMQTTError(f"from {remote_address}: {shown(exc, 200)}") from None
             except Exception as exc:   # MQTTError, or the client gone while it was told

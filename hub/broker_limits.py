@@ -14,7 +14,12 @@ process (hub.broker, and only it) installs them here:
   (:class:`QueueLimit`);
 * :data:`CONNECTIONS` a :data:`CONNECTION_WINDOW` from one address: a client reconnecting
   faster is closed before its CONNECT is read (:class:`ConnectionRate`). Loopback is not
-  counted: the hub itself, and the simulator and tools on the hub's machine.
+  counted: the hub itself, and the simulator and tools on the hub's machine;
+* :data:`CONNECT_DEADLINE` (10 s): a connection that has not sent its whole CONNECT by then
+  is closed (hub.broker). amqtt waited for it for ever, so a phone opening connections
+  and sending nothing (or half a CONNECT) kept every one, 60 every 10 s, until the broker
+  process ran out of file descriptors and no device could connect (audit ``auditsec``);
+  with the deadline one address holds at most about :data:`CONNECTIONS` such connections.
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "MAX_INFLIGHT", "MAX_PACKET", "MAX_QUEUED",
-           "ConnectionRate", "PacketTooLarge", "QueueLimit", "limit_inflight",
+__all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "CONNECT_DEADLINE", "MAX_INFLIGHT", "MAX_PACKET",
+           "MAX_QUEUED", "ConnectionRate", "PacketTooLarge", "QueueLimit", "limit_inflight",
            "limit_packet_size"]
 
 log = logging.getLogger(__name__)
@@ -38,6 +43,7 @@ MAX_INFLIGHT = 20
 MAX_QUEUED = 10_000
 CONNECTIONS = 60
 CONNECTION_WINDOW = 10.0
+CONNECT_DEADLINE = 10.0
 
 
 class PacketTooLarge(Exception):
