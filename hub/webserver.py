@@ -19,6 +19,15 @@ thread of their own). What they share is here:
   (DNS rebinding: a name of the attacker's resolved to this machine) names its own host, and
   is refused before any handler runs.
 
+Connections are bounded (audit ``auditsec``: a phone on the club's Wi-Fi opening 1,100
+connections and sending nothing, or a header line every few seconds, kept every one for an
+hour, took all of the hub's file descriptors, locked the director out of the console and
+wrote 140,000 tracebacks to the log): a connection whose request has not fully arrived
+:data:`IDLE` seconds after it opened, or after its previous answer, is closed (aiohttp's
+keep-alive timeout, an hour by default); one address holds at most :data:`PER_ADDRESS`
+connections at once and all addresses but loopback :data:`TOTAL`; one more is answered 503
+and closed (:class:`ConnectionLimit`), logged on the 1st, 10th, 100th ... refusal.
+
 Requests that are not HTTP at all (a bad request line, a header line without a colon, a
 header over :data:`MAX_FIELD` bytes) are refused by aiohttp's own parser before any
 application sees them: 400 in plain text, connection closed, logged without a traceback.
@@ -51,20 +60,27 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bridgecore.text import Text
+from hub.broker_limits import power_of_ten
 from hub.errors import HubError
 from hub.texts import render
 
 if TYPE_CHECKING:
     from hub.alerts import Alert
 
-__all__ = ["LOCAL_NAMES", "MAX_FIELD", "HostAllowList", "HttpError", "HttpFront", "RoomFeed",
-           "WebServer", "application", "host_guard", "json_response", "read_body"]
+__all__ = ["IDLE", "LOCAL_NAMES", "MAX_FIELD", "PER_ADDRESS", "TOTAL", "ConnectionLimit",
+           "HostAllowList", "HttpError", "HttpFront", "RoomFeed", "WebServer", "application",
+           "host_guard", "json_response", "read_body"]
 
 log = logging.getLogger(__name__)
 
 MAX_FIELD = 16 * 1024          # a request line or one header line
 LINGER = 1.0                   # seconds a refused body is still read, so the client sees why
 JSON = "application/json"
+IDLE = 15.0                    # seconds a connection may wait without a whole request
+PER_ADDRESS = 64               # connections open at once from one address
+TOTAL = 512                    # ... from every address but loopback (file descriptors: 1024)
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+         b"Content-Length: 33\r\nConnection: close\r\n\r\ntoo many connections: try again\r\n")
 LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 
 Answer = Callable[[int, str, Text | None], web.Response]
@@ -234,6 +250,76 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
     return web.Application(middlewares=[refusals, *middlewares], client_max_size=max_body)
 
 
+class ConnectionLimit:
+    """How many connections a server holds at once (module docstring): ``per_address`` from
+    one address, ``total`` from all addresses but loopback (the hub's own machine, where the
+    director may sit, is never refused for what others opened)."""
+
+    def __init__(self, per_address: int = PER_ADDRESS, total: int = TOTAL):
+        self.per_address = per_address
+        self.total = total
+        self.open: dict[str, int] = {}
+        self.refused: dict[str, int] = {}
+        self._remote = 0
+        self._held: dict[int, str] = {}
+
+    def admit(self, key: int, address: str) -> bool:
+        """Whether connection ``key`` (its id) from ``address`` may be served; if so it is
+        counted until :meth:`release`."""
+        loopback = _loopback(address)
+        if self.open.get(address, 0) >= self.per_address or (
+                not loopback and self._remote >= self.total):
+            count = self.refused.get(address, 0) + 1
+            self.refused[address] = count
+            if len(self.refused) > 10_000:
+                self.refused.clear()
+            if power_of_ten(count):
+                log.warning("%s holds %d connections (%d from every address): %d refused",
+                            address, self.open.get(address, 0), self._remote, count)
+            return False
+        self.open[address] = self.open.get(address, 0) + 1
+        self._remote += not loopback
+        self._held[key] = address
+        return True
+
+    def release(self, key: int) -> None:
+        address = self._held.pop(key, None)
+        if address is None:
+            return
+        self._remote -= not _loopback(address)
+        left = self.open[address] - 1
+        if left:
+            self.open[address] = left
+        else:
+            del self.open[address]
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+class _LimitedServer(web.Server):
+    """aiohttp's connection manager, counting connections by address
+    (:class:`ConnectionLimit`): one over the limit is answered 503 and closed."""
+
+    limit: ConnectionLimit
+
+    def connection_made(self, handler: Any, transport: asyncio.Transport) -> None:
+        super().connection_made(handler, transport)
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if not self.limit.admit(id(handler), address):
+            transport.write(_BUSY)
+            transport.close()
+
+    def connection_lost(self, handler: Any, exc: BaseException | None = None) -> None:
+        self.limit.release(id(handler))
+        super().connection_lost(handler, exc)
+
+
 class WebServer:
     """``app`` served at ``host``:``port`` (0: any free port) on the running loop."""
 
@@ -243,16 +329,21 @@ class WebServer:
         self.host = host
         self.port = port
         self.tls = tls                     # (certificate chain, key): HTTPS
+        self.limit = ConnectionLimit()
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
         """Listen (``OSError`` when the address is taken or not this machine's)."""
         runner = web.AppRunner(self.app, handle_signals=False, access_log=None,
                                handler_cancellation=True, shutdown_timeout=1.0,
-                               lingering_time=LINGER,
+                               lingering_time=LINGER, keepalive_timeout=IDLE,
                                max_line_size=MAX_FIELD, max_field_size=MAX_FIELD,
                                logger=_QuietLog(logging.getLogger(__name__), {}))
         await runner.setup()
+        server = runner.server
+        assert server is not None
+        server.__class__ = _LimitedServer     # the same manager, counting connections
+        server.limit = self.limit  # type: ignore[attr-defined]
         site = web.TCPSite(runner, self.host, self.port, ssl_context=self._ssl_context())
         try:
             await site.start()

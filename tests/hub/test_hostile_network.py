@@ -12,7 +12,9 @@ holes found and closed, and the probes no test covered yet.
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,8 +22,13 @@ import pytest
 
 from hub.broker import EmbeddedBroker
 from hub.broker_limits import CONNECT_DEADLINE
+from hub.webserver import IDLE, PER_ADDRESS, ConnectionLimit
 from tests.conftest import Keyring
 from tests.hub.test_service import listen, wait_until
+
+# Loopback is one machine with many addresses: a client bound to 127.0.0.2 is "a phone"
+# with an address of its own, as the console counts connections by address.
+PHONE = "127.0.0.2"
 
 
 def closed_by_peer(sock: socket.socket) -> bool:
@@ -71,3 +78,62 @@ def test_the_embedded_broker_closes_a_connection_that_never_finishes_its_connect
     text = (tmp_path / "broker.log").read_text(errors="replace")
     lines = [line for line in text.splitlines() if "no CONNECT within" in line]
     assert len(lines) == 20 and "Traceback" not in text, text[-2000:]
+
+
+def test_the_console_bounds_the_connections_of_one_address_and_closes_slow_requests(
+        tmp_path: Path) -> None:
+    """A phone opened 1,100 connections to the console and sent a header line every few
+    seconds: aiohttp kept them all (an hour's keep-alive) until the hub had no file
+    descriptor left, the director could not reach the console and each refused accept wrote
+    a traceback to the log. Now one address holds at most PER_ADDRESS connections (one more
+    is answered 503), a request whose headers have not all arrived IDLE seconds after the
+    connection opened is closed, and another address (the director) is served meanwhile."""
+    from tests.hub.test_pairing import Club
+    club = Club(tmp_path)
+    port = int(club.base.rsplit(":", 1)[1])
+
+    def phone() -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                        source_address=(PHONE, 0))
+        sock.sendall(b"GET /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # never finished
+        return sock
+
+    slow = [phone() for _ in range(PER_ADDRESS)]
+    try:
+        one_more = phone()
+        with one_more:
+            one_more.settimeout(30)
+            assert one_more.recv(64).startswith(b"HTTP/1.1 503"), "one over the limit served"
+        assert club.http("/api/login")[0] == 200           # the director's address
+        # The slow ones keep dribbling headers: the console closes them all (a guard of
+        # IDLE + 80 s, not a measure).
+        deadline = time.monotonic() + IDLE + 80
+        while time.monotonic() < deadline and not all(closed_by_peer(s) for s in slow):
+            for sock in slow:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"X-Slow: 1\r\n")
+            time.sleep(1.0)
+        assert all(closed_by_peer(s) for s in slow), "slow requests kept open"
+        with socket.create_connection(("127.0.0.1", port), timeout=30,
+                                      source_address=(PHONE, 0)) as again:
+            again.sendall(b"GET /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Connection: close\r\n\r\n")
+            assert again.recv(64).startswith(b"HTTP/1.1 200"), "the phone is not let in again"
+    finally:
+        for sock in slow:
+            sock.close()
+        club.close()
+
+
+def test_connections_are_counted_by_address_and_loopback_never_fills_the_total() -> None:
+    limit = ConnectionLimit(per_address=2, total=3)
+    assert [limit.admit(n, "192.168.1.50") for n in range(3)] == [True, True, False]
+    assert limit.admit(3, "192.168.1.51")
+    assert not limit.admit(4, "192.168.1.52")           # three remote at once: the total
+    assert limit.admit(5, "127.0.0.1")                  # the hub's own machine still
+    limit.release(0)
+    assert limit.admit(6, "192.168.1.52")
+    limit.release(6)
+    limit.release(6)                                    # twice: counted once
+    assert limit.open == {"192.168.1.50": 1, "192.168.1.51": 1, "127.0.0.1": 1}
+    assert limit.refused == {"192.168.1.50": 1, "192.168.1.52": 1}
