@@ -245,6 +245,12 @@ class Organiser:
         except (SimError, ValueError) as err:
             log.warning("dropped %s: %s", message.topic, err)   # refused, nothing changed
             return False
+        except RecursionError:   # one club's [[[[... killed the worker: every club's event
+            log.warning("dropped %s: JSON nested too deep", message.topic)
+            return False
+        except Exception:        # a bug costs this message, never the event (audit auditsec)
+            log.exception("dropped %s: the organiser could not take it", message.topic)
+            return False
         if took and self._journal is not None:
             self._journal.write(json.dumps({"club": club, "kind": kind, "data": data},
                                            sort_keys=True).encode() + b"\n")
