@@ -156,6 +156,29 @@ class _Access:
             return self.allowed(session, session.will_topic, "publish")
         return True
 
+    def refusal(self, session: Any, topic_filter: str, held: list[str]) -> str | None:
+        """Why the session may not add ``topic_filter`` to the filters it ``held``, or None.
+        amqtt sends a client one copy of a message for each of its filters that matches it
+        (Mosquitto one in all), so a seat tablet's account subscribing to the 859 filters its
+        grants overlap (``#``, ``+/#``, ``tenace/+/t/A1/state`` ...) received 95 copies of each
+        state and slowed every other client 18 times (audit ``auditsec``). A device (its
+        exact topics only, wire.link) may hold no two filters that overlap; no account but
+        the hub's and its shards' more than MAX_SUBSCRIPTIONS."""
+        if self.open:
+            return None
+        from hub.access import filters_overlap
+        from hub.broker_limits import MAX_SUBSCRIPTIONS
+        grant = self.grant(session.username if session is not None else None)
+        if grant is None or grant.role in ("hub", "shard"):
+            return None
+        if len(held) >= MAX_SUBSCRIPTIONS:
+            return f"more than {MAX_SUBSCRIPTIONS} subscriptions"
+        if grant.role in ("seat", "table", "reader", "dealer"):
+            for other in held:
+                if filters_overlap(topic_filter, other):
+                    return f"{topic_filter!r:.80} overlaps its subscription {other!r:.80}"
+        return None
+
     def allowed(self, session: Any, topic: str, action: str) -> bool:
         """Whether the session's account may publish, subscribe or receive ``topic``."""
         if self.open:
@@ -198,6 +221,7 @@ def _server_classes() -> tuple[type[Any], ...]:
         CONNECT_DEADLINE,
         ConnectionRate,
         QueueLimit,
+        Refusals,
         limit_inflight,
         limit_packet_size,
     )
@@ -207,6 +231,7 @@ def _server_classes() -> tuple[type[Any], ...]:
     limit_inflight(ProtocolHandler)
     connections = ConnectionRate()
     queues = QueueLimit()
+    subscriptions_refused = Refusals("subscription")
 
     class AccountsAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         """Admit a client by its account (module docstring), without marking its session
@@ -292,6 +317,19 @@ def _server_classes() -> tuple[type[Any], ...]:
             if client_session.keep_alive > 0 and isinstance(delay, int):
                 client_session.keep_alive += delay
             return handler, client_session
+
+        async def add_subscription(self, subscription: tuple[str, int], session: Any) -> int:
+            """Refuse (0x80) a filter beyond the account's share (:meth:`_Access.refusal`):
+            amqtt sends a client one copy of a message per filter of its that matches."""
+            topic_filter = subscription[0]
+            held = [f for f, subscribers in self._subscriptions.items() if f != topic_filter
+                    and any(sub.client_id == session.client_id for sub, _qos in subscribers)]
+            refusal = _access.refusal(session, topic_filter, held)
+            if refusal is not None:
+                subscriptions_refused.refuse(str(session.client_id), refusal)
+                return 0x80
+            granted: int = await super().add_subscription(subscription, session)
+            return granted
 
         async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
             """Our topic plugin's check, called directly. amqtt's plugin dispatch runs each

@@ -19,7 +19,11 @@ process (hub.broker, and only it) installs them here:
   is closed (hub.broker). amqtt waited for it for ever, so a phone opening connections
   and sending nothing (or half a CONNECT) kept every one, 60 every 10 s, until the broker
   process ran out of file descriptors and no device could connect (audit ``auditsec``);
-  with the deadline one address holds at most about :data:`CONNECTIONS` such connections.
+  with the deadline one address holds at most about :data:`CONNECTIONS` such connections;
+* :data:`MAX_SUBSCRIPTIONS` (32) filters a client may hold (the hub's and its shards' aside),
+  and a device's may not overlap (hub.broker ``_Access.refusal``): amqtt sends one copy of a
+  message per matching filter, Mosquitto one in all; a refused one is counted by client and
+  logged on the 1st, 10th, 100th ... (:class:`Refusals`).
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "CONNECT_DEADLINE", "MAX_INFLIGHT", "MAX_PACKET",
-           "MAX_QUEUED", "ConnectionRate", "PacketTooLarge", "QueueLimit", "limit_inflight",
-           "limit_packet_size"]
+           "MAX_QUEUED", "MAX_SUBSCRIPTIONS", "ConnectionRate", "PacketTooLarge", "QueueLimit",
+           "Refusals", "limit_inflight", "limit_packet_size"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,7 @@ MAX_QUEUED = 10_000
 CONNECTIONS = 60
 CONNECTION_WINDOW = 10.0
 CONNECT_DEADLINE = 10.0
+MAX_SUBSCRIPTIONS = 32
 
 
 class PacketTooLarge(Exception):
@@ -110,6 +115,21 @@ class QueueLimit:
             log.warning("client %.64r is away with %d messages queued: %d dropped",
                         client_id, queued, count)
         return True
+
+
+class Refusals:
+    """What a client was refused, counted by client; logged on the 1st, 10th, 100th ..."""
+
+    def __init__(self, what: str):
+        self.what = what
+        self.refused: dict[str, int] = {}
+
+    def refuse(self, client_id: str, reason: str) -> None:
+        count = self.refused.get(client_id, 0) + 1
+        self.refused[client_id] = count
+        if power_of_ten(count):
+            log.warning("%s of client %.64r refused: %s (%d refused)", self.what, client_id,
+                        reason, count)
 
 
 def _loopback(address: str) -> bool:

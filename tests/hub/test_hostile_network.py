@@ -8,18 +8,27 @@ holes found and closed, and the probes no test covered yet.
   descriptors: the console kept each for an hour, the embedded broker a half CONNECT for
   ever. 1,100 of them from one phone locked the director out of the console and flooded the
   log; enough on the broker would lock every device out.
+* amqtt sends a client one copy of a message per filter of its that matches (Mosquitto one
+  in all): a seat tablet's account subscribed to the 859 filters its grants overlap got 95
+  copies of each state, and every other client's messages came 18 times slower.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
+from hub.access import grants, may_subscribe
 from hub.broker import EmbeddedBroker
 from hub.broker_limits import CONNECT_DEADLINE
 from hub.webserver import IDLE, PER_ADDRESS, ConnectionLimit
@@ -137,3 +146,72 @@ def test_connections_are_counted_by_address_and_loopback_never_fills_the_total()
     limit.release(6)                                    # twice: counted once
     assert limit.open == {"192.168.1.50": 1, "192.168.1.51": 1, "127.0.0.1": 1}
     assert limit.refused == {"192.168.1.50": 1, "192.168.1.52": 1}
+
+
+def overlapping_filters(account: str, role: str) -> list[str]:
+    """Every filter an attacker can derive from the account's readable ones (each level
+    ``+`` or not, cut anywhere by ``#``) that the broker's subscribe check lets through."""
+    found = set()
+    for readable in grants(account, role).read:
+        levels = readable.split("/")
+        for mask in itertools.product((False, True), repeat=len(levels)):
+            masked = ["+" if wild else level for level, wild in zip(levels, mask, strict=True)]
+            found.add("/".join(masked))
+            found.update("/".join([*masked[:cut], "#"]) for cut in range(len(masked) + 1))
+    return sorted(f for f in found if may_subscribe(grants(account, role), f))
+
+
+def test_a_seat_subscribing_to_every_filter_it_may_gets_one_copy_of_each_message(
+        broker_url: str, keyring: Keyring) -> None:
+    """A1-N's credentials subscribe to every filter its grants overlap (859: ``#``,
+    ``+/#``, ``tenace/+/t/A1/state`` ...). The embedded broker sent it 95 copies of each of
+    A1's states, and A1-E's own states came 18 times slower. Now it gets each message once,
+    as from Mosquitto: the embedded broker refuses a device a filter that overlaps one it
+    holds, and any account but the hub's more than 32 filters."""
+    import paho.mqtt.client as paho
+
+    filters = overlapping_filters("A1-N", "seat")
+    assert len(filters) > 800 and "#" in filters
+    address = urlsplit(broker_url)
+    got: list[str] = []
+    subscribed = threading.Event()
+    attacker = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="A1-N",
+                           clean_session=True, protocol=paho.MQTTv311)
+    attacker.username_pw_set("A1-N", keyring.passwords["A1-N"])
+    attacker.on_message = lambda _c, _u, m: got.append(m.topic)
+    acks: list[Any] = []
+
+    def acked(*args: Any) -> None:
+        acks.append(args)
+        if len(acks) == len(filters):
+            subscribed.set()
+
+    attacker.on_subscribe = acked
+    attacker.connect(str(address.hostname), int(address.port or 1883))
+    attacker.loop_start()
+    watcher = listen(broker_url, "tenace/v1/t/A1/state")
+    try:
+        for topic_filter in filters:
+            attacker.subscribe(topic_filter, 1)
+        assert subscribed.wait(120), f"{len(acks)} of {len(filters)} subscriptions answered"
+        states = 100
+        for n in range(states):
+            watcher.publish("tenace/v1/t/A1/state", json.dumps({"n": n, "pad": "x" * 2000}),
+                            1, wait=True)
+        # The watcher (a hub's account, one filter) gets each state: then the attacker has
+        # had every copy it will have (the broker sends each message to its clients in turn).
+        deadline = time.monotonic() + 120
+        seen = 0
+        while seen < states and time.monotonic() < deadline:
+            message = watcher.messages.get(timeout=120)
+            seen += message.topic == "tenace/v1/t/A1/state"
+        assert seen == states
+        assert wait_until(lambda: got.count("tenace/v1/t/A1/state") >= states, 60)
+        time.sleep(1.0)      # any late copy arrives
+        assert got.count("tenace/v1/t/A1/state") == states, (
+            f"{got.count('tenace/v1/t/A1/state')} copies of {states} states")
+        assert not any("/seat/" in t and not t.endswith("/seat/N") for t in got)
+    finally:
+        attacker.disconnect()
+        attacker.loop_stop()
+        watcher.close()
