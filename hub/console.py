@@ -696,7 +696,7 @@ class Console:
         json_only(request, "a director command")
         try:
             command = json.loads(body)
-        except (UnicodeDecodeError, ValueError) as err:
+        except (UnicodeDecodeError, ValueError, RecursionError) as err:
             raise HttpError(400, Text.of("http.command_not_json", error=str(err)[:200])) from None
         op = command.get("op") if isinstance(command, dict) else None
         if session.role != "director" and op not in SCORER_COMMANDS:

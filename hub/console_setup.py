@@ -523,5 +523,5 @@ def _json_body(request: web.Request, body: bytes, what: str) -> Any:
         raise HttpError(415, f"{what} is sent as application/json")
     try:
         return json.loads(body)
-    except (UnicodeDecodeError, ValueError) as err:
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise HttpError(400, f"{what} is not JSON: {err}") from None

@@ -21,6 +21,8 @@ import json
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -215,3 +217,28 @@ def test_a_seat_subscribing_to_every_filter_it_may_gets_one_copy_of_each_message
         attacker.disconnect()
         attacker.loop_stop()
         watcher.close()
+
+
+def test_a_deeply_nested_body_is_refused_by_name_never_a_500(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """60,000 ``[`` (under the director command's 64 KiB) raised RecursionError in the
+    console's JSON reading of a director command and of a set-up: a 500 "internal error"
+    and a traceback in the log. Each is now a 400 that says the body is not JSON."""
+    from tests.hub.test_pairing import Club
+    club = Club(tmp_path)
+    try:
+        for path in ("/api/director", "/api/setup"):
+            opener, csrf = club.session
+            request = urllib.request.Request(
+                club.base + path, b"[" * 60_000,
+                {"Content-Type": "application/json", "X-CSRF-Token": csrf})
+            try:
+                with opener.open(request, timeout=30) as answer:
+                    status, body = answer.status, answer.read()
+            except urllib.error.HTTPError as err:
+                status, body = err.code, err.read()
+            assert status == 400, (path, status, body[:200])
+            assert b"not JSON" in body and b"recursion" in body, body[:200]
+        assert not any(r.exc_info for r in caplog.records), "a traceback in the log"
+    finally:
+        club.close()
