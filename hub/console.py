@@ -592,7 +592,7 @@ class Console:
         users = self.users
         if users is None or not users.has_director():
             raise HttpError(503, Text.of("http.no_director", command=self.create_director))
-        keys = (f"address {request.remote}", f"user {name_key(name)}")   # any case, one user
+        keys = self.throttle.login_keys(str(request.remote), name_key(name))  # any case
         wait = self.throttle.wait(*keys)
         if wait > 0:
             log.warning("console login of %r from %s throttled (%.0f s)", name,
@@ -611,7 +611,7 @@ class Console:
             self.throttle.failed(*keys)
             log.warning("console login refused: user %r from %s", name, request.remote)
             raise HttpError(401, Text.of("http.wrong_password"))
-        self.throttle.succeeded(*keys)
+        self.throttle.logged_in(str(request.remote), name_key(name))
         self.sessions.close(request.cookies.get(COOKIE))
         session = self.sessions.open(user)
         log.info("console login: %s (%s) from %s", user.name, user.role, request.remote)

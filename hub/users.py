@@ -310,7 +310,13 @@ class Sessions:
 class LoginThrottle:
     """Failed logins per key (a client address, a user name): after ``free`` failures each
     further one makes the key wait ``base`` * 2**(extra failures) seconds (at most ``cap``).
-    A success clears the user's count; counts are forgotten after ``forget`` quiet seconds."""
+    A success clears the user's count; counts are forgotten after ``forget`` quiet seconds.
+
+    A console login is throttled by its address and its user name (:meth:`login_keys`),
+    but not by the name from an address that logged in as that user before
+    (:meth:`logged_in`): anyone on the club's Wi-Fi who knew the director's name could
+    otherwise fail one login every 300 s and keep the director out of the console all
+    evening (audit ``auditsec``). A new address still meets the name's wait."""
 
     free: int = 5
     base: float = 1.0
@@ -318,6 +324,24 @@ class LoginThrottle:
     forget: float = 3600.0
     clock: Callable[[], float] = time.monotonic
     _fails: dict[str, tuple[int, float]] = field(default_factory=dict)   # key -> (n, last)
+    _known: dict[str, set[str]] = field(default_factory=dict)   # user -> addresses logged in
+
+    def login_keys(self, address: str, user: str) -> tuple[str, ...]:
+        """The keys a login of ``user`` (its :func:`name_key`) from ``address`` waits on."""
+        if address in self._known.get(user, ()):
+            return (f"address {address}",)
+        return (f"address {address}", f"user {user}")
+
+    def logged_in(self, address: str, user: str) -> None:
+        """A login of ``user`` from ``address`` succeeded: both counts cleared, the address
+        remembered for that user (at most 64 per user, 10,000 users)."""
+        self.succeeded(f"address {address}", f"user {user}")
+        if len(self._known) > 10_000:
+            self._known.clear()
+        known = self._known.setdefault(user, set())
+        if len(known) >= 64:
+            known.clear()
+        known.add(address)
 
     def wait(self, *keys: str) -> float:
         """Seconds before ``keys`` may try again (0: now)."""

@@ -242,3 +242,66 @@ def test_a_deeply_nested_body_is_refused_by_name_never_a_500(
         assert not any(r.exc_info for r in caplog.records), "a traceback in the log"
     finally:
         club.close()
+
+
+@pytest.mark.parametrize("topic_filter", [
+    "$share/g/tenace/v1/t/A1/seat/N", "$share/g/tenace/v1/t/A1/seat/+", "$share/g/#",
+    "$SYS/#", "$queue/tenace/v1/t/A1/seat/N", "tenace/v1/t/A1/seat/N/#"])
+def test_shared_and_system_subscriptions_never_show_another_seat_s_hand(
+        broker_url: str, topic_filter: str) -> None:
+    """What held, probed on both brokers (Mosquitto grants a shared subscription, amqtt
+    refuses it; each delivery is checked all the same): A1-E's account, subscribed to a
+    shared, a ``$SYS`` or a ``$queue`` filter, receives no other seat's hand, retained or
+    published after."""
+    from tests.hub.test_access import HANDS, connect, fenced, probe
+    from wire.protocol import topic_seat
+    hub = connect(broker_url, "tenace-hub")
+    try:
+        for seat, hand in HANDS.items():
+            hub.publish(topic_seat("A1", seat), hand, retain=True, wait=True)
+        with connect(broker_url, "A1-E") as spy:
+            seen = probe(spy, broker_url, topic_filter)
+            for seat, hand in HANDS.items():          # live, after the subscription
+                hub.publish(topic_seat("A1", seat), hand, wait=True)
+            seen += fenced(spy, broker_url)
+    finally:
+        hub.close(farewell=False)
+    for seat in "NSW":
+        assert not any(m.payload == HANDS[seat] for m in seen), (topic_filter, seat, seen)
+
+
+def test_failing_logins_in_the_director_s_name_never_lock_the_director_out(
+        tmp_path: Path) -> None:
+    """Anyone on the Wi-Fi who knew the director's name could fail five logins in it, then
+    one each time the wait ended (300 s at most), and the director was refused (429) from
+    every machine all evening. The name's wait now spares an address that logged in as
+    that user before; a new address still meets it, and the guesser's own address too."""
+    import http.client
+
+    from tests.hub.test_pairing import DIRECTOR, Club
+    club = Club(tmp_path)           # the director logged in from 127.0.0.1 at its start
+    console = club.hub.console
+    assert console is not None
+    frozen = time.monotonic()       # the waits never end during the test
+    console.throttle.clock = lambda: frozen
+    port = int(club.base.rsplit(":", 1)[1])
+
+    def login(address: str, password: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                                source_address=(address, 0))
+        try:
+            connection.request("POST", "/api/login",
+                               json.dumps({"name": DIRECTOR[0], "password": password}),
+                               {"Content-Type": "application/json"})
+            return connection.getresponse().status
+        finally:
+            connection.close()
+
+    try:
+        guesses = [login(PHONE, f"guess-{n}") for n in range(8)]
+        assert guesses == [401] * 5 + [429] * 3, guesses
+        assert login(PHONE, DIRECTOR[1]) == 429              # the guesser's address waits
+        assert login("127.0.0.3", DIRECTOR[1]) == 429        # so does a new one, for the name
+        assert login("127.0.0.1", DIRECTOR[1]) == 200        # the director's machine: in
+    finally:
+        club.close()
