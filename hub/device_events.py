@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from hub.alerts import Alert
-from hub.fairness import DeviceBuckets
+from hub.fairness import DeviceBuckets, PresenceGate
 from hub.log_records import Record
 from hub.presence import OfflineGrace
 from hub.room import Room
@@ -85,6 +85,7 @@ class DeviceEvents:
     clock: Callable[[], float]
     stats: HubStats
     fairness: DeviceBuckets
+    presence_gate: PresenceGate
     log_id: str
     offline_grace: float
     wills: OfflineGrace
@@ -317,6 +318,8 @@ class DeviceEvents:
             self._refused("unknown_table")
             log.warning("status of %s for unknown table %s ignored", device, table)
             return
+        if not self.presence_gate.take(table, device, payload):   # a flood (hub.fairness):
+            return                                                   # held, applied later
         self.device_reports[device] = {k: status[k] for k in _REPORTED if k in status}
         info = self.room.devices.get(device)
         now = self.clock()

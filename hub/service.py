@@ -75,7 +75,7 @@ from hub.alerts import Alert
 from hub.device_events import NO_EVENT, DeviceEvents, HubStats
 from hub.director_service import DirectorService
 from hub.errors import ConfigError, HubError
-from hub.fairness import DeviceBuckets
+from hub.fairness import DeviceBuckets, PresenceGate
 from hub.log_records import Record
 from hub.log_startup import LogStartup, RoomSetup
 from hub.presence import OfflineGrace
@@ -92,6 +92,7 @@ from wire.protocol import (
     ProtocolError,
     parse_topic,
     topic_alert,
+    topic_device_status,
     topic_result,
 )
 from wire.views import (
@@ -153,6 +154,7 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding, DirectorService):
         self.clock = clock
         self.stats = HubStats()
         self.fairness = DeviceBuckets()   # events a device may send (hub.fairness)
+        self.presence_gate = PresenceGate()   # and its presence messages
         self.clock_tolerance = clock_tolerance
         self.offline_grace = offline_grace
         if score_interval < 0:
@@ -394,6 +396,10 @@ class Hub(DeviceEvents, LogStartup, Publishing, Sharding, DirectorService):
             self._record_fact("tick", {"overdue": False} if fresh else {}, now)
             self._publish_alerts(alerts)
             self._publish_tables({a.table for a in alerts} | asked)
+        held = self.presence_gate.due()     # presence held back from a flood (hub.fairness)
+        if held:
+            self._handle([Message(topic_device_status(table, device), payload)
+                          for table, device, payload in held])
 
     # Receiving -----------------------------------------------------------------------------
     def _receive(self, message: Message) -> None:

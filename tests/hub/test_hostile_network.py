@@ -305,3 +305,56 @@ def test_failing_logins_in_the_director_s_name_never_lock_the_director_out(
         assert login("127.0.0.1", DIRECTOR[1]) == 200        # the director's machine: in
     finally:
         club.close()
+
+
+def presence_facts(folder: Path, device: str) -> int:
+    """The presence facts of ``device`` in the event log of ``folder`` (read beside the
+    hub, on a connection of its own)."""
+    import sqlite3
+
+    from hub.store import LOG_NAME
+    connection = sqlite3.connect(f"file:{folder / LOG_NAME}?mode=ro", uri=True)
+    try:
+        (count,) = connection.execute(
+            "SELECT count(*) FROM events WHERE type IN ('device_online', 'device_offline', "
+            "'device_will') AND json_extract(payload, '$.device') = ?", (device,)).fetchone()
+        return int(count)
+    finally:
+        connection.close()
+
+
+def test_a_seat_flooding_its_presence_writes_a_few_facts_and_its_last_one_counts(
+        broker_url: str, tmp_path: Path) -> None:
+    """A1-N's credentials alternating online and farewell 20,000 times in 0.2 s wrote
+    20,000 facts to the event log. Now a device's presence has a bucket of 20 at once and
+    one a second: a flood of 2,000 writes at most 20 facts plus one a second while it lasts
+    (the seconds measured: a bound, not a timing), and the last presence sent is the one
+    the hub keeps."""
+    from hub.fairness import PRESENCE_BURST, PRESENCE_RATE
+    from hub.service import HubRunner
+    from tests.hub.test_service import hub_on
+    from wire.mqtt import MqttClient
+    from wire.protocol import topic_device_status
+
+    hub = hub_on(broker_url, tmp_path)
+    with HubRunner(hub):
+        seat = MqttClient(broker_url, "A1-N", clean_session=True).wait_connected()
+        try:
+            started = time.monotonic()
+            for n in range(2000):
+                body = {"online": True} if n % 2 == 0 else {"online": False, "leaving": True}
+                seat.publish(topic_device_status("A1", "A1-N"), json.dumps(body), 1)
+            last = {"online": False, "leaving": True, "battery": 17}
+            seat.publish(topic_device_status("A1", "A1-N"), json.dumps(last), 1, wait=True)
+
+            def kept_last() -> bool:     # the last one sent, applied (not merely held)
+                info = hub.room.devices.get("A1-N")
+                return (hub.device_reports.get("A1-N", {}).get("battery") == 17
+                        and info is not None and not info.online)
+
+            assert wait_until(kept_last, 120), "the last presence sent was not kept"
+            elapsed = time.monotonic() - started
+        finally:
+            seat.close(farewell=False)
+    facts = presence_facts(tmp_path, "A1-N")
+    assert 2 <= facts <= PRESENCE_BURST + PRESENCE_RATE * elapsed + 1, (facts, elapsed)
