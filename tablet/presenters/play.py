@@ -34,6 +34,7 @@ from tablet.presenters.common import (
     auction_cells,
     card_options,
 )
+from tablet.presenters.rectify import RectifyPresenter
 
 __all__ = ["ClaimView", "PlayPresenter", "QuittedTrick"]
 
@@ -123,6 +124,9 @@ class PlayPresenter:
         if turn is None:
             claim = self.claim_view
             return "" if claim is None else claim.text
+        wait = RectifyPresenter(model).wait_text
+        if wait is not None:   # 9B2: an irregularity waits for the director
+            return wait
         lead = not model.trick_cards
         if turn == model.dummy_seat and model.declarer is not None:
             if model.seat is not None and model.seat == model.declarer:
@@ -139,7 +143,8 @@ class PlayPresenter:
         green banner. Never on dummy's tablet: dummy plays no card (43A1)."""
         model = self.model
         return model.phase == "play" and model.seat is not None and \
-            model.turn is not None and model.turn in self.plays_for()
+            model.turn is not None and model.turn in self.plays_for() and \
+            not RectifyPresenter(model).waiting
 
     @property
     def auction_cells(self) -> list[AuctionCell]:

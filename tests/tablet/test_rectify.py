@@ -1,0 +1,80 @@
+"""What each tablet tells its player while an irregularity waits for the director (Law 9B2:
+nobody acts until the director has explained the rectification), fed what a real hub room
+publishes (tests/tablet/tables.py). A player met it: after West called out of turn at his
+partner's turn, East's tablet said "Your turn to call" in green, and East, as he would
+with bidding boxes, called; after South led out of turn, declarer's tablet said "Your
+turn to play" before he had chosen (Law 54)."""
+
+from __future__ import annotations
+
+from tests.tablet.tables import Table
+
+
+def test_law_9b2_a_call_out_of_turn_waits_for_the_director_on_every_tablet() -> None:
+    t = Table(language="en").seated()
+    t.calls("1C")
+    t.ok(t["W"], t["W"].auction.call("1H"))      # at East's turn (Law 31): partner's turn
+    for seat in "NESW":
+        assert t[seat].rectify.notices, seat
+    # Nobody is told it is his turn: East, in turn, waits (9B2) ...
+    assert t["E"].auction.turn_text == "Wait for the director (Law 9B2)"
+    assert t["S"].auction.turn_text == t["E"].auction.turn_text
+    assert t["E"].rectify.waiting
+    # ... and North, who may accept (29A), is told he has the choice.
+    assert t["N"].auction.turn_text == "Accept below, or wait for the director"
+    # Once North accepts, the auction goes on and the tablets say whose turn it is.
+    irr = t["N"].rectify.choices[0].irregularity
+    t.ok(t["N"], t["N"].rectify.accept(irr))
+    assert not t["E"].rectify.waiting
+    assert not t["N"].auction.turn_text.startswith("Wait")
+
+
+def test_law_9b2_in_french_and_italian() -> None:
+    t = Table(language="fr").seated()
+    t.calls("1C")
+    t.ok(t["W"], t["W"].auction.call("1H"))
+    assert t["E"].auction.turn_text == "Attendez l'arbitre (Loi 9B2)"
+    t = Table(language="it").seated()
+    t.calls("1C")
+    t.ok(t["W"], t["W"].auction.call("1H"))
+    assert t["E"].auction.turn_text == "Attendete l'arbitro (Legge 9B2)"
+
+
+def test_law_9b2_the_directors_ruling_lets_the_table_go_on() -> None:
+    t = Table(language="en").seated()
+    t.calls("1NT")
+    t.ok(t["E"], t["E"].auction.call("1S"))       # insufficient (Law 27)
+    assert t["E"].rectify.waiting and t["N"].rectify.waiting
+    # South, East's LHO, may accept it (27A1): his tablet says so.
+    assert t["S"].auction.turn_text == "Accept below, or wait for the director"
+    alert = next(a for a in t.alerts if a.kind == "insufficient_bid")
+    option = next(i for i, o in enumerate(alert.options) if o["law"] == "27B1(a)")
+    t.room.alerts.rule(alert.id, t.clock, "replace by 2S", option=option)
+    t.publish()
+    assert not t["E"].rectify.waiting
+    assert not t["E"].auction.turn_text.startswith("Wait")
+
+
+def test_law_9b2_a_call_made_since_ends_the_wait() -> None:
+    """The director came and the table went on (28B: East called in turn): the tablets no
+    longer ask to wait though the director has not closed the alert on his console."""
+    t = Table(language="en").seated()
+    t.calls("1C")
+    t.ok(t["S"], t["S"].auction.call("1H"))      # South at East's turn: RHO's turn (31A)
+    assert t["E"].rectify.waiting
+    t.ok(t["E"], t["E"].auction.call("Pass"))    # East, in turn, calls first (28B)
+    assert t["N"].rectify.notices                # still open for the director
+    assert not t["E"].rectify.waiting
+    assert not t["S"].auction.turn_text.startswith("Wait")
+
+
+def test_law_54_a_lead_out_of_turn_waits_for_declarers_choice_or_the_director() -> None:
+    t = Table(language="en").seated()
+    t.calls("1S", "Pass", "4S", "Pass", "Pass", "Pass")    # North declares: East leads
+    west_card = next(o.card for o in t["W"].play.hand)
+    t.ok(t["W"], t["W"].play.card(west_card))              # East is on lead, not West
+    assert t["W"].rectify.notices
+    assert t["E"].play.turn_text == "Wait for the director (Law 9B2)"
+    # Declarer, next to play, has the choice (53A/54B): his tablet says so, not green.
+    assert not t["N"].play.my_turn
+    assert t["N"].play.turn_text == "Accept below, or wait for the director"
