@@ -427,7 +427,17 @@ class TableModel:
 
     @property
     def turn(self) -> str | None:
-        return None if self.state is None else known(self.state.turn)
+        """Whose turn it is: the state's, but a call out of rotation accepted by the button
+        (29A) and still the last call hands it to the accepter, the offender's LHO (the hub
+        moves the auction on only when he calls)."""
+        if self.state is None:
+            return None
+        if self.phase == "auction":
+            for irr in known(self.state.irregularities) or []:
+                if irr.kind == "call_out_of_rotation" and irr.accepted is not None \
+                        and irr.ruling is None and irr.call == len(self.auction_entries):
+                    return str(irr.accepted.seat)
+        return known(self.state.turn)
 
     @property
     def declarer(self) -> str | None:

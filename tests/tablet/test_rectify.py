@@ -78,3 +78,22 @@ def test_law_54_a_lead_out_of_turn_waits_for_declarers_choice_or_the_director() 
     # Declarer, next to play, has the choice (53A/54B): his tablet says so, not green.
     assert not t["N"].play.my_turn
     assert t["N"].play.turn_text == "Accept below, or wait for the director"
+
+
+def test_law_29a_after_north_accepts_the_call_out_of_turn_it_is_his_turn() -> None:
+    """A player met it: North accepted West's 1H by the button, and every tablet still said
+    "East to call" (the hub moves the auction on only at North's call, 29A): nobody knew
+    who was to call. The accepter, the offender's LHO, calls next."""
+    t = Table(language="en").seated()
+    t.calls("1C")
+    t.ok(t["W"], t["W"].auction.call("1H"))      # at East's turn
+    irr = t["N"].rectify.choices[0].irregularity
+    t.ok(t["N"], t["N"].rectify.accept(irr))
+    assert t["N"].auction.turn_text == "Your turn to call"
+    assert t["E"].auction.turn_text == "North to call"
+    assert t["E"].model.turn == "N"
+    assert t["N"].model.turn == "N"
+    t.ok(t["N"], t["N"].auction.call("Pass"))
+    entries = [(e.seat, e.call, e.status) for e in t["E"].model.auction_entries]
+    assert entries == [("N", "1C", "made"), ("W", "1H", "accepted"), ("N", "Pass", "made")]
+    assert t["E"].auction.turn_text == "Your turn to call"
