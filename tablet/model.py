@@ -435,7 +435,8 @@ class TableModel:
         if self.phase == "auction":
             for irr in known(self.state.irregularities) or []:
                 if irr.kind == "call_out_of_rotation" and irr.accepted is not None \
-                        and irr.ruling is None and irr.call == len(self.auction_entries):
+                        and irr.director == "called" \
+                        and irr.call == len(self.auction_entries):
                     return str(irr.accepted.seat)
         return known(self.state.turn)
 

@@ -91,7 +91,7 @@ class RectifyPresenter:
         m = self.model
         for irr in self._open():
             if getattr(irr, "accepted", None) is not None or \
-                    getattr(irr, "ruling", None) is not None:
+                    getattr(irr, "director", "called") != "called":
                 continue
             call, trick = getattr(irr, "call", None), getattr(irr, "trick", None)
             if call is not None and m.phase == "auction" and \

@@ -55,6 +55,18 @@ def test_law_9b2_the_directors_ruling_lets_the_table_go_on() -> None:
     assert not t["E"].auction.turn_text.startswith("Wait")
 
 
+def test_law_9b2_a_ruling_in_the_directors_own_words_ends_the_wait_too() -> None:
+    """He ruled with his words only (no option of the alert's chosen)."""
+    t = Table(language="en").seated()
+    t.calls("1NT")
+    t.ok(t["E"], t["E"].auction.call("1S"))
+    alert = next(a for a in t.alerts if a.kind == "insufficient_bid")
+    t.room.alerts.rule(alert.id, t.clock, "East replaces his bid by 2S")
+    t.publish()
+    assert not t["E"].rectify.waiting
+    assert t["S"].auction.turn_text == "Your turn to call"
+
+
 def test_law_9b2_a_call_made_since_ends_the_wait() -> None:
     """The director came and the table went on (28B: East called in turn): the tablets no
     longer ask to wait though the director has not closed the alert on his console."""
