@@ -90,6 +90,11 @@ def test_law_54_a_lead_out_of_turn_waits_for_declarers_choice_or_the_director() 
     # Declarer, next to play, has the choice (53A/54B): his tablet says so, not green.
     assert not t["N"].play.my_turn
     assert t["N"].play.turn_text == "Accept below, or wait for the director"
+    # Dummy is not spread while declarer may still spread his own hand (54A) ...
+    assert all(not t[seat].play.dummy for seat in "NESW")
+    # ... and is once he accepts the lead (54B1): he plays second, from his hand.
+    t.ok(t["N"], t["N"].rectify.accept(t["N"].rectify.choices[0].irregularity))
+    assert len(t["E"].play.dummy) == 13 and t["N"].play.my_turn
 
 
 def test_law_29a_after_north_accepts_the_call_out_of_turn_it_is_his_turn() -> None:
