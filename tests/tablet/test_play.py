@@ -239,11 +239,18 @@ def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> No
     east = t["E"]
     assert cut_off_banner(east.model) is None
     east.model.on_connection("offline")
+    # In the player's words: no "hub", no "0 entries wait" (a player met both).
+    assert cut_off_banner(east.model) == ("NO CONNECTION: play on, what you enter is kept "
+                                          "and sent when it is back")
+    east.model.set_language("fr")
+    assert cut_off_banner(east.model) == ("PAS DE CONNEXION : continuez à jouer, vos saisies "
+                                          "sont gardées et envoyées à son retour")
+    east.model.set_language("en")
     card = any_card_of(t, "E")
     assert east.model.place("card", "E") == {"board": 1, "trick": 2}   # cut off: no position
     east.model.add_pending(("card", {"seat": "E", "card": card}))
     text = cut_off_banner(east.model)
-    assert text is not None and text.startswith("CUT OFF FROM THE HUB")
+    assert text is not None and text.startswith("NO CONNECTION: play on")
     assert text.endswith(f"Waiting for the hub: {east.model.tr.card(card)}")
     assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
     # The card waiting for the hub is not offered again.
