@@ -111,7 +111,8 @@ class RectifyPresenter:
         the director, or, to the player who may accept, that he may."""
         if not self.waiting:
             return None
-        return self.model.tr("irr.wait_or_accept" if self.choices else "irr.wait")
+        tr = self.model.tr
+        return tr("irr.wait_or_accept") if self.choices else tr("irr.wait")
 
     def accept(self, irregularity: str) -> Event:
         """Take the choice offered for ``irregularity`` (accept the call or the lead)."""
