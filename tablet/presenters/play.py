@@ -53,7 +53,8 @@ class ClaimView:
     pending: bool = False     # made or answered here, not yet confirmed by the hub
     total: int | None = None  # the claimer's side's tricks on the board ("claims 10")
     cards: tuple[str, ...] = ()   # the claimer's cards, faced while it is open (68C)
-    dispute_for: tuple[str, ...] = ()   # dummy: may dispute, never accept (68D, 69A)
+    dispute_for: tuple[str, ...] = ()   # the claimer's partner: may dispute, never accept
+    #                                     (dummy 68D, a defender's partner 68B2; 69A)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +292,11 @@ class PlayPresenter:
                 if isinstance(total, int) else
                 model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
                          remaining=remaining))
-        dummy = model.dummy_seat
-        dispute_for = (dummy,) if status == "open" and dummy is not None \
-            and model.seat == dummy and (*key, dummy) not in self._answered else ()
+        # The claimer's partner may object, never accept: dummy (68D) or, to a defender's
+        # claim or concession, the other defender (68B2).
+        partner = SEATS[(SEATS.index(claimer) + 2) % 4]
+        dispute_for = (partner,) if status == "open" and model.seat == partner \
+            and (*key, partner) not in self._answered else ()
         return ClaimView(claimer, tricks, remaining, claim.statement or "",
                          status, answer_for, text, pending=model.marks.claim,
                          total=total if isinstance(total, int) else None,

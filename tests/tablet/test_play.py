@@ -255,3 +255,20 @@ def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> No
     assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
     # The card waiting for the hub is not offered again.
     assert not next(o for o in east.play.hand if o.card == card).enabled
+
+
+def test_law_68b2_a_defenders_partner_may_object_to_his_concession() -> None:
+    """A player met it: East conceded the rest by mistake and West's tablet only said
+    "East concedes the remaining tricks. Waiting for the opponents' answer", with no way to
+    object; the Laws let him (68B2: neither claim nor concession has occurred). His
+    tablet offers Dispute, never Accept (his own side's concession, 69A)."""
+    t = in_play()
+    east, west = t["E"], t["W"]
+    t.ok(east, east.play.claim(0))
+    view = west.play.claim_view
+    assert view is not None and view.answer_for == () and view.dispute_for == ("W",)
+    assert east.play.claim_view is not None and east.play.claim_view.dispute_for == ()
+    t.ok(west, west.play.claim_answer(False))
+    assert west.model.claim is not None and west.model.claim.status == "void"
+    with pytest.raises(PresenterError):
+        west.play.claim_answer(True)
