@@ -114,3 +114,21 @@ def test_law_29a_after_north_accepts_the_call_out_of_turn_it_is_his_turn() -> No
     entries = [(e.seat, e.call, e.status) for e in t["E"].model.auction_entries]
     assert entries == [("N", "1C", "made"), ("W", "1H", "accepted"), ("N", "Pass", "made")]
     assert t["E"].auction.turn_text == "Your turn to call"
+
+
+def test_law_27b_once_the_director_rules_the_offender_is_to_substitute() -> None:
+    """A player met it: the director ruled 27B1(a) from his console and every tablet said
+    "South to call", though East was to replace his insufficient 1S."""
+    t = Table(language="en").seated()
+    t.calls("1NT")
+    t.ok(t["E"], t["E"].auction.call("1S"))
+    alert = next(a for a in t.alerts if a.kind == "insufficient_bid")
+    option = next(i for i, o in enumerate(alert.options) if o["law"] == "27B1(a)")
+    t.room.alerts.rule(alert.id, t.clock, "replace by 2S", option=option)
+    t.publish()
+    assert t["E"].auction.turn_text == "Your turn to call"
+    assert t["S"].auction.turn_text == "East to call"
+    t.ok(t["E"], t["E"].auction.call("2S"))
+    assert t["S"].auction.turn_text == "Your turn to call"
+    entries = [(e.seat, e.call, e.status) for e in t["N"].model.auction_entries]
+    assert entries == [("N", "1NT", "made"), ("E", "1S", "withdrawn"), ("E", "2S", "made")]
