@@ -15,9 +15,9 @@ a bucket of its own (:class:`PresenceGate`: :data:`PRESENCE_BURST` at once, then
 tablet's credentials alternating online and farewell 20,000 times in 0.2 s wrote 20,000
 records (audit ``auditsec``), an evening's worth of gigabytes to verify at every start. The
 hub (hub.device_events) asks the gate once a presence is read and its table known (one it
-cannot read is refused and counted as before): one over the bucket is held, the latest only, and applied when the bucket allows (each tick of
-the hub): the log holds few presence facts of a flooding device, and the director still sees
-its last presence.
+cannot read is refused and counted as before): one over the bucket is held, the latest
+only, and applied when the bucket allows (each tick of the hub): the log holds few presence
+facts of a flooding device, and the director still sees its last presence.
 
 A human at a tablet sends an event every few seconds; a card reader reads a hand at once
 (13 cards); ``tenace replay`` and the simulator go faster. The defaults leave every honest
