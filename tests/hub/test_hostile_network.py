@@ -358,3 +358,54 @@ def test_a_seat_flooding_its_presence_writes_a_few_facts_and_its_last_one_counts
             seat.close(farewell=False)
     facts = presence_facts(tmp_path, "A1-N")
     assert 2 <= facts <= PRESENCE_BURST + PRESENCE_RATE * elapsed + 1, (facts, elapsed)
+
+
+@pytest.mark.parametrize("kind", ["amqtt", "mosquitto"])
+def test_qos_2_publications_never_released_do_not_grow_the_broker(
+        kind: str, keyring: Keyring, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """amqtt keeps a QoS 2 publication until its PUBREL, for ever: A1-N's credentials sent
+    400 of 1 MB on its own event topic, never releasing them, and the embedded broker grew
+    by 390 MB (65,535 packet ids: 64 GB). It now closes the connection of a client holding
+    20 such publications (Mosquitto's in-flight limit); it grows by a few MB, as Mosquitto,
+    and serves the others."""
+    from tests.hub.test_hostile_probes import _packet, _s16, rss
+    from wire.protocol import topic_event
+    if kind == "amqtt":
+        log_file = tmp_path / "broker.log"
+        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                                  log=log_file).start()
+        request.addfinalizer(embedded.stop)
+        url, pid = embedded.url, embedded.pid
+    else:
+        mosquitto = request.getfixturevalue("mosquitto")
+        url, pid = mosquitto.url, mosquitto.process.pid
+    assert pid is not None
+    before = rss(pid)
+    connect = _packet(_head_connect("A1-N", keyring.passwords["A1-N"]))
+    topic = _s16(topic_event("A1", "A1-N").encode())
+    body = b"x" * 1_000_000
+    port = urlsplit(url).port
+    assert port is not None
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(connect)
+        assert sock.recv(4) == b" \x02\x00\x00"          # CONNACK: accepted
+        with contextlib.suppress(OSError):               # closed by the broker: fine
+            for packet_id in range(1, 401):
+                sock.sendall(_packet(topic + packet_id.to_bytes(2, "big") + body, 0x34))
+                sent += 1
+        time.sleep(1.0)                                  # what was sent is read
+        grown = rss(pid) - before
+    assert grown < 120 * 1024 * 1024, f"{kind} grew by {grown / 2**20:.0f} MB ({sent} sent)"
+    device = listen(url)                                 # the others are served
+    device.close()
+    if kind == "amqtt":
+        assert "without their PUBREL: connection closed" in log_file.read_text()
+
+
+def _head_connect(user: str, password: str) -> bytes:
+    """A CONNECT's body: MQTT 3.1.1, clean session, username and password, client id =
+    username."""
+    from tests.hub.test_hostile_probes import _head, _s16
+    return (_head(0xC2) + _s16(user.encode()) + _s16(user.encode())
+            + _s16(password.encode()))
