@@ -264,7 +264,8 @@ def _server_classes() -> tuple[type[Any], ...]:
                                             target_session: Any) -> None:
             """A client away keeps at most MAX_QUEUED messages (Mosquitto's setting)."""
             if queues.full(str(target_session.client_id),
-                           target_session.retained_messages.qsize()):
+                           target_session.retained_messages.qsize(),
+                           len(broadcast.get("data") or b"")):
                 return
             await super()._retain_broadcast_message(broadcast, qos, target_session)
 
@@ -364,6 +365,7 @@ def _server_classes() -> tuple[type[Any], ...]:
             tasks = []
             while handler is not None and not session.retained_messages.empty():
                 queued = await session.retained_messages.get()
+                queues.sent(str(session.client_id), len(queued.data or b""))
                 tasks.append(asyncio.ensure_future(
                     handler.mqtt_publish(queued.topic, queued.data, queued.qos, retain=False)))
             if tasks:

@@ -11,9 +11,11 @@ process (hub.broker, and only it) installs them here:
   broker's loop with the others instead of taking it (:func:`limit_inflight`); a client
   holding that many QoS 2 publications without their PUBREL (amqtt keeps each for ever)
   has its connection closed at the next one;
-* :data:`MAX_QUEUED` (10,000, ``max_queued_messages``): the messages kept for a client that
-  is away; more are dropped (counted, logged on the 1st, 10th, 100th ...), as Mosquitto does
-  (:class:`QueueLimit`);
+* :data:`MAX_QUEUED` (10,000, ``max_queued_messages``) and :data:`MAX_QUEUED_BYTES` (64 MiB,
+  ``max_queued_bytes``): the messages kept for a client that is away; more are dropped
+  (counted, logged on the 1st, 10th, 100th ...), as Mosquitto does (:class:`QueueLimit`).
+  Without the bytes, a seat's credentials sending 1 MiB events while the hub restarted
+  queued 300 MB for it in a few seconds, on either broker (audit ``auditsec``);
 * :data:`CONNECTIONS` a :data:`CONNECTION_WINDOW` from one address: a client reconnecting
   faster is closed before its CONNECT is read (:class:`ConnectionRate`). Loopback is not
   counted: the hub itself, and the simulator and tools on the hub's machine;
@@ -40,14 +42,15 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "CONNECT_DEADLINE", "MAX_INFLIGHT", "MAX_PACKET",
-           "MAX_QUEUED", "MAX_SUBSCRIPTIONS", "ConnectionRate", "PacketTooLarge", "QueueLimit",
-           "Refusals", "limit_inflight", "limit_packet_size"]
+           "MAX_QUEUED", "MAX_QUEUED_BYTES", "MAX_SUBSCRIPTIONS", "ConnectionRate",
+           "PacketTooLarge", "QueueLimit", "Refusals", "limit_inflight", "limit_packet_size"]
 
 log = logging.getLogger(__name__)
 
 MAX_PACKET = 1024 * 1024
 MAX_INFLIGHT = 20
 MAX_QUEUED = 10_000
+MAX_QUEUED_BYTES = 64 * 1024 * 1024
 CONNECTIONS = 60
 CONNECTION_WINDOW = 10.0
 CONNECT_DEADLINE = 10.0
@@ -123,20 +126,31 @@ def limit_inflight(handler_class: Any, limit: int = MAX_INFLIGHT) -> None:
 class QueueLimit:
     """How many messages are dropped, by client, for a queue of an away client full."""
 
-    def __init__(self, limit: int = MAX_QUEUED):
+    def __init__(self, limit: int = MAX_QUEUED, max_bytes: int = MAX_QUEUED_BYTES):
         self.limit = limit
+        self.max_bytes = max_bytes
         self.dropped: dict[str, int] = {}
+        self.bytes: dict[str, int] = {}     # client -> bytes of its queue
 
-    def full(self, client_id: str, queued: int) -> bool:
-        """Whether a message for ``client_id`` (``queued`` waiting already) is dropped."""
-        if queued < self.limit:
+    def full(self, client_id: str, queued: int, size: int = 0) -> bool:
+        """Whether a message of ``size`` bytes for ``client_id`` (``queued`` waiting
+        already) is dropped; if not, its bytes are counted until :meth:`sent`."""
+        held = self.bytes.get(client_id, 0) if queued else 0
+        if queued < self.limit and held + size <= self.max_bytes:
+            if len(self.bytes) > 10_000 and client_id not in self.bytes:
+                self.bytes.clear()
+            self.bytes[client_id] = held + size
             return False
         count = self.dropped.get(client_id, 0) + 1
         self.dropped[client_id] = count
         if power_of_ten(count):
-            log.warning("client %.64r is away with %d messages queued: %d dropped",
-                        client_id, queued, count)
+            log.warning("client %.64r is away with %d messages (%d bytes) queued: %d dropped",
+                        client_id, queued, held, count)
         return True
+
+    def sent(self, client_id: str, size: int) -> None:
+        """A queued message of ``size`` bytes left the queue (delivered)."""
+        self.bytes[client_id] = max(0, self.bytes.get(client_id, 0) - size)
 
 
 class Refusals:

@@ -94,6 +94,7 @@ class Mosquitto:
         lines = [*extra, *listener, *listener_extra, "set_tcp_nodelay true",
                  "persistence true",
                  f"persistence_location {folder}/", f"max_queued_messages {queued}",
+                 "max_queued_bytes 67108864",  # as deploy/mosquitto.conf and the embedded
                  "max_packet_size 1048576"]   # as deploy/mosquitto.conf and the embedded
         self.accounts = accounts
         if accounts is not None:

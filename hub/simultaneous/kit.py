@@ -185,7 +185,7 @@ def write_kit(event: SimEvent, folder: Path, *, hosts: list[str], port: int = 88
             *bridge_listener(bridge_port, pki.ca_cert, pki.broker_cert, pki.broker_key,
                              crl_file=crl),
             "persistence true", f"persistence_location {org}/",
-            "max_queued_messages 100000",
+            "max_queued_messages 100000", "max_queued_bytes 268435456",
             "# a club's packet over 1 MiB closes its connection (Mosquitto's own limit is",
             "# 256 MB: one club could hand the organiser's service 100 MB to parse)",
             "max_packet_size 1048576"]

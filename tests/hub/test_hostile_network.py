@@ -409,3 +409,50 @@ def _head_connect(user: str, password: str) -> bytes:
     from tests.hub.test_hostile_probes import _head, _s16
     return (_head(0xC2) + _s16(user.encode()) + _s16(user.encode())
             + _s16(password.encode()))
+
+
+@pytest.mark.parametrize("kind", ["amqtt", "mosquitto"])
+def test_a_seat_cannot_queue_gigabytes_for_the_hub_while_it_is_away(
+        kind: str, keyring: Keyring, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """While the hub is away (a restart), what devices send is queued for its persistent
+    session, up to 10,000 messages: A1-N's credentials sending 300 events of 1 MB queued
+    300 MB on either broker (10 GB possible). Now a client's queue holds at most 64 MiB
+    (``max_queued_bytes``, and the embedded broker's own count): the broker grows by less
+    than 120 MB, and the hub, back, receives at most 64 MiB of them."""
+    from tests.hub.test_hostile_probes import rss
+    from wire.protocol import topic_event
+    if kind == "amqtt":
+        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                                  log=tmp_path / "broker.log").start()
+        request.addfinalizer(embedded.stop)
+        url, pid = embedded.url, embedded.pid
+    else:
+        mosquitto = request.getfixturevalue("mosquitto")
+        url, pid = mosquitto.url, mosquitto.process.pid
+    assert pid is not None
+    from wire.mqtt import MqttClient
+    keyring.issue("tenace-hub.away")
+    away = MqttClient(url, "tenace-hub.away", clean_session=False, start=False)
+    away.subscribe("tenace/v1/t/+/ev/+", 1, wait=False)
+    away.start().wait_connected()
+    away.subscribe("tenace/v1/t/+/ev/+", 1)        # acknowledged: the session holds it
+    away.close(farewell=False)
+    before = rss(pid)
+    seat = MqttClient(url, "A1-N", clean_session=True).wait_connected()
+    try:
+        for n in range(300):
+            seat.publish(topic_event("A1", "A1-N"), b"x" * 1_000_000, 1, wait=n % 20 == 19)
+        seat.publish(topic_event("A1", "A1-N"), b"last", 1, wait=True)
+    finally:
+        seat.close(farewell=False)
+    grown = rss(pid) - before
+    assert grown < 120 * 1024 * 1024, f"{kind} grew by {grown / 2**20:.0f} MB"
+    back = MqttClient(url, "tenace-hub.away", clean_session=False).wait_connected()
+    try:
+        got: list[int] = []
+        with contextlib.suppress(Exception):
+            while True:
+                got.append(len(back.messages.get(timeout=5).payload))
+    finally:
+        back.close(farewell=False)
+    assert 0 < sum(got) <= 64 * 1024 * 1024 + 1_000_000, (len(got), sum(got))
