@@ -25,8 +25,10 @@ hour, took all of the hub's file descriptors, locked the director out of the con
 wrote 140,000 tracebacks to the log): a connection whose request has not fully arrived
 :data:`IDLE` seconds after it opened, or after its previous answer, is closed (aiohttp's
 keep-alive timeout, an hour by default); one address holds at most :data:`PER_ADDRESS`
-connections at once and all addresses but loopback :data:`TOTAL`; one more is answered 503
-and closed (:class:`ConnectionLimit`), logged on the 1st, 10th, 100th ... refusal.
+connections at once and all addresses but loopback :data:`TOTAL`, counted as they are
+accepted (before a TLS handshake, which asyncio waits 60 s for); one more is closed at once
+(answered 503 over plain HTTP) (:class:`ConnectionLimit`), logged on the 1st, 10th, 100th
+... refusal.
 
 Requests that are not HTTP at all (a bad request line, a header line without a colon, a
 header over :data:`MAX_FIELD` bytes) are refused by aiohttp's own parser before any
@@ -48,6 +50,7 @@ Exceptions::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -301,23 +304,38 @@ def _loopback(address: str) -> bool:
         return False
 
 
-class _LimitedServer(web.Server):
-    """aiohttp's connection manager, counting connections by address
-    (:class:`ConnectionLimit`): one over the limit is answered 503 and closed."""
+class _Counted(socket.socket):
+    """An accepted connection, released from its :class:`ConnectionLimit` when closed."""
+
+    limit: ConnectionLimit | None = None
+
+    def close(self) -> None:
+        limit, self.limit = self.limit, None
+        if limit is not None:
+            limit.release(id(self))
+        super().close()
+
+
+class _Listener(socket.socket):
+    """A listening socket that counts what it accepts (:class:`ConnectionLimit`) before any
+    byte is read, a TLS handshake included (asyncio gives one 60 s before aiohttp sees the
+    connection): one over the limit is closed at once, told 503 first over plain HTTP."""
 
     limit: ConnectionLimit
+    busy: bytes
 
-    def connection_made(self, handler: Any, transport: asyncio.Transport) -> None:
-        super().connection_made(handler, transport)
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        if not self.limit.admit(id(handler), address):
-            transport.write(_BUSY)
-            transport.close()
-
-    def connection_lost(self, handler: Any, exc: BaseException | None = None) -> None:
-        self.limit.release(id(handler))
-        super().connection_lost(handler, exc)
+    def accept(self) -> tuple[socket.socket, Any]:
+        while True:    # a refused one: the next (BlockingIOError when none is waiting)
+            conn, address = super().accept()
+            counted = _Counted(conn.family, conn.type, conn.proto, fileno=conn.detach())
+            host = str(address[0]) if isinstance(address, tuple) and address else ""
+            if self.limit.admit(id(counted), host):
+                counted.limit = self.limit
+                return counted, address
+            with contextlib.suppress(OSError):
+                if self.busy:
+                    counted.send(self.busy)
+            counted.close()
 
 
 class WebServer:
@@ -340,18 +358,34 @@ class WebServer:
                                max_line_size=MAX_FIELD, max_field_size=MAX_FIELD,
                                logger=_QuietLog(logging.getLogger(__name__), {}))
         await runner.setup()
-        server = runner.server
-        assert server is not None
-        server.__class__ = _LimitedServer     # the same manager, counting connections
-        server.limit = self.limit  # type: ignore[attr-defined]
-        site = web.TCPSite(runner, self.host, self.port, ssl_context=self._ssl_context())
         try:
+            site = web.SockSite(runner, self._listen(), ssl_context=self._ssl_context())
             await site.start()
         except BaseException:
             await runner.cleanup()
             raise
         self._runner = runner
         self.port = runner.addresses[0][1]     # the port the system chose for port 0
+
+    def _listen(self) -> _Listener:
+        """The listening socket, counting connections (:class:`_Listener`)."""
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            self.host or None, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = _Listener(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(address)
+            except OSError as err:     # worded as asyncio's (tenace's commands show it)
+                raise OSError(err.errno, f"error while attempting to bind on address "
+                                         f"{address!r}: {str(err.strerror).lower()}") from None
+            sock.listen(128)
+            sock.setblocking(False)
+        except BaseException:
+            sock.close()
+            raise
+        sock.limit, sock.busy = self.limit, b"" if self.tls else _BUSY
+        return sock
 
     def _ssl_context(self) -> ssl.SSLContext | None:
         """TLS 1.2 or newer with ``tls``'s certificate chain (``OSError``/``ssl.SSLError``
