@@ -82,8 +82,9 @@ JSON = "application/json"
 IDLE = 15.0                    # seconds a connection may wait without a whole request
 PER_ADDRESS = 64               # connections open at once from one address
 TOTAL = 512                    # ... from every address but loopback (file descriptors: 1024)
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-         b"Content-Length: 33\r\nConnection: close\r\n\r\ntoo many connections: try again\r\n")
+# No words (they would need the catalogs, hub/locale): the browser shows its own for 503.
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 15\r\nContent-Length: 0\r\n"
+         b"Connection: close\r\n\r\n")
 LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 
 Answer = Callable[[int, str, Text | None], web.Response]
