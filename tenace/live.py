@@ -247,6 +247,19 @@ def hub(args: argparse.Namespace) -> int:
     plain = None if args.plain_listen is None else _address(args.plain_listen, "--plain-listen")
     if plain is not None and (tls is None or plain[0] != listen[0]):
         raise CommandError("--plain-listen: only beside TLS, on the --listen address")
+    from hub.private import DataDirectoryBusy, one_hub
+    try:   # one hub per data directory, held before its broker, accounts or log are touched
+        with one_hub(Path(data)):
+            return _serve(args, data, setup, next_session, shard, console, bridgemate, tls,
+                          ca, options, listen, plain)
+    except DataDirectoryBusy as err:
+        raise CommandError(str(err)) from err
+
+
+def _serve(args: argparse.Namespace, data: str, setup: Any, next_session: Any, shard: Any,
+           console: Any, bridgemate: Any, tls: Any, ca: Any, options: Any, listen: Any,
+           plain: Any) -> int:
+    """``tenace hub`` once its options are checked and its data directory held."""
     accounts_file, credentials = _hub_account(args)
     with _broker(args.broker, listen, accounts_file, tls, ca,
                  None if plain is None else plain[1]) as url:
