@@ -155,6 +155,10 @@ def sim(args: argparse.Namespace) -> int:
             report, accepted = _swiss_session(args, setup, seed, inject, pace)
     else:
         script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
+        if args.hub and args.credentials:
+            _check_credentials(args.credentials, {event.device for events in
+                                                  script.events_by_table.values()
+                                                  for event in events})
         with keyring:
             if args.chaos is not None:
                 return _chaos(args, setup, script, seed)
@@ -168,6 +172,28 @@ def sim(args: argparse.Namespace) -> int:
                   "final ranking " + ", ".join(f"{e['rank']}. {e['pair']} ({e['total']} VP)"
                                                for e in swiss["ranking"] or ()))
     return 0
+
+
+def _check_credentials(path: str, devices: set[str]) -> None:
+    """``--credentials FILE`` holds a password for every simulated device and the director
+    (whose view reads the alerts): else a CommandError naming those missing, before any
+    device is refused by the broker over and over."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            known = json.load(file)
+    except (OSError, ValueError) as err:
+        raise CommandError(f"--credentials {path}: cannot read it ({err})") from err
+    if not isinstance(known, dict):
+        raise CommandError(f"--credentials {path}: not a JSON object {{account: password}}")
+    missing = sorted(name for name in devices | {"director"}
+                     if not isinstance(known.get(name), str))
+    if missing:
+        shown = ", ".join(missing[:12]) + (f" and {len(missing) - 12} more"
+                                           if len(missing) > 12 else "")
+        raise CommandError(
+            f"--credentials {path}: no password for {shown}: every account the room plays "
+            "with needs one (tenace accounts issue ACCOUNT --data DIR prints it; in a deploy "
+            "directory it is added to device-credentials.json)")
 
 
 CHAOS_PACE = 0.01
