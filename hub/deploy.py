@@ -19,7 +19,8 @@ What :func:`init` writes into the deploy directory (``DIR``)::
 
 The units come from the templates in ``deploy/`` (``@NAME@`` filled in): the user that runs
 them, the working directory, the command, ``Restart=on-failure`` and the hardening options
-(``NoNewPrivileges``, ``ProtectSystem=strict`` with ``ReadWritePaths`` the data only...).
+(``NoNewPrivileges``, ``ProtectSystem=strict`` with ``ReadWritePaths`` the deploy directory,
+whose accounts a pairing rewrites, and the data only...).
 
 Existing keys are never replaced without ``force``; ``renew`` signs a new broker certificate
 with the same authority and writes the rest again. Written again, ``mosquitto.conf`` keeps the

@@ -158,7 +158,18 @@ def test_the_systemd_units_are_complete_and_hardened(deployed: Path) -> None:
         assert Path(service["ExecStart"].split()[0]).is_absolute()
         assert "@" not in service["ExecStart"].replace("readers@", "")
     hub = _units(deployed)[0].read_text()
-    assert f"ReadWritePaths={deployed}/data\n" in hub
+    # Pairing, revoking or issuing a device from the console rewrites the deploy directory's
+    # accounts, password, ACL and device-credentials files (beside them, then renamed), the
+    # log goes to the data directory: under ProtectSystem=strict both must be writable, else
+    # the console's Pair answers 500 (a read-only file system).
+    from hub.accounts import Accounts
+    writable = [Path(p) for line in hub.splitlines() if line.startswith("ReadWritePaths=")
+                for p in line.split("=", 1)[1].split()]
+    accounts = Accounts(deployed)
+    for written in (accounts.path, accounts.passwd_file, accounts.acl_file,
+                    deployed / "device-credentials.json", deployed / "data" / "events.sqlite3"):
+        assert any(written.parent == w or w in written.parent.parents for w in writable), \
+            (written, writable)
     assert f"--deploy {deployed} " in hub and f"--event {deployed}/event.toml" in hub
     readers = _units(deployed)[1].read_text()
     assert f"--ca {deployed}/ca.crt" in readers and "mqtts://hub.club.test:8883" in readers
