@@ -517,6 +517,8 @@ def test_over_https_the_device_checks_the_console_against_the_scanned_authority(
         with pytest.raises(device_side.PairingFailed) as unchecked:
             device_side.redeem(device_side.parse_pairing(made.draw("A1-E")["code"], made.base))
         assert unchecked.value.code == "unreachable" and "CERTIFICATE" in str(unchecked.value)
+        # ... saying what to do: the club's ca.crt, or the QR code's text
+        assert "--ca" in str(unchecked.value) and "tenace-pair:" in str(unchecked.value)
     finally:
         made.close()
 
