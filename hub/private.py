@@ -45,6 +45,9 @@ class DataDirectoryBusy(OSError):
 def one_hub(folder: Path) -> Iterator[None]:
     """Hold ``folder``'s lock (created 0700 when missing) for the block: DataDirectoryBusy,
     naming the other hub's pid, when another process holds it."""
+    if folder.exists() and not folder.is_dir():
+        raise DataDirectoryBusy(f"--data {folder}: not a directory (the hub's data directory "
+                                "holds its event log; give a folder, new or the hub's)")
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)

@@ -60,3 +60,14 @@ def test_a_second_hub_on_the_same_data_directory_is_refused_and_changes_nothing(
     finally:
         again.terminate()
         again.communicate(timeout=60)
+
+
+def test_a_data_directory_that_is_a_file_is_named_as_such(tmp_path: Path) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("mine")
+    out = subprocess.run([sys.executable, "-m", "tenace", "hub", "--data", str(afile),
+                          "--tables", "3", "--console", "off"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert f"--data {afile}: not a directory" in out.stderr
+    assert afile.read_text() == "mine"
