@@ -64,3 +64,19 @@ def test_one_ctrl_c_stops_the_demo_in_mid_session() -> None:
     assert demo.returncode == 0, "".join(seen) + rest
     assert "events taken" in rest and "Traceback" not in rest
     assert "the session is over" not in rest
+
+
+def test_a_broker_port_already_taken_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "tenace", "hub", "--tables", "3",
+                              "--listen", f"127.0.0.1:{port}", "--console", "off", "--data",
+                              str(tmp_path / "data")], capture_output=True, text=True,
+                             timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
+    assert f"127.0.0.1:{port}" in out.stderr and "address already in use" in out.stderr
+    assert "--listen" in out.stderr
