@@ -44,8 +44,9 @@ def test_one_ctrl_c_stops_the_demo_in_mid_session() -> None:
     # claim the session is over nor wait for a second Ctrl-C.
     import signal
     demo = subprocess.Popen(
-        [sys.executable, "-X", "faulthandler", "-m", "tenace", "demo", "--tables", "4", "--no-browser",
-         "--console", "127.0.0.1:0", "--seed", "1"],
+        # faulthandler: should it hang, SIGABRT below shows where
+        [sys.executable, "-X", "faulthandler", "-m", "tenace", "demo", "--tables", "4",
+         "--no-browser", "--console", "127.0.0.1:0", "--seed", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert demo.stdout is not None
@@ -57,10 +58,11 @@ def test_one_ctrl_c_stops_the_demo_in_mid_session() -> None:
     demo.send_signal(signal.SIGINT)
     try:
         rest, _ = demo.communicate(timeout=120)   # a guard: it stops well before
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired as hung:
         demo.send_signal(signal.SIGABRT)
         rest, _ = demo.communicate()
-        raise AssertionError("one Ctrl-C did not stop the demo:\n" + "".join(seen) + rest)
+        raise AssertionError("one Ctrl-C did not stop the demo:\n" + "".join(seen) + rest) \
+            from hung
     assert demo.returncode == 0, "".join(seen) + rest
     assert "events taken" in rest and "Traceback" not in rest
     assert "the session is over" not in rest
