@@ -32,6 +32,7 @@ else), both ``HubError``.
 from __future__ import annotations
 
 import grp
+import ipaddress
 import json
 import os
 import pwd
@@ -90,6 +91,14 @@ def _fill(template: str, values: dict[str, str]) -> str:
     if left:
         raise DeployError(f"{TEMPLATES / template}: unfilled {', '.join(left)}")
     return text
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _command(words: Sequence[str]) -> str:
@@ -261,6 +270,9 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
         hub_words += ["--broker", f"mqtts://localhost:{TLS_PORT}"]
     if event_file is not None:
         hub_words += ["--event", str(event_file)]
+    for host in hosts:   # the console is opened by the certificate's names (IPs always pass)
+        if not _is_address(host):
+            hub_words += ["--console-allowed-host", host]
     common = {"USER": owner, "GROUP": group, "DEPLOY": str(root)}
     texts = {
         "mosquitto.conf": mosquitto_config(root),

@@ -171,6 +171,11 @@ def test_the_systemd_units_are_complete_and_hardened(deployed: Path) -> None:
         assert any(written.parent == w or w in written.parent.parents for w in writable), \
             (written, writable)
     assert f"--deploy {deployed} " in hub and f"--event {deployed}/event.toml" in hub
+    # The director opens the console by the name the certificate holds (--host): the
+    # console's Host check must let that name in, not only this machine's own host name.
+    words = next(line for line in hub.splitlines() if line.startswith("ExecStart=")).split()
+    allowed = [words[i + 1] for i, w in enumerate(words) if w == "--console-allowed-host"]
+    assert allowed == ["hub.club.test"]    # an address (192.0.2.10) is always let in
     readers = _units(deployed)[1].read_text()
     assert f"--ca {deployed}/ca.crt" in readers and "mqtts://hub.club.test:8883" in readers
 
