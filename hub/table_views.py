@@ -93,7 +93,8 @@ class TableViews:
                 out["last_trick"] = {"number": last.number, "leader": last.leader.letter,
                                      "cards": [[x.letter, str(c)] for x, c in last.cards],
                                      "winner": winner.letter}
-            if faced:
+            if faced and not _lead_awaits_choice(
+                    rectify.irregularities(self.context.alerts, self.id, s), play.cards_played):
                 out["dummy"] = {"seat": play.dummy.letter,
                                 "cards": [str(c) for c in play.remaining_cards(play.dummy)]}
             if play.claims:
@@ -193,3 +194,12 @@ class TableViews:
                 "current": None if self.sitting is None else self.sitting.board.number,
                 "boards": boards, "public": self._replayable_state(),
                 "seats": {x.letter: self.seat_view(x) for x in Seat}}
+
+
+def _lead_awaits_choice(seen: list[dict[str, Any]], played: int) -> bool:
+    """Law 54: an opening lead out of turn is faced, and declarer has neither accepted it nor
+    the director ruled, with no card played since: dummy is not spread yet (declarer may
+    still spread his own hand and become dummy, 54A)."""
+    return played == 1 and any(
+        i["kind"] == "lead_out_of_turn" and i["trick"] == 1 and i["accepted"] is None
+        and i["director"] == "called" for i in seen)

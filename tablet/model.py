@@ -427,7 +427,24 @@ class TableModel:
 
     @property
     def turn(self) -> str | None:
-        return None if self.state is None else known(self.state.turn)
+        """Whose turn it is: the state's, but while the irregular call is still the last one,
+        a call out of rotation accepted by the button (29A) hands it to the accepter, the
+        offender's LHO, and the director's 27B ruling on an insufficient bid to the offender,
+        who substitutes his call (the hub moves the auction on only at their call)."""
+        if self.state is None:
+            return None
+        if self.phase == "auction":
+            for irr in known(self.state.irregularities) or []:
+                if irr.call != len(self.auction_entries):
+                    continue
+                if irr.kind == "call_out_of_rotation" and irr.accepted is not None \
+                        and irr.director == "called":
+                    return str(irr.accepted.seat)
+                if irr.kind == "insufficient_bid" and irr.accepted is None \
+                        and irr.ruling is not None \
+                        and irr.ruling.law.startswith("27B") and irr.seat is not None:
+                    return str(irr.seat)   # 27B: the offender substitutes his call
+        return known(self.state.turn)
 
     @property
     def declarer(self) -> str | None:

@@ -192,6 +192,9 @@ class AuctionScreen(Screen):
         elif p.stop_banner is not None:
             self.turn.bg = list(PALETTE["red"])
             self.turn_text.text = f"{p.turn_text}   -   {p.stop_banner}"
+        elif self.host.presenter.rectify.waiting:   # 9B2: the director is awaited
+            self.turn.bg = list(PALETTE["orange"])
+            self.turn_text.text = p.turn_text
         else:
             self.turn.bg = list(PALETTE["green"] if mine else PALETTE["bar"])
             self.turn_text.text = p.turn_text

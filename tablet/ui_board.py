@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.metrics import dp
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 
 from tablet.widgets import PALETTE, Keypad, NumberField, Screen, Tap, Text
@@ -49,9 +50,15 @@ class BoardScreen(Screen):
     def refresh(self) -> None:
         p = self.host.presenter.board
         tr = p.model.tr
-        self.title.text = tr("board.title")
+        over = p.round_over     # 8A: where to go is what the screen is for now
+        self.title.text = tr("board.round_over") if over else tr("board.title")
         following = p.next_text
         self.pairs.text = following or p.pairs_text or ""
+        self.pairs.font_size = sp(26 if over else 22)
+        self.pairs.bold = over
+        self.pairs.height = self._lines_height(self.pairs)
+        self.start.bg = list(PALETTE["grey" if over else "green"])
+        self.new_round.bg = list(PALETTE["green" if over else "grey"])
         self.number_label.text = tr("board.number")
         self.suggest_label.text = tr("board.scheduled") if p.suggested_boards else ""
         self.start.text = tr("board.start")
@@ -63,6 +70,14 @@ class BoardScreen(Screen):
             for n in boards:
                 self.suggestions.add_widget(Tap(str(n), lambda n=n: self.number.set(str(n)),
                                                 size=26, bg=PALETTE["blue"]))
+
+    def _lines_height(self, label: Text) -> float:
+        """The height ``label``'s text needs as it wraps at the screen's width."""
+        lines = CoreLabel(text=label.text or " ", font_name=label.font_name,
+                          font_size=label.font_size, bold=label.bold,
+                          text_size=(max(self.width - dp(32), dp(100)), None))
+        lines.refresh()
+        return max(dp(40), lines.content_height + dp(8))
 
     def submit(self) -> None:
         number = self.number.number

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
@@ -131,10 +132,21 @@ class CutOffBanner(BoxLayout):
         self.host = host
         self.panel, self.text = banner(bg=PALETTE["red"], size=20, height=64)
         self.add_widget(self.panel)
+        self.bind(width=lambda *_: self.refresh())   # a narrower screen wraps more lines
+
+    def _height(self, text: str) -> float:
+        """The strip's height for ``text`` as it wraps at the strip's width (a portrait
+        screen wraps a line that a landscape one holds)."""
+        label = self.text
+        width = max(self.width - dp(24), dp(100))
+        lines = CoreLabel(text=text, font_name=label.font_name, font_size=label.font_size,
+                          bold=label.bold, text_size=(width, None), halign="center")
+        lines.refresh()
+        return max(lines.content_height, dp(34) * (text.count("\n") + 1)) + dp(10)
 
     def refresh(self) -> None:
         text = cut_off_banner(self.host.presenter.model)
         self.text.text = text or ""
-        lines = 0 if text is None else text.count("\n") + 1
-        show(self.panel, text is not None, dp(34 * lines + 10))
-        show(self, text is not None, dp(34 * lines + 10))
+        height = 0 if text is None else self._height(text)
+        show(self.panel, text is not None, height)
+        show(self, text is not None, height)

@@ -295,7 +295,9 @@ class PlayScreen(Screen):
         p = self.host.presenter.play
         m = p.model
         tr = m.tr
-        self.turn.bg = list(PALETTE["green"] if p.my_turn else PALETTE["bar"])
+        waiting = self.host.presenter.rectify.waiting   # 9B2: the director is awaited
+        self.turn.bg = list(PALETTE["orange"] if waiting else
+                            PALETTE["green"] if p.my_turn else PALETTE["bar"])
         self.turn_text.text = p.turn_text
         self.contract.text = m.contract_text or ""
         ns, ew = m.tricks_won

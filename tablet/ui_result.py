@@ -81,8 +81,10 @@ class CellGrid(GridLayout):
 
 # dp the result screen's body needs (landscape, portrait): the result card, the answer,
 # the next board button and the traveller's first lines beside (or above) the hand record and
-# the double-dummy table.
+# the double-dummy table; a landscape screen that leaves at least RESULT_FITS (a 1280x800
+# tablet leaves 636 below its bar and title) shows it whole, without scrolling.
 RESULT_MIN_HEIGHT = (700, 1080)
+RESULT_FITS = 620
 # The traveller's columns: pairs narrow, the contract wide.
 _WEIGHTS = (0.7, 0.7, 1.25, 0.85, 1.0, 1.0, 1.0, 1.0)
 
@@ -163,6 +165,8 @@ class ResultScreen(Screen):
         """The body fills the screen, or scrolls when the screen is shorter than its
         panes need (``RESULT_MIN_HEIGHT``)."""
         need = dp(RESULT_MIN_HEIGHT[0] if self.landscape else RESULT_MIN_HEIGHT[1])
+        if self.landscape and self.scroll.height >= dp(RESULT_FITS):
+            need = self.scroll.height
         self.body.height = max(self.scroll.height, need)
 
     def _proportions(self) -> None:

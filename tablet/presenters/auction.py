@@ -32,6 +32,7 @@ from tablet.presenters.common import (
     card_options,
     is_jump,
 )
+from tablet.presenters.rectify import RectifyPresenter
 
 __all__ = ["AuctionPresenter"]
 
@@ -124,6 +125,9 @@ class AuctionPresenter:
         turn = model.turn
         if turn is None:
             return tr("auction.over")
+        wait = RectifyPresenter(model).wait_text
+        if wait is not None:   # 9B2: an irregularity waits for the director
+            return wait
         if model.seat == turn:
             return tr("auction.your_turn")
         return tr("auction.turn", seat=tr.seat(turn))

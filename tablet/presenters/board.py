@@ -4,7 +4,7 @@ where pairs and boards go next (Law 8A)."""
 
 from __future__ import annotations
 
-from tablet.model import TableModel
+from tablet.model import TableModel, side_of
 from tablet.presenters.common import Event, PresenterError
 
 __all__ = ["BoardPresenter"]
@@ -30,9 +30,15 @@ class BoardPresenter:
         return [] if n is None else [n + 1]
 
     @property
+    def round_over(self) -> bool:
+        """The round's boards are played here: the screen says where to go (8A)."""
+        return self.next_text is not None
+
+    @property
     def next_text(self) -> str | None:
         """At the end of the round (no board of it left here): where each pair and the boards
-        go next, as the movement says (``schedule.next``); the director's word prevails."""
+        go next, as the movement says (``schedule.next``), this tablet's own pair first; the
+        director's word prevails."""
         if self.suggested_boards or self.model.phase not in ("over", "waiting"):
             return None
         schedule = self.model.schedule
@@ -49,7 +55,10 @@ class BoardPresenter:
                 if seat in mine and player is not None and player.next is not None:
                     moves.append(tr("board.next_player", player=player.number,
                                     table=player.next.table, seat=tr.seat(player.next.seat)))
-        for move in (following.NS, following.EW):
+        sides = (following.NS, following.EW)
+        if self.model.seat is not None and side_of(self.model.seat) == "EW":
+            sides = sides[::-1]          # his own pair's move first
+        for move in sides:
             if move is not None and move.table:
                 moves.append(tr("board.next_pair", pair=move.pair, table=move.table,
                                 side=tr.side(move.direction)))

@@ -168,7 +168,7 @@ def cut_off_banner(model: TableModel) -> str | None:
     if model.connection != "offline":
         return None if not waiting else model.tr("link.waiting_cards",
                                                  cards=", ".join(waiting))
-    text = model.tr("link.cut_off", count=model.pending_count)
+    text = model.tr("link.cut_off")
     if waiting:
         text += "\n" + model.tr("link.waiting_cards", cards=", ".join(waiting))
     return text

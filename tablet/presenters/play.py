@@ -34,6 +34,7 @@ from tablet.presenters.common import (
     auction_cells,
     card_options,
 )
+from tablet.presenters.rectify import RectifyPresenter
 
 __all__ = ["ClaimView", "PlayPresenter", "QuittedTrick"]
 
@@ -52,7 +53,8 @@ class ClaimView:
     pending: bool = False     # made or answered here, not yet confirmed by the hub
     total: int | None = None  # the claimer's side's tricks on the board ("claims 10")
     cards: tuple[str, ...] = ()   # the claimer's cards, faced while it is open (68C)
-    dispute_for: tuple[str, ...] = ()   # dummy: may dispute, never accept (68D, 69A)
+    dispute_for: tuple[str, ...] = ()   # the claimer's partner: may dispute, never accept
+    #                                     (dummy 68D, a defender's partner 68B2; 69A)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,9 @@ class PlayPresenter:
         if turn is None:
             claim = self.claim_view
             return "" if claim is None else claim.text
+        wait = RectifyPresenter(model).wait_text
+        if wait is not None:   # 9B2: an irregularity waits for the director
+            return wait
         lead = not model.trick_cards
         if turn == model.dummy_seat and model.declarer is not None:
             if model.seat is not None and model.seat == model.declarer:
@@ -139,7 +144,8 @@ class PlayPresenter:
         green banner. Never on dummy's tablet: dummy plays no card (43A1)."""
         model = self.model
         return model.phase == "play" and model.seat is not None and \
-            model.turn is not None and model.turn in self.plays_for()
+            model.turn is not None and model.turn in self.plays_for() and \
+            not RectifyPresenter(model).waiting
 
     @property
     def auction_cells(self) -> list[AuctionCell]:
@@ -286,9 +292,11 @@ class PlayPresenter:
                 if isinstance(total, int) else
                 model.tr("claim.open", seat=model.tr.seat(claimer), tricks=tricks,
                          remaining=remaining))
-        dummy = model.dummy_seat
-        dispute_for = (dummy,) if status == "open" and dummy is not None \
-            and model.seat == dummy and (*key, dummy) not in self._answered else ()
+        # The claimer's partner may object, never accept: dummy (68D) or, to a defender's
+        # claim or concession, the other defender (68B2).
+        partner = SEATS[(SEATS.index(claimer) + 2) % 4]
+        dispute_for = (partner,) if status == "open" and model.seat == partner \
+            and (*key, partner) not in self._answered else ()
         return ClaimView(claimer, tricks, remaining, claim.statement or "",
                          status, answer_for, text, pending=model.marks.claim,
                          total=total if isinstance(total, int) else None,

@@ -8,6 +8,12 @@ a choice (LHO may accept an insufficient bid, 27A1; declarer a lead out of turn,
 it on his tablet (the table tablet offers it for him): :attr:`RectifyPresenter.choices`, and
 :meth:`RectifyPresenter.accept` gives the ``rectify`` event. The hub records it; the director
 rectifies (Laws 9, 10, 81).
+
+Until the choice is taken or the director has ruled, nobody calls or plays (9B2): while the
+irregular call or card is still the last one made, :attr:`RectifyPresenter.wait_text` takes
+the place of "your turn" on every tablet (the auction's and the play's banner). A call or
+card made since (the director came and the table went on: 28B, or his word at the table)
+ends the wait, though the alert stays open on his console.
 """
 
 from __future__ import annotations
@@ -77,6 +83,36 @@ class RectifyPresenter:
                 out.append(Choice(getattr(irr, "id", ""), option.seat,
                                   m.tr(key, law=option.law, seat=m.tr.seat(option.seat))))
         return out
+
+    @property
+    def waiting(self) -> bool:
+        """An irregularity neither accepted nor ruled whose call or card is still the last
+        one made: the table waits for the director (9B2)."""
+        m = self.model
+        for irr in self._open():
+            if getattr(irr, "accepted", None) is not None or \
+                    getattr(irr, "director", "called") != "called":
+                continue
+            call, trick = getattr(irr, "call", None), getattr(irr, "trick", None)
+            if call is not None and m.phase == "auction" and \
+                    call == len(m.auction_entries):
+                return True
+            cards = m.trick_cards
+            now = m.trick
+            if trick is not None and call is None and m.phase == "play" and cards and \
+                    now is not None and now.number == trick and \
+                    cards[-1][0] == getattr(irr, "seat", None):
+                return True
+        return False
+
+    @property
+    def wait_text(self) -> str | None:
+        """What the banner says instead of whose turn it is while :attr:`waiting`: wait for
+        the director, or, to the player who may accept, that he may."""
+        if not self.waiting:
+            return None
+        tr = self.model.tr
+        return tr("irr.wait_or_accept") if self.choices else tr("irr.wait")
 
     def accept(self, irregularity: str) -> Event:
         """Take the choice offered for ``irregularity`` (accept the call or the lead)."""

@@ -280,8 +280,13 @@ def test_browser_console_ruling_form_rescores_at_once(served: Any,
     points = loop.call(lambda: Session.points(hub.session, 1))
     assert points[2, 6] == (0.5, 1.5) and points[1, 4] == (0.5, 1.5)
     open_page(browser, console.url + "results/board/1")
-    row = browser.find_element("css selector", '#traveller-A tr[data-table="A2"]')
-    assert "adjusted" in row.get_attribute("class") and cells(row)[-1].startswith("420")
+
+    def a2_line(d: Any) -> tuple[str, str]:   # read at once: the page redraws it live
+        row = d.find_element("css selector", '#traveller-A tr[data-table="A2"]')
+        return row.get_attribute("class") or "", cells(row)[-1]
+
+    line = wait(browser, a2_line)
+    assert "adjusted" in line[0] and line[1].startswith("420"), line
     # Withdrawn from the console: the table result stands again.
     browser.get(console.url)
     wait(browser, lambda d: d.find_elements("id", "tile-A2"))

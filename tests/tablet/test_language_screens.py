@@ -1,7 +1,8 @@
 """The tablet's screens in German, Dutch, Spanish and Polish (docs/translating.md): check-in,
 board, auction, play and result drawn by Kivy (under Xvfb when the tests have a display,
 offscreen else), landscape and portrait; each text must fit its widget (a longer word than
-English's must not run past a button's edge), and the screen shows the language's own card
+English's must not run past a button's edge, nor a sentence wrap to more lines than a fixed
+height shows), and the screen shows the language's own card
 letters and calls (Dutch H V B, Spanish Paso, Polish BA). Screenshots lang_<language>_<screen>
 .png go where test_ui.py puts its own (TENACE_SCREENSHOTS=dir to keep them)."""
 
@@ -70,6 +71,16 @@ def overflowing(root: TabletRoot) -> list[str]:
             broken = [w for w in text.split() if measure.get_extents(w)[0] > wrap + 1]
             if broken:
                 found.append(f"{widget.text!r}: {broken} wider than {wrap:.0f}")
+            if widget.text_size[1] is not None:
+                # a fixed height: Kivy draws the lines that fit and drops the others
+                lines = CoreLabel(text=text, font_name=widget.font_name,
+                                  font_size=widget.font_size, bold=widget.bold,
+                                  text_size=(wrap, None), halign=widget.halign)
+                lines.refresh()
+                one = measure.get_extents(text)[1]   # a line's height: one line is drawn
+                if lines.content_height > max(widget.height + 1, 1.5 * one):
+                    found.append(f"{widget.text!r}: {lines.content_height:.0f} high in "
+                                 f"{widget.height:.0f}, lines cut off")
     return found
 
 

@@ -239,12 +239,36 @@ def test_a_tablet_cut_off_says_so_full_width_and_lists_the_cards_waiting() -> No
     east = t["E"]
     assert cut_off_banner(east.model) is None
     east.model.on_connection("offline")
+    # In the player's words: no "hub", no "0 entries wait" (a player met both).
+    assert cut_off_banner(east.model) == ("NO CONNECTION: play on, what you enter is kept "
+                                          "and sent when it is back")
+    east.model.set_language("fr")
+    assert cut_off_banner(east.model) == ("PAS DE CONNEXION : continuez à jouer, vos saisies "
+                                          "sont gardées et envoyées à son retour")
+    east.model.set_language("en")
     card = any_card_of(t, "E")
     assert east.model.place("card", "E") == {"board": 1, "trick": 2}   # cut off: no position
     east.model.add_pending(("card", {"seat": "E", "card": card}))
     text = cut_off_banner(east.model)
-    assert text is not None and text.startswith("CUT OFF FROM THE HUB")
+    assert text is not None and text.startswith("NO CONNECTION: play on")
     assert text.endswith(f"Waiting for the hub: {east.model.tr.card(card)}")
     assert east.model.place("card", "E") == {"board": 1, "trick": 3}   # its next card
     # The card waiting for the hub is not offered again.
     assert not next(o for o in east.play.hand if o.card == card).enabled
+
+
+def test_law_68b2_a_defenders_partner_may_object_to_his_concession() -> None:
+    """A player met it: East conceded the rest by mistake and West's tablet only said
+    "East concedes the remaining tricks. Waiting for the opponents' answer", with no way to
+    object; the Laws let him (68B2: neither claim nor concession has occurred). His
+    tablet offers Dispute, never Accept (his own side's concession, 69A)."""
+    t = in_play()
+    east, west = t["E"], t["W"]
+    t.ok(east, east.play.claim(0))
+    view = west.play.claim_view
+    assert view is not None and view.answer_for == () and view.dispute_for == ("W",)
+    assert east.play.claim_view is not None and east.play.claim_view.dispute_for == ()
+    t.ok(west, west.play.claim_answer(False))
+    assert west.model.claim is not None and west.model.claim.status == "void"
+    with pytest.raises(PresenterError):
+        west.play.claim_answer(True)

@@ -18,6 +18,7 @@ from hub.broker import EmbeddedBroker
 from hub.event import EventSetup
 from hub.service import Hub, HubRunner, data_log
 from tablet.app import TabletRoot
+from tablet.widgets import PALETTE
 from tests.tablet.test_ui import SEED, Tablet, clock, shot, show, tap, until
 
 
@@ -106,6 +107,13 @@ def test_law_27a1_lho_accepts_the_insufficient_bid_from_his_tablet(
     bar = roots["S"].screens["auction"].irregularity
     until(lambda: bar.buttons[0].opacity == 1, "South's accept button")
     assert bar.buttons[0].text == "Accept it (Law 27A1)"
+    # Nobody is told it is his turn until the choice or the ruling (9B2).
+    screen = roots["S"].screens["auction"]
+    assert screen.turn_text.text == "Accept below, or wait for the director"
+    assert screen.turn.bg == list(PALETTE["orange"])
+    show(roots["N"])
+    assert roots["N"].screens["auction"].turn_text.text == "Wait for the director (Law 9B2)"
+    show(roots["S"])
     shot(roots["S"], "irregularity_lho_choice")
     tap(bar.buttons[0])
     until(lambda: all("accepted by South" in notice(tablets, "N") for _ in [0]),

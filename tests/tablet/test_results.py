@@ -212,3 +212,28 @@ def test_result_screen_shows_the_traveller_and_the_double_dummy_table(
     root.refresh(force=True)
     assert screen.traveller.texts[0][1] == "EW" and screen.dd_title.text == "Double dummy"
     root.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_the_whole_result_screen_fits_a_1280x800_tablet_without_scrolling(
+        mitchell_states: dict[str, Any], language: str) -> None:
+    """A player met it: on the club's 10-inch tablet (1280x800) the result screen scrolled,
+    the double-dummy table's East and West rows and the par line below the screen's edge,
+    with nothing to say there was more. Everything is on screen, nothing over another."""
+    from kivy.core.window import Window
+
+    from tablet.app import TabletRoot
+    from tests.tablet.test_ui import LANDSCAPE, show
+
+    presenter = TabletPresenter("A2", seat="N", language=language)
+    presenter.on_state(mitchell_states["confirmed"])
+    root = show(TabletRoot(presenter, send=lambda kind, body: None), LANDSCAPE)
+    screen = root.screens["result"]
+    assert screen.dd_box.parent is screen.side_pane and len(screen.dd.texts) == 5
+    assert screen.body.height <= screen.scroll.height + 1      # nothing to scroll to
+    for widget in (*screen.dd.children, screen.par_text, screen.dd_title, screen.next,
+                   *screen.traveller.children):
+        y = widget.to_window(widget.x, widget.y)[1]
+        assert y >= -1 and y + widget.height <= Window.height + 1, widget
+    assert screen.record.y >= screen.dd_box.top - 1             # the grid under the record
+    root.close()
