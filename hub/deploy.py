@@ -335,4 +335,8 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
     if shutil.which("systemctl"):
         report.todo.append(f"systemctl link {root / HUB_UNIT} && systemctl enable --now "
                            "tenace-hub")
+    if renew or force:   # a running hub (its broker, its console) keeps the old certificate
+        report.todo.append("a hub already running serves the old certificate until it starts "
+                           "again: systemctl daemon-reload && systemctl restart tenace-hub"
+                           + (" (and every device needs the new ca.crt)" if force else ""))
     return report

@@ -81,7 +81,11 @@ def test_existing_keys_are_kept_unless_forced_and_renew_keeps_the_authority(
     with pytest.raises(TlsError, match="holds keys already"):
         init(deployed, ["other.club.test"])
     assert {name: (deployed / name).read_bytes() for name in before} == before
-    init(deployed, ["hub.club.test", "hub2.club.test"], renew=True)
+    first = init(deployed.parent / "fresh", ["hub.club.test"])
+    assert not any("restart" in line for line in first.todo)
+    renewed = init(deployed, ["hub.club.test", "hub2.club.test"], renew=True)
+    # a running hub serves its certificate until it restarts: the renewal says so
+    assert any("systemctl restart tenace-hub" in line for line in renewed.todo)
     assert (deployed / "ca.key").read_bytes() == before["ca.key"]
     assert (deployed / "broker.key").read_bytes() != before["broker.key"]
     read_certificate(deployed / "broker.crt").verify_directly_issued_by(
