@@ -292,6 +292,13 @@ def _serve(args: argparse.Namespace, data: str, setup: Any, next_session: Any, s
                 await task
             if hub_.console is not None:
                 print(f"director console: {hub_.console.url}", flush=True)
+                if hub_.console.host in ("0.0.0.0", "::", ""):   # no address to open
+                    import socket
+                    name = (args.console_allowed_host or [socket.gethostname()])[0]
+                    scheme = hub_.console.url.split(":", 1)[0]
+                    print(f"  (every address of this computer: open it as {scheme}://{name}:"
+                          f"{hub_.console.port}/ or by this computer's address on the "
+                          "club's network)", flush=True)
             if hub_.bridgemate is not None:
                 print(f"Bridgemate Data Connector: {hub_.bridgemate.url}", flush=True)
             intake = _sim_intake(hub_, args.sim_kit)

@@ -71,3 +71,26 @@ def test_a_data_directory_that_is_a_file_is_named_as_such(tmp_path: Path) -> Non
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert f"--data {afile}: not a directory" in out.stderr
     assert afile.read_text() == "mine"
+
+
+def test_a_console_on_every_address_says_which_address_to_open(tmp_path: Path) -> None:
+    # "director console: http://0.0.0.0:8080/" is no address a browser (or the certificate)
+    # knows: the hub says which name to open it by
+    hub = subprocess.Popen(
+        [sys.executable, "-m", "tenace", "hub", "--data", str(tmp_path / "d"), "--tables",
+         "3", "--listen", "127.0.0.1:0", "--console", "0.0.0.0:0", "--no-double-dummy",
+         "--console-allowed-host", "hub.club.test"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert hub.stdout is not None
+        lines = []
+        for line in hub.stdout:
+            lines.append(line)
+            if "hub ready" in line:
+                break
+        shown = "".join(lines)
+        assert "director console: http://0.0.0.0:" in shown
+        assert "open it as http://hub.club.test:" in shown, shown
+    finally:
+        hub.terminate()
+        hub.communicate(timeout=60)
