@@ -63,6 +63,7 @@ _RELOAD_SECONDS = 0.5  # how often the broker looks whether the accounts file ch
 log = logging.getLogger(__name__)
 
 _READY = "tenace-broker listening on port "
+_FAILED = "tenace-broker did not start: "   # the child's one line when it cannot listen
 _AMQTT_LOGGERS = ("amqtt", "transitions")
 
 
@@ -446,7 +447,15 @@ async def serve(host: str, port: int, stop: asyncio.Event | None = None, *,
     broker_class = _server_classes()[0]
     broker = broker_class(broker_config(host, port, tls, plain_port),
                           loop=asyncio.get_running_loop())
-    await broker.start()
+    starting = logging.getLogger("amqtt.broker")
+    level = starting.level
+    starting.setLevel(logging.CRITICAL)   # its "startup failed" traceback: said below instead
+    try:
+        await broker.start()
+    except Exception as err:   # amqtt's BrokerError around the OSError: the reason, one line
+        raise BrokerError(str(err.__cause__ or err)) from err
+    finally:
+        starting.setLevel(level)
     sockets = broker._servers["tls" if "tls" in broker._servers else "default"].instance.sockets
     print(f"{_READY}{sockets[0].getsockname()[1]}", flush=True)
     stop = stop or asyncio.Event()
@@ -489,7 +498,11 @@ def _main(argv: list[str] | None = None) -> int:
         await serve(args.host, args.port, stop, accounts=args.accounts, open_access=args.open,
                     tls=tls, plain_port=args.plain_port)
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except BrokerError as err:   # said to the parent on the ready line's place
+        print(f"{_FAILED}{' '.join(str(err).split())}", flush=True)
+        return 1
     return 0
 
 
@@ -586,7 +599,14 @@ class EmbeddedBroker:
         if not line.startswith(_READY):
             code = process.poll()
             self.stop()
-            raise BrokerError(f"embedded broker on {self.host}:{self.port} did not start "
+            where = f"{self.host}:{self.port}"
+            if line.startswith(_FAILED):
+                reason = line[len(_FAILED):].strip()
+                hint = (f" (another broker or hub listens on {where}: stop it, or choose "
+                        "another address with --listen HOST:PORT)"
+                        if "address already in use" in reason else "")
+                raise BrokerError(f"embedded broker on {where} did not start: {reason}{hint}")
+            raise BrokerError(f"embedded broker on {where} did not start "
                               f"(exit code {code}, output {line.strip()!r})")
         self.port = int(line[len(_READY):])
         log.info("embedded broker (pid %d) listening on %s:%d", process.pid, self.host, self.port)

@@ -58,7 +58,7 @@ MAX_PAIR = 1024            # bytes of a pairing request
 MAX_LABEL = 64
 PAIR_STATUS = {"malformed": 400, "unknown_code": 404, "expired": 410, "used": 409,
                "throttled": 429, "no_pairing": 503, "no_account": 404,
-               "no_ca": 404}
+               "no_ca": 404, "storage": 503}
 
 
 def _refused(code: str, message: str, retry_after: float = 0.0) -> web.Response:

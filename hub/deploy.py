@@ -19,7 +19,8 @@ What :func:`init` writes into the deploy directory (``DIR``)::
 
 The units come from the templates in ``deploy/`` (``@NAME@`` filled in): the user that runs
 them, the working directory, the command, ``Restart=on-failure`` and the hardening options
-(``NoNewPrivileges``, ``ProtectSystem=strict`` with ``ReadWritePaths`` the data only...).
+(``NoNewPrivileges``, ``ProtectSystem=strict`` with ``ReadWritePaths`` the deploy directory,
+whose accounts a pairing rewrites, and the data only...).
 
 Existing keys are never replaced without ``force``; ``renew`` signs a new broker certificate
 with the same authority and writes the rest again. Written again, ``mosquitto.conf`` keeps the
@@ -31,6 +32,7 @@ else), both ``HubError``.
 from __future__ import annotations
 
 import grp
+import ipaddress
 import json
 import os
 import pwd
@@ -89,6 +91,14 @@ def _fill(template: str, values: dict[str, str]) -> str:
     if left:
         raise DeployError(f"{TEMPLATES / template}: unfilled {', '.join(left)}")
     return text
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _command(words: Sequence[str]) -> str:
@@ -260,6 +270,9 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
         hub_words += ["--broker", f"mqtts://localhost:{TLS_PORT}"]
     if event_file is not None:
         hub_words += ["--event", str(event_file)]
+    for host in hosts:   # the console is opened by the certificate's names (IPs always pass)
+        if not _is_address(host):
+            hub_words += ["--console-allowed-host", host]
     common = {"USER": owner, "GROUP": group, "DEPLOY": str(root)}
     texts = {
         "mosquitto.conf": mosquitto_config(root),
@@ -322,4 +335,8 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
     if shutil.which("systemctl"):
         report.todo.append(f"systemctl link {root / HUB_UNIT} && systemctl enable --now "
                            "tenace-hub")
+    if renew or force:   # a running hub (its broker, its console) keeps the old certificate
+        report.todo.append("a hub already running serves the old certificate until it starts "
+                           "again: systemctl daemon-reload && systemctl restart tenace-hub"
+                           + (" (and every device needs the new ca.crt)" if force else ""))
     return report

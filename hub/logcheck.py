@@ -21,6 +21,7 @@ them. The ``.head`` file beside the log lets the hub notice that loss at its nex
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -94,8 +95,8 @@ def diagnose(data: Path | str, head: tuple[int, str] | None = None) -> Diagnosis
     if damage is not None:
         return found
     try:
-        with _snapshot(file) as copy, EventLog.open(copy, upgrade=False,
-                                                    note_head=False) as opened:
+        with _snapshot(file) as copy, EventLog.open(copy, upgrade=False, note_head=False,
+                                                    data_folder=False) as opened:
             found.chain = opened.verify(head)
             opened.noted_head = noted
             loss = opened.behind()
@@ -178,6 +179,13 @@ def backup(data: Path | str, target: Path | str, *, pages: int = -1) -> Backup:
         raise StoreError(str(source_file), f"the event log {damage}: salvage it instead")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        # 0600 before SQLite writes a deal into it (its -wal takes the same mode); its folder
+        # is the user's, left as it is (EventLog's data_folder=False below)
+        os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as err:
+        raise StoreError(str(out), f"cannot write the backup there: {err.strerror or err}") \
+            from err
+    try:
         source = sqlite3.connect(f"file:{source_file}?mode=ro", uri=True)
         try:
             source.execute("PRAGMA busy_timeout = 5000")
@@ -203,7 +211,7 @@ def backup(data: Path | str, target: Path | str, *, pages: int = -1) -> Backup:
         if rows != ["ok"]:
             raise StoreError(str(out), "the backup fails SQLite's integrity check: "
                                        + "; ".join(rows[:3]))
-        with EventLog.open(out, upgrade=False, note_head=False) as opened:
+        with EventLog.open(out, upgrade=False, note_head=False, data_folder=False) as opened:
             start = None if before is None else (int(before[0]), str(before[1]))
             report = opened.verify(start)
             if not report.intact:
@@ -402,7 +410,7 @@ def salvage(data: Path | str, target: Path | str) -> Salvage:
                          "the log says how many)")
     kept = _checked(rows, hashes, unreadable, found)
     found.lost.sort()
-    with EventLog.open(out) as target_log:
+    with EventLog.open(out, data_folder=False) as target_log:
         for at in range(0, len(kept), 1000):
             target_log.append_many(kept[at:at + 1000])
         found.kept = target_log.count()

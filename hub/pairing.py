@@ -55,7 +55,7 @@ from typing import Any
 from urllib.parse import quote
 
 from hub.access import device_role
-from hub.accounts import Accounts, Credentials
+from hub.accounts import AccountError, Accounts, Credentials
 from hub.errors import HubError
 from hub.users import LoginThrottle
 from wire.pairing import ca_fingerprint
@@ -351,7 +351,18 @@ class Pairing:
                 entry["used"] = now
                 entry["by"] = address
                 account = str(entry["account"])
-                credentials = self._fresh().issue(account)
+                try:
+                    credentials = self._fresh().issue(account)
+                except (AccountError, OSError) as err:   # the accounts cannot be written
+                    entry["state"] = "pending"             # (or read): the code holds
+                    entry.pop("used", None)
+                    entry.pop("by", None)
+                    reason = (f"{err.filename}: {err.strerror}"
+                              if isinstance(err, OSError) and err.filename else str(err))
+                    log.error("pairing %s: the accounts: %s", account, reason)
+                    raise PairingError("storage", f"the hub cannot write its accounts ({reason})"
+                                       ": tell the director, then try the same code again"
+                                       ) from err
                 self._save()
                 state = "ok"
         if state != "ok":

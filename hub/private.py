@@ -12,20 +12,62 @@ exist yet is created 0600, so that SQLite gives its ``-wal`` and ``-shm`` files 
 mode. Symbolic links are left alone (their targets are not the hub's to change). A
 directory that is not a hub's (no event log in it yet) has only itself fixed: pointing
 ``--data`` at a folder of other things never changes those things.
+
+:func:`one_hub` holds ``hub.lock`` in the data directory while a hub runs (an exclusive
+``flock``, its pid written in it): a second hub on the same directory is refused before it
+touches anything there; the kernel drops the lock with the process, so a hub killed (a power
+cut, ``kill -9``) leaves none behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["OPEN_BITS", "make_private"]
+__all__ = ["LOCK_NAME", "OPEN_BITS", "DataDirectoryBusy", "make_private", "one_hub"]
 
 log = logging.getLogger(__name__)
 
 OPEN_BITS = 0o077          # group and others: none of them, on anything of the hub's
+LOCK_NAME = "hub.lock"     # held by the hub running on the data directory
+
+
+class DataDirectoryBusy(OSError):
+    """Another hub runs on this data directory (or the lock cannot be taken): its words."""
+
+
+@contextlib.contextmanager
+def one_hub(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock (created 0700 when missing) for the block: DataDirectoryBusy,
+    naming the other hub's pid, when another process holds it."""
+    if folder.exists() and not folder.is_dir():
+        raise DataDirectoryBusy(f"--data {folder}: not a directory (the hub's data directory "
+                                "holds its event log; give a folder, new or the hub's)")
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as err:
+        raise DataDirectoryBusy(f"{folder}: cannot take the data directory's lock: "
+                                f"{err.strerror or err}") from err
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            other = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
+            raise DataDirectoryBusy(
+                f"{folder}: another hub is running on this data directory (pid {other}): "
+                "stop it first (Ctrl-C where it runs, or systemctl stop tenace-hub), or give "
+                "this one a --data of its own") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)            # the lock goes with it
 
 
 def _fix(path: Path, mode: int, what: str, fixed: list[Path]) -> None:

@@ -46,6 +46,7 @@ Exceptions::
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -170,7 +171,8 @@ class EventLog:
     """
 
     def __init__(self, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-                 verify: bool = True, upgrade: bool = True, note_head: bool = True):
+                 verify: bool = True, upgrade: bool = True, note_head: bool = True,
+                 data_folder: bool = True):
         try:
             self.durability = Durability(durability)
         except ValueError:
@@ -195,7 +197,11 @@ class EventLog:
                                             "to a new file")
             self.noted_head = read_head(file)
             try:   # 0700, its files 0600, fixed with a warning when not (hub.private)
-                make_private(file.parent, file.name)
+                if data_folder:
+                    make_private(file.parent, file.name)
+                else:      # a copy among other things (a backup): only the file is the hub's
+                    file.parent.mkdir(parents=True, exist_ok=True)
+                    os.close(os.open(file, os.O_WRONLY | os.O_CREAT, 0o600))
             except OSError as err:
                 raise StoreError(self.path, f"cannot create the directory: {err}") from err
         try:
@@ -212,17 +218,21 @@ class EventLog:
 
     @classmethod
     def open(cls, path: Path | str, *, durability: Durability | str = Durability.PROCESS,
-             verify: bool = True, upgrade: bool = True, note_head: bool = True) -> EventLog:
+             verify: bool = True, upgrade: bool = True, note_head: bool = True,
+             data_folder: bool = True) -> EventLog:
         """Open the log at ``path``, creating it (and its directory) when it does not exist.
 
         An existing file that is not a readable Tenace event log raises StoreError and is left
         untouched; ``verify`` also runs SQLite's ``quick_check`` over the whole file. A log of
         schema version 1 is upgraded (its hash chain computed, module docstring), or, with
         ``upgrade=False``, refused with SchemaVersionError and left as it is. ``note_head``:
-        write the head beside the file after each commit (module docstring).
+        write the head beside the file after each commit (module docstring). ``data_folder``
+        (the default): the file's folder is a hub's data directory, made private with what
+        it holds (hub.private); False for a copy put among other things (a backup, a
+        salvage): the file alone is created 0600 and its folder left as it is.
         """
         return cls(path, durability=durability, verify=verify, upgrade=upgrade,
-                   note_head=note_head)
+                   note_head=note_head, data_folder=data_folder)
 
     @classmethod
     def memory(cls) -> EventLog:

@@ -323,12 +323,40 @@ def _add_devices_parser(sub: Any) -> None:
     dealer_cli.add_parsers(jobs)
 
 
+def _refuse_unknown_options(parser: argparse.ArgumentParser, words: list[str]) -> None:
+    """An option the command does not have, named with the one meant (``--tabels``: did you
+    mean ``--tables``?), before argparse reads it as something else (``tenace hub --tabels 4``
+    said "argument job: invalid choice: '4'"). Prefixes argparse accepts are left to it."""
+    import difflib
+
+    command = parser
+    for word in words:
+        if word == "--":
+            return
+        if not word.startswith("-"):
+            sub = next((a for a in command._actions
+                        if isinstance(a, argparse._SubParsersAction)), None)
+            if sub is not None and word in sub.choices:
+                command = sub.choices[word]
+            continue
+        if not word.startswith("--"):
+            continue
+        name = word.split("=", 1)[0]
+        known = [o for o in command._option_string_actions if o.startswith("--")]
+        if any(option.startswith(name) for option in known):
+            continue
+        close = difflib.get_close_matches(name, known, 1)
+        command.error(f"{name}: no such option"
+                      + (f" (did you mean {close[0]}?)" if close else ""))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["tablet"]:  # its own options, and Kivy, only when a tablet runs
         from tablet.app import main as tablet_main
         return tablet_main(words[1:])
     parser = _parser()
+    _refuse_unknown_options(parser, words)
     args = parser.parse_args(words)
     try:
         code: int = args.run(args)

@@ -247,6 +247,19 @@ def hub(args: argparse.Namespace) -> int:
     plain = None if args.plain_listen is None else _address(args.plain_listen, "--plain-listen")
     if plain is not None and (tls is None or plain[0] != listen[0]):
         raise CommandError("--plain-listen: only beside TLS, on the --listen address")
+    from hub.private import DataDirectoryBusy, one_hub
+    try:   # one hub per data directory, held before its broker, accounts or log are touched
+        with one_hub(Path(data)):
+            return _serve(args, data, setup, next_session, shard, console, bridgemate, tls,
+                          ca, options, listen, plain)
+    except DataDirectoryBusy as err:
+        raise CommandError(str(err)) from err
+
+
+def _serve(args: argparse.Namespace, data: str, setup: Any, next_session: Any, shard: Any,
+           console: Any, bridgemate: Any, tls: Any, ca: Any, options: Any, listen: Any,
+           plain: Any) -> int:
+    """``tenace hub`` once its options are checked and its data directory held."""
     accounts_file, credentials = _hub_account(args)
     with _broker(args.broker, listen, accounts_file, tls, ca,
                  None if plain is None else plain[1]) as url:
@@ -279,6 +292,13 @@ def hub(args: argparse.Namespace) -> int:
                 await task
             if hub_.console is not None:
                 print(f"director console: {hub_.console.url}", flush=True)
+                if hub_.console.host in ("0.0.0.0", "::", ""):   # no address to open
+                    import socket
+                    name = (args.console_allowed_host or [socket.gethostname()])[0]
+                    scheme = hub_.console.url.split(":", 1)[0]
+                    print(f"  (every address of this computer: open it as {scheme}://{name}:"
+                          f"{hub_.console.port}/ or by this computer's address on the "
+                          "club's network)", flush=True)
             if hub_.bridgemate is not None:
                 print(f"Bridgemate Data Connector: {hub_.bridgemate.url}", flush=True)
             intake = _sim_intake(hub_, args.sim_kit)

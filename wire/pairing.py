@@ -219,7 +219,13 @@ def redeem(request: PairingRequest, label: str = "", *, timeout: float = 15.0,
         raise PairingFailed(code, str(refusal.get("error") or err.reason), retry) from None
     except (urllib.error.URLError, OSError, TimeoutError) as err:
         reason = getattr(err, "reason", err)
-        raise PairingFailed("unreachable", f"{request.hub}: {reason}") from None
+        hint = ""
+        if isinstance(reason, ssl.SSLCertVerificationError) and cafile is None \
+                and request.ca is None:   # a typed code: nothing to check the console by
+            hint = (" (the console's certificate is the club's own: give the device the "
+                    "club's ca.crt with --ca, or pair with the QR code's tenace-pair: text, "
+                    "which carries its fingerprint)")
+        raise PairingFailed("unreachable", f"{request.hub}: {reason}{hint}") from None
     except ValueError as err:
         raise PairingFailed("bad_answer", f"{request.hub}: not JSON ({err})") from None
     return _config(request, answer)

@@ -18,6 +18,7 @@ import argparse
 import json
 import logging
 import random
+import signal
 import sys
 import threading
 import time
@@ -154,6 +155,10 @@ def sim(args: argparse.Namespace) -> int:
             report, accepted = _swiss_session(args, setup, seed, inject, pace)
     else:
         script = _script(setup, seed, inject, pace, _noise(args.reader_noise))
+        if args.hub and args.credentials:
+            _check_credentials(args.credentials, {event.device for events in
+                                                  script.events_by_table.values()
+                                                  for event in events})
         with keyring:
             if args.chaos is not None:
                 return _chaos(args, setup, script, seed)
@@ -167,6 +172,28 @@ def sim(args: argparse.Namespace) -> int:
                   "final ranking " + ", ".join(f"{e['rank']}. {e['pair']} ({e['total']} VP)"
                                                for e in swiss["ranking"] or ()))
     return 0
+
+
+def _check_credentials(path: str, devices: set[str]) -> None:
+    """``--credentials FILE`` holds a password for every simulated device and the director
+    (whose view reads the alerts): else a CommandError naming those missing, before any
+    device is refused by the broker over and over."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            known = json.load(file)
+    except (OSError, ValueError) as err:
+        raise CommandError(f"--credentials {path}: cannot read it ({err})") from err
+    if not isinstance(known, dict):
+        raise CommandError(f"--credentials {path}: not a JSON object {{account: password}}")
+    missing = sorted(name for name in devices | {"director"}
+                     if not isinstance(known.get(name), str))
+    if missing:
+        shown = ", ".join(missing[:12]) + (f" and {len(missing) - 12} more"
+                                           if len(missing) > 12 else "")
+        raise CommandError(
+            f"--credentials {path}: no password for {shown}: every account the room plays "
+            "with needs one (tenace accounts issue ACCOUNT --data DIR prints it; in a deploy "
+            "directory it is added to device-credentials.json)")
 
 
 CHAOS_PACE = 0.01
@@ -408,7 +435,6 @@ def _print_report(report: dict[str, Any], accepted: int) -> None:
 def demo(args: argparse.Namespace) -> int:
     """``tenace demo``: hub, embedded broker, console, and a room playing until stopped."""
     from tenace.live import _address, demo_director, running_hub
-    from tenace.sim.driver import DriverError, run_tables
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     console = _address(args.console, "--console")
@@ -427,9 +453,32 @@ def demo(args: argparse.Namespace) -> int:
             raise CommandError(f"--tables {args.tables}: {err}") from err
     setup = _setup(args.tables, args.boards, rounds, "mitchell", seed, minutes)
     stop_at = None if args.minutes is None else time.monotonic() + args.minutes * 60
-    with demo_director() as (users, name, password), \
-            running_hub(args.broker, None, setup, console=console, console_users=users) \
-            as (hub, url):
+    # Ctrl-C only asks the demo to stop, whatever it is doing: a KeyboardInterrupt raised in
+    # the middle of an import could leave the import lock held and the double-dummy worker
+    # waiting on it for ever (the process never exiting), or a traceback.
+    interrupt = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupt.set())
+    try:
+        with demo_director() as (users, name, password), \
+                running_hub(args.broker, None, setup, console=console, console_users=users) \
+                as (hub, url):
+            _demo_room(args, hub, url, name, password, setup, seed, inject, pace, stop_at,
+                       interrupt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return 0
+
+
+def _demo_room(args: argparse.Namespace, hub: Any, url: str, name: str, password: str,
+               setup: Any, seed: int, inject: Any, pace: float, stop_at: float | None,
+               interrupt: threading.Event) -> None:
+    """The demo's room playing through ``hub`` until it is over, ``stop_at`` or Ctrl-C."""
+    from tenace.sim.driver import DriverError, run_tables
+
+    stop = threading.Event()
+    over = threading.Event()   # set by the player when the room is done
+    playing = not interrupt.is_set()
+    if playing:
         page = hub.console.url if hub.console is not None else None
         print(f"Tenace demo: {args.tables} simulated tables on {url}")
         print(f"director console: {page}  (Ctrl-C to stop)", flush=True)
@@ -449,37 +498,34 @@ def demo(args: argparse.Namespace) -> int:
                 hub.call(lambda n=number: hub.director({"op": "round_start", "round": n}))
 
         threading.Thread(target=director, daemon=True).start()
-        stop = threading.Event()
-        player = threading.Thread(target=_play, args=(run_tables, DriverError, url, script,
-                                                      pacer, stop), daemon=True)
-        player.start()
-        try:
-            while player.is_alive() and (stop_at is None or time.monotonic() < stop_at):
-                player.join(0.5)
-        except KeyboardInterrupt:
-            print("stopping", file=sys.stderr)
-        finished = not player.is_alive()
-        stop.set()              # the simulated tables leave before the broker stops
-        player.join(15)
-        alerts = hub.call(lambda: len(hub.room.alerts))
-        print(f"{hub.stats.accepted} events taken, {alerts} alerts raised", flush=True)
-        if args.minutes is None and finished:
-            print("the session is over; the console stays up until Ctrl-C", flush=True)
-            try:
-                while True:
-                    time.sleep(1)
-            except KeyboardInterrupt:
-                pass
-    return 0
+        threading.Thread(target=_play, args=(run_tables, DriverError, url, script, pacer,
+                                             stop, over), daemon=True).start()
+        while not (over.wait(0.5) or interrupt.is_set()) and (
+                stop_at is None or time.monotonic() < stop_at):
+            pass
+    if interrupt.is_set():
+        print("stopping", file=sys.stderr)
+    finished = over.is_set() and not interrupt.is_set()
+    stop.set()              # the simulated tables leave before the broker stops
+    if playing:
+        over.wait(15)
+    alerts = hub.call(lambda: len(hub.room.alerts))
+    print(f"{hub.stats.accepted} events taken, {alerts} alerts raised", flush=True)
+    if args.minutes is None and finished:
+        print("the session is over; the console stays up until Ctrl-C", flush=True)
+        while not interrupt.is_set():
+            time.sleep(0.5)
 
 
 def _play(run_tables: Any, error: type[Exception], url: str, script: Any, pacer: Any,
-          stop: threading.Event) -> None:
+          stop: threading.Event, over: threading.Event) -> None:
     try:
         run_tables(url, script.events_by_table, realtime=pacer, timeout=10.0, stop=stop,
                    mux=True)
     except error as err:
         log.error("simulated room: %s", err)
+    finally:
+        over.set()
 
 
 def add_parsers(sub: Any) -> None:

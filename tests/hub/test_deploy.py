@@ -81,7 +81,11 @@ def test_existing_keys_are_kept_unless_forced_and_renew_keeps_the_authority(
     with pytest.raises(TlsError, match="holds keys already"):
         init(deployed, ["other.club.test"])
     assert {name: (deployed / name).read_bytes() for name in before} == before
-    init(deployed, ["hub.club.test", "hub2.club.test"], renew=True)
+    first = init(deployed.parent / "fresh", ["hub.club.test"])
+    assert not any("restart" in line for line in first.todo)
+    renewed = init(deployed, ["hub.club.test", "hub2.club.test"], renew=True)
+    # a running hub serves its certificate until it restarts: the renewal says so
+    assert any("systemctl restart tenace-hub" in line for line in renewed.todo)
     assert (deployed / "ca.key").read_bytes() == before["ca.key"]
     assert (deployed / "broker.key").read_bytes() != before["broker.key"]
     read_certificate(deployed / "broker.crt").verify_directly_issued_by(
@@ -158,8 +162,24 @@ def test_the_systemd_units_are_complete_and_hardened(deployed: Path) -> None:
         assert Path(service["ExecStart"].split()[0]).is_absolute()
         assert "@" not in service["ExecStart"].replace("readers@", "")
     hub = _units(deployed)[0].read_text()
-    assert f"ReadWritePaths={deployed}/data\n" in hub
+    # Pairing, revoking or issuing a device from the console rewrites the deploy directory's
+    # accounts, password, ACL and device-credentials files (beside them, then renamed), the
+    # log goes to the data directory: under ProtectSystem=strict both must be writable, else
+    # the console's Pair answers 500 (a read-only file system).
+    from hub.accounts import Accounts
+    writable = [Path(p) for line in hub.splitlines() if line.startswith("ReadWritePaths=")
+                for p in line.split("=", 1)[1].split()]
+    accounts = Accounts(deployed)
+    for written in (accounts.path, accounts.passwd_file, accounts.acl_file,
+                    deployed / "device-credentials.json", deployed / "data" / "events.sqlite3"):
+        assert any(written.parent == w or w in written.parent.parents for w in writable), \
+            (written, writable)
     assert f"--deploy {deployed} " in hub and f"--event {deployed}/event.toml" in hub
+    # The director opens the console by the name the certificate holds (--host): the
+    # console's Host check must let that name in, not only this machine's own host name.
+    words = next(line for line in hub.splitlines() if line.startswith("ExecStart=")).split()
+    allowed = [words[i + 1] for i, w in enumerate(words) if w == "--console-allowed-host"]
+    assert allowed == ["hub.club.test"]    # an address (192.0.2.10) is always let in
     readers = _units(deployed)[1].read_text()
     assert f"--ca {deployed}/ca.crt" in readers and "mqtts://hub.club.test:8883" in readers
 

@@ -278,3 +278,27 @@ def test_verify_notices_a_wal_mode_log_without_its_wal_and_head(
     done = backup(tmp_path / "live", tmp_path / "copy" / LOG_NAME)   # one file, no WAL mode
     assert done.records == 20
     assert main(["log", "verify", "--data", str(tmp_path / "copy")]) == 0
+
+
+def test_a_backup_or_salvage_into_a_folder_of_other_things_leaves_them_as_they_were(
+        tmp_path: Path) -> None:
+    # A club's volunteer backed up into a folder of other files (a home, a deploy directory
+    # with its public ca.crt): the backup is made private (it holds the deals), but the
+    # folder and its other files keep their modes; only a hub's data directory is the hub's.
+    import stat
+    with _filled(tmp_path / "live", 20):
+        shelf = tmp_path / "shelf"
+        (shelf / "sub").mkdir(parents=True)
+        (shelf / "ca.crt").write_text("public")
+        (shelf / "sub" / "notes.txt").write_text("mine")
+        for path, mode in ((shelf, 0o755), (shelf / "sub", 0o755), (shelf / "ca.crt", 0o644),
+                           (shelf / "sub" / "notes.txt", 0o644)):
+            path.chmod(mode)
+        backup(tmp_path / "live", shelf / "monday.sqlite3")
+        salvage(tmp_path / "live", shelf / "salvaged.sqlite3")
+    assert diagnose(shelf / "monday.sqlite3").sound
+    for path, mode in ((shelf, 0o755), (shelf / "sub", 0o755), (shelf / "ca.crt", 0o644),
+                       (shelf / "sub" / "notes.txt", 0o644)):
+        assert stat.S_IMODE(path.stat().st_mode) == mode, path
+    for copy in ("monday.sqlite3", "salvaged.sqlite3"):
+        assert stat.S_IMODE((shelf / copy).stat().st_mode) == 0o600, copy

@@ -353,6 +353,26 @@ def test_pair_from_the_console_then_the_device_connects_and_the_code_is_spent(
                               "device": "tablet 3", "by": "hub"}) in facts
 
 
+def test_accounts_the_hub_cannot_write_are_a_clear_refusal_and_the_code_holds(
+        club: Club) -> None:
+    # A deploy directory the hub may not write (the unit's ProtectSystem=strict once left it
+    # read-only): Pair answered 500, "internal error of the hub", and the code was spent.
+    drawn = club.draw("A1-S")
+    accounts = club.folder / "accounts" / "accounts.json"
+    kept = accounts.read_bytes()
+    accounts.unlink()
+    accounts.mkdir()                      # the file cannot be read nor replaced
+    try:
+        status, answer = club.http("/api/pair", {"code": drawn["code"]})
+    finally:
+        accounts.rmdir()
+        accounts.write_bytes(kept)
+    assert status == 503 and answer["code"] == "storage", answer
+    assert "accounts" in answer["error"] and "director" in answer["error"]
+    status, answer = club.http("/api/pair", {"code": drawn["code"]})   # not spent
+    assert status == 200 and answer["account"] == "A1-S"
+
+
 def test_the_devices_api_is_the_directors_only(club: Club) -> None:
     assert club.http("/api/devices")[0] == 401
     assert club.http("/api/devices/pair", {"account": "A1-N"})[0] == 401
@@ -517,6 +537,8 @@ def test_over_https_the_device_checks_the_console_against_the_scanned_authority(
         with pytest.raises(device_side.PairingFailed) as unchecked:
             device_side.redeem(device_side.parse_pairing(made.draw("A1-E")["code"], made.base))
         assert unchecked.value.code == "unreachable" and "CERTIFICATE" in str(unchecked.value)
+        # ... saying what to do: the club's ca.crt, or the QR code's text
+        assert "--ca" in str(unchecked.value) and "tenace-pair:" in str(unchecked.value)
     finally:
         made.close()
 

@@ -37,3 +37,48 @@ def test_a_console_port_already_taken_is_a_clear_error_not_a_traceback(tmp_path:
                                  timeout=60)
             assert out.returncode == 2, out.stderr
             assert "Traceback" not in out.stderr and "address already in use" in out.stderr
+
+
+def test_one_ctrl_c_stops_the_demo_in_mid_session() -> None:
+    # Ctrl-C while the room plays: the demo stops (one press, as it says), and does not
+    # claim the session is over nor wait for a second Ctrl-C.
+    import signal
+    demo = subprocess.Popen(
+        # faulthandler: should it hang, SIGABRT below shows where
+        [sys.executable, "-X", "faulthandler", "-m", "tenace", "demo", "--tables", "4",
+         "--no-browser", "--console", "127.0.0.1:0", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert demo.stdout is not None
+    seen = []
+    for line in demo.stdout:   # the demo says when the room is up
+        seen.append(line)
+        if line.startswith("log in as"):
+            break
+    demo.send_signal(signal.SIGINT)
+    try:
+        rest, _ = demo.communicate(timeout=120)   # a guard: it stops well before
+    except subprocess.TimeoutExpired as hung:
+        demo.send_signal(signal.SIGABRT)
+        rest, _ = demo.communicate()
+        raise AssertionError("one Ctrl-C did not stop the demo:\n" + "".join(seen) + rest) \
+            from hung
+    assert demo.returncode == 0, "".join(seen) + rest
+    assert "events taken" in rest and "Traceback" not in rest
+    assert "the session is over" not in rest
+
+
+def test_a_broker_port_already_taken_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "tenace", "hub", "--tables", "3",
+                              "--listen", f"127.0.0.1:{port}", "--console", "off", "--data",
+                              str(tmp_path / "data")], capture_output=True, text=True,
+                             timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
+    assert f"127.0.0.1:{port}" in out.stderr and "address already in use" in out.stderr
+    assert "--listen" in out.stderr

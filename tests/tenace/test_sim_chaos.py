@@ -197,6 +197,21 @@ def test_bad_options_are_refused_with_a_reason(capsys: pytest.CaptureFixture[str
     assert "LOW <= HIGH" in capsys.readouterr().err
 
 
+def test_credentials_without_every_devices_password_are_refused_naming_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A volunteer gave deploy init's device-credentials.json, which held only the devices
+    # paired so far: the sim says which accounts lack a password, before any connection.
+    partial = tmp_path / "device-credentials.json"
+    partial.write_text(json.dumps({"A1-tab": "x", "director": "y"}))
+    assert main(["sim", "--hub", "mqtt://127.0.0.1:1", "--deals-seed", "0" * 40,
+                 "--tables", "2", "--boards", "2", "--credentials", str(partial)]) == 2
+    err = capsys.readouterr().err
+    assert "no password for A1-rdr, A2-rdr, A2-tab" in err and "tenace accounts issue" in err
+    assert main(["sim", "--hub", "mqtt://127.0.0.1:1", "--deals-seed", "0" * 40,
+                 "--tables", "2", "--credentials", str(tmp_path / "none.json")]) == 2
+    assert "--credentials" in capsys.readouterr().err
+
+
 # Chaos -----------------------------------------------------------------------------------------
 
 def test_a_short_chaos_run_loses_nothing_and_scores_like_a_clean_run(
