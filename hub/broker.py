@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import hashlib
 import importlib
 import logging
@@ -219,18 +220,23 @@ def _server_classes() -> tuple[type[Any], ...]:
     from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
 
     from hub.broker_limits import (
+        BROKER_PER_ADDRESS,
         CONNECT_DEADLINE,
+        ConnectionLimit,
         ConnectionRate,
         QueueLimit,
         Refusals,
         limit_inflight,
         limit_packet_size,
+        listening,
     )
 
     # Mosquitto's limits, which amqtt has no setting for (hub.broker_limits).
     limit_packet_size(MQTTFixedHeader)
     limit_inflight(ProtocolHandler)
     connections = ConnectionRate()
+    accepted = ConnectionLimit(BROKER_PER_ADDRESS, 10 * BROKER_PER_ADDRESS,
+                               spare_loopback=True)
     queues = QueueLimit()
     subscriptions_refused = Refusals("subscription")
 
@@ -319,6 +325,22 @@ def _server_classes() -> tuple[type[Any], ...]:
             if client_session.keep_alive > 0 and isinstance(delay, int):
                 client_session.keep_alive += delay
             return handler, client_session
+
+        async def _create_server_instance(self, listener_name: str, listener_type: Any,
+                                          address: str | None, port: int,
+                                          ssl_context: Any) -> Any:
+            """A TCP listener on a socket of ours that counts connections by address as it
+            accepts them, before a TLS handshake (hub.broker_limits.listening), and gives a
+            handshake CONNECT_DEADLINE, not asyncio's 60 s: half handshakes on the TLS port
+            came before the connection rate and the CONNECT deadline (audit auditsec)."""
+            if str(listener_type) != "tcp":
+                return await super()._create_server_instance(listener_name, listener_type,
+                                                             address, port, ssl_context)
+            sock = listening(address or "", port, accepted)
+            return await asyncio.start_server(
+                functools.partial(self.stream_connected, listener_name=listener_name),
+                sock=sock, ssl=ssl_context,
+                ssl_handshake_timeout=None if ssl_context is None else CONNECT_DEADLINE)
 
         async def add_subscription(self, subscription: tuple[str, int], session: Any) -> int:
             """Refuse (0x80) a filter beyond the account's share (:meth:`_Access.refusal`):

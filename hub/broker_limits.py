@@ -36,14 +36,16 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CONNECTIONS", "CONNECTION_WINDOW", "CONNECT_DEADLINE", "MAX_INFLIGHT", "MAX_PACKET",
-           "MAX_QUEUED", "MAX_QUEUED_BYTES", "MAX_SUBSCRIPTIONS", "ConnectionRate",
-           "PacketTooLarge", "QueueLimit", "Refusals", "limit_inflight", "limit_packet_size"]
+__all__ = ["BROKER_PER_ADDRESS", "CONNECTIONS", "CONNECTION_WINDOW", "CONNECT_DEADLINE",
+           "MAX_INFLIGHT", "MAX_PACKET", "MAX_QUEUED", "MAX_QUEUED_BYTES", "MAX_SUBSCRIPTIONS",
+           "PER_ADDRESS", "TOTAL", "ConnectionLimit", "ConnectionRate", "PacketTooLarge",
+           "QueueLimit", "Refusals", "limit_inflight", "limit_packet_size", "listening"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,9 @@ CONNECTIONS = 60
 CONNECTION_WINDOW = 10.0
 CONNECT_DEADLINE = 10.0
 MAX_SUBSCRIPTIONS = 32
+PER_ADDRESS = 64        # a server's connections open at once from one address (the console)
+TOTAL = 512             # ... from every address but loopback (file descriptors: 1024)
+BROKER_PER_ADDRESS = 256   # the embedded broker's, loopback spared (a simulator's devices)
 
 
 class PacketTooLarge(Exception):
@@ -204,3 +209,108 @@ class ConnectionRate:
             return False
         times.append(now)
         return True
+
+
+class ConnectionLimit:
+    """How many connections a server holds at once (module docstring): ``per_address`` from
+    one address, ``total`` from all addresses but loopback (the hub's own machine, where the
+    director may sit, is never refused for what others opened)."""
+
+    def __init__(self, per_address: int = PER_ADDRESS, total: int = TOTAL, *,
+                 spare_loopback: bool = False):
+        self.per_address = per_address
+        self.total = total
+        self.spare_loopback = spare_loopback   # loopback never counted (the broker's)
+        self.open: dict[str, int] = {}
+        self.refused: dict[str, int] = {}
+        self._remote = 0
+        self._held: dict[int, str] = {}
+
+    def admit(self, key: int, address: str) -> bool:
+        """Whether connection ``key`` (its id) from ``address`` may be served; if so it is
+        counted until :meth:`release`."""
+        loopback = _loopback(address)
+        if loopback and self.spare_loopback:
+            return True
+        if self.open.get(address, 0) >= self.per_address or (
+                not loopback and self._remote >= self.total):
+            count = self.refused.get(address, 0) + 1
+            self.refused[address] = count
+            if len(self.refused) > 10_000:
+                self.refused.clear()
+            if power_of_ten(count):
+                log.warning("%s holds %d connections (%d from every address): %d refused",
+                            address, self.open.get(address, 0), self._remote, count)
+            return False
+        self.open[address] = self.open.get(address, 0) + 1
+        self._remote += not loopback
+        self._held[key] = address
+        return True
+
+    def release(self, key: int) -> None:
+        address = self._held.pop(key, None)
+        if address is None:
+            return
+        self._remote -= not _loopback(address)
+        left = self.open[address] - 1
+        if left:
+            self.open[address] = left
+        else:
+            del self.open[address]
+
+
+class _Counted(socket.socket):
+    """An accepted connection, released from its :class:`ConnectionLimit` when closed."""
+
+    limit: ConnectionLimit | None = None
+
+    def close(self) -> None:
+        limit, self.limit = self.limit, None
+        if limit is not None:
+            limit.release(id(self))
+        super().close()
+
+
+class _Listener(socket.socket):
+    """A listening socket that counts what it accepts (:class:`ConnectionLimit`) before any
+    byte is read, a TLS handshake included (asyncio gives one 60 s before aiohttp sees the
+    connection): one over the limit is closed at once, told 503 first over plain HTTP."""
+
+    limit: ConnectionLimit
+    busy: bytes
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        while True:    # a refused one: the next (BlockingIOError when none is waiting)
+            conn, address = super().accept()
+            counted = _Counted(conn.family, conn.type, conn.proto, fileno=conn.detach())
+            host = str(address[0]) if isinstance(address, tuple) and address else ""
+            if self.limit.admit(id(counted), host):
+                counted.limit = self.limit
+                return counted, address
+            with contextlib.suppress(OSError):
+                if self.busy:
+                    counted.send(self.busy)
+            counted.close()
+
+
+def listening(host: str, port: int, limit: ConnectionLimit, busy: bytes = b"") -> socket.socket:
+    """A listening socket on ``host``:``port`` that counts what it accepts in ``limit``
+    (:class:`_Listener`); ``busy`` is sent to a connection refused (plain HTTP's 503).
+    OSError worded as asyncio's when the address is taken."""
+    family, kind, proto, _name, address = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = _Listener(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as err:     # worded as asyncio's (tenace's commands show it)
+            raise OSError(err.errno, f"error while attempting to bind on address "
+                                     f"{address!r}: {str(err.strerror).lower()}") from None
+        sock.listen(128)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    sock.limit, sock.busy = limit, busy
+    return sock

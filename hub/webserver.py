@@ -50,7 +50,6 @@ Exceptions::
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ipaddress
 import json
 import logging
@@ -63,7 +62,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from bridgecore.text import Text
-from hub.broker_limits import power_of_ten
+from hub.broker_limits import PER_ADDRESS, TOTAL, ConnectionLimit, listening
 from hub.errors import HubError
 from hub.texts import render
 
@@ -80,8 +79,6 @@ MAX_FIELD = 16 * 1024          # a request line or one header line
 LINGER = 1.0                   # seconds a refused body is still read, so the client sees why
 JSON = "application/json"
 IDLE = 15.0                    # seconds a connection may wait without a whole request
-PER_ADDRESS = 64               # connections open at once from one address
-TOTAL = 512                    # ... from every address but loopback (file descriptors: 1024)
 # No words (they would need the catalogs, hub/locale): the browser shows its own for 503.
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 15\r\nContent-Length: 0\r\n"
          b"Connection: close\r\n\r\n")
@@ -254,91 +251,6 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
     return web.Application(middlewares=[refusals, *middlewares], client_max_size=max_body)
 
 
-class ConnectionLimit:
-    """How many connections a server holds at once (module docstring): ``per_address`` from
-    one address, ``total`` from all addresses but loopback (the hub's own machine, where the
-    director may sit, is never refused for what others opened)."""
-
-    def __init__(self, per_address: int = PER_ADDRESS, total: int = TOTAL):
-        self.per_address = per_address
-        self.total = total
-        self.open: dict[str, int] = {}
-        self.refused: dict[str, int] = {}
-        self._remote = 0
-        self._held: dict[int, str] = {}
-
-    def admit(self, key: int, address: str) -> bool:
-        """Whether connection ``key`` (its id) from ``address`` may be served; if so it is
-        counted until :meth:`release`."""
-        loopback = _loopback(address)
-        if self.open.get(address, 0) >= self.per_address or (
-                not loopback and self._remote >= self.total):
-            count = self.refused.get(address, 0) + 1
-            self.refused[address] = count
-            if len(self.refused) > 10_000:
-                self.refused.clear()
-            if power_of_ten(count):
-                log.warning("%s holds %d connections (%d from every address): %d refused",
-                            address, self.open.get(address, 0), self._remote, count)
-            return False
-        self.open[address] = self.open.get(address, 0) + 1
-        self._remote += not loopback
-        self._held[key] = address
-        return True
-
-    def release(self, key: int) -> None:
-        address = self._held.pop(key, None)
-        if address is None:
-            return
-        self._remote -= not _loopback(address)
-        left = self.open[address] - 1
-        if left:
-            self.open[address] = left
-        else:
-            del self.open[address]
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
-
-
-class _Counted(socket.socket):
-    """An accepted connection, released from its :class:`ConnectionLimit` when closed."""
-
-    limit: ConnectionLimit | None = None
-
-    def close(self) -> None:
-        limit, self.limit = self.limit, None
-        if limit is not None:
-            limit.release(id(self))
-        super().close()
-
-
-class _Listener(socket.socket):
-    """A listening socket that counts what it accepts (:class:`ConnectionLimit`) before any
-    byte is read, a TLS handshake included (asyncio gives one 60 s before aiohttp sees the
-    connection): one over the limit is closed at once, told 503 first over plain HTTP."""
-
-    limit: ConnectionLimit
-    busy: bytes
-
-    def accept(self) -> tuple[socket.socket, Any]:
-        while True:    # a refused one: the next (BlockingIOError when none is waiting)
-            conn, address = super().accept()
-            counted = _Counted(conn.family, conn.type, conn.proto, fileno=conn.detach())
-            host = str(address[0]) if isinstance(address, tuple) and address else ""
-            if self.limit.admit(id(counted), host):
-                counted.limit = self.limit
-                return counted, address
-            with contextlib.suppress(OSError):
-                if self.busy:
-                    counted.send(self.busy)
-            counted.close()
-
-
 class WebServer:
     """``app`` served at ``host``:``port`` (0: any free port) on the running loop."""
 
@@ -368,25 +280,9 @@ class WebServer:
         self._runner = runner
         self.port = runner.addresses[0][1]     # the port the system chose for port 0
 
-    def _listen(self) -> _Listener:
-        """The listening socket, counting connections (:class:`_Listener`)."""
-        family, kind, proto, _name, address = socket.getaddrinfo(
-            self.host or None, self.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-        sock = _Listener(family, kind, proto)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                sock.bind(address)
-            except OSError as err:     # worded as asyncio's (tenace's commands show it)
-                raise OSError(err.errno, f"error while attempting to bind on address "
-                                         f"{address!r}: {str(err.strerror).lower()}") from None
-            sock.listen(128)
-            sock.setblocking(False)
-        except BaseException:
-            sock.close()
-            raise
-        sock.limit, sock.busy = self.limit, b"" if self.tls else _BUSY
-        return sock
+    def _listen(self) -> socket.socket:
+        """The listening socket, counting connections (hub.broker_limits.listening)."""
+        return listening(self.host, self.port, self.limit, b"" if self.tls else _BUSY)
 
     def _ssl_context(self) -> ssl.SSLContext | None:
         """TLS 1.2 or newer with ``tls``'s certificate chain (``OSError``/``ssl.SSLError``

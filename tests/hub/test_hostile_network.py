@@ -489,3 +489,37 @@ def test_over_https_the_console_counts_a_connection_before_its_handshake(
         for sock in halves:
             sock.close()
         club.close()
+
+
+def test_the_embedded_broker_s_tls_port_closes_half_handshakes_within_its_deadline(
+        keyring: Keyring, tmp_path: Path) -> None:
+    """On the embedded broker's TLS port the connection rate and the CONNECT deadline come
+    after the TLS handshake, which asyncio waits 60 s for: half handshakes were each held a
+    minute, with nothing to count them. The broker now listens on a socket of its own that
+    counts connections by address as it accepts them (loopback spared: the simulator's
+    devices) and gives a handshake CONNECT_DEADLINE: twenty half handshakes are closed well
+    before asyncio's minute, and a device then connects over TLS."""
+    from hub.tls import write_club_pki
+    pki = write_club_pki(tmp_path / "pki", ["127.0.0.1", "localhost"])
+    with EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                        tls=(str(pki.broker_cert), str(pki.broker_key)),
+                        ca_file=str(pki.ca_cert)) as broker:
+        halves = [socket.create_connection(("127.0.0.1", broker.port), timeout=30)
+                  for _ in range(20)]
+        try:
+            for sock in halves:
+                sock.sendall(b"\x16\x03\x01")              # a TLS record's header: no more
+            closed = wait_until(lambda: all(closed_by_peer(s) for s in halves),
+                                CONNECT_DEADLINE + 35)    # a guard below asyncio's 60 s
+            assert closed, "half handshakes kept"
+        finally:
+            for sock in halves:
+                sock.close()
+        device = listen(broker.url)
+        device.close()
+
+
+def test_the_broker_spares_loopback_in_its_count_of_connections() -> None:
+    limit = ConnectionLimit(per_address=2, total=20, spare_loopback=True)
+    assert all(limit.admit(n, "127.0.0.1") for n in range(100))     # the simulator's devices
+    assert [limit.admit(100 + n, "192.168.1.50") for n in range(3)] == [True, True, False]
