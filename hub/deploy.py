@@ -383,8 +383,10 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
         units = " ".join(str(root / f"{RELOAD_UNIT}.{kind}") for kind in ("service", "path"))
         report.todo.append(f"Mosquitto reloads by itself when a device is paired or revoked: "
                            f"systemctl link {units} && systemctl enable --now "
-                           f"{RELOAD_UNIT}.path (the mosquitto service runs "
-                           f"mosquitto -c {root / 'mosquitto.conf'})")
+                           f"{RELOAD_UNIT}.path (the mosquitto service must run "
+                           f"{root / 'mosquitto.conf'}: systemctl edit mosquitto, [Service] "
+                           f"ExecStart= then ExecStart=/usr/sbin/mosquitto -c "
+                           f"{root / 'mosquitto.conf'})")
     if renew or force:   # a running hub (its broker, its console) keeps the old certificate
         report.todo.append("a hub already running serves the old certificate until it starts "
                            "again: systemctl daemon-reload && systemctl restart tenace-hub"
