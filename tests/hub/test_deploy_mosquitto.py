@@ -208,3 +208,14 @@ def test_the_hub_as_its_own_user_keeps_mosquittos_group_or_says_why_it_cannot(
             (0o640, nobody.pw_uid, gid), name
     assert "dealer-3:" in (club / "mosquitto.passwd").read_text()
     assert mode(club / "accounts.json") == 0o600
+
+
+def test_without_mosquittos_group_deploy_init_says_to_install_it_and_writes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without Mosquitto installed (no group to give its files): a unit with
+    SupplementaryGroups= of a missing group would not start, so deploy init refuses first."""
+    import hub.deploy
+    monkeypatch.setattr(hub.deploy, "MOSQUITTO_GROUP", "tenace-no-such-group")
+    with pytest.raises(hub.deploy.DeployError, match="apt install mosquitto"):
+        init(tmp_path / "club", ["hub.club.test"], broker="mosquitto")
+    assert not (tmp_path / "club" / "ca.key").exists()
