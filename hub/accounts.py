@@ -12,7 +12,10 @@ PBKDF2-SHA512 hash for its password file. Issuing an account again draws a new p
 old one stops working); :meth:`Accounts.revoke` removes the account. Each change rewrites the
 Mosquitto password and ACL files beside it (``mosquitto.passwd``, ``mosquitto.acl``, mode
 0600); the embedded broker re-reads ``accounts.json`` when it changes; Mosquitto reloads its
-files on SIGHUP.
+files on SIGHUP. Mosquitto reads them as its own user: ``tenace deploy init --broker
+mosquitto`` makes them 0640, group ``mosquitto``, and each rewrite keeps the group of the file
+it replaces and its group read bit (:func:`write_broker_file`: never others' bits), so that a
+device paired by the hub, which runs as a user of its own, still reaches Mosquitto.
 
 The passwords are random and long, so the hashes need no slow work factor to resist guessing:
 the argon2 parameters are small so that a connection costs the broker well under a
@@ -31,7 +34,10 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import stat
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +50,7 @@ from wire.pairing import write_private as _write_private
 __all__ = [
     "ACCOUNTS_FILE", "SIM_BRIDGE", "SIM_LINK", "AccountError", "Accounts", "Credentials",
     "event_accounts",
-    "mosquitto_hash", "verify_mosquitto_hash", "write_keyring",
+    "mosquitto_hash", "verify_mosquitto_hash", "write_broker_file", "write_keyring",
 ]
 
 log = logging.getLogger(__name__)
@@ -133,6 +139,47 @@ def event_accounts(setup: Any, dealers: Iterable[str] = ("dealer-1",), *,
     if simultaneous:
         names.update({SIM_LINK: "sim-link", SIM_BRIDGE: "sim-link"})
     return names
+
+
+def write_broker_file(path: Path, text: str) -> None:
+    """Write one of Mosquitto's files (its password file, its ACL) atomically: 0600, or, when
+    the file it replaces lets its group read it (``deploy init --broker mosquitto`` gave it
+    group ``mosquitto``, 0640), 0640 with that same group; others never. OSError (naming the
+    file) when the group cannot be kept: the file is then left as it was."""
+    try:
+        before = path.stat()
+    except FileNotFoundError:
+        before = None
+    shared = before is not None and bool(before.st_mode & stat.S_IRGRP)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        if shared and before is not None:
+            if os.stat(tmp).st_gid != before.st_gid:
+                try:
+                    os.chown(tmp, -1, before.st_gid)
+                except PermissionError as err:
+                    raise PermissionError(
+                        err.errno, f"cannot keep the group {_group_name(before.st_gid)} that "
+                        "lets Mosquitto read it (the hub's user must be in that group: "
+                        "SupplementaryGroups= in its unit, tenace deploy init --renew writes "
+                        "it)", str(path)) from None
+            os.chmod(tmp, 0o640)
+        else:
+            os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _group_name(gid: int) -> str:
+    import grp
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
 
 
 def write_keyring(path: Path, credentials: Iterable[Credentials]) -> Path:
@@ -237,13 +284,16 @@ class Accounts:
         return [{"account": name, "role": self._accounts[name]["role"]} for name in self]
 
     def save(self) -> None:
-        """Write the accounts file and the Mosquitto password and ACL files (0600)."""
+        """Write the accounts file (0600) and the Mosquitto password and ACL files (0600, or
+        0640 keeping Mosquitto's group: :func:`write_broker_file`)."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        # Mosquitto's files first: one that cannot keep its group stops the change before
+        # the accounts file records it.
+        write_broker_file(self.passwd_file, "".join(
+            f"{name}:{self._accounts[name]['mosquitto']}\n" for name in self))
+        write_broker_file(self.acl_file, mosquitto_acl(self.grant(name) for name in self))
         _write_private(self.path, json.dumps({"version": 1, "accounts": self._accounts},
                                              indent=1, sort_keys=True, allow_nan=False))
-        _write_private(self.passwd_file, "".join(
-            f"{name}:{self._accounts[name]['mosquitto']}\n" for name in self))
-        _write_private(self.acl_file, mosquitto_acl(self.grant(name) for name in self))
 
     def grant(self, name: str) -> Grant:
         """What ``name`` may read and write (hub/access.py), its scope included."""

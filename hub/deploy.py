@@ -7,7 +7,9 @@ What :func:`init` writes into the deploy directory (``DIR``)::
     mosquitto.conf           Mosquitto with TLS only (8883), no anonymous client, and
     accounts.json            the event's MQTT accounts (hub.accounts; the embedded broker's),
     mosquitto.passwd         the same accounts for Mosquitto and
-    mosquitto.acl            the access list of hub.access (all 0600: write_access_files)
+    mosquitto.acl            the access list of hub.access (all 0600: write_access_files;
+                             with --broker mosquitto these two and broker.key 0640, group
+                             mosquitto, and mosquitto-data/ 0770: Mosquitto's user reads them)
     tenace-hub.keyring       the hub's own MQTT password (0600; ``tenace hub --deploy``)
     device-credentials.json  the devices' MQTT passwords (0600; tenace accounts --data DIR)
     mosquitto-data/          Mosquitto's persistence (0700)
@@ -16,6 +18,9 @@ What :func:`init` writes into the deploy directory (``DIR``)::
     tenace-hub.service       systemd: the hub (embedded broker with TLS, or Mosquitto's)
     tenace-readers@.service  systemd: a table's card-reader node (instance = the table)
     readers.env.example      what a reader node's readers-TABLE.env holds
+    tenace-mosquitto-reload.path, .service
+                             systemd (--broker mosquitto): Mosquitto reloads when the hub
+                             rewrites its password or ACL file (a device paired or revoked)
 
 The units come from the templates in ``deploy/`` (``@NAME@`` filled in): the user that runs
 them, the working directory, the command, ``Restart=on-failure`` and the hardening options
@@ -64,6 +69,8 @@ PASSWORD_FILE, ACL_FILE = "mosquitto.passwd", "mosquitto.acl"
 HUB_ACCOUNT, HUB_KEYRING = "tenace-hub", "tenace-hub.keyring"
 DEVICE_CREDENTIALS = "device-credentials.json"
 HUB_UNIT, READERS_UNIT = "tenace-hub.service", "tenace-readers@.service"
+RELOAD_UNIT = "tenace-mosquitto-reload"   # .path and .service (--broker mosquitto)
+MOSQUITTO_GROUP = "mosquitto"   # Debian's package creates the user and the group
 TLS_PORT = 8883
 
 
@@ -221,6 +228,36 @@ def _owner(user: str | None) -> tuple[str, str]:
     return entry.pw_name, group
 
 
+def _mosquitto_gid() -> int:
+    """The id of Mosquitto's group; DeployError when the machine has none."""
+    try:
+        return grp.getgrnam(MOSQUITTO_GROUP).gr_gid
+    except KeyError:
+        raise DeployError(f"--broker mosquitto: no group {MOSQUITTO_GROUP!r} on this machine: "
+                          "install Mosquitto first (apt install mosquitto creates its user "
+                          "and group), then run deploy init again") from None
+
+
+def share_with_mosquitto(root: Path, gid: int) -> list[str]:
+    """Let Mosquitto's group (``gid``) read the files of ``root`` it needs (the broker key,
+    the password and ACL files: 0640; hub.accounts keeps the group on each rewrite) and write
+    ``mosquitto-data`` (0770). Returns the commands left for a person, when this user may not
+    give the group (neither root nor in it)."""
+    files = [root / "broker.key", root / PASSWORD_FILE, root / ACL_FILE]
+    try:
+        for path in files:
+            os.chown(path, -1, gid)
+            os.chmod(path, 0o640)
+        os.chown(root / "mosquitto-data", -1, gid)
+        os.chmod(root / "mosquitto-data", 0o770)
+    except PermissionError:
+        named = " ".join(shlex.quote(str(p)) for p in files)
+        data = shlex.quote(str(root / "mosquitto-data"))
+        return [f"Mosquitto reads its files as its own user: chgrp {MOSQUITTO_GROUP} {named} "
+                f"{data} && chmod 0640 {named} && chmod 0770 {data}"]
+    return []
+
+
 def _check_event(event: Path | None) -> Any:
     """The event set-up of ``event`` (checked: ConfigError names the problems), or None."""
     if event is None:
@@ -249,10 +286,12 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
     if broker not in ("embedded", "mosquitto"):
         raise DeployError(f"broker {broker!r}: embedded or mosquitto")
     root = Path(folder).absolute()
-    for name in ("mosquitto-tls.conf.in", HUB_UNIT + ".in", READERS_UNIT + ".in"):
+    for name in ("mosquitto-tls.conf.in", HUB_UNIT + ".in", READERS_UNIT + ".in",
+                 RELOAD_UNIT + ".path.in", RELOAD_UNIT + ".service.in"):
         if not (TEMPLATES / name).is_file():
             raise DeployError(f"{TEMPLATES / name}: template missing (run from a checkout)")
     owner, group = _owner(user)
+    mosquitto_gid = _mosquitto_gid() if broker == "mosquitto" else None
     pki = ClubPki(root)
     if pki.exists() and not (force or renew):
         write_club_pki(root, hosts, club=club)   # raises: keys there already
@@ -278,7 +317,8 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
         "mosquitto.conf": mosquitto_config(root),
         HUB_UNIT: _fill(HUB_UNIT + ".in", {
             **common, "DATA": str(data), "EXEC": _command(hub_words),
-            "AFTER": "mosquitto.service" if broker == "mosquitto" else ""}),
+            "AFTER": "mosquitto.service" if broker == "mosquitto" else "",
+            "SUPPLEMENTARY": MOSQUITTO_GROUP if broker == "mosquitto" else ""}),
         READERS_UNIT: _fill(READERS_UNIT + ".in", {**common, "EXEC": _command([
             python, "-m", "tenace", "devices", "run", "--table", "%i",
             "--broker", f"mqtts://{hosts[0]}:{TLS_PORT}", "--ca", str(pki.ca_cert),
@@ -289,6 +329,11 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
             "TENACE_READERS=--seat N=serial:/dev/ttyUSB0 --seat E=serial:/dev/ttyUSB1 "
             "--seat S=serial:/dev/ttyUSB2 --seat W=serial:/dev/ttyUSB3\n"),
     }
+
+    if broker == "mosquitto":
+        texts[RELOAD_UNIT + ".path"] = _fill(RELOAD_UNIT + ".path.in", common)
+        texts[RELOAD_UNIT + ".service"] = _fill(RELOAD_UNIT + ".service.in", {
+            **common, "SYSTEMCTL": shutil.which("systemctl") or "/usr/bin/systemctl"})
 
     included, pasted = _club_lines(root / "mosquitto.conf")
     if included:
@@ -321,20 +366,27 @@ def init(folder: Path | str, hosts: Sequence[str], *, event: Path | str | None =
                        f"(0600; give each device only its own); tenace accounts issue DEVICE "
                        f"--data {shlex.quote(str(root))} --url issues a new one (a spare, a "
                        f"lost device), tenace accounts revoke DEVICE removes one")
-    if broker == "mosquitto":
-        report.todo.append(f"Mosquitto reads its files as its own user: chown mosquitto "
-                           f"{pki.broker_key} {root / PASSWORD_FILE} {root / ACL_FILE} "
-                           f"{root / 'mosquitto-data'}")
+    if mosquitto_gid is not None:
+        report.todo += share_with_mosquitto(root, mosquitto_gid)
     if owner == "root":
         report.todo.append("the services would run as root: give them a user of their own "
                            "(useradd --system tenace; deploy init --user tenace)")
-    if owner != pwd.getpwuid(os.getuid()).pw_name:
-        report.todo.append(f"the hub runs as {owner}: chown -R {owner}: {root}")
+    if owner != pwd.getpwuid(os.getuid()).pw_name:   # Mosquitto's group kept (no "owner:")
+        report.todo.append(f"the hub runs as {owner}: chown -R {owner}"
+                           f"{'' if mosquitto_gid is not None else ':'} {root}")
     report.todo.append(f"give every device {pki.ca_cert} (tenace tablet --ca, tenace devices "
                        "run --ca); it is public, the keys beside it are not")
     if shutil.which("systemctl"):
         report.todo.append(f"systemctl link {root / HUB_UNIT} && systemctl enable --now "
                            "tenace-hub")
+    if mosquitto_gid is not None:
+        units = " ".join(str(root / f"{RELOAD_UNIT}.{kind}") for kind in ("service", "path"))
+        report.todo.append(f"Mosquitto reloads by itself when a device is paired or revoked: "
+                           f"systemctl link {units} && systemctl enable --now "
+                           f"{RELOAD_UNIT}.path (the mosquitto service must run "
+                           f"{root / 'mosquitto.conf'}: systemctl edit mosquitto, [Service] "
+                           f"ExecStart= then ExecStart=/usr/sbin/mosquitto -c "
+                           f"{root / 'mosquitto.conf'})")
     if renew or force:   # a running hub (its broker, its console) keeps the old certificate
         report.todo.append("a hub already running serves the old certificate until it starts "
                            "again: systemctl daemon-reload && systemctl restart tenace-hub"

@@ -200,7 +200,8 @@ def test_the_command_line_writes_and_then_refuses_to_overwrite(
                  "--broker", "mosquitto"]) == 0
     out = capsys.readouterr().out
     assert "ca.key                     0600" in out and "valid until" in out
-    assert "director account" in out and "chown mosquitto" in out
+    assert "director account" in out and "0640" in out   # Mosquitto's group reads them
+    assert "systemctl enable --now tenace-mosquitto-reload.path" in out
     assert "--broker mqtts://localhost:8883" in (folder / "tenace-hub.service").read_text()
     assert main(["deploy", "init", str(folder), "--host", "hub.local"]) == 2
     assert "holds keys already" in capsys.readouterr().err
