@@ -8,6 +8,8 @@ import os
 import random
 import signal
 import subprocess
+import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -141,3 +143,14 @@ def certificate_client(port: int, ca: Path, cert: Path, key: Path, client_id: st
         client.loop_stop()
         raise AssertionError(f"{client_id}: not connected and subscribed on port {port}")
     return client
+
+
+def until(test: Callable[[], object], timeout: float = 60.0) -> bool:
+    """Whether ``test()`` comes true within ``timeout`` seconds (a guard: it returns as soon
+    as it does)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,19 +17,10 @@ import pytest
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, topic
 from hub.simultaneous.organiser import Organiser
-from tests.hub.simultaneous.helpers import club_results, make_event
+from tests.hub.simultaneous.helpers import club_results, make_event, until
 from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
-
-
-def _until(test: object, timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():   # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_club_says_nothing_that_counts_before_its_deals_are_released(
@@ -59,20 +49,20 @@ def test_a_club_says_nothing_that_counts_before_its_deals_are_released(
                          json.dumps({"v": 1, "board": 1, "results": 0}), 1)
             york.publish(topic(event.id, "york", "result"), json.dumps(
                 {"v": 1, "id": "york-b2-t1", "board": 2, "ns": 1, "ew": 3, "score_ns": 420}), 1)
-            assert _until(lambda: sum("york's deals are not released yet" in r.getMessage()
+            assert until(lambda: sum("york's deals are not released yet" in r.getMessage()
                                       for r in list(caplog.records)) == 2)
             assert organiser.field.finished_boards("york") == ()
             assert not any(key[0] == "york" for key in organiser.field.results)
             assert not seen     # neither deals nor any field result reached york
             # Its start comes: its deals go out, and the same messages count.
             clock[0] = later
-            assert _until(lambda: any(m.topic.endswith("/deals") for m in seen))
+            assert until(lambda: any(m.topic.endswith("/deals") for m in seen))
             york.publish(topic(event.id, "york", "result"), json.dumps(
                 {"v": 1, "id": "york-b2-t1", "board": 2, "ns": 1, "ew": 3, "score_ns": 420}), 1)
             york.publish(topic(event.id, "york", "finished"),
                          json.dumps({"v": 1, "board": 2, "results": 1, "closed": True}), 1)
             assert organiser.wait_for(lambda f: f.finished_boards("york") == (2,))
-            assert _until(lambda: any(m.topic.endswith("/field/2") for m in seen))
+            assert until(lambda: any(m.topic.endswith("/field/2") for m in seen))
             assert not any(m.topic.endswith("/field/1") for m in seen)
         finally:
             york.close()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,19 +20,10 @@ import pytest
 from hub.mosquitto import Mosquitto
 from hub.simultaneous.event import generate_key, topic
 from hub.simultaneous.organiser import Organiser
-from tests.hub.simultaneous.helpers import club_results, make_event
+from tests.hub.simultaneous.helpers import club_results, make_event, until
 from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
-
-
-def _until(test: object, timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():   # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_clubs_deeply_nested_message_never_stops_the_organiser(
@@ -53,7 +43,7 @@ def test_a_clubs_deeply_nested_message_never_stops_the_organiser(
             york.subscribe(topic(event.id, "york", "deals"))
             york.subscribe(topic(event.id, "lyon", "field") + "/+")
             # lyon's deals are out (its start has come): its messages are read.
-            assert _until(lambda: "lyon" in organiser.released)
+            assert until(lambda: "lyon" in organiser.released)
             for kind in ("result", "finished"):
                 lyon.publish(topic(event.id, "lyon", kind), "[" * 100_000, 1, wait=True)
             # The organiser goes on: lyon's genuine results and finished count ...
@@ -63,11 +53,11 @@ def test_a_clubs_deeply_nested_message_never_stops_the_organiser(
                 lyon.publish(topic(event.id, "lyon", "finished"),
                              json.dumps({"v": 1, "board": board, "results": 2}), 1)
             assert organiser.wait_for(lambda f: f.finished_boards("lyon") == (1, 2))
-            assert _until(lambda: {m.topic for m in seen} >= {
+            assert until(lambda: {m.topic for m in seen} >= {
                 topic(event.id, "lyon", "field") + "/1", topic(event.id, "lyon", "field") + "/2"})
             # ... and york's deals are released when its start comes.
             clock[0] = later
-            assert _until(lambda: any(m.topic.endswith("/york/deals") for m in seen))
+            assert until(lambda: any(m.topic.endswith("/york/deals") for m in seen))
             # Each refused in one line of the log, naming its topic.
             refused = [r.getMessage() for r in caplog.records
                        if "JSON nested too deep" in r.getMessage()]
@@ -124,7 +114,7 @@ def test_a_clubs_oversized_publish_never_reaches_the_organiser(
         tls.sendall(connect)
         assert tls.recv(4) == b"\x20\x02\x00\x00"          # lyon's certificate: accepted
         tls.sendall(_publish_packet(result, b'{"small": true}'))
-        assert _until(lambda: any(m.payload == b'{"small": true}' for m in taken))
+        assert until(lambda: any(m.payload == b'{"small": true}' for m in taken))
         huge = _publish_packet(result, b"[" + b"0," * (4 * 1024 * 1024) + b"0]")
         closed = False
         try:
@@ -139,5 +129,5 @@ def test_a_clubs_oversized_publish_never_reaches_the_organiser(
     assert "max_packet_size 1048576" in (org / "mosquitto.conf").read_text().splitlines()
     # A last small result from the organiser's side of the ACL: everything before it came.
     organiser.publish(result, b'{"last": true}', 1, wait=True)
-    assert _until(lambda: any(m.payload == b'{"last": true}' for m in taken))
+    assert until(lambda: any(m.payload == b'{"last": true}' for m in taken))
     assert all(len(m.payload) < 1024 for m in taken), [len(m.payload) for m in taken]

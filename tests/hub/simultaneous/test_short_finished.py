@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,19 +20,10 @@ from hub.simultaneous.event import generate_key, topic
 from hub.simultaneous.field import FieldScorer
 from hub.simultaneous.organiser import Organiser
 from tenace.cli import main
-from tests.hub.simultaneous.helpers import club_results, deals_pbn, make_event
+from tests.hub.simultaneous.helpers import club_results, deals_pbn, make_event, until
 from wire.mqtt import Message, MqttClient
 
 T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
-
-
-def _until(test: object, timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():   # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_the_field_holds_a_board_said_finished_short_until_closed_or_complete() -> None:
@@ -69,7 +59,7 @@ def test_a_short_finished_on_the_broker_gets_nothing_and_the_operator_is_told(
         try:
             york.wait_connected()
             york.subscribe(topic(event.id, "york", "field") + "/+")
-            assert _until(lambda: organiser.released == {"lyon", "york"})
+            assert until(lambda: organiser.released == {"lyon", "york"})
             for row in club_results("lyon", 3, 2, seed=5):
                 york.publish(topic(event.id, "lyon", "result"), json.dumps(row), 1)
             for board in (1, 2):
@@ -83,7 +73,7 @@ def test_a_short_finished_on_the_broker_gets_nothing_and_the_operator_is_told(
                          json.dumps({"v": 1, "board": 1, "results": 0}), 1)
             york.publish(topic(event.id, "york", "finished"),
                          json.dumps({"v": 1, "board": 2, "results": 1}), 1)
-            assert _until(lambda: len(told) == 2)
+            assert until(lambda: len(told) == 2)
             assert "club york said board 1 finished with 0 results but plays it 3 times" \
                 in told[0]
             assert sum("held back" in r.getMessage() for r in caplog.records) == 2
@@ -95,7 +85,7 @@ def test_a_short_finished_on_the_broker_gets_nothing_and_the_operator_is_told(
             # Its director closes board 2 (two tables did not play it): released.
             york.publish(topic(event.id, "york", "finished"),
                          json.dumps({"v": 1, "board": 2, "results": 1, "closed": True}), 1)
-            assert _until(lambda: any(m.topic.endswith("/field/2") for m in seen))
+            assert until(lambda: any(m.topic.endswith("/field/2") for m in seen))
             assert any("york's director closed board 2 with 1 results of the 3" in r.getMessage()
                        for r in caplog.records)
             assert not any(m.topic.endswith("/field/1") for m in seen)
