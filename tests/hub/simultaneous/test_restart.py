@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import queue
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from hub.mosquitto import Mosquitto
+from hub.simultaneous import SimEvent
 from hub.simultaneous.bridging import bridge_stanza, organiser_listener, write_organiser_files
 from hub.simultaneous.club import ClubLink
 from hub.simultaneous.event import generate_key, load_public_key, public_pem, topic
@@ -23,28 +25,48 @@ T0 = datetime(2026, 4, 12, 18, 0, tzinfo=UTC)
 HUB_PASSWORD = "club-hub-secret-0123456789"
 
 
+@dataclass
+class West:
+    """The organiser's Mosquitto and club west's, bridged (through ``relay`` when there is
+    one), with the accounts' URLs."""
 
-def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,
-                                                         closing: list[object]) -> None:
+    event: SimEvent
+    org: Mosquitto
+    club: Mosquitto
+    relay: Relay | None
+    org_url: str
+    club_url: str
+
+
+def bridged_west(tmp_path: Path, closing: list[object], *, relay: bool) -> West:
     event = make_event({"west": (T0, 3)}, boards=3)
-    key = generate_key()
     files = write_organiser_files(event, tmp_path / "organiser")
     org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
                     listener_extra=organiser_listener(files))
     closing.append(org)
-    relay = Relay(org.port)
-    closing.append(relay)
+    line = Relay(org.port) if relay else None
+    if line is not None:
+        closing.append(line)
     stanza = bridge_stanza(event, "west", files.passwords["west"], host="127.0.0.1",
-                           port=relay.port, ca_file=None)
+                           port=org.port if line is None else line.port, ca_file=None)
     local = write_accounts(tmp_path / "west", {"tenace-hub": (HUB_PASSWORD, ["topic readwrite #"])})
     club = Mosquitto(tmp_path / "west" / "broker", (*local, *stanza.strip().splitlines()),
                      open_access=True)
     closing.append(club)
-    organiser = Organiser(event, org.url.replace(
-        "mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@"), key, now=lambda: T0)
+    return West(event, org, club, line,
+                org.url.replace("mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@"),
+                club.url.replace("mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@"))
+
+
+def test_queued_results_survive_the_clubs_broker_restart(tmp_path: Path,
+                                                         closing: list[object]) -> None:
+    west = bridged_west(tmp_path, closing, relay=True)
+    event, org, club, relay = west.event, west.org, west.club, west.relay
+    assert relay is not None
+    key = generate_key()
+    organiser = Organiser(event, west.org_url, key, now=lambda: T0)
     closing.append(organiser)
-    link = ClubLink(event.id, "west", club.url.replace(
-        "mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@"), load_public_key(public_pem(key)))
+    link = ClubLink(event.id, "west", west.club_url, load_public_key(public_pem(key)))
     closing.append(link)
     organiser.start()
     link.start()
@@ -77,20 +99,9 @@ def test_deals_released_while_no_club_link_listens_are_kept_on_the_clubs_broker(
     link started afterwards gets them. A bridge that does not say it is a bridge
     (``try_private false``) is sent a live message as to any client, without its retain flag:
     the club's broker passed the deals on to nobody and forgot them."""
-    event = make_event({"west": (T0, 3)}, boards=3)
+    west = bridged_west(tmp_path, closing, relay=False)
+    event, club_url, org_url = west.event, west.club_url, west.org_url
     key = generate_key()
-    files = write_organiser_files(event, tmp_path / "organiser")
-    org = Mosquitto(tmp_path / "organiser" / "broker", open_access=True,
-                    listener_extra=organiser_listener(files))
-    closing.append(org)
-    stanza = bridge_stanza(event, "west", files.passwords["west"], host="127.0.0.1",
-                           port=org.port, ca_file=None)
-    local = write_accounts(tmp_path / "west", {"tenace-hub": (HUB_PASSWORD, ["topic readwrite #"])})
-    club = Mosquitto(tmp_path / "west" / "broker", (*local, *stanza.strip().splitlines()),
-                     open_access=True)
-    closing.append(club)
-    club_url = club.url.replace("mqtt://", f"mqtt://tenace-hub:{HUB_PASSWORD}@")
-    org_url = org.url.replace("mqtt://", f"mqtt://organiser:{files.passwords['organiser']}@")
     watcher = MqttClient(club_url, "watcher", clean_session=True).wait_connected()
     closing.append(watcher)
     watcher.subscribe(topic(event.id, "west", "deals"))
