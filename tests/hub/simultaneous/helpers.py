@@ -145,7 +145,7 @@ def certificate_client(port: int, ca: Path, cert: Path, key: Path, client_id: st
     return client
 
 
-def until(test: Callable[[], object], timeout: float = 60.0) -> bool:
+def until(test: Callable[[], object], timeout: float = 90.0) -> bool:
     """Whether ``test()`` comes true within ``timeout`` seconds (a guard: it returns as soon
     as it does)."""
     deadline = time.monotonic() + timeout

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from hub.simultaneous.event import generate_key, public_pem, sign, topic
 from hub.simultaneous.handover import SIGNED_DEALS, read_signed_deals
 from hub.simultaneous.kit import PUBLIC_KEY, RELAY_STATE, UPLOAD_FILE, run_club
 from hub.simultaneous.organiser import deals_body
-from tests.hub.simultaneous.helpers import make_event, write_accounts
+from tests.hub.simultaneous.helpers import make_event, until, write_accounts
 from tests.hub.simultaneous.test_relay import _hub_result
 from wire.mqtt import Message, MqttClient
 from wire.protocol import topic_result, topic_traveller
@@ -26,13 +25,6 @@ from wire.protocol import topic_result, topic_traveller
 PASSWORD = "club-local-secret-0123456789"
 
 
-def _wait(test: Callable[[], bool], timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _upload_rows(kit: Path) -> list[object]:
@@ -69,23 +61,23 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
             time.sleep(0.5)
             assert not (kit / "deals.pbn").exists()       # the forgery is not written
             bridge.publish(topic(event.id, "lyon", "deals"), real, retain=True, wait=True)
-            assert _wait(lambda: (kit / "deals.pbn").exists()), "the deals were not written"
+            assert until(lambda: (kit / "deals.pbn").exists()), "the deals were not written"
             assert (kit / "deals.pbn").read_text() == event.deals
             # Kept as it came for the hub, which checks it again (tenace hub --sim-kit).
-            assert _wait(lambda: (kit / SIGNED_DEALS).exists())
+            assert until(lambda: (kit / SIGNED_DEALS).exists())
             assert (kit / SIGNED_DEALS).read_bytes() == real
             assert read_signed_deals(kit, event.id, "lyon")["pbn"] == event.deals
             bridge.publish(topic_result("A1", 1, 2), _hub_result("A1", 1, 2, 1, 2, 110),
                            wait=True)
-            assert _wait(lambda: bool(seen)), "the hub's result did not go out"
+            assert until(lambda: bool(seen)), "the hub's result did not go out"
             assert json.loads(seen[0].payload)["id"] == "A1-1-2"
             # The club's results as its ECATS upload file (USEBIO).
-            assert _wait(lambda: (kit / UPLOAD_FILE).exists()), "no upload file"
+            assert until(lambda: (kit / UPLOAD_FILE).exists()), "no upload file"
             rows = read_usebio((kit / UPLOAD_FILE).read_bytes()).rows
             assert [(r.result.board, r.result.ns, r.result.ew, r.result.score_ns)
                     for r in rows] == [(2, 1, 2, 110)]
             # The ids it sent, for its next start (a line gone meanwhile is withdrawn).
-            assert _wait(lambda: (kit / RELAY_STATE).exists())
+            assert until(lambda: (kit / RELAY_STATE).exists())
             assert json.loads((kit / RELAY_STATE).read_text()) == {
                 "ids": {"A1-1-2": 2}, "finished": [2]}
             # A ruling alone on board 1 (12C2(a)), then withdrawn: the upload follows both.
@@ -96,7 +88,7 @@ def test_run_club_writes_checked_deals_and_relays_results(tmp_path: Path) -> Non
                 bridge.publish(topic_traveller("A", 1), json.dumps(
                     {"v": 1, "section": "A", "key": "A", "board": 1, "method": "mp",
                      "fouled": False, "results": lines_now}), retain=True, wait=True)
-                assert _wait(lambda n=rows_now: len(_upload_rows(kit)) == n), rows_now
+                assert until(lambda n=rows_now: len(_upload_rows(kit)) == n), rows_now
             assert seen[-1].payload == json.dumps(
                 {"v": 1, "id": "A2-1-1", "board": 1, "withdrawn": True}).encode()
         finally:

@@ -7,8 +7,6 @@ not later than the one it holds, and starts from the last genuine one kept in th
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,19 +16,12 @@ from hub.simultaneous.event import generate_key, public_pem, sign, topic
 from hub.simultaneous.handover import SIGNED_DEALS
 from hub.simultaneous.kit import PUBLIC_KEY, run_club
 from hub.simultaneous.organiser import deals_body
-from tests.hub.simultaneous.helpers import make_event
+from tests.hub.simultaneous.helpers import make_event, until
 from wire.mqtt import MqttClient
 
 T0 = datetime(2026, 4, 12, 18, tzinfo=UTC)
 
 
-def _wait(test: Callable[[], bool], timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_an_old_release_replayed_or_a_forged_one_never_replaces_the_genuine(
@@ -100,7 +91,7 @@ def test_sim_event_club_started_again_keeps_its_genuine_deals(tmp_path: Path) ->
             kit, event.id, "lyon", broker.url, 1, stop), kwargs={"poll": 0.05})
         worker.start()
         try:
-            assert _wait(lambda: (kit / "deals.pbn").exists()), "the kept deals not written"
+            assert until(lambda: (kit / "deals.pbn").exists()), "the kept deals not written"
             assert (kit / "deals.pbn").read_text() == event.deals
             assert (kit / SIGNED_DEALS).read_bytes() == genuine
             assert worker.is_alive()

@@ -20,8 +20,6 @@ import signal
 import socket
 import ssl
 import subprocess
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,7 +30,7 @@ from hub.simultaneous.event import topic
 from hub.simultaneous.kit import organiser_url
 from hub.tls import read_certificate, read_revocation_list
 from tenace.cli import main
-from tests.hub.simultaneous.helpers import write_accounts, write_event_file
+from tests.hub.simultaneous.helpers import until, write_accounts, write_event_file
 from wire.mqtt import Message, MqttClient
 from wire.processes import stop_process
 
@@ -187,7 +185,7 @@ class OrganiserBroker:
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=sink,
                                             stderr=subprocess.STDOUT)
-        assert _wait(lambda: self._count(" running") > before), self.log.read_text()
+        assert until(lambda: self._count(" running") > before), self.log.read_text()
         for port in self.ports:
             assert wait_for_port(port, 30.0, self.process)
 
@@ -195,7 +193,7 @@ class OrganiserBroker:
         before = self._count("Reloading config")
         assert self.process is not None
         self.process.send_signal(signal.SIGHUP)
-        assert _wait(lambda: self._count("Reloading config") > before)
+        assert until(lambda: self._count("Reloading config") > before)
 
     def restart(self) -> None:
         self.stop()
@@ -206,14 +204,6 @@ class OrganiserBroker:
             stop_process(self.process)    # SIGTERM: it saves its sessions first
 
 
-def _wait(test: Callable[[], bool], timeout: float = 90.0) -> bool:
-    """A guard, not a timing: it returns as soon as ``test`` holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _gets_in(port: int, ca: Path, cert: Path, key: Path) -> bool:
@@ -300,7 +290,7 @@ def test_a_revoked_club_is_refused_and_its_reissued_certificate_gets_its_session
     # bridge subscribes just after it connects: what comes before is for nobody).
     for _ in range(90):     # a guard: it ends as soon as both clubs have it
         field(1)
-        if _wait(lambda: reached("lyon", 1) and reached("york", 1), 1.0):
+        if until(lambda: reached("lyon", 1) and reached("york", 1), 1.0):
             break
     assert reached("lyon", 1) and reached("york", 1), seen
     york_connections = connections("york")
@@ -312,22 +302,22 @@ def test_a_revoked_club_is_refused_and_its_reissued_certificate_gets_its_session
     # The bridge connected with it before stays connected: SIGHUP cuts nothing (which is
     # why the operator is told to restart to cut a connection open with it).
     field(2)
-    assert _wait(lambda: reached("lyon", 2) and reached("york", 2)), seen
+    assert until(lambda: reached("lyon", 2) and reached("york", 2)), seen
     assert connections("york") == york_connections    # york's bridge never cut
 
     # A graceful restart: lyon's bridge, with the revoked certificate, cannot get back in.
     lyon_connections = connections("lyon")
     broker.restart()
     attempts = clubs["lyon"].log.read_text(errors="replace").count("Connecting bridge")
-    assert _wait(lambda: connections("york") > york_connections)   # york is back
-    assert _wait(lambda: clubs["lyon"].log.read_text(errors="replace").count(
+    assert until(lambda: connections("york") > york_connections)   # york is back
+    assert until(lambda: clubs["lyon"].log.read_text(errors="replace").count(
         "Connecting bridge") >= attempts + 3)
     assert connections("lyon") == lyon_connections
     assert not _gets_in(bridge_port, ca, stolen / "bridge.crt", stolen / "bridge.key")
     # Meanwhile the field goes on and lyon plays on: both wait in the two brokers.
-    assert _wait(lambda: organiser.connections >= 2)
+    assert until(lambda: organiser.connections >= 2)
     field(3)
-    assert _wait(lambda: reached("york", 3)), seen
+    assert until(lambda: reached("york", 3)), seen
     hubs["lyon"].publish(topic("spring", "lyon", "result"), b"lyon's result while out", 1,
                          wait=True)
     york_after_restart = connections("york")
@@ -337,8 +327,8 @@ def test_a_revoked_club_is_refused_and_its_reissued_certificate_gets_its_session
     assert main(["sim-event", "reissue", event, str(out), "lyon"]) == 0
     assert _kit_files(out / "clubs" / "york") == york_kit
     clubs["lyon"].restart()
-    assert _wait(lambda: reached("lyon", 3)), seen          # its session kept it
-    assert _wait(lambda: any(m.payload == b"lyon's result while out" for m in taken))
+    assert until(lambda: reached("lyon", 3)), seen          # its session kept it
+    assert until(lambda: any(m.payload == b"lyon's result while out" for m in taken))
     assert connections("lyon") > lyon_connections
     assert not _gets_in(bridge_port, ca, stolen / "bridge.crt", stolen / "bridge.key")
 

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,7 @@ from hub.simultaneous.handover import club_identity
 from hub.simultaneous.kit import FIELD_FILE, JOURNAL_FILE, organiser_url, run_organiser
 from hub.tls import read_certificate
 from tenace.cli import main
-from tests.hub.simultaneous.helpers import certificate_client, deals_pbn, write_event_file
+from tests.hub.simultaneous.helpers import certificate_client, deals_pbn, until, write_event_file
 from wire.mqtt import MqttClient
 from wire.processes import stop_process
 
@@ -82,13 +81,6 @@ def test_deals_signed_by_the_organiser_and_nobody_else() -> None:
         open_signed(public, b"{not json")
 
 
-def _wait(test: Callable[[], bool], timeout: float = 60.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) -> None:
@@ -162,18 +154,18 @@ def test_init_writes_a_working_organiser_broker_and_club_kits(tmp_path: Path) ->
             SimEvent.load(tmp_path / "event.json"), out, f"localhost:{port}", stop))
         worker.start()
         try:
-            assert _wait(lambda: any(m[1].startswith(b'{"v": 1') for m in seen["lyon"]))
+            assert until(lambda: any(m[1].startswith(b'{"v": 1') for m in seen["lyon"]))
             public = load_public_key((kit / "organiser.pub").read_bytes())
             signed = next(m for m in seen["lyon"] if m[1].startswith(b'{"v": 1'))
             assert open_signed(public, signed[1])["club"] == "lyon"
             york = bridges[1]
             york.publish(topic("spring", "york", "result"), json.dumps(
                 {"v": 1, "id": "A1-1-1", "board": 1, "ns": 1, "ew": 2, "score_ns": 110}))
-            assert _wait(lambda: (out / "ranking.json").exists())
+            assert until(lambda: (out / "ranking.json").exists())
             ranking = json.loads((out / "ranking.json").read_text())["ranking"]
             assert {r["pair"] for r in ranking} == {"york:1", "york:2"}
             # The field's results file, as ECATS publishes them (USEBIO).
-            assert _wait(lambda: (out / FIELD_FILE).exists())
+            assert until(lambda: (out / FIELD_FILE).exists())
             assert [(r.result.ns, r.result.score_ns) for r in
                     read_usebio((out / FIELD_FILE).read_bytes()).rows] == [("york:1", 110)]
         finally:
@@ -245,18 +237,18 @@ def test_the_organiser_service_says_on_its_terminal_what_it_did(tmp_path: Path) 
                 [sys.executable, "-m", "tenace", "sim-event", "run",
                  str(tmp_path / "event.json"), str(out), "--broker", f"localhost:{port}"],
                 stdout=told, stderr=sink)
-        assert _wait(lambda: "released to club york" in err.read_text())
+        assert until(lambda: "released to club york" in err.read_text())
         ca = out / "organiser" / "tls" / "ca.crt"
         york = out / "clubs" / "york"   # as york's bridge logs in: its certificate
         client = certificate_client(bridge_port, ca, york / "bridge.crt", york / "bridge.key",
                                     "york", topic("spring", "york", "deals"), [])
         client.publish(topic("spring", "york", "result"), b"not json", 1).wait_for_publish(30)
-        assert _wait(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
+        assert until(lambda: "dropped tenace/sim/v1/spring/york/result" in err.read_text())
         # A short finished (Law 16; audit audit28b): the operator is told on its terminal.
         client.publish(topic("spring", "york", "finished"),
                        json.dumps({"v": 1, "board": 1, "results": 0}).encode(),
                        1).wait_for_publish(30)
-        assert _wait(lambda: "sim-event spring: club york said board 1 finished with 0 "
+        assert until(lambda: "sim-event spring: club york said board 1 finished with 0 "
                      "results but plays it 4 times" in said.read_text())
         text = err.read_text()
         assert "INFO hub.simultaneous.organiser: deals of spring released to club lyon" in text
