@@ -78,6 +78,7 @@ log = logging.getLogger(__name__)
 MAX_FIELD = 16 * 1024          # a request line or one header line
 LINGER = 1.0                   # seconds a refused body is still read, so the client sees why
 JSON = "application/json"
+SERVER = "Tenace"             # the Server header of every answer (no version)
 IDLE = 15.0                    # seconds a connection may wait without a whole request
 # No words (they would need the catalogs, hub/locale): the browser shows its own for 503.
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 15\r\nContent-Length: 0\r\n"
@@ -248,7 +249,15 @@ def application(answer: Answer, unknown: Callable[[web.Request], HttpError], *,
         response.force_close()
         return response
 
-    return web.Application(middlewares=[refusals, *middlewares], client_max_size=max_body)
+    app = web.Application(middlewares=[refusals, *middlewares], client_max_size=max_body)
+    app.on_response_prepare.append(_server_name)
+    return app
+
+
+async def _server_name(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer names the server ``Tenace`` and no version: aiohttp's default header
+    told anyone on the club's Wi-Fi the aiohttp and Python versions (audit ``auditsec``)."""
+    response.headers["Server"] = SERVER
 
 
 class WebServer:

@@ -101,6 +101,9 @@ def test_answers_and_refusals_in_the_application_shape(server: Any) -> None:
         assert words in body["why"], body
         assert headers["Content-Type"] == "application/json" and headers["Connection"] == "close"
     assert call(url + "/echo", b"still here")[::2] == (200, {"echo": "still here"})
+    # No versions for an attacker to look up: the answers and the refusals name Tenace alone.
+    assert {answer[1].get("Server") for answer, _, _ in cases} == {"Tenace"}
+    assert call(url + "/echo", b"x")[1]["Server"] == "Tenace"
 
 
 def test_a_bug_in_a_handler_is_a_500_and_the_server_goes_on(
