@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import shutil
 import signal
 import socket
@@ -36,12 +37,37 @@ log = logging.getLogger(__name__)
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
+_PORTS = random.Random(os.urandom(16))   # its own: a test's random.seed() never repeats it
+
+
+def _ephemeral_low() -> int:
+    """The lowest port the kernel gives an outgoing connection (Linux: 32768 by default)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    """A TCP port free on loopback right now."""
+    """A TCP port free on loopback right now, below the kernel's range for outgoing
+    connections: a port the kernel gave (bind to 0) is one of those, and a program started on
+    it could find it taken meanwhile as the source port of a connection of another test's
+    (Mosquitto's "Address already in use", seen under load). Chosen at random among 12,000
+    ports and tried; the kernel's choice when none of 200 is free."""
+    low = _ephemeral_low()
+    start = max(1024, low - 12000)
+    for _ in range(200 if low - start > 1000 else 0):
+        port = _PORTS.randrange(start, low)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        chosen: int = sock.getsockname()[1]
+        return chosen
 
 
 class Mosquitto:

@@ -183,11 +183,18 @@ class OrganiserBroker:
     def start(self) -> None:
         before = self._count(" running")
         with self.log.open("ab") as sink:
-            self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=sink,
-                                            stderr=subprocess.STDOUT)
-        assert until(lambda: self._count(" running") > before), self.log.read_text()
-        for port in self.ports:
-            assert wait_for_port(port, 30.0, self.process)
+            process = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=sink,
+                                       stderr=subprocess.STDOUT)
+        self.process = process
+        try:   # a broker that exits (a port taken) fails at once, not after the guard
+            assert until(lambda: self._count(" running") > before
+                         or process.poll() is not None), self.log.read_text()
+            assert process.poll() is None, self.log.read_text()
+            for port in self.ports:
+                assert wait_for_port(port, 30.0, process)
+        except BaseException:
+            stop_process(process)    # never left running after a failed start
+            raise
 
     def hup(self) -> None:
         before = self._count("Reloading config")
