@@ -41,31 +41,47 @@ PRESENCE_RATE = 1.0     # presence messages a second, after the burst
 _MAX_DEVICES = 10_000   # buckets kept (the quietest forgotten beyond: they are full anyway)
 
 
-class DeviceBuckets:
-    """A token bucket per device (``take`` on the hub's loop only: no lock)."""
+class _Buckets:
+    """A token bucket per device: ``burst`` tokens at once, ``rate`` a second after (on the
+    hub's loop only: no lock)."""
+
+    def __init__(self, burst: float, rate: float, clock: Callable[[], float]):
+        self.burst = float(burst)
+        self.rate = float(rate)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}   # device -> (tokens, when)
+
+    def tokens(self, device: str, now: float) -> float:
+        tokens, when = self._buckets.get(device, (self.burst, now))
+        return min(self.burst, tokens + (now - when) * self.rate)
+
+    def spend(self, device: str, now: float, *, may: bool = True) -> bool:
+        """Whether ``device`` has a token now (and ``may`` spend it): if so it is spent."""
+        tokens = self.tokens(device, now)
+        if tokens >= 1.0 and may:
+            if len(self._buckets) >= _MAX_DEVICES and device not in self._buckets:
+                self._buckets.clear()
+            self._buckets[device] = (tokens - 1.0, now)
+            return True
+        self._buckets[device] = (tokens, now)
+        return False
+
+
+class DeviceBuckets(_Buckets):
+    """A token bucket per device for its events (``take`` on the hub's loop only)."""
 
     def __init__(self, burst: float = BURST, rate: float = RATE,
                  clock: Callable[[], float] = time.monotonic):
         if burst < 1 or rate <= 0:
             raise ValueError(f"a device's limit needs a burst of 1 or more and a rate above 0, "
                              f"not {burst} and {rate}")
-        self.burst = float(burst)
-        self.rate = float(rate)
-        self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}   # device -> (tokens, when)
+        super().__init__(burst, rate, clock)
         self.limited: dict[str, int] = {}                      # device -> events refused
 
     def take(self, device: str) -> bool:
         """Whether ``device`` may send one more event now (and, if so, it is counted)."""
-        now = self.clock()
-        tokens, when = self._buckets.get(device, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - when) * self.rate)
-        if tokens >= 1.0:
-            if len(self._buckets) >= _MAX_DEVICES and device not in self._buckets:
-                self._buckets.clear()
-            self._buckets[device] = (tokens - 1.0, now)
+        if self.spend(device, self.clock()):
             return True
-        self._buckets[device] = (tokens, now)
         count = self.limited.get(device, 0) + 1
         self.limited[device] = count
         if _power_of_ten(count):
@@ -79,34 +95,21 @@ class DeviceBuckets:
                 "is refused, send it again")
 
 
-class PresenceGate:
+class PresenceGate(_Buckets):
     """A bucket per device for its presence messages (module docstring); on the hub's loop
     only."""
 
     def __init__(self, burst: float = PRESENCE_BURST, rate: float = PRESENCE_RATE,
                  clock: Callable[[], float] = time.monotonic):
-        self.burst = float(burst)
-        self.rate = float(rate)
-        self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}   # device -> (tokens, when)
+        super().__init__(burst, rate, clock)
         self.pending: dict[str, tuple[str, bytes]] = {}       # device -> (table, payload)
         self.held: dict[str, int] = {}                         # device -> messages held
-
-    def _tokens(self, device: str, now: float) -> float:
-        tokens, when = self._buckets.get(device, (self.burst, now))
-        return min(self.burst, tokens + (now - when) * self.rate)
 
     def take(self, table: str, device: str, payload: bytes) -> bool:
         """Whether this presence of ``device`` is applied now (and counted); if not, it is
         held (replacing any held before) until :meth:`due` gives it back."""
-        now = self.clock()
-        tokens = self._tokens(device, now)
-        if tokens >= 1.0 and device not in self.pending:
-            if len(self._buckets) >= _MAX_DEVICES and device not in self._buckets:
-                self._buckets.clear()
-            self._buckets[device] = (tokens - 1.0, now)
+        if self.spend(device, self.clock(), may=device not in self.pending):
             return True
-        self._buckets[device] = (tokens, now)
         self.pending[device] = (table, payload)
         count = self.held.get(device, 0) + 1
         self.held[device] = count
@@ -121,7 +124,7 @@ class PresenceGate:
         now = self.clock()
         out = []
         for device, (table, payload) in list(self.pending.items()):
-            if self._tokens(device, now) >= 1.0:
+            if self.tokens(device, now) >= 1.0:
                 del self.pending[device]
                 out.append((table, device, payload))
         return out
