@@ -112,6 +112,7 @@ def test_law_61_revoke_reaches_the_director_and_never_the_table(broker_url: str,
         dealt = {str(c) for c in DEALS[1][Seat.SOUTH]}
         assert len(south["hand"]) == 12 and set(south["hand"]) == dealt - {"S3"}
         table_side.close()
+        wait_farewells(hub, 2)    # else one logged after the snapshot is not in it
         snapshot = running.call(hub.room.snapshot)
     # Everything accepted is in the log: a fresh room rebuilt from it is the same room.
     with data_log(tmp_path) as stored:
@@ -259,6 +260,7 @@ def test_law_9_the_director_acknowledges_from_the_console_and_it_is_logged(
                  console_options={"users": users})
     with HubRunner(hub), Observer(mosquitto.url) as director:
         run_tables(mosquitto.url, {"A1": revoke_script()})
+        wait_farewells(hub, 2)    # they come after the scripts' last replies
         base = hub.console.url.rstrip("/")
         dora = console_login(base, "dora", "director-pass-1")
         room = http(f"{base}/api/room", session=dora)
