@@ -58,9 +58,6 @@ def add_parser(sub: Any) -> None:
                     "(DIR/organiser/tls/clubs.crl, the bridge listener's crlfile): once the "
                     "organiser's Mosquitto has read it again (SIGHUP), no bridge gets in "
                     "with it. Revoked already: nothing changes.")
-    revoke.add_argument("event", metavar="EVENT.json", help="the event file")
-    revoke.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
-    revoke.add_argument("club", metavar="CLUB", help="the club's id (its account)")
     revoke.set_defaults(run=_revoke)
     reissue = jobs.add_parser(
         "reissue", help="a new certificate and kit for one club",
@@ -68,10 +65,11 @@ def add_parser(sub: Any) -> None:
                     "its account and its persistent session) and write its kit "
                     "DIR/clubs/CLUB again; its current certificate is revoked if it is not "
                     "yet. Every other club's kit is untouched.")
-    reissue.add_argument("event", metavar="EVENT.json", help="the event file")
-    reissue.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
-    reissue.add_argument("club", metavar="CLUB", help="the club's id (its account)")
     reissue.set_defaults(run=_reissue)
+    for one_club in (revoke, reissue):
+        one_club.add_argument("event", metavar="EVENT.json", help="the event file")
+        one_club.add_argument("dir", metavar="DIR", help="the folder sim-event init wrote")
+        one_club.add_argument("club", metavar="CLUB", help="the club's id (its account)")
     club = jobs.add_parser(
         "club", help="a club's side: the checked deals in, the hub's results out",
         description="On the club's hub, beside its Mosquitto (bridged by KIT/bridge.conf): "
