@@ -368,18 +368,10 @@ def test_qos_2_publications_never_released_do_not_grow_the_broker(
     by 390 MB (65,535 packet ids: 64 GB). It now closes the connection of a client holding
     20 such publications (Mosquitto's in-flight limit); it grows by a few MB, as Mosquitto,
     and serves the others."""
-    from tests.hub.test_hostile_probes import _packet, _s16, rss
+    from tests.hub.test_hostile_probes import _packet, _s16, broker_under_test, rss
     from wire.protocol import topic_event
-    if kind == "amqtt":
-        log_file = tmp_path / "broker.log"
-        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
-                                  log=log_file).start()
-        request.addfinalizer(embedded.stop)
-        url, pid = embedded.url, embedded.pid
-    else:
-        mosquitto = request.getfixturevalue("mosquitto")
-        url, pid = mosquitto.url, mosquitto.process.pid
-    assert pid is not None
+    under = broker_under_test(kind, keyring, tmp_path, request)
+    url, pid, log_file = under.url, under.pid, under.log
     before = rss(pid)
     connect = _packet(_head_connect("A1-N", keyring.passwords["A1-N"]))
     topic = _s16(topic_event("A1", "A1-N").encode())
@@ -419,17 +411,10 @@ def test_a_seat_cannot_queue_gigabytes_for_the_hub_while_it_is_away(
     300 MB on either broker (10 GB possible). Now a client's queue holds at most 64 MiB
     (``max_queued_bytes``, and the embedded broker's own count): the broker grows by less
     than 120 MB, and the hub, back, receives at most 64 MiB of them."""
-    from tests.hub.test_hostile_probes import rss
+    from tests.hub.test_hostile_probes import broker_under_test, rss
     from wire.protocol import topic_event
-    if kind == "amqtt":
-        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
-                                  log=tmp_path / "broker.log").start()
-        request.addfinalizer(embedded.stop)
-        url, pid = embedded.url, embedded.pid
-    else:
-        mosquitto = request.getfixturevalue("mosquitto")
-        url, pid = mosquitto.url, mosquitto.process.pid
-    assert pid is not None
+    under = broker_under_test(kind, keyring, tmp_path, request)
+    url, pid = under.url, under.pid
     from wire.mqtt import MqttClient
     keyring.issue("tenace-hub.away")
     away = MqttClient(url, "tenace-hub.away", clean_session=False, start=False)

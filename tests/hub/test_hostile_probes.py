@@ -32,6 +32,33 @@ from wire.mqtt import MqttClient
 from wire.protocol import Envelope, Reply, topic_event, topic_hub_command, topic_seat, topic_state
 
 
+@dataclass
+class BrokerUnderTest:
+    """The broker a probe runs against: its URL, port, process id and log file."""
+
+    url: str
+    port: int
+    pid: int
+    log: Path
+
+
+def broker_under_test(kind: str, keyring: Keyring, tmp_path: Path,
+                      request: pytest.FixtureRequest) -> BrokerUnderTest:
+    """``amqtt``: an embedded broker of its own with the keyring's accounts, logging to
+    ``tmp_path/broker.log`` and stopped after the test; ``mosquitto``: the session's."""
+    from hub.broker import EmbeddedBroker
+    if kind == "amqtt":
+        log_file = tmp_path / "broker.log"
+        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
+                                  log=log_file).start()
+        request.addfinalizer(embedded.stop)
+        assert embedded.pid is not None
+        return BrokerUnderTest(embedded.url, embedded.port, embedded.pid, log_file)
+    mosquitto = request.getfixturevalue("mosquitto")
+    return BrokerUnderTest(mosquitto.url, mosquitto.port, mosquitto.process.pid, mosquitto.log)
+
+
+
 def event(table: str, device: str, type: str, **body: Any) -> DeviceEvent:
     return DeviceEvent(table, device, type, body, time.time())
 
@@ -361,16 +388,8 @@ def test_malformed_connects_log_one_short_line_each_and_never_a_traceback(
     (its own logging, which no setting shortens: security.md says so)."""
     import socket
 
-    from hub.broker import EmbeddedBroker
-    if broker == "amqtt":
-        log_file = tmp_path / "broker.log"
-        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
-                                  log=log_file).start()
-        request.addfinalizer(embedded.stop)
-        url, port = embedded.url, embedded.port
-    else:
-        mosquitto = request.getfixturevalue("mosquitto")
-        url, port, log_file = mosquitto.url, mosquitto.port, mosquitto.log
+    under = broker_under_test(broker, keyring, tmp_path, request)
+    url, port, log_file = under.url, under.port, under.log
     for name, data in MALFORMED_CONNECTS.items():
         with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
             sock.sendall(data)
@@ -467,17 +486,8 @@ def test_a_64_mb_publish_is_refused_without_growing_the_broker(
     import socket
     from urllib.parse import urlsplit
 
-    from hub.broker import EmbeddedBroker
-    if broker == "amqtt":
-        log_file = tmp_path / "broker.log"
-        embedded = EmbeddedBroker("127.0.0.1", 0, accounts=keyring.accounts.path,
-                                  log=log_file).start()
-        request.addfinalizer(embedded.stop)
-        url, pid = embedded.url, embedded.pid
-    else:
-        mosquitto = request.getfixturevalue("mosquitto")
-        url, pid, log_file = mosquitto.url, mosquitto.process.pid, mosquitto.log
-    assert pid is not None
+    under = broker_under_test(broker, keyring, tmp_path, request)
+    url, pid, log_file = under.url, under.pid, under.log
     watcher = listen(url, "tenace/v1/t/A2/#")
     try:
         time.sleep(0.5)
